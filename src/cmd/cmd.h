@@ -1,0 +1,12 @@
+/* Commands: each takes its own argv (argv[0] is the command name) and returns the exit code.
+ * Only code under src/cmd/ prints or decides exit codes. */
+#ifndef GS_CMD_CMD_H
+#define GS_CMD_CMD_H
+
+int cmd_report(int argc, char **argv);
+int cmd_kernels(int argc, char **argv);
+int cmd_ops(int argc, char **argv);
+int cmd_api(int argc, char **argv);
+int cmd_memcpy(int argc, char **argv);
+
+#endif

@@ -1,0 +1,496 @@
+#include "ingest/json.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WINDOW_INITIAL = 1 << 20, READ_CHUNK = 1 << 20 };
+
+int gs_json_init(gs_json *j, gs_source *src, gs_error *err)
+{
+    memset(j, 0, sizeof *j);
+    j->src = src;
+    j->err = err;
+    j->cap = WINDOW_INITIAL;
+    j->buf = malloc(j->cap);
+    if (!j->buf)
+        return gs_fail_oom(err);
+    return 0;
+}
+
+void gs_json_free(gs_json *j)
+{
+    free(j->buf);
+    j->buf = NULL;
+}
+
+int gs_json_fail(gs_json *j, const char *fmt, ...)
+{
+    if (j->failed)
+        return -1; /* keep the first, most precise message */
+    char msg[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    j->failed = true;
+    return gs_fail(j->err, GS_EXIT_INPUT, "%s: byte %llu: %s", gs_source_name(j->src),
+                   (unsigned long long)j->tok_offset, msg);
+}
+
+/* Appends input after buf[len), keeping the window from `mark` on (it moves to index 0, and pos
+ * with it). Returns the number of bytes added: 0 at the end of input, -1 on error. */
+static ssize_t refill(gs_json *j)
+{
+    if (j->failed)
+        return -1;
+    if (j->eof)
+        return 0;
+    if (j->mark > 0) {
+        memmove(j->buf, j->buf + j->mark, j->len - j->mark);
+        j->buf_offset += j->mark;
+        j->len -= j->mark;
+        j->pos -= j->mark;
+        j->mark = 0;
+    }
+    if (j->cap - j->len < READ_CHUNK / 4) {
+        if (j->cap >= GS_JSON_MAX_TOKEN)
+            return gs_json_fail(j, "a single JSON value is longer than %zu MB",
+                                GS_JSON_MAX_TOKEN >> 20);
+        size_t ncap = j->cap * 2;
+        char *nbuf = realloc(j->buf, ncap);
+        if (!nbuf) {
+            j->failed = true;
+            return gs_fail_oom(j->err);
+        }
+        j->buf = nbuf;
+        j->cap = ncap;
+    }
+    ssize_t got = gs_source_read(j->src, j->buf + j->len, j->cap - j->len, j->err);
+    if (got < 0) {
+        j->failed = true;
+        return -1;
+    }
+    if (got == 0)
+        j->eof = true;
+    j->len += (size_t)got;
+    return got;
+}
+
+/* Makes buf[i] available (i may move by a refill: pass it relative to mark). */
+static bool have(gs_json *j, size_t rel)
+{
+    while (j->mark + rel >= j->len)
+        if (refill(j) <= 0)
+            return false;
+    return true;
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* The first byte that is not whitespace, from pos on, keeping the window from mark (the token
+ * being scanned); pos moves onto it. -1 at the end of input. */
+static int peek(gs_json *j)
+{
+    for (;;) {
+        while (j->pos < j->len) {
+            char c = j->buf[j->pos];
+            if (!is_space(c))
+                return (unsigned char)c;
+            j->pos++;
+        }
+        if (refill(j) <= 0)
+            return -1;
+    }
+}
+
+/* Moves pos and mark onto the first byte of the next token, past whitespace and commas. */
+static int start_token(gs_json *j)
+{
+    for (;;) {
+        while (j->pos < j->len) {
+            char c = j->buf[j->pos];
+            if (!is_space(c) && c != ',') {
+                j->mark = j->pos;
+                return (unsigned char)c;
+            }
+            j->pos++;
+        }
+        j->mark = j->pos;
+        if (refill(j) <= 0)
+            return -1;
+    }
+}
+
+static bool ends_string(int c)
+{
+    return c < 0 || c == ',' || c == ':' || c == '}' || c == ']';
+}
+
+/* Scans the string whose opening quote is at buf[mark]. The body is buf[mark+1, mark+1+len);
+ * pos ends after the closing quote and any whitespace, on the next significant byte. */
+static bool scan_string(gs_json *j, size_t *body_len, bool *escaped)
+{
+    size_t scan = 1; /* relative to mark: where to look for the next quote */
+    *escaped = false;
+    for (;;) {
+        const char *q = NULL;
+        while (!(q = j->mark + scan < j->len
+                         ? memchr(j->buf + j->mark + scan, '"', j->len - j->mark - scan)
+                         : NULL)) {
+            scan = j->len - j->mark;
+            ssize_t got = refill(j);
+            if (got == 0)
+                gs_json_fail(j, "unterminated string");
+            if (got <= 0)
+                return false;
+        }
+        size_t qrel = (size_t)(q - (j->buf + j->mark));
+        size_t bs = 0;
+        while (qrel - bs > 1 && j->buf[j->mark + qrel - bs - 1] == '\\')
+            bs++;
+        scan = qrel + 1;
+        if (bs % 2 == 1) {
+            *escaped = true; /* \" belongs to the string */
+            continue;
+        }
+        j->pos = j->mark + qrel + 1;
+        int next = peek(j);
+        if (j->failed)
+            return false;
+        if (ends_string(next)) {
+            *body_len = qrel - 1;
+            if (!*escaped && memchr(j->buf + j->mark + 1, '\\', *body_len))
+                *escaped = true;
+            return true;
+        }
+        /* A quote not followed by , : } ] was written unescaped inside the string: go on. */
+    }
+}
+
+static bool is_number_byte(char c)
+{
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+static enum gs_json_tok set_tok(gs_json *j, enum gs_json_tok type, size_t len)
+{
+    j->tok_type = type;
+    j->tok = j->buf + j->mark;
+    j->tok_len = len;
+    return type;
+}
+
+static enum gs_json_tok literal(gs_json *j, const char *word, enum gs_json_tok type)
+{
+    size_t n = strlen(word);
+    if (!have(j, n - 1) || memcmp(j->buf + j->mark, word, n) != 0) {
+        gs_json_fail(j, "unexpected character '%c'", j->buf[j->mark]);
+        return GS_JSON_ERROR;
+    }
+    j->pos = j->mark + n;
+    return set_tok(j, type, n);
+}
+
+enum gs_json_tok gs_json_next(gs_json *j)
+{
+    if (j->failed)
+        return GS_JSON_ERROR;
+    int c = start_token(j);
+    j->tok_offset = j->buf_offset + j->pos;
+    j->tok_escaped = false;
+    if (c < 0)
+        return j->failed ? GS_JSON_ERROR : set_tok(j, GS_JSON_END, 0);
+    switch (c) {
+    case '{':
+        j->pos++;
+        return set_tok(j, GS_JSON_OBJECT, 1);
+    case '}':
+        j->pos++;
+        return set_tok(j, GS_JSON_OBJECT_END, 1);
+    case '[':
+        j->pos++;
+        return set_tok(j, GS_JSON_ARRAY, 1);
+    case ']':
+        j->pos++;
+        return set_tok(j, GS_JSON_ARRAY_END, 1);
+    case '"': {
+        size_t len;
+        if (!scan_string(j, &len, &j->tok_escaped))
+            return GS_JSON_ERROR;
+        enum gs_json_tok type = GS_JSON_STRING;
+        if (j->pos < j->len && j->buf[j->pos] == ':') {
+            j->pos++;
+            type = GS_JSON_KEY;
+        }
+        set_tok(j, type, len);
+        j->tok = j->buf + j->mark + 1;
+        return type;
+    }
+    case 't':
+        return literal(j, "true", GS_JSON_TRUE);
+    case 'f':
+        return literal(j, "false", GS_JSON_FALSE);
+    case 'n':
+        return literal(j, "null", GS_JSON_NULL);
+    default:
+        break;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        size_t n = 0;
+        while (have(j, n) && is_number_byte(j->buf[j->mark + n]))
+            n++;
+        if (j->failed)
+            return GS_JSON_ERROR;
+        j->pos = j->mark + n;
+        return set_tok(j, GS_JSON_NUMBER, n);
+    }
+    if (c >= 0x20 && c < 0x7f)
+        gs_json_fail(j, "unexpected character '%c'", c);
+    else
+        gs_json_fail(j, "unexpected byte 0x%02x: not JSON text", c);
+    return GS_JSON_ERROR;
+}
+
+int gs_json_skip(gs_json *j)
+{
+    if (j->tok_type == GS_JSON_ERROR)
+        return -1;
+    if (j->tok_type != GS_JSON_OBJECT && j->tok_type != GS_JSON_ARRAY)
+        return 0;
+    /* Count brackets; strings go through the tokenizer so quotes inside them do not count. */
+    size_t depth = 1;
+    while (depth > 0) {
+        switch (gs_json_next(j)) {
+        case GS_JSON_OBJECT:
+        case GS_JSON_ARRAY:
+            depth++;
+            break;
+        case GS_JSON_OBJECT_END:
+        case GS_JSON_ARRAY_END:
+            depth--;
+            break;
+        case GS_JSON_END:
+            return gs_json_fail(j, "input ends inside an object or array");
+        case GS_JSON_ERROR:
+            return -1;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+bool gs_json_tok_is(const gs_json *j, const char *s)
+{
+    size_t n = strlen(s);
+    return j->tok_len == n && memcmp(j->tok, s, n) == 0;
+}
+
+/* ---- strings ------------------------------------------------------------------------------- */
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static bool hex4(const char *s, size_t left, unsigned *out)
+{
+    if (left < 4)
+        return false;
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        int h = hexval(s[i]);
+        if (h < 0)
+            return false;
+        v = v << 4 | (unsigned)h;
+    }
+    *out = v;
+    return true;
+}
+
+static size_t put_utf8(char *out, unsigned cp)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xc0 | cp >> 6);
+        out[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xe0 | cp >> 12);
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        out[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    out[0] = (char)(0xf0 | cp >> 18);
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    out[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* Never longer than the input: every escape is at least as long as what it stands for. A bad
+ * escape is kept as written rather than rejected. */
+size_t gs_json_unescape(const char *s, size_t n, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\' || i + 1 == n) {
+            out[o++] = s[i];
+            continue;
+        }
+        char e = s[++i];
+        static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+        const char *p = memchr(from, e, sizeof from - 1);
+        if (p) {
+            out[o++] = to[p - from];
+            continue;
+        }
+        unsigned cp, lo;
+        if (e == 'u' && hex4(s + i + 1, n - i - 1, &cp)) {
+            i += 4;
+            if (cp >= 0xd800 && cp < 0xdc00 && i + 2 < n && s[i + 1] == '\\' && s[i + 2] == 'u' &&
+                hex4(s + i + 3, n - i - 3, &lo) && lo >= 0xdc00 && lo < 0xe000) {
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                i += 6;
+            } else if (cp >= 0xd800 && cp < 0xe000) {
+                cp = 0xfffd; /* a lone surrogate */
+            }
+            o += put_utf8(out + o, cp);
+            continue;
+        }
+        out[o++] = '\\';
+        out[o++] = e;
+    }
+    return o;
+}
+
+size_t gs_json_decode(const gs_json *j, char *out)
+{
+    if (!j->tok_escaped) {
+        memcpy(out, j->tok, j->tok_len);
+        return j->tok_len;
+    }
+    return gs_json_unescape(j->tok, j->tok_len, out);
+}
+
+/* ---- numbers ------------------------------------------------------------------------------- */
+
+static const int64_t pow10_table[19] = {
+    1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL, 100000000LL,
+    1000000000LL, 10000000000LL, 100000000000LL, 1000000000000LL, 10000000000000LL,
+    100000000000000LL, 1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
+    1000000000000000000LL,
+};
+
+/* value * 10^scale, rounded half away from zero, in exact integer arithmetic. At most 19
+ * significant digits are kept (more cannot matter at ns resolution for times that fit int64). */
+bool gs_parse_scaled(const char *s, size_t n, int scale, int64_t *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    uint64_t mant = 0;
+    int digits = 0, exp10 = scale;
+    bool any = false, round_up = false;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = true) {
+        if (digits < 19) {
+            mant = mant * 10 + (uint64_t)(s[i] - '0');
+            digits += mant > 0;
+        } else {
+            exp10++;
+        }
+    }
+    if (i < n && s[i] == '.') {
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = true) {
+            if (digits < 19) {
+                mant = mant * 10 + (uint64_t)(s[i] - '0');
+                digits += mant > 0;
+                exp10--;
+            }
+        }
+    }
+    if (!any)
+        return false;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = false;
+        if (i < n && (s[i] == '-' || s[i] == '+'))
+            eneg = s[i++] == '-';
+        int e = 0;
+        bool edig = false;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, edig = true)
+            if (e < 10000)
+                e = e * 10 + (s[i] - '0');
+        if (!edig)
+            return false;
+        exp10 += eneg ? -e : e;
+    }
+    if (i != n)
+        return false;
+    if (mant == 0) {
+        *out = 0;
+        return true;
+    }
+    while (exp10 < 0) {
+        if (exp10 < -19) {
+            *out = 0;
+            return true;
+        }
+        int k = -exp10 > 18 ? 18 : -exp10;
+        uint64_t d = (uint64_t)pow10_table[k];
+        uint64_t q = mant / d, r = mant % d;
+        round_up = r * 2 >= d; /* r < d <= 1e18, so r*2 does not overflow */
+        mant = q + round_up;
+        exp10 += k;
+    }
+    while (exp10 > 0) {
+        if (mant > UINT64_MAX / 10)
+            return false;
+        mant *= 10;
+        exp10--;
+    }
+    if (mant > (uint64_t)INT64_MAX)
+        return false;
+    *out = neg ? -(int64_t)mant : (int64_t)mant;
+    return true;
+}
+
+bool gs_json_scaled(const gs_json *j, int scale, int64_t *out)
+{
+    if (j->tok_type != GS_JSON_NUMBER && j->tok_type != GS_JSON_STRING)
+        return false;
+    return gs_parse_scaled(j->tok, j->tok_len, scale, out);
+}
+
+bool gs_json_int(const gs_json *j, int64_t *out)
+{
+    return gs_json_scaled(j, 0, out);
+}
+
+bool gs_json_double(const gs_json *j, double *out)
+{
+    if (j->tok_type != GS_JSON_NUMBER || j->tok_len >= 64)
+        return false;
+    char tmp[64];
+    memcpy(tmp, j->tok, j->tok_len);
+    tmp[j->tok_len] = '\0';
+    char *end;
+    *out = strtod(tmp, &end);
+    return end == tmp + j->tok_len;
+}

@@ -1,0 +1,442 @@
+/* The PyTorch profiler (Kineto) trace reader: a top-level object whose traceEvents array holds
+ * Chrome-trace events. Every dialect PyTorch has written since 1.8 goes through here; the
+ * differences are folded into the category table (kineto_event.c) and the rules below. */
+#include "ingest/kineto.h"
+
+#include <string.h>
+
+#include "ingest/kineto_event.h"
+
+enum { PROGRESS_EVERY = 1 << 16 };
+
+/* ---- GPU memory operations: kind and locations come from the name Kineto writes ------------- */
+
+static const struct {
+    const char *token;
+    enum gs_memop_kind kind;
+} memcpy_kinds[] = {
+    {"HtoD", GS_MEMOP_HTOD}, {"DtoH", GS_MEMOP_DTOH}, {"DtoD", GS_MEMOP_DTOD},
+    {"HtoH", GS_MEMOP_HTOH}, {"PtoP", GS_MEMOP_PTOP},
+};
+
+static const struct {
+    const char *word;
+    enum gs_mem_loc loc;
+} mem_locs[] = {
+    {"Pageable", GS_LOC_PAGEABLE}, {"Pinned", GS_LOC_PINNED}, {"Device", GS_LOC_DEVICE},
+    {"Array", GS_LOC_ARRAY},       {"Managed", GS_LOC_MANAGED},
+};
+
+static enum gs_mem_loc parse_loc(const char *s, size_t n)
+{
+    for (size_t i = 0; i < sizeof mem_locs / sizeof mem_locs[0]; i++)
+        if (strlen(mem_locs[i].word) == n && !memcmp(s, mem_locs[i].word, n))
+            return mem_locs[i].loc;
+    return GS_LOC_UNKNOWN;
+}
+
+/* "Memcpy HtoD (Pageable -> Device)", "Memset (Device)", "Memcpy DtoD (Device -> Device)" */
+static void classify_memop(const char *name, gs_memop *m, bool is_memset)
+{
+    m->kind = is_memset ? GS_MEMOP_MEMSET : GS_MEMOP_COPY_OTHER;
+    for (size_t i = 0; !is_memset && i < sizeof memcpy_kinds / sizeof memcpy_kinds[0]; i++)
+        if (strstr(name, memcpy_kinds[i].token))
+            m->kind = (uint8_t)memcpy_kinds[i].kind;
+    const char *open = strchr(name, '(');
+    const char *close = open ? strchr(open, ')') : NULL;
+    if (!close)
+        return;
+    const char *arrow = strstr(open, " -> ");
+    if (arrow && arrow < close) {
+        m->src = (uint8_t)parse_loc(open + 1, (size_t)(arrow - open - 1));
+        m->dst = (uint8_t)parse_loc(arrow + 4, (size_t)(close - arrow - 4));
+    } else {
+        m->dst = (uint8_t)parse_loc(open + 1, (size_t)(close - open - 1));
+    }
+}
+
+/* ---- events into the model ------------------------------------------------------------------- */
+
+static int32_t gpu_device(const kevent *ev)
+{
+    if (ev->have & KARG_DEVICE)
+        return (int32_t)ev->device;
+    return ev->pid_is_text ? 0 : (int32_t)ev->pid;
+}
+
+static int32_t gpu_stream(const kevent *ev)
+{
+    if (ev->have & KARG_STREAM)
+        return (int32_t)ev->stream;
+    return (int32_t)ev->tid;
+}
+
+static int add_kernel(gs_trace *t, const kevent *ev)
+{
+    gs_kernel *k = GS_VEC_PUSH(&t->kernels);
+    if (!k)
+        return -1;
+    k->start = ev->ts;
+    k->end = ev->ts + ev->dur;
+    k->name = ev->name;
+    k->device = gpu_device(ev);
+    k->stream = gpu_stream(ev);
+    k->correlation = (uint64_t)ev->correlation;
+    k->external_id = ev->external_id;
+    memcpy(k->grid, ev->grid, sizeof k->grid);
+    memcpy(k->block, ev->block, sizeof k->block);
+    k->registers_per_thread = (int32_t)ev->registers;
+    k->shared_memory = (int32_t)ev->shared_memory;
+    k->blocks_per_sm = (float)ev->blocks_per_sm;
+    k->warps_per_sm = (float)ev->warps_per_sm;
+    k->occupancy_pct = (float)ev->occupancy;
+    k->graph_id = ev->graph_id;
+    k->api = k->op = GS_NONE;
+    return 0;
+}
+
+static int add_memop(gs_trace *t, const kevent *ev, bool is_memset)
+{
+    gs_memop *m = GS_VEC_PUSH(&t->memops);
+    if (!m)
+        return -1;
+    m->start = ev->ts;
+    m->end = ev->ts + ev->dur;
+    m->name = ev->name;
+    classify_memop(gs_trace_str(t, ev->name), m, is_memset);
+    m->device = gpu_device(ev);
+    m->stream = gpu_stream(ev);
+    m->bytes = ev->bytes > 0 ? (uint64_t)ev->bytes : 0;
+    m->correlation = (uint64_t)ev->correlation;
+    m->external_id = ev->external_id;
+    m->api = m->op = GS_NONE;
+    return 0;
+}
+
+static int add_sync(gs_trace *t, const kevent *ev)
+{
+    gs_gpu_sync *s = GS_VEC_PUSH(&t->syncs);
+    if (!s)
+        return -1;
+    s->start = ev->ts;
+    s->end = ev->ts + ev->dur;
+    s->name = ev->name;
+    s->device = gpu_device(ev);
+    s->stream = gpu_stream(ev);
+    s->correlation = (uint64_t)ev->correlation;
+    s->api = GS_NONE;
+    return 0;
+}
+
+static int add_api(gs_trace *t, const kevent *ev, enum gs_api_kind kind)
+{
+    gs_api *a = GS_VEC_PUSH(&t->apis);
+    if (!a)
+        return -1;
+    a->start = ev->ts;
+    a->end = ev->ts + ev->dur;
+    a->name = ev->name;
+    a->kind = (uint8_t)kind;
+    a->pid = ev->pid;
+    a->tid = ev->tid;
+    a->correlation = (uint64_t)ev->correlation;
+    a->external_id = ev->external_id;
+    a->cbid = -1;
+    a->gpu = a->parent = GS_NONE;
+    return 0;
+}
+
+static int add_range(gs_trace *t, const kevent *ev, enum gs_range_kind kind)
+{
+    gs_range *r = GS_VEC_PUSH(&t->ranges);
+    if (!r)
+        return -1;
+    r->start = ev->ts;
+    r->end = ev->ts + ev->dur;
+    r->name = ev->name;
+    r->kind = (uint8_t)kind;
+    r->pid = ev->pid;
+    r->tid = ev->tid;
+    if (kind == GS_RANGE_GPU_ANNOTATION) {
+        r->pid = gpu_device(ev);
+        r->tid = gpu_stream(ev);
+    }
+    r->external_id = ev->external_id;
+    r->input_dims = ev->input_dims;
+    r->parent = GS_NONE;
+    return 0;
+}
+
+static int add_instant(gs_trace *t, const kevent *ev, const char *name)
+{
+    if (!strcmp(name, "[memory]")) {
+        gs_mem_event *m = GS_VEC_PUSH(&t->mem_events);
+        if (!m)
+            return -1;
+        m->ts = ev->ts;
+        m->pid = ev->pid;
+        m->tid = ev->tid;
+        m->device_type = (int8_t)ev->mem_device_type;
+        m->device = (int32_t)ev->mem_device_id;
+        m->addr = (uint64_t)ev->addr;
+        m->bytes = ev->mem_bytes;
+        m->total_allocated = ev->have & KARG_MEM_TOTAL_ALLOC ? ev->total_allocated : -1;
+        m->total_reserved = ev->have & KARG_MEM_TOTAL_RESERVED ? ev->total_reserved : -1;
+        return 0;
+    }
+    if (ev->pid_is_text) /* global markers: "Iteration Start", "Record Window End" */
+        return 0;
+    gs_instant *i = GS_VEC_PUSH(&t->instants);
+    if (!i)
+        return -1;
+    i->ts = ev->ts;
+    i->name = ev->name;
+    i->pid = ev->pid;
+    i->tid = ev->tid;
+    return 0;
+}
+
+static int add_metadata(gs_trace *t, const kevent *ev, const char *name)
+{
+    if (!strcmp(name, "thread_name") && ev->arg_name != GS_STR_EMPTY) {
+        gs_thread *th = GS_VEC_PUSH(&t->threads);
+        if (!th)
+            return -1;
+        th->pid = ev->pid;
+        th->tid = ev->tid;
+        th->name = ev->arg_name;
+    }
+    return 0;
+}
+
+/* Complete events by category: the one table of what each category becomes. */
+static int add_complete(gs_trace *t, const kevent *ev)
+{
+    switch ((enum kcat)ev->cat) {
+    case KCAT_KERNEL: return add_kernel(t, ev);
+    case KCAT_MEMCPY: return add_memop(t, ev, false);
+    case KCAT_MEMSET: return add_memop(t, ev, true);
+    case KCAT_SYNC: return add_sync(t, ev);
+    case KCAT_RUNTIME: return add_api(t, ev, GS_API_RUNTIME);
+    case KCAT_DRIVER: return add_api(t, ev, GS_API_DRIVER);
+    case KCAT_CPU_OP: return add_range(t, ev, GS_RANGE_OP);
+    case KCAT_USER_ANNOTATION: return add_range(t, ev, GS_RANGE_ANNOTATION);
+    case KCAT_GPU_USER_ANNOTATION: return add_range(t, ev, GS_RANGE_GPU_ANNOTATION);
+    case KCAT_PYTHON: return add_range(t, ev, GS_RANGE_PYTHON);
+    case KCAT_NONE:
+    case KCAT_OTHER: return add_range(t, ev, GS_RANGE_OTHER);
+    case KCAT_CPU_INSTANT:
+    case KCAT_FLOW:
+    case KCAT_IGNORED: break;
+    }
+    t->events_skipped++;
+    return 0;
+}
+
+int kineto_add_event(gs_trace *t, const kevent *ev)
+{
+    const char *name = gs_trace_str(t, ev->name);
+    if (ev->ph == 'M')
+        return add_metadata(t, ev, name);
+    if (!(ev->have & KARG_TS)) {
+        t->events_skipped++;
+        return 0;
+    }
+    switch (ev->ph) {
+    case 'X':
+        if (ev->dur < 0) {
+            t->events_skipped++; /* a negative duration is a broken record, not time */
+            return 0;
+        }
+        return add_complete(t, ev);
+    case 'i':
+    case 'I':
+        return add_instant(t, ev, name);
+    default:
+        t->events_skipped++; /* flows, counters, begin/end pairs: not used by any view yet */
+        return 0;
+    }
+}
+
+/* ---- the top-level object -------------------------------------------------------------------- */
+
+static int read_device(gs_json *j, gs_trace *t, kscratch *s)
+{
+    gs_device *d = GS_VEC_PUSH(&t->devices);
+    if (!d)
+        return gs_fail_oom(j->err);
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_OBJECT_END)
+            return 0;
+        if (tok != GS_JSON_KEY)
+            return gs_json_fail(j, "expected a key in deviceProperties");
+        int64_t v = 0;
+        if (gs_json_tok_is(j, "name")) {
+            if (gs_json_next(j) == GS_JSON_STRING) {
+                d->name = kineto_intern_token(j, t, s);
+                if (d->name == GS_STR_ERROR)
+                    return gs_fail_oom(j->err);
+                continue;
+            }
+        } else {
+            static const char *const keys[] = {"id", "totalGlobalMem", "numSms", "computeMajor",
+                                               "computeMinor", "maxThreadsPerMultiprocessor"};
+            size_t k = 0;
+            while (k < 6 && !gs_json_tok_is(j, keys[k]))
+                k++;
+            enum gs_json_tok vt = gs_json_next(j);
+            if (k < 6 && vt == GS_JSON_NUMBER && gs_json_int(j, &v)) {
+                switch (k) {
+                case 0: d->id = (int32_t)v; break;
+                case 1: d->total_memory = (uint64_t)v; break;
+                case 2: d->num_sms = (int32_t)v; break;
+                case 3: d->compute_major = (int32_t)v; break;
+                case 4: d->compute_minor = (int32_t)v; break;
+                case 5: d->max_threads_per_sm = (int32_t)v; break;
+                }
+                continue;
+            }
+        }
+        if (gs_json_skip(j) != 0)
+            return -1;
+    }
+}
+
+static int read_device_properties(gs_json *j, gs_trace *t, kscratch *s)
+{
+    if (gs_json_next(j) != GS_JSON_ARRAY)
+        return gs_json_skip(j);
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_ARRAY_END)
+            return 0;
+        if (tok == GS_JSON_OBJECT) {
+            if (read_device(j, t, s) != 0)
+                return -1;
+        } else if (tok == GS_JSON_END || tok == GS_JSON_ERROR) {
+            return gs_json_fail(j, "input ends inside deviceProperties");
+        } else if (gs_json_skip(j) != 0) {
+            return -1;
+        }
+    }
+}
+
+static int read_distributed_info(gs_json *j, gs_trace *t)
+{
+    if (gs_json_next(j) != GS_JSON_OBJECT)
+        return gs_json_skip(j);
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_OBJECT_END)
+            return 0;
+        if (tok != GS_JSON_KEY)
+            return gs_json_fail(j, "expected a key in distributedInfo");
+        bool rank = gs_json_tok_is(j, "rank"), world = gs_json_tok_is(j, "world_size");
+        int64_t v;
+        if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &v) && v >= 0 && v < INT32_MAX) {
+            if (rank) {
+                t->rank = (int32_t)v;
+                t->rank_source = GS_RANK_FROM_METADATA;
+            } else if (world) {
+                t->world_size = (int32_t)v;
+            }
+        } else if (gs_json_skip(j) != 0) {
+            return -1;
+        }
+    }
+}
+
+int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
+                       bool legacy)
+{
+    kscratch scratch = {0};
+    kevent ev;
+    int rc = 0;
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_ARRAY_END)
+            break;
+        if (tok == GS_JSON_END) {
+            rc = gs_json_fail(j, "input ends inside the event array (truncated file?)");
+            break;
+        }
+        if (tok != GS_JSON_OBJECT) {
+            if (legacy) { /* e.g. export_memory_timeline's array of arrays */
+                rc = gs_json_fail(j, "not a profiler trace: the array holds no event objects");
+                break;
+            }
+            if ((rc = gs_json_skip(j)) != 0)
+                break;
+            continue;
+        }
+        if (kineto_read_event(j, t, &scratch, &ev) != 0) {
+            rc = -1;
+            break;
+        }
+        if (legacy)
+            legacy_classify(t, &ev);
+        if (kineto_add_event(t, &ev) != 0) {
+            rc = gs_fail_oom(j->err);
+            break;
+        }
+        if (++*count % PROGRESS_EVERY == 0 && opts && opts->progress)
+            opts->progress(opts->progress_ctx, t->path, gs_source_file_offset(j->src),
+                           gs_source_file_size(j->src));
+    }
+    kscratch_free(&scratch);
+    return rc;
+}
+
+int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
+{
+    kscratch scratch = {0};
+    bool saw_events = false;
+    uint64_t count = 0;
+    int rc = 0;
+    t->format = gs_strtab_intern(&t->strings, "kineto", 6);
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_OBJECT_END)
+            break;
+        if (tok != GS_JSON_KEY) {
+            rc = gs_json_fail(j, tok == GS_JSON_END ? "input ends inside the trace object"
+                                                    : "expected a key in the trace object");
+            break;
+        }
+        if (gs_json_tok_is(j, "traceEvents")) {
+            if (gs_json_next(j) != GS_JSON_ARRAY) {
+                rc = gs_json_fail(j, "traceEvents is not an array");
+                break;
+            }
+            saw_events = true;
+            rc = kineto_read_events(j, t, opts, &count, false);
+        } else if (gs_json_tok_is(j, "deviceProperties")) {
+            rc = read_device_properties(j, t, &scratch);
+        } else if (gs_json_tok_is(j, "distributedInfo")) {
+            rc = read_distributed_info(j, t);
+        } else if (gs_json_tok_is(j, "baseTimeNanoseconds")) {
+            int64_t base;
+            if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &base))
+                t->epoch_ns = base;
+            else
+                rc = gs_json_skip(j);
+        } else {
+            gs_json_next(j);
+            rc = gs_json_skip(j);
+        }
+        if (rc != 0)
+            break;
+    }
+    kscratch_free(&scratch);
+    if (rc != 0)
+        return -1;
+    if (!saw_events)
+        return gs_fail(j->err, GS_EXIT_INPUT,
+                       "%s: not a PyTorch profiler trace (a JSON object without traceEvents)",
+                       t->path);
+    if (count == 0)
+        return gs_fail(j->err, GS_EXIT_INPUT, "%s: the trace has no events (empty traceEvents)",
+                       t->path);
+    return 0;
+}

@@ -1,0 +1,362 @@
+#include "ingest/kineto_event.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/vec.h"
+
+void kscratch_free(kscratch *s)
+{
+    free(s->buf);
+    s->buf = NULL;
+    s->cap = 0;
+}
+
+static char *scratch_reserve(kscratch *s, size_t n)
+{
+    if (n > s->cap) {
+        size_t cap = s->cap;
+        if (gs_grow((void **)&s->buf, &cap, n, 1) != 0)
+            return NULL;
+        s->cap = cap;
+    }
+    return s->buf;
+}
+
+gs_str kineto_intern_token(gs_json *j, gs_trace *t, kscratch *scratch)
+{
+    if (!j->tok_escaped)
+        return gs_strtab_intern(&t->strings, j->tok, j->tok_len);
+    char *out = scratch_reserve(scratch, j->tok_len + 1);
+    if (!out)
+        return GS_STR_ERROR;
+    size_t n = gs_json_decode(j, out);
+    return gs_strtab_intern(&t->strings, out, n);
+}
+
+/* ---- categories ----------------------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    enum kcat cat;
+} cat_table[] = {
+    {"kernel", KCAT_KERNEL},
+    {"Kernel", KCAT_KERNEL},
+    {"gpu_memcpy", KCAT_MEMCPY},
+    {"Memcpy", KCAT_MEMCPY},
+    {"gpu_memset", KCAT_MEMSET},
+    {"Memset", KCAT_MEMSET},
+    {"cuda_sync", KCAT_SYNC},
+    {"cuda_runtime", KCAT_RUNTIME},
+    {"Runtime", KCAT_RUNTIME},
+    {"xpu_runtime", KCAT_RUNTIME},
+    {"mtia_runtime", KCAT_RUNTIME},
+    {"privateuse1_runtime", KCAT_RUNTIME},
+    {"cuda_driver", KCAT_DRIVER},
+    {"xpu_driver", KCAT_DRIVER},
+    {"privateuse1_driver", KCAT_DRIVER},
+    {"cpu_op", KCAT_CPU_OP},
+    {"Operator", KCAT_CPU_OP},
+    {"user_annotation", KCAT_USER_ANNOTATION},
+    {"gpu_user_annotation", KCAT_GPU_USER_ANNOTATION},
+    {"python_function", KCAT_PYTHON},
+    {"cpu_instant_event", KCAT_CPU_INSTANT},
+    {"ac2g", KCAT_FLOW},
+    {"fwdbwd", KCAT_FLOW},
+    {"async_cpu_to_gpu", KCAT_FLOW},
+    {"async_gpu", KCAT_FLOW},
+    {"async", KCAT_FLOW},
+    {"forward_backward", KCAT_FLOW},
+    {"fwd_bwd", KCAT_FLOW},
+    {"cpu_to_cuda", KCAT_FLOW},
+    {"Trace", KCAT_IGNORED},
+    {"overhead", KCAT_IGNORED},
+    {"cuda_profiler_range", KCAT_IGNORED},
+};
+
+static enum kcat lookup_cat(const gs_json *j)
+{
+    for (size_t i = 0; i < sizeof cat_table / sizeof cat_table[0]; i++)
+        if (gs_json_tok_is(j, cat_table[i].name))
+            return cat_table[i].cat;
+    return KCAT_OTHER;
+}
+
+/* ---- values --------------------------------------------------------------------------------- */
+
+/* pid and tid are numbers in most traces but text in some ("Spans", "stream 7", "25738",
+ * "CPU functions"). Numbers inside text are used as numbers; other text becomes a stable
+ * negative id so that grouping by thread still works. */
+static int read_id(gs_json *j, gs_trace *t, kscratch *s, int64_t *out, bool *is_text)
+{
+    enum gs_json_tok tok = gs_json_next(j);
+    *is_text = false;
+    if (tok == GS_JSON_NUMBER) {
+        if (!gs_json_int(j, out))
+            *out = 0;
+        return 0;
+    }
+    if (tok != GS_JSON_STRING)
+        return gs_json_skip(j);
+    const char *p = j->tok, *end = j->tok + j->tok_len;
+    static const char stream_prefix[] = "stream ";
+    if ((size_t)(end - p) > sizeof stream_prefix - 1 &&
+        memcmp(p, stream_prefix, sizeof stream_prefix - 1) == 0)
+        p += sizeof stream_prefix - 1;
+    const char *digits_end = p;
+    while (digits_end < end && *digits_end >= '0' && *digits_end <= '9')
+        digits_end++;
+    if (digits_end > p && gs_parse_scaled(p, (size_t)(digits_end - p), 0, out) &&
+        (digits_end == end || *digits_end == ' '))
+        return 0;
+    gs_str id = kineto_intern_token(j, t, s);
+    if (id == GS_STR_ERROR)
+        return gs_fail_oom(j->err);
+    *out = -(int64_t)id - 1;
+    *is_text = true;
+    return 0;
+}
+
+static void read_int(gs_json *j, int64_t *out, uint32_t *have, uint32_t bit)
+{
+    enum gs_json_tok tok = gs_json_next(j);
+    if ((tok == GS_JSON_NUMBER || tok == GS_JSON_STRING) && gs_json_int(j, out))
+        *have |= bit;
+    else
+        gs_json_skip(j);
+}
+
+static void read_double(gs_json *j, double *out)
+{
+    if (gs_json_next(j) != GS_JSON_NUMBER || !gs_json_double(j, out))
+        gs_json_skip(j);
+}
+
+static void read_dim3(gs_json *j, int32_t out[3])
+{
+    if (gs_json_next(j) != GS_JSON_ARRAY) {
+        gs_json_skip(j);
+        return;
+    }
+    for (int i = 0;; i++) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_ARRAY_END || tok == GS_JSON_ERROR || tok == GS_JSON_END)
+            return;
+        int64_t v;
+        if (tok == GS_JSON_NUMBER && gs_json_int(j, &v) && i < 3 && v >= 0 && v <= INT32_MAX)
+            out[i] = (int32_t)v;
+        else
+            gs_json_skip(j);
+    }
+}
+
+/* Captures a value as compact JSON text ("[[2, 3], []]"): how input shapes are shown. */
+static gs_str read_compact(gs_json *j, gs_trace *t, kscratch *s)
+{
+    size_t len = 0, depth = 0;
+    bool need_comma = false;
+    do {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_ERROR || tok == GS_JSON_END)
+            return GS_STR_EMPTY;
+        bool closing = tok == GS_JSON_ARRAY_END || tok == GS_JSON_OBJECT_END;
+        size_t extra = j->tok_len + 4;
+        if (!scratch_reserve(s, len + extra))
+            return GS_STR_ERROR;
+        if (need_comma && !closing) {
+            memcpy(s->buf + len, ", ", 2);
+            len += 2;
+        }
+        if (tok == GS_JSON_STRING || tok == GS_JSON_KEY)
+            s->buf[len++] = '"';
+        memcpy(s->buf + len, j->tok, j->tok_len);
+        len += j->tok_len;
+        if (tok == GS_JSON_STRING || tok == GS_JSON_KEY)
+            s->buf[len++] = '"';
+        if (tok == GS_JSON_KEY)
+            s->buf[len++] = ':';
+        need_comma = tok != GS_JSON_ARRAY && tok != GS_JSON_OBJECT && tok != GS_JSON_KEY;
+        if (tok == GS_JSON_ARRAY || tok == GS_JSON_OBJECT)
+            depth++;
+        else if (closing)
+            depth--;
+    } while (depth > 0 && len < (1u << 20));
+    if (depth > 0 && gs_json_skip(j) != 0)
+        return GS_STR_EMPTY;
+    return gs_strtab_intern(&t->strings, s->buf, len);
+}
+
+static int read_name(gs_json *j, gs_trace *t, kscratch *s, gs_str *out)
+{
+    if (gs_json_next(j) != GS_JSON_STRING)
+        return gs_json_skip(j);
+    gs_str id = kineto_intern_token(j, t, s);
+    if (id == GS_STR_ERROR)
+        return gs_fail_oom(j->err);
+    *out = id;
+    return 0;
+}
+
+/* ---- args ----------------------------------------------------------------------------------- */
+
+enum arg_key {
+    A_EXTERNAL_ID, A_CORRELATION, A_CBID, A_DEVICE, A_STREAM, A_BYTES, A_GRID, A_BLOCK,
+    A_REGISTERS, A_SHARED_MEMORY, A_BLOCKS_PER_SM, A_WARPS_PER_SM, A_OCCUPANCY, A_INPUT_DIMS,
+    A_GRAPH_ID, A_NAME, A_DEVICE_TYPE, A_DEVICE_ID, A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOCATED,
+    A_TOTAL_RESERVED,
+};
+
+static const struct {
+    const char *key;
+    enum arg_key arg;
+} arg_table[] = {
+    {"External id", A_EXTERNAL_ID},
+    {"external id", A_EXTERNAL_ID},
+    {"correlation", A_CORRELATION},
+    {"cbid", A_CBID},
+    {"device", A_DEVICE},
+    {"stream", A_STREAM},
+    {"bytes", A_BYTES},
+    {"grid", A_GRID},
+    {"block", A_BLOCK},
+    {"registers per thread", A_REGISTERS},
+    {"shared memory", A_SHARED_MEMORY},
+    {"blocks per SM", A_BLOCKS_PER_SM},
+    {"warps per SM", A_WARPS_PER_SM},
+    {"est. achieved occupancy %", A_OCCUPANCY},
+    {"theoretical occupancy %", A_OCCUPANCY},
+    {"Input Dims", A_INPUT_DIMS},
+    {"Input dims", A_INPUT_DIMS},
+    {"graph id", A_GRAPH_ID},
+    {"name", A_NAME},
+    {"Device Type", A_DEVICE_TYPE},
+    {"Device Id", A_DEVICE_ID},
+    {"Addr", A_ADDR},
+    {"Bytes", A_MEM_BYTES},
+    {"Total Allocated", A_TOTAL_ALLOCATED},
+    {"Total Reserved", A_TOTAL_RESERVED},
+};
+
+static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
+{
+    if (gs_json_next(j) != GS_JSON_OBJECT)
+        return gs_json_skip(j);
+    uint32_t ignored = 0;
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_OBJECT_END)
+            return 0;
+        if (tok != GS_JSON_KEY)
+            return gs_json_fail(j, tok == GS_JSON_END ? "input ends inside an event's args"
+                                                      : "expected a key in an event's args");
+        size_t a = 0, n = sizeof arg_table / sizeof arg_table[0];
+        while (a < n && !gs_json_tok_is(j, arg_table[a].key))
+            a++;
+        if (a == n) {
+            gs_json_next(j);
+            if (gs_json_skip(j) != 0)
+                return -1;
+            continue;
+        }
+        switch (arg_table[a].arg) {
+        case A_EXTERNAL_ID: read_int(j, &ev->external_id, &ev->have, KARG_EXTERNAL_ID); break;
+        case A_CORRELATION: read_int(j, &ev->correlation, &ev->have, KARG_CORRELATION); break;
+        case A_CBID: read_int(j, &ev->cbid, &ignored, 1); break;
+        case A_DEVICE: read_int(j, &ev->device, &ev->have, KARG_DEVICE); break;
+        case A_STREAM: read_int(j, &ev->stream, &ev->have, KARG_STREAM); break;
+        case A_BYTES: read_int(j, &ev->bytes, &ev->have, KARG_BYTES); break;
+        case A_GRID: read_dim3(j, ev->grid); break;
+        case A_BLOCK: read_dim3(j, ev->block); break;
+        case A_REGISTERS: read_int(j, &ev->registers, &ignored, 1); break;
+        case A_SHARED_MEMORY: read_int(j, &ev->shared_memory, &ignored, 1); break;
+        case A_BLOCKS_PER_SM: read_double(j, &ev->blocks_per_sm); break;
+        case A_WARPS_PER_SM: read_double(j, &ev->warps_per_sm); break;
+        case A_OCCUPANCY: read_double(j, &ev->occupancy); break;
+        case A_INPUT_DIMS:
+            ev->input_dims = read_compact(j, t, s);
+            if (ev->input_dims == GS_STR_ERROR)
+                return gs_fail_oom(j->err);
+            break;
+        case A_GRAPH_ID: read_int(j, &ev->graph_id, &ignored, 1); break;
+        case A_NAME:
+            if (read_name(j, t, s, &ev->arg_name) != 0)
+                return -1;
+            break;
+        case A_DEVICE_TYPE: read_int(j, &ev->mem_device_type, &ignored, 1); break;
+        case A_DEVICE_ID: read_int(j, &ev->mem_device_id, &ignored, 1); break;
+        case A_ADDR: read_int(j, &ev->addr, &ignored, 1); break;
+        case A_MEM_BYTES: read_int(j, &ev->mem_bytes, &ignored, 1); break;
+        case A_TOTAL_ALLOCATED:
+            read_int(j, &ev->total_allocated, &ev->have, KARG_MEM_TOTAL_ALLOC);
+            break;
+        case A_TOTAL_RESERVED:
+            read_int(j, &ev->total_reserved, &ev->have, KARG_MEM_TOTAL_RESERVED);
+            break;
+        }
+        if (j->failed)
+            return -1;
+    }
+}
+
+/* ---- the event ------------------------------------------------------------------------------ */
+
+static void kevent_reset(kevent *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->registers = ev->shared_memory = -1;
+    ev->blocks_per_sm = ev->warps_per_sm = ev->occupancy = -1.0;
+    ev->mem_device_id = -1;
+}
+
+int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
+{
+    kevent_reset(ev);
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_OBJECT_END)
+            return j->failed ? -1 : 0;
+        if (tok != GS_JSON_KEY)
+            return gs_json_fail(j, tok == GS_JSON_END ? "input ends inside an event"
+                                                      : "expected a key in an event object");
+        /* Dispatch on the first letter; each branch checks the whole key. */
+        const char *k = j->tok;
+        size_t n = j->tok_len;
+        int rc = 0;
+        if (n == 2 && k[0] == 'p' && k[1] == 'h') {
+            if (gs_json_next(j) == GS_JSON_STRING && j->tok_len > 0)
+                ev->ph = j->tok[0];
+            else
+                rc = gs_json_skip(j);
+        } else if (n == 3 && !memcmp(k, "cat", 3)) {
+            if (gs_json_next(j) == GS_JSON_STRING)
+                ev->cat = (uint8_t)lookup_cat(j);
+            else
+                rc = gs_json_skip(j);
+        } else if (n == 4 && !memcmp(k, "name", 4)) {
+            rc = read_name(j, t, s, &ev->name);
+        } else if (n == 3 && !memcmp(k, "pid", 3)) {
+            rc = read_id(j, t, s, &ev->pid, &ev->pid_is_text);
+        } else if (n == 3 && !memcmp(k, "tid", 3)) {
+            rc = read_id(j, t, s, &ev->tid, &ev->tid_is_text);
+        } else if (n == 2 && k[0] == 't' && k[1] == 's') {
+            enum gs_json_tok v = gs_json_next(j);
+            if ((v == GS_JSON_NUMBER || v == GS_JSON_STRING) && gs_json_scaled(j, 3, &ev->ts))
+                ev->have |= KARG_TS;
+            else
+                rc = gs_json_skip(j);
+        } else if (n == 3 && !memcmp(k, "dur", 3)) {
+            enum gs_json_tok v = gs_json_next(j);
+            if ((v == GS_JSON_NUMBER || v == GS_JSON_STRING) && gs_json_scaled(j, 3, &ev->dur))
+                ev->have |= KARG_DUR;
+            else
+                rc = gs_json_skip(j);
+        } else if (n == 4 && !memcmp(k, "args", 4)) {
+            rc = read_args(j, t, s, ev);
+        } else {
+            gs_json_next(j);
+            rc = gs_json_skip(j);
+        }
+        if (rc != 0 || j->failed)
+            return -1;
+    }
+}

@@ -1,0 +1,75 @@
+/* One Chrome-trace event object as the Kineto and legacy readers see it: the keys and args any
+ * view needs, parsed straight from the scanner's tokens, everything else skipped. */
+#ifndef GS_INGEST_KINETO_EVENT_H
+#define GS_INGEST_KINETO_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ingest/json.h"
+#include "model/trace.h"
+
+/* Categories, old and new spellings folded together (reference: kineto-format.md §5). */
+enum kcat {
+    KCAT_NONE, /* no "cat" key (legacy export, metadata) */
+    KCAT_KERNEL,
+    KCAT_MEMCPY,
+    KCAT_MEMSET,
+    KCAT_SYNC,
+    KCAT_RUNTIME,
+    KCAT_DRIVER,
+    KCAT_CPU_OP,
+    KCAT_USER_ANNOTATION,
+    KCAT_GPU_USER_ANNOTATION,
+    KCAT_PYTHON,
+    KCAT_CPU_INSTANT,
+    KCAT_FLOW,
+    KCAT_IGNORED, /* kept out of the model on purpose: Trace spans, CUPTI overhead, ... */
+    KCAT_OTHER,
+};
+
+/* Which optional fields the event carried. */
+enum karg {
+    KARG_EXTERNAL_ID = 1u << 0,
+    KARG_CORRELATION = 1u << 1,
+    KARG_DEVICE = 1u << 2,
+    KARG_STREAM = 1u << 3,
+    KARG_BYTES = 1u << 4,
+    KARG_TS = 1u << 5,
+    KARG_DUR = 1u << 6,
+    KARG_MEM_TOTAL_ALLOC = 1u << 7,
+    KARG_MEM_TOTAL_RESERVED = 1u << 8,
+};
+
+typedef struct kevent {
+    char ph;
+    uint8_t cat; /* enum kcat */
+    gs_str name;
+    int64_t pid, tid;
+    bool pid_is_text, tid_is_text; /* "Spans", "CPU functions", "stream 7", ... */
+    gs_ns ts, dur;
+    uint32_t have; /* enum karg bits */
+    /* args */
+    int64_t external_id, correlation, cbid, device, stream, bytes, graph_id;
+    int64_t registers, shared_memory;
+    int32_t grid[3], block[3];
+    double blocks_per_sm, warps_per_sm, occupancy;
+    gs_str input_dims, arg_name;
+    int64_t mem_device_type, mem_device_id, addr, mem_bytes, total_allocated, total_reserved;
+} kevent;
+
+/* Scratch space reused across events: decoded strings, captured values. */
+typedef struct kscratch {
+    char *buf;
+    size_t cap;
+} kscratch;
+
+void kscratch_free(kscratch *s);
+
+/* Reads the event object whose '{' was the current token. Returns 0, or -1 with j's error. */
+int kineto_read_event(gs_json *j, gs_trace *t, kscratch *scratch, kevent *ev);
+
+/* Interns the current string token (decoding escapes). GS_STR_ERROR when out of memory. */
+gs_str kineto_intern_token(gs_json *j, gs_trace *t, kscratch *scratch);
+
+#endif

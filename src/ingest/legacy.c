@@ -1,0 +1,40 @@
+/* The legacy autograd-profiler export (PyTorch ≤ 1.7, and builds without Kineto such as
+ * Debian's 1.13): a top-level array of events, pid "CPU functions" for operators and, in the
+ * oldest files, pid "CUDA functions" (tid = device) for kernels. Times are µs from the start of
+ * profiling, so the epoch is unknown. */
+#include <string.h>
+
+#include "ingest/kineto.h"
+
+static bool pid_is(const gs_trace *t, const kevent *ev, const char *text)
+{
+    if (!ev->pid_is_text)
+        return false;
+    gs_str id = (gs_str)(-ev->pid - 1);
+    return !strcmp(gs_trace_str(t, id), text);
+}
+
+void legacy_classify(gs_trace *t, kevent *ev)
+{
+    if (ev->cat != KCAT_NONE)
+        return;
+    if (pid_is(t, ev, "CUDA functions")) {
+        ev->cat = KCAT_KERNEL;
+        ev->device = ev->tid;
+        ev->have |= KARG_DEVICE;
+    } else {
+        ev->cat = KCAT_CPU_OP; /* "CPU functions", "CPU Functions" (C++ RecordProfile) */
+    }
+}
+
+int legacy_read_array(gs_json *j, gs_trace *t, const gs_load_opts *opts)
+{
+    uint64_t count = 0;
+    t->format = gs_strtab_intern(&t->strings, "legacy", 6);
+    if (kineto_read_events(j, t, opts, &count, true) != 0)
+        return -1;
+    if (count == 0)
+        return gs_fail(j->err, GS_EXIT_INPUT, "%s: the trace has no events (empty array)",
+                       t->path);
+    return 0;
+}

@@ -1,0 +1,197 @@
+#include "ingest/load.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "ingest/json.h"
+#include "ingest/kineto.h"
+#include "ingest/source.h"
+
+/* "rank-3.Jul_15.pt.trace.json", "sampled_rank-1.json.gz", "bs_32_rank0.json": the digits after
+ * the last "rank" in the file name. */
+static bool rank_from_filename(const char *path, int32_t *rank)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    bool found = false;
+    for (const char *p = base; *p; p++) {
+        if (strncasecmp(p, "rank", 4) != 0)
+            continue;
+        const char *d = p + 4;
+        if (*d == '-' || *d == '_')
+            d++;
+        if (!isdigit((unsigned char)*d))
+            continue;
+        long v = strtol(d, NULL, 10);
+        if (v >= 0 && v < INT32_MAX) {
+            *rank = (int32_t)v;
+            found = true;
+        }
+    }
+    return found;
+}
+
+static int read_trace(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *err)
+{
+    gs_json j;
+    if (gs_json_init(&j, src, err) != 0)
+        return -1;
+    int rc;
+    switch (gs_json_next(&j)) {
+    case GS_JSON_OBJECT:
+        rc = kineto_read_object(&j, t, opts);
+        break;
+    case GS_JSON_ARRAY:
+        rc = legacy_read_array(&j, t, opts);
+        break;
+    case GS_JSON_END:
+        rc = gs_fail(err, GS_EXIT_INPUT, "%s: empty file", t->path);
+        break;
+    case GS_JSON_ERROR:
+        rc = -1;
+        break;
+    default:
+        rc = gs_json_fail(&j, "not a profiler trace (expected a JSON object or array)");
+        break;
+    }
+    gs_json_free(&j);
+    return rc;
+}
+
+int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err)
+{
+    *out = NULL;
+    gs_trace *t = gs_trace_new(path, err);
+    if (!t)
+        return -1;
+    gs_source *src = gs_source_open(path, err);
+    if (!src || read_trace(src, t, opts, err) != 0) {
+        gs_source_close(src);
+        gs_trace_delete(t);
+        return -1;
+    }
+    gs_source_close(src);
+    if (t->rank_source == GS_RANK_DEFAULT && rank_from_filename(path, &t->rank))
+        t->rank_source = GS_RANK_FROM_FILENAME;
+    if (gs_trace_index(t, err) != 0) {
+        gs_trace_delete(t);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+static bool is_trace_name(const char *name)
+{
+    static const char *const suffixes[] = {".json", ".json.gz", ".gst"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (n > k && !strcmp(name + n - k, suffixes[i]))
+            return true;
+    }
+    return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef GS_VEC(char *) path_list;
+
+/* The trace files directly inside a folder, sorted by name. */
+static int list_folder(const char *dir, path_list *files, gs_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return gs_fail(err, GS_EXIT_INPUT, "%s: %s", dir, strerror(errno));
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || !is_trace_name(e->d_name))
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(len);
+        char **slot = path ? GS_VEC_PUSH(files) : NULL;
+        if (!slot) {
+            free(path);
+            rc = gs_fail_oom(err);
+            break;
+        }
+        snprintf(path, len, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            free(path);
+            files->n--;
+            continue;
+        }
+        *slot = path;
+    }
+    closedir(d);
+    if (rc == 0 && files->n == 0)
+        rc = gs_fail(err, GS_EXIT_INPUT,
+                     "%s: no traces in this folder (looked for *.json, *.json.gz, *.gst)", dir);
+    if (files->n > 1)
+        qsort(files->v, files->n, sizeof *files->v, cmp_str);
+    return rc;
+}
+
+static int cmp_trace(const void *pa, const void *pb)
+{
+    const gs_trace *a = *(gs_trace *const *)pa, *b = *(gs_trace *const *)pb;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return strcmp(a->path, b->path);
+}
+
+static int load_one(const char *path, const gs_load_opts *opts, gs_profile *out, gs_error *err)
+{
+    gs_trace *t;
+    if (gs_load_trace(path, opts, &t, err) != 0)
+        return -1;
+    gs_trace **slot = GS_VEC_PUSH(&out->traces);
+    if (!slot) {
+        gs_trace_delete(t);
+        return gs_fail_oom(err);
+    }
+    *slot = t;
+    return 0;
+}
+
+int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts *opts,
+                    gs_profile *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = 0;
+    for (size_t i = 0; i < npaths && rc == 0; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            rc = gs_fail(err, GS_EXIT_INPUT, "%s: %s", paths[i], strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+            path_list files = {0};
+            rc = list_folder(paths[i], &files, err);
+            for (size_t f = 0; f < files.n; f++) {
+                if (rc == 0)
+                    rc = load_one(files.v[f], opts, out, err);
+                free(files.v[f]);
+            }
+            GS_VEC_FREE(&files);
+        } else {
+            rc = load_one(paths[i], opts, out, err);
+        }
+    }
+    if (rc != 0) {
+        gs_profile_free(out);
+        return -1;
+    }
+    if (out->traces.n > 1)
+        qsort(out->traces.v, out->traces.n, sizeof *out->traces.v, cmp_trace);
+    return 0;
+}

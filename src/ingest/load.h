@@ -1,0 +1,26 @@
+/* Reading traces: one entry point that recognises the format of each file (Kineto JSON, legacy
+ * autograd-profiler JSON, .gst; plain or gzip) and fills the trace model. */
+#ifndef GS_INGEST_LOAD_H
+#define GS_INGEST_LOAD_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+#include "model/trace.h"
+
+typedef struct gs_load_opts {
+    /* Called now and then while a file is read: bytes of the file consumed so far and its size.
+     * The core never prints; the command decides whether to show progress. */
+    void (*progress)(void *ctx, const char *path, uint64_t done, uint64_t total);
+    void *progress_ctx;
+} gs_load_opts;
+
+/* Reads one file into a new, indexed trace. */
+int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err);
+
+/* Reads each path (a file, or a folder whose *.json / *.json.gz / *.gst files are one trace
+ * each) into `out`, sorted by rank then path. */
+int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts *opts,
+                    gs_profile *out, gs_error *err);
+
+#endif

@@ -1,0 +1,29 @@
+/* A byte source for the readers: a file (plain or gzip, detected by its magic bytes) or memory.
+ * Streams: the reader pulls blocks, so memory does not grow with the file. */
+#ifndef GS_INGEST_SOURCE_H
+#define GS_INGEST_SOURCE_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+
+typedef struct gs_source gs_source;
+
+gs_source *gs_source_open(const char *path, gs_error *err);
+gs_source *gs_source_memory(const char *data, size_t size, const char *name, gs_error *err);
+void gs_source_close(gs_source *s);
+
+/* Reads up to n bytes of (decompressed) content. Returns the count, 0 at the end, -1 on error
+ * (err says what and where). */
+ssize_t gs_source_read(gs_source *s, char *buf, size_t n, gs_error *err);
+
+const char *gs_source_name(const gs_source *s);
+bool gs_source_is_gzip(const gs_source *s);
+/* Bytes of the underlying file consumed so far and its size: for progress. */
+uint64_t gs_source_file_offset(const gs_source *s);
+uint64_t gs_source_file_size(const gs_source *s);
+
+#endif

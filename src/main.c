@@ -1,0 +1,61 @@
+/* gpuscope: command table and dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "common/error.h"
+
+#define GS_VERSION "0.1.0"
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"report", cmd_report, "what was profiled and what is slow: the first thing to run"},
+    {"kernels", cmd_kernels, "GPU kernels summed by name (nsys cuda_gpu_kern_sum)"},
+    {"ops", cmd_ops, "operators and annotations (PyTorch key_averages)"},
+    {"api", cmd_api, "CUDA runtime and driver calls (nsys cuda_api_sum)"},
+    {"memcpy", cmd_memcpy, "memory copies and sets by kind: count, bytes, time, bandwidth"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: gpuscope COMMAND [OPTIONS] TRACE...\n\n"
+                 "Reads PyTorch profiler traces (Kineto JSON, .json.gz, a folder of ranks) and\n"
+                 "explains where the time goes.\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'gpuscope COMMAND --help' describes one command; doc/ has a page for each.\n"
+                 "exit codes: 0 ok, 1 a gate tripped, 2 usage, 3 bad input, 4 environment\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return GS_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
+        usage(stdout);
+        return GS_EXIT_OK;
+    }
+    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+        printf("gpuscope %s\n", GS_VERSION);
+        return GS_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (!strcmp(name, commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            /* Like git and perf: a full disk or closed pipe must not pass for success. */
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                fprintf(stderr, "gpuscope: write error on standard output\n");
+                return rc ? rc : GS_EXIT_ENV;
+            }
+            return rc;
+        }
+    }
+    fprintf(stderr, "gpuscope: '%s' is not a command; see 'gpuscope --help'\n", name);
+    return GS_EXIT_USAGE;
+}

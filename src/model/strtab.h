@@ -1,0 +1,38 @@
+/* Interned strings: every name in a trace is stored once and referred to by a 32-bit id.
+ * Id 0 is the empty string. Pointers returned by gs_str_get stay valid until gs_strtab_free. */
+#ifndef GS_MODEL_STRTAB_H
+#define GS_MODEL_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t gs_str;
+#define GS_STR_EMPTY ((gs_str)0)
+#define GS_STR_ERROR ((gs_str)UINT32_MAX) /* returned by intern when memory is exhausted */
+
+typedef struct gs_strtab {
+    const char **ptr; /* id -> NUL-terminated bytes */
+    uint32_t *len;    /* id -> length */
+    uint32_t *hash;   /* id -> hash (kept to rehash without rereading bytes) */
+    size_t n, cap;
+    uint32_t *slots; /* open addressing: id + 1, 0 = empty */
+    size_t nslots;
+    struct gs_strblock *blocks;
+} gs_strtab;
+
+int gs_strtab_init(gs_strtab *t);
+void gs_strtab_free(gs_strtab *t);
+gs_str gs_strtab_intern(gs_strtab *t, const char *s, size_t len);
+/* Looks a string up without adding it; GS_STR_ERROR when absent. */
+gs_str gs_strtab_find(const gs_strtab *t, const char *s, size_t len);
+
+static inline const char *gs_str_get(const gs_strtab *t, gs_str id)
+{
+    return t->ptr[id];
+}
+static inline size_t gs_str_len(const gs_strtab *t, gs_str id)
+{
+    return t->len[id];
+}
+
+#endif

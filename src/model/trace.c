@@ -1,0 +1,129 @@
+#include "model/trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int gs_trace_init(gs_trace *t, const char *path, gs_error *err)
+{
+    memset(t, 0, sizeof *t);
+    if (gs_strtab_init(&t->strings) != 0)
+        return gs_fail_oom(err);
+    t->path = strdup(path ? path : "");
+    if (!t->path) {
+        gs_strtab_free(&t->strings);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
+void gs_trace_free(gs_trace *t)
+{
+    gs_strtab_free(&t->strings);
+    free(t->path);
+    GS_VEC_FREE(&t->kernels);
+    GS_VEC_FREE(&t->memops);
+    GS_VEC_FREE(&t->syncs);
+    GS_VEC_FREE(&t->apis);
+    GS_VEC_FREE(&t->ranges);
+    GS_VEC_FREE(&t->instants);
+    GS_VEC_FREE(&t->mem_events);
+    GS_VEC_FREE(&t->counters);
+    GS_VEC_FREE(&t->devices);
+    GS_VEC_FREE(&t->threads);
+    memset(t, 0, sizeof *t);
+}
+
+gs_trace *gs_trace_new(const char *path, gs_error *err)
+{
+    gs_trace *t = malloc(sizeof *t);
+    if (!t) {
+        gs_fail_oom(err);
+        return NULL;
+    }
+    if (gs_trace_init(t, path, err) != 0) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void gs_trace_delete(gs_trace *t)
+{
+    if (t) {
+        gs_trace_free(t);
+        free(t);
+    }
+}
+
+void gs_profile_free(gs_profile *p)
+{
+    for (size_t i = 0; i < p->traces.n; i++)
+        gs_trace_delete(p->traces.v[i]);
+    GS_VEC_FREE(&p->traces);
+}
+
+#define SPAN_OVER(arr, first_field, last_field)                                                    \
+    for (size_t i = 0; i < (arr).n; i++) {                                                         \
+        gs_ns a = (arr).v[i].first_field, b = (arr).v[i].last_field;                               \
+        if (!any || a < lo)                                                                        \
+            lo = a;                                                                                \
+        if (!any || b > hi)                                                                        \
+            hi = b;                                                                                \
+        any = true;                                                                                \
+    }
+
+bool gs_trace_span(const gs_trace *t, gs_ns *first, gs_ns *last)
+{
+    bool any = false;
+    gs_ns lo = 0, hi = 0;
+    SPAN_OVER(t->kernels, start, end)
+    SPAN_OVER(t->memops, start, end)
+    SPAN_OVER(t->syncs, start, end)
+    SPAN_OVER(t->apis, start, end)
+    SPAN_OVER(t->ranges, start, end)
+    SPAN_OVER(t->instants, ts, ts)
+    SPAN_OVER(t->mem_events, ts, ts)
+    if (first)
+        *first = lo;
+    if (last)
+        *last = hi;
+    return any;
+}
+
+const gs_device *gs_trace_device(const gs_trace *t, int32_t id)
+{
+    for (size_t i = 0; i < t->devices.n; i++)
+        if (t->devices.v[i].id == id)
+            return &t->devices.v[i];
+    return NULL;
+}
+
+const char *gs_memop_kind_name(enum gs_memop_kind k)
+{
+    static const char *const names[GS_MEMOP__COUNT] = {
+        [GS_MEMOP_HTOD] = "HtoD",   [GS_MEMOP_DTOH] = "DtoH",
+        [GS_MEMOP_DTOD] = "DtoD",   [GS_MEMOP_HTOH] = "HtoH",
+        [GS_MEMOP_PTOP] = "PtoP",   [GS_MEMOP_COPY_OTHER] = "Copy",
+        [GS_MEMOP_MEMSET] = "Memset",
+    };
+    return (unsigned)k < GS_MEMOP__COUNT ? names[k] : "?";
+}
+
+const char *gs_mem_loc_name(enum gs_mem_loc l)
+{
+    static const char *const names[GS_LOC__COUNT] = {
+        [GS_LOC_UNKNOWN] = "",        [GS_LOC_PAGEABLE] = "Pageable", [GS_LOC_PINNED] = "Pinned",
+        [GS_LOC_DEVICE] = "Device",   [GS_LOC_ARRAY] = "Array",       [GS_LOC_MANAGED] = "Managed",
+    };
+    return (unsigned)l < GS_LOC__COUNT ? names[l] : "?";
+}
+
+const char *gs_range_kind_name(enum gs_range_kind k)
+{
+    static const char *const names[GS_RANGE__COUNT] = {
+        [GS_RANGE_OP] = "op",         [GS_RANGE_ANNOTATION] = "annotation",
+        [GS_RANGE_NVTX] = "nvtx",     [GS_RANGE_PYTHON] = "python",
+        [GS_RANGE_GPU_ANNOTATION] = "gpu_annotation", [GS_RANGE_OTHER] = "other",
+    };
+    return (unsigned)k < GS_RANGE__COUNT ? names[k] : "?";
+}

@@ -1,0 +1,237 @@
+/* The one in-memory trace model (DESIGN §2). Every reader fills it; every analysis reads only it.
+ *
+ * Times are int64 nanoseconds on one clock per trace. A reader keeps the numbers the file carries
+ * (converted to ns) and records in `epoch_ns` what must be added to get nanoseconds since the Unix
+ * epoch (0 when the file's times already are). Intervals are half-open: [start, end).
+ *
+ * Event arrays are filled in file order by a reader, then gs_trace_index() sorts them and builds
+ * the links; after that the model is read-only. Index fields (`parent`, `api`, `gpu`, ...) hold an
+ * array index or GS_NONE. */
+#ifndef GS_MODEL_TRACE_H
+#define GS_MODEL_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/vec.h"
+#include "model/strtab.h"
+
+#define GS_NONE UINT32_MAX
+
+typedef int64_t gs_ns;
+
+/* ---- GPU side ---------------------------------------------------------------------------- */
+
+typedef struct gs_kernel {
+    gs_ns start, end;
+    gs_str name;
+    int32_t device, stream;
+    uint64_t correlation; /* CUPTI correlation id, 0 when unknown */
+    int64_t external_id;  /* Kineto "External id", 0 when unknown */
+    int32_t grid[3], block[3];
+    int32_t registers_per_thread; /* -1 when unknown */
+    int32_t shared_memory;        /* bytes, -1 when unknown */
+    float blocks_per_sm;          /* < 0 when unknown */
+    float warps_per_sm;           /* < 0 when unknown */
+    float occupancy_pct;          /* est. achieved occupancy %, < 0 when unknown */
+    int64_t graph_id;             /* CUDA graph id, 0 when not launched from a graph */
+    uint32_t api;                 /* index into apis of the launching call, GS_NONE */
+    uint32_t op;                  /* innermost range that launched it (via api or External id) */
+} gs_kernel;
+
+/* Memory operations on the GPU, named as nsys's cuda_gpu_mem_*_sum "Operation". */
+enum gs_memop_kind {
+    GS_MEMOP_HTOD,
+    GS_MEMOP_DTOH,
+    GS_MEMOP_DTOD,
+    GS_MEMOP_HTOH,
+    GS_MEMOP_PTOP,
+    GS_MEMOP_COPY_OTHER, /* a copy of a kind the trace did not say */
+    GS_MEMOP_MEMSET,
+    GS_MEMOP__COUNT
+};
+
+/* Where the host side of a copy lives; decides whether cudaMemcpyAsync is really async. */
+enum gs_mem_loc {
+    GS_LOC_UNKNOWN,
+    GS_LOC_PAGEABLE,
+    GS_LOC_PINNED,
+    GS_LOC_DEVICE,
+    GS_LOC_ARRAY,
+    GS_LOC_MANAGED,
+    GS_LOC__COUNT
+};
+
+typedef struct gs_memop {
+    gs_ns start, end;
+    gs_str name; /* as the trace wrote it, e.g. "Memcpy HtoD (Pageable -> Device)" */
+    uint8_t kind; /* enum gs_memop_kind */
+    uint8_t src, dst; /* enum gs_mem_loc */
+    int32_t device, stream;
+    uint64_t bytes;
+    uint64_t correlation;
+    int64_t external_id;
+    uint32_t api;
+    uint32_t op;
+} gs_memop;
+
+/* GPU-side synchronization records (CUPTI SYNCHRONIZATION, Kineto cat "cuda_sync"). */
+typedef struct gs_gpu_sync {
+    gs_ns start, end;
+    gs_str name; /* "Stream Sync", "Event Sync", "Context Sync", "Stream Wait Event" */
+    int32_t device, stream;
+    uint64_t correlation;
+    uint32_t api;
+} gs_gpu_sync;
+
+/* ---- host side --------------------------------------------------------------------------- */
+
+enum gs_api_kind { GS_API_RUNTIME, GS_API_DRIVER, GS_API_OTHER };
+
+/* A CUDA (or HIP, ...) runtime or driver call on a host thread. */
+typedef struct gs_api {
+    gs_ns start, end;
+    gs_str name;
+    uint8_t kind; /* enum gs_api_kind */
+    int64_t pid, tid;
+    uint64_t correlation;
+    int64_t external_id;
+    int32_t cbid; /* CUPTI callback id, -1 when unknown */
+    /* Links built by gs_trace_index: */
+    uint8_t gpu_class; /* enum gs_gpu_class of the activity it launched */
+    uint32_t gpu;      /* index into that class's array, GS_NONE */
+    uint32_t parent;   /* innermost enclosing range on the same thread, GS_NONE */
+} gs_api;
+
+enum gs_gpu_class { GS_GPU_NONE, GS_GPU_KERNEL, GS_GPU_MEMOP, GS_GPU_SYNC };
+
+enum gs_range_kind {
+    GS_RANGE_OP,             /* framework operator (PyTorch cpu_op / aten::...) */
+    GS_RANGE_ANNOTATION,     /* user annotation: record_function, ProfilerStep#N */
+    GS_RANGE_NVTX,           /* NVTX push/pop or start/end range */
+    GS_RANGE_PYTHON,         /* python_function (with_stack) */
+    GS_RANGE_GPU_ANNOTATION, /* annotation projected on a GPU stream: pid = device, tid = stream */
+    GS_RANGE_OTHER,          /* any other complete event on a host thread */
+    GS_RANGE__COUNT
+};
+
+typedef struct gs_range {
+    gs_ns start, end;
+    gs_str name;
+    uint8_t kind; /* enum gs_range_kind */
+    int64_t pid, tid;
+    int64_t external_id;
+    gs_str input_dims; /* "Input Dims" as written, GS_STR_EMPTY when absent */
+    gs_str domain;     /* NVTX domain, GS_STR_EMPTY otherwise */
+    /* Built by gs_trace_index over ranges of kinds OP, ANNOTATION and NVTX (the operator tree): */
+    uint32_t parent; /* enclosing range on the same thread, GS_NONE at the root */
+    uint16_t depth;
+    gs_ns self_ns; /* duration minus children ranges and API calls directly inside */
+} gs_range;
+
+/* Host instant marks (NVTX marks, cpu_instant_event other than memory). */
+typedef struct gs_instant {
+    gs_ns ts;
+    gs_str name;
+    int64_t pid, tid;
+} gs_instant;
+
+/* One allocator record: PyTorch "[memory]" or CUPTI memory alloc/free. */
+typedef struct gs_mem_event {
+    gs_ns ts;
+    int64_t pid, tid;
+    int8_t device_type; /* c10::DeviceType: 0 CPU, 1 CUDA, ... */
+    int32_t device;     /* -1 for host */
+    uint64_t addr;
+    int64_t bytes;           /* > 0 allocation, < 0 free */
+    int64_t total_allocated; /* -1 when unknown */
+    int64_t total_reserved;  /* -1 when unknown */
+} gs_mem_event;
+
+/* A sampled value: NVML metric, host CPU, a counter event in the trace. */
+typedef struct gs_counter {
+    gs_ns ts;
+    gs_str name;
+    int32_t device; /* -1 when not device-specific */
+    double value;
+} gs_counter;
+
+/* ---- metadata ---------------------------------------------------------------------------- */
+
+typedef struct gs_device {
+    int32_t id;
+    gs_str name;
+    uint64_t total_memory; /* bytes, 0 when unknown */
+    int32_t num_sms;       /* 0 when unknown */
+    int32_t compute_major, compute_minor;
+    int32_t max_threads_per_sm;
+    gs_str uuid;
+} gs_device;
+
+typedef struct gs_thread {
+    int64_t pid, tid;
+    gs_str name;
+} gs_thread;
+
+/* One process's (one rank's) trace. */
+typedef struct gs_trace {
+    gs_strtab strings;
+    char *path;     /* file it was read from */
+    gs_str format;  /* "kineto", "legacy", "gst" */
+    int32_t rank;   /* 0 when the trace does not say */
+    int32_t world_size; /* 0 when unknown */
+    uint8_t rank_source; /* enum gs_rank_source */
+    int64_t pid;        /* main process id, 0 when unknown */
+    gs_str hostname;
+    gs_ns epoch_ns;     /* add to any time to get ns since the Unix epoch */
+
+    GS_VEC(gs_kernel) kernels;
+    GS_VEC(gs_memop) memops;
+    GS_VEC(gs_gpu_sync) syncs;
+    GS_VEC(gs_api) apis;
+    GS_VEC(gs_range) ranges;
+    GS_VEC(gs_instant) instants;
+    GS_VEC(gs_mem_event) mem_events;
+    GS_VEC(gs_counter) counters;
+    GS_VEC(gs_device) devices;
+    GS_VEC(gs_thread) threads;
+
+    uint64_t events_skipped; /* events of categories the model does not keep */
+    uint64_t records_dropped; /* what the collector said it lost */
+    bool indexed;
+} gs_trace;
+
+enum gs_rank_source { GS_RANK_DEFAULT, GS_RANK_FROM_METADATA, GS_RANK_FROM_FILENAME };
+
+/* A set of traces: one per rank or process. */
+typedef struct gs_profile {
+    GS_VEC(gs_trace *) traces;
+} gs_profile;
+
+int gs_trace_init(gs_trace *t, const char *path, gs_error *err);
+void gs_trace_free(gs_trace *t);
+gs_trace *gs_trace_new(const char *path, gs_error *err);
+void gs_trace_delete(gs_trace *t);
+
+/* Sorts every array by start time and builds the links (correlation, nesting, self time).
+ * Called once by every reader after loading. */
+int gs_trace_index(gs_trace *t, gs_error *err);
+
+/* Earliest start and latest end over all timed events; false when the trace has none. */
+bool gs_trace_span(const gs_trace *t, gs_ns *first, gs_ns *last);
+
+const gs_device *gs_trace_device(const gs_trace *t, int32_t id);
+
+void gs_profile_free(gs_profile *p);
+
+static inline const char *gs_trace_str(const gs_trace *t, gs_str id)
+{
+    return gs_str_get(&t->strings, id);
+}
+
+const char *gs_memop_kind_name(enum gs_memop_kind k);
+const char *gs_mem_loc_name(enum gs_mem_loc l);
+const char *gs_range_kind_name(enum gs_range_kind k);
+
+#endif

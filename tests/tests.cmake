@@ -1,0 +1,21 @@
+# Unit tests: every tests/unit/test_*.c is one executable and one CTest case.
+file(GLOB GS_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
+foreach(src ${GS_UNIT_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE gscore)
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit)
+  add_test(NAME unit.${name} COMMAND ${name})
+  set_tests_properties(unit.${name} PROPERTIES
+                       ENVIRONMENT "GS_TEST_DATA=${CMAKE_SOURCE_DIR}/tests/data")
+endforeach()
+
+# End-to-end tests: every tests/cli/*.sh runs the built binary and compares with golden output.
+file(GLOB GS_CLI_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/cli/test_*.sh)
+foreach(script ${GS_CLI_TESTS})
+  get_filename_component(name ${script} NAME_WE)
+  add_test(NAME cli.${name} COMMAND bash ${script} $<TARGET_FILE:gpuscope>)
+  set_tests_properties(cli.${name} PROPERTIES
+                       WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+                       SKIP_RETURN_CODE 77)
+endforeach()
