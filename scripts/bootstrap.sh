@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gpuscope needs to build and test, when they are missing.
+# Safe to run again: it installs nothing when everything is present.
+set -euo pipefail
+
+packages=(build-essential cmake clang libclang-rt-dev zlib1g-dev python3 time)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "bootstrap: installing ${missing[*]}" >&2
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
