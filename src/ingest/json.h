@@ -72,6 +72,12 @@ int gs_json_fail(gs_json *j, const char *fmt, ...) __attribute__((format(printf,
 
 bool gs_json_tok_is(const gs_json *j, const char *s);
 
+/* True when the input ended right after the current token: the file was cut there. */
+static inline bool gs_json_at_end(const gs_json *j)
+{
+    return j->tok_type == GS_JSON_END || (j->eof && j->pos >= j->len);
+}
+
 /* Decodes the current string token into out (at least tok_len bytes). Returns the length. */
 size_t gs_json_decode(const gs_json *j, char *out);
 size_t gs_json_unescape(const char *s, size_t n, char *out);

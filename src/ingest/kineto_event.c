@@ -247,8 +247,8 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
         if (tok == GS_JSON_OBJECT_END)
             return 0;
         if (tok != GS_JSON_KEY)
-            return gs_json_fail(j, tok == GS_JSON_END ? "input ends inside an event's args"
-                                                      : "expected a key in an event's args");
+            return gs_json_fail(j, gs_json_at_end(j) ? "input ends inside an event's args"
+                                                     : "expected a key in an event's args");
         size_t a = 0, n = sizeof arg_table / sizeof arg_table[0];
         while (a < n && !gs_json_tok_is(j, arg_table[a].key))
             a++;
@@ -316,8 +316,8 @@ int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
         if (tok == GS_JSON_OBJECT_END)
             return j->failed ? -1 : 0;
         if (tok != GS_JSON_KEY)
-            return gs_json_fail(j, tok == GS_JSON_END ? "input ends inside an event"
-                                                      : "expected a key in an event object");
+            return gs_json_fail(j, gs_json_at_end(j) ? "input ends inside an event"
+                                                     : "expected a key in an event object");
         /* Dispatch on the first letter; each branch checks the whole key. */
         const char *k = j->tok;
         size_t n = j->tok_len;

@@ -64,14 +64,15 @@ static int read_trace(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_
     return rc;
 }
 
-int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err)
+/* Reads a trace from an open source into a new, indexed trace; closes the source. */
+static int load_source(gs_source *src, const char *path, const gs_load_opts *opts, gs_trace **out,
+                       gs_error *err)
 {
     *out = NULL;
-    gs_trace *t = gs_trace_new(path, err);
-    if (!t)
+    if (!src)
         return -1;
-    gs_source *src = gs_source_open(path, err);
-    if (!src || read_trace(src, t, opts, err) != 0) {
+    gs_trace *t = gs_trace_new(path, err);
+    if (!t || read_trace(src, t, opts, err) != 0) {
         gs_source_close(src);
         gs_trace_delete(t);
         return -1;
@@ -85,6 +86,17 @@ int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs
     }
     *out = t;
     return 0;
+}
+
+int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err)
+{
+    return load_source(gs_source_open(path, err), path, opts, out, err);
+}
+
+int gs_load_trace_buffer(const char *data, size_t size, const char *name, const gs_load_opts *opts,
+                         gs_trace **out, gs_error *err)
+{
+    return load_source(gs_source_memory(data, size, name, err), name, opts, out, err);
 }
 
 static bool is_trace_name(const char *name)

@@ -3,6 +3,7 @@
 #ifndef GS_INGEST_LOAD_H
 #define GS_INGEST_LOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -17,6 +18,11 @@ typedef struct gs_load_opts {
 
 /* Reads one file into a new, indexed trace. */
 int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err);
+
+/* The same from bytes in memory (plain JSON, not gzip); `name` stands for the path in messages
+ * and rank detection. For tests and fuzzing. */
+int gs_load_trace_buffer(const char *data, size_t size, const char *name, const gs_load_opts *opts,
+                         gs_trace **out, gs_error *err);
 
 /* Reads each path (a file, or a folder whose *.json / *.json.gz / *.gst files are one trace
  * each) into `out`, sorted by rank then path. */

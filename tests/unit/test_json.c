@@ -1,0 +1,237 @@
+/* The streaming JSON scanner: tokens, tolerance, recovery, numbers, errors, and tokens that
+ * straddle the refill boundary. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ingest/json.h"
+
+typedef struct scan {
+    gs_source *src;
+    gs_json j;
+    gs_error err;
+} scan;
+
+static void scan_open(scan *s, const char *text, size_t len)
+{
+    memset(s, 0, sizeof *s);
+    s->src = gs_source_memory(text, len, "mem", &s->err);
+    gs_json_init(&s->j, s->src, &s->err);
+}
+
+static void scan_close(scan *s)
+{
+    gs_json_free(&s->j);
+    gs_source_close(s->src);
+}
+
+/* Renders the token stream compactly: {, }, [, ], k:name, s:text, n:text, t, f, z, $, !. */
+static void tokens(const char *text, char *out, size_t cap)
+{
+    scan s;
+    scan_open(&s, text, strlen(text));
+    size_t o = 0;
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(&s.j);
+        char one[256];
+        char body[200];
+        size_t n = s.j.tok_len < sizeof body - 1 ? s.j.tok_len : sizeof body - 1;
+        if (tok == GS_JSON_STRING || tok == GS_JSON_KEY)
+            n = gs_json_decode(&s.j, body);
+        else
+            memcpy(body, s.j.tok, n);
+        body[n] = '\0';
+        switch (tok) {
+        case GS_JSON_OBJECT: strcpy(one, "{"); break;
+        case GS_JSON_OBJECT_END: strcpy(one, "}"); break;
+        case GS_JSON_ARRAY: strcpy(one, "["); break;
+        case GS_JSON_ARRAY_END: strcpy(one, "]"); break;
+        case GS_JSON_KEY: snprintf(one, sizeof one, "k:%s", body); break;
+        case GS_JSON_STRING: snprintf(one, sizeof one, "s:%s", body); break;
+        case GS_JSON_NUMBER: snprintf(one, sizeof one, "n:%s", body); break;
+        case GS_JSON_TRUE: strcpy(one, "t"); break;
+        case GS_JSON_FALSE: strcpy(one, "f"); break;
+        case GS_JSON_NULL: strcpy(one, "z"); break;
+        case GS_JSON_END: strcpy(one, "$"); break;
+        case GS_JSON_ERROR: strcpy(one, "!"); break;
+        }
+        o += (size_t)snprintf(out + o, cap - o, "%s%s", o ? " " : "", one);
+        if (tok == GS_JSON_END || tok == GS_JSON_ERROR || o >= cap)
+            break;
+    }
+    scan_close(&s);
+}
+
+static void check_tokens(const char *text, const char *want)
+{
+    char got[2048];
+    tokens(text, got, sizeof got);
+    CHECK_STR(got, want);
+}
+
+static void test_tokens(void)
+{
+    check_tokens("{\"a\": [1, -2.5e3, true, false, null], \"b\" : \"x\"}",
+                 "{ k:a [ n:1 n:-2.5e3 t f z ] k:b s:x } $");
+    check_tokens("  [ ]  ", "[ ] $");
+    check_tokens("", "$");
+    /* Trailing commas, as some exporters write them. */
+    check_tokens("[1, 2, ]", "[ n:1 n:2 ] $");
+    check_tokens("{\"k\": 1,}", "{ k:k n:1 } $");
+}
+
+static void test_escapes(void)
+{
+    check_tokens("[\"a\\\"b\", \"tab\\there\", \"\\u00e9\\ud83d\\ude00\", \"\\\\\"]",
+                 "[ s:a\"b s:tab\there s:\xc3\xa9\xf0\x9f\x98\x80 s:\\ ] $");
+    /* A lone surrogate becomes U+FFFD; an unknown escape is kept as written. */
+    check_tokens("[\"\\ud800x\", \"\\q\"]", "[ s:\xef\xbf\xbdx s:\\q ] $");
+}
+
+static void test_unescaped_quotes(void)
+{
+    /* Kineto before mid-2026 did not escape quotes in names: recover rather than reject. */
+    check_tokens("{\"name\": \"call \"x\" here\", \"ph\": \"X\"}",
+                 "{ k:name s:call \"x\" here k:ph s:X } $");
+    check_tokens("[\"a\"b\"]", "[ s:a\"b ] $");
+}
+
+static void test_errors(void)
+{
+    char got[256];
+    tokens("[1, @]", got, sizeof got);
+    CHECK_STR(got, "[ n:1 !");
+    tokens("[\"never closed", got, sizeof got);
+    CHECK_STR(got, "[ !");
+    tokens("\x01\x02garbage", got, sizeof got);
+    CHECK_STR(got, "!");
+    tokens("[tru]", got, sizeof got);
+    CHECK_STR(got, "[ !");
+
+    scan s;
+    const char *bad = "{\"a\": [1, 2,\n  #]}";
+    scan_open(&s, bad, strlen(bad));
+    while (gs_json_next(&s.j) > GS_JSON_ERROR)
+        ;
+    CHECK_INT(gs_json_offset(&s.j), 15);
+    CHECK_STR(s.err.msg, "mem: byte 15: unexpected character '#'");
+    CHECK_INT(s.err.code, GS_EXIT_INPUT);
+    scan_close(&s);
+}
+
+static void test_skip(void)
+{
+    const char *text = "{\"skip\": {\"a\": [1, {\"b\": \"]}\"}], \"c\": \"q\\\"\"}, \"keep\": 7}";
+    scan s;
+    scan_open(&s, text, strlen(text));
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_OBJECT);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_KEY);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_OBJECT);
+    CHECK_INT(gs_json_skip(&s.j), 0);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_KEY);
+    CHECK(gs_json_tok_is(&s.j, "keep"));
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_NUMBER);
+    int64_t v = 0;
+    CHECK(gs_json_int(&s.j, &v));
+    CHECK_INT(v, 7);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_OBJECT_END);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_END);
+    scan_close(&s);
+
+    const char *cut = "[{\"a\": [1, 2";
+    scan_open(&s, cut, strlen(cut));
+    gs_json_next(&s.j);
+    gs_json_next(&s.j);
+    CHECK_INT(gs_json_skip(&s.j), -1);
+    CHECK(strstr(s.err.msg, "input ends inside") != NULL);
+    scan_close(&s);
+}
+
+static void check_scaled(const char *text, int scale, int64_t want)
+{
+    int64_t got = 0;
+    bool ok = gs_parse_scaled(text, strlen(text), scale, &got);
+    CHECK(ok);
+    if (got != want)
+        fprintf(stderr, "  scaled(%s, %d) = %lld, want %lld\n", text, scale, (long long)got,
+                (long long)want);
+    CHECK_INT(got, want);
+}
+
+static void test_numbers(void)
+{
+    /* Relative µs with ns digits, integer epoch µs, absolute µs with ns digits (19 digits). */
+    check_scaled("1419247332500.684", 3, 1419247332500684LL);
+    check_scaled("1740461679470630", 3, 1740461679470630000LL);
+    check_scaled("1712195495519689.047", 3, 1712195495519689047LL);
+    check_scaled("1365627866520.2", 3, 1365627866520200LL); /* trailing zeros dropped */
+    check_scaled("0.0005", 3, 1);                           /* rounds half away from zero */
+    check_scaled("0.0004", 3, 0);
+    check_scaled("-2.5", 0, -3);
+    check_scaled("1.5e3", 0, 1500);
+    check_scaled("15E-1", 3, 1500);
+    check_scaled("0", 3, 0);
+    check_scaled("340.024", 3, 340024);
+    int64_t v;
+    CHECK(!gs_parse_scaled("", 0, 0, &v));
+    CHECK(!gs_parse_scaled("1.2.3", 5, 0, &v));
+    CHECK(!gs_parse_scaled("-", 1, 0, &v));
+    CHECK(!gs_parse_scaled("1e", 2, 0, &v));
+    CHECK(!gs_parse_scaled("99999999999999999999", 20, 3, &v)); /* does not fit in int64 */
+}
+
+/* Tokens longer than the scanner's first window, and tokens that straddle refills. */
+static void test_long_tokens(void)
+{
+    size_t n = 3u << 20;
+    char *text = malloc(n + 64);
+    size_t o = 0;
+    text[o++] = '[';
+    text[o++] = '"';
+    memset(text + o, 'x', n);
+    o += n;
+    o += (size_t)sprintf(text + o, "\", 12345]");
+    scan s;
+    scan_open(&s, text, o);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_ARRAY);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_STRING);
+    CHECK_INT(s.j.tok_len, n);
+    CHECK(s.j.tok[0] == 'x' && s.j.tok[n - 1] == 'x');
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_NUMBER);
+    CHECK(gs_json_tok_is(&s.j, "12345"));
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_ARRAY_END);
+    scan_close(&s);
+
+    /* Many small tokens across several window refills keep their offsets right. */
+    o = 0;
+    text[o++] = '[';
+    int count = 0;
+    while (o < n - 16)
+        o += (size_t)sprintf(text + o, "%d, ", count++);
+    text[o++] = ']';
+    scan_open(&s, text, o);
+    gs_json_next(&s.j);
+    int seen = 0;
+    bool in_order = true;
+    while (gs_json_next(&s.j) == GS_JSON_NUMBER) {
+        int64_t v;
+        in_order &= gs_json_int(&s.j, &v) && v == seen;
+        seen++;
+    }
+    CHECK(in_order);
+    CHECK_INT(seen, count);
+    scan_close(&s);
+    free(text);
+}
+
+int main(void)
+{
+    test_tokens();
+    test_escapes();
+    test_unescaped_quotes();
+    test_errors();
+    test_skip();
+    test_numbers();
+    test_long_tokens();
+    return check_done("test_json");
+}
