@@ -242,8 +242,14 @@ enum gs_json_tok gs_json_next(gs_json *j)
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
         size_t n = 0;
-        while (have(j, n) && is_number_byte(j->buf[j->mark + n]))
-            n++;
+        for (;;) {
+            const char *p = j->buf + j->mark + n, *end = j->buf + j->len;
+            while (p < end && is_number_byte(*p))
+                p++;
+            n = (size_t)(p - (j->buf + j->mark));
+            if (p < end || refill(j) <= 0)
+                break; /* a number ends at the first other byte, or at the end of input */
+        }
         if (j->failed)
             return GS_JSON_ERROR;
         j->pos = j->mark + n;

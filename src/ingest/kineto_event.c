@@ -36,48 +36,51 @@ gs_str kineto_intern_token(gs_json *j, gs_trace *t, kscratch *scratch)
 
 /* ---- categories ----------------------------------------------------------------------------- */
 
+#define KEY(s) s, sizeof(s) - 1
+
 static const struct {
     const char *name;
+    size_t len;
     enum kcat cat;
 } cat_table[] = {
-    {"kernel", KCAT_KERNEL},
-    {"Kernel", KCAT_KERNEL},
-    {"gpu_memcpy", KCAT_MEMCPY},
-    {"Memcpy", KCAT_MEMCPY},
-    {"gpu_memset", KCAT_MEMSET},
-    {"Memset", KCAT_MEMSET},
-    {"cuda_sync", KCAT_SYNC},
-    {"cuda_runtime", KCAT_RUNTIME},
-    {"Runtime", KCAT_RUNTIME},
-    {"xpu_runtime", KCAT_RUNTIME},
-    {"mtia_runtime", KCAT_RUNTIME},
-    {"privateuse1_runtime", KCAT_RUNTIME},
-    {"cuda_driver", KCAT_DRIVER},
-    {"xpu_driver", KCAT_DRIVER},
-    {"privateuse1_driver", KCAT_DRIVER},
-    {"cpu_op", KCAT_CPU_OP},
-    {"Operator", KCAT_CPU_OP},
-    {"user_annotation", KCAT_USER_ANNOTATION},
-    {"gpu_user_annotation", KCAT_GPU_USER_ANNOTATION},
-    {"python_function", KCAT_PYTHON},
-    {"cpu_instant_event", KCAT_CPU_INSTANT},
-    {"ac2g", KCAT_FLOW},
-    {"fwdbwd", KCAT_FLOW},
-    {"async_cpu_to_gpu", KCAT_FLOW},
-    {"async_gpu", KCAT_FLOW},
-    {"async", KCAT_FLOW},
-    {"forward_backward", KCAT_FLOW},
-    {"fwd_bwd", KCAT_FLOW},
-    {"cpu_to_cuda", KCAT_FLOW},
-    {"Trace", KCAT_IGNORED},
-    {"overhead", KCAT_IGNORED},
-    {"cuda_profiler_range", KCAT_IGNORED},
+    {KEY("kernel"), KCAT_KERNEL},
+    {KEY("Kernel"), KCAT_KERNEL},
+    {KEY("gpu_memcpy"), KCAT_MEMCPY},
+    {KEY("Memcpy"), KCAT_MEMCPY},
+    {KEY("gpu_memset"), KCAT_MEMSET},
+    {KEY("Memset"), KCAT_MEMSET},
+    {KEY("cuda_sync"), KCAT_SYNC},
+    {KEY("cuda_runtime"), KCAT_RUNTIME},
+    {KEY("Runtime"), KCAT_RUNTIME},
+    {KEY("xpu_runtime"), KCAT_RUNTIME},
+    {KEY("mtia_runtime"), KCAT_RUNTIME},
+    {KEY("privateuse1_runtime"), KCAT_RUNTIME},
+    {KEY("cuda_driver"), KCAT_DRIVER},
+    {KEY("xpu_driver"), KCAT_DRIVER},
+    {KEY("privateuse1_driver"), KCAT_DRIVER},
+    {KEY("cpu_op"), KCAT_CPU_OP},
+    {KEY("Operator"), KCAT_CPU_OP},
+    {KEY("user_annotation"), KCAT_USER_ANNOTATION},
+    {KEY("gpu_user_annotation"), KCAT_GPU_USER_ANNOTATION},
+    {KEY("python_function"), KCAT_PYTHON},
+    {KEY("cpu_instant_event"), KCAT_CPU_INSTANT},
+    {KEY("ac2g"), KCAT_FLOW},
+    {KEY("fwdbwd"), KCAT_FLOW},
+    {KEY("async_cpu_to_gpu"), KCAT_FLOW},
+    {KEY("async_gpu"), KCAT_FLOW},
+    {KEY("async"), KCAT_FLOW},
+    {KEY("forward_backward"), KCAT_FLOW},
+    {KEY("fwd_bwd"), KCAT_FLOW},
+    {KEY("cpu_to_cuda"), KCAT_FLOW},
+    {KEY("Trace"), KCAT_IGNORED},
+    {KEY("overhead"), KCAT_IGNORED},
+    {KEY("cuda_profiler_range"), KCAT_IGNORED},
 };
 
 static enum kcat lookup_cat(const gs_json *j)
 {
     for (size_t i = 0; i < sizeof cat_table / sizeof cat_table[0]; i++)
-        if (gs_json_tok_is(j, cat_table[i].name))
+        if (j->tok_len == cat_table[i].len && !memcmp(j->tok, cat_table[i].name, j->tok_len))
             return cat_table[i].cat;
     return KCAT_OTHER;
 }
@@ -208,33 +211,34 @@ enum arg_key {
 
 static const struct {
     const char *key;
+    size_t len;
     enum arg_key arg;
 } arg_table[] = {
-    {"External id", A_EXTERNAL_ID},
-    {"external id", A_EXTERNAL_ID},
-    {"correlation", A_CORRELATION},
-    {"cbid", A_CBID},
-    {"device", A_DEVICE},
-    {"stream", A_STREAM},
-    {"bytes", A_BYTES},
-    {"grid", A_GRID},
-    {"block", A_BLOCK},
-    {"registers per thread", A_REGISTERS},
-    {"shared memory", A_SHARED_MEMORY},
-    {"blocks per SM", A_BLOCKS_PER_SM},
-    {"warps per SM", A_WARPS_PER_SM},
-    {"est. achieved occupancy %", A_OCCUPANCY},
-    {"theoretical occupancy %", A_OCCUPANCY},
-    {"Input Dims", A_INPUT_DIMS},
-    {"Input dims", A_INPUT_DIMS},
-    {"graph id", A_GRAPH_ID},
-    {"name", A_NAME},
-    {"Device Type", A_DEVICE_TYPE},
-    {"Device Id", A_DEVICE_ID},
-    {"Addr", A_ADDR},
-    {"Bytes", A_MEM_BYTES},
-    {"Total Allocated", A_TOTAL_ALLOCATED},
-    {"Total Reserved", A_TOTAL_RESERVED},
+    {KEY("External id"), A_EXTERNAL_ID},
+    {KEY("external id"), A_EXTERNAL_ID},
+    {KEY("correlation"), A_CORRELATION},
+    {KEY("cbid"), A_CBID},
+    {KEY("device"), A_DEVICE},
+    {KEY("stream"), A_STREAM},
+    {KEY("bytes"), A_BYTES},
+    {KEY("grid"), A_GRID},
+    {KEY("block"), A_BLOCK},
+    {KEY("registers per thread"), A_REGISTERS},
+    {KEY("shared memory"), A_SHARED_MEMORY},
+    {KEY("blocks per SM"), A_BLOCKS_PER_SM},
+    {KEY("warps per SM"), A_WARPS_PER_SM},
+    {KEY("est. achieved occupancy %"), A_OCCUPANCY},
+    {KEY("theoretical occupancy %"), A_OCCUPANCY},
+    {KEY("Input Dims"), A_INPUT_DIMS},
+    {KEY("Input dims"), A_INPUT_DIMS},
+    {KEY("graph id"), A_GRAPH_ID},
+    {KEY("name"), A_NAME},
+    {KEY("Device Type"), A_DEVICE_TYPE},
+    {KEY("Device Id"), A_DEVICE_ID},
+    {KEY("Addr"), A_ADDR},
+    {KEY("Bytes"), A_MEM_BYTES},
+    {KEY("Total Allocated"), A_TOTAL_ALLOCATED},
+    {KEY("Total Reserved"), A_TOTAL_RESERVED},
 };
 
 static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
@@ -250,7 +254,8 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
             return gs_json_fail(j, gs_json_at_end(j) ? "input ends inside an event's args"
                                                      : "expected a key in an event's args");
         size_t a = 0, n = sizeof arg_table / sizeof arg_table[0];
-        while (a < n && !gs_json_tok_is(j, arg_table[a].key))
+        while (a < n && (j->tok_len != arg_table[a].len ||
+                         memcmp(j->tok, arg_table[a].key, j->tok_len) != 0))
             a++;
         if (a == n) {
             gs_json_next(j);

@@ -1,27 +1,33 @@
 #include "ingest/source.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 struct gs_source {
     char *name;
-    gzFile gz; /* NULL for a memory source; zlib reads plain files through as they are */
+    int fd;    /* a plain file, -1 otherwise */
+    gzFile gz; /* a gzip file */
     bool is_gzip;
     uint64_t file_size;
     const char *mem;
     size_t mem_size, mem_pos;
+    uint64_t file_pos; /* bytes read from a plain file */
 };
 
 static gs_source *source_new(const char *name, gs_error *err)
 {
     gs_source *s = calloc(1, sizeof *s);
-    if (s)
+    if (s) {
         s->name = strdup(name);
+        s->fd = -1;
+    }
     if (!s || !s->name) {
         free(s);
         gs_fail_oom(err);
@@ -54,13 +60,19 @@ gs_source *gs_source_open(const char *path, gs_error *err)
         return NULL;
     s->is_gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     s->file_size = (uint64_t)st.st_size;
-    s->gz = gzopen(path, "rb");
-    if (!s->gz) {
+    /* Plain files are read straight into the scanner's window: no copy through zlib. */
+    if (s->is_gzip) {
+        s->gz = gzopen(path, "rb");
+        if (s->gz)
+            gzbuffer(s->gz, 1 << 18);
+    } else {
+        s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    if (!s->gz && s->fd < 0) {
         gs_fail(err, GS_EXIT_INPUT, "%s: %s", path, errno ? strerror(errno) : "cannot open");
         gs_source_close(s);
         return NULL;
     }
-    gzbuffer(s->gz, 1 << 18);
     return s;
 }
 
@@ -81,12 +93,24 @@ void gs_source_close(gs_source *s)
         return;
     if (s->gz)
         gzclose(s->gz);
+    if (s->fd >= 0)
+        close(s->fd);
     free(s->name);
     free(s);
 }
 
 ssize_t gs_source_read(gs_source *s, char *buf, size_t n, gs_error *err)
 {
+    if (s->fd >= 0) {
+        ssize_t got;
+        do
+            got = read(s->fd, buf, n);
+        while (got < 0 && errno == EINTR);
+        if (got < 0)
+            return gs_fail(err, GS_EXIT_INPUT, "%s: %s", s->name, strerror(errno));
+        s->file_pos += (uint64_t)got;
+        return got;
+    }
     if (!s->gz) {
         size_t left = s->mem_size - s->mem_pos;
         if (n > left)
@@ -125,7 +149,9 @@ bool gs_source_is_gzip(const gs_source *s)
 
 uint64_t gs_source_file_offset(const gs_source *s)
 {
-    return s->gz ? (uint64_t)gzoffset(s->gz) : s->mem_pos;
+    if (s->gz)
+        return (uint64_t)gzoffset(s->gz);
+    return s->fd >= 0 ? s->file_pos : s->mem_pos;
 }
 
 uint64_t gs_source_file_size(const gs_source *s)
