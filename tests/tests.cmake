@@ -19,3 +19,14 @@ foreach(script ${GS_CLI_TESTS})
                        WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
                        SKIP_RETURN_CODE 77)
 endforeach()
+
+# Synthetic traces with known answers (tests/gen): every dialect, checked exactly against the
+# generator's --answers; independent of ../shared.
+add_test(NAME gen.answers
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gen/check_answers.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(gen.answers PROPERTIES TIMEOUT 300)
+
+# Independent cross-check against the real traces in ../shared/traces (skipped when absent).
+add_test(NAME traces.kernels_ops
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_traces.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.kernels_ops PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800)
