@@ -1,5 +1,7 @@
 #include "ingest/source.h"
 
+#include "ingest/inflate_thread.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -13,7 +15,8 @@
 struct gs_source {
     char *name;
     int fd;    /* a plain file, -1 otherwise */
-    gzFile gz; /* a gzip file */
+    gzFile gz; /* a gzip file, inflated by `inflater` on another core */
+    inflate_thread *inflater;
     bool is_gzip;
     uint64_t file_size;
     const char *mem;
@@ -63,8 +66,15 @@ gs_source *gs_source_open(const char *path, gs_error *err)
     /* Plain files are read straight into the scanner's window: no copy through zlib. */
     if (s->is_gzip) {
         s->gz = gzopen(path, "rb");
-        if (s->gz)
+        if (s->gz) {
             gzbuffer(s->gz, 1 << 18);
+            s->inflater = inflate_thread_start(s->gz);
+            if (!s->inflater) {
+                gs_fail_oom(err);
+                gs_source_close(s);
+                return NULL;
+            }
+        }
     } else {
         s->fd = open(path, O_RDONLY | O_CLOEXEC);
     }
@@ -91,6 +101,7 @@ void gs_source_close(gs_source *s)
 {
     if (!s)
         return;
+    inflate_thread_stop(s->inflater);
     if (s->gz)
         gzclose(s->gz);
     if (s->fd >= 0)
@@ -121,20 +132,20 @@ ssize_t gs_source_read(gs_source *s, char *buf, size_t n, gs_error *err)
     }
     if (n > (1u << 30))
         n = 1u << 30;
-    int got = gzread(s->gz, buf, (unsigned)n);
-    if (got > 0)
-        return got; /* an error after partial data shows up on the next call */
-    int zerr = Z_OK;
-    const char *msg = gzerror(s->gz, &zerr);
-    if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-        /* zlib reports a gzip stream that stops early as Z_BUF_ERROR "unexpected end of file". */
-        if (zerr == Z_BUF_ERROR)
-            return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: truncated gzip stream", s->name,
-                           (unsigned long long)s->file_size);
-        return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: gzip: %s", s->name,
-                       (unsigned long long)gzoffset(s->gz), msg);
-    }
-    return got;
+    int zerr;
+    const char *msg;
+    int got = inflate_thread_read(s->inflater, buf, n, &zerr, &msg);
+    if (got >= 0)
+        return got;
+    /* zlib reports a gzip stream that stops early as Z_BUF_ERROR "unexpected end of file". */
+    if (zerr == Z_BUF_ERROR)
+        return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: truncated gzip stream", s->name,
+                       (unsigned long long)s->file_size);
+    size_t name_len = strlen(s->name); /* zlib's message repeats the path: drop it */
+    if (!strncmp(msg, s->name, name_len) && !strncmp(msg + name_len, ": ", 2))
+        msg += name_len + 2;
+    return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: gzip: %s", s->name,
+                   (unsigned long long)inflate_thread_file_offset(s->inflater), msg);
 }
 
 const char *gs_source_name(const gs_source *s)
@@ -149,8 +160,8 @@ bool gs_source_is_gzip(const gs_source *s)
 
 uint64_t gs_source_file_offset(const gs_source *s)
 {
-    if (s->gz)
-        return (uint64_t)gzoffset(s->gz);
+    if (s->inflater)
+        return inflate_thread_file_offset(s->inflater);
     return s->fd >= 0 ? s->file_pos : s->mem_pos;
 }
 

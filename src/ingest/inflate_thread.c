@@ -1,0 +1,146 @@
+/* Inflate on its own core: a producer thread runs zlib into a small ring of fixed-size blocks
+ * while the parser consumes them, so reading a .json.gz costs max(inflate, parse) instead of
+ * their sum (DESIGN §7). Memory is the ring: four blocks, whatever the file size. */
+#include "ingest/inflate_thread.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RING = 4, BLOCK = 1 << 20 };
+
+struct inflate_thread {
+    gzFile gz;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t changed;
+    char *block[RING];
+    size_t len[RING];
+    size_t head, count; /* blocks ready: head .. head+count-1 (mod RING) */
+    size_t head_pos;    /* bytes of the head block already handed out */
+    bool done, stop;
+    int zerr;              /* Z_OK, or the zlib error that ended the stream */
+    char zmsg[128];
+    uint64_t file_offset; /* compressed bytes consumed so far */
+};
+
+static void *produce(void *arg)
+{
+    inflate_thread *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (p->count == RING && !p->stop)
+            pthread_cond_wait(&p->changed, &p->mu);
+        if (p->stop) {
+            pthread_mutex_unlock(&p->mu);
+            return NULL;
+        }
+        size_t slot = (p->head + p->count) % RING;
+        pthread_mutex_unlock(&p->mu);
+
+        /* Only this thread touches gz and the free slot, so no lock while inflating. */
+        int got = gzread(p->gz, p->block[slot], BLOCK);
+        int zerr = Z_OK;
+        const char *msg = got > 0 ? NULL : gzerror(p->gz, &zerr);
+
+        pthread_mutex_lock(&p->mu);
+        p->file_offset = (uint64_t)gzoffset(p->gz);
+        if (got > 0) {
+            p->len[slot] = (size_t)got;
+            p->count++;
+        } else {
+            p->done = true;
+            if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+                p->zerr = zerr == Z_OK ? Z_ERRNO : zerr;
+                snprintf(p->zmsg, sizeof p->zmsg, "%s", msg ? msg : "read error");
+            }
+        }
+        pthread_cond_broadcast(&p->changed);
+        bool finished = p->done;
+        pthread_mutex_unlock(&p->mu);
+        if (finished)
+            return NULL;
+    }
+}
+
+inflate_thread *inflate_thread_start(gzFile gz)
+{
+    inflate_thread *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->gz = gz;
+    for (size_t i = 0; i < RING; i++) {
+        p->block[i] = malloc(BLOCK);
+        if (!p->block[i])
+            goto fail;
+    }
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->changed, NULL);
+    if (pthread_create(&p->thread, NULL, produce, p) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->changed);
+        goto fail;
+    }
+    return p;
+fail:
+    for (size_t i = 0; i < RING; i++)
+        free(p->block[i]);
+    free(p);
+    return NULL;
+}
+
+int inflate_thread_read(inflate_thread *p, char *buf, size_t n, int *zerr, const char **zmsg)
+{
+    pthread_mutex_lock(&p->mu);
+    while (p->count == 0 && !p->done)
+        pthread_cond_wait(&p->changed, &p->mu);
+    if (p->count == 0) {
+        *zerr = p->zerr;
+        *zmsg = p->zmsg;
+        pthread_mutex_unlock(&p->mu);
+        return p->zerr == Z_OK ? 0 : -1;
+    }
+    size_t avail = p->len[p->head] - p->head_pos;
+    pthread_mutex_unlock(&p->mu);
+
+    /* The head block is the consumer's until it is released below. */
+    size_t take = n < avail ? n : avail;
+    memcpy(buf, p->block[p->head] + p->head_pos, take);
+
+    pthread_mutex_lock(&p->mu);
+    p->head_pos += take;
+    if (p->head_pos == p->len[p->head]) {
+        p->head = (p->head + 1) % RING;
+        p->head_pos = 0;
+        p->count--;
+        pthread_cond_broadcast(&p->changed);
+    }
+    pthread_mutex_unlock(&p->mu);
+    *zerr = Z_OK;
+    return (int)take;
+}
+
+uint64_t inflate_thread_file_offset(inflate_thread *p)
+{
+    pthread_mutex_lock(&p->mu);
+    uint64_t off = p->file_offset;
+    pthread_mutex_unlock(&p->mu);
+    return off;
+}
+
+void inflate_thread_stop(inflate_thread *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = true;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(p->thread, NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->changed);
+    for (size_t i = 0; i < RING; i++)
+        free(p->block[i]);
+    free(p);
+}
