@@ -200,6 +200,10 @@ static enum gs_json_tok literal(gs_json *j, const char *word, enum gs_json_tok t
 
 enum gs_json_tok gs_json_next(gs_json *j)
 {
+    /* Until a token is complete, the current one is an empty error: never stale window bytes. */
+    j->tok = "";
+    j->tok_len = 0;
+    j->tok_type = GS_JSON_ERROR;
     if (j->failed)
         return GS_JSON_ERROR;
     int c = start_token(j);
