@@ -35,6 +35,7 @@ CASES = [
     ("ns_float", "ns_float.json", ["--dialect", "ns_float", "--seed", "11"]),
     ("old", "old.json", ["--dialect", "old", "--seed", "11"]),
     ("legacy", "legacy.json", ["--dialect", "legacy", "--seed", "11"]),
+    ("reserialized", "reserialized.json", ["--dialect", "reserialized", "--seed", "11"]),
     ("modern.gz", "modern.json.gz", ["--dialect", "modern", "--seed", "12", "--steps", "2"]),
     ("epoch_us.dataloader_bound", "dl.json", ["--dialect", "epoch_us", "--scenario", "dataloader_bound"]),
     ("ns_float.launch_bound", "lb.json", ["--dialect", "ns_float", "--scenario", "launch_bound", "--steps", "2"]),

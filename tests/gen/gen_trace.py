@@ -13,6 +13,9 @@ trace dialects PyTorch has produced over the years:
   old       PyTorch <= 1.9: Operator/Runtime/Kernel/Memcpy/Memset categories, string tids,
             async_cpu_to_gpu flows, lowercase "external id", metadata after traceEvents
   legacy    pre-Kineto autograd-profiler export: a top-level JSON array, "pid": "CPU functions"
+  reserialized  modern, loaded and dumped again by Python (as the HF/TraceLens harnesses do):
+            floats lose trailing zeros ("ts": 123.4), a foreign top-level "metadata" key first,
+            and (to test key-order independence) every event's keys in reverse order
 
 --answers FILE writes what a correct analyzer must report, computed from the abstract timeline
 (never from the written text):
@@ -41,7 +44,7 @@ import json
 import random
 import sys
 
-DIALECTS = ("modern", "epoch_us", "ns_float", "old", "legacy")
+DIALECTS = ("modern", "epoch_us", "ns_float", "old", "legacy", "reserialized")
 
 # The 3-month boundary kineto floors baseTimeNanoseconds to.
 BASE_PERIOD_NS = 7889238 * 1000000000
@@ -192,10 +195,11 @@ class Timeline(object):
         self.world_size = world_size
         self.rng = random.Random(seed * 1000003 + rank * 7919 + DIALECTS.index(dialect))
         # Integer-us dialects can only carry whole microseconds.
-        self.q = 1 if dialect in ("modern", "ns_float") else 1000
+        self.q = 1 if dialect in ("modern", "ns_float", "reserialized") else 1000
         self.gpu = dialect != "legacy"
-        self.has_driver = dialect in ("modern", "epoch_us", "ns_float")
-        self.has_sync_records = dialect in ("modern", "epoch_us", "ns_float")
+        self.has_driver = dialect in ("modern", "epoch_us", "ns_float", "reserialized")
+        self.has_sync_records = dialect in ("modern", "epoch_us", "ns_float", "reserialized")
+        self.has_python = dialect in ("modern", "reserialized")
         self.pid = 1104177 + 13 * rank
         self.main_tid = self.pid
         self.bwd_tid = self.pid + 61
@@ -207,7 +211,7 @@ class Timeline(object):
             d.update(device_props)
             self.devices.append(d)
         # Absolute epoch ns of the profiler start (a whole us so every dialect can hold it).
-        epoch_s = {"modern": 1751410836, "ns_float": 1712195495, "epoch_us": 1707417525,
+        epoch_s = {"modern": 1752830083, "reserialized": 1752830083, "ns_float": 1712195495, "epoch_us": 1707417525,
                    "old": 1623150000, "legacy": 1675000000}[dialect]
         self.t0 = epoch_s * 1000000000 + 123456789 + (seed % 1000) * 1000000
         self.t0 -= self.t0 % 1000
@@ -223,6 +227,8 @@ class Timeline(object):
         self.addr = 0x7F3A00000000 + rank * 0x100000000
         self.steps = []          # ProfilerStep CpuEvents
         self.gpu_annotations = []
+        self.python = []         # (name, tid, start, dur, python id, parent python id)
+        self.pyid = 0
         self.end = self.t0
 
     # --- time helpers ------------------------------------------------------------------------
@@ -246,12 +252,19 @@ class Thread(object):
 
     def __init__(self, tl, tid, t):
         self.tl, self.tid, self.t, self.stack = tl, tid, t, []
+        self.pystack = []
 
     def work(self, lo_us, hi_us):
         self.t += self.tl.d(lo_us, hi_us)
 
-    def span(self, name, kind="op", args=None):
-        return _Span(self, name, kind, args)
+    def span(self, name, kind="op", args=None, zero=False):
+        """A nested op/annotation. zero=True: an op too short for the integer-us dialects, written
+        with "dur": 0 there (as real traces have many)."""
+        return _Span(self, name, kind, args, zero and self.tl.q > 1)
+
+    def pyframe(self, name):
+        """A with_stack python_function range (written by the modern dialects only; never an op)."""
+        return _PyFrame(self, name)
 
     def _runtime(self, name, kind="runtime", lo_us=2.0, hi_us=6.0, extra_args=None):
         """Starts a runtime/driver call at the cursor; returns the event (duration set by caller)."""
@@ -388,9 +401,31 @@ class Thread(object):
         tl.mem.append(MemEvent(self.t, self.tid, -nbytes, addr, tl.allocated, tl.reserved, tl.device))
 
 
+class _PyFrame(object):
+    def __init__(self, th, name):
+        self.th, self.name = th, name
+
+    def __enter__(self):
+        th, tl = self.th, self.th.tl
+        th.t += tl.d(0.5, 1.5)
+        self.start = th.t
+        self.parent = th.pystack[-1] if th.pystack else None
+        tl.pyid += 1
+        self.pyid = tl.pyid
+        th.pystack.append(self.pyid)
+        th.t += tl.d(0.5, 1.5)
+
+    def __exit__(self, et, e, tb):
+        th, tl = self.th, self.th.tl
+        th.t += tl.d(0.5, 1.5)
+        th.pystack.pop()
+        tl.python.append((self.name, th.tid, self.start, th.t - self.start, self.pyid, self.parent))
+        return False
+
+
 class _Span(object):
-    def __init__(self, th, name, kind, args):
-        self.th, self.name, self.kind, self.args = th, name, kind, args
+    def __init__(self, th, name, kind, args, zero=False):
+        self.th, self.name, self.kind, self.args, self.zero = th, name, kind, args, zero
 
     def __enter__(self):
         th, tl = self.th, self.th.tl
@@ -405,12 +440,14 @@ class _Span(object):
         th.stack.append(ev)
         tl.cpu.append(ev)
         self.ev = ev
-        th.t += tl.d(0.5, 2.0)
+        if not self.zero:
+            th.t += tl.d(0.5, 2.0)
         return ev
 
     def __exit__(self, et, e, tb):
         th, tl = self.th, self.th.tl
-        th.t += tl.d(0.5, 2.0)
+        if not self.zero:
+            th.t += tl.d(0.5, 2.0)
         self.ev.dur = th.t - self.ev.start
         th.stack.pop()
         tl.end = max(tl.end, th.t)
@@ -431,11 +468,14 @@ def default_params():
         "kernel_scale": 1.0,    # multiplies GPU kernel durations
         "launch_us": (3.5, 7.0),
         "dataloader_us": (900.0, 1300.0),
-        "loader_ops": 2,        # CPU ops inside the DataLoader annotation per step
+        "loader_ops": 1,        # CPU ops inside the DataLoader annotation per step
         "warmup_factor": 1.0,   # > 1: the first step is slower (cudnn autotune, allocations)
         "extra_tiny_kernels": 0,  # per block: small elementwise kernels (launch-bound scenario)
         "triton": True,         # one kernel launched with cuLaunchKernel (cuda_driver)
         "pinned_targets": True, # labels copied from pinned memory on a side stream
+        # A record_function around the forward pass; the quotes and the non-ASCII letter test
+        # that readers unescape names.
+        "forward_annotation": 'nn.Module: ResNet "forward" (\u00e9t\u00e9)',
     }
 
 
@@ -448,7 +488,7 @@ def scenario_train_example(p):
     a DataLoader taking a noticeable share of each step and pageable batch copies."""
     p.update(device=H100, blocks=8, channels=(64, 64, 128, 128, 256, 256, 512, 512), batch=128,
              image=64, kernel_scale=2.7, dataloader_us=(4300.0, 5600.0), loader_ops=6,
-             warmup_factor=3.0, pinned_targets=False)
+             warmup_factor=3.0, pinned_targets=False, forward_annotation="## forward ##")
     return p
 
 
@@ -505,6 +545,9 @@ def build_timeline(dialect, steps, seed, rank, world_size, scenario):
     for step in range(1, steps + 1):
         first = step == 1
         warm = p["warmup_factor"] if first else 1.0
+        # Python frames (with_stack) enclose the step and each Conv2d module; they are never ops.
+        loop_frame = main.pyframe("train.py(57): train_one_epoch")
+        loop_frame.__enter__()
         with main.span("ProfilerStep#%d" % step, "ann") as step_ev:
             tl.steps.append(step_ev)
             gpu_mark = len(tl.gpu_events)
@@ -540,10 +583,14 @@ def build_timeline(dialect, steps, seed, rank, world_size, scenario):
                 main.api("cudaEventRecord", 1.0, 2.0)
                 main.api("cudaStreamWaitEvent", 1.0, 2.0)
             # --- forward ---
+            fwd = main.span(p["forward_annotation"], "ann")
+            fwd.__enter__()
             acts = []
             for b in range(blocks):
                 nb = act_bytes[b]
                 grid = (max(1, nb // (4 * 256 * 8)) % 4096 + 8, 1, 1)
+                conv_frame = main.pyframe("nn.Module: Conv2d_%d" % b)
+                conv_frame.__enter__()
                 with main.span("aten::conv2d"):
                     with main.span("aten::convolution"):
                         with main.span("aten::_convolution"):
@@ -557,6 +604,7 @@ def build_timeline(dialect, steps, seed, rank, world_size, scenario):
                                     L(main, K_CONV_FWD_ALT, 380.0, grid=grid, block=(256, 1, 1), regs=96)
                                 L(main, K_CONV_FWD, 210.0 + 15.0 * b, grid=(grid[0] // 4 + 1, 2, 1),
                                   block=(384, 1, 1), regs=168, smem=197632)
+                conv_frame.__exit__(None, None, None)
                 with main.span("aten::batch_norm"):
                     with main.span("aten::_batch_norm_impl_index"):
                         with main.span("aten::cudnn_batch_norm"):
@@ -580,8 +628,8 @@ def build_timeline(dialect, steps, seed, rank, world_size, scenario):
             with main.span("aten::linear"):
                 with main.span("aten::t"):
                     with main.span("aten::transpose"):
-                        with main.span("aten::as_strided"):
-                            main.work(0.3, 1)
+                        with main.span("aten::as_strided", zero=True):
+                            pass
                 with main.span("aten::addmm"):
                     L(main, K_GEMM, 25.0, grid=(16, 4, 1), block=(128, 1, 1), regs=230, smem=73728)
             with main.span("aten::cross_entropy_loss"):
@@ -592,6 +640,7 @@ def build_timeline(dialect, steps, seed, rank, world_size, scenario):
                     with main.span("aten::nll_loss"):
                         with main.span("aten::nll_loss_forward"):
                             L(main, K_NLL, 5.0, grid=(1, 1, 1), block=(32, 1, 1), regs=40)
+            fwd.__exit__(None, None, None)
             # --- backward on the autograd thread ---
             with main.span("aten::ones_like"):
                 with main.span("aten::fill_"):
@@ -680,6 +729,7 @@ def build_timeline(dialect, steps, seed, rank, world_size, scenario):
             s = min(g.start for g in launched)
             e = max(g.start + g.dur for g in launched)
             tl.gpu_annotations.append((step_ev, s, e - s))
+        loop_frame.__exit__(None, None, None)
         main.work(20, 60)
     tl.end = max(tl.end, main.t, bwd.t) + tl.d(20, 50)
     return tl
@@ -803,8 +853,8 @@ class KinetoWriter(object):
         self.tl = tl
         d = tl.dialect
         self.old = d == "old"
-        if d == "modern":
-            self.base = tl.t0 - tl.t0 % BASE_PERIOD_NS
+        self.base = tl.t0 - tl.t0 % BASE_PERIOD_NS
+        if d in ("modern", "reserialized"):
             self.ts = lambda ns: _us3(ns - self.base)
             self.du = _us3
         elif d == "ns_float":
@@ -828,7 +878,7 @@ class KinetoWriter(object):
 
     def _x(self, out, cat, name, pid, tid, ts, dur, args):
         s = ('  {\n    "ph": "X", "cat": "%s", "name": %s, "pid": %s, "tid": %s,\n'
-             '    "ts": %s, "dur": %s' % (cat, json.dumps(name), pid, tid, ts, dur))
+             '    "ts": %s, "dur": %s' % (cat, json.dumps(name, ensure_ascii=False), pid, tid, ts, dur))
         if args:
             s += ',\n    "args": {\n      %s\n    }' % _args_text(args)
         out.append(s + "\n  }")
@@ -855,13 +905,24 @@ class KinetoWriter(object):
                 cpu_items.append((ev.start, 0, ev.seq, ev))
         for i, m in enumerate(tl.mem):
             cpu_items.append((m.ts, 1, i, m))
+        if tl.has_python:
+            for i, f in enumerate(tl.python):
+                cpu_items.append((f[2], 2, i, f))
         cpu_items.sort(key=lambda x: (x[0], x[1], x[2]))
         for _, typ, _, ev in cpu_items:
+            if typ == 2:
+                name, tid, start, dur, pyid, parent = ev
+                self._x(out, "python_function", name, pid, self.ctid(tid), self.ts(start), self.du(dur),
+                        [("Python parent id", parent), ("Python id", pyid), ("Ev Idx", ev_idx)])
+                ev_idx += 1
+                continue
             if typ == 0:
                 if self.old:
                     args = [("Device", tl.pid), ("External id", ev.ext)]
+                elif tl.dialect in ("modern", "reserialized"):
+                    args = [("External id", ev.ext), ("Record function id", 0)]  # PyTorch >= 2.3
                 else:
-                    args = [("External id", ev.ext), ("Record function id", 0)]
+                    args = [("External id", ev.ext)]
                 args += sorted(ev.args.items()) if ev.args else []
                 if not self.old:
                     args.append(("Ev Idx", ev_idx))
@@ -993,12 +1054,12 @@ class KinetoWriter(object):
         # User metadata (prof.add_metadata_json) saying what this file is.
         note = '  "synthetic": "SYNTHETIC trace written by gpuscope tests/gen/gen_trace.py; no GPU ran it"'
         dist = dist + ",\n" + note if dist else note
-        if tl.dialect == "modern":
+        if tl.dialect in ("modern", "reserialized"):
             parts.append(self.device_props())
             if dist:
                 parts.append(dist)
             parts += ['  "cupti_version": 24', '  "cuda_runtime_version": 12060',
-                      '  "cuda_driver_version": 12080', '  "with_stack": 0', '  "profile_memory": 1',
+                      '  "cuda_driver_version": 12080', '  "with_stack": 1', '  "profile_memory": 1',
                       '  "record_shapes": 0',
                       '  "trace_id": "%032X"' % (tl.rng.getrandbits(128)),
                       '  "displayTimeUnit": "ms"', '  "baseTimeNanoseconds": %d' % self.base, body]
@@ -1028,14 +1089,39 @@ def write_legacy(tl):
     tids = {tl.main_tid: 1, tl.bwd_tid: 2}
     for ev in sorted((e for e in tl.cpu if e.kind in ("op", "ann")), key=lambda e: (e.start, e.seq)):
         items.append('{"name": %s, "ph": "X", "ts": %d, "dur": %d, "tid": %d, "pid": "CPU functions", "args": {}}'
-                     % (json.dumps(ev.name), (ev.start - t_start) // 1000, ev.dur // 1000, tids[ev.tid]))
+                     % (json.dumps(ev.name, ensure_ascii=False), (ev.start - t_start) // 1000, ev.dur // 1000, tids[ev.tid]))
     return "[" + ", ".join(items) + "]"
+
+
+def reserialize(text):
+    """What json.load + json.dump of a trace gives (HF/TraceLens harnesses): numbers become Python
+    floats (trailing zeros dropped, exact here: relative times fit in a double), non-ASCII escaped,
+    plus a foreign "metadata" key first.  Event keys are reversed to test key-order independence."""
+    doc = json.loads(text)
+    events = doc.pop("traceEvents")
+    top = [("metadata", {"num_errors": 0, "errors": {}, "profiler": {"wait": 1, "warmups": 1},
+                         "note": "synthetic, re-serialised by tests/gen/gen_trace.py"})]
+    top.append(("traceEvents", None))
+    top += list(doc.items())
+    lines = []
+    for ev in events:
+        lines.append("    " + json.dumps(dict(reversed(list(ev.items())))))
+    parts = []
+    for k, v in top:
+        if k == "traceEvents":
+            parts.append('  "traceEvents": [\n%s\n  ]' % ",\n".join(lines))
+        else:
+            parts.append("  %s: %s" % (json.dumps(k), json.dumps(v)))
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def render(tl, trace_name):
     if tl.dialect == "legacy":
         return write_legacy(tl)
-    return KinetoWriter(tl).write(trace_name)
+    text = KinetoWriter(tl).write(trace_name)
+    if tl.dialect == "reserialized":
+        text = reserialize(text)
+    return text
 
 
 def write_bytes(path, data, gz):

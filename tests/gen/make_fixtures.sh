@@ -3,7 +3,7 @@
 # Everything written here is SYNTHETIC (tests/gen/gen_trace.py): no GPU ran it.
 # Deterministic: running it again gives byte-identical files.
 #
-#   tests/data/gen/<dialect>.json (+ .answers.json)   one small trace per dialect
+#   tests/data/gen/<dialect>.json (+ .answers.json)   one small trace per dialect (gen_trace.py --help)
 #   tests/data/gen/rank0.json.gz, rank1.json.gz        a modern 2-rank pair with distributedInfo
 #   examples/train.json.gz                             the README example (answers in
 #                                                      tests/data/gen/train_example.answers.json)
@@ -13,7 +13,7 @@ gen="python3 $root/tests/gen/gen_trace.py"
 out="$root/tests/data/gen"
 mkdir -p "$out" "$root/examples"
 
-for d in modern epoch_us ns_float old legacy; do
+for d in modern epoch_us ns_float old legacy reserialized; do
     $gen --dialect "$d" --steps 3 --seed 1 -o "$out/$d.json" --answers "$out/$d.answers.json"
 done
 for r in 0 1; do
