@@ -1,0 +1,105 @@
+#include "analysis/memcpy_summary.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/dur_groups.h"
+
+enum { TAG_KIND, TAG_SRC, TAG_DST };
+
+void gs_memcpy_label(char *buf, size_t size, enum gs_memop_kind kind, enum gs_mem_loc src,
+                     enum gs_mem_loc dst)
+{
+    const char *k = gs_memop_kind_name(kind);
+    const char *s = gs_mem_loc_name(src), *d = gs_mem_loc_name(dst);
+    if (src != GS_LOC_UNKNOWN && dst != GS_LOC_UNKNOWN)
+        snprintf(buf, size, "%s (%s -> %s)", k, s, d);
+    else if (src != GS_LOC_UNKNOWN || dst != GS_LOC_UNKNOWN) /* a memset has one side */
+        snprintf(buf, size, "%s (%s)", k, src != GS_LOC_UNKNOWN ? s : d);
+    else
+        snprintf(buf, size, "%s", k);
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+    const gs_memcpy_row *a = pa, *b = pb;
+    if (a->time.total != b->time.total)
+        return a->time.total > b->time.total ? -1 : 1;
+    if (a->time.count != b->time.count)
+        return a->time.count < b->time.count ? -1 : 1;
+    return strcmp(a->operation, b->operation);
+}
+
+static size_t collect(const gs_profile *p, const gs_select *sel, gs_dur_item *items)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < p->traces.n; t++) {
+        const gs_trace *tr = p->traces.v[t];
+        if (!gs_selected(sel, tr))
+            continue;
+        for (size_t i = 0; i < tr->memops.n; i++) {
+            const gs_memop *m = &tr->memops.v[i];
+            if (items) {
+                gs_dur_item *it = &items[n];
+                memset(it, 0, sizeof *it);
+                it->key.tag[TAG_KIND] = m->kind;
+                it->key.tag[TAG_SRC] = m->src;
+                it->key.tag[TAG_DST] = m->dst;
+                it->dur = m->end - m->start;
+                it->amount = (int64_t)m->bytes;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+static gs_memcpy_row make_row(const gs_dur_group *g)
+{
+    gs_memcpy_row row = {
+        .kind = (uint8_t)g->key.tag[TAG_KIND],
+        .src = (uint8_t)g->key.tag[TAG_SRC],
+        .dst = (uint8_t)g->key.tag[TAG_DST],
+        .time = g->time,
+        .bytes = (uint64_t)g->amount,
+        .time_pct = g->time_pct,
+    };
+    gs_memcpy_label(row.operation, sizeof row.operation, row.kind, row.src, row.dst);
+    row.bandwidth_gbps = row.time.total > 0 ? (double)row.bytes / (double)row.time.total : 0;
+    row.pageable = row.src == GS_LOC_PAGEABLE || row.dst == GS_LOC_PAGEABLE;
+    return row;
+}
+
+int gs_memcpy_summary_build(const gs_profile *p, const gs_select *sel, gs_memcpy_summary *out,
+                            gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = collect(p, sel, NULL);
+    gs_dur_item *items = malloc((n ? n : 1) * sizeof *items);
+    if (!items)
+        return gs_fail_oom(err);
+    collect(p, sel, items);
+    gs_dur_group *groups;
+    size_t ngroups;
+    int rc = gs_dur_groups(items, n, &groups, &ngroups);
+    free(items);
+    if (rc != 0)
+        return gs_fail_oom(err);
+    out->rows = calloc(ngroups ? ngroups : 1, sizeof *out->rows);
+    if (!out->rows) {
+        free(groups);
+        return gs_fail_oom(err);
+    }
+    for (size_t g = 0; g < ngroups; g++)
+        out->rows[out->nrows++] = make_row(&groups[g]);
+    free(groups);
+    qsort(out->rows, out->nrows, sizeof *out->rows, cmp_row);
+    return 0;
+}
+
+void gs_memcpy_summary_free(gs_memcpy_summary *s)
+{
+    free(s->rows);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,35 @@
+/* Writing a result table in one of the three output formats every view offers. */
+#ifndef GS_RENDER_RENDER_H
+#define GS_RENDER_RENDER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "render/table.h"
+
+enum gs_format { GS_FORMAT_TABLE, GS_FORMAT_CSV, GS_FORMAT_JSON };
+
+/* Line width the table format keeps text columns within when the caller has no terminal width. */
+#define GS_TEXT_DEFAULT_WIDTH 160
+
+typedef struct gs_text_style {
+    bool tty;     /* the output is a terminal: bold header */
+    size_t width; /* columns available; 0 means GS_TEXT_DEFAULT_WIDTH */
+} gs_text_style;
+
+/* Aligned columns for people: numbers right-aligned in the unit that fits, long text cut with
+ * "…" so the line fits the width, control characters and invalid UTF-8 shown as U+FFFD.
+ * Returns -1 when memory is exhausted. */
+int gs_render_text(FILE *out, const gs_table *t, const gs_text_style *style);
+
+/* RFC 4180 CSV: a header naming each column with its unit, integers in ns and bytes. */
+void gs_render_csv(FILE *out, const gs_table *t);
+
+/* {"command":"<command>","rows":[{...}, ...]} with one row object per line. */
+void gs_render_json(FILE *out, const gs_table *t, const char *command);
+
+/* Dispatches on the format; returns -1 when memory is exhausted. */
+int gs_render(FILE *out, const gs_table *t, enum gs_format format, const gs_text_style *style,
+              const char *command);
+
+#endif

@@ -1,0 +1,164 @@
+/* The report is sections of tables: what was profiled, then the top rows of three summaries. */
+#include "render/report.h"
+
+#include <inttypes.h>
+
+#include "render/json.h"
+#include "render/units.h"
+#include "render/view_tables.h"
+
+typedef struct event_class {
+    const char *key;   /* JSON field */
+    const char *label; /* in the text summary line */
+    uint64_t count;
+} event_class;
+
+enum { EVENT_CLASSES = 14 };
+
+static void event_classes(const gs_event_counts *c, event_class out[EVENT_CLASSES])
+{
+    const event_class all[EVENT_CLASSES] = {
+        {"kernels", "kernels", c->kernels},
+        {"memcpys", "memcpys", c->memcpys},
+        {"memsets", "memsets", c->memsets},
+        {"gpu_syncs", "GPU syncs", c->gpu_syncs},
+        {"api_calls", "API calls", c->api_calls},
+        {"ops", "operators", c->ranges[GS_RANGE_OP]},
+        {"annotations", "annotations", c->ranges[GS_RANGE_ANNOTATION]},
+        {"nvtx_ranges", "NVTX ranges", c->ranges[GS_RANGE_NVTX]},
+        {"python_functions", "Python functions", c->ranges[GS_RANGE_PYTHON]},
+        {"gpu_annotations", "GPU annotations", c->ranges[GS_RANGE_GPU_ANNOTATION]},
+        {"other_ranges", "other ranges", c->ranges[GS_RANGE_OTHER]},
+        {"instants", "instant marks", c->instants},
+        {"memory_events", "memory events", c->memory_events},
+        {"counters", "counter samples", c->counters},
+    };
+    for (size_t i = 0; i < EVENT_CLASSES; i++)
+        out[i] = all[i];
+}
+
+/* The three summaries the report shows, as tables cut to the limit. */
+typedef struct report_tables {
+    gs_table files, devices, kernels, ops, memcpy;
+    size_t kernel_rows, op_rows, memcpy_rows; /* before the limit */
+} report_tables;
+
+static void free_tables(report_tables *t)
+{
+    gs_table_free(&t->files);
+    gs_table_free(&t->devices);
+    gs_table_free(&t->kernels);
+    gs_table_free(&t->ops);
+    gs_table_free(&t->memcpy);
+}
+
+static int make_tables(const gs_report *r, size_t limit, report_tables *t)
+{
+    int rc = gs_file_table(&r->facts, &t->files) | gs_device_table(&r->facts, &t->devices) |
+             gs_kernel_table(&r->kernels, &t->kernels) | gs_op_table(&r->ops, &t->ops) |
+             gs_memcpy_table(&r->memcpy, &t->memcpy);
+    t->kernel_rows = t->kernels.nrows;
+    t->op_rows = t->ops.nrows;
+    t->memcpy_rows = t->memcpy.nrows;
+    gs_table_limit(&t->kernels, limit);
+    gs_table_limit(&t->ops, limit);
+    gs_table_limit(&t->memcpy, limit);
+    return rc ? -1 : 0;
+}
+
+/* ---- text ----------------------------------------------------------------------------------- */
+
+static void put_profile_lines(FILE *out, const gs_profile_facts *f)
+{
+    char span[GS_UNIT_BUF];
+    gs_fmt_duration(span, sizeof span, f->span);
+    fprintf(out, "%zu trace%s, %zu rank%s", f->nfiles, f->nfiles == 1 ? "" : "s", f->nranks,
+            f->nranks == 1 ? "" : "s");
+    if (f->world_size)
+        fprintf(out, " of world size %" PRId32, f->world_size);
+    fprintf(out, "; time span %s; %" PRIu64 " step%s (ProfilerStep#N)\n", span, f->steps,
+            f->steps == 1 ? "" : "s");
+    event_class ev[EVENT_CLASSES];
+    event_classes(&f->events, ev);
+    bool any = false;
+    fputs("events:", out);
+    for (size_t i = 0; i < EVENT_CLASSES; i++) {
+        if (ev[i].count)
+            fprintf(out, "%s %" PRIu64 " %s", any ? "," : "", ev[i].count, ev[i].label);
+        any |= ev[i].count > 0;
+    }
+    fputs(any ? "\n" : " none\n", out);
+}
+
+/* A section title, after a blank line that separates it from the section before. */
+static void put_title(FILE *out, const gs_text_style *style, const char *title, size_t shown,
+                      size_t total)
+{
+    bool bold = style && style->tty;
+    fprintf(out, "\n%s%s", bold ? "\033[1m" : "", title);
+    if (shown < total)
+        fprintf(out, " (top %zu of %zu)", shown, total);
+    fputs(bold ? "\033[0m\n" : "\n", out);
+}
+
+static int render_text(FILE *out, const gs_report *r, const report_tables *t,
+                       const gs_text_style *style)
+{
+    fprintf(out, "%sWhat was profiled%s\n", style && style->tty ? "\033[1m" : "",
+            style && style->tty ? "\033[0m" : "");
+    put_profile_lines(out, &r->facts);
+    putc('\n', out);
+    int rc = gs_render_text(out, &t->files, style);
+    putc('\n', out);
+    rc |= gs_render_text(out, &t->devices, style);
+    put_title(out, style, "Top kernels, by total GPU time", t->kernels.nrows, t->kernel_rows);
+    rc |= gs_render_text(out, &t->kernels, style);
+    put_title(out, style,
+              r->ops.has_gpu ? "Top operators, by CUDA total" : "Top operators, by CPU total",
+              t->ops.nrows, t->op_rows);
+    rc |= gs_render_text(out, &t->ops, style);
+    put_title(out, style, "Memory copies and sets, by total time", t->memcpy.nrows,
+              t->memcpy_rows);
+    rc |= gs_render_text(out, &t->memcpy, style);
+    return rc ? -1 : 0;
+}
+
+/* ---- JSON ----------------------------------------------------------------------------------- */
+
+static void render_json(FILE *out, const gs_report *r, const report_tables *t)
+{
+    const gs_profile_facts *f = &r->facts;
+    fprintf(out,
+            "{\n  \"command\": \"report\",\n  \"profile\": {\n"
+            "    \"traces\": %zu,\n    \"ranks\": %zu,\n    \"world_size\": %" PRId32 ",\n"
+            "    \"span_ns\": %" PRId64 ",\n    \"steps\": %" PRIu64 ",\n    \"events\": {",
+            f->nfiles, f->nranks, f->world_size, f->span, f->steps);
+    event_class ev[EVENT_CLASSES];
+    event_classes(&f->events, ev);
+    for (size_t i = 0; i < EVENT_CLASSES; i++)
+        fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", ev[i].key, ev[i].count);
+    fputs("},\n    \"files\": ", out);
+    gs_json_rows(out, &t->files, "    ");
+    fputs(",\n    \"devices\": ", out);
+    gs_json_rows(out, &t->devices, "    ");
+    fputs("\n  },\n  \"kernels\": ", out);
+    gs_json_rows(out, &t->kernels, "  ");
+    fputs(",\n  \"ops\": ", out);
+    gs_json_rows(out, &t->ops, "  ");
+    fputs(",\n  \"memcpy\": ", out);
+    gs_json_rows(out, &t->memcpy, "  ");
+    fputs("\n}\n", out);
+}
+
+int gs_render_report(FILE *out, const gs_report *r, enum gs_format format,
+                     const gs_text_style *style, size_t limit)
+{
+    report_tables t = {0};
+    int rc = make_tables(r, limit, &t);
+    if (rc == 0 && format == GS_FORMAT_JSON)
+        render_json(out, r, &t);
+    else if (rc == 0)
+        rc = render_text(out, r, &t, style);
+    free_tables(&t);
+    return rc;
+}

@@ -1,0 +1,245 @@
+/* The "table" output format: aligned columns for people. */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render.h"
+#include "render/units.h"
+#include "render/utf8.h"
+
+#define COLUMN_GAP "  "
+/* A text column is never cut narrower than this, however many numbers share the line. */
+#define MIN_TEXT_COLUMNS 24
+#define BOLD "\033[1m"
+#define PLAIN "\033[0m"
+
+/* ---- text cells: cleaned for a terminal, measured in columns, cut with an ellipsis ---------- */
+
+/* C0 and C1 control characters could move the cursor or start escape sequences. */
+static bool is_control(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+}
+
+/* One column per code point; an invalid byte counts as one (it is shown as U+FFFD). */
+static size_t text_width(const char *s)
+{
+    size_t width = 0, len = strlen(s);
+    for (size_t i = 0; i < len; width++) {
+        uint32_t cp;
+        size_t n = gs_utf8_decode(s + i, len - i, &cp);
+        i += n ? n : 1;
+    }
+    return width;
+}
+
+/* Writes s in at most `cols` columns, ending with "…" when it had to be cut; returns the columns
+ * written. */
+static size_t put_text(FILE *out, const char *s, size_t cols)
+{
+    size_t width = text_width(s);
+    size_t keep = width <= cols ? width : (cols ? cols - 1 : 0);
+    size_t len = strlen(s), i = 0;
+    for (size_t w = 0; w < keep; w++) {
+        uint32_t cp;
+        size_t n = gs_utf8_decode(s + i, len - i, &cp);
+        if (n == 0 || is_control(cp))
+            fputs(GS_UTF8_REPLACEMENT, out);
+        else
+            fwrite(s + i, 1, n, out);
+        i += n ? n : 1;
+    }
+    if (keep < width) {
+        fputs("…", out);
+        keep++;
+    }
+    return keep;
+}
+
+static void pad(FILE *out, size_t n)
+{
+    while (n--)
+        putc(' ', out);
+}
+
+/* ---- numeric cells: one formatter per column type ------------------------------------------- */
+
+typedef void (*cell_formatter)(char *buf, size_t size, const gs_cell *c);
+
+static void fmt_count(char *buf, size_t size, const gs_cell *c)
+{
+    gs_fmt_count(buf, size, c->i);
+}
+static void fmt_ns(char *buf, size_t size, const gs_cell *c)
+{
+    gs_fmt_duration(buf, size, c->i);
+}
+static void fmt_pct(char *buf, size_t size, const gs_cell *c)
+{
+    snprintf(buf, size, "%.1f", c->f);
+}
+static void fmt_bytes(char *buf, size_t size, const gs_cell *c)
+{
+    gs_fmt_bytes(buf, size, c->i);
+}
+static void fmt_gbps(char *buf, size_t size, const gs_cell *c)
+{
+    gs_fmt_bandwidth(buf, size, c->f);
+}
+static void fmt_float(char *buf, size_t size, const gs_cell *c)
+{
+    snprintf(buf, size, "%.2f", c->f);
+}
+static void fmt_xyz(char *buf, size_t size, const gs_cell *c)
+{
+    snprintf(buf, size, "%" PRId32 "x%" PRId32 "x%" PRId32, c->xyz[0], c->xyz[1], c->xyz[2]);
+}
+
+static const cell_formatter number_formatters[] = {
+    [GS_COL_COUNT] = fmt_count, [GS_COL_NS] = fmt_ns,       [GS_COL_PCT] = fmt_pct,
+    [GS_COL_BYTES] = fmt_bytes, [GS_COL_GBPS] = fmt_gbps,   [GS_COL_FLOAT] = fmt_float,
+    [GS_COL_XYZ] = fmt_xyz,
+};
+
+/* ---- layout --------------------------------------------------------------------------------- */
+
+typedef struct layout {
+    size_t *shown; /* indexes of the columns shown, in order */
+    size_t nshown;
+    size_t *width; /* per shown column */
+    char *numbers; /* formatted numeric cells: [row][shown column][GS_UNIT_BUF] */
+} layout;
+
+static const char *cell_text(const gs_table *t, const layout *l, size_t row, size_t k)
+{
+    size_t c = l->shown[k];
+    if (t->cols[c].type == GS_COL_TEXT) {
+        const char *s = gs_table_cell(t, row, c)->text;
+        return s ? s : "-";
+    }
+    return &l->numbers[(row * l->nshown + k) * GS_UNIT_BUF];
+}
+
+/* Text columns share what the numbers leave of the line: narrow ones keep their width and the
+ * rest is split evenly among the wider ones (water filling). No text column is cut narrower than
+ * MIN_TEXT_COLUMNS or its header. */
+static void fit_text_columns(const gs_table *t, layout *l, size_t line_width)
+{
+    size_t fixed = 0, ntext = 0;
+    for (size_t k = 0; k < l->nshown; k++) {
+        fixed += k ? strlen(COLUMN_GAP) : 0;
+        if (t->cols[l->shown[k]].type == GS_COL_TEXT)
+            ntext++;
+        else
+            fixed += l->width[k];
+    }
+    size_t left = line_width > fixed ? line_width - fixed : 0;
+    bool *capped = calloc(l->nshown + 1, sizeof *capped);
+    if (!capped)
+        return; /* uncut is a fine answer too */
+    /* Each pass settles the columns narrower than an even share of what is left. */
+    for (bool settled = true; ntext && settled;) {
+        settled = false;
+        size_t share = left / ntext;
+        for (size_t k = 0; k < l->nshown; k++) {
+            if (t->cols[l->shown[k]].type != GS_COL_TEXT || capped[k] || l->width[k] > share)
+                continue;
+            capped[k] = settled = true;
+            left -= l->width[k];
+            ntext--;
+        }
+    }
+    size_t share = ntext ? left / ntext : 0;
+    if (share < MIN_TEXT_COLUMNS)
+        share = MIN_TEXT_COLUMNS;
+    for (size_t k = 0; k < l->nshown; k++) {
+        const gs_column *col = &t->cols[l->shown[k]];
+        size_t cap = share > text_width(col->title) ? share : text_width(col->title);
+        if (col->type == GS_COL_TEXT && !capped[k] && l->width[k] > cap)
+            l->width[k] = cap;
+    }
+    free(capped);
+}
+
+static int make_layout(const gs_table *t, size_t line_width, layout *l)
+{
+    memset(l, 0, sizeof *l);
+    l->shown = malloc((t->ncols + 1) * sizeof *l->shown);
+    l->width = malloc((t->ncols + 1) * sizeof *l->width);
+    l->numbers = malloc((t->nrows * t->ncols + 1) * GS_UNIT_BUF);
+    if (!l->shown || !l->width || !l->numbers)
+        return -1;
+    for (size_t c = 0; c < t->ncols; c++)
+        if (!(t->cols[c].flags & GS_COL_JSON_ONLY))
+            l->shown[l->nshown++] = c;
+    for (size_t k = 0; k < l->nshown; k++) {
+        const gs_column *col = &t->cols[l->shown[k]];
+        l->width[k] = text_width(col->title);
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (col->type != GS_COL_TEXT)
+                number_formatters[col->type](&l->numbers[(r * l->nshown + k) * GS_UNIT_BUF],
+                                             GS_UNIT_BUF, gs_table_cell(t, r, l->shown[k]));
+            size_t w = text_width(cell_text(t, l, r, k));
+            if (w > l->width[k])
+                l->width[k] = w;
+        }
+    }
+    fit_text_columns(t, l, line_width);
+    return 0;
+}
+
+static void free_layout(layout *l)
+{
+    free(l->shown);
+    free(l->width);
+    free(l->numbers);
+}
+
+/* Text is left-aligned, numbers right-aligned; the last column gets no trailing spaces. */
+static void put_line(FILE *out, const gs_table *t, const layout *l, const char *const *cells)
+{
+    for (size_t k = 0; k < l->nshown; k++) {
+        bool text = t->cols[l->shown[k]].type == GS_COL_TEXT;
+        bool last = k + 1 == l->nshown;
+        if (k)
+            fputs(COLUMN_GAP, out);
+        size_t w = text_width(cells[k]);
+        if (!text)
+            pad(out, l->width[k] > w ? l->width[k] - w : 0);
+        size_t written = put_text(out, cells[k], l->width[k]);
+        if (text && !last)
+            pad(out, l->width[k] - written);
+    }
+}
+
+int gs_render_text(FILE *out, const gs_table *t, const gs_text_style *style)
+{
+    if (t->nrows == 0 && t->empty_note) {
+        fprintf(out, "%s\n", t->empty_note);
+        return 0;
+    }
+    layout l;
+    size_t line_width = style && style->width ? style->width : GS_TEXT_DEFAULT_WIDTH;
+    const char **cells = malloc((t->ncols + 1) * sizeof *cells);
+    if (make_layout(t, line_width, &l) != 0 || !cells) {
+        free(cells);
+        free_layout(&l);
+        return -1;
+    }
+    bool bold = style && style->tty;
+    for (size_t k = 0; k < l.nshown; k++)
+        cells[k] = t->cols[l.shown[k]].title;
+    fputs(bold ? BOLD : "", out);
+    put_line(out, t, &l, cells);
+    fputs(bold ? PLAIN "\n" : "\n", out);
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t k = 0; k < l.nshown; k++)
+            cells[k] = cell_text(t, &l, r, k);
+        put_line(out, t, &l, cells);
+        putc('\n', out);
+    }
+    free(cells);
+    free_layout(&l);
+    return 0;
+}

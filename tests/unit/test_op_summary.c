@@ -1,0 +1,130 @@
+/* The operator summary (PyTorch key_averages) on a nested trace built by hand.
+ *
+ *   step          annotation [0, 1000)
+ *     aten::linear   op [100, 500)  dims [[64]]
+ *       aten::addmm  op [150, 450)
+ *         cudaLaunchKernel [200, 220) -> kernel k1 [300, 400)   100 ns
+ *         cudaLaunchKernel [230, 250) -> kernel k2 [420, 470)    50 ns
+ *       cudaMemcpyAsync [460, 480)    -> HtoD copy [500, 530)     30 ns
+ *     aten::linear   op [600, 700)  dims [[32]]
+ *       cudaLaunchKernel [610, 620)   -> kernel k3 [700, 710)     10 ns
+ *   python range [0, 1000) and a GPU annotation: not operators
+ *
+ * Self CUDA: addmm 150, linear 30 + 10, step 0.
+ * CUDA total: addmm 150, linear (30 + 150) + 10 = 190, step 190.
+ * Self CPU: addmm 300 - 20 - 20 = 260; linear (400 - 300 - 20) + (100 - 10) = 170;
+ *           step 1000 - 400 - 100 = 500. */
+#include "analysis/op_summary.h"
+#include "check.h"
+#include "trace_builder.h"
+
+static gs_trace *build(void)
+{
+    gs_trace *t = tb_new("ops.json", 0);
+    tb_range(t, GS_RANGE_ANNOTATION, "step", 0, 1000, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::linear", 100, 500, "[[64]]");
+    tb_range(t, GS_RANGE_OP, "aten::addmm", 150, 450, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::linear", 600, 700, "[[32]]");
+    tb_range(t, GS_RANGE_PYTHON, "train.py(10): main", 0, 1000, NULL);
+    tb_range(t, GS_RANGE_GPU_ANNOTATION, "step", 0, 1000, NULL);
+    tb_api(t, "cudaLaunchKernel", 200, 220, 1);
+    tb_api(t, "cudaLaunchKernel", 230, 250, 2);
+    tb_api(t, "cudaMemcpyAsync", 460, 480, 3);
+    tb_api(t, "cudaLaunchKernel", 610, 620, 4);
+    tb_kernel(t, "k1", 300, 400, 1);
+    tb_kernel(t, "k2", 420, 470, 2);
+    tb_memop(t, GS_MEMOP_HTOD, GS_LOC_PAGEABLE, GS_LOC_DEVICE, 300, 500, 530, 3);
+    tb_kernel(t, "k3", 700, 710, 4);
+    return t;
+}
+
+static const gs_op_row *find(const gs_op_summary *s, const char *name, const char *dims)
+{
+    for (size_t i = 0; i < s->nrows; i++)
+        if (!strcmp(s->rows[i].name, name) && (!dims || !strcmp(s->rows[i].input_dims, dims)))
+            return &s->rows[i];
+    return NULL;
+}
+
+static void test_self_and_total_through_nesting(void)
+{
+    gs_profile p = {0};
+    tb_add(&p, build());
+    gs_op_summary s;
+    gs_error err;
+    CHECK_INT(gs_op_summary_build(&p, NULL, false, &s, &err), 0);
+    CHECK(s.has_gpu);
+    CHECK_INT(s.nrows, 3);
+    /* CUDA total desc, ties by name: aten::linear (190) before step (190), then addmm (150) */
+    CHECK_STR(s.rows[0].name, "aten::linear");
+    CHECK_STR(s.rows[1].name, "step");
+    CHECK_STR(s.rows[2].name, "aten::addmm");
+    const gs_op_row *linear = &s.rows[0], *step = &s.rows[1], *addmm = &s.rows[2];
+    CHECK(linear->input_dims == NULL);
+    CHECK_INT(linear->calls, 2);
+    CHECK_INT(linear->cpu_total, 500);
+    CHECK_INT(linear->self_cpu, 170);
+    CHECK_INT(linear->self_cuda, 40);
+    CHECK_INT(linear->cuda_total, 190);
+    CHECK_INT(addmm->calls, 1);
+    CHECK_INT(addmm->self_cpu, 260);
+    CHECK_INT(addmm->self_cuda, 150);
+    CHECK_INT(addmm->cuda_total, 150);
+    CHECK_INT(step->self_cpu, 500);
+    CHECK_INT(step->self_cuda, 0);
+    CHECK_INT(step->cuda_total, 190);
+    gs_op_summary_free(&s);
+    gs_profile_free(&p);
+}
+
+static void test_group_by_shape(void)
+{
+    gs_profile p = {0};
+    tb_add(&p, build());
+    gs_op_summary s;
+    gs_error err;
+    CHECK_INT(gs_op_summary_build(&p, NULL, true, &s, &err), 0);
+    CHECK_INT(s.nrows, 4);
+    const gs_op_row *big = find(&s, "aten::linear", "[[64]]");
+    const gs_op_row *small = find(&s, "aten::linear", "[[32]]");
+    CHECK(big && small);
+    if (big && small) {
+        CHECK_INT(big->calls, 1);
+        CHECK_INT(big->cuda_total, 180);
+        CHECK_INT(big->self_cpu, 80);
+        CHECK_INT(small->cuda_total, 10);
+        CHECK_INT(small->cpu_total, 100);
+    }
+    const gs_op_row *step = find(&s, "step", NULL);
+    CHECK(step && !strcmp(step->input_dims, ""));
+    gs_op_summary_free(&s);
+    gs_profile_free(&p);
+}
+
+static void test_cpu_only_orders_by_cpu_total(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("cpu.json", 0);
+    tb_range(t, GS_RANGE_OP, "b", 0, 10, NULL);
+    tb_range(t, GS_RANGE_OP, "a", 20, 30, NULL);
+    tb_range(t, GS_RANGE_NVTX, "c", 40, 70, NULL);
+    tb_add(&p, t);
+    gs_op_summary s;
+    gs_error err;
+    CHECK_INT(gs_op_summary_build(&p, NULL, false, &s, &err), 0);
+    CHECK(!s.has_gpu);
+    CHECK_INT(s.nrows, 3);
+    CHECK_STR(s.rows[0].name, "c");
+    CHECK_STR(s.rows[1].name, "a"); /* ties by name */
+    CHECK_STR(s.rows[2].name, "b");
+    gs_op_summary_free(&s);
+    gs_profile_free(&p);
+}
+
+int main(void)
+{
+    test_self_and_total_through_nesting();
+    test_group_by_shape();
+    test_cpu_only_orders_by_cpu_total();
+    return check_done("test_op_summary");
+}

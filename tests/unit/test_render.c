@@ -1,0 +1,206 @@
+/* The result table and its three renderers: sorting, alignment, truncation, CSV quoting, JSON
+ * escaping of any bytes. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "render/json.h"
+#include "render/render.h"
+
+static const gs_column cols[] = {
+    {"total_ns", "total", "Total", "Total Time (ns)", GS_COL_NS, 0},
+    {"count", "count", "Count", "Count", GS_COL_COUNT, 0},
+    {"time_pct", "time", "Time (%)", "Time (%)", GS_COL_PCT, 0},
+    {"kind", "kind", "Kind", "Kind", GS_COL_TEXT, GS_COL_JSON_ONLY},
+    {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+};
+#define NCOLS (sizeof cols / sizeof cols[0])
+
+static void add(gs_table *t, int64_t total, int64_t count, double pct, const char *name)
+{
+    gs_cell *c = gs_table_add_row(t);
+    c[0].i = total;
+    c[1].i = count;
+    c[2].f = pct;
+    c[3].text = "k";
+    c[4].text = name;
+}
+
+/* Output of a renderer as a string (freed by the caller). */
+typedef struct capture {
+    char *text;
+    size_t len;
+    FILE *f;
+} capture;
+
+static FILE *open_capture(capture *c)
+{
+    c->text = NULL;
+    c->f = open_memstream(&c->text, &c->len);
+    return c->f;
+}
+
+static char *close_capture(capture *c)
+{
+    fclose(c->f);
+    return c->text;
+}
+
+static void test_sort_is_stable_and_limit_keeps_the_first_rows(void)
+{
+    gs_table t;
+    gs_table_init(&t, cols, NCOLS, NULL);
+    add(&t, 10, 3, 10, "b");
+    add(&t, 30, 1, 30, "a");
+    add(&t, 10, 2, 10, "c");
+    add(&t, 50, 1, 50, NULL);
+    CHECK_INT(gs_columns_find_sort(cols, NCOLS, "total"), 0);
+    CHECK_INT(gs_columns_find_sort(cols, NCOLS, "total_ns"), 0);
+    CHECK_INT(gs_columns_find_sort(cols, NCOLS, "time"), 2);
+    CHECK_INT(gs_columns_find_sort(cols, NCOLS, "nope"), -1);
+
+    CHECK_INT(gs_table_sort(&t, 0), 0); /* descending; b before c as they were */
+    CHECK_INT(gs_table_cell(&t, 0, 0)->i, 50);
+    CHECK_STR(gs_table_cell(&t, 1, 4)->text, "a");
+    CHECK_STR(gs_table_cell(&t, 2, 4)->text, "b");
+    CHECK_STR(gs_table_cell(&t, 3, 4)->text, "c");
+
+    CHECK_INT(gs_table_sort(&t, 4), 0); /* names ascending, unknown last */
+    CHECK_STR(gs_table_cell(&t, 0, 4)->text, "a");
+    CHECK_STR(gs_table_cell(&t, 2, 4)->text, "c");
+    CHECK(gs_table_cell(&t, 3, 4)->text == NULL);
+
+    gs_table_limit(&t, 0);
+    CHECK_INT(t.nrows, 4);
+    gs_table_limit(&t, 2);
+    CHECK_INT(t.nrows, 2);
+    gs_table_free(&t);
+}
+
+static void test_text_alignment(void)
+{
+    gs_table t;
+    gs_table_init(&t, cols, NCOLS, "nothing here");
+    add(&t, 1234000, 1200, 75.26, "long_kernel_name");
+    add(&t, 812, 3, 0.04, "k");
+    capture c;
+    gs_text_style plain = {0};
+    CHECK_INT(gs_render_text(open_capture(&c), &t, &plain), 0);
+    CHECK_STR(close_capture(&c), "   Total  Count  Time (%)  Name\n"
+                                 "1.234 ms  1,200      75.3  long_kernel_name\n"
+                                 "  812 ns      3       0.0  k\n");
+    free(c.text);
+
+    gs_text_style tty = {.tty = true};
+    CHECK_INT(gs_render_text(open_capture(&c), &t, &tty), 0);
+    CHECK_STR(close_capture(&c), "\033[1m   Total  Count  Time (%)  Name\033[0m\n"
+                                 "1.234 ms  1,200      75.3  long_kernel_name\n"
+                                 "  812 ns      3       0.0  k\n");
+    free(c.text);
+
+    t.nrows = 0;
+    CHECK_INT(gs_render_text(open_capture(&c), &t, &plain), 0);
+    CHECK_STR(close_capture(&c), "nothing here\n");
+    free(c.text);
+    gs_table_free(&t);
+}
+
+static void test_text_truncates_long_names_and_cleans_control_bytes(void)
+{
+    gs_table t;
+    gs_table_init(&t, cols, NCOLS, NULL);
+    add(&t, 1, 1, 1, "abcdefghijklmnopqrstuvwxyz0123456789");
+    add(&t, 1, 1, 1, "tab\there\x1b[31m\xff µ");
+    capture c;
+    /* The numbers take 5 + 2 + 5 + 2 + 8 + 2 = 24 columns; 40 leaves 16, below the 24 minimum. */
+    gs_text_style narrow = {.width = 40};
+    CHECK_INT(gs_render_text(open_capture(&c), &t, &narrow), 0);
+    CHECK_STR(close_capture(&c), "Total  Count  Time (%)  Name\n"
+                                 " 1 ns      1       1.0  abcdefghijklmnopqrstuvw…\n"
+                                 " 1 ns      1       1.0  tab\xEF\xBF\xBDhere\xEF\xBF\xBD[31m"
+                                 "\xEF\xBF\xBD µ\n");
+    free(c.text);
+    gs_table_free(&t);
+}
+
+static void test_csv_quoting_and_units(void)
+{
+    gs_table t;
+    gs_table_init(&t, cols, NCOLS, NULL);
+    add(&t, 1234000, 1200, 75.256, "void k<4, float>(\"x\")");
+    add(&t, 5, 1, 100, "two\nlines");
+    add(&t, 6, 1, 0, NULL);
+    capture c;
+    gs_render_csv(open_capture(&c), &t);
+    CHECK_STR(close_capture(&c), "Total Time (ns),Count,Time (%),Name\n"
+                                 "1234000,1200,75.26,\"void k<4, float>(\"\"x\"\")\"\n"
+                                 "5,1,100.00,\"two\nlines\"\n"
+                                 "6,1,0.00,\n");
+    free(c.text);
+    gs_table_free(&t);
+}
+
+static void test_json_escapes_every_byte(void)
+{
+    capture c;
+    gs_json_string(open_capture(&c), "q\"b\\s/\n\r\t\b\f\x01\x1f\x7f µ\xff\xc3");
+    CHECK_STR(close_capture(&c),
+              "\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0001\\u001f\x7f µ\\ufffd\\ufffd\"");
+    free(c.text);
+
+    /* Overlong encodings and UTF-16 surrogates are not valid UTF-8 either. */
+    gs_json_string(open_capture(&c), "\xc0\xaf|\xed\xa0\x80|\xf0\x9f\x98\x80");
+    CHECK_STR(close_capture(&c),
+              "\"\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\xf0\x9f\x98\x80\"");
+    free(c.text);
+
+    gs_json_string(open_capture(&c), NULL);
+    CHECK_STR(close_capture(&c), "null");
+    free(c.text);
+}
+
+static void test_json_rows(void)
+{
+    gs_table t;
+    gs_table_init(&t, cols, NCOLS, NULL);
+    add(&t, 1234000, 1200, 75.256, "a\"b");
+    add(&t, 5, 1, 1.0 / 3, NULL);
+    capture c;
+    gs_render_json(open_capture(&c), &t, "kernels");
+    CHECK_STR(close_capture(&c),
+              "{\n  \"command\": \"kernels\",\n  \"rows\": [\n"
+              "    {\"total_ns\": 1234000, \"count\": 1200, \"time_pct\": 75.26, \"kind\": \"k\","
+              " \"name\": \"a\\\"b\"},\n"
+              "    {\"total_ns\": 5, \"count\": 1, \"time_pct\": 0.33, \"kind\": \"k\","
+              " \"name\": null}\n"
+              "  ]\n}\n");
+    free(c.text);
+
+    t.nrows = 0;
+    gs_render_json(open_capture(&c), &t, "kernels");
+    CHECK_STR(close_capture(&c), "{\n  \"command\": \"kernels\",\n  \"rows\": []\n}\n");
+    free(c.text);
+    gs_table_free(&t);
+}
+
+static void test_json_numbers(void)
+{
+    capture c;
+    FILE *f = open_capture(&c);
+    gs_json_number(f, 12.345678, 3);
+    fputc(' ', f);
+    gs_json_number(f, 0.0 / 0.0, 2);
+    CHECK_STR(close_capture(&c), "12.346 null");
+    free(c.text);
+}
+
+int main(void)
+{
+    test_sort_is_stable_and_limit_keeps_the_first_rows();
+    test_text_alignment();
+    test_text_truncates_long_names_and_cleans_control_bytes();
+    test_csv_quoting_and_units();
+    test_json_escapes_every_byte();
+    test_json_rows();
+    test_json_numbers();
+    return check_done("test_render");
+}
