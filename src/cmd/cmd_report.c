@@ -19,9 +19,10 @@ static const char report_help[] =
     "\n"
     "sections:\n"
     "  What was profiled  traces and ranks, world size, time span (first to last\n"
-    "                     event), steps (ProfilerStep#N ranges, the most any rank has),\n"
-    "                     events of each class; one line per trace (Rank, Format,\n"
-    "                     Span, Steps, Path) and per GPU (GPU, Name, Memory, SMs, CC)\n"
+    "                     event), steps (ProfilerStep#N ranges, the most any rank\n"
+    "                     has), events of each class; one line per trace (Rank,\n"
+    "                     Format, Span, Steps, Path) and per GPU (GPU, Name, Memory,\n"
+    "                     SMs, CC)\n"
     "  Top kernels        as 'gpuscope kernels'\n"
     "  Top operators      as 'gpuscope ops'\n"
     "  Memory copies      as 'gpuscope memcpy'\n";

@@ -79,11 +79,13 @@ static void build_options(const gs_cli_spec *spec, struct option *opts)
     opts[n] = (struct option){0};
 }
 
-/* getopt reports a bad option by returning '?' or ':'; name it as the user wrote it. */
+/* getopt reports a bad option by returning '?' (unknown) or ':' (value missing); optopt holds an
+ * unknown short option's letter, else the option is the argument getopt just passed. */
 static int bad_option(const gs_cli_spec *spec, int c, char **argv)
 {
     char shortopt[3] = {'-', (char)optopt, '\0'};
-    const char *opt = optopt ? shortopt : argv[optind - 1];
+    bool letter = c == '?' && optopt > 0 && optopt < 128;
+    const char *opt = letter ? shortopt : argv[optind - 1];
     return usage_error(spec, c == ':' ? "option '%s' needs a value" : "unknown option '%s'", opt);
 }
 

@@ -8,8 +8,8 @@
 #include "render/view_tables.h"
 
 typedef struct event_class {
-    const char *key;   /* JSON field */
-    const char *label; /* in the text summary line */
+    const char *key;             /* JSON field */
+    const char *one, *many;      /* in the text summary line */
     uint64_t count;
 } event_class;
 
@@ -18,20 +18,20 @@ enum { EVENT_CLASSES = 14 };
 static void event_classes(const gs_event_counts *c, event_class out[EVENT_CLASSES])
 {
     const event_class all[EVENT_CLASSES] = {
-        {"kernels", "kernels", c->kernels},
-        {"memcpys", "memcpys", c->memcpys},
-        {"memsets", "memsets", c->memsets},
-        {"gpu_syncs", "GPU syncs", c->gpu_syncs},
-        {"api_calls", "API calls", c->api_calls},
-        {"ops", "operators", c->ranges[GS_RANGE_OP]},
-        {"annotations", "annotations", c->ranges[GS_RANGE_ANNOTATION]},
-        {"nvtx_ranges", "NVTX ranges", c->ranges[GS_RANGE_NVTX]},
-        {"python_functions", "Python functions", c->ranges[GS_RANGE_PYTHON]},
-        {"gpu_annotations", "GPU annotations", c->ranges[GS_RANGE_GPU_ANNOTATION]},
-        {"other_ranges", "other ranges", c->ranges[GS_RANGE_OTHER]},
-        {"instants", "instant marks", c->instants},
-        {"memory_events", "memory events", c->memory_events},
-        {"counters", "counter samples", c->counters},
+        {"kernels", "kernel", "kernels", c->kernels},
+        {"memcpys", "memcpy", "memcpys", c->memcpys},
+        {"memsets", "memset", "memsets", c->memsets},
+        {"gpu_syncs", "GPU sync", "GPU syncs", c->gpu_syncs},
+        {"api_calls", "API call", "API calls", c->api_calls},
+        {"ops", "operator", "operators", c->ranges[GS_RANGE_OP]},
+        {"annotations", "annotation", "annotations", c->ranges[GS_RANGE_ANNOTATION]},
+        {"nvtx_ranges", "NVTX range", "NVTX ranges", c->ranges[GS_RANGE_NVTX]},
+        {"python_functions", "Python function", "Python functions", c->ranges[GS_RANGE_PYTHON]},
+        {"gpu_annotations", "GPU annotation", "GPU annotations", c->ranges[GS_RANGE_GPU_ANNOTATION]},
+        {"other_ranges", "other range", "other ranges", c->ranges[GS_RANGE_OTHER]},
+        {"instants", "instant mark", "instant marks", c->instants},
+        {"memory_events", "memory event", "memory events", c->memory_events},
+        {"counters", "counter sample", "counter samples", c->counters},
     };
     for (size_t i = 0; i < EVENT_CLASSES; i++)
         out[i] = all[i];
@@ -84,7 +84,8 @@ static void put_profile_lines(FILE *out, const gs_profile_facts *f)
     fputs("events:", out);
     for (size_t i = 0; i < EVENT_CLASSES; i++) {
         if (ev[i].count)
-            fprintf(out, "%s %" PRIu64 " %s", any ? "," : "", ev[i].count, ev[i].label);
+            fprintf(out, "%s %" PRIu64 " %s", any ? "," : "", ev[i].count,
+                    ev[i].count == 1 ? ev[i].one : ev[i].many);
         any |= ev[i].count > 0;
     }
     fputs(any ? "\n" : " none\n", out);

@@ -8,7 +8,7 @@
 #include "render/units.h"
 #include "render/utf8.h"
 
-#define COLUMN_GAP "  "
+enum { COLUMN_GAP = 2 }; /* spaces between columns */
 /* A text column is never cut narrower than this, however many numbers share the line. */
 #define MIN_TEXT_COLUMNS 24
 #define BOLD "\033[1m"
@@ -34,9 +34,8 @@ static size_t text_width(const char *s)
     return width;
 }
 
-/* Writes s in at most `cols` columns, ending with "…" when it had to be cut; returns the columns
- * written. */
-static size_t put_text(FILE *out, const char *s, size_t cols)
+/* Writes s in at most `cols` columns, ending with "…" when it had to be cut. */
+static void put_text(FILE *out, const char *s, size_t cols)
 {
     size_t width = text_width(s);
     size_t keep = width <= cols ? width : (cols ? cols - 1 : 0);
@@ -50,11 +49,8 @@ static size_t put_text(FILE *out, const char *s, size_t cols)
             fwrite(s + i, 1, n, out);
         i += n ? n : 1;
     }
-    if (keep < width) {
+    if (keep < width)
         fputs("…", out);
-        keep++;
-    }
-    return keep;
 }
 
 static void pad(FILE *out, size_t n)
@@ -128,7 +124,7 @@ static void fit_text_columns(const gs_table *t, layout *l, size_t line_width)
 {
     size_t fixed = 0, ntext = 0;
     for (size_t k = 0; k < l->nshown; k++) {
-        fixed += k ? strlen(COLUMN_GAP) : 0;
+        fixed += k ? COLUMN_GAP : 0;
         if (t->cols[l->shown[k]].type == GS_COL_TEXT)
             ntext++;
         else
@@ -196,20 +192,24 @@ static void free_layout(layout *l)
     free(l->numbers);
 }
 
-/* Text is left-aligned, numbers right-aligned; the last column gets no trailing spaces. */
+/* Text is left-aligned, numbers right-aligned. Spaces are held back until something follows
+ * them, so no line ends in spaces (an empty last cell, a short name in the last column). */
 static void put_line(FILE *out, const gs_table *t, const layout *l, const char *const *cells)
 {
+    size_t pending = 0;
     for (size_t k = 0; k < l->nshown; k++) {
         bool text = t->cols[l->shown[k]].type == GS_COL_TEXT;
-        bool last = k + 1 == l->nshown;
-        if (k)
-            fputs(COLUMN_GAP, out);
         size_t w = text_width(cells[k]);
-        if (!text)
-            pad(out, l->width[k] > w ? l->width[k] - w : 0);
-        size_t written = put_text(out, cells[k], l->width[k]);
-        if (text && !last)
-            pad(out, l->width[k] - written);
+        if (w > l->width[k])
+            w = l->width[k];
+        pending += (k ? COLUMN_GAP : 0) + (text ? 0 : l->width[k] - w);
+        if (w) {
+            pad(out, pending);
+            put_text(out, cells[k], l->width[k]);
+            pending = 0;
+        }
+        if (text)
+            pending += l->width[k] - w;
     }
 }
 

@@ -1,0 +1,34 @@
+#!/bin/bash
+# The command pages in doc/ show what the program does: the block between <!-- help:begin -->
+# and <!-- help:end --> is exactly `gpuscope COMMAND --help` (and -h), and every fenced block after
+# <!-- golden:NAME --> is exactly tests/cli/golden/NAME (itself checked by test_views.sh).
+set -u
+exe=${1:?usage: test_docs.sh GPUSCOPE}
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+
+# The first fenced block after the line matching $2 in file $1, fences removed.
+block_after() {
+    awk -v marker="$2" '
+        $0 == marker { found = 1; next }
+        found && /^```/ { if (inside) exit; inside = 1; next }
+        inside { print }' "$1"
+}
+
+failed=0
+for cmd in report kernels ops api memcpy; do
+    page=doc/$cmd.md
+    for flag in --help -h; do
+        if ! diff -u <(block_after "$page" "<!-- help:begin -->") <("$exe" "$cmd" "$flag"); then
+            echo "FAIL: '$cmd $flag' differs from the help block in $page"
+            failed=$((failed + 1))
+        fi
+    done
+    for name in $(sed -n 's/^<!-- golden:\(.*\) -->$/\1/p' "$page"); do
+        if ! diff -u "tests/cli/golden/$name" <(block_after "$page" "<!-- golden:$name -->"); then
+            echo "FAIL: the example $name in $page differs from tests/cli/golden/$name"
+            failed=$((failed + 1))
+        fi
+    done
+done
+[ $failed -eq 0 ] && echo "ok: help and examples of 5 pages match"
+exit $((failed > 0))

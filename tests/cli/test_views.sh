@@ -1,0 +1,94 @@
+#!/bin/bash
+# Golden tests of the views: every command in every format (and the grouping, sort, limit and rank
+# options) on tests/data/views_small.json, compared with tests/cli/golden/<case> by `diff -u`.
+# The numbers in the goldens were checked by hand against the definitions in doc/<command>.md;
+# the fixture's timeline is laid out in tests/data/views_small.md.
+#
+#   bash tests/cli/test_views.sh path/to/gpuscope          # run from the source root
+#   GS_UPDATE_GOLDEN=1 bash tests/cli/test_views.sh ...     # rewrite the goldens (then review!)
+set -u
+exe=${1:?usage: test_views.sh GPUSCOPE}
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+fixture=tests/data/views_small.json
+golden=tests/cli/golden
+
+# case name, then the arguments before the fixture
+cases=(
+    "kernels.table|kernels"
+    "kernels.csv|kernels --format csv"
+    "kernels.json|kernels --format json"
+    "kernels-by-launch.table|kernels --by-launch"
+    "kernels-by-launch.json|kernels --by-launch --format json"
+    "kernels-sort-instances.csv|kernels --sort instances --format csv"
+    "ops.table|ops"
+    "ops.csv|ops --format csv"
+    "ops.json|ops --format json"
+    "ops-by-shape.table|ops --group-by-shape"
+    "ops-by-shape.json|ops --group-by-shape --format json"
+    "ops-sort-self-cpu-limit.table|ops --sort self_cpu --limit 4"
+    "api.table|api"
+    "api.csv|api --format csv"
+    "api.json|api --format json"
+    "memcpy.table|memcpy"
+    "memcpy.csv|memcpy --format csv"
+    "memcpy.json|memcpy --format json"
+    "memcpy-sort-bandwidth.table|memcpy --sort bandwidth"
+    "report.table|report"
+    "report.json|report --format json"
+    "report-limit-2-rank-0.table|report --limit 2 --rank 0"
+)
+
+failed=0
+for c in "${cases[@]}"; do
+    name=${c%%|*}
+    read -r -a args <<<"${c#*|}"
+    out=$("$exe" "${args[@]}" "$fixture" 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL $name: exit $rc"
+        echo "$out"
+        failed=$((failed + 1))
+        continue
+    fi
+    if [ -n "${GS_UPDATE_GOLDEN:-}" ]; then
+        printf '%s\n' "$out" >"$golden/$name"
+        echo "updated $golden/$name"
+    elif ! diff -u "$golden/$name" <(printf '%s\n' "$out"); then
+        echo "FAIL $name: output differs from $golden/$name"
+        failed=$((failed + 1))
+    fi
+done
+
+# Errors: one line on stderr, the documented exit code, nothing on stdout.
+errors=(
+    "2|kernels --format xml"
+    "2|kernels --sort nope"
+    "2|kernels --limit -1"
+    "2|kernels --bogus"
+    "2|kernels --format"
+    "2|report --format csv"
+    "2|report --sort total"
+    "2|ops --rank 7"
+    "2|memcpy"
+    "3|api tests/data/does-not-exist.json"
+)
+for e in "${errors[@]}"; do
+    want=${e%%|*}
+    read -r -a args <<<"${e#*|}"
+    # The fixture goes right after the command (options may follow paths), except in the case
+    # that checks a command given no trace at all.
+    [ "${args[*]}" = memcpy ] || args=("${args[0]}" "$fixture" "${args[@]:1}")
+    stdout=$("$exe" "${args[@]}" 2>/tmp/gs_views_err.$$)
+    rc=$?
+    lines=$(wc -l </tmp/gs_views_err.$$)
+    if [ $rc -ne "$want" ] || [ -n "$stdout" ] || [ "$lines" -ne 1 ] ||
+        ! grep -q '^gpuscope: ' /tmp/gs_views_err.$$; then
+        echo "FAIL '${args[*]}': exit $rc (want $want), stderr:"
+        cat /tmp/gs_views_err.$$
+        failed=$((failed + 1))
+    fi
+done
+rm -f /tmp/gs_views_err.$$
+
+[ $failed -eq 0 ] && echo "ok: ${#cases[@]} goldens, ${#errors[@]} error cases"
+exit $((failed > 0))
