@@ -71,6 +71,31 @@ def measure(cmd, log, timeout):
     return {"wall_s": wall, "rss_mb": rss_mb, "rc": rc, "stdout": out}
 
 
+def loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return float(f.read().split()[0])
+    except Exception:
+        return None
+
+
+def busy_cpu_s():
+    """CPU seconds the whole machine spent non-idle since boot."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        idle = v[3] + (v[4] if len(v) > 4 else 0)
+        return (sum(v[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+    except Exception:
+        return None
+
+
+def own_cpu_s():
+    import resource
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
 def warm_cache(path):
     with open(path, "rb") as f:
         while f.read(1 << 24):
@@ -145,7 +170,9 @@ def main():
         inputs.append((".json.gz", a.input + ".gz"))
     hta_script = os.path.join(HERE, "hta_load.py")
 
-    rows = []  # (tool, label, runs, extra)
+    load_start = loadavg()
+    busy0, own0, t_run0 = busy_cpu_s(), own_cpu_s(), time.monotonic()
+    rows = []  # (tool, label, runs)
     hta_info = {}
     with open(a.log, "a") as log:
         log.write(f"\n==== bench_load {datetime.datetime.now().isoformat()} ====\n")
@@ -170,10 +197,17 @@ def main():
                     hta_runs.append(r)
                 rows.append(("HTA TraceAnalysis load", label, hta_runs))
 
+    busy1, own1, t_run = busy_cpu_s(), own_cpu_s(), time.monotonic() - t_run0
+    other = None if busy0 is None or busy1 is None else max(0.0, (busy1 - busy0) - (own1 - own0))
     # ---- report ----
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     print(f"gpuscope vs HTA: load benchmark, {now}")
     print(machine_line())
+    if other is not None:
+        frac = other / t_run if t_run > 0 else 0.0
+        print(f"other processes: {other:.0f} CPU-s during the {t_run:.0f} s of measuring "
+              f"({frac:.2f} cores busy on average; load average {load_start:.2f} at start)"
+              + ("  <- timings are noisy" if frac > 0.2 else ""))
     if a.build_info:
         print(a.build_info)
     if hta_info:
