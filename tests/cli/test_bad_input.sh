@@ -1,0 +1,85 @@
+#!/bin/bash
+# Bad input: every kind gets one line on stderr naming the file (and the byte offset where it
+# applies), nothing on stdout, exit code 3, and no sanitizer report.
+#
+#   bash tests/cli/test_bad_input.sh path/to/gpuscope      # run from the source root
+set -u
+exe=${1:?usage: test_bad_input.sh GPUSCOPE}
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+good=tests/data/gen/modern.json
+gzip -c "$good" >"$tmp/good.json.gz"
+cut=$(($(stat -c %s "$tmp/good.json.gz") / 2))
+head -c $cut "$tmp/good.json.gz" >"$tmp/cut.json.gz"
+# Cut right after a '"ph": ' so the message is predictable: the input ends where a value was due.
+cut_json=$(python3 - "$good" "$tmp/cut.json" <<'PY'
+import sys
+text = open(sys.argv[1], 'rb').read()
+at = text.index(b'"ph": ', 50000) + 6
+open(sys.argv[2], 'wb').write(text[:at])
+print(at)
+PY
+)
+head -c 4096 /dev/urandom >"$tmp/garbage.bin"
+printf '\x89PNG\r\n\x1a\n0000' >"$tmp/image.png"
+echo '{"schema": "1.0.1", "nodes": [{"id": 1}]}' >"$tmp/not_a_trace.json"
+echo '{"schemaVersion": 1, "traceEvents": []}' >"$tmp/empty_events.json"
+: >"$tmp/empty_file.json"
+echo '[[1, 2, 3], [4, 5, 6]]' >"$tmp/array_of_arrays.json"
+mkdir "$tmp/no_traces" && echo hello >"$tmp/no_traces/readme.txt"
+# A hostile nesting depth and a 70 MB string: refused, not buffered without bound.
+python3 -c "print('[' * 200000)" >"$tmp/deep.json"
+python3 -c "import sys; sys.stdout.write('{\"traceEvents\": [{\"name\": \"' + 'x' * (70 << 20) + '\"}]}')" \
+    >"$tmp/huge_string.json"
+
+# file | expected message (a fixed string; the file path is prefixed below)
+cases=(
+    "cut.json.gz|: byte $cut: truncated gzip stream"
+    "cut.json|: byte $cut_json: input ends inside an event"
+    "garbage.bin|: byte 0: "
+    "image.png|: byte 0: unexpected byte 0x89: not JSON text"
+    "not_a_trace.json|: not a PyTorch profiler trace (a JSON object without traceEvents)"
+    "empty_events.json|: the trace has no events (empty traceEvents)"
+    "empty_file.json|: empty file"
+    "array_of_arrays.json|: byte 1: not a profiler trace: the array holds no event objects"
+    "no_traces|: no traces in this folder (looked for *.json, *.json.gz, *.gst)"
+    "missing.json|: No such file or directory"
+    "deep.json|: byte 1: not a profiler trace: the array holds no event objects"
+    "huge_string.json|: byte 26: a single JSON value is longer than 64 MB"
+)
+
+failed=0
+passed=0
+for c in "${cases[@]}"; do
+    file=$tmp/${c%%|*}
+    want="gpuscope: $file${c#*|}"
+    for cmd in report kernels; do
+        "$exe" "$cmd" "$file" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        lines=$(wc -l <"$tmp/err")
+        if [ $rc -ne 3 ] || [ "$lines" -ne 1 ] || [ -s "$tmp/out" ] ||
+            ! grep -qF -- "$want" "$tmp/err"; then
+            echo "FAIL $cmd ${c%%|*}: exit $rc, $lines stderr lines, want a line containing: $want"
+            sed 's/^/  stderr: /' "$tmp/err" | head -5
+            head -c 300 "$tmp/out" | sed 's/^/  stdout: /'
+            failed=$((failed + 1))
+        else
+            passed=$((passed + 1))
+        fi
+    done
+done
+
+# A good file next to a bad one: the whole command fails, naming the bad one.
+"$exe" kernels "$tmp/good.json.gz" "$tmp/cut.json" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && grep -qF "gpuscope: $tmp/cut.json: byte" "$tmp/err"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL mixed good and bad: exit $rc: $(cat "$tmp/err")"
+    failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
