@@ -163,7 +163,7 @@ static gs_str read_compact(gs_json *j, gs_trace *t, kscratch *s)
         if (tok == GS_JSON_ERROR || tok == GS_JSON_END)
             return GS_STR_EMPTY;
         bool closing = tok == GS_JSON_ARRAY_END || tok == GS_JSON_OBJECT_END;
-        size_t extra = j->tok_len + 4;
+        size_t extra = j->tok_len + 5; /* ", " + quotes + ":" around the token */
         if (!scratch_reserve(s, len + extra))
             return GS_STR_ERROR;
         if (need_comma && !closing) {

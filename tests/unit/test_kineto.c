@@ -269,6 +269,24 @@ static void test_nesting(void)
     gs_trace_delete(t);
 }
 
+/* Input Dims is kept as compact text whatever it holds: the shapes, or (in hostile input)
+ * objects with keys, which take the most room per token. */
+static void test_input_dims(void)
+{
+    const char *json =
+        "{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,"
+        "\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"Input Dims\": [{\"k\": \"v\", \"kk\": [\"s\"]},"
+        " [1,2], \"x\", {\"a\":{\"b\":\"c\"}}]}}]}";
+    gs_error err;
+    gs_trace *t = load("dims.json", json, &err);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK_STR(str(t, t->ranges.v[0].input_dims),
+              "[{\"k\":\"v\", \"kk\":[\"s\"]}, [1, 2], \"x\", {\"a\":{\"b\":\"c\"}}]");
+    gs_trace_delete(t);
+}
+
 static void check_bad(const char *json, const char *want_msg)
 {
     gs_error err;
@@ -312,6 +330,7 @@ int main(void)
     test_old_dialect();
     test_legacy();
     test_nesting();
+    test_input_dims();
     test_bad_input();
     test_missing_file();
     return check_done("test_kineto");
