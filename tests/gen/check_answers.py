@@ -135,11 +135,14 @@ def check(exe, path, ans):
             expected["memset"] = ans["memset"]
 
         def key(r):
-            op = str(pick(r, "operation", "name") or "")
-            if op.lower().startswith("memset"):
+            # doc/output-json.md: kind HtoD|DtoH|DtoD|...|Memset, src/dst Pageable|Pinned|Device|...
+            kind = r.get("kind")
+            if kind == "Memset":
                 return "memset"
-            kind, mem = trace_facts.memcpy_kind(op)
-            return "%s %s" % (kind, mem)
+            if kind in ("HtoD", "DtoH", "DtoD"):
+                host = {"HtoD": r.get("src"), "DtoH": r.get("dst"), "DtoD": "Device"}[kind]
+                return "%s %s" % (kind, str(host).lower())
+            return "unexpected row %r" % (r.get("operation"),)
         compare_table("memcpy", expected, index_rows(rows, "memcpy", problems, key),
                       [("count", ("count", "instances", "calls")), ("bytes", ("bytes", "total_bytes")),
                        ("total_ns", ("total_ns",))], problems)
