@@ -90,21 +90,16 @@ static size_t count_distinct_ranks(const gs_profile_facts *f, int32_t *scratch)
     return n;
 }
 
-/* Adds one trace: its file facts, its devices, its events; widens the profile's span. */
-static void add_trace(gs_profile_facts *f, const gs_trace *t, gs_ns *lo, gs_ns *hi, bool *any)
+/* Adds one trace: its file facts, its devices, its events. */
+static void add_trace(gs_profile_facts *f, const gs_trace *t)
 {
     gs_file_facts *file = &f->files[f->nfiles++];
     gs_ns first, last;
     bool has_span = gs_trace_span(t, &first, &last);
     *file = (gs_file_facts){t->path, gs_trace_str(t, t->format), t->rank, t->world_size,
                             has_span ? last - first : 0, count_steps(t)};
-    if (has_span) {
-        if (!*any || first + t->epoch_ns < *lo)
-            *lo = first + t->epoch_ns;
-        if (!*any || last + t->epoch_ns > *hi)
-            *hi = last + t->epoch_ns;
-        *any = true;
-    }
+    if (file->span > f->span)
+        f->span = file->span;
     for (size_t d = 0; d < t->devices.n; d++) {
         const gs_device *dev = &t->devices.v[d];
         gs_device_facts *df = &f->devices[f->ndevices++];
@@ -136,12 +131,9 @@ int gs_profile_facts_build(const gs_profile *p, const gs_select *sel, gs_profile
         gs_profile_facts_free(out);
         return gs_fail_oom(err);
     }
-    gs_ns lo = 0, hi = 0;
-    bool any = false;
     for (size_t t = 0; t < p->traces.n; t++)
         if (gs_selected(sel, p->traces.v[t]))
-            add_trace(out, p->traces.v[t], &lo, &hi, &any);
-    out->span = hi - lo;
+            add_trace(out, p->traces.v[t]);
     out->nranks = count_distinct_ranks(out, ranks);
     free(ranks);
     dedupe_devices(out);

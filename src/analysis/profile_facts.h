@@ -40,7 +40,8 @@ typedef struct gs_profile_facts {
     size_t ndevices;
     size_t nranks;      /* distinct ranks */
     int32_t world_size; /* largest any trace reports, 0 when none does */
-    gs_ns span;         /* first to last event over all files, on the epoch clock */
+    gs_ns span;         /* the longest trace's span: traces in one folder may come from
+                         * different runs, whose union would span days */
     uint64_t steps;     /* most steps any one trace has: every rank runs the same steps */
     gs_event_counts events;
 } gs_profile_facts;

@@ -8,8 +8,8 @@
 #include "render/view_tables.h"
 
 typedef struct event_class {
-    const char *key;             /* JSON field */
-    const char *one, *many;      /* in the text summary line */
+    const char *key;        /* JSON field */
+    const char *one, *many; /* in the text summary line */
     uint64_t count;
 } event_class;
 

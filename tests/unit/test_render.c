@@ -122,6 +122,29 @@ static void test_text_truncates_long_names_and_cleans_control_bytes(void)
     gs_table_free(&t);
 }
 
+/* Two text columns: the short one keeps its width, the long one gets the rest of the line. */
+static void test_text_columns_share_the_line(void)
+{
+    static const gs_column two[] = {
+        {"format", "format", "Format", "Format", GS_COL_TEXT, 0},
+        {"span_ns", "span", "Span", "Span (ns)", GS_COL_NS, 0},
+        {"path", "path", "Path", "Path", GS_COL_TEXT, 0},
+    };
+    gs_table t;
+    gs_table_init(&t, two, 3, NULL);
+    gs_cell *c = gs_table_add_row(&t);
+    c[0].text = "kineto";
+    c[1].i = 440000;
+    c[2].text = "/traces/run-1/rank-0.pt.trace.json.gz/extra/long/path";
+    capture out;
+    gs_text_style style = {.width = 50}; /* 6 + 2 + 9 + 2 leaves 31 for the path: 50 in all */
+    CHECK_INT(gs_render_text(open_capture(&out), &t, &style), 0);
+    CHECK_STR(close_capture(&out), "Format       Span  Path\n"
+                                   "kineto  440.00 µs  /traces/run-1/rank-0.pt.trace.…\n");
+    free(out.text);
+    gs_table_free(&t);
+}
+
 static void test_csv_quoting_and_units(void)
 {
     gs_table t;
@@ -198,6 +221,7 @@ int main(void)
     test_sort_is_stable_and_limit_keeps_the_first_rows();
     test_text_alignment();
     test_text_truncates_long_names_and_cleans_control_bytes();
+    test_text_columns_share_the_line();
     test_csv_quoting_and_units();
     test_json_escapes_every_byte();
     test_json_rows();
