@@ -34,7 +34,7 @@ static const char api_help[] =
 
 int cmd_api(int argc, char **argv)
 {
-    const gs_cli_spec spec = {"api", api_help, true, true, 0, NULL, 0};
+    const gs_cli_spec spec = {.command = "api", .help = api_help, .csv = true, .sort = true};
     gs_cli cli;
     int sort_col, rc = gs_cli_parse(&spec, argc, argv, &cli);
     size_t ncols;

@@ -37,7 +37,8 @@ int cmd_kernels(int argc, char **argv)
 {
     bool by_launch = false;
     const gs_cli_flag flags[] = {{"by-launch", &by_launch}};
-    const gs_cli_spec spec = {"kernels", kernels_help, true, true, 0, flags, 1};
+    const gs_cli_spec spec = {.command = "kernels", .help = kernels_help, .csv = true,
+                              .sort = true, .flags = flags, .nflags = 1};
     gs_cli cli;
     int sort_col, rc = gs_cli_parse(&spec, argc, argv, &cli);
     size_t ncols;

@@ -36,7 +36,7 @@ static const char memcpy_help[] =
 
 int cmd_memcpy(int argc, char **argv)
 {
-    const gs_cli_spec spec = {"memcpy", memcpy_help, true, true, 0, NULL, 0};
+    const gs_cli_spec spec = {.command = "memcpy", .help = memcpy_help, .csv = true, .sort = true};
     gs_cli cli;
     int sort_col, rc = gs_cli_parse(&spec, argc, argv, &cli);
     size_t ncols;

@@ -39,7 +39,8 @@ int cmd_ops(int argc, char **argv)
 {
     bool by_shape = false;
     const gs_cli_flag flags[] = {{"group-by-shape", &by_shape}};
-    const gs_cli_spec spec = {"ops", ops_help, true, true, 0, flags, 1};
+    const gs_cli_spec spec = {.command = "ops", .help = ops_help, .csv = true, .sort = true,
+                              .flags = flags, .nflags = 1};
     gs_cli cli;
     int sort_col, rc = gs_cli_parse(&spec, argc, argv, &cli);
     size_t ncols;

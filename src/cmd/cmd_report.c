@@ -29,7 +29,7 @@ static const char report_help[] =
 
 int cmd_report(int argc, char **argv)
 {
-    const gs_cli_spec spec = {"report", report_help, false, false, 10, NULL, 0};
+    const gs_cli_spec spec = {.command = "report", .help = report_help, .default_limit = 10};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
