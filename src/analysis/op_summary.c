@@ -10,11 +10,6 @@ typedef struct op_item {
     gs_ns cpu, self_cpu, self_cuda, cuda_total;
 } op_item;
 
-static bool in_op_tree(const gs_range *r)
-{
-    return r->kind == GS_RANGE_OP || r->kind == GS_RANGE_ANNOTATION || r->kind == GS_RANGE_NVTX;
-}
-
 static int cmp_item(const void *pa, const void *pb)
 {
     const op_item *a = pa, *b = pb;
@@ -73,7 +68,7 @@ static int collect_trace(const gs_trace *t, bool by_shape, gs_strtab *names, op_
                        self_cuda, cuda_total);
         for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
             const gs_range *r = &t->ranges.v[i];
-            if (!in_op_tree(r))
+            if (!gs_range_in_op_tree(r))
                 continue;
             op_item *it = &items[(*n)++];
             it->name = gs_name_map_get(&map, r->name);

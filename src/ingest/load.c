@@ -137,7 +137,9 @@ static int list_folder(const char *dir, path_list *files, gs_error *err)
             rc = gs_fail_oom(err);
             break;
         }
-        snprintf(path, len, "%s/%s", dir, e->d_name);
+        size_t dlen = strlen(dir);
+        bool slash = dlen > 0 && dir[dlen - 1] == '/';
+        snprintf(path, len, "%s%s%s", dir, slash ? "" : "/", e->d_name);
         struct stat st;
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
             free(path);

@@ -160,11 +160,6 @@ static int link_correlations(gs_trace *t)
 
 /* ---- operator tree per thread --------------------------------------------------------------- */
 
-static bool in_tree(const gs_range *r)
-{
-    return r->kind == GS_RANGE_OP || r->kind == GS_RANGE_ANNOTATION || r->kind == GS_RANGE_NVTX;
-}
-
 typedef struct tree_item {
     int64_t pid, tid;
     gs_ns start, end;
@@ -196,7 +191,7 @@ static int build_tree(gs_trace *t)
         r->parent = GS_NONE;
         r->depth = 0;
         r->self_ns = r->end - r->start;
-        n += in_tree(r);
+        n += gs_range_in_op_tree(r);
     }
     tree_item *items = malloc((n ? n : 1) * sizeof *items);
     uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
@@ -208,7 +203,7 @@ static int build_tree(gs_trace *t)
     size_t k = 0;
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
-        if (in_tree(r))
+        if (gs_range_in_op_tree(r))
             items[k++] = (tree_item){r->pid, r->tid, r->start, r->end, (uint32_t)i, 0};
     }
     for (size_t i = 0; i < t->apis.n; i++) {

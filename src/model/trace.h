@@ -230,6 +230,13 @@ static inline const char *gs_trace_str(const gs_trace *t, gs_str id)
     return gs_str_get(&t->strings, id);
 }
 
+/* Operators, annotations and NVTX ranges form the operator tree (parent, depth, self time);
+ * Python functions and GPU-side annotations stay outside it. */
+static inline bool gs_range_in_op_tree(const gs_range *r)
+{
+    return r->kind == GS_RANGE_OP || r->kind == GS_RANGE_ANNOTATION || r->kind == GS_RANGE_NVTX;
+}
+
 const char *gs_memop_kind_name(enum gs_memop_kind k);
 const char *gs_mem_loc_name(enum gs_mem_loc l);
 const char *gs_range_kind_name(enum gs_range_kind k);
