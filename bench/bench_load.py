@@ -44,10 +44,10 @@ def sh(cmd):
 
 
 def measure(cmd, log, timeout):
-    """Run cmd once; return dict(wall_s, rss_mb, rc, stdout)."""
+    """Run cmd once; return dict(wall_s, cpu_s, rss_mb, rc, stdout)."""
     with tempfile.NamedTemporaryFile(prefix="gs-bench-time-", delete=False) as tf:
         tfile = tf.name
-    full = [GNU_TIME, "-f", "%e %M", "-o", tfile] + cmd
+    full = [GNU_TIME, "-f", "%e %M %U %S", "-o", tfile] + cmd
     log.write(f"\n$ {' '.join(cmd)}\n")
     log.flush()
     t0 = time.monotonic()
@@ -57,18 +57,19 @@ def measure(cmd, log, timeout):
     except subprocess.TimeoutExpired:
         rc, out = 124, ""
     wall = time.monotonic() - t0
-    rss_mb = None
+    rss_mb = cpu_s = None
     try:
         with open(tfile) as f:
             last = [ln for ln in f.read().splitlines() if ln.strip()][-1].split()
-        rss_mb = int(last[-1]) / 1024.0
+        rss_mb = int(last[-3]) / 1024.0
+        cpu_s = float(last[-2]) + float(last[-1])
     except Exception:
         pass
     finally:
         os.unlink(tfile)
-    log.write(f"[rc={rc} wall={wall:.3f}s rss={rss_mb}MB]\n")
+    log.write(f"[rc={rc} wall={wall:.3f}s cpu={cpu_s}s rss={rss_mb}MB]\n")
     log.flush()
-    return {"wall_s": wall, "rss_mb": rss_mb, "rc": rc, "stdout": out}
+    return {"wall_s": wall, "cpu_s": cpu_s, "rss_mb": rss_mb, "rc": rc, "stdout": out}
 
 
 def loadavg():
@@ -224,13 +225,14 @@ def main():
     if hta_info.get("rows"):
         print(f"       (HTA keeps {hta_info['rows']:,} rows of them in its DataFrame)")
     print()
-    print("| tool | input | runs | wall s (median) | wall spread s | peak RSS MB (median) |")
-    print("|---|---|---|---|---|---|")
+    print("| tool | input | runs | wall s (median) | wall spread s | CPU s (median) | peak RSS MB (median) |")
+    print("|---|---|---|---|---|---|---|")
     res = {}
     for tool, label, runs in rows:
         n_ok = sum(1 for r in runs if r["rc"] == 0)
         wmed, wlo, whi = summarize(runs, "wall_s")
         mmed, _, _ = summarize(runs, "rss_mb")
+        cmed, _, _ = summarize(runs, "cpu_s")
         runs_s = f"{n_ok}/{len(runs)}" if n_ok != len(runs) else str(len(runs))
         if tool.startswith("HTA"):
             lmed, llo, lhi = summarize(runs, "load_s")
@@ -242,7 +244,7 @@ def main():
             res[("gs", label)] = (wmed, mmed)
             wall = fmt_s(wmed) if wmed is not None else "FAILED"
             sp = spread(wlo, whi, n_ok)
-        print(f"| {tool} | {label} | {runs_s} | {wall} | {sp} | {fmt_mb(mmed)} |")
+        print(f"| {tool} | {label} | {runs_s} | {wall} | {sp} | {fmt_s(cmed)} | {fmt_mb(mmed)} |")
 
     verdicts = []
     for label, _ in inputs:
@@ -251,7 +253,7 @@ def main():
             continue
         speed = h[0] / g[0] if g[0] > 0 else float("inf")
         memr = h[1] / g[1] if g[1] > 0 else float("inf")
-        print(f"| **HTA / gpuscope** | {label} | | **{speed:.1f}x** time | | "
+        print(f"| **HTA / gpuscope** | {label} | | **{speed:.1f}x** time | | | "
               f"**{memr:.1f}x** memory |")
         verdicts.append((label, speed, memr))
     print()
@@ -265,7 +267,8 @@ def main():
               f"<=1/4 of HTA's memory: {'MET' if ok_m else 'NOT MET'} "
               f"(gpuscope uses {100.0 / memr:.1f}% of HTA's peak RSS)")
     print("notes: wall = whole process (start to exit); HTA time = TraceAnalysis() load only, "
-          "without interpreter start and imports; peak RSS = GNU time %M; page cache warm.")
+          "without interpreter start and imports; CPU = user+sys of the whole process; "
+          "peak RSS = GNU time %M; page cache warm.")
     failed = [(t, l) for t, l, runs in rows if any(r["rc"] != 0 for r in runs)]
     if failed:
         print("FAILED runs: " + ", ".join(f"{t} on {l}" for t, l in failed) +
