@@ -4,7 +4,7 @@
 #include "cmd/options.h"
 #include "render/view_tables.h"
 
-/* The same text is in doc/kernels.md; tests/cli/test_help.sh keeps the two equal. */
+/* The same text is in doc/kernels.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char kernels_help[] =
     "usage: gpuscope kernels [OPTIONS] TRACE...\n"
     "\n"

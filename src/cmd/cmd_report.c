@@ -4,7 +4,7 @@
 #include "cmd/options.h"
 #include "render/report.h"
 
-/* The same text is in doc/report.md; tests/cli/test_help.sh keeps the two equal. */
+/* The same text is in doc/report.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char report_help[] =
     "usage: gpuscope report [OPTIONS] TRACE...\n"
     "\n"
