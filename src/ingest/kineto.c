@@ -141,7 +141,7 @@ static int add_api(gs_trace *t, const kevent *ev, enum gs_api_kind kind)
     a->tid = ev->tid;
     a->correlation = (uint64_t)ev->correlation;
     a->external_id = ev->external_id;
-    a->cbid = -1;
+    a->cbid = (int32_t)ev->cbid;
     a->gpu = a->parent = GS_NONE;
     return 0;
 }
@@ -236,6 +236,10 @@ static int add_complete(gs_trace *t, const kevent *ev)
 int kineto_add_event(gs_trace *t, const kevent *ev)
 {
     const char *name = gs_trace_str(t, ev->name);
+    /* The profiled process: the first host operator or runtime call says which it is. */
+    if (!t->pid && !ev->pid_is_text && ev->pid > 0 &&
+        (ev->cat == KCAT_CPU_OP || ev->cat == KCAT_USER_ANNOTATION || ev->cat == KCAT_RUNTIME))
+        t->pid = ev->pid;
     if (ev->ph == 'M')
         return add_metadata(t, ev, name);
     if (!(ev->have & KARG_TS)) {

@@ -98,7 +98,9 @@ static void test_modern(void)
     CHECK(k->blocks_per_sm == 1.5f);
     CHECK(k->occupancy_pct == 9.0f);
 
+    CHECK_INT(t->pid, 10);
     CHECK_INT(t->apis.n, 1);
+    CHECK_INT(t->apis.v[0].cbid, 211);
     CHECK_INT(k->api, 0);
     CHECK_INT(t->apis.v[0].gpu_class, GS_GPU_KERNEL);
     CHECK_INT(t->apis.v[0].gpu, 0);
