@@ -1,0 +1,63 @@
+/* Steps (DESIGN §3 "Step"): the unit every per-step analysis divides time by.
+ *
+ * Detection, in this order: PyTorch `ProfilerStep#N` annotation ranges; annotation or NVTX ranges
+ * whose name matches opts->regex (POSIX extended regex); else the whole trace is one window.
+ * A step's span is then extended to cover the GPU work launched inside it, with the TensorBoard
+ * profiler plugin's rule (reference/anchors-hta-tbplugin.md B2), and trailing steps that launched
+ * no GPU work are dropped as the plugin does. Warm-up steps — the first steps slower than 1.5× the
+ * median of the rest — are flagged and left out of the statistics unless opts->keep_warmup. */
+#ifndef GS_ANALYSIS_STEPS_H
+#define GS_ANALYSIS_STEPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "model/trace.h"
+
+#define GS_WARMUP_FACTOR 1.5 /* a first step slower than this × the median of the rest */
+
+enum gs_step_source { GS_STEPS_PROFILER, GS_STEPS_REGEX, GS_STEPS_WINDOW };
+
+typedef struct gs_step {
+    int64_t number;      /* N of ProfilerStep#N; the index for other sources */
+    uint32_t range;      /* index of the range in trace->ranges, GS_NONE for the window */
+    gs_ns host_start, host_end; /* the range as the host recorded it */
+    gs_ns start, end;    /* extended to the GPU work it launched */
+    uint32_t gpu_ops;    /* kernels, copies and sets launched inside the host range */
+    bool warmup;
+} gs_step;
+
+typedef struct gs_step_stats {
+    size_t n; /* steps kept (warm-up excluded unless asked) */
+    gs_ns mean, std, min, med, p95, p99, max; /* percentiles nearest-rank; std population */
+} gs_step_stats;
+
+typedef struct gs_steps {
+    enum gs_step_source source;
+    gs_step *v;
+    size_t n;
+    size_t nwarmup;
+    bool keep_warmup;
+    gs_step_stats stats;
+} gs_steps;
+
+typedef struct gs_step_opts {
+    const char *regex; /* NULL: ProfilerStep#N, else the whole window */
+    bool keep_warmup;
+} gs_step_opts;
+
+int gs_steps_find(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs_error *err);
+void gs_steps_free(gs_steps *s);
+
+/* The step whose [start, end) holds ts, or -1. Binary search. */
+long gs_steps_at(const gs_steps *s, gs_ns ts);
+
+/* Whether step i counts in statistics and per-step averages. */
+static inline bool gs_step_kept(const gs_steps *s, size_t i)
+{
+    return s->keep_warmup || !s->v[i].warmup;
+}
+
+#endif
