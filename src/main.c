@@ -17,6 +17,12 @@ static const struct command {
     {"ops", cmd_ops, "operators and annotations (PyTorch key_averages)"},
     {"api", cmd_api, "CUDA runtime and driver calls (nsys cuda_api_sum)"},
     {"memcpy", cmd_memcpy, "memory copies and sets by kind: count, bytes, time, bandwidth"},
+    {"steps", cmd_steps, "steps found, warm-up, step-time statistics and per-step table"},
+    {"breakdown", cmd_breakdown, "where each step's time goes; GPU utilization, SM efficiency"},
+    {"idle", cmd_idle, "GPU idle time per rank, idle gaps and what the host was doing"},
+    {"launch", cmd_launch, "kernel launch delay and cost, short kernels, CUDA graphs"},
+    {"sync", cmd_sync, "time the host spends blocked in synchronization, and who caused it"},
+    {"memory", cmd_memory, "allocated/reserved memory over time, peak, growth, headroom"},
 };
 
 static void usage(FILE *out)

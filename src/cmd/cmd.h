@@ -8,5 +8,11 @@ int cmd_kernels(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_api(int argc, char **argv);
 int cmd_memcpy(int argc, char **argv);
+int cmd_steps(int argc, char **argv);
+int cmd_breakdown(int argc, char **argv);
+int cmd_idle(int argc, char **argv);
+int cmd_launch(int argc, char **argv);
+int cmd_sync(int argc, char **argv);
+int cmd_memory(int argc, char **argv);
 
 #endif

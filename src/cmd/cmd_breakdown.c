@@ -1,0 +1,13 @@
+/* gpuscope breakdown: placeholder until the analysis lands (issue "Analyses and diagnosis"). */
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+#include "common/error.h"
+
+int cmd_breakdown(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "gpuscope: breakdown: not implemented yet\n");
+    return GS_EXIT_USAGE;
+}

@@ -1,0 +1,13 @@
+/* gpuscope memory: placeholder until the analysis lands (issue "Analyses and diagnosis"). */
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+#include "common/error.h"
+
+int cmd_memory(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "gpuscope: memory: not implemented yet\n");
+    return GS_EXIT_USAGE;
+}
