@@ -1,0 +1,65 @@
+/* Kernel classes (DESIGN §3 "Kernel classes") and the GPU activities the temporal breakdown and
+ * the idle analysis walk over.
+ *
+ * Classes: communication (collective kernels: `nccl*`, `*ncclKernel*`, `*ncclDevKernel*`, `hccl*`),
+ * memory (copies and sets: every gs_memop), compute (every other kernel).
+ *
+ * HTA (reference/anchors-hta-tbplugin.md A2) also counts every name starting with `hip` as
+ * communication. ROCm has compute kernels named `hip*` (hipCUB, hipBLASLt, ...) and its
+ * collectives come from RCCL, whose kernels are named `ncclDevKernel_*` like NCCL's, so gpuscope
+ * does not follow it; only the HTA-compatible mode (hta_compat) does, to reproduce HTA's numbers. */
+#ifndef GS_ANALYSIS_KERNEL_CLASS_H
+#define GS_ANALYSIS_KERNEL_CLASS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/vec.h"
+#include "model/trace.h"
+
+enum gs_kclass {
+    GS_KCLASS_COMPUTE,
+    GS_KCLASS_COMMUNICATION,
+    GS_KCLASS_MEMORY,
+    GS_KCLASS_OTHER, /* only in the HTA-compatible mode: GPU sync records, names HTA leaves out */
+    GS_KCLASS__COUNT
+};
+
+const char *gs_kclass_name(enum gs_kclass c); /* "compute", "communication", "memory", "other" */
+
+/* The class of a kernel by its name. hta_compat applies HTA's regular expressions exactly
+ * (A2: `^hip` is communication; `Memcpy`/`Memset`/`dma` prefixes are memory; names HTA keeps out
+ * of COMPUTATION, such as `...Sync` or `cudaLaunchKernel`, are OTHER). */
+enum gs_kclass gs_kclass_of_name(const char *name, bool hta_compat);
+
+/* One interval of GPU activity of a trace: a kernel, a copy or set, or a GPU-side sync record. */
+typedef struct gs_activity {
+    gs_ns start, end;
+    uint8_t gpu_class; /* enum gs_gpu_class: GS_GPU_KERNEL, GS_GPU_MEMOP or GS_GPU_SYNC */
+    uint8_t kclass;    /* enum gs_kclass */
+    int32_t device, stream;
+    uint32_t index; /* into t->kernels, t->memops or t->syncs */
+    uint32_t api;   /* the launching call (index into t->apis), GS_NONE when unknown */
+} gs_activity;
+
+typedef GS_VEC(gs_activity) gs_activities;
+
+typedef struct gs_activity_opts {
+    /* Reproduce HTA's defaults (A1.4, A1.8): when the trace has at least two ProfilerStep ranges,
+     * drop the last step and every GPU activity whose launch call is missing or began at or after
+     * the last step's start; times rounded to whole µs as HTA rounds ns-resolution traces; kernel
+     * classes by HTA's expressions. Off: the whole trace, gpuscope's classes. */
+    bool hta_compat;
+    /* Include GPU-side sync records that carry a stream ("Stream Wait Event", ...). HTA's
+     * temporal breakdown counts them as busy non-compute time (A3, A15.3); its idle breakdown
+     * leaves them out (A4). */
+    bool with_syncs;
+} gs_activity_opts;
+
+/* The trace's GPU activities selected by opts, sorted by (start, end). 0, or -1 out of memory. */
+int gs_activities_collect(const gs_trace *t, const gs_activity_opts *opts, gs_activities *out);
+
+/* The name of an activity (kernel, copy/set or sync record). */
+const char *gs_activity_name(const gs_trace *t, const gs_activity *a);
+
+#endif
