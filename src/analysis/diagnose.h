@@ -1,0 +1,97 @@
+/* The verdict (DESIGN §4): a table of rules, each reading named per-step numbers, deciding
+ * whether its bottleneck class applies, how much step time is at stake, the upper bound of the
+ * gain, and what to change. Pure: inputs in, findings out, ranked. Thresholds: thresholds.h. */
+#ifndef GS_ANALYSIS_DIAGNOSE_H
+#define GS_ANALYSIS_DIAGNOSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/trace.h"
+
+/* The per-step numbers the rules read (means over the kept steps of one rank). A negative value
+ * means "not known from this trace"; rules that need it then say so instead of firing. */
+typedef struct gs_diag_inputs {
+    int32_t rank;
+    size_t steps, warmup_steps;
+    double warmup_ratio; /* slowest warm-up step / median kept step */
+    gs_ns step_ns;
+    /* Step breakdown, TensorBoard plugin semantics (each instant to one category). */
+    gs_ns kernel_ns, memcpy_ns, memset_ns, comm_ns, runtime_ns, dataloader_ns, cpu_exec_ns,
+        other_ns;
+    double gpu_util;
+    /* GPU idle that follows a synchronizing call: the pipeline drained, nothing queued. */
+    gs_ns sync_idle_ns, sync_blocked_ns;
+    const char *sync_top_op; /* the operator behind most blocked time, NULL if none */
+    /* Launches. */
+    double kernels_per_step;
+    gs_ns median_kernel_ns, median_launch_ns;
+    double short_kernel_share; /* kernels shorter than their launch call / all launched */
+    /* Copies. */
+    gs_ns pageable_copy_ns;
+    /* Memory, from allocator records. */
+    double mem_peak_share;      /* peak reserved / device memory */
+    double mem_fragmentation;   /* reserved / allocated at the peak */
+    double mem_growth_per_step; /* bytes, least-squares slope of allocated at step ends */
+    double mem_growth_r2;
+    size_t mem_growth_steps;
+    /* Compute: share of kernel time in Tensor Core kernels (by name). */
+    double tensor_core_share;
+    int32_t compute_major;
+} gs_diag_inputs;
+
+enum gs_severity {
+    GS_SEV_NONE,        /* did not fire */
+    GS_SEV_NOTE,        /* worth knowing, costs no step time (warm-up) */
+    GS_SEV_FINDING,     /* fired below the bottleneck threshold */
+    GS_SEV_BOTTLENECK,  /* fired: time at stake */
+    GS_SEV_RISK,        /* fired: the job may fail (out of memory) */
+};
+
+enum gs_unit { GS_UNIT_NS, GS_UNIT_SHARE, GS_UNIT_COUNT, GS_UNIT_BYTES, GS_UNIT_RATIO };
+
+typedef struct gs_rule_value {
+    const char *name;
+    double value;
+    uint8_t unit; /* enum gs_unit */
+} gs_rule_value;
+
+enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 6 };
+
+typedef struct gs_rule gs_rule;
+
+typedef struct gs_finding {
+    const gs_rule *rule;
+    uint8_t severity; /* enum gs_severity */
+    gs_ns at_stake_ns;     /* step time the cause costs, per step */
+    double at_stake_share; /* of the mean step */
+    double speedup_bound;  /* step / (step - at stake); 0 when not a time bound */
+    gs_rule_value inputs[GS_RULE_MAX_VALUES];
+    size_t ninputs;
+    gs_rule_value thresholds[GS_RULE_MAX_VALUES];
+    size_t nthresholds;
+    char evidence[320]; /* one sentence with the numbers */
+    char why[320];      /* why it fired or not: for report --explain */
+} gs_finding;
+
+struct gs_rule {
+    const char *id;    /* stable: "data_loading", "launch_bound", ... */
+    const char *title; /* "Data loading" */
+    const char *source;
+    void (*eval)(const gs_diag_inputs *in, gs_finding *f);
+    const char *actions[GS_RULE_MAX_ACTIONS];
+};
+
+typedef struct gs_diagnosis {
+    gs_finding *findings; /* one per rule, in rule-table order */
+    size_t n;
+    size_t *order; /* fired findings first, risks then bottlenecks by time at stake */
+    size_t nfired;
+} gs_diagnosis;
+
+const gs_rule *gs_rules(size_t *n);
+
+int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out);
+void gs_diagnosis_free(gs_diagnosis *d);
+
+#endif

@@ -1,0 +1,48 @@
+/* Every threshold the diagnosis rules use, in one place, with where it comes from.
+ * doc/diagnosis.md lists the same table; change both together. Shares are of the mean step. */
+#ifndef GS_ANALYSIS_THRESHOLDS_H
+#define GS_ANALYSIS_THRESHOLDS_H
+
+/* GPU utilization: below it, look outside the GPU (seeds 000/002: 70–80 %; TB plugin 50 %). */
+#define GS_TH_UTIL_LOW 0.70
+/* Above it the GPU is busy and only faster kernels help (seeds 000, 002). */
+#define GS_TH_UTIL_BUSY 0.90
+
+/* DataLoader share of the step: a finding above 5 % (TB plugin rule 1), a bottleneck above 10 %
+ * (seed 004). */
+#define GS_TH_DATALOADER_FINDING 0.05
+#define GS_TH_DATALOADER_BOTTLENECK 0.10
+
+/* Exposed communication share of the step (TB plugin rule 4: 10 %; seed 004 targets < 20 %). */
+#define GS_TH_COMM_EXPOSED 0.10
+
+/* Host blocked in synchronizing calls while the GPU has nothing queued (seed 003: every sync in
+ * the loop drains the pipeline; 5 % is where it starts to matter). */
+#define GS_TH_SYNC_SHARE 0.05
+
+/* Copies that the GPU waits for: memcpy/memset time not hidden behind kernels. */
+#define GS_TH_TRANSFER_SHARE 0.10
+
+/* Launch-bound (seed 003, HTA A8): median kernel shorter than this, the GPU waiting on the host
+ * for a large part of the step, and most kernels shorter than their launch call. */
+#define GS_TH_SHORT_KERNEL_NS 50000
+#define GS_TH_LAUNCH_HOSTWAIT_SHARE 0.10
+#define GS_TH_SHORT_KERNEL_SHARE 0.50
+
+/* Host/CPU-bound: the GPU waits on the host (host-wait idle) for this share of the step while
+ * kernels are not short: CPU work between launches is the cause. */
+#define GS_TH_HOST_WAIT_SHARE 0.15
+
+/* Memory: peak reserved above this share of the device (TB plugin rule 7, seed 004); reserved
+ * more than this factor over allocated at the peak is fragmentation (seed 000); growth per step
+ * with a linear fit this good over at least this many steps is a leak. */
+#define GS_TH_MEM_PEAK_SHARE 0.90
+#define GS_TH_MEM_FRAGMENTATION 1.5
+#define GS_TH_MEM_LEAK_R2 0.90
+#define GS_TH_MEM_LEAK_MIN_STEPS 4
+#define GS_TH_MEM_LEAK_MIN_GROWTH (16LL << 20) /* bytes per step worth a word */
+
+/* Too few steps to trust statistics. */
+#define GS_TH_MIN_STEPS 3
+
+#endif

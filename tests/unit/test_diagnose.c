@@ -1,0 +1,195 @@
+/* The diagnosis rules on hand-made inputs: each bottleneck alone is named first, with the time at
+ * stake and the speed-up bound computed by hand; thresholds are honoured at their edges. */
+#include <math.h>
+#include <string.h>
+
+#include "analysis/diagnose.h"
+#include "analysis/thresholds.h"
+#include "check.h"
+
+#define MS 1000000LL
+
+/* A healthy 100 ms step: GPU busy 80 %, nothing else to speak of. */
+static gs_diag_inputs healthy(void)
+{
+    return (gs_diag_inputs){
+        .steps = 10, .step_ns = 100 * MS, .kernel_ns = 80 * MS, .cpu_exec_ns = 5 * MS,
+        .runtime_ns = 2 * MS, .other_ns = 1 * MS, .gpu_util = 0.80, .kernels_per_step = 300,
+        .median_kernel_ns = 200000, .median_launch_ns = 5000, .short_kernel_share = 0.05,
+        .mem_peak_share = 0.5, .mem_fragmentation = 1.1, .tensor_core_share = 0.8,
+        .compute_major = 9,
+    };
+}
+
+static const gs_finding *first(const gs_diagnosis *d)
+{
+    return d->nfired ? &d->findings[d->order[0]] : NULL;
+}
+
+static const gs_finding *by_id(const gs_diagnosis *d, const char *id)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->findings[i].rule->id, id))
+            return &d->findings[i];
+    return NULL;
+}
+
+static void expect_first(const gs_diag_inputs *in, const char *id, gs_ns at_stake)
+{
+    gs_diagnosis d;
+    CHECK_INT(gs_diagnose(in, &d), 0);
+    const gs_finding *f = first(&d);
+    CHECK(f != NULL);
+    if (f) {
+        CHECK_STR(f->rule->id, id);
+        CHECK_INT(f->at_stake_ns, at_stake);
+    }
+    gs_diagnosis_free(&d);
+}
+
+static void test_healthy(void)
+{
+    gs_diag_inputs in = healthy();
+    gs_diagnosis d;
+    gs_diagnose(&in, &d);
+    CHECK_INT(d.nfired, 0);
+    size_t n;
+    gs_rules(&n);
+    CHECK_INT(d.n, n);
+    for (size_t i = 0; i < d.n; i++)
+        CHECK(d.findings[i].why[0] != '\0'); /* every rule says why, fired or not */
+    gs_diagnosis_free(&d);
+}
+
+static void test_each_class(void)
+{
+    gs_diag_inputs in = healthy();
+    in.dataloader_ns = 30 * MS;
+    in.kernel_ns = 50 * MS;
+    in.gpu_util = 0.5;
+    expect_first(&in, "data_loading", 30 * MS);
+
+    in = healthy();
+    in.sync_idle_ns = 25 * MS;
+    in.sync_blocked_ns = 40 * MS;
+    in.runtime_ns = 20 * MS; /* the idle after syncs is host time the plugin calls Runtime */
+    in.cpu_exec_ns = 10 * MS;
+    in.gpu_util = 0.6;
+    expect_first(&in, "sync_bound", 25 * MS);
+
+    in = healthy();
+    in.kernels_per_step = 4000;
+    in.median_kernel_ns = 3000;
+    in.median_launch_ns = 6000;
+    in.short_kernel_share = 0.9;
+    in.runtime_ns = 40 * MS;
+    in.cpu_exec_ns = 20 * MS;
+    in.gpu_util = 0.35;
+    expect_first(&in, "launch_bound", (40 + 20 + 1) * MS);
+
+    in = healthy();
+    in.cpu_exec_ns = 55 * MS;
+    in.gpu_util = 0.35;
+    expect_first(&in, "host_bound", (55 + 2 + 1) * MS);
+
+    in = healthy();
+    in.memcpy_ns = 40 * MS;
+    in.pageable_copy_ns = 40 * MS;
+    expect_first(&in, "transfer_bound", 40 * MS);
+
+    in = healthy();
+    in.comm_ns = 40 * MS;
+    expect_first(&in, "communication_bound", 40 * MS);
+
+    in = healthy();
+    in.gpu_util = 0.97;
+    in.kernel_ns = 97 * MS;
+    in.tensor_core_share = 0.0;
+    expect_first(&in, "compute_bound", 97 * MS);
+
+    /* A leak outranks a busy GPU: the job will fail, not just run slowly. */
+    in.mem_growth_per_step = 200e6;
+    in.mem_growth_r2 = 0.99;
+    in.mem_growth_steps = 10;
+    expect_first(&in, "memory_growth", 0);
+}
+
+static void test_speedup_bound(void)
+{
+    gs_diag_inputs in = healthy();
+    in.dataloader_ns = 31 * MS;
+    gs_diagnosis d;
+    gs_diagnose(&in, &d);
+    const gs_finding *f = by_id(&d, "data_loading");
+    CHECK_INT(f->severity, GS_SEV_BOTTLENECK);
+    CHECK(fabs(f->at_stake_share - 0.31) < 1e-12);
+    CHECK(fabs(f->speedup_bound - 100.0 / 69.0) < 1e-12);
+    CHECK(strstr(f->evidence, "31.000 ms per step (31.0 % of the 100.000 ms step)") != NULL);
+    gs_diagnosis_free(&d);
+}
+
+static void test_thresholds(void)
+{
+    /* DataLoader: 5 % exactly is not a finding, just above is; 10 % is a finding, above is a
+     * bottleneck. */
+    const struct {
+        gs_ns ns;
+        int severity;
+    } cases[] = {
+        {5 * MS, GS_SEV_NONE},
+        {5 * MS + 1, GS_SEV_FINDING},
+        {10 * MS, GS_SEV_FINDING},
+        {10 * MS + 1, GS_SEV_BOTTLENECK},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gs_diag_inputs in = healthy();
+        in.dataloader_ns = cases[i].ns;
+        gs_diagnosis d;
+        gs_diagnose(&in, &d);
+        CHECK_INT(by_id(&d, "data_loading")->severity, cases[i].severity);
+        gs_diagnosis_free(&d);
+    }
+
+    /* Short kernels turn GPU-idle host time into launch overhead instead of host work. */
+    gs_diag_inputs in = healthy();
+    in.cpu_exec_ns = 30 * MS;
+    in.median_kernel_ns = GS_TH_SHORT_KERNEL_NS - 1;
+    in.short_kernel_share = GS_TH_SHORT_KERNEL_SHARE;
+    gs_diagnosis d;
+    gs_diagnose(&in, &d);
+    CHECK_INT(by_id(&d, "launch_bound")->severity, GS_SEV_BOTTLENECK);
+    CHECK_INT(by_id(&d, "host_bound")->severity, GS_SEV_NONE);
+    CHECK_INT(by_id(&d, "host_bound")->at_stake_ns, 0);
+    gs_diagnosis_free(&d);
+
+    /* Memory: a full device is a risk, fragmentation alone a finding. */
+    in = healthy();
+    in.mem_fragmentation = 1.6;
+    gs_diagnose(&in, &d);
+    CHECK_INT(by_id(&d, "memory_capacity")->severity, GS_SEV_FINDING);
+    gs_diagnosis_free(&d);
+    in.mem_peak_share = 0.95;
+    gs_diagnose(&in, &d);
+    CHECK_INT(by_id(&d, "memory_capacity")->severity, GS_SEV_RISK);
+    gs_diagnosis_free(&d);
+
+    /* Warm-up is a note and never outranks a bottleneck. */
+    in = healthy();
+    in.warmup_steps = 1;
+    in.warmup_ratio = 12.0;
+    in.comm_ns = 20 * MS;
+    gs_diagnose(&in, &d);
+    CHECK_INT(d.nfired, 2);
+    CHECK_STR(d.findings[d.order[0]].rule->id, "communication_bound");
+    CHECK_STR(d.findings[d.order[1]].rule->id, "warmup");
+    gs_diagnosis_free(&d);
+}
+
+int main(void)
+{
+    test_healthy();
+    test_each_class();
+    test_speedup_bound();
+    test_thresholds();
+    return check_done("test_diagnose");
+}
