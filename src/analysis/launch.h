@@ -37,6 +37,7 @@ typedef struct gs_launch_stats {
     gs_ns short_kernel_time; /* Σ durations of the short kernels */
     double short_time_pct;   /* short_kernel_time / kernel_time × 100 */
     gs_ns med_kernel;        /* median kernel duration (lower middle for an even count) */
+    uint64_t launch_calls;   /* distinct API calls that launched the window's kernels */
     gs_ns launch_cost;       /* Σ durations of the launch calls */
     gs_ns med_launch_cost;   /* median launch call duration */
     uint64_t cost_outliers;  /* launch calls longer than GS_LAUNCH_CALL_CUTOFF_NS */

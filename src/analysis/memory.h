@@ -26,7 +26,7 @@
 #define GS_MEM_PEAK_FRACTION 0.9
 /* Leak: allocated at step end grows (slope > 0) with a least-squares fit this good (R²) over at
  * least this many steps. Fewer steps or a noisy fit cannot tell growth from a changing batch. */
-#define GS_MEM_LEAK_MIN_R2 0.8
+#define GS_MEM_LEAK_MIN_R2 0.9
 #define GS_MEM_LEAK_MIN_STEPS 4
 /* Points of the downsampled timeline a view draws (the peak is always one of them). */
 #define GS_MEM_SERIES_POINTS 200

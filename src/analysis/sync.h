@@ -78,8 +78,10 @@ typedef struct gs_sync_summary {
     size_t ncauses;
     gs_sync_rank *ranks;    /* in profile order */
     size_t nranks;
-    gs_ns blocked;          /* Σ over ranks, all steps */
+    gs_ns blocked;          /* Σ over ranks, all steps and outside them */
     gs_ns kept_step_time;   /* Σ over ranks */
+    gs_ns kept_blocked;     /* Σ over ranks */
+    double blocked_pct;     /* kept_blocked / kept_step_time × 100 */
     gs_strtab names;        /* owns the cause names */
 } gs_sync_summary;
 
