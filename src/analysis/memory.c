@@ -238,6 +238,11 @@ static gs_mem_op *row_for(gs_mem_device *d, attrib *a, const gs_trace *t, gs_str
     return &d->ops[a->row_of[name] - 1];
 }
 
+static bool is_step_name(const char *name)
+{
+    return strncmp(name, "ProfilerStep#", 13) == 0;
+}
+
 /* Adds one record to its operator (self) and to every distinct name enclosing it (total). */
 static void add_record(gs_mem_device *d, attrib *a, const gs_trace *t, uint32_t op, int64_t bytes)
 {
@@ -246,6 +251,8 @@ static void add_record(gs_mem_device *d, attrib *a, const gs_trace *t, uint32_t 
     size_t nseen = 0;
     for (uint32_t r = op; r != GS_NONE && nseen < MAX_DEPTH; r = t->ranges.v[r].parent) {
         gs_str name = t->ranges.v[r].name;
+        if (is_step_name(gs_trace_str(t, name)))
+            continue; /* a step is not an operator: one row per step number would bury them */
         bool dup = false;
         for (size_t k = 0; k < nseen && !dup; k++)
             dup = seen[k] == name;
@@ -329,6 +336,9 @@ static int build_device(gs_memory_summary *s, const gs_trace *t, const gs_steps 
     gs_mem_device *d = &s->devices[s->ndevices++];
     *d = (gs_mem_device){.rank = t->rank, .path = t->path, .device_type = first->device_type,
                          .device = first->device};
+    gs_ns last;
+    if (!gs_trace_span(t, &d->origin, &last))
+        d->origin = first->ts;
     const gs_mem_event *peak_rec;
     if (curve(d, t, rec, n, &peak_rec) != 0 || downsample(d) != 0 || growth(d, steps) != 0 ||
         attribute(d, t, ix, rec, n, a) != 0)

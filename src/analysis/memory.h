@@ -60,6 +60,7 @@ typedef struct gs_mem_device {
     const char *path;         /* points into the profile */
     int8_t device_type;       /* GS_MEM_DEVICE_CUDA or GS_MEM_DEVICE_CPU (or another c10 type) */
     int32_t device;           /* -1 for the host */
+    gs_ns origin;             /* the trace's first timestamp: timeline times are relative to it */
     uint64_t records;         /* allocator records of this device */
     uint64_t allocs, frees;
 

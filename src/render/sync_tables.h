@@ -1,0 +1,14 @@
+/* The tables of `gpuscope sync`: the causes of blocking (operator and API call), or one row per
+ * step. The cells point into the summary, which must outlive the table. */
+#ifndef GS_RENDER_SYNC_TABLES_H
+#define GS_RENDER_SYNC_TABLES_H
+
+#include <stdbool.h>
+
+#include "analysis/sync.h"
+#include "render/table.h"
+
+/* Returns -1 when memory is exhausted. */
+int gs_sync_table(const gs_sync_summary *s, bool per_step, gs_table *out);
+
+#endif
