@@ -21,7 +21,6 @@
 #include "analysis/select.h"
 #include "analysis/steps.h"
 #include "common/error.h"
-#include "model/strtab.h"
 #include "model/trace.h"
 
 /* HTA's consecutive_kernel_delay (30 in trace µs, although its docstring says ns). */
@@ -67,6 +66,7 @@ typedef struct gs_gap_host {
 typedef struct gs_gap {
     int32_t rank, device;
     gs_ns start, end;       /* the gap: [previous activity's end, next activity's start) */
+    gs_ns offset;           /* start − the device's first activity start */
     uint8_t cls;            /* enum gs_gap_class */
     const char *before;     /* name of the activity that ended the busy period before */
     const char *after;      /* name of the activity that starts after the gap */
@@ -83,6 +83,7 @@ typedef struct gs_idle_step {
     int32_t rank;
     int64_t number;
     gs_ns start, end;
+    bool warmup;
     gs_ns idle[GS_GAP__COUNT];
     gs_ns idle_total;
     double idle_pct; /* idle_total / (end - start) × 100 */
@@ -95,18 +96,18 @@ typedef struct gs_idle_opts {
 } gs_idle_opts;
 
 typedef struct gs_idle {
-    gs_idle_scope *streams; /* per stream: rank, device, stream ascending */
+    gs_idle_scope *streams; /* per stream: traces in profile order, then device, stream */
     size_t nstreams;
-    gs_idle_scope *devices; /* GPU-wide per device: rank, device ascending */
+    gs_idle_scope *devices; /* GPU-wide per device: traces in profile order, then device */
     size_t ndevices;
     gs_gap *gaps;           /* the largest listed GPU-wide gaps, longest first */
     size_t ngaps;
     size_t gaps_worth_listing; /* how many gaps met the listing threshold before max_gaps */
     gs_idle_step *steps;    /* per trace and step, in profile and step order */
     size_t nsteps;
-    gs_strtab names;        /* owns every name above */
 } gs_idle;
 
+/* Names point into the profile's traces, which must outlive the result. 0, or -1 with err set. */
 int gs_idle_build(const gs_profile *p, const gs_select *sel, const gs_idle_opts *opts,
                   gs_idle *out, gs_error *err);
 void gs_idle_free(gs_idle *r);

@@ -40,6 +40,7 @@ typedef struct gs_activity {
     int32_t device, stream;
     uint32_t index; /* into t->kernels, t->memops or t->syncs */
     uint32_t api;   /* the launching call (index into t->apis), GS_NONE when unknown */
+    gs_ns launch;   /* that call's start (rounded like the activity in hta_compat); 0 without */
 } gs_activity;
 
 typedef GS_VEC(gs_activity) gs_activities;
