@@ -30,3 +30,9 @@ set_tests_properties(gen.answers PROPERTIES TIMEOUT 300)
 add_test(NAME traces.kernels_ops
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_traces.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.kernels_ops PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800)
+
+# Anchor: `gpuscope idle --hta` agrees with HTA's temporal and idle breakdowns to 0.5 pp on the
+# shared traces (tests/anchors/README-hta.md; skipped when ../shared/traces is absent).
+add_test(NAME traces.hta_anchor
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_hta_anchor.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.hta_anchor PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
