@@ -50,11 +50,23 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
-/* Host ranges that are collective calls: the plugin lists five nccl:/gloo: names; every
- * nccl:/gloo: op is a collective (_all_gather_base, all_to_all, send, recv, ...). */
-static bool is_comm_op(const char *name)
+/* The only collective names the plugin knew (trace.py NcclOpNameSet, GlooOpNameSet). */
+static const char *const tb_comm_ops[] = {
+    "nccl:broadcast", "nccl:reduce", "nccl:all_reduce", "nccl:all_gather", "nccl:reduce_scatter",
+    "gloo:broadcast", "gloo:reduce", "gloo:all_reduce", "gloo:all_gather", "gloo:reduce_scatter",
+};
+
+/* Host ranges that are collective calls. Every nccl:/gloo: op is one (_all_gather_base,
+ * all_to_all, send, recv, ... are missing from the plugin's five names). */
+static bool is_comm_op(const char *name, bool tb_compat)
 {
-    return starts_with(name, "nccl:") || starts_with(name, "gloo:");
+    if (!tb_compat)
+        return starts_with(name, "nccl:") || starts_with(name, "gloo:");
+    for (size_t i = 0; i < sizeof tb_comm_ops / sizeof tb_comm_ops[0]; i++) {
+        if (strcmp(name, tb_comm_ops[i]) == 0)
+            return true;
+    }
+    return false;
 }
 
 /* The plugin's DataLoader test, names exactly as PyTorch writes them. */
@@ -67,7 +79,8 @@ static bool is_dataloader(const char *name)
 /* The role of a host range, or GS_BD__COUNT for none. Python frames (with_stack) and GPU-side
  * annotations take no role: the plugin ignores python_function events, and frames enclosing the
  * whole training loop would turn every idle instant into "CPU Exec". */
-static enum gs_bd_cat range_role(const gs_trace *t, const gs_range *r, bool is_step)
+static enum gs_bd_cat range_role(const gs_trace *t, const gs_range *r, bool is_step,
+                                  bool tb_compat)
 {
     if (r->kind != GS_RANGE_OP && r->kind != GS_RANGE_ANNOTATION && r->kind != GS_RANGE_NVTX)
         return GS_BD__COUNT;
@@ -76,19 +89,65 @@ static enum gs_bd_cat range_role(const gs_trace *t, const gs_range *r, bool is_s
         return GS_BD__COUNT;
     if (r->kind != GS_RANGE_NVTX && is_dataloader(name))
         return GS_BD_DATALOADER;
-    if (is_comm_op(name))
+    if (is_comm_op(name, tb_compat))
         return GS_BD_COMM;
     return GS_BD_CPU_EXEC;
 }
 
-static int collect_roles(const gs_trace *t, const gs_steps *steps, gs_spans *role)
+static int cmp_i64(const void *a, const void *b)
 {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The plugin's communication kernels: External id equal to that of a host op by one of its five
+ * collective names. Sorted External ids of those ops in *ids (NULL when none). */
+static int tb_comm_ids(const gs_trace *t, int64_t **ids, size_t *n)
+{
+    *ids = NULL;
+    *n = 0;
+    size_t cap = 0;
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        if ((r->kind != GS_RANGE_OP && r->kind != GS_RANGE_ANNOTATION) ||
+            !is_comm_op(gs_trace_str(t, r->name), true))
+            continue;
+        if (gs_grow((void **)ids, &cap, *n + 1, sizeof **ids) != 0)
+            return -1;
+        (*ids)[(*n)++] = r->external_id;
+    }
+    if (*n)
+        qsort(*ids, *n, sizeof **ids, cmp_i64);
+    return 0;
+}
+
+static bool is_comm_kernel(const gs_trace *t, const gs_kernel *k, const int64_t *ids, size_t n,
+                           bool tb_compat)
+{
+    if (!tb_compat)
+        return gs_kclass_of_name(gs_trace_str(t, k->name), false) == GS_KCLASS_COMMUNICATION;
+    return n && bsearch(&k->external_id, ids, n, sizeof *ids, cmp_i64) != NULL;
+}
+
+static int collect_roles(const gs_trace *t, const gs_steps *steps, bool tb_compat, gs_spans *role)
+{
+    int64_t *ids;
+    size_t nids;
+    if (tb_compat && tb_comm_ids(t, &ids, &nids) != 0)
+        return -1;
+    if (!tb_compat) {
+        ids = NULL;
+        nids = 0;
+    }
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        bool comm = gs_kclass_of_name(gs_trace_str(t, k->name), false) == GS_KCLASS_COMMUNICATION;
-        if (gs_spans_add(&role[comm ? GS_BD_COMM : GS_BD_KERNEL], k->start, k->end) != 0)
+        bool comm = is_comm_kernel(t, k, ids, nids, tb_compat);
+        if (gs_spans_add(&role[comm ? GS_BD_COMM : GS_BD_KERNEL], k->start, k->end) != 0) {
+            free(ids);
             return -1;
+        }
     }
+    free(ids);
     for (size_t i = 0; i < t->memops.n; i++) {
         const gs_memop *m = &t->memops.v[i];
         enum gs_bd_cat c = m->kind == GS_MEMOP_MEMSET ? GS_BD_MEMSET : GS_BD_MEMCPY;
@@ -96,6 +155,8 @@ static int collect_roles(const gs_trace *t, const gs_steps *steps, gs_spans *rol
             return -1;
     }
     for (size_t i = 0; i < t->apis.n; i++) {
+        if (tb_compat && t->apis.v[i].kind != GS_API_RUNTIME)
+            continue; /* the plugin never knew cuda_driver */
         if (gs_spans_add(&role[GS_BD_RUNTIME], t->apis.v[i].start, t->apis.v[i].end) != 0)
             return -1;
     }
@@ -104,7 +165,7 @@ static int collect_roles(const gs_trace *t, const gs_steps *steps, gs_spans *rol
         while (next_step < steps->n && steps->v[next_step].range < i)
             next_step++;
         bool is_step = next_step < steps->n && steps->v[next_step].range == i;
-        enum gs_bd_cat c = range_role(t, &t->ranges.v[i], is_step);
+        enum gs_bd_cat c = range_role(t, &t->ranges.v[i], is_step, tb_compat);
         if (c != GS_BD__COUNT && gs_spans_add(&role[c], t->ranges.v[i].start, t->ranges.v[i].end))
             return -1;
     }
@@ -180,7 +241,8 @@ static void metrics_window(const gs_steps *s, gs_ns *ws, gs_ns *we)
     }
 }
 
-int gs_breakdown_trace(const gs_trace *t, gs_steps *steps, gs_bd_trace *out, gs_error *err)
+int gs_breakdown_trace(const gs_trace *t, gs_steps *steps, bool tb_compat, gs_bd_trace *out,
+                       gs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->trace = t;
@@ -190,7 +252,7 @@ int gs_breakdown_trace(const gs_trace *t, gs_steps *steps, gs_bd_trace *out, gs_
     gs_spans role[GS_BD__COUNT] = {{0}}, cost[GS_BD__COUNT] = {{0}};
     int rc = -1;
     out->step = calloc(out->steps.n ? out->steps.n : 1, sizeof *out->step);
-    if (!out->step || collect_roles(t, &out->steps, role) != 0 ||
+    if (!out->step || collect_roles(t, &out->steps, tb_compat, role) != 0 ||
         attribute(&out->steps, role, cost) != 0) {
         gs_fail_oom(err);
         goto done;
@@ -214,7 +276,7 @@ static void trace_free(gs_bd_trace *b)
     gs_gpu_metrics_free(&b->gpu);
 }
 
-int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *opts,
+int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_bd_opts *opts,
                        gs_breakdown *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -226,9 +288,9 @@ int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_step_
         if (!gs_selected(sel, t))
             continue;
         gs_steps steps;
-        if (gs_steps_find(t, opts, &steps, err) != 0)
+        if (gs_steps_find(t, &opts->steps, &steps, err) != 0)
             goto fail;
-        int rc = gs_breakdown_trace(t, &steps, &out->v[out->n], err);
+        int rc = gs_breakdown_trace(t, &steps, opts->tb_compat, &out->v[out->n], err);
         out->n++;
         if (rc != 0)
             goto fail;

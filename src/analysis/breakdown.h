@@ -59,11 +59,23 @@ typedef struct gs_breakdown {
     size_t n;
 } gs_breakdown;
 
-int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *opts,
+typedef struct gs_bd_opts {
+    gs_step_opts steps;
+    /* Communication and Runtime exactly as the plugin detected them, to compare with its numbers:
+     * a kernel is communication only when its External id is that of a host op named one of
+     * nccl:/gloo: broadcast, reduce, all_reduce, all_gather, reduce_scatter (which misses every
+     * NCCL kernel of modern PyTorch); host comm ops by those five names only; Runtime = runtime
+     * calls, not driver calls. Off: gpuscope's kernel classes (kernel_class.h), every nccl:* or
+     * gloo:* op, runtime and driver calls. */
+    bool tb_compat;
+} gs_bd_opts;
+
+int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_bd_opts *opts,
                        gs_breakdown *out, gs_error *err);
 
 /* One trace, with steps already found (ownership of *steps moves into out). */
-int gs_breakdown_trace(const gs_trace *t, gs_steps *steps, gs_bd_trace *out, gs_error *err);
+int gs_breakdown_trace(const gs_trace *t, gs_steps *steps, bool tb_compat, gs_bd_trace *out,
+                       gs_error *err);
 
 void gs_breakdown_free(gs_breakdown *b);
 

@@ -1,13 +1,77 @@
-/* gpuscope breakdown: placeholder until the analysis lands (issue "Analyses and diagnosis"). */
-#include <stdio.h>
-
+/* gpuscope breakdown: step time by category with the TensorBoard profiler plugin's semantics,
+ * and its GPU metrics per device (DESIGN §3 "Step breakdown", "GPU utilization"). */
+#include "analysis/breakdown.h"
 #include "cmd/cmd.h"
-#include "common/error.h"
+#include "cmd/options.h"
+#include "cmd/step_option.h"
+#include "render/breakdown_tables.h"
+
+/* The same text is in doc/breakdown.md; tests/cli/test_docs.sh keeps the two equal. */
+static const char breakdown_help[] =
+    "usage: gpuscope breakdown [OPTIONS] TRACE...\n"
+    "\n"
+    "Step time broken into categories, as the TensorBoard profiler plugin's\n"
+    "Overview did: each instant of a step goes to the first category active\n"
+    "then, in the order Kernel, Memcpy, Memset, Communication, Runtime,\n"
+    "DataLoader, CPU Exec, Other. Then GPU utilization, est. SM efficiency and\n"
+    "est. achieved occupancy per GPU over the kept steps.\n"
+    "\n"
+    "options:\n"
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "                   (default: ProfilerStep#N, else the whole trace)\n"
+    "  --keep-warmup    count the warm-up steps too (the plugin counts every step)\n"
+    "  --tb-compat      detect communication and runtime calls exactly as the\n"
+    "                   plugin did, to compare with its numbers (it misses the\n"
+    "                   NCCL kernels of modern PyTorch; see doc/breakdown.md)\n"
+    "  --format FORMAT  table (default), csv or json\n"
+    "  --limit N        show the first N steps of each trace (default: all)\n"
+    "  --rank R         only the traces of rank R\n"
+    "  -h, --help       show this help\n"
+    "\n"
+    "categories:\n"
+    "  Kernel          GPU kernels other than communication kernels\n"
+    "  Memcpy, Memset  GPU copies and sets\n"
+    "  Communication   NCCL kernels, and host ops named nccl:* or gloo:*\n"
+    "  Runtime         CUDA runtime and driver calls\n"
+    "  DataLoader      enumerate(DataLoader)#...__next__, enumerate(DataPipe)#...\n"
+    "  CPU Exec        other operators, annotations and NVTX ranges\n"
+    "  Other           step time covered by none of these\n"
+    "\n"
+    "GPU metrics (kernels only, over [first kept step start, last step end]):\n"
+    "  Utilization             time with at least one kernel running / window\n"
+    "  Est. SM Efficiency      time-weighted min(sum of running kernels' blocks\n"
+    "                          per SM, 1) / window\n"
+    "  Est. Achieved Occupancy kernel-time-weighted mean of the kernels'\n"
+    "                          estimated achieved occupancy\n"
+    "Durations are whole ns in csv and json.\n";
 
 int cmd_breakdown(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "gpuscope: breakdown: not implemented yet\n");
-    return GS_EXIT_USAGE;
+    bool keep_warmup = false, tb_compat = false;
+    const gs_cli_flag flags[] = {{"keep-warmup", &keep_warmup}, {"tb-compat", &tb_compat}};
+    const gs_cli_spec spec = {.command = "breakdown", .help = breakdown_help, .csv = true,
+                              .flags = flags, .nflags = 2};
+    const char *regex;
+    gs_cli cli;
+    int rc = gs_cli_take_step(spec.command, &argc, argv, &regex);
+    if (rc != GS_CLI_RUN || (rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
+        return rc;
+    gs_profile profile;
+    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
+        return rc;
+    const gs_bd_opts opts = {.steps = {.regex = regex, .keep_warmup = keep_warmup},
+                             .tb_compat = tb_compat};
+    gs_breakdown bd;
+    gs_error err;
+    if (gs_breakdown_build(&profile, &cli.select, &opts, &bd, &err) != 0) {
+        rc = gs_cli_fail(&err);
+    } else {
+        gs_text_style style = gs_cli_text_style();
+        rc = gs_render_breakdown(stdout, &bd, cli.format, &style, cli.limit) == 0
+                 ? GS_EXIT_OK
+                 : gs_cli_out_of_memory();
+        gs_breakdown_free(&bd);
+    }
+    gs_profile_free(&profile);
+    return rc;
 }

@@ -1,0 +1,217 @@
+#include "render/breakdown_tables.h"
+
+#include <math.h>
+
+#include "render/json.h"
+#include "render/step_tables.h"
+#include "render/units.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Category columns in enum gs_bd_cat order, right after Rank, Step and Duration. */
+#define FIRST_CAT_COL 3
+static const gs_column step_columns[] = {
+    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
+    {"kernel_ns", "kernel", "Kernel", "Kernel (ns)", GS_COL_NS, 0},
+    {"memcpy_ns", "memcpy", "Memcpy", "Memcpy (ns)", GS_COL_NS, 0},
+    {"memset_ns", "memset", "Memset", "Memset (ns)", GS_COL_NS, 0},
+    {"communication_ns", "communication", "Communication", "Communication (ns)", GS_COL_NS, 0},
+    {"runtime_ns", "runtime", "Runtime", "Runtime (ns)", GS_COL_NS, 0},
+    {"dataloader_ns", "dataloader", "DataLoader", "DataLoader (ns)", GS_COL_NS, 0},
+    {"cpu_exec_ns", "cpu_exec", "CPU Exec", "CPU Exec (ns)", GS_COL_NS, 0},
+    {"other_ns", "other", "Other", "Other (ns)", GS_COL_NS, 0},
+    {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(step_columns) == FIRST_CAT_COL + GS_BD__COUNT + 1,
+               "one column per category");
+
+void gs_bd_step_table_init(gs_table *out)
+{
+    gs_table_init(out, step_columns, COUNT_OF(step_columns), "no steps: the trace has no events");
+}
+
+int gs_bd_step_table(const gs_bd_trace *b, size_t limit, gs_table *out)
+{
+    for (size_t i = 0; i < b->steps.n && (!limit || i < limit); i++) {
+        const gs_bd_step *s = &b->step[i];
+        gs_cell *c = gs_table_add_row(out);
+        if (!c)
+            return -1;
+        c[0].i = b->rank;
+        c[1].i = s->number;
+        c[2].i = s->end - s->start;
+        for (int k = 0; k < GS_BD__COUNT; k++)
+            c[FIRST_CAT_COL + k].i = s->ns[k];
+        c[FIRST_CAT_COL + GS_BD__COUNT].text = s->warmup ? "yes" : "no";
+    }
+    return 0;
+}
+
+static const gs_column avg_columns[] = {
+    {"category", "category", "Category", "Category", GS_COL_TEXT, 0},
+    {"avg_ns", "avg", "Avg/Step", "Avg/Step (ns)", GS_COL_NS, 0},
+    {"pct", "pct", "Step (%)", "Step (%)", GS_COL_PCT, 0},
+};
+
+int gs_bd_avg_table(const gs_bd_trace *b, gs_table *out)
+{
+    gs_table_init(out, avg_columns, COUNT_OF(avg_columns), "no steps kept");
+    if (!b->nkept)
+        return 0;
+    for (int k = 0; k < GS_BD__COUNT; k++) {
+        gs_cell *c = gs_table_add_row(out);
+        if (!c)
+            return -1;
+        c[0].text = gs_bd_cat_title((enum gs_bd_cat)k);
+        c[1].i = llround(b->avg_ns[k]);
+        c[2].f = b->avg_pct[k];
+    }
+    return 0;
+}
+
+static const gs_column gpu_columns[] = {
+    {"device", "device", "GPU", "GPU", GS_COL_COUNT, 0},
+    {"utilization_pct", "utilization", "Utilization (%)", "Utilization (%)", GS_COL_PCT, 0},
+    {"sm_efficiency_pct", "sm_efficiency", "Est. SM Efficiency (%)", "Est. SM Efficiency (%)",
+     GS_COL_PCT, 0},
+    {"occupancy_pct", "occupancy", "Est. Achieved Occupancy (%)", "Est. Achieved Occupancy (%)",
+     GS_COL_PCT, 0},
+    {"busy_ns", "busy", "Kernel Busy", "Kernel Busy (ns)", GS_COL_NS, 0},
+};
+
+int gs_bd_gpu_table(const gs_bd_trace *b, gs_table *out)
+{
+    gs_table_init(out, gpu_columns, COUNT_OF(gpu_columns), "no GPU kernels");
+    for (size_t i = 0; i < b->gpu.n; i++) {
+        const gs_gpu_device_metrics *m = &b->gpu.v[i];
+        gs_cell *c = gs_table_add_row(out);
+        if (!c)
+            return -1;
+        c[0].i = m->device;
+        c[1].f = m->utilization * 100.0;
+        c[2].f = m->has_sm_efficiency ? m->sm_efficiency * 100.0 : NAN;
+        c[3].f = m->has_occupancy ? m->occupancy_pct : NAN;
+        c[4].i = m->busy_ns;
+    }
+    return 0;
+}
+
+typedef int (*table_fn)(const gs_bd_trace *b, gs_table *out);
+
+static int render_one(FILE *out, const gs_bd_trace *b, table_fn fn, const gs_text_style *style)
+{
+    gs_table t;
+    int rc = fn(b, &t);
+    if (rc == 0)
+        rc = gs_render_text(out, &t, style);
+    gs_table_free(&t);
+    return rc;
+}
+
+static int render_text(FILE *out, const gs_breakdown *bd, const gs_text_style *style,
+                       size_t limit)
+{
+    for (size_t i = 0; i < bd->n; i++) {
+        const gs_bd_trace *b = &bd->v[i];
+        const gs_steps *s = &b->steps;
+        char avg[GS_UNIT_BUF];
+        gs_fmt_duration(avg, sizeof avg, llround(b->avg_total_ns));
+        fprintf(out, "%s%s (rank %d): %zu step%s from %s, average over %zu: %s\n", i ? "\n" : "",
+                b->trace->path ? b->trace->path : "-", b->rank, s->n, s->n == 1 ? "" : "s",
+                gs_step_source_title(s->source), b->nkept, avg);
+        if (s->nwarmup && !s->keep_warmup)
+            fprintf(out, "(%zu warm-up step%s left out; --keep-warmup counts them)\n", s->nwarmup,
+                    s->nwarmup == 1 ? "" : "s");
+        fputs("\n", out);
+        if (render_one(out, b, gs_bd_avg_table, style) != 0)
+            return -1;
+        fputs("\nper step:\n", out);
+        gs_table t;
+        gs_bd_step_table_init(&t);
+        int rc = gs_bd_step_table(b, limit, &t);
+        if (rc == 0)
+            rc = gs_render_text(out, &t, style);
+        gs_table_free(&t);
+        if (rc != 0)
+            return -1;
+        fputs("\nGPU metrics over the kept steps:\n", out);
+        if (render_one(out, b, gs_bd_gpu_table, style) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int json_table(FILE *out, const gs_bd_trace *b, table_fn fn)
+{
+    gs_table t;
+    int rc = fn(b, &t);
+    if (rc == 0)
+        gs_json_rows(out, &t, "      ");
+    gs_table_free(&t);
+    return rc;
+}
+
+static void json_average(FILE *out, const gs_bd_trace *b)
+{
+    fputs("      \"average\": {\"step_ns\": ", out);
+    gs_json_number(out, b->avg_total_ns, 1);
+    for (int k = 0; k < GS_BD__COUNT; k++) {
+        fprintf(out, ", \"%s_ns\": ", gs_bd_cat_key((enum gs_bd_cat)k));
+        gs_json_number(out, b->avg_ns[k], 1);
+        fprintf(out, ", \"%s_pct\": ", gs_bd_cat_key((enum gs_bd_cat)k));
+        gs_json_number(out, b->avg_pct[k], 4);
+    }
+    fputs("},\n", out);
+}
+
+static int render_json(FILE *out, const gs_breakdown *bd, size_t limit)
+{
+    fputs("{\n  \"command\": \"breakdown\",\n  \"traces\": [", out);
+    for (size_t i = 0; i < bd->n; i++) {
+        const gs_bd_trace *b = &bd->v[i];
+        fputs(i ? ",\n    {\n" : "\n    {\n", out);
+        fputs("      \"path\": ", out);
+        gs_json_string(out, b->trace->path);
+        fprintf(out, ",\n      \"rank\": %d,\n      \"source\": \"%s\",\n", b->rank,
+                gs_step_source_key(b->steps.source));
+        fprintf(out, "      \"steps\": %zu,\n      \"kept_steps\": %zu,\n", b->steps.n, b->nkept);
+        fprintf(out, "      \"window_start_ns\": %lld,\n      \"window_end_ns\": %lld,\n",
+                (long long)b->gpu.window_start, (long long)b->gpu.window_end);
+        json_average(out, b);
+        fputs("      \"gpus\": ", out);
+        if (json_table(out, b, gs_bd_gpu_table) != 0)
+            return -1;
+        fputs(",\n      \"rows\": ", out);
+        gs_table t;
+        gs_bd_step_table_init(&t);
+        int rc = gs_bd_step_table(b, limit, &t);
+        if (rc == 0)
+            gs_json_rows(out, &t, "      ");
+        gs_table_free(&t);
+        if (rc != 0)
+            return -1;
+        fputs("\n    }", out);
+    }
+    fputs(bd->n ? "\n  ]\n}\n" : "]\n}\n", out);
+    return 0;
+}
+
+int gs_render_breakdown(FILE *out, const gs_breakdown *b, enum gs_format format,
+                        const gs_text_style *style, size_t limit)
+{
+    if (format == GS_FORMAT_JSON)
+        return render_json(out, b, limit);
+    if (format == GS_FORMAT_TABLE)
+        return render_text(out, b, style, limit);
+    gs_table t;
+    gs_bd_step_table_init(&t);
+    int rc = 0;
+    for (size_t i = 0; i < b->n && rc == 0; i++)
+        rc = gs_bd_step_table(&b->v[i], limit, &t);
+    if (rc == 0)
+        gs_render_csv(out, &t);
+    gs_table_free(&t);
+    return rc;
+}

@@ -1,0 +1,166 @@
+#include "render/step_tables.h"
+
+#include "render/json.h"
+#include "render/units.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+    const char *title, *key;
+} source_names[] = {
+    [GS_STEPS_PROFILER] = {"ProfilerStep#N", "profiler_step"},
+    [GS_STEPS_REGEX] = {"--step regex", "regex"},
+    [GS_STEPS_WINDOW] = {"whole trace", "window"},
+};
+
+const char *gs_step_source_title(enum gs_step_source s)
+{
+    return s < COUNT_OF(source_names) ? source_names[s].title : "?";
+}
+
+const char *gs_step_source_key(enum gs_step_source s)
+{
+    return s < COUNT_OF(source_names) ? source_names[s].key : "?";
+}
+
+static const gs_column step_columns[] = {
+    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    {"start_ns", "start", "Start", "Start (ns)", GS_COL_NS, 0},
+    {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
+    {"host_ns", "host", "Host Duration", "Host Duration (ns)", GS_COL_NS, 0},
+    {"gpu_ops", "gpu_ops", "GPU Ops", "GPU Ops", GS_COL_COUNT, 0},
+    {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+};
+
+void gs_step_table_init(gs_table *out)
+{
+    gs_table_init(out, step_columns, COUNT_OF(step_columns), "no steps: the trace has no events");
+}
+
+int gs_step_table(const gs_trace *t, const gs_steps *s, size_t limit, gs_table *out)
+{
+    gs_ns first = 0, last;
+    gs_trace_span(t, &first, &last);
+    for (size_t i = 0; i < s->n && (!limit || i < limit); i++) {
+        const gs_step *st = &s->v[i];
+        gs_cell *c = gs_table_add_row(out);
+        if (!c)
+            return -1;
+        c[0].i = t->rank;
+        c[1].i = st->number;
+        c[2].i = st->start - first;
+        c[3].i = st->end - st->start;
+        c[4].i = st->host_end - st->host_start;
+        c[5].i = st->gpu_ops;
+        c[6].text = st->warmup ? "yes" : "no";
+    }
+    return 0;
+}
+
+/* The statistics, in the order the text and JSON show them. */
+static const struct {
+    const char *title, *key;
+    size_t offset;
+} stat_fields[] = {
+    {"mean", "mean_ns", offsetof(gs_step_stats, mean)},
+    {"std", "std_ns", offsetof(gs_step_stats, std)},
+    {"min", "min_ns", offsetof(gs_step_stats, min)},
+    {"med", "med_ns", offsetof(gs_step_stats, med)},
+    {"p95", "p95_ns", offsetof(gs_step_stats, p95)},
+    {"p99", "p99_ns", offsetof(gs_step_stats, p99)},
+    {"max", "max_ns", offsetof(gs_step_stats, max)},
+};
+
+static gs_ns stat_value(const gs_step_stats *st, size_t i)
+{
+    return *(const gs_ns *)((const char *)st + stat_fields[i].offset);
+}
+
+static void text_summary(FILE *out, const gs_steps_view *v)
+{
+    const gs_steps *s = &v->steps;
+    fprintf(out, "%s (rank %d): %zu step%s from %s", v->trace->path ? v->trace->path : "-",
+            v->trace->rank, s->n, s->n == 1 ? "" : "s", gs_step_source_title(s->source));
+    if (s->nwarmup)
+        fprintf(out, ", %zu warm-up (%s)", s->nwarmup,
+                s->keep_warmup ? "kept: --keep-warmup" : "left out of the statistics");
+    fputs("\n", out);
+    if (!s->stats.n)
+        return;
+    fprintf(out, "step time over %zu step%s:", s->stats.n, s->stats.n == 1 ? "" : "s");
+    for (size_t i = 0; i < COUNT_OF(stat_fields); i++) {
+        char buf[GS_UNIT_BUF];
+        gs_fmt_duration(buf, sizeof buf, stat_value(&s->stats, i));
+        fprintf(out, "%s %s %s", i ? "," : "", stat_fields[i].title, buf);
+    }
+    fputs("\n\n", out);
+}
+
+static int render_text(FILE *out, const gs_steps_view *v, size_t n, const gs_text_style *style,
+                       size_t limit)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputs("\n", out);
+        text_summary(out, &v[i]);
+        gs_table t;
+        gs_step_table_init(&t);
+        int rc = gs_step_table(v[i].trace, &v[i].steps, limit, &t);
+        if (rc == 0)
+            rc = gs_render_text(out, &t, style);
+        gs_table_free(&t);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int render_json(FILE *out, const gs_steps_view *v, size_t n, size_t limit)
+{
+    fputs("{\n  \"command\": \"steps\",\n  \"traces\": [", out);
+    for (size_t i = 0; i < n; i++) {
+        const gs_steps *s = &v[i].steps;
+        fputs(i ? ",\n    {\n" : "\n    {\n", out);
+        fputs("      \"path\": ", out);
+        gs_json_string(out, v[i].trace->path);
+        fprintf(out, ",\n      \"rank\": %d,\n      \"source\": \"%s\",\n", v[i].trace->rank,
+                gs_step_source_key(s->source));
+        fprintf(out, "      \"steps\": %zu,\n      \"warmup_steps\": %zu,\n", s->n, s->nwarmup);
+        fprintf(out, "      \"keep_warmup\": %s,\n", s->keep_warmup ? "true" : "false");
+        fprintf(out, "      \"stats\": {\"n\": %zu", s->stats.n);
+        for (size_t k = 0; k < COUNT_OF(stat_fields); k++)
+            fprintf(out, ", \"%s\": %lld", stat_fields[k].key,
+                    (long long)stat_value(&s->stats, k));
+        fputs("},\n      \"rows\": ", out);
+        gs_table t;
+        gs_step_table_init(&t);
+        int rc = gs_step_table(v[i].trace, s, limit, &t);
+        if (rc == 0)
+            gs_json_rows(out, &t, "      ");
+        gs_table_free(&t);
+        if (rc != 0)
+            return -1;
+        fputs("\n    }", out);
+    }
+    fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+    return 0;
+}
+
+int gs_render_steps(FILE *out, const gs_steps_view *v, size_t n, enum gs_format format,
+                    const gs_text_style *style, size_t limit)
+{
+    if (format == GS_FORMAT_JSON)
+        return render_json(out, v, n, limit);
+    if (format == GS_FORMAT_TABLE)
+        return render_text(out, v, n, style, limit);
+    gs_table t;
+    gs_step_table_init(&t);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = gs_step_table(v[i].trace, &v[i].steps, limit, &t);
+    if (rc == 0)
+        gs_render_csv(out, &t);
+    gs_table_free(&t);
+    return rc;
+}
