@@ -1,0 +1,157 @@
+/* Memory on a hand-made trace of five 1 ms steps (times in µs); expected numbers are worked out
+ * in the comments. Device 0 has 990 bytes.
+ *
+ *   step i = 1..5 [1000 i, 1000 i + 1000): aten::zeros > aten::empty, which allocates 100 bytes at
+ *       1000 i + 120 that are never freed: allocated at step end 100, 200, 300, 400, 500
+ *       (slope 100 per step, R² 1: a leak); reserved 200, 300, 400, 900, 900.
+ *   step 3 also: aten::mm [3300, 3400) allocates 500 at 3310 (allocated 800, reserved 900: the
+ *       peak), freed at 3500 outside any operator (the free still counts for aten::mm).
+ *   host: one 64-byte allocation at 1130 (device type 0, device -1, reserved unknown). */
+#include "analysis/memory.h"
+#include "check.h"
+#include "trace_builder.h"
+
+#define US 1000
+
+static void mem(gs_trace *t, int8_t type, int32_t device, gs_ns ts, uint64_t addr, int64_t bytes,
+                int64_t allocated, int64_t reserved)
+{
+    gs_mem_event *m = GS_VEC_PUSH(&t->mem_events);
+    *m = (gs_mem_event){.ts = ts * US, .pid = TB_PID, .tid = TB_TID, .device_type = type,
+                        .device = device, .addr = addr, .bytes = bytes,
+                        .total_allocated = allocated, .total_reserved = reserved};
+}
+
+static gs_trace *build(void)
+{
+    gs_trace *t = tb_new("memory.json", 0);
+    tb_device(t, 0, "GPU", 990, 100, 9, 0);
+    static const char *const steps[] = {"ProfilerStep#1", "ProfilerStep#2", "ProfilerStep#3",
+                                        "ProfilerStep#4", "ProfilerStep#5"};
+    static const int64_t reserved[] = {200, 300, 400, 900, 900};
+    for (gs_ns i = 1; i <= 5; i++) {
+        gs_ns s0 = 1000 * i;
+        tb_range(t, GS_RANGE_ANNOTATION, steps[i - 1], s0 * US, (s0 + 1000) * US, NULL);
+        tb_api(t, "cudaLaunchKernel", (s0 + 10) * US, (s0 + 15) * US, (uint64_t)i);
+        tb_kernel(t, "k", (s0 + 20) * US, (s0 + 30) * US, (uint64_t)i);
+        tb_range(t, GS_RANGE_OP, "aten::zeros", (s0 + 100) * US, (s0 + 200) * US, NULL);
+        tb_range(t, GS_RANGE_OP, "aten::empty", (s0 + 110) * US, (s0 + 150) * US, NULL);
+        mem(t, 1, 0, s0 + 120, (uint64_t)i, 100, 100 * i, reserved[i - 1]);
+    }
+    tb_range(t, GS_RANGE_OP, "aten::mm", 3300 * US, 3400 * US, NULL);
+    mem(t, 1, 0, 3310, 100, 500, 800, 900);
+    mem(t, 1, 0, 3500, 100, -500, 300, 900);
+    mem(t, 0, -1, 1130, 7, 64, 64, -1);
+    return t;
+}
+
+static void check_op(const gs_mem_op *op, const char *name, uint64_t allocs, uint64_t self_allocs,
+                     int64_t bytes, int64_t self_bytes, int64_t increase, int64_t self_increase)
+{
+    CHECK_STR(op->name, name);
+    CHECK_INT(op->alloc_count, allocs);
+    CHECK_INT(op->self_alloc_count, self_allocs);
+    CHECK_INT(op->alloc_bytes, bytes);
+    CHECK_INT(op->self_alloc_bytes, self_bytes);
+    CHECK_INT(op->increase, increase);
+    CHECK_INT(op->self_increase, self_increase);
+}
+
+static void test_cuda(const gs_mem_device *d)
+{
+    CHECK_INT(d->device_type, GS_MEM_DEVICE_CUDA);
+    CHECK_INT(d->device, 0);
+    CHECK_INT(d->records, 7);
+    CHECK_INT(d->allocs, 6);
+    CHECK_INT(d->frees, 1);
+    CHECK_INT(d->nseries, 7);
+    CHECK_INT(d->npoints, 7); /* fewer than GS_MEM_SERIES_POINTS: all kept */
+    CHECK_INT(d->peak_allocated, 800);
+    CHECK_INT(d->peak_ts, 3310 * US);
+    CHECK_INT(d->reserved_at_peak, 900);
+    CHECK_INT(d->peak_reserved, 900);
+    CHECK_INT(d->peak_step, 3);
+    CHECK_STR(d->peak_op, "aten::mm");
+    CHECK(d->fragmentation == 900.0 / 800.0);
+    CHECK(!d->fragmented); /* 1.125 <= 1.5 */
+    CHECK_INT(d->nsteps, 5);
+    if (d->nsteps == 5) {
+        CHECK_INT(d->steps[2].allocated, 300); /* after the free at 3500 */
+        CHECK_INT(d->steps[2].reserved, 900);
+        CHECK_INT(d->steps[4].allocated, 500);
+    }
+    CHECK_INT(d->fit_steps, 5);
+    CHECK(d->slope > 99.999 && d->slope < 100.001);
+    CHECK(d->r2 > 0.99999);
+    CHECK(d->leak);
+    CHECK_INT(d->device_memory, 990);
+    CHECK_INT(d->headroom, 90);
+    CHECK(d->peak_pct > 90.909 && d->peak_pct < 90.910); /* 900 / 990 */
+    CHECK(d->near_limit);
+    /* alloc_bytes desc, then name: three rows of 500 bytes */
+    CHECK_INT(d->nops, 3);
+    if (d->nops == 3) {
+        check_op(&d->ops[0], "aten::empty", 5, 5, 500, 500, 500, 500);
+        check_op(&d->ops[1], "aten::mm", 1, 1, 500, 500, 0, 0);
+        check_op(&d->ops[2], "aten::zeros", 5, 0, 500, 0, 500, 0);
+    }
+}
+
+static void test_host(const gs_mem_device *d)
+{
+    CHECK_INT(d->device_type, GS_MEM_DEVICE_CPU);
+    CHECK_INT(d->device, -1);
+    CHECK_INT(d->peak_allocated, 64);
+    CHECK_INT(d->peak_reserved, 0);
+    CHECK_INT(d->device_memory, 0);
+    CHECK(!d->near_limit);
+    CHECK(!d->leak); /* allocated 64 at every step end: no growth */
+    CHECK_STR(d->peak_op, "aten::empty");
+}
+
+/* 1000 records rising by 1 with a spike of 5000 at record 537: 200 points, the spike among them. */
+static void test_downsample(void)
+{
+    gs_trace *t = tb_new("many.json", 1);
+    for (gs_ns i = 0; i < 1000; i++)
+        mem(t, 1, 0, i, (uint64_t)i + 1, 1, i == 537 ? 5000 : i, 10000);
+    gs_profile p = {0};
+    tb_add(&p, t);
+    gs_memory_summary s;
+    gs_error err;
+    gs_step_opts opts = {0};
+    CHECK_INT(gs_memory_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(s.ndevices, 1);
+    if (s.ndevices == 1) {
+        const gs_mem_device *d = &s.devices[0];
+        CHECK_INT(d->npoints, 200);
+        bool peak = false;
+        for (size_t i = 0; i < d->npoints; i++)
+            peak |= d->points[i].allocated == 5000 && d->points[i].ts == 537 * US;
+        CHECK(peak);
+        CHECK_INT(d->peak_allocated, 5000);
+        CHECK_INT(d->fit_steps, 1); /* the whole trace is one window */
+        CHECK(!d->leak);
+    }
+    gs_memory_summary_free(&s);
+    gs_profile_free(&p);
+}
+
+int main(void)
+{
+    gs_profile p = {0};
+    tb_add(&p, build());
+    gs_memory_summary s;
+    gs_error err;
+    gs_step_opts opts = {0};
+    CHECK_INT(gs_memory_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(s.ndevices, 2); /* CUDA first, then the host */
+    if (s.ndevices == 2) {
+        test_cuda(&s.devices[0]);
+        test_host(&s.devices[1]);
+    }
+    gs_memory_summary_free(&s);
+    gs_profile_free(&p);
+    test_downsample();
+    return check_done("test_memory");
+}
