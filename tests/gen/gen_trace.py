@@ -31,6 +31,14 @@ trace dialects PyTorch has produced over the years:
                  = {count, bytes, total_ns}
   memset         = {count, bytes, total_ns}
   steps, step_names, devices, rank, world_size, memory peaks.
+  Bottleneck scenarios (dataloader_bound, host_bound, launch_bound, sync_bound, transfer_bound,
+  communication_bound, compute_bound, memory_growth; one dominant cause each) add
+  expected_verdict  = the diagnosis class id (data_loading, host_bound, ..., memory_growth)
+  bottleneck        = the numbers that make it so, per step and as shares of the step: GPU busy,
+                      idle gaps (host-wait / kernel-wait / other), DataLoader time and the GPU idle
+                      during it, exposed communication, pageable copy time, host time blocked in
+                      syncs and in synchronous copies, GPU idle after syncs, CPU op self time,
+                      launch statistics, allocated growth per step (least-squares slope), peaks.
 All generated times are multiples of the dialect's resolution (1 ns, or 1 us for the integer-us
 dialects), so the answers are exact in every dialect.
 
@@ -143,7 +151,8 @@ MEMCPY_NAMES = {
 CBID = {"cudaLaunchKernel": 211, "cudaMemcpyAsync": 41, "cudaMemsetAsync": 51,
         "cudaStreamSynchronize": 131, "cudaMalloc": 20, "cudaFuncGetAttributes": 6,
         "cudaGetDeviceProperties_v2": 440, "cudaStreamIsCapturing": 317, "cudaEventRecord": 135,
-        "cudaStreamWaitEvent": 147, "cuLaunchKernel": 307, "cudaDeviceSynchronize": 165}
+        "cudaStreamWaitEvent": 147, "cuLaunchKernel": 307, "cudaDeviceSynchronize": 165,
+        "cudaLaunchKernelExC": 430}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -295,7 +304,7 @@ class Thread(object):
         return g
 
     def launch(self, kname, dur_us, stream=KERNEL_STREAM, grid=(256, 1, 1), block=(256, 1, 1),
-               regs=64, smem=0, api="cudaLaunchKernel", launch_us=(3.5, 7.0)):
+               regs=64, smem=0, api="cudaLaunchKernel", launch_us=(3.5, 7.0), latency_us=(2.0, 6.0)):
         """A kernel launch; dur_us is the kernel's nominal duration (jittered +-5%)."""
         tl = self.tl
         if not tl.gpu:
@@ -306,7 +315,7 @@ class Thread(object):
             api, kind = "cudaLaunchKernel", "runtime"
         ev = self._runtime(api, kind, *launch_us)
         dur = dur_us * 1000.0 * tl.rng.uniform(0.95, 1.05)
-        g = self._gpu(ev, "kernel", kname, dur, stream)
+        g = self._gpu(ev, "kernel", kname, dur, stream, latency_us)
         nblocks = grid[0] * grid[1] * grid[2]
         threads = block[0] * block[1] * block[2]
         sms = tl.devices[tl.device]["numSms"]
@@ -493,15 +502,59 @@ def scenario_train_example(p):
 
 
 def scenario_dataloader_bound(p):
-    """The input pipeline dominates: most of each step is spent in the DataLoader."""
-    p.update(dataloader_us=(6000.0, 8000.0), loader_ops=8)
-    return p
+    """Data-loading-bound: enumerate(DataLoader) takes ~40 % of every step with the GPU idle
+    during it; the rest of the step is dense bf16 tensor-core kernels."""
+    return _bn(p, "data_loading", dataloader_us=(10000.0, 11000.0), layers=5, gemm_us=430.0, act_us=75.0)
 
 
 def scenario_launch_bound(p):
-    """Many tiny kernels: launch overhead exceeds kernel time."""
-    p.update(kernel_scale=0.05, extra_tiny_kernels=12, launch_us=(6.0, 11.0))
-    return p
+    """Launch-bound: ~1300 tiny kernels per step (2-5 us each, a for-loop Adam over 180 parameters
+    and a small model), each behind a ~6 us cudaLaunchKernel; the GPU waits on the launches."""
+    return _bn(p, "launch_bound", trunk="tiny", launch_us=(5.5, 6.5), latency_us=(1.5, 3.0), pace_us=None,
+               tiny_layers=20, tiny_params=180, item_end=True)
+
+
+def scenario_host_bound(p):
+    """Host-bound: few launches of normal kernels (>= 200 us each) separated by long CPU-side
+    operator work; the GPU is busy ~35 % of the step.  No DataLoader, no sync, no short kernels."""
+    return _bn(p, "host_bound", layers=3, gemm_us=330.0, act_us=240.0, pace_us=None, item_end=False,
+               min_kernel_us=210.0,
+               host_self_us=(90.0, 150.0), cpu_ops_us=(650.0, 850.0), input_copy=None)
+
+
+def scenario_sync_bound(p):
+    """Synchronization-bound: every step calls .item() 4 times (aten::item -> _local_scalar_dense
+    -> DtoH copy + cudaStreamSynchronize); the host is blocked ~40 % of the step, and after each
+    sync the GPU idles while the host computes on the scalar before the next launch."""
+    return _bn(p, "sync_bound", trunk="segments", pace_us=None, item_end=False, segments=4,
+               seg_kernels=16, seg_kernel_us=310.0, seg_host_us=(120.0, 150.0), seg_pre_us=(1050.0, 1250.0))
+
+
+def scenario_transfer_bound(p):
+    """Transfer-bound: three large pageable host-to-device copies (cudaMemcpyAsync from pageable
+    memory, so the call blocks) take ~40 % of each step, not overlapped with any kernel."""
+    return _bn(p, "transfer_bound", layers=5, gemm_us=430.0, act_us=75.0,
+               input_copy=("pageable", [32 * MIB, 32 * MIB, 32 * MIB]))
+
+
+def scenario_communication_bound(p):
+    """Communication-bound (rank 0 of 8): after backward, three gradient all-reduce buckets
+    (ncclDevKernel_AllReduce_Sum_f32_RING_LL on their own stream) take ~40 % of the step with no
+    compute running beside them (fully exposed)."""
+    return _bn(p, "communication_bound", layers=5, gemm_us=430.0, act_us=75.0, allreduce_us=3300.0,
+               allreduce_buckets=3, world_size=8)
+
+
+def scenario_compute_bound(p):
+    """GPU compute-bound: long fp32 SIMT GEMMs (volta_sgemm / sm80_xmma ffma, no Tensor Cores)
+    back to back, GPU busy >= 95 % of the step; no DataLoader, no sync of note, tiny copies."""
+    return _bn(p, "compute_bound", layers=8, gemm_us=520.0, act_us=90.0, kset="fp32")
+
+
+def scenario_memory_growth(p):
+    """Memory growth (a leak): a healthy bf16 training loop that keeps 200 MiB per step alive
+    (never freed), so Total Allocated rises by 200 MiB every step and reserved follows."""
+    return _bn(p, "memory_growth", layers=7, gemm_us=520.0, act_us=90.0, leak_bytes=200 * MIB)
 
 
 SCENARIOS = {
@@ -509,7 +562,448 @@ SCENARIOS = {
     "train_example": scenario_train_example,
     "dataloader_bound": scenario_dataloader_bound,
     "launch_bound": scenario_launch_bound,
+    "host_bound": scenario_host_bound,
+    "sync_bound": scenario_sync_bound,
+    "transfer_bound": scenario_transfer_bound,
+    "communication_bound": scenario_communication_bound,
+    "compute_bound": scenario_compute_bound,
+    "memory_growth": scenario_memory_growth,
 }
+
+
+# ----------------------------------------------------------------------------------------------
+# The bottleneck scenarios' model: a small transformer-ish MLP training loop on one H100, one
+# rank, where exactly one cause dominates the step.  Single steps are ~30 ms.
+
+MIB = 1024 * 1024
+
+K_SGEMM_NN = "volta_sgemm_128x64_nn"
+K_SGEMM_NT = "volta_sgemm_128x64_nt"
+K_SGEMM_TN = "volta_sgemm_128x64_tn"
+K_XMMA_F32 = ("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_aligna4"
+              "_alignc4_execute_kernel__51_cublas")
+K_BF16_TN = ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x256x64_warpgroupsize2x1x1_execute_segment"
+             "_k_off_kernel__5x_cublas")
+K_BF16_NN = ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize128x256x64_warpgroupsize2x1x1_execute_segment"
+             "_k_off_kernel__5x_cublas")
+K_BF16_NT = ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_nt_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment"
+             "_k_off_kernel__5x_cublas")
+K_GELU = ("void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, "
+          "at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::"
+          "{lambda(c10::BFloat16)#1}, at::detail::Array<char*, 2> >(int, at::native::GeluCUDAKernelImpl("
+          "at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::"
+          "operator()() const::{lambda(c10::BFloat16)#1}, at::detail::Array<char*, 2>)")
+K_GELU_BWD = ("void at::native::vectorized_elementwise_kernel<4, at::native::GeluBackwardCUDAKernelImpl("
+              "at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::"
+              "operator()() const::{lambda(c10::BFloat16, c10::BFloat16)#1}, at::detail::Array<char*, 3> >(int, "
+              "at::native::GeluBackwardCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::"
+              "{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16, "
+              "c10::BFloat16)#1}, at::detail::Array<char*, 3>)")
+K_ADD = ("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+         "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)")
+K_MUL = ("void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float, "
+         "at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2> >(int, "
+         "at::native::AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, "
+         "at::detail::Array<char*, 2>)")
+K_ADDCMUL = ("void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+             "addcmul_cuda_kernel(at::TensorIteratorBase&, c10::Scalar const&)::{lambda()#1}::operator()() const::"
+             "{lambda()#4}::operator()() const::{lambda(float, float, float)#1}, at::detail::Array<char*, 4> >"
+             "(int, at::native::(anonymous namespace)::addcmul_cuda_kernel(at::TensorIteratorBase&, "
+             "c10::Scalar const&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::"
+             "{lambda(float, float, float)#1}, at::detail::Array<char*, 4>)")
+K_SQRT = ("void at::native::vectorized_elementwise_kernel<4, at::native::sqrt_kernel_cuda(at::TensorIteratorBase&)"
+          "::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, "
+          "at::detail::Array<char*, 2> >(int, at::native::sqrt_kernel_cuda(at::TensorIteratorBase&)::"
+          "{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, "
+          "at::detail::Array<char*, 2>)")
+K_ADDCDIV = ("void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+             "addcdiv_cuda_kernel(at::TensorIteratorBase&, c10::Scalar const&)::{lambda()#1}::operator()() const::"
+             "{lambda()#4}::operator()() const::{lambda(float, float, float)#1}, at::detail::Array<char*, 4> >"
+             "(int, at::native::(anonymous namespace)::addcdiv_cuda_kernel(at::TensorIteratorBase&, "
+             "c10::Scalar const&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::"
+             "{lambda(float, float, float)#1}, at::detail::Array<char*, 4>)")
+K_LN = ("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, "
+        "c10::BFloat16 const*, c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)")
+K_LN_BWD = ("void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_vectorized<c10::BFloat16, float>"
+            "(c10::BFloat16 const*, c10::BFloat16 const*, float const*, float const*, c10::BFloat16 const*, "
+            "c10::BFloat16*, int)")
+K_ADAMW = ("void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::"
+           "FusedOptimizerTensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, "
+           "(at::native::ADAM_MODE)1, false>, double*, double, double, double, double, double, bool, float*, float*>"
+           "(at::native::(anonymous namespace)::FusedOptimizerTensorListMetadata<4>, at::native::(anonymous "
+           "namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, double*, double, double, "
+           "double, double, double, bool, float*, float*)")
+K_CAT = ("void at::native::(anonymous namespace)::CatArrayBatchedCopy<at::native::(anonymous namespace)::"
+         "OpaqueType<4u>, unsigned int, 1, 128, 1>(at::native::(anonymous namespace)::OpaqueType<4u>*, "
+         "at::native::(anonymous namespace)::CatArrInputTensorMetadata<at::native::(anonymous namespace)::"
+         "OpaqueType<4u>, unsigned int, 128, 1>, at::native::(anonymous namespace)::TensorSizeStride<unsigned int, "
+         "4u>, int, unsigned int)")
+K_TOPK = ("void at::native::sbtopk::gatherTopK<float, unsigned int, 2, false>(at::cuda::detail::TensorInfo<float, "
+          "unsigned int>, unsigned int, unsigned int, bool, unsigned int, unsigned int, at::cuda::detail::TensorInfo"
+          "<float, unsigned int>, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int)")
+K_INDEX = ("void at::native::index_elementwise_kernel<128, 4, at::native::gpu_index_kernel<at::native::index_kernel_"
+           "impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::"
+           "{lambda(char*, char const*, long)#1}>(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>, "
+           "at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, "
+           "c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1} const&)::{lambda(int)#1}>(long, "
+           "at::native::gpu_index_kernel<at::native::index_kernel_impl<at::native::OpaqueType<2> >("
+           "at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1}>"
+           "(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>, at::native::index_kernel_impl<"
+           "at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::"
+           "{lambda(char*, char const*, long)#1} const&)::{lambda(int)#1})")
+
+# Kernel sets: (fwd gemm A, fwd gemm B, dgrad, wgrad) -- fp32 SIMT (no Tensor Cores) or bf16 AMP.
+KSETS = {"fp32": (K_SGEMM_NN, K_XMMA_F32, K_SGEMM_NT, K_SGEMM_TN),
+         "bf16": (K_BF16_TN, K_BF16_TN, K_BF16_NN, K_BF16_NT)}
+
+# CPU-side operators of the host-bound and sync-bound models (CPU tensors: no kernels, no sync).
+CPU_OPS = ("aten::sort", "aten::index", "aten::cat", "aten::argsort", "aten::scatter_add_", "aten::unique_dim")
+
+BOTTLENECK_CLASSES = ("data_loading", "host_bound", "launch_bound", "sync_bound", "transfer_bound",
+                      "communication_bound", "compute_bound", "memory_growth")
+
+
+def _bn(p, verdict, **kw):
+    p.update(model="bottleneck", expected_verdict=verdict, device=H100,
+             trunk="mlp", layers=4, gemm_us=430.0, act_us=75.0, kset="bf16",
+             launch_us=(3.5, 7.0), latency_us=(2.0, 6.0),
+             pace_us=(25.0, 60.0),          # the host stays this far ahead of the GPU (python time)
+             host_self_us=None,             # CPU self time inside each launching op
+             cpu_ops_us=None,               # a CPU-only op before each launching op
+             dataloader_us=None,
+             input_copy=("pinned", [8 * MIB]),
+             item_end=True,                 # loss.item() at the end of the step
+             allreduce_us=0.0, allreduce_buckets=0, world_size=1,
+             weights_bytes=3 * 1024 * MIB, act_bytes=96 * MIB, leak_bytes=0,
+             tiny_layers=0, tiny_params=0, min_kernel_us=0.0,
+             segments=0, seg_kernels=0, seg_kernel_us=0.0, seg_host_us=(0.0, 0.0), seg_pre_us=(0.0, 0.0))
+    p.update(kw)
+    return p
+
+
+def _alloc(th, nbytes):
+    """A caching-allocator allocation: reserved grows (one cudaMalloc, 2 MiB segments) only when
+    allocated exceeds it; freed blocks stay reserved."""
+    tl = th.tl
+    if tl.dialect == "legacy":
+        return 0
+    tl.addr += (nbytes + 511) // 512 * 512
+    addr = tl.addr
+    tl.allocated += nbytes
+    if tl.reserved < tl.allocated:
+        seg = tl.allocated - tl.reserved
+        tl.reserved += (seg + 2 * MIB - 1) // (2 * MIB) * (2 * MIB)
+        if tl.gpu:
+            th.api("cudaMalloc", 20.0, 60.0)
+    th.t += tl.q
+    tl.mem.append(MemEvent(th.t, th.tid, nbytes, addr, tl.allocated, tl.reserved, tl.device))
+    return addr
+
+
+class _BN(object):
+    """Emits the operators of one bottleneck scenario."""
+
+    def __init__(self, tl, p):
+        self.tl, self.p = tl, p
+        self.main = Thread(tl, tl.main_tid, tl.t0 + tl.d(40.0, 80.0))
+        self.bwd = Thread(tl, tl.bwd_tid, 0)
+        self.ncpu = 0
+
+    def pace(self, th, g):
+        """Python time until the host is pace_us ahead of the end of the GPU queue."""
+        pace = self.p["pace_us"]
+        if pace is None or g is None:
+            return
+        target = g.start + g.dur - self.tl.d(*pace)
+        if target > th.t:
+            th.t = target
+
+    def cpu_op(self, th, us):
+        """A CPU-only operator (work on CPU tensors) with self time only."""
+        name = CPU_OPS[self.ncpu % len(CPU_OPS)]
+        self.ncpu += 1
+        with th.span(name):
+            th.work(*us)
+
+    def op(self, th, names, kname, us, grid=(264, 1, 1), block=(256, 1, 1), regs=64, smem=0,
+           stream=KERNEL_STREAM, alloc=0, pace=True, args=None, cpu=True):
+        """Nested operators around one kernel launch; then (pace) python time outside them."""
+        p = self.p
+        if p["cpu_ops_us"] and cpu:
+            self.cpu_op(th, p["cpu_ops_us"])
+        us = max(us, p["min_kernel_us"])
+        spans = [th.span(n, args=args if i == len(names) - 1 else None) for i, n in enumerate(names)]
+        for s in spans:
+            s.__enter__()
+        addr = _alloc(th, alloc) if alloc else 0
+        if p["host_self_us"]:
+            th.work(*p["host_self_us"])
+        g = th.launch(kname, us, stream=stream, grid=grid, block=block, regs=regs, smem=smem,
+                      launch_us=p["launch_us"], latency_us=p["latency_us"])
+        for s in reversed(spans):
+            s.__exit__(None, None, None)
+        if pace:
+            self.pace(th, g)
+        return g, addr
+
+    def gemm_kw(self, which):
+        k = KSETS[self.p["kset"]][which]
+        return k, dict(grid=(66, 8, 1), block=(256, 1, 1), regs=232 if "bf16" in k else 126,
+                       smem=213248 if "bf16" in k else 32768)
+
+    def gemm(self, th, names, which, us, alloc=0):
+        k, kw = self.gemm_kw(which)
+        return self.op(th, names, k, us, alloc=alloc, **kw)
+
+    def node(self, th, outer, calls):
+        """Operators (outer, nested) around several launches [(op name, kernel, us, kwargs)];
+        the python pacing time comes after the outermost one closes."""
+        if self.p["cpu_ops_us"]:
+            self.cpu_op(th, self.p["cpu_ops_us"])
+        spans = [th.span(n) for n in outer]
+        for sp in spans:
+            sp.__enter__()
+        g = None
+        for name, k, us, kw in calls:
+            g, _ = self.op(th, (name,), k, us, pace=False, cpu=False, **kw)
+        for sp in reversed(spans):
+            sp.__exit__(None, None, None)
+        self.pace(th, g)
+        return g
+
+    def copy_in(self, th, mem, nbytes):
+        with th.span("aten::to"):
+            with th.span("aten::_to_copy"):
+                with th.span("aten::empty_strided"):
+                    addr = _alloc(th, nbytes)
+                with th.span("aten::copy_"):
+                    th.memcpy("HtoD", mem, nbytes)
+        return addr
+
+    def item(self, th):
+        with th.span("aten::item"):
+            with th.span("aten::_local_scalar_dense"):
+                th.memcpy("DtoH", "pageable", 4)
+                th.sync()
+
+    def dataloader(self, th, us):
+        tl = self.tl
+        with th.span(DATALOADER, "ann"):
+            total = tl.d(*us)
+            names = ("aten::stack", "aten::to", "aten::cat", "aten::to", "aten::stack", "aten::div_")
+            per = total // (len(names) + 1)
+            for n in names:
+                with th.span(n):
+                    th.t += tl.qz(per * 0.7)
+                th.t += tl.qz(per * 0.3)
+
+    # --- one training step ---------------------------------------------------------------------
+    def step(self, n):
+        p, tl, main, bwd = self.p, self.tl, self.main, self.bwd
+        if p["dataloader_us"]:
+            self.dataloader(main, p["dataloader_us"])
+        inputs = []
+        if p["input_copy"] and tl.gpu:
+            mem, sizes = p["input_copy"]
+            for nb in sizes:
+                inputs.append((self.copy_in(main, mem, nb), nb))
+        if p["trunk"] == "mlp":
+            self.mlp(n)
+        elif p["trunk"] == "tiny":
+            self.tiny(n)
+        else:
+            self.segmented(n)
+        for a, nb in inputs:
+            main.free(a, nb)
+        if p["item_end"]:
+            self.item(main)
+        main.work(5, 15)
+
+    def mlp(self, n):
+        p, tl, main, bwd = self.p, self.tl, self.main, self.bwd
+        L, gu, au, ab = p["layers"], p["gemm_us"], p["act_us"], p["act_bytes"]
+        acts = []
+        with main.span("## forward ##", "ann"):
+            for i in range(L):
+                _, a1 = self.gemm(main, ("aten::linear", "aten::addmm"), 0, gu, alloc=ab)
+                _, a2 = self.op(main, ("aten::gelu",), K_GELU, au, alloc=ab)
+                self.gemm(main, ("aten::linear", "aten::addmm"), 1, gu)
+                self.op(main, ("aten::add",), K_ADD, au * 0.5)
+                _, a3 = self.op(main, ("aten::layer_norm", "aten::native_layer_norm"), K_LN, au * 0.6,
+                                grid=(2048, 1, 1), alloc=ab)
+                acts.append([(a1, ab), (a2, ab), (a3, ab)])
+            with main.span("aten::cross_entropy_loss"):
+                with main.span("aten::log_softmax"):
+                    self.op(main, ("aten::_log_softmax",), K_SOFTMAX, au * 0.8, grid=(1024, 1, 1), pace=False)
+                with main.span("aten::nll_loss_nd"):
+                    with main.span("aten::nll_loss"):
+                        g, _ = self.op(main, ("aten::nll_loss_forward",), K_NLL, max(au * 0.1, 4.0),
+                                       grid=(1, 1, 1), block=(32, 1, 1), pace=False, cpu=False)
+            self.pace(main, g)
+            if p["leak_bytes"]:
+                # history.append(loss_terms): a tensor kept alive forever (with its graph).
+                with main.span("aten::cat"):
+                    _alloc(main, p["leak_bytes"])
+                    g = main.launch(K_CAT, au, grid=(1024, 1, 1), block=(512, 1, 1), regs=32,
+                                    launch_us=p["launch_us"], latency_us=p["latency_us"])
+                self.pace(main, g)
+        with main.span("aten::ones_like"):
+            with main.span("aten::fill_"):
+                g = main.launch(K_FILL, max(2.0, p["min_kernel_us"]), grid=(1, 1, 1), block=(128, 1, 1),
+                                regs=16, launch_us=p["launch_us"], latency_us=p["latency_us"])
+        bwd.t = main.t + tl.d(5, 12)
+        ev = "autograd::engine::evaluate_function: "
+        self.node(bwd, (ev + "NllLossBackward0", "NllLossBackward0"),
+                  [("aten::nll_loss_backward", K_NLL_BWD, max(au * 0.1, 4.0), dict(grid=(1, 1, 1)))])
+        self.node(bwd, (ev + "LogSoftmaxBackward0", "LogSoftmaxBackward0"),
+                  [("aten::_log_softmax_backward_data", K_SOFTMAX_BWD, au * 0.8, dict(grid=(1024, 1, 1)))])
+        dg, dkw = self.gemm_kw(2)
+        wg, wkw = self.gemm_kw(3)
+        for i in reversed(range(L)):
+            self.node(bwd, (ev + "NativeLayerNormBackward0", "NativeLayerNormBackward0"),
+                      [("aten::native_layer_norm_backward", K_LN_BWD, au * 0.8, dict(grid=(2048, 1, 1)))])
+            for which in (1, 0):
+                if which == 0:
+                    self.node(bwd, (ev + "GeluBackward0", "GeluBackward0"),
+                              [("aten::gelu_backward", K_GELU_BWD, au, {})])
+                self.node(bwd, (ev + "AddmmBackward0", "AddmmBackward0"),
+                          [("aten::mm", dg, gu, dkw), ("aten::mm", wg, gu, wkw)])
+            for a, nb in acts.pop():
+                bwd.free(a, nb)
+        if p["allreduce_buckets"]:
+            self.allreduce(bwd)
+        main.t = max(main.t, bwd.t) + tl.d(3, 8)
+        with main.span("Optimizer.zero_grad#AdamW.zero_grad", "ann"):
+            main.work(20, 40)
+        with main.span("Optimizer.step#AdamW.step", "ann"):
+            if p["allreduce_buckets"] and tl.gpu:
+                # The optimizer waits for the reduced gradients.
+                main.api("cudaStreamWaitEvent", 1.0, 2.0)
+                tl.stream_free[KERNEL_STREAM] = max(tl.stream_free.get(KERNEL_STREAM, 0),
+                                                    tl.stream_free.get(NCCL_STREAM, 0))
+            self.op(main, ("aten::_fused_adamw_",), K_ADAMW, au * 2.0, grid=(1320, 1, 1), block=(512, 1, 1))
+
+    def allreduce(self, th):
+        """DDP's gradient buckets, as PyTorch records them: c10d::allreduce_ > record_param_comms
+        (collective args) > nccl:all_reduce (annotation) > event record/wait and the launch of
+        ncclDevKernel_AllReduce on the NCCL stream, which waits for the compute stream."""
+        p, tl = self.p, self.tl
+        nelems = 2 ** 25
+        g = None
+        for b in range(p["allreduce_buckets"]):
+            args = {"Collective name": "allreduce", "dtype": "Float", "In msg nelems": nelems,
+                    "Out msg nelems": nelems, "Group size": tl.world_size, "Process Group Name": "0",
+                    "Process Group Description": "default_pg",
+                    "Process Group Ranks": "[%s]" % ", ".join(str(r) for r in range(tl.world_size)),
+                    "Global rank start": 0, "Global rank stride": 1}
+            with th.span("c10d::allreduce_"):
+                with th.span("record_param_comms", args=args):
+                    with th.span("nccl:all_reduce", "ann"):
+                        if tl.gpu:
+                            th.api("cudaEventRecord", 1.0, 2.0)
+                            th.api("cudaStreamWaitEvent", 1.0, 2.0)
+                            tl.stream_free[NCCL_STREAM] = max(tl.stream_free.get(NCCL_STREAM, 0),
+                                                              tl.stream_free.get(KERNEL_STREAM, 0))
+                        g = th.launch(K_NCCL, p["allreduce_us"], stream=NCCL_STREAM, grid=(32, 1, 1),
+                                      block=(640, 1, 1), regs=96, api="cudaLaunchKernelExC",
+                                      launch_us=(8.0, 14.0), latency_us=p["latency_us"])
+                        if tl.gpu:
+                            th.api("cudaEventRecord", 0.5, 1.5)
+            self.pace(th, g)
+
+    def tiny(self, n):
+        """A small model and a for-loop Adam: thousands of 2-5 us kernels."""
+        p, tl, main, bwd = self.p, self.tl, self.main, self.bwd
+        rng = tl.rng
+
+        def t(th, names, k):
+            self.op(th, names, k, rng.uniform(2.2, 4.6), grid=(4, 1, 1), block=(128, 1, 1), regs=16, pace=False)
+
+        with main.span("## forward ##", "ann"):
+            for i in range(p["tiny_layers"]):
+                t(main, ("aten::linear", "aten::addmm"), K_GEMV)
+                t(main, ("aten::add",), K_ADD)
+                t(main, ("aten::mul",), K_MUL)
+                t(main, ("aten::relu",), K_RELU)
+        bwd.t = main.t + tl.d(5, 12)
+        for i in range(p["tiny_layers"]):
+            with bwd.span("autograd::engine::evaluate_function: ReluBackward0"):
+                t(bwd, ("ReluBackward0", "aten::threshold_backward"), K_RELU_BWD)
+            with bwd.span("autograd::engine::evaluate_function: MulBackward0"):
+                t(bwd, ("MulBackward0", "aten::mul"), K_MUL)
+            with bwd.span("autograd::engine::evaluate_function: AddmmBackward0"):
+                t(bwd, ("AddmmBackward0", "aten::mm"), K_GEMV)
+                t(bwd, ("AddmmBackward0", "aten::mm"), K_GEMV)
+                t(bwd, ("AddmmBackward0", "aten::sum"), K_REDUCE)
+            with bwd.span("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad"):
+                t(bwd, ("torch::autograd::AccumulateGrad", "aten::add_"), K_ADD)
+        main.t = max(main.t, bwd.t) + tl.d(3, 8)
+        with main.span("Optimizer.step#Adam.step", "ann"):
+            for i in range(p["tiny_params"]):
+                t(main, ("aten::mul_",), K_MUL)
+                t(main, ("aten::add_",), K_ADD)
+                t(main, ("aten::addcmul_",), K_ADDCMUL)
+                t(main, ("aten::sqrt",), K_SQRT)
+                t(main, ("aten::add_",), K_ADD)
+                t(main, ("aten::addcdiv_",), K_ADDCDIV)
+
+    def segmented(self, n):
+        """Mixture-of-experts layers that call .item() on the routing counts: after each sync the
+        host builds the dispatch on the CPU before it launches the experts."""
+        p, tl, main = self.p, self.tl, self.main
+        ab = p["act_bytes"]
+        ku = p["seg_kernel_us"]
+        for s in range(p["segments"]):
+            with main.span("## moe_layer ##", "ann"):
+                # The host builds the dispatch plan from the counts on CPU tensors: the GPU waits.
+                for j in range(3):
+                    self.cpu_op(main, (p["seg_pre_us"][0] / 3.0, p["seg_pre_us"][1] / 3.0))
+                kk = p["seg_kernels"]
+                for j in range(kk):
+                    which = j % 4
+                    with main.span("aten::empty", zero=True):
+                        pass
+                    if which == 0:
+                        self.op(main, ("aten::linear", "aten::addmm"), K_BF16_TN, ku * 1.5, pace=False)
+                    elif which == 1:
+                        self.op(main, ("aten::gelu",), K_GELU, ku * 0.5, pace=False)
+                    elif which == 2:
+                        self.op(main, ("aten::linear", "aten::addmm"), K_BF16_NN, ku * 1.5, pace=False)
+                    elif j == kk - 1:
+                        self.op(main, ("aten::topk",), K_TOPK, ku * 0.5, grid=(128, 1, 1), pace=False)
+                    else:
+                        self.op(main, ("aten::index",), K_INDEX, ku * 0.5, pace=False)
+                    main.work(*p["seg_host_us"])
+                self.item(main)
+
+
+def build_bottleneck(tl, p, steps):
+    # One GPU: list only the device this rank uses.
+    tl.devices = [d for d in tl.devices if d["id"] == tl.device]
+    tl.step_gpu = []
+    m = _BN(tl, p)
+    main = m.main
+    # The model's weights and optimizer state, allocated before the profiled window's first step.
+    with main.span("aten::empty"):
+        for i in range(6):
+            m.persistent = _alloc(main, p["weights_bytes"] // 6)
+    for step in range(1, steps + 1):
+        loop_frame = main.pyframe("train.py(88): train_step")
+        loop_frame.__enter__()
+        with main.span("ProfilerStep#%d" % step, "ann") as step_ev:
+            tl.steps.append(step_ev)
+            gpu_mark = len(tl.gpu_events)
+            m.step(step)
+        launched = [g for g in tl.gpu_events[gpu_mark:] if g.kind != "sync"]
+        if launched:
+            s = min(g.start for g in launched)
+            e = max(g.start + g.dur for g in launched)
+            tl.gpu_annotations.append((step_ev, s, e - s))
+        tl.step_gpu.append((step_ev, gpu_mark, len(tl.gpu_events)))
+        loop_frame.__exit__(None, None, None)
+        main.work(20, 60)
+    tl.end = max(tl.end, main.t, m.bwd.t) + tl.d(20, 50)
+    return tl
 
 
 # ----------------------------------------------------------------------------------------------
@@ -522,6 +1016,10 @@ def _kscale(p, us):
 def build_timeline(dialect, steps, seed, rank, world_size, scenario):
     p = SCENARIOS[scenario](default_params())
     tl = Timeline(dialect, seed, rank, world_size, p["device"])
+    tl.params = p
+    tl.scenario = scenario
+    if p.get("model") == "bottleneck":
+        return build_bottleneck(tl, p, steps)
     rng = tl.rng
     main = Thread(tl, tl.main_tid, tl.t0 + tl.d(40.0, 80.0))
     bwd = Thread(tl, tl.bwd_tid, 0)
@@ -798,7 +1296,7 @@ def compute_answers(tl, args):
             devices.append({"id": d["id"], "name": d["name"], "num_sms": d["numSms"],
                             "total_global_mem": d["totalGlobalMem"]})
     sorted_dict = lambda d: dict(sorted(d.items()))
-    return {
+    ans = {
         "generator": {"dialect": args.dialect, "scenario": args.scenario, "seed": args.seed,
                       "steps": args.steps, "rank": args.rank, "world_size": args.world_size},
         "synthetic": True,
@@ -821,6 +1319,185 @@ def compute_answers(tl, args):
                    "kernels": sum(1 for g in tl.gpu_events if g.kind == "kernel"),
                    "memcpys": sum(1 for g in tl.gpu_events if g.kind == "memcpy"),
                    "memsets": sum(1 for g in tl.gpu_events if g.kind == "memset")},
+    }
+    if tl.params.get("model") == "bottleneck":
+        sn = scenario_numbers(tl)
+        ans["expected_verdict"] = sn.pop("expected_verdict")
+        ans["bottleneck"] = sn
+    return ans
+
+
+# ----------------------------------------------------------------------------------------------
+# Known answers of the bottleneck scenarios: the numbers that make each verdict (DESIGN §3),
+# per step, from the abstract timeline.
+
+SYNC_CALLS = ("cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize")
+SYNC_OPS = ("aten::item", "aten::_local_scalar_dense")
+
+
+def _merge(iv):
+    out = []
+    for s, e in sorted(iv):
+        if e <= s:
+            continue
+        if out and s <= out[-1][1]:
+            if e > out[-1][1]:
+                out[-1][1] = e
+        else:
+            out.append([s, e])
+    return out
+
+
+def _clip(iv, lo, hi):
+    return [(max(s, lo), min(e, hi)) for s, e in iv if min(e, hi) > max(s, lo)]
+
+
+def _length(merged):
+    return sum(e - s for s, e in merged)
+
+
+def _minus(a, b):
+    """|a \\ b| for merged interval lists."""
+    total, j = 0, 0
+    for s, e in a:
+        cur = s
+        while j < len(b) and b[j][1] <= cur:
+            j += 1
+        k = j
+        while k < len(b) and b[k][0] < e:
+            if b[k][0] > cur:
+                total += b[k][0] - cur
+            cur = max(cur, b[k][1])
+            k += 1
+        if cur < e:
+            total += e - cur
+    return total
+
+
+def scenario_numbers(tl):
+    p = tl.params
+    gpu = [g for g in tl.gpu_events if g.kind != "sync"]
+    kern = [g for g in gpu if g.kind == "kernel"]
+    is_comm = lambda g: g.name.startswith("nccl")
+    iv = lambda evs: [(g.start, g.start + g.dur) for g in evs]
+    busy_all = _merge(iv(gpu))
+    acts = sorted(gpu, key=lambda g: g.start)
+    sync_calls = [e for e in tl.cpu if e.kind == "runtime" and e.name in SYNC_CALLS]
+    sync_host = _merge([(e.start, e.start + e.dur) for e in tl.cpu
+                        if (e.kind == "runtime" and e.name in SYNC_CALLS) or
+                        (e.kind == "op" and e.name in SYNC_OPS)])
+    sync_copy = _merge([(e.start, e.start + e.dur) for e in tl.cpu if e.kind == "runtime" and
+                        any(g.kind == "memcpy" and g.copy_mem == "pageable" for g in e.gpu)])
+    dl = _merge([(e.start, e.start + e.dur) for e in tl.cpu if e.kind == "ann" and e.name == DATALOADER])
+    keys = ("window_ns", "gpu_busy_ns", "kernel_busy_ns", "compute_kernel_ns", "comm_kernel_ns",
+            "exposed_comm_ns", "memcpy_ns", "memcpy_pageable_ns", "memcpy_not_overlapped_ns", "memset_ns",
+            "gpu_idle_ns", "idle_host_wait_ns", "idle_kernel_wait_ns", "idle_other_ns",
+            "dataloader_ns", "dataloader_gpu_idle_ns", "sync_blocked_ns", "sync_copy_blocked_ns",
+            "gpu_idle_after_sync_ns", "cpu_op_self_ns", "launch_call_ns", "kernels", "median_kernel_ns",
+            "kernels_shorter_than_launch", "allocated_at_step_end_bytes", "reserved_at_step_end_bytes")
+    per = dict((k, []) for k in keys)
+    for step_ev, i0, i1 in tl.step_gpu:
+        mine = [g for g in tl.gpu_events[i0:i1] if g.kind != "sync"]
+        lo = step_ev.start
+        hi = max([lo + step_ev.dur] + [g.start + g.dur for g in mine])
+        W = lambda evs: _merge(_clip(iv(evs), lo, hi))
+        busy = _merge(_clip(busy_all, lo, hi))
+        kb = W(kern)
+        comp = W([g for g in kern if not is_comm(g)])
+        comm = W([g for g in kern if is_comm(g)])
+        mc = W([g for g in gpu if g.kind == "memcpy"])
+        # GPU-wide idle gaps, classified by the activity that ends each gap: host-wait when its
+        # launch call began at or after the gap began (the GPU waited for the host), else
+        # kernel-wait when shorter than 30 us, else other.
+        hw = kw = ot = 0
+        gaps, cur = [], lo
+        for s, e in busy + [[hi, hi]]:
+            if s > cur:
+                gaps.append((cur, s))
+            cur = max(cur, e)
+        for gs, ge in gaps:
+            nxt = next((g for g in acts if g.start >= ge), None)
+            if nxt is not None and nxt.launch is not None and nxt.launch.start >= gs:
+                hw += ge - gs
+            elif ge - gs < 30000:
+                kw += ge - gs
+            else:
+                ot += ge - gs
+        after_sync = 0
+        for c in sync_calls:
+            ce = c.start + c.dur
+            if not (lo <= ce < hi) or any(s <= ce < e for s, e in busy_all):
+                continue
+            nxt = next((s for s, e in busy_all if s >= ce), hi)
+            after_sync += min(nxt, hi) - ce
+        durs = sorted(g.dur for g in mine if g.kind == "kernel")
+        launches = [e for e in tl.cpu if e.kind in ("runtime", "driver") and lo <= e.start < hi and
+                    any(g.kind == "kernel" for g in e.gpu)]
+        mem = [m for m in tl.mem if m.ts <= step_ev.start + step_ev.dur]
+        vals = {
+            "window_ns": hi - lo, "gpu_busy_ns": _length(busy), "kernel_busy_ns": _length(kb),
+            "compute_kernel_ns": _length(comp), "comm_kernel_ns": _length(comm),
+            "exposed_comm_ns": _minus(comm, comp), "memcpy_ns": _length(mc),
+            "memcpy_pageable_ns": _length(W([g for g in gpu if g.kind == "memcpy" and g.copy_mem == "pageable"])),
+            "memcpy_not_overlapped_ns": _minus(mc, kb),
+            "memset_ns": _length(W([g for g in gpu if g.kind == "memset"])),
+            "gpu_idle_ns": (hi - lo) - _length(busy), "idle_host_wait_ns": hw, "idle_kernel_wait_ns": kw,
+            "idle_other_ns": ot,
+            "dataloader_ns": _length(_merge(_clip(dl, lo, hi))),
+            "dataloader_gpu_idle_ns": _minus(_merge(_clip(dl, lo, hi)), busy),
+            "sync_blocked_ns": _length(_merge(_clip(sync_host, lo, hi))),
+            "sync_copy_blocked_ns": _length(_merge(_clip(sync_copy, lo, hi))),
+            "gpu_idle_after_sync_ns": after_sync,
+            "cpu_op_self_ns": sum(e.dur - sum(c.dur for c in e.children) for e in tl.cpu
+                                  if e.kind == "op" and lo <= e.start < hi),
+            "launch_call_ns": sum(e.dur for e in launches),
+            "kernels": len(durs),
+            "median_kernel_ns": durs[(len(durs) + 1) // 2 - 1] if durs else 0,
+            "kernels_shorter_than_launch": sum(1 for e in launches for g in e.gpu
+                                               if g.kind == "kernel" and g.dur < e.dur),
+            "allocated_at_step_end_bytes": mem[-1].allocated if mem else 0,
+            "reserved_at_step_end_bytes": mem[-1].reserved if mem else 0,
+        }
+        for k in keys:
+            per[k].append(vals[k])
+    n = len(tl.step_gpu)
+    wsum = float(sum(per["window_ns"])) or 1.0
+    share = {}
+    for k in keys:
+        if k.endswith("_ns") and k not in ("window_ns", "median_kernel_ns"):
+            share[k[:-3]] = round(sum(per[k]) / wsum, 4)
+    alloc = per["allocated_at_step_end_bytes"]
+    if n >= 2:
+        xm = (n - 1) / 2.0
+        ym = sum(alloc) / float(n)
+        slope = sum((i - xm) * (a - ym) for i, a in enumerate(alloc)) / sum((i - xm) ** 2 for i in range(n))
+    else:
+        slope = 0.0
+    dev_mem = tl.devices[0]["totalGlobalMem"] if tl.devices else 0
+    peak_res = max([m.reserved for m in tl.mem] or [0])
+    peak_alloc = max([m.allocated for m in tl.mem] or [0])
+    mean = lambda k: int(round(sum(per[k]) / float(n))) if n else 0
+    return {
+        "expected_verdict": p["expected_verdict"],
+        "scenario_doc": " ".join((SCENARIOS[tl.scenario].__doc__ or "").split()),
+        "definitions": "per step window = [ProfilerStep start, max(its end, end of the GPU work launched in "
+                       "it)]; *_ns are interval-union lengths inside the window; shares = sum over steps / sum "
+                       "of windows; idle gaps are GPU-wide (kernels, memcpy, memset), host-wait when the launch "
+                       "call of the activity ending the gap began at or after the gap began, else kernel-wait "
+                       "when < 30 us, else other; sync_blocked = host time in cudaStream/Device/Event"
+                       "Synchronize, aten::item, aten::_local_scalar_dense; sync_copy_blocked = host time in "
+                       "copy calls to/from pageable memory (synchronous); gpu_idle_after_sync = from the end of "
+                       "each sync call that leaves the GPU idle to the next GPU activity",
+        "mean_per_step": dict((k, mean(k)) for k in keys),
+        "share_of_step": share,
+        "per_step": per,
+        "memory_growth": {"allocated_growth_per_step_bytes": int(round(slope)),
+                          "allocated_step_end_first_last_bytes": [alloc[0], alloc[-1]] if alloc else [],
+                          "peak_allocated_bytes": peak_alloc, "peak_reserved_bytes": peak_res,
+                          "device_memory_bytes": dev_mem,
+                          "peak_reserved_share_of_device": round(peak_res / float(dev_mem), 4) if dev_mem else None,
+                          "reserved_over_allocated_at_peak": round(peak_res / float(peak_alloc), 4)
+                          if peak_alloc else None},
     }
 
 
@@ -1158,6 +1835,8 @@ def main(argv=None):
         ap.error("--steps must be >= 1")
     if args.world_size < 1 or not (0 <= args.rank < args.world_size):
         ap.error("need 0 <= --rank < --world-size")
+    if args.world_size == 1 and SCENARIOS[args.scenario](default_params()).get("world_size", 1) > 1:
+        args.world_size = SCENARIOS[args.scenario](default_params())["world_size"]   # e.g. rank 0 of 8
     tl = build_timeline(args.dialect, args.steps, args.seed, args.rank, args.world_size, args.scenario)
     name = args.trace_name
     if name is None:

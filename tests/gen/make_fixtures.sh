@@ -5,6 +5,7 @@
 #
 #   tests/data/gen/<dialect>.json (+ .answers.json)   one small trace per dialect (gen_trace.py --help)
 #   tests/data/gen/rank0.json.gz, rank1.json.gz        a modern 2-rank pair with distributedInfo
+#   tests/gen/scenarios/<class>.json.gz (+ .answers.json)  one bottleneck scenario per diagnosis class
 #   examples/train.json.gz                             the README example (answers in
 #                                                      tests/data/gen/train_example.answers.json)
 set -eu
@@ -22,3 +23,18 @@ for r in 0 1; do
 done
 $gen --dialect modern --scenario train_example --steps 12 --seed 7 \
     -o "$root/examples/train.json.gz" --answers "$out/train_example.answers.json"
+
+# Bottleneck scenarios: one trace per diagnosis class (DESIGN §4), each with exactly one dominant
+# cause; the answers carry "expected_verdict" and the numbers that make it so ("bottleneck").
+sc="$root/tests/gen/scenarios"
+mkdir -p "$sc"
+for pair in data_loading:dataloader_bound host_bound:host_bound launch_bound:launch_bound \
+            sync_bound:sync_bound transfer_bound:transfer_bound communication_bound:communication_bound \
+            compute_bound:compute_bound memory_growth:memory_growth; do
+    class=${pair%%:*}
+    scenario=${pair#*:}
+    steps=12
+    [ "$class" = launch_bound ] && steps=3   # ~1300 kernels per step: 3 steps keep it < 300 KB
+    $gen --dialect modern --scenario "$scenario" --steps "$steps" --seed 3 \
+        -o "$sc/$class.json.gz" --answers "$sc/$class.answers.json"
+done
