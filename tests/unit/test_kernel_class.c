@@ -1,0 +1,116 @@
+/* Kernel classes by name (gpuscope's and HTA 0.5.0's rules) and the GPU activity selection,
+ * HTA's last-step cut and µs rounding included. */
+#include "analysis/kernel_class.h"
+#include "check.h"
+#include "trace_builder.h"
+
+typedef struct name_case {
+    const char *name;
+    enum gs_kclass ours, hta;
+} name_case;
+
+static const name_case names[] = {
+    {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+     GS_KCLASS_COMMUNICATION, GS_KCLASS_COMMUNICATION},
+    {"ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)", GS_KCLASS_COMMUNICATION,
+     GS_KCLASS_COMMUNICATION},
+    /* a collective named only by what it does: gpuscope's `nccl` prefix, HTA wants "Kernel" */
+    {"ncclAllReduce", GS_KCLASS_COMMUNICATION, GS_KCLASS_COMPUTE},
+    {"void wrapper<ncclDevKernel_Generic>(int)", GS_KCLASS_COMMUNICATION, GS_KCLASS_COMPUTE},
+    {"hcclAllReduce", GS_KCLASS_COMMUNICATION, GS_KCLASS_COMPUTE},
+    /* ROCm compute kernels named hip*: compute for gpuscope (HTA's later `^hip` rule is wrong) */
+    {"hipLaunchKernel_gemm_like", GS_KCLASS_COMPUTE, GS_KCLASS_COMPUTE},
+    {"hipcub::DeviceRadixSortOnesweepKernel", GS_KCLASS_COMPUTE, GS_KCLASS_COMPUTE},
+    {"Cijk_Ailk_Bljk_SB_MT64x64x16", GS_KCLASS_COMPUTE, GS_KCLASS_COMPUTE},
+    {"Memcpy HtoD (Pageable -> Device)", GS_KCLASS_COMPUTE, GS_KCLASS_MEMORY},
+    {"Memset (Device)", GS_KCLASS_COMPUTE, GS_KCLASS_MEMORY},
+    {"dma_copy", GS_KCLASS_COMPUTE, GS_KCLASS_MEMORY},
+    {"void at::native::unrolled_elementwise_Memcpy_kernel", GS_KCLASS_COMPUTE, GS_KCLASS_OTHER},
+    {"Event Sync", GS_KCLASS_COMPUTE, GS_KCLASS_OTHER},
+    /* HTA 0.5.0 has no `Stream Wait Event` rule: it is COMPUTATION there */
+    {"Stream Wait Event", GS_KCLASS_COMPUTE, GS_KCLASS_COMPUTE},
+    {"", GS_KCLASS_COMPUTE, GS_KCLASS_COMPUTE},
+};
+
+static void test_names(void)
+{
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        CHECK_STR(gs_kclass_name(gs_kclass_of_name(names[i].name, false)),
+                  gs_kclass_name(names[i].ours));
+        CHECK_STR(gs_kclass_name(gs_kclass_of_name(names[i].name, true)),
+                  gs_kclass_name(names[i].hta));
+    }
+    CHECK_INT(gs_kclass_of_name(NULL, false), GS_KCLASS_COMPUTE);
+}
+
+static void add_sync(gs_trace *t, const char *name, int32_t stream, gs_ns start, gs_ns end)
+{
+    gs_gpu_sync *s = GS_VEC_PUSH(&t->syncs);
+    s->name = tb_str(t, name);
+    s->stream = stream;
+    s->start = start;
+    s->end = end;
+    s->api = GS_NONE;
+}
+
+static void test_collect_classes(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("r0.json", 0);
+    tb_kernel(t, "ncclDevKernel_AllReduce", 300, 400, 0);
+    tb_kernel(t, "gemm", 0, 100, 0);
+    tb_memop(t, GS_MEMOP_HTOD, GS_LOC_PINNED, GS_LOC_DEVICE, 64, 150, 200, 0);
+    add_sync(t, "Stream Wait Event", 7, 500, 510);
+    add_sync(t, "Context Sync", -1, 600, 700);
+    tb_add(&p, t);
+
+    gs_activities a = {0};
+    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){.with_syncs = true}, &a), 0);
+    CHECK_INT(a.n, 4); /* Context Sync has no stream */
+    CHECK_INT(a.v[0].start, 0);
+    CHECK_INT(a.v[0].kclass, GS_KCLASS_COMPUTE);
+    CHECK_INT(a.v[1].kclass, GS_KCLASS_MEMORY);
+    CHECK_INT(a.v[2].kclass, GS_KCLASS_COMMUNICATION);
+    CHECK_INT(a.v[3].kclass, GS_KCLASS_OTHER);
+    CHECK_STR(gs_activity_name(t, &a.v[2]), "ncclDevKernel_AllReduce");
+    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){0}, &a), 0);
+    CHECK_INT(a.n, 3);
+    free(a.v);
+    gs_profile_free(&p);
+}
+
+/* Two ProfilerSteps: HTA keeps only work launched before the last step's start; times are
+ * rounded to whole µs (start up, end down). */
+static void test_hta_cut_and_rounding(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("r0.json", 0);
+    tb_range(t, GS_RANGE_ANNOTATION, "ProfilerStep#1", 0, 100000, NULL);
+    tb_range(t, GS_RANGE_ANNOTATION, "ProfilerStep#2", 100000, 200000, NULL);
+    tb_api(t, "cudaLaunchKernel", 10000, 12000, 1);
+    tb_kernel(t, "a", 20500, 30700, 1);
+    tb_api(t, "cudaLaunchKernel", 110000, 112000, 2);
+    tb_kernel(t, "b", 120000, 130000, 2);
+    tb_kernel(t, "no_launch", 40000, 50000, 0);
+    tb_add(&p, t);
+
+    gs_activities a = {0};
+    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){.hta_compat = true}, &a), 0);
+    CHECK_INT(a.n, 1);
+    CHECK_INT(a.v[0].start, 21000);
+    CHECK_INT(a.v[0].end, 30000);
+    CHECK_INT(a.v[0].launch, 10000);
+    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){0}, &a), 0);
+    CHECK_INT(a.n, 3); /* gpuscope keeps the whole trace */
+    CHECK_INT(a.v[0].start, 20500);
+    free(a.v);
+    gs_profile_free(&p);
+}
+
+int main(void)
+{
+    test_names();
+    test_collect_classes();
+    test_hta_cut_and_rounding();
+    return check_done("test_kernel_class");
+}
