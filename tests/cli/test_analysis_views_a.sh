@@ -1,0 +1,76 @@
+#!/bin/bash
+# Golden tests of the steps and breakdown views in every format and with their options, on
+# tests/data/steps_small.json (made by `python3 tests/gen/gen_trace.py --steps 4 --seed 3`: four
+# ProfilerStep#N, the first a warm-up, a DataLoader range per step). The step durations equal the
+# generator's answers; the breakdown with --keep-warmup --tb-compat equals what the TensorBoard
+# plugin computes on the same file (tests/anchors/README.md).
+#
+#   bash tests/cli/test_analysis_views_a.sh path/to/gpuscope          # run from the source root
+#   GS_UPDATE_GOLDEN=1 bash tests/cli/test_analysis_views_a.sh ...     # rewrite (then review!)
+set -u
+exe=${1:?usage: test_analysis_views_a.sh GPUSCOPE}
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+fixture=tests/data/steps_small.json
+golden=tests/cli/golden
+
+# case name, then the arguments before the fixture
+cases=(
+    "steps.table|steps"
+    "steps.csv|steps --format csv"
+    "steps.json|steps --format json"
+    "steps-keep-warmup.table|steps --keep-warmup"
+    "steps-regex.table|steps --step ProfilerStep#[23]"
+    "breakdown.table|breakdown"
+    "breakdown.csv|breakdown --format csv"
+    "breakdown.json|breakdown --format json"
+    "breakdown-keep-warmup-limit-2.table|breakdown --keep-warmup --limit 2"
+    "breakdown-tb-compat.json|breakdown --keep-warmup --tb-compat --format json"
+)
+
+failed=0
+for c in "${cases[@]}"; do
+    name=${c%%|*}
+    read -r -a args <<<"${c#*|}"
+    out=$("$exe" "${args[@]}" "$fixture" 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL $name: exit $rc"
+        echo "$out"
+        failed=$((failed + 1))
+        continue
+    fi
+    if [ -n "${GS_UPDATE_GOLDEN:-}" ]; then
+        printf '%s\n' "$out" >"$golden/$name"
+        echo "updated $golden/$name"
+    elif ! diff -u "$golden/$name" <(printf '%s\n' "$out"); then
+        echo "FAIL $name: output differs from $golden/$name"
+        failed=$((failed + 1))
+    fi
+done
+
+# Errors: one line on stderr, the documented exit code, nothing on stdout.
+errors=(
+    "2|steps --step ("
+    "2|steps --step ^no-such-range$"
+    "2|breakdown --step"
+    "2|breakdown --sort total"
+    "2|steps --format xml"
+)
+for e in "${errors[@]}"; do
+    want=${e%%|*}
+    read -r -a args <<<"${e#*|}"
+    args=("${args[0]}" "$fixture" "${args[@]:1}")
+    stdout=$("$exe" "${args[@]}" 2>/tmp/gs_views_a_err.$$)
+    rc=$?
+    lines=$(wc -l </tmp/gs_views_a_err.$$)
+    if [ $rc -ne "$want" ] || [ -n "$stdout" ] || [ "$lines" -ne 1 ] ||
+        ! grep -q '^gpuscope: ' /tmp/gs_views_a_err.$$; then
+        echo "FAIL '${args[*]}': exit $rc (want $want), stderr:"
+        cat /tmp/gs_views_a_err.$$
+        failed=$((failed + 1))
+    fi
+done
+rm -f /tmp/gs_views_a_err.$$
+
+[ $failed -eq 0 ] && echo "ok: ${#cases[@]} goldens, ${#errors[@]} error cases"
+exit $((failed > 0))
