@@ -195,20 +195,25 @@ static void rule_communication(const gs_diag_inputs *in, gs_finding *f)
         100 * GS_TH_COMM_EXPOSED);
 }
 
+/* Busy means compute kernels: collectives keep the GPU "utilized" while it waits on the network,
+ * so the TensorBoard plugin's utilization (all kernels) would call a communication-bound step
+ * compute-bound. The Kernel category of the breakdown holds compute kernels only. */
 static void rule_compute(const gs_diag_inputs *in, gs_finding *f)
 {
+    double busy = share(in, in->kernel_ns);
+    input(f, "compute_busy_share", busy, GS_UNIT_SHARE);
     input(f, "gpu_util", in->gpu_util, GS_UNIT_SHARE);
-    input(f, "kernel_ns", (double)in->kernel_ns, GS_UNIT_NS);
     input(f, "tensor_core_share", in->tensor_core_share, GS_UNIT_SHARE);
-    threshold(f, "gpu_util", GS_TH_UTIL_BUSY, GS_UNIT_SHARE);
-    bool fires = in->gpu_util >= GS_TH_UTIL_BUSY;
+    threshold(f, "compute_busy_share", GS_TH_UTIL_BUSY, GS_UNIT_SHARE);
+    bool fires = busy >= GS_TH_UTIL_BUSY;
     stake(in, f, fires ? in->kernel_ns : 0, false);
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     EVIDENCE(f,
-             "the GPU runs kernels %.0f %% of the step; %.0f %% of kernel time is in Tensor "
+             "compute kernels run %.0f %% of the step; %.0f %% of kernel time is in Tensor "
              "Core kernels: only faster kernels make the step faster",
-             100 * in->gpu_util, 100 * (in->tensor_core_share > 0 ? in->tensor_core_share : 0));
-    WHY(f, "GPU utilization %.1f %% vs %.0f %%", 100 * in->gpu_util, 100 * GS_TH_UTIL_BUSY);
+             100 * busy, 100 * (in->tensor_core_share > 0 ? in->tensor_core_share : 0));
+    WHY(f, "compute kernels busy %.1f %% of the step vs %.0f %%", 100 * busy,
+        100 * GS_TH_UTIL_BUSY);
 }
 
 static void rule_memory_growth(const gs_diag_inputs *in, gs_finding *f)

@@ -107,6 +107,13 @@ static void test_each_class(void)
     in.tensor_core_share = 0.0;
     expect_first(&in, "compute_bound", 97 * MS);
 
+    /* NCCL kernels make the GPU look utilized; exposed communication is what costs. */
+    gs_diag_inputs comm = healthy();
+    comm.gpu_util = 0.98;
+    comm.kernel_ns = 58 * MS;
+    comm.comm_ns = 40 * MS;
+    expect_first(&comm, "communication_bound", 40 * MS);
+
     /* A leak outranks a busy GPU: the job will fail, not just run slowly. */
     in.mem_growth_per_step = 200e6;
     in.mem_growth_r2 = 0.99;
