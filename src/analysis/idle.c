@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/host_during.h"
 #include "analysis/kernel_class.h"
 
 const char *gs_gap_class_name(enum gs_gap_class c)
@@ -287,237 +288,6 @@ static int one_trace(idle_build *b, const gs_trace *t, size_t ti, gs_error *err)
     return rc;
 }
 
-/* ---- what the host was doing during the listed gaps ------------------------------------------ */
-
-/* Calls that block the host until the GPU catches up (DESIGN §3 "Sync points"). */
-static const char *const sync_calls[] = {
-    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
-    "cudaMemcpy2D",          "cudaMemcpy3D",          "cuStreamSynchronize",  "cuCtxSynchronize",
-    "cuEventSynchronize",    "hipStreamSynchronize",  "hipDeviceSynchronize", "hipEventSynchronize",
-    "hipMemcpy",             "aten::item",            "aten::_local_scalar_dense",
-};
-
-/* Ranges a DataLoader iteration records (TB plugin: enumerate(DataLoader)# / enumerate(DataPipe)#). */
-static const char *const dataloader_prefixes[] = {"enumerate(DataLoader)#", "enumerate(DataPipe)#"};
-
-/* API calls nest at most runtime-over-driver deep, so the open calls at a time are among the
- * last few that started before it. */
-#define API_NEST_LOOKBACK 4
-
-static bool is_sync_call(const char *name)
-{
-    for (size_t i = 0; i < sizeof sync_calls / sizeof sync_calls[0]; i++)
-        if (strcmp(name, sync_calls[i]) == 0)
-            return true;
-    return false;
-}
-
-static bool is_dataloader(const char *name)
-{
-    for (size_t i = 0; i < sizeof dataloader_prefixes / sizeof dataloader_prefixes[0]; i++)
-        if (strncmp(name, dataloader_prefixes[i], strlen(dataloader_prefixes[i])) == 0)
-            return true;
-    return false;
-}
-
-static gs_ns overlap(gs_ns a0, gs_ns a1, gs_ns b0, gs_ns b1)
-{
-    gs_ns lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
-    return hi > lo ? hi - lo : 0;
-}
-
-/* Host events of one trace grouped by thread, each thread's in start order. */
-typedef struct thread_index {
-    uint32_t *idx; /* indices into the ranges (op tree only) or apis */
-    size_t n;
-} thread_index;
-
-static const gs_trace *sort_trace; /* qsort has no context argument in C11 */
-
-static int cmp_range_thread(const void *pa, const void *pb)
-{
-    const gs_range *a = &sort_trace->ranges.v[*(const uint32_t *)pa];
-    const gs_range *b = &sort_trace->ranges.v[*(const uint32_t *)pb];
-    if (a->pid != b->pid)
-        return a->pid < b->pid ? -1 : 1;
-    if (a->tid != b->tid)
-        return a->tid < b->tid ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
-}
-
-static int cmp_api_thread(const void *pa, const void *pb)
-{
-    const gs_api *a = &sort_trace->apis.v[*(const uint32_t *)pa];
-    const gs_api *b = &sort_trace->apis.v[*(const uint32_t *)pb];
-    if (a->pid != b->pid)
-        return a->pid < b->pid ? -1 : 1;
-    if (a->tid != b->tid)
-        return a->tid < b->tid ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
-}
-
-static int build_index(const gs_trace *t, thread_index *ranges, thread_index *apis)
-{
-    ranges->idx = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *ranges->idx);
-    apis->idx = malloc((t->apis.n ? t->apis.n : 1) * sizeof *apis->idx);
-    if (!ranges->idx || !apis->idx)
-        return -1;
-    ranges->n = apis->n = 0;
-    for (size_t i = 0; i < t->ranges.n; i++)
-        if (gs_range_in_op_tree(&t->ranges.v[i]))
-            ranges->idx[ranges->n++] = (uint32_t)i;
-    for (size_t i = 0; i < t->apis.n; i++)
-        apis->idx[apis->n++] = (uint32_t)i;
-    sort_trace = t;
-    qsort(ranges->idx, ranges->n, sizeof *ranges->idx, cmp_range_thread);
-    qsort(apis->idx, apis->n, sizeof *apis->idx, cmp_api_thread);
-    return 0;
-}
-
-/* In [lo, hi) of a thread run, the first position whose start is > ts. */
-#define UPPER_BOUND(arr, idx, lo, hi, ts, out)                                                     \
-    do {                                                                                           \
-        size_t lo_ = (lo), hi_ = (hi);                                                             \
-        while (lo_ < hi_) {                                                                        \
-            size_t mid_ = lo_ + (hi_ - lo_) / 2;                                                   \
-            if ((arr)[(idx)[mid_]].start <= (ts))                                                  \
-                lo_ = mid_ + 1;                                                                    \
-            else                                                                                   \
-                hi_ = mid_;                                                                        \
-        }                                                                                          \
-        (out) = lo_;                                                                               \
-    } while (0)
-
-typedef struct hit {
-    uint32_t range;
-    gs_ns ov, self;
-} hit;
-
-typedef GS_VEC(hit) hit_vec;
-
-static int cmp_hit(const void *pa, const void *pb)
-{
-    uint32_t a = ((const hit *)pa)->range, b = ((const hit *)pb)->range;
-    return a < b ? -1 : a > b;
-}
-
-static void note_sync(gs_gap_host *h, const char *name, gs_ns ov)
-{
-    if (ov > h->sync_ns && is_sync_call(name)) {
-        h->sync_ns = ov;
-        h->sync_api = name;
-    }
-}
-
-/* One thread's op-tree ranges in the gap: those open at its start (the deepest open range and
- * its ancestors) and those starting inside it. Each gets its overlap minus its children's, so
- * the op with the most such time is where the thread really was. */
-static int thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
-                         const gs_gap *g, hit_vec *hits, gs_gap_host *h)
-{
-    const gs_range *rv = t->ranges.v;
-    size_t pos;
-    UPPER_BOUND(rv, idx, lo, hi, g->start, pos);
-    hits->n = 0;
-    uint32_t x = pos > lo ? idx[pos - 1] : GS_NONE;
-    while (x != GS_NONE && rv[x].end <= g->start)
-        x = rv[x].parent;
-    for (; x != GS_NONE; x = rv[x].parent) {
-        hit *e = GS_VEC_PUSH(hits);
-        if (!e)
-            return -1;
-        *e = (hit){x, overlap(rv[x].start, rv[x].end, g->start, g->end), 0};
-    }
-    for (size_t p = pos; p < hi && rv[idx[p]].start < g->end; p++) {
-        hit *e = GS_VEC_PUSH(hits);
-        if (!e)
-            return -1;
-        *e = (hit){idx[p], overlap(rv[idx[p]].start, rv[idx[p]].end, g->start, g->end), 0};
-    }
-    qsort(hits->v, hits->n, sizeof *hits->v, cmp_hit);
-    for (size_t i = 0; i < hits->n; i++)
-        hits->v[i].self += hits->v[i].ov;
-    for (size_t i = 0; i < hits->n; i++) {
-        hit key = {rv[hits->v[i].range].parent, 0, 0};
-        hit *p = key.range == GS_NONE ? NULL
-                                      : bsearch(&key, hits->v, hits->n, sizeof key, cmp_hit);
-        if (p)
-            p->self -= hits->v[i].ov;
-        const char *name = gs_trace_str(t, rv[hits->v[i].range].name);
-        /* Nested DataLoader ranges count once: only the outermost adds. */
-        if (is_dataloader(name) && !(p && is_dataloader(gs_trace_str(t, rv[p->range].name))))
-            h->dataloader_ns += hits->v[i].ov;
-        note_sync(h, name, hits->v[i].ov);
-    }
-    for (size_t i = 0; i < hits->n; i++) {
-        const gs_range *r = &rv[hits->v[i].range];
-        if (hits->v[i].self > h->op_ns) {
-            h->op_ns = hits->v[i].self;
-            h->op = gs_trace_str(t, r->name);
-        }
-    }
-    return 0;
-}
-
-static void thread_apis(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
-                        const gs_gap *g, gs_gap_host *h)
-{
-    const gs_api *av = t->apis.v;
-    size_t pos;
-    UPPER_BOUND(av, idx, lo, hi, g->start, pos);
-    size_t from = pos - lo > API_NEST_LOOKBACK ? pos - API_NEST_LOOKBACK : lo;
-    for (size_t p = from; p < hi && av[idx[p]].start < g->end; p++) {
-        const gs_api *a = &av[idx[p]];
-        gs_ns ov = overlap(a->start, a->end, g->start, g->end);
-        const char *name = gs_trace_str(t, a->name);
-        if (ov > h->api_ns) {
-            h->api_ns = ov;
-            h->api = name;
-        }
-        note_sync(h, name, ov);
-    }
-}
-
-/* Runs of one thread in an index sorted by (pid, tid, start); calls fn for each run of pid. */
-static bool same_thread_range(const gs_range *a, const gs_range *b)
-{
-    return a->pid == b->pid && a->tid == b->tid;
-}
-
-static bool same_thread_api(const gs_api *a, const gs_api *b)
-{
-    return a->pid == b->pid && a->tid == b->tid;
-}
-
-static int host_activity(const gs_trace *t, const thread_index *ri, const thread_index *ai,
-                         const candidate *c, gs_gap_host *h, hit_vec *hits)
-{
-    memset(h, 0, sizeof *h);
-    for (size_t i = 0, j; i < ri->n; i = j) {
-        const gs_range *r = &t->ranges.v[ri->idx[i]];
-        for (j = i + 1; j < ri->n && same_thread_range(&t->ranges.v[ri->idx[j]], r); j++)
-            ;
-        if ((c->pid == 0 || r->pid == c->pid) &&
-            thread_ranges(t, ri->idx, i, j, &c->gap, hits, h) != 0)
-            return -1;
-    }
-    for (size_t i = 0, j; i < ai->n; i = j) {
-        const gs_api *a = &t->apis.v[ai->idx[i]];
-        for (j = i + 1; j < ai->n && same_thread_api(&t->apis.v[ai->idx[j]], a); j++)
-            ;
-        if (c->pid == 0 || a->pid == c->pid)
-            thread_apis(t, ai->idx, i, j, &c->gap, h);
-    }
-    gs_ns len = c->gap.end - c->gap.start;
-    if (h->dataloader_ns > len) /* DataLoader ranges on several threads at once */
-        h->dataloader_ns = len;
-    return 0;
-}
-
 static int cmp_candidate(const void *pa, const void *pb)
 {
     const candidate *a = pa, *b = pb;
@@ -539,25 +309,20 @@ static int list_gaps(idle_build *b, const gs_profile *p, gs_idle *out)
     out->gaps = calloc(n ? n : 1, sizeof *out->gaps);
     if (!out->gaps)
         return -1;
-    hit_vec hits = {0};
     int rc = 0;
     for (size_t ti = 0; ti < p->traces.n && rc == 0; ti++) {
-        thread_index ri = {0}, ai = {0};
-        bool built = false;
+        gs_host_index *ix = NULL;
         for (size_t i = 0; i < n && rc == 0; i++) {
-            if (b->cands.v[i].trace != ti)
+            const candidate *c = &b->cands.v[i];
+            if (c->trace != ti)
                 continue;
-            if (!built && (rc = build_index(p->traces.v[ti], &ri, &ai)) != 0)
+            if (!ix && (rc = gs_host_index_build(p->traces.v[ti], &ix)) != 0)
                 break;
-            built = true;
-            out->gaps[i] = b->cands.v[i].gap;
-            rc = host_activity(p->traces.v[ti], &ri, &ai, &b->cands.v[i], &out->gaps[i].host,
-                               &hits);
+            out->gaps[i] = c->gap;
+            rc = gs_host_during(ix, c->pid, c->gap.start, c->gap.end, &out->gaps[i].host);
         }
-        free(ri.idx);
-        free(ai.idx);
+        gs_host_index_free(ix);
     }
-    free(hits.v);
     out->ngaps = n;
     return rc;
 }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/host_during.h"
 #include "analysis/select.h"
 #include "analysis/steps.h"
 #include "common/error.h"
@@ -51,17 +52,6 @@ typedef struct gs_idle_scope {
     gs_gap_totals gaps;
 } gs_idle_scope;
 
-/* What the host did during a gap, on the launching process's threads. */
-typedef struct gs_gap_host {
-    const char *op;       /* the deepest operator/annotation with the most time in the gap, NULL */
-    gs_ns op_ns;          /* its time in the gap not covered by its own children */
-    const char *api;      /* the CUDA API call with the most time in the gap, NULL */
-    gs_ns api_ns;
-    const char *sync_api; /* the synchronizing call or op (cudaStreamSynchronize, aten::item, ...)
-                             with the most time in the gap, NULL */
-    gs_ns sync_ns;
-    gs_ns dataloader_ns;  /* time in the gap under `enumerate(DataLoader)#...` ranges */
-} gs_gap_host;
 
 typedef struct gs_gap {
     int32_t rank, device;
