@@ -290,6 +290,9 @@ static int cmp_op_row(const void *pa, const void *pb)
     const gs_mem_op *a = pa, *b = pb;
     if (a->alloc_bytes != b->alloc_bytes)
         return a->alloc_bytes > b->alloc_bytes ? -1 : 1;
+    /* equal totals: the operator that allocates itself before the ones that enclose it */
+    if (a->self_alloc_bytes != b->self_alloc_bytes)
+        return a->self_alloc_bytes > b->self_alloc_bytes ? -1 : 1;
     return strcmp(a->name, b->name);
 }
 

@@ -92,7 +92,7 @@ typedef struct gs_mem_device {
     double peak_allocated_pct; /* peak_allocated / device_memory × 100 (TB plugin rule 7) */
     bool near_limit;          /* peak_reserved > GS_MEM_PEAK_FRACTION × device_memory */
 
-    gs_mem_op *ops;           /* alloc_bytes desc, then name */
+    gs_mem_op *ops;           /* alloc_bytes desc, then self_alloc_bytes desc, then name */
     size_t nops;
 } gs_mem_device;
 

@@ -88,7 +88,7 @@ static void test_cuda(const gs_mem_device *d)
     CHECK_INT(d->headroom, 90);
     CHECK(d->peak_pct > 90.909 && d->peak_pct < 90.910); /* 900 / 990 */
     CHECK(d->near_limit);
-    /* alloc_bytes desc, then name: three rows of 500 bytes */
+    /* alloc_bytes desc, then self_alloc_bytes desc, then name: three rows of 500 bytes */
     CHECK_INT(d->nops, 3);
     if (d->nops == 3) {
         check_op(&d->ops[0], "aten::empty", 5, 5, 500, 500, 500, 500);
