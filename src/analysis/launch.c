@@ -46,7 +46,8 @@ static int cmp_ns(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* Nearest-rank percentile (DESIGN §3) of n sorted values, n > 0: the value at rank ⌈p·n/100⌉. */
+/* Nearest-rank percentile (DESIGN §3) of n sorted values, n > 0: the value at rank
+ * ⌈p·n/100⌉. */
 static gs_ns nearest_rank(const gs_ns *sorted, size_t n, unsigned pct)
 {
     size_t rank = ((size_t)pct * n + 99) / 100;
@@ -72,7 +73,8 @@ static void window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_sta
         qsort(scratch, n, sizeof *scratch, cmp_ns);
         s->med_kernel = nearest_rank(scratch, n, 50);
     }
-    s->short_time_pct = s->kernel_time ? 100.0 * (double)s->short_kernel_time / (double)s->kernel_time : 0;
+    s->short_time_pct =
+        s->kernel_time ? 100.0 * (double)s->short_kernel_time / (double)s->kernel_time : 0;
 
     for (size_t i = 0; i < n; i++)
         if (it[i].cost >= 0) {
@@ -212,7 +214,8 @@ int gs_launch_trace(const gs_trace *t, const gs_steps *steps, gs_launch_rank *ou
             kept_time += steps->v[s].end - steps->v[s].start;
         }
     out->kernels_per_step = out->nkept ? (double)out->kept.kernels / (double)out->nkept : 0;
-    out->launches_per_s = kept_time > 0 ? (double)out->kept.launch_calls * 1e9 / (double)kept_time : 0;
+    out->launches_per_s =
+        kept_time > 0 ? (double)out->kept.launch_calls * 1e9 / (double)kept_time : 0;
     count_graph_launches(t, steps, out);
     free(items), free(seen), free(scratch), free(kept);
     return 0;

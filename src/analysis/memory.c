@@ -98,7 +98,9 @@ static int cmp_rec_key(const void *pa, const void *pb)
  * records and each run gives its highest allocated point, so the peak is always kept. */
 static int downsample(gs_mem_device *d)
 {
-    size_t n = d->nseries, per = n > GS_MEM_SERIES_POINTS ? (n + GS_MEM_SERIES_POINTS - 1) / GS_MEM_SERIES_POINTS : 1;
+    size_t n = d->nseries;
+    size_t per = n > GS_MEM_SERIES_POINTS ? (n + GS_MEM_SERIES_POINTS - 1) / GS_MEM_SERIES_POINTS
+                                          : 1;
     d->points = malloc(GS_MEM_SERIES_POINTS * sizeof *d->points);
     if (!d->points)
         return -1;
@@ -206,7 +208,8 @@ static int curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec, size_
         d->frees += m->bytes < 0;
         if (m->total_allocated < 0)
             continue; /* no totals: not a point of the curve (the plugin skips NaN) */
-        gs_mem_point pt = {m->ts, m->total_allocated, m->total_reserved < 0 ? 0 : m->total_reserved};
+        int64_t reserved = m->total_reserved < 0 ? 0 : m->total_reserved;
+        gs_mem_point pt = {m->ts, m->total_allocated, reserved};
         d->series[d->nseries++] = pt;
         if (!*peak_rec || pt.allocated > d->peak_allocated) {
             d->peak_allocated = pt.allocated;

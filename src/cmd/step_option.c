@@ -22,7 +22,8 @@ int gs_cli_take_step(const char *command, int *argc, char **argv, const char **r
             continue;
         }
         if (i + 1 >= *argc) {
-            fprintf(stderr, "gpuscope: %s: option '--step' needs a value (see 'gpuscope %s --help')\n",
+            fprintf(stderr,
+                    "gpuscope: %s: option '--step' needs a value (see 'gpuscope %s --help')\n",
                     command, command);
             return GS_EXIT_USAGE;
         }

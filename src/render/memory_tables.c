@@ -69,7 +69,8 @@ static const gs_column step_columns[] = {
 /* c10::DeviceType names of the types a trace commonly holds. */
 static const char *type_name(int8_t t)
 {
-    static const char *const names[] = {"cpu", "cuda", "mkldnn", "opengl", "opencl", "ideep", "hip"};
+    static const char *const names[] = {"cpu",    "cuda",  "mkldnn", "opengl",
+                                        "opencl", "ideep", "hip"};
     return t >= 0 && (size_t)t < COUNT_OF(names) ? names[t] : "other";
 }
 
