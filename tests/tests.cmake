@@ -37,7 +37,7 @@ add_test(NAME traces.hta_anchor
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_hta_anchor.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.hta_anchor PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
-# Agreement with the TensorBoard profiler plugin's Overview on real traces (tests/anchors/README.md).
+# Agreement with the TensorBoard profiler plugin's Overview on real traces (tests/anchors/README-tb.md).
 add_test(NAME anchors.tb
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_tb_anchor.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(anchors.tb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

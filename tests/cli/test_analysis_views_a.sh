@@ -3,7 +3,7 @@
 # tests/data/steps_small.json (made by `python3 tests/gen/gen_trace.py --steps 4 --seed 3`: four
 # ProfilerStep#N, the first a warm-up, a DataLoader range per step). The step durations equal the
 # generator's answers; the breakdown with --keep-warmup --tb-compat equals what the TensorBoard
-# plugin computes on the same file (tests/anchors/README.md).
+# plugin computes on the same file (tests/anchors/README-tb.md).
 #
 #   bash tests/cli/test_analysis_views_a.sh path/to/gpuscope          # run from the source root
 #   GS_UPDATE_GOLDEN=1 bash tests/cli/test_analysis_views_a.sh ...     # rewrite (then review!)
