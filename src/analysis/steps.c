@@ -126,7 +126,7 @@ static int collect_ranges(const gs_trace *t, range_pred pred, const regex_t *re,
 }
 
 /* For each API call, the span and count of the GPU activities it launched: kernels and memory
- * operations linked to it (a CUDA graph launch links many), as the plugin's runtime device nodes. */
+ * operations linked to it (a CUDA graph launch links many): the plugin's runtime device nodes. */
 static launch_span *launch_spans(const gs_trace *t, gs_error *err)
 {
     launch_span *ls = calloc(t->apis.n ? t->apis.n : 1, sizeof *ls);
@@ -355,7 +355,8 @@ static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs
         if (rc != 0)
             return rc;
         if (!out->n)
-            return gs_fail(err, GS_EXIT_USAGE, "%s: --step '%s' matches no annotation or NVTX range",
+            return gs_fail(err, GS_EXIT_USAGE,
+                           "%s: --step '%s' matches no annotation or NVTX range",
                            t->path ? t->path : "trace", opts->regex);
         return 0;
     }

@@ -4,7 +4,8 @@ Overview page would show: the step-time breakdown averages per category (µs) an
 GPU utilization, est. SM efficiency and est. achieved occupancy.
 
     python3 -m venv /tmp/tbvenv && /tmp/tbvenv/bin/pip install torch-tb-profiler==0.4.3
-    /tmp/tbvenv/bin/python tests/anchors/tb_expected.py ../shared/traces > tests/anchors/tb_expected.json
+    /tmp/tbvenv/bin/python tests/anchors/tb_expected.py ../shared/traces \
+        > tests/anchors/tb_expected.json
 
 Two adjustments, both documented in doc/breakdown.md and tests/anchors/README-tb.md:
   1. Category table of the plugin's last source (kineto master before its removal): PyPI 0.4.3
