@@ -11,7 +11,7 @@ static const char *const sync_calls[] = {
     "hipMemcpy",             "aten::item",            "aten::_local_scalar_dense",
 };
 
-/* Ranges a DataLoader iteration records (TB plugin: enumerate(DataLoader)# / enumerate(DataPipe)#). */
+/* Ranges a DataLoader iteration records (the TB plugin's DataLoader prefixes). */
 static const char *const dataloader_prefixes[] = {"enumerate(DataLoader)#", "enumerate(DataPipe)#"};
 
 /* API calls nest at most runtime-over-driver deep, so the open calls at a time are among the

@@ -83,7 +83,7 @@ const char *gs_kclass_name(enum gs_kclass c)
     return (unsigned)c < GS_KCLASS__COUNT ? names[c] : "?";
 }
 
-/* ---- HTA's event selection -------------------------------------------------------------------- */
+/* ---- HTA's event selection ------------------------------------------------------------------ */
 
 #define NS_PER_US 1000
 

@@ -4,10 +4,10 @@
  * Classes: communication (collective kernels: `nccl*`, `*ncclKernel*`, `*ncclDevKernel*`, `hccl*`),
  * memory (copies and sets: every gs_memop), compute (every other kernel).
  *
- * HTA (reference/anchors-hta-tbplugin.md A2) also counts every name starting with `hip` as
- * communication. ROCm has compute kernels named `hip*` (hipCUB, hipBLASLt, ...) and its
+ * HTA's later sources (reference/anchors-hta-tbplugin.md A2) also count every name starting with
+ * `hip` as communication. ROCm has compute kernels named `hip*` (hipCUB, hipBLASLt, ...) and its
  * collectives come from RCCL, whose kernels are named `ncclDevKernel_*` like NCCL's, so gpuscope
- * does not follow it; only the HTA-compatible mode (hta_compat) does, to reproduce HTA's numbers. */
+ * does not follow it. HTA 0.5.0, which the anchor was produced with, has no such rule either. */
 #ifndef GS_ANALYSIS_KERNEL_CLASS_H
 #define GS_ANALYSIS_KERNEL_CLASS_H
 
@@ -21,15 +21,15 @@ enum gs_kclass {
     GS_KCLASS_COMPUTE,
     GS_KCLASS_COMMUNICATION,
     GS_KCLASS_MEMORY,
-    GS_KCLASS_OTHER, /* only in the HTA-compatible mode: GPU sync records, names HTA leaves out */
+    GS_KCLASS_OTHER, /* GPU sync records; in the HTA-compatible mode, names HTA leaves out */
     GS_KCLASS__COUNT
 };
 
 const char *gs_kclass_name(enum gs_kclass c); /* "compute", "communication", "memory", "other" */
 
-/* The class of a kernel by its name. hta_compat applies HTA's regular expressions exactly
- * (A2: `^hip` is communication; `Memcpy`/`Memset`/`dma` prefixes are memory; names HTA keeps out
- * of COMPUTATION, such as `...Sync` or `cudaLaunchKernel`, are OTHER). */
+/* The class of a kernel by its name. hta_compat applies HTA 0.5.0's regular expressions exactly
+ * (`^nccl.*Kernel` is communication; `Memcpy`/`Memset`/`dma` prefixes are memory; names it keeps
+ * out of COMPUTATION, such as `...Sync` or `...Memcpy...`, are OTHER; see kernel_class.c). */
 enum gs_kclass gs_kclass_of_name(const char *name, bool hta_compat);
 
 /* One interval of GPU activity of a trace: a kernel, a copy or set, or a GPU-side sync record. */
