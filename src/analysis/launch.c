@@ -19,8 +19,9 @@ typedef struct item {
 static const char *const graph_launch_names[] = {"cudaGraphLaunch", "hipGraphLaunch",
                                                  "cuGraphLaunch"};
 /* Driver-API launches (Triton and other JIT kernels); HTA's launch list misses them. */
-static const char *const driver_launch_prefixes[] = {"cuLaunchKernel", "cuLaunchCooperativeKernel",
-                                                     "hipModuleLaunchKernel"};
+static const char *const driver_launch_prefixes[] = {
+    "cuLaunchKernel", "cuLaunchCooperativeKernel", "hipModuleLaunchKernel",
+    "hipExtModuleLaunchKernel"};
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -123,6 +124,8 @@ static void make_items(const gs_trace *t, const gs_steps *steps, item *items, bo
         it->linked = true;
         gs_ns call = a->end - a->start;
         it->driver = is_driver_launch(name);
+        /* ROCm writes no graph id: a kernel launched by a graph launch is a graph kernel too. */
+        it->graph = it->graph || is_graph_launch(name);
         /* A kernel of a graph shares its launch call with the whole graph: comparing it with
          * the call says nothing about launch overhead, so it is never "short". */
         it->is_short = !it->graph && call <= GS_LAUNCH_CALL_CUTOFF_NS && it->dur < call;

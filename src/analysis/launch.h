@@ -43,9 +43,9 @@ typedef struct gs_launch_stats {
     uint64_t cost_outliers;  /* launch calls longer than GS_LAUNCH_CALL_CUTOFF_NS */
     gs_ns delay_med, delay_p95, delay_max; /* launch delay, nearest-rank percentiles */
     uint64_t delay_outliers; /* launch delay > GS_LAUNCH_DELAY_CUTOFF_NS */
-    uint64_t graph_kernels;  /* kernels with graph_id != 0 */
+    uint64_t graph_kernels;  /* kernels with graph_id != 0 or launched by a graph launch */
     uint64_t graph_launches; /* cudaGraphLaunch / hipGraphLaunch calls (with or without kernels) */
-    uint64_t driver_launches; /* kernels launched by cuLaunchKernel* (Triton, driver API) */
+    uint64_t driver_launches; /* kernels launched by cuLaunchKernel*, hip(Ext)ModuleLaunchKernel */
 } gs_launch_stats;
 
 typedef struct gs_launch_step {

@@ -212,7 +212,8 @@ static int cmp_cause(const void *pa, const void *pb)
 
 static int make_causes(gs_sync_summary *s, call *calls, size_t n)
 {
-    qsort(calls, n, sizeof *calls, cmp_call);
+    if (n)
+        qsort(calls, n, sizeof *calls, cmp_call); /* calls is NULL when there are none */
     s->causes = calloc(n ? n : 1, sizeof *s->causes);
     if (!s->causes)
         return -1;

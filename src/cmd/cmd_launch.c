@@ -36,8 +36,9 @@ static const char launch_help[] =
     "  Delay Med, P95, Max\n"
     "                  launch delay: kernel start - launch call end (>= 0)\n"
     "  Delay >100us    launches delayed more than 100 us\n"
-    "  Graph           kernels run from a CUDA graph\n"
-    "  Driver          kernels launched by cuLaunchKernel (Triton)\n"
+    "  Graph           kernels run from a CUDA graph (graph id or graph launch)\n"
+    "  Driver          kernels launched by cuLaunchKernel (Triton) or\n"
+    "                  hip(Ext)ModuleLaunchKernel\n"
     "A kernel belongs to the step its launch call began in. Medians and\n"
     "percentiles are nearest-rank; durations are whole ns in csv and json.\n";
 

@@ -90,6 +90,30 @@ static void test_totals(const gs_launch_rank *r)
     CHECK(r->kernels_per_step == 3.5);
 }
 
+/* ROCm writes no graph id: the kernels of a hipGraphLaunch are graph kernels all the same (never
+ * short), and hipExtModuleLaunchKernel is a driver launch. */
+static void test_rocm_graph(void)
+{
+    gs_trace *t = tb_new("rocm.json", 0);
+    launch(t, "hipGraphLaunch", 10, 20, "g1", 21, 22, 1);
+    tb_kernel(t, "g2", 22 * US, 23 * US, 1);
+    launch(t, "hipExtModuleLaunchKernel", 30, 35, "m", 36, 37, 2);
+    gs_profile p = {0};
+    tb_add(&p, t);
+    gs_launch_summary s;
+    gs_error err;
+    gs_step_opts opts = {0};
+    CHECK_INT(gs_launch_build(&p, NULL, &opts, &s, &err), 0);
+    if (s.nranks == 1) {
+        CHECK_INT(s.ranks[0].total.graph_kernels, 2);
+        CHECK_INT(s.ranks[0].total.short_kernels, 1); /* only m: 1 µs < 5 µs */
+        CHECK_INT(s.ranks[0].total.driver_launches, 1);
+        CHECK_INT(s.ranks[0].total.launch_calls, 2);
+    }
+    gs_launch_summary_free(&s);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
     gs_profile p = {0};
@@ -104,6 +128,8 @@ int main(void)
         test_totals(&s.ranks[0]);
     }
     gs_launch_summary_free(&s);
+
+    test_rocm_graph();
 
     /* --rank selecting nothing gives no rows, not an error */
     gs_select sel = {.by_rank = true, .rank = 3};
