@@ -13,15 +13,14 @@ import os
 import sys
 import tempfile
 
-# Each case is one HTA trace_dir: the files in it are the ranks of one run. Single files get a
-# folder of their own, so that two files of rank 0 never overwrite each other.
+# Each case is one HTA trace_dir: the files in it are the ranks of one run (the tokenomics pairs
+# say rank 0 and rank 1). Single files get a folder of their own.
 CASES = [
     ("hta/trace_filter", ["hta/trace_filter/sampled_rank-0.json.gz",
                           "hta/trace_filter/sampled_rank-1.json.gz"]),
-    ("tokenomics/trace0", ["tokenomics/trace0.json"]),
-    ("tokenomics/trace1", ["tokenomics/trace1.json"]),
-    ("tokenomics/llama0", ["tokenomics/llama_trace_4layers0_with_annotations.json.gz"]),
-    ("tokenomics/llama1", ["tokenomics/llama_trace_4layers1_with_annotations.json.gz"]),
+    ("tokenomics/trace0+1", ["tokenomics/trace0.json", "tokenomics/trace1.json"]),
+    ("tokenomics/llama0+1", ["tokenomics/llama_trace_4layers0_with_annotations.json.gz",
+                             "tokenomics/llama_trace_4layers1_with_annotations.json.gz"]),
     ("hta/cuda_event_sync_multi_stream",
      ["hta/critical_path/cuda_event_sync_multi_stream/event_sync_trace.json.gz"]),
     ("hta/alexnet", ["hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz"]),
