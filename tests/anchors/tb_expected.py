@@ -25,7 +25,8 @@ from torch_tb_profiler.profiler import trace as tb_trace
 from torch_tb_profiler.profiler.data import RunProfileData
 from torch_tb_profiler.profiler.event_parser import ProfileRole
 
-# The traces of ../shared/traces with host ProfilerStep#N ranges and GPU kernels.
+# The traces of ../shared/traces with host ProfilerStep#N ranges and GPU kernels, then four
+# with GPU kernels and no steps.
 TRACES = [
     "hta/trace_filter/sampled_rank-0.json.gz",
     "hta/trace_filter/sampled_rank-1.json.gz",
@@ -42,6 +43,11 @@ TRACES = [
     "tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
     "tracelens/h100/facebook_timesformer-base-finetuned-k400__1016002.json.gz",
     "tracelens/mi300/resnet_act_checkpoint.json.gz",
+    # No ProfilerStep: one window (gpuscope: the whole trace; the plugin: its operators' span).
+    "tokenomics/trace0.json",
+    "param/linear_kineto.json.gz",
+    "switch_transformers/result/trace.json.gz",
+    "particle_transformer/gpu_working_chrome_trace.json.gz",
 ]
 
 # Adjustment 1: the runtime categories kineto master maps, missing from 0.4.3.
