@@ -108,11 +108,14 @@ static const char *cause_of(const gs_trace *t, const gs_api *a, uint32_t step_ra
     for (uint32_t r = a->parent; r != GS_NONE; r = t->ranges.v[r].parent) {
         const gs_range *g = &t->ranges.v[r];
         const char *name = gs_trace_str(t, g->name);
+        /* the step is no cause (legacy traces record ProfilerStep#N as an operator) */
+        if (r == step_range || strncmp(name, "ProfilerStep#", 13) == 0)
+            continue;
         if (g->kind == GS_RANGE_OP) {
             outer_op = name;
             if (is_sync_op(name))
                 known = name;
-        } else if (!annotation && r != step_range && strncmp(name, "ProfilerStep#", 13) != 0) {
+        } else if (!annotation) {
             annotation = name;
         }
     }

@@ -114,5 +114,22 @@ int main(void)
     CHECK_STR(gs_sync_kind_name(GS_SYNC_MEMCPY_PAGEABLE), "pageable memcpy");
     gs_sync_summary_free(&s);
     gs_profile_free(&p);
+
+    /* Legacy traces record the step as an operator: it is still no cause. A user annotation
+     * inside it is, when no operator encloses the call. */
+    gs_trace *t = tb_new("legacy.json", 0);
+    tb_range(t, GS_RANGE_OP, "ProfilerStep#1", 0, 1000 * US, NULL);
+    tb_range(t, GS_RANGE_ANNOTATION, "eval", 100 * US, 900 * US, NULL);
+    tb_api(t, "cudaDeviceSynchronize", 200 * US, 300 * US, 0);
+    tb_api(t, "cudaLaunchKernel", 10 * US, 15 * US, 1);
+    tb_kernel(t, "k", 20 * US, 30 * US, 1);
+    p = (gs_profile){0};
+    tb_add(&p, t);
+    CHECK_INT(gs_sync_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(s.ncauses, 1);
+    if (s.ncauses == 1)
+        check_cause(&s.causes[0], "eval", "cudaDeviceSynchronize", GS_SYNC_DEVICE, 1, 100 * US, 0);
+    gs_sync_summary_free(&s);
+    gs_profile_free(&p);
     return check_done("test_sync");
 }
