@@ -9,7 +9,7 @@
  * Each call is given to a cause: the outermost operator of its enclosing op chain that is a known
  * synchronizing operator (aten::item over aten::_local_scalar_dense, aten::to over aten::copy_);
  * else the outermost framework operator; else the innermost annotation that is not a step;
- * else "(no operator)" — an explicit torch.cuda.synchronize() has none. */
+ * else "(no operator)" — an explicit torch.cuda.synchronize() has none. Step ranges never count. */
 #ifndef GS_ANALYSIS_SYNC_H
 #define GS_ANALYSIS_SYNC_H
 
