@@ -279,6 +279,9 @@ static void trace_free(gs_bd_trace *b)
 int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_bd_opts *opts,
                        gs_breakdown *out, gs_error *err)
 {
+    static const gs_bd_opts defaults = {0};
+    if (!opts)
+        opts = &defaults;
     memset(out, 0, sizeof *out);
     out->v = calloc(p->traces.n ? p->traces.n : 1, sizeof *out->v);
     if (!out->v)

@@ -70,6 +70,7 @@ typedef struct gs_bd_opts {
     bool tb_compat;
 } gs_bd_opts;
 
+/* opts NULL: ProfilerStep#N steps without warm-up, gpuscope's detection. */
 int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_bd_opts *opts,
                        gs_breakdown *out, gs_error *err);
 

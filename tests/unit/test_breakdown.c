@@ -74,7 +74,7 @@ int main(void)
     gs_error err;
     gs_breakdown b;
     gs_bd_opts opts = {0};
-    CHECK_INT(gs_breakdown_build(&p, NULL, &opts, &b, &err), 0);
+    CHECK_INT(gs_breakdown_build(&p, NULL, NULL, &b, &err), 0); /* NULL: the defaults */
     CHECK_INT(b.n, 1);
     const gs_bd_trace *bt = &b.v[0];
     CHECK_INT(bt->steps.n, 1);
@@ -120,6 +120,17 @@ int main(void)
     CHECK_INT(gs_breakdown_build(&p, NULL, &opts, &b, &err), 0);
     check_ns(&b.v[0].step[0], want);
     gs_breakdown_free(&b);
+
+    /* Clipped to [35, 90): GPU 0 busy [35,60) + [80,90) = 35 of 55; SM efficiency
+     * (5×0.5 + 10×1 + 10×0.5 + 10×1) / 55 = 0.5; occupancy (25×40 + 10×60 + 10×20) / 45 = 40. */
+    gs_gpu_metrics m;
+    CHECK_INT(gs_gpu_metrics_compute(t, 35, 90, &m, &err), 0);
+    CHECK_INT(m.n, 2);
+    CHECK_INT(m.v[0].busy_ns, 35);
+    CHECK(fabs(m.v[0].sm_efficiency - 0.5) < 1e-9);
+    CHECK(fabs(m.v[0].occupancy_pct - 40) < 1e-6);
+    CHECK_INT(m.v[1].busy_ns, 5);
+    gs_gpu_metrics_free(&m);
 
     CHECK_STR(gs_bd_cat_key(GS_BD_CPU_EXEC), "cpu_exec");
     CHECK_STR(gs_bd_cat_title(GS_BD_CPU_EXEC), "CPU Exec");
