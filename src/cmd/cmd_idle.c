@@ -9,6 +9,7 @@
 #include "analysis/temporal.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/step_option.h"
 #include "common/error.h"
 #include "render/idle_tables.h"
 
@@ -24,6 +25,8 @@ static const char idle_help[] =
     "options:\n"
     "  --gaps N         list the N largest gaps of 1 ms or 5 % of their step or more\n"
     "                   (default: 10; 0 lists none)\n"
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "                   (default: ProfilerStep#N, else the whole trace)\n"
     "  --hta            reproduce Holistic Trace Analysis: drop the last ProfilerStep\n"
     "                   and GPU work without a launch call before it, round times to\n"
     "                   whole us, classify kernels by HTA's names, sum per-stream gaps\n"
@@ -103,8 +106,11 @@ int cmd_idle(int argc, char **argv)
     const gs_cli_flag flags[] = {{"hta", &hta}};
     const gs_cli_spec spec = {.command = "idle", .help = idle_help, .csv = true,
                               .flags = flags, .nflags = 1};
+    const char *regex;
     gs_cli cli;
     int rc = take_gaps(&argc, argv, &gaps);
+    if (rc == GS_CLI_RUN)
+        rc = gs_cli_take_step(spec.command, &argc, argv, &regex);
     if (rc != GS_CLI_RUN || (rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
         return rc;
     gs_profile profile;
@@ -113,7 +119,8 @@ int cmd_idle(int argc, char **argv)
     gs_temporal tp;
     gs_idle idle;
     gs_error err;
-    const gs_idle_opts opts = {.max_gaps = gaps, .hta_compat = hta};
+    const gs_step_opts step_opts = {.regex = regex};
+    const gs_idle_opts opts = {.max_gaps = gaps, .hta_compat = hta, .steps = &step_opts};
     if (gs_temporal_build(&profile, &cli.select, hta, &tp, &err) != 0) {
         rc = gs_cli_fail(&err);
     } else {

@@ -24,6 +24,7 @@ cases=(
     "idle-hta.json|idle --hta --gaps 0 --format json $data/dataloader_bound.json"
     "idle-sync-gaps-3.table|idle --gaps 3 $data/sync_bound.json"
     "idle-gaps-1-limit-1.csv|idle --gaps=1 --limit 1 --format csv $data/sync_bound.json"
+    "idle-step-regex.table|idle --step ProfilerStep#[23] --gaps 2 $data/dataloader_bound.json"
     "idle-rank-1.table|idle --rank 1 --gaps 2 tests/data/gen/rank0.json.gz tests/data/gen/rank1.json.gz"
 )
 
@@ -53,6 +54,7 @@ bad=(
     "--gaps x $data/sync_bound.json"
     "--gaps -1 $data/sync_bound.json"
     "--gaps"
+    "--step"
     "--format xml $data/sync_bound.json"
     "--sort idle $data/sync_bound.json"
 )
