@@ -107,10 +107,32 @@ static void test_hta_cut_and_rounding(void)
     gs_profile_free(&p);
 }
 
+/* HTA computes end = floor(ts + dur) in float64 µs: at epoch-based times a double resolves 0.25 µs,
+ * so 1712195495505583 + 4.928 becomes ...588.0 and the end is ...588, not ...587. */
+static void test_hta_float_rounding(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("r0.json", 0);
+    const gs_ns ts = 1712195495505583000;
+    tb_kernel(t, "a", ts, ts + 4928, 0);
+    tb_kernel(t, "b", ts + 10500, ts + 12000, 0);
+    tb_add(&p, t);
+    gs_activities a = {0};
+    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){.hta_compat = true}, &a), 0);
+    CHECK_INT(a.n, 2);
+    CHECK_INT(a.v[0].start, ts);
+    CHECK_INT(a.v[0].end, ts + 5000);
+    CHECK_INT(a.v[1].start, ts + 11000);
+    CHECK_INT(a.v[1].end, ts + 12000);
+    free(a.v);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
     test_names();
     test_collect_classes();
     test_hta_cut_and_rounding();
+    test_hta_float_rounding();
     return check_done("test_kernel_class");
 }
