@@ -46,16 +46,16 @@ static bool pred_profiler_step(const gs_trace *t, const gs_range *r, const regex
 
 /* The (pid, tid) holding the most matching ranges: steps are one thread's loop; a second thread
  * with a few matches (a DataLoader worker, a helper) must not interleave with it. The first
- * thread seen wins a tie, so the answer does not depend on hash order. */
-static bool busiest_thread(const gs_trace *t, range_pred pred, const regex_t *re, int64_t *pid,
-                           int64_t *tid)
+ * thread seen wins a tie, so the answer is the same on every run. 1 found, 0 none, -1 out of
+ * memory. */
+static int busiest_thread(const gs_trace *t, range_pred pred, const regex_t *re, int64_t *pid,
+                          int64_t *tid)
 {
     typedef struct {
         int64_t pid, tid;
         size_t n;
     } tcount;
     GS_VEC(tcount) counts = {0};
-    bool found = false;
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
         if (!pred(t, r, re))
@@ -67,7 +67,7 @@ static bool busiest_thread(const gs_trace *t, range_pred pred, const regex_t *re
             tcount *c = GS_VEC_PUSH(&counts);
             if (!c) {
                 GS_VEC_FREE(&counts);
-                return false;
+                return -1;
             }
             c->pid = r->pid;
             c->tid = r->tid;
@@ -79,10 +79,10 @@ static bool busiest_thread(const gs_trace *t, range_pred pred, const regex_t *re
         if (counts.v[j].n > counts.v[best].n)
             best = j;
     }
-    if (counts.n) {
+    int found = counts.n > 0;
+    if (found) {
         *pid = counts.v[best].pid;
         *tid = counts.v[best].tid;
-        found = true;
     }
     GS_VEC_FREE(&counts);
     return found;
@@ -101,8 +101,9 @@ static int collect_ranges(const gs_trace *t, range_pred pred, const regex_t *re,
                           gs_steps *out, gs_error *err)
 {
     int64_t pid, tid;
-    if (!busiest_thread(t, pred, re, &pid, &tid))
-        return 0;
+    int found = busiest_thread(t, pred, re, &pid, &tid);
+    if (found <= 0)
+        return found < 0 ? gs_fail_oom(err) : 0;
     size_t cap = 0;
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
