@@ -165,6 +165,8 @@ static int thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo, size
             return -1;
         *e = (hit){idx[p], overlap(rv[idx[p]].start, rv[idx[p]].end, g->start, g->end), 0};
     }
+    if (hits->n == 0) /* qsort and bsearch want a non-null array */
+        return 0;
     qsort(hits->v, hits->n, sizeof *hits->v, cmp_hit);
     for (size_t i = 0; i < hits->n; i++)
         hits->v[i].self += hits->v[i].ov;

@@ -29,6 +29,8 @@ static gs_trace *build_streams(void)
     launch(t, "k3", 50 * US, 100 * US, 110 * US, 7, 3);
     launch(t, "k4", 90 * US, 200 * US, 210 * US, 7, 4);
     launch(t, "k5", 140 * US, 150 * US, 160 * US, 8, 5);
+    /* a host range that overlaps no gap: the host analysis finds nothing on this thread */
+    tb_range(t, GS_RANGE_OP, "aten::early", -100 * US, -50 * US, NULL);
     return t;
 }
 
@@ -68,6 +70,9 @@ static void test_classification(void)
     CHECK_STR(r.gaps[0].after, "k3");
     CHECK_INT(r.gaps[0].launch_start, 50 * US);
     CHECK_INT(r.gaps[0].offset, 20 * US);
+    CHECK(r.gaps[0].host.op == NULL);
+    CHECK_STR(r.gaps[0].host.api, "cudaLaunchKernel"); /* k3's launch [50,51) µs */
+    CHECK_INT(r.gaps[0].host.api_ns, 1 * US);
     CHECK_INT(r.gaps[1].start, 110 * US); /* ties: earlier first */
     CHECK_INT(r.nsteps, 1);
     CHECK_INT(r.steps[0].idle_total, 165 * US);
