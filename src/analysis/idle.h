@@ -52,7 +52,7 @@ typedef struct gs_idle_scope {
     gs_gap_totals gaps;
 } gs_idle_scope;
 
-
+/* A listed GPU-wide gap. */
 typedef struct gs_gap {
     int32_t rank, device;
     gs_ns start, end;       /* the gap: [previous activity's end, next activity's start) */
@@ -63,9 +63,9 @@ typedef struct gs_gap {
     int32_t after_stream;
     gs_ns launch_start;     /* start of the launch call of `after`, -1 when unknown */
     long step;              /* index into the trace's steps of the step holding start, -1 */
-    int64_t step_number;    /* ProfilerStep#N's N, -1 */
+    int64_t step_number;    /* that step's number (gs_step.number), -1 */
     double step_pct;        /* gap length / that step's length × 100, 0 without a step */
-    gs_gap_host host;
+    gs_gap_host host;       /* what the launching process's threads did (gs_host_during) */
 } gs_gap;
 
 /* Idle time per step of one trace (GPU-wide, summed over its devices). */
@@ -81,7 +81,8 @@ typedef struct gs_idle_step {
 
 typedef struct gs_idle_opts {
     size_t max_gaps;       /* how many of the largest gaps to list; 0 lists none */
-    bool hta_compat;       /* HTA's activity selection (gs_activity_opts) */
+    bool hta_compat;       /* HTA's activity selection (gs_activity_opts) and, per stream, its
+                              gap rule (consecutive pairs, negative gaps summed) */
     const gs_step_opts *steps; /* NULL: default step detection */
 } gs_idle_opts;
 
