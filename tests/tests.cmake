@@ -41,3 +41,7 @@ set_tests_properties(traces.hta_anchor PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
 add_test(NAME anchors.tb
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_tb_anchor.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(anchors.tb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# The verdict names the planted bottleneck first on every generated scenario.
+add_test(NAME diagnosis.scenarios
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_scenarios.py $<TARGET_FILE:gpuscope>)

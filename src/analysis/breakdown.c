@@ -69,8 +69,7 @@ static bool is_comm_op(const char *name, bool tb_compat)
     return false;
 }
 
-/* The plugin's DataLoader test, names exactly as PyTorch writes them. */
-static bool is_dataloader(const char *name)
+bool gs_is_dataloader_range(const char *name)
 {
     return (starts_with(name, "enumerate(DataLoader)#") && ends_with(name, ".__next__")) ||
            starts_with(name, "enumerate(DataPipe)#");
@@ -87,7 +86,7 @@ static enum gs_bd_cat range_role(const gs_trace *t, const gs_range *r, bool is_s
     const char *name = gs_trace_str(t, r->name);
     if (is_step || starts_with(name, "ProfilerStep#"))
         return GS_BD__COUNT;
-    if (r->kind != GS_RANGE_NVTX && is_dataloader(name))
+    if (r->kind != GS_RANGE_NVTX && gs_is_dataloader_range(name))
         return GS_BD_DATALOADER;
     if (is_comm_op(name, tb_compat))
         return GS_BD_COMM;

@@ -32,6 +32,10 @@ enum gs_bd_cat {
 /* Stable names: "kernel", "memcpy", "memset", "communication", "runtime", "dataloader",
  * "cpu_exec", "other" (JSON keys), and the plugin's titles ("Kernel", ..., "CPU Exec"). */
 const char *gs_bd_cat_key(enum gs_bd_cat c);
+
+/* The plugin's DataLoader test, names exactly as PyTorch writes them: a range named
+ * enumerate(DataLoader)#….__next__ or enumerate(DataPipe)#…. */
+bool gs_is_dataloader_range(const char *name);
 const char *gs_bd_cat_title(enum gs_bd_cat c);
 
 typedef struct gs_bd_step {

@@ -71,9 +71,11 @@ static gs_ns host_idle(const gs_diag_inputs *in)
     return ns > 0 ? ns : 0;
 }
 
+/* Many kernels, short ones, shorter than their launch calls: the host's launch rate bounds them. */
 static bool kernels_short(const gs_diag_inputs *in)
 {
-    return in->median_kernel_ns >= 0 && in->median_kernel_ns < GS_TH_SHORT_KERNEL_NS &&
+    return in->kernels_per_step >= GS_TH_LAUNCH_MIN_KERNELS_PER_STEP &&
+           in->median_kernel_ns >= 0 && in->median_kernel_ns < GS_TH_SHORT_KERNEL_NS &&
            in->short_kernel_share >= GS_TH_SHORT_KERNEL_SHARE;
 }
 
@@ -121,6 +123,7 @@ static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
     input(f, "median_kernel_ns", (double)in->median_kernel_ns, GS_UNIT_NS);
     input(f, "median_launch_ns", (double)in->median_launch_ns, GS_UNIT_NS);
     input(f, "short_kernel_share", in->short_kernel_share, GS_UNIT_SHARE);
+    threshold(f, "kernels_per_step", GS_TH_LAUNCH_MIN_KERNELS_PER_STEP, GS_UNIT_COUNT);
     threshold(f, "median_kernel_ns", GS_TH_SHORT_KERNEL_NS, GS_UNIT_NS);
     threshold(f, "short_kernel_share", GS_TH_SHORT_KERNEL_SHARE, GS_UNIT_SHARE);
     threshold(f, "host_idle_share", GS_TH_LAUNCH_HOSTWAIT_SHARE, GS_UNIT_SHARE);
@@ -135,8 +138,9 @@ static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
              in->kernels_per_step, (double)in->median_kernel_ns / 1e3,
              100 * in->short_kernel_share, (double)in->median_launch_ns / 1e3, ms(idle),
              100 * share(in, idle));
-    WHY(f, "median kernel %.1f us (< %.0f us?), short kernels %.0f %% (>= %.0f %%?), GPU "
-        "waiting on the host %.1f %% (> %.0f %%?)",
+    WHY(f, "%.0f kernels per step (>= %d?), median kernel %.1f us (< %.0f us?), short kernels "
+        "%.0f %% (>= %.0f %%?), GPU waiting on the host %.1f %% (> %.0f %%?)",
+        in->kernels_per_step, GS_TH_LAUNCH_MIN_KERNELS_PER_STEP,
         (double)in->median_kernel_ns / 1e3, GS_TH_SHORT_KERNEL_NS / 1e3,
         100 * in->short_kernel_share, 100 * GS_TH_SHORT_KERNEL_SHARE, 100 * share(in, idle),
         100 * GS_TH_LAUNCH_HOSTWAIT_SHARE);

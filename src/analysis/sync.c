@@ -81,8 +81,7 @@ static int api_table_kind(const char *name)
     return -1;
 }
 
-/* The kind of a blocking call, or -1 when the call does not block (nor is a stream wait). */
-static int call_kind(const gs_trace *t, const gs_api *a)
+int gs_sync_call_kind(const gs_trace *t, const gs_api *a)
 {
     int kind = api_table_kind(gs_trace_str(t, a->name));
     if (kind != ASYNC_COPY)
@@ -160,7 +159,7 @@ static int scan_trace(const gs_trace *t, const gs_steps *steps, gs_sync_rank *r,
     }
     for (size_t i = 0; i < t->apis.n; i++) {
         const gs_api *a = &t->apis.v[i];
-        int kind = call_kind(t, a);
+        int kind = gs_sync_call_kind(t, a);
         if (kind < 0)
             continue;
         long s = steps->n ? gs_steps_at(steps, a->start) : -1;

@@ -36,6 +36,10 @@ enum gs_sync_kind {
 
 const char *gs_sync_kind_name(enum gs_sync_kind k);
 
+/* The kind of a blocking call (enum gs_sync_kind), or -1 when the call does not block (nor is a
+ * stream wait). */
+int gs_sync_call_kind(const gs_trace *t, const gs_api *a);
+
 /* One cause: an operator and the blocking API call it made. */
 typedef struct gs_sync_cause {
     const char *op;     /* e.g. "aten::item"; "(no operator)" */

@@ -28,6 +28,9 @@
 #define GS_TH_SHORT_KERNEL_NS 50000
 #define GS_TH_LAUNCH_HOSTWAIT_SHARE 0.10
 #define GS_TH_SHORT_KERNEL_SHARE 0.50
+/* ... with enough launches per step for their overhead to add up (seed 003 speaks of
+ * thousands; below a hundred the GPU is waiting on other host work). */
+#define GS_TH_LAUNCH_MIN_KERNELS_PER_STEP 100
 
 /* Host/CPU-bound: the GPU waits on the host (host-wait idle) for this share of the step while
  * kernels are not short: CPU work between launches is the cause. */

@@ -2,48 +2,66 @@
 #include "analysis/report.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/step_option.h"
 #include "render/report.h"
 
 /* The same text is in doc/report.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char report_help[] =
     "usage: gpuscope report [OPTIONS] TRACE...\n"
     "\n"
-    "What was profiled (files, ranks, GPUs, time span, events, steps), then the top\n"
-    "kernels, the top operators and the memory copies: the first thing to run.\n"
+    "The verdict first: the bottleneck classes ranked by the step time at stake,\n"
+    "the evidence, the upper bound of the gain and what to change. Then what was\n"
+    "profiled, the steps, where the step time goes, GPU time and the largest idle\n"
+    "gaps, the top kernels, operators and copies: the first thing to run.\n"
     "\n"
     "options:\n"
     "  --format FORMAT  table (default) or json\n"
+    "  --explain        after the verdict, every rule: its inputs, thresholds, and\n"
+    "                   why it fired or not (json always carries them)\n"
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "                   (default: ProfilerStep#N, else the whole trace)\n"
+    "  --keep-warmup    count warm-up steps in the statistics\n"
     "  --limit N        rows in each table (default: 10; 0: all)\n"
     "  --rank R         only the traces of rank R\n"
     "  -h, --help       show this help\n"
     "\n"
     "sections:\n"
+    "  Verdict            per rank: the rules that fired, worst first (doc/diagnosis.md)\n"
     "  What was profiled  traces, ranks, world size, time span (first to last event\n"
     "                     of the longest trace), steps (ProfilerStep#N ranges, the\n"
     "                     most any trace has), events of each class; one line per\n"
     "                     trace (Rank, Format, Span, Steps, Path) and per GPU (GPU,\n"
     "                     Name, Memory, SMs, CC)\n"
+    "  Steps              as 'gpuscope steps' (statistics)\n"
+    "  Step breakdown     as 'gpuscope breakdown' (average step, GPU metrics)\n"
+    "  GPU time           as 'gpuscope idle' (temporal breakdown, largest gaps)\n"
     "  Top kernels        as 'gpuscope kernels'\n"
     "  Top operators      as 'gpuscope ops'\n"
     "  Memory copies      as 'gpuscope memcpy'\n";
 
 int cmd_report(int argc, char **argv)
 {
-    const gs_cli_spec spec = {.command = "report", .help = report_help, .default_limit = 10};
+    bool explain = false, keep_warmup = false;
+    const gs_cli_flag flags[] = {{"explain", &explain}, {"keep-warmup", &keep_warmup}};
+    const gs_cli_spec spec = {.command = "report", .help = report_help, .default_limit = 10,
+                              .flags = flags, .nflags = 2};
+    const char *regex;
     gs_cli cli;
-    int rc = gs_cli_parse(&spec, argc, argv, &cli);
-    if (rc != GS_CLI_RUN)
+    int rc = gs_cli_take_step(spec.command, &argc, argv, &regex);
+    if (rc != GS_CLI_RUN || (rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
         return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;
+    const gs_report_opts opts = {.steps = {.regex = regex, .keep_warmup = keep_warmup},
+                                 .gaps = GS_REPORT_GAPS};
     gs_report report;
     gs_error err;
-    if (gs_report_build(&profile, &cli.select, &report, &err) != 0) {
+    if (gs_report_build(&profile, &cli.select, &opts, &report, &err) != 0) {
         rc = gs_cli_fail(&err);
     } else {
         gs_text_style style = gs_cli_text_style();
-        rc = gs_render_report(stdout, &report, cli.format, &style, cli.limit) == 0
+        rc = gs_render_report(stdout, &report, cli.format, &style, cli.limit, explain) == 0
                  ? GS_EXIT_OK
                  : gs_cli_out_of_memory();
         gs_report_free(&report);

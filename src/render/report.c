@@ -3,8 +3,12 @@
 
 #include <inttypes.h>
 
+#include "render/breakdown_tables.h"
+#include "render/idle_tables.h"
 #include "render/json.h"
+#include "render/step_tables.h"
 #include "render/units.h"
+#include "render/verdict.h"
 #include "render/view_tables.h"
 
 typedef struct event_class {
@@ -42,10 +46,12 @@ static void event_classes(const gs_event_counts *c, event_class out[EVENT_CLASSE
 typedef struct report_tables {
     gs_table files, devices, kernels, ops, memcpy;
     size_t kernel_rows, op_rows, memcpy_rows; /* before the limit */
+    gs_idle_tables idle;                      /* temporal breakdown and largest gaps */
 } report_tables;
 
 static void free_tables(report_tables *t)
 {
+    gs_idle_tables_free(&t->idle);
     gs_table_free(&t->files);
     gs_table_free(&t->devices);
     gs_table_free(&t->kernels);
@@ -57,7 +63,8 @@ static int make_tables(const gs_report *r, size_t limit, report_tables *t)
 {
     int rc = gs_file_table(&r->facts, &t->files) | gs_device_table(&r->facts, &t->devices) |
              gs_kernel_table(&r->kernels, &t->kernels) | gs_op_table(&r->ops, &t->ops) |
-             gs_memcpy_table(&r->memcpy, &t->memcpy);
+             gs_memcpy_table(&r->memcpy, &t->memcpy) |
+             gs_idle_tables_make(&r->temporal, &r->idle, &t->idle);
     t->kernel_rows = t->kernels.nrows;
     t->op_rows = t->ops.nrows;
     t->memcpy_rows = t->memcpy.nrows;
@@ -103,9 +110,81 @@ static void put_title(FILE *out, const gs_text_style *style, const char *title, 
     fputs(bold ? "\033[0m\n" : "\n", out);
 }
 
-static int render_text(FILE *out, const gs_report *r, const report_tables *t,
-                       const gs_text_style *style)
+static void put_steps_line(FILE *out, const gs_bd_trace *b)
 {
+    const gs_steps *s = &b->steps;
+    char v[7][GS_UNIT_BUF];
+    const gs_ns stats[7] = {s->stats.mean, s->stats.std, s->stats.min, s->stats.med,
+                            s->stats.p95,  s->stats.p99, s->stats.max};
+    for (int i = 0; i < 7; i++)
+        gs_fmt_duration(v[i], sizeof v[i], stats[i]);
+    fprintf(out, "rank %" PRId32 ": %zu step%s (%s)", b->rank, s->n, s->n == 1 ? "" : "s",
+            gs_step_source_title(s->source));
+    if (s->nwarmup)
+        fprintf(out, ", %zu warm-up %s", s->nwarmup,
+                s->keep_warmup ? "kept in the statistics" : "left out");
+    fprintf(out, "\n  mean %s  std %s  min %s  med %s  p95 %s  p99 %s  max %s\n", v[0], v[1],
+            v[2], v[3], v[4], v[5], v[6]);
+}
+
+static int render_analyses_text(FILE *out, const gs_report *r, const report_tables *t,
+                                const gs_text_style *style)
+{
+    int rc = 0;
+    put_title(out, style, "Steps", 0, 0);
+    for (size_t i = 0; i < r->breakdown.n; i++)
+        put_steps_line(out, &r->breakdown.v[i]);
+    for (size_t i = 0; i < r->breakdown.n; i++) {
+        const gs_bd_trace *b = &r->breakdown.v[i];
+        char title[96];
+        snprintf(title, sizeof title, "Step breakdown, rank %" PRId32 " (average kept step)",
+                 b->rank);
+        put_title(out, style, title, 0, 0);
+        gs_table avg = {0}, gpu = {0};
+        rc |= gs_bd_avg_table(b, &avg);
+        if (rc == 0)
+            rc |= gs_render_text(out, &avg, style);
+        rc |= gs_bd_gpu_table(b, &gpu);
+        if (rc == 0 && gpu.nrows) {
+            putc('\n', out);
+            rc |= gs_render_text(out, &gpu, style);
+        }
+        gs_table_free(&avg);
+        gs_table_free(&gpu);
+    }
+    put_title(out, style, "GPU time per rank (idle, compute, non-compute)", 0, 0);
+    rc |= gs_render_text(out, &t->idle.temporal, style);
+    if (t->idle.gaps.nrows) {
+        put_title(out, style, "Largest GPU idle gaps, and what the host was doing", 0, 0);
+        rc |= gs_render_text(out, &t->idle.gaps, style);
+    }
+    return rc ? -1 : 0;
+}
+
+static void render_verdicts_text(FILE *out, const gs_report *r, const gs_text_style *style,
+                                 bool explain)
+{
+    for (size_t i = 0; i < r->nranks; i++) {
+        char title[64];
+        if (r->nranks > 1)
+            snprintf(title, sizeof title, "Verdict, rank %" PRId32, r->ranks[i].inputs.rank);
+        else
+            snprintf(title, sizeof title, "Verdict");
+        fprintf(out, "%s%s%s\n", style && style->tty ? "\033[1m" : "", title,
+                style && style->tty ? "\033[0m" : "");
+        gs_render_verdict_text(out, &r->ranks[i].diagnosis, style);
+        if (explain) {
+            fputs("\nRules (report --explain)\n", out);
+            gs_render_rules_text(out, &r->ranks[i].diagnosis);
+        }
+        putc('\n', out);
+    }
+}
+
+static int render_text(FILE *out, const gs_report *r, const report_tables *t,
+                       const gs_text_style *style, bool explain)
+{
+    render_verdicts_text(out, r, style, explain);
     fprintf(out, "%sWhat was profiled%s\n", style && style->tty ? "\033[1m" : "",
             style && style->tty ? "\033[0m" : "");
     put_profile_lines(out, &r->facts);
@@ -113,6 +192,7 @@ static int render_text(FILE *out, const gs_report *r, const report_tables *t,
     int rc = gs_render_text(out, &t->files, style);
     putc('\n', out);
     rc |= gs_render_text(out, &t->devices, style);
+    rc |= render_analyses_text(out, r, t, style);
     put_title(out, style, "Top kernels, by total GPU time", t->kernels.nrows, t->kernel_rows);
     rc |= gs_render_text(out, &t->kernels, style);
     put_title(out, style,
@@ -127,7 +207,7 @@ static int render_text(FILE *out, const gs_report *r, const report_tables *t,
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
 
-static void render_json(FILE *out, const gs_report *r, const report_tables *t)
+static int render_json(FILE *out, const gs_report *r, const report_tables *t)
 {
     const gs_profile_facts *f = &r->facts;
     fprintf(out,
@@ -143,24 +223,54 @@ static void render_json(FILE *out, const gs_report *r, const report_tables *t)
     gs_json_rows(out, &t->files, "    ");
     fputs(",\n    \"devices\": ", out);
     gs_json_rows(out, &t->devices, "    ");
-    fputs("\n  },\n  \"kernels\": ", out);
+    fputs("\n  },\n  \"diagnosis\": [", out);
+    int rc = 0;
+    for (size_t i = 0; i < r->nranks; i++) {
+        const gs_report_rank *rr = &r->ranks[i];
+        const gs_steps *st = &rr->breakdown->steps;
+        fprintf(out, "%s\n    {\"rank\": %" PRId32 ", \"path\": ", i ? "," : "", rr->inputs.rank);
+        gs_json_string(out, rr->breakdown->trace->path);
+        fprintf(out,
+                ",\n     \"steps\": {\"source\": \"%s\", \"count\": %zu, \"warmup\": %zu, "
+                "\"kept\": %zu, \"mean_ns\": %" PRId64 ", \"std_ns\": %" PRId64
+                ", \"min_ns\": %" PRId64 ", \"med_ns\": %" PRId64 ", \"p95_ns\": %" PRId64
+                ", \"p99_ns\": %" PRId64 ", \"max_ns\": %" PRId64 "},\n",
+                gs_step_source_key(st->source), st->n, st->nwarmup, st->stats.n, st->stats.mean,
+                st->stats.std, st->stats.min, st->stats.med, st->stats.p95, st->stats.p99,
+                st->stats.max);
+        gs_table avg = {0};
+        rc |= gs_bd_avg_table(rr->breakdown, &avg);
+        fputs("     \"breakdown\": ", out);
+        if (rc == 0)
+            gs_json_rows(out, &avg, "     ");
+        gs_table_free(&avg);
+        fputs(",\n", out);
+        gs_render_diagnosis_json(out, &rr->diagnosis, "     ");
+        fputs("}", out);
+    }
+    fputs("\n  ],\n  \"temporal\": ", out);
+    gs_json_rows(out, &t->idle.temporal, "  ");
+    fputs(",\n  \"gaps\": ", out);
+    gs_json_rows(out, &t->idle.gaps, "  ");
+    fputs(",\n  \"kernels\": ", out);
     gs_json_rows(out, &t->kernels, "  ");
     fputs(",\n  \"ops\": ", out);
     gs_json_rows(out, &t->ops, "  ");
     fputs(",\n  \"memcpy\": ", out);
     gs_json_rows(out, &t->memcpy, "  ");
     fputs("\n}\n", out);
+    return rc ? -1 : 0;
 }
 
 int gs_render_report(FILE *out, const gs_report *r, enum gs_format format,
-                     const gs_text_style *style, size_t limit)
+                     const gs_text_style *style, size_t limit, bool explain)
 {
     report_tables t = {0};
     int rc = make_tables(r, limit, &t);
     if (rc == 0 && format == GS_FORMAT_JSON)
-        render_json(out, r, &t);
+        rc = render_json(out, r, &t);
     else if (rc == 0)
-        rc = render_text(out, r, &t, style);
+        rc = render_text(out, r, &t, style, explain);
     free_tables(&t);
     return rc;
 }

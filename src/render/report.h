@@ -2,14 +2,19 @@
 #ifndef GS_RENDER_REPORT_H
 #define GS_RENDER_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "analysis/report.h"
 #include "render/render.h"
 
-/* `limit` caps the kernel, operator and copy tables (0 = all rows). GS_FORMAT_CSV is not a
- * report format. Returns -1 when memory is exhausted. */
+/* Largest idle gaps the report lists. */
+#define GS_REPORT_GAPS 5
+
+/* `limit` caps the kernel, operator and copy tables (0 = all rows); `explain` adds every rule
+ * with its inputs after the verdict. GS_FORMAT_CSV is not a report format. Returns -1 when
+ * memory is exhausted. */
 int gs_render_report(FILE *out, const gs_report *r, enum gs_format format,
-                     const gs_text_style *style, size_t limit);
+                     const gs_text_style *style, size_t limit, bool explain);
 
 #endif

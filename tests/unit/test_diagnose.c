@@ -162,11 +162,19 @@ static void test_thresholds(void)
     in.cpu_exec_ns = 30 * MS;
     in.median_kernel_ns = GS_TH_SHORT_KERNEL_NS - 1;
     in.short_kernel_share = GS_TH_SHORT_KERNEL_SHARE;
+    in.kernels_per_step = GS_TH_LAUNCH_MIN_KERNELS_PER_STEP;
     gs_diagnosis d;
     gs_diagnose(&in, &d);
     CHECK_INT(by_id(&d, "launch_bound")->severity, GS_SEV_BOTTLENECK);
     CHECK_INT(by_id(&d, "host_bound")->severity, GS_SEV_NONE);
     CHECK_INT(by_id(&d, "host_bound")->at_stake_ns, 0);
+    gs_diagnosis_free(&d);
+
+    /* A handful of short kernels is not launch overhead: the host does something else. */
+    in.kernels_per_step = GS_TH_LAUNCH_MIN_KERNELS_PER_STEP - 1;
+    gs_diagnose(&in, &d);
+    CHECK_INT(by_id(&d, "launch_bound")->severity, GS_SEV_NONE);
+    CHECK_INT(by_id(&d, "host_bound")->severity, GS_SEV_BOTTLENECK);
     gs_diagnosis_free(&d);
 
     /* Memory: a full device is a risk, fragmentation alone a finding. */

@@ -1,0 +1,23 @@
+/* Gathers the per-step numbers the diagnosis rules read (diagnose.h) from the analyses of one
+ * trace. Everything is a mean over the kept steps (warm-up left out unless asked). */
+#ifndef GS_ANALYSIS_DIAG_INPUTS_H
+#define GS_ANALYSIS_DIAG_INPUTS_H
+
+#include "analysis/breakdown.h"
+#include "analysis/diagnose.h"
+#include "analysis/launch.h"
+#include "analysis/memory.h"
+#include "analysis/sync.h"
+
+typedef struct gs_diag_sources {
+    const gs_bd_trace *breakdown; /* required: holds the steps */
+    const gs_launch_rank *launch; /* NULL when not computed */
+    const gs_sync_rank *sync;
+    const char *sync_top_op;
+    const gs_memory_summary *memory;
+} gs_diag_sources;
+
+int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_inputs *out,
+                         gs_error *err);
+
+#endif

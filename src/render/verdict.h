@@ -1,0 +1,24 @@
+/* Writing a diagnosis (src/analysis/diagnose.h): the verdict for people, every rule with its
+ * inputs for `report --explain`, and both as JSON. */
+#ifndef GS_RENDER_VERDICT_H
+#define GS_RENDER_VERDICT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis/diagnose.h"
+#include "render/render.h"
+
+const char *gs_severity_name(enum gs_severity s);
+
+/* The fired findings in rank order, each with evidence, gain and actions. */
+void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_style *style);
+
+/* Every rule: fired or not, inputs, thresholds, why. */
+void gs_render_rules_text(FILE *out, const gs_diagnosis *d);
+
+/* {"verdict": [...fired, ranked...], "rules": [...every rule...]} members, without the braces;
+ * `explain` adds inputs and thresholds to the rules. */
+void gs_render_diagnosis_json(FILE *out, const gs_diagnosis *d, const char *indent);
+
+#endif
