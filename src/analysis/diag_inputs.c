@@ -41,9 +41,12 @@ static int sync_idle(const gs_trace *t, const gs_steps *steps, gs_ns *out)
         rc = gs_spans_intersect(&kept, &loading, &kept_loading);
     *out = 0;
     gs_ns last_gap_start = -1;
+    gs_sync_kinds kinds = {0};
+    if (rc == 0)
+        rc = gs_sync_kinds_init(&kinds, t);
     for (size_t i = 0; i < t->apis.n && rc == 0 && busy.n > 0; i++) {
         const gs_api *a = &t->apis.v[i];
-        int kind = gs_sync_call_kind(t, a);
+        int kind = gs_sync_kind_of(&kinds, t, a);
         if (kind < 0 || kind == GS_SYNC_WAIT_EVENT)
             continue;
         /* The first busy interval ending after the call's end; the gap is before it. */
@@ -64,6 +67,7 @@ static int sync_idle(const gs_trace *t, const gs_steps *steps, gs_ns *out)
         *out += gs_spans_overlap(&kept, gap_start, busy.v[lo].start) -
                 gs_spans_overlap(&kept_loading, gap_start, busy.v[lo].start);
     }
+    gs_sync_kinds_free(&kinds);
     gs_spans_free(&busy);
     gs_spans_free(&kept);
     gs_spans_free(&loading);
@@ -84,16 +88,23 @@ static void kept_copies(const gs_trace *t, const gs_steps *steps, gs_ns *pageabl
     }
 }
 
-static double tensor_core_share(const gs_trace *t)
+/* Each distinct kernel name is judged once (by_name: 0 unknown, 1 no, 2 yes). */
+static int tensor_core_share(const gs_trace *t, double *share)
 {
+    uint8_t *by_name = calloc(t->strings.n ? t->strings.n : 1, 1);
+    if (!by_name)
+        return -1;
     gs_ns all = 0, tc = 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
+        if (!by_name[k->name])
+            by_name[k->name] = gs_kernel_uses_tensor_cores(gs_trace_str(t, k->name)) ? 2 : 1;
         all += k->end - k->start;
-        if (gs_kernel_uses_tensor_cores(gs_trace_str(t, k->name)))
-            tc += k->end - k->start;
+        tc += by_name[k->name] == 2 ? k->end - k->start : 0;
     }
-    return all ? (double)tc / (double)all : -1.0;
+    free(by_name);
+    *share = all ? (double)tc / (double)all : -1.0;
+    return 0;
 }
 
 static void memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs_diag_inputs *in)
@@ -168,7 +179,8 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
         out->short_kernel_share = k->launched ? (double)k->short_kernels / (double)k->launched : 0;
     }
     memory_inputs(t, src->memory, out);
-    out->tensor_core_share = tensor_core_share(t);
+    if (tensor_core_share(t, &out->tensor_core_share) != 0)
+        return gs_fail_oom(err);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
     return 0;
 }

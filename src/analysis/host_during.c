@@ -1,35 +1,23 @@
 #include "analysis/host_during.h"
 
+#include "analysis/breakdown.h"
+#include "analysis/sync.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-/* Calls that block the host until the GPU catches up (DESIGN §3 "Sync points"). */
-static const char *const sync_calls[] = {
-    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
-    "cudaMemcpy2D",          "cudaMemcpy3D",          "cuStreamSynchronize",  "cuCtxSynchronize",
-    "cuEventSynchronize",    "hipStreamSynchronize",  "hipDeviceSynchronize", "hipEventSynchronize",
-    "hipMemcpy",             "aten::item",            "aten::_local_scalar_dense",
-};
-
-/* Ranges a DataLoader iteration records (the TB plugin's DataLoader prefixes). */
-static const char *const dataloader_prefixes[] = {"enumerate(DataLoader)#", "enumerate(DataPipe)#"};
+/* Operators that always make the host wait for the GPU (DESIGN §3 "Sync points"); the API
+ * calls that do are sync.c's to judge. */
+static const char *const sync_ops[] = {"aten::item", "aten::_local_scalar_dense"};
 
 /* API calls nest at most runtime-over-driver deep, so the open calls at a time are among the
  * last few that started before it. */
 #define API_NEST_LOOKBACK 4
 
-static bool is_sync_call(const char *name)
+static bool is_sync_op(const char *name)
 {
-    for (size_t i = 0; i < sizeof sync_calls / sizeof sync_calls[0]; i++)
-        if (strcmp(name, sync_calls[i]) == 0)
-            return true;
-    return false;
-}
-
-static bool is_dataloader(const char *name)
-{
-    for (size_t i = 0; i < sizeof dataloader_prefixes / sizeof dataloader_prefixes[0]; i++)
-        if (strncmp(name, dataloader_prefixes[i], strlen(dataloader_prefixes[i])) == 0)
+    for (size_t i = 0; i < sizeof sync_ops / sizeof sync_ops[0]; i++)
+        if (strcmp(name, sync_ops[i]) == 0)
             return true;
     return false;
 }
@@ -42,7 +30,7 @@ static gs_ns overlap(gs_ns a0, gs_ns a1, gs_ns b0, gs_ns b1)
 
 /* Host events of one trace grouped by thread, each thread's in start order. */
 typedef struct thread_index {
-    uint32_t *idx; /* indices into the ranges (op tree only) or apis */
+    const uint32_t *idx; /* the model's per-thread order of op-tree ranges or of apis */
     size_t n;
 } thread_index;
 
@@ -50,60 +38,6 @@ struct gs_host_index {
     const gs_trace *t;
     thread_index ranges, apis;
 };
-
-/* Sort key of a host event: its thread, then its start (then its index, so the order is total). */
-typedef struct thread_key {
-    int64_t pid, tid;
-    gs_ns start;
-    uint32_t idx;
-} thread_key;
-
-static int cmp_thread_key(const void *pa, const void *pb)
-{
-    const thread_key *a = pa, *b = pb;
-    if (a->pid != b->pid)
-        return a->pid < b->pid ? -1 : 1;
-    if (a->tid != b->tid)
-        return a->tid < b->tid ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-/* Sorts keys[0..n) and writes their indices to out->idx. */
-static void sort_keys(thread_key *keys, size_t n, thread_index *out)
-{
-    qsort(keys, n, sizeof *keys, cmp_thread_key);
-    for (size_t i = 0; i < n; i++)
-        out->idx[i] = keys[i].idx;
-    out->n = n;
-}
-
-static int build_index(const gs_trace *t, thread_index *ranges, thread_index *apis)
-{
-    size_t most = t->ranges.n > t->apis.n ? t->ranges.n : t->apis.n;
-    thread_key *keys = malloc((most ? most : 1) * sizeof *keys);
-    ranges->idx = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *ranges->idx);
-    apis->idx = malloc((t->apis.n ? t->apis.n : 1) * sizeof *apis->idx);
-    if (!keys || !ranges->idx || !apis->idx) {
-        free(keys);
-        return -1;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < t->ranges.n; i++) {
-        const gs_range *r = &t->ranges.v[i];
-        if (gs_range_in_op_tree(r))
-            keys[n++] = (thread_key){r->pid, r->tid, r->start, (uint32_t)i};
-    }
-    sort_keys(keys, n, ranges);
-    for (size_t i = 0; i < t->apis.n; i++) {
-        const gs_api *a = &t->apis.v[i];
-        keys[i] = (thread_key){a->pid, a->tid, a->start, (uint32_t)i};
-    }
-    sort_keys(keys, t->apis.n, apis);
-    free(keys);
-    return 0;
-}
 
 /* In [lo, hi) of a thread run, the first position whose start is > ts. */
 #define UPPER_BOUND(arr, idx, lo, hi, ts, out)                                                     \
@@ -132,9 +66,9 @@ static int cmp_hit(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-static void note_sync(gs_gap_host *h, const char *name, gs_ns ov)
+static void note_sync(gs_gap_host *h, const char *name, gs_ns ov, bool blocks)
 {
-    if (ov > h->sync_ns && is_sync_call(name)) {
+    if (ov > h->sync_ns && blocks) {
         h->sync_ns = ov;
         h->sync_api = name;
     }
@@ -178,9 +112,10 @@ static int thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo, size
             p->self -= hits->v[i].ov;
         const char *name = gs_trace_str(t, rv[hits->v[i].range].name);
         /* Nested DataLoader ranges count once: only the outermost adds. */
-        if (is_dataloader(name) && !(p && is_dataloader(gs_trace_str(t, rv[p->range].name))))
+        if (gs_is_dataloader_range(name) &&
+            !(p && gs_is_dataloader_range(gs_trace_str(t, rv[p->range].name))))
             h->dataloader_ns += hits->v[i].ov;
-        note_sync(h, name, hits->v[i].ov);
+        note_sync(h, name, hits->v[i].ov, is_sync_op(name));
     }
     for (size_t i = 0; i < hits->n; i++) {
         const gs_range *r = &rv[hits->v[i].range];
@@ -207,7 +142,8 @@ static void thread_apis(const gs_trace *t, const uint32_t *idx, size_t lo, size_
             h->api_ns = ov;
             h->api = name;
         }
-        note_sync(h, name, ov);
+        int kind = gs_sync_call_kind(t, a);
+        note_sync(h, name, ov, kind >= 0 && kind != GS_SYNC_WAIT_EVENT);
     }
 }
 
@@ -229,15 +165,15 @@ int gs_host_index_build(const gs_trace *t, gs_host_index **out)
     if (!ix)
         return -1;
     ix->t = t;
-    return build_index(t, &ix->ranges, &ix->apis);
+    ix->ranges = (thread_index){t->thread_ranges.v, t->thread_ranges.n};
+    ix->apis = (thread_index){t->thread_apis.v, t->thread_apis.n};
+    return 0;
 }
 
 void gs_host_index_free(gs_host_index *ix)
 {
     if (!ix)
         return;
-    free(ix->ranges.idx);
-    free(ix->apis.idx);
     free(ix);
 }
 

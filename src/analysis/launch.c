@@ -1,5 +1,7 @@
 #include "analysis/launch.h"
 
+#include "analysis/stats.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,20 +43,6 @@ static bool is_driver_launch(const char *name)
     return false;
 }
 
-static int cmp_ns(const void *pa, const void *pb)
-{
-    gs_ns a = *(const gs_ns *)pa, b = *(const gs_ns *)pb;
-    return (a > b) - (a < b);
-}
-
-/* Nearest-rank percentile (DESIGN §3) of n sorted values, n > 0: the value at rank
- * ⌈p·n/100⌉. */
-static gs_ns nearest_rank(const gs_ns *sorted, size_t n, unsigned pct)
-{
-    size_t rank = ((size_t)pct * n + 99) / 100;
-    return sorted[rank ? rank - 1 : 0];
-}
-
 /* Statistics of n items; scratch holds room for n values. */
 static void window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_stats *s)
 {
@@ -70,10 +58,8 @@ static void window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_sta
         s->driver_launches += it[i].driver;
         scratch[i] = it[i].dur;
     }
-    if (n) {
-        qsort(scratch, n, sizeof *scratch, cmp_ns);
-        s->med_kernel = nearest_rank(scratch, n, 50);
-    }
+    if (n)
+        s->med_kernel = gs_percentile_select(scratch, n, 50);
     s->short_time_pct =
         s->kernel_time ? 100.0 * (double)s->short_kernel_time / (double)s->kernel_time : 0;
 
@@ -84,22 +70,20 @@ static void window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_sta
             s->cost_outliers += it[i].cost > GS_LAUNCH_CALL_CUTOFF_NS;
         }
     s->launch_calls = nd;
-    if (nd) {
-        qsort(scratch, nd, sizeof *scratch, cmp_ns);
-        s->med_launch_cost = nearest_rank(scratch, nd, 50);
-    }
+    if (nd)
+        s->med_launch_cost = gs_percentile_select(scratch, nd, 50);
 
     nd = 0;
     for (size_t i = 0; i < n; i++)
         if (it[i].delay >= 0) {
             scratch[nd++] = it[i].delay;
             s->delay_outliers += it[i].delay > GS_LAUNCH_DELAY_CUTOFF_NS;
+            if (it[i].delay > s->delay_max)
+                s->delay_max = it[i].delay;
         }
     if (nd) {
-        qsort(scratch, nd, sizeof *scratch, cmp_ns);
-        s->delay_med = nearest_rank(scratch, nd, 50);
-        s->delay_p95 = nearest_rank(scratch, nd, 95);
-        s->delay_max = scratch[nd - 1];
+        s->delay_med = gs_percentile_select(scratch, nd, 50);
+        s->delay_p95 = gs_percentile_select(scratch, nd, 95);
     }
 }
 

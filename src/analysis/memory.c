@@ -8,55 +8,18 @@
 /* The operator-tree ranges of a trace sorted by (pid, tid, start), so that the innermost range
  * holding a time on a thread is one binary search plus a short walk up its parents. The keys are
  * copied next to the index so the sort needs no context. */
-typedef struct op_key {
-    int64_t pid, tid;
-    gs_ns start;
-    uint32_t idx;
-} op_key;
-
-typedef struct op_index {
-    const gs_trace *t;
-    op_key *v;
-    size_t n;
-} op_index;
-
-static int cmp_op_key(const void *pa, const void *pb)
+/* The innermost operator-tree range on (pid, tid) whose [start, end) holds ts, or GS_NONE,
+ * by binary search in the model's per-thread order. The last range starting at or before ts
+ * either holds ts or has an ancestor that does: any range holding ts that began earlier also
+ * holds that range's start, so encloses it. */
+static uint32_t op_at(const gs_trace *t, int64_t pid, int64_t tid, gs_ns ts)
 {
-    const op_key *a = pa, *b = pb;
-    if (a->pid != b->pid)
-        return a->pid < b->pid ? -1 : 1;
-    if (a->tid != b->tid)
-        return a->tid < b->tid ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    /* the model sorts parents before children at equal starts; keep that order */
-    return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
-static int op_index_build(const gs_trace *t, op_index *ix)
-{
-    *ix = (op_index){.t = t};
-    ix->v = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *ix->v);
-    if (!ix->v)
-        return -1;
-    for (size_t i = 0; i < t->ranges.n; i++) {
-        const gs_range *r = &t->ranges.v[i];
-        if (gs_range_in_op_tree(r))
-            ix->v[ix->n++] = (op_key){r->pid, r->tid, r->start, (uint32_t)i};
-    }
-    qsort(ix->v, ix->n, sizeof *ix->v, cmp_op_key);
-    return 0;
-}
-
-/* The innermost operator-tree range on (pid, tid) whose [start, end) holds ts, or GS_NONE.
- * The last range starting at or before ts either holds ts or has an ancestor that does: any
- * range holding ts that began earlier also holds that range's start, so encloses it. */
-static uint32_t op_at(const op_index *ix, int64_t pid, int64_t tid, gs_ns ts)
-{
-    size_t lo = 0, hi = ix->n; /* first position whose key > (pid, tid, ts) */
+    const uint32_t *ix = t->thread_ranges.v;
+    const gs_range *rv = t->ranges.v;
+    size_t lo = 0, hi = t->thread_ranges.n; /* first position whose key > (pid, tid, ts) */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const op_key *k = &ix->v[mid];
+        const gs_range *k = &rv[ix[mid]];
         bool le = k->pid < pid ||
                   (k->pid == pid && (k->tid < tid || (k->tid == tid && k->start <= ts)));
         if (le)
@@ -64,13 +27,10 @@ static uint32_t op_at(const op_index *ix, int64_t pid, int64_t tid, gs_ns ts)
         else
             hi = mid;
     }
-    if (lo == 0)
+    if (lo == 0 || rv[ix[lo - 1]].pid != pid || rv[ix[lo - 1]].tid != tid)
         return GS_NONE;
-    if (ix->v[lo - 1].pid != pid || ix->v[lo - 1].tid != tid)
-        return GS_NONE;
-    uint32_t r = ix->v[lo - 1].idx;
-    for (; r != GS_NONE; r = ix->t->ranges.v[r].parent)
-        if (ix->t->ranges.v[r].start <= ts && ts < ix->t->ranges.v[r].end)
+    for (uint32_t r = ix[lo - 1]; r != GS_NONE; r = rv[r].parent)
+        if (rv[r].start <= ts && ts < rv[r].end)
             return r;
     return GS_NONE;
 }
@@ -170,7 +130,7 @@ static int growth(gs_mem_device *d, const gs_steps *steps)
 }
 
 static void peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_steps *steps,
-                              const op_index *ix, const gs_mem_event *peak_rec)
+                              const gs_mem_event *peak_rec)
 {
     if (d->peak_allocated > 0)
         d->fragmentation = (double)d->reserved_at_peak / (double)d->peak_allocated;
@@ -179,7 +139,7 @@ static void peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_step
     if (peak_rec) {
         long s = steps->n ? gs_steps_at(steps, peak_rec->ts) : -1;
         d->peak_step = s >= 0 ? steps->v[s].number : -1;
-        uint32_t r = op_at(ix, peak_rec->pid, peak_rec->tid, peak_rec->ts);
+        uint32_t r = op_at(t, peak_rec->pid, peak_rec->tid, peak_rec->ts);
         d->peak_op = r != GS_NONE ? gs_trace_str(t, t->ranges.v[r].name) : NULL;
     }
     const gs_device *dev =
@@ -301,7 +261,7 @@ static int cmp_op_row(const void *pa, const void *pb)
 
 /* Allocations go to the innermost operator on their thread; a free goes to the operator of the
  * allocation at its address before it (B9), so walking the records by (address, time) is enough. */
-static int attribute(gs_mem_device *d, const gs_trace *t, const op_index *ix, const uint32_t *rec,
+static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
                      size_t n, attrib *a)
 {
     addr_key *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
@@ -320,7 +280,7 @@ static int attribute(gs_mem_device *d, const gs_trace *t, const op_index *ix, co
             owner = GS_NONE;
         uint32_t op;
         if (m->bytes > 0)
-            owner = op = op_at(ix, m->pid, m->tid, m->ts);
+            owner = op = op_at(t, m->pid, m->tid, m->ts);
         else
             op = owner;
         if (op != GS_NONE)
@@ -336,7 +296,7 @@ static int attribute(gs_mem_device *d, const gs_trace *t, const op_index *ix, co
 /* ---- putting it together ----------------------------------------------------------------- */
 
 static int build_device(gs_memory_summary *s, const gs_trace *t, const gs_steps *steps,
-                        const op_index *ix, const uint32_t *rec, size_t n, attrib *a)
+                        const uint32_t *rec, size_t n, attrib *a)
 {
     const gs_mem_event *first = &t->mem_events.v[rec[0]];
     gs_mem_device *d = &s->devices[s->ndevices++];
@@ -347,9 +307,9 @@ static int build_device(gs_memory_summary *s, const gs_trace *t, const gs_steps 
         d->origin = first->ts;
     const gs_mem_event *peak_rec;
     if (curve(d, t, rec, n, &peak_rec) != 0 || downsample(d) != 0 || growth(d, steps) != 0 ||
-        attribute(d, t, ix, rec, n, a) != 0)
+        attribute(d, t, rec, n, a) != 0)
         return -1;
-    peak_and_headroom(d, t, steps, ix, peak_rec);
+    peak_and_headroom(d, t, steps, peak_rec);
     return 0;
 }
 
@@ -362,9 +322,8 @@ static int build_trace(gs_memory_summary *s, const gs_trace *t, const gs_steps *
     uint32_t *rec = malloc(n * sizeof *rec);
     size_t nstr = t->strings.n ? t->strings.n : 1;
     attrib a = {.row_of = calloc(nstr, sizeof *a.row_of), .name_of = malloc(nstr * sizeof(gs_str))};
-    op_index ix = {0};
     gs_mem_device *grown = realloc(s->devices, (s->ndevices + n) * sizeof *s->devices);
-    int rc = keys && rec && a.row_of && a.name_of && grown && op_index_build(t, &ix) == 0 ? 0 : -1;
+    int rc = keys && rec && a.row_of && a.name_of && grown ? 0 : -1;
     if (grown)
         s->devices = grown;
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -382,14 +341,13 @@ static int build_trace(gs_memory_summary *s, const gs_trace *t, const gs_steps *
         while (j < n && t->mem_events.v[rec[j]].device_type == m->device_type &&
                t->mem_events.v[rec[j]].device == m->device)
             j++;
-        rc = build_device(s, t, steps, &ix, rec + i, j - i, &a);
+        rc = build_device(s, t, steps, rec + i, j - i, &a);
         i = j;
     }
     free(keys);
     free(rec);
     free(a.row_of);
     free(a.name_of);
-    free(ix.v);
     return rc;
 }
 

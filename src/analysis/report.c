@@ -1,5 +1,7 @@
 #include "analysis/report.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,23 +47,63 @@ static int diagnose_ranks(gs_report *r, gs_error *err)
     return 0;
 }
 
+/* The analyses are pure functions of the profile: two groups of about equal cost run on two
+ * cores at once, then the verdict reads both. */
+typedef struct report_job {
+    const gs_profile *p;
+    const gs_select *sel;
+    const gs_report_opts *opts;
+    gs_report *out;
+    gs_error err;
+    int rc;
+} report_job;
+
+static void *run_device_side(void *arg)
+{
+    report_job *j = arg;
+    gs_bd_opts bd_opts = {.steps = j->opts->steps};
+    j->rc = gs_breakdown_build(j->p, j->sel, &bd_opts, &j->out->breakdown, &j->err) != 0 ||
+                    gs_launch_build(j->p, j->sel, &j->opts->steps, &j->out->launch, &j->err) != 0 ||
+                    gs_sync_build(j->p, j->sel, &j->opts->steps, &j->out->sync, &j->err) != 0 ||
+                    gs_kernel_summary_build(j->p, j->sel, false, &j->out->kernels, &j->err) != 0
+                ? -1
+                : 0;
+    return NULL;
+}
+
+static void run_host_side(report_job *j)
+{
+    gs_idle_opts idle_opts = {.max_gaps = j->opts->gaps, .steps = &j->opts->steps};
+    j->rc = gs_profile_facts_build(j->p, j->sel, &j->out->facts, &j->err) != 0 ||
+                    gs_memory_build(j->p, j->sel, &j->opts->steps, &j->out->memory, &j->err) != 0 ||
+                    gs_temporal_build(j->p, j->sel, false, &j->out->temporal, &j->err) != 0 ||
+                    gs_idle_build(j->p, j->sel, &idle_opts, &j->out->idle, &j->err) != 0 ||
+                    gs_op_summary_build(j->p, j->sel, false, &j->out->ops, &j->err) != 0 ||
+                    gs_memcpy_summary_build(j->p, j->sel, &j->out->memcpy, &j->err) != 0
+                ? -1
+                : 0;
+}
+
 int gs_report_build(const gs_profile *p, const gs_select *sel, const gs_report_opts *opts,
                     gs_report *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    gs_bd_opts bd_opts = {.steps = opts->steps};
-    gs_idle_opts idle_opts = {.max_gaps = opts->gaps, .steps = &opts->steps};
-    if (gs_profile_facts_build(p, sel, &out->facts, err) != 0 ||
-        gs_breakdown_build(p, sel, &bd_opts, &out->breakdown, err) != 0 ||
-        gs_launch_build(p, sel, &opts->steps, &out->launch, err) != 0 ||
-        gs_sync_build(p, sel, &opts->steps, &out->sync, err) != 0 ||
-        gs_memory_build(p, sel, &opts->steps, &out->memory, err) != 0 ||
-        gs_temporal_build(p, sel, false, &out->temporal, err) != 0 ||
-        gs_idle_build(p, sel, &idle_opts, &out->idle, err) != 0 ||
-        diagnose_ranks(out, err) != 0 ||
-        gs_kernel_summary_build(p, sel, false, &out->kernels, err) != 0 ||
-        gs_op_summary_build(p, sel, false, &out->ops, err) != 0 ||
-        gs_memcpy_summary_build(p, sel, &out->memcpy, err) != 0) {
+    report_job device = {p, sel, opts, out, {0}, 0}, host = device;
+    pthread_t thread;
+    bool threaded = pthread_create(&thread, NULL, run_device_side, &device) == 0;
+    if (!threaded)
+        run_device_side(&device); /* no second thread to be had: one after the other */
+    run_host_side(&host);
+    if (threaded)
+        pthread_join(thread, NULL);
+    const report_job *failed = device.rc ? &device : host.rc ? &host : NULL;
+    if (failed) {
+        if (err)
+            *err = failed->err;
+        gs_report_free(out);
+        return -1;
+    }
+    if (diagnose_ranks(out, err) != 0) {
         gs_report_free(out);
         return -1;
     }

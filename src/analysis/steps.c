@@ -4,6 +4,8 @@
  * warm-up steps and compute the statistics over the steps kept. */
 #include "analysis/steps.h"
 
+#include "analysis/stats.h"
+
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -260,23 +262,6 @@ static void extend_and_trim(const gs_trace *t, const launch_span *ls, int64_t pi
     }
 }
 
-static int cmp_ns(const void *a, const void *b)
-{
-    gs_ns x = *(const gs_ns *)a, y = *(const gs_ns *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile of n sorted values: the value at rank ceil(p/100 × n). */
-static gs_ns nearest_rank(const gs_ns *sorted, size_t n, double p)
-{
-    size_t rank = (size_t)ceil(p / 100.0 * (double)n);
-    if (rank < 1)
-        rank = 1;
-    if (rank > n)
-        rank = n;
-    return sorted[rank - 1];
-}
-
 /* Warm-up: the leading steps each slower than GS_WARMUP_FACTOR × the median of the steps after
  * it; the first step that is not ends the warm-up. The last step is never warm-up. */
 static void flag_warmup(gs_steps *s, gs_ns *buf)
@@ -285,8 +270,7 @@ static void flag_warmup(gs_steps *s, gs_ns *buf)
         size_t m = s->n - i - 1;
         for (size_t j = 0; j < m; j++)
             buf[j] = s->v[i + 1 + j].end - s->v[i + 1 + j].start;
-        qsort(buf, m, sizeof *buf, cmp_ns);
-        double med = (double)nearest_rank(buf, m, 50);
+        double med = (double)gs_percentile_select(buf, m, 50);
         if ((double)(s->v[i].end - s->v[i].start) <= GS_WARMUP_FACTOR * med)
             break;
         s->v[i].warmup = true;
@@ -303,20 +287,21 @@ static void compute_stats(gs_steps *s, gs_ns *buf)
     }
     gs_step_stats st = {.n = n};
     if (n) {
-        qsort(buf, n, sizeof *buf, cmp_ns);
         double sum = 0, sq = 0;
-        for (size_t i = 0; i < n; i++)
+        st.min = st.max = buf[0];
+        for (size_t i = 0; i < n; i++) {
             sum += (double)buf[i];
+            st.min = buf[i] < st.min ? buf[i] : st.min;
+            st.max = buf[i] > st.max ? buf[i] : st.max;
+        }
         double mean = sum / (double)n;
         for (size_t i = 0; i < n; i++)
             sq += ((double)buf[i] - mean) * ((double)buf[i] - mean);
         st.mean = (gs_ns)llround(mean);
         st.std = (gs_ns)llround(sqrt(sq / (double)n));
-        st.min = buf[0];
-        st.max = buf[n - 1];
-        st.med = nearest_rank(buf, n, 50);
-        st.p95 = nearest_rank(buf, n, 95);
-        st.p99 = nearest_rank(buf, n, 99);
+        st.med = gs_percentile_select(buf, n, 50);
+        st.p95 = gs_percentile_select(buf, n, 95);
+        st.p99 = gs_percentile_select(buf, n, 99);
     }
     s->stats = st;
 }

@@ -81,15 +81,45 @@ static int api_table_kind(const char *name)
     return -1;
 }
 
-int gs_sync_call_kind(const gs_trace *t, const gs_api *a)
+/* An async copy blocks only when its host side is pageable. */
+static int resolve_kind(const gs_trace *t, const gs_api *a, int kind)
 {
-    int kind = api_table_kind(gs_trace_str(t, a->name));
     if (kind != ASYNC_COPY)
         return kind;
     if (a->gpu_class != GS_GPU_MEMOP || a->gpu == GS_NONE)
         return -1;
     const gs_memop *m = &t->memops.v[a->gpu];
     return m->src == GS_LOC_PAGEABLE || m->dst == GS_LOC_PAGEABLE ? GS_SYNC_MEMCPY_PAGEABLE : -1;
+}
+
+int gs_sync_call_kind(const gs_trace *t, const gs_api *a)
+{
+    return resolve_kind(t, a, api_table_kind(gs_trace_str(t, a->name)));
+}
+
+/* by_name holds the table kind + 2 of each API name (0: not an API name of this trace). */
+int gs_sync_kinds_init(gs_sync_kinds *k, const gs_trace *t)
+{
+    k->by_name = calloc(t->strings.n ? t->strings.n : 1, 1);
+    if (!k->by_name)
+        return -1;
+    for (size_t i = 0; i < t->apis.n; i++) {
+        gs_str name = t->apis.v[i].name;
+        if (!k->by_name[name])
+            k->by_name[name] = (int8_t)(api_table_kind(gs_trace_str(t, name)) + 2);
+    }
+    return 0;
+}
+
+int gs_sync_kind_of(const gs_sync_kinds *k, const gs_trace *t, const gs_api *a)
+{
+    return resolve_kind(t, a, k->by_name[a->name] - 2);
+}
+
+void gs_sync_kinds_free(gs_sync_kinds *k)
+{
+    free(k->by_name);
+    k->by_name = NULL;
 }
 
 static bool is_sync_op(const char *name)
@@ -157,9 +187,12 @@ static int scan_trace(const gs_trace *t, const gs_steps *steps, gs_sync_rank *r,
         if (gs_step_kept(steps, s))
             r->kept_step_time += st->end - st->start;
     }
+    gs_sync_kinds kinds;
+    if (gs_sync_kinds_init(&kinds, t) != 0)
+        return -1;
     for (size_t i = 0; i < t->apis.n; i++) {
         const gs_api *a = &t->apis.v[i];
-        int kind = gs_sync_call_kind(t, a);
+        int kind = gs_sync_kind_of(&kinds, t, a);
         if (kind < 0)
             continue;
         long s = steps->n ? gs_steps_at(steps, a->start) : -1;
@@ -184,14 +217,16 @@ static int scan_trace(const gs_trace *t, const gs_steps *steps, gs_sync_rank *r,
         }
         uint32_t step_range = s >= 0 ? steps->v[s].range : GS_NONE;
         call *c = GS_VEC_PUSH(calls);
-        if (!c)
+        if (c)
+            *c = (call){.op = intern(names, cause_of(t, a, step_range)),
+                        .api = intern(names, gs_trace_str(t, a->name)), .kind = (uint8_t)kind,
+                        .in_kept_step = kept, .dur = dur, .gpu_wait = wait};
+        if (!c || c->op == GS_STR_ERROR || c->api == GS_STR_ERROR) {
+            gs_sync_kinds_free(&kinds);
             return -1;
-        *c = (call){.op = intern(names, cause_of(t, a, step_range)),
-                    .api = intern(names, gs_trace_str(t, a->name)), .kind = (uint8_t)kind,
-                    .in_kept_step = kept, .dur = dur, .gpu_wait = wait};
-        if (c->op == GS_STR_ERROR || c->api == GS_STR_ERROR)
-            return -1;
+        }
     }
+    gs_sync_kinds_free(&kinds);
     for (size_t s = 0; s < steps->n; s++) {
         gs_ns d = steps->v[s].end - steps->v[s].start;
         r->steps[s].pct = pct(r->steps[s].blocked, d);

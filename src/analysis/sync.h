@@ -40,6 +40,15 @@ const char *gs_sync_kind_name(enum gs_sync_kind k);
  * stream wait). */
 int gs_sync_call_kind(const gs_trace *t, const gs_api *a);
 
+/* The same for every call of a trace, each distinct API name looked up once. */
+typedef struct gs_sync_kinds {
+    int8_t *by_name;
+} gs_sync_kinds;
+
+int gs_sync_kinds_init(gs_sync_kinds *k, const gs_trace *t);
+int gs_sync_kind_of(const gs_sync_kinds *k, const gs_trace *t, const gs_api *a);
+void gs_sync_kinds_free(gs_sync_kinds *k);
+
 /* One cause: an operator and the blocking API call it made. */
 typedef struct gs_sync_cause {
     const char *op;     /* e.g. "aten::item"; "(no operator)" */

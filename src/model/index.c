@@ -212,6 +212,15 @@ static int build_tree(gs_trace *t)
         items[k++] = (tree_item){a->pid, a->tid, a->start, a->end, (uint32_t)i, 1};
     }
     qsort(items, k, sizeof *items, cmp_tree_item);
+    t->thread_ranges.n = t->thread_apis.n = 0;
+    if (gs_grow((void **)&t->thread_ranges.v, &t->thread_ranges.cap, k - t->apis.n + 1,
+                sizeof *t->thread_ranges.v) != 0 ||
+        gs_grow((void **)&t->thread_apis.v, &t->thread_apis.cap, t->apis.n + 1,
+                sizeof *t->thread_apis.v) != 0) {
+        free(items);
+        free(stack);
+        return -1;
+    }
 
     size_t depth = 0;
     for (size_t i = 0; i < k; i++) {
@@ -229,8 +238,10 @@ static int build_tree(gs_trace *t)
         if (parent != GS_NONE)
             t->ranges.v[parent].self_ns -= it->end - it->start;
         if (it->is_api) {
+            t->thread_apis.v[t->thread_apis.n++] = it->idx;
             t->apis.v[it->idx].parent = parent;
         } else {
+            t->thread_ranges.v[t->thread_ranges.n++] = it->idx;
             gs_range *r = &t->ranges.v[it->idx];
             r->parent = parent;
             r->depth = depth > UINT16_MAX ? UINT16_MAX : (uint16_t)depth;

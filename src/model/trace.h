@@ -197,6 +197,11 @@ typedef struct gs_trace {
     GS_VEC(gs_device) devices;
     GS_VEC(gs_thread) threads;
 
+    /* Per-thread order, built by gs_trace_index: the op-tree ranges and the API calls of each
+     * host thread, by (pid, tid, start), parents before children — indices into ranges / apis. */
+    GS_VEC(uint32_t) thread_ranges;
+    GS_VEC(uint32_t) thread_apis;
+
     uint64_t events_skipped; /* events of categories the model does not keep */
     uint64_t records_dropped; /* what the collector said it lost */
     bool indexed;

@@ -1,3 +1,5 @@
+#include <string.h>
+#include <math.h>
 /* Duration statistics: the nsys conventions for median, average and standard deviation. */
 #include "analysis/stats.h"
 #include "check.h"
@@ -51,8 +53,33 @@ static void test_percent(void)
     CHECK(gs_percent(5, 5) == 100.0);
 }
 
+/* Nearest-rank percentiles by selection agree with sorting, on ties, sorted and reversed input. */
+static void test_percentile_select(void)
+{
+    gs_ns v[] = {40, 10, 30, 20, 50, 20, 20, 90, 60, 70};
+    gs_ns sorted[] = {10, 20, 20, 20, 30, 40, 50, 60, 70, 90};
+    const double ps[] = {1, 10, 25, 50, 51, 90, 95, 99, 100};
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+        gs_ns copy[10];
+        memcpy(copy, v, sizeof v);
+        size_t rank = (size_t)ceil(ps[i] / 100.0 * 10);
+        CHECK_INT(gs_percentile_select(copy, 10, ps[i]), sorted[rank ? rank - 1 : 0]);
+    }
+    gs_ns one[] = {7};
+    CHECK_INT(gs_percentile_select(one, 1, 50), 7);
+    gs_ns same[] = {5, 5, 5, 5, 5, 5};
+    CHECK_INT(gs_percentile_select(same, 6, 95), 5);
+    gs_ns desc[1000];
+    for (int i = 0; i < 1000; i++)
+        desc[i] = 1000 - i;
+    CHECK_INT(gs_percentile_select(desc, 1000, 50), 500);
+    CHECK_INT(gs_percentile_select(desc, 1000, 95), 950);
+    CHECK_INT(gs_percentile_select(desc, 1000, 100), 1000);
+}
+
 int main(void)
 {
+    test_percentile_select();
     test_one_value();
     test_even_count_median_is_mean_of_middle_pair_rounded_down();
     test_odd_count_median_is_middle_value();
