@@ -186,8 +186,9 @@ static int curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec, size_
 /* ---- operator attribution (B9) ----------------------------------------------------------- */
 
 typedef struct attrib {
-    uint32_t *row_of; /* trace string id -> row + 1, 0 when the name has none yet */
-    gs_str *name_of;  /* row -> trace string id */
+    uint32_t *row_of;  /* trace string id -> row + 1, 0 when the name has none yet */
+    gs_str *name_of;   /* row -> trace string id */
+    uint8_t *is_step;  /* trace string id -> 0 not judged yet, 1 no, 2 a ProfilerStep#N name */
 } attrib;
 
 static gs_mem_op *row_for(gs_mem_device *d, attrib *a, const gs_trace *t, gs_str name)
@@ -201,9 +202,12 @@ static gs_mem_op *row_for(gs_mem_device *d, attrib *a, const gs_trace *t, gs_str
     return &d->ops[a->row_of[name] - 1];
 }
 
-static bool is_step_name(const char *name)
+/* Judged once per distinct name: the records of a trace walk the same few ancestors. */
+static bool is_step_name(attrib *a, const gs_trace *t, gs_str name)
 {
-    return strncmp(name, "ProfilerStep#", 13) == 0;
+    if (!a->is_step[name])
+        a->is_step[name] = strncmp(gs_trace_str(t, name), "ProfilerStep#", 13) == 0 ? 2 : 1;
+    return a->is_step[name] == 2;
 }
 
 /* Adds one record to its operator (self) and to every distinct name enclosing it (total). */
@@ -214,7 +218,7 @@ static void add_record(gs_mem_device *d, attrib *a, const gs_trace *t, uint32_t 
     size_t nseen = 0;
     for (uint32_t r = op; r != GS_NONE && nseen < MAX_DEPTH; r = t->ranges.v[r].parent) {
         gs_str name = t->ranges.v[r].name;
-        if (is_step_name(gs_trace_str(t, name)))
+        if (is_step_name(a, t, name))
             continue; /* a step is not an operator: one row per step number would bury them */
         bool dup = false;
         for (size_t k = 0; k < nseen && !dup; k++)
@@ -321,9 +325,10 @@ static int build_trace(gs_memory_summary *s, const gs_trace *t, const gs_steps *
     rec_key *keys = malloc(n * sizeof *keys);
     uint32_t *rec = malloc(n * sizeof *rec);
     size_t nstr = t->strings.n ? t->strings.n : 1;
-    attrib a = {.row_of = calloc(nstr, sizeof *a.row_of), .name_of = malloc(nstr * sizeof(gs_str))};
+    attrib a = {.row_of = calloc(nstr, sizeof *a.row_of), .name_of = malloc(nstr * sizeof(gs_str)),
+                .is_step = calloc(nstr, 1)};
     gs_mem_device *grown = realloc(s->devices, (s->ndevices + n) * sizeof *s->devices);
-    int rc = keys && rec && a.row_of && a.name_of && grown ? 0 : -1;
+    int rc = keys && rec && a.row_of && a.name_of && a.is_step && grown ? 0 : -1;
     if (grown)
         s->devices = grown;
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -348,6 +353,7 @@ static int build_trace(gs_memory_summary *s, const gs_trace *t, const gs_steps *
     free(rec);
     free(a.row_of);
     free(a.name_of);
+    free(a.is_step);
     return rc;
 }
 

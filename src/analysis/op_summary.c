@@ -87,9 +87,41 @@ static int collect_trace(const gs_trace *t, bool by_shape, gs_strtab *names, op_
     return rc;
 }
 
+/* Puts equal (name, shapes) items next to each other, in (name, shapes) order: a counting sort
+ * by name id (ids are dense), then a sort of each name's items by shapes when grouping by shape.
+ * Linear in the ranges where a comparison sort of every range would not be. */
+static int group_items(op_item *items, size_t n, size_t nnames, bool by_shape)
+{
+    size_t *start = calloc(nnames + 1, sizeof *start);
+    op_item *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (!start || !sorted) {
+        free(start);
+        free(sorted);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        start[items[i].name + 1]++;
+    for (size_t k = 0; k < nnames; k++)
+        start[k + 1] += start[k];
+    for (size_t i = 0; i < n; i++)
+        sorted[start[items[i].name]++] = items[i];
+    memcpy(items, sorted, n * sizeof *items);
+    free(sorted);
+    free(start);
+    for (size_t i = 0; by_shape && i < n;) {
+        size_t j = i;
+        while (j < n && items[j].name == items[i].name)
+            j++;
+        qsort(items + i, j - i, sizeof *items, cmp_item);
+        i = j;
+    }
+    return 0;
+}
+
 static int make_rows(gs_op_summary *s, op_item *items, size_t n)
 {
-    qsort(items, n, sizeof *items, cmp_item);
+    if (group_items(items, n, s->names.n, s->by_shape) != 0)
+        return -1;
     s->rows = calloc(n ? n : 1, sizeof *s->rows);
     if (!s->rows)
         return -1;

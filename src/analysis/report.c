@@ -65,7 +65,8 @@ static void *run_device_side(void *arg)
     j->rc = gs_breakdown_build(j->p, j->sel, &bd_opts, &j->out->breakdown, &j->err) != 0 ||
                     gs_launch_build(j->p, j->sel, &j->opts->steps, &j->out->launch, &j->err) != 0 ||
                     gs_sync_build(j->p, j->sel, &j->opts->steps, &j->out->sync, &j->err) != 0 ||
-                    gs_kernel_summary_build(j->p, j->sel, false, &j->out->kernels, &j->err) != 0
+                    gs_kernel_summary_build(j->p, j->sel, false, &j->out->kernels, &j->err) != 0 ||
+                    gs_temporal_build(j->p, j->sel, false, &j->out->temporal, &j->err) != 0
                 ? -1
                 : 0;
     return NULL;
@@ -76,7 +77,6 @@ static void run_host_side(report_job *j)
     gs_idle_opts idle_opts = {.max_gaps = j->opts->gaps, .steps = &j->opts->steps};
     j->rc = gs_profile_facts_build(j->p, j->sel, &j->out->facts, &j->err) != 0 ||
                     gs_memory_build(j->p, j->sel, &j->opts->steps, &j->out->memory, &j->err) != 0 ||
-                    gs_temporal_build(j->p, j->sel, false, &j->out->temporal, &j->err) != 0 ||
                     gs_idle_build(j->p, j->sel, &idle_opts, &j->out->idle, &j->err) != 0 ||
                     gs_op_summary_build(j->p, j->sel, false, &j->out->ops, &j->err) != 0 ||
                     gs_memcpy_summary_build(j->p, j->sel, &j->out->memcpy, &j->err) != 0
