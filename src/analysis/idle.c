@@ -43,7 +43,7 @@ static enum gs_gap_class classify(const gs_activity *next, gs_ns prev_end, gs_ns
 {
     if (next->api != GS_NONE && next->launch > prev_end)
         return GS_GAP_HOST_WAIT;
-    return gap < GS_KERNEL_WAIT_MAX_NS ? GS_GAP_KERNEL_WAIT : GS_GAP_OTHER;
+    return gap < GS_TH_KERNEL_WAIT_NS ? GS_GAP_KERNEL_WAIT : GS_GAP_OTHER;
 }
 
 static void totals_add(gs_gap_totals *g, enum gs_gap_class c, gs_ns len)
@@ -181,7 +181,7 @@ static int one_gap(idle_build *b, const device_ctx *d, const gs_activity *before
     add_to_steps(b, d->step_base, d->steps, start, after->start, c);
     long k = gs_steps_at(d->steps, start);
     double step_pct = k >= 0 ? pct(len, d->steps->v[k].end - d->steps->v[k].start) : 0.0;
-    if (len < GS_GAP_LIST_MIN_NS && step_pct < GS_GAP_LIST_MIN_STEP_PCT)
+    if (len < GS_TH_GAP_LIST_NS && step_pct < GS_TH_GAP_LIST_STEP_PCT)
         return 0;
     candidate *cd = GS_VEC_PUSH(&b->cands);
     if (!cd)

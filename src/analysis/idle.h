@@ -5,7 +5,7 @@
  * Each gap between consecutive activities is classified:
  *   host-wait   the launch call of the activity after the gap began after the previous activity
  *               ended (api.start > prev_end): the GPU drained and waited for the host;
- *   kernel-wait not host-wait and shorter than GS_KERNEL_WAIT_MAX_NS: back-to-back launch latency;
+ *   kernel-wait not host-wait and shorter than GS_TH_KERNEL_WAIT_NS: back-to-back launch latency;
  *   other       the rest (e.g. the next activity waited on an event or another stream).
  *
  * Per stream (HTA's scope) and GPU-wide (per device: gaps in the union of all its streams).
@@ -21,15 +21,10 @@
 #include "analysis/host_during.h"
 #include "analysis/select.h"
 #include "analysis/steps.h"
+#include "analysis/thresholds.h"
 #include "common/error.h"
 #include "model/trace.h"
 
-/* HTA's consecutive_kernel_delay (30 in trace µs, although its docstring says ns). */
-#define GS_KERNEL_WAIT_MAX_NS 30000
-/* A gap is worth listing when it is at least this long ... (DESIGN §4, from nsys analyze) */
-#define GS_GAP_LIST_MIN_NS 1000000
-/* ... or at least this share of the step it falls in. */
-#define GS_GAP_LIST_MIN_STEP_PCT 5.0
 #define GS_IDLE_DEFAULT_GAPS 10
 
 enum gs_gap_class { GS_GAP_HOST_WAIT, GS_GAP_KERNEL_WAIT, GS_GAP_OTHER, GS_GAP__COUNT };

@@ -67,7 +67,7 @@ static void window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_sta
         if (it[i].cost >= 0) {
             scratch[nd++] = it[i].cost;
             s->launch_cost += it[i].cost;
-            s->cost_outliers += it[i].cost > GS_LAUNCH_CALL_CUTOFF_NS;
+            s->cost_outliers += it[i].cost > GS_TH_LAUNCH_CALL_CUTOFF_NS;
         }
     s->launch_calls = nd;
     if (nd)
@@ -77,7 +77,7 @@ static void window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_sta
     for (size_t i = 0; i < n; i++)
         if (it[i].delay >= 0) {
             scratch[nd++] = it[i].delay;
-            s->delay_outliers += it[i].delay > GS_LAUNCH_DELAY_CUTOFF_NS;
+            s->delay_outliers += it[i].delay > GS_TH_LAUNCH_DELAY_OUTLIER_NS;
             if (it[i].delay > s->delay_max)
                 s->delay_max = it[i].delay;
         }
@@ -112,7 +112,7 @@ static void make_items(const gs_trace *t, const gs_steps *steps, item *items, bo
         it->graph = it->graph || is_graph_launch(name);
         /* A kernel of a graph shares its launch call with the whole graph: comparing it with
          * the call says nothing about launch overhead, so it is never "short". */
-        it->is_short = !it->graph && call <= GS_LAUNCH_CALL_CUTOFF_NS && it->dur < call;
+        it->is_short = !it->graph && call <= GS_TH_LAUNCH_CALL_CUTOFF_NS && it->dur < call;
         if (seen[k->api])
             continue;
         seen[k->api] = true;

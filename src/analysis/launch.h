@@ -14,25 +14,16 @@
 
 #include "analysis/select.h"
 #include "analysis/steps.h"
+#include "analysis/thresholds.h"
 #include "common/error.h"
 #include "model/trace.h"
 
-/* HTA's runtime_cutoff (A8): a launch call of at most this long whose kernel is shorter makes a
- * "short" kernel; longer calls are runtime outliers. */
-#define GS_LAUNCH_CALL_CUTOFF_NS 50000
-/* HTA's launch_delay_cutoff (A8): delays above this are outliers. */
-#define GS_LAUNCH_DELAY_CUTOFF_NS 100000
-/* Launch-bound signature (DESIGN §4, seed 003): median kernel < ~50 µs, launch cost ~5 µs,
- * thousands of launches per step. The diagnosis rule reads these; the view only reports. */
-#define GS_LAUNCH_BOUND_MEDIAN_KERNEL_NS 50000
-#define GS_LAUNCH_BOUND_TYPICAL_COST_NS 5000
-#define GS_LAUNCH_BOUND_LAUNCHES_PER_STEP 1000
 
 /* The numbers of one window (a step, or a whole trace). */
 typedef struct gs_launch_stats {
     uint64_t kernels;        /* kernels in the window */
     uint64_t launched;       /* of which with a launching API call (the rest have no delay) */
-    uint64_t short_kernels;  /* call <= GS_LAUNCH_CALL_CUTOFF_NS and kernel < call */
+    uint64_t short_kernels;  /* call <= GS_TH_LAUNCH_CALL_CUTOFF_NS and kernel < call */
     gs_ns kernel_time;       /* Σ kernel durations */
     gs_ns short_kernel_time; /* Σ durations of the short kernels */
     double short_time_pct;   /* short_kernel_time / kernel_time × 100 */
@@ -40,9 +31,9 @@ typedef struct gs_launch_stats {
     uint64_t launch_calls;   /* distinct API calls that launched the window's kernels */
     gs_ns launch_cost;       /* Σ durations of the launch calls */
     gs_ns med_launch_cost;   /* median launch call duration */
-    uint64_t cost_outliers;  /* launch calls longer than GS_LAUNCH_CALL_CUTOFF_NS */
+    uint64_t cost_outliers;  /* launch calls longer than GS_TH_LAUNCH_CALL_CUTOFF_NS */
     gs_ns delay_med, delay_p95, delay_max; /* launch delay, nearest-rank percentiles */
-    uint64_t delay_outliers; /* launch delay > GS_LAUNCH_DELAY_CUTOFF_NS */
+    uint64_t delay_outliers; /* launch delay > GS_TH_LAUNCH_DELAY_OUTLIER_NS */
     uint64_t graph_kernels;  /* kernels with graph_id != 0 or launched by a graph launch */
     uint64_t graph_launches; /* cudaGraphLaunch / hipGraphLaunch calls (with or without kernels) */
     uint64_t driver_launches; /* kernels launched by cuLaunchKernel*, hip(Ext)ModuleLaunchKernel */

@@ -124,7 +124,8 @@ static int growth(gs_mem_device *d, const gs_steps *steps)
         }
     }
     fit(x, y, d->fit_steps, &d->slope, &d->r2);
-    d->leak = d->slope > 0 && d->r2 >= GS_MEM_LEAK_MIN_R2 && d->fit_steps >= GS_MEM_LEAK_MIN_STEPS;
+    d->leak = d->slope >= (double)GS_TH_MEM_LEAK_MIN_GROWTH && d->r2 >= GS_TH_MEM_LEAK_R2 &&
+              d->fit_steps >= GS_TH_MEM_LEAK_MIN_STEPS;
     free(x), free(y);
     return 0;
 }
@@ -134,7 +135,7 @@ static void peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_step
 {
     if (d->peak_allocated > 0)
         d->fragmentation = (double)d->reserved_at_peak / (double)d->peak_allocated;
-    d->fragmented = d->fragmentation > GS_MEM_FRAGMENTATION_RATIO;
+    d->fragmented = d->fragmentation > GS_TH_MEM_FRAGMENTATION;
     d->peak_step = -1;
     if (peak_rec) {
         long s = steps->n ? gs_steps_at(steps, peak_rec->ts) : -1;
@@ -150,7 +151,7 @@ static void peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_step
     d->headroom = (int64_t)dev->total_memory - d->peak_reserved;
     d->peak_pct = 100.0 * (double)d->peak_reserved / (double)dev->total_memory;
     d->peak_allocated_pct = 100.0 * (double)d->peak_allocated / (double)dev->total_memory;
-    d->near_limit = (double)d->peak_reserved > GS_MEM_PEAK_FRACTION * (double)dev->total_memory;
+    d->near_limit = (double)d->peak_reserved > GS_TH_MEM_PEAK_SHARE * (double)dev->total_memory;
 }
 
 /* The curve, the peak and the counts from the records rec[0..n) of one device. */

@@ -14,20 +14,16 @@
 
 #include "analysis/select.h"
 #include "analysis/steps.h"
+#include "analysis/thresholds.h"
 #include "common/error.h"
 #include "model/trace.h"
 
-/* Reserved > this × allocated at the peak: the caching allocator holds memory it cannot reuse
- * (DESIGN §4, seed 000). */
-#define GS_MEM_FRAGMENTATION_RATIO 1.5
-/* Peak reserved > this fraction of the device's memory: at the limit (TB plugin rule 7 uses peak
- * allocated > 0.9 × total; we use reserved, which is what the device actually gives out; both are
- * reported). DESIGN §4, seed 004. */
-#define GS_MEM_PEAK_FRACTION 0.9
-/* Leak: allocated at step end grows (slope > 0) with a least-squares fit this good (R²) over at
- * least this many steps. Fewer steps or a noisy fit cannot tell growth from a changing batch. */
-#define GS_MEM_LEAK_MIN_R2 0.9
-#define GS_MEM_LEAK_MIN_STEPS 4
+/* Thresholds (thresholds.h): fragmentation when reserved > GS_TH_MEM_FRAGMENTATION × allocated at
+ * the peak; near the limit when peak reserved > GS_TH_MEM_PEAK_SHARE of the device (the TB
+ * plugin's rule 7 uses peak allocated; we use reserved, what the device actually gives out; both
+ * are reported); a leak when allocated at step ends grows at least GS_TH_MEM_LEAK_MIN_GROWTH per
+ * step with a least-squares fit of R² >= GS_TH_MEM_LEAK_R2 over >= GS_TH_MEM_LEAK_MIN_STEPS steps
+ * (fewer steps or a noisy fit cannot tell growth from a changing batch). */
 /* Points of the downsampled timeline a view draws (the peak is always one of them). */
 #define GS_MEM_SERIES_POINTS 200
 
@@ -77,20 +73,20 @@ typedef struct gs_mem_device {
     const char *peak_op;      /* innermost operator on the peak record's thread, NULL if none */
 
     double fragmentation;     /* reserved_at_peak / peak_allocated; 0 when peak_allocated is 0 */
-    bool fragmented;          /* fragmentation > GS_MEM_FRAGMENTATION_RATIO */
+    bool fragmented;          /* fragmentation > GS_TH_MEM_FRAGMENTATION */
 
     gs_mem_step *steps;       /* per step, in step order */
     size_t nsteps;
     size_t fit_steps;         /* kept steps with a record at or before their end (the fit's points) */
     double slope;             /* bytes per step, least squares over the kept steps */
     double r2;                /* coefficient of determination of the fit; 0 when undefined */
-    bool leak;                /* slope > 0, r2 >= GS_MEM_LEAK_MIN_R2, fit_steps >= MIN_STEPS */
+    bool leak;                /* slope > 0, r2 >= GS_TH_MEM_LEAK_R2, fit_steps >= MIN_STEPS */
 
     uint64_t device_memory;   /* the device's total memory, 0 when unknown (or host) */
     int64_t headroom;         /* device_memory − peak_reserved; 0 when unknown */
     double peak_pct;          /* peak_reserved / device_memory × 100; 0 when unknown */
     double peak_allocated_pct; /* peak_allocated / device_memory × 100 (TB plugin rule 7) */
-    bool near_limit;          /* peak_reserved > GS_MEM_PEAK_FRACTION × device_memory */
+    bool near_limit;          /* peak_reserved > GS_TH_MEM_PEAK_SHARE × device_memory */
 
     gs_mem_op *ops;           /* alloc_bytes desc, then self_alloc_bytes desc, then name */
     size_t nops;

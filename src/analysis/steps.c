@@ -13,9 +13,6 @@
 
 #define STEP_PREFIX "ProfilerStep#"
 
-/* The plugin drops a last step that launched fewer than this share of the GPU activities of the
- * step before it: "the profiler may fail to capture all kernels" of a step cut by the schedule. */
-#define TAIL_MIN_GPU_OPS_RATIO 0.8
 
 /* What the GPU activities launched by one API call span (a graph launch launches many). */
 typedef struct launch_span {
@@ -256,13 +253,13 @@ static void extend_and_trim(const gs_trace *t, const launch_span *ls, int64_t pi
         last--;
     if (s->n > 1 && last > 0) {
         size_t keep = last;
-        if (last >= 2 && (double)dev[last - 2].n * TAIL_MIN_GPU_OPS_RATIO > (double)dev[last - 1].n)
+        if (last >= 2 && (double)dev[last - 2].n * GS_TH_TAIL_GPU_OPS_RATIO > (double)dev[last - 1].n)
             keep = last - 1;
         s->n = keep;
     }
 }
 
-/* Warm-up: the leading steps each slower than GS_WARMUP_FACTOR × the median of the steps after
+/* Warm-up: the leading steps each slower than GS_TH_WARMUP_FACTOR × the median of the steps after
  * it; the first step that is not ends the warm-up. The last step is never warm-up. */
 static void flag_warmup(gs_steps *s, gs_ns *buf)
 {
@@ -271,7 +268,7 @@ static void flag_warmup(gs_steps *s, gs_ns *buf)
         for (size_t j = 0; j < m; j++)
             buf[j] = s->v[i + 1 + j].end - s->v[i + 1 + j].start;
         double med = (double)gs_percentile_select(buf, m, 50);
-        if ((double)(s->v[i].end - s->v[i].start) <= GS_WARMUP_FACTOR * med)
+        if ((double)(s->v[i].end - s->v[i].start) <= GS_TH_WARMUP_FACTOR * med)
             break;
         s->v[i].warmup = true;
         s->nwarmup++;

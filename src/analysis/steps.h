@@ -4,7 +4,7 @@
  * whose name matches opts->regex (POSIX extended regex); else the whole trace is one window.
  * A step's span is then extended to cover the GPU work launched inside it, with the TensorBoard
  * profiler plugin's rule (reference/anchors-hta-tbplugin.md B2), and trailing steps that launched
- * no GPU work are dropped as the plugin does. Warm-up steps — the first steps slower than 1.5× the
+ * no GPU work are dropped as the plugin does. Warm-up steps — the first steps slower than GS_TH_WARMUP_FACTOR × the
  * median of the rest — are flagged and left out of the statistics unless opts->keep_warmup. */
 #ifndef GS_ANALYSIS_STEPS_H
 #define GS_ANALYSIS_STEPS_H
@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/thresholds.h"
 #include "common/error.h"
 #include "model/trace.h"
 
-#define GS_WARMUP_FACTOR 1.5 /* a first step slower than this × the median of the rest */
 
 enum gs_step_source { GS_STEPS_PROFILER, GS_STEPS_REGEX, GS_STEPS_WINDOW };
 

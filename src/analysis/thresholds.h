@@ -1,5 +1,6 @@
-/* Every threshold the diagnosis rules use, in one place, with where it comes from.
- * doc/diagnosis.md lists the same table; change both together. Shares are of the mean step. */
+/* Every threshold the analyses and the diagnosis rules use, in one place, with where it comes
+ * from. doc/diagnosis.md lists the same table; change both together. Shares are of the mean
+ * step. */
 #ifndef GS_ANALYSIS_THRESHOLDS_H
 #define GS_ANALYSIS_THRESHOLDS_H
 
@@ -47,5 +48,29 @@
 
 /* Too few steps to trust statistics. */
 #define GS_TH_MIN_STEPS 3
+
+/* ---- analyses ----------------------------------------------------------------------------- */
+
+/* Steps: a first step slower than this × the median of the steps after it is warm-up (DESIGN §3;
+ * seed 000: 10-100x is common). */
+#define GS_TH_WARMUP_FACTOR 1.5
+/* Steps: the TensorBoard plugin drops a last step that launched fewer than this share of the GPU
+ * activities of the step before it ("the profiler may fail to capture all kernels"). */
+#define GS_TH_TAIL_GPU_OPS_RATIO 0.8
+
+/* Launch: HTA's runtime_cutoff (A8): a launch call of at most this long whose kernel is shorter
+ * makes a "short" kernel; longer calls are runtime outliers. */
+#define GS_TH_LAUNCH_CALL_CUTOFF_NS 50000
+/* Launch: HTA's launch_delay_cutoff (A8): delays above this are outliers. */
+#define GS_TH_LAUNCH_DELAY_OUTLIER_NS 100000
+
+/* Idle: HTA's consecutive_kernel_delay (30 in trace µs, although its docstring says ns): a gap
+ * shorter than this between back-to-back launches is kernel-wait. */
+#define GS_TH_KERNEL_WAIT_NS 30000
+/* Idle: a gap is worth listing when it is at least this long (DESIGN §4; nsys analyze's 500 ms
+ * default is far too coarse) ... */
+#define GS_TH_GAP_LIST_NS 1000000
+/* ... or at least this percentage of the step it falls in. */
+#define GS_TH_GAP_LIST_STEP_PCT 5.0
 
 #endif
