@@ -3,7 +3,6 @@
 #include "analysis/breakdown.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "cmd/step_option.h"
 #include "render/breakdown_tables.h"
 
 /* The same text is in doc/breakdown.md; tests/cli/test_docs.sh keeps the two equal. */
@@ -47,19 +46,18 @@ static const char breakdown_help[] =
 
 int cmd_breakdown(int argc, char **argv)
 {
-    bool keep_warmup = false, tb_compat = false;
-    const gs_cli_flag flags[] = {{"keep-warmup", &keep_warmup}, {"tb-compat", &tb_compat}};
+    bool tb_compat = false;
+    const gs_cli_flag flags[] = {{"tb-compat", &tb_compat}};
     const gs_cli_spec spec = {.command = "breakdown", .help = breakdown_help, .csv = true,
-                              .flags = flags, .nflags = 2};
-    const char *regex;
+                              .step = true, .keep_warmup = true, .flags = flags, .nflags = 1};
     gs_cli cli;
-    int rc = gs_cli_take_step(spec.command, &argc, argv, &regex);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
         return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;
-    const gs_bd_opts opts = {.steps = {.regex = regex, .keep_warmup = keep_warmup},
+    const gs_bd_opts opts = {.steps = cli.steps,
                              .tb_compat = tb_compat};
     gs_breakdown bd;
     gs_error err;

@@ -1,15 +1,11 @@
 /* gpuscope idle: where the GPU waits (temporal breakdown, idle gaps, the largest gaps with what
  * the host was doing). */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "analysis/idle.h"
 #include "analysis/temporal.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "cmd/step_option.h"
 #include "common/error.h"
 #include "render/idle_tables.h"
 
@@ -50,44 +46,6 @@ static const char idle_help[] =
     "Durations are whole ns in csv and json; csv writes one block per section.\n";
 
 /* --gaps N is taken out of argv before the common options are parsed. */
-static int take_gaps(int *argc, char **argv, size_t *gaps)
-{
-    int out = 0;
-    for (int i = 0; i < *argc; i++) {
-        const char *v = NULL;
-        if (strcmp(argv[i], "--") == 0) {
-            while (i < *argc)
-                argv[out++] = argv[i++];
-            break;
-        }
-        if (strcmp(argv[i], "--gaps") == 0) {
-            if (i + 1 >= *argc) {
-                fprintf(stderr, "gpuscope: idle: option '--gaps' needs a value "
-                                "(see 'gpuscope idle --help')\n");
-                return GS_EXIT_USAGE;
-            }
-            v = argv[++i];
-        } else if (strncmp(argv[i], "--gaps=", 7) == 0) {
-            v = argv[i] + 7;
-        } else {
-            argv[out++] = argv[i];
-            continue;
-        }
-        char *end;
-        errno = 0;
-        unsigned long long n = strtoull(v, &end, 10);
-        if (!*v || *end || errno || v[strspn(v, "0123456789")] != '\0' || n > 1000000) {
-            fprintf(stderr, "gpuscope: idle: --gaps wants a whole number up to 1000000, not '%s' "
-                            "(see 'gpuscope idle --help')\n", v);
-            return GS_EXIT_USAGE;
-        }
-        *gaps = (size_t)n;
-    }
-    *argc = out;
-    argv[out] = NULL;
-    return GS_CLI_RUN;
-}
-
 static int render(const gs_cli *cli, const gs_temporal *tp, const gs_idle *idle, bool hta)
 {
     gs_idle_tables tables;
@@ -104,14 +62,12 @@ int cmd_idle(int argc, char **argv)
     bool hta = false;
     size_t gaps = GS_IDLE_DEFAULT_GAPS;
     const gs_cli_flag flags[] = {{"hta", &hta}};
-    const gs_cli_spec spec = {.command = "idle", .help = idle_help, .csv = true,
-                              .flags = flags, .nflags = 1};
-    const char *regex;
+    const gs_cli_count counts[] = {{"gaps", &gaps, 1000000}};
+    const gs_cli_spec spec = {.command = "idle", .help = idle_help, .csv = true, .step = true,
+                              .flags = flags, .nflags = 1, .counts = counts, .ncounts = 1};
     gs_cli cli;
-    int rc = take_gaps(&argc, argv, &gaps);
-    if (rc == GS_CLI_RUN)
-        rc = gs_cli_take_step(spec.command, &argc, argv, &regex);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
         return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
@@ -119,7 +75,7 @@ int cmd_idle(int argc, char **argv)
     gs_temporal tp;
     gs_idle idle;
     gs_error err;
-    const gs_step_opts step_opts = {.regex = regex};
+    const gs_step_opts step_opts = cli.steps;
     const gs_idle_opts opts = {.max_gaps = gaps, .hta_compat = hta, .steps = &step_opts};
     if (gs_temporal_build(&profile, &cli.select, hta, &tp, &err) != 0) {
         rc = gs_cli_fail(&err);

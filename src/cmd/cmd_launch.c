@@ -2,7 +2,6 @@
 #include "analysis/launch.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "cmd/step_option.h"
 #include "render/launch_tables.h"
 
 /* The same text is in doc/launch.md; tests/cli/test_docs.sh keeps the two equal. */
@@ -44,19 +43,18 @@ static const char launch_help[] =
 
 int cmd_launch(int argc, char **argv)
 {
-    bool per_step = false, keep_warmup = false;
-    const gs_cli_flag flags[] = {{"per-step", &per_step}, {"keep-warmup", &keep_warmup}};
-    const gs_cli_spec spec = {.command = "launch", .help = launch_help, .csv = true,
-                              .flags = flags, .nflags = 2};
-    const char *regex;
+    bool per_step = false;
+    const gs_cli_flag flags[] = {{"per-step", &per_step}};
+    const gs_cli_spec spec = {.command = "launch", .help = launch_help, .csv = true, .step = true,
+                              .keep_warmup = true, .flags = flags, .nflags = 1};
     gs_cli cli;
-    int rc = gs_cli_take_step(spec.command, &argc, argv, &regex);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
         return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;
-    const gs_step_opts step_opts = {.regex = regex, .keep_warmup = keep_warmup};
+    const gs_step_opts step_opts = cli.steps;
     gs_launch_summary summary;
     gs_error err;
     if (gs_launch_build(&profile, &cli.select, &step_opts, &summary, &err) != 0) {

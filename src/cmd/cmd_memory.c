@@ -4,7 +4,6 @@
 #include "analysis/memory.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "cmd/step_option.h"
 #include "render/memory_tables.h"
 
 /* The same text is in doc/memory.md; tests/cli/test_docs.sh keeps the two equal. */
@@ -66,24 +65,20 @@ static int pick_view(bool ops, bool timeline, bool per_step, enum gs_memory_view
 
 int cmd_memory(int argc, char **argv)
 {
-    bool ops = false, timeline = false, per_step = false, keep_warmup = false;
-    const gs_cli_flag flags[] = {{"ops", &ops},
-                                 {"timeline", &timeline},
-                                 {"per-step", &per_step},
-                                 {"keep-warmup", &keep_warmup}};
+    bool ops = false, timeline = false, per_step = false;
+    const gs_cli_flag flags[] = {{"ops", &ops}, {"timeline", &timeline}, {"per-step", &per_step}};
     const gs_cli_spec spec = {.command = "memory", .help = memory_help, .csv = true,
-                              .flags = flags, .nflags = 4};
-    const char *regex;
+                              .step = true, .keep_warmup = true, .flags = flags, .nflags = 3};
     enum gs_memory_view view;
     gs_cli cli;
-    int rc = gs_cli_take_step(spec.command, &argc, argv, &regex);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN ||
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN ||
         (rc = pick_view(ops, timeline, per_step, &view)) != GS_CLI_RUN)
         return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;
-    const gs_step_opts step_opts = {.regex = regex, .keep_warmup = keep_warmup};
+    const gs_step_opts step_opts = cli.steps;
     gs_memory_summary summary;
     gs_error err;
     if (gs_memory_build(&profile, &cli.select, &step_opts, &summary, &err) != 0) {

@@ -2,7 +2,6 @@
 #include "analysis/report.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "cmd/step_option.h"
 #include "render/report.h"
 
 /* The same text is in doc/report.md; tests/cli/test_docs.sh keeps the two equal. */
@@ -41,20 +40,18 @@ static const char report_help[] =
 
 int cmd_report(int argc, char **argv)
 {
-    bool explain = false, keep_warmup = false;
-    const gs_cli_flag flags[] = {{"explain", &explain}, {"keep-warmup", &keep_warmup}};
-    const gs_cli_spec spec = {.command = "report", .help = report_help, .default_limit = 10,
-                              .flags = flags, .nflags = 2};
-    const char *regex;
+    bool explain = false;
+    const gs_cli_flag flags[] = {{"explain", &explain}};
+    const gs_cli_spec spec = {.command = "report", .help = report_help, .step = true, .keep_warmup = true,
+                              .default_limit = 10, .flags = flags, .nflags = 1};
     gs_cli cli;
-    int rc = gs_cli_take_step(spec.command, &argc, argv, &regex);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
         return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;
-    const gs_report_opts opts = {.steps = {.regex = regex, .keep_warmup = keep_warmup},
-                                 .gaps = GS_REPORT_GAPS};
+    const gs_report_opts opts = {.steps = cli.steps, .gaps = GS_REPORT_GAPS};
     gs_report report;
     gs_error err;
     if (gs_report_build(&profile, &cli.select, &opts, &report, &err) != 0) {

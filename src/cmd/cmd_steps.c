@@ -4,7 +4,6 @@
 #include "analysis/steps.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "cmd/step_option.h"
 #include "render/step_tables.h"
 
 /* The same text is in doc/steps.md; tests/cli/test_docs.sh keeps the two equal. */
@@ -43,19 +42,16 @@ static const char steps_help[] =
 
 int cmd_steps(int argc, char **argv)
 {
-    bool keep_warmup = false;
-    const gs_cli_flag flags[] = {{"keep-warmup", &keep_warmup}};
     const gs_cli_spec spec = {.command = "steps", .help = steps_help, .csv = true,
-                              .flags = flags, .nflags = 1};
-    const char *regex;
+                              .step = true, .keep_warmup = true};
     gs_cli cli;
-    int rc = gs_cli_take_step(spec.command, &argc, argv, &regex);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
         return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;
-    const gs_step_opts opts = {.regex = regex, .keep_warmup = keep_warmup};
+    const gs_step_opts opts = cli.steps;
     gs_steps_view *views = calloc(profile.traces.n ? profile.traces.n : 1, sizeof *views);
     size_t n = 0;
     gs_error err;

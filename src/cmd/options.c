@@ -17,10 +17,13 @@ enum {
     OPT_SORT,
     OPT_LIMIT,
     OPT_RANK,
-    OPT_FLAG, /* OPT_FLAG + i: the command's i-th flag */
+    OPT_STEP,
+    OPT_KEEP_WARMUP,
+    OPT_COUNT = 512, /* OPT_COUNT + i: the command's i-th count option */
+    OPT_FLAG = 768,  /* OPT_FLAG + i: the command's i-th flag */
 };
 
-enum { MAX_FLAGS = 8 };
+enum { MAX_FLAGS = 8, MAX_COUNTS = 4 };
 
 static const struct format_name {
     const char *name;
@@ -74,6 +77,13 @@ static void build_options(const gs_cli_spec *spec, struct option *opts)
     opts[n++] = (struct option){"limit", required_argument, NULL, OPT_LIMIT};
     opts[n++] = (struct option){"rank", required_argument, NULL, OPT_RANK};
     opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    if (spec->step)
+        opts[n++] = (struct option){"step", required_argument, NULL, OPT_STEP};
+    if (spec->keep_warmup)
+        opts[n++] = (struct option){"keep-warmup", no_argument, NULL, OPT_KEEP_WARMUP};
+    for (size_t i = 0; i < spec->ncounts && i < MAX_COUNTS; i++)
+        opts[n++] = (struct option){spec->counts[i].name, required_argument, NULL,
+                                    OPT_COUNT + (int)i};
     for (size_t i = 0; i < spec->nflags && i < MAX_FLAGS; i++)
         opts[n++] = (struct option){spec->flags[i].name, no_argument, NULL, OPT_FLAG + (int)i};
     opts[n] = (struct option){0};
@@ -92,7 +102,7 @@ static int bad_option(const gs_cli_spec *spec, int c, char **argv)
 int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
 {
     *cli = (gs_cli){.spec = spec, .format = GS_FORMAT_TABLE, .limit = spec->default_limit};
-    struct option opts[8 + MAX_FLAGS];
+    struct option opts[10 + MAX_COUNTS + MAX_FLAGS];
     build_options(spec, opts);
     long long v;
     int c;
@@ -120,11 +130,28 @@ int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
                 return usage_error(spec, "--rank wants a whole number, not '%s'", optarg);
             cli->select = (gs_select){.by_rank = true, .rank = (int32_t)v};
             break;
+        case OPT_STEP:
+            cli->steps.regex = optarg;
+            break;
+        case OPT_KEEP_WARMUP:
+            cli->steps.keep_warmup = true;
+            break;
         case '?':
         case ':':
             return bad_option(spec, c, argv);
         default:
-            *spec->flags[c - OPT_FLAG].value = true;
+            if (c >= OPT_FLAG) {
+                *spec->flags[c - OPT_FLAG].value = true;
+            } else {
+                const gs_cli_count *count = &spec->counts[c - OPT_COUNT];
+                if (!parse_uint(optarg, (long long)count->max, &v)) {
+                    char fmt[96];
+                    snprintf(fmt, sizeof fmt, "--%s wants a whole number up to %zu, not '%%s'",
+                             count->name, count->max);
+                    return usage_error(spec, fmt, optarg);
+                }
+                *count->value = (size_t)v;
+            }
         }
         if (rc != GS_CLI_RUN)
             return rc;

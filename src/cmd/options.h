@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "analysis/select.h"
+#include "analysis/steps.h"
 #include "common/error.h"
 #include "model/trace.h"
 #include "render/render.h"
@@ -22,14 +23,25 @@ typedef struct gs_cli_flag {
     bool *value;
 } gs_cli_flag;
 
+/* A whole-number option of one command, e.g. --gaps N, with its largest accepted value. */
+typedef struct gs_cli_count {
+    const char *name; /* without the dashes */
+    size_t *value;    /* keeps its default unless the option is given */
+    size_t max;
+} gs_cli_count;
+
 typedef struct gs_cli_spec {
     const char *command;  /* "kernels" */
     const char *help;     /* the --help text; doc/<command>.md shows the same */
     bool csv;             /* --format csv is offered */
     bool sort;            /* --sort is offered */
+    bool step;            /* --step REGEX is offered (gs_cli.steps.regex) */
+    bool keep_warmup;     /* --keep-warmup is offered (gs_cli.steps.keep_warmup) */
     size_t default_limit; /* 0 = all rows */
     const gs_cli_flag *flags;
     size_t nflags;
+    const gs_cli_count *counts;
+    size_t ncounts;
 } gs_cli_spec;
 
 typedef struct gs_cli {
@@ -38,6 +50,7 @@ typedef struct gs_cli {
     const char *sort; /* NULL: the view's default order */
     size_t limit;
     gs_select select;
+    gs_step_opts steps; /* from --step and --keep-warmup */
     const char *const *paths;
     size_t npaths;
 } gs_cli;

@@ -30,5 +30,5 @@ for cmd in report kernels ops api memcpy launch sync memory steps breakdown idle
         fi
     done
 done
-[ $failed -eq 0 ] && echo "ok: help and examples of 5 pages match"
+[ $failed -eq 0 ] && echo "ok: help and examples of every command page match"
 exit $((failed > 0))
