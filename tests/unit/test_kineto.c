@@ -120,6 +120,8 @@ static void test_modern(void)
     CHECK_INT(add->self_ns, 20500 - 5125);
     CHECK_INT(t->apis.v[0].parent, 1);
     CHECK_INT(k->op, 1);
+    CHECK_INT(t->thread_apis.n, 1);
+    CHECK_INT(t->thread_apis.v[0], 0);
 
     CHECK_INT(t->memops.n, 3);
     CHECK_INT(t->memops.v[0].kind, GS_MEMOP_HTOD);
@@ -268,6 +270,13 @@ static void test_nesting(void)
     CHECK_INT(t->ranges.v[5].parent, 4); /* "tail" 10..10 lies inside "cross" 8..13 */
     CHECK_INT(t->ranges.v[1].self_ns, 0);
     CHECK_INT(t->ranges.v[2].self_ns, 10000);
+    /* Per-thread order of the op tree: thread 1's outer, same, cross, tail, then thread 2's
+     * other; the Python frame is not in the tree. */
+    const uint32_t want[] = {1, 2, 4, 5, 3};
+    CHECK_INT(t->thread_ranges.n, 5);
+    for (size_t i = 0; i < 5 && i < t->thread_ranges.n; i++)
+        CHECK_INT(t->thread_ranges.v[i], want[i]);
+    CHECK_INT(t->thread_apis.n, 0);
     gs_trace_delete(t);
 }
 
