@@ -28,25 +28,10 @@ cases=(
     "idle-rank-1.table|idle --rank 1 --gaps 2 tests/data/gen/rank0.json.gz tests/data/gen/rank1.json.gz"
 )
 
-failed=0
+. tests/cli/lib.sh
 for c in "${cases[@]}"; do
-    name=${c%%|*}
     read -r -a args <<<"${c#*|}"
-    out=$("$exe" "${args[@]}" 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ]; then
-        echo "FAIL $name: exit $rc"
-        echo "$out"
-        failed=$((failed + 1))
-        continue
-    fi
-    if [ -n "${GS_UPDATE_GOLDEN:-}" ]; then
-        printf '%s\n' "$out" >"$golden/$name"
-        echo "updated $golden/$name"
-    elif ! diff -u "$golden/$name" <(printf '%s\n' "$out"); then
-        echo "FAIL $name: output differs from $golden/$name"
-        failed=$((failed + 1))
-    fi
+    check_golden "${c%%|*}" "${args[@]}"
 done
 
 # Usage errors: one line naming the problem, exit 2.
@@ -60,12 +45,7 @@ bad=(
 )
 for b in "${bad[@]}"; do
     read -r -a args <<<"$b"
-    out=$("$exe" idle "${args[@]}" 2>&1)
-    rc=$?
-    if [ $rc -ne 2 ] || [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ]; then
-        echo "FAIL 'idle $b': exit $rc, want 2 and one line: $out"
-        failed=$((failed + 1))
-    fi
+    check_error 2 idle "${args[@]}"
 done
 
 # The JSON document parses and its numbers add up: idle + compute + non-compute = 100 %.
@@ -82,6 +62,6 @@ for s in d["streams"] + d["gpus"]:
         echo "FAIL: idle --format json is not consistent"
         failed=$((failed + 1))
     fi
+    ran=$((ran + 1))
 fi
-[ $failed -eq 0 ] && echo "ok: ${#cases[@]} idle cases match their goldens, ${#bad[@]} usage errors"
-exit $((failed > 0))
+finish

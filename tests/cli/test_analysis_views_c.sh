@@ -39,25 +39,11 @@ cases=(
     "memory-launch-bound.table|launch_bound.json.gz|memory"
 )
 
-failed=0
+. tests/cli/lib.sh
 for c in "${cases[@]}"; do
     IFS='|' read -r name fixture argline <<<"$c"
     read -r -a args <<<"$argline"
-    out=$("$exe" "${args[@]}" "$data/$fixture" 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ]; then
-        echo "FAIL $name: exit $rc"
-        echo "$out"
-        failed=$((failed + 1))
-        continue
-    fi
-    if [ -n "${GS_UPDATE_GOLDEN:-}" ]; then
-        printf '%s\n' "$out" >"$golden/$name"
-        echo "updated $golden/$name"
-    elif ! diff -u "$golden/$name" <(printf '%s\n' "$out"); then
-        echo "FAIL $name: output differs from $golden/$name"
-        failed=$((failed + 1))
-    fi
+    check_golden "$name" "${args[@]}" "$data/$fixture"
 done
 
 # Errors: one line on stderr, the documented exit code, nothing on stdout.
@@ -69,21 +55,9 @@ errors=(
     "2|memory --rank 9"
     "2|sync --step ("
 )
-err=$(mktemp)
 for e in "${errors[@]}"; do
-    want=${e%%|*}
     read -r -a args <<<"${e#*|}"
     # the fixture first: `--step` as the last argument must find no value
-    stdout=$("$exe" "${args[0]}" "$data/basic.json" "${args[@]:1}" 2>"$err")
-    rc=$?
-    lines=$(wc -l <"$err")
-    if [ $rc -ne "$want" ] || [ -n "$stdout" ] || [ "$lines" -ne 1 ] || ! grep -q '^gpuscope: ' "$err"; then
-        echo "FAIL '${args[*]}': exit $rc (want $want), stderr:"
-        cat "$err"
-        failed=$((failed + 1))
-    fi
+    check_error "${e%%|*}" "${args[0]}" "$data/basic.json" "${args[@]:1}"
 done
-rm -f "$err"
-
-[ $failed -eq 0 ] && echo "ok: ${#cases[@]} goldens, ${#errors[@]} error cases"
-exit $((failed > 0))
+finish

@@ -38,25 +38,10 @@ cases=(
     "report-limit-2-rank-0.table|report --limit 2 --rank 0"
 )
 
-failed=0
+. tests/cli/lib.sh
 for c in "${cases[@]}"; do
-    name=${c%%|*}
     read -r -a args <<<"${c#*|}"
-    out=$("$exe" "${args[@]}" "$fixture" 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ]; then
-        echo "FAIL $name: exit $rc"
-        echo "$out"
-        failed=$((failed + 1))
-        continue
-    fi
-    if [ -n "${GS_UPDATE_GOLDEN:-}" ]; then
-        printf '%s\n' "$out" >"$golden/$name"
-        echo "updated $golden/$name"
-    elif ! diff -u "$golden/$name" <(printf '%s\n' "$out"); then
-        echo "FAIL $name: output differs from $golden/$name"
-        failed=$((failed + 1))
-    fi
+    check_golden "${c%%|*}" "${args[@]}" "$fixture"
 done
 
 # Errors: one line on stderr, the documented exit code, nothing on stdout.
@@ -73,22 +58,10 @@ errors=(
     "3|api tests/data/does-not-exist.json"
 )
 for e in "${errors[@]}"; do
-    want=${e%%|*}
     read -r -a args <<<"${e#*|}"
     # The fixture goes right after the command (options may follow paths), except in the case
     # that checks a command given no trace at all.
     [ "${args[*]}" = memcpy ] || args=("${args[0]}" "$fixture" "${args[@]:1}")
-    stdout=$("$exe" "${args[@]}" 2>/tmp/gs_views_err.$$)
-    rc=$?
-    lines=$(wc -l </tmp/gs_views_err.$$)
-    if [ $rc -ne "$want" ] || [ -n "$stdout" ] || [ "$lines" -ne 1 ] ||
-        ! grep -q '^gpuscope: ' /tmp/gs_views_err.$$; then
-        echo "FAIL '${args[*]}': exit $rc (want $want), stderr:"
-        cat /tmp/gs_views_err.$$
-        failed=$((failed + 1))
-    fi
+    check_error "${e%%|*}" "${args[@]}"
 done
-rm -f /tmp/gs_views_err.$$
-
-[ $failed -eq 0 ] && echo "ok: ${#cases[@]} goldens, ${#errors[@]} error cases"
-exit $((failed > 0))
+finish
