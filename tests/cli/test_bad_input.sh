@@ -22,7 +22,8 @@ open(sys.argv[2], 'wb').write(text[:at])
 print(at)
 PY
 )
-head -c 4096 /dev/urandom >"$tmp/garbage.bin"
+# Binary garbage, fixed (random bytes could start with whitespace or '{' and move the offset).
+python3 -c "import random, sys; r = random.Random(7); sys.stdout.buffer.write(bytes([0xff] + [r.randrange(256) for _ in range(4095)]))" >"$tmp/garbage.bin"
 printf '\x89PNG\r\n\x1a\n0000' >"$tmp/image.png"
 echo '{"schema": "1.0.1", "nodes": [{"id": 1}]}' >"$tmp/not_a_trace.json"
 echo '{"schemaVersion": 1, "traceEvents": []}' >"$tmp/empty_events.json"
@@ -38,7 +39,7 @@ python3 -c "import sys; sys.stdout.write('{\"traceEvents\": [{\"name\": \"' + 'x
 cases=(
     "cut.json.gz|: byte $cut: truncated gzip stream"
     "cut.json|: byte $cut_json: input ends inside an event"
-    "garbage.bin|: byte 0: "
+    "garbage.bin|: byte 0: unexpected byte 0xff: not JSON text"
     "image.png|: byte 0: unexpected byte 0x89: not JSON text"
     "not_a_trace.json|: not a PyTorch profiler trace (a JSON object without traceEvents)"
     "empty_events.json|: the trace has no events (empty traceEvents)"
