@@ -138,6 +138,7 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
     memset(out, 0, sizeof *out);
     out->rank = t->rank;
     out->steps = bd->nkept;
+    out->gpu_activities = t->kernels.n + t->memops.n;
     out->warmup_steps = steps->nwarmup;
     for (size_t i = 0; i < steps->n; i++)
         if (steps->v[i].warmup && steps->stats.med > 0) {

@@ -79,6 +79,30 @@ static bool kernels_short(const gs_diag_inputs *in)
            in->short_kernel_share >= GS_TH_SHORT_KERNEL_SHARE;
 }
 
+/* The rules about the GPU waiting need a GPU: on a CPU-only profile they say so and stay quiet. */
+static bool without_gpu(const gs_diag_inputs *in, gs_finding *f)
+{
+    if (in->gpu_activities > 0)
+        return false;
+    f->severity = GS_SEV_NONE;
+    stake(in, f, 0, true);
+    EVIDENCE(f, "no GPU activity in the trace");
+    WHY(f, "no GPU activity in the trace: the rule does not apply");
+    return true;
+}
+
+/* The memory rules need allocator records ([memory] events); without them they say so. */
+static bool without_memory_records(double known, gs_finding *f)
+{
+    if (known >= 0)
+        return false;
+    f->severity = GS_SEV_NONE;
+    EVIDENCE(f, "no allocator records in the trace");
+    WHY(f, "no allocator records in the trace (profile with profile_memory=True): the rule does "
+           "not apply");
+    return true;
+}
+
 /* ---- rules ---------------------------------------------------------------------------------- */
 
 static void rule_data_loading(const gs_diag_inputs *in, gs_finding *f)
@@ -100,6 +124,8 @@ static void rule_data_loading(const gs_diag_inputs *in, gs_finding *f)
 
 static void rule_sync(const gs_diag_inputs *in, gs_finding *f)
 {
+    if (without_gpu(in, f))
+        return;
     input(f, "sync_idle_ns", (double)in->sync_idle_ns, GS_UNIT_NS);
     input(f, "sync_blocked_ns", (double)in->sync_blocked_ns, GS_UNIT_NS);
     input(f, "step_ns", (double)in->step_ns, GS_UNIT_NS);
@@ -117,6 +143,8 @@ static void rule_sync(const gs_diag_inputs *in, gs_finding *f)
 
 static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
 {
+    if (without_gpu(in, f))
+        return;
     gs_ns idle = host_idle(in);
     input(f, "host_idle_ns", (double)idle, GS_UNIT_NS);
     input(f, "kernels_per_step", in->kernels_per_step, GS_UNIT_COUNT);
@@ -148,6 +176,8 @@ static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
 
 static void rule_host(const gs_diag_inputs *in, gs_finding *f)
 {
+    if (without_gpu(in, f))
+        return;
     gs_ns idle = host_idle(in);
     input(f, "host_idle_ns", (double)idle, GS_UNIT_NS);
     input(f, "cpu_exec_ns", (double)in->cpu_exec_ns, GS_UNIT_NS);
@@ -172,6 +202,8 @@ static void rule_host(const gs_diag_inputs *in, gs_finding *f)
 
 static void rule_transfer(const gs_diag_inputs *in, gs_finding *f)
 {
+    if (without_gpu(in, f))
+        return;
     gs_ns copies = in->memcpy_ns + in->memset_ns;
     input(f, "memcpy_ns", (double)in->memcpy_ns, GS_UNIT_NS);
     input(f, "memset_ns", (double)in->memset_ns, GS_UNIT_NS);
@@ -204,6 +236,8 @@ static void rule_communication(const gs_diag_inputs *in, gs_finding *f)
  * compute-bound. The Kernel category of the breakdown holds compute kernels only. */
 static void rule_compute(const gs_diag_inputs *in, gs_finding *f)
 {
+    if (without_gpu(in, f))
+        return;
     double busy = share(in, in->kernel_ns);
     input(f, "compute_busy_share", busy, GS_UNIT_SHARE);
     input(f, "gpu_util", in->gpu_util, GS_UNIT_SHARE);
@@ -222,6 +256,8 @@ static void rule_compute(const gs_diag_inputs *in, gs_finding *f)
 
 static void rule_memory_growth(const gs_diag_inputs *in, gs_finding *f)
 {
+    if (without_memory_records(in->mem_growth_r2, f))
+        return;
     input(f, "growth_bytes_per_step", in->mem_growth_per_step, GS_UNIT_BYTES);
     input(f, "fit_r2", in->mem_growth_r2, GS_UNIT_RATIO);
     input(f, "steps", (double)in->mem_growth_steps, GS_UNIT_COUNT);
@@ -241,6 +277,10 @@ static void rule_memory_growth(const gs_diag_inputs *in, gs_finding *f)
 
 static void rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f)
 {
+    if (without_memory_records(in->mem_peak_share > in->mem_fragmentation ? in->mem_peak_share
+                                                                          : in->mem_fragmentation,
+                               f))
+        return;
     input(f, "peak_share", in->mem_peak_share, GS_UNIT_SHARE);
     input(f, "fragmentation", in->mem_fragmentation, GS_UNIT_RATIO);
     threshold(f, "peak_share", GS_TH_MEM_PEAK_SHARE, GS_UNIT_SHARE);
@@ -248,12 +288,28 @@ static void rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f)
     bool full = in->mem_peak_share > GS_TH_MEM_PEAK_SHARE;
     bool fragmented = in->mem_fragmentation > GS_TH_MEM_FRAGMENTATION;
     f->severity = full ? GS_SEV_RISK : fragmented ? GS_SEV_FINDING : GS_SEV_NONE;
-    EVIDENCE(f, "peak reserved memory is %.0f %% of the device; reserved / allocated at the "
-             "peak is %.2f",
-             100 * in->mem_peak_share, in->mem_fragmentation);
+    if (in->mem_peak_share >= 0)
+        EVIDENCE(f, "peak reserved memory is %.0f %% of the device; reserved / allocated at the "
+                 "peak is %.2f",
+                 100 * in->mem_peak_share, in->mem_fragmentation);
+    else
+        EVIDENCE(f, "device memory unknown; reserved / allocated at the peak is %.2f",
+                 in->mem_fragmentation);
     WHY(f, "peak %.1f %% of the device (> %.0f %%?), fragmentation %.2f (> %.1f?)",
         100 * in->mem_peak_share, 100 * GS_TH_MEM_PEAK_SHARE, in->mem_fragmentation,
         GS_TH_MEM_FRAGMENTATION);
+}
+
+static void rule_no_gpu(const gs_diag_inputs *in, gs_finding *f)
+{
+    input(f, "gpu_activities", (double)in->gpu_activities, GS_UNIT_COUNT);
+    f->severity = in->gpu_activities == 0 ? GS_SEV_NOTE : GS_SEV_NONE;
+    if (in->gpu_activities == 0)
+        EVIDENCE(f, "the trace records no GPU kernels, copies or sets: a CPU-only run, or the "
+                    "profiler was not asked for CUDA activity; the rules about the GPU do not apply");
+    else
+        EVIDENCE(f, "%llu GPU kernels, copies and sets", (unsigned long long)in->gpu_activities);
+    WHY(f, "%llu GPU activities", (unsigned long long)in->gpu_activities);
 }
 
 static void rule_warmup(const gs_diag_inputs *in, gs_finding *f)
@@ -322,6 +378,8 @@ static const gs_rule rules[] = {
      {"activation checkpointing, mixed precision, or a smaller micro-batch with gradient "
       "accumulation",
       "against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}},
+    {"no_gpu", "No GPU activity", "DESIGN §4", rule_no_gpu,
+     {"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU"}},
     {"warmup", "Warm-up", "seed 000 (first steps 10-100x slower)", rule_warmup,
      {"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "
       "active=5)"}},

@@ -14,6 +14,7 @@
 typedef struct gs_diag_inputs {
     int32_t rank;
     size_t steps, warmup_steps;
+    uint64_t gpu_activities; /* kernels, copies and sets in the trace: 0 for a CPU-only profile */
     double warmup_ratio; /* slowest warm-up step / median kept step */
     gs_ns step_ns;
     /* Step breakdown, TensorBoard plugin semantics (each instant to one category). */

@@ -13,7 +13,7 @@
 static gs_diag_inputs healthy(void)
 {
     return (gs_diag_inputs){
-        .steps = 10, .step_ns = 100 * MS, .kernel_ns = 80 * MS, .cpu_exec_ns = 5 * MS,
+        .steps = 10, .gpu_activities = 3000, .step_ns = 100 * MS, .kernel_ns = 80 * MS, .cpu_exec_ns = 5 * MS,
         .runtime_ns = 2 * MS, .other_ns = 1 * MS, .gpu_util = 0.80, .kernels_per_step = 300,
         .median_kernel_ns = 200000, .median_launch_ns = 5000, .short_kernel_share = 0.05,
         .mem_peak_share = 0.5, .mem_fragmentation = 1.1, .tensor_core_share = 0.8,
@@ -200,8 +200,28 @@ static void test_thresholds(void)
     gs_diagnosis_free(&d);
 }
 
+/* A CPU-only profile: the GPU rules stay quiet and a note says why; data loading still counts. */
+static void test_no_gpu(void)
+{
+    gs_diag_inputs in = healthy();
+    in.gpu_activities = 0;
+    in.kernel_ns = 0;
+    in.gpu_util = 0;
+    in.cpu_exec_ns = 70 * MS;
+    in.dataloader_ns = 20 * MS;
+    gs_diagnosis d;
+    gs_diagnose(&in, &d);
+    CHECK_INT(by_id(&d, "host_bound")->severity, GS_SEV_NONE);
+    CHECK(strstr(by_id(&d, "host_bound")->why, "no GPU activity") != NULL);
+    CHECK_INT(by_id(&d, "no_gpu")->severity, GS_SEV_NOTE);
+    CHECK_STR(d.findings[d.order[0]].rule->id, "data_loading");
+    CHECK_STR(d.findings[d.order[1]].rule->id, "no_gpu");
+    gs_diagnosis_free(&d);
+}
+
 int main(void)
 {
+    test_no_gpu();
     test_healthy();
     test_each_class();
     test_speedup_bound();
