@@ -42,6 +42,10 @@ add_test(NAME anchors.tb
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_tb_anchor.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(anchors.tb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
+# The README's examples are what the program prints.
+add_test(NAME docs.readme
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_readme.py $<TARGET_FILE:gpuscope>)
+
 # The verdict names the planted bottleneck first on every generated scenario.
 add_test(NAME diagnosis.scenarios
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_scenarios.py $<TARGET_FILE:gpuscope>)
