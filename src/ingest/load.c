@@ -9,6 +9,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include <zlib.h>
+
+#include "ingest/gst.h"
 #include "ingest/json.h"
 #include "ingest/kineto.h"
 #include "ingest/source.h"
@@ -37,8 +40,11 @@ static bool rank_from_filename(const char *path, int32_t *rank)
     return found;
 }
 
-static int read_trace(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *err)
+static int read_trace(gs_source *src, gs_trace *t, const gs_load_opts *opts, bool is_gst,
+                      gs_error *err)
 {
+    if (is_gst)
+        return gst_read(src, t, opts, err);
     gs_json j;
     if (gs_json_init(&j, src, err) != 0)
         return -1;
@@ -65,14 +71,14 @@ static int read_trace(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_
 }
 
 /* Reads a trace from an open source into a new, indexed trace; closes the source. */
-static int load_source(gs_source *src, const char *path, const gs_load_opts *opts, gs_trace **out,
-                       gs_error *err)
+static int load_source(gs_source *src, const char *path, const gs_load_opts *opts, bool is_gst,
+                       gs_trace **out, gs_error *err)
 {
     *out = NULL;
     if (!src)
         return -1;
     gs_trace *t = gs_trace_new(path, err);
-    if (!t || read_trace(src, t, opts, err) != 0) {
+    if (!t || read_trace(src, t, opts, is_gst, err) != 0) {
         gs_source_close(src);
         gs_trace_delete(t);
         return -1;
@@ -88,15 +94,30 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     return 0;
 }
 
+/* The format is told by the first bytes, not the name: a .gst file may be renamed or gzipped
+ * (gzread passes plain files through). Errors are left to the real open that follows. */
+static bool file_is_gst(const char *path)
+{
+    unsigned char head[4];
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return false;
+    int got = gzread(f, head, sizeof head);
+    gzclose(f);
+    return got > 0 && gst_is_magic(head, (size_t)got);
+}
+
 int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err)
 {
-    return load_source(gs_source_open(path, err), path, opts, out, err);
+    gs_source *src = gs_source_open(path, err);
+    return load_source(src, path, opts, src && file_is_gst(path), out, err);
 }
 
 int gs_load_trace_buffer(const char *data, size_t size, const char *name, const gs_load_opts *opts,
                          gs_trace **out, gs_error *err)
 {
-    return load_source(gs_source_memory(data, size, name, err), name, opts, out, err);
+    return load_source(gs_source_memory(data, size, name, err), name, opts,
+                       gst_is_magic(data, size), out, err);
 }
 
 static bool is_trace_name(const char *name)
