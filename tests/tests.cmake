@@ -10,6 +10,13 @@ foreach(src ${GS_UNIT_TESTS})
                        ENVIRONMENT "GS_TEST_DATA=${CMAKE_SOURCE_DIR}/tests/data")
 endforeach()
 
+# The .gst fixture and fuzz seeds are written by the real writer (tests/gen/make_gst_seeds.c);
+# this test fails when the writer no longer produces the committed fixture byte for byte.
+add_executable(make_gst_seeds ${CMAKE_SOURCE_DIR}/tests/gen/make_gst_seeds.c)
+target_link_libraries(make_gst_seeds PRIVATE gscore)
+add_test(NAME gen.gst_fixture
+         COMMAND sh -c "$<TARGET_FILE:make_gst_seeds> gst_fixture.gst && cmp gst_fixture.gst ${CMAKE_SOURCE_DIR}/tests/data/gst/sample.gst")
+
 # End-to-end tests: every tests/cli/*.sh runs the built binary and compares with golden output.
 file(GLOB GS_CLI_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/cli/test_*.sh)
 foreach(script ${GS_CLI_TESTS})
