@@ -168,9 +168,12 @@ static const char *sync_name(uint32_t type)
     }
 }
 
+/* Appends a zeroed element to `vec` into `p`, or returns from the caller out of memory. */
 #define PUSH(vec, p)                                                                               \
-    if (!((p) = GS_VEC_PUSH(vec)))                                                                 \
-        return gs_fail_oom(r->err);
+    do {                                                                                           \
+        if (!((p) = GS_VEC_PUSH(vec)))                                                             \
+            return gs_fail_oom(r->err);                                                            \
+    } while (0)
 
 static int add_string(reader *r, const uint8_t *payload, size_t size, uint64_t at)
 {
