@@ -1,6 +1,7 @@
 /* The "csv" output format (RFC 4180 quoting, "\n" line ends): full names, integer ns and bytes,
  * so that a spreadsheet or a script gets exact numbers. */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "render/render.h"
@@ -33,13 +34,10 @@ static void put_cell(FILE *out, enum gs_col_type type, const gs_cell *c)
         fprintf(out, "%" PRId64, c->i);
         break;
     case GS_COL_PCT:
-        fprintf(out, "%.2f", c->f);
-        break;
     case GS_COL_GBPS:
-        fprintf(out, "%.3f", c->f);
-        break;
     case GS_COL_FLOAT:
-        fprintf(out, "%.6g", c->f);
+        if (isfinite(c->f)) /* unknown (NaN): an empty field */
+            fprintf(out, type == GS_COL_PCT ? "%.2f" : type == GS_COL_GBPS ? "%.3f" : "%.6g", c->f);
         break;
     case GS_COL_XYZ:
         fprintf(out, "%" PRId32 "x%" PRId32 "x%" PRId32, c->xyz[0], c->xyz[1], c->xyz[2]);

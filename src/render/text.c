@@ -1,5 +1,6 @@
 /* The "table" output format: aligned columns for people. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,9 +72,20 @@ static void fmt_ns(char *buf, size_t size, const gs_cell *c)
 {
     gs_fmt_duration(buf, size, c->i);
 }
+/* A measure the trace cannot give (NaN, e.g. occupancy of kernels CUPTI did not rate) shows as
+ * "-", as JSON shows null and CSV an empty field. */
+static bool unknown(char *buf, size_t size, const gs_cell *c)
+{
+    if (isfinite(c->f))
+        return false;
+    snprintf(buf, size, "-");
+    return true;
+}
+
 static void fmt_pct(char *buf, size_t size, const gs_cell *c)
 {
-    snprintf(buf, size, "%.1f", c->f);
+    if (!unknown(buf, size, c))
+        snprintf(buf, size, "%.1f", c->f);
 }
 static void fmt_bytes(char *buf, size_t size, const gs_cell *c)
 {
@@ -81,11 +93,13 @@ static void fmt_bytes(char *buf, size_t size, const gs_cell *c)
 }
 static void fmt_gbps(char *buf, size_t size, const gs_cell *c)
 {
-    gs_fmt_bandwidth(buf, size, c->f);
+    if (!unknown(buf, size, c))
+        gs_fmt_bandwidth(buf, size, c->f);
 }
 static void fmt_float(char *buf, size_t size, const gs_cell *c)
 {
-    snprintf(buf, size, "%.2f", c->f);
+    if (!unknown(buf, size, c))
+        snprintf(buf, size, "%.2f", c->f);
 }
 static void fmt_xyz(char *buf, size_t size, const gs_cell *c)
 {
