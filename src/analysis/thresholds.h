@@ -4,8 +4,6 @@
 #ifndef GS_ANALYSIS_THRESHOLDS_H
 #define GS_ANALYSIS_THRESHOLDS_H
 
-/* GPU utilization: below it, look outside the GPU (seeds 000/002: 70–80 %; TB plugin 50 %). */
-#define GS_TH_UTIL_LOW 0.70
 /* Above it the GPU is busy and only faster kernels help (seeds 000, 002). */
 #define GS_TH_UTIL_BUSY 0.90
 
