@@ -80,17 +80,6 @@ void gs_strtab_free(gs_strtab *t)
     memset(t, 0, sizeof *t);
 }
 
-gs_str gs_strtab_find(const gs_strtab *t, const char *s, size_t len)
-{
-    uint32_t h = hash_bytes(s, len);
-    for (size_t i = h & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
-        uint32_t id = t->slots[i] - 1;
-        if (t->hash[id] == h && t->len[id] == len && memcmp(t->ptr[id], s, len) == 0)
-            return id;
-    }
-    return GS_STR_ERROR;
-}
-
 gs_str gs_strtab_intern(gs_strtab *t, const char *s, size_t len)
 {
     if (len >= UINT32_MAX)

@@ -23,8 +23,6 @@ typedef struct gs_strtab {
 int gs_strtab_init(gs_strtab *t);
 void gs_strtab_free(gs_strtab *t);
 gs_str gs_strtab_intern(gs_strtab *t, const char *s, size_t len);
-/* Looks a string up without adding it; GS_STR_ERROR when absent. */
-gs_str gs_strtab_find(const gs_strtab *t, const char *s, size_t len);
 
 static inline const char *gs_str_get(const gs_strtab *t, gs_str id)
 {

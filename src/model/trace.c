@@ -119,13 +119,3 @@ const char *gs_mem_loc_name(enum gs_mem_loc l)
     };
     return (unsigned)l < GS_LOC__COUNT ? names[l] : "?";
 }
-
-const char *gs_range_kind_name(enum gs_range_kind k)
-{
-    static const char *const names[GS_RANGE__COUNT] = {
-        [GS_RANGE_OP] = "op",         [GS_RANGE_ANNOTATION] = "annotation",
-        [GS_RANGE_NVTX] = "nvtx",     [GS_RANGE_PYTHON] = "python",
-        [GS_RANGE_GPU_ANNOTATION] = "gpu_annotation", [GS_RANGE_OTHER] = "other",
-    };
-    return (unsigned)k < GS_RANGE__COUNT ? names[k] : "?";
-}

@@ -244,6 +244,5 @@ static inline bool gs_range_in_op_tree(const gs_range *r)
 
 const char *gs_memop_kind_name(enum gs_memop_kind k);
 const char *gs_mem_loc_name(enum gs_mem_loc l);
-const char *gs_range_kind_name(enum gs_range_kind k);
 
 #endif
