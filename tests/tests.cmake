@@ -2,8 +2,16 @@
 file(GLOB GS_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
 foreach(src ${GS_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
+  # Tests of the agent (test_agent_*.c) need its objects and the CUDA headers.
+  if(name MATCHES "^test_agent_" AND NOT GS_HAVE_AGENT)
+    continue()
+  endif()
   add_executable(${name} ${src})
-  target_link_libraries(${name} PRIVATE gscore)
+  if(name MATCHES "^test_agent_")
+    target_link_libraries(${name} PRIVATE gsagent_test)
+  else()
+    target_link_libraries(${name} PRIVATE gscore)
+  endif()
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit)
   add_test(NAME unit.${name} COMMAND ${name})
   set_tests_properties(unit.${name} PROPERTIES

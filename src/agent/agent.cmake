@@ -1,0 +1,37 @@
+# The agent: the shared object `gpuscope run` injects (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH).
+# It needs the CUPTI and NVTX headers of a CUDA toolkit, but no CUDA library at link time: libcupti
+# is found with dlopen in the target. Without the headers the agent and its tests are left out.
+find_path(GS_CUPTI_INCLUDE cupti_activity.h
+          HINTS $ENV{CUDA_HOME}/include /usr/local/cuda/include /usr/local/cuda/extras/CUPTI/include)
+find_path(GS_NVTX_INCLUDE nvtx3/nvToolsExt.h
+          HINTS $ENV{CUDA_HOME}/include /usr/local/cuda/include)
+if(GS_CUPTI_INCLUDE AND GS_NVTX_INCLUDE)
+  set(GS_HAVE_AGENT ON)
+  file(GLOB GS_AGENT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/agent/*.c)
+  # One object library feeds the shared object and the unit tests.
+  add_library(gsagent_obj OBJECT ${GS_AGENT_SOURCES})
+  target_include_directories(gsagent_obj PUBLIC ${CMAKE_SOURCE_DIR}/src)
+  target_include_directories(gsagent_obj SYSTEM PUBLIC ${GS_CUPTI_INCLUDE} ${GS_NVTX_INCLUDE})
+  set_target_properties(gsagent_obj PROPERTIES POSITION_INDEPENDENT_CODE ON
+                        C_VISIBILITY_PRESET hidden)
+  # The format code is shared with the CLI; the agent gets its own position-independent copy.
+  add_library(gsagent_format OBJECT ${CMAKE_SOURCE_DIR}/src/common/gst_format.c
+              ${CMAKE_SOURCE_DIR}/src/common/gst_writer.c)
+  target_include_directories(gsagent_format PUBLIC ${CMAKE_SOURCE_DIR}/src)
+  set_target_properties(gsagent_format PROPERTIES POSITION_INDEPENDENT_CODE ON
+                        C_VISIBILITY_PRESET hidden)
+  add_library(gpuscope_agent SHARED $<TARGET_OBJECTS:gsagent_obj> $<TARGET_OBJECTS:gsagent_format>)
+  target_link_libraries(gpuscope_agent PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+  # No undefined symbols: everything it uses comes from libc, libdl and libpthread.
+  target_link_options(gpuscope_agent PRIVATE -Wl,--no-undefined)
+  # The launcher looks for the agent beside its own binary.
+  set_target_properties(gpuscope_agent PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+  add_dependencies(gpuscope gpuscope_agent)
+  # For unit tests: the agent's objects in a static library (the format comes from gscore).
+  add_library(gsagent_test STATIC $<TARGET_OBJECTS:gsagent_obj>)
+  target_link_libraries(gsagent_test PUBLIC gscore Threads::Threads ${CMAKE_DL_LIBS})
+  target_include_directories(gsagent_test SYSTEM PUBLIC ${GS_CUPTI_INCLUDE} ${GS_NVTX_INCLUDE})
+else()
+  set(GS_HAVE_AGENT OFF)
+  message(WARNING "CUPTI/NVTX headers not found (set CUDA_HOME): the agent for 'gpuscope run' is not built")
+endif()

@@ -1,0 +1,46 @@
+/* Capture control: which spans of time the agent keeps (gpuscope run --delay, --duration,
+ * --capture-range, --steps). Records are still produced outside the windows, and dropped by the
+ * writer: toggling CUPTI kinds at run time re-instruments loaded modules (seconds of stall).
+ *
+ * The launcher passes the options in GPUSCOPE_CAPTURE as `key=value` pairs separated by ';':
+ *   from=NS;until=NS            absolute CLOCK_REALTIME bounds (--delay, --duration)
+ *   range=cudaProfilerApi       between cudaProfilerStart and cudaProfilerStop
+ *   range=nvtx:NAME             while an NVTX range named NAME is open
+ *   steps=W,WU,A,R              torch.profiler's schedule, counted on step ranges: skip W steps,
+ *                               W+WU..W+WU+A-1 are kept; REPEAT cycles (0: for ever)
+ *   step=REGEX                  what a step range is called (default ^ProfilerStep#)
+ * A record is kept when it overlaps a window and lies inside [from, until]. */
+#ifndef GS_AGENT_CAPTURE_H
+#define GS_AGENT_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum gsa_range_mode {
+    GSA_RANGE_NONE,     /* the whole run (within from/until) */
+    GSA_RANGE_PROFILER, /* cudaProfilerStart/Stop */
+    GSA_RANGE_NVTX,     /* an NVTX range by name */
+    GSA_RANGE_STEPS,    /* a step schedule */
+} gsa_range_mode;
+
+/* Parses GPUSCOPE_CAPTURE (NULL or "" = capture everything). 0, or -1 with a message in
+ * `err` (then the agent records the note and captures everything). */
+int gsa_capture_init(const char *spec, char *err, size_t errlen);
+
+gsa_range_mode gsa_capture_mode(void);
+
+/* Any thread, rare: cudaProfilerStart (start=true) or Stop at time ts. */
+void gsa_capture_profiler_api(bool start, int64_t ts);
+
+/* Any thread: an NVTX range named `name` opened or closed at ts. Cheap when the mode needs no
+ * names (returns at once). */
+void gsa_capture_nvtx(const char *name, size_t len, bool open, int64_t ts);
+
+/* Whether [start, end] overlaps a kept window. Any thread. */
+bool gsa_capture_keeps(int64_t start, int64_t end);
+
+/* Back to the initial state (fork child, tests). */
+void gsa_capture_reset(void);
+
+#endif
