@@ -5,9 +5,9 @@ find_path(GS_CUPTI_INCLUDE cupti_activity.h
           HINTS $ENV{CUDA_HOME}/include /usr/local/cuda/include /usr/local/cuda/extras/CUPTI/include)
 find_path(GS_NVTX_INCLUDE nvtx3/nvToolsExt.h
           HINTS $ENV{CUDA_HOME}/include /usr/local/cuda/include)
-if(GS_CUPTI_INCLUDE AND GS_NVTX_INCLUDE)
+file(GLOB GS_AGENT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/agent/*.c)
+if(GS_CUPTI_INCLUDE AND GS_NVTX_INCLUDE AND GS_AGENT_SOURCES)
   set(GS_HAVE_AGENT ON)
-  file(GLOB GS_AGENT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/agent/*.c)
   # One object library feeds the shared object and the unit tests.
   add_library(gsagent_obj OBJECT ${GS_AGENT_SOURCES})
   target_include_directories(gsagent_obj PUBLIC ${CMAKE_SOURCE_DIR}/src)
