@@ -1,0 +1,328 @@
+/* The launcher's sampler: NVML + /proc into COUNTER records of a .gst file. */
+#include "collect/sampler.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/gst_writer.h"
+#include "probe/proc.h"
+
+#define WRITER_BUFFER (64u << 10)
+#define NS_PER_S 1000000000LL
+/* PCIe throughput blocks ~20 ms per direction and device: read it at most this often. */
+#define PCIE_PERIOD_NS NS_PER_S
+
+/* Fixed string ids: NVML metrics are 1 + their enum value, then the host counters; ids from
+ * FIRST_DYNAMIC_ID on are given out as names appear (devices, per-process counters). */
+enum {
+    ID_HOST_CPU = GS_NVML_NMETRICS + 1,
+    ID_HOST_RSS,
+    ID_HOST_PROCS,
+    FIRST_DYNAMIC_ID
+};
+
+typedef struct pid_name {
+    uint32_t pid;
+    gst_strid id; /* of "gpu_proc_mem_bytes:<pid>" */
+} pid_name;
+
+struct gs_sampler {
+    gs_sampler_opts o;
+    gst_writer w;
+    uint8_t *buf;
+    gst_strid next_id;
+    pid_name *pids; /* per-process counter names defined so far */
+    size_t npids, pids_cap;
+
+    gs_proc_tree trees[2]; /* the previous and the current read of the tree */
+    int prev;              /* index of the previous one in trees */
+    bool have_prev;
+    int64_t prev_ns;
+    long ticks_per_s;
+
+    gs_nvml_sample nv;
+    int64_t last_pcie_ns; /* 0: never */
+    uint64_t samples;
+
+    pthread_t thread;
+    bool running, stopping;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int thread_rc;
+    gs_error thread_err;
+};
+
+static int write_failed(gs_error *err, int rc)
+{
+    return gs_fail(err, GS_EXIT_ENV, "cannot write the sampler's trace: %s", strerror(-rc));
+}
+
+static int flush(gs_sampler *s, gs_error *err)
+{
+    int rc = gst_writer_flush(&s->w);
+    return rc ? write_failed(err, rc) : 0;
+}
+
+static int define(gs_sampler *s, gst_strid id, const char *text, gs_error *err)
+{
+    int rc = gst_writer_string(&s->w, id, 0, text, strlen(text));
+    return rc ? write_failed(err, rc) : 0;
+}
+
+static int counter(gs_sampler *s, int64_t ts, gst_strid name, int32_t device, double value,
+                   gs_error *err)
+{
+    gst_counter c = {ts, value, device, name};
+    int rc = gst_writer_add(&s->w, GST_REC_COUNTER, &c);
+    return rc ? write_failed(err, rc) : 0;
+}
+
+/* The string id of "gpu_proc_mem_bytes:<pid>", defined in the file on first use. */
+static int pid_name_id(gs_sampler *s, uint32_t pid, gst_strid *id, gs_error *err)
+{
+    for (size_t i = 0; i < s->npids; i++)
+        if (s->pids[i].pid == pid) {
+            *id = s->pids[i].id;
+            return 0;
+        }
+    if (s->npids == s->pids_cap) {
+        size_t cap = s->pids_cap ? 2 * s->pids_cap : 16;
+        pid_name *v = realloc(s->pids, cap * sizeof *v);
+        if (!v)
+            return gs_fail_oom(err);
+        s->pids = v;
+        s->pids_cap = cap;
+    }
+    char text[48];
+    snprintf(text, sizeof text, "gpu_proc_mem_bytes:%u", pid);
+    *id = s->next_id++;
+    s->pids[s->npids++] = (pid_name){pid, *id};
+    return define(s, *id, text, err);
+}
+
+static int write_devices(gs_sampler *s, gs_error *err)
+{
+    for (unsigned i = 0; i < gs_nvml_device_count(s->o.nvml); i++) {
+        const gs_nvml_device *d = gs_nvml_device_at(s->o.nvml, i);
+        gst_strid name = s->next_id++, uuid = s->next_id++;
+        gst_device rec = {(int32_t)d->index, 0, d->total_memory, d->cc_major > 0 ? d->cc_major : 0,
+                          d->cc_major > 0 ? d->cc_minor : 0, 0, name, uuid};
+        int rc = gst_writer_add(&s->w, GST_REC_DEVICE, &rec);
+        if (rc)
+            return write_failed(err, rc);
+        if (define(s, name, d->name, err) || define(s, uuid, d->uuid, err))
+            return -1;
+    }
+    return 0;
+}
+
+int gs_sampler_create(const gs_sampler_opts *o, gs_sampler **out, gs_error *err)
+{
+    *out = NULL;
+    if (!(o->rate_hz > 0 && o->rate_hz <= 1000))
+        return gs_fail(err, GS_EXIT_USAGE, "sample rate %g Hz: want more than 0 and at most 1000",
+                       o->rate_hz);
+    gs_sampler *s = calloc(1, sizeof *s);
+    uint8_t *buf = malloc(WRITER_BUFFER);
+    if (!s || !buf) {
+        free(s);
+        free(buf);
+        return gs_fail_oom(err);
+    }
+    s->o = *o;
+    s->buf = buf;
+    s->next_id = FIRST_DYNAMIC_ID;
+    s->ticks_per_s = gs_proc_ticks_per_second();
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    /* Deadlines on the monotonic clock: a jump of the wall clock neither stalls nor rushes. */
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->cv, &ca);
+    pthread_condattr_destroy(&ca);
+
+    int rc = gst_writer_open(&s->w, o->fd, buf, WRITER_BUFFER, GST_CLOCK_REALTIME, 0);
+    if (rc) {
+        write_failed(err, rc);
+        goto fail;
+    }
+    for (int m = 0; m < GS_NVML_NMETRICS; m++)
+        if (define(s, (gst_strid)(m + 1), gs_nvml_metric_name((enum gs_nvml_metric)m), err))
+            goto fail;
+    if (define(s, ID_HOST_CPU, "host_cpu_pct", err) || define(s, ID_HOST_RSS, "host_rss_bytes", err) ||
+        define(s, ID_HOST_PROCS, "host_procs", err) || write_devices(s, err) || flush(s, err))
+        goto fail;
+    *out = s;
+    return 0;
+fail:
+    gs_sampler_destroy(s);
+    return -1;
+}
+
+/* Reads the tree; writes its counters when `keep`. A tree that cannot be read is skipped: the
+ * CPU % then restarts from the next good read. */
+static int sample_host(gs_sampler *s, int64_t now, bool keep, gs_error *err)
+{
+    gs_proc_tree *cur = &s->trees[1 - s->prev], *prev = &s->trees[s->prev];
+    gs_error ignored;
+    if (gs_proc_read_tree(s->o.proc_root, s->o.root_pid, cur, &ignored) != 0) {
+        s->have_prev = false;
+        return 0;
+    }
+    if (keep) {
+        if (s->have_prev &&
+            counter(s, now, ID_HOST_CPU, -1,
+                    gs_proc_cpu_pct(prev, cur, now - s->prev_ns, s->ticks_per_s), err))
+            return -1;
+        if (counter(s, now, ID_HOST_RSS, -1, (double)cur->rss_bytes, err) ||
+            counter(s, now, ID_HOST_PROCS, -1, (double)cur->n, err))
+            return -1;
+    }
+    s->prev = 1 - s->prev;
+    s->have_prev = true;
+    s->prev_ns = now;
+    return 0;
+}
+
+static int sample_gpus(gs_sampler *s, int64_t now, gs_error *err)
+{
+    unsigned flags = GS_NVML_WITH_PROCS;
+    if (s->last_pcie_ns == 0 || now - s->last_pcie_ns >= PCIE_PERIOD_NS) {
+        flags |= GS_NVML_WITH_PCIE;
+        s->last_pcie_ns = now;
+    }
+    for (unsigned i = 0; i < gs_nvml_device_count(s->o.nvml); i++) {
+        int32_t dev = (int32_t)gs_nvml_device_at(s->o.nvml, i)->index;
+        if (gs_nvml_sample_device(s->o.nvml, i, flags, &s->nv, err) != 0)
+            return -1;
+        for (int m = 0; m < GS_NVML_NMETRICS; m++)
+            if (s->nv.avail[m] == GS_NVML_OK &&
+                counter(s, now, (gst_strid)(m + 1), dev, s->nv.value[m], err))
+                return -1;
+        for (size_t p = 0; p < s->nv.nprocs; p++) {
+            const gs_nvml_proc *pr = &s->nv.procs[p];
+            gst_strid id = 0;
+            if (!pr->known)
+                continue;
+            if (pid_name_id(s, pr->pid, &id, err) ||
+                counter(s, now, id, dev, (double)pr->used_bytes, err))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int gs_sampler_tick(gs_sampler *s, int64_t now_ns, gs_error *err)
+{
+    bool keep = (!s->o.from_ns || now_ns >= s->o.from_ns) &&
+                (!s->o.until_ns || now_ns <= s->o.until_ns);
+    if (s->o.proc_root && sample_host(s, now_ns, keep, err) != 0)
+        return -1;
+    if (!keep)
+        return 0;
+    s->samples++;
+    if (s->o.nvml && sample_gpus(s, now_ns, err) != 0)
+        return -1;
+    return flush(s, err);
+}
+
+static int64_t clock_ns(clockid_t c)
+{
+    struct timespec ts;
+    clock_gettime(c, &ts);
+    return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+static void *run(void *arg)
+{
+    gs_sampler *s = arg;
+    int64_t interval = (int64_t)(NS_PER_S / s->o.rate_hz);
+    if (interval < 1)
+        interval = 1;
+    int64_t next = clock_ns(CLOCK_MONOTONIC);
+    pthread_mutex_lock(&s->mu);
+    while (!s->stopping) {
+        pthread_mutex_unlock(&s->mu);
+        int64_t now = clock_ns(CLOCK_REALTIME);
+        int rc = gs_sampler_tick(s, now, &s->thread_err);
+        pthread_mutex_lock(&s->mu);
+        if (rc != 0) {
+            s->thread_rc = -1;
+            break;
+        }
+        if (s->o.until_ns && now > s->o.until_ns)
+            break;
+        /* A tick that overran its slot skips the missed ones rather than bursting. */
+        int64_t mono = clock_ns(CLOCK_MONOTONIC);
+        next += interval;
+        if (next <= mono)
+            next = mono + interval - (mono - next) % interval;
+        struct timespec deadline = {(time_t)(next / NS_PER_S), (long)(next % NS_PER_S)};
+        /* A timed wait rather than clock_nanosleep: same absolute deadline, but stop wakes it. */
+        while (!s->stopping && pthread_cond_timedwait(&s->cv, &s->mu, &deadline) != ETIMEDOUT)
+            ;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+int gs_sampler_start(gs_sampler *s, gs_error *err)
+{
+    if (s->running)
+        return gs_fail(err, GS_EXIT_USAGE, "the sampler is already running");
+    s->stopping = false;
+    s->thread_rc = 0;
+    int rc = pthread_create(&s->thread, NULL, run, s);
+    if (rc)
+        return gs_fail(err, GS_EXIT_ENV, "cannot start the sampler thread: %s", strerror(rc));
+    s->running = true;
+    return 0;
+}
+
+int gs_sampler_stop(gs_sampler *s, gs_error *err)
+{
+    int rc = 0;
+    if (s->running) {
+        pthread_mutex_lock(&s->mu);
+        s->stopping = true;
+        pthread_cond_signal(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        pthread_join(s->thread, NULL);
+        s->running = false;
+        if (s->thread_rc) {
+            if (err)
+                *err = s->thread_err;
+            rc = -1;
+        }
+    }
+    /* After a failed tick the writer holds the same error: keep the tick's message. */
+    if (rc == 0)
+        rc = flush(s, err);
+    return rc;
+}
+
+uint64_t gs_sampler_samples(const gs_sampler *s)
+{
+    return s->samples;
+}
+
+void gs_sampler_destroy(gs_sampler *s)
+{
+    if (!s)
+        return;
+    if (s->running)
+        gs_sampler_stop(s, NULL);
+    gs_proc_tree_free(&s->trees[0]);
+    gs_proc_tree_free(&s->trees[1]);
+    gs_nvml_sample_free(&s->nv);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    free(s->pids);
+    free(s->buf);
+    free(s);
+}
