@@ -12,6 +12,7 @@ static const struct command {
     int (*run)(int argc, char **argv);
     const char *summary;
 } commands[] = {
+    {"run", cmd_run, "run a program and record what the GPU and host did (.gst)"},
     {"report", cmd_report, "what was profiled and what is slow: the first thing to run"},
     {"kernels", cmd_kernels, "GPU kernels summed by name (nsys cuda_gpu_kern_sum)"},
     {"ops", cmd_ops, "operators and annotations (PyTorch key_averages)"},

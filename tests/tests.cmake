@@ -64,3 +64,11 @@ add_test(NAME docs.readme
 # The verdict names the planted bottleneck first on every generated scenario.
 add_test(NAME diagnosis.scenarios
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_scenarios.py $<TARGET_FILE:gpuscope>)
+
+# A program with NVTX ranges of every kind, run under `gpuscope run` by tests/cli/test_run.sh
+# (no GPU needed: NVTX is injected without CUDA). Built beside gpuscope, where the test finds it.
+if(GS_HAVE_AGENT)
+  add_executable(nvtx_target ${CMAKE_SOURCE_DIR}/tests/run/nvtx_target.c)
+  target_include_directories(nvtx_target SYSTEM PRIVATE ${GS_NVTX_INCLUDE})
+  target_link_libraries(nvtx_target PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+endif()

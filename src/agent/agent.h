@@ -19,15 +19,9 @@
 #include <stdint.h>
 
 #include "common/gst_format.h"
+#include "common/run_env.h"
 
 #define GSA_EXPORT __attribute__((visibility("default")))
-
-/* Environment the launcher (gpuscope run) sets for the agent. */
-#define GSA_ENV_RUN_DIR "GPUSCOPE_RUN_DIR"           /* where per-process files go */
-#define GSA_ENV_OUTPUT "GPUSCOPE_OUTPUT"             /* the -o pattern, expanded per process */
-#define GSA_ENV_TRACE "GPUSCOPE_TRACE"               /* "cuda,nvtx,memory" parts to record */
-#define GSA_ENV_FLUSH_MS "GPUSCOPE_FLUSH_MS"         /* writer period, default 200 */
-#define GSA_ENV_CAPTURE "GPUSCOPE_CAPTURE"           /* capture.h */
 
 /* Parts of the trace, from GPUSCOPE_TRACE (all on when unset). */
 enum gsa_part {

@@ -33,9 +33,12 @@ gsa_range_mode gsa_capture_mode(void);
 /* Any thread, rare: cudaProfilerStart (start=true) or Stop at time ts. */
 void gsa_capture_profiler_api(bool start, int64_t ts);
 
-/* Any thread: an NVTX range named `name` opened or closed at ts. Cheap when the mode needs no
- * names (returns at once). */
-void gsa_capture_nvtx(const char *name, size_t len, bool open, int64_t ts);
+/* Any thread: NVTX ranges opened and closed (push/pop on the calling thread; start/end by id).
+ * Cheap when the mode needs no names: they return at once. */
+void gsa_capture_push(const char *name, size_t len, int64_t ts);
+void gsa_capture_pop(int64_t ts);
+void gsa_capture_start(const char *name, size_t len, uint64_t id, int64_t ts);
+void gsa_capture_end(uint64_t id, int64_t ts);
 
 /* Whether [start, end] overlaps a kept window. Any thread. */
 bool gsa_capture_keeps(int64_t start, int64_t end);

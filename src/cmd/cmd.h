@@ -3,6 +3,7 @@
 #ifndef GS_CMD_CMD_H
 #define GS_CMD_CMD_H
 
+int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_ops(int argc, char **argv);

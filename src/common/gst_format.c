@@ -4,27 +4,28 @@
 
 /* Field tables in on-disk order. Each record's payload is padded to a multiple of 8 bytes so
  * that records written back to back stay 8-byte aligned for a reader that maps the file. */
-#define F(type, field, width) {(uint16_t)offsetof(type, field), width}
-#define PAD(width) {GST_PAD, width}
+#define F(type, field, width) {(uint16_t)offsetof(type, field), width, 0}
+#define S(type, field) {(uint16_t)offsetof(type, field), 4, 1} /* a gst_strid */
+#define PAD(width) {GST_PAD, width, 0}
 #define LAYOUT(size, table) {size, (uint8_t)(sizeof table / sizeof table[0]), table}
 
 static const gst_field process_fields[] = {
     F(gst_process, pid, 8), F(gst_process, rank, 4), F(gst_process, world_size, 4),
-    F(gst_process, hostname, 4), F(gst_process, command_line, 4),
+    S(gst_process, hostname), S(gst_process, command_line),
 };
 static const gst_field device_fields[] = {
     F(gst_device, id, 4), F(gst_device, num_sms, 4), F(gst_device, total_memory, 8),
     F(gst_device, compute_major, 4), F(gst_device, compute_minor, 4),
-    F(gst_device, max_threads_per_sm, 4), F(gst_device, name, 4), F(gst_device, uuid, 4),
+    F(gst_device, max_threads_per_sm, 4), S(gst_device, name), S(gst_device, uuid),
     PAD(4),
 };
 static const gst_field string_fields[] = {
-    F(gst_string, id, 4), F(gst_string, domain, 4), F(gst_string, length, 4),
+    S(gst_string, id), S(gst_string, domain), F(gst_string, length, 4),
 };
 static const gst_field kernel_fields[] = {
     F(gst_kernel, start, 8), F(gst_kernel, end, 8), F(gst_kernel, correlation, 8),
     F(gst_kernel, graph_id, 8), F(gst_kernel, device, 4), F(gst_kernel, stream, 4),
-    F(gst_kernel, name, 4), F(gst_kernel, grid[0], 4), F(gst_kernel, grid[1], 4),
+    S(gst_kernel, name), F(gst_kernel, grid[0], 4), F(gst_kernel, grid[1], 4),
     F(gst_kernel, grid[2], 4), F(gst_kernel, block[0], 4), F(gst_kernel, block[1], 4),
     F(gst_kernel, block[2], 4), F(gst_kernel, registers_per_thread, 4),
     F(gst_kernel, shared_memory, 4), PAD(4),
@@ -42,7 +43,7 @@ static const gst_field memset_fields[] = {
 };
 static const gst_field api_fields[] = {
     F(gst_api, start, 8), F(gst_api, end, 8), F(gst_api, pid, 8), F(gst_api, tid, 8),
-    F(gst_api, correlation, 8), F(gst_api, cbid, 4), F(gst_api, name, 4), F(gst_api, kind, 1),
+    F(gst_api, correlation, 8), F(gst_api, cbid, 4), S(gst_api, name), F(gst_api, kind, 1),
     PAD(7),
 };
 static const gst_field sync_fields[] = {
@@ -51,12 +52,12 @@ static const gst_field sync_fields[] = {
 };
 static const gst_field nvtx_range_fields[] = {
     F(gst_nvtx_range, start, 8), F(gst_nvtx_range, end, 8), F(gst_nvtx_range, pid, 8),
-    F(gst_nvtx_range, tid, 8), F(gst_nvtx_range, name, 4), F(gst_nvtx_range, domain, 4),
+    F(gst_nvtx_range, tid, 8), S(gst_nvtx_range, name), S(gst_nvtx_range, domain),
     F(gst_nvtx_range, style, 1), PAD(7),
 };
 static const gst_field nvtx_mark_fields[] = {
     F(gst_nvtx_mark, ts, 8), F(gst_nvtx_mark, pid, 8), F(gst_nvtx_mark, tid, 8),
-    F(gst_nvtx_mark, name, 4), F(gst_nvtx_mark, domain, 4),
+    S(gst_nvtx_mark, name), S(gst_nvtx_mark, domain),
 };
 static const gst_field memory_fields[] = {
     F(gst_memory, ts, 8), F(gst_memory, pid, 8), F(gst_memory, tid, 8), F(gst_memory, addr, 8),
@@ -65,14 +66,14 @@ static const gst_field memory_fields[] = {
 };
 static const gst_field counter_fields[] = {
     F(gst_counter, ts, 8), F(gst_counter, value, 8), F(gst_counter, device, 4),
-    F(gst_counter, name, 4),
+    S(gst_counter, name),
 };
 static const gst_field note_fields[] = {
     F(gst_note, ts, 8), F(gst_note, records_dropped, 8), F(gst_note, overhead_ns, 8),
-    F(gst_note, source, 4), F(gst_note, text, 4),
+    F(gst_note, source, 4), S(gst_note, text),
 };
 static const gst_field thread_fields[] = {
-    F(gst_thread, pid, 8), F(gst_thread, tid, 8), F(gst_thread, name, 4), PAD(4),
+    F(gst_thread, pid, 8), F(gst_thread, tid, 8), S(gst_thread, name), PAD(4),
 };
 
 static const gst_layout layouts[GST_REC__COUNT] = {

@@ -206,11 +206,13 @@ typedef struct gst_thread {
 } gst_thread;
 
 /* One field of a record: where it is in the host struct and how many bytes it takes on disk
- * (1, 2, 4 or 8); host_offset GST_PAD marks padding that is written as zeros. */
+ * (1, 2, 4 or 8); host_offset GST_PAD marks padding that is written as zeros. is_string marks a
+ * gst_strid, which merging files must renumber. */
 #define GST_PAD UINT16_MAX
 typedef struct gst_field {
     uint16_t host_offset;
     uint8_t width;
+    uint8_t is_string;
 } gst_field;
 
 typedef struct gst_layout {

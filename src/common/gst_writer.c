@@ -114,3 +114,14 @@ int gst_writer_string(gst_writer *w, gst_strid id, gst_strid domain, const char 
     memset(p + fixed + len, 0, size - fixed - len);
     return 0;
 }
+
+int gst_writer_raw(gst_writer *w, const uint8_t *record, size_t size)
+{
+    if (size < GST_RECORD_HEADER_SIZE || size % 8 != 0 || !record)
+        return w->error ? w->error : -EINVAL;
+    uint8_t *p = reserve(w, size);
+    if (!p)
+        return w->error ? w->error : -EMSGSIZE;
+    memcpy(p, record, size);
+    return 0;
+}

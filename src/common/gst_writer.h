@@ -38,6 +38,10 @@ int gst_writer_add(gst_writer *w, uint32_t type, const void *rec);
 int gst_writer_string(gst_writer *w, gst_strid id, gst_strid domain, const char *bytes,
                       size_t len);
 
+/* Appends one record already encoded (its 8-byte header included, `size` a multiple of 8), as
+ * read from another file: merging copies records without decoding them. 0 or -errno. */
+int gst_writer_raw(gst_writer *w, const uint8_t *record, size_t size);
+
 /* Writes the buffered chunk, if any. Call it at exit, at a signal-safe point, or periodically:
  * only flushed chunks survive a kill. 0 or -errno. */
 int gst_writer_flush(gst_writer *w);

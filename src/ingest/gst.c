@@ -26,6 +26,7 @@ typedef struct reader {
     uint8_t *chunk;
     size_t chunk_cap;
     id_map strings;
+    unsigned process_seen;
 } reader;
 
 static uint32_t hash_id(uint32_t id)
@@ -212,6 +213,10 @@ static int add_record(reader *r, uint32_t type, const uint8_t *payload)
     gst_decode(gst_layout_of(type), payload, &u);
     switch (type) {
     case GST_REC_PROCESS:
+        /* A merged file (gpuscope run without %p) holds several processes: the first one, the
+         * launched program, names the trace; the rest are its children. */
+        if (r->process_seen++)
+            return 0;
         t->pid = u.process.pid;
         if (u.process.rank >= 0) {
             t->rank = u.process.rank;

@@ -1,0 +1,531 @@
+/* The agent's process-wide core (agent.h): the per-process file, the writer thread, and the
+ * exit, fork and signal hooks. Nothing here may print, exit or abort: a failure turns tracing
+ * off for this process and leaves the file readable up to its last whole chunk. */
+#include "agent/agent.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent/agent_strings.h"
+#include "agent/capture.h"
+#include "common/gst_writer.h"
+#include "common/out_pattern.h"
+
+#define WRITER_BUFFER (1u << 20)
+#define DEFAULT_FLUSH_MS 200
+#define MAX_HOOKS 4
+#define MAX_PENDING_NOTES 64
+#define NOTE_TEXT 240
+/* How long exit and signal paths wait for the writer: a hung GPU must not hang the target. */
+#define SHUTDOWN_WAIT_NS 2000000000LL
+
+enum state { NOT_STARTED, ON, DISABLED };
+
+typedef struct pending_note {
+    int64_t ts;
+    uint64_t dropped;
+    int64_t overhead_ns;
+    uint32_t source;
+    char text[NOTE_TEXT];
+} pending_note;
+
+static struct {
+    pthread_mutex_t lock; /* serialises start, drain rounds, shutdown */
+    _Atomic int state;
+    bool hooks_installed;  /* atexit, atfork and signal handlers: once per program image */
+    bool forked_child;
+    unsigned parts;
+    int flush_ms;
+    int fd;
+    int wake[2];           /* pipe: producers and signal handlers wake the writer */
+    gst_writer w;
+    uint8_t *buf;
+    char path[PATH_MAX];
+    pthread_t thread;
+    bool thread_running;
+    _Atomic bool stop;
+    _Atomic bool flush_request; /* a signal asks for a forced flush */
+    _Atomic unsigned long rounds;
+    gsa_drain_fn hooks[MAX_HOOKS];
+    int nhooks;
+    _Atomic gst_strid next_strid;
+    gsa_strings strings;
+    pthread_mutex_t notes_lock;
+    pending_note notes[MAX_PENDING_NOTES];
+    int nnotes;
+    uint64_t notes_lost;
+    struct sigaction old_term, old_int;
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .notes_lock = PTHREAD_MUTEX_INITIALIZER,
+       .fd = -1, .wake = {-1, -1}};
+
+static __thread int64_t tls_tid __attribute__((tls_model("initial-exec")));
+
+int64_t gsa_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t gsa_tid(void)
+{
+    if (!tls_tid)
+        tls_tid = (int64_t)syscall(SYS_gettid);
+    return tls_tid;
+}
+
+bool gsa_part_enabled(unsigned part)
+{
+    return (g.parts & part) != 0;
+}
+
+bool gsa_is_forked_child(void)
+{
+    return g.forked_child;
+}
+
+gst_strid gsa_new_strid(void)
+{
+    return atomic_fetch_add(&g.next_strid, 1);
+}
+
+void gsa_register_drain(gsa_drain_fn fn)
+{
+    pthread_mutex_lock(&g.lock);
+    bool known = false;
+    for (int i = 0; i < g.nhooks; i++)
+        known |= g.hooks[i] == fn;
+    if (!known && g.nhooks < MAX_HOOKS)
+        g.hooks[g.nhooks++] = fn;
+    pthread_mutex_unlock(&g.lock);
+}
+
+const char *gsa_file_path(void)
+{
+    return g.path;
+}
+
+void gsa_wake_writer(void)
+{
+    if (g.wake[1] >= 0) {
+        char c = 1;
+        ssize_t rc = write(g.wake[1], &c, 1); /* full pipe: the writer is awake anyway */
+        (void)rc;
+    }
+}
+
+void gsa_note(uint32_t source, const char *text, uint64_t records_dropped, int64_t overhead_ns)
+{
+    pthread_mutex_lock(&g.notes_lock);
+    if (g.nnotes < MAX_PENDING_NOTES) {
+        pending_note *n = &g.notes[g.nnotes++];
+        *n = (pending_note){gsa_now_ns(), records_dropped, overhead_ns, source, ""};
+        snprintf(n->text, sizeof n->text, "%s", text ? text : "");
+    } else {
+        g.notes_lost++;
+    }
+    pthread_mutex_unlock(&g.notes_lock);
+}
+
+/* ---- writer side: called with g.lock held ---- */
+
+static void disable_after_write_error(void)
+{
+    /* The file is broken from here on (disk full, quota): stop writing, keep the target running. */
+    atomic_store(&g.state, DISABLED);
+}
+
+void gsa_write(uint32_t type, const void *rec)
+{
+    if (atomic_load(&g.state) == ON && gst_writer_add(&g.w, type, rec) != 0)
+        disable_after_write_error();
+}
+
+void gsa_define_string(gst_strid id, gst_strid domain, const char *s, size_t len)
+{
+    if (atomic_load(&g.state) == ON && gst_writer_string(&g.w, id, domain, s, len) != 0)
+        disable_after_write_error();
+}
+
+gst_strid gsa_intern(const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    bool is_new = false;
+    gst_strid id = gsa_strings_find_or_add(&g.strings, s, len, &is_new);
+    if (is_new)
+        gsa_define_string(id, 0, s, len);
+    return id;
+}
+
+bool gsa_captured(int64_t start, int64_t end)
+{
+    return gsa_capture_keeps(start, end);
+}
+
+static void write_notes(void)
+{
+    pthread_mutex_lock(&g.notes_lock);
+    pending_note notes[MAX_PENDING_NOTES];
+    int n = g.nnotes;
+    memcpy(notes, g.notes, (size_t)n * sizeof notes[0]);
+    g.nnotes = 0;
+    uint64_t lost = g.notes_lost;
+    g.notes_lost = 0;
+    pthread_mutex_unlock(&g.notes_lock);
+    for (int i = 0; i < n; i++) {
+        gst_note rec = {notes[i].ts, notes[i].dropped, notes[i].overhead_ns, notes[i].source,
+                        gsa_intern(notes[i].text, strlen(notes[i].text))};
+        gsa_write(GST_REC_NOTE, &rec);
+    }
+    if (lost) {
+        const char *text = "agent: notes lost (too many at once)";
+        gst_note rec = {gsa_now_ns(), lost, 0, GST_NOTE_AGENT, gsa_intern(text, strlen(text))};
+        gsa_write(GST_REC_NOTE, &rec);
+    }
+}
+
+static void drain_round(bool final)
+{
+    for (int i = 0; i < g.nhooks; i++)
+        g.hooks[i](final);
+    write_notes();
+    if (atomic_load(&g.state) == ON && gst_writer_flush(&g.w) != 0)
+        disable_after_write_error();
+    atomic_fetch_add(&g.rounds, 1);
+}
+
+static void *writer_main(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&g.stop)) {
+        struct pollfd p = {g.wake[0], POLLIN, 0};
+        if (poll(&p, 1, g.flush_ms) > 0) {
+            char junk[64];
+            while (read(g.wake[0], junk, sizeof junk) > 0)
+                ;
+        }
+        if (atomic_load(&g.stop))
+            break;
+        bool forced = atomic_exchange(&g.flush_request, false);
+        pthread_mutex_lock(&g.lock);
+        if (atomic_load(&g.state) == ON)
+            drain_round(forced);
+        pthread_mutex_unlock(&g.lock);
+    }
+    return NULL;
+}
+
+/* ---- start ---- */
+
+static unsigned parse_parts(const char *spec)
+{
+    if (!spec || !*spec)
+        return GSA_PART_CUDA | GSA_PART_NVTX | GSA_PART_MEMORY;
+    static const struct {
+        const char *name;
+        unsigned part;
+    } names[] = {{"cuda", GSA_PART_CUDA}, {"nvtx", GSA_PART_NVTX}, {"memory", GSA_PART_MEMORY}};
+    unsigned parts = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t n = strlen(names[i].name);
+        for (const char *s = spec; (s = strstr(s, names[i].name)); s += n)
+            if ((s == spec || s[-1] == ',') && (s[n] == ',' || s[n] == '\0'))
+                parts |= names[i].part;
+    }
+    return parts;
+}
+
+static const char *env_lookup(const char *name, size_t len, void *ctx)
+{
+    (void)ctx;
+    char key[128];
+    if (len >= sizeof key)
+        return NULL;
+    memcpy(key, name, len);
+    key[len] = '\0';
+    return getenv(key);
+}
+
+/* What the launcher needs to place this process's file: the -o pattern expanded here, with
+ * this process's pid and environment (e.g. %q{RANK}). */
+static void write_target(const char *run_dir, const char *host)
+{
+    const char *pattern = getenv(GS_ENV_OUTPUT);
+    char target[PATH_MAX], path[PATH_MAX];
+    if (!pattern || gs_expand_output(pattern, (long)getpid(), host, env_lookup, NULL, target,
+                                     sizeof target) != 0)
+        return; /* the launcher falls back to the unexpanded pattern */
+    snprintf(path, sizeof path, "%s/%ld.target", run_dir, (long)getpid());
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    ssize_t rc = write(fd, target, strlen(target));
+    (void)rc;
+    close(fd);
+}
+
+static gst_strid intern_cmdline(void)
+{
+    char buf[4096];
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    for (ssize_t i = 0; i < n; i++)
+        if (buf[i] == '\0')
+            buf[i] = ' ';
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    return gsa_intern(buf, (size_t)n);
+}
+
+static int32_t env_int(const char *name, int32_t fallback)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return fallback;
+    char *end;
+    long v = strtol(s, &end, 10);
+    return *end || v < INT32_MIN || v > INT32_MAX ? fallback : (int32_t)v;
+}
+
+static void write_process_record(const char *host)
+{
+    gst_process p = {(int64_t)getpid(), env_int("RANK", -1), env_int("WORLD_SIZE", 0),
+                     gsa_intern(host, strlen(host)), intern_cmdline()};
+    gsa_write(GST_REC_PROCESS, &p);
+}
+
+static void at_exit(void);
+static void before_fork(void);
+static void after_fork_parent(void);
+static void after_fork_child(void);
+static void on_signal(int sig, siginfo_t *info, void *uctx);
+
+static void install_hooks(void)
+{
+    if (g.hooks_installed)
+        return;
+    g.hooks_installed = true;
+    atexit(at_exit);
+    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    /* Only where the program keeps the default or its own handler: an ignored signal stays so. */
+    struct sigaction cur;
+    if (sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN) {
+        g.old_term = cur;
+        sigaction(SIGTERM, &sa, NULL);
+    }
+    if (sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN) {
+        g.old_int = cur;
+        sigaction(SIGINT, &sa, NULL);
+    }
+}
+
+static bool open_file(const char *run_dir, const char *host)
+{
+    snprintf(g.path, sizeof g.path, "%s/%ld.gst", run_dir, (long)getpid());
+    g.fd = open(g.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (g.fd < 0)
+        return false;
+    g.buf = malloc(WRITER_BUFFER);
+    if (!g.buf || gst_writer_open(&g.w, g.fd, g.buf, WRITER_BUFFER, GST_CLOCK_REALTIME, 0) != 0) {
+        free(g.buf);
+        g.buf = NULL;
+        close(g.fd);
+        g.fd = -1;
+        unlink(g.path);
+        return false;
+    }
+    write_target(run_dir, host);
+    return true;
+}
+
+static bool start_writer_thread(void)
+{
+    if (pipe2(g.wake, O_NONBLOCK | O_CLOEXEC) != 0)
+        return false;
+    /* The writer takes no signal meant for the program. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    atomic_store(&g.stop, false);
+    g.thread_running = pthread_create(&g.thread, NULL, writer_main, NULL) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return g.thread_running;
+}
+
+static void start_locked(void)
+{
+    const char *run_dir = getenv(GS_ENV_RUN_DIR);
+    if (!run_dir || !*run_dir) {
+        /* Loaded without the launcher (a hand-set injection variable): nowhere to write. */
+        atomic_store(&g.state, DISABLED);
+        return;
+    }
+    g.parts = parse_parts(getenv(GS_ENV_TRACE));
+    int ms = env_int(GS_ENV_FLUSH_MS, DEFAULT_FLUSH_MS);
+    g.flush_ms = ms > 0 ? ms : DEFAULT_FLUSH_MS;
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    atomic_store(&g.next_strid, 1);
+    gsa_strings_reset(&g.strings, gsa_new_strid);
+    if (!open_file(run_dir, host)) {
+        atomic_store(&g.state, DISABLED);
+        return;
+    }
+    atomic_store(&g.state, ON);
+    write_process_record(host);
+    char err[200];
+    if (gsa_capture_init(getenv(GS_ENV_CAPTURE), err, sizeof err) != 0)
+        gsa_note(GST_NOTE_AGENT, err, 0, 0);
+    install_hooks();
+    if (!start_writer_thread()) {
+        gsa_note(GST_NOTE_AGENT, "agent: no writer thread; writing at exit only", 0, 0);
+        drain_round(false);
+    }
+}
+
+bool gsa_start(void)
+{
+    int s = atomic_load(&g.state);
+    if (s != NOT_STARTED)
+        return s == ON;
+    pthread_mutex_lock(&g.lock);
+    if (atomic_load(&g.state) == NOT_STARTED)
+        start_locked();
+    pthread_mutex_unlock(&g.lock);
+    return atomic_load(&g.state) == ON;
+}
+
+/* ---- stop ---- */
+
+static void deadline_after(struct timespec *ts, long long ns)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    long long total = ts->tv_nsec + ns;
+    ts->tv_sec += (time_t)(total / 1000000000);
+    ts->tv_nsec = (long)(total % 1000000000);
+}
+
+void gsa_shutdown(void)
+{
+    if (atomic_load(&g.state) != ON)
+        return;
+    struct timespec deadline;
+    deadline_after(&deadline, SHUTDOWN_WAIT_NS);
+    if (g.thread_running) {
+        atomic_store(&g.stop, true);
+        gsa_wake_writer();
+        /* A writer stuck in CUPTI (hung GPU) is abandoned rather than waited for. */
+        if (pthread_timedjoin_np(g.thread, NULL, &deadline) == 0)
+            g.thread_running = false;
+    }
+    if (pthread_mutex_timedlock(&g.lock, &deadline) != 0)
+        return;
+    if (atomic_load(&g.state) == ON) {
+        drain_round(true);
+        atomic_store(&g.state, NOT_STARTED);
+        close(g.fd);
+        g.fd = -1;
+        free(g.buf);
+        g.buf = NULL;
+        if (!g.thread_running) {
+            close(g.wake[0]);
+            close(g.wake[1]);
+            g.wake[0] = g.wake[1] = -1;
+        }
+    }
+    pthread_mutex_unlock(&g.lock);
+}
+
+static void at_exit(void)
+{
+    gsa_shutdown();
+}
+
+/* ---- fork: the child keeps no thread of ours and must not write its parent's file ---- */
+
+static void before_fork(void)
+{
+    pthread_mutex_lock(&g.lock);
+    pthread_mutex_lock(&g.notes_lock);
+}
+
+static void after_fork_parent(void)
+{
+    pthread_mutex_unlock(&g.notes_lock);
+    pthread_mutex_unlock(&g.lock);
+}
+
+static void after_fork_child(void)
+{
+    pthread_mutex_init(&g.lock, NULL);
+    pthread_mutex_init(&g.notes_lock, NULL);
+    g.nnotes = 0;
+    tls_tid = 0;
+    if (atomic_load(&g.state) == NOT_STARTED)
+        return;
+    /* The parent's descriptors stay open in the child but are never written here; its buffer is
+     * the parent's data and is dropped with it. */
+    g.forked_child = true;
+    g.thread_running = false;
+    g.fd = -1;
+    g.buf = NULL; /* the parent's copy: dropped, not freed, it may be mid-use */
+    g.wake[0] = g.wake[1] = -1;
+    g.path[0] = '\0';
+    atomic_store(&g.flush_request, false);
+    gsa_capture_reset();
+    atomic_store(&g.state, NOT_STARTED);
+}
+
+/* ---- signals: flush, then let the program's own disposition decide ---- */
+
+static void chain(int sig, const struct sigaction *old, siginfo_t *info, void *uctx)
+{
+    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+        old->sa_sigaction(sig, info, uctx);
+    } else if (old->sa_handler == SIG_DFL) {
+        /* Die as the program would have: the re-raised signal is delivered on return. */
+        sigaction(sig, old, NULL);
+        raise(sig);
+    } else if (old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+    }
+}
+
+static void on_signal(int sig, siginfo_t *info, void *uctx)
+{
+    int saved_errno = errno;
+    if (atomic_load(&g.state) == ON && g.thread_running) {
+        unsigned long before = atomic_load(&g.rounds);
+        atomic_store(&g.flush_request, true);
+        gsa_wake_writer();
+        /* Two rounds: one may have been under way before the request. */
+        struct timespec step = {0, 1000000};
+        for (long long waited = 0; waited < SHUTDOWN_WAIT_NS && atomic_load(&g.rounds) < before + 2;
+             waited += step.tv_nsec)
+            nanosleep(&step, NULL);
+    }
+    chain(sig, sig == SIGTERM ? &g.old_term : &g.old_int, info, uctx);
+    errno = saved_errno;
+}

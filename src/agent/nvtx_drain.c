@@ -1,0 +1,304 @@
+#include "agent/nvtx_drain.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent/agent.h"
+#include "agent/nvtx_registry.h"
+
+/* An open push: when and what, until its pop. */
+typedef struct frame {
+    int64_t ts;
+    gst_strid name;
+} frame;
+
+typedef struct domain_stack {
+    uint32_t domain;
+    frame *frames;
+    size_t n, cap;
+} domain_stack;
+
+/* The writer's view of one thread: its open pushes, per domain (NVTX nests per domain). */
+typedef struct thread_pairs {
+    domain_stack *stacks;
+    size_t n, cap;
+    uint64_t dropped_seen;
+} thread_pairs;
+
+/* A start or an end whose partner has not been drained yet (they may be on two threads). */
+typedef struct pending {
+    uint64_t id; /* 0 = empty slot */
+    bool is_end;
+    int64_t ts, tid;
+    gst_strid name, domain;
+} pending;
+
+static _Atomic(gsa_ring *) rings;
+static struct {
+    pending *slots;
+    size_t nslots, n;
+    uint64_t unmatched_pops, unmatched_ends, lost_pairs;
+} w;
+
+void gsa_nvtx_add_ring(gsa_ring *r)
+{
+    gsa_ring *head = atomic_load(&rings);
+    do
+        r->next = head;
+    while (!atomic_compare_exchange_weak(&rings, &head, r));
+}
+
+static domain_stack *stack_of(thread_pairs *tp, uint32_t domain)
+{
+    for (size_t i = 0; i < tp->n; i++)
+        if (tp->stacks[i].domain == domain)
+            return &tp->stacks[i];
+    if (tp->n == tp->cap) {
+        size_t cap = tp->cap ? tp->cap * 2 : 4;
+        domain_stack *s = realloc(tp->stacks, cap * sizeof *s);
+        if (!s)
+            return NULL;
+        tp->stacks = s;
+        tp->cap = cap;
+    }
+    tp->stacks[tp->n] = (domain_stack){domain, NULL, 0, 0};
+    return &tp->stacks[tp->n++];
+}
+
+static void write_range(int64_t start, int64_t end, int64_t tid, gst_strid name,
+                        gst_strid domain, uint8_t style)
+{
+    if (!gsa_captured(start, end))
+        return;
+    gst_nvtx_range r = {start, end, (int64_t)getpid(), tid, name, domain, style};
+    gsa_write(GST_REC_NVTX_RANGE, &r);
+}
+
+static gst_strid name_of(const gsa_nvtx_ev *ev)
+{
+    return ev->name_id ? ev->name_id : gsa_intern(ev->name, ev->name_len);
+}
+
+static void on_push(thread_pairs *tp, const gsa_nvtx_ev *ev)
+{
+    domain_stack *s = stack_of(tp, ev->domain);
+    if (s && s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        frame *f = realloc(s->frames, cap * sizeof *f);
+        if (f) {
+            s->frames = f;
+            s->cap = cap;
+        }
+    }
+    if (!s || s->n == s->cap) {
+        w.lost_pairs++;
+        return;
+    }
+    s->frames[s->n++] = (frame){ev->ts, name_of(ev)};
+}
+
+static void on_pop(thread_pairs *tp, const gsa_ring *r, const gsa_nvtx_ev *ev)
+{
+    domain_stack *s = stack_of(tp, ev->domain);
+    if (!s || s->n == 0) {
+        w.unmatched_pops++; /* pushed before a fork, or before tracing started */
+        return;
+    }
+    frame f = s->frames[--s->n];
+    write_range(f.ts, ev->ts, r->tid, f.name, ev->domain, GST_NVTX_PUSH_POP);
+}
+
+static size_t slot_of(uint64_t id)
+{
+    size_t j = (size_t)(id * 0x9e3779b97f4a7c15ull) & (w.nslots - 1);
+    while (w.slots[j].id && w.slots[j].id != id)
+        j = (j + 1) & (w.nslots - 1);
+    return j;
+}
+
+static bool grow_pending(void)
+{
+    size_t nslots = w.nslots ? w.nslots * 2 : 256;
+    pending *old = w.slots;
+    size_t old_n = w.nslots;
+    w.slots = calloc(nslots, sizeof *w.slots);
+    if (!w.slots) {
+        w.slots = old;
+        return false;
+    }
+    w.nslots = nslots;
+    for (size_t i = 0; i < old_n; i++)
+        if (old[i].id)
+            w.slots[slot_of(old[i].id)] = old[i];
+    free(old);
+    return true;
+}
+
+/* Backward-shift deletion keeps every probe chain unbroken without tombstones. */
+static void remove_slot(size_t j)
+{
+    w.n--;
+    for (size_t k = (j + 1) & (w.nslots - 1); w.slots[k].id; k = (k + 1) & (w.nslots - 1)) {
+        size_t home = (size_t)(w.slots[k].id * 0x9e3779b97f4a7c15ull) & (w.nslots - 1);
+        if (((k - home) & (w.nslots - 1)) >= ((k - j) & (w.nslots - 1))) {
+            w.slots[j] = w.slots[k];
+            j = k;
+        }
+    }
+    w.slots[j].id = 0;
+}
+
+static void on_start_or_end(const gsa_ring *r, const gsa_nvtx_ev *ev)
+{
+    bool is_end = ev->type == GSA_EV_END;
+    if ((w.n + 1) * 2 > w.nslots && !grow_pending()) {
+        w.lost_pairs++;
+        return;
+    }
+    size_t j = slot_of(ev->id);
+    pending *p = &w.slots[j];
+    if (!p->id) {
+        *p = (pending){ev->id, is_end, ev->ts, r->tid, is_end ? 0 : name_of(ev), ev->domain};
+        w.n++;
+        return;
+    }
+    if (p->is_end == is_end) { /* the same id twice: the program reused it */
+        w.unmatched_ends++;
+        return;
+    }
+    const pending *s = is_end ? p : NULL;
+    if (s)
+        write_range(s->ts, ev->ts, s->tid, s->name, s->domain, GST_NVTX_START_END);
+    else
+        write_range(ev->ts, p->ts, r->tid, name_of(ev), ev->domain, GST_NVTX_START_END);
+    remove_slot(j);
+}
+
+static void on_event(gsa_ring *r, thread_pairs *tp, const gsa_nvtx_ev *ev)
+{
+    switch (ev->type) {
+    case GSA_EV_PUSH:
+        on_push(tp, ev);
+        break;
+    case GSA_EV_POP:
+        on_pop(tp, r, ev);
+        break;
+    case GSA_EV_START:
+    case GSA_EV_END:
+        on_start_or_end(r, ev);
+        break;
+    case GSA_EV_MARK:
+        if (gsa_captured(ev->ts, ev->ts)) {
+            gst_nvtx_mark m = {ev->ts, (int64_t)getpid(), r->tid, name_of(ev), ev->domain};
+            gsa_write(GST_REC_NVTX_MARK, &m);
+        }
+        break;
+    case GSA_EV_THREAD_NAME: {
+        gst_thread t = {(int64_t)getpid(), (int64_t)ev->id, gsa_intern(ev->name, ev->name_len)};
+        gsa_write(GST_REC_THREAD, &t);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void free_pairs(thread_pairs *tp)
+{
+    if (!tp)
+        return;
+    for (size_t i = 0; i < tp->n; i++)
+        free(tp->stacks[i].frames);
+    free(tp->stacks);
+    free(tp);
+}
+
+/* Drains one ring; true when its thread has exited and it is empty, so it can go. */
+static bool drain_ring(gsa_ring *r, uint64_t *dropped)
+{
+    thread_pairs *tp = r->consumer;
+    if (!tp && !(tp = r->consumer = calloc(1, sizeof *tp)))
+        return false;
+    /* Read before draining: an exit flag seen here means no event can follow the drain. */
+    bool exited = atomic_load(&r->thread_exited);
+    gsa_nvtx_ev ev;
+    uint64_t size;
+    while (gsa_ring_peek(r, &ev, &size)) {
+        on_event(r, tp, &ev);
+        gsa_ring_consume(r, size);
+    }
+    atomic_store_explicit(&r->woke, false, memory_order_relaxed);
+    uint64_t d = atomic_load(&r->dropped);
+    *dropped += d - tp->dropped_seen;
+    tp->dropped_seen = d;
+    return exited;
+}
+
+static void unlink_ring(gsa_ring *r, gsa_ring *prev)
+{
+    gsa_ring *expected = r;
+    /* Producers only push at the head, so once r is not the head its predecessor is stable. */
+    if (!prev && atomic_compare_exchange_strong(&rings, &expected, r->next))
+        return;
+    if (!prev)
+        for (prev = atomic_load(&rings); prev->next != r; prev = prev->next)
+            ;
+    prev->next = r->next;
+}
+
+static void note_count(const char *what, uint64_t n)
+{
+    if (!n)
+        return;
+    char text[160];
+    snprintf(text, sizeof text, "nvtx: %llu %s", (unsigned long long)n, what);
+    gsa_note(GST_NOTE_NVTX, text, 0, 0);
+}
+
+void gsa_nvtx_drain(bool final)
+{
+    gsa_registry_define_new();
+    uint64_t dropped = 0, open_at_end = 0;
+    gsa_ring *prev = NULL;
+    for (gsa_ring *r = atomic_load(&rings), *next; r; r = next) {
+        next = r->next;
+        bool gone = drain_ring(r, &dropped);
+        thread_pairs *tp = r->consumer;
+        if (final && tp)
+            for (size_t i = 0; i < tp->n; i++)
+                open_at_end += tp->stacks[i].n;
+        if (gone) {
+            if (tp && !final)
+                for (size_t i = 0; i < tp->n; i++)
+                    open_at_end += tp->stacks[i].n;
+            unlink_ring(r, prev);
+            free_pairs(tp);
+            gsa_ring_free(r);
+        } else {
+            prev = r;
+        }
+    }
+    if (dropped)
+        gsa_note(GST_NOTE_NVTX, "nvtx: events dropped (a thread's buffer was full)", dropped, 0);
+    note_count("pops without a push (pushed before tracing started or before a fork)",
+               w.unmatched_pops);
+    note_count("range ids ended twice or reused", w.unmatched_ends);
+    note_count("ranges lost (out of memory)", w.lost_pairs);
+    note_count("ranges still open (not written)", open_at_end);
+    if (final)
+        note_count("start/end ranges never ended (not written)", w.n);
+    w.unmatched_pops = w.unmatched_ends = w.lost_pairs = 0;
+}
+
+void gsa_nvtx_drain_forked(void)
+{
+    /* The parent's rings and pending starts are its own: dropped, not freed (they may be in use
+     * by the parent's memory image only, which the child owns a copy of). */
+    atomic_store(&rings, NULL);
+    w.slots = NULL;
+    w.nslots = w.n = 0;
+    w.unmatched_pops = w.unmatched_ends = w.lost_pairs = 0;
+}

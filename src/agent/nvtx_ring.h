@@ -1,0 +1,69 @@
+/* One NVTX event queue per application thread: single producer (the thread), single consumer
+ * (the writer). The producer never blocks and never allocates after the ring exists: when the
+ * ring is full the event is dropped and counted. Entries are variable-length (a name is copied
+ * in: callers pass temporaries) and 8-byte aligned; an entry never wraps, a PAD entry fills the
+ * end of the ring instead. */
+#ifndef GS_AGENT_NVTX_RING_H
+#define GS_AGENT_NVTX_RING_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum gsa_nvtx_event {
+    GSA_EV_PAD = 0,
+    GSA_EV_PUSH = 1,   /* ts, domain, name */
+    GSA_EV_POP = 2,    /* ts, domain */
+    GSA_EV_START = 3,  /* ts, domain, id, name */
+    GSA_EV_END = 4,    /* ts, id */
+    GSA_EV_MARK = 5,   /* ts, domain, name */
+    GSA_EV_THREAD_NAME = 6, /* name */
+};
+
+/* An event as the consumer sees it. A name is either inline bytes or a registered string id. */
+typedef struct gsa_nvtx_ev {
+    uint16_t type;
+    uint32_t domain;   /* string id of the domain's name, 0 = the default domain */
+    uint32_t name_id;  /* a registered string's id, or 0 when the name is inline */
+    uint16_t name_len;
+    int64_t ts;
+    uint64_t id;       /* START/END */
+    const char *name;  /* name_len bytes inside the ring, valid until consumed */
+} gsa_nvtx_ev;
+
+typedef struct gsa_ring {
+    _Atomic uint64_t head; /* bytes ever written (producer) */
+    _Atomic uint64_t tail; /* bytes ever consumed (writer) */
+    _Atomic uint64_t dropped;
+    _Atomic bool thread_exited;
+    uint64_t cap;     /* power of two */
+    int64_t tid;
+    _Atomic bool woke; /* the writer was woken and has not caught up yet */
+    uint32_t phantom; /* producer: pushes dropped, whose pops must be dropped too */
+    struct gsa_ring *next; /* the registry's list */
+    void *consumer;        /* the writer's pairing state for this thread */
+    uint8_t *data;
+} gsa_ring;
+
+/* Fixed name bytes kept per event: longer names are cut (NVTX names are labels, not data). */
+#define GSA_NAME_MAX 1024
+
+gsa_ring *gsa_ring_new(uint64_t cap, int64_t tid);
+void gsa_ring_free(gsa_ring *r);
+
+/* Producer: appends one event; false when it did not fit (counted in dropped). */
+bool gsa_ring_put(gsa_ring *r, const gsa_nvtx_ev *ev);
+
+/* Producer: bytes in use, to wake the writer before the ring fills. */
+static inline uint64_t gsa_ring_used(const gsa_ring *r)
+{
+    return atomic_load_explicit(&r->head, memory_order_relaxed) -
+           atomic_load_explicit(&r->tail, memory_order_acquire);
+}
+
+/* Consumer: the next event, or false when the ring is empty. gsa_ring_consume() releases it. */
+bool gsa_ring_peek(gsa_ring *r, gsa_nvtx_ev *ev, uint64_t *size);
+void gsa_ring_consume(gsa_ring *r, uint64_t size);
+
+#endif

@@ -1,0 +1,307 @@
+#include "cmd/run_session.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/child.h"
+#include "collect/run_outputs.h"
+#include "collect/sampler.h"
+#include "common/error.h"
+#include "common/gst_format.h"
+#include "common/out_pattern.h"
+#include "common/run_env.h"
+#include "probe/nvml.h"
+#include "render/units.h"
+
+typedef struct session {
+    const gs_run_request *rq;
+    bool cuda, nvtx, memory, sampler;
+    char agent[PATH_MAX];
+    char pattern[PATH_MAX]; /* absolute */
+    char run_dir[PATH_MAX];
+    bool have_driver;
+    gs_nvml *nvml;
+    gs_sampler *smp;
+    int sampler_fd;
+    uint64_t samples;
+} session;
+
+static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpuscope: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+static void say(const session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const session *s, const char *fmt, ...)
+{
+    if (s->rq->quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpuscope: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* dir/name into out; false when it does not fit (then nothing usable is there). */
+static bool join_path(char *out, size_t cap, const char *dir, const char *name)
+{
+    int n = snprintf(out, cap, "%s/%s", dir, name);
+    return n > 0 && (size_t)n < cap;
+}
+
+static bool has_part(const char *parts, const char *name)
+{
+    if (!parts)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = parts; (p = strstr(p, name)); p += n)
+        if ((p == parts || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* The agent is installed beside the binary (the build folder, or bin/ next to lib/gpuscope/). */
+static int find_agent(session *s)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return fail(GS_EXIT_ENV, "cannot find the agent: /proc/self/exe: %s", strerror(errno));
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    *slash = '\0';
+    const char *const places[] = {GS_AGENT_FILE, "../lib/gpuscope/" GS_AGENT_FILE};
+    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++)
+        if (join_path(s->agent, sizeof s->agent, exe, places[i]) && access(s->agent, R_OK) == 0)
+            return 0;
+    return fail(GS_EXIT_ENV,
+                "the agent %s is not beside gpuscope in %s: it is built only where the CUDA "
+                "toolkit's CUPTI and NVTX headers are found (set CUDA_HOME)",
+                GS_AGENT_FILE, exe);
+}
+
+static int refuse_foreign_injection(void)
+{
+    const char *vars[] = {GS_ENV_CUDA_INJECTION, GS_ENV_NVTX_INJECTION};
+    for (size_t i = 0; i < 2; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return fail(GS_EXIT_ENV,
+                        "%s is already set (%s): another tool (nsys, ncu, a profiler) injects "
+                        "itself; unset it to trace with gpuscope",
+                        vars[i], v);
+    }
+    return 0;
+}
+
+static int prepare_output(session *s)
+{
+    const char *o = s->rq->output;
+    char cwd[PATH_MAX];
+    if (o[0] != '/' && !getcwd(cwd, sizeof cwd))
+        return fail(GS_EXIT_ENV, "cannot read the current folder: %s", strerror(errno));
+    int n = o[0] == '/' ? snprintf(s->pattern, sizeof s->pattern, "%s", o)
+                        : snprintf(s->pattern, sizeof s->pattern, "%s/%s", cwd, o);
+    char probe[PATH_MAX];
+    if (n <= 0 || (size_t)n >= sizeof s->pattern ||
+        gs_expand_output(s->pattern, 1, "host", NULL, NULL, probe, sizeof probe) != 0)
+        return fail(GS_EXIT_USAGE, "-o '%s': use %%p, %%h, %%q{VAR} or %%%% after a %%", o);
+    if (!gs_output_is_per_process(s->pattern) && !s->rq->force &&
+        access(probe, F_OK) == 0)
+        return fail(GS_EXIT_USAGE, "%s exists; --force overwrites it", probe);
+    /* The run folder sits beside the output, so the files are on the disk the user chose. */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", s->pattern);
+    char *slash = strrchr(dir, '/');
+    *slash = '\0';
+    if (strchr(dir, '%') || !*dir)
+        snprintf(dir, sizeof dir, "%s", o[0] == '/' ? "/tmp" : cwd);
+    if (!join_path(s->run_dir, sizeof s->run_dir, dir, ".gpuscope-run-XXXXXX") ||
+        !mkdtemp(s->run_dir))
+        return fail(GS_EXIT_ENV, "cannot make a folder in %s: %s", dir, strerror(errno));
+    return 0;
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void capture_window(const gs_run_request *rq, int64_t *from, int64_t *until)
+{
+    int64_t t0 = now_ns();
+    *from = rq->delay_s > 0 ? t0 + (int64_t)(rq->delay_s * 1e9) : 0;
+    *until = rq->duration_s > 0 ? (*from ? *from : t0) + (int64_t)(rq->duration_s * 1e9) : 0;
+}
+
+static void set_agent_env(session *s, int64_t from, int64_t until)
+{
+    const gs_run_request *rq = s->rq;
+    char parts[64], capture[1024] = "", num[32];
+    snprintf(parts, sizeof parts, "%s%s%s", s->cuda ? "cuda," : "", s->nvtx ? "nvtx," : "",
+             s->memory ? "memory," : "");
+    if (*parts)
+        parts[strlen(parts) - 1] = '\0';
+    size_t n = 0;
+#define ADD(...) n += (size_t)snprintf(capture + n, n < sizeof capture ? sizeof capture - n : 0, __VA_ARGS__)
+    if (from)
+        ADD("from=%lld;", (long long)from);
+    if (until)
+        ADD("until=%lld;", (long long)until);
+    if (rq->capture_range)
+        ADD("range=%s;", rq->capture_range);
+    if (rq->steps)
+        ADD("steps=%s;", rq->steps);
+    if (rq->step_name)
+        ADD("step=%s;", rq->step_name);
+#undef ADD
+    snprintf(num, sizeof num, "%d", rq->flush_ms);
+    setenv(GS_ENV_RUN_DIR, s->run_dir, 1);
+    setenv(GS_ENV_OUTPUT, s->pattern, 1);
+    setenv(GS_ENV_TRACE, parts, 1);
+    setenv(GS_ENV_FLUSH_MS, num, 1);
+    setenv(GS_ENV_CAPTURE, capture, 1);
+    if (s->cuda)
+        setenv(GS_ENV_CUDA_INJECTION, s->agent, 1);
+    if (s->nvtx)
+        setenv(GS_ENV_NVTX_INJECTION, s->agent, 1);
+}
+
+/* Says once, before the program's own output, what cannot be recorded on this machine. */
+static void check_machine(session *s)
+{
+    void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    s->have_driver = cuda != NULL;
+    if (cuda)
+        dlclose(cuda);
+    if (!s->have_driver && (s->cuda || s->sampler))
+        say(s, "no NVIDIA driver (libcuda.so.1 not found): recording %s only",
+            s->nvtx ? "NVTX ranges and CPU samples" : "CPU samples");
+    if (!s->sampler)
+        return;
+    gs_error err;
+    if (gs_nvml_open(NULL, &s->nvml, &err) != 0) {
+        s->nvml = NULL;
+        if (s->have_driver)
+            say(s, "%s: GPU samples are off", err.msg);
+    }
+}
+
+static void start_sampler(session *s, pid_t pid, int64_t from, int64_t until)
+{
+    char path[PATH_MAX];
+    if (join_path(path, sizeof path, s->run_dir, "sampler.gst"))
+        s->sampler_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    gs_sampler_opts o = {s->sampler_fd, s->nvml, "/proc", pid, s->rq->sample_rate_hz, from,
+                         until};
+    gs_error err;
+    if (s->sampler_fd < 0 || gs_sampler_create(&o, &s->smp, &err) != 0 ||
+        gs_sampler_start(s->smp, &err) != 0) {
+        say(s, "the sampler did not start: %s",
+            s->sampler_fd < 0 ? strerror(errno) : err.msg);
+        gs_sampler_destroy(s->smp);
+        s->smp = NULL;
+    }
+}
+
+static void stop_sampler(session *s)
+{
+    if (s->smp) {
+        gs_error err;
+        if (gs_sampler_stop(s->smp, &err) != 0)
+            say(s, "sampler: %s", err.msg);
+        s->samples = gs_sampler_samples(s->smp);
+        gs_sampler_destroy(s->smp);
+    }
+    if (s->sampler_fd >= 0)
+        close(s->sampler_fd);
+    gs_nvml_close(s->nvml);
+}
+
+static void summarise(const session *s, const gs_run_outputs *outs)
+{
+    if (outs->n == 0) {
+        say(s, "nothing recorded: '%s' used neither CUDA nor NVTX%s", s->rq->argv[0],
+            s->sampler ? "" : ", and the sampler was off");
+        return;
+    }
+    for (size_t i = 0; i < outs->n; i++) {
+        const gs_run_output *o = &outs->v[i];
+        for (size_t k = 0; k < o->stats.nnotes; k++) {
+            const gs_merge_note *n = &o->stats.notes[k];
+            char extra[96] = "";
+            if (n->records_dropped)
+                snprintf(extra, sizeof extra, " (%llu records)",
+                         (unsigned long long)n->records_dropped);
+            say(s, "note: %s%s", n->text, extra);
+        }
+        const uint64_t *r = o->stats.records;
+        char size[32];
+        gs_fmt_bytes(size, sizeof size, (int64_t)o->stats.bytes_written);
+        say(s, "%s: %zu process%s, %llu kernels, %llu copies, %llu sets, %llu CUDA calls, "
+               "%llu NVTX ranges, %llu samples (%s)",
+            o->path, o->nprocesses, o->nprocesses == 1 ? "" : "es",
+            (unsigned long long)r[GST_REC_KERNEL], (unsigned long long)r[GST_REC_MEMCPY],
+            (unsigned long long)r[GST_REC_MEMSET], (unsigned long long)r[GST_REC_API],
+            (unsigned long long)r[GST_REC_NVTX_RANGE], (unsigned long long)s->samples, size);
+    }
+}
+
+int gs_run_session(const gs_run_request *rq)
+{
+    session s = {.rq = rq, .sampler_fd = -1};
+    s.cuda = has_part(rq->parts, "cuda");
+    s.nvtx = has_part(rq->parts, "nvtx");
+    s.memory = has_part(rq->parts, "memory");
+    s.sampler = has_part(rq->parts, "sampler") && rq->sample_rate_hz > 0;
+    int rc;
+    gs_error err;
+    if (gs_child_check(rq->argv[0], &err) != 0)
+        return fail(err.code, "%s", err.msg);
+    if ((rc = refuse_foreign_injection()) || (rc = find_agent(&s)) || (rc = prepare_output(&s)))
+        return rc;
+    int64_t from, until;
+    capture_window(rq, &from, &until);
+    set_agent_env(&s, from, until);
+    check_machine(&s);
+    fflush(stderr);
+    pid_t pid;
+    if (gs_child_start(rq->argv, &pid, &err) != 0) {
+        gs_nvml_close(s.nvml);
+        rmdir(s.run_dir);
+        return fail(err.code, "%s", err.msg);
+    }
+    gs_child_forward_signals(pid);
+    if (s.sampler)
+        start_sampler(&s, pid, from, until);
+    int status = gs_child_wait(pid);
+    stop_sampler(&s);
+    gs_run_outputs outs;
+    if (gs_run_outputs_write(s.run_dir, s.pattern, (long)pid, rq->force, &outs, &err) != 0) {
+        fail(err.code, "%s", err.msg);
+        gs_run_outputs_free(&outs);
+        return status ? status : (int)err.code;
+    }
+    summarise(&s, &outs);
+    gs_run_outputs_free(&outs);
+    return status;
+}

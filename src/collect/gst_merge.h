@@ -1,0 +1,36 @@
+/* Merging .gst files (one per process, plus the launcher's sampler) into one. Records are copied
+ * as they are encoded; only string ids are renumbered, since every writer numbers its strings
+ * from 1. A file cut short (a killed process) contributes its complete chunks. */
+#ifndef GS_COLLECT_GST_MERGE_H
+#define GS_COLLECT_GST_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/gst_format.h"
+
+/* A NOTE the collector wrote (what failed, what was lost), with its text resolved. */
+typedef struct gs_merge_note {
+    char *text;
+    uint32_t source;           /* enum gst_note_source */
+    uint64_t count;            /* notes with this text */
+    uint64_t records_dropped;  /* summed */
+} gs_merge_note;
+
+typedef struct gs_merge_stats {
+    uint64_t records[GST_REC__COUNT]; /* copied, by type */
+    uint64_t torn_files;              /* inputs that ended in a partial chunk */
+    uint64_t bytes_written;
+    gs_merge_note *notes;
+    size_t nnotes;
+} gs_merge_stats;
+
+/* Merges `inputs` (in that order) into `output`, created or truncated. Returns 0, or -1 with
+ * `err` set (GS_EXIT_INPUT for an unreadable input, GS_EXIT_ENV for the output). */
+int gs_gst_merge(const char *const *inputs, size_t n, const char *output, gs_merge_stats *stats,
+                 gs_error *err);
+
+void gs_merge_stats_free(gs_merge_stats *stats);
+
+#endif

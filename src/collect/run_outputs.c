@@ -1,0 +1,190 @@
+#include "collect/run_outputs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/out_pattern.h"
+
+#define SAMPLER_FILE "sampler.gst"
+
+typedef struct process_file {
+    long pid;
+    char target[PATH_MAX];
+} process_file;
+
+static int by_target_then_pid(const void *a, const void *b)
+{
+    const process_file *x = a, *y = b;
+    int c = strcmp(x->target, y->target);
+    return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static const char *launcher_env(const char *name, size_t len, void *ctx)
+{
+    (void)ctx;
+    char key[128];
+    if (len >= sizeof key)
+        return NULL;
+    memcpy(key, name, len);
+    key[len] = '\0';
+    return getenv(key);
+}
+
+/* Where a process's records go: what the agent expanded in that process (its pid, its
+ * environment), or, when it could not write that down, the pattern expanded here. */
+static void target_of(const char *run_dir, const char *pattern, long pid, char *out, size_t cap)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%ld.target", run_dir, pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, out, cap - 1);
+        close(fd);
+        if (n > 0) {
+            out[n] = '\0';
+            return;
+        }
+    }
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    if (gs_expand_output(pattern, pid, host, launcher_env, NULL, out, cap) != 0)
+        snprintf(out, cap, "%s", pattern);
+}
+
+static int list_processes(const char *run_dir, const char *pattern, process_file **out,
+                          size_t *n, bool *has_sampler, gs_error *err)
+{
+    DIR *d = opendir(run_dir);
+    if (!d)
+        return gs_fail(err, GS_EXIT_ENV, "%s: %s", run_dir, strerror(errno));
+    *out = NULL;
+    *n = 0;
+    *has_sampler = false;
+    size_t cap = 0;
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (strcmp(e->d_name, SAMPLER_FILE) == 0)
+            *has_sampler = true;
+        if (end == e->d_name || strcmp(end, ".gst") != 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            process_file *p = realloc(*out, cap * sizeof *p);
+            if (!p) {
+                rc = gs_fail_oom(err);
+                break;
+            }
+            *out = p;
+        }
+        (*out)[*n].pid = pid;
+        target_of(run_dir, pattern, pid, (*out)[*n].target, sizeof (*out)[*n].target);
+        (*n)++;
+    }
+    closedir(d);
+    if (rc == 0)
+        qsort(*out, *n, sizeof **out, by_target_then_pid);
+    return rc;
+}
+
+static int merge_group(const char *run_dir, const char *target, const process_file *files,
+                       size_t nfiles, bool has_sampler, bool force, gs_run_output *o,
+                       gs_error *err)
+{
+    if (!force && access(target, F_OK) == 0)
+        return gs_fail(err, GS_EXIT_ENV,
+                       "%s exists (--force overwrites it); the recorded files are kept in %s",
+                       target, run_dir);
+    size_t ninputs = nfiles + (has_sampler ? 1 : 0);
+    char (*paths)[PATH_MAX] = malloc((ninputs ? ninputs : 1) * sizeof *paths);
+    const char **inputs = malloc((ninputs ? ninputs : 1) * sizeof *inputs);
+    o->path = strdup(target);
+    int rc = 0;
+    if (!paths || !inputs || !o->path) {
+        rc = gs_fail_oom(err);
+    } else {
+        size_t k = 0;
+        if (has_sampler)
+            snprintf(paths[k++], PATH_MAX, "%s/%s", run_dir, SAMPLER_FILE);
+        for (size_t i = 0; i < nfiles; i++)
+            snprintf(paths[k++], PATH_MAX, "%s/%ld.gst", run_dir, files[i].pid);
+        for (size_t i = 0; i < ninputs; i++)
+            inputs[i] = paths[i];
+        o->nprocesses = nfiles;
+        rc = gs_gst_merge(inputs, ninputs, target, &o->stats, err);
+    }
+    free(paths);
+    free(inputs);
+    return rc;
+}
+
+static void remove_run_dir(const char *run_dir)
+{
+    DIR *d = opendir(run_dir);
+    if (!d)
+        return;
+    char path[PATH_MAX];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", run_dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(run_dir);
+}
+
+int gs_run_outputs_write(const char *run_dir, const char *pattern, long launched_pid,
+                         bool force, gs_run_outputs *outs, gs_error *err)
+{
+    outs->v = NULL;
+    outs->n = 0;
+    process_file *files = NULL;
+    size_t n = 0;
+    bool has_sampler = false;
+    if (list_processes(run_dir, pattern, &files, &n, &has_sampler, err) != 0)
+        return -1;
+    if (n == 0 && !has_sampler) {
+        free(files);
+        remove_run_dir(run_dir);
+        return 0; /* nothing was recorded: the caller says so */
+    }
+    outs->v = calloc(n ? n : 1, sizeof *outs->v);
+    int rc = outs->v ? 0 : gs_fail_oom(err);
+    if (rc == 0 && n == 0) {
+        char target[PATH_MAX];
+        target_of(run_dir, pattern, launched_pid, target, sizeof target);
+        rc = merge_group(run_dir, target, NULL, 0, true, force, &outs->v[0], err);
+        outs->n = 1;
+    }
+    for (size_t i = 0; rc == 0 && i < n;) {
+        size_t j = i;
+        while (j < n && strcmp(files[j].target, files[i].target) == 0)
+            j++;
+        rc = merge_group(run_dir, files[i].target, files + i, j - i, has_sampler, force,
+                         &outs->v[outs->n++], err);
+        i = j;
+    }
+    free(files);
+    if (rc == 0)
+        remove_run_dir(run_dir);
+    return rc;
+}
+
+void gs_run_outputs_free(gs_run_outputs *outs)
+{
+    for (size_t i = 0; i < outs->n; i++) {
+        free(outs->v[i].path);
+        gs_merge_stats_free(&outs->v[i].stats);
+    }
+    free(outs->v);
+    outs->v = NULL;
+    outs->n = 0;
+}

@@ -1,0 +1,110 @@
+#!/bin/bash
+# `gpuscope run` on a machine without a GPU: tests/run/nvtx_target (NVTX push/pop, start/end
+# across threads, a domain with a registered string, marks, two threads, a fork) recorded
+# through the injected agent; the program's streams and exit code pass through; a target
+# killed with SIGKILL still leaves a readable trace; per-process outputs (%p, %q{VAR}); the
+# launcher's refusals.
+#
+#   bash tests/cli/test_run.sh path/to/gpuscope        # run from the source root
+set -u
+exe=${1:?usage: test_run.sh GPUSCOPE}
+bin=$(dirname "$exe")
+target=$bin/nvtx_target
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+if [ ! -x "$target" ] || [ ! -f "$bin/libgpuscope_agent.so" ]; then
+    echo "skip: the agent was not built (no CUDA toolkit headers: set CUDA_HOME)"
+    exit 77
+fi
+source tests/cli/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
+
+fail() {
+    echo "FAIL $*"
+    failed=$((failed + 1))
+}
+
+# check NAME ACTUAL EXPECTED
+check() {
+    ran=$((ran + 1))
+    [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+}
+
+# Calls, total and self time (ns) of an ops row, from the JSON view.
+ops_row() {
+    python3 -c '
+import json, sys
+rows = {r["name"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+r = rows.get(sys.argv[2])
+print("missing" if r is None else "%d %d %d" % (r["calls"], r["cpu_total_ns"], r["self_cpu_ns"]))
+' "$1" "$2"
+}
+
+# --- a run with every kind of range; exit code and streams untouched ---
+"$exe" run -q -o "$tmp/ranges.gst" -- "$target" ranges 7 >"$tmp/out" 2>"$tmp/err"
+check "exit code passes through" "$?" 7
+check "stdout passes through" "$(cat "$tmp/out")" "target stdout line"
+check "stderr passes through (-q)" "$(cat "$tmp/err")" "target stderr line"
+"$exe" ops --format json "$tmp/ranges.gst" >"$tmp/ops.json" || fail "ops on the recorded trace"
+for want in "outer 1" "inner 3" "async 1" "registered-range 2" "worker 10" "work-item 20" \
+    "child 2"; do
+    set -- $want
+    got=$(ops_row "$tmp/ops.json" "$1")
+    check "calls of $1" "${got%% *}" "$2"
+done
+# Nesting: a parent's self time is its total minus its children's totals, to the ns.
+read -r _ outer_total outer_self <<<"$(ops_row "$tmp/ops.json" outer)"
+read -r _ inner_total _ <<<"$(ops_row "$tmp/ops.json" inner)"
+check "inner ranges nest in outer" "$outer_self" "$((outer_total - inner_total))"
+read -r _ worker_total worker_self <<<"$(ops_row "$tmp/ops.json" worker)"
+read -r _ item_total _ <<<"$(ops_row "$tmp/ops.json" work-item)"
+check "work-items nest in workers" "$worker_self" "$((worker_total - item_total))"
+# Without -q: the no-driver line first, the summary last, the program's stderr between.
+"$exe" run --force -o "$tmp/ranges.gst" -- "$target" ranges 0 >/dev/null 2>"$tmp/err"
+check "exit 0 passes through" "$?" 0
+check "program stderr in the middle" "$(sed -n 2p "$tmp/err")" "target stderr line"
+grep -q "^gpuscope: no NVIDIA driver (libcuda.so.1 not found): recording NVTX ranges" \
+    "$tmp/err" || [ -e /dev/nvidiactl ] || fail "no one-line 'no NVIDIA driver' message"
+grep -q "^gpuscope: $tmp/ranges.gst: 2 processes, .* 39 NVTX ranges" "$tmp/err" ||
+    fail "summary line: $(tail -1 "$tmp/err")"
+ran=$((ran + 2))
+
+# --- SIGKILL: the ranges flushed before the kill are in the trace ---
+"$exe" run -q --flush-interval 50 -o "$tmp/killed.gst" -- "$target" hang "$tmp/pid" &
+launcher=$!
+for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.1; done
+kill -KILL "$(cat "$tmp/pid")"
+wait $launcher
+check "a killed program's status is 128+9" "$?" 137
+"$exe" ops --format json "$tmp/killed.gst" >"$tmp/killed.json" ||
+    fail "ops on the trace of a killed program"
+got=$(ops_row "$tmp/killed.json" before)
+check "ranges before SIGKILL" "${got%% *}" 10
+
+# --- one file per process: %p gives the parent and the forked child their own files ---
+"$exe" run -q -o "$tmp/per-%p.gst" -- "$target" ranges 0 >/dev/null 2>&1
+check "one file per process" "$(ls "$tmp"/per-*.gst | wc -l)" 2
+child=$(for f in "$tmp"/per-*.gst; do "$exe" ops --format csv "$f" | grep -c '^child,'; done | sort | tr '\n' ' ')
+check "the child's ranges only in its own file" "$child" "0 1 "
+RANK=3 "$exe" run -q -o "$tmp/rank%q{RANK}.gst" -- "$target" ranges 0 >/dev/null 2>&1
+[ -f "$tmp/rank3.gst" ] || fail "%q{RANK} did not expand to rank3.gst"
+ran=$((ran + 1))
+
+# --- capture control: only the NVTX range named 'outer' (and what overlaps it) is kept ---
+"$exe" run -q --capture-range nvtx:outer -o "$tmp/range.gst" -- "$target" ranges 0 >/dev/null 2>&1
+"$exe" ops --format json "$tmp/range.gst" >"$tmp/range.json"
+check "capture-range keeps outer" "$(ops_row "$tmp/range.json" outer | cut -d' ' -f1)" 1
+check "capture-range keeps inner" "$(ops_row "$tmp/range.json" inner | cut -d' ' -f1)" 3
+check "capture-range drops worker" "$(ops_row "$tmp/range.json" worker)" missing
+"$exe" run -q --trace sampler -o "$tmp/no-nvtx.gst" -- "$target" ranges 0 >/dev/null 2>&1
+check "--trace without nvtx records no range" \
+    "$("$exe" ops --format csv "$tmp/no-nvtx.gst" 2>&1 | grep -c '^outer,')" 0
+
+# --- refusals: one line, the documented exit code, and the program does not run ---
+check_error 2 run -o "$tmp/ranges.gst" -- "$target" ranges 0
+check_error 2 run --trace gpu -- true
+check_error 2 run
+CUDA_INJECTION64_PATH=/opt/nsys/libinj.so check_error 4 run -o "$tmp/x.gst" -- true
+check_error 127 run -o "$tmp/y.gst" -- /no/such/program
+finish

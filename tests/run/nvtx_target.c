@@ -1,0 +1,132 @@
+/* A program for tests of `gpuscope run` on a machine without a GPU: NVTX ranges of every kind
+ * with known counts and nesting, on several threads and in a forked child.
+ *
+ *   nvtx_target ranges EXIT_CODE   the ranges below, then exits with EXIT_CODE
+ *   nvtx_target hang PID_FILE      10 "before" ranges, writes its pid, then ranges until killed
+ *
+ * Expected from `ranges`: outer 1, inner 3 (inside outer), async 1 (started here, ended on a
+ * worker thread), registered-range 2 (domain "test-domain", a registered string), worker 10,
+ * work-item 20 (2 inside each worker), child 2 (in a forked child); marks: tick 4. */
+#include <nvtx3/nvToolsExt.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void spin_us(long us)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+}
+
+static void *worker(void *arg)
+{
+    nvtxRangeId_t *async = arg;
+    for (int i = 0; i < 5; i++) {
+        nvtxRangePushA("worker");
+        for (int j = 0; j < 2; j++) {
+            /* A temporary name, overwritten after the push: the agent must copy it. */
+            char name[32];
+            snprintf(name, sizeof name, "work-item");
+            nvtxRangePushA(name);
+            memset(name, 'x', sizeof name - 1);
+            spin_us(50);
+            nvtxRangePop();
+        }
+        spin_us(20);
+        nvtxRangePop();
+    }
+    if (async)
+        nvtxRangeEnd(*async);
+    return NULL;
+}
+
+static int ranges(int exit_code)
+{
+    printf("target stdout line\n");
+    fflush(stdout);
+    fprintf(stderr, "target stderr line\n");
+
+    nvtxRangePushA("outer");
+    for (int i = 0; i < 3; i++) {
+        nvtxRangePushA("inner");
+        spin_us(100);
+        nvtxRangePop();
+    }
+    spin_us(30);
+    nvtxRangePop();
+
+    nvtxRangeId_t async = nvtxRangeStartA("async");
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("test-domain");
+    nvtxStringHandle_t reg = nvtxDomainRegisterStringA(domain, "registered-range");
+    nvtxEventAttributes_t a;
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+    a.message.registered = reg;
+    for (int i = 0; i < 2; i++) {
+        nvtxDomainRangePushEx(domain, &a);
+        spin_us(40);
+        nvtxDomainRangePop(domain);
+    }
+    for (int i = 0; i < 4; i++)
+        nvtxMarkA("tick");
+
+    pthread_t t1, t2;
+    pthread_create(&t1, NULL, worker, &async);
+    pthread_create(&t2, NULL, worker, NULL);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+
+    pid_t child = fork();
+    if (child == 0) {
+        for (int i = 0; i < 2; i++) {
+            nvtxRangePushA("child");
+            spin_us(30);
+            nvtxRangePop();
+        }
+        exit(0);
+    }
+    waitpid(child, NULL, 0);
+    return exit_code;
+}
+
+static int hang(const char *pid_file)
+{
+    for (int i = 0; i < 10; i++) {
+        nvtxRangePushA("before");
+        spin_us(10);
+        nvtxRangePop();
+    }
+    /* Long enough for the agent's writer to have flushed them (its period is set short). */
+    struct timespec pause = {0, 300 * 1000000L};
+    nanosleep(&pause, NULL);
+    FILE *f = fopen(pid_file, "w");
+    if (!f)
+        return 1;
+    fprintf(f, "%ld\n", (long)getpid());
+    fclose(f);
+    for (;;) {
+        nvtxRangePushA("until-killed");
+        spin_us(1000);
+        nvtxRangePop();
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "ranges") == 0)
+        return ranges(atoi(argv[2]));
+    if (argc == 3 && strcmp(argv[1], "hang") == 0)
+        return hang(argv[2]);
+    fprintf(stderr, "usage: nvtx_target ranges EXIT_CODE | hang PID_FILE\n");
+    return 2;
+}
