@@ -485,12 +485,12 @@ static void after_fork_child(void)
     tls_tid = 0;
     if (atomic_load(&g.state) == NOT_STARTED)
         return;
-    /* The parent's descriptors stay open in the child but are never written here; its buffer is
-     * the parent's data and is dropped with it. */
+    /* The parent's descriptors stay open in the child but are never written here. */
     g.forked_child = true;
     g.thread_running = false;
     g.fd = -1;
-    g.buf = NULL; /* the parent's copy: dropped, not freed, it may be mid-use */
+    free(g.buf); /* the parent's unwritten chunk: its data, not the child's */
+    g.buf = NULL;
     g.wake[0] = g.wake[1] = -1;
     g.path[0] = '\0';
     atomic_store(&g.flush_request, false);

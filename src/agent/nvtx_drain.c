@@ -295,9 +295,15 @@ void gsa_nvtx_drain(bool final)
 
 void gsa_nvtx_drain_forked(void)
 {
-    /* The parent's rings and pending starts are its own: dropped, not freed (they may be in use
-     * by the parent's memory image only, which the child owns a copy of). */
+    /* The parent's rings and pending starts are its data, not the child's; only the forking
+     * thread exists here, so nothing else can be using them. */
+    for (gsa_ring *r = atomic_load(&rings), *next; r; r = next) {
+        next = r->next;
+        free_pairs(r->consumer);
+        gsa_ring_free(r);
+    }
     atomic_store(&rings, NULL);
+    free(w.slots);
     w.slots = NULL;
     w.nslots = w.n = 0;
     w.unmatched_pops = w.unmatched_ends = w.lost_pairs = 0;

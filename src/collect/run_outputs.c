@@ -89,7 +89,7 @@ static int list_processes(const char *run_dir, const char *pattern, process_file
         (*n)++;
     }
     closedir(d);
-    if (rc == 0)
+    if (rc == 0 && *n > 1)
         qsort(*out, *n, sizeof **out, by_target_then_pid);
     return rc;
 }

@@ -19,6 +19,10 @@ source tests/cli/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
+# Under ASan (scripts/test.sh's second build) sanitizer reports go to files, checked at the end,
+# so that the streams compared below are the program's alone.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/sanitizer"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/sanitizer"
 
 fail() {
     echo "FAIL $*"
@@ -107,4 +111,11 @@ check_error 2 run --trace gpu -- true
 check_error 2 run
 CUDA_INJECTION64_PATH=/opt/nsys/libinj.so check_error 4 run -o "$tmp/x.gst" -- true
 check_error 127 run -o "$tmp/y.gst" -- /no/such/program
+
+# No sanitizer error in gpuscope, the agent or the program (the log files exist only under ASan).
+ran=$((ran + 1))
+if cat "$tmp"/sanitizer.* 2>/dev/null | grep -q 'ERROR:\|runtime error:'; then
+    fail "sanitizer report:"
+    cat "$tmp"/sanitizer.*
+fi
 finish
