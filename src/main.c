@@ -28,9 +28,11 @@ static const struct command {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: gpuscope COMMAND [OPTIONS] TRACE...\n\n"
-                 "Reads PyTorch profiler traces (Kineto JSON, .json.gz, a folder of ranks) and\n"
-                 "explains where the time goes.\n\ncommands:\n");
+    fprintf(out, "usage: gpuscope COMMAND [OPTIONS] TRACE...\n"
+                 "       gpuscope run [OPTIONS] -- PROGRAM [ARGS...]\n\n"
+                 "Records what a CUDA program did (gpuscope run), reads PyTorch profiler traces\n"
+                 "(Kineto JSON, .json.gz, a folder of ranks) and .gst traces, and explains where\n"
+                 "the time goes.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n'gpuscope COMMAND --help' describes one command; doc/ has a page for each.\n"

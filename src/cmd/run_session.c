@@ -254,15 +254,25 @@ static void summarise(const session *s, const gs_run_outputs *outs)
                          (unsigned long long)n->records_dropped);
             say(s, "note: %s%s", n->text, extra);
         }
-        const uint64_t *r = o->stats.records;
-        char size[32];
+        static const struct {
+            int type; /* GST_REC_*, or 0 for the sampler's samples */
+            const char *one, *many;
+        } counts[] = {
+            {GST_REC_KERNEL, "kernel", "kernels"},     {GST_REC_MEMCPY, "copy", "copies"},
+            {GST_REC_MEMSET, "set", "sets"},           {GST_REC_API, "CUDA call", "CUDA calls"},
+            {GST_REC_NVTX_RANGE, "NVTX range", "NVTX ranges"}, {0, "sample", "samples"},
+        };
+        char line[512], size[32];
+        int n = snprintf(line, sizeof line, "%zu process%s", o->nprocesses,
+                         o->nprocesses == 1 ? "" : "es");
+        for (size_t k = 0; k < sizeof counts / sizeof counts[0] && n > 0 &&
+                           (size_t)n < sizeof line; k++) {
+            unsigned long long v = counts[k].type ? o->stats.records[counts[k].type] : s->samples;
+            n += snprintf(line + n, sizeof line - (size_t)n, ", %llu %s", v,
+                          v == 1 ? counts[k].one : counts[k].many);
+        }
         gs_fmt_bytes(size, sizeof size, (int64_t)o->stats.bytes_written);
-        say(s, "%s: %zu process%s, %llu kernels, %llu copies, %llu sets, %llu CUDA calls, "
-               "%llu NVTX ranges, %llu samples (%s)",
-            o->path, o->nprocesses, o->nprocesses == 1 ? "" : "es",
-            (unsigned long long)r[GST_REC_KERNEL], (unsigned long long)r[GST_REC_MEMCPY],
-            (unsigned long long)r[GST_REC_MEMSET], (unsigned long long)r[GST_REC_API],
-            (unsigned long long)r[GST_REC_NVTX_RANGE], (unsigned long long)s->samples, size);
+        say(s, "%s: %s (%s)", o->path, line, size);
     }
 }
 
