@@ -26,7 +26,7 @@
 #define DEFAULT_FLUSH_MS 200
 #define MAX_HOOKS 4
 #define MAX_PENDING_NOTES 64
-#define NOTE_TEXT 240
+#define NOTE_TEXT 1024 /* CUPTI's "not found" note lists every place it looked */
 /* How long exit and signal paths wait for the writer: a hung GPU must not hang the target. */
 #define SHUTDOWN_WAIT_NS 2000000000LL
 

@@ -6,6 +6,20 @@ find_path(GS_CUPTI_INCLUDE cupti_activity.h
 find_path(GS_NVTX_INCLUDE nvtx3/nvToolsExt.h
           HINTS $ENV{CUDA_HOME}/include /usr/local/cuda/include)
 file(GLOB GS_AGENT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/agent/*.c)
+# The record structs are read as CUDA 13 declares them (older CUPTIs write prefixes of them), so
+# the headers must be CUDA 13's; the agent still runs against a CUDA 12 libcupti.
+set(GS_CUPTI_VERSION 0)
+if(GS_CUPTI_INCLUDE AND EXISTS ${GS_CUPTI_INCLUDE}/cupti_version.h)
+  file(STRINGS ${GS_CUPTI_INCLUDE}/cupti_version.h GS_CUPTI_VERSION_LINE
+       REGEX "^#define CUPTI_API_VERSION [0-9]+")
+  string(REGEX REPLACE ".* ([0-9]+)$" "\\1" GS_CUPTI_VERSION "${GS_CUPTI_VERSION_LINE}")
+endif()
+if(GS_CUPTI_INCLUDE AND GS_CUPTI_VERSION LESS 130000)
+  message(WARNING "CUPTI headers at ${GS_CUPTI_INCLUDE} are older than CUDA 13 (API ${GS_CUPTI_VERSION}): "
+                  "the agent for 'gpuscope run' needs CUDA 13 headers (set CUDA_HOME)")
+  unset(GS_CUPTI_INCLUDE CACHE)
+  set(GS_CUPTI_INCLUDE "")
+endif()
 if(GS_CUPTI_INCLUDE AND GS_NVTX_INCLUDE AND GS_AGENT_SOURCES)
   set(GS_HAVE_AGENT ON)
   # One object library feeds the shared object and the unit tests.

@@ -379,7 +379,8 @@ static const gs_rule rules[] = {
       "accumulation",
       "against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}},
     {"no_gpu", "No GPU activity", "DESIGN §4", rule_no_gpu,
-     {"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU"}},
+     {"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU",
+      "with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)"}},
     {"warmup", "Warm-up", "seed 000 (first steps 10-100x slower)", rule_warmup,
      {"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "
       "active=5)"}},
