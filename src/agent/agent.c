@@ -59,6 +59,8 @@ static struct {
     _Atomic unsigned long rounds;
     gsa_drain_fn hooks[MAX_HOOKS];
     int nhooks;
+    /* Never reset: NVTX domains and registered strings take ids before the agent starts (and
+     * keep them in a forked child), so ids stay unique across every file of the process. */
     _Atomic gst_strid next_strid;
     gsa_strings strings;
     pthread_mutex_t notes_lock;
@@ -67,7 +69,7 @@ static struct {
     uint64_t notes_lost;
     struct sigaction old_term, old_int;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER, .notes_lock = PTHREAD_MUTEX_INITIALIZER,
-       .fd = -1, .wake = {-1, -1}};
+       .fd = -1, .wake = {-1, -1}, .next_strid = 1};
 
 static __thread int64_t tls_tid __attribute__((tls_model("initial-exec")));
 
@@ -154,7 +156,7 @@ void gsa_write(uint32_t type, const void *rec)
 
 void gsa_define_string(gst_strid id, gst_strid domain, const char *s, size_t len)
 {
-    if (atomic_load(&g.state) == ON && gst_writer_string(&g.w, id, domain, s, len) != 0)
+    if (id != 0 && atomic_load(&g.state) == ON && gst_writer_string(&g.w, id, domain, s, len) != 0)
         disable_after_write_error();
 }
 
@@ -387,7 +389,6 @@ static void start_locked(void)
     g.flush_ms = ms > 0 ? ms : DEFAULT_FLUSH_MS;
     char host[256] = "";
     gethostname(host, sizeof host - 1);
-    atomic_store(&g.next_strid, 1);
     gsa_strings_reset(&g.strings, gsa_new_strid);
     if (!open_file(run_dir, host)) {
         atomic_store(&g.state, DISABLED);

@@ -50,6 +50,8 @@ static void *worker(void *arg)
 
 static int ranges(int exit_code)
 {
+    /* Libraries create their domain before any range: the first NVTX call of the program. */
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("test-domain");
     printf("target stdout line\n");
     fflush(stdout);
     fprintf(stderr, "target stderr line\n");
@@ -64,7 +66,6 @@ static int ranges(int exit_code)
     nvtxRangePop();
 
     nvtxRangeId_t async = nvtxRangeStartA("async");
-    nvtxDomainHandle_t domain = nvtxDomainCreateA("test-domain");
     nvtxStringHandle_t reg = nvtxDomainRegisterStringA(domain, "registered-range");
     nvtxEventAttributes_t a;
     memset(&a, 0, sizeof a);
