@@ -73,13 +73,6 @@ static struct {
 
 static __thread int64_t tls_tid __attribute__((tls_model("initial-exec")));
 
-int64_t gsa_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 int64_t gsa_tid(void)
 {
     if (!tls_tid)

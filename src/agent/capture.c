@@ -19,6 +19,8 @@ typedef struct window {
     int64_t max_close; /* max of close over this and every earlier window */
 } window;
 
+bool gsa_capture_watches_ranges;
+
 static struct {
     pthread_mutex_t lock;
     gsa_range_mode mode;
@@ -156,6 +158,7 @@ int gsa_capture_init(const char *spec, char *err, size_t errlen)
     }
     if (c.mode != GSA_RANGE_NONE && !c.w)
         c.w = malloc(MAX_WINDOWS * sizeof *c.w);
+    gsa_capture_watches_ranges = c.w && (c.mode == GSA_RANGE_NVTX || c.mode == GSA_RANGE_STEPS);
     if (c.mode != GSA_RANGE_NONE && !c.w) {
         c.mode = GSA_RANGE_NONE;
         snprintf(err, errlen, "agent: no memory for capture windows; capturing everything");
@@ -255,20 +258,16 @@ static void range_closed(int64_t ts)
     pthread_mutex_unlock(&c.lock);
 }
 
-void gsa_capture_push(const char *name, size_t len, int64_t ts)
+void gsa_capture_push_watched(const char *name, size_t len, int64_t ts)
 {
-    if (c.mode != GSA_RANGE_NVTX && c.mode != GSA_RANGE_STEPS)
-        return;
     tls_depth++;
     bool closes;
     if (range_opened(name, len, ts, &closes) && closes && !tls_capture_depth)
         tls_capture_depth = tls_depth;
 }
 
-void gsa_capture_pop(int64_t ts)
+void gsa_capture_pop_watched(int64_t ts)
 {
-    if (c.mode != GSA_RANGE_NVTX && c.mode != GSA_RANGE_STEPS)
-        return;
     if (tls_depth && tls_depth == tls_capture_depth) {
         tls_capture_depth = 0;
         range_closed(ts);
@@ -277,10 +276,8 @@ void gsa_capture_pop(int64_t ts)
         tls_depth--;
 }
 
-void gsa_capture_start(const char *name, size_t len, uint64_t id, int64_t ts)
+void gsa_capture_start_watched(const char *name, size_t len, uint64_t id, int64_t ts)
 {
-    if (c.mode != GSA_RANGE_NVTX && c.mode != GSA_RANGE_STEPS)
-        return;
     bool closes;
     if (range_opened(name, len, ts, &closes) && closes) {
         pthread_mutex_lock(&c.lock);
@@ -289,10 +286,8 @@ void gsa_capture_start(const char *name, size_t len, uint64_t id, int64_t ts)
     }
 }
 
-void gsa_capture_end(uint64_t id, int64_t ts)
+void gsa_capture_end_watched(uint64_t id, int64_t ts)
 {
-    if (c.mode != GSA_RANGE_NVTX && c.mode != GSA_RANGE_STEPS)
-        return;
     pthread_mutex_lock(&c.lock);
     if (id && id == c.start_end_id) {
         c.start_end_id = 0;

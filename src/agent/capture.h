@@ -33,12 +33,36 @@ gsa_range_mode gsa_capture_mode(void);
 /* Any thread, rare: cudaProfilerStart (start=true) or Stop at time ts. */
 void gsa_capture_profiler_api(bool start, int64_t ts);
 
+/* Whether the mode watches NVTX names (nvtx:NAME or steps); set by gsa_capture_init. */
+extern bool gsa_capture_watches_ranges;
+
+void gsa_capture_push_watched(const char *name, size_t len, int64_t ts);
+void gsa_capture_pop_watched(int64_t ts);
+void gsa_capture_start_watched(const char *name, size_t len, uint64_t id, int64_t ts);
+void gsa_capture_end_watched(uint64_t id, int64_t ts);
+
 /* Any thread: NVTX ranges opened and closed (push/pop on the calling thread; start/end by id).
- * Cheap when the mode needs no names: they return at once. */
-void gsa_capture_push(const char *name, size_t len, int64_t ts);
-void gsa_capture_pop(int64_t ts);
-void gsa_capture_start(const char *name, size_t len, uint64_t id, int64_t ts);
-void gsa_capture_end(uint64_t id, int64_t ts);
+ * Inline and a single test when the mode needs no names: they sit in every NVTX call. */
+static inline void gsa_capture_push(const char *name, size_t len, int64_t ts)
+{
+    if (gsa_capture_watches_ranges)
+        gsa_capture_push_watched(name, len, ts);
+}
+static inline void gsa_capture_pop(int64_t ts)
+{
+    if (gsa_capture_watches_ranges)
+        gsa_capture_pop_watched(ts);
+}
+static inline void gsa_capture_start(const char *name, size_t len, uint64_t id, int64_t ts)
+{
+    if (gsa_capture_watches_ranges)
+        gsa_capture_start_watched(name, len, id, ts);
+}
+static inline void gsa_capture_end(uint64_t id, int64_t ts)
+{
+    if (gsa_capture_watches_ranges)
+        gsa_capture_end_watched(id, ts);
+}
 
 /* Whether [start, end] overlaps a kept window. Any thread. */
 bool gsa_capture_keeps(int64_t start, int64_t end);

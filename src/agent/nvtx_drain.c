@@ -38,6 +38,7 @@ typedef struct pending {
 
 static _Atomic(gsa_ring *) rings;
 static struct {
+    int64_t pid; /* of this process, read once per drain: getpid() is a system call */
     pending *slots;
     size_t nslots, n;
     uint64_t unmatched_pops, unmatched_ends, lost_pairs;
@@ -73,7 +74,7 @@ static void write_range(int64_t start, int64_t end, int64_t tid, gst_strid name,
 {
     if (!gsa_captured(start, end))
         return;
-    gst_nvtx_range r = {start, end, (int64_t)getpid(), tid, name, domain, style};
+    gst_nvtx_range r = {start, end, w.pid, tid, name, domain, style};
     gsa_write(GST_REC_NVTX_RANGE, &r);
 }
 
@@ -192,12 +193,12 @@ static void on_event(gsa_ring *r, thread_pairs *tp, const gsa_nvtx_ev *ev)
         break;
     case GSA_EV_MARK:
         if (gsa_captured(ev->ts, ev->ts)) {
-            gst_nvtx_mark m = {ev->ts, (int64_t)getpid(), r->tid, name_of(ev), ev->domain};
+            gst_nvtx_mark m = {ev->ts, w.pid, r->tid, name_of(ev), ev->domain};
             gsa_write(GST_REC_NVTX_MARK, &m);
         }
         break;
     case GSA_EV_THREAD_NAME: {
-        gst_thread t = {(int64_t)getpid(), (int64_t)ev->id, gsa_intern(ev->name, ev->name_len)};
+        gst_thread t = {w.pid, (int64_t)ev->id, gsa_intern(ev->name, ev->name_len)};
         gsa_write(GST_REC_THREAD, &t);
         break;
     }
@@ -260,6 +261,7 @@ static void note_count(const char *what, uint64_t n)
 
 void gsa_nvtx_drain(bool final)
 {
+    w.pid = (int64_t)getpid();
     gsa_registry_define_new();
     uint64_t dropped = 0, open_at_end = 0;
     gsa_ring *prev = NULL;

@@ -55,7 +55,7 @@ static inline bool put(gsa_ring *r, const gsa_nvtx_ev *ev)
 {
     if (!gsa_ring_put(r, ev))
         return false;
-    if (!atomic_load_explicit(&r->woke, memory_order_relaxed) && gsa_ring_used(r) > r->cap / 2) {
+    if (gsa_ring_half_full(r) && !atomic_load_explicit(&r->woke, memory_order_relaxed)) {
         atomic_store_explicit(&r->woke, true, memory_order_relaxed);
         gsa_wake_writer();
     }

@@ -3,17 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* On-ring entry: this header, then the name bytes, padded to 8. */
-typedef struct entry {
-    uint16_t type;
-    uint16_t name_len;
-    uint32_t size; /* whole entry, header included */
-    int64_t ts;
-    uint64_t id;
-    uint32_t domain;
-    uint32_t name_id;
-} entry;
-
 gsa_ring *gsa_ring_new(uint64_t cap, int64_t tid)
 {
     gsa_ring *r = calloc(1, sizeof *r);
@@ -37,34 +26,6 @@ void gsa_ring_free(gsa_ring *r)
     }
 }
 
-bool gsa_ring_put(gsa_ring *r, const gsa_nvtx_ev *ev)
-{
-    size_t name_len = ev->name_len > GSA_NAME_MAX ? GSA_NAME_MAX : ev->name_len;
-    uint64_t size = (sizeof(entry) + name_len + 7) & ~(uint64_t)7;
-    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
-    uint64_t at = head & (r->cap - 1);
-    uint64_t pad = r->cap - at < size ? r->cap - at : 0;
-    if (head + pad + size - tail > r->cap) {
-        atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
-        return false;
-    }
-    if (pad) {
-        entry p = {GSA_EV_PAD, 0, (uint32_t)pad, 0, 0, 0, 0};
-        /* The ring is a multiple of 8 and entries are too, so a pad always has room for its
-         * size field; the consumer reads only that. */
-        memcpy(r->data + at, &p, pad < sizeof p ? pad : sizeof p);
-        at = 0;
-    }
-    entry e = {ev->type, (uint16_t)name_len, (uint32_t)size, ev->ts, ev->id, ev->domain,
-               ev->name_id};
-    memcpy(r->data + at, &e, sizeof e);
-    if (name_len)
-        memcpy(r->data + at + sizeof e, ev->name, name_len);
-    atomic_store_explicit(&r->head, head + pad + size, memory_order_release);
-    return true;
-}
-
 bool gsa_ring_peek(gsa_ring *r, gsa_nvtx_ev *ev, uint64_t *size)
 {
     for (;;) {
@@ -73,7 +34,7 @@ bool gsa_ring_peek(gsa_ring *r, gsa_nvtx_ev *ev, uint64_t *size)
         if (tail == head)
             return false;
         uint64_t at = tail & (r->cap - 1);
-        entry e;
+        gsa_ring_entry e;
         uint64_t avail = r->cap - at;
         memcpy(&e, r->data + at, avail < sizeof e ? avail : sizeof e);
         if (e.type == GSA_EV_PAD) {

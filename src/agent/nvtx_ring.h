@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum gsa_nvtx_event {
     GSA_EV_PAD = 0,
@@ -37,10 +38,10 @@ typedef struct gsa_ring {
     _Atomic uint64_t tail; /* bytes ever consumed (writer) */
     _Atomic uint64_t dropped;
     _Atomic bool thread_exited;
-    uint64_t cap;     /* power of two */
-    int64_t tid;
     _Atomic bool woke; /* the writer was woken and has not caught up yet */
-    uint32_t phantom; /* producer: pushes dropped, whose pops must be dropped too */
+    uint64_t cap;       /* power of two */
+    uint64_t tail_seen; /* producer: the tail when last read; reading the writer's line is dear */
+    int64_t tid;
     struct gsa_ring *next; /* the registry's list */
     void *consumer;        /* the writer's pairing state for this thread */
     uint8_t *data;
@@ -49,13 +50,64 @@ typedef struct gsa_ring {
 /* Fixed name bytes kept per event: longer names are cut (NVTX names are labels, not data). */
 #define GSA_NAME_MAX 1024
 
+/* On-ring entry: this header, then the name bytes, padded to 8. */
+typedef struct gsa_ring_entry {
+    uint16_t type;
+    uint16_t name_len;
+    uint32_t size; /* whole entry, header included */
+    int64_t ts;
+    uint64_t id;
+    uint32_t domain;
+    uint32_t name_id;
+} gsa_ring_entry;
+
 gsa_ring *gsa_ring_new(uint64_t cap, int64_t tid);
 void gsa_ring_free(gsa_ring *r);
 
-/* Producer: appends one event; false when it did not fit (counted in dropped). */
-bool gsa_ring_put(gsa_ring *r, const gsa_nvtx_ev *ev);
+/* Producer: appends one event; false when it did not fit (counted in dropped). Inline: it is
+ * most of the cost of an NVTX call. */
+static inline bool gsa_ring_put(gsa_ring *r, const gsa_nvtx_ev *ev)
+{
+    size_t name_len = ev->name_len > GSA_NAME_MAX ? GSA_NAME_MAX : ev->name_len;
+    uint64_t size = (sizeof(gsa_ring_entry) + name_len + 7) & ~(uint64_t)7;
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+    uint64_t at = head & (r->cap - 1);
+    uint64_t pad = r->cap - at < size ? r->cap - at : 0;
+    if (head + pad + size - r->tail_seen > r->cap) {
+        r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+        if (head + pad + size - r->tail_seen > r->cap) {
+            atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+            return false;
+        }
+    }
+    if (pad) {
+        /* Entries and the ring are multiples of 8, so a pad has room for its type and size;
+         * the consumer reads only those. */
+        gsa_ring_entry p = {GSA_EV_PAD, 0, (uint32_t)pad, 0, 0, 0, 0};
+        memcpy(r->data + at, &p, pad < sizeof p ? pad : sizeof p);
+        at = 0;
+    }
+    gsa_ring_entry e = {ev->type, (uint16_t)name_len, (uint32_t)size, ev->ts, ev->id,
+                        ev->domain, ev->name_id};
+    memcpy(r->data + at, &e, sizeof e);
+    if (name_len)
+        memcpy(r->data + at + sizeof e, ev->name, name_len);
+    atomic_store_explicit(&r->head, head + pad + size, memory_order_release);
+    return true;
+}
 
-/* Producer: bytes in use, to wake the writer before the ring fills. */
+/* Producer: whether more than half the ring is in use, by the tail last seen (refreshed when it
+ * says so), to wake the writer before the ring fills. */
+static inline bool gsa_ring_half_full(gsa_ring *r)
+{
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+    if (head - r->tail_seen <= r->cap / 2)
+        return false;
+    r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+    return head - r->tail_seen > r->cap / 2;
+}
+
+/* Bytes in use. */
 static inline uint64_t gsa_ring_used(const gsa_ring *r)
 {
     return atomic_load_explicit(&r->head, memory_order_relaxed) -
