@@ -3,7 +3,10 @@
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
 
-packages=(build-essential cmake clang libclang-rt-dev zlib1g-dev python3 time)
+# sqlite3 and chromium are for tests (the SQLite export queried with the CLI, the HTML report
+# opened headless); the -dev packages and pkg-config for the build.
+packages=(build-essential cmake clang libclang-rt-dev zlib1g-dev python3 time pkg-config
+          libsqlite3-dev sqlite3 libmicrohttpd-dev chromium)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -15,5 +15,8 @@ int cmd_idle(int argc, char **argv);
 int cmd_launch(int argc, char **argv);
 int cmd_sync(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif
