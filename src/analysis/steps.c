@@ -22,8 +22,9 @@ typedef struct launch_span {
 
 static bool is_profiler_step(const gs_trace *t, const gs_range *r)
 {
-    /* Legacy (autograd profiler) traces record the step as an operator. */
-    if (r->kind != GS_RANGE_ANNOTATION && r->kind != GS_RANGE_OP)
+    /* Legacy (autograd profiler) traces record the step as an operator; traces recorded by
+     * gpuscope run, as the NVTX range the program pushed under torch.profiler's name. */
+    if (r->kind != GS_RANGE_ANNOTATION && r->kind != GS_RANGE_OP && r->kind != GS_RANGE_NVTX)
         return false;
     return strncmp(gs_trace_str(t, r->name), STEP_PREFIX, strlen(STEP_PREFIX)) == 0;
 }

@@ -86,6 +86,23 @@ check "a killed program's status is 128+9" "$?" 137
 got=$(ops_row "$tmp/killed.json" before)
 check "ranges before SIGKILL" "${got%% *}" 10
 
+# --- SIGTERM: the agent flushes before the program dies, even with a period longer than the run
+rm -f "$tmp/pid"
+"$exe" run -q --flush-interval 60000 -o "$tmp/term.gst" -- "$target" hang "$tmp/pid" &
+launcher=$!
+for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.1; done
+sleep 0.2
+kill -TERM "$(cat "$tmp/pid")"
+wait $launcher
+check "a program ended by SIGTERM exits 128+15" "$?" 143
+"$exe" ops --format json "$tmp/term.gst" >"$tmp/term.json" || fail "ops after SIGTERM"
+got=$(ops_row "$tmp/term.json" before)
+check "ranges before SIGTERM, written by the signal flush" "${got%% *}" 10
+got=$(ops_row "$tmp/term.json" until-killed)
+ran=$((ran + 1))
+[ "${got%% *}" != missing ] && [ "${got%% *}" -ge 1 ] ||
+    fail "ranges up to SIGTERM: got '$got', want some (about one per ms for 200 ms)"
+
 # --- one file per process: %p gives the parent and the forked child their own files ---
 "$exe" run -q -o "$tmp/per-%p.gst" -- "$target" ranges 0 >/dev/null 2>&1
 check "one file per process" "$(ls "$tmp"/per-*.gst | wc -l)" 2
@@ -101,6 +118,13 @@ ran=$((ran + 1))
 check "capture-range keeps outer" "$(ops_row "$tmp/range.json" outer | cut -d' ' -f1)" 1
 check "capture-range keeps inner" "$(ops_row "$tmp/range.json" inner | cut -d' ' -f1)" 3
 check "capture-range drops worker" "$(ops_row "$tmp/range.json" worker)" missing
+# --steps 1,1,2,1: skip step 0, warm up on step 1, keep steps 2 and 3 (one cycle) of 6.
+"$exe" run -q --steps 1,1,2,1 -o "$tmp/steps.gst" -- "$target" steps 6 >/dev/null 2>&1
+"$exe" ops --format csv "$tmp/steps.gst" | tail -n +2 | cut -d, -f1,2 | sort >"$tmp/steps.csv"
+check "--steps keeps steps 2 and 3 and their work" "$(tr '\n' ' ' <"$tmp/steps.csv")" \
+    "ProfilerStep#2,1 ProfilerStep#3,1 work,2 "
+check "report finds the NVTX steps" \
+    "$("$exe" steps --format csv "$tmp/steps.gst" | tail -n +2 | wc -l)" 2
 "$exe" run -q --trace sampler -o "$tmp/no-nvtx.gst" -- "$target" ranges 0 >/dev/null 2>&1
 check "--trace without nvtx records no range" \
     "$("$exe" ops --format csv "$tmp/no-nvtx.gst" 2>&1 | grep -c '^outer,')" 0

@@ -3,6 +3,7 @@
  *
  *   nvtx_target ranges EXIT_CODE   the ranges below, then exits with EXIT_CODE
  *   nvtx_target hang PID_FILE      10 "before" ranges, writes its pid, then ranges until killed
+ *   nvtx_target steps N            N ProfilerStep#i ranges, each around one "work" range
  *
  * Expected from `ranges`: outer 1, inner 3 (inside outer), async 1 (started here, ended on a
  * worker thread), registered-range 2 (domain "test-domain", a registered string), worker 10,
@@ -122,12 +123,31 @@ static int hang(const char *pid_file)
     }
 }
 
+/* N steps as a PyTorch loop annotated for gpuscope run has them: ProfilerStep#i ranges, each
+ * with a "work" range inside. */
+static int steps(int n)
+{
+    for (int i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "ProfilerStep#%d", i);
+        nvtxRangePushA(name);
+        nvtxRangePushA("work");
+        spin_us(200);
+        nvtxRangePop();
+        nvtxRangePop();
+        spin_us(50);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "steps") == 0)
+        return steps(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "ranges") == 0)
         return ranges(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "hang") == 0)
         return hang(argv[2]);
-    fprintf(stderr, "usage: nvtx_target ranges EXIT_CODE | hang PID_FILE\n");
+    fprintf(stderr, "usage: nvtx_target ranges EXIT_CODE | hang PID_FILE | steps N\n");
     return 2;
 }
