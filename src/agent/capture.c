@@ -104,7 +104,8 @@ static int parse_pair(const char *key, size_t klen, const char *val, char *err, 
         *(KEY("from") ? &c.from : &c.until) = ns;
     } else if (KEY("range") && strcmp(val, "cudaProfilerApi") == 0) {
         c.mode = GSA_RANGE_PROFILER;
-    } else if (KEY("range") && strncmp(val, "nvtx:", 5) == 0 && val[5]) {
+    } else if (KEY("range") && strncmp(val, "nvtx:", 5) == 0 && val[5] &&
+               strlen(val + 5) < sizeof c.name) { /* a cut name would never match */
         c.mode = GSA_RANGE_NVTX;
         snprintf(c.name, sizeof c.name, "%s", val + 5);
         c.name_len = strlen(c.name);
@@ -140,7 +141,12 @@ int gsa_capture_init(const char *spec, char *err, size_t errlen)
     c.step_re_ok = regcomp(&c.step_re, "^ProfilerStep#", REG_EXTENDED | REG_NOSUB) == 0;
     int rc = 0;
     char buf[1024];
-    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    if (snprintf(buf, sizeof buf, "%s", spec ? spec : "") >= (int)sizeof buf) {
+        snprintf(err, errlen, "agent: capture options longer than %zu bytes; capturing everything",
+                 sizeof buf - 1);
+        buf[0] = '\0';
+        rc = -1;
+    }
     for (char *save = NULL, *pair = strtok_r(buf, ";", &save); pair && rc == 0;
          pair = strtok_r(NULL, ";", &save)) {
         char *eq = strchr(pair, '=');

@@ -9,7 +9,7 @@
  *   steps=W,WU,A,R              torch.profiler's schedule, counted on step ranges: skip W steps,
  *                               W+WU..W+WU+A-1 are kept; REPEAT cycles (0: for ever)
  *   step=REGEX                  what a step range is called (default ^ProfilerStep#)
- * A record is kept when it overlaps a window and lies inside [from, until]. */
+ * A record is kept when it overlaps a window and overlaps [from, until]. */
 #ifndef GS_AGENT_CAPTURE_H
 #define GS_AGENT_CAPTURE_H
 

@@ -148,9 +148,12 @@ static int parse(int argc, char **argv, gs_run_request *rq)
             *(c == OPT_DELAY ? &rq->delay_s : &rq->duration_s) = sec;
             break;
         case OPT_CAPTURE_RANGE:
+            /* The agent matches whole names of up to 255 bytes: a longer one would never. */
             if (strcmp(optarg, "cudaProfilerApi") != 0 &&
-                (strncmp(optarg, "nvtx:", 5) != 0 || !optarg[5] || strchr(optarg, ';')))
-                return usage("--capture-range takes cudaProfilerApi or nvtx:NAME, not '%s'",
+                (strncmp(optarg, "nvtx:", 5) != 0 || !optarg[5] || strchr(optarg, ';') ||
+                 strlen(optarg + 5) > 255))
+                return usage("--capture-range takes cudaProfilerApi or nvtx:NAME (NAME up to "
+                             "255 bytes, no ';'), not '%s'",
                              optarg);
             rq->capture_range = optarg;
             break;
@@ -158,8 +161,8 @@ static int parse(int argc, char **argv, gs_run_request *rq)
             rq->steps = optarg;
             break;
         case OPT_STEP_NAME:
-            if (strchr(optarg, ';'))
-                return usage("--step-name cannot contain ';': '%s'", optarg);
+            if (strchr(optarg, ';') || strlen(optarg) > 255)
+                return usage("--step-name takes up to 255 bytes and no ';': '%s'", optarg);
             rq->step_name = optarg;
             break;
         case OPT_FLUSH:

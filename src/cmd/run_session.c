@@ -153,7 +153,7 @@ static void capture_window(const gs_run_request *rq, int64_t *from, int64_t *unt
     *until = rq->duration_s > 0 ? (*from ? *from : t0) + (int64_t)(rq->duration_s * 1e9) : 0;
 }
 
-static void set_agent_env(session *s, int64_t from, int64_t until)
+static int set_agent_env(session *s, int64_t from, int64_t until)
 {
     const gs_run_request *rq = s->rq;
     char parts[64], capture[1024] = "", num[32];
@@ -174,6 +174,8 @@ static void set_agent_env(session *s, int64_t from, int64_t until)
     if (rq->step_name)
         ADD("step=%s;", rq->step_name);
 #undef ADD
+    if (n >= sizeof capture)
+        return fail(GS_EXIT_USAGE, "the capture options are too long (%zu bytes)", n);
     snprintf(num, sizeof num, "%d", rq->flush_ms);
     setenv(GS_ENV_RUN_DIR, s->run_dir, 1);
     setenv(GS_ENV_OUTPUT, s->pattern, 1);
@@ -184,6 +186,7 @@ static void set_agent_env(session *s, int64_t from, int64_t until)
         setenv(GS_ENV_CUDA_INJECTION, s->agent, 1);
     if (s->nvtx)
         setenv(GS_ENV_NVTX_INJECTION, s->agent, 1);
+    return 0;
 }
 
 /* Says once, before the program's own output, what cannot be recorded on this machine. */
@@ -291,7 +294,10 @@ int gs_run_session(const gs_run_request *rq)
         return rc;
     int64_t from, until;
     capture_window(rq, &from, &until);
-    set_agent_env(&s, from, until);
+    if ((rc = set_agent_env(&s, from, until)) != 0) {
+        rmdir(s.run_dir);
+        return rc;
+    }
     check_machine(&s);
     fflush(stderr);
     pid_t pid;

@@ -207,10 +207,12 @@ static int copy_file(merge *m, const char *path)
         return gs_fail(m->err, GS_EXIT_INPUT, "%s: %s", path, strerror(errno));
     uint8_t hb[GST_FILE_HEADER_SIZE];
     int rc = 0;
-    if (fread(hb, 1, sizeof hb, f) < sizeof hb) {
-        m->stats->torn_files++; /* killed before its header was written: nothing to take */
-    } else if (memcmp(hb, GST_MAGIC, GST_MAGIC_SIZE) != 0) {
+    size_t got = fread(hb, 1, sizeof hb, f);
+    size_t magic_part = got < GST_MAGIC_SIZE ? got : GST_MAGIC_SIZE;
+    if (memcmp(hb, GST_MAGIC, magic_part) != 0) {
         rc = gs_fail(m->err, GS_EXIT_INPUT, "%s: not a .gst file", path);
+    } else if (got < sizeof hb) {
+        m->stats->torn_files++; /* killed before its header was written: nothing to take */
     } else {
         gst_file_header h;
         gst_decode_file_header(hb, &h);
