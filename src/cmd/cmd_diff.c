@@ -1,0 +1,106 @@
+/* gpuscope diff: what changed between two runs, with noise bounds; exit 1 for CI gates. */
+#include <stdint.h>
+
+#include "cmd/cmd.h"
+#include "cmd/options.h"
+#include "compare/diff.h"
+#include "render/diff_view.h"
+
+/* The same text is in doc/diff.md; tests/cli/test_docs.sh keeps the two equal. */
+static const char diff_help[] =
+    "usage: gpuscope diff [OPTIONS] BASE NEW\n"
+    "\n"
+    "What changed from the run BASE to the run NEW (each a trace file or a folder\n"
+    "of ranks, Kineto JSON or .gst): step time with a 95 % confidence interval and\n"
+    "a rank test, the step breakdown by category, kernel and operator deltas, what\n"
+    "was added or removed, and peak memory. Everything is per kept step, so runs\n"
+    "that profiled a different number of steps compare.\n"
+    "\n"
+    "options:\n"
+    "  --fail-if-slower PCT  exit 1 when NEW is slower by more than PCT % with 95 %\n"
+    "                   confidence: the interval's lower bound exceeds PCT (a whole\n"
+    "                   number, 0 to 1000)\n"
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "                   (default: ProfilerStep#N, else the whole trace)\n"
+    "  --keep-warmup    count the warm-up steps too\n"
+    "  --format FORMAT  table (default), csv or json\n"
+    "  --limit N        rows of the kernel, operator and added/removed tables\n"
+    "                   (default: 10; 0: all)\n"
+    "  --rank R         only the traces of rank R, on both sides\n"
+    "  -h, --help       show this help\n"
+    "\n"
+    "step time:\n"
+    "  Ranks are paired by rank number (one trace against one trace always pairs).\n"
+    "  Change is NEW's median step minus BASE's. The interval is a percentile\n"
+    "  bootstrap of the difference of medians (2000 resamples, fixed seed: the same\n"
+    "  output every run); significant when it excludes 0. Mann-Whitney p is the\n"
+    "  two-sided U test (exact for small samples without ties). Fewer than 3 kept\n"
+    "  steps on a side: no interval, no verdict, the gate passes.\n"
+    "\n"
+    "tables:\n"
+    "  Breakdown  categories of `gpuscope breakdown`, mean per kept step, averaged\n"
+    "             over the rank pairs; pp = percentage points of the step\n"
+    "  Kernels    by |change| per step; matched by name, then a leftover kernel by\n"
+    "             its launch shape (grid, block) when that shape is unique on both\n"
+    "             sides (Match: name or shape; Was: BASE's name)\n"
+    "  Operators  CPU total per step, by name; the step ranges are left out\n"
+    "  Added and removed, then peak allocated and reserved memory per device.\n"
+    "exit codes: 0 ok, 1 the gate tripped, 2 usage, 3 bad input.\n";
+
+/* --fail-if-slower's value when the option is absent. */
+#define NO_GATE SIZE_MAX
+
+static int load_side(const gs_cli *cli, const char *const *path, gs_profile *out)
+{
+    gs_cli one = *cli;
+    one.paths = path;
+    one.npaths = 1;
+    return gs_cli_load(&one, out);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    size_t gate = NO_GATE;
+    const gs_cli_count counts[] = {{"fail-if-slower", &gate, 1000}};
+    const gs_cli_spec spec = {.command = "diff", .help = diff_help, .csv = true, .step = true,
+                              .keep_warmup = true, .default_limit = 10, .counts = counts,
+                              .ncounts = 1};
+    gs_cli cli;
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    if (cli.npaths != 2) {
+        fprintf(stderr, "gpuscope: diff: wants two traces, BASE and NEW, not %zu (see 'gpuscope "
+                        "diff --help')\n", cli.npaths);
+        return GS_EXIT_USAGE;
+    }
+    gs_profile prof[GS_SIDES];
+    if ((rc = load_side(&cli, &cli.paths[0], &prof[0])) != GS_CLI_RUN)
+        return rc;
+    if ((rc = load_side(&cli, &cli.paths[1], &prof[1])) != GS_CLI_RUN) {
+        gs_profile_free(&prof[0]);
+        return rc;
+    }
+    const gs_diff_opts opts = {.steps = cli.steps, .select = cli.select};
+    gs_diff d;
+    gs_error err;
+    if (gs_diff_build(&prof[0], &prof[1], &opts, &d, &err) != 0) {
+        rc = gs_cli_fail(&err);
+    } else {
+        gs_diff_tables tables;
+        gs_diff_view view = {.path = {cli.paths[0], cli.paths[1]}, .diff = &d, .tables = &tables,
+                             .gate_pct = gate == NO_GATE ? -1 : (long)gate};
+        gs_text_style style = gs_cli_text_style();
+        if (gs_diff_tables_make(&d, &tables) != 0 ||
+            gs_render_diff(stdout, &view, cli.format, &style, cli.limit) != 0)
+            rc = gs_cli_out_of_memory();
+        else
+            rc = view.gate_pct >= 0 && gs_diff_gate(&d, (double)gate) ? GS_EXIT_FINDING
+                                                                       : GS_EXIT_OK;
+        gs_diff_tables_free(&tables);
+        gs_diff_free(&d);
+    }
+    gs_profile_free(&prof[0]);
+    gs_profile_free(&prof[1]);
+    return rc;
+}

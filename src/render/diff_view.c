@@ -1,0 +1,263 @@
+#include "render/diff_view.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "render/json.h"
+#include "render/step_tables.h"
+#include "render/units.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+#define METHOD "bootstrap of medians"
+
+/* ---- the verdict ---------------------------------------------------------------------------- */
+
+static const char *direction(const gs_rank_change *rc)
+{
+    if (!rc->has_ci)
+        return "unknown";
+    if (!rc->significant)
+        return "none";
+    return rc->ci.diff_lo > 0 ? "slower" : "faster";
+}
+
+static void p_phrase(char *buf, size_t size, double p)
+{
+    if (p < 0.001)
+        snprintf(buf, size, "p < 0.001");
+    else
+        snprintf(buf, size, "p = %.3f", p);
+}
+
+void gs_diff_verdict(char *buf, size_t size, const gs_diff *d)
+{
+    const gs_rank_change *rc = &d->pairs[d->headline];
+    char rank[32] = "", p[24];
+    if (d->npairs > 1)
+        snprintf(rank, sizeof rank, "rank %d: ", (int)rc->bd[GS_SIDE_BASE]->rank);
+    if (!rc->has_ci) {
+        snprintf(buf, size,
+                 "%sno verdict: BASE has %zu kept step%s and NEW %zu; a confidence interval "
+                 "needs at least %d on each side",
+                 rank, rc->kept[GS_SIDE_BASE], rc->kept[GS_SIDE_BASE] == 1 ? "" : "s",
+                 rc->kept[GS_SIDE_NEW], GS_DIFF_MIN_STEPS);
+        return;
+    }
+    p_phrase(p, sizeof p, rc->mw.p);
+    const gs_boot_ci *ci = &rc->ci;
+    if (!rc->significant) {
+        snprintf(buf, size,
+                 "%sno significant change (NEW %+.1f %%, 95 %% CI %+.1f %% to %+.1f %%, "
+                 "includes 0; " METHOD "; Mann-Whitney %s)",
+                 rank, ci->pct, ci->pct_lo, ci->pct_hi, p);
+    } else if (ci->diff_lo > 0) {
+        snprintf(buf, size, "%sNEW is %.1f %% slower (95 %% CI %.1f–%.1f %%, " METHOD
+                 "; Mann-Whitney %s)", rank, ci->pct, ci->pct_lo, ci->pct_hi, p);
+    } else {
+        snprintf(buf, size, "%sNEW is %.1f %% faster (95 %% CI %.1f–%.1f %%, " METHOD
+                 "; Mann-Whitney %s)", rank, -ci->pct, -ci->pct_hi, -ci->pct_lo, p);
+    }
+}
+
+/* "tripped: ...", "passed: ..." or NULL without a gate. */
+static void gate_phrase(char *buf, size_t size, const gs_diff_view *v)
+{
+    const gs_rank_change *rc = &v->diff->pairs[v->diff->headline];
+    if (!rc->has_ci)
+        snprintf(buf, size, "passed: no confidence interval to judge by");
+    else if (gs_diff_gate(v->diff, (double)v->gate_pct))
+        snprintf(buf, size, "tripped: the 95 %% CI's lower bound, %+.1f %%, exceeds %ld %%",
+                 rc->ci.pct_lo, v->gate_pct);
+    else
+        snprintf(buf, size, "passed: the 95 %% CI's lower bound, %+.1f %%, does not exceed %ld %%",
+                 rc->ci.pct_lo, v->gate_pct);
+}
+
+/* ---- sections ------------------------------------------------------------------------------- */
+
+typedef struct section {
+    const char *key;   /* JSON member and CSV block name */
+    const char *title; /* table format heading */
+    gs_table *table;
+    bool limited;      /* --limit applies */
+} section;
+
+static size_t make_sections(gs_diff_tables *t, section *s)
+{
+    const section all[] = {
+        {"breakdown", "Breakdown shift (mean per kept step)", &t->breakdown, false},
+        {"kernels", "Kernel deltas per kept step (matched by name, then by launch shape)",
+         &t->kernels, true},
+        {"operators", "Operator deltas per kept step (CPU total; matched by name)", &t->ops, true},
+        {"added_removed", "Added and removed kernels and operators (per kept step)", &t->only,
+         true},
+        {"memory", "Memory peaks", &t->memory, false},
+    };
+    memcpy(s, all, sizeof all);
+    return COUNT_OF(all);
+}
+
+static void put_title(FILE *out, const gs_text_style *style, const char *title, size_t shown,
+                      size_t total)
+{
+    bool bold = style && style->tty;
+    fprintf(out, "%s%s", bold ? "\033[1m" : "", title);
+    if (shown < total)
+        fprintf(out, " (first %zu of %zu)", shown, total);
+    fputs(bold ? "\033[0m\n" : "\n", out);
+}
+
+/* ---- text ----------------------------------------------------------------------------------- */
+
+static void side_line(FILE *out, const char *label, const gs_bd_trace *b, size_t kept)
+{
+    const gs_steps *s = &b->steps;
+    fprintf(out, "%-4s  %s (rank %d): %zu step%s from %s", label,
+            b->trace->path ? b->trace->path : "-", (int)b->rank, s->n, s->n == 1 ? "" : "s",
+            gs_step_source_title(s->source));
+    if (s->nwarmup)
+        fprintf(out, ", %zu warm-up %s", s->nwarmup,
+                s->keep_warmup ? "kept (--keep-warmup)" : "left out");
+    if (kept) {
+        const gs_step_stats *st = &s->stats;
+        char med[GS_UNIT_BUF], mean[GS_UNIT_BUF], min[GS_UNIT_BUF], max[GS_UNIT_BUF];
+        gs_fmt_duration(med, sizeof med, st->med);
+        gs_fmt_duration(mean, sizeof mean, st->mean);
+        gs_fmt_duration(min, sizeof min, st->min);
+        gs_fmt_duration(max, sizeof max, st->max);
+        fprintf(out, "; %zu kept: med %s, mean %s, min %s, max %s", kept, med, mean, min, max);
+    }
+    fputc('\n', out);
+}
+
+static void text_header(FILE *out, const gs_diff_view *v, const gs_text_style *style)
+{
+    const gs_diff *d = v->diff;
+    const gs_rank_change *rc = &d->pairs[d->headline];
+    side_line(out, "BASE", rc->bd[GS_SIDE_BASE], rc->kept[GS_SIDE_BASE]);
+    side_line(out, "NEW", rc->bd[GS_SIDE_NEW], rc->kept[GS_SIDE_NEW]);
+    if (d->npairs > 1)
+        fprintf(out, "%zu rank pairs; the verdict is about the one with the strongest evidence of "
+                     "a slowdown\n", d->npairs);
+    if (d->unpaired[GS_SIDE_BASE] || d->unpaired[GS_SIDE_NEW])
+        fprintf(out, "left out, with no trace of the same rank on the other side: %zu of BASE, "
+                     "%zu of NEW\n", d->unpaired[GS_SIDE_BASE], d->unpaired[GS_SIDE_NEW]);
+    fputc('\n', out);
+    char title[200];
+    snprintf(title, sizeof title,
+             "Step time (median of the kept steps; 95 %% CI: percentile bootstrap of the "
+             "difference of medians, %d resamples; Mann-Whitney U, two-sided)", GS_BOOT_RESAMPLES);
+    put_title(out, style, title, 1, 1);
+}
+
+static int render_text(FILE *out, const gs_diff_view *v, const gs_text_style *style,
+                       const section *s, size_t n, const size_t *totals)
+{
+    char verdict[512], gate[160];
+    text_header(out, v, style);
+    int rc = gs_render_text(out, &v->tables->steps, style);
+    gs_diff_verdict(verdict, sizeof verdict, v->diff);
+    fprintf(out, "\n%s\n", verdict);
+    if (v->gate_pct >= 0) {
+        gate_phrase(gate, sizeof gate, v);
+        fprintf(out, "gate --fail-if-slower %ld: %s\n", v->gate_pct, gate);
+    }
+    for (size_t i = 0; i < n; i++) {
+        fputc('\n', out);
+        put_title(out, style, s[i].title, s[i].table->nrows, totals[i]);
+        rc |= gs_render_text(out, s[i].table, style);
+    }
+    return rc ? -1 : 0;
+}
+
+/* ---- csv and json --------------------------------------------------------------------------- */
+
+static void render_csv(FILE *out, const gs_diff_view *v, const section *s, size_t n)
+{
+    fputs("# step_time\n", out);
+    gs_render_csv(out, &v->tables->steps);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "\n# %s\n", s[i].key);
+        gs_render_csv(out, s[i].table);
+    }
+}
+
+static void json_number_or_null(FILE *out, bool known, double v, int decimals)
+{
+    if (known)
+        gs_json_number(out, v, decimals);
+    else
+        fputs("null", out);
+}
+
+static void render_json(FILE *out, const gs_diff_view *v, const section *s, size_t n,
+                        const size_t *totals)
+{
+    const gs_diff *d = v->diff;
+    const gs_rank_change *rc = &d->pairs[d->headline];
+    char verdict[512];
+    gs_diff_verdict(verdict, sizeof verdict, d);
+    fputs("{\n  \"command\": \"diff\",\n  \"base\": ", out);
+    gs_json_string(out, v->path[GS_SIDE_BASE]);
+    fputs(",\n  \"new\": ", out);
+    gs_json_string(out, v->path[GS_SIDE_NEW]);
+    fprintf(out, ",\n  \"method\": {\"interval\": \"percentile bootstrap of the difference of "
+                 "medians\", \"level\": %.2f, \"resamples\": %d, \"seed\": %llu, \"median\": "
+                 "\"nearest-rank\", \"test\": \"Mann-Whitney U, two-sided\", \"min_steps\": %d},\n",
+            GS_BOOT_LEVEL, GS_BOOT_RESAMPLES, (unsigned long long)GS_BOOT_SEED, GS_DIFF_MIN_STEPS);
+    fprintf(out, "  \"pairs\": %zu,\n  \"unpaired_base\": %zu,\n  \"unpaired_new\": %zu,\n",
+            d->npairs, d->unpaired[GS_SIDE_BASE], d->unpaired[GS_SIDE_NEW]);
+    fputs("  \"verdict\": {\"text\": ", out);
+    gs_json_string(out, verdict);
+    fprintf(out, ", \"base_rank\": %d, \"new_rank\": %d, \"direction\": \"%s\", \"change_pct\": ",
+            (int)rc->bd[GS_SIDE_BASE]->rank, (int)rc->bd[GS_SIDE_NEW]->rank, direction(rc));
+    json_number_or_null(out, rc->has_ci, rc->ci.pct, 3);
+    fputs(", \"ci_low_pct\": ", out);
+    json_number_or_null(out, rc->has_ci, rc->ci.pct_lo, 3);
+    fputs(", \"ci_high_pct\": ", out);
+    json_number_or_null(out, rc->has_ci, rc->ci.pct_hi, 3);
+    fputs(", \"p_value\": ", out);
+    if (rc->has_ci)
+        fprintf(out, "%.6g", rc->mw.p);
+    else
+        fputs("null", out);
+    fputs("},\n  \"gate\": ", out);
+    if (v->gate_pct < 0)
+        fputs("null", out);
+    else
+        fprintf(out, "{\"fail_if_slower_pct\": %ld, \"tripped\": %s}", v->gate_pct,
+                gs_diff_gate(d, (double)v->gate_pct) ? "true" : "false");
+    fputs(",\n  \"step_time\": ", out);
+    gs_json_rows(out, &v->tables->steps, "  ");
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].limited)
+            fprintf(out, ",\n  \"%s_total\": %zu", s[i].key, totals[i]);
+        fprintf(out, ",\n  \"%s\": ", s[i].key);
+        gs_json_rows(out, s[i].table, "  ");
+    }
+    fputs("\n}\n", out);
+}
+
+int gs_render_diff(FILE *out, const gs_diff_view *v, enum gs_format format,
+                   const gs_text_style *style, size_t limit)
+{
+    section s[8];
+    size_t n = make_sections(v->tables, s), totals[8];
+    for (size_t i = 0; i < n; i++) {
+        totals[i] = s[i].table->nrows;
+        if (s[i].limited)
+            gs_table_limit(s[i].table, limit);
+    }
+    switch (format) {
+    case GS_FORMAT_JSON:
+        render_json(out, v, s, n, totals);
+        return 0;
+    case GS_FORMAT_CSV:
+        render_csv(out, v, s, n);
+        return 0;
+    case GS_FORMAT_TABLE:
+        break;
+    }
+    return render_text(out, v, style, s, n, totals);
+}

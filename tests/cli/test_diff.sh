@@ -1,0 +1,134 @@
+#!/bin/bash
+# gpuscope diff on traces with known differences: tests/data/diff/{base,new}.json, written by
+# tests/gen/gen_diff_pair.py (NEW's GEMM kernel is slower, so NEW's median step is 19.7 % longer;
+# a Triton kernel renamed with the same launch shape; one kernel and operator removed, one added;
+# 500 MB more memory at the peak), checked against the generator's answers.json; a trace against
+# itself; .gst against itself and against Kineto JSON; the CI gate's exit codes; usage errors.
+#
+#   bash tests/cli/test_diff.sh path/to/gpuscope            # run from the source root
+#   GS_UPDATE_GOLDEN=1 bash tests/cli/test_diff.sh ...       # rewrite the goldens (then review!)
+set -u
+exe=${1:?usage: test_diff.sh GPUSCOPE}
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+golden=tests/cli/golden
+data=tests/data/diff
+base=$data/base.json
+new=$data/new.json
+gst=tests/data/gst/sample.gst
+source tests/cli/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The committed pair is what the generator writes.
+ran=$((ran + 1))
+python3 tests/gen/gen_diff_pair.py -o "$tmp/gen"
+for f in base.json new.json answers.json; do
+    if ! cmp -s "$tmp/gen/$f" "$data/$f"; then
+        echo "FAIL: tests/gen/gen_diff_pair.py no longer writes $data/$f"
+        failed=$((failed + 1))
+    fi
+done
+
+check_golden diff-pair.table diff "$base" "$new"
+check_golden diff-pair.json diff --format json "$base" "$new"
+check_golden diff-pair-limit-2.csv diff --format csv --limit 2 "$base" "$new"
+check_golden diff-keep-warmup-limit-1.table diff --keep-warmup --limit 1 "$base" "$new"
+check_golden diff-self.table diff "$base" "$base"
+check_golden diff-gst.table diff "$gst" "$gst"
+check_golden diff-cross.table diff --limit 3 "$base" "$gst"
+
+# check_exit WANT ARGS...: gpuscope ARGS exits WANT and prints the report on stdout.
+check_exit() {
+    local want=$1 out rc
+    shift
+    ran=$((ran + 1))
+    out=$("$exe" "$@" 2>&1)
+    rc=$?
+    if [ $rc -ne "$want" ] || ! grep -q '^gate --fail-if-slower' <<<"$out"; then
+        echo "FAIL '$*': exit $rc (want $want)"
+        echo "$out" | head -20
+        failed=$((failed + 1))
+    fi
+}
+# The interval of the slowdown is 18.2-20.3 %: confidently more than 10 %, not more than 30 %.
+check_exit 1 diff --fail-if-slower 10 "$base" "$new"
+check_exit 1 diff --fail-if-slower 18 "$base" "$new"
+check_exit 0 diff --fail-if-slower 19 "$base" "$new"
+check_exit 0 diff --fail-if-slower 30 "$base" "$new"
+# NEW faster, or the same trace twice: no gate trips, even at 0 %.
+check_exit 0 diff --fail-if-slower 0 "$new" "$base"
+check_exit 0 diff --fail-if-slower 1 "$base" "$base"
+# One step per side (the .gst sample has no ProfilerStep): no interval, the gate passes.
+check_exit 0 diff --fail-if-slower 0 "$gst" "$base"
+
+# The numbers against the generator's answers, and the self-diff's interval around 0.
+"$exe" diff --format json --limit 0 "$base" "$new" >"$tmp/pair.json"
+"$exe" diff --format json "$base" "$base" >"$tmp/self.json"
+"$exe" diff --format json "$new" "$base" >"$tmp/reverse.json"
+ran=$((ran + 1))
+if ! python3 - "$data/answers.json" "$tmp/pair.json" "$tmp/self.json" "$tmp/reverse.json" <<'PY'; then
+import json, sys
+ans, pair, self_, rev = (json.load(open(p)) for p in sys.argv[1:])
+errors = []
+def want(cond, what):
+    if not cond:
+        errors.append(what)
+row = pair["step_time"][0]
+want(row["base_med_ns"] == ans["base"]["median_ns"], "base median %s" % row["base_med_ns"])
+want(row["new_med_ns"] == ans["new"]["median_ns"], "new median %s" % row["new_med_ns"])
+want(row["change_ns"] == ans["change_ns"], "change_ns")
+want(abs(row["change_pct"] - ans["change_pct"]) <= 0.005 and abs(pair["verdict"]["change_pct"] - ans["change_pct"]) <= 0.0005, "change_pct %s" % row["change_pct"])
+want(row["base_steps"] == len(ans["base"]["steps"]) == 15, "kept steps")
+v = pair["verdict"]
+want(v["direction"] == "slower" and v["ci_low_pct"] > 10 and v["ci_high_pct"] < 30,
+     "verdict %s" % v)
+want(v["ci_low_pct"] <= v["change_pct"] <= v["ci_high_pct"], "point inside its interval")
+want(v["p_value"] < 0.001 and row["p_exact"] == "yes", "p-value %s" % v["p_value"])
+want(v["text"].startswith("NEW is 19.7 % slower (95 % CI "), v["text"])
+k = pair["kernels"]
+want(k[0]["name"].startswith("sm90_xmma_gemm") and k[0]["match"] == "name", "top kernel %s" % k[0]["name"])
+gemm = ans["new"]["kernels"][k[0]["name"]]["total_ns"] / 15 - ans["base"]["kernels"][k[0]["name"]]["total_ns"] / 15
+want(abs(k[0]["change_ns"] - gemm) <= 1, "gemm change %s vs %s" % (k[0]["change_ns"], gemm))
+shape = [r for r in k if r["match"] == "shape"]
+want(len(shape) == 1 and shape[0]["base_name"] == "triton_poi_fused_add_0"
+     and shape[0]["name"] == "triton_poi_fused_add_1", "shape match %s" % shape)
+only = {(r["change"], r["kind"], r["name"]) for r in pair["added_removed"]}
+want(only == {("removed", "kernel", "void fused_dropout_kernel<float>"),
+              ("added", "kernel", "void layer_norm_kernel<float>"),
+              ("removed", "operator", "aten::dropout"), ("added", "operator", "aten::layer_norm")},
+     "added/removed %s" % only)
+m = pair["memory"][0]
+want(m["base_peak_allocated"] == ans["base"]["peak_allocated"] and
+     m["new_peak_allocated"] == ans["new"]["peak_allocated"] and
+     m["reserved_change"] == 500 * 10**6, "memory %s" % m)
+sv = self_["verdict"]
+want(sv["direction"] == "none" and sv["change_pct"] == 0 and sv["ci_low_pct"] < 0 < sv["ci_high_pct"]
+     and sv["p_value"] == 1, "self verdict %s" % sv)
+want(all(r["change_ns"] == 0 for r in self_["kernels"] + self_["operators"]), "self deltas")
+want(self_["added_removed"] == [], "self added/removed")
+rv = rev["verdict"]
+want(rv["direction"] == "faster" and rv["ci_high_pct"] < -10, "reverse verdict %s" % rv)
+for e in errors:
+    print("FAIL:", e)
+sys.exit(1 if errors else 0)
+PY
+    failed=$((failed + 1))
+fi
+
+# The same output every run: the bootstrap's seed is fixed.
+ran=$((ran + 1))
+"$exe" diff --format json --limit 0 "$base" "$new" | cmp -s - "$tmp/pair.json" ||
+    { echo "FAIL: two runs differ"; failed=$((failed + 1)); }
+
+check_error 2 diff "$base"
+check_error 2 diff "$base" "$new" "$new"
+check_error 2 diff --fail-if-slower 2.5 "$base" "$new"
+check_error 2 diff --fail-if-slower 1001 "$base" "$new"
+check_error 2 diff --fail-if-slower "$base" "$new"
+check_error 2 diff --sort total "$base" "$new"
+check_error 2 diff --format xml "$base" "$new"
+check_error 2 diff --rank 5 "$base" "$new"
+check_error 3 diff "$base" "$tmp/missing.json"
+printf '{"traceEvents": [' >"$tmp/cut.json"
+check_error 3 diff "$tmp/cut.json" "$new"
+finish
