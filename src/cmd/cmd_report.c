@@ -1,8 +1,16 @@
-/* gpuscope report: what was profiled, then the top kernels, operators and copies. */
+/* gpuscope report: the verdict, what was profiled, the analyses and the top kernels, operators
+ * and copies, as text, JSON, or one HTML page with charts (--html FILE). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "analysis/report.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "render/html.h"
 #include "render/report.h"
+#include "render/units.h"
 
 /* The same text is in doc/report.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char report_help[] =
@@ -15,6 +23,8 @@ static const char report_help[] =
     "\n"
     "options:\n"
     "  --format FORMAT  table (default) or json\n"
+    "  --html FILE      write the report as one self-contained HTML page with\n"
+    "                   charts to FILE instead (nothing on stdout)\n"
     "  --explain        after the verdict, every rule: its inputs, thresholds, and\n"
     "                   why it fired or not (json always carries them)\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
@@ -38,16 +48,89 @@ static const char report_help[] =
     "  Top operators      as 'gpuscope ops'\n"
     "  Memory copies      as 'gpuscope memcpy'\n";
 
+/* --html FILE is the only option of report that takes a file, so it is taken out of argv here
+ * rather than taught to the options every view shares. Values of the options that take one are
+ * skipped, so `--step --html` stays a regex; scanning stops at "--". Returns the exit code of a
+ * usage error, or GS_CLI_RUN. */
+static int take_html_option(int *argc, char **argv, const char **html)
+{
+    static const char *const with_value[] = {"--format", "--step", "--limit", "--rank"};
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            while (i < *argc)
+                argv[kept++] = argv[i++];
+            break;
+        }
+        if (strcmp(a, "--html") == 0 || strncmp(a, "--html=", 7) == 0) {
+            const char *v = a[6] == '=' ? a + 7 : (i + 1 < *argc ? argv[++i] : NULL);
+            if (!v || !*v) {
+                fputs("gpuscope: report: option '--html' needs a file name (see 'gpuscope "
+                      "report --help')\n",
+                      stderr);
+                return GS_EXIT_USAGE;
+            }
+            *html = v;
+            continue;
+        }
+        argv[kept++] = argv[i];
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+            if (strcmp(a, with_value[k]) == 0 && i + 1 < *argc)
+                argv[kept++] = argv[++i];
+    }
+    argv[kept] = NULL;
+    *argc = kept;
+    return GS_CLI_RUN;
+}
+
+/* Writes the page and says where, with its size, on stderr: stdout stays empty. */
+static int write_html(const char *path, const gs_report *report, size_t limit)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "gpuscope: cannot write %s: %s\n", path, strerror(errno));
+        return GS_EXIT_ENV;
+    }
+    int rc = gs_render_html(f, report, limit);
+    bool io_error = ferror(f) != 0;
+    if (fclose(f) != 0)
+        io_error = true;
+    if (rc != 0) {
+        remove(path);
+        return gs_cli_out_of_memory();
+    }
+    if (io_error) {
+        fprintf(stderr, "gpuscope: cannot write %s: %s\n", path, strerror(errno));
+        return GS_EXIT_ENV;
+    }
+    struct stat st;
+    char size[GS_UNIT_BUF] = "?";
+    if (stat(path, &st) == 0)
+        gs_fmt_bytes(size, sizeof size, (int64_t)st.st_size);
+    fprintf(stderr, "gpuscope: wrote %s (%s)\n", path, size);
+    return GS_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
+    const char *html = NULL;
+    int rc = take_html_option(&argc, argv, &html);
+    if (rc != GS_CLI_RUN)
+        return rc;
     bool explain = false;
     const gs_cli_flag flags[] = {{"explain", &explain}};
     const gs_cli_spec spec = {.command = "report", .help = report_help, .step = true, .keep_warmup = true,
                               .default_limit = 10, .flags = flags, .nflags = 1};
     gs_cli cli;
-    int rc = gs_cli_parse(&spec, argc, argv, &cli);
-    if (rc != GS_CLI_RUN)
+    if ((rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
         return rc;
+    if (html && cli.format != GS_FORMAT_TABLE) {
+        fputs("gpuscope: report: --html and --format cannot be combined (see 'gpuscope report "
+              "--help')\n",
+              stderr);
+        return GS_EXIT_USAGE;
+    }
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;
@@ -56,6 +139,9 @@ int cmd_report(int argc, char **argv)
     gs_error err;
     if (gs_report_build(&profile, &cli.select, &opts, &report, &err) != 0) {
         rc = gs_cli_fail(&err);
+    } else if (html) {
+        rc = write_html(html, &report, cli.limit);
+        gs_report_free(&report);
     } else {
         gs_text_style style = gs_cli_text_style();
         rc = gs_render_report(stdout, &report, cli.format, &style, cli.limit, explain) == 0

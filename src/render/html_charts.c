@@ -1,0 +1,523 @@
+#include "render/html_charts.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/svg.h"
+#include "render/units.h"
+
+/* Every chart is drawn in this viewBox and scaled to the page's width. */
+#define CHART_W 960
+#define CHART_H 300
+#define SMALL_H 240
+
+/* ---- the average step ------------------------------------------------------------------------ */
+
+void gs_html_breakdown_bar(FILE *out, const gs_bd_trace *b)
+{
+    fputs("<div class=\"bdbar\" role=\"img\" aria-label=\"average step by category\">", out);
+    for (int c = 0; c < GS_BD__COUNT; c++) {
+        if (b->avg_pct[c] < 0.05)
+            continue;
+        char v[GS_UNIT_BUF];
+        gs_fmt_duration(v, sizeof v, (int64_t)llround(b->avg_ns[c]));
+        fprintf(out, "<span class=\"k%d\" style=\"width:%.2f%%\" title=\"%s: %s (%.1f %%)\"></span>",
+                c, b->avg_pct[c], gs_bd_cat_title((enum gs_bd_cat)c), v, b->avg_pct[c]);
+    }
+    fputs("</div>\n<ul class=\"legend\">", out);
+    for (int c = 0; c < GS_BD__COUNT; c++) {
+        char v[GS_UNIT_BUF];
+        gs_fmt_duration(v, sizeof v, (int64_t)llround(b->avg_ns[c]));
+        fprintf(out, "<li%s><i class=\"sw k%d\"></i>%s <b>%s</b> <span class=\"muted\">%.1f %%</span></li>",
+                b->avg_pct[c] < 0.05 ? " class=\"zero\"" : "", c,
+                gs_bd_cat_title((enum gs_bd_cat)c), v, b->avg_pct[c]);
+    }
+    fputs("</ul>\n", out);
+}
+
+/* ---- steps ----------------------------------------------------------------------------------- */
+
+/* A run of consecutive steps drawn as one bar. */
+typedef struct step_bucket {
+    size_t first, last; /* indexes into the steps, inclusive */
+    double mean[GS_BD__COUNT];
+    double total, min, max; /* mean, min and max step time */
+    bool warm;              /* holds a warm-up step: drawn faded, left out of the y range */
+} step_bucket;
+
+static void fill_bucket(const gs_bd_trace *b, size_t first, size_t last, step_bucket *k)
+{
+    *k = (step_bucket){.first = first, .last = last, .min = INFINITY};
+    double n = (double)(last - first + 1);
+    for (size_t i = first; i <= last; i++) {
+        const gs_bd_step *s = &b->step[i];
+        double total = (double)(s->end - s->start);
+        for (int c = 0; c < GS_BD__COUNT; c++)
+            k->mean[c] += (double)s->ns[c] / n;
+        k->total += total / n;
+        k->min = fmin(k->min, total);
+        k->max = fmax(k->max, total);
+        k->warm |= s->warmup;
+    }
+}
+
+static void bucket_title(char *buf, size_t size, const gs_bd_trace *b, const step_bucket *k)
+{
+    char v[GS_UNIT_BUF];
+    gs_fmt_duration(v, sizeof v, (int64_t)llround(k->total));
+    int n;
+    if (k->first == k->last)
+        n = snprintf(buf, size, "step %" PRId64 "%s: %s", b->step[k->first].number,
+                     k->warm ? " (warm-up)" : "", v);
+    else {
+        char lo[GS_UNIT_BUF], hi[GS_UNIT_BUF];
+        gs_fmt_duration(lo, sizeof lo, (int64_t)llround(k->min));
+        gs_fmt_duration(hi, sizeof hi, (int64_t)llround(k->max));
+        n = snprintf(buf, size, "steps %" PRId64 "-%" PRId64 ": mean %s, min %s, max %s",
+                     b->step[k->first].number, b->step[k->last].number, v, lo, hi);
+    }
+    for (int c = 0; c < GS_BD__COUNT && n > 0 && (size_t)n < size; c++) {
+        if (k->mean[c] < 0.005 * k->total)
+            continue;
+        gs_fmt_duration(v, sizeof v, (int64_t)llround(k->mean[c]));
+        n += snprintf(buf + n, size - (size_t)n, "\n%s %s", gs_bd_cat_title((enum gs_bd_cat)c), v);
+    }
+}
+
+/* The y range: the kept steps decide it, so that a warm-up step 50x the median does not flatten
+ * the others; warm-up bars above it are cut at the top and labelled with their time. */
+static double step_ymax(const step_bucket *k, size_t nb)
+{
+    double ymax = 0, all = 0;
+    for (size_t i = 0; i < nb; i++) {
+        all = fmax(all, k[i].max);
+        if (!k[i].warm)
+            ymax = fmax(ymax, k[i].max);
+    }
+    return ymax > 0 ? ymax : all;
+}
+
+static void draw_step_bars(gs_svg_chart *ch, const step_bucket *k, size_t nb, double scale,
+                           bool warm, double pad)
+{
+    for (int c = 0; c < GS_BD__COUNT; c++) {
+        char cls[16];
+        snprintf(cls, sizeof cls, warm ? "k%d warm" : "k%d", c);
+        gs_svg_rects_begin(ch, cls);
+        for (size_t i = 0; i < nb; i++) {
+            if (k[i].warm != warm)
+                continue;
+            double base = 0;
+            for (int below = 0; below < c; below++)
+                base += k[i].mean[below];
+            gs_svg_rect(ch, (double)k[i].first - 0.5 + pad, (double)k[i].last + 0.5 - pad,
+                        base / scale, (base + k[i].mean[c]) / scale);
+        }
+        gs_svg_rects_end(ch);
+    }
+}
+
+int gs_html_step_chart(FILE *out, const gs_bd_trace *b)
+{
+    size_t n = b->steps.n;
+    if (n == 0)
+        return 0;
+    size_t per = gs_svg_bucket_size(n, GS_HTML_MAX_BARS);
+    size_t nb = (n + per - 1) / per;
+    step_bucket *k = malloc(nb * sizeof *k);
+    if (!k)
+        return -1;
+    bool any_warm = false;
+    for (size_t i = 0; i < nb; i++) {
+        fill_bucket(b, i * per, i * per + per - 1 < n ? i * per + per - 1 : n - 1, &k[i]);
+        any_warm |= k[i].warm;
+    }
+    double ymax = step_ymax(k, nb), scale;
+    const char *unit = gs_svg_duration_unit(ymax, &scale);
+    char ytitle[48], xtitle[96];
+    snprintf(ytitle, sizeof ytitle, "step time (%s)", unit);
+    if (per > 1)
+        snprintf(xtitle, sizeof xtitle, "step (each bar: mean of %zu steps; whisker: min to max)",
+                 per);
+    else
+        snprintf(xtitle, sizeof xtitle, "step");
+    gs_svg_axis x = {.lo = -0.5, .hi = (double)n - 0.5, .title = xtitle, .integer = true,
+                     .label_offset = (double)b->step[0].number};
+    gs_svg_axis y = {.lo = 0, .hi = ymax * 1.12 / scale, .title = ytitle};
+    gs_svg_chart ch;
+    gs_svg_begin(&ch, out, "step time per step, stacked by category", CHART_W, CHART_H, &x, &y);
+    /* A gap between bars while they are wide enough to show one; dense bars touch, or the
+     * gaps read as stripes. */
+    double pad = nb <= 120 ? 0.12 * (double)per : 0;
+    draw_step_bars(&ch, k, nb, scale, false, pad);
+    if (any_warm)
+        draw_step_bars(&ch, k, nb, scale, true, pad);
+    if (per > 1) {
+        /* Whiskers: a thin bar from the bucket's fastest to its slowest step. */
+        double half = 0.8 * (x.hi - x.lo) / (CHART_W - ch.left - ch.right);
+        gs_svg_rects_begin(&ch, "whisker");
+        for (size_t i = 0; i < nb; i++) {
+            double mid = ((double)k[i].first + (double)k[i].last) / 2;
+            gs_svg_rect(&ch, mid - half, mid + half, k[i].min / scale, k[i].max / scale);
+        }
+        gs_svg_rects_end(&ch);
+    }
+    for (size_t i = 0; i < nb; i++) /* warm-up steps cut at the top say how long they took */
+        if (k[i].warm && k[i].max / scale > y.hi) {
+            char v[GS_UNIT_BUF + 8];
+            gs_fmt_duration(v, sizeof v, (int64_t)llround(k[i].max));
+            char label[GS_UNIT_BUF + 16];
+            snprintf(label, sizeof label, "\u2191 %s", v);
+            gs_svg_label(&ch, "mlabel", ((double)k[i].first + (double)k[i].last) / 2, y.hi, -14,
+                         label);
+        }
+    if (b->steps.stats.n) {
+        char v[GS_UNIT_BUF], label[GS_UNIT_BUF + 32];
+        gs_fmt_duration(v, sizeof v, b->steps.stats.mean);
+        snprintf(label, sizeof label, "mean %s", v);
+        gs_svg_hline(&ch, "meanline", (double)b->steps.stats.mean / scale, label);
+    }
+    for (size_t i = 0; i < nb; i++) {
+        char title[512];
+        bucket_title(title, sizeof title, b, &k[i]);
+        gs_svg_hover(&ch, (double)k[i].first - 0.5, (double)k[i].last + 0.5, title);
+    }
+    gs_svg_end(&ch);
+    free(k);
+    return 0;
+}
+
+/* ---- GPU utilization over time --------------------------------------------------------------- */
+
+/* Adds [s, e) to the buckets it overlaps. */
+static void add_busy(double *busy, size_t nb, double t0, double w, gs_ns s, gs_ns e)
+{
+    double a = (double)s - t0, z = (double)e - t0;
+    size_t i = a > 0 ? (size_t)(a / w) : 0;
+    for (; i < nb && (double)i * w < z; i++) {
+        double lo = fmax(a, (double)i * w), hi = fmin(z, (double)(i + 1) * w);
+        if (hi > lo)
+            busy[i] += hi - lo;
+    }
+}
+
+/* NVML's utilization per bucket, averaged over the samples (and GPUs) that fall in it; buckets
+ * without a sample are left out so the line joins the samples around them. */
+static size_t nvml_points(const gs_trace *t, double t0, double w, size_t nb, double *sum,
+                          double *count, double *xs, double *ys)
+{
+    for (size_t i = 0; i < t->counters.n; i++) {
+        const gs_counter *c = &t->counters.v[i];
+        if (strcmp(gs_trace_str(t, c->name), "gpu_util_pct") != 0)
+            continue;
+        double a = (double)c->ts - t0;
+        if (a < 0 || a > w * (double)nb)
+            continue;
+        size_t b = a / w < (double)nb ? (size_t)(a / w) : nb - 1;
+        sum[b] += c->value;
+        count[b] += 1;
+    }
+    size_t n = 0;
+    for (size_t b = 0; b < nb; b++)
+        if (count[b] > 0) {
+            xs[n] = ((double)b + 0.5) * w;
+            ys[n++] = sum[b] / count[b];
+        }
+    return n;
+}
+
+int gs_html_util_chart(FILE *out, const gs_trace *t)
+{
+    gs_ns first, last;
+    if (t->kernels.n == 0 || !gs_trace_span(t, &first, &last) || last <= first)
+        return 0;
+    size_t nb = GS_HTML_UTIL_BUCKETS;
+    double *buf = calloc(7 * nb, sizeof *buf);
+    if (!buf)
+        return -1;
+    double *busy = buf, *xs = buf + nb, *ys = buf + 2 * nb, *sum = buf + 3 * nb,
+           *count = buf + 4 * nb, *nx = buf + 5 * nb, *ny = buf + 6 * nb;
+    double t0 = (double)first, w = (double)(last - first) / (double)nb;
+    /* The union of all kernels of the trace: kernels come sorted by start. */
+    gs_ns s = t->kernels.v[0].start, e = t->kernels.v[0].end;
+    for (size_t i = 1; i < t->kernels.n; i++) {
+        const gs_kernel *k = &t->kernels.v[i];
+        if (k->start > e) {
+            add_busy(busy, nb, t0, w, s, e);
+            s = k->start;
+        }
+        e = k->end > e ? k->end : e;
+    }
+    add_busy(busy, nb, t0, w, s, e);
+    double scale;
+    const char *unit = gs_svg_duration_unit((double)(last - first), &scale);
+    for (size_t i = 0; i < nb; i++) {
+        xs[i] = ((double)i + 0.5) * w / scale;
+        ys[i] = 100 * busy[i] / w;
+    }
+    size_t nn = nvml_points(t, t0, w, nb, sum, count, nx, ny);
+    for (size_t i = 0; i < nn; i++)
+        nx[i] /= scale;
+    char xtitle[64];
+    snprintf(xtitle, sizeof xtitle, "time since the trace began (%s)", unit);
+    gs_svg_axis x = {.lo = 0, .hi = (double)(last - first) / scale, .title = xtitle};
+    gs_svg_axis y = {.lo = 0, .hi = 100, .title = "GPU busy (%)"};
+    gs_svg_chart ch;
+    gs_svg_begin(&ch, out, "GPU utilization over time", CHART_W, SMALL_H, &x, &y);
+    gs_svg_area(&ch, "util", xs, ys, nb);
+    if (nn)
+        gs_svg_line(&ch, "nvml", nx, ny, nn);
+    gs_svg_end(&ch);
+    char bucket[GS_UNIT_BUF];
+    gs_fmt_duration(bucket, sizeof bucket, (int64_t)llround(w));
+    fprintf(out, "<ul class=\"legend\"><li><i class=\"sw util\"></i>kernels running (|union of "
+                 "kernel intervals| per %s)</li>",
+            bucket);
+    if (nn)
+        fputs("<li><i class=\"sw nvml\"></i>NVML gpu_util_pct (sampled by gpuscope run)</li>", out);
+    fputs("</ul>\n", out);
+    free(buf);
+    return 0;
+}
+
+/* ---- memory ---------------------------------------------------------------------------------- */
+
+/* s cut to at most max bytes at a character boundary, with "…" when cut. */
+static void short_name(char *buf, size_t size, const char *s, size_t max)
+{
+    size_t len = strlen(s);
+    if (len <= max) {
+        snprintf(buf, size, "%s", s);
+        return;
+    }
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    snprintf(buf, size, "%.*s\u2026", (int)max, s);
+}
+
+int gs_html_memory_chart(FILE *out, const gs_mem_device *d, const gs_trace *t)
+{
+    size_t n = d->npoints;
+    gs_ns first, last;
+    if (!gs_trace_span(t, &first, &last))
+        last = d->points[n - 1].ts;
+    double span = (double)(last - d->origin);
+    bool show_device = d->device_memory && (double)d->peak_reserved >= 0.5 * (double)d->device_memory;
+    double ymax = (double)(d->peak_reserved > d->peak_allocated ? d->peak_reserved
+                                                                : d->peak_allocated);
+    if (show_device)
+        ymax = fmax(ymax, (double)d->device_memory);
+    double tscale, bscale;
+    const char *tunit = gs_svg_duration_unit(span, &tscale);
+    const char *bunit = gs_svg_bytes_unit(ymax, &bscale);
+    /* A total holds until the next record: steps, not slopes, or a short allocation would look
+     * like a ramp. Each point but the last gives two: its own and the next one's time. */
+    size_t m = 2 * n - 1;
+    double *xs = malloc(3 * m * sizeof *xs);
+    if (!xs)
+        return -1;
+    double *alloc = xs + m, *reserved = xs + 2 * m;
+    for (size_t i = 0; i < n; i++) {
+        const gs_mem_point *p = &d->points[i];
+        for (size_t k = 2 * i; k <= 2 * i + 1 && k < m; k++) {
+            const gs_mem_point *at = k == 2 * i ? p : &d->points[i + 1];
+            xs[k] = (double)(at->ts - d->origin) / tscale;
+            alloc[k] = (double)p->allocated / bscale;
+            reserved[k] = (double)p->reserved / bscale;
+        }
+    }
+    char xtitle[64], ytitle[32];
+    snprintf(xtitle, sizeof xtitle, "time since the trace began (%s)", tunit);
+    snprintf(ytitle, sizeof ytitle, "memory (%s)", bunit);
+    /* Headroom above the highest line for the peak's label. */
+    gs_svg_axis x = {.lo = 0, .hi = span > 0 ? span / tscale : 1, .title = xtitle};
+    gs_svg_axis y = {.lo = 0, .hi = ymax > 0 ? ymax * 1.18 / bscale : 1, .title = ytitle};
+    gs_svg_chart ch;
+    gs_svg_begin(&ch, out, "allocated and reserved memory over time", CHART_W, SMALL_H, &x, &y);
+    gs_svg_area(&ch, "memalloc", xs, alloc, m);
+    gs_svg_line(&ch, "memres", xs, reserved, m);
+    if (show_device) {
+        char v[GS_UNIT_BUF], label[GS_UNIT_BUF + 16];
+        gs_fmt_bytes(v, sizeof v, (int64_t)d->device_memory);
+        snprintf(label, sizeof label, "device memory %s", v);
+        gs_svg_hline(&ch, "devline", (double)d->device_memory / bscale, label);
+    }
+    char v[GS_UNIT_BUF], op[64], label[160];
+    gs_fmt_bytes(v, sizeof v, d->peak_allocated);
+    int len = snprintf(label, sizeof label, "peak %s allocated", v);
+    if (d->peak_step >= 0)
+        len += snprintf(label + len, sizeof label - (size_t)len, ", step %" PRId64, d->peak_step);
+    if (d->peak_op) {
+        short_name(op, sizeof op, d->peak_op, 48);
+        snprintf(label + len, sizeof label - (size_t)len, ", in %s", op);
+    }
+    gs_svg_marker(&ch, "peak", (double)(d->peak_ts - d->origin) / tscale,
+                  (double)d->peak_allocated / bscale, label);
+    gs_svg_end(&ch);
+    fputs("<ul class=\"legend\"><li><i class=\"sw memalloc\"></i>allocated</li>"
+          "<li><i class=\"sw memres\"></i>reserved by the caching allocator</li>"
+          "<li><i class=\"sw peak\"></i>peak allocated</li></ul>\n",
+          out);
+    free(xs);
+    return 0;
+}
+
+/* ---- ranks ----------------------------------------------------------------------------------- */
+
+/* One label per bar, thinned so that 128 ranks stay legible. */
+typedef struct rank_labels {
+    char (*text)[16];
+    const char **v;
+    size_t n, every;
+} rank_labels;
+
+static int make_labels(rank_labels *l, const gs_report *r)
+{
+    l->n = r->breakdown.n;
+    l->every = (l->n + 23) / 24;
+    l->text = malloc(l->n * sizeof *l->text);
+    l->v = malloc(l->n * sizeof *l->v);
+    if (!l->text || !l->v)
+        return -1;
+    for (size_t i = 0; i < l->n; i++) {
+        snprintf(l->text[i], sizeof l->text[i], "%" PRId32, r->breakdown.v[i].rank);
+        l->v[i] = l->text[i];
+    }
+    return 0;
+}
+
+static void rank_step_chart(FILE *out, const gs_report *r, const rank_labels *l)
+{
+    double ymax = 0, slowest = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const gs_step_stats *st = &r->breakdown.v[i].steps.stats;
+        ymax = fmax(ymax, (double)st->max);
+        slowest = fmax(slowest, (double)st->mean);
+    }
+    double scale;
+    const char *unit = gs_svg_duration_unit(ymax, &scale);
+    char ytitle[48];
+    snprintf(ytitle, sizeof ytitle, "step time (%s)", unit);
+    gs_svg_axis x = {.lo = 0, .hi = (double)l->n, .title = "rank",
+                     .labels = l->v, .nlabels = l->n, .label_every = l->every};
+    gs_svg_axis y = {.lo = 0, .hi = ymax > 0 ? ymax * 1.1 / scale : 1, .title = ytitle};
+    gs_svg_chart ch;
+    gs_svg_begin(&ch, out, "mean step time per rank", CHART_W, SMALL_H, &x, &y);
+    for (int slow = 0; slow < 2; slow++) { /* the slowest rank stands out */
+        gs_svg_rects_begin(&ch, slow ? "rankbar slow" : "rankbar");
+        for (size_t i = 0; i < l->n; i++) {
+            double mean = (double)r->breakdown.v[i].steps.stats.mean;
+            if ((mean == slowest) == (slow == 1))
+                gs_svg_rect(&ch, (double)i + 0.15, (double)i + 0.85, 0, mean / scale);
+        }
+        gs_svg_rects_end(&ch);
+    }
+    double half = 1.0 * (x.hi - x.lo) / (CHART_W - ch.left - ch.right); /* about 2 px */
+    gs_svg_rects_begin(&ch, "whisker");
+    for (size_t i = 0; i < l->n; i++) {
+        const gs_step_stats *st = &r->breakdown.v[i].steps.stats;
+        gs_svg_rect(&ch, (double)i + 0.5 - half, (double)i + 0.5 + half,
+                    (double)st->min / scale, (double)st->max / scale);
+    }
+    gs_svg_rects_end(&ch);
+    for (size_t i = 0; i < l->n; i++) {
+        const gs_step_stats *st = &r->breakdown.v[i].steps.stats;
+        char mean[GS_UNIT_BUF], lo[GS_UNIT_BUF], hi[GS_UNIT_BUF], title[256];
+        gs_fmt_duration(mean, sizeof mean, st->mean);
+        gs_fmt_duration(lo, sizeof lo, st->min);
+        gs_fmt_duration(hi, sizeof hi, st->max);
+        snprintf(title, sizeof title, "rank %s: mean step %s over %zu steps (min %s, max %s)",
+                 l->v[i], mean, st->n, lo, hi);
+        gs_svg_hover(&ch, (double)i, (double)i + 1, title);
+    }
+    gs_svg_end(&ch);
+    fputs("<ul class=\"legend\"><li><i class=\"sw k0\"></i>mean step</li>"
+          "<li><i class=\"sw k4\"></i>slowest rank</li>"
+          "<li><i class=\"sw whisker\"></i>fastest to slowest step</li></ul>\n",
+          out);
+}
+
+static void rank_time_chart(FILE *out, const gs_report *r, const rank_labels *l)
+{
+    gs_svg_axis x = {.lo = 0, .hi = (double)l->n, .title = "rank",
+                     .labels = l->v, .nlabels = l->n, .label_every = l->every};
+    gs_svg_axis y = {.lo = 0, .hi = 100, .title = "share of GPU window (%)"};
+    gs_svg_chart ch;
+    gs_svg_begin(&ch, out, "GPU time per rank: compute, non-compute, idle", CHART_W, SMALL_H, &x,
+                 &y);
+    static const char *const cls[3] = {"tc", "tn", "ti"};
+    for (int part = 0; part < 3; part++) {
+        gs_svg_rects_begin(&ch, cls[part]);
+        for (size_t i = 0; i < r->temporal.nrows && i < l->n; i++) {
+            const gs_temporal_row *row = &r->temporal.rows[i];
+            double v[3] = {row->compute_pct, row->non_compute_pct, row->idle_pct};
+            double base = 0;
+            for (int p = 0; p < part; p++)
+                base += v[p];
+            gs_svg_rect(&ch, (double)i + 0.15, (double)i + 0.85, base, base + v[part]);
+        }
+        gs_svg_rects_end(&ch);
+    }
+    for (size_t i = 0; i < r->temporal.nrows && i < l->n; i++) {
+        const gs_temporal_row *row = &r->temporal.rows[i];
+        char title[160];
+        snprintf(title, sizeof title,
+                 "rank %s: compute %.1f %%, non-compute %.1f %%, idle %.1f %% of the GPU window",
+                 l->v[i], row->compute_pct, row->non_compute_pct, row->idle_pct);
+        gs_svg_hover(&ch, (double)i, (double)i + 1, title);
+    }
+    gs_svg_end(&ch);
+    fputs("<ul class=\"legend\"><li><i class=\"sw tc\"></i>compute kernels</li>"
+          "<li><i class=\"sw tn\"></i>non-compute (communication, copies, sets not under "
+          "compute)</li><li><i class=\"sw ti\"></i>idle</li></ul>\n",
+          out);
+}
+
+/* The straggler in words: the slowest rank against the fastest. */
+static void rank_caption(FILE *out, const gs_report *r)
+{
+    size_t slow = 0, fast = 0;
+    for (size_t i = 1; i < r->breakdown.n; i++) {
+        gs_ns mean = r->breakdown.v[i].steps.stats.mean;
+        if (mean > r->breakdown.v[slow].steps.stats.mean)
+            slow = i;
+        if (mean < r->breakdown.v[fast].steps.stats.mean)
+            fast = i;
+    }
+    const gs_bd_trace *s = &r->breakdown.v[slow], *f = &r->breakdown.v[fast];
+    if (f->steps.stats.mean <= 0)
+        return;
+    char vs[GS_UNIT_BUF], vf[GS_UNIT_BUF];
+    gs_fmt_duration(vs, sizeof vs, s->steps.stats.mean);
+    gs_fmt_duration(vf, sizeof vf, f->steps.stats.mean);
+    fprintf(out, ": the slowest, rank %" PRId32 " (%s), is %.1f %% slower than the fastest, rank %"
+                 PRId32 " (%s)",
+            s->rank, vs,
+            100.0 * (double)(s->steps.stats.mean - f->steps.stats.mean) /
+                (double)f->steps.stats.mean,
+            f->rank, vf);
+}
+
+int gs_html_rank_charts(FILE *out, const gs_report *r)
+{
+    if (r->breakdown.n < 2)
+        return 0;
+    rank_labels l = {0};
+    int rc = make_labels(&l, r);
+    if (rc == 0) {
+        fputs("<figure><figcaption>Mean step time per rank", out);
+        rank_caption(out, r);
+        fputs("</figcaption>\n", out);
+        rank_step_chart(out, r, &l);
+        fputs("</figure>\n<figure><figcaption>GPU time per rank, as shares of each rank's GPU "
+              "window (first to last GPU activity)</figcaption>\n",
+              out);
+        rank_time_chart(out, r, &l);
+        fputs("</figure>\n", out);
+    }
+    free(l.text);
+    free(l.v);
+    return rc;
+}

@@ -1,0 +1,83 @@
+#!/bin/bash
+# gpuscope report --html: the page's structure on known traces (tests/html/check_html.py), escaping
+# of hostile names, a 10 000-step trace that stays small, the command line's contract (one line on
+# stderr, nothing on stdout) and its errors. The browser's view is test_report_html_chromium.sh;
+# the size on the largest real traces is test_report_html_shared.sh.
+set -u
+exe=${1:?usage: test_report_html.sh GPUSCOPE}
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+golden=tests/cli/golden
+. tests/cli/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check=tests/html/check_html.py
+gen=tests/html/gen_steps.py
+
+# page NAME CHECK-OPTIONS -- REPORT-ARGS...: report --html writes the page, says so in one line on
+# stderr and nothing on stdout, and the page passes check_html.py with the options.
+page() {
+    local name=$1 opts=() out rc
+    shift
+    while [ "$1" != -- ]; do opts+=("$1"); shift; done
+    shift
+    ran=$((ran + 1))
+    out=$("$exe" report --html "$tmp/$name.html" "$@" 2>"$tmp/$name.err")
+    rc=$?
+    if [ $rc -ne 0 ] || [ -n "$out" ] || [ "$(wc -l <"$tmp/$name.err")" -ne 1 ] ||
+        ! grep -Eq "^gpuscope: wrote $tmp/$name.html \([0-9.]+ [kM]?B\)$" "$tmp/$name.err"; then
+        echo "FAIL $name: exit $rc, stdout '$out', stderr:"
+        cat "$tmp/$name.err"
+        failed=$((failed + 1))
+        return
+    fi
+    python3 "$check" "$tmp/$name.html" "${opts[@]}" || failed=$((failed + 1))
+}
+
+# The bundled example: 12 steps (one warm-up), allocator records, 3 charts.
+page train --svgs 3 --step-bars 12 --text "Data loading" --text "peak 1.4 GB allocated" \
+    -- examples/train.json.gz
+
+# A .gst from gpuscope run carries NVML samples: the utilization chart draws them.
+page gst --has-class nvml -- tests/data/gst/sample.gst
+
+# Names with markup, in the kernel, the operator and the file name, reach the page as text.
+hostile="$tmp/evil<script>alert(1)<&>.json"
+python3 "$gen" --steps 30 --hostile -o "$hostile"
+page hostile --step-bars 30 \
+    --text "<script>alert('kernel')</script> & \"quoted\" <img src=x onerror=alert(1)>" \
+    --text "aten::<b>bold</b>&amp;op" --text "evil<script>alert(1)<&>.json" \
+    -- "$hostile"
+ran=$((ran + 1))
+if grep -Eiq '<(script|img|b>bold)' "$tmp/hostile.html"; then
+    echo "FAIL hostile: markup from the trace is in the page unescaped"
+    grep -Eio '.{20}<(script|img|b>bold).{20}' "$tmp/hostile.html" | head -3
+    failed=$((failed + 1))
+fi
+
+# 10 000 steps: bucketed to at most 240 bars (239 of 42 steps), and the page stays small.
+python3 "$gen" --steps 10000 -o "$tmp/steps10k.json.gz"
+page steps10k --step-bars 239 --max-step-bars 240 --max-bytes 400000 -- "$tmp/steps10k.json.gz"
+
+# Four ranks: the ranks side by side (2 charts) and each rank's 3 charts.
+mkdir "$tmp/ranks"
+for r in 0 1 2 3; do
+    python3 "$gen" --steps 50 --rank $r --world-size 4 -o "$tmp/ranks/rank$r.json"
+done
+page ranks --svgs 14 --section ranks --text "the slowest, rank 3" -- "$tmp/ranks"
+# --rank keeps one: no comparison.
+page rank2 --svgs 3 --text "rank2.json" -- --rank 2 "$tmp/ranks"
+
+# Options with values are not taken for --html's, and --html=FILE works.
+ran=$((ran + 1))
+if ! "$exe" report --limit 3 --step 'ProfilerStep#[0-9]+' --html="$tmp/eq.html" \
+    examples/train.json.gz 2>/dev/null || [ ! -s "$tmp/eq.html" ]; then
+    echo "FAIL: report --html=FILE with other options"
+    failed=$((failed + 1))
+fi
+
+check_error 2 report --html
+check_error 2 report --html "$tmp/x.html" --format json examples/train.json.gz
+check_error 4 report --html "$tmp/no/such/dir/x.html" examples/train.json.gz
+check_error 3 report --html "$tmp/x.html" "$tmp/missing.json"
+
+finish
