@@ -1,0 +1,387 @@
+/* gpuscope monitor: a live GPU table, a JSONL log and a Prometheus exporter, from NVML or from a
+ * recorded log (--replay). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "common/error.h"
+#include "monitor/feed.h"
+#include "monitor/http.h"
+#include "monitor/live.h"
+#include "monitor/replay.h"
+#include "monitor/view.h"
+#include "probe/nvml.h"
+
+/* The same text is in doc/monitor.md; tests/cli/test_docs.sh keeps the two equal. */
+static const char monitor_help[] =
+    "usage: gpuscope monitor [OPTIONS]\n"
+    "\n"
+    "Shows every GPU's utilization, memory, power, temperature, clocks, PCIe traffic\n"
+    "and throttle reasons, and the processes holding GPU memory, from NVML; writes\n"
+    "them to a JSONL log; serves them to Prometheus with dcgm-exporter's metric\n"
+    "names and labels, plus GPU memory per process.\n"
+    "\n"
+    "options:\n"
+    "  --interval SECONDS     time between samples (default 1; PCIe throughput is\n"
+    "                         read at most once a second, it blocks NVML ~20 ms)\n"
+    "  --once                 one sample, then exit (same as --count 1)\n"
+    "  --count N              N samples, then exit (with --serve: stop sampling and\n"
+    "                         keep serving the last)\n"
+    "  --format FORMAT        table (default; redrawn in place on a terminal), csv\n"
+    "                         (a row per GPU per sample) or json (an object per\n"
+    "                         sample per line)\n"
+    "  --log FILE.jsonl       append every sample to FILE, one line per GPU\n"
+    "  --replay FILE.jsonl    read samples from a log instead of NVML, one per\n"
+    "                         --interval (0: as fast as possible)\n"
+    "  --serve [[ADDR:]PORT]  serve Prometheus text on http://ADDR:PORT/metrics\n"
+    "                         (default 127.0.0.1:9400; port 0 picks a free one)\n"
+    "                         instead of printing; runs until interrupted\n"
+    "  --host-only            no GPU: host CPU and memory only\n"
+    "  -h, --help             show this help\n"
+    "\n"
+    "exit status: 0 ok, 2 usage error, 3 bad --replay log (the message names the\n"
+    "line), 4 no NVML or no GPU (without --host-only), a log or port that cannot\n"
+    "be used.\n";
+
+enum { OPT_INTERVAL = 256, OPT_ONCE, OPT_COUNT, OPT_FORMAT, OPT_LOG, OPT_REPLAY, OPT_SERVE,
+       OPT_HOST_ONLY };
+
+static const struct option options[] = {
+    {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"once", no_argument, NULL, OPT_ONCE},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"log", required_argument, NULL, OPT_LOG},
+    {"replay", required_argument, NULL, OPT_REPLAY},
+    {"serve", optional_argument, NULL, OPT_SERVE},
+    {"host-only", no_argument, NULL, OPT_HOST_ONLY},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+static const char *const format_names[] = {[FMT_TABLE] = "table", [FMT_CSV] = "csv",
+                                           [FMT_JSON] = "json"};
+
+typedef struct request {
+    double interval_s;
+    const char *interval_text; /* as given, for messages */
+    unsigned long long count; /* 0: until interrupted or the end of the log */
+    enum format format;
+    const char *log, *replay, *serve;
+    bool host_only;
+} request;
+
+#define MAX_INTERVAL_S 86400.0
+#define MIN_LIVE_INTERVAL_S 0.01 /* NVML's own counters refresh no faster */
+#define DEFAULT_SERVE "127.0.0.1:9400"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static int usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpuscope: monitor: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see 'gpuscope monitor --help')\n");
+    return GS_EXIT_USAGE;
+}
+
+static int fail(const gs_error *err)
+{
+    fprintf(stderr, "gpuscope: monitor: %s\n", err->msg);
+    return err->code ? (int)err->code : GS_EXIT_ENV;
+}
+
+static bool parse_number(const char *s, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= 0) || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int parse_option(int c, char **argv, int argc, request *rq)
+{
+    double v;
+    switch (c) {
+    case OPT_INTERVAL:
+        if (!parse_number(optarg, MAX_INTERVAL_S, &rq->interval_s))
+            return usage("--interval wants seconds from 0 to 86400, not '%s'", optarg);
+        rq->interval_text = optarg;
+        return -1;
+    case OPT_ONCE:
+        rq->count = 1;
+        return -1;
+    case OPT_COUNT:
+        if (!parse_number(optarg, 1e12, &v) || v < 1 || v != (double)(unsigned long long)v)
+            return usage("--count wants a whole number of samples, not '%s'", optarg);
+        rq->count = (unsigned long long)v;
+        return -1;
+    case OPT_FORMAT:
+        for (int f = 0; f < (int)(sizeof format_names / sizeof format_names[0]); f++)
+            if (strcmp(optarg, format_names[f]) == 0) {
+                rq->format = (enum format)f;
+                return -1;
+            }
+        return usage("unknown format '%s'", optarg);
+    case OPT_LOG:
+        rq->log = optarg;
+        return -1;
+    case OPT_REPLAY:
+        rq->replay = optarg;
+        return -1;
+    case OPT_SERVE:
+        /* The address is optional: "--serve" alone, or followed by another option, serves on
+         * the default; "--serve 9400" and "--serve=9400" both take it. */
+        rq->serve = optarg ? optarg : DEFAULT_SERVE;
+        if (!optarg && optind < argc && argv[optind][0] != '-')
+            rq->serve = argv[optind++];
+        return -1;
+    case OPT_HOST_ONLY:
+        rq->host_only = true;
+        return -1;
+    default:
+        return usage("unknown option '%s'", argv[optind - 1]);
+    }
+}
+
+static int parse(int argc, char **argv, request *rq)
+{
+    *rq = (request){.interval_s = 1, .interval_text = "1"};
+    int c;
+    opterr = 0; /* messages are ours, in our format */
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(monitor_help, stdout);
+            return GS_EXIT_OK;
+        }
+        if (c == ':')
+            return usage("%s needs a value", argv[optind - 1]);
+        if (c == '?' && optopt > 0 && optopt < 128) {
+            char opt[3] = {'-', (char)optopt, '\0'};
+            return usage("unknown option '%s'", opt);
+        }
+        int rc = parse_option(c, argv, argc, rq);
+        if (rc >= 0)
+            return rc;
+    }
+    if (optind < argc)
+        return usage("unexpected argument '%s'", argv[optind]);
+    if (rq->replay && rq->host_only)
+        return usage("%s", "--replay and --host-only cannot be used together");
+    if (!rq->replay && rq->interval_s < MIN_LIVE_INTERVAL_S)
+        return usage("--interval: at least 0.01 s when sampling NVML, not '%s'",
+                     rq->interval_text);
+    return -1;
+}
+
+/* ---- output ---------------------------------------------------------------------------------- */
+
+typedef struct printer {
+    enum format format;
+    bool tty, csv_header_done;
+    unsigned long long printed;
+} printer;
+
+static void print_sample(printer *p, const gs_snapshot *s, const char *note)
+{
+    switch (p->format) {
+    case FMT_TABLE:
+        /* On a terminal the table is redrawn in place; on a pipe samples follow each other. */
+        if (p->tty)
+            fputs("\033[H\033[2J", stdout);
+        else if (p->printed)
+            fputc('\n', stdout);
+        gs_view_table(stdout, s, note);
+        break;
+    case FMT_CSV:
+        gs_view_csv(stdout, s, !p->csv_header_done);
+        p->csv_header_done = true;
+        break;
+    case FMT_JSON:
+        gs_view_json(stdout, s);
+        break;
+    }
+    p->printed++;
+    fflush(stdout);
+}
+
+static void wait_for_signal(void)
+{
+    struct timespec tick = {0, 100 * 1000 * 1000};
+    while (!stop_requested)
+        nanosleep(&tick, NULL);
+}
+
+/* Sleeps `seconds`, waking early on a signal. */
+static void pause_for(double seconds)
+{
+    int64_t end = gs_mono_ns() + (int64_t)(seconds * 1e9);
+    while (!stop_requested) {
+        int64_t left = end - gs_mono_ns();
+        if (left <= 0)
+            return;
+        int64_t step = left < 100000000 ? left : 100000000;
+        struct timespec ts = {0, (long)step};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* ---- the two sources ------------------------------------------------------------------------- */
+
+/* Replays the log: each sample is published (served, logged) and, without --serve, printed. */
+static int run_replay(const request *rq, gs_feed *feed, printer *p)
+{
+    gs_replay *r;
+    gs_error err;
+    if (gs_replay_open(rq->replay, &r, &err))
+        return fail(&err);
+    gs_snapshot s = {0};
+    uint64_t nvml_errors = 0; /* the failed reads the log recorded */
+    int rc = GS_EXIT_OK;
+    for (unsigned long long n = 0; !stop_requested && (!rq->count || n < rq->count); n++) {
+        int got = gs_replay_next(r, &s, &err);
+        if (got < 0) {
+            rc = fail(&err);
+            break;
+        }
+        if (got == 0)
+            break;
+        if (n > 0)
+            pause_for(rq->interval_s);
+        if (!rq->serve)
+            print_sample(p, &s, NULL);
+        nvml_errors += gs_snapshot_failed_reads(&s);
+        if (gs_feed_publish(feed, &s, nvml_errors, &err)) {
+            rc = fail(&err);
+            break;
+        }
+    }
+    gs_snapshot_free(&s);
+    gs_replay_close(r);
+    if (rc == GS_EXIT_OK && rq->serve)
+        wait_for_signal();
+    return rc;
+}
+
+/* Prints each new sample; on a terminal, a sample late by more than an interval (NVML hung in
+ * a call) redraws the last one marked stale, so the screen never freezes silently. */
+static void display_live(const request *rq, gs_feed *feed, printer *p)
+{
+    gs_snapshot shown = {0};
+    uint64_t seq = 0;
+    int64_t interval = (int64_t)(rq->interval_s * 1e9);
+    while (!stop_requested) {
+        int rc = gs_feed_wait(feed, &seq, gs_mono_ns() + interval, &shown);
+        if (rc == GS_FEED_CLOSED || rc < 0)
+            break;
+        if (rc == GS_FEED_NEW) {
+            print_sample(p, &shown, NULL);
+        } else if (p->tty && p->format == FMT_TABLE && p->printed) {
+            char note[64];
+            snprintf(note, sizeof note, "(stale: sampled %.1f s ago, NVML is slow)",
+                     (double)(gs_wall_ms() - shown.ts_ms) / 1000.0);
+            print_sample(p, &shown, note);
+        }
+    }
+    gs_snapshot_free(&shown);
+}
+
+static int run_live(const request *rq, gs_feed *feed, printer *p)
+{
+    gs_error err;
+    gs_nvml *nvml = NULL;
+    if (!rq->host_only) {
+        if (gs_nvml_open(NULL, &nvml, &err)) {
+            fprintf(stderr, "gpuscope: monitor: %s; use --host-only for host metrics or "
+                            "--replay to read a log\n", err.msg);
+            return GS_EXIT_ENV;
+        }
+        if (gs_nvml_device_count(nvml) == 0) {
+            gs_nvml_close(nvml);
+            fprintf(stderr, "gpuscope: monitor: NVML sees no GPU that this process may use; "
+                            "use --host-only for host metrics\n");
+            return GS_EXIT_ENV;
+        }
+    }
+    char host[GS_MON_HOST_MAX] = "";
+    gethostname(host, sizeof host - 1);
+    gs_live_opts o = {nvml, "/proc", host, (int64_t)(rq->interval_s * 1e9), rq->count};
+    gs_live *live = NULL;
+    int rc = GS_EXIT_OK;
+    if (gs_live_create(&o, &live, &err) || gs_live_start(live, feed, &err)) {
+        rc = fail(&err);
+    } else {
+        if (rq->serve)
+            wait_for_signal();
+        else
+            display_live(rq, feed, p);
+        if (gs_live_stop(live, &err))
+            rc = fail(&err);
+    }
+    gs_live_destroy(live);
+    gs_nvml_close(nvml);
+    return rc;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+    request rq;
+    int rc = parse(argc, argv, &rq);
+    if (rc >= 0)
+        return rc;
+    gs_error err;
+    int log_fd = -1;
+    if (rq.log && (log_fd = open(rq.log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
+        fprintf(stderr, "gpuscope: monitor: cannot open the log %s: %s\n", rq.log,
+                strerror(errno));
+        return GS_EXIT_ENV;
+    }
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    gs_feed *feed = NULL;
+    gs_http *http = NULL;
+    gs_feed_opts fo = {log_fd, rq.replay != NULL};
+    if (gs_feed_create(&fo, &feed, &err) || (rq.serve && gs_http_start(rq.serve, feed, &http, &err))) {
+        rc = fail(&err);
+    } else {
+        if (http) {
+            const char *a = gs_http_addr(http);
+            bool v6 = strchr(a, ':') != NULL;
+            fprintf(stderr, "gpuscope: monitor: serving http://%s%s%s:%u/metrics\n", v6 ? "[" : "",
+                    a, v6 ? "]" : "", gs_http_port(http));
+        }
+        printer p = {rq.format, isatty(STDOUT_FILENO) == 1, false, 0};
+        rc = rq.replay ? run_replay(&rq, feed, &p) : run_live(&rq, feed, &p);
+    }
+    gs_http_stop(http);
+    gs_feed_destroy(feed);
+    if (log_fd >= 0 && close(log_fd) != 0 && rc == GS_EXIT_OK) {
+        fprintf(stderr, "gpuscope: monitor: cannot write the log %s: %s\n", rq.log,
+                strerror(errno));
+        rc = GS_EXIT_ENV;
+    }
+    return rc;
+}

@@ -1,0 +1,156 @@
+/* The exporter's HTTP server (libmicrohttpd). */
+#include "monitor/http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "monitor/prometheus.h"
+
+struct gs_http {
+    struct MHD_Daemon *daemon;
+    gs_feed *feed;
+    unsigned port;
+    char addr[INET6_ADDRSTRLEN];
+};
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *body,
+                             const char *allow)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+    if (allow)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+    enum MHD_Result rc = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* Answers on the first call, before any request body is read: nothing here takes a body, and
+ * answering early lets MHD close the connection instead of reading what a client uploads. */
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_size, void **con_cls)
+{
+    gs_http *h = cls;
+    (void)version;
+    (void)upload;
+    (void)upload_size;
+    (void)con_cls;
+    if (strcmp(url, "/metrics") != 0)
+        return reply(c, MHD_HTTP_NOT_FOUND, "not found: the metrics are at /metrics\n", NULL);
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+        return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: use GET\n", "GET, HEAD");
+    size_t len = 0;
+    char *text = gs_feed_metrics(h->feed, &len);
+    if (!text)
+        return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n", NULL);
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, GS_PROM_CONTENT_TYPE);
+    enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* "PORT", "ADDR:PORT", "[V6]:PORT" into a socket address. */
+static int parse_spec(const char *spec, struct sockaddr_storage *ss, gs_error *err)
+{
+    char host[INET6_ADDRSTRLEN + 2] = GS_HTTP_DEFAULT_ADDR;
+    const char *port = spec, *colon = strrchr(spec, ':');
+    if (colon) {
+        const char *h = spec;
+        size_t n = (size_t)(colon - spec);
+        if (n >= 2 && spec[0] == '[' && colon[-1] == ']') {
+            h++;
+            n -= 2;
+        }
+        if (n == 0 || n >= sizeof host)
+            return gs_fail(err, GS_EXIT_USAGE, "--serve: bad address in '%s'", spec);
+        memcpy(host, h, n);
+        host[n] = '\0';
+        port = colon + 1;
+    }
+    char *end;
+    errno = 0;
+    long p = strtol(port, &end, 10);
+    if (!*port || *end || errno || p < 0 || p > 65535)
+        return gs_fail(err, GS_EXIT_USAGE, "--serve: '%s' wants [ADDR:]PORT with PORT 0-65535",
+                       spec);
+    struct addrinfo hints = {.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
+                             .ai_socktype = SOCK_STREAM};
+    struct addrinfo *ai = NULL;
+    if (getaddrinfo(host, port, &hints, &ai) != 0 || !ai)
+        return gs_fail(err, GS_EXIT_USAGE, "--serve: '%s' is not a numeric IPv4 or IPv6 address",
+                       host);
+    memset(ss, 0, sizeof *ss);
+    memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+    freeaddrinfo(ai);
+    return 0;
+}
+
+int gs_http_start(const char *spec, gs_feed *feed, gs_http **out, gs_error *err)
+{
+    *out = NULL;
+    struct sockaddr_storage ss;
+    if (parse_spec(spec, &ss, err))
+        return -1;
+    gs_http *h = calloc(1, sizeof *h);
+    if (!h)
+        return gs_fail_oom(err);
+    h->feed = feed;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+    if (ss.ss_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    errno = 0;
+    h->daemon = MHD_start_daemon(
+        flags, 0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)GS_HTTP_THREADS, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)GS_HTTP_MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)GS_HTTP_MAX_PER_IP, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)GS_HTTP_TIMEOUT_S,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)GS_HTTP_MEMORY, MHD_OPTION_END);
+    if (!h->daemon) {
+        int e = errno;
+        free(h);
+        return gs_fail(err, GS_EXIT_ENV, "cannot listen on %s%s%s", spec, e ? ": " : "",
+                       e ? strerror(e) : "");
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    h->port = info ? info->port : 0;
+    const void *a = ss.ss_family == AF_INET6
+                        ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
+                        : (const void *)&((struct sockaddr_in *)&ss)->sin_addr;
+    inet_ntop(ss.ss_family, a, h->addr, sizeof h->addr);
+    *out = h;
+    return 0;
+}
+
+unsigned gs_http_port(const gs_http *h)
+{
+    return h->port;
+}
+
+const char *gs_http_addr(const gs_http *h)
+{
+    return h->addr;
+}
+
+void gs_http_stop(gs_http *h)
+{
+    if (!h)
+        return;
+    MHD_stop_daemon(h->daemon);
+    free(h);
+}

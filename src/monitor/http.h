@@ -1,0 +1,39 @@
+/* The Prometheus endpoint: GET (or HEAD) /metrics over HTTP with libmicrohttpd, rendered from
+ * the feed's latest snapshot; every other path is 404 and every other method 405.
+ *
+ * Limits, so that a scraper on the network can always get through: at most
+ * GS_HTTP_MAX_CONNECTIONS connections in all and GS_HTTP_MAX_PER_IP from one address (a slow or
+ * hostile client holds only its own share), a connection idle for GS_HTTP_TIMEOUT_S seconds is
+ * closed, and the request line with its headers must fit GS_HTTP_MEMORY bytes (a longer URL is
+ * answered 414, longer headers 431). Two threads serve, from a pool. */
+#ifndef GS_MONITOR_HTTP_H
+#define GS_MONITOR_HTTP_H
+
+#include "common/error.h"
+#include "monitor/feed.h"
+
+#define GS_HTTP_MAX_CONNECTIONS 64
+#define GS_HTTP_MAX_PER_IP 16
+#define GS_HTTP_TIMEOUT_S 5
+#define GS_HTTP_MEMORY (16u << 10)
+#define GS_HTTP_THREADS 2
+#define GS_HTTP_DEFAULT_ADDR "127.0.0.1"
+#define GS_HTTP_DEFAULT_PORT 9400
+
+typedef struct gs_http gs_http;
+
+/* Listens on `spec`: "PORT", "ADDR:PORT" or "[IPV6]:PORT" with a numeric address (default
+ * 127.0.0.1: the exporter is reachable from elsewhere only when asked). Port 0 picks a free
+ * port (gs_http_port tells which). GS_EXIT_USAGE for a bad spec, GS_EXIT_ENV when it cannot
+ * listen (port taken). */
+int gs_http_start(const char *spec, gs_feed *feed, gs_http **out, gs_error *err);
+
+/* The port listened on. */
+unsigned gs_http_port(const gs_http *h);
+/* The address listened on, as text ("127.0.0.1", "::1"). */
+const char *gs_http_addr(const gs_http *h);
+
+/* Stops serving (waits for requests in progress) and frees h. NULL is fine. */
+void gs_http_stop(gs_http *h);
+
+#endif
