@@ -24,6 +24,8 @@ static const struct command {
     {"launch", cmd_launch, "kernel launch delay and cost, short kernels, CUDA graphs"},
     {"sync", cmd_sync, "time the host spends blocked in synchronization, and who caused it"},
     {"memory", cmd_memory, "allocated/reserved memory over time, peak, growth, headroom"},
+    {"diff", cmd_diff, "what changed between two runs, with noise bounds; exit 1 for CI gates"},
+    {"monitor", cmd_monitor, "live GPU table, JSONL log and Prometheus exporter (NVML)"},
 };
 
 static void usage(FILE *out)
