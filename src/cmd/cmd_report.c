@@ -48,42 +48,6 @@ static const char report_help[] =
     "  Top operators      as 'gpuscope ops'\n"
     "  Memory copies      as 'gpuscope memcpy'\n";
 
-/* --html FILE is the only option of report that takes a file, so it is taken out of argv here
- * rather than taught to the options every view shares. Values of the options that take one are
- * skipped, so `--step --html` stays a regex; scanning stops at "--". Returns the exit code of a
- * usage error, or GS_CLI_RUN. */
-static int take_html_option(int *argc, char **argv, const char **html)
-{
-    static const char *const with_value[] = {"--format", "--step", "--limit", "--rank"};
-    int kept = 1;
-    for (int i = 1; i < *argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            while (i < *argc)
-                argv[kept++] = argv[i++];
-            break;
-        }
-        if (strcmp(a, "--html") == 0 || strncmp(a, "--html=", 7) == 0) {
-            const char *v = a[6] == '=' ? a + 7 : (i + 1 < *argc ? argv[++i] : NULL);
-            if (!v || !*v) {
-                fputs("gpuscope: report: option '--html' needs a file name (see 'gpuscope "
-                      "report --help')\n",
-                      stderr);
-                return GS_EXIT_USAGE;
-            }
-            *html = v;
-            continue;
-        }
-        argv[kept++] = argv[i];
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            if (strcmp(a, with_value[k]) == 0 && i + 1 < *argc)
-                argv[kept++] = argv[++i];
-    }
-    argv[kept] = NULL;
-    *argc = kept;
-    return GS_CLI_RUN;
-}
-
 /* Writes the page and says where, with its size, on stderr: stdout stays empty. */
 static int write_html(const char *path, const gs_report *report, size_t limit)
 {
@@ -115,15 +79,15 @@ static int write_html(const char *path, const gs_report *report, size_t limit)
 int cmd_report(int argc, char **argv)
 {
     const char *html = NULL;
-    int rc = take_html_option(&argc, argv, &html);
-    if (rc != GS_CLI_RUN)
-        return rc;
     bool explain = false;
     const gs_cli_flag flags[] = {{"explain", &explain}};
-    const gs_cli_spec spec = {.command = "report", .help = report_help, .step = true, .keep_warmup = true,
-                              .default_limit = 10, .flags = flags, .nflags = 1};
+    const gs_cli_text texts[] = {{"html", &html}};
+    const gs_cli_spec spec = {.command = "report", .help = report_help, .step = true,
+                              .keep_warmup = true, .default_limit = 10, .flags = flags,
+                              .nflags = 1, .texts = texts, .ntexts = 1};
     gs_cli cli;
-    if ((rc = gs_cli_parse(&spec, argc, argv, &cli)) != GS_CLI_RUN)
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
         return rc;
     if (html && cli.format != GS_FORMAT_TABLE) {
         fputs("gpuscope: report: --html and --format cannot be combined (see 'gpuscope report "

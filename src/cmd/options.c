@@ -19,11 +19,12 @@ enum {
     OPT_RANK,
     OPT_STEP,
     OPT_KEEP_WARMUP,
+    OPT_TEXT = 384,  /* OPT_TEXT + i: the command's i-th text option */
     OPT_COUNT = 512, /* OPT_COUNT + i: the command's i-th count option */
     OPT_FLAG = 768,  /* OPT_FLAG + i: the command's i-th flag */
 };
 
-enum { MAX_FLAGS = 8, MAX_COUNTS = 4 };
+enum { MAX_FLAGS = 8, MAX_COUNTS = 4, MAX_TEXTS = 2 };
 
 static const struct format_name {
     const char *name;
@@ -86,6 +87,9 @@ static void build_options(const gs_cli_spec *spec, struct option *opts)
                                     OPT_COUNT + (int)i};
     for (size_t i = 0; i < spec->nflags && i < MAX_FLAGS; i++)
         opts[n++] = (struct option){spec->flags[i].name, no_argument, NULL, OPT_FLAG + (int)i};
+    for (size_t i = 0; i < spec->ntexts && i < MAX_TEXTS; i++)
+        opts[n++] = (struct option){spec->texts[i].name, required_argument, NULL,
+                                    OPT_TEXT + (int)i};
     opts[n] = (struct option){0};
 }
 
@@ -102,7 +106,7 @@ static int bad_option(const gs_cli_spec *spec, int c, char **argv)
 int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
 {
     *cli = (gs_cli){.spec = spec, .format = GS_FORMAT_TABLE, .limit = spec->default_limit};
-    struct option opts[10 + MAX_COUNTS + MAX_FLAGS];
+    struct option opts[10 + MAX_COUNTS + MAX_FLAGS + MAX_TEXTS];
     build_options(spec, opts);
     long long v;
     int c;
@@ -142,6 +146,11 @@ int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
         default:
             if (c >= OPT_FLAG) {
                 *spec->flags[c - OPT_FLAG].value = true;
+            } else if (c < OPT_COUNT) {
+                const gs_cli_text *text = &spec->texts[c - OPT_TEXT];
+                if (!*optarg)
+                    return usage_error(spec, "option '--%s' needs a value", text->name);
+                *text->value = optarg;
             } else {
                 const gs_cli_count *count = &spec->counts[c - OPT_COUNT];
                 if (!parse_uint(optarg, (long long)count->max, &v)) {

@@ -30,6 +30,12 @@ typedef struct gs_cli_count {
     size_t max;
 } gs_cli_count;
 
+/* An option of one command that takes text, e.g. report's --html FILE. */
+typedef struct gs_cli_text {
+    const char *name;   /* without the dashes */
+    const char **value; /* keeps its default (NULL) unless the option is given */
+} gs_cli_text;
+
 typedef struct gs_cli_spec {
     const char *command;  /* "kernels" */
     const char *help;     /* the --help text; doc/<command>.md shows the same */
@@ -42,6 +48,8 @@ typedef struct gs_cli_spec {
     size_t nflags;
     const gs_cli_count *counts;
     size_t ncounts;
+    const gs_cli_text *texts;
+    size_t ntexts;
 } gs_cli_spec;
 
 typedef struct gs_cli {
