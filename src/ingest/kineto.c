@@ -163,6 +163,7 @@ static int add_range(gs_trace *t, const kevent *ev, enum gs_range_kind kind)
     }
     r->external_id = ev->external_id;
     r->input_dims = ev->input_dims;
+    r->domain = kind == GS_RANGE_NVTX ? ev->domain : GS_STR_EMPTY;
     r->parent = GS_NONE;
     return 0;
 }
@@ -196,6 +197,24 @@ static int add_instant(gs_trace *t, const kevent *ev, const char *name)
     return 0;
 }
 
+/* A "C" event with a "value" arg (what gpuscope's export writes; Kineto writes none): one sample
+ * of the counter the event names, of the GPU whose process it is in when its category says so. */
+static int add_counter(gs_trace *t, const kevent *ev)
+{
+    if (!(ev->have & KARG_VALUE)) {
+        t->events_skipped++;
+        return 0;
+    }
+    gs_counter *c = GS_VEC_PUSH(&t->counters);
+    if (!c)
+        return -1;
+    c->ts = ev->ts;
+    c->name = ev->name;
+    c->device = ev->cat == KCAT_GPU_COUNTER ? gpu_device(ev) : -1;
+    c->value = ev->value;
+    return 0;
+}
+
 static int add_metadata(gs_trace *t, const kevent *ev, const char *name)
 {
     if (!strcmp(name, "thread_name") && ev->arg_name != GS_STR_EMPTY) {
@@ -223,6 +242,8 @@ static int add_complete(gs_trace *t, const kevent *ev)
     case KCAT_USER_ANNOTATION: return add_range(t, ev, GS_RANGE_ANNOTATION);
     case KCAT_GPU_USER_ANNOTATION: return add_range(t, ev, GS_RANGE_GPU_ANNOTATION);
     case KCAT_PYTHON: return add_range(t, ev, GS_RANGE_PYTHON);
+    case KCAT_NVTX: return add_range(t, ev, GS_RANGE_NVTX);
+    case KCAT_GPU_COUNTER:
     case KCAT_NONE:
     case KCAT_OTHER: return add_range(t, ev, GS_RANGE_OTHER);
     case KCAT_CPU_INSTANT:
@@ -256,8 +277,10 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
     case 'i':
     case 'I':
         return add_instant(t, ev, name);
+    case 'C':
+        return add_counter(t, ev);
     default:
-        t->events_skipped++; /* flows, counters, begin/end pairs: not used by any view yet */
+        t->events_skipped++; /* flows, begin/end pairs: not used by any view yet */
         return 0;
     }
 }

@@ -63,6 +63,8 @@ static const struct {
     {KEY("user_annotation"), KCAT_USER_ANNOTATION},
     {KEY("gpu_user_annotation"), KCAT_GPU_USER_ANNOTATION},
     {KEY("python_function"), KCAT_PYTHON},
+    {KEY("nvtx"), KCAT_NVTX},
+    {KEY("gpu_counter"), KCAT_GPU_COUNTER},
     {KEY("cpu_instant_event"), KCAT_CPU_INSTANT},
     {KEY("ac2g"), KCAT_FLOW},
     {KEY("fwdbwd"), KCAT_FLOW},
@@ -206,7 +208,7 @@ enum arg_key {
     A_EXTERNAL_ID, A_CORRELATION, A_CBID, A_DEVICE, A_STREAM, A_BYTES, A_GRID, A_BLOCK,
     A_REGISTERS, A_SHARED_MEMORY, A_BLOCKS_PER_SM, A_WARPS_PER_SM, A_OCCUPANCY, A_INPUT_DIMS,
     A_GRAPH_ID, A_NAME, A_DEVICE_TYPE, A_DEVICE_ID, A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOCATED,
-    A_TOTAL_RESERVED,
+    A_TOTAL_RESERVED, A_DOMAIN, A_VALUE,
 };
 
 static const struct {
@@ -239,6 +241,8 @@ static const struct {
     {KEY("Bytes"), A_MEM_BYTES},
     {KEY("Total Allocated"), A_TOTAL_ALLOCATED},
     {KEY("Total Reserved"), A_TOTAL_RESERVED},
+    {KEY("domain"), A_DOMAIN},
+    {KEY("value"), A_VALUE},
 };
 
 static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
@@ -296,6 +300,16 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
             break;
         case A_TOTAL_RESERVED:
             read_int(j, &ev->total_reserved, &ev->have, KARG_MEM_TOTAL_RESERVED);
+            break;
+        case A_DOMAIN:
+            if (read_name(j, t, s, &ev->domain) != 0)
+                return -1;
+            break;
+        case A_VALUE:
+            if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_double(j, &ev->value))
+                ev->have |= KARG_VALUE;
+            else if (gs_json_skip(j) != 0)
+                return -1;
             break;
         }
         if (j->failed)

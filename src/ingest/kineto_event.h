@@ -22,6 +22,8 @@ enum kcat {
     KCAT_USER_ANNOTATION,
     KCAT_GPU_USER_ANNOTATION,
     KCAT_PYTHON,
+    KCAT_NVTX,        /* gpuscope's export: NVTX ranges, with a "domain" arg */
+    KCAT_GPU_COUNTER, /* gpuscope's export: a "C" counter of the GPU that is the event's pid */
     KCAT_CPU_INSTANT,
     KCAT_FLOW,
     KCAT_IGNORED, /* kept out of the model on purpose: Trace spans, CUPTI overhead, ... */
@@ -39,6 +41,7 @@ enum karg {
     KARG_DUR = 1u << 6,
     KARG_MEM_TOTAL_ALLOC = 1u << 7,
     KARG_MEM_TOTAL_RESERVED = 1u << 8,
+    KARG_VALUE = 1u << 9,
 };
 
 typedef struct kevent {
@@ -54,7 +57,8 @@ typedef struct kevent {
     int64_t registers, shared_memory;
     int32_t grid[3], block[3];
     double blocks_per_sm, warps_per_sm, occupancy;
-    gs_str input_dims, arg_name;
+    gs_str input_dims, arg_name, domain;
+    double value; /* a counter's sample (ph "C", arg "value") */
     int64_t mem_device_type, mem_device_id, addr, mem_bytes, total_allocated, total_reserved;
 } kevent;
 

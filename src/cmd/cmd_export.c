@@ -1,0 +1,171 @@
+/* gpuscope export: the traces as Chrome trace JSON, an SQLite database or the views' CSV. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/options.h"
+#include "export/chrome.h"
+#include "export/out_file.h"
+#include "export/sqlite.h"
+#include "export/view_csv.h"
+
+/* The same text is in doc/export.md; tests/cli/test_docs.sh keeps the two equal. */
+static const char export_help[] =
+    "usage: gpuscope export [--format chrome|sqlite|csv] [-o OUT] TRACE...\n"
+    "\n"
+    "Writes the traces in another format: Chrome trace JSON in the PyTorch profiler\n"
+    "(Kineto) dialect, which Perfetto, chrome://tracing, HTA and gpuscope read; an\n"
+    "SQLite database with a schema modelled on nsys's export; or the view tables\n"
+    "as CSV.\n"
+    "\n"
+    "options:\n"
+    "  --format FORMAT   chrome (default), sqlite or csv\n"
+    "  -o, --output OUT  chrome: a file, gzip-compressed when it ends in .gz\n"
+    "                    (default: standard output)\n"
+    "                    sqlite: the database file (required; replaced if present)\n"
+    "                    csv: a folder that gets kernels.csv, ops.csv, api.csv and\n"
+    "                    memcpy.csv; with --table, a file (default: standard output)\n"
+    "  --table NAME      csv: only this table: kernels, ops, api or memcpy\n"
+    "  --rank R          only the traces of rank R\n"
+    "  -h, --help        show this help\n"
+    "\n"
+    "Several traces (ranks) make one output: in chrome each rank is a group of\n"
+    "processes named \"rank R ...\"; in sqlite every table has a rank column; csv\n"
+    "sums them as the views do.\n";
+
+enum export_format { EXPORT_CHROME, EXPORT_SQLITE, EXPORT_CSV };
+
+typedef struct export_args {
+    enum export_format format;
+    const char *out, *table;
+} export_args;
+
+enum { OPT_FORMAT = 256, OPT_TABLE, OPT_RANK };
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("gpuscope: export: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs(" (see 'gpuscope export --help')\n", stderr);
+    return GS_EXIT_USAGE;
+}
+
+static int parse_format(const char *arg, enum export_format *out)
+{
+    static const char *const names[] = {"chrome", "sqlite", "csv"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(arg, names[i])) {
+            *out = (enum export_format)i;
+            return GS_CLI_RUN;
+        }
+    return usage_error("unknown format '%s'", arg);
+}
+
+static int check_table(const char *name)
+{
+    for (size_t i = 0; gs_csv_view_name(i); i++)
+        if (!strcmp(gs_csv_view_name(i), name))
+            return GS_CLI_RUN;
+    return usage_error("no table '%s' (kernels, ops, api or memcpy)", name);
+}
+
+static int parse(int argc, char **argv, const gs_cli_spec *spec, gs_cli *cli, export_args *a)
+{
+    static const struct option opts[] = {
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"output", required_argument, NULL, 'o'},
+        {"table", required_argument, NULL, OPT_TABLE},
+        {"rank", required_argument, NULL, OPT_RANK},
+        {"help", no_argument, NULL, 'h'},
+        {0},
+    };
+    *cli = (gs_cli){.spec = spec};
+    *a = (export_args){EXPORT_CHROME, NULL, NULL};
+    opterr = 0;
+    optind = 1;
+    int c, rc = GS_CLI_RUN;
+    while (rc == GS_CLI_RUN && (c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'h': fputs(export_help, stdout); return GS_EXIT_OK;
+        case 'o': a->out = optarg; break;
+        case OPT_FORMAT: rc = parse_format(optarg, &a->format); break;
+        case OPT_TABLE: a->table = optarg; rc = check_table(optarg); break;
+        case OPT_RANK: {
+            /* digits only: strtol alone accepts spaces, signs and overflow */
+            long long v = strlen(optarg) <= 10 ? strtoll(optarg, NULL, 10) : -1;
+            if (!*optarg || optarg[strspn(optarg, "0123456789")] || v < 0 || v > INT32_MAX)
+                return usage_error("--rank wants a whole number, not '%s'", optarg);
+            cli->select = (gs_select){.by_rank = true, .rank = (int32_t)v};
+            break;
+        }
+        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (rc != GS_CLI_RUN)
+        return rc;
+    if (a->table && a->format != EXPORT_CSV)
+        return usage_error("%s", "--table goes with --format csv");
+    if (a->format == EXPORT_SQLITE && gs_out_is_stdout(a->out))
+        return usage_error("%s", "--format sqlite needs -o FILE");
+    if (a->format == EXPORT_CSV && !a->table && gs_out_is_stdout(a->out))
+        return usage_error("%s", "--format csv needs -o FOLDER, or --table NAME");
+    if (optind >= argc)
+        return usage_error("%s", "no trace given");
+    cli->paths = (const char *const *)(argv + optind);
+    cli->npaths = (size_t)(argc - optind);
+    return GS_CLI_RUN;
+}
+
+/* Writes a stream format (chrome, or one CSV table) to -o or standard output. */
+static int write_stream(const gs_profile *p, const gs_cli *cli, const export_args *a,
+                        gs_error *err)
+{
+    FILE *f = gs_out_open(a->out, err);
+    if (!f)
+        return -1;
+    const char *name = gs_out_is_stdout(a->out) ? cli->paths[0] : a->out;
+    int rc = a->format == EXPORT_CHROME
+                 ? gs_export_chrome(p, f, name, err)
+                 : gs_export_csv_view(p, NULL, a->table, f, err);
+    if (gs_out_close(f, gs_out_is_stdout(a->out) ? "-" : a->out, rc == 0 ? err : NULL) != 0)
+        rc = -1;
+    return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    const gs_cli_spec spec = {.command = "export", .help = export_help};
+    gs_cli cli;
+    export_args a;
+    int rc = parse(argc, argv, &spec, &cli, &a);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    gs_profile profile;
+    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
+        return rc;
+    /* --rank: the selected traces, borrowed from the loaded profile. */
+    gs_profile chosen = {0};
+    gs_error err = {0};
+    int fail = 0;
+    for (size_t i = 0; i < profile.traces.n && !fail; i++)
+        if (gs_selected(&cli.select, profile.traces.v[i])) {
+            gs_trace **slot = GS_VEC_PUSH(&chosen.traces);
+            fail = slot ? 0 : gs_fail_oom(&err);
+            if (slot)
+                *slot = profile.traces.v[i];
+        }
+    if (!fail) {
+        if (a.format == EXPORT_SQLITE)
+            fail = gs_export_sqlite(&chosen, a.out, &err);
+        else if (a.format == EXPORT_CSV && !a.table)
+            fail = gs_export_csv_dir(&chosen, NULL, a.out, &err);
+        else
+            fail = write_stream(&chosen, &cli, &a, &err);
+    }
+    GS_VEC_FREE(&chosen.traces);
+    gs_profile_free(&profile);
+    return fail ? gs_cli_fail(&err) : GS_EXIT_OK;
+}

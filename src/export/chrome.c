@@ -1,0 +1,288 @@
+/* The top level of the Chrome trace: Kineto's header keys, then per trace the metadata events
+ * that name processes and threads (so Perfetto shows "GPU 0", "stream 7") and the events. */
+#include "export/chrome.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "export/chrome_events.h"
+#include "render/json.h"
+
+/* Kineto sorts GPU processes after the host's: sort index 5000000 + device (≈2.3+). */
+#define GPU_SORT_BASE INT64_C(5000000)
+
+/* ---- the tracks a trace uses ----------------------------------------------------------------- */
+
+typedef struct id_pair {
+    int64_t a, b;
+} id_pair;
+
+/* Distinct pairs seen: few values over many events, so a linear search from the last hit. */
+typedef struct id_set {
+    GS_VEC(id_pair) v;
+    size_t last;
+} id_set;
+
+static bool id_set_has(id_set *s, int64_t a, int64_t b)
+{
+    if (s->v.n && s->v.v[s->last].a == a && s->v.v[s->last].b == b)
+        return true;
+    for (size_t i = 0; i < s->v.n; i++)
+        if (s->v.v[i].a == a && s->v.v[i].b == b) {
+            s->last = i;
+            return true;
+        }
+    return false;
+}
+
+static int id_set_add(id_set *s, int64_t a, int64_t b)
+{
+    if (id_set_has(s, a, b))
+        return 0;
+    id_pair *p = GS_VEC_PUSH(&s->v);
+    if (!p)
+        return -1;
+    *p = (id_pair){a, b};
+    s->last = s->v.n - 1;
+    return 0;
+}
+
+typedef struct tracks {
+    id_set host;    /* (pid, 0) */
+    id_set gpus;    /* (device, 0) */
+    id_set streams; /* (device, stream) */
+    id_set syncs;   /* (device, stream) of sync records */
+} tracks;
+
+static void tracks_free(tracks *k)
+{
+    GS_VEC_FREE(&k->host.v);
+    GS_VEC_FREE(&k->gpus.v);
+    GS_VEC_FREE(&k->streams.v);
+    GS_VEC_FREE(&k->syncs.v);
+}
+
+static int add_stream(tracks *k, int64_t device, int64_t stream)
+{
+    return id_set_add(&k->gpus, device, 0) | id_set_add(&k->streams, device, stream);
+}
+
+static int collect_tracks(const gs_trace *t, tracks *k)
+{
+    int rc = 0;
+    for (size_t i = 0; i < t->devices.n; i++)
+        rc |= id_set_add(&k->gpus, t->devices.v[i].id, 0);
+    for (size_t i = 0; i < t->kernels.n && !rc; i++)
+        rc |= add_stream(k, t->kernels.v[i].device, t->kernels.v[i].stream);
+    for (size_t i = 0; i < t->memops.n && !rc; i++)
+        rc |= add_stream(k, t->memops.v[i].device, t->memops.v[i].stream);
+    for (size_t i = 0; i < t->syncs.n && !rc; i++)
+        rc |= id_set_add(&k->gpus, t->syncs.v[i].device, 0) |
+              id_set_add(&k->syncs, t->syncs.v[i].device, t->syncs.v[i].stream);
+    for (size_t i = 0; i < t->ranges.n && !rc; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        rc |= r->kind == GS_RANGE_GPU_ANNOTATION ? add_stream(k, r->pid, r->tid)
+                                                 : id_set_add(&k->host, r->pid, 0);
+    }
+    for (size_t i = 0; i < t->apis.n && !rc; i++)
+        rc |= id_set_add(&k->host, t->apis.v[i].pid, 0);
+    for (size_t i = 0; i < t->instants.n && !rc; i++)
+        rc |= id_set_add(&k->host, t->instants.v[i].pid, 0);
+    for (size_t i = 0; i < t->mem_events.n && !rc; i++)
+        rc |= id_set_add(&k->host, t->mem_events.v[i].pid, 0);
+    for (size_t i = 0; i < t->counters.n && !rc; i++)
+        rc |= t->counters.v[i].device >= 0 ? id_set_add(&k->gpus, t->counters.v[i].device, 0)
+                                           : id_set_add(&k->host, t->pid, 0);
+    return rc;
+}
+
+/* ---- metadata events ------------------------------------------------------------------------- */
+
+static void meta(chrome_ctx *c, const char *what, int64_t pid, int64_t tid, gs_ns ts,
+                 const char *key, const char *text, int64_t number)
+{
+    chrome_begin(c, 'M', NULL, what, pid, tid);
+    chrome_times(c, ts, -1);
+    if (text)
+        chrome_arg_str(c, key, text);
+    else
+        chrome_arg_int(c, key, number);
+    chrome_end(c);
+}
+
+static void name_processes(chrome_ctx *c, tracks *k, gs_ns ts)
+{
+    const gs_trace *t = c->t;
+    char name[320], label[32];
+    const char *host = gs_trace_str(t, t->hostname);
+    for (size_t i = 0; i < k->host.v.n; i++) {
+        int64_t pid = k->host.v.v[i].a, out = chrome_host_pid(c, pid);
+        int n = c->multi ? snprintf(name, sizeof name, "rank %" PRId32 " ", t->rank) : 0;
+        snprintf(name + n, sizeof name - (size_t)n, "pid %" PRId64 "%s%s%s", pid,
+                 *host ? " (" : "", host, *host ? ")" : "");
+        meta(c, "process_name", out, 0, ts, "name", name, 0);
+        meta(c, "process_labels", out, 0, ts, "labels", "CPU", 0);
+        meta(c, "process_sort_index", out, 0, ts, "sort_index", NULL, c->multi ? out : pid);
+    }
+    for (size_t i = 0; i < k->gpus.v.n; i++) {
+        int64_t dev = k->gpus.v.v[i].a, out = chrome_gpu_pid(c, dev);
+        const gs_device *d = gs_trace_device(t, (int32_t)dev);
+        const char *dname = d ? gs_trace_str(t, d->name) : "";
+        int n = c->multi ? snprintf(name, sizeof name, "rank %" PRId32 " ", t->rank) : 0;
+        snprintf(name + n, sizeof name - (size_t)n, "GPU %" PRId64 "%s%s", dev,
+                 *dname ? ": " : "", dname);
+        snprintf(label, sizeof label, "GPU %" PRId64, dev);
+        meta(c, "process_name", out, 0, ts, "name", name, 0);
+        meta(c, "process_labels", out, 0, ts, "labels", label, 0);
+        meta(c, "process_sort_index", out, 0, ts, "sort_index", NULL,
+             c->multi ? out : GPU_SORT_BASE + dev);
+    }
+}
+
+static int name_threads(chrome_ctx *c, tracks *k, gs_ns ts)
+{
+    const gs_trace *t = c->t;
+    id_set named = {0}; /* GPU streams the trace names itself (Kineto input) */
+    char name[64];
+    for (size_t i = 0; i < t->threads.n; i++) {
+        const gs_thread *th = &t->threads.v[i];
+        bool gpu = id_set_has(&k->streams, th->pid, th->tid);
+        if (gpu && id_set_add(&named, th->pid, th->tid) != 0) {
+            GS_VEC_FREE(&named.v);
+            return -1;
+        }
+        int64_t pid = gpu ? chrome_gpu_pid(c, th->pid) : chrome_host_pid(c, th->pid);
+        meta(c, "thread_name", pid, th->tid, ts, "name", gs_trace_str(t, th->name), 0);
+    }
+    for (size_t i = 0; i < k->streams.v.n; i++) {
+        id_pair s = k->streams.v.v[i];
+        int64_t pid = chrome_gpu_pid(c, s.a);
+        if (!id_set_has(&named, s.a, s.b)) {
+            snprintf(name, sizeof name, "stream %" PRId64 " ", s.b); /* Kineto's, space and all */
+            meta(c, "thread_name", pid, s.b, ts, "name", name, 0);
+        }
+        meta(c, "thread_sort_index", pid, s.b, ts, "sort_index", NULL, s.b);
+    }
+    for (size_t i = 0; i < k->syncs.v.n; i++) {
+        id_pair s = k->syncs.v.v[i];
+        int64_t pid = chrome_gpu_pid(c, s.a), tid = s.b + CHROME_SYNC_TID_OFFSET;
+        snprintf(name, sizeof name, "stream %" PRId64 " (sync)", s.b);
+        meta(c, "thread_name", pid, tid, ts, "name", name, 0);
+        meta(c, "thread_sort_index", pid, tid, ts, "sort_index", NULL, tid);
+    }
+    GS_VEC_FREE(&named.v);
+    return 0;
+}
+
+static int write_trace(chrome_ctx *c)
+{
+    tracks k = {0};
+    if (collect_tracks(c->t, &k) != 0) {
+        tracks_free(&k);
+        return -1;
+    }
+    gs_ns first = 0;
+    gs_trace_span(c->t, &first, NULL);
+    name_processes(c, &k, first);
+    int rc = name_threads(c, &k, first);
+    tracks_free(&k);
+    if (rc != 0)
+        return -1;
+    chrome_write_ranges(c);
+    chrome_write_apis(c);
+    chrome_write_kernels(c);
+    chrome_write_memops(c);
+    chrome_write_syncs(c);
+    chrome_write_instants(c);
+    chrome_write_mem_events(c);
+    chrome_write_counters(c);
+    return 0;
+}
+
+/* ---- the header ------------------------------------------------------------------------------ */
+
+static void write_device(FILE *out, const gs_trace *t, const gs_device *d)
+{
+    fprintf(out, "\n  {\"id\": %" PRId32 ", \"name\": ", d->id);
+    gs_json_string(out, gs_trace_str(t, d->name));
+    fprintf(out, ", \"totalGlobalMem\": %" PRIu64 ", \"computeMajor\": %" PRId32
+                 ", \"computeMinor\": %" PRId32 ", \"numSms\": %" PRId32,
+            d->total_memory, d->compute_major, d->compute_minor, d->num_sms);
+    if (d->max_threads_per_sm > 0)
+        fprintf(out, ", \"maxThreadsPerMultiprocessor\": %" PRId32, d->max_threads_per_sm);
+    fputc('}', out);
+}
+
+/* Every device once (by id) over the traces: the ranks of one job usually share the model. */
+static void write_devices(FILE *out, const gs_profile *p)
+{
+    fputs("  \"deviceProperties\": [", out);
+    bool any = false;
+    for (size_t i = 0; i < p->traces.n; i++) {
+        const gs_trace *t = p->traces.v[i];
+        for (size_t d = 0; d < t->devices.n; d++) {
+            bool seen = false;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = gs_trace_device(p->traces.v[j], t->devices.v[d].id) != NULL;
+            for (size_t e = 0; e < d && !seen; e++)
+                seen = t->devices.v[e].id == t->devices.v[d].id;
+            if (!seen) {
+                fputs(any ? "," : "", out);
+                write_device(out, t, &t->devices.v[d]);
+                any = true;
+            }
+        }
+    }
+    fputs(any ? "\n  ],\n" : "],\n", out);
+}
+
+/* Where each trace came from: not read by Kineto tools, kept for people and provenance. */
+static void write_sources(FILE *out, const gs_profile *p)
+{
+    fputs("  \"gpuscopeSources\": [", out);
+    for (size_t i = 0; i < p->traces.n; i++) {
+        const gs_trace *t = p->traces.v[i];
+        fputs(i ? ",\n    {\"path\": " : "\n    {\"path\": ", out);
+        gs_json_string(out, t->path);
+        fputs(", \"format\": ", out);
+        gs_json_string(out, gs_trace_str(t, t->format));
+        fprintf(out, ", \"rank\": %" PRId32 ", \"world_size\": %" PRId32 ", \"pid\": %" PRId64
+                     ", \"hostname\": ",
+                t->rank, t->world_size, t->pid);
+        gs_json_string(out, gs_trace_str(t, t->hostname));
+        fprintf(out, ", \"epoch_ns\": %" PRId64 "}", t->epoch_ns);
+    }
+    fputs("\n  ],\n", out);
+}
+
+int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error *err)
+{
+    bool multi = p->traces.n > 1;
+    const gs_trace *t0 = p->traces.n ? p->traces.v[0] : NULL;
+    gs_ns base = t0 ? t0->epoch_ns : 0;
+    fputs("{\n  \"schemaVersion\": 1,\n", out);
+    write_devices(out, p);
+    if (t0 && !multi && (t0->rank_source != GS_RANK_DEFAULT || t0->world_size > 0)) {
+        fprintf(out, "  \"distributedInfo\": {\"rank\": %" PRId32, t0->rank);
+        if (t0->world_size > 0)
+            fprintf(out, ", \"world_size\": %" PRId32, t0->world_size);
+        fputs("},\n", out);
+    }
+    write_sources(out, p);
+    fputs("  \"displayTimeUnit\": \"ms\",\n", out);
+    if (base)
+        fprintf(out, "  \"baseTimeNanoseconds\": %" PRId64 ",\n", base);
+    fputs("  \"traceEvents\": [", out);
+    chrome_ctx c = {.out = out, .multi = multi};
+    for (size_t i = 0; i < p->traces.n; i++) {
+        c.t = p->traces.v[i];
+        c.index = i;
+        c.shift = c.t->epoch_ns - base; /* every trace on the first one's clock */
+        if (write_trace(&c) != 0)
+            return gs_fail_oom(err);
+    }
+    fputs("\n  ],\n  \"traceName\": ", out);
+    gs_json_string(out, name ? name : "");
+    fputs("\n}\n", out);
+    return 0;
+}

@@ -1,0 +1,55 @@
+/* The pieces every part of the Chrome trace writer shares: where it writes, how a trace's ids
+ * are placed in the file (one process group per rank), and the event and args syntax. */
+#ifndef GS_EXPORT_CHROME_WRITE_H
+#define GS_EXPORT_CHROME_WRITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/trace.h"
+
+/* Kineto's conventions (kineto-format.md §4): a GPU "process" is the device index, its threads
+ * are CUDA streams, GPU-side sync records go on stream + 1000000. */
+#define CHROME_SYNC_TID_OFFSET 1000000
+/* With several traces in one file, trace i's ids are moved to (i + 1) * CHROME_RANK_STRIDE +
+ * id (host) or + CHROME_GPU_OFFSET + device: Linux pids stay below 2^22, so no two collide. */
+#define CHROME_RANK_STRIDE INT64_C(10000000)
+#define CHROME_GPU_OFFSET INT64_C(5000000)
+
+typedef struct chrome_ctx {
+    FILE *out;
+    const gs_trace *t;
+    bool multi;    /* several traces in one file */
+    size_t index;  /* of t in the profile */
+    gs_ns shift;   /* added to t's times to put them on the file's clock */
+    bool any;      /* an event was written: the next one needs a comma */
+    bool args;     /* the current event has an open "args" object */
+} chrome_ctx;
+
+int64_t chrome_host_pid(const chrome_ctx *c, int64_t pid);
+int64_t chrome_gpu_pid(const chrome_ctx *c, int64_t device);
+/* Flow ids are correlation ids, which repeat across ranks: trace i's go above (i + 1) << 32
+ * (CUPTI's are 32-bit) in a file of several traces, still exact in a JavaScript number. */
+uint64_t chrome_flow_id(const chrome_ctx *c, uint64_t correlation);
+
+/* ns as µs with exactly three decimals: what Kineto writes, and exact when read back. */
+void chrome_us(FILE *out, gs_ns ns);
+
+/* {"ph":PH,"cat":CAT,"name":NAME,"pid":..,"tid":.. — cat may be NULL; the event stays open. */
+void chrome_begin(chrome_ctx *c, char ph, const char *cat, const char *name, int64_t pid,
+                  int64_t tid);
+/* ,"ts":.. and, for complete events, ,"dur":.. (dur < 0: none). */
+void chrome_times(chrome_ctx *c, gs_ns start, gs_ns dur);
+/* Closes the args object (if any) and the event. */
+void chrome_end(chrome_ctx *c);
+
+/* One argument each; the first opens "args". */
+void chrome_arg_int(chrome_ctx *c, const char *key, int64_t v);
+void chrome_arg_uint(chrome_ctx *c, const char *key, uint64_t v);
+void chrome_arg_real(chrome_ctx *c, const char *key, double v, int sig_digits);
+void chrome_arg_str(chrome_ctx *c, const char *key, const char *v);
+void chrome_arg_raw(chrome_ctx *c, const char *key, const char *json);
+void chrome_arg_dim3(chrome_ctx *c, const char *key, const int32_t v[3]);
+
+#endif
