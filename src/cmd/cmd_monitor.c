@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "common/error.h"
 #include "monitor/feed.h"
 #include "monitor/http.h"
@@ -95,10 +96,7 @@ static void on_signal(int sig)
 
 static int usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "gpuscope: monitor: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see 'gpuscope monitor --help')\n");
-    return GS_EXIT_USAGE;
+    return gs_cli_usage("monitor", fmt, arg);
 }
 
 static int fail(const gs_error *err)
@@ -107,23 +105,12 @@ static int fail(const gs_error *err)
     return err->code ? (int)err->code : GS_EXIT_ENV;
 }
 
-static bool parse_number(const char *s, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0) || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 static int parse_option(int c, char **argv, int argc, request *rq)
 {
     double v;
     switch (c) {
     case OPT_INTERVAL:
-        if (!parse_number(optarg, MAX_INTERVAL_S, &rq->interval_s))
+        if (!gs_cli_parse_number(optarg, MAX_INTERVAL_S, &rq->interval_s))
             return usage("--interval wants seconds from 0 to 86400, not '%s'", optarg);
         rq->interval_text = optarg;
         return -1;
@@ -131,7 +118,7 @@ static int parse_option(int c, char **argv, int argc, request *rq)
         rq->count = 1;
         return -1;
     case OPT_COUNT:
-        if (!parse_number(optarg, 1e12, &v) || v < 1 || v != (double)(unsigned long long)v)
+        if (!gs_cli_parse_number(optarg, 1e12, &v) || v < 1 || v != (double)(unsigned long long)v)
             return usage("--count wants a whole number of samples, not '%s'", optarg);
         rq->count = (unsigned long long)v;
         return -1;

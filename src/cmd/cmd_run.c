@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "cmd/run_session.h"
 #include "common/error.h"
 
@@ -78,21 +79,7 @@ static const struct option options[] = {
 
 static int usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "gpuscope: run: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see 'gpuscope run --help')\n");
-    return GS_EXIT_USAGE;
-}
-
-static bool parse_seconds(const char *s, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0) || v > max)
-        return false;
-    *out = v;
-    return true;
+    return gs_cli_usage("run", fmt, arg);
 }
 
 static bool valid_parts(const char *s)
@@ -138,12 +125,12 @@ static int parse(int argc, char **argv, gs_run_request *rq)
             rq->parts = optarg;
             break;
         case OPT_SAMPLE_RATE:
-            if (!parse_seconds(optarg, 1000, &rq->sample_rate_hz))
+            if (!gs_cli_parse_number(optarg, 1000, &rq->sample_rate_hz))
                 return usage("--sample-rate takes a rate from 0 to 1000 Hz, not '%s'", optarg);
             break;
         case OPT_DELAY:
         case OPT_DURATION:
-            if (!parse_seconds(optarg, 1e7, &sec))
+            if (!gs_cli_parse_number(optarg, 1e7, &sec))
                 return usage("expected a number of seconds, not '%s'", optarg);
             *(c == OPT_DELAY ? &rq->delay_s : &rq->duration_s) = sec;
             break;
@@ -166,7 +153,7 @@ static int parse(int argc, char **argv, gs_run_request *rq)
             rq->step_name = optarg;
             break;
         case OPT_FLUSH:
-            if (!parse_seconds(optarg, 60000, &sec) || sec < 10)
+            if (!gs_cli_parse_number(optarg, 60000, &sec) || sec < 10)
                 return usage("--flush-interval takes 10 to 60000 ms, not '%s'", optarg);
             rq->flush_ms = (int)sec;
             break;

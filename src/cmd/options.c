@@ -35,12 +35,28 @@ static const struct format_name {
     {"json", GS_FORMAT_JSON},
 };
 
+int gs_cli_usage(const char *command, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpuscope: %s: ", command);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see 'gpuscope %s --help')\n", command);
+    return GS_EXIT_USAGE;
+}
+
 static int usage_error(const gs_cli_spec *spec, const char *fmt, const char *arg)
 {
-    fprintf(stderr, "gpuscope: %s: ", spec->command);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see 'gpuscope %s --help')\n", spec->command);
-    return GS_EXIT_USAGE;
+    return gs_cli_usage(spec->command, fmt, arg);
+}
+
+bool gs_cli_parse_number(const char *arg, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (errno || end == arg || *end || !(v >= 0) || v > max)
+        return false;
+    *out = v;
+    return true;
 }
 
 static int parse_format(const gs_cli_spec *spec, const char *arg, enum gs_format *out)
