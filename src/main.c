@@ -25,6 +25,7 @@ static const struct command {
     {"sync", cmd_sync, "time the host spends blocked in synchronization, and who caused it"},
     {"memory", cmd_memory, "allocated/reserved memory over time, peak, growth, headroom"},
     {"diff", cmd_diff, "what changed between two runs, with noise bounds; exit 1 for CI gates"},
+    {"export", cmd_export, "Chrome/Perfetto trace JSON, SQLite (nsys-like schema) or CSV"},
     {"monitor", cmd_monitor, "live GPU table, JSONL log and Prometheus exporter (NVML)"},
 };
 

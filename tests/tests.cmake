@@ -72,3 +72,12 @@ if(GS_HAVE_AGENT)
   target_include_directories(nvtx_target SYSTEM PRIVATE ${GS_NVTX_INCLUDE})
   target_link_libraries(nvtx_target PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
 endif()
+
+# gpuscope export on every shared trace: chrome round trip and sqlite row counts (tests/check_export_traces.py).
+add_test(NAME traces.export
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_export_traces.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.export PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800)
+# HTA reads the chrome export and agrees with gpuscope (skipped unless HTA is importable; HTA_PYTHON).
+add_test(NAME anchors.export_hta
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_export_hta.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(anchors.export_hta PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
