@@ -242,25 +242,14 @@ static unsigned parse_parts(const char *spec)
     return parts;
 }
 
-static const char *env_lookup(const char *name, size_t len, void *ctx)
-{
-    (void)ctx;
-    char key[128];
-    if (len >= sizeof key)
-        return NULL;
-    memcpy(key, name, len);
-    key[len] = '\0';
-    return getenv(key);
-}
-
 /* What the launcher needs to place this process's file: the -o pattern expanded here, with
  * this process's pid and environment (e.g. %q{RANK}). */
 static void write_target(const char *run_dir, const char *host)
 {
     const char *pattern = getenv(GS_ENV_OUTPUT);
     char target[PATH_MAX], path[PATH_MAX];
-    if (!pattern || gs_expand_output(pattern, (long)getpid(), host, env_lookup, NULL, target,
-                                     sizeof target) != 0)
+    if (!pattern || gs_expand_output(pattern, (long)getpid(), host, gs_env_lookup_getenv, NULL,
+                                     target, sizeof target) != 0)
         return; /* the launcher falls back to the unexpanded pattern */
     snprintf(path, sizeof path, "%s/%ld.target", run_dir, (long)getpid());
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -34,18 +34,25 @@ typedef struct session {
     uint64_t samples;
 } session;
 
+static void vline(const char *fmt, va_list ap)
+{
+    fputs("gpuscope: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+/* An error line: printed even with --quiet. Returns `code`. */
 static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("gpuscope: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vline(fmt, ap);
     va_end(ap);
     return code;
 }
 
+/* A line of the launcher's own: notes and the summary, not with --quiet. */
 static void say(const session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(const session *s, const char *fmt, ...)
 {
@@ -53,9 +60,7 @@ static void say(const session *s, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("gpuscope: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vline(fmt, ap);
     va_end(ap);
 }
 

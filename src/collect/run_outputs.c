@@ -25,17 +25,6 @@ static int by_target_then_pid(const void *a, const void *b)
     return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static const char *launcher_env(const char *name, size_t len, void *ctx)
-{
-    (void)ctx;
-    char key[128];
-    if (len >= sizeof key)
-        return NULL;
-    memcpy(key, name, len);
-    key[len] = '\0';
-    return getenv(key);
-}
-
 /* Where a process's records go: what the agent expanded in that process (its pid, its
  * environment), or, when it could not write that down, the pattern expanded here. */
 static void target_of(const char *run_dir, const char *pattern, long pid, char *out, size_t cap)
@@ -53,7 +42,7 @@ static void target_of(const char *run_dir, const char *pattern, long pid, char *
     }
     char host[256] = "";
     gethostname(host, sizeof host - 1);
-    if (gs_expand_output(pattern, pid, host, launcher_env, NULL, out, cap) != 0)
+    if (gs_expand_output(pattern, pid, host, gs_env_lookup_getenv, NULL, out, cap) != 0)
         snprintf(out, cap, "%s", pattern);
 }
 

@@ -1,6 +1,7 @@
 #include "common/out_pattern.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct out_buf {
@@ -74,4 +75,15 @@ bool gs_output_is_per_process(const char *pattern)
             break;
     }
     return false;
+}
+
+const char *gs_env_lookup_getenv(const char *name, size_t len, void *ctx)
+{
+    (void)ctx;
+    char key[128];
+    if (len >= sizeof key)
+        return NULL;
+    memcpy(key, name, len);
+    key[len] = '\0';
+    return getenv(key);
 }

@@ -11,6 +11,9 @@
 /* Looks NAME (len bytes, not NUL-terminated) up; NULL when unset. */
 typedef const char *(*gs_env_lookup)(const char *name, size_t len, void *ctx);
 
+/* A gs_env_lookup over this process's environment (getenv); ctx is unused. */
+const char *gs_env_lookup_getenv(const char *name, size_t len, void *ctx);
+
 /* Writes the expansion of `pattern` into out[cap]. Returns 0, or -1 when the pattern is
  * malformed (an unknown %x, an unclosed %q{) or the result does not fit. */
 int gs_expand_output(const char *pattern, long pid, const char *host, gs_env_lookup env,
