@@ -167,7 +167,9 @@ static int set_agent_env(session *s, int64_t from, int64_t until)
     if (*parts)
         parts[strlen(parts) - 1] = '\0';
     size_t n = 0;
-#define ADD(...) n += (size_t)snprintf(capture + n, n < sizeof capture ? sizeof capture - n : 0, __VA_ARGS__)
+    /* n counts what would have been written, so an overflow is seen below. */
+#define ADD(...)                                                                               \
+    n += (size_t)snprintf(capture + n, n < sizeof capture ? sizeof capture - n : 0, __VA_ARGS__)
     if (from)
         ADD("from=%lld;", (long long)from);
     if (until)

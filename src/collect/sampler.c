@@ -154,7 +154,8 @@ int gs_sampler_create(const gs_sampler_opts *o, gs_sampler **out, gs_error *err)
     for (int m = 0; m < GS_NVML_NMETRICS; m++)
         if (define(s, (gst_strid)(m + 1), gs_nvml_metric_name((enum gs_nvml_metric)m), err))
             goto fail;
-    if (define(s, ID_HOST_CPU, "host_cpu_pct", err) || define(s, ID_HOST_RSS, "host_rss_bytes", err) ||
+    if (define(s, ID_HOST_CPU, "host_cpu_pct", err) ||
+        define(s, ID_HOST_RSS, "host_rss_bytes", err) ||
         define(s, ID_HOST_PROCS, "host_procs", err) || write_devices(s, err) || flush(s, err))
         goto fail;
     *out = s;
