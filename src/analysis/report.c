@@ -75,9 +75,11 @@ static void *run_device_side(void *arg)
 static void run_host_side(report_job *j)
 {
     gs_idle_opts idle_opts = {.max_gaps = j->opts->gaps, .steps = &j->opts->steps};
+    gs_comm_opts comm_opts = {.steps = &j->opts->steps};
     j->rc = gs_profile_facts_build(j->p, j->sel, &j->out->facts, &j->err) != 0 ||
                     gs_memory_build(j->p, j->sel, &j->opts->steps, &j->out->memory, &j->err) != 0 ||
                     gs_idle_build(j->p, j->sel, &idle_opts, &j->out->idle, &j->err) != 0 ||
+                    gs_comm_build(j->p, j->sel, &comm_opts, &j->out->comm, &j->err) != 0 ||
                     gs_op_summary_build(j->p, j->sel, false, &j->out->ops, &j->err) != 0 ||
                     gs_memcpy_summary_build(j->p, j->sel, &j->out->memcpy, &j->err) != 0
                 ? -1
@@ -122,6 +124,7 @@ void gs_report_free(gs_report *r)
     gs_memory_summary_free(&r->memory);
     gs_temporal_free(&r->temporal);
     gs_idle_free(&r->idle);
+    gs_comm_free(&r->comm);
     gs_kernel_summary_free(&r->kernels);
     gs_op_summary_free(&r->ops);
     gs_memcpy_summary_free(&r->memcpy);

@@ -5,6 +5,7 @@
 #define GS_ANALYSIS_REPORT_H
 
 #include "analysis/breakdown.h"
+#include "analysis/comm.h"
 #include "analysis/diag_inputs.h"
 #include "analysis/diagnose.h"
 #include "analysis/idle.h"
@@ -37,6 +38,7 @@ typedef struct gs_report {
     gs_memory_summary memory;
     gs_temporal temporal;
     gs_idle idle;
+    gs_comm comm;          /* communication per rank; shown when a rank communicates */
     gs_report_rank *ranks; /* parallel to breakdown.v */
     size_t nranks;
     gs_kernel_summary kernels;

@@ -228,6 +228,29 @@ static int add_metadata(gs_trace *t, const kevent *ev, const char *name)
     return 0;
 }
 
+/* A collective's args, kept beside the kernel or operator that carries them (gs_coll_args). Only
+ * kernels and operators: PyTorch writes them on nothing else. */
+static int add_coll_args(gs_trace *t, const kevent *ev)
+{
+    if (ev->cat != KCAT_KERNEL && ev->cat != KCAT_CPU_OP)
+        return 0;
+    gs_coll_args *c = GS_VEC_PUSH(&t->coll_args);
+    if (!c)
+        return -1;
+    c->on = ev->cat == KCAT_KERNEL ? GS_COLL_ARGS_ON_KERNEL : GS_COLL_ARGS_ON_OP;
+    c->correlation = ev->cat == KCAT_KERNEL ? (uint64_t)ev->correlation : 0;
+    c->external_id = ev->external_id;
+    c->collective = ev->coll_name;
+    c->dtype = ev->coll_dtype;
+    c->group = ev->coll_group;
+    c->in_nelems = ev->coll_in_nelems;
+    c->out_nelems = ev->coll_out_nelems;
+    c->group_size = ev->coll_group_size > 0 && ev->coll_group_size <= INT32_MAX
+                        ? (int32_t)ev->coll_group_size
+                        : -1;
+    return 0;
+}
+
 /* Complete events by category: the one table of what each category becomes. */
 static int add_complete(gs_trace *t, const kevent *ev)
 {
@@ -273,6 +296,8 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
             t->events_skipped++; /* a negative duration is a broken record, not time */
             return 0;
         }
+        if (ev->coll_name != GS_STR_EMPTY && add_coll_args(t, ev) != 0)
+            return -1;
         return add_complete(t, ev);
     case 'i':
     case 'I':

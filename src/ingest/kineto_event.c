@@ -205,6 +205,7 @@ static int read_name(gs_json *j, gs_trace *t, kscratch *s, gs_str *out)
 /* ---- args ----------------------------------------------------------------------------------- */
 
 enum arg_key {
+    A_COLL_NAME, A_COLL_IN_NELEMS, A_COLL_OUT_NELEMS, A_COLL_DTYPE, A_COLL_GROUP_SIZE, A_COLL_GROUP,
     A_EXTERNAL_ID, A_CORRELATION, A_CBID, A_DEVICE, A_STREAM, A_BYTES, A_GRID, A_BLOCK,
     A_REGISTERS, A_SHARED_MEMORY, A_BLOCKS_PER_SM, A_WARPS_PER_SM, A_OCCUPANCY, A_INPUT_DIMS,
     A_GRAPH_ID, A_NAME, A_DEVICE_TYPE, A_DEVICE_ID, A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOCATED,
@@ -216,6 +217,13 @@ static const struct {
     size_t len;
     enum arg_key arg;
 } arg_table[] = {
+    {KEY("Collective name"), A_COLL_NAME},
+    {KEY("In msg nelems"), A_COLL_IN_NELEMS},
+    {KEY("Out msg nelems"), A_COLL_OUT_NELEMS},
+    {KEY("dtype"), A_COLL_DTYPE},
+    {KEY("Group size"), A_COLL_GROUP_SIZE},
+    {KEY("Process Group Name"), A_COLL_GROUP},
+    {KEY("pg name"), A_COLL_GROUP},
     {KEY("External id"), A_EXTERNAL_ID},
     {KEY("external id"), A_EXTERNAL_ID},
     {KEY("correlation"), A_CORRELATION},
@@ -268,6 +276,21 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
             continue;
         }
         switch (arg_table[a].arg) {
+        case A_COLL_NAME:
+            if (read_name(j, t, s, &ev->coll_name) != 0)
+                return -1;
+            break;
+        case A_COLL_IN_NELEMS: read_int(j, &ev->coll_in_nelems, &ignored, 1); break;
+        case A_COLL_OUT_NELEMS: read_int(j, &ev->coll_out_nelems, &ignored, 1); break;
+        case A_COLL_DTYPE:
+            if (read_name(j, t, s, &ev->coll_dtype) != 0)
+                return -1;
+            break;
+        case A_COLL_GROUP_SIZE: read_int(j, &ev->coll_group_size, &ignored, 1); break;
+        case A_COLL_GROUP:
+            if (read_name(j, t, s, &ev->coll_group) != 0)
+                return -1;
+            break;
         case A_EXTERNAL_ID: read_int(j, &ev->external_id, &ev->have, KARG_EXTERNAL_ID); break;
         case A_CORRELATION: read_int(j, &ev->correlation, &ev->have, KARG_CORRELATION); break;
         case A_CBID: read_int(j, &ev->cbid, &ignored, 1); break;
@@ -325,6 +348,7 @@ static void kevent_reset(kevent *ev)
     ev->registers = ev->shared_memory = ev->cbid = -1;
     ev->blocks_per_sm = ev->warps_per_sm = ev->occupancy = -1.0;
     ev->mem_device_id = -1;
+    ev->coll_in_nelems = ev->coll_out_nelems = ev->coll_group_size = -1;
 }
 
 int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)

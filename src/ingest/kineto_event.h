@@ -52,6 +52,10 @@ typedef struct kevent {
     bool pid_is_text, tid_is_text; /* "Spans", "CPU functions", "stream 7", ... */
     gs_ns ts, dur;
     uint32_t have; /* enum karg bits */
+    /* A collective's args (record_param_comms ops, NCCL kernels); coll_name is GS_STR_EMPTY
+     * when the event has none. */
+    gs_str coll_name, coll_dtype, coll_group;
+    int64_t coll_in_nelems, coll_out_nelems, coll_group_size;
     /* args */
     int64_t external_id, correlation, cbid, device, stream, bytes, graph_id;
     int64_t registers, shared_memory;

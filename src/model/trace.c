@@ -30,6 +30,7 @@ void gs_trace_free(gs_trace *t)
     GS_VEC_FREE(&t->counters);
     GS_VEC_FREE(&t->devices);
     GS_VEC_FREE(&t->threads);
+    GS_VEC_FREE(&t->coll_args);
     GS_VEC_FREE(&t->thread_ranges);
     GS_VEC_FREE(&t->thread_apis);
     memset(t, 0, sizeof *t);

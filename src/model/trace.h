@@ -157,6 +157,24 @@ typedef struct gs_counter {
     double value;
 } gs_counter;
 
+/* The arguments PyTorch records for one collective: on `record_param_comms` operators and, since
+ * PyTorch 2.3, on the NCCL kernels themselves (Kineto args "Collective name", "In msg nelems",
+ * "Out msg nelems", "dtype", "Group size", "Process Group Name"). Few events carry them, so they
+ * live in a side table keyed by ids, not in every gs_kernel; analysis/collectives.c joins them
+ * to the kernels (by correlation for a kernel's own, by External id for an operator's). */
+enum gs_coll_args_on { GS_COLL_ARGS_ON_KERNEL, GS_COLL_ARGS_ON_OP };
+
+typedef struct gs_coll_args {
+    uint8_t on;           /* enum gs_coll_args_on */
+    uint64_t correlation; /* the kernel's, when on a kernel */
+    int64_t external_id;  /* the event's External id, 0 when unknown */
+    gs_str collective;    /* "allreduce", "_allgather_base", "wait", ... */
+    gs_str dtype;         /* "Float", "BFloat16", ...; GS_STR_EMPTY when absent */
+    gs_str group;         /* process group name, GS_STR_EMPTY when absent */
+    int64_t in_nelems, out_nelems; /* elements, -1 when absent */
+    int32_t group_size;   /* -1 when absent */
+} gs_coll_args;
+
 /* ---- metadata ---------------------------------------------------------------------------- */
 
 typedef struct gs_device {
@@ -196,6 +214,7 @@ typedef struct gs_trace {
     GS_VEC(gs_counter) counters;
     GS_VEC(gs_device) devices;
     GS_VEC(gs_thread) threads;
+    GS_VEC(gs_coll_args) coll_args; /* in file order */
 
     /* Per-thread order, built by gs_trace_index: the op-tree ranges and the API calls of each
      * host thread, by (pid, tid, start), parents before children — indices into ranges / apis. */

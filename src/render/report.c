@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "render/breakdown_tables.h"
+#include "render/comm_tables.h"
 #include "render/idle_tables.h"
 #include "render/json.h"
 #include "render/step_tables.h"
@@ -47,11 +48,14 @@ typedef struct report_tables {
     gs_table files, devices, kernels, ops, memcpy;
     size_t kernel_rows, op_rows, memcpy_rows; /* before the limit */
     gs_idle_tables idle;                      /* temporal breakdown and largest gaps */
+    gs_comm_tables comm;                      /* communication per rank */
+    bool has_comm;                            /* some rank ran communication kernels */
 } report_tables;
 
 static void free_tables(report_tables *t)
 {
     gs_idle_tables_free(&t->idle);
+    gs_comm_tables_free(&t->comm);
     gs_table_free(&t->files);
     gs_table_free(&t->devices);
     gs_table_free(&t->kernels);
@@ -64,7 +68,10 @@ static int make_tables(const gs_report *r, size_t limit, report_tables *t)
     int rc = gs_file_table(&r->facts, &t->files) | gs_device_table(&r->facts, &t->devices) |
              gs_kernel_table(&r->kernels, &t->kernels) | gs_op_table(&r->ops, &t->ops) |
              gs_memcpy_table(&r->memcpy, &t->memcpy) |
-             gs_idle_tables_make(&r->temporal, &r->idle, &t->idle);
+             gs_idle_tables_make(&r->temporal, &r->idle, &t->idle) |
+             gs_comm_tables_make(&r->comm, false, &t->comm);
+    for (size_t i = 0; i < r->comm.nranks; i++)
+        t->has_comm |= r->comm.ranks[i].collectives > 0;
     t->kernel_rows = t->kernels.nrows;
     t->op_rows = t->ops.nrows;
     t->memcpy_rows = t->memcpy.nrows;
@@ -127,6 +134,21 @@ static void put_steps_line(FILE *out, const gs_bd_trace *b)
             v[2], v[3], v[4], v[5], v[6]);
 }
 
+/* One line per rank that communicates: how much, how much of it compute hides, what is exposed
+ * per step (doc/comm.md has the definitions; `gpuscope comm` the details). */
+static void put_comm_line(FILE *out, const gs_comm_rank *c)
+{
+    char comm[GS_UNIT_BUF], exposed[GS_UNIT_BUF], per_step[GS_UNIT_BUF];
+    gs_fmt_duration(comm, sizeof comm, c->communication);
+    gs_fmt_duration(exposed, sizeof exposed, c->exposed);
+    gs_fmt_duration(per_step, sizeof per_step, c->exposed_per_step);
+    fprintf(out, "rank %" PRId32 ": communication %s in %zu collective%s, %.1f %% under compute; "
+            "exposed %s (%.1f %% of the GPU window), %s per step (%.1f %% of the step)\n",
+            c->rank, comm, c->collectives, c->collectives == 1 ? "" : "s",
+            c->overlap_pct < 0 ? 0.0 : c->overlap_pct, exposed, c->exposed_pct, per_step,
+            c->exposed_step_pct);
+}
+
 static int render_analyses_text(FILE *out, const gs_report *r, const report_tables *t,
                                 const gs_text_style *style)
 {
@@ -154,6 +176,12 @@ static int render_analyses_text(FILE *out, const gs_report *r, const report_tabl
     }
     put_title(out, style, "GPU time per rank (idle, compute, non-compute)", 0, 0);
     rc |= gs_render_text(out, &t->idle.temporal, style);
+    if (t->has_comm) {
+        put_title(out, style, "Communication per rank (gpuscope comm)", 0, 0);
+        for (size_t i = 0; i < r->comm.nranks; i++)
+            if (r->comm.ranks[i].collectives > 0)
+                put_comm_line(out, &r->comm.ranks[i]);
+    }
     if (t->idle.gaps.nrows) {
         put_title(out, style, "Largest GPU idle gaps, and what the host was doing", 0, 0);
         rc |= gs_render_text(out, &t->idle.gaps, style);
@@ -250,6 +278,10 @@ static int render_json(FILE *out, const gs_report *r, const report_tables *t)
     }
     fputs("\n  ],\n  \"temporal\": ", out);
     gs_json_rows(out, &t->idle.temporal, "  ");
+    if (t->has_comm) { /* only then, so reports of single-GPU jobs keep their shape */
+        fputs(",\n  \"communication\": ", out);
+        gs_json_rows(out, &t->comm.ranks, "  ");
+    }
     fputs(",\n  \"gaps\": ", out);
     gs_json_rows(out, &t->idle.gaps, "  ");
     fputs(",\n  \"kernels\": ", out);

@@ -1,0 +1,83 @@
+/* gpuscope comm: communication per rank (overlap with compute, exposed time) and collectives by
+ * kind with message sizes and bandwidth. */
+#include <stdio.h>
+
+#include "analysis/comm.h"
+#include "cmd/cmd.h"
+#include "cmd/options.h"
+#include "common/error.h"
+#include "render/comm_tables.h"
+
+/* The same text is in doc/comm.md; tests/cli/test_docs.sh keeps the two equal. */
+static const char comm_help[] =
+    "usage: gpuscope comm [OPTIONS] TRACE...\n"
+    "\n"
+    "Communication per rank: compute and communication time, how much of the\n"
+    "communication runs under compute (overlap) and how much does not (exposed), per\n"
+    "rank and per step; collectives per rank and kind (all-reduce, all-gather,\n"
+    "reduce-scatter, send/recv, ...) with count, time, message size and bandwidth.\n"
+    "\n"
+    "options:\n"
+    "  --per-step       also show communication per step\n"
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "                   (default: ProfilerStep#N, else the whole trace)\n"
+    "  --keep-warmup    count warm-up steps in the per-rank step figures\n"
+    "  --hta            reproduce Holistic Trace Analysis' get_comm_comp_overlap: drop\n"
+    "                   the last ProfilerStep and GPU work without a launch call\n"
+    "                   before it, round times to whole us, classify GPU work by\n"
+    "                   HTA's names (GPU-side waits included)\n"
+    "  --format FORMAT  table (default), csv or json\n"
+    "  --limit N        show the first N rows of each section (default: all)\n"
+    "  --rank R         only the traces of rank R\n"
+    "  -h, --help       show this help\n"
+    "\n"
+    "definitions:\n"
+    "  Comm         |union of communication kernels| (nccl*, ncclKernel, ncclDevKernel,\n"
+    "               hccl*)\n"
+    "  Compute      |union of compute kernels| (every other kernel)\n"
+    "  Overlap      |compute and communication at once|; Overlap (%) = Overlap / Comm\n"
+    "  Exposed      Comm - Overlap: communication no compute hides\n"
+    "  Idle         GPU window - |union of all GPU activity| (as gpuscope idle)\n"
+    "  Bytes        message size from the collective's args: the larger of In/Out msg\n"
+    "               nelems times the dtype's size\n"
+    "  algbw        Bytes / Total over the collectives whose size is known (GB/s)\n"
+    "  busbw        algbw times nccl-tests' factor for n ranks: all-reduce 2(n-1)/n;\n"
+    "               all-gather, reduce-scatter, all-to-all (n-1)/n; others 1\n"
+    "Durations are whole ns in csv and json; csv writes one block per section.\n";
+
+static int render(const gs_cli *cli, const gs_comm *comm, bool per_step)
+{
+    gs_comm_tables tables;
+    gs_text_style style = gs_cli_text_style();
+    int rc = gs_comm_tables_make(comm, per_step, &tables);
+    if (rc == 0)
+        rc = gs_render_comm(stdout, &tables, comm->hta_compat, cli->format, &style, cli->limit);
+    gs_comm_tables_free(&tables);
+    return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
+}
+
+int cmd_comm(int argc, char **argv)
+{
+    bool hta = false, per_step = false;
+    const gs_cli_flag flags[] = {{"hta", &hta}, {"per-step", &per_step}};
+    const gs_cli_spec spec = {.command = "comm", .help = comm_help, .csv = true, .step = true,
+                              .keep_warmup = true, .flags = flags, .nflags = 2};
+    gs_cli cli;
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    gs_profile profile;
+    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
+        return rc;
+    gs_comm comm;
+    gs_error err;
+    const gs_comm_opts opts = {.hta_compat = hta, .steps = &cli.steps};
+    if (gs_comm_build(&profile, &cli.select, &opts, &comm, &err) != 0) {
+        rc = gs_cli_fail(&err);
+    } else {
+        rc = render(&cli, &comm, per_step);
+        gs_comm_free(&comm);
+    }
+    gs_profile_free(&profile);
+    return rc;
+}
