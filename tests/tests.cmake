@@ -81,3 +81,9 @@ set_tests_properties(traces.export PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800)
 add_test(NAME anchors.export_hta
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_export_hta.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(anchors.export_hta PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# Anchor: `gpuscope comm --hta` agrees with HTA's comm/comp overlap and communication time per
+# rank on the shared 2-rank sets (tests/anchors/README-comm.md; skipped when ../shared is absent).
+add_test(NAME traces.comm_hta_anchor
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_comm_hta.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.comm_hta_anchor PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

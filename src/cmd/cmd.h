@@ -18,5 +18,6 @@ int cmd_memory(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_comm(int argc, char **argv);
 
 #endif
