@@ -318,7 +318,7 @@ class Thread(object):
         g = self._gpu(ev, "kernel", kname, dur, stream, latency_us)
         nblocks = grid[0] * grid[1] * grid[2]
         threads = block[0] * block[1] * block[2]
-        sms = tl.devices[tl.device]["numSms"]
+        sms = next(d["numSms"] for d in tl.devices if d["id"] == tl.device)
         bps = nblocks / float(sms)
         wps = bps * ((threads + 31) // 32)
         occ = max(1, min(100, int(round(wps / 64.0 * 100.0))))
