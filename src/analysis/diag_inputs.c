@@ -130,6 +130,29 @@ static void memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs_diag
     in->mem_growth_steps = worst->fit_steps;
 }
 
+/* The profile-level straggler numbers, and this trace's own wait for the straggler. */
+static void straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag_inputs *in)
+{
+    in->strag_rank = -1;
+    in->strag_ranks = 1; /* a report of one trace runs no straggler analysis */
+    if (!s)
+        return;
+    in->strag_ranks = s->nranks;
+    in->strag_collectives = s->n;
+    int self = gs_stragglers_rank_of(s, t);
+    if (s->candidate < 0)
+        return;
+    const gs_strag_rank *c = &s->ranks[s->candidate];
+    in->strag_rank = c->trace->rank;
+    in->strag_is_self = self == s->candidate;
+    in->strag_last_share = c->last_share;
+    in->strag_compute_excess = s->compute_excess;
+    in->strag_lateness_ns = c->mean_lateness_ns;
+    in->strag_others_wait_ns = s->others_wait_ns;
+    in->strag_step_ns = s->median_step_ns;
+    in->strag_wait_ns = self >= 0 && !in->strag_is_self ? s->ranks[self].wait_straggler_ns : 0;
+}
+
 int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_inputs *out,
                          gs_error *err)
 {
@@ -183,5 +206,6 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
     if (tensor_core_share(t, &out->tensor_core_share) != 0)
         return gs_fail_oom(err);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
+    straggler_inputs(t, src->stragglers, out);
     return 0;
 }

@@ -7,6 +7,7 @@
 #include "analysis/diagnose.h"
 #include "analysis/launch.h"
 #include "analysis/memory.h"
+#include "analysis/straggler.h"
 #include "analysis/sync.h"
 
 typedef struct gs_diag_sources {
@@ -15,6 +16,7 @@ typedef struct gs_diag_sources {
     const gs_sync_rank *sync;
     const char *sync_top_op;
     const gs_memory_summary *memory;
+    const gs_stragglers *stragglers; /* NULL for a single trace */
 } gs_diag_sources;
 
 int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_inputs *out,

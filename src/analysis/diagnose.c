@@ -7,7 +7,10 @@
  *   launch / host  = the rest of the GPU-idle host time (runtime + CPU exec + untraced), the
  *                    first when kernels are short, the second when they are not
  *   transfer       = copies and sets while no kernel runs
- *   communication  = collectives while no compute kernel runs (exposed)
+ *   communication  = collectives while no compute kernel runs (exposed), less the wait for a
+ *                    straggler, which the straggler rule claims
+ *   straggler      = this rank's wait for the straggler inside collectives (on the straggler
+ *                    itself: the other ranks' mean wait, what it costs the job)
  *   compute        = kernel time, when the GPU is busy: only faster kernels help */
 #include "analysis/diagnose.h"
 
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/straggler.h"
 #include "analysis/thresholds.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
@@ -219,16 +223,83 @@ static void rule_transfer(const gs_diag_inputs *in, gs_finding *f)
         100 * f->at_stake_share, 100 * GS_TH_TRANSFER_SHARE);
 }
 
+/* Whether the straggler rule fires (the test is straggler.h's, shared with the view). */
+static bool straggler_found(const gs_diag_inputs *in)
+{
+    double wait = in->strag_step_ns > 0
+                      ? (double)in->strag_others_wait_ns / (double)in->strag_step_ns
+                      : 0.0;
+    return in->strag_ranks > 1 && in->strag_rank >= 0 &&
+           gs_straggler_qualifies(in->strag_collectives, in->strag_last_share, wait);
+}
+
+/* Exposed communication, less the time this rank waited inside collectives for a straggler:
+ * that wait is the straggler's, and the straggler rule claims it. */
 static void rule_communication(const gs_diag_inputs *in, gs_finding *f)
 {
+    gs_ns waited = straggler_found(in) ? in->strag_wait_ns : 0;
+    gs_ns exposed = in->comm_ns - waited > 0 ? in->comm_ns - waited : 0;
     input(f, "comm_exposed_ns", (double)in->comm_ns, GS_UNIT_NS);
+    if (waited > 0)
+        input(f, "straggler_wait_ns", (double)waited, GS_UNIT_NS);
     threshold(f, "exposed_share", GS_TH_COMM_EXPOSED, GS_UNIT_SHARE);
-    stake(in, f, in->comm_ns, true);
+    stake(in, f, exposed, true);
     f->severity = f->at_stake_share > GS_TH_COMM_EXPOSED ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
-    EVIDENCE(f, "communication not overlapped with compute takes %.3f ms per step (%.1f %%)",
-             ms(in->comm_ns), 100 * f->at_stake_share);
+    if (waited > 0)
+        EVIDENCE(f, "communication not overlapped with compute takes %.3f ms per step (%.1f %%) "
+                    "besides %.3f ms waiting for the straggler",
+                 ms(exposed), 100 * f->at_stake_share, ms(waited));
+    else
+        EVIDENCE(f, "communication not overlapped with compute takes %.3f ms per step (%.1f %%)",
+                 ms(exposed), 100 * f->at_stake_share);
     WHY(f, "exposed communication %.1f %% of the step vs %.0f %%", 100 * f->at_stake_share,
         100 * GS_TH_COMM_EXPOSED);
+}
+
+/* A profile-level finding in every rank's verdict: each rank names the same straggler, and its
+ * time at stake is what that rank loses (its wait), or on the straggler what the job loses (the
+ * others' mean wait): the step shortens by that much if the straggler keeps up. */
+static void rule_straggler(const gs_diag_inputs *in, gs_finding *f)
+{
+    double wait = in->strag_step_ns > 0
+                      ? (double)in->strag_others_wait_ns / (double)in->strag_step_ns
+                      : 0.0;
+    input(f, "ranks", (double)in->strag_ranks, GS_UNIT_COUNT);
+    input(f, "collectives", (double)in->strag_collectives, GS_UNIT_COUNT);
+    input(f, "last_share", in->strag_last_share, GS_UNIT_SHARE);
+    input(f, "lateness_ns", (double)in->strag_lateness_ns, GS_UNIT_NS);
+    input(f, "others_wait_ns", (double)in->strag_others_wait_ns, GS_UNIT_NS);
+    input(f, "wait_ns", (double)in->strag_wait_ns, GS_UNIT_NS);
+    input(f, "compute_excess", in->strag_compute_excess, GS_UNIT_SHARE);
+    threshold(f, "last_share", GS_TH_STRAGGLER_LAST_SHARE, GS_UNIT_SHARE);
+    threshold(f, "collectives", GS_TH_STRAGGLER_MIN_COLLECTIVES, GS_UNIT_COUNT);
+    threshold(f, "wait_share", GS_TH_STRAGGLER_WAIT_SHARE, GS_UNIT_SHARE);
+    if (in->strag_ranks < 2 || in->strag_rank < 0) {
+        f->severity = GS_SEV_NONE;
+        EVIDENCE(f, "%s", in->strag_ranks < 2 ? "one rank: no other rank to wait for"
+                                              : "no collective on every rank");
+        WHY(f, "%s: the rule does not apply",
+            in->strag_ranks < 2 ? "one rank in the profile" : "no collective matched on every rank");
+        return;
+    }
+    bool fires = straggler_found(in);
+    f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
+    stake(in, f, fires ? (in->strag_is_self ? in->strag_others_wait_ns : in->strag_wait_ns) : 0,
+          true);
+    EVIDENCE(f,
+             "rank %d%s arrived last at %.0f %% of %zu collectives, on average %.3f ms after the "
+             "others: its compute per step is %.0f %% %s than the median rank's; the others wait "
+             "for it %.3f ms per step",
+             in->strag_rank, in->strag_is_self ? " (this rank)" : "", 100 * in->strag_last_share,
+             in->strag_collectives, ms(in->strag_lateness_ns),
+             100 * (in->strag_compute_excess < 0 ? -in->strag_compute_excess
+                                                 : in->strag_compute_excess),
+             in->strag_compute_excess < 0 ? "shorter" : "longer", ms(in->strag_others_wait_ns));
+    WHY(f, "rank %d last at %.0f %% (> %.0f %%?) of %zu collectives (>= %d?); the others wait "
+        "%.1f %% of the step (> %.0f %%?)",
+        in->strag_rank, 100 * in->strag_last_share, 100 * GS_TH_STRAGGLER_LAST_SHARE,
+        in->strag_collectives, GS_TH_STRAGGLER_MIN_COLLECTIVES, 100 * wait,
+        100 * GS_TH_STRAGGLER_WAIT_SHARE);
 }
 
 /* Busy means compute kernels: collectives keep the GPU "utilized" while it waits on the network,
@@ -363,6 +434,15 @@ static const gs_rule rules[] = {
       "accumulate gradients over micro-batches (no_sync) to communicate less often",
       "raise the per-rank batch, or all-reduce in bf16/fp16 (communication hooks)",
       "look for a straggler rank: the others wait for it inside the collective"}},
+    {"straggler", "Straggler rank", "HTA straggler analysis (late-starting collectives)",
+     rule_straggler,
+     {"check the straggler's GPU and host: clocks, power and thermal throttling (gpuscope "
+      "monitor, nvidia-smi -q -d PERFORMANCE), other processes on its GPU or CPUs",
+      "look at its input pipeline: gpuscope report --rank N (N = the straggler) for data "
+      "loading and host time the other ranks do not have",
+      "check for uneven sharding: batch sizes, sequence lengths or experts per rank",
+      "compare it with a rank that keeps up: gpuscope diff on their two traces",
+      "gpuscope stragglers for every collective, the clock offsets and the skew"}},
     {"compute_bound", "GPU compute", "seeds 000, 002 (GPU utilization > 90 %)", rule_compute,
      {"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
       "Cores; allow TF32 for the rest",

@@ -39,6 +39,18 @@ typedef struct gs_diag_inputs {
     /* Compute: share of kernel time in Tensor Core kernels (by name). */
     double tensor_core_share;
     int32_t compute_major;
+    /* Stragglers, from the whole profile (straggler.h): the rank that arrived last most often
+     * at the collectives matched on every rank, the same on every rank's inputs, and what this
+     * rank waited for it. strag_ranks < 2: nothing to compare; strag_rank -1: no collective on
+     * every rank. */
+    size_t strag_ranks, strag_collectives;
+    int32_t strag_rank;
+    bool strag_is_self;
+    double strag_last_share, strag_compute_excess;
+    gs_ns strag_lateness_ns;   /* its mean lateness when last */
+    gs_ns strag_others_wait_ns; /* the other ranks' mean wait for it, per step */
+    gs_ns strag_step_ns;       /* the median rank's mean step */
+    gs_ns strag_wait_ns;       /* this rank's wait for it, per step (0 on the rank itself) */
 } gs_diag_inputs;
 
 enum gs_severity {

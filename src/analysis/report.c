@@ -22,11 +22,16 @@ static const gs_sync_rank *sync_of(const gs_report *r, const gs_trace *t)
     return NULL;
 }
 
-static int diagnose_ranks(gs_report *r, gs_error *err)
+/* Stragglers are a property of the whole profile: one analysis, read by every rank's verdict. */
+static int diagnose_ranks(const gs_profile *p, const gs_select *sel, const gs_report_opts *opts,
+                          gs_report *r, gs_error *err)
 {
     r->ranks = calloc(r->breakdown.n ? r->breakdown.n : 1, sizeof *r->ranks);
     if (!r->ranks)
         return gs_fail_oom(err);
+    const gs_strag_opts strag_opts = {.align = true, .steps = opts->steps};
+    if (r->breakdown.n > 1 && gs_stragglers_build(p, sel, &strag_opts, &r->stragglers, err) != 0)
+        return -1;
     r->nranks = r->breakdown.n;
     for (size_t i = 0; i < r->nranks; i++) {
         gs_report_rank *rr = &r->ranks[i];
@@ -38,6 +43,7 @@ static int diagnose_ranks(gs_report *r, gs_error *err)
             .sync = sync_of(r, bd->trace),
             .sync_top_op = r->sync.ncauses ? r->sync.causes[0].op : NULL,
             .memory = &r->memory,
+            .stragglers = r->breakdown.n > 1 ? &r->stragglers : NULL,
         };
         if (gs_diag_inputs_build(bd->trace, &src, &rr->inputs, err) != 0)
             return -1;
@@ -105,7 +111,7 @@ int gs_report_build(const gs_profile *p, const gs_select *sel, const gs_report_o
         gs_report_free(out);
         return -1;
     }
-    if (diagnose_ranks(out, err) != 0) {
+    if (diagnose_ranks(p, sel, opts, out, err) != 0) {
         gs_report_free(out);
         return -1;
     }
@@ -117,6 +123,7 @@ void gs_report_free(gs_report *r)
     for (size_t i = 0; i < r->nranks; i++)
         gs_diagnosis_free(&r->ranks[i].diagnosis);
     free(r->ranks);
+    gs_stragglers_free(&r->stragglers);
     gs_profile_facts_free(&r->facts);
     gs_breakdown_free(&r->breakdown);
     gs_launch_summary_free(&r->launch);

@@ -15,6 +15,7 @@
 #include "analysis/memory.h"
 #include "analysis/op_summary.h"
 #include "analysis/profile_facts.h"
+#include "analysis/straggler.h"
 #include "analysis/sync.h"
 #include "analysis/temporal.h"
 
@@ -44,6 +45,7 @@ typedef struct gs_report {
     gs_kernel_summary kernels;
     gs_op_summary ops;
     gs_memcpy_summary memcpy;
+    gs_stragglers stragglers; /* across the selected traces; empty for one */
 } gs_report;
 
 int gs_report_build(const gs_profile *p, const gs_select *sel, const gs_report_opts *opts,

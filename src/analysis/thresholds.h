@@ -44,6 +44,15 @@
 #define GS_TH_MEM_LEAK_MIN_STEPS 4
 #define GS_TH_MEM_LEAK_MIN_GROWTH (16LL << 20) /* bytes per step worth a word */
 
+/* Straggler (issue 7; HTA's straggler analysis, reference A10, flags the latest starters of
+ * blocking collectives): a rank arriving last at more than this share of the matched collectives
+ * is more than chance (1/2 for two ranks, 1/N for N) ... */
+#define GS_TH_STRAGGLER_LAST_SHARE 0.60
+/* ... of at least this many collectives ("consistently" needs more than one or two) ... */
+#define GS_TH_STRAGGLER_MIN_COLLECTIVES 3
+/* ... and the others wait for it more than this share of the step (as the other findings). */
+#define GS_TH_STRAGGLER_WAIT_SHARE 0.05
+
 /* Too few steps to trust statistics. */
 #define GS_TH_MIN_STEPS 3
 

@@ -1,0 +1,229 @@
+#include "analysis/straggler.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/intervals.h"
+#include "analysis/kernel_class.h"
+#include "analysis/stats.h"
+
+/* Per rank while building: its steps and whether a collective falls in a kept one. */
+typedef struct rank_work {
+    gs_steps steps;
+    gs_ns wait_total, wait_straggler_total, lateness_total;
+} rank_work;
+
+static bool in_kept_step(const gs_steps *s, gs_ns t)
+{
+    long i = gs_steps_at(s, t);
+    return i >= 0 && gs_step_kept(s, (size_t)i);
+}
+
+static gs_ns per_step(gs_ns total, size_t steps)
+{
+    return steps ? total / (gs_ns)steps : total;
+}
+
+/* Compute kernels' busy time inside the kept steps, per kept step; and the mean kept step. */
+static int rank_times(const gs_trace *t, const gs_steps *steps, gs_strag_rank *out)
+{
+    gs_spans busy = {0}, kept = {0};
+    int rc = 0;
+    for (size_t i = 0; i < t->kernels.n && rc == 0; i++) {
+        const gs_kernel *k = &t->kernels.v[i];
+        if (gs_kclass_of_name(gs_trace_str(t, k->name), false) == GS_KCLASS_COMPUTE)
+            rc = gs_spans_add(&busy, k->start, k->end);
+    }
+    for (size_t i = 0; i < steps->n && rc == 0; i++)
+        if (gs_step_kept(steps, i))
+            rc = gs_spans_add(&kept, steps->v[i].start, steps->v[i].end);
+    if (rc == 0) {
+        gs_spans_merge(&busy);
+        gs_spans_merge(&kept);
+        gs_ns total = 0;
+        for (size_t i = 0; i < kept.n; i++)
+            total += gs_spans_overlap(&busy, kept.v[i].start, kept.v[i].end);
+        out->steps = steps->stats.n;
+        out->step_ns = steps->stats.mean;
+        out->compute_ns = per_step(total, out->steps);
+    }
+    gs_spans_free(&busy);
+    gs_spans_free(&kept);
+    return rc;
+}
+
+/* Arrival of instance i on rank r, on the common clock. */
+static gs_ns arrival(const gs_stragglers *s, size_t i, size_t r)
+{
+    return gs_clock_at(&s->clock, r, gs_coll_at(&s->match, i, r)->start);
+}
+
+static void judge_instance(gs_stragglers *s, rank_work *w, size_t i, gs_ns *scratch)
+{
+    gs_strag_instance *x = &s->v[i];
+    size_t nr = s->nranks, last = 0, first = 0;
+    for (size_t r = 1; r < nr; r++) {
+        if (arrival(s, i, r) > arrival(s, i, last))
+            last = r;
+        if (arrival(s, i, r) < arrival(s, i, first))
+            first = r;
+    }
+    size_t k = 0;
+    for (size_t r = 0; r < nr; r++)
+        if (r != last)
+            scratch[k++] = arrival(s, i, r);
+    x->kind = s->match.v[i].kind;
+    x->seq = s->match.v[i].seq;
+    x->last = (uint32_t)last;
+    x->skew_ns = arrival(s, i, last) - arrival(s, i, first);
+    x->lateness_ns = arrival(s, i, last) - gs_median_ns(scratch, k);
+    long st = gs_steps_at(&w[0].steps, gs_coll_at(&s->match, i, 0)->start);
+    x->step = st >= 0 ? w[0].steps.v[st].number : -1;
+    s->ranks[last].last++;
+    w[last].lateness_total += x->lateness_ns;
+    for (size_t r = 0; r < nr; r++)
+        if (in_kept_step(&w[r].steps, gs_coll_at(&s->match, i, r)->start))
+            w[r].wait_total += arrival(s, i, last) - arrival(s, i, r);
+}
+
+/* The time each other rank waited for the candidate, per kept step, and their mean. */
+static void wait_for_candidate(gs_stragglers *s, rank_work *w)
+{
+    size_t c = (size_t)s->candidate;
+    gs_ns sum = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t r = 0; r < s->nranks; r++) {
+            gs_ns d = arrival(s, i, c) - arrival(s, i, r);
+            if (r != c && d > 0 && in_kept_step(&w[r].steps, gs_coll_at(&s->match, i, r)->start))
+                w[r].wait_straggler_total += d;
+        }
+    for (size_t r = 0; r < s->nranks; r++) {
+        s->ranks[r].wait_straggler_ns = per_step(w[r].wait_straggler_total, s->ranks[r].steps);
+        if (r != c)
+            sum += s->ranks[r].wait_straggler_ns;
+    }
+    s->others_wait_ns = s->nranks > 1 ? sum / (gs_ns)(s->nranks - 1) : 0;
+}
+
+static void skew_stats(gs_stragglers *s, gs_ns *scratch)
+{
+    for (int kind = -1; kind < GS_COLL__COUNT; kind++) {
+        size_t k = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if (kind < 0 || s->v[i].kind == (gs_coll_kind)kind)
+                scratch[k++] = s->v[i].skew_ns;
+        gs_skew_stats *st = kind < 0 ? &s->skew_all : &s->skew[kind];
+        st->n = k;
+        if (k == 0)
+            continue;
+        st->max = scratch[0];
+        for (size_t j = 1; j < k; j++)
+            st->max = scratch[j] > st->max ? scratch[j] : st->max;
+        st->p95 = gs_percentile_select(scratch, k, 95.0);
+        st->med = gs_percentile_select(scratch, k, 50.0);
+    }
+}
+
+/* The rank last most often, and the median rank's step and compute. */
+static void pick_candidate(gs_stragglers *s, gs_ns *scratch)
+{
+    for (size_t r = 0; r < s->nranks; r++) {
+        gs_strag_rank *x = &s->ranks[r];
+        x->last_share = s->n ? (double)x->last / (double)s->n : 0.0;
+        if (x->last > 0 && (s->candidate < 0 || x->last > s->ranks[s->candidate].last))
+            s->candidate = (int)r;
+    }
+    for (size_t r = 0; r < s->nranks; r++)
+        scratch[r] = s->ranks[r].step_ns;
+    s->median_step_ns = s->nranks ? gs_median_ns(scratch, s->nranks) : 0;
+    for (size_t r = 0; r < s->nranks; r++)
+        scratch[r] = s->ranks[r].compute_ns;
+    s->median_compute_ns = s->nranks ? gs_median_ns(scratch, s->nranks) : 0;
+}
+
+static void decide(gs_stragglers *s)
+{
+    if (s->candidate < 0)
+        return;
+    const gs_strag_rank *c = &s->ranks[s->candidate];
+    s->compute_excess = s->median_compute_ns > 0
+                            ? (double)c->compute_ns / (double)s->median_compute_ns - 1.0
+                            : 0.0;
+    double wait_share =
+        s->median_step_ns > 0 ? (double)s->others_wait_ns / (double)s->median_step_ns : 0.0;
+    if (gs_straggler_qualifies(s->n, c->last_share, wait_share))
+        s->straggler = s->candidate;
+}
+
+static int analyse(gs_stragglers *s, const gs_strag_opts *opts, rank_work *w, gs_ns *scratch,
+                   gs_error *err)
+{
+    for (size_t r = 0; r < s->nranks; r++) {
+        const gs_trace *t = s->match.ranks[r].trace;
+        s->ranks[r].trace = t;
+        if (gs_steps_find(t, &opts->steps, &w[r].steps, err) != 0)
+            return -1;
+        if (rank_times(t, &w[r].steps, &s->ranks[r]) != 0)
+            return gs_fail_oom(err);
+    }
+    for (size_t i = 0; i < s->n; i++)
+        judge_instance(s, w, i, scratch);
+    for (size_t r = 0; r < s->nranks; r++) {
+        gs_strag_rank *x = &s->ranks[r];
+        x->wait_ns = per_step(w[r].wait_total, x->steps);
+        x->mean_lateness_ns = x->last ? w[r].lateness_total / (gs_ns)x->last : 0;
+    }
+    pick_candidate(s, scratch);
+    if (s->candidate >= 0)
+        wait_for_candidate(s, w);
+    decide(s);
+    skew_stats(s, scratch);
+    return 0;
+}
+
+int gs_stragglers_build(const gs_profile *p, const gs_select *sel, const gs_strag_opts *opts,
+                        gs_stragglers *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->straggler = out->candidate = -1;
+    if (gs_coll_match_build(p, sel, &out->match, err) != 0)
+        return -1;
+    if (gs_clock_align(&out->match, opts->align, &out->clock, err) != 0) {
+        gs_stragglers_free(out);
+        return -1;
+    }
+    out->nranks = out->match.nranks;
+    out->n = out->nranks > 1 ? out->match.n : 0; /* one rank waits for no other */
+    size_t ns = out->n > out->nranks ? out->n : out->nranks;
+    out->ranks = calloc(out->nranks ? out->nranks : 1, sizeof *out->ranks);
+    out->v = calloc(out->n ? out->n : 1, sizeof *out->v);
+    rank_work *w = calloc(out->nranks ? out->nranks : 1, sizeof *w);
+    gs_ns *scratch = malloc((ns ? ns : 1) * sizeof *scratch);
+    int rc = out->ranks && out->v && w && scratch ? analyse(out, opts, w, scratch, err)
+                                                  : gs_fail_oom(err);
+    for (size_t r = 0; w && r < out->nranks; r++)
+        gs_steps_free(&w[r].steps);
+    free(w);
+    free(scratch);
+    if (rc != 0)
+        gs_stragglers_free(out);
+    return rc;
+}
+
+void gs_stragglers_free(gs_stragglers *s)
+{
+    gs_coll_match_free(&s->match);
+    gs_clock_free(&s->clock);
+    free(s->ranks);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+    s->straggler = s->candidate = -1;
+}
+
+int gs_stragglers_rank_of(const gs_stragglers *s, const gs_trace *t)
+{
+    for (size_t r = 0; r < s->nranks; r++)
+        if (s->ranks[r].trace == t)
+            return (int)r;
+    return -1;
+}

@@ -1,0 +1,247 @@
+#include "render/straggler_tables.h"
+
+#include <string.h>
+
+#include "analysis/thresholds.h"
+#include "render/json.h"
+#include "render/units.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const gs_column rank_columns[] = {
+    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    {"offset_ns", "offset", "Clock offset", "Clock Offset (ns)", GS_COL_NS, 0},
+    {"residual_med_ns", "residual", "Residual med", "Residual Med (ns)", GS_COL_NS, 0},
+    {"residual_max_ns", "residual_max", "Residual max", "Residual Max (ns)", GS_COL_NS, 0},
+    {"last", "last", "Last", "Last", GS_COL_COUNT, 0},
+    {"last_pct", "last_pct", "Last (%)", "Last (%)", GS_COL_PCT, 0},
+    {"mean_lateness_ns", "lateness", "Mean lateness", "Mean Lateness (ns)", GS_COL_NS, 0},
+    {"wait_per_step_ns", "wait", "Wait/step", "Wait per Step (ns)", GS_COL_NS, 0},
+    {"compute_per_step_ns", "compute", "Compute/step", "Compute per Step (ns)", GS_COL_NS, 0},
+    {"compute_vs_median_pct", "compute_vs_median", "vs median (%)", "Compute vs Median (%)",
+     GS_COL_PCT, 0},
+    {"step_ns", "step", "Step", "Step (ns)", GS_COL_NS, 0},
+    {"straggler", "straggler", "Straggler", "Straggler", GS_COL_TEXT, 0},
+    {"file", "file", "File", "File", GS_COL_TEXT, 0},
+};
+
+static const gs_column kind_columns[] = {
+    {"kind", "kind", "Collective", "Collective", GS_COL_TEXT, 0},
+    {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
+    {"skew_med_ns", "skew", "Skew med", "Skew Med (ns)", GS_COL_NS, 0},
+    {"skew_p95_ns", "skew_p95", "Skew p95", "Skew P95 (ns)", GS_COL_NS, 0},
+    {"skew_max_ns", "skew_max", "Skew max", "Skew Max (ns)", GS_COL_NS, 0},
+};
+
+static const gs_column collective_columns[] = {
+    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    {"kind", "kind", "Collective", "Collective", GS_COL_TEXT, 0},
+    {"seq", "seq", "Seq", "Seq", GS_COL_COUNT, 0},
+    {"last_rank", "last_rank", "Last rank", "Last Rank", GS_COL_COUNT, 0},
+    {"lateness_ns", "lateness", "Lateness", "Lateness (ns)", GS_COL_NS, 0},
+    {"skew_ns", "skew", "Skew", "Skew (ns)", GS_COL_NS, 0},
+};
+
+static int rank_rows(const gs_stragglers *s, gs_table *out)
+{
+    gs_table_init(out, rank_columns, COUNT_OF(rank_columns), "no traces selected");
+    for (size_t r = 0; r < s->nranks; r++) {
+        const gs_strag_rank *x = &s->ranks[r];
+        const gs_clock_rank *k = &s->clock.ranks[r];
+        gs_cell *c = gs_table_add_row(out);
+        if (!c)
+            return -1;
+        c[0].i = x->trace->rank;
+        c[1].i = k->offset_ns;
+        c[2].i = k->residual_med_ns;
+        c[3].i = k->residual_max_ns;
+        c[4].i = (int64_t)x->last;
+        c[5].f = 100.0 * x->last_share;
+        c[6].i = x->mean_lateness_ns;
+        c[7].i = x->wait_ns;
+        c[8].i = x->compute_ns;
+        c[9].f = s->median_compute_ns > 0
+                     ? 100.0 * ((double)x->compute_ns / (double)s->median_compute_ns - 1.0)
+                     : 0.0;
+        c[10].i = x->step_ns;
+        c[11].text = s->straggler == (int)r ? "yes" : NULL;
+        c[12].text = x->trace->path;
+    }
+    return 0;
+}
+
+static int kind_rows(const gs_stragglers *s, gs_table *out)
+{
+    gs_table_init(out, kind_columns, COUNT_OF(kind_columns), "no collective on every rank");
+    for (int k = 0; k <= GS_COLL__COUNT; k++) {
+        const gs_skew_stats *st = k < GS_COLL__COUNT ? &s->skew[k] : &s->skew_all;
+        /* "all" only when it adds something: more than one kind */
+        if (st->n == 0 || (k == GS_COLL__COUNT && st->n == s->skew[s->v[0].kind].n))
+            continue;
+        gs_cell *c = gs_table_add_row(out);
+        if (!c)
+            return -1;
+        c[0].text = k < GS_COLL__COUNT ? gs_coll_kind_key((gs_coll_kind)k) : "all";
+        c[1].i = (int64_t)st->n;
+        c[2].i = st->med;
+        c[3].i = st->p95;
+        c[4].i = st->max;
+    }
+    return 0;
+}
+
+static int collective_rows(const gs_stragglers *s, gs_table *out)
+{
+    gs_table_init(out, collective_columns, COUNT_OF(collective_columns),
+                  "no collective on every rank");
+    for (size_t i = 0; i < s->n; i++) {
+        const gs_strag_instance *x = &s->v[i];
+        gs_cell *c = gs_table_add_row(out);
+        if (!c)
+            return -1;
+        c[0].i = x->step;
+        c[1].text = gs_coll_kind_key(x->kind);
+        c[2].i = x->seq;
+        c[3].i = s->ranks[x->last].trace->rank;
+        c[4].i = x->lateness_ns;
+        c[5].i = x->skew_ns;
+    }
+    return 0;
+}
+
+int gs_straggler_tables_make(const gs_stragglers *s, bool each, gs_straggler_tables *out)
+{
+    memset(out, 0, sizeof *out);
+    out->each = each;
+    int rc = rank_rows(s, &out->ranks);
+    rc |= kind_rows(s, &out->kinds);
+    rc |= collective_rows(s, &out->collectives);
+    return rc ? -1 : 0;
+}
+
+void gs_straggler_tables_free(gs_straggler_tables *t)
+{
+    gs_table_free(&t->ranks);
+    gs_table_free(&t->kinds);
+    gs_table_free(&t->collectives);
+}
+
+/* ---- the document --------------------------------------------------------------------------- */
+
+static int32_t rank_of(const gs_stragglers *s, int i)
+{
+    return i >= 0 ? s->ranks[i].trace->rank : -1;
+}
+
+/* What was aligned, and the finding or why there is none, for people. */
+static void summary_text(FILE *out, const gs_stragglers *s)
+{
+    char a[GS_UNIT_BUF], b[GS_UNIT_BUF];
+    if (s->nranks < 2) {
+        fputs("one rank selected: nothing to compare\n", out);
+        return;
+    }
+    if (s->n == 0) {
+        fputs("no collective on every rank: clocks not aligned, no straggler to find\n", out);
+        return;
+    }
+    gs_fmt_duration(a, sizeof a, s->clock.residual_med_ns);
+    gs_fmt_duration(b, sizeof b, s->clock.residual_max_ns);
+    if (s->clock.aligned)
+        fprintf(out, "clocks aligned on rank %d from %zu collectives on every rank; residual med "
+                     "%s, max %s\n",
+                rank_of(s, 0), s->n, a, b);
+    else
+        fprintf(out, "clocks not aligned (--no-align): the files' own clocks; ends differ by med "
+                     "%s, max %s\n",
+                a, b);
+    const gs_strag_rank *c = &s->ranks[s->candidate];
+    double wait_pct = s->median_step_ns > 0
+                          ? 100.0 * (double)s->others_wait_ns / (double)s->median_step_ns
+                          : 0.0;
+    gs_fmt_duration(a, sizeof a, c->mean_lateness_ns);
+    gs_fmt_duration(b, sizeof b, s->others_wait_ns);
+    fprintf(out, "%s rank %d arrived last at %.0f %% of %zu collectives, on average %s after the "
+                 "others; they wait for it %s per step (%.1f %% of the step); its compute per "
+                 "step is %+.1f %% vs the median rank's\n",
+            s->straggler >= 0 ? "straggler:" : "no straggler: most often last,",
+            rank_of(s, s->candidate), 100.0 * c->last_share, s->n, a, b, wait_pct,
+            100.0 * s->compute_excess);
+    if (s->straggler < 0)
+        fprintf(out, "(a straggler arrives last at more than %.0f %% of at least %d collectives "
+                     "and the others wait more than %.0f %% of the step)\n",
+                100.0 * GS_TH_STRAGGLER_LAST_SHARE, GS_TH_STRAGGLER_MIN_COLLECTIVES,
+                100.0 * GS_TH_STRAGGLER_WAIT_SHARE);
+}
+
+static void summary_json(FILE *out, const gs_stragglers *s)
+{
+    fprintf(out, "  \"aligned\": %s,\n  \"reference_rank\": %d,\n  \"matched\": %zu,\n",
+            s->clock.aligned ? "true" : "false", rank_of(s, s->nranks ? 0 : -1), s->n);
+    fprintf(out, "  \"residual_med_ns\": %lld,\n  \"residual_max_ns\": %lld,\n",
+            (long long)s->clock.residual_med_ns, (long long)s->clock.residual_max_ns);
+    fprintf(out, "  \"straggler\": ");
+    if (s->straggler >= 0)
+        fprintf(out, "%d", rank_of(s, s->straggler));
+    else
+        fputs("null", out);
+    fprintf(out, ",\n  \"most_often_last\": ");
+    if (s->candidate >= 0)
+        fprintf(out, "%d", rank_of(s, s->candidate));
+    else
+        fputs("null", out);
+    fprintf(out, ",\n  \"others_wait_per_step_ns\": %lld,\n  \"compute_excess_pct\": ",
+            (long long)s->others_wait_ns);
+    gs_json_number(out, 100.0 * s->compute_excess, 2);
+}
+
+typedef struct section {
+    const char *key;
+    const char *title;
+    gs_table *table;
+} section;
+
+int gs_render_stragglers(FILE *out, const gs_stragglers *s, gs_straggler_tables *t,
+                         enum gs_format format, const gs_text_style *style, size_t limit)
+{
+    section sections[] = {
+        {"ranks", "Per rank (times on the common clock)", &t->ranks},
+        {"skew", "Skew of arrivals (latest - earliest start) per collective", &t->kinds},
+        {"collectives", "Each collective on every rank: who arrived last", &t->collectives},
+    };
+    size_t n = t->each ? 3 : 2;
+    int rc = 0;
+    if (format == GS_FORMAT_JSON) {
+        fputs("{\n  \"command\": \"stragglers\",\n", out);
+        summary_json(out, s);
+    } else if (format == GS_FORMAT_TABLE) {
+        summary_text(out, s);
+    }
+    for (size_t i = 0; i < n; i++) {
+        gs_table *tb = sections[i].table;
+        size_t total = tb->nrows;
+        gs_table_limit(tb, limit);
+        switch (format) {
+        case GS_FORMAT_JSON:
+            fprintf(out, ",\n  \"%s\": ", sections[i].key);
+            gs_json_rows(out, tb, "  ");
+            break;
+        case GS_FORMAT_CSV:
+            fprintf(out, "%s# %s\n", i ? "\n" : "", sections[i].key);
+            gs_render_csv(out, tb);
+            break;
+        case GS_FORMAT_TABLE: {
+            bool bold = style && style->tty;
+            fprintf(out, "\n%s%s", bold ? "\033[1m" : "", sections[i].title);
+            if (tb->nrows < total)
+                fprintf(out, " (first %zu of %zu)", tb->nrows, total);
+            fputs(bold ? "\033[0m\n" : "\n", out);
+            rc |= gs_render_text(out, tb, style);
+            break;
+        }
+        }
+    }
+    if (format == GS_FORMAT_JSON)
+        fputs("\n}\n", out);
+    return rc ? -1 : 0;
+}
