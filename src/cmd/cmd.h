@@ -19,5 +19,6 @@ int cmd_monitor(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_comm(int argc, char **argv);
+int cmd_stragglers(int argc, char **argv);
 
 #endif
