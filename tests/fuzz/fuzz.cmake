@@ -12,3 +12,16 @@ add_executable(fuzz_gst ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gst.c)
 target_link_libraries(fuzz_gst PRIVATE gscore)
 target_compile_options(fuzz_gst PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_gst PRIVATE -fsanitize=fuzzer,address,undefined)
+
+# The monitor's log reader (src/monitor/replay.c) and the renderers of what it accepts; seeds in
+# tests/fuzz/corpus/monitor/ are lines of tests/data/monitor/two_gpus.jsonl.
+add_executable(fuzz_monitor_replay ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_monitor_replay.c)
+target_link_libraries(fuzz_monitor_replay PRIVATE gscore)
+target_compile_options(fuzz_monitor_replay PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_options(fuzz_monitor_replay PRIVATE -fsanitize=fuzzer,address,undefined)
+
+# The per-process .gst merge of gpuscope run (src/collect/gst_merge.c); seeds: the .gst corpus.
+add_executable(fuzz_gst_merge ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gst_merge.c)
+target_link_libraries(fuzz_gst_merge PRIVATE gscore)
+target_compile_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
