@@ -71,6 +71,28 @@ static int match(gs_coll_match *m, by_seq *idx)
     return 0;
 }
 
+/* Indexes every rank's collectives by seq and pairs them (out->ranks filled). */
+static int match_ranks(gs_coll_match *out, gs_error *err)
+{
+    if (out->nranks == 0)
+        return 0;
+    by_seq *idx = calloc(out->nranks, sizeof *idx);
+    int rc = idx ? 0 : -1;
+    size_t built = 0;
+    for (; built < out->nranks && rc == 0; built++)
+        rc = by_seq_build(&out->ranks[built].coll, &idx[built]);
+    if (rc == 0)
+        rc = match(out, idx);
+    for (size_t r = 0; idx && r < built; r++)
+        by_seq_free(&idx[r]);
+    free(idx);
+    if (rc != 0) {
+        gs_coll_match_free(out);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
 int gs_coll_match_build(const gs_profile *p, const gs_select *sel, gs_coll_match *out,
                         gs_error *err)
 {
@@ -89,23 +111,29 @@ int gs_coll_match_build(const gs_profile *p, const gs_select *sel, gs_coll_match
             return -1;
         }
     }
-    if (out->nranks == 0)
-        return 0;
-    by_seq *idx = calloc(out->nranks, sizeof *idx);
-    int rc = idx ? 0 : -1;
-    size_t built = 0;
-    for (; built < out->nranks && rc == 0; built++)
-        rc = by_seq_build(&out->ranks[built].coll, &idx[built]);
-    if (rc == 0)
-        rc = match(out, idx);
-    for (size_t r = 0; idx && r < built; r++)
-        by_seq_free(&idx[r]);
-    free(idx);
-    if (rc != 0) {
-        gs_coll_match_free(out);
+    return match_ranks(out, err);
+}
+
+int gs_coll_match_from(const gs_trace *const *traces, const gs_collectives *colls, size_t n,
+                       gs_coll_match *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->ranks = calloc(n ? n : 1, sizeof *out->ranks);
+    if (!out->ranks)
         return gs_fail_oom(err);
+    for (size_t r = 0; r < n; r++) {
+        gs_coll_rank *x = &out->ranks[out->nranks++];
+        x->trace = traces[r];
+        x->coll.v = malloc((colls[r].n ? colls[r].n : 1) * sizeof *x->coll.v);
+        if (!x->coll.v) {
+            gs_coll_match_free(out);
+            return gs_fail_oom(err);
+        }
+        if (colls[r].n)
+            memcpy(x->coll.v, colls[r].v, colls[r].n * sizeof *x->coll.v);
+        x->coll.n = colls[r].n;
     }
-    return 0;
+    return match_ranks(out, err);
 }
 
 void gs_coll_match_free(gs_coll_match *m)

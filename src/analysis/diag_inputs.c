@@ -130,8 +130,7 @@ static void memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs_diag
     in->mem_growth_steps = worst->fit_steps;
 }
 
-/* The profile-level straggler numbers, and this trace's own wait for the straggler. */
-static void straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag_inputs *in)
+void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag_inputs *in)
 {
     in->strag_rank = -1;
     in->strag_ranks = 1; /* a report of one trace runs no straggler analysis */
@@ -206,6 +205,6 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
     if (tensor_core_share(t, &out->tensor_core_share) != 0)
         return gs_fail_oom(err);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
-    straggler_inputs(t, src->stragglers, out);
+    gs_diag_straggler_inputs(t, src->stragglers, out);
     return 0;
 }

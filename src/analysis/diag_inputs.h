@@ -19,6 +19,10 @@ typedef struct gs_diag_sources {
     const gs_stragglers *stragglers; /* NULL for a single trace */
 } gs_diag_sources;
 
+/* The profile-level straggler numbers (s NULL: a single trace), and t's own wait for the
+ * straggler. Rank summaries fill them in the cross-rank phase, so they are apart. */
+void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag_inputs *in);
+
 int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_inputs *out,
                          gs_error *err);
 

@@ -9,7 +9,7 @@
 
 /* Per rank while building: its steps and whether a collective falls in a kept one. */
 typedef struct rank_work {
-    gs_steps steps;
+    const gs_steps *steps;
     gs_ns wait_total, wait_straggler_total, lateness_total;
 } rank_work;
 
@@ -24,8 +24,7 @@ static gs_ns per_step(gs_ns total, size_t steps)
     return steps ? total / (gs_ns)steps : total;
 }
 
-/* Compute kernels' busy time inside the kept steps, per kept step; and the mean kept step. */
-static int rank_times(const gs_trace *t, const gs_steps *steps, gs_strag_rank *out)
+int gs_strag_compute_per_step(const gs_trace *t, const gs_steps *steps, gs_ns *out)
 {
     gs_spans busy = {0}, kept = {0};
     int rc = 0;
@@ -43,9 +42,7 @@ static int rank_times(const gs_trace *t, const gs_steps *steps, gs_strag_rank *o
         gs_ns total = 0;
         for (size_t i = 0; i < kept.n; i++)
             total += gs_spans_overlap(&busy, kept.v[i].start, kept.v[i].end);
-        out->steps = steps->stats.n;
-        out->step_ns = steps->stats.mean;
-        out->compute_ns = per_step(total, out->steps);
+        *out = per_step(total, steps->stats.n);
     }
     gs_spans_free(&busy);
     gs_spans_free(&kept);
@@ -77,12 +74,12 @@ static void judge_instance(gs_stragglers *s, rank_work *w, size_t i, gs_ns *scra
     x->last = (uint32_t)last;
     x->skew_ns = arrival(s, i, last) - arrival(s, i, first);
     x->lateness_ns = arrival(s, i, last) - gs_median_ns(scratch, k);
-    long st = gs_steps_at(&w[0].steps, gs_coll_at(&s->match, i, 0)->start);
-    x->step = st >= 0 ? w[0].steps.v[st].number : -1;
+    long st = gs_steps_at(w[0].steps, gs_coll_at(&s->match, i, 0)->start);
+    x->step = st >= 0 ? w[0].steps->v[st].number : -1;
     s->ranks[last].last++;
     w[last].lateness_total += x->lateness_ns;
     for (size_t r = 0; r < nr; r++)
-        if (in_kept_step(&w[r].steps, gs_coll_at(&s->match, i, r)->start))
+        if (in_kept_step(w[r].steps, gs_coll_at(&s->match, i, r)->start))
             w[r].wait_total += arrival(s, i, last) - arrival(s, i, r);
 }
 
@@ -94,7 +91,7 @@ static void wait_for_candidate(gs_stragglers *s, rank_work *w)
     for (size_t i = 0; i < s->n; i++)
         for (size_t r = 0; r < s->nranks; r++) {
             gs_ns d = arrival(s, i, c) - arrival(s, i, r);
-            if (r != c && d > 0 && in_kept_step(&w[r].steps, gs_coll_at(&s->match, i, r)->start))
+            if (r != c && d > 0 && in_kept_step(w[r].steps, gs_coll_at(&s->match, i, r)->start))
                 w[r].wait_straggler_total += d;
         }
     for (size_t r = 0; r < s->nranks; r++) {
@@ -155,16 +152,14 @@ static void decide(gs_stragglers *s)
         s->straggler = s->candidate;
 }
 
-static int analyse(gs_stragglers *s, const gs_strag_opts *opts, rank_work *w, gs_ns *scratch,
-                   gs_error *err)
+static void analyse(gs_stragglers *s, const gs_strag_input *in, rank_work *w, gs_ns *scratch)
 {
     for (size_t r = 0; r < s->nranks; r++) {
-        const gs_trace *t = s->match.ranks[r].trace;
-        s->ranks[r].trace = t;
-        if (gs_steps_find(t, &opts->steps, &w[r].steps, err) != 0)
-            return -1;
-        if (rank_times(t, &w[r].steps, &s->ranks[r]) != 0)
-            return gs_fail_oom(err);
+        s->ranks[r].trace = in[r].trace;
+        w[r].steps = in[r].steps;
+        s->ranks[r].steps = in[r].steps->stats.n;
+        s->ranks[r].step_ns = in[r].steps->stats.mean;
+        s->ranks[r].compute_ns = in[r].compute_ns;
     }
     for (size_t i = 0; i < s->n; i++)
         judge_instance(s, w, i, scratch);
@@ -178,17 +173,27 @@ static int analyse(gs_stragglers *s, const gs_strag_opts *opts, rank_work *w, gs
         wait_for_candidate(s, w);
     decide(s);
     skew_stats(s, scratch);
-    return 0;
 }
 
-int gs_stragglers_build(const gs_profile *p, const gs_select *sel, const gs_strag_opts *opts,
-                        gs_stragglers *out, gs_error *err)
+int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragglers *out,
+                       gs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->straggler = out->candidate = -1;
-    if (gs_coll_match_build(p, sel, &out->match, err) != 0)
-        return -1;
-    if (gs_clock_align(&out->match, opts->align, &out->clock, err) != 0) {
+    const gs_trace **traces = malloc((n ? n : 1) * sizeof *traces);
+    gs_collectives *colls = malloc((n ? n : 1) * sizeof *colls);
+    int rc = traces && colls ? 0 : gs_fail_oom(err);
+    for (size_t r = 0; r < n && rc == 0; r++) {
+        traces[r] = in[r].trace;
+        colls[r] = *in[r].coll;
+    }
+    if (rc == 0)
+        rc = gs_coll_match_from(traces, colls, n, &out->match, err);
+    free(traces);
+    free(colls);
+    if (rc == 0)
+        rc = gs_clock_align(&out->match, align, &out->clock, err);
+    if (rc != 0) {
         gs_stragglers_free(out);
         return -1;
     }
@@ -199,14 +204,49 @@ int gs_stragglers_build(const gs_profile *p, const gs_select *sel, const gs_stra
     out->v = calloc(out->n ? out->n : 1, sizeof *out->v);
     rank_work *w = calloc(out->nranks ? out->nranks : 1, sizeof *w);
     gs_ns *scratch = malloc((ns ? ns : 1) * sizeof *scratch);
-    int rc = out->ranks && out->v && w && scratch ? analyse(out, opts, w, scratch, err)
-                                                  : gs_fail_oom(err);
-    for (size_t r = 0; w && r < out->nranks; r++)
-        gs_steps_free(&w[r].steps);
+    rc = out->ranks && out->v && w && scratch ? 0 : gs_fail_oom(err);
+    if (rc == 0)
+        analyse(out, in, w, scratch);
     free(w);
     free(scratch);
     if (rc != 0)
         gs_stragglers_free(out);
+    return rc;
+}
+
+/* Each selected trace's inputs, found here and dropped once the analysis has read them. */
+int gs_stragglers_build(const gs_profile *p, const gs_select *sel, const gs_strag_opts *opts,
+                        gs_stragglers *out, gs_error *err)
+{
+    gs_strag_input *in = calloc(p->traces.n ? p->traces.n : 1, sizeof *in);
+    gs_collectives *colls = calloc(p->traces.n ? p->traces.n : 1, sizeof *colls);
+    gs_steps *steps = calloc(p->traces.n ? p->traces.n : 1, sizeof *steps);
+    int rc = in && colls && steps ? 0 : gs_fail_oom(err);
+    size_t n = 0;
+    for (size_t i = 0; i < p->traces.n && rc == 0; i++) {
+        const gs_trace *t = p->traces.v[i];
+        if (!gs_selected(sel, t))
+            continue;
+        in[n] = (gs_strag_input){.trace = t, .coll = &colls[n], .steps = &steps[n]};
+        n++;
+        rc = gs_collectives_find(t, &colls[n - 1], err) != 0 ||
+                     gs_steps_find(t, &opts->steps, &steps[n - 1], err) != 0
+                 ? -1
+                 : gs_strag_compute_per_step(t, &steps[n - 1], &in[n - 1].compute_ns) != 0
+                       ? gs_fail_oom(err)
+                       : 0;
+    }
+    if (rc == 0)
+        rc = gs_stragglers_from(in, n, opts->align, out, err);
+    else
+        gs_stragglers_free(out); /* empty, with no straggler */
+    for (size_t r = 0; r < n; r++) {
+        gs_collectives_free(&colls[r]);
+        gs_steps_free(&steps[r]);
+    }
+    free(in);
+    free(colls);
+    free(steps);
     return rc;
 }
 

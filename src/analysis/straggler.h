@@ -80,6 +80,21 @@ static inline bool gs_straggler_qualifies(size_t collectives, double last_share,
            last_share > GS_TH_STRAGGLER_LAST_SHARE && wait_share > GS_TH_STRAGGLER_WAIT_SHARE;
 }
 
+/* What the analysis reads of one rank: the trace stands for the rank (rank, path, epoch_ns are
+ * read; a rank summary's stub has no events), its collectives and steps, and its compute per
+ * kept step (gs_strag_compute_per_step). Full traces and rank summaries give the same numbers. */
+typedef struct gs_strag_input {
+    const gs_trace *trace;
+    const gs_collectives *coll;
+    const gs_steps *steps;
+    gs_ns compute_ns;
+} gs_strag_input;
+
+/* |union of compute kernels| inside the kept steps, per kept step. 0, or -1 (out of memory). */
+int gs_strag_compute_per_step(const gs_trace *t, const gs_steps *steps, gs_ns *out);
+
+int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragglers *out,
+                       gs_error *err);
 int gs_stragglers_build(const gs_profile *p, const gs_select *sel, const gs_strag_opts *opts,
                         gs_stragglers *out, gs_error *err);
 void gs_stragglers_free(gs_stragglers *s);

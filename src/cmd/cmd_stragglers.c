@@ -7,6 +7,8 @@
 #include "cmd/options.h"
 #include "common/error.h"
 #include "render/straggler_tables.h"
+#include "analysis/rank_merge.h"
+#include "cmd/rank_inputs.h"
 
 /* The same text is in doc/stragglers.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char stragglers_help[] =
@@ -44,6 +46,37 @@ static const char stragglers_help[] =
     "                 others wait for it more than 5 % of the median step\n"
     "Durations are whole ns in csv and json; csv writes one block per section.\n";
 
+static int render(const gs_cli *cli, gs_stragglers *s, bool each)
+{
+    gs_straggler_tables tables;
+    gs_text_style style = gs_cli_text_style();
+    int rc = gs_straggler_tables_make(s, each, &tables);
+    if (rc == 0)
+        rc = gs_render_stragglers(stdout, s, &tables, cli->format, &style, cli->limit);
+    gs_straggler_tables_free(&tables);
+    gs_stragglers_free(s);
+    return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
+}
+
+/* Rank summaries (.gsum, alone or mixed with traces): the same analysis on their collectives. */
+static int from_summaries(const gs_cli *cli, const gs_strag_opts *opts, bool each)
+{
+    gs_rank_set set;
+    int rc = gs_cli_load_ranks(cli, &set);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    gs_merged_report m;
+    gs_error err;
+    if (gs_merge_ranks(set.v, set.n, opts->align, &m, &err) != 0) {
+        rc = gs_cli_fail(&err);
+    } else {
+        rc = render(cli, &m.stragglers, each);
+        gs_merged_report_free(&m);
+    }
+    gs_rank_set_free(&set);
+    return rc;
+}
+
 int cmd_stragglers(int argc, char **argv)
 {
     bool no_align = false, each = false;
@@ -54,24 +87,18 @@ int cmd_stragglers(int argc, char **argv)
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
         return rc;
+    const gs_strag_opts opts = {.align = !no_align, .steps = cli.steps};
+    if (gs_cli_has_summaries(&cli))
+        return from_summaries(&cli, &opts, each);
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;
     gs_stragglers s;
     gs_error err;
-    const gs_strag_opts opts = {.align = !no_align, .steps = cli.steps};
-    if (gs_stragglers_build(&profile, &cli.select, &opts, &s, &err) != 0) {
+    if (gs_stragglers_build(&profile, &cli.select, &opts, &s, &err) != 0)
         rc = gs_cli_fail(&err);
-    } else {
-        gs_straggler_tables tables;
-        gs_text_style style = gs_cli_text_style();
-        rc = gs_straggler_tables_make(&s, each, &tables);
-        if (rc == 0)
-            rc = gs_render_stragglers(stdout, &s, &tables, cli.format, &style, cli.limit);
-        gs_straggler_tables_free(&tables);
-        rc = rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
-        gs_stragglers_free(&s);
-    }
+    else
+        rc = render(&cli, &s, each);
     gs_profile_free(&profile);
     return rc;
 }

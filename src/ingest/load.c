@@ -120,11 +120,12 @@ int gs_load_trace_buffer(const char *data, size_t size, const char *name, const 
                        gst_is_magic(data, size), out, err);
 }
 
-static bool is_trace_name(const char *name)
+/* Trace files, and with_gsum also rank summaries (.gsum, the last suffix). */
+static bool is_trace_name(const char *name, bool with_gsum)
 {
-    static const char *const suffixes[] = {".json", ".json.gz", ".gst"};
-    size_t n = strlen(name);
-    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+    static const char *const suffixes[] = {".json", ".json.gz", ".gst", ".gsum"};
+    size_t n = strlen(name), count = sizeof suffixes / sizeof suffixes[0] - !with_gsum;
+    for (size_t i = 0; i < count; i++) {
         size_t k = strlen(suffixes[i]);
         if (n > k && !strcmp(name + n - k, suffixes[i]))
             return true;
@@ -140,7 +141,7 @@ static int cmp_str(const void *a, const void *b)
 typedef GS_VEC(char *) path_list;
 
 /* The trace files directly inside a folder, sorted by name. */
-static int list_folder(const char *dir, path_list *files, gs_error *err)
+static int list_folder(const char *dir, bool with_gsum, path_list *files, gs_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -148,7 +149,7 @@ static int list_folder(const char *dir, path_list *files, gs_error *err)
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.' || !is_trace_name(e->d_name))
+        if (e->d_name[0] == '.' || !is_trace_name(e->d_name, with_gsum))
             continue;
         size_t len = strlen(dir) + strlen(e->d_name) + 2;
         char *path = malloc(len);
@@ -211,7 +212,7 @@ int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts 
             rc = gs_fail(err, GS_EXIT_INPUT, "%s: %s", paths[i], strerror(errno));
         } else if (S_ISDIR(st.st_mode)) {
             path_list files = {0};
-            rc = list_folder(paths[i], &files, err);
+            rc = list_folder(paths[i], false, &files, err);
             for (size_t f = 0; f < files.n; f++) {
                 if (rc == 0)
                     rc = load_one(files.v[f], opts, out, err);
@@ -228,5 +229,38 @@ int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts 
     }
     if (out->traces.n > 1)
         qsort(out->traces.v, out->traces.n, sizeof *out->traces.v, cmp_trace);
+    return 0;
+}
+
+int gs_list_inputs(const char *const *paths, size_t npaths, char ***out, size_t *n,
+                   gs_error *err)
+{
+    path_list all = {0};
+    int rc = 0;
+    for (size_t i = 0; i < npaths && rc == 0; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            rc = gs_fail(err, GS_EXIT_INPUT, "%s: %s", paths[i], strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = list_folder(paths[i], true, &all, err);
+        } else {
+            char *copy = strdup(paths[i]);
+            char **slot = copy ? GS_VEC_PUSH(&all) : NULL;
+            if (!slot) {
+                free(copy);
+                rc = gs_fail_oom(err);
+            } else {
+                *slot = copy;
+            }
+        }
+    }
+    if (rc != 0) {
+        for (size_t i = 0; i < all.n; i++)
+            free(all.v[i]);
+        GS_VEC_FREE(&all);
+        return -1;
+    }
+    *out = all.v;
+    *n = all.n;
     return 0;
 }

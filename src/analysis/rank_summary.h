@@ -1,0 +1,78 @@
+/* The per-rank phase of a multi-rank analysis (issue 7 part 4): one trace reduced to what the
+ * cross-rank phase (rank_merge.h) and the multi-rank report need, so a trace can be dropped as
+ * soon as it is summarised and summaries can be written next to each rank's trace under the
+ * job's own launcher (gpuscope summarize, .gsum files: doc/FORMAT.md).
+ *
+ * A summary holds numbers that are final for its rank (step statistics and per-step windows,
+ * breakdown averages, the temporal breakdown, communication per rank, kind and step, memory
+ * peaks, the verdict's inputs) and the per-name aggregates that merge across ranks exactly
+ * (count, total, min, max of kernels and operators), plus the collectives (kind, seq, start,
+ * end, bytes) that clock alignment and the straggler analysis match across ranks. What it
+ * drops: single events, so medians and deviations of per-kernel durations across ranks and the
+ * idle gaps with what the host was doing cannot be had from summaries. */
+#ifndef GS_ANALYSIS_RANK_SUMMARY_H
+#define GS_ANALYSIS_RANK_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/breakdown.h"
+#include "analysis/collectives.h"
+#include "analysis/comm.h"
+#include "analysis/diagnose.h"
+#include "analysis/profile_facts.h"
+#include "analysis/steps.h"
+#include "analysis/temporal.h"
+
+/* One kernel name on one rank; merging adds counts and totals, takes min of mins, max of maxes. */
+typedef struct gs_sum_kernel {
+    char *name;
+    uint64_t count;
+    gs_ns total, min, max;
+} gs_sum_kernel;
+
+/* One operator name on one rank (key_averages columns, which all add up across ranks). */
+typedef struct gs_sum_op {
+    char *name;
+    uint64_t calls;
+    gs_ns self_cpu, cpu_total, self_cuda, cuda_total;
+} gs_sum_op;
+
+typedef struct gs_rank_summary {
+    /* Stands for the rank wherever an analysis names one (path, rank, world_size, epoch_ns);
+     * it holds no events. */
+    gs_trace id;
+    char *format;           /* "kineto", "legacy", "gst" */
+    gs_ns span;             /* first to last event */
+    uint64_t profiler_steps; /* ProfilerStep#N ranges */
+    gs_event_counts events;
+    gs_steps steps;         /* windows (number, start, end, warm-up) and statistics */
+    size_t nkept;           /* steps in the breakdown averages */
+    double avg_ns[GS_BD__COUNT], avg_total_ns;
+    gs_diag_inputs inputs;  /* the straggler fields are filled by the cross-rank phase */
+    char *sync_top_op;      /* owns inputs.sync_top_op */
+    gs_ns compute_ns;       /* per kept step, for the straggler analysis */
+    gs_collectives coll;    /* .kernel is not kept (0) */
+    gs_temporal_row temporal;
+    gs_comm_rank comm;
+    gs_comm_kind *kinds;    /* in gs_coll_kind order, only kinds that occur */
+    size_t nkinds;
+    gs_comm_step *comm_steps;
+    size_t ncomm_steps;
+    int64_t mem_peak_allocated, mem_peak_reserved; /* over the rank's CUDA devices, 0 if none */
+    gs_sum_kernel *kernels; /* by total, largest first */
+    size_t nkernels;
+    gs_sum_op *ops;         /* by CUDA total (CPU total without GPU work), largest first */
+    size_t nops;
+    bool ops_gpu;           /* the trace has kernels or memory operations */
+} gs_rank_summary;
+
+/* Summarises t with the given step options. 0, or -1 with err. */
+int gs_rank_summary_build(gs_trace *t, const gs_step_opts *steps, gs_rank_summary *out,
+                          gs_error *err);
+
+/* An empty summary standing for a rank of `path` (for readers): 0, or -1 with err. */
+int gs_rank_summary_init(gs_rank_summary *s, const char *path, gs_error *err);
+void gs_rank_summary_free(gs_rank_summary *s);
+
+#endif

@@ -1,0 +1,48 @@
+/* The .gsum schema (doc/FORMAT.md, "Rank summaries"): one table of fields per record of a rank
+ * summary, shared by the writer (export/gsum.h) and the reader (ingest/gsum.h) so the two cannot
+ * drift apart. Every number is written exactly (integers as integers, doubles with 17
+ * significant digits), so a summary read back gives the same report as the trace. */
+#ifndef GS_INGEST_GSUM_SCHEMA_H
+#define GS_INGEST_GSUM_SCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/rank_summary.h"
+
+#define GS_GSUM_MAGIC "gpuscope-rank-summary"
+#define GS_GSUM_VERSION 1
+
+enum gs_gsum_type {
+    GS_F_I64,  /* int64_t, gs_ns */
+    GS_F_I32,  /* int32_t */
+    GS_F_U64,  /* uint64_t */
+    GS_F_SIZE, /* size_t */
+    GS_F_U32,  /* uint32_t */
+    GS_F_DBL,  /* double */
+    GS_F_BOOL, /* bool */
+    GS_F_ENUM, /* an enum, with its count: values 0 .. max-1 */
+    GS_F_STR,  /* char *, owned (NULL written as null) */
+};
+
+typedef struct gs_gsum_field {
+    const char *key;
+    uint8_t type; /* enum gs_gsum_type */
+    size_t off;
+    int max;      /* GS_F_ENUM: values below it */
+} gs_gsum_field;
+
+/* One section: a JSON object (one record at `off` in the summary) or an array of records whose
+ * pointer and count are at `off` and `count_off`, each `size` bytes. */
+typedef struct gs_gsum_section {
+    const char *key;
+    const gs_gsum_field *fields;
+    size_t nfields;
+    size_t off;       /* of the record, or of the array pointer */
+    size_t count_off; /* arrays: of the size_t count; 0 for an object */
+    size_t size;      /* arrays: of one element */
+} gs_gsum_section;
+
+const gs_gsum_section *gs_gsum_sections(size_t *n);
+
+#endif
