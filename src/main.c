@@ -23,6 +23,7 @@ static const struct command {
     {"idle", cmd_idle, "GPU idle time per rank, idle gaps and what the host was doing"},
     {"comm", cmd_comm, "communication per rank: collectives, bandwidth, overlap, exposed time"},
     {"stragglers", cmd_stragglers, "which rank the others wait for, clock offsets between ranks"},
+    {"summarize", cmd_summarize, "one rank's compact summary (.gsum) for multi-rank analyses"},
     {"launch", cmd_launch, "kernel launch delay and cost, short kernels, CUDA graphs"},
     {"sync", cmd_sync, "time the host spends blocked in synchronization, and who caused it"},
     {"memory", cmd_memory, "allocated/reserved memory over time, peak, growth, headroom"},

@@ -81,7 +81,7 @@ int cmd_report(int argc, char **argv)
     const char *html = NULL;
     bool explain = false;
     const gs_cli_flag flags[] = {{"explain", &explain}};
-    const gs_cli_text texts[] = {{"html", &html}};
+    const gs_cli_text texts[] = {{"html", &html, 0}};
     const gs_cli_spec spec = {.command = "report", .help = report_help, .step = true,
                               .keep_warmup = true, .default_limit = 10, .flags = flags,
                               .nflags = 1, .texts = texts, .ntexts = 1};

@@ -128,7 +128,17 @@ int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
     int c;
     opterr = 0; /* messages are ours, in our format */
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    char letters[3 + 2 * MAX_TEXTS] = ":h";
+    for (size_t i = 0, n = 2; i < spec->ntexts && i < MAX_TEXTS; i++)
+        if (spec->texts[i].letter) {
+            letters[n++] = spec->texts[i].letter;
+            letters[n++] = ':';
+            letters[n] = '\0';
+        }
+    while ((c = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
+        for (size_t i = 0; i < spec->ntexts && i < MAX_TEXTS; i++)
+            if (spec->texts[i].letter && c == spec->texts[i].letter)
+                c = OPT_TEXT + (int)i;
         int rc = GS_CLI_RUN;
         switch (c) {
         case 'h':

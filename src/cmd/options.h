@@ -34,6 +34,7 @@ typedef struct gs_cli_count {
 typedef struct gs_cli_text {
     const char *name;   /* without the dashes */
     const char **value; /* keeps its default (NULL) unless the option is given */
+    char letter;        /* a one-letter form (-o), or 0 */
 } gs_cli_text;
 
 typedef struct gs_cli_spec {

@@ -15,7 +15,7 @@ block_after() {
 }
 
 failed=0
-for cmd in run report kernels ops api memcpy launch sync memory steps breakdown idle comm stragglers diff export monitor; do
+for cmd in run report kernels ops api memcpy launch sync memory steps breakdown idle comm stragglers summarize diff export monitor; do
     page=doc/$cmd.md
     for flag in --help -h; do
         if ! diff -u <(block_after "$page" "<!-- help:begin -->") <("$exe" "$cmd" "$flag"); then

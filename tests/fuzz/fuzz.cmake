@@ -25,3 +25,10 @@ add_executable(fuzz_gst_merge ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gst_merge.c)
 target_link_libraries(fuzz_gst_merge PRIVATE gscore)
 target_compile_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
+
+# The rank-summary reader (src/ingest/gsum.c) and writer; seeds in tests/fuzz/corpus/gsum/ are
+# summaries of tests/data/ranks/r4 written by gpuscope summarize.
+add_executable(fuzz_gsum ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gsum.c)
+target_link_libraries(fuzz_gsum PRIVATE gscore)
+target_compile_options(fuzz_gsum PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_options(fuzz_gsum PRIVATE -fsanitize=fuzzer,address,undefined)

@@ -1,0 +1,69 @@
+/* gpuscope summarize: one trace reduced to its rank summary (.gsum), to run next to each rank's
+ * trace under the job's own launcher; report, comm and stragglers merge the summaries. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/rank_summary.h"
+#include "cmd/cmd.h"
+#include "cmd/options.h"
+#include "export/gsum.h"
+#include "ingest/load.h"
+
+/* The same text is in doc/summarize.md; tests/cli/test_docs.sh keeps the two equal. */
+static const char summarize_help[] =
+    "usage: gpuscope summarize [OPTIONS] TRACE -o RANK.gsum\n"
+    "\n"
+    "Reduces one rank's trace to the compact summary every multi-rank analysis\n"
+    "needs (steps, breakdown, GPU time, communication, collectives, verdict inputs,\n"
+    "kernels and operators by name), so it can run next to each rank's trace under\n"
+    "the job's launcher. gpuscope stragglers reads .gsum files, alone or mixed with\n"
+    "traces, and gives the same numbers as on the traces; report and comm do not\n"
+    "read them yet.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE  the summary to write (RANK.gsum)\n"
+    "  --step REGEX       steps are the annotation or NVTX ranges matching REGEX\n"
+    "                     (default: ProfilerStep#N, else the whole trace)\n"
+    "  --keep-warmup      count warm-up steps in the statistics\n"
+    "  -h, --help         show this help\n";
+
+int cmd_summarize(int argc, char **argv)
+{
+    const char *out_path = NULL;
+    const gs_cli_text texts[] = {{"output", &out_path, 'o'}};
+    const gs_cli_spec spec = {.command = "summarize", .help = summarize_help, .step = true,
+                              .keep_warmup = true, .texts = texts, .ntexts = 1};
+    gs_cli cli;
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    if (!out_path)
+        return gs_cli_usage("summarize", "%s", "-o FILE is required");
+    if (cli.npaths != 1)
+        return gs_cli_usage("summarize", "%s", "one trace per summary");
+    gs_trace *t;
+    gs_error err;
+    if (gs_load_trace(cli.paths[0], NULL, &t, &err) != 0)
+        return gs_cli_fail(&err);
+    gs_rank_summary s;
+    rc = gs_rank_summary_build(t, &cli.steps, &s, &err);
+    gs_trace_delete(t);
+    if (rc != 0)
+        return gs_cli_fail(&err);
+    FILE *f = fopen(out_path, "w");
+    if (!f) {
+        fprintf(stderr, "gpuscope: cannot write %s: %s\n", out_path, strerror(errno));
+        gs_rank_summary_free(&s);
+        return GS_EXIT_ENV;
+    }
+    gs_gsum_write(f, &s);
+    gs_rank_summary_free(&s);
+    bool io_error = ferror(f) != 0;
+    if (fclose(f) != 0 || io_error) {
+        fprintf(stderr, "gpuscope: cannot write %s: %s\n", out_path, strerror(errno));
+        remove(out_path);
+        return GS_EXIT_ENV;
+    }
+    return GS_EXIT_OK;
+}
