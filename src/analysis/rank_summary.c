@@ -11,6 +11,17 @@ static char *dup_str(const char *s)
     return strdup(s ? s : "");
 }
 
+static int copy_gpu(const gs_gpu_metrics *from, gs_gpu_metrics *to)
+{
+    *to = *from;
+    to->v = malloc((from->n ? from->n : 1) * sizeof *to->v);
+    if (!to->v)
+        return -1;
+    if (from->n)
+        memcpy(to->v, from->v, from->n * sizeof *to->v);
+    return 0;
+}
+
 /* Copies the step windows: the cross-rank phase places collectives in steps by start and end. */
 static int copy_steps(const gs_steps *from, gs_steps *to)
 {
@@ -81,7 +92,7 @@ static int from_report(const gs_report *r, gs_rank_summary *s)
     s->profiler_steps = r->facts.steps;
     s->events = r->facts.events;
     const gs_bd_trace *bd = &r->breakdown.v[0];
-    if (!s->format || copy_steps(&bd->steps, &s->steps) != 0)
+    if (!s->format || copy_steps(&bd->steps, &s->steps) != 0 || copy_gpu(&bd->gpu, &s->gpu) != 0)
         return -1;
     s->nkept = bd->nkept;
     memcpy(s->avg_ns, bd->avg_ns, sizeof s->avg_ns);
@@ -145,6 +156,7 @@ void gs_rank_summary_free(gs_rank_summary *s)
     gs_trace_free(&s->id);
     free(s->format);
     gs_steps_free(&s->steps);
+    gs_gpu_metrics_free(&s->gpu);
     free(s->sync_top_op);
     gs_collectives_free(&s->coll);
     free(s->kinds);

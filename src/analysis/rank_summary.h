@@ -6,7 +6,7 @@
  * A summary holds numbers that are final for its rank (step statistics and per-step windows,
  * breakdown averages, the temporal breakdown, communication per rank, kind and step, memory
  * peaks, the verdict's inputs) and the per-name aggregates that merge across ranks exactly
- * (count, total, min, max of kernels and operators), plus the collectives (kind, seq, start,
+ * (count, total, min, max of kernels and operators) and the GPU metrics per device, plus the collectives (kind, seq, start,
  * end, bytes) that clock alignment and the straggler analysis match across ranks. What it
  * drops: single events, so medians and deviations of per-kernel durations across ranks and the
  * idle gaps with what the host was doing cannot be had from summaries. */
@@ -20,6 +20,7 @@
 #include "analysis/collectives.h"
 #include "analysis/comm.h"
 #include "analysis/diagnose.h"
+#include "analysis/gpu_metrics.h"
 #include "analysis/profile_facts.h"
 #include "analysis/steps.h"
 #include "analysis/temporal.h"
@@ -49,6 +50,7 @@ typedef struct gs_rank_summary {
     gs_steps steps;         /* windows (number, start, end, warm-up) and statistics */
     size_t nkept;           /* steps in the breakdown averages */
     double avg_ns[GS_BD__COUNT], avg_total_ns;
+    gs_gpu_metrics gpu;     /* the breakdown's GPU metrics per device over the kept steps */
     gs_diag_inputs inputs;  /* the straggler fields are filled by the cross-rank phase */
     char *sync_top_op;      /* owns inputs.sync_top_op */
     gs_ns compute_ns;       /* per kept step, for the straggler analysis */

@@ -46,6 +46,9 @@ typedef struct gs_report {
     gs_op_summary ops;
     gs_memcpy_summary memcpy;
     gs_stragglers stragglers; /* across the selected traces; empty for one */
+    /* Built from rank summaries (report_ranks.h): no devices, idle gaps or copies, and the
+     * kernels' medians and deviations are unknown (0); renderers leave them out. */
+    bool from_summaries;
 } gs_report;
 
 int gs_report_build(const gs_profile *p, const gs_select *sel, const gs_report_opts *opts,

@@ -3,8 +3,10 @@
 #include <stdio.h>
 
 #include "analysis/comm.h"
+#include "analysis/rank_merge.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/rank_inputs.h"
 #include "common/error.h"
 #include "render/comm_tables.h"
 
@@ -16,6 +18,8 @@ static const char comm_help[] =
     "communication runs under compute (overlap) and how much does not (exposed), per\n"
     "rank and per step; collectives per rank and kind (all-reduce, all-gather,\n"
     "reduce-scatter, send/recv, ...) with count, time, message size and bandwidth.\n"
+    "Rank summaries (.gsum, from gpuscope summarize) are read too, alone or mixed\n"
+    "with traces, with the same numbers (not with --hta).\n"
     "\n"
     "options:\n"
     "  --per-step       also show communication per step\n"
@@ -56,6 +60,26 @@ static int render(const gs_cli *cli, const gs_comm *comm, bool per_step)
     return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
 }
 
+/* Rank summaries (.gsum, alone or mixed with traces): each holds its rank's rows of this view,
+ * computed by the same code when it was written; the merge puts them side by side. */
+static int from_summaries(const gs_cli *cli, bool per_step)
+{
+    gs_rank_set set;
+    int rc = gs_cli_load_ranks(cli, &set);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    gs_merged_report m;
+    gs_error err;
+    if (gs_merge_ranks(set.v, set.n, true, &m, &err) != 0) {
+        rc = gs_cli_fail(&err);
+    } else {
+        rc = render(cli, &m.comm, per_step);
+        gs_merged_report_free(&m);
+    }
+    gs_rank_set_free(&set);
+    return rc;
+}
+
 int cmd_comm(int argc, char **argv)
 {
     bool hta = false, per_step = false;
@@ -66,6 +90,13 @@ int cmd_comm(int argc, char **argv)
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
         return rc;
+    if (gs_cli_has_summaries(&cli)) {
+        if (hta) { /* a summary holds gpuscope's numbers; HTA's need the trace cut at load */
+            fputs("gpuscope: comm: --hta needs traces, not rank summaries (.gsum)\n", stderr);
+            return GS_EXIT_USAGE;
+        }
+        return from_summaries(&cli, per_step);
+    }
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;

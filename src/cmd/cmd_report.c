@@ -5,9 +5,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/rank_merge.h"
 #include "analysis/report.h"
+#include "analysis/report_ranks.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/rank_inputs.h"
 #include "render/html.h"
 #include "render/report.h"
 #include "render/units.h"
@@ -21,10 +24,14 @@ static const char report_help[] =
     "profiled, the steps, where the step time goes, GPU time and the largest idle\n"
     "gaps, the top kernels, operators and copies: the first thing to run.\n"
     "\n"
+    "Rank summaries (.gsum, from gpuscope summarize) are read too, alone or mixed\n"
+    "with traces: the same report and numbers, less what a summary does not hold\n"
+    "(the GPU list, idle gaps, copies, kernel medians and deviations).\n"
+    "\n"
     "options:\n"
     "  --format FORMAT  table (default) or json\n"
     "  --html FILE      write the report as one self-contained HTML page with\n"
-    "                   charts to FILE instead (nothing on stdout)\n"
+    "                   charts to FILE instead (nothing on stdout; traces only)\n"
     "  --explain        after the verdict, every rule: its inputs, thresholds, and\n"
     "                   why it fired or not (json always carries them)\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
@@ -76,6 +83,40 @@ static int write_html(const char *path, const gs_report *report, size_t limit)
     return GS_EXIT_OK;
 }
 
+static int render(const gs_cli *cli, const gs_report *report, bool explain)
+{
+    gs_text_style style = gs_cli_text_style();
+    return gs_render_report(stdout, report, cli->format, &style, cli->limit, explain) == 0
+               ? GS_EXIT_OK
+               : gs_cli_out_of_memory();
+}
+
+/* Rank summaries (.gsum, alone or mixed with traces): the cross-rank phase on the summaries,
+ * rendered as the report on the traces, less what a summary does not hold (report_ranks.h). */
+static int from_summaries(const gs_cli *cli, bool explain)
+{
+    gs_rank_set set;
+    int rc = gs_cli_load_ranks(cli, &set);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    gs_merged_report m;
+    gs_report report;
+    gs_error err;
+    if (gs_merge_ranks(set.v, set.n, true, &m, &err) != 0) {
+        rc = gs_cli_fail(&err);
+    } else {
+        if (gs_report_from_ranks(&m, &report, &err) != 0) {
+            rc = gs_cli_fail(&err);
+        } else {
+            rc = render(cli, &report, explain);
+            gs_report_from_ranks_free(&report);
+        }
+        gs_merged_report_free(&m);
+    }
+    gs_rank_set_free(&set);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     const char *html = NULL;
@@ -95,6 +136,13 @@ int cmd_report(int argc, char **argv)
               stderr);
         return GS_EXIT_USAGE;
     }
+    if (gs_cli_has_summaries(&cli)) {
+        if (html) {
+            fputs("gpuscope: report: --html needs traces, not rank summaries (.gsum)\n", stderr);
+            return GS_EXIT_USAGE;
+        }
+        return from_summaries(&cli, explain);
+    }
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;
@@ -107,10 +155,7 @@ int cmd_report(int argc, char **argv)
         rc = write_html(html, &report, cli.limit);
         gs_report_free(&report);
     } else {
-        gs_text_style style = gs_cli_text_style();
-        rc = gs_render_report(stdout, &report, cli.format, &style, cli.limit, explain) == 0
-                 ? GS_EXIT_OK
-                 : gs_cli_out_of_memory();
+        rc = render(&cli, &report, explain);
         gs_report_free(&report);
     }
     gs_profile_free(&profile);

@@ -191,6 +191,18 @@ static const gs_gsum_field op_fields[] = {
     {"cuda_total_ns", GS_F_I64, S(gs_sum_op, cuda_total), 0},
 };
 
+#define G(f) S(gs_gpu_device_metrics, f)
+static const gs_gsum_field gpu_fields[] = {
+    {"device", GS_F_I32, G(device), 0},
+    {"busy_ns", GS_F_I64, G(busy_ns), 0},
+    {"utilization", GS_F_DBL, G(utilization), 0},
+    {"sm_efficiency", GS_F_DBL, G(sm_efficiency), 0},
+    {"has_sm_efficiency", GS_F_BOOL, G(has_sm_efficiency), 0},
+    {"occupancy_pct", GS_F_DBL, G(occupancy_pct), 0},
+    {"has_occupancy", GS_F_BOOL, G(has_occupancy), 0},
+};
+#undef G
+
 #define OBJ(k, f) {k, f, N(f), 0, 0, 0}
 #define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T)}
 static const gs_gsum_section sections[] = {
@@ -204,6 +216,7 @@ static const gs_gsum_section sections[] = {
     ARR("communication_kinds", kind_fields, kinds, nkinds, gs_comm_kind),
     ARR("communication_steps", comm_step_fields, comm_steps, ncomm_steps, gs_comm_step),
     ARR("collectives", coll_fields, coll.v, coll.n, gs_collective),
+    ARR("gpu_metrics", gpu_fields, gpu.v, gpu.n, gs_gpu_device_metrics),
     ARR("kernels", kernel_fields, kernels, nkernels, gs_sum_kernel),
     ARR("ops", op_fields, ops, nops, gs_sum_op),
 };

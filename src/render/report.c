@@ -63,10 +63,45 @@ static void free_tables(report_tables *t)
     gs_table_free(&t->memcpy);
 }
 
+/* Kernels from rank summaries: the columns of 'gpuscope kernels' but the median and the standard
+ * deviation, which need every duration of every rank (report_ranks.h). */
+static const gs_column summary_kernel_columns[] = {
+    {"time_pct", "time", "Time (%)", "Time (%)", GS_COL_PCT, 0},
+    {"total_ns", "total", "Total", "Total Time (ns)", GS_COL_NS, 0},
+    {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
+    {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},
+    {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},
+    {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
+    {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+};
+
+static int summary_kernel_table(const gs_kernel_summary *s, gs_table *out)
+{
+    gs_table_init(out, summary_kernel_columns,
+                  sizeof summary_kernel_columns / sizeof summary_kernel_columns[0],
+                  "no GPU kernels in the selected traces");
+    for (size_t r = 0; r < s->nrows; r++) {
+        const gs_kernel_row *row = &s->rows[r];
+        gs_cell *c = gs_table_add_row(out);
+        if (!c)
+            return -1;
+        c[0].f = row->time_pct;
+        c[1].i = row->time.total;
+        c[2].i = (int64_t)row->time.count;
+        c[3].i = row->time.avg;
+        c[4].i = row->time.min;
+        c[5].i = row->time.max;
+        c[6].text = row->name;
+    }
+    return 0;
+}
+
 static int make_tables(const gs_report *r, size_t limit, report_tables *t)
 {
     int rc = gs_file_table(&r->facts, &t->files) | gs_device_table(&r->facts, &t->devices) |
-             gs_kernel_table(&r->kernels, &t->kernels) | gs_op_table(&r->ops, &t->ops) |
+             (r->from_summaries ? summary_kernel_table(&r->kernels, &t->kernels)
+                                : gs_kernel_table(&r->kernels, &t->kernels)) |
+             gs_op_table(&r->ops, &t->ops) |
              gs_memcpy_table(&r->memcpy, &t->memcpy) |
              gs_idle_tables_make(&r->temporal, &r->idle, &t->idle) |
              gs_comm_tables_make(&r->comm, false, &t->comm);
@@ -216,17 +251,28 @@ static int render_text(FILE *out, const gs_report *r, const report_tables *t,
     fprintf(out, "%sWhat was profiled%s\n", style && style->tty ? "\033[1m" : "",
             style && style->tty ? "\033[0m" : "");
     put_profile_lines(out, &r->facts);
+    if (r->from_summaries)
+        fputs("from rank summaries (.gsum): no GPU list, idle gaps, copies, or kernel medians "
+              "and deviations\n",
+              out);
     putc('\n', out);
     int rc = gs_render_text(out, &t->files, style);
-    putc('\n', out);
-    rc |= gs_render_text(out, &t->devices, style);
+    if (!r->from_summaries) {
+        putc('\n', out);
+        rc |= gs_render_text(out, &t->devices, style);
+    }
     rc |= render_analyses_text(out, r, t, style);
-    put_title(out, style, "Top kernels, by total GPU time", t->kernels.nrows, t->kernel_rows);
+    put_title(out, style,
+              r->from_summaries ? "Top kernels, by total GPU time (from summaries)"
+                                : "Top kernels, by total GPU time",
+              t->kernels.nrows, t->kernel_rows);
     rc |= gs_render_text(out, &t->kernels, style);
     put_title(out, style,
               r->ops.has_gpu ? "Top operators, by CUDA total" : "Top operators, by CPU total",
               t->ops.nrows, t->op_rows);
     rc |= gs_render_text(out, &t->ops, style);
+    if (r->from_summaries)
+        return rc ? -1 : 0;
     put_title(out, style, "Memory copies and sets, by total time", t->memcpy.nrows,
               t->memcpy_rows);
     rc |= gs_render_text(out, &t->memcpy, style);
@@ -239,18 +285,21 @@ static int render_json(FILE *out, const gs_report *r, const report_tables *t)
 {
     const gs_profile_facts *f = &r->facts;
     fprintf(out,
-            "{\n  \"command\": \"report\",\n  \"profile\": {\n"
+            "{\n  \"command\": \"report\",%s\n  \"profile\": {\n"
             "    \"traces\": %zu,\n    \"ranks\": %zu,\n    \"world_size\": %" PRId32 ",\n"
             "    \"span_ns\": %" PRId64 ",\n    \"steps\": %" PRIu64 ",\n    \"events\": {",
-            f->nfiles, f->nranks, f->world_size, f->span, f->steps);
+            r->from_summaries ? "\n  \"from_summaries\": true," : "", f->nfiles, f->nranks,
+            f->world_size, f->span, f->steps);
     event_class ev[EVENT_CLASSES];
     event_classes(&f->events, ev);
     for (size_t i = 0; i < EVENT_CLASSES; i++)
         fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", ev[i].key, ev[i].count);
     fputs("},\n    \"files\": ", out);
     gs_json_rows(out, &t->files, "    ");
-    fputs(",\n    \"devices\": ", out);
-    gs_json_rows(out, &t->devices, "    ");
+    if (!r->from_summaries) { /* a summary does not hold the GPUs' properties */
+        fputs(",\n    \"devices\": ", out);
+        gs_json_rows(out, &t->devices, "    ");
+    }
     fputs("\n  },\n  \"diagnosis\": [", out);
     int rc = 0;
     for (size_t i = 0; i < r->nranks; i++) {
@@ -282,14 +331,18 @@ static int render_json(FILE *out, const gs_report *r, const report_tables *t)
         fputs(",\n  \"communication\": ", out);
         gs_json_rows(out, &t->comm.ranks, "  ");
     }
-    fputs(",\n  \"gaps\": ", out);
-    gs_json_rows(out, &t->idle.gaps, "  ");
+    if (!r->from_summaries) { /* the gaps need the events around them */
+        fputs(",\n  \"gaps\": ", out);
+        gs_json_rows(out, &t->idle.gaps, "  ");
+    }
     fputs(",\n  \"kernels\": ", out);
     gs_json_rows(out, &t->kernels, "  ");
     fputs(",\n  \"ops\": ", out);
     gs_json_rows(out, &t->ops, "  ");
-    fputs(",\n  \"memcpy\": ", out);
-    gs_json_rows(out, &t->memcpy, "  ");
+    if (!r->from_summaries) {
+        fputs(",\n  \"memcpy\": ", out);
+        gs_json_rows(out, &t->memcpy, "  ");
+    }
     fputs("\n}\n", out);
     return rc ? -1 : 0;
 }

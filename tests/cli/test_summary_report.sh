@@ -1,0 +1,50 @@
+#!/bin/bash
+# gpuscope report and comm on rank summaries (issue 7 part 4): each rank of tests/data/ranks/r4
+# and r8 summarised to a .gsum; `report --format json` and `comm --per-step --format json` on the
+# summaries, alone and mixed with traces, equal the same on the traces field by field
+# (tests/check_summary_report.py leaves out only what doc/report.md lists as not in a summary:
+# devices, idle gaps, copies, kernel medians and deviations); golden text of both on r4's
+# summaries; --html and --hta, which need traces, are usage errors.
+#
+#   bash tests/cli/test_summary_report.sh path/to/gpuscope      # run from the source root
+#   GS_UPDATE_GOLDEN=1 bash tests/cli/test_summary_report.sh ... # rewrite (then review!)
+set -u
+exe=${1:?usage: test_summary_report.sh GPUSCOPE}
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+golden=tests/cli/golden
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. tests/cli/lib.sh
+
+for set in r4 r8; do
+    mkdir -p "$tmp/$set" "$tmp/$set-mixed"
+    for t in tests/data/ranks/$set/rank-*.json.gz; do
+        r=$(basename "$t" .json.gz)
+        "$exe" summarize "$t" -o "$tmp/$set/$r.gsum" || { echo "FAIL summarize $t"; failed=$((failed + 1)); }
+    done
+    # mixed: the even ranks as summaries, the odd ones as traces (paths are those of the traces)
+    cp "$tmp/$set"/rank-[02468].gsum "$tmp/$set-mixed/"
+    for args in "report --format json" "comm --per-step --format json"; do
+        read -r -a a <<<"$args"
+        "$exe" "${a[@]}" tests/data/ranks/$set >"$tmp/traces.json"
+        for input in "$set" "$set-mixed"; do
+            ran=$((ran + 1))
+            if [ "$input" = "$set" ]; then
+                "$exe" "${a[@]}" "$tmp/$input" >"$tmp/sums.json"
+            else
+                "$exe" "${a[@]}" "$tmp/$input" tests/data/ranks/$set/rank-[13579].json.gz >"$tmp/sums.json"
+            fi
+            if ! python3 tests/check_summary_report.py "$tmp/traces.json" "$tmp/sums.json"; then
+                echo "FAIL $args: $input differs from the traces"
+                failed=$((failed + 1))
+            fi
+        done
+    done
+done
+
+check_golden summary-report-r4.table report "$tmp/r4"
+check_golden summary-comm-r4.table comm "$tmp/r4"
+check_error 2 report --html "$tmp/x.html" "$tmp/r4"
+check_error 2 comm --hta "$tmp/r4"
+finish
