@@ -77,12 +77,16 @@ static int make_rows(gs_kernel_summary *s, gs_dur_item *items, size_t n)
     if (gs_dur_groups(items, n, &groups, &ngroups) != 0)
         return -1;
     s->rows = calloc(ngroups ? ngroups : 1, sizeof *s->rows);
-    if (!s->rows) {
+    s->durations = malloc((n ? n : 1) * sizeof *s->durations);
+    if (!s->rows || !s->durations) {
         free(groups);
         return -1;
     }
-    for (size_t g = 0; g < ngroups; g++) {
+    for (size_t i = 0; i < n; i++) /* the items are sorted: by group, then duration */
+        s->durations[i] = items[i].dur;
+    for (size_t g = 0, first = 0; g < ngroups; first += groups[g++].time.count) {
         gs_kernel_row *row = &s->rows[s->nrows++];
+        row->first = first;
         row->name = gs_str_get(&s->names, groups[g].key.name);
         memcpy(row->grid, &groups[g].key.tag[0], sizeof row->grid);
         memcpy(row->block, &groups[g].key.tag[3], sizeof row->block);
@@ -118,6 +122,7 @@ int gs_kernel_summary_build(const gs_profile *p, const gs_select *sel, bool by_l
 void gs_kernel_summary_free(gs_kernel_summary *s)
 {
     free(s->rows);
+    free(s->durations);
     gs_strtab_free(&s->names);
     memset(s, 0, sizeof *s);
 }

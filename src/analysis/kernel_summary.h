@@ -15,6 +15,7 @@ typedef struct gs_kernel_row {
     int32_t grid[3], block[3]; /* zero unless grouped by launch */
     gs_dur_stats time;
     double time_pct; /* time.total / sum of all rows' totals × 100 */
+    size_t first;    /* its time.count durations start at durations[first] */
 } gs_kernel_row;
 
 typedef struct gs_kernel_summary {
@@ -23,6 +24,9 @@ typedef struct gs_kernel_summary {
     bool by_launch;
     gs_ns total; /* sum of all rows' totals */
     gs_strtab names; /* owns the row names */
+    /* Every kernel's duration, each row's ascending: a merge of ranks summarised one at a time
+     * (rank_summary.h) needs them for the exact median and deviation across ranks. */
+    gs_ns *durations;
 } gs_kernel_summary;
 
 int gs_kernel_summary_build(const gs_profile *p, const gs_select *sel, bool by_launch,

@@ -55,20 +55,29 @@ static size_t collect(const gs_profile *p, const gs_select *sel, gs_dur_item *it
     return n;
 }
 
-static gs_memcpy_row make_row(const gs_dur_group *g)
+void gs_memcpy_rows_sort(gs_memcpy_row *rows, size_t n)
+{
+    if (n > 1)
+        qsort(rows, n, sizeof *rows, cmp_row);
+}
+
+gs_memcpy_row gs_memcpy_row_make(uint8_t kind, uint8_t src, uint8_t dst, gs_dur_stats time,
+                                 uint64_t bytes, double time_pct)
 {
     gs_memcpy_row row = {
-        .kind = (uint8_t)g->key.tag[TAG_KIND],
-        .src = (uint8_t)g->key.tag[TAG_SRC],
-        .dst = (uint8_t)g->key.tag[TAG_DST],
-        .time = g->time,
-        .bytes = (uint64_t)g->amount,
-        .time_pct = g->time_pct,
+        .kind = kind, .src = src, .dst = dst, .time = time, .bytes = bytes, .time_pct = time_pct,
     };
     gs_memcpy_label(row.operation, sizeof row.operation, row.kind, row.src, row.dst);
     row.bandwidth_gbps = row.time.total > 0 ? (double)row.bytes / (double)row.time.total : 0;
     row.pageable = row.src == GS_LOC_PAGEABLE || row.dst == GS_LOC_PAGEABLE;
     return row;
+}
+
+static gs_memcpy_row make_row(const gs_dur_group *g)
+{
+    return gs_memcpy_row_make((uint8_t)g->key.tag[TAG_KIND], (uint8_t)g->key.tag[TAG_SRC],
+                              (uint8_t)g->key.tag[TAG_DST], g->time, (uint64_t)g->amount,
+                              g->time_pct);
 }
 
 int gs_memcpy_summary_build(const gs_profile *p, const gs_select *sel, gs_memcpy_summary *out,
@@ -83,23 +92,29 @@ int gs_memcpy_summary_build(const gs_profile *p, const gs_select *sel, gs_memcpy
     gs_dur_group *groups;
     size_t ngroups;
     int rc = gs_dur_groups(items, n, &groups, &ngroups);
-    free(items);
-    if (rc != 0)
-        return gs_fail_oom(err);
-    out->rows = calloc(ngroups ? ngroups : 1, sizeof *out->rows);
-    if (!out->rows) {
+    out->rows = rc == 0 ? calloc(ngroups ? ngroups : 1, sizeof *out->rows) : NULL;
+    out->durations = rc == 0 ? malloc((n ? n : 1) * sizeof *out->durations) : NULL;
+    if (!out->rows || !out->durations) {
+        free(items);
         free(groups);
+        gs_memcpy_summary_free(out);
         return gs_fail_oom(err);
     }
-    for (size_t g = 0; g < ngroups; g++)
-        out->rows[out->nrows++] = make_row(&groups[g]);
+    for (size_t i = 0; i < n; i++) /* the items are sorted: by group, then duration */
+        out->durations[i] = items[i].dur;
+    free(items);
+    for (size_t g = 0, first = 0; g < ngroups; first += groups[g++].time.count) {
+        out->rows[out->nrows] = make_row(&groups[g]);
+        out->rows[out->nrows++].first = first;
+    }
     free(groups);
-    qsort(out->rows, out->nrows, sizeof *out->rows, cmp_row);
+    gs_memcpy_rows_sort(out->rows, out->nrows);
     return 0;
 }
 
 void gs_memcpy_summary_free(gs_memcpy_summary *s)
 {
     free(s->rows);
+    free(s->durations);
     memset(s, 0, sizeof *s);
 }

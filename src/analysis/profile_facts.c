@@ -62,8 +62,7 @@ static int cmp_device_qsort(const void *a, const void *b)
     return cmp_device(a, b);
 }
 
-/* Every rank's trace usually lists every GPU of its host: keep one of each. */
-static void dedupe_devices(gs_profile_facts *f)
+void gs_profile_facts_dedupe_devices(gs_profile_facts *f)
 {
     qsort(f->devices, f->ndevices, sizeof *f->devices, cmp_device_qsort);
     size_t kept = 0;
@@ -136,7 +135,7 @@ int gs_profile_facts_build(const gs_profile *p, const gs_select *sel, gs_profile
             add_trace(out, p->traces.v[t]);
     out->nranks = count_distinct_ranks(out, ranks);
     free(ranks);
-    dedupe_devices(out);
+    gs_profile_facts_dedupe_devices(out);
     return 0;
 }
 

@@ -50,6 +50,10 @@ int gs_profile_facts_build(const gs_profile *p, const gs_select *sel, gs_profile
                            gs_error *err);
 void gs_profile_facts_free(gs_profile_facts *f);
 
+/* Every rank's trace usually lists every GPU of its host: sorts f->devices by id and keeps one
+ * of each (the profile's facts, and a merge of ranks summarised one at a time). */
+void gs_profile_facts_dedupe_devices(gs_profile_facts *f);
+
 /* Whether a range name is a PyTorch step: "ProfilerStep#" and one or more digits. */
 bool gs_is_profiler_step(const char *name);
 

@@ -123,8 +123,8 @@ int gs_rank_summary_init(gs_rank_summary *s, const char *path, gs_error *err)
     return gs_trace_init(&s->id, path, err);
 }
 
-int gs_rank_summary_build(gs_trace *t, const gs_step_opts *steps, gs_rank_summary *out,
-                          gs_error *err)
+int gs_rank_summary_build(gs_trace *t, const gs_step_opts *steps, bool detail,
+                          gs_rank_summary *out, gs_error *err)
 {
     if (gs_rank_summary_init(out, t->path, err) != 0)
         return -1;
@@ -133,13 +133,14 @@ int gs_rank_summary_build(gs_trace *t, const gs_step_opts *steps, gs_rank_summar
     out->id.epoch_ns = t->epoch_ns;
     gs_trace *one[1] = {t};
     gs_profile p = {.traces = {.v = one, .n = 1, .cap = 1}};
-    const gs_report_opts opts = {.steps = *steps, .gaps = 0};
+    const gs_report_opts opts = {.steps = *steps, .gaps = detail ? GS_RANK_DETAIL_GAPS : 0};
     gs_report r;
     if (gs_report_build(&p, NULL, &opts, &r, err) != 0) {
         gs_rank_summary_free(out);
         return -1;
     }
     int rc = from_report(&r, out) != 0 ||
+                     (detail && gs_rank_detail_build(&r, &out->detail) != 0) ||
                      gs_strag_compute_per_step(t, &out->steps, &out->compute_ns) != 0
                  ? gs_fail_oom(err)
                  : gs_collectives_find(t, &out->coll, err);
@@ -167,5 +168,6 @@ void gs_rank_summary_free(gs_rank_summary *s)
     for (size_t i = 0; i < s->nops; i++)
         free(s->ops[i].name);
     free(s->ops);
+    gs_rank_detail_free(s->detail);
     memset(s, 0, sizeof *s);
 }

@@ -22,6 +22,7 @@
 #include "analysis/diagnose.h"
 #include "analysis/gpu_metrics.h"
 #include "analysis/profile_facts.h"
+#include "analysis/rank_detail.h"
 #include "analysis/steps.h"
 #include "analysis/temporal.h"
 
@@ -67,11 +68,13 @@ typedef struct gs_rank_summary {
     gs_sum_op *ops;         /* by CUDA total (CPU total without GPU work), largest first */
     size_t nops;
     bool ops_gpu;           /* the trace has kernels or memory operations */
+    gs_rank_detail *detail; /* NULL unless asked for; never read from or written to a .gsum */
 } gs_rank_summary;
 
-/* Summarises t with the given step options. 0, or -1 with err. */
-int gs_rank_summary_build(gs_trace *t, const gs_step_opts *steps, gs_rank_summary *out,
-                          gs_error *err);
+/* Summarises t with the given step options, with its detail (rank_detail.h) when `detail`.
+ * 0, or -1 with err. */
+int gs_rank_summary_build(gs_trace *t, const gs_step_opts *steps, bool detail,
+                          gs_rank_summary *out, gs_error *err);
 
 /* An empty summary standing for a rank of `path` (for readers): 0, or -1 with err. */
 int gs_rank_summary_init(gs_rank_summary *s, const char *path, gs_error *err);

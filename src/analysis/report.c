@@ -22,6 +22,26 @@ static const gs_sync_rank *sync_of(const gs_report *r, const gs_trace *t)
     return NULL;
 }
 
+/* The operator under which trace t blocks most, owned by *out (NULL when none). The profile's
+ * causes pool every rank, so with several ranks one rank's evidence would name another's. */
+static int own_top_sync_op(const gs_report *r, const gs_trace *t, const gs_step_opts *steps,
+                           char **out, gs_error *err)
+{
+    *out = NULL;
+    const char *op = r->sync.ncauses ? r->sync.causes[0].op : NULL;
+    gs_sync_summary one_sync = {0};
+    if (r->breakdown.n > 1) {
+        gs_trace *one[1] = {(gs_trace *)t};
+        const gs_profile one_trace = {.traces = {.v = one, .n = 1, .cap = 1}};
+        if (gs_sync_build(&one_trace, NULL, steps, &one_sync, err) != 0)
+            return -1;
+        op = one_sync.ncauses ? one_sync.causes[0].op : NULL;
+    }
+    *out = op ? strdup(op) : NULL;
+    gs_sync_summary_free(&one_sync);
+    return op && !*out ? gs_fail_oom(err) : 0;
+}
+
 /* Stragglers are a property of the whole profile: one analysis, read by every rank's verdict. */
 static int diagnose_ranks(const gs_profile *p, const gs_select *sel, const gs_report_opts *opts,
                           gs_report *r, gs_error *err)
@@ -37,11 +57,13 @@ static int diagnose_ranks(const gs_profile *p, const gs_select *sel, const gs_re
         gs_report_rank *rr = &r->ranks[i];
         const gs_bd_trace *bd = &r->breakdown.v[i];
         rr->breakdown = bd;
+        if (own_top_sync_op(r, bd->trace, &opts->steps, &rr->sync_top_op, err) != 0)
+            return -1;
         gs_diag_sources src = {
             .breakdown = bd,
             .launch = launch_of(r, bd->trace),
             .sync = sync_of(r, bd->trace),
-            .sync_top_op = r->sync.ncauses ? r->sync.causes[0].op : NULL,
+            .sync_top_op = rr->sync_top_op,
             .memory = &r->memory,
             .stragglers = r->breakdown.n > 1 ? &r->stragglers : NULL,
         };
@@ -120,8 +142,10 @@ int gs_report_build(const gs_profile *p, const gs_select *sel, const gs_report_o
 
 void gs_report_free(gs_report *r)
 {
-    for (size_t i = 0; i < r->nranks; i++)
+    for (size_t i = 0; i < r->nranks; i++) {
         gs_diagnosis_free(&r->ranks[i].diagnosis);
+        free(r->ranks[i].sync_top_op);
+    }
     free(r->ranks);
     gs_stragglers_free(&r->stragglers);
     gs_profile_facts_free(&r->facts);

@@ -24,6 +24,7 @@ typedef struct gs_report_rank {
     const gs_bd_trace *breakdown; /* points into gs_report.breakdown */
     gs_diag_inputs inputs;
     gs_diagnosis diagnosis;
+    char *sync_top_op; /* inputs.sync_top_op: the operator under which this rank blocks most */
 } gs_report_rank;
 
 typedef struct gs_report_opts {

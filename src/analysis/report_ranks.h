@@ -1,10 +1,11 @@
-/* The report from rank summaries (issue 7 part 4): the merged cross-rank results (rank_merge.h)
- * laid out as a gs_report, so one renderer writes both and a report from summaries has the same
- * shape and numbers as the report on the traces wherever a summary holds them. What it cannot
- * hold is marked by gs_report.from_summaries: the GPUs' properties, the idle gaps with what the
- * host was doing, the copies table, and medians and deviations of kernel durations (they need
- * every duration of every rank). The verdicts, steps, breakdown, GPU metrics, GPU time,
- * communication and the kernel and operator totals are those of the traces. */
+/* The multi-rank report from rank summaries (issue 7 part 4): the merged cross-rank results
+ * (rank_merge.h) laid out as a gs_report, so one renderer writes both. The verdicts, steps,
+ * breakdown, GPU metrics, GPU time, communication and the kernel and operator totals are those
+ * of the traces. When every rank was summarised from a trace in this process with its detail
+ * (rank_detail.h), the GPUs, the longest idle gaps, the copies and the kernels' medians and
+ * deviations are exact too: the report is the one on the traces, though no more than two traces
+ * were ever held at once. When some rank comes from a .gsum, those are left out and
+ * gs_report.from_summaries says so. */
 #ifndef GS_ANALYSIS_REPORT_RANKS_H
 #define GS_ANALYSIS_REPORT_RANKS_H
 

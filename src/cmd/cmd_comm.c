@@ -65,7 +65,7 @@ static int render(const gs_cli *cli, const gs_comm *comm, bool per_step)
 static int from_summaries(const gs_cli *cli, bool per_step)
 {
     gs_rank_set set;
-    int rc = gs_cli_load_ranks(cli, &set);
+    int rc = gs_cli_load_ranks(cli, false, &set);
     if (rc != GS_CLI_RUN)
         return rc;
     gs_merged_report m;

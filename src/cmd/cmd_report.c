@@ -91,12 +91,16 @@ static int render(const gs_cli *cli, const gs_report *report, bool explain)
                : gs_cli_out_of_memory();
 }
 
-/* Rank summaries (.gsum, alone or mixed with traces): the cross-rank phase on the summaries,
- * rendered as the report on the traces, less what a summary does not hold (report_ranks.h). */
-static int from_summaries(const gs_cli *cli, bool explain)
+/* Several ranks, rank by rank (report_ranks.h): traces are summarised with their detail by two
+ * workers and dropped, so memory holds two traces at most, not all of them; the report is the
+ * one on the whole profile. With .gsum files among the inputs, it is the report from summaries,
+ * less what a summary does not hold. */
+_Static_assert(GS_RANK_DETAIL_GAPS == GS_REPORT_GAPS, "each rank keeps the gaps the report lists");
+
+static int rank_by_rank(const gs_cli *cli, bool explain)
 {
     gs_rank_set set;
-    int rc = gs_cli_load_ranks(cli, &set);
+    int rc = gs_cli_load_ranks(cli, true, &set);
     if (rc != GS_CLI_RUN)
         return rc;
     gs_merged_report m;
@@ -141,8 +145,10 @@ int cmd_report(int argc, char **argv)
             fputs("gpuscope: report: --html needs traces, not rank summaries (.gsum)\n", stderr);
             return GS_EXIT_USAGE;
         }
-        return from_summaries(&cli, explain);
+        return rank_by_rank(&cli, explain);
     }
+    if (!html && gs_cli_count_inputs(&cli) > 1) /* the page's charts need the events */
+        return rank_by_rank(&cli, explain);
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;

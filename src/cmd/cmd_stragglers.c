@@ -62,7 +62,7 @@ static int render(const gs_cli *cli, gs_stragglers *s, bool each)
 static int from_summaries(const gs_cli *cli, const gs_strag_opts *opts, bool each)
 {
     gs_rank_set set;
-    int rc = gs_cli_load_ranks(cli, &set);
+    int rc = gs_cli_load_ranks(cli, false, &set);
     if (rc != GS_CLI_RUN)
         return rc;
     gs_merged_report m;

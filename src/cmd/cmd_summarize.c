@@ -47,7 +47,7 @@ int cmd_summarize(int argc, char **argv)
     if (gs_load_trace(cli.paths[0], NULL, &t, &err) != 0)
         return gs_cli_fail(&err);
     gs_rank_summary s;
-    rc = gs_rank_summary_build(t, &cli.steps, &s, &err);
+    rc = gs_rank_summary_build(t, &cli.steps, false, &s, &err);
     gs_trace_delete(t);
     if (rc != 0)
         return gs_cli_fail(&err);

@@ -16,21 +16,22 @@ typedef struct work {
     char **paths;
     size_t n, next;
     gs_step_opts steps;
+    bool detail;
     gs_rank_summary *out; /* parallel to paths */
     pthread_mutex_t lock;
     bool failed;
     gs_error err; /* the first failure */
 } work;
 
-static int summarise(const char *path, const gs_step_opts *steps, gs_rank_summary *out,
-                     gs_error *err)
+static int summarise(const char *path, const gs_step_opts *steps, bool detail,
+                     gs_rank_summary *out, gs_error *err)
 {
     if (gs_is_gsum_path(path))
         return gs_gsum_read(path, out, err);
     gs_trace *t;
     if (gs_load_trace(path, NULL, &t, err) != 0)
         return -1;
-    int rc = gs_rank_summary_build(t, steps, out, err);
+    int rc = gs_rank_summary_build(t, steps, detail, out, err);
     gs_trace_delete(t); /* the trace goes as soon as it is summarised: memory stays one rank's */
     return rc;
 }
@@ -45,7 +46,7 @@ static void *worker(void *arg)
         if (i >= w->n)
             return NULL;
         gs_error err = {0};
-        if (summarise(w->paths[i], &w->steps, &w->out[i], &err) != 0) {
+        if (summarise(w->paths[i], &w->steps, w->detail, &w->out[i], &err) != 0) {
             pthread_mutex_lock(&w->lock);
             if (!w->failed)
                 w->err = err;
@@ -55,20 +56,35 @@ static void *worker(void *arg)
     }
 }
 
-bool gs_cli_has_summaries(const gs_cli *cli)
+/* The number of input files, and whether one is a .gsum; 0 when they cannot be listed (the
+ * loader will say what is wrong). */
+static size_t list_inputs(const gs_cli *cli, bool *any_summary)
 {
     char **paths = NULL;
     size_t n = 0;
     gs_error err;
-    bool any = false;
+    *any_summary = false;
     if (gs_list_inputs(cli->paths, cli->npaths, &paths, &n, &err) != 0)
-        return false; /* the loader will say what is wrong */
+        return 0;
     for (size_t i = 0; i < n; i++) {
-        any |= gs_is_gsum_path(paths[i]);
+        *any_summary |= gs_is_gsum_path(paths[i]);
         free(paths[i]);
     }
     free(paths);
+    return n;
+}
+
+bool gs_cli_has_summaries(const gs_cli *cli)
+{
+    bool any;
+    list_inputs(cli, &any);
     return any;
+}
+
+size_t gs_cli_count_inputs(const gs_cli *cli)
+{
+    bool any;
+    return list_inputs(cli, &any);
 }
 
 /* Keeps the summaries --rank selects (at least one, or a usage error). */
@@ -100,10 +116,10 @@ static int select_rank(const gs_cli *cli, gs_rank_set *s)
     return GS_CLI_RUN;
 }
 
-int gs_cli_load_ranks(const gs_cli *cli, gs_rank_set *out)
+int gs_cli_load_ranks(const gs_cli *cli, bool detail, gs_rank_set *out)
 {
     memset(out, 0, sizeof *out);
-    work w = {.steps = cli->steps};
+    work w = {.steps = cli->steps, .detail = detail};
     if (gs_list_inputs(cli->paths, cli->npaths, &w.paths, &w.n, &w.err) != 0)
         return gs_cli_fail(&w.err);
     w.out = calloc(w.n ? w.n : 1, sizeof *w.out);

@@ -17,9 +17,12 @@ typedef struct gs_rank_set {
 
 /* Whether the command's inputs hold a .gsum file (folders included). */
 bool gs_cli_has_summaries(const gs_cli *cli);
+/* How many files the command's inputs name (folders listed); 0 when they cannot be listed. */
+size_t gs_cli_count_inputs(const gs_cli *cli);
 
-/* Summaries of every input: GS_CLI_RUN, or an exit code (message printed). */
-int gs_cli_load_ranks(const gs_cli *cli, gs_rank_set *out);
+/* Summaries of every input, traces' with their detail (rank_detail.h) when `detail`:
+ * GS_CLI_RUN, or an exit code (message printed). */
+int gs_cli_load_ranks(const gs_cli *cli, bool detail, gs_rank_set *out);
 void gs_rank_set_free(gs_rank_set *s);
 
 #endif

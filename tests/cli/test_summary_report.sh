@@ -1,5 +1,6 @@
 #!/bin/bash
-# gpuscope report and comm on rank summaries (issue 7 part 4): each rank of tests/data/ranks/r4
+# gpuscope report and comm on rank summaries (issue 7 part 4), and report on several traces rank
+# by rank (goldens from the full-trace path, byte for byte): each rank of tests/data/ranks/r4
 # and r8 summarised to a .gsum; `report --format json` and `comm --per-step --format json` on the
 # summaries, alone and mixed with traces, equal the same on the traces field by field
 # (tests/check_summary_report.py leaves out only what doc/report.md lists as not in a summary:
@@ -43,6 +44,10 @@ for set in r4 r8; do
     done
 done
 
+# several traces are reported rank by rank (two at most in memory); these goldens were written
+# by the full-trace path before it, and must stay byte for byte
+check_golden report-ranks-r4.table report tests/data/ranks/r4
+check_golden report-ranks-r8-limit-0.json report --format json --limit 0 tests/data/ranks/r8
 check_golden summary-report-r4.table report "$tmp/r4"
 check_golden summary-comm-r4.table comm "$tmp/r4"
 check_error 2 report --html "$tmp/x.html" "$tmp/r4"
