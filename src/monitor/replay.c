@@ -133,7 +133,7 @@ static int process(line_state *st)
     for (enum gs_json_tok t; (t = gs_json_next(j)) != GS_JSON_OBJECT_END;) {
         if (t != GS_JSON_KEY)
             return gs_json_fail(j, "a process is not a valid object");
-        int64_t v;
+        int64_t v = 0; /* set by whole_value on success; gcc -O3 cannot see it */
         double mem;
         if (gs_json_tok_is(j, "pid")) {
             if (whole_value(st, "pid", UINT32_MAX, &v))
@@ -176,7 +176,7 @@ static int processes(line_state *st)
 static int known_field(line_state *st, const struct field *f)
 {
     gs_snapshot *out = st->out;
-    int64_t v;
+    int64_t v = 0; /* set by whole_value on success; gcc -O3 cannot see it */
     double d;
     bool present;
     switch (f->kind) {
