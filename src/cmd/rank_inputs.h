@@ -1,6 +1,6 @@
 /* Multi-rank inputs as rank summaries (analysis/rank_summary.h): .gsum files are read, full
- * traces are loaded and summarised one rank at a time by two workers, each holding at most one
- * trace, so memory stays bounded by the largest rank, not the sum. */
+ * traces are loaded and summarised one rank at a time on a worker thread, so memory stays
+ * bounded by the largest rank, not the sum. */
 #ifndef GS_CMD_RANK_INPUTS_H
 #define GS_CMD_RANK_INPUTS_H
 
