@@ -97,6 +97,11 @@ int cmd_comm(int argc, char **argv)
         }
         return from_summaries(&cli, per_step);
     }
+    /* Several traces go rank by rank (one in memory at a time): the same numbers. HTA's cut is
+     * made on the whole trace and --rank picks traces out of a loaded profile, so those keep
+     * the full-trace path. */
+    if (!hta && !cli.select.by_rank && gs_cli_count_inputs(&cli) > 1)
+        return from_summaries(&cli, per_step);
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;

@@ -88,7 +88,9 @@ int cmd_stragglers(int argc, char **argv)
     if (rc != GS_CLI_RUN)
         return rc;
     const gs_strag_opts opts = {.align = !no_align, .steps = cli.steps};
-    if (gs_cli_has_summaries(&cli))
+    /* Several inputs go rank by rank (one trace in memory at a time): the same numbers. --rank
+     * picks traces out of a loaded profile, so it keeps the full-trace path. */
+    if (gs_cli_has_summaries(&cli) || (!cli.select.by_rank && gs_cli_count_inputs(&cli) > 1))
         return from_summaries(&cli, &opts, each);
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
