@@ -38,10 +38,6 @@ static int summarise(const char *path, const gs_step_opts *steps, bool detail,
         return -1;
     int rc = gs_rank_summary_build(t, steps, detail, out, err);
     gs_trace_delete(t); /* the trace goes as soon as it is summarised: memory stays one rank's */
-    /* ... and back to the system: glibc keeps a freed heap for reuse, raising its mmap threshold
-     * after a large free, so without this the peak grew with the number of ranks (131 MB for
-     * 64 ranks of 33 MB; 43 MB with the heap trimmed, bench/bench_ranks.sh). */
-    malloc_trim(0);
     return rc;
 }
 
@@ -128,6 +124,11 @@ static int select_rank(const gs_cli *cli, gs_rank_set *s)
 int gs_cli_load_ranks(const gs_cli *cli, bool detail, gs_rank_set *out)
 {
     memset(out, 0, sizeof *out);
+    /* A trace's large arrays are mapped and unmapped, not kept in the heap: glibc raises its mmap
+     * threshold after a large free and then keeps each rank's freed arrays, so peak memory grew
+     * with the number of ranks (123 MB for 64 ranks of 33 MB; 44 MB with the threshold fixed,
+     * bench/bench_ranks.sh, for about a quarter more time). */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     work w = {.steps = cli->steps, .detail = detail};
     if (gs_list_inputs(cli->paths, cli->npaths, &w.paths, &w.n, &w.err) != 0)
         return gs_cli_fail(&w.err);
