@@ -3,7 +3,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "render/json.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -160,56 +159,21 @@ void gs_comm_tables_free(gs_comm_tables *t)
 
 /* ---- the document ------------------------------------------------------------------------------ */
 
-static void put_title(FILE *out, const gs_text_style *style, const char *title, size_t shown,
-                      size_t total)
-{
-    bool bold = style && style->tty;
-    fprintf(out, "%s%s", bold ? "\033[1m" : "", title);
-    if (shown < total)
-        fprintf(out, " (first %zu of %zu)", shown, total);
-    fputs(bold ? "\033[0m\n" : "\n", out);
-}
-
 int gs_render_comm(FILE *out, gs_comm_tables *t, bool hta_compat, enum gs_format format,
                    const gs_text_style *style, size_t limit)
 {
-    const struct {
-        const char *key;   /* JSON member and CSV block name */
-        const char *title; /* table format heading */
-        gs_table *table;
-    } sections[] = {
-        {"ranks", "Communication per rank (overlap = compute and communication at once)", &t->ranks},
+    gs_section sections[] = {
+        {"ranks", "Communication per rank (overlap = compute and communication at once)", &t->ranks,
+         false, 0},
         {"collectives", "Collectives per rank and kind (algbw, busbw as nccl-tests)",
-         &t->collectives},
-        {"steps", "Communication per step", &t->steps},
+         &t->collectives, false, 0},
+        {"steps", "Communication per step", &t->steps, false, 0},
     };
-    size_t n = t->per_step ? 3 : 2;
-    int rc = 0;
     if (format == GS_FORMAT_JSON)
         fprintf(out, "{\n  \"command\": \"comm\",\n  \"hta_compat\": %s",
                 hta_compat ? "true" : "false");
-    for (size_t i = 0; i < n; i++) {
-        gs_table *tb = sections[i].table;
-        size_t total = tb->nrows;
-        gs_table_limit(tb, limit);
-        switch (format) {
-        case GS_FORMAT_JSON:
-            fprintf(out, ",\n  \"%s\": ", sections[i].key);
-            gs_json_rows(out, tb, "  ");
-            break;
-        case GS_FORMAT_CSV:
-            fprintf(out, "%s# %s\n", i ? "\n" : "", sections[i].key);
-            gs_render_csv(out, tb);
-            break;
-        case GS_FORMAT_TABLE:
-            if (i)
-                putc('\n', out);
-            put_title(out, style, sections[i].title, tb->nrows, total);
-            rc |= gs_render_text(out, tb, style);
-            break;
-        }
-    }
+    int rc = gs_render_sections(out, sections, t->per_step ? 3 : 2, format, style, limit, false);
     if (format == GS_FORMAT_JSON)
         fputs("\n}\n", out);
-    return rc ? -1 : 0;
+    return rc;
 }

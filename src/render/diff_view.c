@@ -98,16 +98,6 @@ static size_t make_sections(gs_diff_tables *t, section *s)
     return COUNT_OF(all);
 }
 
-static void put_title(FILE *out, const gs_text_style *style, const char *title, size_t shown,
-                      size_t total)
-{
-    bool bold = style && style->tty;
-    fprintf(out, "%s%s", bold ? "\033[1m" : "", title);
-    if (shown < total)
-        fprintf(out, " (first %zu of %zu)", shown, total);
-    fputs(bold ? "\033[0m\n" : "\n", out);
-}
-
 /* ---- text ----------------------------------------------------------------------------------- */
 
 static void side_line(FILE *out, const char *label, const gs_bd_trace *b, size_t kept)
@@ -148,7 +138,7 @@ static void text_header(FILE *out, const gs_diff_view *v, const gs_text_style *s
     snprintf(title, sizeof title,
              "Step time (median of the kept steps; 95 %% CI: percentile bootstrap of the "
              "difference of medians, %d resamples; Mann-Whitney U, two-sided)", GS_BOOT_RESAMPLES);
-    put_title(out, style, title, 1, 1);
+    gs_put_title(out, style, title, 1, 1);
 }
 
 static int render_text(FILE *out, const gs_diff_view *v, const gs_text_style *style,
@@ -165,7 +155,7 @@ static int render_text(FILE *out, const gs_diff_view *v, const gs_text_style *st
     }
     for (size_t i = 0; i < n; i++) {
         fputc('\n', out);
-        put_title(out, style, s[i].title, s[i].table->nrows, totals[i]);
+        gs_put_title(out, style, s[i].title, s[i].table->nrows, totals[i]);
         rc |= gs_render_text(out, s[i].table, style);
     }
     return rc ? -1 : 0;

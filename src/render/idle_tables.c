@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "render/json.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -219,64 +218,26 @@ void gs_idle_tables_free(gs_idle_tables *t)
 
 /* ---- the document --------------------------------------------------------------------------- */
 
-typedef struct section {
-    const char *key;   /* JSON member and CSV block name */
-    const char *title; /* table format heading */
-    gs_table *table;
-} section;
-
-static void put_title(FILE *out, const gs_text_style *style, const char *title, size_t shown,
-                      size_t total)
-{
-    bool bold = style && style->tty;
-    fprintf(out, "%s%s", bold ? "\033[1m" : "", title);
-    if (shown < total)
-        fprintf(out, " (first %zu of %zu)", shown, total);
-    fputs(bold ? "\033[0m\n" : "\n", out);
-}
-
 int gs_render_idle(FILE *out, gs_idle_tables *t, const gs_idle *idle, bool hta_compat,
                    enum gs_format format, const gs_text_style *style, size_t limit)
 {
-    section sections[] = {
+    /* The gaps table holds its own selection; its heading counts every gap worth listing. */
+    gs_section sections[] = {
         {"temporal", "Temporal breakdown per rank (GPU window = first GPU start to last GPU end)",
-         &t->temporal},
-        {"streams", "Idle gaps per stream", &t->streams},
-        {"gpus", "Idle gaps GPU-wide (gaps in the union of all streams)", &t->gpus},
-        {"gaps", "Largest GPU-wide gaps (>= 1 ms or >= 5 % of their step) and the host", &t->gaps},
-        {"steps", "GPU idle per step", &t->steps},
+         &t->temporal, false, 0},
+        {"streams", "Idle gaps per stream", &t->streams, false, 0},
+        {"gpus", "Idle gaps GPU-wide (gaps in the union of all streams)", &t->gpus, false, 0},
+        {"gaps", "Largest GPU-wide gaps (>= 1 ms or >= 5 % of their step) and the host", &t->gaps,
+         true, idle->gaps_worth_listing},
+        {"steps", "GPU idle per step", &t->steps, false, 0},
     };
-    size_t n = COUNT_OF(sections);
-    int rc = 0;
     if (format == GS_FORMAT_JSON) {
         fputs("{\n  \"command\": \"idle\",\n", out);
         fprintf(out, "  \"hta_compat\": %s,\n", hta_compat ? "true" : "false");
         fprintf(out, "  \"gaps_worth_listing\": %zu", idle->gaps_worth_listing);
     }
-    for (size_t i = 0; i < n; i++) {
-        gs_table *tb = sections[i].table;
-        size_t total = tb->nrows;
-        if (sections[i].table != &t->gaps)
-            gs_table_limit(tb, limit);
-        switch (format) {
-        case GS_FORMAT_JSON:
-            fprintf(out, ",\n  \"%s\": ", sections[i].key);
-            gs_json_rows(out, tb, "  ");
-            break;
-        case GS_FORMAT_CSV:
-            fprintf(out, "%s# %s\n", i ? "\n" : "", sections[i].key);
-            gs_render_csv(out, tb);
-            break;
-        case GS_FORMAT_TABLE:
-            if (i)
-                putc('\n', out);
-            put_title(out, style, sections[i].title, tb->nrows,
-                      tb == &t->gaps ? idle->gaps_worth_listing : total);
-            rc |= gs_render_text(out, tb, style);
-            break;
-        }
-    }
+    int rc = gs_render_sections(out, sections, COUNT_OF(sections), format, style, limit, false);
     if (format == GS_FORMAT_JSON)
         fputs("\n}\n", out);
-    return rc ? -1 : 0;
+    return rc;
 }

@@ -32,4 +32,25 @@ void gs_render_json(FILE *out, const gs_table *t, const char *command);
 int gs_render(FILE *out, const gs_table *t, enum gs_format format, const gs_text_style *style,
               const char *command);
 
+/* A heading for the table format, bold on a terminal; "(first SHOWN of TOTAL)" when --limit cut
+ * the table. */
+void gs_put_title(FILE *out, const gs_text_style *style, const char *title, size_t shown,
+                  size_t total);
+
+/* One table of a view made of several: its JSON member and CSV block name, its heading. */
+typedef struct gs_section {
+    const char *key;
+    const char *title;
+    gs_table *table;
+    bool unlimited; /* --limit does not cut it (it holds its own selection) */
+    size_t total;   /* the count its heading gives; 0: its rows before --limit */
+} gs_section;
+
+/* Writes the sections of a multi-table view, --limit applied to each: after the caller's JSON
+ * prologue as members (",\n  \"key\": [...]"), as CSV blocks ("# key"), or as titled text
+ * tables separated by a blank line (also before the first when `blank_first`: something
+ * precedes it). The caller closes the JSON object. Returns -1 when memory is exhausted. */
+int gs_render_sections(FILE *out, gs_section *s, size_t n, enum gs_format format,
+                       const gs_text_style *style, size_t limit, bool blank_first);
+
 #endif

@@ -195,53 +195,24 @@ static void summary_json(FILE *out, const gs_stragglers *s)
     gs_json_number(out, 100.0 * s->compute_excess, 2);
 }
 
-typedef struct section {
-    const char *key;
-    const char *title;
-    gs_table *table;
-} section;
-
 int gs_render_stragglers(FILE *out, const gs_stragglers *s, gs_straggler_tables *t,
                          enum gs_format format, const gs_text_style *style, size_t limit)
 {
-    section sections[] = {
-        {"ranks", "Per rank (times on the common clock)", &t->ranks},
-        {"skew", "Skew of arrivals (latest - earliest start) per collective", &t->kinds},
-        {"collectives", "Each collective on every rank: who arrived last", &t->collectives},
+    gs_section sections[] = {
+        {"ranks", "Per rank (times on the common clock)", &t->ranks, false, 0},
+        {"skew", "Skew of arrivals (latest - earliest start) per collective", &t->kinds, false, 0},
+        {"collectives", "Each collective on every rank: who arrived last", &t->collectives, false,
+         0},
     };
-    size_t n = t->each ? 3 : 2;
-    int rc = 0;
     if (format == GS_FORMAT_JSON) {
         fputs("{\n  \"command\": \"stragglers\",\n", out);
         summary_json(out, s);
     } else if (format == GS_FORMAT_TABLE) {
         summary_text(out, s);
     }
-    for (size_t i = 0; i < n; i++) {
-        gs_table *tb = sections[i].table;
-        size_t total = tb->nrows;
-        gs_table_limit(tb, limit);
-        switch (format) {
-        case GS_FORMAT_JSON:
-            fprintf(out, ",\n  \"%s\": ", sections[i].key);
-            gs_json_rows(out, tb, "  ");
-            break;
-        case GS_FORMAT_CSV:
-            fprintf(out, "%s# %s\n", i ? "\n" : "", sections[i].key);
-            gs_render_csv(out, tb);
-            break;
-        case GS_FORMAT_TABLE: {
-            bool bold = style && style->tty;
-            fprintf(out, "\n%s%s", bold ? "\033[1m" : "", sections[i].title);
-            if (tb->nrows < total)
-                fprintf(out, " (first %zu of %zu)", tb->nrows, total);
-            fputs(bold ? "\033[0m\n" : "\n", out);
-            rc |= gs_render_text(out, tb, style);
-            break;
-        }
-        }
-    }
+    /* The summary lines precede the first table: a blank line before every title. */
+    int rc = gs_render_sections(out, sections, t->each ? 3 : 2, format, style, limit, true);
     if (format == GS_FORMAT_JSON)
         fputs("\n}\n", out);
-    return rc ? -1 : 0;
+    return rc;
 }
