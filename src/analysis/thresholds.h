@@ -1,52 +1,60 @@
 /* Every threshold the analyses and the diagnosis rules use, in one place, with where it comes
- * from. doc/diagnosis.md lists the same table; change both together. Shares are of the mean
- * step. */
+ * from: a public tool's rule (the TensorBoard profiler plugin's recommendations in
+ * torch_tb_profiler/profiler/data.py, HTA, Nsight Systems) or our own judgement, explained in
+ * doc/diagnosis.md ("Thresholds"), which lists the same table; change both together. Shares are
+ * of the mean step. */
 #ifndef GS_ANALYSIS_THRESHOLDS_H
 #define GS_ANALYSIS_THRESHOLDS_H
 
-/* Above it the GPU is busy and only faster kernels help (seeds 000, 002). */
+/* Above it the GPU is busy and only faster kernels help: work outside the kernels can win back
+ * at most 1 / 0.9 = 1.11x (doc/diagnosis.md). */
 #define GS_TH_UTIL_BUSY 0.90
 
-/* DataLoader share of the step: a finding above 5 % (TB plugin rule 1), a bottleneck above 10 %
- * (seed 004). */
+/* DataLoader share of the step: a finding above 5 % (the TensorBoard plugin's DataLoader rule), a
+ * bottleneck above 10 %, the level of the other bottleneck rules (doc/diagnosis.md). */
 #define GS_TH_DATALOADER_FINDING 0.05
 #define GS_TH_DATALOADER_BOTTLENECK 0.10
 
-/* Exposed communication share of the step (TB plugin rule 4: 10 %; seed 004 targets < 20 %). */
+/* Exposed communication share of the step (the TensorBoard plugin's communication rule: 10 %). */
 #define GS_TH_COMM_EXPOSED 0.10
 
-/* Host blocked in synchronizing calls while the GPU has nothing queued (seed 003: every sync in
- * the loop drains the pipeline; 5 % is where it starts to matter). */
+/* GPU idle after synchronizing calls: every sync in the loop drains the GPU's queue (the PyTorch
+ * Performance Tuning Guide, "Avoid unnecessary CPU-GPU synchronization"); 5 % is where it starts
+ * to matter, as for the DataLoader (doc/diagnosis.md). */
 #define GS_TH_SYNC_SHARE 0.05
 
-/* Copies that the GPU waits for: memcpy/memset time not hidden behind kernels. */
+/* Copies that the GPU waits for: memcpy/memset time not hidden behind kernels
+ * (doc/diagnosis.md). */
 #define GS_TH_TRANSFER_SHARE 0.10
 
-/* Launch-bound (seed 003, HTA A8): median kernel shorter than this, the GPU waiting on the host
- * for a large part of the step, and most kernels shorter than their launch call. */
+/* Launch-bound (HTA's kernel launch statistics: a launch call takes 5-20 µs on the host, so a
+ * kernel shorter than its call is bound by it; doc/diagnosis.md): median kernel shorter than
+ * this, the GPU waiting on the host for a large part of the step, and most kernels shorter than
+ * their launch call. */
 #define GS_TH_SHORT_KERNEL_NS 50000
 #define GS_TH_LAUNCH_HOSTWAIT_SHARE 0.10
 #define GS_TH_SHORT_KERNEL_SHARE 0.50
-/* ... with enough launches per step for their overhead to add up (seed 003 speaks of
- * thousands; below a hundred the GPU is waiting on other host work). */
+/* ... with enough launches per step for their overhead to add up (below a hundred the GPU is
+ * waiting on other host work; doc/diagnosis.md). */
 #define GS_TH_LAUNCH_MIN_KERNELS_PER_STEP 100
 
 /* Host/CPU-bound: the GPU waits on the host (host-wait idle) for this share of the step while
- * kernels are not short: CPU work between launches is the cause. */
+ * kernels are not short: CPU work between launches is the cause (doc/diagnosis.md). */
 #define GS_TH_HOST_WAIT_SHARE 0.15
 
-/* Memory: peak reserved above this share of the device (TB plugin rule 7, seed 004); reserved
- * more than this factor over allocated at the peak is fragmentation (seed 000); growth per step
- * with a linear fit this good over at least this many steps is a leak. */
+/* Memory: peak reserved above this share of the device (the TensorBoard plugin's memory rule:
+ * 90 % of device memory); reserved more than this factor over allocated at the peak is
+ * fragmentation, and growth per step with a linear fit this good over at least this many steps
+ * is a leak (both doc/diagnosis.md). */
 #define GS_TH_MEM_PEAK_SHARE 0.90
 #define GS_TH_MEM_FRAGMENTATION 1.5
 #define GS_TH_MEM_LEAK_R2 0.90
 #define GS_TH_MEM_LEAK_MIN_STEPS 4
 #define GS_TH_MEM_LEAK_MIN_GROWTH (16LL << 20) /* bytes per step worth a word */
 
-/* Straggler (issue 7; HTA's straggler analysis, reference A10, flags the latest starters of
- * blocking collectives): a rank arriving last at more than this share of the matched collectives
- * is more than chance (1/2 for two ranks, 1/N for N) ... */
+/* Straggler (HTA's straggler analysis, hta/analyzers/straggler.py, flags the latest starters of
+ * blocking collectives; doc/stragglers.md): a rank arriving last at more than this share of the
+ * matched collectives is more than chance (1/2 for two ranks, 1/N for N) ... */
 #define GS_TH_STRAGGLER_LAST_SHARE 0.60
 /* ... of at least this many collectives ("consistently" needs more than one or two) ... */
 #define GS_TH_STRAGGLER_MIN_COLLECTIVES 3
@@ -58,24 +66,25 @@
 
 /* ---- analyses ----------------------------------------------------------------------------- */
 
-/* Steps: a first step slower than this × the median of the steps after it is warm-up (DESIGN §3;
- * seed 000: 10-100x is common). */
+/* Steps: a first step slower than this × the median of the steps after it is warm-up
+ * (doc/design.md §10; the factor is explained in doc/diagnosis.md). */
 #define GS_TH_WARMUP_FACTOR 1.5
 /* Steps: the TensorBoard plugin drops a last step that launched fewer than this share of the GPU
  * activities of the step before it ("the profiler may fail to capture all kernels"). */
 #define GS_TH_TAIL_GPU_OPS_RATIO 0.8
 
-/* Launch: HTA's runtime_cutoff (A8): a launch call of at most this long whose kernel is shorter
- * makes a "short" kernel; longer calls are runtime outliers. */
+/* Launch: HTA's runtime_cutoff (cuda_kernel_launch_stats): a launch call of at most this long
+ * whose kernel is shorter makes a "short" kernel; longer calls are runtime outliers. */
 #define GS_TH_LAUNCH_CALL_CUTOFF_NS 50000
-/* Launch: HTA's launch_delay_cutoff (A8): delays above this are outliers. */
+/* Launch: HTA's launch_delay_cutoff (cuda_kernel_launch_stats): delays above this are outliers. */
 #define GS_TH_LAUNCH_DELAY_OUTLIER_NS 100000
 
-/* Idle: HTA's consecutive_kernel_delay (30 in trace µs, although its docstring says ns): a gap
- * shorter than this between back-to-back launches is kernel-wait. */
+/* Idle: HTA's consecutive_kernel_delay (get_idle_time_breakdown; 30 in trace µs, although its
+ * docstring says ns): a gap shorter than this between back-to-back launches is kernel-wait. */
 #define GS_TH_KERNEL_WAIT_NS 30000
-/* Idle: a gap is worth listing when it is at least this long (DESIGN §4; nsys analyze's 500 ms
- * default is far too coarse) ... */
+/* Idle: a gap is worth listing when it is at least this long (doc/diagnosis.md; the gpu_gaps
+ * rule of nsys analyze lists gaps over 500 ms by default, far too coarse for steps of
+ * milliseconds) ... */
 #define GS_TH_GAP_LIST_NS 1000000
 /* ... or at least this percentage of the step it falls in. */
 #define GS_TH_GAP_LIST_STEP_PCT 5.0
