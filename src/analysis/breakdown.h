@@ -1,7 +1,7 @@
-/* Step-time breakdown (DESIGN §3 "Step breakdown"), with the TensorBoard profiler plugin's
- * semantics (reference/anchors-hta-tbplugin.md B3) so that the numbers agree on the same trace:
- * each instant of a step goes to the first category active then, in the priority order of
- * enum gs_bd_cat. Plus the plugin's GPU metrics per device (B5, gpu_metrics.h).
+/* Step-time breakdown (doc/design.md §11), with the TensorBoard profiler plugin's semantics
+ * (its OverallParser, torch_tb_profiler/profiler/overall_parser.py) so that the numbers agree on
+ * the same trace: each instant of a step goes to the first category active then, in the priority
+ * order of enum gs_bd_cat. Plus the plugin's GPU metrics per device (gpu_metrics.h).
  *
  * Deliberate differences from the plugin are listed in doc/breakdown.md. */
 #ifndef GS_ANALYSIS_BREAKDOWN_H

@@ -1,4 +1,4 @@
-/* Clock alignment across ranks (issue 7 part 3). Files from different hosts carry different
+/* Clock alignment across ranks (doc/design.md §21). Files from different hosts carry different
  * clocks; a blocking collective ends at the same instant on every rank of its communicator (the
  * last rank to arrive releases them all), so the ends of matched collectives tell the offsets:
  *

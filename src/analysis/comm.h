@@ -1,10 +1,10 @@
-/* Communication per rank (DESIGN §3 "Kernel classes", issue 7 part 1): how long each rank
+/* Communication per rank (doc/design.md §16; kernel classes §13): how long each rank
  * communicates, how much of it runs under computation, how much is exposed, and what its
  * collectives move at what bandwidth.
  *
  *   communication = |union of communication kernels|
  *   compute       = |union of compute kernels|
- *   overlap       = |compute ∧ communication|      (HTA get_comm_comp_overlap: A6)
+ *   overlap       = |compute ∧ communication|      (HTA's get_comm_comp_overlap)
  *   overlap_pct   = 100 × overlap / communication
  *   exposed       = communication − overlap        (communication no compute hides)
  *

@@ -1,6 +1,7 @@
-/* The verdict (DESIGN §4): a table of rules, each reading named per-step numbers, deciding
- * whether its bottleneck class applies, how much step time is at stake, the upper bound of the
- * gain, and what to change. Pure: inputs in, findings out, ranked. Thresholds: thresholds.h. */
+/* The verdict (doc/design.md §23, doc/diagnosis.md): a table of rules, each reading named
+ * per-step numbers, deciding whether its bottleneck class applies, how much step time is at stake,
+ * the upper bound of the gain, and what to change. Pure: inputs in, findings out, ranked.
+ * Thresholds: thresholds.h. */
 #ifndef GS_ANALYSIS_DIAGNOSE_H
 #define GS_ANALYSIS_DIAGNOSE_H
 

@@ -1,5 +1,6 @@
 /* GPU metrics per device over a window, as the TensorBoard profiler plugin computes them
- * (reference/anchors-hta-tbplugin.md B5; DESIGN §3). Kernels only, copies and sets never count. */
+ * (torch_tb_profiler/profiler/gpu_metrics_parser.py; doc/design.md §12). Kernels only, copies
+ * and sets never count. */
 #ifndef GS_ANALYSIS_GPU_METRICS_H
 #define GS_ANALYSIS_GPU_METRICS_H
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Operators that always make the host wait for the GPU (DESIGN §3 "Sync points"); the API
+/* Operators that always make the host wait for the GPU (doc/design.md §18); the API
  * calls that do are sync.c's to judge. */
 static const char *const sync_ops[] = {"aten::item", "aten::_local_scalar_dense"};
 

@@ -1,7 +1,7 @@
 /* What the host was doing during a stretch of time (an idle GPU gap): on the threads of one
  * process, the deepest operator or annotation where the time went, the CUDA API call and the
  * synchronizing call that overlapped it most, and the time under DataLoader ranges — the answer
- * users want when the GPU waits (DESIGN §3 "Idle gaps").
+ * users want when the GPU waits (doc/design.md §15).
  *
  * An index over the trace's host events is built once (sorted by thread and start); each query
  * is then a binary search per thread plus the events that overlap the window, never a scan. */

@@ -37,8 +37,8 @@ static double pct(gs_ns part, gs_ns whole)
     return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* DESIGN §3: host-wait when the next activity's launch call began after the GPU (or stream) had
- * drained; otherwise a short gap is launch latency between back-to-back work. */
+/* doc/design.md §15: host-wait when the next activity's launch call began after the GPU (or
+ * stream) had drained; otherwise a short gap is launch latency between back-to-back work. */
 static enum gs_gap_class classify(const gs_activity *next, gs_ns prev_end, gs_ns gap)
 {
     if (next->api != GS_NONE && next->launch > prev_end)
@@ -91,8 +91,9 @@ static int cmp_stream_order(const void *pa, const void *pb)
 }
 
 /* One stream's gaps. gpuscope: gaps in the stream's busy time (running latest end), so work
- * that overlaps on one stream never makes a negative gap. HTA (A4): every consecutive pair,
- * gap = start − the previous activity's end, negative ones included, as it sums them. */
+ * that overlaps on one stream never makes a negative gap. HTA's idle breakdown: every
+ * consecutive pair, gap = start − the previous activity's end, negative ones included, as it sums
+ * them. */
 static void stream_gaps(gs_idle_scope *s, const gs_activity *v, size_t n, bool hta)
 {
     gs_ns run_end = v[0].end;

@@ -1,6 +1,6 @@
-/* Idle gaps (DESIGN §3 "Idle gaps"): the time a GPU stream, or a whole GPU, waits between two
+/* Idle gaps (doc/design.md §15): the time a GPU stream, or a whole GPU, waits between two
  * activities (kernels, copies, sets; GPU-side sync records are not work and are left out, as HTA's
- * idle breakdown does, reference/anchors-hta-tbplugin.md A4).
+ * idle time breakdown, get_idle_time_breakdown, does).
  *
  * Each gap between consecutive activities is classified:
  *   host-wait   the launch call of the activity after the gap began after the previous activity

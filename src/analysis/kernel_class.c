@@ -34,7 +34,7 @@ static const name_rule gpuscope_rules[] = {
  *   not COMPUTATION (so OTHER) when  ^nccl.*Kernel | .*Memcpy | ^Memset | .*Sync
  *                  (the regex is written `(.*(Memcpy)|(Memset))`, so Memset is anchored)
  *   COMPUTATION    the rest.
- * HTA's later sources add `^hip` and `^hccl` to COMMUNICATION (reference A2); gpuscope follows
+ * HTA's later sources add `^hip` and `^hccl` to COMMUNICATION; gpuscope follows
  * the release it is compared with. */
 static const name_rule hta_rules[] = {
     {MATCH_PREFIX_CONTAINS, "nccl", "Kernel", GS_KCLASS_COMMUNICATION},
@@ -94,9 +94,9 @@ static double us_double(gs_ns t)
     return (double)(t / NS_PER_US) + (double)(t % NS_PER_US) / NS_PER_US;
 }
 
-/* HTA rounds ns-resolution traces to whole µs (A1.4): ts = ceil(ts), end = floor(ts + dur), in
- * float64 — so an end of ...587.928 µs becomes 588 (the sum is rounded to 0.25 first). On
- * integer-µs traces this changes nothing. */
+/* HTA rounds ns-resolution traces to whole µs (round_down_time_stamps): ts = ceil(ts),
+ * end = floor(ts + dur), in float64 — so an end of ...587.928 µs becomes 588 (the sum is rounded
+ * to 0.25 first). On integer-µs traces this changes nothing. */
 static gs_ns ceil_us(gs_ns t)
 {
     return (gs_ns)ceil(us_double(t)) * NS_PER_US;
@@ -107,7 +107,8 @@ static gs_ns hta_end(gs_ns start, gs_ns end)
     return (gs_ns)floor(us_double(start) + us_double(end - start)) * NS_PER_US;
 }
 
-/* HTA drops the last ProfilerStep when at least two distinct ProfilerStep names exist (A1.8):
+/* HTA drops the last ProfilerStep when at least two distinct ProfilerStep names exist
+ * (_filter_irrelevant_gpu_kernels):
  * only GPU work launched by a call that began before the last step's start is kept. Returns
  * false when no such cut applies. Names are interned, so distinct names are distinct ids. */
 static bool hta_cut(const gs_trace *t, gs_ns *cut)

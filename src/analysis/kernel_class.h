@@ -1,10 +1,10 @@
-/* Kernel classes (DESIGN §3 "Kernel classes") and the GPU activities the temporal breakdown and
+/* Kernel classes (doc/design.md §13) and the GPU activities the temporal breakdown and
  * the idle analysis walk over.
  *
  * Classes: communication (collective kernels: `nccl*`, `*ncclKernel*`, `*ncclDevKernel*`, `hccl*`),
  * memory (copies and sets: every gs_memop), compute (every other kernel).
  *
- * HTA's later sources (reference/anchors-hta-tbplugin.md A2) also count every name starting with
+ * HTA's later sources (get_kernel_type, hta/utils/utils.py) also count every name starting with
  * `hip` as communication. ROCm has compute kernels named `hip*` (hipCUB, hipBLASLt, ...) and its
  * collectives come from RCCL, whose kernels are named `ncclDevKernel_*` like NCCL's, so gpuscope
  * does not follow it. HTA 0.5.0, which the anchor was produced with, has no such rule either. */
@@ -46,14 +46,15 @@ typedef struct gs_activity {
 typedef GS_VEC(gs_activity) gs_activities;
 
 typedef struct gs_activity_opts {
-    /* Reproduce HTA's defaults (A1.4, A1.8): when the trace has at least two ProfilerStep ranges,
-     * drop the last step and every GPU activity whose launch call is missing or began at or after
-     * the last step's start; times rounded to whole µs as HTA rounds ns-resolution traces; kernel
-     * classes by HTA's expressions. Off: the whole trace, gpuscope's classes. */
+    /* Reproduce HTA's defaults (doc/design.md §24: its _filter_irrelevant_gpu_kernels and
+     * round_down_time_stamps): when the trace has at least two ProfilerStep ranges, drop the last
+     * step and every GPU activity whose launch call is missing or began at or after the last
+     * step's start; times rounded to whole µs as HTA rounds ns-resolution traces; kernel classes
+     * by HTA's expressions. Off: the whole trace, gpuscope's classes. */
     bool hta_compat;
     /* Include GPU-side sync records that carry a stream ("Stream Wait Event", ...). HTA's
-     * temporal breakdown counts them as busy non-compute time (A3, A15.3); its idle breakdown
-     * leaves them out (A4). */
+     * temporal breakdown counts them as busy non-compute time; its idle breakdown leaves them
+     * out. */
     bool with_syncs;
 } gs_activity_opts;
 

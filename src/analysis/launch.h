@@ -1,4 +1,4 @@
-/* Launch statistics (DESIGN §3 "Launch statistics"; HTA cuda_kernel_launch_stats, anchors A8):
+/* Launch statistics (doc/design.md §17; HTA's cuda_kernel_launch_stats, cuda_kernel_analysis.py):
  * for each kernel with a launching API call, the launch delay (GPU start − call end, floored at 0),
  * the call's cost, and whether the kernel is "short" (shorter than the call that launched it) —
  * per trace and per step, with CUDA-graph use and driver (Triton) launches counted.

@@ -184,7 +184,7 @@ static int curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec, size_
     return 0;
 }
 
-/* ---- operator attribution (B9) ----------------------------------------------------------- */
+/* ---- operator attribution (the plugin's memory view) -------------------------------------- */
 
 typedef struct attrib {
     uint32_t *row_of;  /* trace string id -> row + 1, 0 when the name has none yet */
@@ -265,7 +265,7 @@ static int cmp_op_row(const void *pa, const void *pb)
 }
 
 /* Allocations go to the innermost operator on their thread; a free goes to the operator of the
- * allocation at its address before it (B9), so walking the records by (address, time) is enough. */
+ * allocation at its address before it, so walking the records by (address, time) is enough. */
 static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
                      size_t n, attrib *a)
 {

@@ -1,7 +1,8 @@
-/* Memory (DESIGN §3 "Memory"; TensorBoard plugin memory view, anchors B9): from the allocator's
- * records (PyTorch `[memory]` events), per device: the allocated / reserved timeline, the peak with
- * its step and operator, the operators that allocate, fragmentation at the peak, growth per step
- * with a least-squares fit (leak flag), and headroom against the device's memory.
+/* Memory (doc/design.md §19; the TensorBoard plugin's memory view, memory_parser.py): from the
+ * allocator's records (PyTorch `[memory]` events), per device: the allocated / reserved timeline,
+ * the peak with its step and operator, the operators that allocate, fragmentation at the peak,
+ * growth per step with a least-squares fit (leak flag), and headroom against the device's
+ * memory.
  *
  * Records are grouped by (trace, device type, device). Records without totals (-1) are skipped for
  * the curve, as the plugin skips NaN; they still count for operator attribution. */
@@ -20,10 +21,10 @@
 
 /* Thresholds (thresholds.h): fragmentation when reserved > GS_TH_MEM_FRAGMENTATION × allocated at
  * the peak; near the limit when peak reserved > GS_TH_MEM_PEAK_SHARE of the device (the TB
- * plugin's rule 7 uses peak allocated; we use reserved, what the device actually gives out; both
- * are reported); a leak when allocated at step ends grows at least GS_TH_MEM_LEAK_MIN_GROWTH per
- * step with a least-squares fit of R² >= GS_TH_MEM_LEAK_R2 over >= GS_TH_MEM_LEAK_MIN_STEPS steps
- * (fewer steps or a noisy fit cannot tell growth from a changing batch). */
+ * plugin's memory rule uses peak allocated; we use reserved, what the device actually gives out;
+ * both are reported); a leak when allocated at step ends grows at least GS_TH_MEM_LEAK_MIN_GROWTH
+ * per step with a least-squares fit of R² >= GS_TH_MEM_LEAK_R2 over >= GS_TH_MEM_LEAK_MIN_STEPS
+ * steps (fewer steps or a noisy fit cannot tell growth from a changing batch). */
 /* Points of the downsampled timeline a view draws (the peak is always one of them). */
 #define GS_MEM_SERIES_POINTS 200
 
@@ -41,9 +42,9 @@ typedef struct gs_mem_step {
     int64_t allocated, reserved;
 } gs_mem_step;
 
-/* Operator attribution (B9): each record goes to the innermost operator on its thread whose
- * [start, end) holds it; frees inherit the operator of their allocation (by address). "Self"
- * counts records directly on the operator, totals include its children. */
+/* Operator attribution (as the plugin's memory view): each record goes to the innermost operator
+ * on its thread whose [start, end) holds it; frees inherit the operator of their allocation (by
+ * address). "Self" counts records directly on the operator, totals include its children. */
 typedef struct gs_mem_op {
     const char *name;         /* points into the profile */
     uint64_t alloc_count, self_alloc_count;
@@ -85,7 +86,7 @@ typedef struct gs_mem_device {
     uint64_t device_memory;   /* the device's total memory, 0 when unknown (or host) */
     int64_t headroom;         /* device_memory − peak_reserved; 0 when unknown */
     double peak_pct;          /* peak_reserved / device_memory × 100; 0 when unknown */
-    double peak_allocated_pct; /* peak_allocated / device_memory × 100 (TB plugin rule 7) */
+    double peak_allocated_pct; /* peak_allocated / device_memory × 100 (the TB plugin's rule) */
     bool near_limit;          /* peak_reserved > GS_TH_MEM_PEAK_SHARE × device_memory */
 
     gs_mem_op *ops;           /* alloc_bytes desc, then self_alloc_bytes desc, then name */

@@ -19,7 +19,7 @@ typedef struct gs_dur_stats {
 /* Statistics of n durations sorted ascending (n > 0). */
 gs_dur_stats gs_dur_stats_of_sorted(const gs_ns *sorted, size_t n);
 
-/* Nearest-rank percentile (DESIGN §3): the value at rank ceil(p/100 × n) (at least 1) of n
+/* Nearest-rank percentile (doc/design.md §9): the value at rank ceil(p/100 × n) (at least 1) of n
  * values, n > 0. Reorders v (quickselect, O(n) on average): no full sort for a median. */
 gs_ns gs_percentile_select(gs_ns *v, size_t n, double p);
 

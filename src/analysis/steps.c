@@ -1,7 +1,7 @@
 /* Step detection (steps.h): find the host ranges, extend them to the GPU work they launched and
  * trim the tail exactly as the TensorBoard profiler plugin's StepParser did
- * (reference/anchors-hta-tbplugin.md B2), so that per-step numbers agree with it; then flag
- * warm-up steps and compute the statistics over the steps kept. */
+ * (torch_tb_profiler/profiler/event_parser.py), so that per-step numbers agree with it; then flag
+ * warm-up steps and compute the statistics over the steps kept (doc/design.md §10). */
 #include "analysis/steps.h"
 
 #include "analysis/stats.h"

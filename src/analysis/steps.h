@@ -1,9 +1,9 @@
-/* Steps (DESIGN §3 "Step"): the unit every per-step analysis divides time by.
+/* Steps (doc/design.md §10): the unit every per-step analysis divides time by.
  *
  * Detection, in this order: PyTorch `ProfilerStep#N` annotation ranges; annotation or NVTX ranges
  * whose name matches opts->regex (POSIX extended regex); else the whole trace is one window.
  * A step's span is then extended to cover the GPU work launched inside it, with the TensorBoard
- * profiler plugin's rule (reference/anchors-hta-tbplugin.md B2), and trailing steps that launched
+ * profiler plugin's rule (its StepParser, event_parser.py), and trailing steps that launched
  * no GPU work are dropped as the plugin does. Warm-up steps — the first steps slower than GS_TH_WARMUP_FACTOR × the
  * median of the rest — are flagged and left out of the statistics unless opts->keep_warmup. */
 #ifndef GS_ANALYSIS_STEPS_H

@@ -1,4 +1,4 @@
-/* Stragglers (issue 7 part 2): which rank the others wait for.
+/* Stragglers (doc/design.md §21): which rank the others wait for.
  *
  * A blocking collective cannot finish before its last rank arrives, and all ranks leave it
  * together; so on the common clock (clock_align.h) the rank whose collective kernel starts last
@@ -10,8 +10,8 @@
  *
  * A rank is THE straggler when it arrives last at more than GS_TH_STRAGGLER_LAST_SHARE of at
  * least GS_TH_STRAGGLER_MIN_COLLECTIVES matched collectives and the others wait for it more than
- * GS_TH_STRAGGLER_WAIT_SHARE of the step. Unlike HTA (reference A10), every communication kernel
- * counts, ncclDevKernel_* included. */
+ * GS_TH_STRAGGLER_WAIT_SHARE of the step. Unlike HTA's straggler analysis
+ * (hta/analyzers/straggler.py), every communication kernel counts, ncclDevKernel_* included. */
 #ifndef GS_ANALYSIS_STRAGGLER_H
 #define GS_ANALYSIS_STRAGGLER_H
 

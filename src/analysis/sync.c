@@ -45,7 +45,8 @@ static const struct sync_api {
     {"cuMemcpyAsync", ASYNC_COPY},
 };
 
-/* Framework operators that synchronize (seed 003: .item(), .cpu(), .nonzero(), .tolist()):
+/* Framework operators that synchronize (the PyTorch Performance Tuning Guide, "Avoid unnecessary
+ * CPU-GPU synchronization": .item(), .cpu(), .to(), .nonzero()):
  * the outermost of them in a call's op chain names the cause, so `aten::item` wins over the
  * `aten::_local_scalar_dense` it calls and `aten::to` over `aten::copy_`. */
 static const char *const sync_ops[] = {

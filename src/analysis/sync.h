@@ -1,4 +1,4 @@
-/* Sync points (DESIGN §3 "Sync points"): time the host spends blocked in synchronizing calls,
+/* Sync points (doc/design.md §18): time the host spends blocked in synchronizing calls,
  * per step and in total, and the operators that caused them.
  *
  * A blocking call is a CUDA/HIP API call that makes the host wait for the GPU: stream, device and

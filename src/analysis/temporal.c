@@ -27,7 +27,7 @@ static int class_union(const gs_activities *acts, int cls, gs_spans *tmp, gs_ns 
 static int one_row(const gs_trace *t, bool hta_compat, gs_activities *acts, gs_spans *tmp,
                    gs_temporal_row *row)
 {
-    /* GPU-side sync records with a stream are busy, non-compute time in HTA (A3, A15.3): a
+    /* GPU-side sync records with a stream are busy, non-compute time in HTA's temporal breakdown: a
      * stream waiting on an event holds the queue even though no SM works, so both modes count
      * them and the numbers mean the same. */
     const gs_activity_opts ao = {.hta_compat = hta_compat, .with_syncs = true};

@@ -1,6 +1,6 @@
-/* Temporal breakdown per rank (DESIGN §3, HTA's get_temporal_breakdown: reference/anchors-hta-
- * tbplugin.md A3). Over a trace's GPU activity — kernels, copies, sets and, as HTA does, the
- * GPU-side sync records that carry a stream — :
+/* Temporal breakdown per rank (doc/design.md §14; HTA's get_temporal_breakdown in
+ * hta/analyzers/breakdown_analysis.py). Over a trace's GPU activity — kernels, copies, sets and,
+ * as HTA does, the GPU-side sync records that carry a stream — :
  *
  *   window      = first GPU start -> last GPU end
  *   idle        = window - |union of all activity|

@@ -1,5 +1,5 @@
-/* The TensorBoard plugin's list (from NVIDIA PyProf, reference/anchors-hta-tbplugin.md B6) plus
- * the names of the Tensor Core kernels that came after it: cuBLASLt nvjet, CUTLASS tensorop,
+/* The TensorBoard plugin's list (torch_tb_profiler/profiler/tensor_core.py, from NVIDIA PyProf)
+ * plus the names of the Tensor Core kernels that came after it: cuBLASLt nvjet, CUTLASS tensorop,
  * Hopper wgmma/gmma, TF32 and half-precision xmma, FlashAttention. */
 #include "analysis/tensor_core.h"
 

@@ -1,5 +1,5 @@
 /* gpuscope breakdown: step time by category with the TensorBoard profiler plugin's semantics,
- * and its GPU metrics per device (DESIGN §3 "Step breakdown", "GPU utilization"). */
+ * and its GPU metrics per device (doc/design.md §11, §12). */
 #include "analysis/breakdown.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"

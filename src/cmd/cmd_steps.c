@@ -1,4 +1,4 @@
-/* gpuscope steps: the steps of each trace, their statistics and warm-up (DESIGN §3 "Step"). */
+/* gpuscope steps: the steps of each trace, their statistics and warm-up (doc/design.md §10). */
 #include <stdlib.h>
 
 #include "analysis/steps.h"

@@ -5,7 +5,7 @@
 
 #include <stdarg.h>
 
-/* Exit classes, stable and documented (doc/gpuscope.md). */
+/* Exit classes, stable and documented (doc/design.md §4, README's Commands). */
 enum gs_exit {
     GS_EXIT_OK = 0,
     GS_EXIT_FINDING = 1, /* a gate tripped (diff --fail-if-slower) */

@@ -9,8 +9,9 @@
 
 #include "model/trace.h"
 
-/* Kineto's conventions (kineto-format.md §4): a GPU "process" is the device index, its threads
- * are CUDA streams, GPU-side sync records go on stream + 1000000. */
+/* Kineto's conventions (libkineto's output_json.cpp; doc/export.md has the mapping): a GPU
+ * "process" is the device index, its threads are CUDA streams, GPU-side sync records go on
+ * stream + 1000000. */
 #define CHROME_SYNC_TID_OFFSET 1000000
 /* With several traces in one file, trace i's ids are moved to (i + 1) * CHROME_RANK_STRIDE +
  * id (host) or + CHROME_GPU_OFFSET + device: Linux pids stay below 2^22, so no two collide. */

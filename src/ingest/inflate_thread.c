@@ -1,6 +1,6 @@
 /* Inflate on its own core: a producer thread runs zlib into a small ring of fixed-size blocks
  * while the parser consumes them, so reading a .json.gz costs max(inflate, parse) instead of
- * their sum (DESIGN §7). Memory is the ring: four blocks, whatever the file size. */
+ * their sum (doc/design.md §6). Memory is the ring: four blocks, whatever the file size. */
 #include "ingest/inflate_thread.h"
 
 #include <pthread.h>

@@ -9,7 +9,7 @@
 #include "ingest/json.h"
 #include "model/trace.h"
 
-/* Categories, old and new spellings folded together (reference: kineto-format.md §5). */
+/* Categories, old and new spellings folded together (doc/FORMAT.md lists both). */
 enum kcat {
     KCAT_NONE, /* no "cat" key (legacy export, metadata) */
     KCAT_KERNEL,

@@ -1,4 +1,5 @@
-/* The one in-memory trace model (DESIGN §2). Every reader fills it; every analysis reads only it.
+/* The one in-memory trace model (doc/design.md §5). Every reader fills it; every analysis reads
+ * only it.
  *
  * Times are int64 nanoseconds on one clock per trace. A reader keeps the numbers the file carries
  * (converted to ns) and records in `epoch_ns` what must be added to get nanoseconds since the Unix

@@ -1,5 +1,6 @@
 /* The part of NVML's C ABI the probe uses, declared here so that gpuscope builds without nvml.h
- * and loads libnvidia-ml.so.1 at run time (doc: shared/reference collector §6).
+ * and loads libnvidia-ml.so.1 at run time; the declarations follow NVIDIA's NVML API Reference
+ * Guide and its nvml.h.
  *
  * Values and layouts are NVML's (x86_64 and aarch64 LP64); the static asserts pin the sizes the
  * driver expects. Symbol names are the *versioned* ones: nvml.h #defines nvmlInit to
