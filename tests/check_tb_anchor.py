@@ -33,7 +33,7 @@ EXCEPTIONS = {
         "kernel": "plugin rounds ns-resolution timestamps to 0.25 µs",
         "memcpy": "plugin rounds ns-resolution timestamps to 0.25 µs",
     },
-    # Without ProfilerStep the one window is the whole trace in gpuscope (DESIGN §3) and
+    # Without ProfilerStep the one window is the whole trace in gpuscope (doc/design.md §10) and
     # [first operator start, last operator end (or the end of the GPU work it launched)] in the
     # plugin, so runtime calls and idle time before the first or after the last operator count
     # in gpuscope only: the step and the Runtime or Other row are longer by the same amount.

@@ -44,7 +44,7 @@ typedef struct gs_launch_step {
     gs_ns start, end;    /* the step's (extended) span */
     bool warmup;
     gs_launch_stats s;   /* kernels whose launch call (else start) falls in the step */
-    double launches_per_s; /* s.launched / step duration in seconds */
+    double launches_per_s; /* s.launch_calls / step duration in seconds */
 } gs_launch_step;
 
 /* One trace (rank). */
@@ -58,7 +58,7 @@ typedef struct gs_launch_rank {
     size_t nkept;              /* steps counted below (warm-up left out unless --keep-warmup) */
     /* Over the kept steps: the per-step numbers a diagnosis compares with its thresholds. */
     double kernels_per_step;   /* mean kernels per kept step */
-    double launches_per_s;     /* Σ launched / Σ step time of the kept steps */
+    double launches_per_s;     /* kept.launch_calls / Σ step time of the kept steps */
     gs_launch_stats kept;      /* the kept steps' kernels together */
 } gs_launch_rank;
 

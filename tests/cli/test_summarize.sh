@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpuscope summarize (issue 7 part 4): each rank of tests/data/ranks/r4 summarised to a .gsum;
+# gpuscope summarize (doc/summarize.md): each rank of tests/data/ranks/r4 summarised to a .gsum;
 # stragglers on the summaries gives the same JSON (ranks, offsets, residuals, waits, the
 # straggler) as on the traces, alone and mixed with traces; bad summaries get one line, exit 3.
 set -u

@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpuscope report and comm on rank summaries (issue 7 part 4), and report on several traces rank
+# gpuscope report and comm on rank summaries (doc/summarize.md), and report on several traces rank
 # by rank (goldens from the full-trace path, byte for byte): each rank of tests/data/ranks/r4
 # and r8 summarised to a .gsum; `report --format json` and `comm --per-step --format json` on the
 # summaries, alone and mixed with traces, equal the same on the traces field by field

@@ -1328,7 +1328,7 @@ def compute_answers(tl, args):
 
 
 # ----------------------------------------------------------------------------------------------
-# Known answers of the bottleneck scenarios: the numbers that make each verdict (DESIGN §3),
+# Known answers of the bottleneck scenarios: the numbers that make each verdict (doc/diagnosis.md),
 # per step, from the abstract timeline.
 
 SYNC_CALLS = ("cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize")

@@ -24,8 +24,9 @@ done
 $gen --dialect modern --scenario train_example --steps 12 --seed 7 \
     -o "$root/examples/train.json.gz" --answers "$out/train_example.answers.json"
 
-# Bottleneck scenarios: one trace per diagnosis class (DESIGN §4), each with exactly one dominant
-# cause; the answers carry "expected_verdict" and the numbers that make it so ("bottleneck").
+# Bottleneck scenarios: one trace per diagnosis class (doc/diagnosis.md), each with exactly one
+# dominant cause; the answers carry "expected_verdict" and the numbers that make it so
+# ("bottleneck").
 sc="$root/tests/gen/scenarios"
 mkdir -p "$sc"
 for pair in data_loading:dataloader_bound host_bound:host_bound launch_bound:launch_bound \

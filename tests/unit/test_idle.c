@@ -86,7 +86,7 @@ static void test_classification(void)
 }
 
 /* Work that overlaps on one stream: no gap for gpuscope; HTA subtracts each activity's start
- * from the previous one's end and sums the negative result (A4). */
+ * from the previous one's end and sums the negative result (get_idle_time_breakdown). */
 static void test_overlap_on_a_stream(void)
 {
     gs_profile p = {0};
