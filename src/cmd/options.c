@@ -12,19 +12,27 @@
 
 #include "ingest/load.h"
 
-enum {
-    OPT_FORMAT = 256,
-    OPT_SORT,
-    OPT_LIMIT,
-    OPT_RANK,
-    OPT_STEP,
-    OPT_KEEP_WARMUP,
-    OPT_TEXT = 384,  /* OPT_TEXT + i: the command's i-th text option */
-    OPT_COUNT = 512, /* OPT_COUNT + i: the command's i-th count option */
-    OPT_FLAG = 768,  /* OPT_FLAG + i: the command's i-th flag */
-};
+/* Each option getopt_long knows: which of the spec's options it is. Long options return
+ * OPT_BASE + their position here, one-letter forms their letter. */
+enum kind { K_HELP, K_FORMAT, K_SORT, K_LIMIT, K_RANK, K_STEP, K_KEEP_WARMUP,
+            K_FLAG, K_COUNT, K_NUMBER, K_TEXT, K_CHOICE };
 
-enum { MAX_FLAGS = 8, MAX_COUNTS = 4, MAX_TEXTS = 2 };
+enum { OPT_BASE = 256,
+       MAX_OPTS = 7 + GS_CLI_MAX_FLAGS + GS_CLI_MAX_COUNTS + GS_CLI_MAX_NUMBERS +
+                  GS_CLI_MAX_TEXTS + GS_CLI_MAX_CHOICES };
+
+typedef struct opt_ref {
+    enum kind kind;
+    size_t index; /* into the spec's array of that kind */
+    char letter;
+} opt_ref;
+
+typedef struct opt_table {
+    struct option longs[MAX_OPTS + 1]; /* ends with a zero entry */
+    opt_ref refs[MAX_OPTS];
+    size_t n;
+    char letters[3 + 3 * (1 + GS_CLI_MAX_FLAGS + GS_CLI_MAX_TEXTS)]; /* getopt's optstring */
+} opt_table;
 
 static const struct format_name {
     const char *name;
@@ -85,117 +93,228 @@ static bool parse_uint(const char *arg, long long max, long long *out)
     return true;
 }
 
-static void build_options(const gs_cli_spec *spec, struct option *opts)
+static void add_option(opt_table *t, const char *name, int has_arg, enum kind kind,
+                       size_t index, char letter)
 {
-    size_t n = 0;
-    opts[n++] = (struct option){"format", required_argument, NULL, OPT_FORMAT};
-    if (spec->sort)
-        opts[n++] = (struct option){"sort", required_argument, NULL, OPT_SORT};
-    opts[n++] = (struct option){"limit", required_argument, NULL, OPT_LIMIT};
-    opts[n++] = (struct option){"rank", required_argument, NULL, OPT_RANK};
-    opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
-    if (spec->step)
-        opts[n++] = (struct option){"step", required_argument, NULL, OPT_STEP};
-    if (spec->keep_warmup)
-        opts[n++] = (struct option){"keep-warmup", no_argument, NULL, OPT_KEEP_WARMUP};
-    for (size_t i = 0; i < spec->ncounts && i < MAX_COUNTS; i++)
-        opts[n++] = (struct option){spec->counts[i].name, required_argument, NULL,
-                                    OPT_COUNT + (int)i};
-    for (size_t i = 0; i < spec->nflags && i < MAX_FLAGS; i++)
-        opts[n++] = (struct option){spec->flags[i].name, no_argument, NULL, OPT_FLAG + (int)i};
-    for (size_t i = 0; i < spec->ntexts && i < MAX_TEXTS; i++)
-        opts[n++] = (struct option){spec->texts[i].name, required_argument, NULL,
-                                    OPT_TEXT + (int)i};
-    opts[n] = (struct option){0};
+    t->longs[t->n] = (struct option){name, has_arg, NULL, OPT_BASE + (int)t->n};
+    t->refs[t->n] = (opt_ref){kind, index, letter};
+    t->n++;
+    if (letter) {
+        size_t len = strlen(t->letters);
+        t->letters[len++] = letter;
+        if (has_arg != no_argument)
+            t->letters[len++] = ':';
+        if (has_arg == optional_argument)
+            t->letters[len++] = ':';
+        t->letters[len] = '\0';
+    }
 }
 
-/* getopt reports a bad option by returning '?' (unknown) or ':' (value missing); optopt holds an
- * unknown short option's letter, else the option is the argument getopt just passed. */
+static void build_options(const gs_cli_spec *spec, opt_table *t)
+{
+    bool traces = spec->operands == GS_CLI_TRACES;
+    t->n = 0;
+    /* '+': stop at the program, so that its own options stay its own; ':': a missing value is
+     * told apart from an unknown option. */
+    strcpy(t->letters, spec->operands == GS_CLI_PROGRAM ? "+:" : ":");
+    add_option(t, "help", no_argument, K_HELP, 0, 'h');
+    if (!spec->no_format)
+        add_option(t, "format", required_argument, K_FORMAT, 0, 0);
+    if (spec->sort)
+        add_option(t, "sort", required_argument, K_SORT, 0, 0);
+    if (traces && !spec->no_limit)
+        add_option(t, "limit", required_argument, K_LIMIT, 0, 0);
+    if (traces)
+        add_option(t, "rank", required_argument, K_RANK, 0, 0);
+    if (spec->step)
+        add_option(t, "step", required_argument, K_STEP, 0, 0);
+    if (spec->keep_warmup)
+        add_option(t, "keep-warmup", no_argument, K_KEEP_WARMUP, 0, 0);
+    for (size_t i = 0; i < spec->nflags && i < GS_CLI_MAX_FLAGS; i++)
+        add_option(t, spec->flags[i].name, no_argument, K_FLAG, i, spec->flags[i].letter);
+    for (size_t i = 0; i < spec->ncounts && i < GS_CLI_MAX_COUNTS; i++)
+        add_option(t, spec->counts[i].name, required_argument, K_COUNT, i, 0);
+    for (size_t i = 0; i < spec->nnumbers && i < GS_CLI_MAX_NUMBERS; i++)
+        add_option(t, spec->numbers[i].name, required_argument, K_NUMBER, i, 0);
+    for (size_t i = 0; i < spec->ntexts && i < GS_CLI_MAX_TEXTS; i++)
+        add_option(t, spec->texts[i].name,
+                   spec->texts[i].bare ? optional_argument : required_argument, K_TEXT, i,
+                   spec->texts[i].letter);
+    for (size_t i = 0; i < spec->nchoices && i < GS_CLI_MAX_CHOICES; i++)
+        add_option(t, spec->choices[i].name, required_argument, K_CHOICE, i, 0);
+    t->longs[t->n] = (struct option){0};
+}
+
+static const opt_ref *find_option(const opt_table *t, int c)
+{
+    if (c >= OPT_BASE)
+        return &t->refs[c - OPT_BASE];
+    for (size_t i = 0; i < t->n; i++)
+        if (t->refs[i].letter && t->refs[i].letter == c)
+            return &t->refs[i];
+    return NULL;
+}
+
+/* getopt reports a bad option by returning '?' (unknown, or a value given to an option that
+ * takes none) or ':' (value missing). optopt holds an unknown letter, 0 for an unknown long
+ * option, the option's value for a long one given a value; for every long option the text is
+ * the argument getopt just passed (a letter may sit inside a cluster such as -qx). */
 static int bad_option(const gs_cli_spec *spec, int c, char **argv)
 {
     char shortopt[3] = {'-', (char)optopt, '\0'};
-    bool letter = c == '?' && optopt > 0 && optopt < 128;
+    bool letter = c == '?' && optopt > 0 && optopt < OPT_BASE;
     const char *opt = letter ? shortopt : argv[optind - 1];
     return usage_error(spec, c == ':' ? "option '%s' needs a value" : "unknown option '%s'", opt);
+}
+
+static int take_count(const gs_cli_spec *spec, const gs_cli_count *count, const char *arg)
+{
+    long long v;
+    if (!parse_uint(arg, (long long)count->max, &v)) {
+        char fmt[96];
+        snprintf(fmt, sizeof fmt, "--%s wants a whole number up to %zu, not '%%s'", count->name,
+                 count->max);
+        return usage_error(spec, fmt, arg);
+    }
+    *count->value = (size_t)v;
+    return GS_CLI_RUN;
+}
+
+static int take_number(const gs_cli_spec *spec, const gs_cli_number *number, const char *arg)
+{
+    double v;
+    if (!gs_cli_parse_number(arg, number->max, &v) || v < number->min ||
+        (number->whole && v != (double)(unsigned long long)v))
+        return usage_error(spec, number->refusal, arg);
+    *number->value = v;
+    if (number->given)
+        *number->given = arg;
+    return GS_CLI_RUN;
+}
+
+/* `arg` is NULL for an optional text left out. */
+static int take_text(const gs_cli_spec *spec, const gs_cli_text *text, const char *arg, int argc,
+                     char **argv)
+{
+    if (!arg && text->bare)
+        arg = optind < argc && argv[optind][0] != '-' ? argv[optind++] : text->bare;
+    if (!*arg)
+        return usage_error(spec, "option '--%s' needs a value", text->name);
+    if (text->valid && !text->valid(arg))
+        return usage_error(spec, text->refusal, arg);
+    *text->value = arg;
+    return GS_CLI_RUN;
+}
+
+static int take_choice(const gs_cli_spec *spec, const gs_cli_choice *choice, const char *arg)
+{
+    for (size_t i = 0; i < choice->nnames; i++)
+        if (!strcmp(arg, choice->names[i])) {
+            *choice->value = i;
+            return GS_CLI_RUN;
+        }
+    return usage_error(spec, choice->refusal, arg);
+}
+
+/* One option and its value (NULL when it takes none). */
+static int take_option(const gs_cli_spec *spec, const opt_ref *r, const char *arg, int argc,
+                       char **argv, gs_cli *cli)
+{
+    long long v;
+    switch (r->kind) {
+    case K_HELP:
+        fputs(spec->help, stdout);
+        return GS_EXIT_OK;
+    case K_FORMAT:
+        return parse_format(spec, arg, &cli->format);
+    case K_SORT:
+        cli->sort = arg;
+        return GS_CLI_RUN;
+    case K_LIMIT:
+        if (!parse_uint(arg, INT32_MAX, &v))
+            return usage_error(spec, "--limit wants a whole number, not '%s'", arg);
+        cli->limit = (size_t)v;
+        return GS_CLI_RUN;
+    case K_RANK:
+        if (!parse_uint(arg, INT32_MAX, &v))
+            return usage_error(spec, "--rank wants a whole number, not '%s'", arg);
+        cli->select = (gs_select){.by_rank = true, .rank = (int32_t)v};
+        return GS_CLI_RUN;
+    case K_STEP:
+        cli->steps.regex = arg;
+        return GS_CLI_RUN;
+    case K_KEEP_WARMUP:
+        cli->steps.keep_warmup = true;
+        return GS_CLI_RUN;
+    case K_FLAG:
+        *spec->flags[r->index].value = true;
+        return GS_CLI_RUN;
+    case K_COUNT:
+        return take_count(spec, &spec->counts[r->index], arg);
+    case K_NUMBER:
+        return take_number(spec, &spec->numbers[r->index], arg);
+    case K_TEXT:
+        return take_text(spec, &spec->texts[r->index], arg, argc, argv);
+    case K_CHOICE:
+        return take_choice(spec, &spec->choices[r->index], arg);
+    }
+    return GS_CLI_RUN;
+}
+
+/* "--ops, --timeline and --per-step exclude each other" when more than one was given. */
+static int check_exclusive(const gs_cli_spec *spec)
+{
+    char names[256] = "";
+    size_t given = 0, len = 0;
+    for (size_t i = 0; i < spec->nflags; i++) {
+        given += *spec->flags[i].value;
+        const char *sep = i == 0 ? "" : i + 1 == spec->nflags ? " and " : ", ";
+        if (len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s--%s", sep,
+                                    spec->flags[i].name);
+    }
+    return given > 1 ? usage_error(spec, "%s exclude each other", names) : GS_CLI_RUN;
+}
+
+static int take_operands(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
+{
+    switch (spec->operands) {
+    case GS_CLI_TRACES:
+        if (optind >= argc)
+            return usage_error(spec, "%s", "no trace given");
+        cli->paths = (const char *const *)(argv + optind);
+        cli->npaths = (size_t)(argc - optind);
+        break;
+    case GS_CLI_NONE:
+        if (optind < argc)
+            return usage_error(spec, "unexpected argument '%s'", argv[optind]);
+        break;
+    case GS_CLI_PROGRAM:
+        if (optind >= argc)
+            return usage_error(spec, "%s", "no COMMAND to run");
+        cli->program = argv + optind;
+        break;
+    }
+    return GS_CLI_RUN;
 }
 
 int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
 {
     *cli = (gs_cli){.spec = spec, .format = GS_FORMAT_TABLE, .limit = spec->default_limit};
-    struct option opts[10 + MAX_COUNTS + MAX_FLAGS + MAX_TEXTS];
-    build_options(spec, opts);
-    long long v;
-    int c;
+    opt_table t;
+    build_options(spec, &t);
     opterr = 0; /* messages are ours, in our format */
     optind = 1;
-    char letters[3 + 2 * MAX_TEXTS] = ":h";
-    for (size_t i = 0, n = 2; i < spec->ntexts && i < MAX_TEXTS; i++)
-        if (spec->texts[i].letter) {
-            letters[n++] = spec->texts[i].letter;
-            letters[n++] = ':';
-            letters[n] = '\0';
-        }
-    while ((c = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
-        for (size_t i = 0; i < spec->ntexts && i < MAX_TEXTS; i++)
-            if (spec->texts[i].letter && c == spec->texts[i].letter)
-                c = OPT_TEXT + (int)i;
-        int rc = GS_CLI_RUN;
-        switch (c) {
-        case 'h':
-            fputs(spec->help, stdout);
-            return GS_EXIT_OK;
-        case OPT_FORMAT:
-            rc = parse_format(spec, optarg, &cli->format);
-            break;
-        case OPT_SORT:
-            cli->sort = optarg;
-            break;
-        case OPT_LIMIT:
-            if (!parse_uint(optarg, INT32_MAX, &v))
-                return usage_error(spec, "--limit wants a whole number, not '%s'", optarg);
-            cli->limit = (size_t)v;
-            break;
-        case OPT_RANK:
-            if (!parse_uint(optarg, INT32_MAX, &v))
-                return usage_error(spec, "--rank wants a whole number, not '%s'", optarg);
-            cli->select = (gs_select){.by_rank = true, .rank = (int32_t)v};
-            break;
-        case OPT_STEP:
-            cli->steps.regex = optarg;
-            break;
-        case OPT_KEEP_WARMUP:
-            cli->steps.keep_warmup = true;
-            break;
-        case '?':
-        case ':':
-            return bad_option(spec, c, argv);
-        default:
-            if (c >= OPT_FLAG) {
-                *spec->flags[c - OPT_FLAG].value = true;
-            } else if (c < OPT_COUNT) {
-                const gs_cli_text *text = &spec->texts[c - OPT_TEXT];
-                if (!*optarg)
-                    return usage_error(spec, "option '--%s' needs a value", text->name);
-                *text->value = optarg;
-            } else {
-                const gs_cli_count *count = &spec->counts[c - OPT_COUNT];
-                if (!parse_uint(optarg, (long long)count->max, &v)) {
-                    char fmt[96];
-                    snprintf(fmt, sizeof fmt, "--%s wants a whole number up to %zu, not '%%s'",
-                             count->name, count->max);
-                    return usage_error(spec, fmt, optarg);
-                }
-                *count->value = (size_t)v;
-            }
-        }
-        if (rc != GS_CLI_RUN)
-            return rc;
+    int c, rc = GS_CLI_RUN;
+    while (rc == GS_CLI_RUN && (c = getopt_long(argc, argv, t.letters, t.longs, NULL)) != -1) {
+        const opt_ref *r = c == '?' || c == ':' ? NULL : find_option(&t, c);
+        rc = r ? take_option(spec, r, optarg, argc, argv, cli) : bad_option(spec, c, argv);
     }
-    if (optind >= argc)
-        return usage_error(spec, "%s", "no trace given");
-    cli->paths = (const char *const *)(argv + optind);
-    cli->npaths = (size_t)(argc - optind);
-    return GS_CLI_RUN;
+    if (rc == GS_CLI_RUN)
+        rc = take_operands(spec, argc, argv, cli);
+    if (rc == GS_CLI_RUN && spec->exclusive_flags)
+        rc = check_exclusive(spec);
+    return rc;
 }
 
 int gs_cli_sort_column(const gs_cli *cli, const gs_column *cols, size_t ncols, int *col)

@@ -1,5 +1,6 @@
-/* What every view command shares: its options (--format, --sort, --limit, --rank, -h), loading
- * the traces with a progress line, printing errors, and writing the result table to stdout. */
+/* What every command shares: one option parser (the shared options --format, --sort, --limit,
+ * --rank, -h, and each command's own flags, counts, numbers, texts and choices), loading the
+ * traces with a progress line, printing errors, and the text style of standard output. */
 #ifndef GS_CMD_OPTIONS_H
 #define GS_CMD_OPTIONS_H
 
@@ -17,40 +18,90 @@
  * to return at once (the message, if any, has been printed). */
 #define GS_CLI_RUN (-1)
 
+/* The most options of each kind one command may have. */
+enum { GS_CLI_MAX_FLAGS = 8, GS_CLI_MAX_COUNTS = 4, GS_CLI_MAX_NUMBERS = 4, GS_CLI_MAX_TEXTS = 6,
+       GS_CLI_MAX_CHOICES = 2 };
+
+/* Each option below writes through `value` when it is given and leaves it alone otherwise, so
+ * the variable's initial value is the default. */
+
 /* A boolean option of one command, e.g. --by-launch. */
 typedef struct gs_cli_flag {
     const char *name; /* without the dashes */
     bool *value;
+    char letter; /* a one-letter form (-f), or 0 */
 } gs_cli_flag;
 
 /* A whole-number option of one command, e.g. --gaps N, with its largest accepted value. */
 typedef struct gs_cli_count {
     const char *name; /* without the dashes */
-    size_t *value;    /* keeps its default unless the option is given */
+    size_t *value;
     size_t max;
+    size_t initial; /* the default of an option bound to its variable later (a view's entry) */
 } gs_cli_count;
 
-/* An option of one command that takes text, e.g. report's --html FILE. */
+/* A plain decimal number in [min, max], e.g. --interval SECONDS. */
+typedef struct gs_cli_number {
+    const char *name; /* without the dashes */
+    double *value;
+    double min, max;
+    bool whole;          /* only whole numbers */
+    const char *refusal; /* the usage message for any other value, %s the value */
+    const char **given;  /* when not NULL, the value as written, for later messages */
+} gs_cli_number;
+
+/* An option that takes text, e.g. report's --html FILE. Empty text is refused. */
 typedef struct gs_cli_text {
-    const char *name;   /* without the dashes */
-    const char **value; /* keeps its default (NULL) unless the option is given */
-    char letter;        /* a one-letter form (-o), or 0 */
+    const char *name; /* without the dashes */
+    const char **value;
+    char letter; /* a one-letter form (-o), or 0 */
+    /* When not NULL, the text must pass it; `refusal` is the usage message, %s the value. */
+    bool (*valid)(const char *text);
+    const char *refusal;
+    /* When not NULL, the text may be left out and is then this: --serve alone. The next
+     * argument is taken as the text unless it starts with '-', so only for commands without
+     * operands. */
+    const char *bare;
 } gs_cli_text;
+
+/* An option that takes one of a few names, e.g. export's --format chrome|sqlite|csv. */
+typedef struct gs_cli_choice {
+    const char *name; /* without the dashes */
+    const char *const *names;
+    size_t nnames;
+    size_t *value;       /* the index of the name given */
+    const char *refusal; /* the usage message for another name, %s the value */
+} gs_cli_choice;
+
+/* What follows the options. */
+enum gs_cli_operands {
+    GS_CLI_TRACES,  /* one or more traces; --limit and --rank are offered */
+    GS_CLI_NONE,    /* nothing */
+    GS_CLI_PROGRAM, /* a program and its arguments: the options end at the first operand */
+};
 
 typedef struct gs_cli_spec {
     const char *command;  /* "kernels" */
     const char *help;     /* the --help text; doc/<command>.md shows the same */
+    enum gs_cli_operands operands;
+    bool no_format;       /* no shared --format (table, csv, json): none, or its own choice */
+    bool no_limit;        /* no --limit, though it reads traces */
     bool csv;             /* --format csv is offered */
     bool sort;            /* --sort is offered */
     bool step;            /* --step REGEX is offered (gs_cli.steps.regex) */
     bool keep_warmup;     /* --keep-warmup is offered (gs_cli.steps.keep_warmup) */
+    bool exclusive_flags; /* at most one of its flags may be given */
     size_t default_limit; /* 0 = all rows */
     const gs_cli_flag *flags;
     size_t nflags;
     const gs_cli_count *counts;
     size_t ncounts;
+    const gs_cli_number *numbers;
+    size_t nnumbers;
     const gs_cli_text *texts;
     size_t ntexts;
+    const gs_cli_choice *choices;
+    size_t nchoices;
 } gs_cli_spec;
 
 typedef struct gs_cli {
@@ -60,8 +111,9 @@ typedef struct gs_cli {
     size_t limit;
     gs_select select;
     gs_step_opts steps; /* from --step and --keep-warmup */
-    const char *const *paths;
+    const char *const *paths; /* GS_CLI_TRACES */
     size_t npaths;
+    char **program; /* GS_CLI_PROGRAM: the program and its arguments, NULL-terminated */
 } gs_cli;
 
 /* Prints `gpuscope: COMMAND: <fmt with arg> (see 'gpuscope COMMAND --help')` and returns
