@@ -7,17 +7,20 @@
 
 #define GS_VERSION "0.1.0"
 
+/* The commands in the order 'gpuscope --help' lists them: a view by its entry, which has its
+ * name and summary, any other command by its function. */
 static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    const gs_view *view;
 } commands[] = {
     {"run", cmd_run, "run a program and record what the GPU and host did (.gst)"},
     {"report", cmd_report, "what was profiled and what is slow: the first thing to run"},
-    {"kernels", cmd_kernels, "GPU kernels summed by name (nsys cuda_gpu_kern_sum)"},
-    {"ops", cmd_ops, "operators and annotations (PyTorch key_averages)"},
-    {"api", cmd_api, "CUDA runtime and driver calls (nsys cuda_api_sum)"},
-    {"memcpy", cmd_memcpy, "memory copies and sets by kind: count, bytes, time, bandwidth"},
+    {.view = &gs_view_kernels},
+    {.view = &gs_view_ops},
+    {.view = &gs_view_api},
+    {.view = &gs_view_memcpy},
     {"steps", cmd_steps, "steps found, warm-up, step-time statistics and per-step table"},
     {"breakdown", cmd_breakdown, "where each step's time goes; GPU utilization, SM efficiency"},
     {"idle", cmd_idle, "GPU idle time per rank, idle gaps and what the host was doing"},
@@ -32,6 +35,16 @@ static const struct command {
     {"monitor", cmd_monitor, "live GPU table, JSONL log and Prometheus exporter (NVML)"},
 };
 
+static const char *name_of(const struct command *c)
+{
+    return c->view ? c->view->spec.command : c->name;
+}
+
+static const char *summary_of(const struct command *c)
+{
+    return c->view ? c->view->summary : c->summary;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: gpuscope COMMAND [OPTIONS] TRACE...\n"
@@ -40,7 +53,7 @@ static void usage(FILE *out)
                  "(Kineto JSON, .json.gz, a folder of ranks) and .gst traces, and explains where\n"
                  "the time goes.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-9s %s\n", name_of(&commands[i]), summary_of(&commands[i]));
     fprintf(out, "\n'gpuscope COMMAND --help' describes one command; doc/ has a page for each.\n"
                  "exit codes: 0 ok, 1 a gate tripped, 2 usage, 3 bad input, 4 environment\n");
 }
@@ -61,8 +74,9 @@ int main(int argc, char **argv)
         return GS_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (!strcmp(name, commands[i].name)) {
-            int rc = commands[i].run(argc - 1, argv + 1);
+        const struct command *c = &commands[i];
+        if (!strcmp(name, name_of(c))) {
+            int rc = c->view ? gs_view_run(c->view, argc - 1, argv + 1) : c->run(argc - 1, argv + 1);
             /* Like git and perf: a full disk or closed pipe must not pass for success. */
             if (fflush(stdout) != 0 || ferror(stdout)) {
                 fprintf(stderr, "gpuscope: write error on standard output\n");

@@ -1,14 +1,18 @@
-/* Commands: each takes its own argv (argv[0] is the command name) and returns the exit code.
- * Only code under src/cmd/ prints or decides exit codes. */
+/* Commands: each takes its own argv (argv[0] is the command name) and returns the exit code;
+ * and the views, commands that are one entry each, run by gs_view_run (cmd/view.h). Only code
+ * under src/cmd/ prints or decides exit codes. */
 #ifndef GS_CMD_CMD_H
 #define GS_CMD_CMD_H
 
+#include "cmd/view.h"
+
+extern const gs_view gs_view_kernels;
+extern const gs_view gs_view_ops;
+extern const gs_view gs_view_api;
+extern const gs_view gs_view_memcpy;
+
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
-int cmd_kernels(int argc, char **argv);
-int cmd_ops(int argc, char **argv);
-int cmd_api(int argc, char **argv);
-int cmd_memcpy(int argc, char **argv);
 int cmd_steps(int argc, char **argv);
 int cmd_breakdown(int argc, char **argv);
 int cmd_idle(int argc, char **argv);

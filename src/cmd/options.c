@@ -317,22 +317,6 @@ int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
     return rc;
 }
 
-int gs_cli_sort_column(const gs_cli *cli, const gs_column *cols, size_t ncols, int *col)
-{
-    *col = -1;
-    if (!cli->sort)
-        return GS_CLI_RUN;
-    *col = gs_columns_find_sort(cols, ncols, cli->sort);
-    if (*col >= 0)
-        return GS_CLI_RUN;
-    fprintf(stderr, "gpuscope: %s: cannot sort by '%s'; columns:", cli->spec->command, cli->sort);
-    for (size_t c = 0; c < ncols; c++)
-        if (!(cols[c].flags & GS_COL_JSON_ONLY))
-            fprintf(stderr, " %s", cols[c].sort);
-    fputc('\n', stderr);
-    return GS_EXIT_USAGE;
-}
-
 /* ---- loading -------------------------------------------------------------------------------- */
 
 /* A progress line on a terminal, only for loads that take long enough for one to help. */

@@ -126,9 +126,6 @@ bool gs_cli_parse_number(const char *arg, double max, double *out);
 /* Parses argv (argv[0] is the command name). Prints --help to stdout (exit 0) or a usage error. */
 int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli);
 
-/* The column --sort names in cols (-1 when --sort was not given), checked before loading so a
- * typo does not wait for a large trace. */
-int gs_cli_sort_column(const gs_cli *cli, const gs_column *cols, size_t ncols, int *col);
 
 /* Loads every path into profile; checks that --rank selects at least one trace. */
 int gs_cli_load(const gs_cli *cli, gs_profile *profile);

@@ -1,11 +1,11 @@
 /* gpuscope kernels: GPU kernels summed by name (nsys cuda_gpu_kern_sum). */
 #include "analysis/kernel_summary.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/view.h"
 #include "render/view_tables.h"
 
 /* The same text is in doc/kernels.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char kernels_help[] =
+static const char help[] =
     "usage: gpuscope kernels [OPTIONS] TRACE...\n"
     "\n"
     "GPU kernels summed by name over the selected traces (nsys cuda_gpu_kern_sum).\n"
@@ -33,32 +33,37 @@ static const char kernels_help[] =
     "  Name       kernel name\n"
     "Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n";
 
-int cmd_kernels(int argc, char **argv)
+enum { BY_LAUNCH }; /* its flag */
+
+static const gs_cli_flag flags[] = {[BY_LAUNCH] = {"by-launch"}};
+
+static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 {
-    bool by_launch = false;
-    const gs_cli_flag flags[] = {{"by-launch", &by_launch}};
-    const gs_cli_spec spec = {.command = "kernels", .help = kernels_help, .csv = true,
-                              .sort = true, .flags = flags, .nflags = 1};
-    gs_cli cli;
-    int sort_col, rc = gs_cli_parse(&spec, argc, argv, &cli);
-    size_t ncols;
-    const gs_column *cols = gs_kernel_columns(by_launch, &ncols);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_sort_column(&cli, cols, ncols, &sort_col)) != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    gs_kernel_summary summary;
-    gs_error err;
-    if (gs_kernel_summary_build(&profile, &cli.select, by_launch, &summary, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        gs_table table;
-        rc = gs_kernel_table(&summary, &table) == 0 ? gs_cli_emit(&cli, &table, sort_col)
-                                                    : gs_cli_out_of_memory();
-        gs_table_free(&table);
-        gs_kernel_summary_free(&summary);
-    }
-    gs_profile_free(&profile);
-    return rc;
+    return gs_kernel_columns(a->flag[BY_LAUNCH], ncols);
 }
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+{
+    return gs_kernel_summary_build(p, &a->cli.select, a->flag[BY_LAUNCH], state, err);
+}
+
+static int table(const void *state, const gs_view_args *a, gs_table *out)
+{
+    (void)a;
+    return gs_kernel_table(state, out);
+}
+
+static void free_summary(void *state)
+{
+    gs_kernel_summary_free(state);
+}
+
+const gs_view gs_view_kernels = {
+    .spec = {.command = "kernels", .help = help, .csv = true, .flags = flags, .nflags = 1},
+    .summary = "GPU kernels summed by name (nsys cuda_gpu_kern_sum)",
+    .columns = columns,
+    .state_size = sizeof(gs_kernel_summary),
+    .build = build,
+    .table = table,
+    .free = free_summary,
+};

@@ -1,11 +1,11 @@
 /* gpuscope ops: operators and annotations summed by name (PyTorch key_averages). */
 #include "analysis/op_summary.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/view.h"
 #include "render/view_tables.h"
 
 /* The same text is in doc/ops.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char ops_help[] =
+static const char help[] =
     "usage: gpuscope ops [OPTIONS] TRACE...\n"
     "\n"
     "PyTorch operators, user annotations (record_function, ProfilerStep#N) and NVTX\n"
@@ -35,32 +35,37 @@ static const char ops_help[] =
     "  Input Shapes  input dimensions as the trace recorded them (--group-by-shape)\n"
     "Durations are whole ns in csv and json.\n";
 
-int cmd_ops(int argc, char **argv)
+enum { BY_SHAPE }; /* its flag */
+
+static const gs_cli_flag flags[] = {[BY_SHAPE] = {"group-by-shape"}};
+
+static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 {
-    bool by_shape = false;
-    const gs_cli_flag flags[] = {{"group-by-shape", &by_shape}};
-    const gs_cli_spec spec = {.command = "ops", .help = ops_help, .csv = true, .sort = true,
-                              .flags = flags, .nflags = 1};
-    gs_cli cli;
-    int sort_col, rc = gs_cli_parse(&spec, argc, argv, &cli);
-    size_t ncols;
-    const gs_column *cols = gs_op_columns(by_shape, &ncols);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_sort_column(&cli, cols, ncols, &sort_col)) != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    gs_op_summary summary;
-    gs_error err;
-    if (gs_op_summary_build(&profile, &cli.select, by_shape, &summary, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        gs_table table;
-        rc = gs_op_table(&summary, &table) == 0 ? gs_cli_emit(&cli, &table, sort_col)
-                                                : gs_cli_out_of_memory();
-        gs_table_free(&table);
-        gs_op_summary_free(&summary);
-    }
-    gs_profile_free(&profile);
-    return rc;
+    return gs_op_columns(a->flag[BY_SHAPE], ncols);
 }
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+{
+    return gs_op_summary_build(p, &a->cli.select, a->flag[BY_SHAPE], state, err);
+}
+
+static int table(const void *state, const gs_view_args *a, gs_table *out)
+{
+    (void)a;
+    return gs_op_table(state, out);
+}
+
+static void free_summary(void *state)
+{
+    gs_op_summary_free(state);
+}
+
+const gs_view gs_view_ops = {
+    .spec = {.command = "ops", .help = help, .csv = true, .flags = flags, .nflags = 1},
+    .summary = "operators and annotations (PyTorch key_averages)",
+    .columns = columns,
+    .state_size = sizeof(gs_op_summary),
+    .build = build,
+    .table = table,
+    .free = free_summary,
+};

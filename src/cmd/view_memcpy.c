@@ -1,11 +1,11 @@
 /* gpuscope memcpy: memory copies and sets summed by kind and memory locations. */
 #include "analysis/memcpy_summary.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/view.h"
 #include "render/view_tables.h"
 
 /* The same text is in doc/memcpy.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char memcpy_help[] =
+static const char help[] =
     "usage: gpuscope memcpy [OPTIONS] TRACE...\n"
     "\n"
     "GPU memory copies and sets summed by kind and memory locations over the selected\n"
@@ -34,29 +34,34 @@ static const char memcpy_help[] =
     "             Managed. A pageable side makes an async copy synchronous.\n"
     "Durations are whole ns and sizes whole bytes in csv and json.\n";
 
-int cmd_memcpy(int argc, char **argv)
+static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 {
-    const gs_cli_spec spec = {.command = "memcpy", .help = memcpy_help, .csv = true, .sort = true};
-    gs_cli cli;
-    int sort_col, rc = gs_cli_parse(&spec, argc, argv, &cli);
-    size_t ncols;
-    const gs_column *cols = gs_memcpy_columns(&ncols);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_sort_column(&cli, cols, ncols, &sort_col)) != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    gs_memcpy_summary summary;
-    gs_error err;
-    if (gs_memcpy_summary_build(&profile, &cli.select, &summary, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        gs_table table;
-        rc = gs_memcpy_table(&summary, &table) == 0 ? gs_cli_emit(&cli, &table, sort_col)
-                                                    : gs_cli_out_of_memory();
-        gs_table_free(&table);
-        gs_memcpy_summary_free(&summary);
-    }
-    gs_profile_free(&profile);
-    return rc;
+    (void)a;
+    return gs_memcpy_columns(ncols);
 }
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+{
+    return gs_memcpy_summary_build(p, &a->cli.select, state, err);
+}
+
+static int table(const void *state, const gs_view_args *a, gs_table *out)
+{
+    (void)a;
+    return gs_memcpy_table(state, out);
+}
+
+static void free_summary(void *state)
+{
+    gs_memcpy_summary_free(state);
+}
+
+const gs_view gs_view_memcpy = {
+    .spec = {.command = "memcpy", .help = help, .csv = true},
+    .summary = "memory copies and sets by kind: count, bytes, time, bandwidth",
+    .columns = columns,
+    .state_size = sizeof(gs_memcpy_summary),
+    .build = build,
+    .table = table,
+    .free = free_summary,
+};

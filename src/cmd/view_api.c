@@ -1,11 +1,11 @@
 /* gpuscope api: CUDA runtime and driver calls summed by name (nsys cuda_api_sum). */
 #include "analysis/api_summary.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/view.h"
 #include "render/view_tables.h"
 
 /* The same text is in doc/api.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char api_help[] =
+static const char help[] =
     "usage: gpuscope api [OPTIONS] TRACE...\n"
     "\n"
     "CUDA runtime and driver calls summed by name over the selected traces\n"
@@ -32,29 +32,34 @@ static const char api_help[] =
     "  Name       API function\n"
     "Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n";
 
-int cmd_api(int argc, char **argv)
+static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 {
-    const gs_cli_spec spec = {.command = "api", .help = api_help, .csv = true, .sort = true};
-    gs_cli cli;
-    int sort_col, rc = gs_cli_parse(&spec, argc, argv, &cli);
-    size_t ncols;
-    const gs_column *cols = gs_api_columns(&ncols);
-    if (rc != GS_CLI_RUN || (rc = gs_cli_sort_column(&cli, cols, ncols, &sort_col)) != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    gs_api_summary summary;
-    gs_error err;
-    if (gs_api_summary_build(&profile, &cli.select, &summary, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        gs_table table;
-        rc = gs_api_table(&summary, &table) == 0 ? gs_cli_emit(&cli, &table, sort_col)
-                                                 : gs_cli_out_of_memory();
-        gs_table_free(&table);
-        gs_api_summary_free(&summary);
-    }
-    gs_profile_free(&profile);
-    return rc;
+    (void)a;
+    return gs_api_columns(ncols);
 }
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+{
+    return gs_api_summary_build(p, &a->cli.select, state, err);
+}
+
+static int table(const void *state, const gs_view_args *a, gs_table *out)
+{
+    (void)a;
+    return gs_api_table(state, out);
+}
+
+static void free_summary(void *state)
+{
+    gs_api_summary_free(state);
+}
+
+const gs_view gs_view_api = {
+    .spec = {.command = "api", .help = help, .csv = true},
+    .summary = "CUDA runtime and driver calls (nsys cuda_api_sum)",
+    .columns = columns,
+    .state_size = sizeof(gs_api_summary),
+    .build = build,
+    .table = table,
+    .free = free_summary,
+};

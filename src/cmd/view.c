@@ -1,0 +1,104 @@
+/* The one body of every view command: parse → load → build → print → free. */
+#include "cmd/view.h"
+
+#include <stdlib.h>
+
+/* The parser writes an option through its value pointer; a view's entry cannot hold one (it is
+ * shared and constant), so its options are bound to this run's arguments here. */
+typedef struct bound_spec {
+    gs_cli_spec spec;
+    gs_cli_flag flags[GS_CLI_MAX_FLAGS];
+    gs_cli_count counts[GS_CLI_MAX_COUNTS];
+} bound_spec;
+
+static void bind_options(const gs_view *v, gs_view_args *a, bound_spec *b)
+{
+    b->spec = v->spec;
+    b->spec.sort = v->columns != NULL;
+    b->spec.nflags = v->spec.nflags < GS_CLI_MAX_FLAGS ? v->spec.nflags : GS_CLI_MAX_FLAGS;
+    b->spec.ncounts = v->spec.ncounts < GS_CLI_MAX_COUNTS ? v->spec.ncounts : GS_CLI_MAX_COUNTS;
+    for (size_t i = 0; i < b->spec.nflags; i++) {
+        b->flags[i] = v->spec.flags[i];
+        b->flags[i].value = &a->flag[i];
+    }
+    for (size_t i = 0; i < b->spec.ncounts; i++) {
+        b->counts[i] = v->spec.counts[i];
+        b->counts[i].value = &a->count[i];
+        a->count[i] = v->spec.counts[i].initial;
+    }
+    b->spec.flags = b->flags;
+    b->spec.counts = b->counts;
+}
+
+/* The column --sort names (-1 when --sort was not given), checked before loading so a typo does
+ * not wait for a large trace. */
+static int sort_column(const gs_view *v, const gs_view_args *a, int *col)
+{
+    *col = -1;
+    if (!a->cli.sort)
+        return GS_CLI_RUN;
+    size_t ncols;
+    const gs_column *cols = v->columns(a, &ncols);
+    *col = gs_columns_find_sort(cols, ncols, a->cli.sort);
+    if (*col >= 0)
+        return GS_CLI_RUN;
+    fprintf(stderr, "gpuscope: %s: cannot sort by '%s'; columns:", v->spec.command, a->cli.sort);
+    for (size_t c = 0; c < ncols; c++)
+        if (!(cols[c].flags & GS_COL_JSON_ONLY))
+            fprintf(stderr, " %s", cols[c].sort);
+    fputc('\n', stderr);
+    return GS_EXIT_USAGE;
+}
+
+/* A one-table view: sorted by the --sort column (if any), cut to --limit rows, in --format. */
+static int emit_table(const gs_view *v, const gs_view_args *a, const void *state, int sort_col,
+                      const gs_text_style *style)
+{
+    gs_table table;
+    int rc = v->table(state, a, &table);
+    if (rc == 0 && sort_col >= 0)
+        rc = gs_table_sort(&table, (size_t)sort_col);
+    if (rc == 0) {
+        gs_table_limit(&table, a->cli.limit);
+        rc = gs_render(stdout, &table, a->cli.format, style, v->spec.command);
+    }
+    gs_table_free(&table);
+    return rc;
+}
+
+static int build_and_print(const gs_view *v, const gs_view_args *a, const gs_profile *profile,
+                           int sort_col)
+{
+    void *state = calloc(1, v->state_size);
+    if (!state)
+        return gs_cli_out_of_memory();
+    gs_error err;
+    int rc;
+    if (v->build(profile, a, state, &err) != 0) {
+        rc = gs_cli_fail(&err);
+    } else {
+        gs_text_style style = gs_cli_text_style();
+        rc = v->render ? v->render(stdout, state, a, &style)
+                       : emit_table(v, a, state, sort_col, &style);
+        rc = rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
+        v->free(state);
+    }
+    free(state);
+    return rc;
+}
+
+int gs_view_run(const gs_view *v, int argc, char **argv)
+{
+    gs_view_args a = {0};
+    bound_spec b;
+    bind_options(v, &a, &b);
+    int sort_col, rc = gs_cli_parse(&b.spec, argc, argv, &a.cli);
+    if (rc != GS_CLI_RUN || (rc = sort_column(v, &a, &sort_col)) != GS_CLI_RUN)
+        return rc;
+    gs_profile profile;
+    if ((rc = gs_cli_load(&a.cli, &profile)) != GS_CLI_RUN)
+        return rc;
+    rc = build_and_print(v, &a, &profile, sort_col);
+    gs_profile_free(&profile);
+    return rc;
+}

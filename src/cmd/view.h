@@ -1,0 +1,50 @@
+/* A view is a command that reads traces, builds one analysis and prints it (kernels, steps,
+ * idle, ...). Its entry (src/cmd/view_NAME.c) is all there is to it: gs_view_run parses, loads,
+ * builds, prints and frees for every view; main.c lists the entries among the commands (and so
+ * 'gpuscope --help' and the docs test read them). */
+#ifndef GS_CMD_VIEW_H
+#define GS_CMD_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cmd/options.h"
+#include "common/error.h"
+#include "model/trace.h"
+#include "render/render.h"
+#include "render/table.h"
+
+/* One run's options: the shared ones and the view's own, flag[i] and count[i] in the order of
+ * its spec's flags and counts. */
+typedef struct gs_view_args {
+    gs_cli cli;
+    bool flag[GS_CLI_MAX_FLAGS];
+    size_t count[GS_CLI_MAX_COUNTS];
+} gs_view_args;
+
+typedef struct gs_view {
+    /* Its name (spec.command), --help text (doc/NAME.md shows the same) and options. The
+     * entry is shared and constant, so its flags and counts have no value pointers: a run's
+     * values are in gs_view_args (a count starts from its `initial`). --sort is offered when
+     * `columns` is set. */
+    gs_cli_spec spec;
+    const char *summary; /* its line in 'gpuscope --help' */
+    /* --sort's columns under these options; NULL: the view keeps its own order. */
+    const gs_column *(*columns)(const gs_view_args *a, size_t *ncols);
+    /* Fills `state` (state_size bytes, zeroed) from the loaded traces; on failure it leaves
+     * nothing to free. */
+    size_t state_size;
+    int (*build)(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err);
+    /* A view of one table: the table (sorted by --sort, cut by --limit, written in --format by
+     * the caller). */
+    int (*table)(const void *state, const gs_view_args *a, gs_table *out);
+    /* A view of several tables writes itself (usually through gs_render_sections). */
+    int (*render)(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style);
+    void (*free)(void *state);
+} gs_view;
+
+/* The command: parse → load → build → print → free. Returns the exit code. */
+int gs_view_run(const gs_view *v, int argc, char **argv);
+
+#endif
