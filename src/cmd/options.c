@@ -407,13 +407,3 @@ gs_text_style gs_cli_text_style(void)
         style.width = ws.ws_col;
     return style;
 }
-
-int gs_cli_emit(const gs_cli *cli, gs_table *table, int sort_col)
-{
-    gs_text_style style = gs_cli_text_style();
-    int rc = sort_col >= 0 ? gs_table_sort(table, (size_t)sort_col) : 0;
-    gs_table_limit(table, cli->limit);
-    if (rc == 0)
-        rc = gs_render(stdout, table, cli->format, &style, cli->spec->command);
-    return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
-}

@@ -139,8 +139,4 @@ int gs_cli_out_of_memory(void);
 /* How the table format should look on stdout: bold and the terminal's width on a terminal. */
 gs_text_style gs_cli_text_style(void);
 
-/* Sorts by the --sort column (if any), keeps --limit rows and writes the table to stdout in
- * --format. Returns the exit code. */
-int gs_cli_emit(const gs_cli *cli, gs_table *table, int sort_col);
-
 #endif

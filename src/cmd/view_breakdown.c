@@ -2,11 +2,11 @@
  * and its GPU metrics per device (doc/design.md §11, §12). */
 #include "analysis/breakdown.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/view.h"
 #include "render/breakdown_tables.h"
 
 /* The same text is in doc/breakdown.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char breakdown_help[] =
+static const char help[] =
     "usage: gpuscope breakdown [OPTIONS] TRACE...\n"
     "\n"
     "Step time broken into categories, as the TensorBoard profiler plugin's\n"
@@ -44,32 +44,32 @@ static const char breakdown_help[] =
     "                          estimated achieved occupancy\n"
     "Durations are whole ns in csv and json.\n";
 
-int cmd_breakdown(int argc, char **argv)
+enum { TB_COMPAT }; /* its flag */
+
+static const gs_cli_flag flags[] = {[TB_COMPAT] = {"tb-compat"}};
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
 {
-    bool tb_compat = false;
-    const gs_cli_flag flags[] = {{"tb-compat", &tb_compat}};
-    const gs_cli_spec spec = {.command = "breakdown", .help = breakdown_help, .csv = true,
-                              .step = true, .keep_warmup = true, .flags = flags, .nflags = 1};
-    gs_cli cli;
-    int rc = gs_cli_parse(&spec, argc, argv, &cli);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    const gs_bd_opts opts = {.steps = cli.steps,
-                             .tb_compat = tb_compat};
-    gs_breakdown bd;
-    gs_error err;
-    if (gs_breakdown_build(&profile, &cli.select, &opts, &bd, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        gs_text_style style = gs_cli_text_style();
-        rc = gs_render_breakdown(stdout, &bd, cli.format, &style, cli.limit) == 0
-                 ? GS_EXIT_OK
-                 : gs_cli_out_of_memory();
-        gs_breakdown_free(&bd);
-    }
-    gs_profile_free(&profile);
-    return rc;
+    const gs_bd_opts opts = {.steps = a->cli.steps, .tb_compat = a->flag[TB_COMPAT]};
+    return gs_breakdown_build(p, &a->cli.select, &opts, state, err);
 }
+
+static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style)
+{
+    return gs_render_breakdown(out, state, a->cli.format, style, a->cli.limit);
+}
+
+static void free_breakdown(void *state)
+{
+    gs_breakdown_free(state);
+}
+
+const gs_view gs_view_breakdown = {
+    .spec = {.command = "breakdown", .help = help, .csv = true, .step = true,
+             .keep_warmup = true, .flags = flags, .nflags = 1},
+    .summary = "where each step's time goes; GPU utilization, SM efficiency",
+    .state_size = sizeof(gs_breakdown),
+    .build = build,
+    .render = render,
+    .free = free_breakdown,
+};

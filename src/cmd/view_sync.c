@@ -1,11 +1,11 @@
 /* gpuscope sync: time the host spends blocked in synchronizing calls, and what caused them. */
 #include "analysis/sync.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/view.h"
 #include "render/sync_tables.h"
 
 /* The same text is in doc/sync.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char sync_help[] =
+static const char help[] =
     "usage: gpuscope sync [OPTIONS] TRACE...\n"
     "\n"
     "Time the host spends blocked in synchronizing calls (stream, device and event\n"
@@ -38,31 +38,31 @@ static const char sync_help[] =
     "  --per-step: Step, Warm-up (yes), Duration, Calls, Blocked, Step (%)\n"
     "Rows are sorted by Blocked, then Calls; durations are whole ns in csv and json.\n";
 
-int cmd_sync(int argc, char **argv)
+enum { PER_STEP }; /* its flag */
+
+static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step"}};
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
 {
-    bool per_step = false;
-    const gs_cli_flag flags[] = {{"per-step", &per_step}};
-    const gs_cli_spec spec = {.command = "sync", .help = sync_help, .csv = true, .step = true, .keep_warmup = true,
-                              .flags = flags, .nflags = 1};
-    gs_cli cli;
-    int rc = gs_cli_parse(&spec, argc, argv, &cli);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    const gs_step_opts step_opts = cli.steps;
-    gs_sync_summary summary;
-    gs_error err;
-    if (gs_sync_build(&profile, &cli.select, &step_opts, &summary, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        gs_table table;
-        rc = gs_sync_table(&summary, per_step, &table) == 0 ? gs_cli_emit(&cli, &table, -1)
-                                                            : gs_cli_out_of_memory();
-        gs_table_free(&table);
-        gs_sync_summary_free(&summary);
-    }
-    gs_profile_free(&profile);
-    return rc;
+    return gs_sync_build(p, &a->cli.select, &a->cli.steps, state, err);
 }
+
+static int table(const void *state, const gs_view_args *a, gs_table *out)
+{
+    return gs_sync_table(state, a->flag[PER_STEP], out);
+}
+
+static void free_summary(void *state)
+{
+    gs_sync_summary_free(state);
+}
+
+const gs_view gs_view_sync = {
+    .spec = {.command = "sync", .help = help, .csv = true, .step = true, .keep_warmup = true,
+             .flags = flags, .nflags = 1},
+    .summary = "time the host spends blocked in synchronization, and who caused it",
+    .state_size = sizeof(gs_sync_summary),
+    .build = build,
+    .table = table,
+    .free = free_summary,
+};

@@ -1,13 +1,11 @@
 /* gpuscope memory: the allocator's view from PyTorch [memory] records (TB plugin memory view). */
-#include <stdio.h>
-
 #include "analysis/memory.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/view.h"
 #include "render/memory_tables.h"
 
 /* The same text is in doc/memory.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char memory_help[] =
+static const char help[] =
     "usage: gpuscope memory [OPTIONS] TRACE...\n"
     "\n"
     "Device memory from the allocator's records (PyTorch profile_memory=True):\n"
@@ -48,48 +46,36 @@ static const char memory_help[] =
     "  counts for the operator of its allocation.\n"
     "Times are from the trace's first event; sizes are bytes in csv and json.\n";
 
-static int pick_view(bool ops, bool timeline, bool per_step, enum gs_memory_view *view)
+enum { OPS, TIMELINE, PER_STEP }; /* its flags, which exclude each other */
+
+static const gs_cli_flag flags[] = {[OPS] = {"ops"}, [TIMELINE] = {"timeline"},
+                                    [PER_STEP] = {"per-step"}};
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
 {
-    if (ops + timeline + per_step > 1) {
-        fputs("gpuscope: memory: --ops, --timeline and --per-step exclude each other "
-              "(see 'gpuscope memory --help')\n",
-              stderr);
-        return GS_EXIT_USAGE;
-    }
-    *view = ops        ? GS_MEMORY_OPS
-            : timeline ? GS_MEMORY_TIMELINE
-            : per_step ? GS_MEMORY_STEPS
-                       : GS_MEMORY_DEVICES;
-    return GS_CLI_RUN;
+    return gs_memory_build(p, &a->cli.select, &a->cli.steps, state, err);
 }
 
-int cmd_memory(int argc, char **argv)
+static int table(const void *state, const gs_view_args *a, gs_table *out)
 {
-    bool ops = false, timeline = false, per_step = false;
-    const gs_cli_flag flags[] = {{"ops", &ops}, {"timeline", &timeline}, {"per-step", &per_step}};
-    const gs_cli_spec spec = {.command = "memory", .help = memory_help, .csv = true,
-                              .step = true, .keep_warmup = true, .flags = flags, .nflags = 3};
-    enum gs_memory_view view;
-    gs_cli cli;
-    int rc = gs_cli_parse(&spec, argc, argv, &cli);
-    if (rc != GS_CLI_RUN ||
-        (rc = pick_view(ops, timeline, per_step, &view)) != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    const gs_step_opts step_opts = cli.steps;
-    gs_memory_summary summary;
-    gs_error err;
-    if (gs_memory_build(&profile, &cli.select, &step_opts, &summary, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        gs_table table;
-        rc = gs_memory_table(&summary, view, &table) == 0 ? gs_cli_emit(&cli, &table, -1)
-                                                          : gs_cli_out_of_memory();
-        gs_table_free(&table);
-        gs_memory_summary_free(&summary);
-    }
-    gs_profile_free(&profile);
-    return rc;
+    enum gs_memory_view view = a->flag[OPS]        ? GS_MEMORY_OPS
+                               : a->flag[TIMELINE] ? GS_MEMORY_TIMELINE
+                               : a->flag[PER_STEP] ? GS_MEMORY_STEPS
+                                                   : GS_MEMORY_DEVICES;
+    return gs_memory_table(state, view, out);
 }
+
+static void free_summary(void *state)
+{
+    gs_memory_summary_free(state);
+}
+
+const gs_view gs_view_memory = {
+    .spec = {.command = "memory", .help = help, .csv = true, .step = true, .keep_warmup = true,
+             .exclusive_flags = true, .flags = flags, .nflags = 3},
+    .summary = "allocated/reserved memory over time, peak, growth, headroom",
+    .state_size = sizeof(gs_memory_summary),
+    .build = build,
+    .table = table,
+    .free = free_summary,
+};

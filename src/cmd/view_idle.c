@@ -1,16 +1,13 @@
 /* gpuscope idle: where the GPU waits (temporal breakdown, idle gaps, the largest gaps with what
  * the host was doing). */
-#include <stdio.h>
-
 #include "analysis/idle.h"
 #include "analysis/temporal.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
-#include "common/error.h"
+#include "cmd/view.h"
 #include "render/idle_tables.h"
 
 /* The same text is in doc/idle.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char idle_help[] =
+static const char help[] =
     "usage: gpuscope idle [OPTIONS] TRACE...\n"
     "\n"
     "Where the GPU waits: the temporal breakdown per rank (idle, compute, non-compute\n"
@@ -45,49 +42,57 @@ static const char idle_help[] =
     "  other        the remaining gaps\n"
     "Durations are whole ns in csv and json; csv writes one block per section.\n";
 
-/* --gaps N is taken out of argv before the common options are parsed. */
-static int render(const gs_cli *cli, const gs_temporal *tp, const gs_idle *idle, bool hta)
+enum { HTA };  /* its flag */
+enum { GAPS }; /* its count */
+
+static const gs_cli_flag flags[] = {[HTA] = {"hta"}};
+static const gs_cli_count counts[] = {
+    [GAPS] = {"gaps", .max = 1000000, .initial = GS_IDLE_DEFAULT_GAPS}};
+
+typedef struct idle_state {
+    gs_temporal temporal;
+    gs_idle idle;
+} idle_state;
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
 {
-    gs_idle_tables tables;
-    gs_text_style style = gs_cli_text_style();
-    int rc = gs_idle_tables_make(tp, idle, &tables);
-    if (rc == 0)
-        rc = gs_render_idle(stdout, &tables, idle, hta, cli->format, &style, cli->limit);
-    gs_idle_tables_free(&tables);
-    return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
+    idle_state *s = state;
+    const gs_idle_opts opts = {.max_gaps = a->count[GAPS], .hta_compat = a->flag[HTA],
+                               .steps = &a->cli.steps};
+    if (gs_temporal_build(p, &a->cli.select, a->flag[HTA], &s->temporal, err) != 0)
+        return -1;
+    if (gs_idle_build(p, &a->cli.select, &opts, &s->idle, err) != 0) {
+        gs_temporal_free(&s->temporal);
+        return -1;
+    }
+    return 0;
 }
 
-int cmd_idle(int argc, char **argv)
+static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style)
 {
-    bool hta = false;
-    size_t gaps = GS_IDLE_DEFAULT_GAPS;
-    const gs_cli_flag flags[] = {{"hta", &hta}};
-    const gs_cli_count counts[] = {{"gaps", &gaps, 1000000}};
-    const gs_cli_spec spec = {.command = "idle", .help = idle_help, .csv = true, .step = true,
-                              .flags = flags, .nflags = 1, .counts = counts, .ncounts = 1};
-    gs_cli cli;
-    int rc = gs_cli_parse(&spec, argc, argv, &cli);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    gs_temporal tp;
-    gs_idle idle;
-    gs_error err;
-    const gs_step_opts step_opts = cli.steps;
-    const gs_idle_opts opts = {.max_gaps = gaps, .hta_compat = hta, .steps = &step_opts};
-    if (gs_temporal_build(&profile, &cli.select, hta, &tp, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        if (gs_idle_build(&profile, &cli.select, &opts, &idle, &err) != 0) {
-            rc = gs_cli_fail(&err);
-        } else {
-            rc = render(&cli, &tp, &idle, hta);
-            gs_idle_free(&idle);
-        }
-        gs_temporal_free(&tp);
-    }
-    gs_profile_free(&profile);
+    idle_state *s = state;
+    gs_idle_tables tables;
+    int rc = gs_idle_tables_make(&s->temporal, &s->idle, &tables);
+    if (rc == 0)
+        rc = gs_render_idle(out, &tables, &s->idle, a->flag[HTA], a->cli.format, style,
+                            a->cli.limit);
+    gs_idle_tables_free(&tables);
     return rc;
 }
+
+static void free_idle(void *state)
+{
+    idle_state *s = state;
+    gs_idle_free(&s->idle);
+    gs_temporal_free(&s->temporal);
+}
+
+const gs_view gs_view_idle = {
+    .spec = {.command = "idle", .help = help, .csv = true, .step = true, .flags = flags,
+             .nflags = 1, .counts = counts, .ncounts = 1},
+    .summary = "GPU idle time per rank, idle gaps and what the host was doing",
+    .state_size = sizeof(idle_state),
+    .build = build,
+    .render = render,
+    .free = free_idle,
+};

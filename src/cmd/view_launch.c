@@ -1,11 +1,11 @@
 /* gpuscope launch: kernel launch statistics per rank or per step (HTA cuda_kernel_launch_stats). */
 #include "analysis/launch.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/view.h"
 #include "render/launch_tables.h"
 
 /* The same text is in doc/launch.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char launch_help[] =
+static const char help[] =
     "usage: gpuscope launch [OPTIONS] TRACE...\n"
     "\n"
     "Kernel launch statistics: launch delay, launch-call cost against kernel\n"
@@ -41,31 +41,31 @@ static const char launch_help[] =
     "A kernel belongs to the step its launch call began in. Medians and\n"
     "percentiles are nearest-rank; durations are whole ns in csv and json.\n";
 
-int cmd_launch(int argc, char **argv)
+enum { PER_STEP }; /* its flag */
+
+static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step"}};
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
 {
-    bool per_step = false;
-    const gs_cli_flag flags[] = {{"per-step", &per_step}};
-    const gs_cli_spec spec = {.command = "launch", .help = launch_help, .csv = true, .step = true,
-                              .keep_warmup = true, .flags = flags, .nflags = 1};
-    gs_cli cli;
-    int rc = gs_cli_parse(&spec, argc, argv, &cli);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    const gs_step_opts step_opts = cli.steps;
-    gs_launch_summary summary;
-    gs_error err;
-    if (gs_launch_build(&profile, &cli.select, &step_opts, &summary, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        gs_table table;
-        rc = gs_launch_table(&summary, per_step, &table) == 0 ? gs_cli_emit(&cli, &table, -1)
-                                                              : gs_cli_out_of_memory();
-        gs_table_free(&table);
-        gs_launch_summary_free(&summary);
-    }
-    gs_profile_free(&profile);
-    return rc;
+    return gs_launch_build(p, &a->cli.select, &a->cli.steps, state, err);
 }
+
+static int table(const void *state, const gs_view_args *a, gs_table *out)
+{
+    return gs_launch_table(state, a->flag[PER_STEP], out);
+}
+
+static void free_summary(void *state)
+{
+    gs_launch_summary_free(state);
+}
+
+const gs_view gs_view_launch = {
+    .spec = {.command = "launch", .help = help, .csv = true, .step = true, .keep_warmup = true,
+             .flags = flags, .nflags = 1},
+    .summary = "kernel launch delay and cost, short kernels, CUDA graphs",
+    .state_size = sizeof(gs_launch_summary),
+    .build = build,
+    .table = table,
+    .free = free_summary,
+};

@@ -3,11 +3,11 @@
 
 #include "analysis/steps.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/view.h"
 #include "render/step_tables.h"
 
 /* The same text is in doc/steps.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char steps_help[] =
+static const char help[] =
     "usage: gpuscope steps [OPTIONS] TRACE...\n"
     "\n"
     "The steps of each trace: where they come from, step-time statistics over\n"
@@ -40,41 +40,51 @@ static const char steps_help[] =
     "                  the steps after it\n"
     "Durations are whole ns in csv and json.\n";
 
-int cmd_steps(int argc, char **argv)
+/* The steps of each selected trace. */
+typedef struct steps_state {
+    gs_steps_view *views;
+    size_t n;
+} steps_state;
+
+static void free_steps(void *state)
 {
-    const gs_cli_spec spec = {.command = "steps", .help = steps_help, .csv = true,
-                              .step = true, .keep_warmup = true};
-    gs_cli cli;
-    int rc = gs_cli_parse(&spec, argc, argv, &cli);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    const gs_step_opts opts = cli.steps;
-    gs_steps_view *views = calloc(profile.traces.n ? profile.traces.n : 1, sizeof *views);
-    size_t n = 0;
-    gs_error err;
-    rc = views ? GS_CLI_RUN : gs_cli_out_of_memory();
-    for (size_t i = 0; rc == GS_CLI_RUN && i < profile.traces.n; i++) {
-        const gs_trace *t = profile.traces.v[i];
-        if (!gs_selected(&cli.select, t))
-            continue;
-        views[n].trace = t;
-        if (gs_steps_find(t, &opts, &views[n].steps, &err) != 0)
-            rc = gs_cli_fail(&err);
-        else
-            n++;
-    }
-    if (rc == GS_CLI_RUN) {
-        gs_text_style style = gs_cli_text_style();
-        rc = gs_render_steps(stdout, views, n, cli.format, &style, cli.limit) == 0
-                 ? GS_EXIT_OK
-                 : gs_cli_out_of_memory();
-    }
-    for (size_t i = 0; i < n; i++)
-        gs_steps_free(&views[i].steps);
-    free(views);
-    gs_profile_free(&profile);
-    return rc;
+    steps_state *s = state;
+    for (size_t i = 0; i < s->n; i++)
+        gs_steps_free(&s->views[i].steps);
+    free(s->views);
 }
+
+static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+{
+    steps_state *s = state;
+    s->views = calloc(p->traces.n ? p->traces.n : 1, sizeof *s->views);
+    if (!s->views)
+        return gs_fail_oom(err);
+    for (size_t i = 0; i < p->traces.n; i++) {
+        const gs_trace *t = p->traces.v[i];
+        if (!gs_selected(&a->cli.select, t))
+            continue;
+        s->views[s->n].trace = t;
+        if (gs_steps_find(t, &a->cli.steps, &s->views[s->n].steps, err) != 0) {
+            free_steps(s);
+            return -1;
+        }
+        s->n++;
+    }
+    return 0;
+}
+
+static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style)
+{
+    steps_state *s = state;
+    return gs_render_steps(out, s->views, s->n, a->cli.format, style, a->cli.limit);
+}
+
+const gs_view gs_view_steps = {
+    .spec = {.command = "steps", .help = help, .csv = true, .step = true, .keep_warmup = true},
+    .summary = "steps found, warm-up, step-time statistics and per-step table",
+    .state_size = sizeof(steps_state),
+    .build = build,
+    .render = render,
+    .free = free_steps,
+};
