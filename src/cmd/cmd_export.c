@@ -1,15 +1,16 @@
 /* gpuscope export: the traces as Chrome trace JSON, an SQLite database or the views' CSV. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "export/chrome.h"
 #include "export/out_file.h"
 #include "export/sqlite.h"
-#include "export/view_csv.h"
 
 /* The same text is in doc/export.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char export_help[] =
@@ -36,6 +37,18 @@ static const char export_help[] =
     "sums them as the views do.\n";
 
 enum export_format { EXPORT_CHROME, EXPORT_SQLITE, EXPORT_CSV };
+
+/* --format csv: these views' tables, in the order a folder gets them. */
+static const gs_view *const csv_views[] = {&gs_view_kernels, &gs_view_ops, &gs_view_api,
+                                           &gs_view_memcpy};
+
+static const gs_view *find_csv_view(const char *name)
+{
+    for (size_t i = 0; i < sizeof csv_views / sizeof csv_views[0]; i++)
+        if (!strcmp(csv_views[i]->spec.command, name))
+            return csv_views[i];
+    return NULL;
+}
 
 typedef struct export_args {
     enum export_format format;
@@ -65,10 +78,8 @@ static int parse_format(const char *arg, enum export_format *out)
 
 static int check_table(const char *name)
 {
-    for (size_t i = 0; gs_csv_view_name(i); i++)
-        if (!strcmp(gs_csv_view_name(i), name))
-            return GS_CLI_RUN;
-    return usage_error("no table '%s' (kernels, ops, api or memcpy)", name);
+    return find_csv_view(name) ? GS_CLI_RUN
+                               : usage_error("no table '%s' (kernels, ops, api or memcpy)", name);
 }
 
 static int parse(int argc, char **argv, const gs_cli_spec *spec, gs_cli *cli, export_args *a)
@@ -129,10 +140,30 @@ static int write_stream(const gs_profile *p, const gs_cli *cli, const export_arg
     const char *name = gs_out_is_stdout(a->out) ? cli->paths[0] : a->out;
     int rc = a->format == EXPORT_CHROME
                  ? gs_export_chrome(p, f, name, err)
-                 : gs_export_csv_view(p, NULL, a->table, f, err);
+                 : gs_view_write_csv(find_csv_view(a->table), p, f, err);
     if (gs_out_close(f, gs_out_is_stdout(a->out) ? "-" : a->out, rc == 0 ? err : NULL) != 0)
         rc = -1;
     return rc;
+}
+
+/* Every CSV view into `dir` (created when absent) as NAME.csv. */
+static int write_csv_dir(const gs_profile *p, const char *dir, gs_error *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return gs_fail(err, GS_EXIT_ENV, "%s: cannot create the folder: %s", dir, strerror(errno));
+    for (size_t i = 0; i < sizeof csv_views / sizeof csv_views[0]; i++) {
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s.csv", dir, csv_views[i]->spec.command) >=
+            sizeof path)
+            return gs_fail(err, GS_EXIT_USAGE, "%s: path too long", dir);
+        FILE *f = gs_out_open(path, err);
+        if (!f)
+            return -1;
+        int rc = gs_view_write_csv(csv_views[i], p, f, err);
+        if (gs_out_close(f, path, rc == 0 ? err : NULL) != 0 || rc != 0)
+            return -1;
+    }
+    return 0;
 }
 
 int cmd_export(int argc, char **argv)
@@ -161,7 +192,7 @@ int cmd_export(int argc, char **argv)
         if (a.format == EXPORT_SQLITE)
             fail = gs_export_sqlite(&chosen, a.out, &err);
         else if (a.format == EXPORT_CSV && !a.table)
-            fail = gs_export_csv_dir(&chosen, NULL, a.out, &err);
+            fail = write_csv_dir(&chosen, a.out, &err);
         else
             fail = write_stream(&chosen, &cli, &a, &err);
     }

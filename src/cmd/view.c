@@ -51,8 +51,8 @@ static int sort_column(const gs_view *v, const gs_view_args *a, int *col)
 }
 
 /* A one-table view: sorted by the --sort column (if any), cut to --limit rows, in --format. */
-static int emit_table(const gs_view *v, const gs_view_args *a, const void *state, int sort_col,
-                      const gs_text_style *style)
+static int emit_table(FILE *out, const gs_view *v, const gs_view_args *a, const void *state,
+                      int sort_col, const gs_text_style *style)
 {
     gs_table table;
     int rc = v->table(state, a, &table);
@@ -60,27 +60,25 @@ static int emit_table(const gs_view *v, const gs_view_args *a, const void *state
         rc = gs_table_sort(&table, (size_t)sort_col);
     if (rc == 0) {
         gs_table_limit(&table, a->cli.limit);
-        rc = gs_render(stdout, &table, a->cli.format, style, v->spec.command);
+        rc = gs_render(out, &table, a->cli.format, style, v->spec.command);
     }
     gs_table_free(&table);
     return rc;
 }
 
-static int build_and_print(const gs_view *v, const gs_view_args *a, const gs_profile *profile,
-                           int sort_col)
+/* Builds the view from the loaded traces and writes it to `out`; -1 with `err` set. */
+static int write_view(FILE *out, const gs_view *v, const gs_view_args *a, const gs_profile *p,
+                      int sort_col, const gs_text_style *style, gs_error *err)
 {
     void *state = calloc(1, v->state_size);
     if (!state)
-        return gs_cli_out_of_memory();
-    gs_error err;
-    int rc;
-    if (v->build(profile, a, state, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        gs_text_style style = gs_cli_text_style();
-        rc = v->render ? v->render(stdout, state, a, &style)
-                       : emit_table(v, a, state, sort_col, &style);
-        rc = rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
+        return gs_fail_oom(err);
+    int rc = v->build(p, a, state, err);
+    if (rc == 0) {
+        rc = v->render ? v->render(out, state, a, style)
+                       : emit_table(out, v, a, state, sort_col, style);
+        if (rc != 0)
+            rc = gs_fail_oom(err);
         v->free(state);
     }
     free(state);
@@ -98,7 +96,20 @@ int gs_view_run(const gs_view *v, int argc, char **argv)
     gs_profile profile;
     if ((rc = gs_cli_load(&a.cli, &profile)) != GS_CLI_RUN)
         return rc;
-    rc = build_and_print(v, &a, &profile, sort_col);
+    gs_text_style style = gs_cli_text_style();
+    gs_error err;
+    rc = write_view(stdout, v, &a, &profile, sort_col, &style, &err) == 0 ? GS_EXIT_OK
+                                                                          : gs_cli_fail(&err);
     gs_profile_free(&profile);
     return rc;
+}
+
+int gs_view_write_csv(const gs_view *v, const gs_profile *p, FILE *out, gs_error *err)
+{
+    gs_view_args a = {0};
+    bound_spec b;
+    bind_options(v, &a, &b);
+    a.cli = (gs_cli){.spec = &b.spec, .format = GS_FORMAT_CSV};
+    const gs_text_style style = {0};
+    return write_view(out, v, &a, p, -1, &style, err);
 }

@@ -1,7 +1,8 @@
 /* A view is a command that reads traces, builds one analysis and prints it (kernels, steps,
  * idle, ...). Its entry (src/cmd/view_NAME.c) is all there is to it: gs_view_run parses, loads,
  * builds, prints and frees for every view; main.c lists the entries among the commands (and so
- * 'gpuscope --help' and the docs test read them). */
+ * 'gpuscope --help' and the docs test read them); export --format csv writes the tables of the
+ * views it names with gs_view_write_csv. */
 #ifndef GS_CMD_VIEW_H
 #define GS_CMD_VIEW_H
 
@@ -46,5 +47,9 @@ typedef struct gs_view {
 
 /* The command: parse → load → build → print → free. Returns the exit code. */
 int gs_view_run(const gs_view *v, int argc, char **argv);
+
+/* What 'gpuscope NAME --format csv' prints for these traces, under the view's default options,
+ * to `out`. -1 with `err` set. */
+int gs_view_write_csv(const gs_view *v, const gs_profile *p, FILE *out, gs_error *err);
 
 #endif
