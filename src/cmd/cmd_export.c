@@ -1,6 +1,5 @@
 /* gpuscope export: the traces as Chrome trace JSON, an SQLite database or the views' CSV. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,95 +37,35 @@ static const char export_help[] =
 
 enum export_format { EXPORT_CHROME, EXPORT_SQLITE, EXPORT_CSV };
 
+static const char *const format_names[] = {[EXPORT_CHROME] = "chrome", [EXPORT_SQLITE] = "sqlite",
+                                           [EXPORT_CSV] = "csv"};
+
 /* --format csv: these views' tables, in the order a folder gets them. */
 static const gs_view *const csv_views[] = {&gs_view_kernels, &gs_view_ops, &gs_view_api,
                                            &gs_view_memcpy};
 
-static const gs_view *find_csv_view(const char *name)
-{
-    for (size_t i = 0; i < sizeof csv_views / sizeof csv_views[0]; i++)
-        if (!strcmp(csv_views[i]->spec.command, name))
-            return csv_views[i];
-    return NULL;
-}
+enum { NCSV = sizeof csv_views / sizeof csv_views[0], NO_TABLE = NCSV };
 
 typedef struct export_args {
-    enum export_format format;
-    const char *out, *table;
+    size_t format; /* enum export_format */
+    const char *out;
+    size_t table; /* index into csv_views, or NO_TABLE */
 } export_args;
 
-enum { OPT_FORMAT = 256, OPT_TABLE, OPT_RANK };
-
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *message)
 {
-    fputs("gpuscope: export: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs(" (see 'gpuscope export --help')\n", stderr);
-    return GS_EXIT_USAGE;
+    return gs_cli_usage("export", "%s", message);
 }
 
-static int parse_format(const char *arg, enum export_format *out)
+/* The rules between the options. */
+static int check_options(const export_args *a)
 {
-    static const char *const names[] = {"chrome", "sqlite", "csv"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(arg, names[i])) {
-            *out = (enum export_format)i;
-            return GS_CLI_RUN;
-        }
-    return usage_error("unknown format '%s'", arg);
-}
-
-static int check_table(const char *name)
-{
-    return find_csv_view(name) ? GS_CLI_RUN
-                               : usage_error("no table '%s' (kernels, ops, api or memcpy)", name);
-}
-
-static int parse(int argc, char **argv, const gs_cli_spec *spec, gs_cli *cli, export_args *a)
-{
-    static const struct option opts[] = {
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"output", required_argument, NULL, 'o'},
-        {"table", required_argument, NULL, OPT_TABLE},
-        {"rank", required_argument, NULL, OPT_RANK},
-        {"help", no_argument, NULL, 'h'},
-        {0},
-    };
-    *cli = (gs_cli){.spec = spec};
-    *a = (export_args){EXPORT_CHROME, NULL, NULL};
-    opterr = 0;
-    optind = 1;
-    int c, rc = GS_CLI_RUN;
-    while (rc == GS_CLI_RUN && (c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h': fputs(export_help, stdout); return GS_EXIT_OK;
-        case 'o': a->out = optarg; break;
-        case OPT_FORMAT: rc = parse_format(optarg, &a->format); break;
-        case OPT_TABLE: a->table = optarg; rc = check_table(optarg); break;
-        case OPT_RANK: {
-            /* digits only: strtol alone accepts spaces, signs and overflow */
-            long long v = strlen(optarg) <= 10 ? strtoll(optarg, NULL, 10) : -1;
-            if (!*optarg || optarg[strspn(optarg, "0123456789")] || v < 0 || v > INT32_MAX)
-                return usage_error("--rank wants a whole number, not '%s'", optarg);
-            cli->select = (gs_select){.by_rank = true, .rank = (int32_t)v};
-            break;
-        }
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (rc != GS_CLI_RUN)
-        return rc;
-    if (a->table && a->format != EXPORT_CSV)
-        return usage_error("%s", "--table goes with --format csv");
+    if (a->table != NO_TABLE && a->format != EXPORT_CSV)
+        return usage_error("--table goes with --format csv");
     if (a->format == EXPORT_SQLITE && gs_out_is_stdout(a->out))
-        return usage_error("%s", "--format sqlite needs -o FILE");
-    if (a->format == EXPORT_CSV && !a->table && gs_out_is_stdout(a->out))
-        return usage_error("%s", "--format csv needs -o FOLDER, or --table NAME");
-    if (optind >= argc)
-        return usage_error("%s", "no trace given");
-    cli->paths = (const char *const *)(argv + optind);
-    cli->npaths = (size_t)(argc - optind);
+        return usage_error("--format sqlite needs -o FILE");
+    if (a->format == EXPORT_CSV && a->table == NO_TABLE && gs_out_is_stdout(a->out))
+        return usage_error("--format csv needs -o FOLDER, or --table NAME");
     return GS_CLI_RUN;
 }
 
@@ -140,7 +79,7 @@ static int write_stream(const gs_profile *p, const gs_cli *cli, const export_arg
     const char *name = gs_out_is_stdout(a->out) ? cli->paths[0] : a->out;
     int rc = a->format == EXPORT_CHROME
                  ? gs_export_chrome(p, f, name, err)
-                 : gs_view_write_csv(find_csv_view(a->table), p, f, err);
+                 : gs_view_write_csv(csv_views[a->table], p, f, err);
     if (gs_out_close(f, gs_out_is_stdout(a->out) ? "-" : a->out, rc == 0 ? err : NULL) != 0)
         rc = -1;
     return rc;
@@ -151,7 +90,7 @@ static int write_csv_dir(const gs_profile *p, const char *dir, gs_error *err)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return gs_fail(err, GS_EXIT_ENV, "%s: cannot create the folder: %s", dir, strerror(errno));
-    for (size_t i = 0; i < sizeof csv_views / sizeof csv_views[0]; i++) {
+    for (size_t i = 0; i < NCSV; i++) {
         char path[4096];
         if ((size_t)snprintf(path, sizeof path, "%s/%s.csv", dir, csv_views[i]->spec.command) >=
             sizeof path)
@@ -168,11 +107,22 @@ static int write_csv_dir(const gs_profile *p, const char *dir, gs_error *err)
 
 int cmd_export(int argc, char **argv)
 {
-    const gs_cli_spec spec = {.command = "export", .help = export_help};
+    export_args a = {EXPORT_CHROME, NULL, NO_TABLE};
+    const char *table_names[NCSV];
+    for (size_t i = 0; i < NCSV; i++)
+        table_names[i] = csv_views[i]->spec.command;
+    const gs_cli_text texts[] = {{"output", &a.out, 'o'}};
+    const gs_cli_choice choices[] = {
+        {"format", format_names, sizeof format_names / sizeof format_names[0], &a.format,
+         "unknown format '%s'"},
+        {"table", table_names, NCSV, &a.table, "no table '%s' (kernels, ops, api or memcpy)"},
+    };
+    const gs_cli_spec spec = {.command = "export", .help = export_help, .no_format = true,
+                              .no_limit = true, .texts = texts, .ntexts = 1, .choices = choices,
+                              .nchoices = 2};
     gs_cli cli;
-    export_args a;
-    int rc = parse(argc, argv, &spec, &cli, &a);
-    if (rc != GS_CLI_RUN)
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN || (rc = check_options(&a)) != GS_CLI_RUN)
         return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
@@ -191,7 +141,7 @@ int cmd_export(int argc, char **argv)
     if (!fail) {
         if (a.format == EXPORT_SQLITE)
             fail = gs_export_sqlite(&chosen, a.out, &err);
-        else if (a.format == EXPORT_CSV && !a.table)
+        else if (a.format == EXPORT_CSV && a.table == NO_TABLE)
             fail = write_csv_dir(&chosen, a.out, &err);
         else
             fail = write_stream(&chosen, &cli, &a, &err);

@@ -2,7 +2,6 @@
  * recorded log (--replay). */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -52,32 +51,11 @@ static const char monitor_help[] =
     "line), 4 no NVML or no GPU (without --host-only), a log or port that cannot\n"
     "be used.\n";
 
-enum { OPT_INTERVAL = 256, OPT_ONCE, OPT_COUNT, OPT_FORMAT, OPT_LOG, OPT_REPLAY, OPT_SERVE,
-       OPT_HOST_ONLY };
-
-static const struct option options[] = {
-    {"interval", required_argument, NULL, OPT_INTERVAL},
-    {"once", no_argument, NULL, OPT_ONCE},
-    {"count", required_argument, NULL, OPT_COUNT},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"log", required_argument, NULL, OPT_LOG},
-    {"replay", required_argument, NULL, OPT_REPLAY},
-    {"serve", optional_argument, NULL, OPT_SERVE},
-    {"host-only", no_argument, NULL, OPT_HOST_ONLY},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
-enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
-
-static const char *const format_names[] = {[FMT_TABLE] = "table", [FMT_CSV] = "csv",
-                                           [FMT_JSON] = "json"};
-
 typedef struct request {
     double interval_s;
     const char *interval_text; /* as given, for messages */
     unsigned long long count; /* 0: until interrupted or the end of the log */
-    enum format format;
+    enum gs_format format;
     const char *log, *replay, *serve;
     bool host_only;
 } request;
@@ -94,97 +72,50 @@ static void on_signal(int sig)
     stop_requested = 1;
 }
 
-static int usage(const char *fmt, const char *arg)
-{
-    return gs_cli_usage("monitor", fmt, arg);
-}
-
 static int fail(const gs_error *err)
 {
     fprintf(stderr, "gpuscope: monitor: %s\n", err->msg);
     return err->code ? (int)err->code : GS_EXIT_ENV;
 }
 
-static int parse_option(int c, char **argv, int argc, request *rq)
-{
-    double v;
-    switch (c) {
-    case OPT_INTERVAL:
-        if (!gs_cli_parse_number(optarg, MAX_INTERVAL_S, &rq->interval_s))
-            return usage("--interval wants seconds from 0 to 86400, not '%s'", optarg);
-        rq->interval_text = optarg;
-        return -1;
-    case OPT_ONCE:
-        rq->count = 1;
-        return -1;
-    case OPT_COUNT:
-        if (!gs_cli_parse_number(optarg, 1e12, &v) || v < 1 || v != (double)(unsigned long long)v)
-            return usage("--count wants a whole number of samples, not '%s'", optarg);
-        rq->count = (unsigned long long)v;
-        return -1;
-    case OPT_FORMAT:
-        for (int f = 0; f < (int)(sizeof format_names / sizeof format_names[0]); f++)
-            if (strcmp(optarg, format_names[f]) == 0) {
-                rq->format = (enum format)f;
-                return -1;
-            }
-        return usage("unknown format '%s'", optarg);
-    case OPT_LOG:
-        rq->log = optarg;
-        return -1;
-    case OPT_REPLAY:
-        rq->replay = optarg;
-        return -1;
-    case OPT_SERVE:
-        /* The address is optional: "--serve" alone, or followed by another option, serves on
-         * the default; "--serve 9400" and "--serve=9400" both take it. */
-        rq->serve = optarg ? optarg : DEFAULT_SERVE;
-        if (!optarg && optind < argc && argv[optind][0] != '-')
-            rq->serve = argv[optind++];
-        return -1;
-    case OPT_HOST_ONLY:
-        rq->host_only = true;
-        return -1;
-    default:
-        return usage("unknown option '%s'", argv[optind - 1]);
-    }
-}
-
 static int parse(int argc, char **argv, request *rq)
 {
     *rq = (request){.interval_s = 1, .interval_text = "1"};
-    int c;
-    opterr = 0; /* messages are ours, in our format */
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(monitor_help, stdout);
-            return GS_EXIT_OK;
-        }
-        if (c == ':')
-            return usage("%s needs a value", argv[optind - 1]);
-        if (c == '?' && optopt > 0 && optopt < 128) {
-            char opt[3] = {'-', (char)optopt, '\0'};
-            return usage("unknown option '%s'", opt);
-        }
-        int rc = parse_option(c, argv, argc, rq);
-        if (rc >= 0)
-            return rc;
-    }
-    if (optind < argc)
-        return usage("unexpected argument '%s'", argv[optind]);
+    bool once = false;
+    double count = 0;
+    const gs_cli_flag flags[] = {{"once", &once}, {"host-only", &rq->host_only}};
+    const gs_cli_number numbers[] = {
+        {"interval", &rq->interval_s, 0, MAX_INTERVAL_S, false,
+         "--interval wants seconds from 0 to 86400, not '%s'", &rq->interval_text},
+        {"count", &count, 1, 1e12, true, "--count wants a whole number of samples, not '%s'"},
+    };
+    const gs_cli_text texts[] = {
+        {"log", &rq->log},
+        {"replay", &rq->replay},
+        /* "--serve" alone, or followed by another option, serves on the default address. */
+        {"serve", &rq->serve, .bare = DEFAULT_SERVE},
+    };
+    const gs_cli_spec spec = {.command = "monitor", .help = monitor_help,
+                              .operands = GS_CLI_NONE, .csv = true, .flags = flags, .nflags = 2,
+                              .numbers = numbers, .nnumbers = 2, .texts = texts, .ntexts = 3};
+    gs_cli cli;
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    rq->format = cli.format;
+    rq->count = once ? 1 : (unsigned long long)count; /* --once wins, wherever it stands */
     if (rq->replay && rq->host_only)
-        return usage("%s", "--replay and --host-only cannot be used together");
+        return gs_cli_usage("monitor", "%s", "--replay and --host-only cannot be used together");
     if (!rq->replay && rq->interval_s < MIN_LIVE_INTERVAL_S)
-        return usage("--interval: at least 0.01 s when sampling NVML, not '%s'",
-                     rq->interval_text);
-    return -1;
+        return gs_cli_usage("monitor", "--interval: at least 0.01 s when sampling NVML, not '%s'",
+                            rq->interval_text);
+    return GS_CLI_RUN;
 }
 
 /* ---- output ---------------------------------------------------------------------------------- */
 
 typedef struct printer {
-    enum format format;
+    enum gs_format format;
     bool tty, csv_header_done;
     unsigned long long printed;
 } printer;
@@ -192,7 +123,7 @@ typedef struct printer {
 static void print_sample(printer *p, const gs_snapshot *s, const char *note)
 {
     switch (p->format) {
-    case FMT_TABLE:
+    case GS_FORMAT_TABLE:
         /* On a terminal the table is redrawn in place; on a pipe samples follow each other. */
         if (p->tty)
             fputs("\033[H\033[2J", stdout);
@@ -200,11 +131,11 @@ static void print_sample(printer *p, const gs_snapshot *s, const char *note)
             fputc('\n', stdout);
         gs_view_table(stdout, s, note);
         break;
-    case FMT_CSV:
+    case GS_FORMAT_CSV:
         gs_view_csv(stdout, s, !p->csv_header_done);
         p->csv_header_done = true;
         break;
-    case FMT_JSON:
+    case GS_FORMAT_JSON:
         gs_view_json(stdout, s);
         break;
     }
@@ -283,7 +214,7 @@ static void display_live(const request *rq, gs_feed *feed, printer *p)
             break;
         if (rc == GS_FEED_NEW) {
             print_sample(p, &shown, NULL);
-        } else if (p->tty && p->format == FMT_TABLE && p->printed) {
+        } else if (p->tty && p->format == GS_FORMAT_TABLE && p->printed) {
             char note[64];
             snprintf(note, sizeof note, "(stale: sampled %.1f s ago, NVML is slow)",
                      (double)(gs_wall_ms() - shown.ts_ms) / 1000.0);
@@ -334,7 +265,7 @@ int cmd_monitor(int argc, char **argv)
 {
     request rq;
     int rc = parse(argc, argv, &rq);
-    if (rc >= 0)
+    if (rc != GS_CLI_RUN)
         return rc;
     gs_error err;
     int log_fd = -1;

@@ -1,10 +1,8 @@
 /* gpuscope run: starts a program with the agent injected and the sampler running, and leaves a
  * .gst trace of what it did. The program's standard streams and exit status are its own: the
  * launcher writes only to its own stderr, after the program ended. */
-#include <errno.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
@@ -50,45 +48,11 @@ static const char run_help[] =
     "not found, 126 when it cannot run; 2 for a usage error and 4 when tracing\n"
     "cannot start (another tool holds the injection variables, the agent is missing).\n";
 
-enum {
-    OPT_TRACE = 256,
-    OPT_SAMPLE_RATE,
-    OPT_DELAY,
-    OPT_DURATION,
-    OPT_CAPTURE_RANGE,
-    OPT_STEPS,
-    OPT_STEP_NAME,
-    OPT_FLUSH,
-};
-
-static const struct option options[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"force", no_argument, NULL, 'f'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {"trace", required_argument, NULL, OPT_TRACE},
-    {"sample-rate", required_argument, NULL, OPT_SAMPLE_RATE},
-    {"delay", required_argument, NULL, OPT_DELAY},
-    {"duration", required_argument, NULL, OPT_DURATION},
-    {"capture-range", required_argument, NULL, OPT_CAPTURE_RANGE},
-    {"steps", required_argument, NULL, OPT_STEPS},
-    {"step-name", required_argument, NULL, OPT_STEP_NAME},
-    {"flush-interval", required_argument, NULL, OPT_FLUSH},
-    {NULL, 0, NULL, 0},
-};
-
-static int usage(const char *fmt, const char *arg)
-{
-    return gs_cli_usage("run", fmt, arg);
-}
-
 static bool valid_parts(const char *s)
 {
     static const char *const parts[] = {"cuda", "nvtx", "memory", "sampler"};
     char buf[256];
     snprintf(buf, sizeof buf, "%s", s);
-    if (!*buf)
-        return false;
     for (char *save = NULL, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
         bool known = false;
         for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
@@ -99,84 +63,52 @@ static bool valid_parts(const char *s)
     return true;
 }
 
-static int parse(int argc, char **argv, gs_run_request *rq)
+/* The agent matches whole names of up to 255 bytes: a longer one would never match. */
+static bool valid_capture_range(const char *s)
 {
-    double sec;
-    int c;
-    /* '+': stop at the first non-option, so COMMAND's own options stay COMMAND's. */
-    opterr = 0; /* messages are ours, in our format */
-    while ((c = getopt_long(argc, argv, "+:o:fqh", options, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            rq->output = optarg;
-            break;
-        case 'f':
-            rq->force = true;
-            break;
-        case 'q':
-            rq->quiet = true;
-            break;
-        case 'h':
-            fputs(run_help, stdout);
-            return GS_EXIT_OK;
-        case OPT_TRACE:
-            if (!valid_parts(optarg))
-                return usage("--trace takes cuda, nvtx, memory or sampler, not '%s'", optarg);
-            rq->parts = optarg;
-            break;
-        case OPT_SAMPLE_RATE:
-            if (!gs_cli_parse_number(optarg, 1000, &rq->sample_rate_hz))
-                return usage("--sample-rate takes a rate from 0 to 1000 Hz, not '%s'", optarg);
-            break;
-        case OPT_DELAY:
-        case OPT_DURATION:
-            if (!gs_cli_parse_number(optarg, 1e7, &sec))
-                return usage("expected a number of seconds, not '%s'", optarg);
-            *(c == OPT_DELAY ? &rq->delay_s : &rq->duration_s) = sec;
-            break;
-        case OPT_CAPTURE_RANGE:
-            /* The agent matches whole names of up to 255 bytes: a longer one would never. */
-            if (strcmp(optarg, "cudaProfilerApi") != 0 &&
-                (strncmp(optarg, "nvtx:", 5) != 0 || !optarg[5] || strchr(optarg, ';') ||
-                 strlen(optarg + 5) > 255))
-                return usage("--capture-range takes cudaProfilerApi or nvtx:NAME (NAME up to "
-                             "255 bytes, no ';'), not '%s'",
-                             optarg);
-            rq->capture_range = optarg;
-            break;
-        case OPT_STEPS:
-            rq->steps = optarg;
-            break;
-        case OPT_STEP_NAME:
-            if (strchr(optarg, ';') || strlen(optarg) > 255)
-                return usage("--step-name takes up to 255 bytes and no ';': '%s'", optarg);
-            rq->step_name = optarg;
-            break;
-        case OPT_FLUSH:
-            if (!gs_cli_parse_number(optarg, 60000, &sec) || sec < 10)
-                return usage("--flush-interval takes 10 to 60000 ms, not '%s'", optarg);
-            rq->flush_ms = (int)sec;
-            break;
-        case ':':
-            return usage("%s needs a value", argv[optind - 1]);
-        default:
-            return usage("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
-        return usage("%s", "no COMMAND to run");
-    if (rq->steps && rq->capture_range)
-        return usage("%s", "--steps and --capture-range cannot be used together");
-    rq->argv = argv + optind;
-    return -1;
+    return !strcmp(s, "cudaProfilerApi") ||
+           (!strncmp(s, "nvtx:", 5) && s[5] && !strchr(s, ';') && strlen(s + 5) <= 255);
+}
+
+static bool valid_step_name(const char *s)
+{
+    return !strchr(s, ';') && strlen(s) <= 255;
 }
 
 int cmd_run(int argc, char **argv)
 {
-    gs_run_request rq = {.output = "gpuscope.gst", .sample_rate_hz = 10, .flush_ms = 200};
-    optind = 1;
-    int rc = parse(argc, argv, &rq);
-    if (rc >= 0)
+    gs_run_request rq = {.output = "gpuscope.gst", .sample_rate_hz = 10};
+    double flush_ms = 200;
+    const gs_cli_flag flags[] = {{"force", &rq.force, 'f'}, {"quiet", &rq.quiet, 'q'}};
+    const gs_cli_text texts[] = {
+        {"output", &rq.output, 'o'},
+        {"trace", &rq.parts, 0, valid_parts,
+         "--trace takes cuda, nvtx, memory or sampler, not '%s'"},
+        {"capture-range", &rq.capture_range, 0, valid_capture_range,
+         "--capture-range takes cudaProfilerApi or nvtx:NAME (NAME up to 255 bytes, no ';'), "
+         "not '%s'"},
+        {"steps", &rq.steps},
+        {"step-name", &rq.step_name, 0, valid_step_name,
+         "--step-name takes up to 255 bytes and no ';': '%s'"},
+    };
+    const gs_cli_number numbers[] = {
+        {"sample-rate", &rq.sample_rate_hz, 0, 1000, false,
+         "--sample-rate takes a rate from 0 to 1000 Hz, not '%s'"},
+        {"delay", &rq.delay_s, 0, 1e7, false, "expected a number of seconds, not '%s'"},
+        {"duration", &rq.duration_s, 0, 1e7, false, "expected a number of seconds, not '%s'"},
+        {"flush-interval", &flush_ms, 10, 60000, false,
+         "--flush-interval takes 10 to 60000 ms, not '%s'"},
+    };
+    const gs_cli_spec spec = {.command = "run", .help = run_help, .operands = GS_CLI_PROGRAM,
+                              .no_format = true, .flags = flags, .nflags = 2, .texts = texts,
+                              .ntexts = 5, .numbers = numbers, .nnumbers = 4};
+    gs_cli cli;
+    int rc = gs_cli_parse(&spec, argc, argv, &cli);
+    if (rc != GS_CLI_RUN)
         return rc;
+    if (rq.steps && rq.capture_range)
+        return gs_cli_usage("run", "%s", "--steps and --capture-range cannot be used together");
+    rq.flush_ms = (int)flush_ms;
+    rq.argv = cli.program;
     return gs_run_session(&rq);
 }

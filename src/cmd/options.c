@@ -56,7 +56,8 @@ static int usage_error(const gs_cli_spec *spec, const char *fmt, const char *arg
     return gs_cli_usage(spec->command, fmt, arg);
 }
 
-bool gs_cli_parse_number(const char *arg, double max, double *out)
+/* A plain non-negative decimal number up to max (seconds, rates): false for anything else. */
+static bool parse_number(const char *arg, double max, double *out)
 {
     char *end;
     errno = 0;
@@ -183,7 +184,7 @@ static int take_count(const gs_cli_spec *spec, const gs_cli_count *count, const 
 static int take_number(const gs_cli_spec *spec, const gs_cli_number *number, const char *arg)
 {
     double v;
-    if (!gs_cli_parse_number(arg, number->max, &v) || v < number->min ||
+    if (!parse_number(arg, number->max, &v) || v < number->min ||
         (number->whole && v != (double)(unsigned long long)v))
         return usage_error(spec, number->refusal, arg);
     *number->value = v;

@@ -120,9 +120,6 @@ typedef struct gs_cli {
  * GS_EXIT_USAGE: every command's usage errors look the same. */
 int gs_cli_usage(const char *command, const char *fmt, const char *arg);
 
-/* A plain non-negative decimal number up to max (seconds, rates): false for anything else. */
-bool gs_cli_parse_number(const char *arg, double max, double *out);
-
 /* Parses argv (argv[0] is the command name). Prints --help to stdout (exit 0) or a usage error. */
 int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli);
 
