@@ -1,7 +1,8 @@
 #!/bin/bash
-# The command pages in doc/ show what the program does: the block between <!-- help:begin -->
-# and <!-- help:end --> is exactly `gpuscope COMMAND --help` (and -h), and every fenced block after
-# <!-- golden:NAME --> is exactly tests/cli/golden/NAME (itself checked by test_views.sh).
+# The command pages in doc/ show what the program does: for every command `gpuscope --help`
+# lists, the block between <!-- help:begin --> and <!-- help:end --> of doc/COMMAND.md is exactly
+# `gpuscope COMMAND --help` (and -h), and every fenced block after <!-- golden:NAME --> is exactly
+# tests/cli/golden/NAME (itself checked by test_views.sh).
 set -u
 exe=${1:?usage: test_docs.sh GPUSCOPE}
 [ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
@@ -14,9 +15,18 @@ block_after() {
         inside { print }' "$1"
 }
 
+# The names under "commands:" in `gpuscope --help`, up to the blank line after them.
+commands=$("$exe" --help | awk '/^commands:$/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
+[ -n "$commands" ] || { echo "FAIL: 'gpuscope --help' lists no command"; exit 1; }
+
 failed=0
-for cmd in run report kernels ops api memcpy launch sync memory steps breakdown idle comm stragglers summarize diff export monitor; do
+for cmd in $commands; do
     page=doc/$cmd.md
+    if [ ! -f "$page" ]; then
+        echo "FAIL: '$cmd' has no page $page"
+        failed=$((failed + 1))
+        continue
+    fi
     for flag in --help -h; do
         if ! diff -u <(block_after "$page" "<!-- help:begin -->") <("$exe" "$cmd" "$flag"); then
             echo "FAIL: '$cmd $flag' differs from the help block in $page"
@@ -30,5 +40,5 @@ for cmd in run report kernels ops api memcpy launch sync memory steps breakdown 
         fi
     done
 done
-[ $failed -eq 0 ] && echo "ok: help and examples of every command page match"
+[ $failed -eq 0 ] && echo "ok: help and examples of the $(echo $commands | wc -w) command pages match"
 exit $((failed > 0))
