@@ -7,31 +7,59 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "common/dynlib.h"
 #include "monitor/prometheus.h"
 
+/* The libmicrohttpd functions the server calls, loaded when it starts (common/dynlib.h); the
+ * types come from microhttpd.h, so a pointer cannot disagree with the function it holds. */
+typedef struct mhd_api {
+    __typeof__(MHD_start_daemon) *start_daemon;
+    __typeof__(MHD_stop_daemon) *stop_daemon;
+    __typeof__(MHD_get_daemon_info) *get_daemon_info;
+    __typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+    __typeof__(MHD_add_response_header) *add_response_header;
+    __typeof__(MHD_queue_response) *queue_response;
+    __typeof__(MHD_destroy_response) *destroy_response;
+} mhd_api;
+
+#define SYM(name) {"MHD_" #name, offsetof(mhd_api, name)}
+static const gs_dynsym mhd_syms[] = {
+    SYM(start_daemon),        SYM(stop_daemon),         SYM(get_daemon_info),
+    SYM(create_response_from_buffer), SYM(add_response_header), SYM(queue_response),
+    SYM(destroy_response),
+};
+#undef SYM
+
+static const gs_dynlib mhd_lib = {
+    "libmicrohttpd.so.12", "monitor --serve",
+    "libmicrohttpd (Debian, Ubuntu: libmicrohttpd12; Fedora, RHEL: libmicrohttpd)", mhd_syms,
+    sizeof mhd_syms / sizeof mhd_syms[0]};
+
 struct gs_http {
+    mhd_api mhd;
     struct MHD_Daemon *daemon;
     gs_feed *feed;
     unsigned port;
     char addr[INET6_ADDRSTRLEN];
 };
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *body,
-                             const char *allow)
+static enum MHD_Result reply(const mhd_api *m, struct MHD_Connection *c, unsigned status,
+                             const char *body, const char *allow)
 {
     struct MHD_Response *r =
-        MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+        m->create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+    m->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
     if (allow)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-    enum MHD_Result rc = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
+        m->add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+    enum MHD_Result rc = m->queue_response(c, status, r);
+    m->destroy_response(r);
     return rc;
 }
 
@@ -46,22 +74,24 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     (void)upload;
     (void)upload_size;
     (void)con_cls;
+    const mhd_api *m = &h->mhd;
     if (strcmp(url, "/metrics") != 0)
-        return reply(c, MHD_HTTP_NOT_FOUND, "not found: the metrics are at /metrics\n", NULL);
+        return reply(m, c, MHD_HTTP_NOT_FOUND, "not found: the metrics are at /metrics\n", NULL);
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-        return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: use GET\n", "GET, HEAD");
+        return reply(m, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: use GET\n",
+                     "GET, HEAD");
     size_t len = 0;
     char *text = gs_feed_metrics(h->feed, &len);
     if (!text)
-        return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n", NULL);
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+        return reply(m, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n", NULL);
+    struct MHD_Response *r = m->create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
     if (!r) {
         free(text);
         return MHD_NO;
     }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, GS_PROM_CONTENT_TYPE);
-    enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
+    m->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, GS_PROM_CONTENT_TYPE);
+    enum MHD_Result rc = m->queue_response(c, MHD_HTTP_OK, r);
+    m->destroy_response(r);
     return rc;
 }
 
@@ -111,11 +141,15 @@ int gs_http_start(const char *spec, gs_feed *feed, gs_http **out, gs_error *err)
     if (!h)
         return gs_fail_oom(err);
     h->feed = feed;
+    if (gs_dynlib_load(&mhd_lib, &h->mhd, err) != 0) {
+        free(h);
+        return -1;
+    }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
     if (ss.ss_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     errno = 0;
-    h->daemon = MHD_start_daemon(
+    h->daemon = h->mhd.start_daemon(
         flags, 0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)GS_HTTP_THREADS, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)GS_HTTP_MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
@@ -127,7 +161,8 @@ int gs_http_start(const char *spec, gs_feed *feed, gs_http **out, gs_error *err)
         return gs_fail(err, GS_EXIT_ENV, "cannot listen on %s%s%s", spec, e ? ": " : "",
                        e ? strerror(e) : "");
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info =
+        h->mhd.get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
     h->port = info ? info->port : 0;
     const void *a = ss.ss_family == AF_INET6
                         ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
@@ -151,6 +186,6 @@ void gs_http_stop(gs_http *h)
 {
     if (!h)
         return;
-    MHD_stop_daemon(h->daemon);
+    h->mhd.stop_daemon(h->daemon);
     free(h);
 }
