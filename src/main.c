@@ -5,8 +5,6 @@
 #include "cmd/cmd.h"
 #include "common/error.h"
 
-#define GS_VERSION "0.1.0"
-
 /* The commands in the order 'gpuscope --help' lists them: a view by its entry, which has its
  * name and summary, any other command by its function. */
 static const struct command {
