@@ -87,3 +87,13 @@ set_tests_properties(anchors.export_hta PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 9
 add_test(NAME traces.comm_hta_anchor
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_comm_hta.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.comm_hta_anchor PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# The wheel: built and repaired by scripts/wheel.sh, installed into a venv with no compiler on its
+# PATH, and used there (tests/wheel/check_wheel.sh, doc/python.md; skipped without PyPI). Only in
+# the unsanitized build: the wheel has its own toolchain, so a second run would test the same.
+if(GS_HAVE_AGENT AND NOT GS_SANITIZE AND NOT GS_FUZZ)
+  add_test(NAME wheel.install
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/wheel/check_wheel.sh $<TARGET_FILE:gpuscope>)
+  set_tests_properties(wheel.install PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+                       SKIP_RETURN_CODE 77 TIMEOUT 1200 PROCESSORS 2)
+endif()
