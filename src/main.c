@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/verbosity.h"
 #include "common/error.h"
 
 /* The commands in the order 'gpuscope --help' lists them: a view by its entry, which has its
@@ -53,11 +54,13 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-9s %s\n", name_of(&commands[i]), summary_of(&commands[i]));
     fprintf(out, "\n'gpuscope COMMAND --help' describes one command; doc/ has a page for each.\n"
+                 "-v or -vv (any command), GPUSCOPE_DEBUG=1|2: a debug log on stderr\n"
                  "exit codes: 0 ok, 1 a gate tripped, 2 usage, 3 bad input, 4 environment\n");
 }
 
 int main(int argc, char **argv)
 {
+    gs_cli_take_verbosity(&argc, argv);
     if (argc < 2) {
         usage(stderr);
         return GS_EXIT_USAGE;
