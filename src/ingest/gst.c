@@ -367,7 +367,7 @@ static int read_records(reader *r, const gst_chunk_header *h, uint64_t base)
         else if (l)
             rc = add_record(r, type, p + GST_RECORD_HEADER_SIZE);
         else
-            r->t->events_skipped++;
+            gs_trace_skip(r->t, GS_SKIP_UNKNOWN, 1);
         if (rc != 0)
             return rc;
         pos += size;
@@ -456,7 +456,7 @@ static int read_chunk(reader *r)
         return 0;
     }
     if (h.type != GST_CHUNK_RECORDS) {
-        r->t->events_skipped += h.record_count; /* a newer writer's chunk type */
+        gs_trace_skip(r->t, GS_SKIP_UNKNOWN, h.record_count); /* a newer writer's chunk type */
         return 1;
     }
     return read_records(r, &h, at + GST_CHUNK_HEADER_SIZE) == 0 ? 1 : -1;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
 #include "ingest/gsum_schema.h"
 #include "ingest/json.h"
 
@@ -207,6 +208,9 @@ static int read_source(gs_source *src, const char *name, gs_rank_summary *out, g
     gs_source_close(src);
     if (rc != 0)
         gs_rank_summary_free(out);
+    else
+        GS_LOG(GS_LOG_INFO, "%s: gsum reader: summary of rank %d (%s trace), %zu step(s), %zu "
+               "collective(s)", name, (int)out->id.rank, out->format, out->steps.n, out->coll.n);
     return rc;
 }
 

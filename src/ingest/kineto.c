@@ -202,7 +202,7 @@ static int add_instant(gs_trace *t, const kevent *ev, const char *name)
 static int add_counter(gs_trace *t, const kevent *ev)
 {
     if (!(ev->have & KARG_VALUE)) {
-        t->events_skipped++;
+        gs_trace_skip(t, GS_SKIP_COUNTER, 1);
         return 0;
     }
     gs_counter *c = GS_VEC_PUSH(&t->counters);
@@ -273,7 +273,7 @@ static int add_complete(gs_trace *t, const kevent *ev)
     case KCAT_FLOW:
     case KCAT_IGNORED: break;
     }
-    t->events_skipped++;
+    gs_trace_skip(t, GS_SKIP_CATEGORY, 1);
     return 0;
 }
 
@@ -287,13 +287,13 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
     if (ev->ph == 'M')
         return add_metadata(t, ev, name);
     if (!(ev->have & KARG_TS)) {
-        t->events_skipped++;
+        gs_trace_skip(t, GS_SKIP_NO_TIME, 1);
         return 0;
     }
     switch (ev->ph) {
     case 'X':
         if (ev->dur < 0) {
-            t->events_skipped++; /* a negative duration is a broken record, not time */
+            gs_trace_skip(t, GS_SKIP_NEGATIVE, 1); /* a broken record, not time */
             return 0;
         }
         if (ev->coll_name != GS_STR_EMPTY && add_coll_args(t, ev) != 0)
@@ -305,7 +305,7 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
     case 'C':
         return add_counter(t, ev);
     default:
-        t->events_skipped++; /* flows, begin/end pairs: not used by any view yet */
+        gs_trace_skip(t, GS_SKIP_PHASE, 1); /* flows, begin/end pairs: no view uses them yet */
         return 0;
     }
 }

@@ -42,16 +42,17 @@ static const struct {
     const char *name;
     size_t len;
     enum kcat cat;
+    bool old; /* PyTorch <= 1.9's spelling */
 } cat_table[] = {
     {KEY("kernel"), KCAT_KERNEL},
-    {KEY("Kernel"), KCAT_KERNEL},
+    {KEY("Kernel"), KCAT_KERNEL, true},
     {KEY("gpu_memcpy"), KCAT_MEMCPY},
-    {KEY("Memcpy"), KCAT_MEMCPY},
+    {KEY("Memcpy"), KCAT_MEMCPY, true},
     {KEY("gpu_memset"), KCAT_MEMSET},
-    {KEY("Memset"), KCAT_MEMSET},
+    {KEY("Memset"), KCAT_MEMSET, true},
     {KEY("cuda_sync"), KCAT_SYNC},
     {KEY("cuda_runtime"), KCAT_RUNTIME},
-    {KEY("Runtime"), KCAT_RUNTIME},
+    {KEY("Runtime"), KCAT_RUNTIME, true},
     {KEY("xpu_runtime"), KCAT_RUNTIME},
     {KEY("mtia_runtime"), KCAT_RUNTIME},
     {KEY("privateuse1_runtime"), KCAT_RUNTIME},
@@ -59,7 +60,7 @@ static const struct {
     {KEY("xpu_driver"), KCAT_DRIVER},
     {KEY("privateuse1_driver"), KCAT_DRIVER},
     {KEY("cpu_op"), KCAT_CPU_OP},
-    {KEY("Operator"), KCAT_CPU_OP},
+    {KEY("Operator"), KCAT_CPU_OP, true},
     {KEY("user_annotation"), KCAT_USER_ANNOTATION},
     {KEY("gpu_user_annotation"), KCAT_GPU_USER_ANNOTATION},
     {KEY("python_function"), KCAT_PYTHON},
@@ -79,11 +80,15 @@ static const struct {
     {KEY("cuda_profiler_range"), KCAT_IGNORED},
 };
 
-static enum kcat lookup_cat(const gs_json *j)
+/* The category of the current token; notes on t that the trace spells them the old way. */
+static enum kcat lookup_cat(const gs_json *j, gs_trace *t)
 {
     for (size_t i = 0; i < sizeof cat_table / sizeof cat_table[0]; i++)
-        if (j->tok_len == cat_table[i].len && !memcmp(j->tok, cat_table[i].name, j->tok_len))
+        if (j->tok_len == cat_table[i].len && !memcmp(j->tok, cat_table[i].name, j->tok_len)) {
+            if (cat_table[i].old)
+                t->old_categories = true;
             return cat_table[i].cat;
+        }
     return KCAT_OTHER;
 }
 
@@ -372,7 +377,7 @@ int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
                 rc = gs_json_skip(j);
         } else if (n == 3 && !memcmp(k, "cat", 3)) {
             if (gs_json_next(j) == GS_JSON_STRING)
-                ev->cat = (uint8_t)lookup_cat(j);
+                ev->cat = (uint8_t)lookup_cat(j, t);
             else
                 rc = gs_json_skip(j);
         } else if (n == 4 && !memcmp(k, "name", 4)) {

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,11 @@
 
 #include <zlib.h>
 
+#include "common/log.h"
 #include "ingest/gst.h"
 #include "ingest/json.h"
 #include "ingest/kineto.h"
+#include "ingest/load_log.h"
 #include "ingest/source.h"
 
 /* "rank-3.Jul_15.pt.trace.json", "sampled_rank-1.json.gz", "bs_32_rank0.json": the digits after
@@ -77,6 +80,9 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     *out = NULL;
     if (!src)
         return -1;
+    double started = gs_log_clock(GS_LOG_INFO);
+    if (gs_log_on(GS_LOG_INFO))
+        gs_load_log_opened(path, src, is_gst);
     gs_trace *t = gs_trace_new(path, err);
     if (!t || read_trace(src, t, opts, is_gst, err) != 0) {
         gs_source_close(src);
@@ -86,10 +92,13 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     gs_source_close(src);
     if (t->rank_source == GS_RANK_DEFAULT && rank_from_filename(path, &t->rank))
         t->rank_source = GS_RANK_FROM_FILENAME;
+    double parsed = gs_log_clock(GS_LOG_INFO);
     if (gs_trace_index(t, err) != 0) {
         gs_trace_delete(t);
         return -1;
     }
+    if (gs_log_on(GS_LOG_INFO))
+        gs_load_log_read(t, started, parsed, gs_log_clock(GS_LOG_INFO));
     *out = t;
     return 0;
 }
@@ -176,6 +185,9 @@ static int list_folder(const char *dir, bool with_gsum, path_list *files, gs_err
                      "%s: no traces in this folder (looked for *.json, *.json.gz, *.gst)", dir);
     if (files->n > 1)
         qsort(files->v, files->n, sizeof *files->v, cmp_str);
+    if (rc == 0)
+        GS_LOG_ONCE(GS_LOG_INFO, "%s: a folder: %zu file(s) named *.json, *.json.gz, *.gst%s",
+                    dir, files->n, with_gsum ? " or *.gsum" : "");
     return rc;
 }
 
@@ -229,6 +241,10 @@ int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts 
     }
     if (out->traces.n > 1)
         qsort(out->traces.v, out->traces.n, sizeof *out->traces.v, cmp_trace);
+    GS_LOG(GS_LOG_INFO, "%zu trace(s) loaded together (the full-trace path: every trace in memory)",
+           out->traces.n);
+    for (size_t i = 0; i < out->traces.n && out->traces.n > 1; i++)
+        GS_LOG(GS_LOG_INFO, "rank %" PRId32 ": %s", out->traces.v[i]->rank, out->traces.v[i]->path);
     return 0;
 }
 
@@ -262,5 +278,6 @@ int gs_list_inputs(const char *const *paths, size_t npaths, char ***out, size_t 
     }
     *out = all.v;
     *n = all.n;
+    GS_LOG_ONCE(GS_LOG_INFO, "inputs: %zu file(s) from %zu argument(s)", all.n, npaths);
     return 0;
 }

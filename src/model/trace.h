@@ -193,6 +193,17 @@ typedef struct gs_thread {
     gs_str name;
 } gs_thread;
 
+/* Why a reader left an event out of the model (gs_trace.skipped_why). */
+enum gs_skip_reason {
+    GS_SKIP_CATEGORY, /* a category no view uses: flows, Trace spans, CUPTI overhead */
+    GS_SKIP_PHASE,    /* a phase no view uses: begin/end pairs, flow starts and ends */
+    GS_SKIP_NO_TIME,  /* no timestamp */
+    GS_SKIP_NEGATIVE, /* a negative duration: a broken record */
+    GS_SKIP_COUNTER,  /* a counter without a value */
+    GS_SKIP_UNKNOWN,  /* a record or chunk type of a newer writer (.gst) */
+    GS_SKIP__COUNT
+};
+
 /* One process's (one rank's) trace. */
 typedef struct gs_trace {
     gs_strtab strings;
@@ -223,7 +234,9 @@ typedef struct gs_trace {
     GS_VEC(uint32_t) thread_apis;
 
     uint64_t events_skipped; /* events of categories the model does not keep */
+    uint64_t skipped_why[GS_SKIP__COUNT]; /* events_skipped by reason, for the debug log */
     uint64_t records_dropped; /* what the collector said it lost */
+    bool old_categories; /* Kineto categories spelt as PyTorch <= 1.9 did (Kernel, Operator) */
     bool indexed;
 } gs_trace;
 
@@ -260,6 +273,13 @@ static inline const char *gs_trace_str(const gs_trace *t, gs_str id)
 static inline bool gs_range_in_op_tree(const gs_range *r)
 {
     return r->kind == GS_RANGE_OP || r->kind == GS_RANGE_ANNOTATION || r->kind == GS_RANGE_NVTX;
+}
+
+/* Counts n events left out of the model, and why. */
+static inline void gs_trace_skip(gs_trace *t, enum gs_skip_reason why, uint64_t n)
+{
+    t->events_skipped += n;
+    t->skipped_why[why] += n;
 }
 
 const char *gs_memop_kind_name(enum gs_memop_kind k);
