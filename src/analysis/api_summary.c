@@ -5,6 +5,7 @@
 
 #include "analysis/dur_groups.h"
 #include "analysis/names.h"
+#include "common/log.h"
 
 /* CUPTI names API entry points with the version they appeared in ("cudaMemcpy_v3020"); nsys and
  * users know them without it, and two versions of one call are one call. */
@@ -86,6 +87,7 @@ static int make_rows(gs_api_summary *s, gs_dur_item *items, size_t n)
 int gs_api_summary_build(const gs_profile *p, const gs_select *sel, gs_api_summary *out,
                          gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     if (gs_strtab_init(&out->names) != 0)
         return gs_fail_oom(err);
@@ -99,6 +101,7 @@ int gs_api_summary_build(const gs_profile *p, const gs_select *sel, gs_api_summa
         gs_api_summary_free(out);
         return gs_fail_oom(err);
     }
+    GS_LOG_TOOK(logged_at, "API summary");
     return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #include "analysis/intervals.h"
 #include "analysis/kernel_class.h"
+#include "common/log.h"
 
 static const struct {
     const char *key, *title;
@@ -278,6 +279,7 @@ static void trace_free(gs_bd_trace *b)
 int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_bd_opts *opts,
                        gs_breakdown *out, gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     static const gs_bd_opts defaults = {0};
     if (!opts)
         opts = &defaults;
@@ -297,6 +299,7 @@ int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_bd_op
         if (rc != 0)
             goto fail;
     }
+    GS_LOG_TOOK(logged_at, "breakdown");
     return 0;
 fail:
     gs_breakdown_free(out);

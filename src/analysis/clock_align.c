@@ -1,7 +1,10 @@
 #include "analysis/clock_align.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/log.h"
 
 static int cmp_ns(const void *a, const void *b)
 {
@@ -56,6 +59,27 @@ static gs_ns max_of(const gs_ns *v, size_t n)
     return x;
 }
 
+/* Each rank's offset and residual, or why the clocks were left as they are. */
+static void log_clock(const gs_coll_match *m, bool estimate, const gs_clock *c)
+{
+    if (m->nranks < 2)
+        return;
+    if (!c->aligned) {
+        GS_LOG(GS_LOG_INFO, "clock alignment: none (%s): each file's own clock",
+               !estimate ? "--no-align" : "no collective matched on every rank");
+        return;
+    }
+    GS_LOG(GS_LOG_INFO, "clock alignment: from the ends of %zu collectives matched on all %zu "
+           "ranks, against rank %" PRId32 " (%s); residual median %.3f ms, max %.3f ms",
+           m->n, m->nranks, m->ranks[0].trace->rank, m->ranks[0].trace->path,
+           (double)c->residual_med_ns / 1e6, (double)c->residual_max_ns / 1e6);
+    for (size_t r = 1; r < m->nranks; r++)
+        GS_LOG(GS_LOG_INFO, "clock alignment: rank %" PRId32 " (%s): offset %+.3f ms, residual "
+               "median %.3f ms, max %.3f ms", m->ranks[r].trace->rank, m->ranks[r].trace->path,
+               (double)c->ranks[r].offset_ns / 1e6, (double)c->ranks[r].residual_med_ns / 1e6,
+               (double)c->ranks[r].residual_max_ns / 1e6);
+}
+
 int gs_clock_align(const gs_coll_match *m, bool estimate, gs_clock *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -89,6 +113,8 @@ int gs_clock_align(const gs_coll_match *m, bool estimate, gs_clock *out, gs_erro
     }
     free(scratch);
     free(ends);
+    if (gs_log_on(GS_LOG_INFO))
+        log_clock(m, estimate, out);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "analysis/intervals.h"
 #include "analysis/kernel_class.h"
 #include "analysis/temporal.h"
+#include "common/log.h"
 
 /* nccl-tests' bus bandwidth factors (its doc/PERFORMANCE.md): busbw = algbw × factor is what
  * each rank's busiest link carries, so it compares with the hardware's link bandwidth whatever
@@ -203,6 +204,7 @@ static int one_rank(const gs_trace *t, const gs_comm_opts *opts, const gs_tempor
 int gs_comm_build(const gs_profile *p, const gs_select *sel, const gs_comm_opts *opts,
                   gs_comm *out, gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->hta_compat = opts->hta_compat;
     gs_temporal tp;
@@ -223,6 +225,8 @@ int gs_comm_build(const gs_profile *p, const gs_select *sel, const gs_comm_opts 
     gs_temporal_free(&tp);
     if (rc != 0)
         gs_comm_free(out);
+    else
+        GS_LOG_TOOK(logged_at, "communication");
     return rc;
 }
 

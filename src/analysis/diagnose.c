@@ -21,6 +21,7 @@
 
 #include "analysis/straggler.h"
 #include "analysis/thresholds.h"
+#include "common/log.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 
@@ -530,6 +531,8 @@ int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out)
         }
         out->order[k] = i;
     }
+    if (gs_log_on(GS_LOG_INFO))
+        gs_diagnosis_log(in, out);
     return 0;
 }
 

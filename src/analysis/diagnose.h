@@ -108,4 +108,7 @@ const gs_rule *gs_rules(size_t *n);
 int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out);
 void gs_diagnosis_free(gs_diagnosis *d);
 
+/* Tells the debug log (common/log.h) each rule's decision; gs_diagnose calls it when -v is on. */
+void gs_diagnosis_log(const gs_diag_inputs *in, const gs_diagnosis *d);
+
 #endif

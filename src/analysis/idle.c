@@ -5,6 +5,7 @@
 
 #include "analysis/host_during.h"
 #include "analysis/kernel_class.h"
+#include "common/log.h"
 
 const char *gs_gap_class_name(enum gs_gap_class c)
 {
@@ -343,6 +344,7 @@ static void free_build(idle_build *b)
 int gs_idle_build(const gs_profile *p, const gs_select *sel, const gs_idle_opts *opts,
                   gs_idle *out, gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     idle_build b = {.opts = opts};
     int rc = 0;
@@ -364,6 +366,8 @@ int gs_idle_build(const gs_profile *p, const gs_select *sel, const gs_idle_opts 
     free_build(&b);
     if (rc != 0)
         gs_idle_free(out);
+    else
+        GS_LOG_TOOK(logged_at, "idle");
     return rc;
 }
 

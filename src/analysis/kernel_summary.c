@@ -5,6 +5,7 @@
 
 #include "analysis/dur_groups.h"
 #include "analysis/names.h"
+#include "common/log.h"
 
 static int cmp_dims(const int32_t *a, const int32_t *b)
 {
@@ -102,6 +103,7 @@ static int make_rows(gs_kernel_summary *s, gs_dur_item *items, size_t n)
 int gs_kernel_summary_build(const gs_profile *p, const gs_select *sel, bool by_launch,
                             gs_kernel_summary *out, gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->by_launch = by_launch;
     if (gs_strtab_init(&out->names) != 0)
@@ -116,6 +118,7 @@ int gs_kernel_summary_build(const gs_profile *p, const gs_select *sel, bool by_l
         gs_kernel_summary_free(out);
         return gs_fail_oom(err);
     }
+    GS_LOG_TOOK(logged_at, "kernel summary");
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "analysis/launch.h"
 
 #include "analysis/stats.h"
+#include "common/log.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,7 @@ void gs_launch_rank_free(gs_launch_rank *r)
 int gs_launch_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
                     gs_launch_summary *out, gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->ranks = calloc(p->traces.n ? p->traces.n : 1, sizeof *out->ranks);
     if (!out->ranks)
@@ -238,6 +240,7 @@ int gs_launch_build(const gs_profile *p, const gs_select *sel, const gs_step_opt
         }
         out->nranks++;
     }
+    GS_LOG_TOOK(logged_at, "launch");
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/dur_groups.h"
+#include "common/log.h"
 
 enum { TAG_KIND, TAG_SRC, TAG_DST };
 
@@ -83,6 +84,7 @@ static gs_memcpy_row make_row(const gs_dur_group *g)
 int gs_memcpy_summary_build(const gs_profile *p, const gs_select *sel, gs_memcpy_summary *out,
                             gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     size_t n = collect(p, sel, NULL);
     gs_dur_item *items = malloc((n ? n : 1) * sizeof *items);
@@ -109,6 +111,7 @@ int gs_memcpy_summary_build(const gs_profile *p, const gs_select *sel, gs_memcpy
     }
     free(groups);
     gs_memcpy_rows_sort(out->rows, out->nrows);
+    GS_LOG_TOOK(logged_at, "copy summary");
     return 0;
 }
 

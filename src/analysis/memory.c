@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
+
 /* ---- finding the operator at a time on a thread ------------------------------------------- */
 
 /* The operator-tree ranges of a trace sorted by (pid, tid, start), so that the innermost range
@@ -361,6 +363,7 @@ static int build_trace(gs_memory_summary *s, const gs_trace *t, const gs_steps *
 int gs_memory_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
                     gs_memory_summary *out, gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < p->traces.n; i++) {
         const gs_trace *t = p->traces.v[i];
@@ -378,6 +381,7 @@ int gs_memory_build(const gs_profile *p, const gs_select *sel, const gs_step_opt
             return gs_fail_oom(err);
         }
     }
+    GS_LOG_TOOK(logged_at, "memory");
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/names.h"
+#include "common/log.h"
 
 typedef struct op_item {
     gs_str name, dims; /* in the summary's string table */
@@ -146,6 +147,7 @@ static int make_rows(gs_op_summary *s, op_item *items, size_t n)
 int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape,
                         gs_op_summary *out, gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->by_shape = by_shape;
     if (gs_strtab_init(&out->names) != 0)
@@ -170,6 +172,7 @@ int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape
         gs_op_summary_free(out);
         return gs_fail_oom(err);
     }
+    GS_LOG_TOOK(logged_at, "operator summary");
     return 0;
 }
 

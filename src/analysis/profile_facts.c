@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
+
 #define STEP_PREFIX "ProfilerStep#"
 
 bool gs_is_profiler_step(const char *name)
@@ -118,6 +120,7 @@ static void add_trace(gs_profile_facts *f, const gs_trace *t)
 int gs_profile_facts_build(const gs_profile *p, const gs_select *sel, gs_profile_facts *out,
                            gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     size_t ndev = 0;
     for (size_t t = 0; t < p->traces.n; t++)
@@ -136,6 +139,7 @@ int gs_profile_facts_build(const gs_profile *p, const gs_select *sel, gs_profile
     out->nranks = count_distinct_ranks(out, ranks);
     free(ranks);
     gs_profile_facts_dedupe_devices(out);
+    GS_LOG_TOOK(logged_at, "profile facts");
     return 0;
 }
 

@@ -6,12 +6,17 @@
 
 #include "analysis/stats.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
+
 #define STEP_PREFIX "ProfilerStep#"
+/* Steps listed one by one at -vv, at most. */
+#define LOG_STEPS 50
 
 
 /* What the GPU activities launched by one API call span (a graph launch launches many). */
@@ -44,12 +49,17 @@ static bool pred_profiler_step(const gs_trace *t, const gs_range *r, const regex
     return is_profiler_step(t, r);
 }
 
+typedef struct thread_pick {
+    int64_t pid, tid;
+    size_t matches;         /* on that thread */
+    size_t total, nthreads; /* over every thread, for the debug log */
+} thread_pick;
+
 /* The (pid, tid) holding the most matching ranges: steps are one thread's loop; a second thread
  * with a few matches (a DataLoader worker, a helper) must not interleave with it. The first
  * thread seen wins a tie, so the answer is the same on every run. 1 found, 0 none, -1 out of
  * memory. */
-static int busiest_thread(const gs_trace *t, range_pred pred, const regex_t *re, int64_t *pid,
-                          int64_t *tid)
+static int busiest_thread(const gs_trace *t, range_pred pred, const regex_t *re, thread_pick *pick)
 {
     typedef struct {
         int64_t pid, tid;
@@ -80,9 +90,13 @@ static int busiest_thread(const gs_trace *t, range_pred pred, const regex_t *re,
             best = j;
     }
     int found = counts.n > 0;
+    *pick = (thread_pick){.nthreads = counts.n};
+    for (size_t j = 0; j < counts.n; j++)
+        pick->total += counts.v[j].n;
     if (found) {
-        *pid = counts.v[best].pid;
-        *tid = counts.v[best].tid;
+        pick->pid = counts.v[best].pid;
+        pick->tid = counts.v[best].tid;
+        pick->matches = counts.v[best].n;
     }
     GS_VEC_FREE(&counts);
     return found;
@@ -100,14 +114,14 @@ static int64_t step_number(const gs_trace *t, const gs_range *r, size_t index, b
 static int collect_ranges(const gs_trace *t, range_pred pred, const regex_t *re, bool profiler,
                           gs_steps *out, gs_error *err)
 {
-    int64_t pid, tid;
-    int found = busiest_thread(t, pred, re, &pid, &tid);
+    thread_pick pick;
+    int found = busiest_thread(t, pred, re, &pick);
     if (found <= 0)
         return found < 0 ? gs_fail_oom(err) : 0;
     size_t cap = 0;
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
-        if (r->pid != pid || r->tid != tid || !pred(t, r, re))
+        if (r->pid != pick.pid || r->tid != pick.tid || !pred(t, r, re))
             continue;
         if (out->n && r->start < out->v[out->n - 1].host_end)
             continue;
@@ -123,6 +137,11 @@ static int collect_ranges(const gs_trace *t, range_pred pred, const regex_t *re,
             .end = r->end,
         };
     }
+    GS_LOG_ONCE(GS_LOG_INFO,
+                "%s: steps: %zu %s range(s) on %zu thread(s); the busiest, pid %" PRId64
+                " tid %" PRId64 ", has %zu, of which %zu outermost are the steps",
+                t->path, pick.total, profiler ? STEP_PREFIX "N" : "matching", pick.nthreads,
+                pick.pid, pick.tid, pick.matches, out->n);
     return 0;
 }
 
@@ -236,8 +255,11 @@ static void extend_and_trim(const gs_trace *t, const launch_span *ls, int64_t pi
     bool uses_gpu = false;
     for (size_t i = 0; i < s->n; i++)
         uses_gpu = uses_gpu || dev[i].n > 0;
-    if (!uses_gpu)
+    if (!uses_gpu) {
+        GS_LOG_ONCE(GS_LOG_INFO, "%s: steps: none launched GPU work: they keep their host spans",
+                    t->path);
         return;
+    }
     gs_ns prev_end = first_step_floor(t, pid, s, dev);
     for (size_t i = 0; i < s->n; i++) {
         gs_step *st = &s->v[i];
@@ -256,20 +278,33 @@ static void extend_and_trim(const gs_trace *t, const launch_span *ls, int64_t pi
         size_t keep = last;
         if (last >= 2 && (double)dev[last - 2].n * GS_TH_TAIL_GPU_OPS_RATIO > (double)dev[last - 1].n)
             keep = last - 1;
+        GS_LOG_ONCE(GS_LOG_INFO,
+                    "%s: steps: extended to the GPU work they launched; %zu trailing step(s) "
+                    "without GPU work dropped, %zu for launching under %.1fx the GPU work of the "
+                    "step before (as the TensorBoard plugin does)",
+                    t->path, s->n - last, last - keep, GS_TH_TAIL_GPU_OPS_RATIO);
         s->n = keep;
     }
 }
 
 /* Warm-up: the leading steps each slower than GS_TH_WARMUP_FACTOR × the median of the steps after
  * it; the first step that is not ends the warm-up. The last step is never warm-up. */
-static void flag_warmup(gs_steps *s, gs_ns *buf)
+static void flag_warmup(const gs_trace *t, gs_steps *s, gs_ns *buf)
 {
     for (size_t i = 0; i + 1 < s->n; i++) {
         size_t m = s->n - i - 1;
         for (size_t j = 0; j < m; j++)
             buf[j] = s->v[i + 1 + j].end - s->v[i + 1 + j].start;
         double med = (double)gs_percentile_select(buf, m, 50);
-        if ((double)(s->v[i].end - s->v[i].start) <= GS_TH_WARMUP_FACTOR * med)
+        gs_ns dur = s->v[i].end - s->v[i].start;
+        bool warm = (double)dur > GS_TH_WARMUP_FACTOR * med;
+        GS_LOG_ONCE(GS_LOG_INFO,
+                    "%s: step %" PRId64 " %s: %.3f ms is %.2fx the median %.3f ms of the "
+                    "%zu step(s) after it (warm-up above %.1fx)",
+                    t->path, s->v[i].number,
+                    warm ? "is warm-up" : "is not warm-up: the warm-up ends", (double)dur / 1e6,
+                    med > 0 ? (double)dur / med : 0.0, med / 1e6, m, GS_TH_WARMUP_FACTOR);
+        if (!warm)
             break;
         s->v[i].warmup = true;
         s->nwarmup++;
@@ -323,6 +358,35 @@ static int whole_window(const gs_trace *t, gs_steps *out, gs_error *err)
     return 0;
 }
 
+static const char *source_name(enum gs_step_source s)
+{
+    return s == GS_STEPS_PROFILER ? STEP_PREFIX "N"
+           : s == GS_STEPS_REGEX  ? "--step"
+                                  : "the whole trace";
+}
+
+/* What was found, and at -vv each step (the first LOG_STEPS). */
+static void log_steps(const gs_trace *t, const gs_steps *s)
+{
+    GS_LOG_ONCE(GS_LOG_INFO,
+                "%s: %zu step(s) from %s, %zu warm-up, %zu in the statistics%s: mean %.3f ms, "
+                "median %.3f ms, min %.3f ms, max %.3f ms",
+                t->path, s->n, source_name(s->source), s->nwarmup, s->stats.n,
+                s->keep_warmup ? " (--keep-warmup)" : "", (double)s->stats.mean / 1e6,
+                (double)s->stats.med / 1e6, (double)s->stats.min / 1e6,
+                (double)s->stats.max / 1e6);
+    for (size_t i = 0; i < s->n && i < LOG_STEPS && gs_log_on(GS_LOG_DETAIL); i++) {
+        const gs_step *st = &s->v[i];
+        GS_LOG_ONCE(GS_LOG_DETAIL,
+                    "%s: step %" PRId64 ": at %.3f ms, host %.3f ms, extended to %.3f ms, "
+                    "%" PRIu32 " GPU activities%s",
+                    t->path, st->number, (double)(st->start - s->v[0].start) / 1e6,
+                    (double)(st->host_end - st->host_start) / 1e6,
+                    (double)(st->end - st->start) / 1e6, st->gpu_ops,
+                    st->warmup ? ", warm-up" : "");
+    }
+}
+
 static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs_error *err)
 {
     if (opts && opts->regex) {
@@ -334,6 +398,8 @@ static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs
             return gs_fail(err, GS_EXIT_USAGE, "--step '%s': %s", opts->regex, why);
         }
         out->source = GS_STEPS_REGEX;
+        GS_LOG_ONCE(GS_LOG_INFO, "%s: steps: --step '%s' (annotation and NVTX ranges)", t->path,
+                    opts->regex);
         rc = collect_ranges(t, matches_regex, &re, false, out, err);
         regfree(&re);
         if (rc != 0)
@@ -347,7 +413,13 @@ static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs
     out->source = GS_STEPS_PROFILER;
     if (collect_ranges(t, pred_profiler_step, NULL, true, out, err) != 0)
         return -1;
-    return out->n ? 0 : whole_window(t, out, err);
+    if (out->n)
+        return 0;
+    GS_LOG_ONCE(GS_LOG_INFO,
+                "%s: steps: no " STEP_PREFIX "N range (annotation, operator or NVTX) and no "
+                "--step: the whole trace is one window",
+                t->path);
+    return whole_window(t, out, err);
 }
 
 int gs_steps_find(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs_error *err)
@@ -372,8 +444,10 @@ int gs_steps_find(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs
     }
     if (ls)
         extend_and_trim(t, ls, t->ranges.v[out->v[0].range].pid, out, dev);
-    flag_warmup(out, buf);
+    flag_warmup(t, out, buf);
     compute_stats(out, buf);
+    if (gs_log_on(GS_LOG_INFO))
+        log_steps(t, out);
     free(buf);
     free(dev);
     free(ls);

@@ -1,11 +1,14 @@
 #include "analysis/straggler.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/intervals.h"
 #include "analysis/kernel_class.h"
 #include "analysis/stats.h"
+#include "analysis/thresholds.h"
+#include "common/log.h"
 
 /* Per rank while building: its steps and whether a collective falls in a kept one. */
 typedef struct rank_work {
@@ -140,8 +143,12 @@ static void pick_candidate(gs_stragglers *s, gs_ns *scratch)
 
 static void decide(gs_stragglers *s)
 {
-    if (s->candidate < 0)
+    if (s->candidate < 0) {
+        if (s->nranks > 1)
+            GS_LOG(GS_LOG_INFO, "stragglers: no rank arrived last at a collective matched on "
+                   "every rank: no straggler");
         return;
+    }
     const gs_strag_rank *c = &s->ranks[s->candidate];
     s->compute_excess = s->median_compute_ns > 0
                             ? (double)c->compute_ns / (double)s->median_compute_ns - 1.0
@@ -150,6 +157,14 @@ static void decide(gs_stragglers *s)
         s->median_step_ns > 0 ? (double)s->others_wait_ns / (double)s->median_step_ns : 0.0;
     if (gs_straggler_qualifies(s->n, c->last_share, wait_share))
         s->straggler = s->candidate;
+    GS_LOG(GS_LOG_INFO,
+           "stragglers: rank %" PRId32 " (%s) arrived last at %.0f %% of %zu collectives (> "
+           "%.0f %%?, >= %d?), the others wait for it %.1f %% of the median step (> %.0f %%?): "
+           "%s",
+           c->trace->rank, c->trace->path, 100 * c->last_share, s->n,
+           100 * GS_TH_STRAGGLER_LAST_SHARE, GS_TH_STRAGGLER_MIN_COLLECTIVES, 100 * wait_share,
+           100 * GS_TH_STRAGGLER_WAIT_SHARE,
+           s->straggler >= 0 ? "the straggler" : "no straggler");
 }
 
 static void analyse(gs_stragglers *s, const gs_strag_input *in, rank_work *w, gs_ns *scratch)
@@ -178,6 +193,7 @@ static void analyse(gs_stragglers *s, const gs_strag_input *in, rank_work *w, gs
 int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragglers *out,
                        gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->straggler = out->candidate = -1;
     const gs_trace **traces = malloc((n ? n : 1) * sizeof *traces);
@@ -199,6 +215,8 @@ int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragg
     }
     out->nranks = out->match.nranks;
     out->n = out->nranks > 1 ? out->match.n : 0; /* one rank waits for no other */
+    GS_LOG(GS_LOG_INFO, "stragglers: %zu rank(s), %zu collective(s) matched on every rank",
+           out->nranks, out->match.n);
     size_t ns = out->n > out->nranks ? out->n : out->nranks;
     out->ranks = calloc(out->nranks ? out->nranks : 1, sizeof *out->ranks);
     out->v = calloc(out->n ? out->n : 1, sizeof *out->v);
@@ -211,6 +229,8 @@ int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragg
     free(scratch);
     if (rc != 0)
         gs_stragglers_free(out);
+    else
+        GS_LOG_TOOK(logged_at, "stragglers");
     return rc;
 }
 

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A memcpy call is blocking only when its copy has a pageable host side; the table marks it. */
@@ -303,6 +305,7 @@ static int build_rank(const gs_trace *t, const gs_step_opts *step_opts, gs_sync_
 int gs_sync_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
                   gs_sync_summary *out, gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     call_vec calls = {0};
     if (gs_strtab_init(&out->names) != 0)
@@ -318,6 +321,8 @@ int gs_sync_build(const gs_profile *p, const gs_select *sel, const gs_step_opts 
     GS_VEC_FREE(&calls);
     if (rc != 0)
         gs_sync_summary_free(out);
+    else
+        GS_LOG_TOOK(logged_at, "sync");
     return rc;
 }
 

@@ -5,6 +5,7 @@
 
 #include "analysis/intervals.h"
 #include "analysis/kernel_class.h"
+#include "common/log.h"
 
 static double pct(gs_ns part, gs_ns whole)
 {
@@ -61,6 +62,7 @@ static int one_row(const gs_trace *t, bool hta_compat, gs_activities *acts, gs_s
 int gs_temporal_build(const gs_profile *p, const gs_select *sel, bool hta_compat,
                       gs_temporal *out, gs_error *err)
 {
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->hta_compat = hta_compat;
     out->rows = calloc(p->traces.n ? p->traces.n : 1, sizeof *out->rows);
@@ -80,6 +82,7 @@ int gs_temporal_build(const gs_profile *p, const gs_select *sel, bool hta_compat
         gs_temporal_free(out);
         return gs_fail_oom(err);
     }
+    GS_LOG_TOOK(logged_at, "temporal breakdown");
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/rank_merge.h"
+#include "common/log.h"
 #include "ingest/gsum.h"
 #include "ingest/load.h"
 
@@ -38,6 +39,8 @@ static int summarise(const char *path, const gs_step_opts *steps, bool detail,
         return -1;
     int rc = gs_rank_summary_build(t, steps, detail, out, err);
     gs_trace_delete(t); /* the trace goes as soon as it is summarised: memory stays one rank's */
+    if (rc == 0)
+        GS_LOG(GS_LOG_INFO, "%s: summarised as rank %" PRId32 " and dropped", path, out->id.rank);
     return rc;
 }
 
@@ -132,6 +135,8 @@ int gs_cli_load_ranks(const gs_cli *cli, bool detail, gs_rank_set *out)
     work w = {.steps = cli->steps, .detail = detail};
     if (gs_list_inputs(cli->paths, cli->npaths, &w.paths, &w.n, &w.err) != 0)
         return gs_cli_fail(&w.err);
+    GS_LOG(GS_LOG_INFO, "%zu input(s) rank by rank: traces summarised one at a time, .gsum "
+           "summaries read as they are", w.n);
     w.out = calloc(w.n ? w.n : 1, sizeof *w.out);
     if (!w.out || pthread_mutex_init(&w.lock, NULL) != 0) {
         free(w.out);
