@@ -16,6 +16,7 @@
 #include "collect/sampler.h"
 #include "common/error.h"
 #include "common/gst_format.h"
+#include "common/log.h"
 #include "common/out_pattern.h"
 #include "common/run_env.h"
 #include "probe/nvml.h"
@@ -94,8 +95,10 @@ static int find_agent(session *s)
     *slash = '\0';
     const char *const places[] = {GS_AGENT_FILE, "../lib/gpuscope/" GS_AGENT_FILE};
     for (size_t i = 0; i < sizeof places / sizeof places[0]; i++)
-        if (join_path(s->agent, sizeof s->agent, exe, places[i]) && access(s->agent, R_OK) == 0)
+        if (join_path(s->agent, sizeof s->agent, exe, places[i]) && access(s->agent, R_OK) == 0) {
+            GS_LOG(GS_LOG_INFO, "run: agent %s", s->agent);
             return 0;
+        }
     return fail(GS_EXIT_ENV,
                 "the agent %s is not beside gpuscope in %s: it is built only where the CUDA "
                 "toolkit's CUPTI and NVTX headers are found (set CUDA_HOME)",
@@ -193,6 +196,9 @@ static int set_agent_env(session *s, int64_t from, int64_t until)
         setenv(GS_ENV_CUDA_INJECTION, s->agent, 1);
     if (s->nvtx)
         setenv(GS_ENV_NVTX_INJECTION, s->agent, 1);
+    GS_LOG(GS_LOG_INFO, "run: to the agent: %s=%s %s=%s %s=%s %s=%s, run folder %s",
+           GS_ENV_OUTPUT, s->pattern, GS_ENV_TRACE, parts, GS_ENV_FLUSH_MS, num, GS_ENV_CAPTURE,
+           capture, s->run_dir);
     return 0;
 }
 
@@ -203,6 +209,7 @@ static void check_machine(session *s)
     s->have_driver = cuda != NULL;
     if (cuda)
         dlclose(cuda);
+    GS_LOG(GS_LOG_INFO, "run: libcuda.so.1 %s", s->have_driver ? "found" : "not found");
     if (!s->have_driver && (s->cuda || s->sampler))
         say(s, "no NVIDIA driver (libcuda.so.1 not found): recording %s only",
             s->nvtx ? "NVTX ranges and CPU samples" : "CPU samples");
@@ -306,6 +313,9 @@ int gs_run_session(const gs_run_request *rq)
         return rc;
     }
     check_machine(&s);
+    /* Before the program starts: from then on its output is its own until it ends. */
+    GS_LOG(GS_LOG_INFO, "run: starting %s; sampler %s", rq->argv[0],
+           s.sampler ? (s.nvml ? "on, GPUs through NVML and the CPU" : "on, the CPU only") : "off");
     fflush(stderr);
     pid_t pid;
     if (gs_child_start(rq->argv, &pid, &err) != 0) {
@@ -318,6 +328,8 @@ int gs_run_session(const gs_run_request *rq)
         start_sampler(&s, pid, from, until);
     int status = gs_child_wait(pid);
     stop_sampler(&s);
+    GS_LOG(GS_LOG_INFO, "run: %s (process %ld) ended with status %d; %llu sample(s) taken",
+           rq->argv[0], (long)pid, status, (unsigned long long)s.samples);
     gs_run_outputs outs;
     if (gs_run_outputs_write(s.run_dir, s.pattern, (long)pid, rq->force, &outs, &err) != 0) {
         fail(err.code, "%s", err.msg);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/log.h"
 #include "common/out_pattern.h"
 
 #define SAMPLER_FILE "sampler.gst"
@@ -75,6 +76,8 @@ static int list_processes(const char *run_dir, const char *pattern, process_file
         }
         (*out)[*n].pid = pid;
         target_of(run_dir, pattern, pid, (*out)[*n].target, sizeof (*out)[*n].target);
+        GS_LOG(GS_LOG_INFO, "run: process %ld recorded %s, for %s", pid, e->d_name,
+               (*out)[*n].target);
         (*n)++;
     }
     closedir(d);
@@ -107,6 +110,8 @@ static int merge_group(const char *run_dir, const char *target, const process_fi
         for (size_t i = 0; i < ninputs; i++)
             inputs[i] = paths[i];
         o->nprocesses = nfiles;
+        GS_LOG(GS_LOG_INFO, "run: %s: merging %zu process file(s)%s", target, nfiles,
+               has_sampler ? " and the sampler's" : "");
         rc = gs_gst_merge(inputs, ninputs, target, &o->stats, err);
     }
     free(paths);
