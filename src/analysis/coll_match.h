@@ -40,7 +40,7 @@ typedef struct gs_coll_match {
 /* The collectives of every selected trace, matched. 0, or -1 with err (out of memory). */
 int gs_coll_match_build(const gs_profile *p, const gs_select *sel, gs_coll_match *out,
                         gs_error *err);
-/* The same from collectives found earlier (rank summaries, rank_summary.h): traces[r] stands for
+/* The same from collectives found earlier (rank summaries, ranks/summary.h): traces[r] stands for
  * rank r (its rank, path and epoch_ns are read), colls[r] is copied. */
 int gs_coll_match_from(const gs_trace *const *traces, const gs_collectives *colls, size_t n,
                        gs_coll_match *out, gs_error *err);

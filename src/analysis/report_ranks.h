@@ -9,7 +9,7 @@
 #ifndef GS_ANALYSIS_REPORT_RANKS_H
 #define GS_ANALYSIS_REPORT_RANKS_H
 
-#include "analysis/rank_merge.h"
+#include "analysis/ranks/merge.h"
 #include "analysis/report.h"
 
 /* out borrows from m (and m's summaries), which must outlive it. 0, or -1 with err. */

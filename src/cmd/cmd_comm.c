@@ -3,10 +3,10 @@
 #include <stdio.h>
 
 #include "analysis/comm.h"
-#include "analysis/rank_merge.h"
+#include "analysis/ranks/merge.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "cmd/rank_inputs.h"
+#include "cmd/rank_cli.h"
 #include "common/error.h"
 #include "render/comm_tables.h"
 
@@ -60,16 +60,18 @@ static int render(const gs_cli *cli, const gs_comm *comm, bool per_step)
     return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
 }
 
-/* Rank summaries (.gsum, alone or mixed with traces): each holds its rank's rows of this view,
- * computed by the same code when it was written; the merge puts them side by side. */
-static int from_summaries(const gs_cli *cli, bool per_step)
+/* Several inputs, or .gsum rank summaries among them, go rank by rank through the core's
+ * pipeline: each summary holds its rank's rows of this view, computed by the same code as on the
+ * trace, and the merge puts them side by side. */
+static int rank_by_rank(const gs_cli *cli, const gs_rank_inputs *in, bool per_step)
 {
     gs_rank_set set;
-    int rc = gs_cli_load_ranks(cli, false, &set);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    gs_merged_report m;
     gs_error err;
+    const gs_rank_load_opts opts = gs_cli_rank_opts(cli, false);
+    if (gs_rank_set_load(in, &opts, &set, &err) != 0)
+        return gs_cli_rank_fail(cli, &err);
+    gs_merged_report m;
+    int rc;
     if (gs_merge_ranks(set.v, set.n, true, &m, &err) != 0) {
         rc = gs_cli_fail(&err);
     } else {
@@ -90,18 +92,21 @@ int cmd_comm(int argc, char **argv)
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
         return rc;
-    if (gs_cli_has_summaries(&cli)) {
-        if (hta) { /* a summary holds gpuscope's numbers; HTA's need the trace cut at load */
-            fputs("gpuscope: comm: --hta needs traces, not rank summaries (.gsum)\n", stderr);
-            return GS_EXIT_USAGE;
-        }
-        return from_summaries(&cli, per_step);
+    gs_rank_inputs in;
+    if ((rc = gs_cli_list_ranks(&cli, &in)) != GS_CLI_RUN)
+        return rc;
+    /* One trace is analysed whole (cheaper than the report's analyses a rank summary runs), and
+     * so is every trace with --hta: HTA's cut is made on the whole trace, and a summary holds
+     * gpuscope's numbers only. */
+    if (hta && in.ngsum > 0) {
+        fputs("gpuscope: comm: --hta needs traces, not rank summaries (.gsum)\n", stderr);
+        rc = GS_EXIT_USAGE;
+    } else if (!hta && (in.n > 1 || in.ngsum > 0)) {
+        rc = rank_by_rank(&cli, &in, per_step);
     }
-    /* Several traces go rank by rank (one in memory at a time): the same numbers. HTA's cut is
-     * made on the whole trace and --rank picks traces out of a loaded profile, so those keep
-     * the full-trace path. */
-    if (!hta && !cli.select.by_rank && gs_cli_count_inputs(&cli) > 1)
-        return from_summaries(&cli, per_step);
+    gs_rank_inputs_free(&in);
+    if (rc != GS_CLI_RUN)
+        return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;

@@ -5,12 +5,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/rank_merge.h"
+#include "analysis/ranks/merge.h"
 #include "analysis/report.h"
 #include "analysis/report_ranks.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "cmd/rank_inputs.h"
+#include "cmd/rank_cli.h"
 #include "render/html.h"
 #include "render/report.h"
 #include "render/units.h"
@@ -97,17 +97,18 @@ static int render(const gs_cli *cli, const gs_report *report, bool explain)
  * less what a summary does not hold. */
 _Static_assert(GS_RANK_DETAIL_GAPS == GS_REPORT_GAPS, "each rank keeps the gaps the report lists");
 
-static int rank_by_rank(const gs_cli *cli, bool explain)
+static int rank_by_rank(const gs_cli *cli, const gs_rank_inputs *in, bool explain)
 {
     gs_rank_set set;
-    int rc = gs_cli_load_ranks(cli, true, &set);
-    if (rc != GS_CLI_RUN)
-        return rc;
+    gs_error err;
+    const gs_rank_load_opts opts = gs_cli_rank_opts(cli, true);
+    if (gs_rank_set_load(in, &opts, &set, &err) != 0)
+        return gs_cli_rank_fail(cli, &err);
     gs_merged_report m;
     gs_report report;
-    gs_error err;
+    int rc;
     if (gs_merge_ranks(set.v, set.n, true, &m, &err) != 0) {
-        rc = gs_cli_fail(&err);
+        rc = gs_cli_rank_fail(cli, &err);
     } else {
         if (gs_report_from_ranks(&m, &report, &err) != 0) {
             rc = gs_cli_fail(&err);
@@ -140,15 +141,18 @@ int cmd_report(int argc, char **argv)
               stderr);
         return GS_EXIT_USAGE;
     }
-    if (gs_cli_has_summaries(&cli)) {
-        if (html) {
-            fputs("gpuscope: report: --html needs traces, not rank summaries (.gsum)\n", stderr);
-            return GS_EXIT_USAGE;
-        }
-        return rank_by_rank(&cli, explain);
+    gs_rank_inputs in;
+    if ((rc = gs_cli_list_ranks(&cli, &in)) != GS_CLI_RUN)
+        return rc;
+    if (html && in.ngsum > 0) {
+        fputs("gpuscope: report: --html needs traces, not rank summaries (.gsum)\n", stderr);
+        rc = GS_EXIT_USAGE;
+    } else if (in.ngsum > 0 || (!html && in.n > 1)) { /* the page's charts need the events */
+        rc = rank_by_rank(&cli, &in, explain);
     }
-    if (!html && gs_cli_count_inputs(&cli) > 1) /* the page's charts need the events */
-        return rank_by_rank(&cli, explain);
+    gs_rank_inputs_free(&in);
+    if (rc != GS_CLI_RUN)
+        return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;

@@ -2,13 +2,13 @@
  * between the ranks' files. */
 #include <stdio.h>
 
+#include "analysis/ranks/merge.h"
 #include "analysis/straggler.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/rank_cli.h"
 #include "common/error.h"
 #include "render/straggler_tables.h"
-#include "analysis/rank_merge.h"
-#include "cmd/rank_inputs.h"
 
 /* The same text is in doc/stragglers.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char stragglers_help[] =
@@ -58,15 +58,18 @@ static int render(const gs_cli *cli, gs_stragglers *s, bool each)
     return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
 }
 
-/* Rank summaries (.gsum, alone or mixed with traces): the same analysis on their collectives. */
-static int from_summaries(const gs_cli *cli, const gs_strag_opts *opts, bool each)
+/* Several inputs, or .gsum rank summaries among them, go rank by rank through the core's
+ * pipeline: the same analysis on the summaries' collectives and steps. */
+static int rank_by_rank(const gs_cli *cli, const gs_rank_inputs *in, const gs_strag_opts *opts,
+                        bool each)
 {
     gs_rank_set set;
-    int rc = gs_cli_load_ranks(cli, false, &set);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    gs_merged_report m;
     gs_error err;
+    const gs_rank_load_opts load = gs_cli_rank_opts(cli, false);
+    if (gs_rank_set_load(in, &load, &set, &err) != 0)
+        return gs_cli_rank_fail(cli, &err);
+    gs_merged_report m;
+    int rc;
     if (gs_merge_ranks(set.v, set.n, opts->align, &m, &err) != 0) {
         rc = gs_cli_fail(&err);
     } else {
@@ -88,10 +91,16 @@ int cmd_stragglers(int argc, char **argv)
     if (rc != GS_CLI_RUN)
         return rc;
     const gs_strag_opts opts = {.align = !no_align, .steps = cli.steps};
-    /* Several inputs go rank by rank (one trace in memory at a time): the same numbers. --rank
-     * picks traces out of a loaded profile, so it keeps the full-trace path. */
-    if (gs_cli_has_summaries(&cli) || (!cli.select.by_rank && gs_cli_count_inputs(&cli) > 1))
-        return from_summaries(&cli, &opts, each);
+    gs_rank_inputs in;
+    if ((rc = gs_cli_list_ranks(&cli, &in)) != GS_CLI_RUN)
+        return rc;
+    /* One trace is analysed whole: the straggler analysis alone is cheaper than the report's
+     * analyses a rank summary runs. */
+    if (in.n > 1 || in.ngsum > 0)
+        rc = rank_by_rank(&cli, &in, &opts, each);
+    gs_rank_inputs_free(&in);
+    if (rc != GS_CLI_RUN)
+        return rc;
     gs_profile profile;
     if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
         return rc;

@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/rank_summary.h"
+#include "analysis/ranks/inputs.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/rank_cli.h"
 #include "export/gsum.h"
-#include "ingest/load.h"
 
 /* The same text is in doc/summarize.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char summarize_help[] =
@@ -42,14 +42,10 @@ int cmd_summarize(int argc, char **argv)
         return gs_cli_usage("summarize", "%s", "-o FILE is required");
     if (cli.npaths != 1)
         return gs_cli_usage("summarize", "%s", "one trace per summary");
-    gs_trace *t;
     gs_error err;
-    if (gs_load_trace(cli.paths[0], NULL, &t, &err) != 0)
-        return gs_cli_fail(&err);
     gs_rank_summary s;
-    rc = gs_rank_summary_build(t, &cli.steps, false, &s, &err);
-    gs_trace_delete(t);
-    if (rc != 0)
+    const gs_rank_load_opts opts = gs_cli_rank_opts(&cli, false);
+    if (gs_rank_trace_summarise(cli.paths[0], &opts, &s, &err) != 0)
         return gs_cli_fail(&err);
     FILE *f = fopen(out_path, "w");
     if (!f) {

@@ -26,7 +26,7 @@ target_link_libraries(fuzz_gst_merge PRIVATE gscore)
 target_compile_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
 
-# The rank-summary reader (src/ingest/gsum.c) and writer; seeds in tests/fuzz/corpus/gsum/ are
+# The rank-summary reader (src/analysis/ranks/gsum_read.c) and writer; seeds in tests/fuzz/corpus/gsum/ are
 # summaries of tests/data/ranks/r4 written by gpuscope summarize.
 add_executable(fuzz_gsum ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gsum.c)
 target_link_libraries(fuzz_gsum PRIVATE gscore)

@@ -1,4 +1,4 @@
-/* Fuzz target for the rank-summary reader (src/ingest/gsum.c, `.gsum` files of gpuscope
+/* Fuzz target for the rank-summary reader (src/analysis/ranks/gsum_read.c, `.gsum` files of gpuscope
  * summarize): whatever it accepts is written back out with the writer, so both sides of the
  * field table see the values the fuzzer finds. Seeds: tests/fuzz/corpus/gsum/, summaries of
  * the committed 4-rank profile. */
@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "export/gsum.h"
-#include "ingest/gsum.h"
+#include "analysis/ranks/gsum_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-#include "analysis/rank_summary.h"
+#include "analysis/ranks/summarise.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,8 +123,8 @@ int gs_rank_summary_init(gs_rank_summary *s, const char *path, gs_error *err)
     return gs_trace_init(&s->id, path, err);
 }
 
-int gs_rank_summary_build(gs_trace *t, const gs_step_opts *steps, bool detail,
-                          gs_rank_summary *out, gs_error *err)
+int gs_rank_summarise(gs_trace *t, const gs_step_opts *steps, bool detail, gs_rank_summary *out,
+                      gs_error *err)
 {
     if (gs_rank_summary_init(out, t->path, err) != 0)
         return -1;

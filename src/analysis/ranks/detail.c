@@ -1,4 +1,4 @@
-#include "analysis/rank_detail.h"
+#include "analysis/ranks/detail.h"
 
 #include <stdint.h>
 #include <stdlib.h>

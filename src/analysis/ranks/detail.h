@@ -4,8 +4,8 @@
  * every kernel's and copy's duration (for the exact median and deviation across ranks). It is
  * never written to a .gsum: durations grow with the events, and a summary must stay small. It
  * costs 8 bytes per kernel and copy, against the whole trace the rank no longer holds. */
-#ifndef GS_ANALYSIS_RANK_DETAIL_H
-#define GS_ANALYSIS_RANK_DETAIL_H
+#ifndef GS_ANALYSIS_RANKS_DETAIL_H
+#define GS_ANALYSIS_RANKS_DETAIL_H
 
 #include <stddef.h>
 

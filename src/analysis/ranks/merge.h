@@ -4,12 +4,12 @@
  * to the nanosecond; every rank's verdict is its own inputs plus the straggler finding; the
  * kernel and operator tables are the per-rank aggregates merged by name (count and totals add,
  * min of mins, max of maxes: exact, but no median or deviation across ranks). */
-#ifndef GS_ANALYSIS_RANK_MERGE_H
-#define GS_ANALYSIS_RANK_MERGE_H
+#ifndef GS_ANALYSIS_RANKS_MERGE_H
+#define GS_ANALYSIS_RANKS_MERGE_H
 
 #include "analysis/comm.h"
 #include "analysis/diagnose.h"
-#include "analysis/rank_summary.h"
+#include "analysis/ranks/summary.h"
 #include "analysis/straggler.h"
 
 typedef struct gs_merged_report {

@@ -1,13 +1,13 @@
 /* Reads a .gsum rank summary (doc/FORMAT.md, "Rank summaries"): checks the magic and version,
  * fills every known field, skips unknown keys (a later minor addition), and refuses anything
  * else with one message naming the file and byte offset (exit code 3). */
-#ifndef GS_INGEST_GSUM_H
-#define GS_INGEST_GSUM_H
+#ifndef GS_ANALYSIS_RANKS_GSUM_READ_H
+#define GS_ANALYSIS_RANKS_GSUM_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/rank_summary.h"
+#include "analysis/ranks/summary.h"
 #include "ingest/source.h"
 
 /* True when the path names a summary (ends in .gsum). */

@@ -1,10 +1,10 @@
-#include "ingest/gsum.h"
+#include "analysis/ranks/gsum_read.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ranks/gsum_schema.h"
 #include "common/log.h"
-#include "ingest/gsum_schema.h"
 #include "ingest/json.h"
 
 bool gs_is_gsum_path(const char *path)

@@ -1,14 +1,14 @@
 /* The .gsum schema (doc/FORMAT.md, "Rank summaries"): one table of fields per record of a rank
- * summary, shared by the writer (export/gsum.h) and the reader (ingest/gsum.h) so the two cannot
+ * summary, shared by the writer (export/gsum.h) and the reader (gsum_read.h) so the two cannot
  * drift apart. Every number is written exactly (integers as integers, doubles with 17
  * significant digits), so a summary read back gives the same report as the trace. */
-#ifndef GS_INGEST_GSUM_SCHEMA_H
-#define GS_INGEST_GSUM_SCHEMA_H
+#ifndef GS_ANALYSIS_RANKS_GSUM_SCHEMA_H
+#define GS_ANALYSIS_RANKS_GSUM_SCHEMA_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/rank_summary.h"
+#include "analysis/ranks/summary.h"
 
 #define GS_GSUM_MAGIC "gpuscope-rank-summary"
 #define GS_GSUM_VERSION 1

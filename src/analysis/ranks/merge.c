@@ -1,4 +1,4 @@
-#include "analysis/rank_merge.h"
+#include "analysis/ranks/merge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,13 +168,10 @@ static int merge_comm(gs_merged_report *m)
     return 0;
 }
 
+/* One rank too, as gs_stragglers_build on one trace: its row, with nothing to compare. */
 static int stragglers(gs_merged_report *m, bool align, gs_error *err)
 {
-    if (m->n < 2) {
-        gs_stragglers_free(&m->stragglers); /* empty: one rank waits for no other */
-        return 0;
-    }
-    gs_strag_input *in = malloc(m->n * sizeof *in);
+    gs_strag_input *in = malloc((m->n ? m->n : 1) * sizeof *in);
     if (!in)
         return gs_fail_oom(err);
     for (size_t i = 0; i < m->n; i++)

@@ -1,4 +1,4 @@
-#include "ingest/gsum_schema.h"
+#include "analysis/ranks/gsum_schema.h"
 
 #include <stddef.h>
 

@@ -10,8 +10,8 @@
  * end, bytes) that clock alignment and the straggler analysis match across ranks. What it
  * drops: single events, so medians and deviations of per-kernel durations across ranks and the
  * idle gaps with what the host was doing cannot be had from summaries. */
-#ifndef GS_ANALYSIS_RANK_SUMMARY_H
-#define GS_ANALYSIS_RANK_SUMMARY_H
+#ifndef GS_ANALYSIS_RANKS_SUMMARY_H
+#define GS_ANALYSIS_RANKS_SUMMARY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +22,7 @@
 #include "analysis/diagnose.h"
 #include "analysis/gpu_metrics.h"
 #include "analysis/profile_facts.h"
-#include "analysis/rank_detail.h"
+#include "analysis/ranks/detail.h"
 #include "analysis/steps.h"
 #include "analysis/temporal.h"
 
@@ -70,11 +70,6 @@ typedef struct gs_rank_summary {
     bool ops_gpu;           /* the trace has kernels or memory operations */
     gs_rank_detail *detail; /* NULL unless asked for; never read from or written to a .gsum */
 } gs_rank_summary;
-
-/* Summarises t with the given step options, with its detail (rank_detail.h) when `detail`.
- * 0, or -1 with err. */
-int gs_rank_summary_build(gs_trace *t, const gs_step_opts *steps, bool detail,
-                          gs_rank_summary *out, gs_error *err);
 
 /* An empty summary standing for a rank of `path` (for readers): 0, or -1 with err. */
 int gs_rank_summary_init(gs_rank_summary *s, const char *path, gs_error *err);

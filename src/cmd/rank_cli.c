@@ -1,0 +1,23 @@
+#include "cmd/rank_cli.h"
+
+#include <stdio.h>
+
+int gs_cli_list_ranks(const gs_cli *cli, gs_rank_inputs *out)
+{
+    gs_error err;
+    return gs_rank_inputs_list(cli->paths, cli->npaths, out, &err) == 0 ? GS_CLI_RUN
+                                                                        : gs_cli_fail(&err);
+}
+
+gs_rank_load_opts gs_cli_rank_opts(const gs_cli *cli, bool detail)
+{
+    return (gs_rank_load_opts){.steps = cli->steps, .detail = detail, .select = cli->select};
+}
+
+int gs_cli_rank_fail(const gs_cli *cli, const gs_error *err)
+{
+    if (err->code != GS_EXIT_USAGE)
+        return gs_cli_fail(err);
+    fprintf(stderr, "gpuscope: %s: %s\n", cli->spec->command, err->msg);
+    return GS_EXIT_USAGE;
+}
