@@ -1,13 +1,14 @@
 /* How much the report's analyses add to reading a trace: loads the trace, then builds the
- * report (every analysis and the verdict, no rendering), R times each, and prints the medians.
- * Built by bench/bench_analyses.sh against the project's core library. */
+ * report as gpuscope report does (the rank's summary with every analysis, then the report and
+ * the verdict, no rendering), R times each, and prints the medians. Built by
+ * bench/bench_analyses.sh against the project's core library. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "analysis/ranks/summarise.h"
 #include "analysis/report.h"
 #include "ingest/load.h"
-#include "render/report.h"
 
 static double now(void)
 {
@@ -34,24 +35,24 @@ int main(int argc, char **argv)
     double *load = calloc((size_t)runs, sizeof *load), *analyse = calloc((size_t)runs, sizeof *analyse);
     for (int r = 0; r < runs; r++) {
         gs_error err;
-        gs_profile profile;
-        const char *paths[] = {argv[1]};
+        gs_trace *trace;
         double t0 = now();
-        if (gs_load_profile(paths, 1, NULL, &profile, &err) != 0) {
+        if (gs_load_trace(argv[1], NULL, &trace, &err) != 0) {
             fprintf(stderr, "analysis_cost: %s\n", err.msg);
             return 3;
         }
         double t1 = now();
+        gs_rank_summary *rank = malloc(sizeof *rank);
         gs_report report;
-        gs_select all = {0};
-        gs_report_opts opts = {.gaps = GS_REPORT_GAPS};
-        if (gs_report_build(&profile, &all, &opts, &report, &err) != 0) {
+        const gs_step_opts steps = {0};
+        if (!rank || gs_rank_summarise(trace, &steps, true, rank, &err) != 0 ||
+            gs_report_build(rank, 1, true, &report, &err) != 0) {
             fprintf(stderr, "analysis_cost: %s\n", err.msg);
             return 3;
         }
         double t2 = now();
         gs_report_free(&report);
-        gs_profile_free(&profile);
+        gs_trace_delete(trace);
         load[r] = t1 - t0;
         analyse[r] = t2 - t1;
     }

@@ -3,7 +3,6 @@
 #include <stdio.h>
 
 #include "analysis/comm.h"
-#include "analysis/ranks/merge.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
@@ -65,20 +64,13 @@ static int render(const gs_cli *cli, const gs_comm *comm, bool per_step)
  * trace, and the merge puts them side by side. */
 static int rank_by_rank(const gs_cli *cli, const gs_rank_inputs *in, bool per_step)
 {
-    gs_rank_set set;
-    gs_error err;
-    const gs_rank_load_opts opts = gs_cli_rank_opts(cli, false);
-    if (gs_rank_set_load(in, &opts, &set, &err) != 0)
-        return gs_cli_rank_fail(cli, &err);
-    gs_merged_report m;
-    int rc;
-    if (gs_merge_ranks(set.v, set.n, true, &m, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        rc = render(cli, &m.comm, per_step);
-        gs_merged_report_free(&m);
-    }
-    gs_rank_set_free(&set);
+    const gs_pipeline_opts opts = {.load = gs_cli_rank_opts(cli, false), .align = true};
+    gs_report report;
+    int rc = gs_cli_run_pipeline(cli, in, &opts, &report);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    rc = render(cli, &report.comm, per_step);
+    gs_report_free(&report);
     return rc;
 }
 

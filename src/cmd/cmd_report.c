@@ -5,9 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/ranks/merge.h"
 #include "analysis/report.h"
-#include "analysis/report_ranks.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
@@ -31,7 +29,7 @@ static const char report_help[] =
     "options:\n"
     "  --format FORMAT  table (default) or json\n"
     "  --html FILE      write the report as one self-contained HTML page with\n"
-    "                   charts to FILE instead (nothing on stdout; traces only)\n"
+    "                   charts to FILE instead (nothing on stdout)\n"
     "  --explain        after the verdict, every rule: its inputs, thresholds, and\n"
     "                   why it fired or not (json always carries them)\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
@@ -91,37 +89,6 @@ static int render(const gs_cli *cli, const gs_report *report, bool explain)
                : gs_cli_out_of_memory();
 }
 
-/* Several ranks, rank by rank (report_ranks.h): traces are summarised with their detail by two
- * workers and dropped, so memory holds two traces at most, not all of them; the report is the
- * one on the whole profile. With .gsum files among the inputs, it is the report from summaries,
- * less what a summary does not hold. */
-_Static_assert(GS_RANK_DETAIL_GAPS == GS_REPORT_GAPS, "each rank keeps the gaps the report lists");
-
-static int rank_by_rank(const gs_cli *cli, const gs_rank_inputs *in, bool explain)
-{
-    gs_rank_set set;
-    gs_error err;
-    const gs_rank_load_opts opts = gs_cli_rank_opts(cli, true);
-    if (gs_rank_set_load(in, &opts, &set, &err) != 0)
-        return gs_cli_rank_fail(cli, &err);
-    gs_merged_report m;
-    gs_report report;
-    int rc;
-    if (gs_merge_ranks(set.v, set.n, true, &m, &err) != 0) {
-        rc = gs_cli_rank_fail(cli, &err);
-    } else {
-        if (gs_report_from_ranks(&m, &report, &err) != 0) {
-            rc = gs_cli_fail(&err);
-        } else {
-            rc = render(cli, &report, explain);
-            gs_report_from_ranks_free(&report);
-        }
-        gs_merged_report_free(&m);
-    }
-    gs_rank_set_free(&set);
-    return rc;
-}
-
 int cmd_report(int argc, char **argv)
 {
     const char *html = NULL;
@@ -144,30 +111,15 @@ int cmd_report(int argc, char **argv)
     gs_rank_inputs in;
     if ((rc = gs_cli_list_ranks(&cli, &in)) != GS_CLI_RUN)
         return rc;
-    if (html && in.ngsum > 0) {
-        fputs("gpuscope: report: --html needs traces, not rank summaries (.gsum)\n", stderr);
-        rc = GS_EXIT_USAGE;
-    } else if (in.ngsum > 0 || (!html && in.n > 1)) { /* the page's charts need the events */
-        rc = rank_by_rank(&cli, &in, explain);
-    }
+    /* Every input a rank, one trace in memory at a time, each kernel's and copy's duration kept
+     * so medians across ranks are exact. */
+    const gs_pipeline_opts opts = {.load = gs_cli_rank_opts(&cli, true), .align = true};
+    gs_report report;
+    rc = gs_cli_run_pipeline(&cli, &in, &opts, &report);
     gs_rank_inputs_free(&in);
     if (rc != GS_CLI_RUN)
         return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    const gs_report_opts opts = {.steps = cli.steps, .gaps = GS_REPORT_GAPS};
-    gs_report report;
-    gs_error err;
-    if (gs_report_build(&profile, &cli.select, &opts, &report, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else if (html) {
-        rc = write_html(html, &report, cli.limit);
-        gs_report_free(&report);
-    } else {
-        rc = render(&cli, &report, explain);
-        gs_report_free(&report);
-    }
-    gs_profile_free(&profile);
+    rc = html ? write_html(html, &report, cli.limit) : render(&cli, &report, explain);
+    gs_report_free(&report);
     return rc;
 }

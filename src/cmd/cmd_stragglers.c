@@ -2,7 +2,6 @@
  * between the ranks' files. */
 #include <stdio.h>
 
-#include "analysis/ranks/merge.h"
 #include "analysis/straggler.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
@@ -46,7 +45,7 @@ static const char stragglers_help[] =
     "                 others wait for it more than 5 % of the median step\n"
     "Durations are whole ns in csv and json; csv writes one block per section.\n";
 
-static int render(const gs_cli *cli, gs_stragglers *s, bool each)
+static int render(const gs_cli *cli, const gs_stragglers *s, bool each)
 {
     gs_straggler_tables tables;
     gs_text_style style = gs_cli_text_style();
@@ -54,7 +53,6 @@ static int render(const gs_cli *cli, gs_stragglers *s, bool each)
     if (rc == 0)
         rc = gs_render_stragglers(stdout, s, &tables, cli->format, &style, cli->limit);
     gs_straggler_tables_free(&tables);
-    gs_stragglers_free(s);
     return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
 }
 
@@ -63,20 +61,13 @@ static int render(const gs_cli *cli, gs_stragglers *s, bool each)
 static int rank_by_rank(const gs_cli *cli, const gs_rank_inputs *in, const gs_strag_opts *opts,
                         bool each)
 {
-    gs_rank_set set;
-    gs_error err;
-    const gs_rank_load_opts load = gs_cli_rank_opts(cli, false);
-    if (gs_rank_set_load(in, &load, &set, &err) != 0)
-        return gs_cli_rank_fail(cli, &err);
-    gs_merged_report m;
-    int rc;
-    if (gs_merge_ranks(set.v, set.n, opts->align, &m, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        rc = render(cli, &m.stragglers, each);
-        gs_merged_report_free(&m);
-    }
-    gs_rank_set_free(&set);
+    const gs_pipeline_opts popts = {.load = gs_cli_rank_opts(cli, false), .align = opts->align};
+    gs_report report;
+    int rc = gs_cli_run_pipeline(cli, in, &popts, &report);
+    if (rc != GS_CLI_RUN)
+        return rc;
+    rc = render(cli, &report.stragglers, each);
+    gs_report_free(&report);
     return rc;
 }
 
@@ -106,10 +97,12 @@ int cmd_stragglers(int argc, char **argv)
         return rc;
     gs_stragglers s;
     gs_error err;
-    if (gs_stragglers_build(&profile, &cli.select, &opts, &s, &err) != 0)
+    if (gs_stragglers_build(&profile, &cli.select, &opts, &s, &err) != 0) {
         rc = gs_cli_fail(&err);
-    else
+    } else {
         rc = render(&cli, &s, each);
+        gs_stragglers_free(&s);
+    }
     gs_profile_free(&profile);
     return rc;
 }

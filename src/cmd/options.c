@@ -324,11 +324,6 @@ int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
 #define PROGRESS_AFTER_S 1.0
 #define PROGRESS_EVERY_S 0.1
 
-typedef struct progress {
-    double start, last;
-    bool shown;
-} progress;
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -338,7 +333,7 @@ static double now_s(void)
 
 static void show_progress(void *ctx, const char *path, uint64_t done, uint64_t total)
 {
-    progress *p = ctx;
+    gs_cli_progress *p = ctx;
     double t = now_s();
     if (t - p->start < PROGRESS_AFTER_S || t - p->last < PROGRESS_EVERY_S)
         return;
@@ -360,17 +355,28 @@ static int no_such_rank(const gs_cli *cli, const gs_profile *profile)
     return GS_EXIT_USAGE;
 }
 
+gs_load_opts gs_cli_progress_start(gs_cli_progress *p)
+{
+    *p = (gs_cli_progress){.start = now_s()};
+    if (!isatty(STDERR_FILENO))
+        return (gs_load_opts){0};
+    return (gs_load_opts){.progress = show_progress, .progress_ctx = p};
+}
+
+void gs_cli_progress_end(const gs_cli_progress *p)
+{
+    if (p->shown)
+        fputs("\r\033[K", stderr);
+}
+
 int gs_cli_load(const gs_cli *cli, gs_profile *profile)
 {
-    progress prog = {.start = now_s()};
-    gs_load_opts opts = {0};
-    if (isatty(STDERR_FILENO))
-        opts = (gs_load_opts){.progress = show_progress, .progress_ctx = &prog};
+    gs_cli_progress prog;
+    gs_load_opts opts = gs_cli_progress_start(&prog);
     gs_error err = {0};
     memset(profile, 0, sizeof *profile);
     int rc = gs_load_profile(cli->paths, cli->npaths, &opts, profile, &err);
-    if (prog.shown)
-        fputs("\r\033[K", stderr);
+    gs_cli_progress_end(&prog);
     if (rc != 0) {
         gs_profile_free(profile);
         return gs_cli_fail(&err);

@@ -10,6 +10,7 @@
 #include "analysis/select.h"
 #include "analysis/steps.h"
 #include "common/error.h"
+#include "ingest/load.h"
 #include "model/trace.h"
 #include "render/render.h"
 #include "render/table.h"
@@ -123,6 +124,15 @@ int gs_cli_usage(const char *command, const char *fmt, const char *arg);
 /* Parses argv (argv[0] is the command name). Prints --help to stdout (exit 0) or a usage error. */
 int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli);
 
+
+/* The progress line shown while a trace is read, on a terminal and only for loads that take a
+ * while: start gives the load options that show it (none off a terminal), end clears it. */
+typedef struct gs_cli_progress {
+    double start, last;
+    bool shown;
+} gs_cli_progress;
+gs_load_opts gs_cli_progress_start(gs_cli_progress *p);
+void gs_cli_progress_end(const gs_cli_progress *p);
 
 /* Loads every path into profile; checks that --rank selects at least one trace. */
 int gs_cli_load(const gs_cli *cli, gs_profile *profile);

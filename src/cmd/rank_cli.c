@@ -14,10 +14,19 @@ gs_rank_load_opts gs_cli_rank_opts(const gs_cli *cli, bool detail)
     return (gs_rank_load_opts){.steps = cli->steps, .detail = detail, .select = cli->select};
 }
 
-int gs_cli_rank_fail(const gs_cli *cli, const gs_error *err)
+int gs_cli_run_pipeline(const gs_cli *cli, const gs_rank_inputs *in, const gs_pipeline_opts *o,
+                        gs_report *out)
 {
-    if (err->code != GS_EXIT_USAGE)
-        return gs_cli_fail(err);
-    fprintf(stderr, "gpuscope: %s: %s\n", cli->spec->command, err->msg);
+    gs_cli_progress prog;
+    gs_pipeline_opts opts = *o;
+    opts.load.load = gs_cli_progress_start(&prog);
+    gs_error err;
+    int rc = gs_pipeline_report(in, &opts, out, &err);
+    gs_cli_progress_end(&prog);
+    if (rc == 0)
+        return GS_CLI_RUN;
+    if (err.code != GS_EXIT_USAGE)
+        return gs_cli_fail(&err);
+    fprintf(stderr, "gpuscope: %s: %s\n", cli->spec->command, err.msg);
     return GS_EXIT_USAGE;
 }

@@ -8,11 +8,10 @@
 #include "render/breakdown_tables.h"
 #include "render/html_charts.h"
 #include "render/html_parts.h"
-#include "render/idle_tables.h"
+#include "render/report_tables.h"
 #include "render/step_tables.h"
 #include "render/svg.h"
 #include "render/units.h"
-#include "render/view_tables.h"
 
 /* One palette per colour scheme; charts use only these variables (through classes), so both
  * schemes need nothing else. Category colours k0..k7 follow enum gs_bd_cat and stay tellable
@@ -101,6 +100,14 @@ static void put_text(FILE *out, const char *tag, const char *text)
     fprintf(out, "</%s>\n", tag);
 }
 
+/* What the page cannot show because a rank summary (.gsum) it was drawn from does not hold it. */
+static void put_missing(FILE *out, const char *what)
+{
+    fprintf(out, "<p class=\"muted\">Not in the rank summaries (.gsum) this page was written "
+                 "from: %s.</p>\n",
+            what);
+}
+
 /* ---- header and what was profiled ------------------------------------------------------------ */
 
 static void put_header(FILE *out, const gs_report *r)
@@ -120,7 +127,7 @@ static void put_header(FILE *out, const gs_report *r)
     if (f->world_size)
         fprintf(out, "<li>world size <b>%" PRId32 "</b></li>", f->world_size);
     fprintf(out, "<li>time span <b>%s</b></li><li>steps <b>%" PRIu64 "</b></li>", span, f->steps);
-    for (size_t i = 0; i < f->ndevices && i < 4; i++) {
+    for (size_t i = 0; r->has_devices && i < f->ndevices && i < 4; i++) {
         fprintf(out, "<li>GPU %" PRId32 " <b>", f->devices[i].id);
         gs_xml_text(out, f->devices[i].name ? f->devices[i].name : "?");
         fputs("</b></li>", out);
@@ -136,19 +143,15 @@ static void put_header(FILE *out, const gs_report *r)
           out);
 }
 
-static int put_profiled(FILE *out, const gs_report *r)
+static void put_profiled(FILE *out, const gs_report *r, const gs_report_tables *t)
 {
-    gs_table files = {0}, devices = {0};
-    int rc = gs_file_table(&r->facts, &files) | gs_device_table(&r->facts, &devices);
-    if (rc == 0) {
-        fputs("<section id=\"profiled\"><h2>What was profiled</h2>\n", out);
-        gs_html_table(out, &files);
-        gs_html_table(out, &devices);
-        fputs("</section>\n", out);
-    }
-    gs_table_free(&files);
-    gs_table_free(&devices);
-    return rc ? -1 : 0;
+    fputs("<section id=\"profiled\"><h2>What was profiled</h2>\n", out);
+    gs_html_table(out, &t->files);
+    if (r->has_devices)
+        gs_html_table(out, &t->devices);
+    else
+        put_missing(out, "the GPU list");
+    fputs("</section>\n", out);
 }
 
 /* ---- per rank -------------------------------------------------------------------------------- */
@@ -179,7 +182,7 @@ static void put_verdicts(FILE *out, const gs_report *r)
     for (size_t i = 0; i < r->nranks; i++) {
         if (r->nranks > 1)
             fprintf(out, "<details%s><summary>Rank %" PRId32 "</summary>\n", i ? "" : " open",
-                    r->ranks[i].inputs.rank);
+                    r->ranks[i].summary->inputs.rank);
         gs_html_verdict(out, &r->ranks[i].diagnosis);
         if (r->nranks > 1)
             fputs("</details>\n", out);
@@ -212,6 +215,7 @@ static int put_steps(FILE *out, const gs_report *r)
           out);
     for (size_t i = 0; i < charted_ranks(r); i++) {
         const gs_bd_trace *b = &r->breakdown.v[i];
+        const gs_rank_series *s = &r->ranks[i].summary->series;
         rank_title(out, r, b);
         put_step_stats(out, b);
         fputs("<figure><figcaption>Average kept step</figcaption>\n", out);
@@ -219,8 +223,12 @@ static int put_steps(FILE *out, const gs_report *r)
         fputs("</figure>\n", out);
         if (b->steps.n < 2)
             continue;
+        if (!s->has_steps) {
+            put_missing(out, "the time of each step by category");
+            continue;
+        }
         fputs("<figure><figcaption>Step time per step, by category</figcaption>\n", out);
-        if (gs_html_step_chart(out, b) != 0)
+        if (gs_html_step_chart(out, &b->steps, s->bars, s->nbars) != 0)
             return -1;
         fputs("</figure>\n", out);
     }
@@ -250,14 +258,19 @@ static int put_gpu(FILE *out, const gs_report *r, const gs_idle_tables *it)
     fputs("<section id=\"gpu\"><h2>GPU utilization over time</h2>\n", out);
     for (size_t i = 0; i < charted_ranks(r); i++) {
         const gs_bd_trace *b = &r->breakdown.v[i];
+        const gs_rank_series *s = &r->ranks[i].summary->series;
         rank_title(out, r, b);
         put_gpu_metrics(out, b);
-        if (b->trace->kernels.n == 0) {
+        if (!s->has_util) {
+            put_missing(out, "GPU utilization over time");
+            continue;
+        }
+        if (!s->util.kernels) {
             fputs("<p class=\"muted\">No GPU kernels in this trace.</p>\n", out);
             continue;
         }
         fputs("<figure><figcaption>Share of time a kernel was running</figcaption>\n", out);
-        if (gs_html_util_chart(out, b->trace) != 0)
+        if (gs_html_util_chart(out, &s->util) != 0)
             return -1;
         fputs("</figure>\n", out);
     }
@@ -268,7 +281,7 @@ static int put_gpu(FILE *out, const gs_report *r, const gs_idle_tables *it)
     return 0;
 }
 
-static void put_memory_facts(FILE *out, const gs_mem_device *d)
+static void put_memory_facts(FILE *out, const gs_mem_chart *d)
 {
     char v[4][GS_UNIT_BUF];
     gs_fmt_bytes(v[0], sizeof v[0], d->peak_allocated);
@@ -289,30 +302,16 @@ static void put_memory_facts(FILE *out, const gs_mem_device *d)
     fputs("</ul>\n", out);
 }
 
-/* Whether a trace has allocator records of a GPU: then its host records (a few bytes of CPU
- * tensors, usually) are left out of the charts. */
-static bool has_gpu_memory(const gs_report *r, const gs_trace *t)
-{
-    for (size_t k = 0; k < r->memory.ndevices; k++)
-        if (r->memory.devices[k].path == t->path &&
-            r->memory.devices[k].device_type == GS_MEM_DEVICE_CUDA &&
-            r->memory.devices[k].npoints)
-            return true;
-    return false;
-}
-
 static int put_memory(FILE *out, const gs_report *r)
 {
     fputs("<section id=\"memory\"><h2>Memory</h2>\n", out);
-    size_t shown = 0;
+    size_t shown = 0, missing = 0;
     for (size_t i = 0; i < charted_ranks(r); i++) {
         const gs_bd_trace *b = &r->breakdown.v[i];
-        bool gpu_only = has_gpu_memory(r, b->trace);
-        for (size_t k = 0; k < r->memory.ndevices; k++) {
-            const gs_mem_device *d = &r->memory.devices[k];
-            if (d->path != b->trace->path || d->npoints == 0 ||
-                (gpu_only && d->device_type != GS_MEM_DEVICE_CUDA))
-                continue;
+        const gs_rank_series *s = &r->ranks[i].summary->series;
+        missing += !s->has_memory;
+        for (size_t k = 0; k < s->nmemory; k++) {
+            const gs_mem_chart *d = &s->memory[k];
             if (r->breakdown.n > 1)
                 fprintf(out, "<h3>Rank %" PRId32 ", ", b->rank);
             else
@@ -324,13 +323,15 @@ static int put_memory(FILE *out, const gs_report *r)
                       out);
             put_memory_facts(out, d);
             fputs("<figure><figcaption>Allocated and reserved over time</figcaption>\n", out);
-            if (gs_html_memory_chart(out, d, b->trace) != 0)
+            if (gs_html_memory_chart(out, d, s->mem_points + d->first) != 0)
                 return -1;
             fputs("</figure>\n", out);
             shown++;
         }
     }
-    if (!shown)
+    if (missing)
+        put_missing(out, "memory over time");
+    else if (!shown)
         fputs("<p class=\"muted\">No allocator records in the trace: profile with "
               "<code>profile_memory=True</code> to see memory over time.</p>\n",
               out);
@@ -354,23 +355,27 @@ static void put_table_section(FILE *out, const char *id, const char *title, gs_t
     fputs("</section>\n", out);
 }
 
-static int put_tables(FILE *out, const gs_report *r, size_t limit)
+static void put_tables(FILE *out, const gs_report *r, gs_report_tables *t, size_t limit)
 {
-    gs_table kernels = {0}, ops = {0}, copies = {0};
-    int rc = gs_kernel_table(&r->kernels, &kernels) | gs_op_table(&r->ops, &ops) |
-             gs_memcpy_table(&r->memcpy, &copies);
-    if (rc == 0) {
-        put_table_section(out, "kernels", "Top kernels, by total GPU time", &kernels, limit);
-        put_table_section(out, "ops",
-                          r->ops.has_gpu ? "Top operators, by CUDA total"
-                                         : "Top operators, by CPU total",
-                          &ops, limit);
-        put_table_section(out, "copies", "Memory copies and sets, by total time", &copies, limit);
+    put_table_section(out, "kernels",
+                      r->kernel_spread ? "Top kernels, by total GPU time"
+                                       : "Top kernels, by total GPU time (from summaries)",
+                      &t->kernels, limit);
+    put_table_section(out, "ops",
+                      r->ops.has_gpu ? "Top operators, by CUDA total"
+                                     : "Top operators, by CPU total",
+                      &t->ops, limit);
+    if (r->has_copies) {
+        put_table_section(out, "copies",
+                          r->copy_spread
+                              ? "Memory copies and sets, by total time"
+                              : "Memory copies and sets, by total time (from summaries)",
+                          &t->memcpy, limit);
+        return;
     }
-    gs_table_free(&kernels);
-    gs_table_free(&ops);
-    gs_table_free(&copies);
-    return rc ? -1 : 0;
+    fputs("<section id=\"copies\"><h2>Memory copies and sets</h2>\n", out);
+    put_missing(out, "the copies table");
+    fputs("</section>\n", out);
 }
 
 static void put_rules(FILE *out, const gs_report *r)
@@ -383,7 +388,7 @@ static void put_rules(FILE *out, const gs_report *r)
     for (size_t i = 0; i < n; i++) {
         fputs("<details><summary>", out);
         if (r->nranks > 1)
-            fprintf(out, "Rank %" PRId32 ": ", r->ranks[i].inputs.rank);
+            fprintf(out, "Rank %" PRId32 ": ", r->ranks[i].summary->inputs.rank);
         fprintf(out, "%zu rules, %zu fired</summary>\n", r->ranks[i].diagnosis.n,
                 r->ranks[i].diagnosis.nfired);
         gs_html_rules(out, &r->ranks[i].diagnosis);
@@ -396,9 +401,9 @@ static void put_rules(FILE *out, const gs_report *r)
 
 int gs_render_html(FILE *out, const gs_report *r, size_t limit)
 {
-    gs_idle_tables it = {0};
-    if (gs_idle_tables_make(&r->temporal, &r->idle, &it) != 0) {
-        gs_idle_tables_free(&it);
+    gs_report_tables t;
+    if (gs_report_tables_make(r, 0, &t) != 0) {
+        gs_report_tables_free(&t);
         return -1;
     }
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -412,8 +417,9 @@ int gs_render_html(FILE *out, const gs_report *r, size_t limit)
     fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n", page_style);
     put_header(out, r);
     put_verdicts(out, r);
-    int rc = put_profiled(out, r);
-    if (rc == 0 && r->breakdown.n > 1) {
+    put_profiled(out, r, &t);
+    int rc = 0;
+    if (r->breakdown.n > 1) {
         fputs("<section id=\"ranks\"><h2>Ranks side by side</h2>\n", out);
         rc = gs_html_rank_charts(out, r);
         fputs("</section>\n", out);
@@ -421,24 +427,26 @@ int gs_render_html(FILE *out, const gs_report *r, size_t limit)
     if (rc == 0)
         rc = put_steps(out, r);
     if (rc == 0)
-        rc = put_gpu(out, r, &it);
+        rc = put_gpu(out, r, &t.idle);
     if (rc == 0)
         rc = put_memory(out, r);
     if (rc == 0) {
         fputs("<section id=\"idle\"><h2>Largest GPU idle gaps, and what the host was doing"
               "</h2>\n",
               out);
-        gs_html_table(out, &it.gaps);
+        if (r->has_gaps)
+            gs_html_table(out, &t.idle.gaps);
+        else
+            put_missing(out, "the idle gaps");
         fputs("</section>\n", out);
-        rc = put_tables(out, r, limit);
-    }
-    if (rc == 0)
+        put_tables(out, r, &t, limit);
         put_rules(out, r);
+    }
     fputs("<footer>Written by <code>gpuscope report --html</code>: one self-contained page, no "
           "scripts, no network. Charts are bucketed to a few hundred points; the tables and "
           "<code>gpuscope report --format json</code> give exact numbers.</footer>\n"
           "</main>\n</body>\n</html>\n",
           out);
-    gs_idle_tables_free(&it);
+    gs_report_tables_free(&t);
     return rc;
 }

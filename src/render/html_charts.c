@@ -39,44 +39,20 @@ void gs_html_breakdown_bar(FILE *out, const gs_bd_trace *b)
 
 /* ---- steps ----------------------------------------------------------------------------------- */
 
-/* A run of consecutive steps drawn as one bar. */
-typedef struct step_bucket {
-    size_t first, last; /* indexes into the steps, inclusive */
-    double mean[GS_BD__COUNT];
-    double total, min, max; /* mean, min and max step time */
-    bool warm;              /* holds a warm-up step: drawn faded, left out of the y range */
-} step_bucket;
-
-static void fill_bucket(const gs_bd_trace *b, size_t first, size_t last, step_bucket *k)
-{
-    *k = (step_bucket){.first = first, .last = last, .min = INFINITY};
-    double n = (double)(last - first + 1);
-    for (size_t i = first; i <= last; i++) {
-        const gs_bd_step *s = &b->step[i];
-        double total = (double)(s->end - s->start);
-        for (int c = 0; c < GS_BD__COUNT; c++)
-            k->mean[c] += (double)s->ns[c] / n;
-        k->total += total / n;
-        k->min = fmin(k->min, total);
-        k->max = fmax(k->max, total);
-        k->warm |= s->warmup;
-    }
-}
-
-static void bucket_title(char *buf, size_t size, const gs_bd_trace *b, const step_bucket *k)
+static void bar_title(char *buf, size_t size, const gs_step_bar *k)
 {
     char v[GS_UNIT_BUF];
     gs_fmt_duration(v, sizeof v, (int64_t)llround(k->total));
     int n;
     if (k->first == k->last)
-        n = snprintf(buf, size, "step %" PRId64 "%s: %s", b->step[k->first].number,
+        n = snprintf(buf, size, "step %" PRId64 "%s: %s", k->first_number,
                      k->warm ? " (warm-up)" : "", v);
     else {
         char lo[GS_UNIT_BUF], hi[GS_UNIT_BUF];
         gs_fmt_duration(lo, sizeof lo, (int64_t)llround(k->min));
         gs_fmt_duration(hi, sizeof hi, (int64_t)llround(k->max));
         n = snprintf(buf, size, "steps %" PRId64 "-%" PRId64 ": mean %s, min %s, max %s",
-                     b->step[k->first].number, b->step[k->last].number, v, lo, hi);
+                     k->first_number, k->last_number, v, lo, hi);
     }
     for (int c = 0; c < GS_BD__COUNT && n > 0 && (size_t)n < size; c++) {
         if (k->mean[c] < 0.005 * k->total)
@@ -88,7 +64,7 @@ static void bucket_title(char *buf, size_t size, const gs_bd_trace *b, const ste
 
 /* The y range: the kept steps decide it, so that a warm-up step 50x the median does not flatten
  * the others; warm-up bars above it are cut at the top and labelled with their time. */
-static double step_ymax(const step_bucket *k, size_t nb)
+static double step_ymax(const gs_step_bar *k, size_t nb)
 {
     double ymax = 0, all = 0;
     for (size_t i = 0; i < nb; i++) {
@@ -99,7 +75,7 @@ static double step_ymax(const step_bucket *k, size_t nb)
     return ymax > 0 ? ymax : all;
 }
 
-static void draw_step_bars(gs_svg_chart *ch, const step_bucket *k, size_t nb, double scale,
+static void draw_step_bars(gs_svg_chart *ch, const gs_step_bar *k, size_t nb, double scale,
                            bool warm, double pad)
 {
     for (int c = 0; c < GS_BD__COUNT; c++) {
@@ -119,21 +95,15 @@ static void draw_step_bars(gs_svg_chart *ch, const step_bucket *k, size_t nb, do
     }
 }
 
-int gs_html_step_chart(FILE *out, const gs_bd_trace *b)
+int gs_html_step_chart(FILE *out, const gs_steps *steps, const gs_step_bar *k, size_t nb)
 {
-    size_t n = b->steps.n;
-    if (n == 0)
+    size_t n = steps->n;
+    if (n == 0 || nb == 0)
         return 0;
-    size_t per = gs_svg_bucket_size(n, GS_HTML_MAX_BARS);
-    size_t nb = (n + per - 1) / per;
-    step_bucket *k = malloc(nb * sizeof *k);
-    if (!k)
-        return -1;
+    size_t per = k[0].last - k[0].first + 1;
     bool any_warm = false;
-    for (size_t i = 0; i < nb; i++) {
-        fill_bucket(b, i * per, i * per + per - 1 < n ? i * per + per - 1 : n - 1, &k[i]);
+    for (size_t i = 0; i < nb; i++)
         any_warm |= k[i].warm;
-    }
     double ymax = step_ymax(k, nb), scale;
     const char *unit = gs_svg_duration_unit(ymax, &scale);
     char ytitle[48], xtitle[96];
@@ -144,7 +114,7 @@ int gs_html_step_chart(FILE *out, const gs_bd_trace *b)
     else
         snprintf(xtitle, sizeof xtitle, "step");
     gs_svg_axis x = {.lo = -0.5, .hi = (double)n - 0.5, .title = xtitle, .integer = true,
-                     .label_offset = (double)b->step[0].number};
+                     .label_offset = (double)k[0].first_number};
     gs_svg_axis y = {.lo = 0, .hi = ymax * 1.12 / scale, .title = ytitle};
     gs_svg_chart ch;
     gs_svg_begin(&ch, out, "step time per step, stacked by category", CHART_W, CHART_H, &x, &y);
@@ -173,109 +143,58 @@ int gs_html_step_chart(FILE *out, const gs_bd_trace *b)
             gs_svg_label(&ch, "mlabel", ((double)k[i].first + (double)k[i].last) / 2, y.hi, -14,
                          label);
         }
-    if (b->steps.stats.n) {
+    if (steps->stats.n) {
         char v[GS_UNIT_BUF], label[GS_UNIT_BUF + 32];
-        gs_fmt_duration(v, sizeof v, b->steps.stats.mean);
+        gs_fmt_duration(v, sizeof v, steps->stats.mean);
         snprintf(label, sizeof label, "mean %s", v);
-        gs_svg_hline(&ch, "meanline", (double)b->steps.stats.mean / scale, label);
+        gs_svg_hline(&ch, "meanline", (double)steps->stats.mean / scale, label);
     }
     for (size_t i = 0; i < nb; i++) {
         char title[512];
-        bucket_title(title, sizeof title, b, &k[i]);
+        bar_title(title, sizeof title, &k[i]);
         gs_svg_hover(&ch, (double)k[i].first - 0.5, (double)k[i].last + 0.5, title);
     }
     gs_svg_end(&ch);
-    free(k);
     return 0;
 }
 
 /* ---- GPU utilization over time --------------------------------------------------------------- */
 
-/* Adds [s, e) to the buckets it overlaps. */
-static void add_busy(double *busy, size_t nb, double t0, double w, gs_ns s, gs_ns e)
+int gs_html_util_chart(FILE *out, const gs_util_series *u)
 {
-    double a = (double)s - t0, z = (double)e - t0;
-    size_t i = a > 0 ? (size_t)(a / w) : 0;
-    for (; i < nb && (double)i * w < z; i++) {
-        double lo = fmax(a, (double)i * w), hi = fmin(z, (double)(i + 1) * w);
-        if (hi > lo)
-            busy[i] += hi - lo;
-    }
-}
-
-/* NVML's utilization per bucket, averaged over the samples (and GPUs) that fall in it; buckets
- * without a sample are left out so the line joins the samples around them. */
-static size_t nvml_points(const gs_trace *t, double t0, double w, size_t nb, double *sum,
-                          double *count, double *xs, double *ys)
-{
-    for (size_t i = 0; i < t->counters.n; i++) {
-        const gs_counter *c = &t->counters.v[i];
-        if (strcmp(gs_trace_str(t, c->name), "gpu_util_pct") != 0)
-            continue;
-        double a = (double)c->ts - t0;
-        if (a < 0 || a > w * (double)nb)
-            continue;
-        size_t b = a / w < (double)nb ? (size_t)(a / w) : nb - 1;
-        sum[b] += c->value;
-        count[b] += 1;
-    }
-    size_t n = 0;
-    for (size_t b = 0; b < nb; b++)
-        if (count[b] > 0) {
-            xs[n] = ((double)b + 0.5) * w;
-            ys[n++] = sum[b] / count[b];
-        }
-    return n;
-}
-
-int gs_html_util_chart(FILE *out, const gs_trace *t)
-{
-    gs_ns first, last;
-    if (t->kernels.n == 0 || !gs_trace_span(t, &first, &last) || last <= first)
+    size_t nb = u->nbusy;
+    if (nb == 0)
         return 0;
-    size_t nb = GS_HTML_UTIL_BUCKETS;
-    double *buf = calloc(7 * nb, sizeof *buf);
+    double *buf = calloc(2 * nb + 2 * (u->nnvml ? u->nnvml : 1), sizeof *buf);
     if (!buf)
         return -1;
-    double *busy = buf, *xs = buf + nb, *ys = buf + 2 * nb, *sum = buf + 3 * nb,
-           *count = buf + 4 * nb, *nx = buf + 5 * nb, *ny = buf + 6 * nb;
-    double t0 = (double)first, w = (double)(last - first) / (double)nb;
-    /* The union of all kernels of the trace: kernels come sorted by start. */
-    gs_ns s = t->kernels.v[0].start, e = t->kernels.v[0].end;
-    for (size_t i = 1; i < t->kernels.n; i++) {
-        const gs_kernel *k = &t->kernels.v[i];
-        if (k->start > e) {
-            add_busy(busy, nb, t0, w, s, e);
-            s = k->start;
-        }
-        e = k->end > e ? k->end : e;
-    }
-    add_busy(busy, nb, t0, w, s, e);
-    double scale;
-    const char *unit = gs_svg_duration_unit((double)(last - first), &scale);
+    double *xs = buf, *ys = buf + nb, *nx = buf + 2 * nb, *ny = nx + (u->nnvml ? u->nnvml : 1);
+    double w = (double)(u->last - u->first) / (double)nb, scale;
+    const char *unit = gs_svg_duration_unit((double)(u->last - u->first), &scale);
     for (size_t i = 0; i < nb; i++) {
         xs[i] = ((double)i + 0.5) * w / scale;
-        ys[i] = 100 * busy[i] / w;
+        ys[i] = u->busy_pct[i];
     }
-    size_t nn = nvml_points(t, t0, w, nb, sum, count, nx, ny);
-    for (size_t i = 0; i < nn; i++)
-        nx[i] /= scale;
+    for (size_t i = 0; i < u->nnvml; i++) {
+        nx[i] = ((double)u->nvml[i].bucket + 0.5) * w / scale;
+        ny[i] = u->nvml[i].pct;
+    }
     char xtitle[64];
     snprintf(xtitle, sizeof xtitle, "time since the trace began (%s)", unit);
-    gs_svg_axis x = {.lo = 0, .hi = (double)(last - first) / scale, .title = xtitle};
+    gs_svg_axis x = {.lo = 0, .hi = (double)(u->last - u->first) / scale, .title = xtitle};
     gs_svg_axis y = {.lo = 0, .hi = 100, .title = "GPU busy (%)"};
     gs_svg_chart ch;
     gs_svg_begin(&ch, out, "GPU utilization over time", CHART_W, SMALL_H, &x, &y);
     gs_svg_area(&ch, "util", xs, ys, nb);
-    if (nn)
-        gs_svg_line(&ch, "nvml", nx, ny, nn);
+    if (u->nnvml)
+        gs_svg_line(&ch, "nvml", nx, ny, u->nnvml);
     gs_svg_end(&ch);
     char bucket[GS_UNIT_BUF];
     gs_fmt_duration(bucket, sizeof bucket, (int64_t)llround(w));
     fprintf(out, "<ul class=\"legend\"><li><i class=\"sw util\"></i>kernels running (|union of "
                  "kernel intervals| per %s)</li>",
             bucket);
-    if (nn)
+    if (u->nnvml)
         fputs("<li><i class=\"sw nvml\"></i>NVML gpu_util_pct (sampled by gpuscope run)</li>", out);
     fputs("</ul>\n", out);
     free(buf);
@@ -297,13 +216,10 @@ static void short_name(char *buf, size_t size, const char *s, size_t max)
     snprintf(buf, size, "%.*s\u2026", (int)max, s);
 }
 
-int gs_html_memory_chart(FILE *out, const gs_mem_device *d, const gs_trace *t)
+int gs_html_memory_chart(FILE *out, const gs_mem_chart *d, const gs_mem_point *points)
 {
     size_t n = d->npoints;
-    gs_ns first, last;
-    if (!gs_trace_span(t, &first, &last))
-        last = d->points[n - 1].ts;
-    double span = (double)(last - d->origin);
+    double span = (double)(d->end - d->origin);
     bool show_device = d->device_memory && (double)d->peak_reserved >= 0.5 * (double)d->device_memory;
     double ymax = (double)(d->peak_reserved > d->peak_allocated ? d->peak_reserved
                                                                 : d->peak_allocated);
@@ -320,9 +236,9 @@ int gs_html_memory_chart(FILE *out, const gs_mem_device *d, const gs_trace *t)
         return -1;
     double *alloc = xs + m, *reserved = xs + 2 * m;
     for (size_t i = 0; i < n; i++) {
-        const gs_mem_point *p = &d->points[i];
+        const gs_mem_point *p = &points[i];
         for (size_t k = 2 * i; k <= 2 * i + 1 && k < m; k++) {
-            const gs_mem_point *at = k == 2 * i ? p : &d->points[i + 1];
+            const gs_mem_point *at = k == 2 * i ? p : &points[i + 1];
             xs[k] = (double)(at->ts - d->origin) / tscale;
             alloc[k] = (double)p->allocated / bscale;
             reserved[k] = (double)p->reserved / bscale;

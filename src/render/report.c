@@ -4,13 +4,11 @@
 #include <inttypes.h>
 
 #include "render/breakdown_tables.h"
-#include "render/comm_tables.h"
-#include "render/idle_tables.h"
 #include "render/json.h"
+#include "render/report_tables.h"
 #include "render/step_tables.h"
 #include "render/units.h"
 #include "render/verdict.h"
-#include "render/view_tables.h"
 
 typedef struct event_class {
     const char *key;        /* JSON field */
@@ -41,79 +39,6 @@ static void event_classes(const gs_event_counts *c, event_class out[EVENT_CLASSE
     };
     for (size_t i = 0; i < EVENT_CLASSES; i++)
         out[i] = all[i];
-}
-
-/* The three summaries the report shows, as tables cut to the limit. */
-typedef struct report_tables {
-    gs_table files, devices, kernels, ops, memcpy;
-    size_t kernel_rows, op_rows, memcpy_rows; /* before the limit */
-    gs_idle_tables idle;                      /* temporal breakdown and largest gaps */
-    gs_comm_tables comm;                      /* communication per rank */
-    bool has_comm;                            /* some rank ran communication kernels */
-} report_tables;
-
-static void free_tables(report_tables *t)
-{
-    gs_idle_tables_free(&t->idle);
-    gs_comm_tables_free(&t->comm);
-    gs_table_free(&t->files);
-    gs_table_free(&t->devices);
-    gs_table_free(&t->kernels);
-    gs_table_free(&t->ops);
-    gs_table_free(&t->memcpy);
-}
-
-/* Kernels from rank summaries: the columns of 'gpuscope kernels' but the median and the standard
- * deviation, which need every duration of every rank (report_ranks.h). */
-static const gs_column summary_kernel_columns[] = {
-    {"time_pct", "time", "Time (%)", "Time (%)", GS_COL_PCT, 0},
-    {"total_ns", "total", "Total", "Total Time (ns)", GS_COL_NS, 0},
-    {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
-    {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},
-    {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},
-    {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
-    {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
-};
-
-static int summary_kernel_table(const gs_kernel_summary *s, gs_table *out)
-{
-    gs_table_init(out, summary_kernel_columns,
-                  sizeof summary_kernel_columns / sizeof summary_kernel_columns[0],
-                  "no GPU kernels in the selected traces");
-    for (size_t r = 0; r < s->nrows; r++) {
-        const gs_kernel_row *row = &s->rows[r];
-        gs_cell *c = gs_table_add_row(out);
-        if (!c)
-            return -1;
-        c[0].f = row->time_pct;
-        c[1].i = row->time.total;
-        c[2].i = (int64_t)row->time.count;
-        c[3].i = row->time.avg;
-        c[4].i = row->time.min;
-        c[5].i = row->time.max;
-        c[6].text = row->name;
-    }
-    return 0;
-}
-
-static int make_tables(const gs_report *r, size_t limit, report_tables *t)
-{
-    int rc = gs_file_table(&r->facts, &t->files) | gs_device_table(&r->facts, &t->devices) |
-             (r->from_summaries ? summary_kernel_table(&r->kernels, &t->kernels)
-                                : gs_kernel_table(&r->kernels, &t->kernels)) |
-             gs_op_table(&r->ops, &t->ops) |
-             gs_memcpy_table(&r->memcpy, &t->memcpy) |
-             gs_idle_tables_make(&r->temporal, &r->idle, &t->idle) |
-             gs_comm_tables_make(&r->comm, false, &t->comm);
-    for (size_t i = 0; i < r->comm.nranks; i++)
-        t->has_comm |= r->comm.ranks[i].collectives > 0;
-    t->kernel_rows = t->kernels.nrows;
-    t->op_rows = t->ops.nrows;
-    t->memcpy_rows = t->memcpy.nrows;
-    gs_table_limit(&t->kernels, limit);
-    gs_table_limit(&t->ops, limit);
-    gs_table_limit(&t->memcpy, limit);
-    return rc ? -1 : 0;
 }
 
 /* ---- text ----------------------------------------------------------------------------------- */
@@ -184,7 +109,7 @@ static void put_comm_line(FILE *out, const gs_comm_rank *c)
             c->exposed_step_pct);
 }
 
-static int render_analyses_text(FILE *out, const gs_report *r, const report_tables *t,
+static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_tables *t,
                                 const gs_text_style *style)
 {
     int rc = 0;
@@ -230,7 +155,8 @@ static void render_verdicts_text(FILE *out, const gs_report *r, const gs_text_st
     for (size_t i = 0; i < r->nranks; i++) {
         char title[64];
         if (r->nranks > 1)
-            snprintf(title, sizeof title, "Verdict, rank %" PRId32, r->ranks[i].inputs.rank);
+            snprintf(title, sizeof title, "Verdict, rank %" PRId32,
+                     r->ranks[i].summary->inputs.rank);
         else
             snprintf(title, sizeof title, "Verdict");
         fprintf(out, "%s%s%s\n", style && style->tty ? "\033[1m" : "", title,
@@ -244,51 +170,76 @@ static void render_verdicts_text(FILE *out, const gs_report *r, const gs_text_st
     }
 }
 
-static int render_text(FILE *out, const gs_report *r, const report_tables *t,
+/* What the report lacks, when some of its ranks come from .gsum summaries: "no GPU list, idle
+ * gaps, copies, or kernel medians and deviations". */
+static void put_missing_line(FILE *out, const gs_report *r)
+{
+    const char *missing[4];
+    size_t n = 0;
+    if (!r->has_devices)
+        missing[n++] = "GPU list";
+    if (!r->has_gaps)
+        missing[n++] = "idle gaps";
+    if (!r->has_copies)
+        missing[n++] = "copies";
+    if (!r->kernel_spread)
+        missing[n++] = r->has_copies && !r->copy_spread ? "kernel and copy medians and deviations"
+                                                        : "kernel medians and deviations";
+    else if (r->has_copies && !r->copy_spread)
+        missing[n++] = "copy medians and deviations";
+    if (n == 0)
+        return;
+    fputs("from rank summaries (.gsum): no ", out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s%s", i == 0 ? "" : n == 2 ? " or " : i + 1 == n ? ", or " : ", ",
+                missing[i]);
+    putc('\n', out);
+}
+
+static int render_text(FILE *out, const gs_report *r, const gs_report_tables *t,
                        const gs_text_style *style, bool explain)
 {
     render_verdicts_text(out, r, style, explain);
     fprintf(out, "%sWhat was profiled%s\n", style && style->tty ? "\033[1m" : "",
             style && style->tty ? "\033[0m" : "");
     put_profile_lines(out, &r->facts);
-    if (r->from_summaries)
-        fputs("from rank summaries (.gsum): no GPU list, idle gaps, copies, or kernel medians "
-              "and deviations\n",
-              out);
+    put_missing_line(out, r);
     putc('\n', out);
     int rc = gs_render_text(out, &t->files, style);
-    if (!r->from_summaries) {
+    if (r->has_devices) {
         putc('\n', out);
         rc |= gs_render_text(out, &t->devices, style);
     }
     rc |= render_analyses_text(out, r, t, style);
     put_title(out, style,
-              r->from_summaries ? "Top kernels, by total GPU time (from summaries)"
-                                : "Top kernels, by total GPU time",
+              r->kernel_spread ? "Top kernels, by total GPU time"
+                               : "Top kernels, by total GPU time (from summaries)",
               t->kernels.nrows, t->kernel_rows);
     rc |= gs_render_text(out, &t->kernels, style);
     put_title(out, style,
               r->ops.has_gpu ? "Top operators, by CUDA total" : "Top operators, by CPU total",
               t->ops.nrows, t->op_rows);
     rc |= gs_render_text(out, &t->ops, style);
-    if (r->from_summaries)
-        return rc ? -1 : 0;
-    put_title(out, style, "Memory copies and sets, by total time", t->memcpy.nrows,
-              t->memcpy_rows);
-    rc |= gs_render_text(out, &t->memcpy, style);
+    if (r->has_copies) {
+        put_title(out, style,
+                  r->copy_spread ? "Memory copies and sets, by total time"
+                                 : "Memory copies and sets, by total time (from summaries)",
+                  t->memcpy.nrows, t->memcpy_rows);
+        rc |= gs_render_text(out, &t->memcpy, style);
+    }
     return rc ? -1 : 0;
 }
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
 
-static int render_json(FILE *out, const gs_report *r, const report_tables *t)
+static int render_json(FILE *out, const gs_report *r, const gs_report_tables *t)
 {
     const gs_profile_facts *f = &r->facts;
     fprintf(out,
             "{\n  \"command\": \"report\",%s\n  \"profile\": {\n"
             "    \"traces\": %zu,\n    \"ranks\": %zu,\n    \"world_size\": %" PRId32 ",\n"
             "    \"span_ns\": %" PRId64 ",\n    \"steps\": %" PRIu64 ",\n    \"events\": {",
-            r->from_summaries ? "\n  \"from_summaries\": true," : "", f->nfiles, f->nranks,
+            r->from_gsum ? "\n  \"from_summaries\": true," : "", f->nfiles, f->nranks,
             f->world_size, f->span, f->steps);
     event_class ev[EVENT_CLASSES];
     event_classes(&f->events, ev);
@@ -296,7 +247,7 @@ static int render_json(FILE *out, const gs_report *r, const report_tables *t)
         fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", ev[i].key, ev[i].count);
     fputs("},\n    \"files\": ", out);
     gs_json_rows(out, &t->files, "    ");
-    if (!r->from_summaries) { /* a summary does not hold the GPUs' properties */
+    if (r->has_devices) {
         fputs(",\n    \"devices\": ", out);
         gs_json_rows(out, &t->devices, "    ");
     }
@@ -305,7 +256,8 @@ static int render_json(FILE *out, const gs_report *r, const report_tables *t)
     for (size_t i = 0; i < r->nranks; i++) {
         const gs_report_rank *rr = &r->ranks[i];
         const gs_steps *st = &rr->breakdown->steps;
-        fprintf(out, "%s\n    {\"rank\": %" PRId32 ", \"path\": ", i ? "," : "", rr->inputs.rank);
+        fprintf(out, "%s\n    {\"rank\": %" PRId32 ", \"path\": ", i ? "," : "",
+                rr->summary->inputs.rank);
         gs_json_string(out, rr->breakdown->trace->path);
         fprintf(out,
                 ",\n     \"steps\": {\"source\": \"%s\", \"count\": %zu, \"warmup\": %zu, "
@@ -331,7 +283,7 @@ static int render_json(FILE *out, const gs_report *r, const report_tables *t)
         fputs(",\n  \"communication\": ", out);
         gs_json_rows(out, &t->comm.ranks, "  ");
     }
-    if (!r->from_summaries) { /* the gaps need the events around them */
+    if (r->has_gaps) {
         fputs(",\n  \"gaps\": ", out);
         gs_json_rows(out, &t->idle.gaps, "  ");
     }
@@ -339,7 +291,7 @@ static int render_json(FILE *out, const gs_report *r, const report_tables *t)
     gs_json_rows(out, &t->kernels, "  ");
     fputs(",\n  \"ops\": ", out);
     gs_json_rows(out, &t->ops, "  ");
-    if (!r->from_summaries) {
+    if (r->has_copies) {
         fputs(",\n  \"memcpy\": ", out);
         gs_json_rows(out, &t->memcpy, "  ");
     }
@@ -350,12 +302,12 @@ static int render_json(FILE *out, const gs_report *r, const report_tables *t)
 int gs_render_report(FILE *out, const gs_report *r, enum gs_format format,
                      const gs_text_style *style, size_t limit, bool explain)
 {
-    report_tables t = {0};
-    int rc = make_tables(r, limit, &t);
+    gs_report_tables t;
+    int rc = gs_report_tables_make(r, limit, &t);
     if (rc == 0 && format == GS_FORMAT_JSON)
         rc = render_json(out, r, &t);
     else if (rc == 0)
         rc = render_text(out, r, &t, style, explain);
-    free_tables(&t);
+    gs_report_tables_free(&t);
     return rc;
 }

@@ -8,9 +8,6 @@
 #include "analysis/report.h"
 #include "render/render.h"
 
-/* Largest idle gaps the report lists. */
-#define GS_REPORT_GAPS 5
-
 /* `limit` caps the kernel, operator and copy tables (0 = all rows); `explain` adds every rule
  * with its inputs after the verdict. GS_FORMAT_CSV is not a report format. Returns -1 when
  * memory is exhausted. */

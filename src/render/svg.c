@@ -254,11 +254,6 @@ void gs_svg_hover(gs_svg_chart *c, double x0, double x1, const char *title)
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 
-size_t gs_svg_bucket_size(size_t n, size_t max)
-{
-    return max && n > max ? (n + max - 1) / max : 1;
-}
-
 static const char *pick_unit(double max, const char *const *names, const double *scales,
                              size_t n, double *scale)
 {

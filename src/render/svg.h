@@ -4,8 +4,9 @@
  * the page's light or dark palette. Coordinates are written with one decimal: charts are drawn in
  * a fixed viewBox and scaled by the browser.
  *
- * Charts never carry more points than the caller gives; callers bucket long series first
- * (gs_svg_bucket_size) so that a 10 000-step trace draws the same few hundred shapes as a short one. */
+ * Charts never carry more points than the caller gives; the series they draw are bucketed
+ * beforehand (analysis/ranks/series.h), so a 10 000-step trace draws the same few hundred shapes
+ * as a short one. */
 #ifndef GS_RENDER_SVG_H
 #define GS_RENDER_SVG_H
 
@@ -68,10 +69,6 @@ void gs_svg_label(gs_svg_chart *c, const char *cls, double x, double y, double d
 
 /* An invisible rectangle over [x0, x1] × the plot height that shows `title` on hover. */
 void gs_svg_hover(gs_svg_chart *c, double x0, double x1, const char *title);
-
-/* Splitting n items into at most max consecutive buckets of equal size: how many items a bucket
- * holds (>= 1), and so how many buckets there are. */
-size_t gs_svg_bucket_size(size_t n, size_t max);
 
 /* A "nice" unit for values up to max: divides values by *scale and names the unit. Durations
  * in ns -> "ns", "µs", "ms", "s"; bytes -> "B", "kB", "MB", "GB", "TB". */

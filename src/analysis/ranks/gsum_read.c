@@ -116,6 +116,7 @@ static int read_array(gs_json *j, const gs_gsum_section *s, gs_rank_summary *sum
 /* The fields every view derives rather than stores, once everything is read. */
 static int finish(gs_rank_summary *s, gs_error *err)
 {
+    s->from_gsum = true;
     s->inputs.rank = s->comm.rank = s->temporal.rank = s->id.rank;
     s->inputs.sync_top_op = s->sync_top_op;
     s->comm.path = s->temporal.path = s->id.path;

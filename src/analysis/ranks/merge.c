@@ -3,24 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diag_inputs.h"
-
-static int cmp_summary(const void *pa, const void *pb)
-{
-    const gs_rank_summary *a = pa, *b = pb;
-    if (a->id.rank != b->id.rank)
-        return a->id.rank < b->id.rank ? -1 : 1;
-    return strcmp(a->id.path, b->id.path);
-}
-
-void gs_rank_summaries_sort(gs_rank_summary *ranks, size_t n)
-{
-    if (n > 1)
-        qsort(ranks, n, sizeof *ranks, cmp_summary);
-    /* the stub traces moved: what pointed at their paths points at them again */
-    for (size_t i = 0; i < n; i++)
-        ranks[i].comm.path = ranks[i].temporal.path = ranks[i].id.path;
-}
+/* ---- what was profiled ---------------------------------------------------------------------- */
 
 static void add_counts(gs_event_counts *to, const gs_event_counts *c)
 {
@@ -36,127 +19,75 @@ static void add_counts(gs_event_counts *to, const gs_event_counts *c)
     to->counters += c->counters;
 }
 
-static void facts(gs_merged_report *m)
+static int merge_devices(const gs_rank_summary *v, size_t n, gs_profile_facts *f)
 {
-    for (size_t i = 0; i < m->n; i++) {
-        const gs_rank_summary *s = &m->ranks[i];
-        m->distinct_ranks += i == 0 || s->id.rank != m->ranks[i - 1].id.rank;
-        m->world_size = s->id.world_size > m->world_size ? s->id.world_size : m->world_size;
-        m->span = s->span > m->span ? s->span : m->span;
-        m->profiler_steps =
-            s->profiler_steps > m->profiler_steps ? s->profiler_steps : m->profiler_steps;
-        add_counts(&m->events, &s->events);
-    }
-}
-
-static int cmp_kernel_name(const void *pa, const void *pb)
-{
-    return strcmp(((const gs_sum_kernel *)pa)->name, ((const gs_sum_kernel *)pb)->name);
-}
-
-static int cmp_kernel_total(const void *pa, const void *pb)
-{
-    const gs_sum_kernel *a = pa, *b = pb;
-    if (a->total != b->total)
-        return a->total > b->total ? -1 : 1;
-    return strcmp(a->name, b->name);
-}
-
-static int merge_kernels(gs_merged_report *m)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < m->n; i++)
-        n += m->ranks[i].nkernels;
-    m->kernels = malloc((n ? n : 1) * sizeof *m->kernels);
-    if (!m->kernels)
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++)
+        nd += v[i].ndevices;
+    f->devices = calloc(nd ? nd : 1, sizeof *f->devices);
+    if (!f->devices)
         return -1;
-    n = 0;
-    for (size_t i = 0; i < m->n; i++)
-        for (size_t k = 0; k < m->ranks[i].nkernels; k++)
-            m->kernels[n++] = m->ranks[i].kernels[k];
-    qsort(m->kernels, n, sizeof *m->kernels, cmp_kernel_name);
     for (size_t i = 0; i < n; i++) {
-        gs_sum_kernel *to = &m->kernels[m->nkernels], *k = &m->kernels[i];
-        if (m->nkernels && strcmp(to[-1].name, k->name) == 0) {
-            to[-1].count += k->count;
-            to[-1].total += k->total;
-            to[-1].min = k->min < to[-1].min ? k->min : to[-1].min;
-            to[-1].max = k->max > to[-1].max ? k->max : to[-1].max;
-        } else {
-            *to = *k;
-            m->nkernels++;
-        }
-        m->kernels_total += k->total;
+        if (v[i].ndevices)
+            memcpy(f->devices + f->ndevices, v[i].devices, v[i].ndevices * sizeof *v[i].devices);
+        f->ndevices += v[i].ndevices;
     }
-    qsort(m->kernels, m->nkernels, sizeof *m->kernels, cmp_kernel_total);
+    gs_profile_facts_dedupe_devices(f);
     return 0;
 }
 
-static bool ops_by_gpu; /* qsort has no context: the order key, set just before the sort */
-
-static int cmp_op_name(const void *pa, const void *pb)
+int gs_merge_facts(const gs_rank_summary *v, size_t n, gs_profile_facts *f, bool *has_devices)
 {
-    return strcmp(((const gs_sum_op *)pa)->name, ((const gs_sum_op *)pb)->name);
-}
-
-static int cmp_op_total(const void *pa, const void *pb)
-{
-    const gs_sum_op *a = pa, *b = pb;
-    gs_ns ka = ops_by_gpu ? a->cuda_total : a->cpu_total;
-    gs_ns kb = ops_by_gpu ? b->cuda_total : b->cpu_total;
-    if (ka != kb)
-        return ka > kb ? -1 : 1;
-    return strcmp(a->name, b->name);
-}
-
-static int merge_ops(gs_merged_report *m)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        n += m->ranks[i].nops;
-        m->ops_gpu |= m->ranks[i].ops_gpu;
-    }
-    m->ops = malloc((n ? n : 1) * sizeof *m->ops);
-    if (!m->ops)
+    memset(f, 0, sizeof *f);
+    f->files = calloc(n ? n : 1, sizeof *f->files);
+    if (!f->files)
         return -1;
-    n = 0;
-    for (size_t i = 0; i < m->n; i++)
-        for (size_t k = 0; k < m->ranks[i].nops; k++)
-            m->ops[n++] = m->ranks[i].ops[k];
-    qsort(m->ops, n, sizeof *m->ops, cmp_op_name);
+    f->nfiles = n;
+    *has_devices = true;
     for (size_t i = 0; i < n; i++) {
-        gs_sum_op *to = &m->ops[m->nops], *o = &m->ops[i];
-        if (m->nops && strcmp(to[-1].name, o->name) == 0) {
-            to[-1].calls += o->calls;
-            to[-1].self_cpu += o->self_cpu;
-            to[-1].cpu_total += o->cpu_total;
-            to[-1].self_cuda += o->self_cuda;
-            to[-1].cuda_total += o->cuda_total;
-        } else {
-            *to = *o;
-            m->nops++;
-        }
+        const gs_rank_summary *s = &v[i];
+        f->files[i] = (gs_file_facts){s->id.path, s->format,       s->id.rank,
+                                      s->id.world_size, s->span, s->profiler_steps};
+        f->nranks += i == 0 || s->id.rank != v[i - 1].id.rank;
+        f->world_size = s->id.world_size > f->world_size ? s->id.world_size : f->world_size;
+        f->span = s->span > f->span ? s->span : f->span;
+        f->steps = s->profiler_steps > f->steps ? s->profiler_steps : f->steps;
+        add_counts(&f->events, &s->events);
+        *has_devices &= s->has_devices;
     }
-    ops_by_gpu = m->ops_gpu;
-    qsort(m->ops, m->nops, sizeof *m->ops, cmp_op_total);
-    return 0;
+    return *has_devices ? merge_devices(v, n, f) : 0;
 }
 
-static int merge_comm(gs_merged_report *m)
+/* ---- stragglers and communication ---------------------------------------------------------- */
+
+int gs_merge_stragglers(const gs_rank_summary *v, size_t n, bool align, gs_stragglers *out,
+                        gs_error *err)
 {
+    gs_strag_input *in = malloc((n ? n : 1) * sizeof *in);
+    if (!in)
+        return gs_fail_oom(err);
+    for (size_t i = 0; i < n; i++)
+        in[i] = (gs_strag_input){&v[i].id, &v[i].coll, &v[i].steps, v[i].compute_ns};
+    int rc = gs_stragglers_from(in, n, align, out, err);
+    free(in);
+    return rc;
+}
+
+int gs_merge_comm(const gs_rank_summary *v, size_t n, gs_comm *c)
+{
+    memset(c, 0, sizeof *c);
     size_t nk = 0, ns = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        nk += m->ranks[i].nkinds;
-        ns += m->ranks[i].ncomm_steps;
+    for (size_t i = 0; i < n; i++) {
+        nk += v[i].nkinds;
+        ns += v[i].ncomm_steps;
     }
-    gs_comm *c = &m->comm;
-    c->ranks = malloc((m->n ? m->n : 1) * sizeof *c->ranks);
+    c->ranks = malloc((n ? n : 1) * sizeof *c->ranks);
     c->kinds = malloc((nk ? nk : 1) * sizeof *c->kinds);
     c->steps = malloc((ns ? ns : 1) * sizeof *c->steps);
     if (!c->ranks || !c->kinds || !c->steps)
         return -1;
-    for (size_t i = 0; i < m->n; i++) {
-        const gs_rank_summary *s = &m->ranks[i];
+    for (size_t i = 0; i < n; i++) {
+        const gs_rank_summary *s = &v[i];
         c->ranks[c->nranks++] = s->comm;
         if (s->nkinds)
             memcpy(c->kinds + c->nkinds, s->kinds, s->nkinds * sizeof *c->kinds);
@@ -168,55 +99,110 @@ static int merge_comm(gs_merged_report *m)
     return 0;
 }
 
-/* One rank too, as gs_stragglers_build on one trace: its row, with nothing to compare. */
-static int stragglers(gs_merged_report *m, bool align, gs_error *err)
+/* ---- idle gaps ------------------------------------------------------------------------------ */
+
+static gs_ns gap_length(const gs_gap *g)
 {
-    gs_strag_input *in = malloc((m->n ? m->n : 1) * sizeof *in);
-    if (!in)
-        return gs_fail_oom(err);
-    for (size_t i = 0; i < m->n; i++)
-        in[i] = (gs_strag_input){&m->ranks[i].id, &m->ranks[i].coll, &m->ranks[i].steps,
-                                 m->ranks[i].compute_ns};
-    int rc = gs_stragglers_from(in, m->n, align, &m->stragglers, err);
-    free(in);
-    return rc;
+    return g->end - g->start;
 }
 
-int gs_merge_ranks(gs_rank_summary *ranks, size_t n, bool align, gs_merged_report *out,
-                   gs_error *err)
+/* Each rank kept its longest, so the longest across ranks are among them. Ties go to the earlier
+ * rank, then the earlier gap, as the idle analysis orders a profile's: the ranks' gaps are
+ * gathered in rank order, each rank's longest first, and sorted by length stably. */
+int gs_merge_gaps(const gs_rank_summary *v, size_t n, gs_idle *idle, bool *has_gaps)
 {
-    memset(out, 0, sizeof *out);
-    out->ranks = ranks;
-    out->n = n;
-    facts(out);
-    if (stragglers(out, align, err) != 0) {
-        gs_merged_report_free(out);
+    memset(idle, 0, sizeof *idle);
+    *has_gaps = true;
+    size_t ng = 0;
+    for (size_t i = 0; i < n; i++) {
+        ng += v[i].ngaps;
+        *has_gaps &= v[i].has_gaps;
+    }
+    if (!*has_gaps)
+        return 0;
+    idle->gaps = calloc(ng ? ng : 1, sizeof *idle->gaps);
+    if (!idle->gaps)
         return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].ngaps)
+            memcpy(idle->gaps + idle->ngaps, v[i].gaps, v[i].ngaps * sizeof *v[i].gaps);
+        idle->ngaps += v[i].ngaps;
+        idle->gaps_worth_listing += v[i].gaps_worth_listing;
     }
-    out->diagnosis = calloc(n ? n : 1, sizeof *out->diagnosis);
-    int rc = out->diagnosis ? 0 : -1;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        gs_diag_straggler_inputs(&ranks[i].id, n > 1 ? &out->stragglers : NULL,
-                                 &ranks[i].inputs);
-        rc = gs_diagnose(&ranks[i].inputs, &out->diagnosis[i]);
-    }
-    if (rc != 0 || merge_kernels(out) != 0 || merge_ops(out) != 0 || merge_comm(out) != 0) {
-        gs_merged_report_free(out);
-        return gs_fail_oom(err);
-    }
+    for (size_t i = 1; i < idle->ngaps; i++) /* insertion sort: stable, and a few dozen gaps */
+        for (size_t j = i; j > 0 && gap_length(&idle->gaps[j - 1]) < gap_length(&idle->gaps[j]);
+             j--) {
+            gs_gap t = idle->gaps[j];
+            idle->gaps[j] = idle->gaps[j - 1];
+            idle->gaps[j - 1] = t;
+        }
+    if (idle->ngaps > GS_RANK_GAPS)
+        idle->ngaps = GS_RANK_GAPS;
     return 0;
 }
 
-void gs_merged_report_free(gs_merged_report *m)
+/* ---- operators ------------------------------------------------------------------------------ */
+
+static int cmp_op_name(const void *pa, const void *pb)
 {
-    for (size_t i = 0; m->diagnosis && i < m->n; i++)
-        gs_diagnosis_free(&m->diagnosis[i]);
-    free(m->diagnosis);
-    gs_stragglers_free(&m->stragglers);
-    free(m->comm.ranks);
-    free(m->comm.kinds);
-    free(m->comm.steps);
-    free(m->kernels);
-    free(m->ops);
-    memset(m, 0, sizeof *m);
+    return strcmp(((const gs_op_row *)pa)->name, ((const gs_op_row *)pb)->name);
+}
+
+/* The operator view's order: CUDA total desc when there is GPU work, else CPU total desc; then
+ * name. qsort has no context, hence two comparators. */
+static int cmp_names(const gs_op_row *a, const gs_op_row *b, gs_ns ka, gs_ns kb)
+{
+    if (ka != kb)
+        return ka > kb ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int cmp_op_cuda(const void *pa, const void *pb)
+{
+    const gs_op_row *a = pa, *b = pb;
+    return cmp_names(a, b, a->cuda_total, b->cuda_total);
+}
+
+static int cmp_op_cpu(const void *pa, const void *pb)
+{
+    const gs_op_row *a = pa, *b = pb;
+    return cmp_names(a, b, a->cpu_total, b->cpu_total);
+}
+
+int gs_merge_ops(const gs_rank_summary *v, size_t n, gs_op_summary *o)
+{
+    memset(o, 0, sizeof *o);
+    size_t nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        nr += v[i].nops;
+        o->has_gpu |= v[i].ops_gpu;
+    }
+    gs_op_row *all = malloc((nr ? nr : 1) * sizeof *all);
+    if (!all)
+        return -1;
+    nr = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < v[i].nops; k++) {
+            const gs_sum_op *s = &v[i].ops[k];
+            all[nr++] = (gs_op_row){.name = s->name, .calls = s->calls, .self_cpu = s->self_cpu,
+                                    .cpu_total = s->cpu_total, .self_cuda = s->self_cuda,
+                                    .cuda_total = s->cuda_total};
+        }
+    qsort(all, nr, sizeof *all, cmp_op_name);
+    for (size_t i = 0; i < nr; i++) {
+        gs_op_row *to = &all[o->nrows], *r = &all[i];
+        if (o->nrows && strcmp(to[-1].name, r->name) == 0) {
+            to[-1].calls += r->calls;
+            to[-1].self_cpu += r->self_cpu;
+            to[-1].cpu_total += r->cpu_total;
+            to[-1].self_cuda += r->self_cuda;
+            to[-1].cuda_total += r->cuda_total;
+        } else {
+            *to = *r;
+            o->nrows++;
+        }
+    }
+    qsort(all, o->nrows, sizeof *all, o->has_gpu ? cmp_op_cuda : cmp_op_cpu);
+    o->rows = all;
+    return 0;
 }

@@ -1,42 +1,48 @@
-/* The cross-rank phase of a multi-rank analysis (issue 7 part 4): rank summaries (rank_summary.h)
- * in, the multi-rank results out. Clock offsets and stragglers come from the summaries'
- * collectives and steps through the same code as from full traces (straggler.h), so they agree
- * to the nanosecond; every rank's verdict is its own inputs plus the straggler finding; the
- * kernel and operator tables are the per-rank aggregates merged by name (count and totals add,
- * min of mins, max of maxes: exact, but no median or deviation across ranks). */
+/* The cross-rank phase of the pipeline (pipeline.h): the sections of the report merged from the
+ * rank summaries (sorted by rank, then path). Clock offsets and stragglers come from the
+ * summaries' collectives and steps through the same code as from full traces (straggler.h), so
+ * they agree to the nanosecond; the tables are merged by name (kernels, operators) or by kind
+ * and locations (copies): counts and totals add, min of mins, max of maxes. Medians and
+ * deviations across ranks need every duration: they are exact when every rank has its detail
+ * (detail.h), and left at 0 otherwise, the section saying so.
+ *
+ * What a section points to (names, paths) is held by the summaries; the arrays are the
+ * section's own. Each returns 0, or -1 out of memory (with err where it takes one). */
 #ifndef GS_ANALYSIS_RANKS_MERGE_H
 #define GS_ANALYSIS_RANKS_MERGE_H
 
+#include <stdbool.h>
+
 #include "analysis/comm.h"
-#include "analysis/diagnose.h"
+#include "analysis/idle.h"
+#include "analysis/kernel_summary.h"
+#include "analysis/memcpy_summary.h"
+#include "analysis/op_summary.h"
+#include "analysis/profile_facts.h"
 #include "analysis/ranks/summary.h"
 #include "analysis/straggler.h"
 
-typedef struct gs_merged_report {
-    gs_rank_summary *ranks; /* borrowed: sorted by rank, then path */
-    size_t n;
-    size_t distinct_ranks;
-    int32_t world_size;     /* largest any rank reports */
-    gs_ns span;             /* longest rank's */
-    uint64_t profiler_steps; /* most any rank has */
-    gs_event_counts events; /* summed */
-    gs_stragglers stragglers; /* empty for one rank */
-    gs_diagnosis *diagnosis;  /* parallel to ranks */
-    gs_comm comm;             /* the ranks' communication, concatenated */
-    gs_sum_kernel *kernels;   /* merged by name, by total; names borrowed */
-    size_t nkernels;
-    gs_ns kernels_total;
-    gs_sum_op *ops;           /* merged by name, by CUDA total (CPU total without GPU work) */
-    size_t nops;
-    bool ops_gpu;
-} gs_merged_report;
+/* Files, ranks, world size, span, steps and events; the GPUs when every rank lists them. */
+int gs_merge_facts(const gs_rank_summary *v, size_t n, gs_profile_facts *out, bool *has_devices);
 
-/* Orders summaries by rank, then path, as a profile orders its traces. */
-void gs_rank_summaries_sort(gs_rank_summary *ranks, size_t n);
+/* The straggler analysis over the ranks (one rank: its row, nothing to compare). */
+int gs_merge_stragglers(const gs_rank_summary *v, size_t n, bool align, gs_stragglers *out,
+                        gs_error *err);
 
-/* Fills every rank's straggler inputs (ranks[i].inputs) and the results. 0, or -1 with err. */
-int gs_merge_ranks(gs_rank_summary *ranks, size_t n, bool align, gs_merged_report *out,
-                   gs_error *err);
-void gs_merged_report_free(gs_merged_report *m);
+/* The ranks' communication side by side: per rank, per kind and per step. */
+int gs_merge_comm(const gs_rank_summary *v, size_t n, gs_comm *out);
+
+/* The longest GS_RANK_GAPS gaps across ranks, when every rank kept its own. */
+int gs_merge_gaps(const gs_rank_summary *v, size_t n, gs_idle *out, bool *has_gaps);
+
+/* Operators by name, in the operator view's order. */
+int gs_merge_ops(const gs_rank_summary *v, size_t n, gs_op_summary *out);
+
+/* Kernels by name, in the kernel view's order; *spread when med and stddev are exact. */
+int gs_merge_kernels(const gs_rank_summary *v, size_t n, gs_kernel_summary *out, bool *spread);
+
+/* Copies and sets by kind and locations, when every rank has its copies table. */
+int gs_merge_copies(const gs_rank_summary *v, size_t n, gs_memcpy_summary *out, bool *has_copies,
+                    bool *spread);
 
 #endif

@@ -1,15 +1,16 @@
-/* The per-rank phase of a multi-rank analysis (issue 7 part 4): one trace reduced to what the
- * cross-rank phase (rank_merge.h) and the multi-rank report need, so a trace can be dropped as
- * soon as it is summarised and summaries can be written next to each rank's trace under the
- * job's own launcher (gpuscope summarize, .gsum files: doc/FORMAT.md).
+/* A rank summary: one trace reduced to what the report, comm and stragglers need of its rank
+ * (pipeline.h), so a trace can be dropped as soon as it is summarised, and summaries can be
+ * written next to each rank's trace under the job's own launcher (gpuscope summarize, .gsum
+ * files: doc/FORMAT.md).
  *
- * A summary holds numbers that are final for its rank (step statistics and per-step windows,
- * breakdown averages, the temporal breakdown, communication per rank, kind and step, memory
- * peaks, the verdict's inputs) and the per-name aggregates that merge across ranks exactly
- * (count, total, min, max of kernels and operators) and the GPU metrics per device, plus the collectives (kind, seq, start,
- * end, bytes) that clock alignment and the straggler analysis match across ranks. What it
- * drops: single events, so medians and deviations of per-kernel durations across ranks and the
- * idle gaps with what the host was doing cannot be had from summaries. */
+ * It holds numbers that are final for its rank (step statistics and windows, breakdown
+ * averages, the temporal breakdown, communication per rank, kind and step, memory peaks, the
+ * verdict's inputs, the GPUs, the longest idle gaps with what the host was doing, the charts'
+ * series), the per-name aggregates that merge across ranks exactly (count, total, min, max of
+ * kernels, operators and copies), the GPU metrics per device, and the collectives (kind, seq,
+ * start, end, bytes) that clock alignment and the straggler analysis match across ranks. Single
+ * events are dropped: medians and deviations of durations across ranks need the rank's detail
+ * (detail.h), which only a summary built in this process has. */
 #ifndef GS_ANALYSIS_RANKS_SUMMARY_H
 #define GS_ANALYSIS_RANKS_SUMMARY_H
 
@@ -21,10 +22,16 @@
 #include "analysis/comm.h"
 #include "analysis/diagnose.h"
 #include "analysis/gpu_metrics.h"
+#include "analysis/idle.h"
+#include "analysis/memcpy_summary.h"
 #include "analysis/profile_facts.h"
 #include "analysis/ranks/detail.h"
+#include "analysis/ranks/series.h"
 #include "analysis/steps.h"
 #include "analysis/temporal.h"
+
+/* Idle gaps each rank keeps, and the report lists: the longest across ranks are among them. */
+#define GS_RANK_GAPS 5
 
 /* One kernel name on one rank; merging adds counts and totals, takes min of mins, max of maxes. */
 typedef struct gs_sum_kernel {
@@ -68,11 +75,30 @@ typedef struct gs_rank_summary {
     gs_sum_op *ops;         /* by CUDA total (CPU total without GPU work), largest first */
     size_t nops;
     bool ops_gpu;           /* the trace has kernels or memory operations */
+
+    /* Sections a .gsum of an earlier minor version lacks (has_* false), as every summary built
+     * here has them. Strings are owned. */
+    bool has_devices;
+    gs_device_facts *devices; /* the GPUs the trace lists */
+    size_t ndevices;
+    bool has_gaps;
+    gs_gap *gaps;             /* the rank's GS_RANK_GAPS longest GPU-wide gaps, longest first */
+    size_t ngaps;
+    size_t gaps_worth_listing;
+    bool has_copies;
+    gs_memcpy_row *copies;    /* the copies table; med and stddev only with the detail */
+    size_t ncopies;
+    gs_rank_series series;
+
     gs_rank_detail *detail; /* NULL unless asked for; never read from or written to a .gsum */
+    bool from_gsum;         /* read from a .gsum file */
 } gs_rank_summary;
 
 /* An empty summary standing for a rank of `path` (for readers): 0, or -1 with err. */
 int gs_rank_summary_init(gs_rank_summary *s, const char *path, gs_error *err);
 void gs_rank_summary_free(gs_rank_summary *s);
+
+/* Orders summaries by rank, then path, as a profile orders its traces. */
+void gs_rank_summaries_sort(gs_rank_summary *ranks, size_t n);
 
 #endif
