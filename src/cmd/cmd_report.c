@@ -24,7 +24,7 @@ static const char report_help[] =
     "\n"
     "Rank summaries (.gsum, from gpuscope summarize) are read too, alone or mixed\n"
     "with traces: the same report and numbers, less what a summary does not hold\n"
-    "(the GPU list, idle gaps, copies, kernel medians and deviations).\n"
+    "(the medians and deviations of kernel and copy durations across ranks).\n"
     "\n"
     "options:\n"
     "  --format FORMAT  table (default) or json\n"

@@ -18,6 +18,10 @@ static void put_value(FILE *out, const gs_gsum_field *f, const char *rec)
     case GS_F_DBL: fprintf(out, "%.17g", *(const double *)p); break; /* reads back exactly */
     case GS_F_BOOL: fputs(*(const bool *)p ? "true" : "false", out); break;
     case GS_F_ENUM: fprintf(out, "%d", *(const int *)p); break;
+    case GS_F_U8: fprintf(out, "%u", (unsigned)*(const uint8_t *)p); break;
+    case GS_F_I8: fprintf(out, "%d", (int)*(const int8_t *)p); break;
+    case GS_F_LONG: fprintf(out, "%ld", *(const long *)p); break;
+    case GS_F_CHARS: gs_json_string(out, (const char *)p); break;
     case GS_F_STR:
         if (*(char *const *)p)
             gs_json_string(out, *(char *const *)p);
@@ -41,9 +45,12 @@ void gs_gsum_write(FILE *out, const gs_rank_summary *sum)
 {
     size_t n;
     const gs_gsum_section *sec = gs_gsum_sections(&n);
-    fprintf(out, "{\"format\": \"%s\", \"version\": %d", GS_GSUM_MAGIC, GS_GSUM_VERSION);
+    fprintf(out, "{\"format\": \"%s\", \"version\": %d, \"minor\": %d", GS_GSUM_MAGIC,
+            GS_GSUM_VERSION, GS_GSUM_MINOR);
     for (size_t i = 0; i < n; i++) {
         const gs_gsum_section *s = &sec[i];
+        if (s->flag_off && !*(const bool *)((const char *)sum + s->flag_off))
+            continue; /* read from a file without it: not claimed */
         fprintf(out, ",\n\"%s\": ", s->key);
         if (!s->count_off) {
             put_record(out, s, (const char *)sum);

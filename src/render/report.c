@@ -182,10 +182,11 @@ static void put_missing_line(FILE *out, const gs_report *r)
         missing[n++] = "idle gaps";
     if (!r->has_copies)
         missing[n++] = "copies";
+    bool copy_spread = !r->has_copies || r->copy_spread || r->memcpy.nrows == 0;
     if (!r->kernel_spread)
-        missing[n++] = r->has_copies && !r->copy_spread ? "kernel and copy medians and deviations"
-                                                        : "kernel medians and deviations";
-    else if (r->has_copies && !r->copy_spread)
+        missing[n++] = copy_spread ? "kernel medians and deviations"
+                                   : "kernel and copy medians and deviations";
+    else if (!copy_spread)
         missing[n++] = "copy medians and deviations";
     if (n == 0)
         return;

@@ -4,9 +4,9 @@
 # and r8 summarised to a .gsum; `report --format json` and `comm --per-step --format json` on the
 # summaries, alone and mixed with traces, equal the same on the traces field by field
 # (tests/check_summary_report.py leaves out only what doc/report.md lists as not in a summary:
-# devices, idle gaps, copies, kernel medians and deviations); golden text of both on r4's
-# summaries; --html from summaries says what they lack; --hta, which needs traces, is a usage
-# error.
+# kernel and copy medians and deviations); golden text of both on r4's summaries and of the report
+# on summaries of minor 0 (tests/data/gsum); the page of --html from summaries is the page on the
+# traces but for those columns; --hta, which needs traces, is a usage error.
 #
 #   bash tests/cli/test_summary_report.sh path/to/gpuscope      # run from the source root
 #   GS_UPDATE_GOLDEN=1 bash tests/cli/test_summary_report.sh ... # rewrite (then review!)
@@ -51,11 +51,28 @@ check_golden report-ranks-r4.table report tests/data/ranks/r4
 check_golden report-ranks-r8-limit-0.json report --format json --limit 0 tests/data/ranks/r8
 check_golden summary-report-r4.table report "$tmp/r4"
 check_golden summary-comm-r4.table comm "$tmp/r4"
-# --html from summaries: a page, which says what they do not hold
+# summaries of minor 0 (without the GPUs, gaps, copies and series): the report they gave then
+check_golden summary-report-r4-minor0.table report tests/data/gsum/r4-minor0
+
+# --html from summaries: the page on the traces, but for the kernel and copy tables (no medians
+# or deviations); from minor-0 summaries, a page that says what they do not hold
 ran=$((ran + 1))
+"$exe" report --html "$tmp/traces.html" tests/data/ranks/r4 2>/dev/null
 if ! "$exe" report --html "$tmp/sums.html" "$tmp/r4" 2>/dev/null ||
-    ! python3 tests/html/check_html.py "$tmp/sums.html" --text "Not in the rank summaries" >/dev/null; then
-    echo "FAIL report --html on summaries"
+    ! python3 - "$tmp/traces.html" "$tmp/sums.html" <<'PY'; then
+import re, sys
+pages = [open(p).read() for p in sys.argv[1:]]
+tables = re.compile(r'<section id="(kernels|copies)">.*?</section>', re.S)
+sys.exit(0 if tables.sub("", pages[0]) == tables.sub("", pages[1]) else 1)
+PY
+    echo "FAIL report --html on summaries differs from the page on the traces"
+    failed=$((failed + 1))
+fi
+ran=$((ran + 1))
+if ! "$exe" report --html "$tmp/minor0.html" tests/data/gsum/r4-minor0 2>/dev/null ||
+    ! python3 tests/html/check_html.py "$tmp/minor0.html" \
+        --text "Not in the rank summaries (.gsum) this page was written from: the GPU list." >/dev/null; then
+    echo "FAIL report --html on minor-0 summaries"
     failed=$((failed + 1))
 fi
 check_error 2 comm --hta "$tmp/r4"

@@ -26,8 +26,9 @@ target_link_libraries(fuzz_gst_merge PRIVATE gscore)
 target_compile_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
 
-# The rank-summary reader (src/analysis/ranks/gsum_read.c) and writer; seeds in tests/fuzz/corpus/gsum/ are
-# summaries of tests/data/ranks/r4 written by gpuscope summarize.
+# The rank-summary reader (src/analysis/ranks/gsum_read.c), the writer, and the report merged and
+# rendered from what it accepts; seeds in tests/fuzz/corpus/gsum/ are summaries written by
+# gpuscope summarize (tests/data/ranks/r4, examples/train.json.gz, tests/data/gst/sample.gst).
 add_executable(fuzz_gsum ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gsum.c)
 target_link_libraries(fuzz_gsum PRIVATE gscore)
 target_compile_options(fuzz_gsum PRIVATE -fsanitize=fuzzer,address,undefined)

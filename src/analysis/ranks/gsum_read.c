@@ -1,5 +1,6 @@
 #include "analysis/ranks/gsum_read.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,22 @@ static int read_value(gs_json *j, const gs_gsum_field *f, char *rec)
         if (is_int && i >= 0 && i <= UINT32_MAX) { *(uint32_t *)p = (uint32_t)i; return 0; }
         break;
     case GS_F_ENUM: if (is_int && i >= 0 && i < f->max) { *(int *)p = (int)i; return 0; } break;
+    case GS_F_U8: if (is_int && i >= 0 && i < f->max) { *(uint8_t *)p = (uint8_t)i; return 0; } break;
+    case GS_F_I8:
+        if (is_int && i >= INT8_MIN && i <= INT8_MAX) { *(int8_t *)p = (int8_t)i; return 0; }
+        break;
+    case GS_F_LONG: if (is_int && i >= LONG_MIN && i <= LONG_MAX) { *(long *)p = (long)i; return 0; } break;
+    case GS_F_CHARS:
+        if (t == GS_JSON_STRING && j->tok_len < (size_t)f->max && f->max <= 256) {
+            char v[256];
+            size_t n = gs_json_decode(j, v);
+            if (n < (size_t)f->max && !memchr(v, '\0', n)) {
+                memcpy(p, v, n);
+                ((char *)p)[n] = '\0';
+                return 0;
+            }
+        }
+        break;
     case GS_F_DBL: if (t == GS_JSON_NUMBER && gs_json_double(j, (double *)p)) return 0; break;
     case GS_F_BOOL:
         if (t == GS_JSON_TRUE || t == GS_JSON_FALSE) { *(bool *)p = t == GS_JSON_TRUE; return 0; }
@@ -113,8 +130,43 @@ static int read_array(gs_json *j, const gs_gsum_section *s, gs_rank_summary *sum
     }
 }
 
+/* Names a summary must have: "" for null. 0, or -1 out of memory. */
+static int name_or_empty(char **name)
+{
+    return *name || (*name = strdup("")) ? 0 : -1;
+}
+
+/* The copies' labels, bandwidths and averages, derived from what the file holds. */
+static void derive_copies(gs_rank_summary *s)
+{
+    for (size_t i = 0; i < s->ncopies; i++) {
+        gs_memcpy_row *r = &s->copies[i];
+        gs_dur_stats st = {.count = r->time.count, .total = r->time.total, .min = r->time.min,
+                           .max = r->time.max};
+        st.avg = st.count ? st.total / (gs_ns)st.count : 0;
+        *r = gs_memcpy_row_make(r->kind, r->src, r->dst, st, r->bytes, 0);
+    }
+}
+
+/* The indexes between sections that the charts follow: NULL, or what is wrong. */
+static const char *check_series(const gs_rank_series *v)
+{
+    for (size_t i = 0; i < v->util.nnvml; i++)
+        if (v->util.nvml[i].bucket >= v->util.nbusy)
+            return "an NVML sample outside the utilization buckets";
+    for (size_t i = 0; i < v->nbars; i++)
+        if (v->bars[i].first > v->bars[i].last)
+            return "a step bar that ends before it begins";
+    for (size_t i = 0; i < v->nmemory; i++) {
+        const gs_mem_chart *c = &v->memory[i];
+        if (c->npoints == 0 || c->first > v->nmem_points || c->npoints > v->nmem_points - c->first)
+            return "a memory chart without its points";
+    }
+    return NULL;
+}
+
 /* The fields every view derives rather than stores, once everything is read. */
-static int finish(gs_rank_summary *s, gs_error *err)
+static int finish(gs_json *j, gs_rank_summary *s)
 {
     s->from_gsum = true;
     s->inputs.rank = s->comm.rank = s->temporal.rank = s->id.rank;
@@ -126,23 +178,21 @@ static int finish(gs_rank_summary *s, gs_error *err)
         s->comm_steps[i].rank = s->id.rank;
     for (size_t i = 0; i < s->steps.n; i++)
         s->steps.v[i].range = GS_NONE;
+    for (size_t i = 0; i < s->ngaps; i++)
+        s->gaps[i].rank = s->id.rank;
+    derive_copies(s);
+    const char *bad = check_series(&s->series);
+    if (bad)
+        return gs_json_fail(j, "%s", bad);
+    int rc = name_or_empty(&s->format) | name_or_empty(&s->id.path);
     for (size_t i = 0; i < s->nkernels; i++)
-        if (!s->kernels[i].name)
-            s->kernels[i].name = strdup("");
+        rc |= name_or_empty(&s->kernels[i].name);
     for (size_t i = 0; i < s->nops; i++)
-        if (!s->ops[i].name)
-            s->ops[i].name = strdup("");
-    for (size_t i = 0; i < s->nkernels; i++)
-        if (!s->kernels[i].name)
-            return gs_fail_oom(err);
-    for (size_t i = 0; i < s->nops; i++)
-        if (!s->ops[i].name)
-            return gs_fail_oom(err);
-    if (!s->format && !(s->format = strdup("")))
-        return gs_fail_oom(err);
-    if (!s->id.path && !(s->id.path = strdup("")))
-        return gs_fail_oom(err);
-    return 0;
+        rc |= name_or_empty(&s->ops[i].name);
+    for (size_t i = 0; i < s->ndevices; i++)
+        if (!s->devices[i].name && !(s->devices[i].name = strdup("")))
+            rc = -1;
+    return rc ? gs_fail_oom(j->err) : 0;
 }
 
 static int read_summary(gs_json *j, gs_rank_summary *sum)
@@ -177,6 +227,8 @@ static int read_summary(gs_json *j, gs_rank_summary *sum)
         for (size_t i = 0; i < nsec && !s; i++)
             if (gs_json_tok_is(j, sec[i].key))
                 s = &sec[i];
+        if (s && s->flag_off)
+            *(bool *)((char *)sum + s->flag_off) = true;
         int rc;
         if (!s)
             rc = gs_json_next(j) == GS_JSON_ERROR ? -1 : gs_json_skip(j);
@@ -191,7 +243,7 @@ static int read_summary(gs_json *j, gs_rank_summary *sum)
     }
     if (!magic || !version)
         return gs_json_fail(j, "not a gpuscope rank summary (no format or version)");
-    return finish(sum, j->err);
+    return finish(j, sum);
 }
 
 static int read_source(gs_source *src, const char *name, gs_rank_summary *out, gs_error *err)

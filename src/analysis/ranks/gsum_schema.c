@@ -203,8 +203,135 @@ static const gs_gsum_field gpu_fields[] = {
 };
 #undef G
 
-#define OBJ(k, f) {k, f, N(f), 0, 0, 0}
-#define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T)}
+/* ---- minor 1 ------------------------------------------------------------------------------- */
+
+#define D(f) S(gs_device_facts, f)
+static const gs_gsum_field device_fields[] = {
+    {"id", GS_F_I32, D(id), 0},
+    {"name", GS_F_STR, D(name), 0},
+    {"total_memory", GS_F_U64, D(total_memory), 0},
+    {"num_sms", GS_F_I32, D(num_sms), 0},
+    {"capability", GS_F_CHARS, D(capability), (int)sizeof(((gs_device_facts *)0)->capability)},
+};
+#undef D
+
+static const gs_gsum_field idle_fields[] = {
+    {"gaps_worth_listing", GS_F_SIZE, S(R, gaps_worth_listing), 0},
+};
+
+#define G(f) S(gs_gap, f)
+static const gs_gsum_field gap_fields[] = {
+    {"device", GS_F_I32, G(device), 0},
+    {"start_ns", GS_F_I64, G(start), 0},
+    {"end_ns", GS_F_I64, G(end), 0},
+    {"offset_ns", GS_F_I64, G(offset), 0},
+    {"class", GS_F_U8, G(cls), GS_GAP__COUNT},
+    {"before", GS_F_STR, G(before), 0},
+    {"after", GS_F_STR, G(after), 0},
+    {"after_stream", GS_F_I32, G(after_stream), 0},
+    {"launch_start_ns", GS_F_I64, G(launch_start), 0},
+    {"step", GS_F_LONG, G(step), 0},
+    {"step_number", GS_F_I64, G(step_number), 0},
+    {"step_pct", GS_F_DBL, G(step_pct), 0},
+    {"host_op", GS_F_STR, G(host.op), 0},
+    {"host_op_ns", GS_F_I64, G(host.op_ns), 0},
+    {"host_api", GS_F_STR, G(host.api), 0},
+    {"host_api_ns", GS_F_I64, G(host.api_ns), 0},
+    {"host_sync_api", GS_F_STR, G(host.sync_api), 0},
+    {"host_sync_ns", GS_F_I64, G(host.sync_ns), 0},
+    {"host_dataloader_ns", GS_F_I64, G(host.dataloader_ns), 0},
+};
+#undef G
+
+/* The row's label, bandwidth and average are derived from these when it is read. */
+#define M(f) S(gs_memcpy_row, f)
+static const gs_gsum_field copy_fields[] = {
+    {"kind", GS_F_U8, M(kind), GS_MEMOP__COUNT},
+    {"src", GS_F_U8, M(src), GS_LOC__COUNT},
+    {"dst", GS_F_U8, M(dst), GS_LOC__COUNT},
+    {"count", GS_F_U64, M(time.count), 0},
+    {"total_ns", GS_F_I64, M(time.total), 0},
+    {"min_ns", GS_F_I64, M(time.min), 0},
+    {"max_ns", GS_F_I64, M(time.max), 0},
+    {"bytes", GS_F_U64, M(bytes), 0},
+};
+#undef M
+
+#define U(f) S(R, series.util.f)
+static const gs_gsum_field util_fields[] = {
+    {"kernels", GS_F_BOOL, U(kernels), 0},
+    {"first_ns", GS_F_I64, U(first), 0},
+    {"last_ns", GS_F_I64, U(last), 0},
+};
+#undef U
+
+static const gs_gsum_field busy_fields[] = {
+    {"busy_pct", GS_F_DBL, 0, 0},
+};
+
+static const gs_gsum_field nvml_fields[] = {
+    {"bucket", GS_F_SIZE, S(gs_util_sample, bucket), 0},
+    {"pct", GS_F_DBL, S(gs_util_sample, pct), 0},
+};
+
+#define B(f) S(gs_step_bar, f)
+static const gs_gsum_field bar_fields[] = {
+    {"first", GS_F_SIZE, B(first), 0},
+    {"last", GS_F_SIZE, B(last), 0},
+    {"first_number", GS_F_I64, B(first_number), 0},
+    {"last_number", GS_F_I64, B(last_number), 0},
+    {"kernel_ns", GS_F_DBL, B(mean[GS_BD_KERNEL]), 0},
+    {"memcpy_ns", GS_F_DBL, B(mean[GS_BD_MEMCPY]), 0},
+    {"memset_ns", GS_F_DBL, B(mean[GS_BD_MEMSET]), 0},
+    {"communication_ns", GS_F_DBL, B(mean[GS_BD_COMM]), 0},
+    {"runtime_ns", GS_F_DBL, B(mean[GS_BD_RUNTIME]), 0},
+    {"dataloader_ns", GS_F_DBL, B(mean[GS_BD_DATALOADER]), 0},
+    {"cpu_exec_ns", GS_F_DBL, B(mean[GS_BD_CPU_EXEC]), 0},
+    {"other_ns", GS_F_DBL, B(mean[GS_BD_OTHER]), 0},
+    {"mean_ns", GS_F_DBL, B(total), 0},
+    {"min_ns", GS_F_DBL, B(min), 0},
+    {"max_ns", GS_F_DBL, B(max), 0},
+    {"warmup", GS_F_BOOL, B(warm), 0},
+};
+#undef B
+
+#define C(f) S(gs_mem_chart, f)
+static const gs_gsum_field mem_chart_fields[] = {
+    {"device_type", GS_F_I8, C(device_type), 0},
+    {"device", GS_F_I32, C(device), 0},
+    {"origin_ns", GS_F_I64, C(origin), 0},
+    {"end_ns", GS_F_I64, C(end), 0},
+    {"peak_allocated", GS_F_I64, C(peak_allocated), 0},
+    {"reserved_at_peak", GS_F_I64, C(reserved_at_peak), 0},
+    {"peak_reserved", GS_F_I64, C(peak_reserved), 0},
+    {"peak_ns", GS_F_I64, C(peak_ts), 0},
+    {"peak_step", GS_F_I64, C(peak_step), 0},
+    {"peak_op", GS_F_STR, C(peak_op), 0},
+    {"fragmentation", GS_F_DBL, C(fragmentation), 0},
+    {"fragmented", GS_F_BOOL, C(fragmented), 0},
+    {"device_memory", GS_F_U64, C(device_memory), 0},
+    {"headroom", GS_F_I64, C(headroom), 0},
+    {"peak_pct", GS_F_DBL, C(peak_pct), 0},
+    {"fit_steps", GS_F_SIZE, C(fit_steps), 0},
+    {"slope", GS_F_DBL, C(slope), 0},
+    {"r2", GS_F_DBL, C(r2), 0},
+    {"leak", GS_F_BOOL, C(leak), 0},
+    {"first_point", GS_F_SIZE, C(first), 0},
+    {"points", GS_F_SIZE, C(npoints), 0},
+};
+#undef C
+
+static const gs_gsum_field mem_point_fields[] = {
+    {"ts_ns", GS_F_I64, S(gs_mem_point, ts), 0},
+    {"allocated", GS_F_I64, S(gs_mem_point, allocated), 0},
+    {"reserved", GS_F_I64, S(gs_mem_point, reserved), 0},
+};
+
+#define OBJ(k, f) {k, f, N(f), 0, 0, 0, 0}
+#define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), 0}
+/* A section of minor 1, and the flag saying a summary has it. */
+#define OBJ1(k, f, flag) {k, f, N(f), 0, 0, 0, S(R, flag)}
+#define ARR1(k, f, arr, cnt, T, flag) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), S(R, flag)}
 static const gs_gsum_section sections[] = {
     OBJ("rank", rank_fields),
     OBJ("events", event_fields),
@@ -219,6 +346,20 @@ static const gs_gsum_section sections[] = {
     ARR("gpu_metrics", gpu_fields, gpu.v, gpu.n, gs_gpu_device_metrics),
     ARR("kernels", kernel_fields, kernels, nkernels, gs_sum_kernel),
     ARR("ops", op_fields, ops, nops, gs_sum_op),
+    ARR1("devices", device_fields, devices, ndevices, gs_device_facts, has_devices),
+    OBJ1("idle", idle_fields, has_gaps),
+    ARR1("idle_gaps", gap_fields, gaps, ngaps, gs_gap, has_gaps),
+    ARR1("copies", copy_fields, copies, ncopies, gs_memcpy_row, has_copies),
+    OBJ1("gpu_utilization", util_fields, series.has_util),
+    ARR1("gpu_utilization_buckets", busy_fields, series.util.busy_pct, series.util.nbusy, double,
+         series.has_util),
+    ARR1("gpu_utilization_nvml", nvml_fields, series.util.nvml, series.util.nnvml,
+         gs_util_sample, series.has_util),
+    ARR1("step_bars", bar_fields, series.bars, series.nbars, gs_step_bar, series.has_steps),
+    ARR1("memory_charts", mem_chart_fields, series.memory, series.nmemory, gs_mem_chart,
+         series.has_memory),
+    ARR1("memory_points", mem_point_fields, series.mem_points, series.nmem_points, gs_mem_point,
+         series.has_memory),
 };
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)
