@@ -157,7 +157,7 @@ static void put_profiled(FILE *out, const gs_report *r, const gs_report_tables *
 /* ---- per rank -------------------------------------------------------------------------------- */
 
 /* A subtitle naming the rank, when there are several. */
-static void rank_title(FILE *out, const gs_report *r, const gs_bd_trace *b)
+static void put_rank_title(FILE *out, const gs_report *r, const gs_bd_trace *b)
 {
     if (r->breakdown.n > 1)
         fprintf(out, "<h3>Rank %" PRId32 "</h3>\n", b->rank);
@@ -216,7 +216,7 @@ static int put_steps(FILE *out, const gs_report *r)
     for (size_t i = 0; i < charted_ranks(r); i++) {
         const gs_bd_trace *b = &r->breakdown.v[i];
         const gs_rank_series *s = &r->ranks[i].summary->series;
-        rank_title(out, r, b);
+        put_rank_title(out, r, b);
         put_step_stats(out, b);
         fputs("<figure><figcaption>Average kept step</figcaption>\n", out);
         gs_html_breakdown_bar(out, b);
@@ -259,7 +259,7 @@ static int put_gpu(FILE *out, const gs_report *r, const gs_idle_tables *it)
     for (size_t i = 0; i < charted_ranks(r); i++) {
         const gs_bd_trace *b = &r->breakdown.v[i];
         const gs_rank_series *s = &r->ranks[i].summary->series;
-        rank_title(out, r, b);
+        put_rank_title(out, r, b);
         put_gpu_metrics(out, b);
         if (!s->has_util) {
             put_missing(out, "GPU utilization over time");

@@ -220,7 +220,8 @@ int gs_html_memory_chart(FILE *out, const gs_mem_chart *d, const gs_mem_point *p
 {
     size_t n = d->npoints;
     double span = (double)(d->end - d->origin);
-    bool show_device = d->device_memory && (double)d->peak_reserved >= 0.5 * (double)d->device_memory;
+    bool show_device =
+        d->device_memory && (double)d->peak_reserved >= 0.5 * (double)d->device_memory;
     double ymax = (double)(d->peak_reserved > d->peak_allocated ? d->peak_reserved
                                                                 : d->peak_allocated);
     if (show_device)
@@ -304,7 +305,7 @@ static int make_labels(rank_labels *l, const gs_report *r)
     return 0;
 }
 
-static void rank_step_chart(FILE *out, const gs_report *r, const rank_labels *l)
+static void draw_rank_step_chart(FILE *out, const gs_report *r, const rank_labels *l)
 {
     double ymax = 0, slowest = 0;
     for (size_t i = 0; i < l->n; i++) {
@@ -355,7 +356,7 @@ static void rank_step_chart(FILE *out, const gs_report *r, const rank_labels *l)
           out);
 }
 
-static void rank_time_chart(FILE *out, const gs_report *r, const rank_labels *l)
+static void draw_rank_time_chart(FILE *out, const gs_report *r, const rank_labels *l)
 {
     gs_svg_axis x = {.lo = 0, .hi = (double)l->n, .title = "rank",
                      .labels = l->v, .nlabels = l->n, .label_every = l->every};
@@ -392,7 +393,7 @@ static void rank_time_chart(FILE *out, const gs_report *r, const rank_labels *l)
 }
 
 /* The straggler in words: the slowest rank against the fastest. */
-static void rank_caption(FILE *out, const gs_report *r)
+static void put_rank_caption(FILE *out, const gs_report *r)
 {
     size_t slow = 0, fast = 0;
     for (size_t i = 1; i < r->breakdown.n; i++) {
@@ -424,13 +425,13 @@ int gs_html_rank_charts(FILE *out, const gs_report *r)
     int rc = make_labels(&l, r);
     if (rc == 0) {
         fputs("<figure><figcaption>Mean step time per rank", out);
-        rank_caption(out, r);
+        put_rank_caption(out, r);
         fputs("</figcaption>\n", out);
-        rank_step_chart(out, r, &l);
+        draw_rank_step_chart(out, r, &l);
         fputs("</figure>\n<figure><figcaption>GPU time per rank, as shares of each rank's GPU "
               "window (first to last GPU activity)</figcaption>\n",
               out);
-        rank_time_chart(out, r, &l);
+        draw_rank_time_chart(out, r, &l);
         fputs("</figure>\n", out);
     }
     free(l.text);

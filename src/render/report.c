@@ -18,7 +18,7 @@ typedef struct event_class {
 
 enum { EVENT_CLASSES = 14 };
 
-static void event_classes(const gs_event_counts *c, event_class out[EVENT_CLASSES])
+static void list_event_classes(const gs_event_counts *c, event_class out[EVENT_CLASSES])
 {
     const event_class all[EVENT_CLASSES] = {
         {"kernels", "kernel", "kernels", c->kernels},
@@ -54,7 +54,7 @@ static void put_profile_lines(FILE *out, const gs_profile_facts *f)
     fprintf(out, "; time span %s; %" PRIu64 " step%s (ProfilerStep#N)\n", span, f->steps,
             f->steps == 1 ? "" : "s");
     event_class ev[EVENT_CLASSES];
-    event_classes(&f->events, ev);
+    list_event_classes(&f->events, ev);
     bool any = false;
     fputs("events:", out);
     for (size_t i = 0; i < EVENT_CLASSES; i++) {
@@ -243,7 +243,7 @@ static int render_json(FILE *out, const gs_report *r, const gs_report_tables *t)
             r->from_gsum ? "\n  \"from_summaries\": true," : "", f->nfiles, f->nranks,
             f->world_size, f->span, f->steps);
     event_class ev[EVENT_CLASSES];
-    event_classes(&f->events, ev);
+    list_event_classes(&f->events, ev);
     for (size_t i = 0; i < EVENT_CLASSES; i++)
         fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", ev[i].key, ev[i].count);
     fputs("},\n    \"files\": ", out);

@@ -31,11 +31,15 @@ static int read_value(gs_json *j, const gs_gsum_field *f, char *rec)
         if (is_int && i >= 0 && i <= UINT32_MAX) { *(uint32_t *)p = (uint32_t)i; return 0; }
         break;
     case GS_F_ENUM: if (is_int && i >= 0 && i < f->max) { *(int *)p = (int)i; return 0; } break;
-    case GS_F_U8: if (is_int && i >= 0 && i < f->max) { *(uint8_t *)p = (uint8_t)i; return 0; } break;
+    case GS_F_U8:
+        if (is_int && i >= 0 && i < f->max) { *(uint8_t *)p = (uint8_t)i; return 0; }
+        break;
     case GS_F_I8:
         if (is_int && i >= INT8_MIN && i <= INT8_MAX) { *(int8_t *)p = (int8_t)i; return 0; }
         break;
-    case GS_F_LONG: if (is_int && i >= LONG_MIN && i <= LONG_MAX) { *(long *)p = (long)i; return 0; } break;
+    case GS_F_LONG:
+        if (is_int && i >= LONG_MIN && i <= LONG_MAX) { *(long *)p = (long)i; return 0; }
+        break;
     case GS_F_CHARS:
         if (t == GS_JSON_STRING && j->tok_len < (size_t)f->max && f->max <= 256) {
             char v[256];

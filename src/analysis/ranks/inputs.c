@@ -39,7 +39,7 @@ void gs_rank_inputs_free(gs_rank_inputs *in)
 }
 
 /* A rank --rank leaves out: its path and rank only, for the message when no input is kept. */
-static int stand_in(const gs_trace *t, gs_rank_summary *out, gs_error *err)
+static int fill_stand_in(const gs_trace *t, gs_rank_summary *out, gs_error *err)
 {
     if (gs_rank_summary_init(out, t->path, err) != 0)
         return -1;
@@ -56,7 +56,7 @@ static int summarise_trace(const char *path, const gs_rank_load_opts *o, gs_rank
         return -1;
     }
     int rc = gs_selected(&o->select, t) ? gs_rank_summarise(t, &o->steps, o->detail, out, err)
-                                        : stand_in(t, out, err);
+                                        : fill_stand_in(t, out, err);
     gs_trace_delete(t); /* the trace goes as soon as it is summarised: memory stays one rank's */
     if (rc == 0)
         GS_LOG(GS_LOG_INFO, "%s: summarised as rank %" PRId32 " and dropped", path, out->id.rank);
