@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/profiler_step.h"
+
 #define MAX_WINDOWS 65536
 #define STILL_OPEN INT64_MAX
 #define NAME_MAX_LEN 256
@@ -138,7 +140,7 @@ int gsa_capture_init(const char *spec, char *err, size_t errlen)
     c.until = INT64_MAX;
     if (c.step_re_ok)
         regfree(&c.step_re);
-    c.step_re_ok = regcomp(&c.step_re, "^ProfilerStep#", REG_EXTENDED | REG_NOSUB) == 0;
+    c.step_re_ok = regcomp(&c.step_re, "^" GS_PROFILER_STEP_PREFIX, REG_EXTENDED | REG_NOSUB) == 0;
     int rc = 0;
     char buf[1024];
     if (snprintf(buf, sizeof buf, "%s", spec ? spec : "") >= (int)sizeof buf) {

@@ -85,7 +85,7 @@ static enum gs_bd_cat range_role(const gs_trace *t, const gs_range *r, bool is_s
     if (r->kind != GS_RANGE_OP && r->kind != GS_RANGE_ANNOTATION && r->kind != GS_RANGE_NVTX)
         return GS_BD__COUNT;
     const char *name = gs_trace_str(t, r->name);
-    if (is_step || starts_with(name, "ProfilerStep#"))
+    if (is_step || gs_is_profiler_step(name))
         return GS_BD__COUNT;
     if (r->kind != GS_RANGE_NVTX && gs_is_dataloader_range(name))
         return GS_BD_DATALOADER;

@@ -110,7 +110,8 @@ static gs_ns hta_end(gs_ns start, gs_ns end)
 /* HTA drops the last ProfilerStep when at least two distinct ProfilerStep names exist
  * (_filter_irrelevant_gpu_kernels):
  * only GPU work launched by a call that began before the last step's start is kept. Returns
- * false when no such cut applies. Names are interned, so distinct names are distinct ids. */
+ * false when no such cut applies. Names are interned, so distinct names are distinct ids. HTA
+ * tests for the substring "ProfilerStep", not for gs_is_profiler_step's exact form. */
 static bool hta_cut(const gs_trace *t, gs_ns *cut)
 {
     gs_str first = GS_STR_EMPTY;

@@ -209,7 +209,7 @@ static gs_mem_op *row_for(gs_mem_device *d, attrib *a, const gs_trace *t, gs_str
 static bool is_step_name(attrib *a, const gs_trace *t, gs_str name)
 {
     if (!a->is_step[name])
-        a->is_step[name] = strncmp(gs_trace_str(t, name), "ProfilerStep#", 13) == 0 ? 2 : 1;
+        a->is_step[name] = gs_is_profiler_step(gs_trace_str(t, name)) ? 2 : 1;
     return a->is_step[name] == 2;
 }
 

@@ -6,16 +6,6 @@
 
 #include "common/log.h"
 
-#define STEP_PREFIX "ProfilerStep#"
-
-bool gs_is_profiler_step(const char *name)
-{
-    size_t n = strlen(STEP_PREFIX);
-    if (strncmp(name, STEP_PREFIX, n) != 0 || !name[n])
-        return false;
-    return name[n + strspn(name + n, "0123456789")] == '\0';
-}
-
 /* Host ranges only: Kineto also projects annotations on GPU streams, which would count twice. */
 static uint64_t count_steps(const gs_trace *t)
 {

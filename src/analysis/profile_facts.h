@@ -54,7 +54,4 @@ void gs_profile_facts_free(gs_profile_facts *f);
  * of each (the profile's facts, and a merge of ranks summarised one at a time). */
 void gs_profile_facts_dedupe_devices(gs_profile_facts *f);
 
-/* Whether a range name is a PyTorch step: "ProfilerStep#" and one or more digits. */
-bool gs_is_profiler_step(const char *name);
-
 #endif

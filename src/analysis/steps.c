@@ -14,10 +14,8 @@
 
 #include "common/log.h"
 
-#define STEP_PREFIX "ProfilerStep#"
 /* Steps listed one by one at -vv, at most. */
 #define LOG_STEPS 50
-
 
 /* What the GPU activities launched by one API call span (a graph launch launches many). */
 typedef struct launch_span {
@@ -31,7 +29,7 @@ static bool is_profiler_step(const gs_trace *t, const gs_range *r)
      * gpuscope run, as the NVTX range the program pushed under torch.profiler's name. */
     if (r->kind != GS_RANGE_ANNOTATION && r->kind != GS_RANGE_OP && r->kind != GS_RANGE_NVTX)
         return false;
-    return strncmp(gs_trace_str(t, r->name), STEP_PREFIX, strlen(STEP_PREFIX)) == 0;
+    return gs_is_profiler_step(gs_trace_str(t, r->name));
 }
 
 static bool matches_regex(const gs_trace *t, const gs_range *r, const regex_t *re)
@@ -106,7 +104,7 @@ static int64_t step_number(const gs_trace *t, const gs_range *r, size_t index, b
 {
     if (!profiler)
         return (int64_t)index;
-    return strtoll(gs_trace_str(t, r->name) + strlen(STEP_PREFIX), NULL, 10);
+    return strtoll(gs_trace_str(t, r->name) + strlen(GS_PROFILER_STEP_PREFIX), NULL, 10);
 }
 
 /* Host ranges on the busiest thread, outermost only (ranges are sorted by start, so a range that
@@ -140,8 +138,8 @@ static int collect_ranges(const gs_trace *t, range_pred pred, const regex_t *re,
     GS_LOG_ONCE(GS_LOG_INFO,
                 "%s: steps: %zu %s range(s) on %zu thread(s); the busiest, pid %" PRId64
                 " tid %" PRId64 ", has %zu, of which %zu outermost are the steps",
-                t->path, pick.total, profiler ? STEP_PREFIX "N" : "matching", pick.nthreads,
-                pick.pid, pick.tid, pick.matches, out->n);
+                t->path, pick.total, profiler ? GS_PROFILER_STEP_PREFIX "N" : "matching",
+                pick.nthreads, pick.pid, pick.tid, pick.matches, out->n);
     return 0;
 }
 
@@ -360,7 +358,7 @@ static int whole_window(const gs_trace *t, gs_steps *out, gs_error *err)
 
 static const char *source_name(enum gs_step_source s)
 {
-    return s == GS_STEPS_PROFILER ? STEP_PREFIX "N"
+    return s == GS_STEPS_PROFILER ? GS_PROFILER_STEP_PREFIX "N"
            : s == GS_STEPS_REGEX  ? "--step"
                                   : "the whole trace";
 }
@@ -416,8 +414,8 @@ static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs
     if (out->n)
         return 0;
     GS_LOG_ONCE(GS_LOG_INFO,
-                "%s: steps: no " STEP_PREFIX "N range (annotation, operator or NVTX) and no "
-                "--step: the whole trace is one window",
+                "%s: steps: no " GS_PROFILER_STEP_PREFIX "N range (annotation, operator or NVTX) "
+                "and no --step: the whole trace is one window",
                 t->path);
     return whole_window(t, out, err);
 }

@@ -141,7 +141,7 @@ static const char *cause_of(const gs_trace *t, const gs_api *a, uint32_t step_ra
         const gs_range *g = &t->ranges.v[r];
         const char *name = gs_trace_str(t, g->name);
         /* the step is no cause (legacy traces record ProfilerStep#N as an operator) */
-        if (r == step_range || strncmp(name, "ProfilerStep#", 13) == 0)
+        if (r == step_range || gs_is_profiler_step(name))
             continue;
         if (g->kind == GS_RANGE_OP) {
             outer_op = name;

@@ -120,3 +120,11 @@ const char *gs_mem_loc_name(enum gs_mem_loc l)
     };
     return (unsigned)l < GS_LOC__COUNT ? names[l] : "?";
 }
+
+bool gs_is_profiler_step(const char *name)
+{
+    size_t n = strlen(GS_PROFILER_STEP_PREFIX);
+    if (strncmp(name, GS_PROFILER_STEP_PREFIX, n) != 0 || !name[n])
+        return false;
+    return name[n + strspn(name + n, "0123456789")] == '\0';
+}

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/profiler_step.h"
 #include "common/vec.h"
 #include "model/strtab.h"
 
@@ -284,5 +285,8 @@ static inline void gs_trace_skip(gs_trace *t, enum gs_skip_reason why, uint64_t 
 
 const char *gs_memop_kind_name(enum gs_memop_kind k);
 const char *gs_mem_loc_name(enum gs_mem_loc l);
+
+/* Whether a range name is a PyTorch step: GS_PROFILER_STEP_PREFIX and one or more digits. */
+bool gs_is_profiler_step(const char *name);
 
 #endif
