@@ -5,6 +5,7 @@
 
 #include "analysis/host_during.h"
 #include "analysis/kernel_class.h"
+#include "analysis/thresholds.h"
 #include "common/log.h"
 
 const char *gs_gap_class_name(enum gs_gap_class c)

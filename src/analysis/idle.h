@@ -21,7 +21,6 @@
 #include "analysis/host_during.h"
 #include "analysis/select.h"
 #include "analysis/steps.h"
-#include "analysis/thresholds.h"
 #include "common/error.h"
 #include "model/trace.h"
 

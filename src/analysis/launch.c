@@ -1,6 +1,7 @@
 #include "analysis/launch.h"
 
 #include "analysis/stats.h"
+#include "analysis/thresholds.h"
 #include "common/log.h"
 
 #include <stdlib.h>

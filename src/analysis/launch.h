@@ -14,7 +14,6 @@
 
 #include "analysis/select.h"
 #include "analysis/steps.h"
-#include "analysis/thresholds.h"
 #include "common/error.h"
 #include "model/trace.h"
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/thresholds.h"
 #include "common/log.h"
 
 /* ---- finding the operator at a time on a thread ------------------------------------------- */

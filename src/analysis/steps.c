@@ -5,6 +5,7 @@
 #include "analysis/steps.h"
 
 #include "analysis/stats.h"
+#include "analysis/thresholds.h"
 
 #include <inttypes.h>
 #include <math.h>

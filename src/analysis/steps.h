@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/thresholds.h"
 #include "common/error.h"
 #include "model/trace.h"
 

@@ -16,6 +16,12 @@ typedef struct rank_work {
     gs_ns wait_total, wait_straggler_total, lateness_total;
 } rank_work;
 
+bool gs_straggler_qualifies(size_t collectives, double last_share, double wait_share)
+{
+    return collectives >= GS_TH_STRAGGLER_MIN_COLLECTIVES &&
+           last_share > GS_TH_STRAGGLER_LAST_SHARE && wait_share > GS_TH_STRAGGLER_WAIT_SHARE;
+}
+
 static bool in_kept_step(const gs_steps *s, gs_ns t)
 {
     long i = gs_steps_at(s, t);

@@ -21,7 +21,6 @@
 #include "analysis/clock_align.h"
 #include "analysis/coll_match.h"
 #include "analysis/steps.h"
-#include "analysis/thresholds.h"
 
 typedef struct gs_strag_instance {
     gs_coll_kind kind;
@@ -73,12 +72,7 @@ typedef struct gs_strag_opts {
 /* The straggler test, shared by the analysis and the diagnosis rule so both always agree: last
  * at more than GS_TH_STRAGGLER_LAST_SHARE of at least GS_TH_STRAGGLER_MIN_COLLECTIVES matched
  * collectives, the others waiting more than GS_TH_STRAGGLER_WAIT_SHARE of the step. */
-static inline bool gs_straggler_qualifies(size_t collectives, double last_share,
-                                          double wait_share)
-{
-    return collectives >= GS_TH_STRAGGLER_MIN_COLLECTIVES &&
-           last_share > GS_TH_STRAGGLER_LAST_SHARE && wait_share > GS_TH_STRAGGLER_WAIT_SHARE;
-}
+bool gs_straggler_qualifies(size_t collectives, double last_share, double wait_share);
 
 /* What the analysis reads of one rank: the trace stands for the rank (rank, path, epoch_ns are
  * read; a rank summary's stub has no events), its collectives and steps, and its compute per

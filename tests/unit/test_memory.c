@@ -9,6 +9,7 @@
  *       peak), freed at 3500 outside any operator (the free still counts for aten::mm).
  *   host: one 64-byte allocation at 1130 (device type 0, device -1, reserved unknown). */
 #include "analysis/memory.h"
+#include "analysis/thresholds.h"
 #include "check.h"
 #include "trace_builder.h"
 
