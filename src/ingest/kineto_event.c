@@ -97,7 +97,8 @@ static enum kcat lookup_cat(const gs_json *j, gs_trace *t)
 /* pid and tid are numbers in most traces but text in some ("Spans", "stream 7", "25738",
  * "CPU functions"). Numbers inside text are used as numbers; other text becomes a stable
  * negative id so that grouping by thread still works. */
-static int read_id(gs_json *j, gs_trace *t, kscratch *s, int64_t *out, bool *is_text)
+static int read_id(gs_json *j, gs_trace *t, kscratch *s, int64_t *out, bool *is_text,
+                   gs_str *text)
 {
     enum gs_json_tok tok = gs_json_next(j);
     *is_text = false;
@@ -124,6 +125,7 @@ static int read_id(gs_json *j, gs_trace *t, kscratch *s, int64_t *out, bool *is_
         return gs_fail_oom(j->err);
     *out = -(int64_t)id - 1;
     *is_text = true;
+    *text = id;
     return 0;
 }
 
@@ -383,9 +385,9 @@ int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
         } else if (n == 4 && !memcmp(k, "name", 4)) {
             rc = read_name(j, t, s, &ev->name);
         } else if (n == 3 && !memcmp(k, "pid", 3)) {
-            rc = read_id(j, t, s, &ev->pid, &ev->pid_is_text);
+            rc = read_id(j, t, s, &ev->pid, &ev->pid_is_text, &ev->pid_text);
         } else if (n == 3 && !memcmp(k, "tid", 3)) {
-            rc = read_id(j, t, s, &ev->tid, &ev->tid_is_text);
+            rc = read_id(j, t, s, &ev->tid, &ev->tid_is_text, &ev->tid_text);
         } else if (n == 2 && k[0] == 't' && k[1] == 's') {
             enum gs_json_tok v = gs_json_next(j);
             if ((v == GS_JSON_NUMBER || v == GS_JSON_STRING) && gs_json_scaled(j, 3, &ev->ts))

@@ -48,8 +48,11 @@ typedef struct kevent {
     char ph;
     uint8_t cat; /* enum kcat */
     gs_str name;
+    /* A pid or tid written as text ("Spans", "CPU functions") keeps its text, and the model,
+     * whose pids and tids are numbers, gets a negative stand-in for it, one per distinct text. */
     int64_t pid, tid;
-    bool pid_is_text, tid_is_text; /* "Spans", "CPU functions", "stream 7", ... */
+    bool pid_is_text, tid_is_text;
+    gs_str pid_text, tid_text; /* when *_is_text */
     gs_ns ts, dur;
     uint32_t have; /* enum karg bits */
     /* A collective's args (record_param_comms ops, NCCL kernels); coll_name is GS_STR_EMPTY
