@@ -5,8 +5,6 @@
 
 #include <string.h>
 
-#include "ingest/kineto_event.h"
-
 enum { PROGRESS_EVERY = 1 << 16 };
 
 /* ---- GPU memory operations: kind and locations come from the name Kineto writes ------------- */
@@ -400,7 +398,7 @@ static int read_distributed_info(gs_json *j, gs_trace *t)
 }
 
 int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
-                       bool legacy)
+                       kineto_classify_fn classify)
 {
     kscratch scratch = {0};
     kevent ev;
@@ -414,7 +412,7 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
             break;
         }
         if (tok != GS_JSON_OBJECT) {
-            if (legacy) { /* e.g. export_memory_timeline's array of arrays */
+            if (classify) { /* e.g. export_memory_timeline's array of arrays */
                 rc = gs_json_fail(j, "not a profiler trace: the array holds no event objects");
                 break;
             }
@@ -426,8 +424,8 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
             rc = -1;
             break;
         }
-        if (legacy)
-            legacy_classify(t, &ev);
+        if (classify)
+            classify(t, &ev);
         if (kineto_add_event(t, &ev) != 0) {
             rc = gs_fail_oom(j->err);
             break;
@@ -462,7 +460,7 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
                 break;
             }
             saw_events = true;
-            rc = kineto_read_events(j, t, opts, &count, false);
+            rc = kineto_read_events(j, t, opts, &count, NULL);
         } else if (gs_json_tok_is(j, "deviceProperties")) {
             rc = read_device_properties(j, t, &scratch);
         } else if (gs_json_tok_is(j, "distributedInfo")) {

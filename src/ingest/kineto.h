@@ -1,5 +1,5 @@
-/* Readers of Chrome-trace JSON written by PyTorch: Kineto (top-level object) and the legacy
- * autograd-profiler export (top-level array). Internal to src/ingest; use load.h. */
+/* The reader of Chrome-trace JSON written by PyTorch's Kineto (a top-level object), and its event
+ * loop, which the legacy reader (legacy.h) shares. Internal to src/ingest; use load.h. */
 #ifndef GS_INGEST_KINETO_H
 #define GS_INGEST_KINETO_H
 
@@ -10,16 +10,14 @@
 /* After the top-level '{': reads the whole trace object. */
 int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts);
 
-/* After the top-level '[': reads a legacy export. */
-int legacy_read_array(gs_json *j, gs_trace *t, const gs_load_opts *opts);
+/* Gives an event the category its format implies when it names none. */
+typedef void (*kineto_classify_fn)(gs_trace *t, kevent *ev);
 
-/* Reads the events of an array whose '[' was just returned, up to its ']'. In a legacy
- * export every element must be an event and categories come from legacy_classify. */
+/* Reads the events of an array whose '[' was just returned, up to its ']'. With a classifier
+ * (a bare-array format, whose every element must be an event) each event goes through it before
+ * joining the model; without one (traceEvents) elements that are not objects are skipped. */
 int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
-                       bool legacy);
-
-/* Gives a legacy event (no "cat") the category its pid implies. */
-void legacy_classify(gs_trace *t, kevent *ev);
+                       kineto_classify_fn classify);
 
 /* Adds one parsed event to the model by its phase and category. 0, or -1 out of memory. */
 int kineto_add_event(gs_trace *t, const kevent *ev);

@@ -2,19 +2,19 @@
  * Debian's 1.13): a top-level array of events, pid "CPU functions" for operators and, in the
  * oldest files, pid "CUDA functions" (tid = device) for kernels. Times are µs from the start of
  * profiling, so the epoch is unknown. */
+#include "ingest/legacy.h"
+
 #include <string.h>
 
 #include "ingest/kineto.h"
 
 static bool pid_is(const gs_trace *t, const kevent *ev, const char *text)
 {
-    if (!ev->pid_is_text)
-        return false;
-    gs_str id = (gs_str)(-ev->pid - 1);
-    return !strcmp(gs_trace_str(t, id), text);
+    return ev->pid_is_text && !strcmp(gs_trace_str(t, ev->pid_text), text);
 }
 
-void legacy_classify(gs_trace *t, kevent *ev)
+/* An event without a "cat" (every event of the export) takes its category from its pid. */
+static void classify(gs_trace *t, kevent *ev)
 {
     if (ev->cat != KCAT_NONE)
         return;
@@ -31,7 +31,7 @@ int legacy_read_array(gs_json *j, gs_trace *t, const gs_load_opts *opts)
 {
     uint64_t count = 0;
     t->format = gs_strtab_intern(&t->strings, "legacy", 6);
-    if (kineto_read_events(j, t, opts, &count, true) != 0)
+    if (kineto_read_events(j, t, opts, &count, classify) != 0)
         return -1;
     if (count == 0)
         return gs_fail(j->err, GS_EXIT_INPUT, "%s: the trace has no events (empty array)",

@@ -16,6 +16,7 @@
 #include "ingest/gst.h"
 #include "ingest/json.h"
 #include "ingest/kineto.h"
+#include "ingest/legacy.h"
 #include "ingest/load_log.h"
 #include "ingest/source.h"
 
