@@ -191,156 +191,210 @@ static int add_string(reader *r, const uint8_t *payload, size_t size, uint64_t a
     return 0;
 }
 
+/* A record of a known type other than STRING, decoded. */
+typedef union record {
+    gst_process process;
+    gst_device device;
+    gst_kernel kernel;
+    gst_memcpy copy;
+    gst_memset set;
+    gst_api api;
+    gst_sync sync;
+    gst_nvtx_range range;
+    gst_nvtx_mark mark;
+    gst_memory memory;
+    gst_counter counter;
+    gst_note note;
+    gst_thread thread;
+} record;
+
+static int add_process(reader *r, const record *u)
+{
+    /* A merged file (gpuscope run without %p) holds several processes: the first one, the
+     * launched program, names the trace; the rest are its children. */
+    if (r->process_seen++)
+        return 0;
+    gs_trace *t = r->t;
+    t->pid = u->process.pid;
+    if (u->process.rank >= 0) {
+        t->rank = u->process.rank;
+        t->rank_source = GS_RANK_FROM_METADATA;
+    }
+    t->world_size = u->process.world_size > 0 ? u->process.world_size : 0;
+    t->hostname = u->process.hostname;
+    return 0; /* the model has no command line: kept in the file for people */
+}
+
+static int add_device(reader *r, const record *u)
+{
+    const gst_device *s = &u->device;
+    gs_device *d;
+    PUSH(&r->t->devices, d);
+    *d = (gs_device){s->id, s->name, s->total_memory, s->num_sms, s->compute_major,
+                     s->compute_minor, s->max_threads_per_sm, s->uuid};
+    return 0;
+}
+
+static int add_kernel(reader *r, const record *u)
+{
+    const gst_kernel *s = &u->kernel;
+    gs_kernel *k;
+    PUSH(&r->t->kernels, k);
+    k->start = s->start;
+    k->end = s->end;
+    k->name = s->name;
+    k->device = s->device;
+    k->stream = s->stream;
+    k->correlation = s->correlation;
+    memcpy(k->grid, s->grid, sizeof k->grid);
+    memcpy(k->block, s->block, sizeof k->block);
+    k->registers_per_thread = s->registers_per_thread;
+    k->shared_memory = s->shared_memory;
+    k->blocks_per_sm = k->warps_per_sm = k->occupancy_pct = -1;
+    k->graph_id = s->graph_id;
+    k->api = k->op = GS_NONE;
+    return 0;
+}
+
+/* Copies and sets: the record's fields in `m`; the links and the name are set here. */
+static int add_memop(reader *r, const gs_memop *m)
+{
+    gs_memop *d;
+    PUSH(&r->t->memops, d);
+    *d = *m;
+    d->api = d->op = GS_NONE;
+    d->name = memop_name(r, d->kind, d->src, d->dst, d->kind == GS_MEMOP_MEMSET);
+    return d->name == GS_STR_ERROR ? gs_fail_oom(r->err) : 0;
+}
+
+static int add_memcpy(reader *r, const record *u)
+{
+    const gst_memcpy *s = &u->copy;
+    gs_memop m = {.start = s->start, .end = s->end, .kind = copy_kind(s->copy_kind),
+                  .src = mem_loc(s->src_loc), .dst = mem_loc(s->dst_loc), .device = s->device,
+                  .stream = s->stream, .bytes = s->bytes, .correlation = s->correlation};
+    return add_memop(r, &m);
+}
+
+static int add_memset(reader *r, const record *u)
+{
+    const gst_memset *s = &u->set;
+    gs_memop m = {.start = s->start, .end = s->end, .kind = GS_MEMOP_MEMSET,
+                  .src = GS_LOC_UNKNOWN, .dst = mem_loc(s->dst_loc), .device = s->device,
+                  .stream = s->stream, .bytes = s->bytes, .correlation = s->correlation};
+    return add_memop(r, &m);
+}
+
+static int add_api(reader *r, const record *u)
+{
+    const gst_api *s = &u->api;
+    gs_api *a;
+    PUSH(&r->t->apis, a);
+    a->start = s->start;
+    a->end = s->end;
+    a->name = s->name;
+    a->kind = s->kind == GST_API_RUNTIME  ? GS_API_RUNTIME
+              : s->kind == GST_API_DRIVER ? GS_API_DRIVER
+                                          : GS_API_OTHER;
+    a->pid = s->pid;
+    a->tid = s->tid;
+    a->correlation = s->correlation;
+    a->cbid = s->cbid;
+    a->gpu = a->parent = GS_NONE;
+    return 0;
+}
+
+static int add_sync(reader *r, const record *u)
+{
+    const gst_sync *s = &u->sync;
+    gs_gpu_sync *g;
+    PUSH(&r->t->syncs, g);
+    *g = (gs_gpu_sync){s->start, s->end, intern_model(r, sync_name(s->sync_type)), s->device,
+                       s->stream, s->correlation, GS_NONE};
+    return g->name == GS_STR_ERROR ? gs_fail_oom(r->err) : 0;
+}
+
+static int add_nvtx_range(reader *r, const record *u)
+{
+    const gst_nvtx_range *s = &u->range;
+    gs_range *g;
+    PUSH(&r->t->ranges, g);
+    g->start = s->start;
+    g->end = s->end;
+    g->name = s->name;
+    g->kind = GS_RANGE_NVTX;
+    g->pid = s->pid;
+    g->tid = s->tid;
+    g->domain = s->domain;
+    g->parent = GS_NONE; /* nesting is the model's index's job */
+    return 0;
+}
+
+static int add_nvtx_mark(reader *r, const record *u)
+{
+    const gst_nvtx_mark *s = &u->mark;
+    gs_instant *i; /* the model keeps no domain for marks */
+    PUSH(&r->t->instants, i);
+    *i = (gs_instant){s->ts, s->name, s->pid, s->tid};
+    return 0;
+}
+
+static int add_memory(reader *r, const record *u)
+{
+    const gst_memory *s = &u->memory;
+    gs_mem_event *e;
+    PUSH(&r->t->mem_events, e);
+    bool on_device = s->loc == GST_LOC_DEVICE || s->loc == GST_LOC_ARRAY;
+    *e = (gs_mem_event){s->ts, s->pid, s->tid, on_device ? 1 : 0, s->device, s->addr, s->bytes,
+                        s->total_allocated, s->total_reserved};
+    return 0;
+}
+
+static int add_counter(reader *r, const record *u)
+{
+    const gst_counter *s = &u->counter;
+    gs_counter *c;
+    PUSH(&r->t->counters, c);
+    *c = (gs_counter){s->ts, s->name, s->device, s->value};
+    return 0;
+}
+
+static int add_note(reader *r, const record *u)
+{
+    /* Overhead time has no place in the model yet; dropped records do. */
+    gs_trace *t = r->t;
+    if (t->records_dropped + u->note.records_dropped >= t->records_dropped)
+        t->records_dropped += u->note.records_dropped;
+    return 0;
+}
+
+static int add_thread(reader *r, const record *u)
+{
+    const gst_thread *s = &u->thread;
+    gs_thread *th;
+    PUSH(&r->t->threads, th);
+    *th = (gs_thread){s->pid, s->tid, s->name};
+    return 0;
+}
+
+/* What each record type adds to the model. STRING records have their own reader (add_string):
+ * their bytes follow the fixed fields. */
+static int (*const record_adders[GST_REC__COUNT])(reader *r, const record *u) = {
+    [GST_REC_PROCESS] = add_process,       [GST_REC_DEVICE] = add_device,
+    [GST_REC_KERNEL] = add_kernel,         [GST_REC_MEMCPY] = add_memcpy,
+    [GST_REC_MEMSET] = add_memset,         [GST_REC_API] = add_api,
+    [GST_REC_SYNC] = add_sync,             [GST_REC_NVTX_RANGE] = add_nvtx_range,
+    [GST_REC_NVTX_MARK] = add_nvtx_mark,   [GST_REC_MEMORY] = add_memory,
+    [GST_REC_COUNTER] = add_counter,       [GST_REC_NOTE] = add_note,
+    [GST_REC_THREAD] = add_thread,
+};
+
 /* One record of a known type; `payload` holds at least its layout's bytes. */
 static int add_record(reader *r, uint32_t type, const uint8_t *payload)
 {
-    union {
-        gst_process process;
-        gst_device device;
-        gst_kernel kernel;
-        gst_memcpy copy;
-        gst_memset set;
-        gst_api api;
-        gst_sync sync;
-        gst_nvtx_range range;
-        gst_nvtx_mark mark;
-        gst_memory memory;
-        gst_counter counter;
-        gst_note note;
-        gst_thread thread;
-    } u;
-    gs_trace *t = r->t;
+    record u;
     gst_decode(gst_layout_of(type), payload, &u);
-    switch (type) {
-    case GST_REC_PROCESS:
-        /* A merged file (gpuscope run without %p) holds several processes: the first one, the
-         * launched program, names the trace; the rest are its children. */
-        if (r->process_seen++)
-            return 0;
-        t->pid = u.process.pid;
-        if (u.process.rank >= 0) {
-            t->rank = u.process.rank;
-            t->rank_source = GS_RANK_FROM_METADATA;
-        }
-        t->world_size = u.process.world_size > 0 ? u.process.world_size : 0;
-        t->hostname = u.process.hostname;
-        return 0; /* the model has no command line: kept in the file for people */
-    case GST_REC_DEVICE: {
-        gs_device *d;
-        PUSH(&t->devices, d);
-        *d = (gs_device){u.device.id, u.device.name, u.device.total_memory, u.device.num_sms,
-                         u.device.compute_major, u.device.compute_minor,
-                         u.device.max_threads_per_sm, u.device.uuid};
-        return 0;
-    }
-    case GST_REC_KERNEL: {
-        gs_kernel *k;
-        PUSH(&t->kernels, k);
-        const gst_kernel *s = &u.kernel;
-        k->start = s->start;
-        k->end = s->end;
-        k->name = s->name;
-        k->device = s->device;
-        k->stream = s->stream;
-        k->correlation = s->correlation;
-        memcpy(k->grid, s->grid, sizeof k->grid);
-        memcpy(k->block, s->block, sizeof k->block);
-        k->registers_per_thread = s->registers_per_thread;
-        k->shared_memory = s->shared_memory;
-        k->blocks_per_sm = k->warps_per_sm = k->occupancy_pct = -1;
-        k->graph_id = s->graph_id;
-        k->api = k->op = GS_NONE;
-        return 0;
-    }
-    case GST_REC_MEMCPY:
-    case GST_REC_MEMSET: {
-        gs_memop *m;
-        PUSH(&t->memops, m);
-        bool is_set = type == GST_REC_MEMSET;
-        m->start = is_set ? u.set.start : u.copy.start;
-        m->end = is_set ? u.set.end : u.copy.end;
-        m->kind = is_set ? GS_MEMOP_MEMSET : copy_kind(u.copy.copy_kind);
-        m->src = is_set ? GS_LOC_UNKNOWN : mem_loc(u.copy.src_loc);
-        m->dst = mem_loc(is_set ? u.set.dst_loc : u.copy.dst_loc);
-        m->device = is_set ? u.set.device : u.copy.device;
-        m->stream = is_set ? u.set.stream : u.copy.stream;
-        m->bytes = is_set ? u.set.bytes : u.copy.bytes;
-        m->correlation = is_set ? u.set.correlation : u.copy.correlation;
-        m->api = m->op = GS_NONE;
-        m->name = memop_name(r, m->kind, m->src, m->dst, is_set);
-        return m->name == GS_STR_ERROR ? gs_fail_oom(r->err) : 0;
-    }
-    case GST_REC_API: {
-        gs_api *a;
-        PUSH(&t->apis, a);
-        a->start = u.api.start;
-        a->end = u.api.end;
-        a->name = u.api.name;
-        a->kind = u.api.kind == GST_API_RUNTIME  ? GS_API_RUNTIME
-                  : u.api.kind == GST_API_DRIVER ? GS_API_DRIVER
-                                                 : GS_API_OTHER;
-        a->pid = u.api.pid;
-        a->tid = u.api.tid;
-        a->correlation = u.api.correlation;
-        a->cbid = u.api.cbid;
-        a->gpu = a->parent = GS_NONE;
-        return 0;
-    }
-    case GST_REC_SYNC: {
-        gs_gpu_sync *s;
-        PUSH(&t->syncs, s);
-        *s = (gs_gpu_sync){u.sync.start, u.sync.end, intern_model(r, sync_name(u.sync.sync_type)),
-                           u.sync.device, u.sync.stream, u.sync.correlation, GS_NONE};
-        return s->name == GS_STR_ERROR ? gs_fail_oom(r->err) : 0;
-    }
-    case GST_REC_NVTX_RANGE: {
-        gs_range *g;
-        PUSH(&t->ranges, g);
-        g->start = u.range.start;
-        g->end = u.range.end;
-        g->name = u.range.name;
-        g->kind = GS_RANGE_NVTX;
-        g->pid = u.range.pid;
-        g->tid = u.range.tid;
-        g->domain = u.range.domain;
-        g->parent = GS_NONE; /* nesting is the model's index's job */
-        return 0;
-    }
-    case GST_REC_NVTX_MARK: {
-        gs_instant *i; /* the model keeps no domain for marks */
-        PUSH(&t->instants, i);
-        *i = (gs_instant){u.mark.ts, u.mark.name, u.mark.pid, u.mark.tid};
-        return 0;
-    }
-    case GST_REC_MEMORY: {
-        gs_mem_event *e;
-        PUSH(&t->mem_events, e);
-        bool on_device = u.memory.loc == GST_LOC_DEVICE || u.memory.loc == GST_LOC_ARRAY;
-        *e = (gs_mem_event){u.memory.ts, u.memory.pid, u.memory.tid, on_device ? 1 : 0,
-                            u.memory.device, u.memory.addr, u.memory.bytes,
-                            u.memory.total_allocated, u.memory.total_reserved};
-        return 0;
-    }
-    case GST_REC_COUNTER: {
-        gs_counter *c;
-        PUSH(&t->counters, c);
-        *c = (gs_counter){u.counter.ts, u.counter.name, u.counter.device, u.counter.value};
-        return 0;
-    }
-    case GST_REC_NOTE:
-        /* Overhead time has no place in the model yet; dropped records do. */
-        if (t->records_dropped + u.note.records_dropped >= t->records_dropped)
-            t->records_dropped += u.note.records_dropped;
-        return 0;
-    case GST_REC_THREAD: {
-        gs_thread *th;
-        PUSH(&t->threads, th);
-        *th = (gs_thread){u.thread.pid, u.thread.tid, u.thread.name};
-        return 0;
-    }
-    default:
-        return 0;
-    }
+    return record_adders[type] ? record_adders[type](r, &u) : 0;
 }
 
 static int read_records(reader *r, const gst_chunk_header *h, uint64_t base)
