@@ -28,9 +28,11 @@ if(GS_CUPTI_INCLUDE AND GS_NVTX_INCLUDE AND GS_AGENT_SOURCES)
   target_include_directories(gsagent_obj SYSTEM PUBLIC ${GS_CUPTI_INCLUDE} ${GS_NVTX_INCLUDE})
   set_target_properties(gsagent_obj PROPERTIES POSITION_INDEPENDENT_CODE ON
                         C_VISIBILITY_PRESET hidden)
-  # The format code is shared with the CLI; the agent gets its own position-independent copy.
+  # The format code and the hash table are shared with the CLI; the agent gets its own
+  # position-independent copy.
   add_library(gsagent_format OBJECT ${CMAKE_SOURCE_DIR}/src/common/gst_format.c
-              ${CMAKE_SOURCE_DIR}/src/common/gst_writer.c ${CMAKE_SOURCE_DIR}/src/common/out_pattern.c)
+              ${CMAKE_SOURCE_DIR}/src/common/gst_writer.c ${CMAKE_SOURCE_DIR}/src/common/out_pattern.c
+              ${CMAKE_SOURCE_DIR}/src/common/hashtab.c)
   target_include_directories(gsagent_format PUBLIC ${CMAKE_SOURCE_DIR}/src)
   set_target_properties(gsagent_format PROPERTIES POSITION_INDEPENDENT_CODE ON
                         C_VISIBILITY_PRESET hidden)

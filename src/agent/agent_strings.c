@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct gsa_string_slot {
-    uint64_t hash; /* 0 = empty */
+typedef struct string_entry {
+    uint32_t hash;
     const char *bytes;
     size_t len;
     gst_strid id;
-};
+} string_entry;
 
 #define BLOCK_BYTES (64u << 10)
 
@@ -19,22 +19,15 @@ struct gsa_string_block {
     char data[];
 };
 
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h ? h : 1;
-}
-
 void gsa_strings_reset(gsa_strings *t, gst_strid (*new_id)(void))
 {
-    free(t->slots);
+    gs_hashtab_free(&t->ids);
     for (gsa_string_block *b = t->blocks, *next; b; b = next) {
         next = b->next;
         free(b);
     }
     memset(t, 0, sizeof *t);
+    gs_hashtab_init(&t->ids, sizeof(string_entry));
     t->new_id = new_id;
 }
 
@@ -57,43 +50,22 @@ static const char *copy_bytes(gsa_strings *t, const char *s, size_t len)
     return p;
 }
 
-static bool grow(gsa_strings *t)
-{
-    size_t nslots = t->nslots ? t->nslots * 2 : 1024;
-    gsa_string_slot *slots = calloc(nslots, sizeof *slots);
-    if (!slots)
-        return false;
-    for (size_t i = 0; i < t->nslots; i++) {
-        if (!t->slots[i].hash)
-            continue;
-        size_t j = t->slots[i].hash & (nslots - 1);
-        while (slots[j].hash)
-            j = (j + 1) & (nslots - 1);
-        slots[j] = t->slots[i];
-    }
-    free(t->slots);
-    t->slots = slots;
-    t->nslots = nslots;
-    return true;
-}
-
 gst_strid gsa_strings_find_or_add(gsa_strings *t, const char *s, size_t len, bool *is_new)
 {
     *is_new = false;
-    if ((t->n + 1) * 2 > t->nslots && !grow(t))
-        return 0;
-    uint64_t h = hash_bytes(s, len);
-    size_t j = h & (t->nslots - 1);
-    for (; t->slots[j].hash; j = (j + 1) & (t->nslots - 1)) {
-        gsa_string_slot *e = &t->slots[j];
-        if (e->hash == h && e->len == len && memcmp(e->bytes, s, len) == 0)
+    uint32_t h = gs_hash_bytes(s, len);
+    gs_hashpos pos;
+    for (const string_entry *e = gs_hashtab_find(&t->ids, h, &pos); e;
+         e = gs_hashtab_next(&t->ids, &pos))
+        if (e->len == len && memcmp(e->bytes, s, len) == 0)
             return e->id;
-    }
     const char *copy = copy_bytes(t, s, len);
-    if (!copy)
+    string_entry *e = copy ? gs_hashtab_add(&t->ids, h) : NULL;
+    if (!e)
         return 0;
-    t->slots[j] = (gsa_string_slot){h, copy, len, t->new_id()};
-    t->n++;
+    e->bytes = copy;
+    e->len = len;
+    e->id = t->new_id();
     *is_new = true;
-    return t->slots[j].id;
+    return e->id;
 }

@@ -7,13 +7,12 @@
 #include <stddef.h>
 
 #include "common/gst_format.h"
+#include "common/hashtab.h"
 
-typedef struct gsa_string_slot gsa_string_slot;
 typedef struct gsa_string_block gsa_string_block;
 
 typedef struct gsa_strings {
-    gsa_string_slot *slots;
-    size_t nslots, n;
+    gs_hashtab ids;           /* gs_hash_bytes of the bytes -> where they are and their id */
     gsa_string_block *blocks; /* the bytes, in blocks that never move */
     gst_strid (*new_id)(void);
 } gsa_strings;

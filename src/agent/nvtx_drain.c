@@ -8,6 +8,7 @@
 
 #include "agent/agent.h"
 #include "agent/nvtx_registry.h"
+#include "common/hashtab.h"
 
 /* An open push: when and what, until its pop. */
 typedef struct frame {
@@ -30,8 +31,9 @@ typedef struct thread_pairs {
 
 /* A start or an end whose partner has not been drained yet (they may be on two threads). */
 typedef struct pending {
-    uint64_t id; /* 0 = empty slot */
+    uint32_t key; /* key_of(id) */
     bool is_end;
+    uint64_t id;
     int64_t ts, tid;
     gst_strid name, domain;
 } pending;
@@ -39,10 +41,9 @@ typedef struct pending {
 static _Atomic(gsa_ring *) rings;
 static struct {
     int64_t pid; /* of this process, read once per drain: getpid() is a system call */
-    pending *slots;
-    size_t nslots, n;
+    gs_hashtab pending; /* by range id */
     uint64_t unmatched_pops, unmatched_ends, lost_pairs;
-} w;
+} w = {.pending = GS_HASHTAB_EMPTY(pending)};
 
 void gsa_nvtx_add_ring(gsa_ring *r)
 {
@@ -112,70 +113,45 @@ static void on_pop(thread_pairs *tp, const gsa_ring *r, const gsa_nvtx_ev *ev)
     write_range(f.ts, ev->ts, r->tid, f.name, ev->domain, GST_NVTX_PUSH_POP);
 }
 
-static size_t slot_of(uint64_t id)
+/* Range ids count up from 1: below 2^32 the key is the id itself, above it a fold of its halves
+ * (told apart by the full id). */
+static uint32_t key_of(uint64_t id)
 {
-    size_t j = (size_t)(id * 0x9e3779b97f4a7c15ull) & (w.nslots - 1);
-    while (w.slots[j].id && w.slots[j].id != id)
-        j = (j + 1) & (w.nslots - 1);
-    return j;
+    uint32_t key = (uint32_t)(id ^ (id >> 32));
+    return key ? key : 1;
 }
 
-static bool grow_pending(void)
+static pending *find_pending(uint64_t id, gs_hashpos *pos)
 {
-    size_t nslots = w.nslots ? w.nslots * 2 : 256;
-    pending *old = w.slots;
-    size_t old_n = w.nslots;
-    w.slots = calloc(nslots, sizeof *w.slots);
-    if (!w.slots) {
-        w.slots = old;
-        return false;
-    }
-    w.nslots = nslots;
-    for (size_t i = 0; i < old_n; i++)
-        if (old[i].id)
-            w.slots[slot_of(old[i].id)] = old[i];
-    free(old);
-    return true;
-}
-
-/* Backward-shift deletion keeps every probe chain unbroken without tombstones. */
-static void remove_slot(size_t j)
-{
-    w.n--;
-    for (size_t k = (j + 1) & (w.nslots - 1); w.slots[k].id; k = (k + 1) & (w.nslots - 1)) {
-        size_t home = (size_t)(w.slots[k].id * 0x9e3779b97f4a7c15ull) & (w.nslots - 1);
-        if (((k - home) & (w.nslots - 1)) >= ((k - j) & (w.nslots - 1))) {
-            w.slots[j] = w.slots[k];
-            j = k;
-        }
-    }
-    w.slots[j].id = 0;
+    pending *p = gs_hashtab_find(&w.pending, key_of(id), pos);
+    while (p && p->id != id)
+        p = gs_hashtab_next(&w.pending, pos);
+    return p;
 }
 
 static void on_start_or_end(const gsa_ring *r, const gsa_nvtx_ev *ev)
 {
     bool is_end = ev->type == GSA_EV_END;
-    if ((w.n + 1) * 2 > w.nslots && !grow_pending()) {
-        w.lost_pairs++;
-        return;
-    }
-    size_t j = slot_of(ev->id);
-    pending *p = &w.slots[j];
-    if (!p->id) {
-        *p = (pending){ev->id, is_end, ev->ts, r->tid, is_end ? 0 : name_of(ev), ev->domain};
-        w.n++;
+    gs_hashpos pos;
+    pending *p = find_pending(ev->id, &pos);
+    if (!p) {
+        uint32_t key = key_of(ev->id);
+        if (!(p = gs_hashtab_add(&w.pending, key))) {
+            w.lost_pairs++;
+            return;
+        }
+        *p = (pending){key, is_end, ev->id, ev->ts, r->tid, is_end ? 0 : name_of(ev), ev->domain};
         return;
     }
     if (p->is_end == is_end) { /* the same id twice: the program reused it */
         w.unmatched_ends++;
         return;
     }
-    const pending *s = is_end ? p : NULL;
-    if (s)
-        write_range(s->ts, ev->ts, s->tid, s->name, s->domain, GST_NVTX_START_END);
+    if (is_end)
+        write_range(p->ts, ev->ts, p->tid, p->name, p->domain, GST_NVTX_START_END);
     else
         write_range(ev->ts, p->ts, r->tid, name_of(ev), ev->domain, GST_NVTX_START_END);
-    remove_slot(j);
+    gs_hashtab_remove(&w.pending, &pos);
 }
 
 static void on_event(gsa_ring *r, thread_pairs *tp, const gsa_nvtx_ev *ev)
@@ -291,7 +267,7 @@ void gsa_nvtx_drain(bool final)
     note_count("ranges lost (out of memory)", w.lost_pairs);
     note_count("ranges still open (not written)", open_at_end);
     if (final)
-        note_count("start/end ranges never ended (not written)", w.n);
+        note_count("start/end ranges never ended (not written)", w.pending.n);
     w.unmatched_pops = w.unmatched_ends = w.lost_pairs = 0;
 }
 
@@ -305,8 +281,6 @@ void gsa_nvtx_drain_forked(void)
         gsa_ring_free(r);
     }
     atomic_store(&rings, NULL);
-    free(w.slots);
-    w.slots = NULL;
-    w.nslots = w.n = 0;
+    gs_hashtab_free(&w.pending);
     w.unmatched_pops = w.unmatched_ends = w.lost_pairs = 0;
 }

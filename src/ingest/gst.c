@@ -7,15 +7,15 @@
 #include <string.h>
 
 #include "common/gst_format.h"
+#include "common/hashtab.h"
 
 /* The writer's string ids are remapped once at the end, because a STRING record may come after
  * the records that use it (the agent flushes per-thread buffers in any order). Until then the
  * model's gs_str fields hold the writer's ids. */
-typedef struct id_map {
-    uint32_t *keys; /* writer id, 0 = empty slot (id 0 is never defined) */
-    gs_str *vals;
-    size_t n, nslots;
-} id_map;
+typedef struct id_entry {
+    uint32_t writer_id; /* never 0: id 0 is never defined */
+    gs_str id;
+} id_entry;
 
 typedef struct reader {
     gs_source *src;
@@ -25,64 +25,25 @@ typedef struct reader {
     uint64_t offset; /* of the next byte the source will return */
     uint8_t *chunk;
     size_t chunk_cap;
-    id_map strings;
+    gs_hashtab writer_ids; /* writer id -> model id */
     unsigned process_seen;
 } reader;
 
-static uint32_t hash_id(uint32_t id)
+static int map_put(reader *r, uint32_t writer_id, gs_str id)
 {
-    return id * 2654435761u;
-}
-
-static int map_put(id_map *m, uint32_t key, gs_str val)
-{
-    if ((m->n + 1) * 2 > m->nslots) {
-        size_t nslots = m->nslots ? m->nslots * 2 : 64;
-        uint32_t *keys = calloc(nslots, sizeof *keys);
-        gs_str *vals = malloc(nslots * sizeof *vals);
-        if (!keys || !vals) {
-            free(keys);
-            free(vals);
-            return -1;
-        }
-        for (size_t i = 0; i < m->nslots; i++) {
-            if (!m->keys[i])
-                continue;
-            size_t s = hash_id(m->keys[i]) & (nslots - 1);
-            while (keys[s])
-                s = (s + 1) & (nslots - 1);
-            keys[s] = m->keys[i];
-            vals[s] = m->vals[i];
-        }
-        free(m->keys);
-        free(m->vals);
-        m->keys = keys;
-        m->vals = vals;
-        m->nslots = nslots;
-    }
-    size_t s = hash_id(key) & (m->nslots - 1);
-    while (m->keys[s] && m->keys[s] != key)
-        s = (s + 1) & (m->nslots - 1);
-    if (!m->keys[s])
-        m->n++;
-    m->keys[s] = key; /* a redefinition wins: the last one written is the newest */
-    m->vals[s] = val;
+    id_entry *e = gs_hashtab_find(&r->writer_ids, writer_id, NULL);
+    if (!e && !(e = gs_hashtab_add(&r->writer_ids, writer_id)))
+        return -1;
+    e->id = id; /* a redefinition wins: the last one written is the newest */
     return 0;
 }
 
-static bool map_get(const id_map *m, uint32_t key, gs_str *val)
+static bool map_get(const reader *r, uint32_t writer_id, gs_str *id)
 {
-    if (!m->nslots)
-        return false;
-    size_t s = hash_id(key) & (m->nslots - 1);
-    while (m->keys[s]) {
-        if (m->keys[s] == key) {
-            *val = m->vals[s];
-            return true;
-        }
-        s = (s + 1) & (m->nslots - 1);
-    }
-    return false;
+    const id_entry *e = gs_hashtab_find(&r->writer_ids, writer_id, NULL);
+    if (e)
+        *id = e->id;
+    return e != NULL;
 }
 
 bool gst_is_magic(const void *head, size_t n)
@@ -186,7 +147,7 @@ static int add_string(reader *r, const uint8_t *payload, size_t size, uint64_t a
     if (s.length > size - fixed)
         return corrupt(r, at, "string longer than its record");
     gs_str id = gs_strtab_intern(&r->t->strings, (const char *)payload + fixed, s.length);
-    if (id == GS_STR_ERROR || map_put(&r->strings, s.id, id) != 0)
+    if (id == GS_STR_ERROR || map_put(r, s.id, id) != 0)
         return gs_fail_oom(r->err);
     return 0;
 }
@@ -525,12 +486,12 @@ static int remap(reader *r, gs_str *field)
         *field = v & ~MODEL_STR;
         return 0;
     }
-    if (v == 0 || map_get(&r->strings, v, field))
+    if (v == 0 || map_get(r, v, field))
         return 0;
     char name[32];
     snprintf(name, sizeof name, "<string %" PRIu32 ">", v);
     gs_str id = gs_strtab_intern(&r->t->strings, name, strlen(name));
-    if (id == GS_STR_ERROR || map_put(&r->strings, v, id) != 0)
+    if (id == GS_STR_ERROR || map_put(r, v, id) != 0)
         return gs_fail_oom(r->err);
     *field = id;
     return 0;
@@ -584,7 +545,8 @@ static void derive_per_sm(gs_trace *t)
 
 int gst_read(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *err)
 {
-    reader r = {.src = src, .t = t, .err = err, .opts = opts};
+    reader r = {.src = src, .t = t, .err = err, .opts = opts,
+                .writer_ids = GS_HASHTAB_EMPTY(id_entry)};
     t->format = gs_strtab_intern(&t->strings, "gst", 3);
     int rc = t->format == GS_STR_ERROR ? gs_fail_oom(err) : read_header(&r);
     while (rc == 0) {
@@ -604,7 +566,6 @@ int gst_read(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *er
     if (rc == 0)
         derive_per_sm(t);
     free(r.chunk);
-    free(r.strings.keys);
-    free(r.strings.vals);
+    gs_hashtab_free(&r.writer_ids);
     return rc;
 }

@@ -13,16 +13,11 @@ struct gs_strblock {
     char data[];
 };
 
-static uint32_t hash_bytes(const char *s, size_t len)
-{
-    /* FNV-1a: names are short and this is not on an adversarial path that needs more. */
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 16777619u;
-    }
-    return h;
-}
+/* An entry of the index: a string's hash and its id. */
+typedef struct id_entry {
+    uint32_t hash;
+    gs_str id;
+} id_entry;
 
 static char *block_alloc(gs_strtab *t, size_t size)
 {
@@ -42,28 +37,10 @@ static char *block_alloc(gs_strtab *t, size_t size)
     return p;
 }
 
-static int rehash(gs_strtab *t, size_t nslots)
-{
-    uint32_t *slots = calloc(nslots, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t id = 0; id < t->n; id++) {
-        size_t i = t->hash[id] & (nslots - 1);
-        while (slots[i])
-            i = (i + 1) & (nslots - 1);
-        slots[i] = (uint32_t)id + 1;
-    }
-    free(t->slots);
-    t->slots = slots;
-    t->nslots = nslots;
-    return 0;
-}
-
 int gs_strtab_init(gs_strtab *t)
 {
     memset(t, 0, sizeof *t);
-    if (rehash(t, 1024) != 0)
-        return -1;
+    gs_hashtab_init(&t->ids, sizeof(id_entry));
     return gs_strtab_intern(t, "", 0) == GS_STR_ERROR ? -1 : 0;
 }
 
@@ -75,8 +52,7 @@ void gs_strtab_free(gs_strtab *t)
     }
     free(t->ptr);
     free(t->len);
-    free(t->hash);
-    free(t->slots);
+    gs_hashtab_free(&t->ids);
     memset(t, 0, sizeof *t);
 }
 
@@ -84,13 +60,12 @@ gs_str gs_strtab_intern(gs_strtab *t, const char *s, size_t len)
 {
     if (len >= UINT32_MAX)
         return GS_STR_ERROR;
-    uint32_t h = hash_bytes(s, len);
-    size_t i = h & (t->nslots - 1);
-    for (; t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
-        uint32_t id = t->slots[i] - 1;
-        if (t->hash[id] == h && t->len[id] == len && memcmp(t->ptr[id], s, len) == 0)
-            return id;
-    }
+    uint32_t h = gs_hash_bytes(s, len);
+    gs_hashpos pos;
+    for (const id_entry *e = gs_hashtab_find(&t->ids, h, &pos); e;
+         e = gs_hashtab_next(&t->ids, &pos))
+        if (t->len[e->id] == len && memcmp(t->ptr[e->id], s, len) == 0)
+            return e->id;
     if (t->n + 1 >= UINT32_MAX - 1)
         return GS_STR_ERROR;
     if (t->n == t->cap) {
@@ -100,25 +75,17 @@ gs_str gs_strtab_intern(gs_strtab *t, const char *s, size_t len)
         cap = t->cap;
         if (gs_grow((void **)&t->len, &cap, t->n + 1, sizeof *t->len) != 0)
             return GS_STR_ERROR;
-        cap = t->cap;
-        if (gs_grow((void **)&t->hash, &cap, t->n + 1, sizeof *t->hash) != 0)
-            return GS_STR_ERROR;
         t->cap = cap;
     }
     char *copy = block_alloc(t, len + 1);
-    if (!copy)
-        return GS_STR_ERROR;
+    id_entry *e = copy ? gs_hashtab_add(&t->ids, h) : NULL;
+    if (!e)
+        return GS_STR_ERROR; /* a copy made is only lost space in its block */
     memcpy(copy, s, len);
     copy[len] = '\0';
-    uint32_t id = (uint32_t)t->n++;
+    gs_str id = (gs_str)t->n++;
     t->ptr[id] = copy;
     t->len[id] = (uint32_t)len;
-    t->hash[id] = h;
-    t->slots[i] = id + 1;
-    if (t->n * 2 > t->nslots && rehash(t, t->nslots * 2) != 0) {
-        t->n--; /* keep the table consistent: the slot still points at it, so undo fully */
-        t->slots[i] = 0;
-        return GS_STR_ERROR;
-    }
+    e->id = id;
     return id;
 }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hashtab.h"
+
 typedef uint32_t gs_str;
 #define GS_STR_EMPTY ((gs_str)0)
 #define GS_STR_ERROR ((gs_str)UINT32_MAX) /* returned by intern when memory is exhausted */
@@ -13,10 +15,8 @@ typedef uint32_t gs_str;
 typedef struct gs_strtab {
     const char **ptr; /* id -> NUL-terminated bytes */
     uint32_t *len;    /* id -> length */
-    uint32_t *hash;   /* id -> hash (kept to rehash without rereading bytes) */
     size_t n, cap;
-    uint32_t *slots; /* open addressing: id + 1, 0 = empty */
-    size_t nslots;
+    gs_hashtab ids; /* gs_hash_bytes of the bytes -> id */
     struct gs_strblock *blocks;
 } gs_strtab;
 
