@@ -42,7 +42,7 @@ static void key(FILE *out, const char *k)
     fprintf(out, ",\"%s\":", k);
 }
 
-static void host_fields(FILE *out, const gs_mon_host *h)
+static void host_fields(FILE *out, const gs_host_usage *h)
 {
     key(out, "host_cpu_pct");
     h->have_cpu ? gs_jsonl_number(out, h->cpu_pct) : (void)fputs("null", out);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "monitor/host.h"
+#include "probe/proc.h"
 
 #define NS_PER_S 1000000000LL
 

@@ -195,7 +195,7 @@ static void host_metric(FILE *out, const gs_snapshot *s, const char *name, const
 
 static void host(FILE *out, const gs_snapshot *s)
 {
-    const gs_mon_host *h = &s->host;
+    const gs_host_usage *h = &s->host;
     if (h->have_cpu)
         host_metric(out, s, "gpuscope_host_cpu_percent",
                     "Host CPU busy over the last interval, all cores (0-100).", h->cpu_pct);

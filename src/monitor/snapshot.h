@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "probe/nvml.h"
+#include "probe/proc.h"
 
 #define GS_MON_NAME_MAX 96      /* device names and UUIDs: NVML's _V2 buffer sizes */
 #define GS_MON_BUS_ID_MAX 32
@@ -37,17 +38,10 @@ typedef struct gs_mon_gpu {
     size_t nprocs, procs_cap;
 } gs_mon_gpu;
 
-/* Host CPU and memory; each part is absent until it could be read (CPU needs two reads). */
-typedef struct gs_mon_host {
-    bool have_cpu, have_mem;
-    double cpu_pct; /* all cores, 0..100 */
-    uint64_t mem_total_bytes, mem_used_bytes; /* used = MemTotal - MemAvailable */
-} gs_mon_host;
-
 typedef struct gs_snapshot {
     int64_t ts_ms; /* wall clock, ms since the epoch: the log's resolution */
     char hostname[GS_MON_HOST_MAX];
-    gs_mon_host host;
+    gs_host_usage host;
     gs_mon_gpu *gpus; /* by NVML index */
     size_t ngpus, gpus_cap;
 } gs_snapshot;

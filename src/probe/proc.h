@@ -1,11 +1,13 @@
-/* CPU time and resident memory of a process tree, read from a /proc directory.
+/* CPU time and memory read from a /proc directory: of a process tree (the sampler of
+ * `gpuscope run`), of the whole host, and the names of processes (`gpuscope monitor`).
  *
- * The root of /proc is a parameter so that tests read a fake tree. A tree is the root pid and
+ * The root of /proc is a parameter so that tests read a fake one. A tree is the root pid and
  * every process whose chain of parents (field 4 of /proc/<pid>/stat) leads to it. CPU use comes
  * as a percentage between two reads of the same tree, 100 meaning one core busy the whole time. */
 #ifndef GS_PROBE_PROC_H
 #define GS_PROBE_PROC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,5 +47,26 @@ double gs_proc_cpu_pct(const gs_proc_tree *prev, const gs_proc_tree *cur, int64_
 long gs_proc_ticks_per_second(void);
 
 void gs_proc_tree_free(gs_proc_tree *t);
+
+/* The host's CPU use and memory; each part is absent until it could be read (CPU use needs two
+ * reads). */
+typedef struct gs_host_usage {
+    bool have_cpu, have_mem;
+    double cpu_pct; /* all cores, 0..100 */
+    uint64_t mem_total_bytes, mem_used_bytes; /* used = MemTotal - MemAvailable */
+} gs_host_usage;
+
+typedef struct gs_host_probe {
+    const char *proc_root; /* "/proc" */
+    bool have_prev;
+    uint64_t prev_busy, prev_total; /* jiffies of the previous /proc/stat read */
+} gs_host_probe;
+
+/* Reads the host's CPU use since the previous call (absent on the first) and its memory into
+ * out. A part that cannot be read stays absent: host metrics never stop the monitor. */
+void gs_host_read(gs_host_probe *h, gs_host_usage *out);
+
+/* The command name of process pid (/proc/<pid>/comm), or "" when it cannot be read. */
+void gs_host_proc_name(const char *proc_root, uint32_t pid, char *buf, size_t cap);
 
 #endif

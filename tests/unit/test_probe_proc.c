@@ -1,6 +1,7 @@
 /* Process-tree CPU and memory over a fake /proc: nested descendants found by ppid, comm fields
  * with spaces and parentheses, exact tick sums and CPU % between two reads (growth, exits, new
- * processes, a reused pid), RSS sums; then one read of the real /proc. */
+ * processes, a reused pid), RSS sums; the host's CPU % between two reads of /proc/stat, its
+ * memory from /proc/meminfo and process names; then one read of the real /proc. */
 #include <math.h>
 
 #include "check.h"
@@ -118,11 +119,47 @@ static void test_real_proc(void)
     gs_proc_tree_free(&b);
 }
 
+/* Host: busy is every /proc/stat column but idle and iowait; a smaller total (another /proc, a
+ * counter reset) or an unreadable file leaves the part absent instead of a wrong number. */
+static void test_host(void)
+{
+    gs_host_probe h = {.proc_root = fake_proc_root};
+    gs_host_usage u;
+    gs_host_read(&h, &u);
+    CHECK(!u.have_cpu && !u.have_mem); /* nothing to read yet */
+    fake_proc_write(".", "stat", "cpu  100 5 50 800 40 3 2 0 0 0\ncpu0 1 2 3 4 5 6 7 8\n");
+    fake_proc_write(".", "meminfo",
+                    "MemTotal:       16000 kB\nMemFree:    1000 kB\nMemAvailable:    4000 kB\n");
+    gs_host_read(&h, &u);
+    CHECK(!u.have_cpu); /* CPU use needs a previous read */
+    CHECK(u.have_mem);
+    CHECK_INT(u.mem_total_bytes, 16000 * 1024);
+    CHECK_INT(u.mem_used_bytes, 12000 * 1024);
+    /* +60 busy (user 30, system 20, irq 5, softirq 5) and +40 idle/iowait: 60 %. */
+    fake_proc_write(".", "stat", "cpu  130 5 70 820 60 8 7 0 0 0\n");
+    gs_host_read(&h, &u);
+    CHECK(u.have_cpu && fabs(u.cpu_pct - 60.0) < 1e-9);
+    fake_proc_write(".", "stat", "cpu  1 1 1 1 1 1 1 1 0 0\n");
+    gs_host_read(&h, &u);
+    CHECK(!u.have_cpu);
+    fake_proc_write(".", "meminfo", "MemTotal:  100 kB\nMemAvailable:  200 kB\n");
+    gs_host_read(&h, &u);
+    CHECK(!u.have_mem); /* more available than there is: not a real meminfo */
+
+    char name[64] = "stale";
+    fake_proc_write("77", "comm", "python3\n");
+    gs_host_proc_name(fake_proc_root, 77, name, sizeof name);
+    CHECK_STR(name, "python3");
+    gs_host_proc_name(fake_proc_root, 78, name, sizeof name);
+    CHECK_STR(name, "");
+}
+
 int main(void)
 {
     fake_proc_init();
     build_tree();
     test_tree();
+    test_host();
     fake_proc_cleanup();
     test_real_proc();
     return check_done("test_probe_proc");
