@@ -8,24 +8,35 @@
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Category columns in enum gs_bd_cat order, right after Rank, Step and Duration. */
-#define FIRST_CAT_COL 3
-static const gs_column step_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
-    {"kernel_ns", "kernel", "Kernel", "Kernel (ns)", GS_COL_NS, 0},
-    {"memcpy_ns", "memcpy", "Memcpy", "Memcpy (ns)", GS_COL_NS, 0},
-    {"memset_ns", "memset", "Memset", "Memset (ns)", GS_COL_NS, 0},
-    {"communication_ns", "communication", "Communication", "Communication (ns)", GS_COL_NS, 0},
-    {"runtime_ns", "runtime", "Runtime", "Runtime (ns)", GS_COL_NS, 0},
-    {"dataloader_ns", "dataloader", "DataLoader", "DataLoader (ns)", GS_COL_NS, 0},
-    {"cpu_exec_ns", "cpu_exec", "CPU Exec", "CPU Exec (ns)", GS_COL_NS, 0},
-    {"other_ns", "other", "Other", "Other (ns)", GS_COL_NS, 0},
-    {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+/* Rank, Step and Duration, then one column per category (STEP_COL_CATEGORY + enum gs_bd_cat),
+ * then Warm-up. */
+enum step_col {
+    STEP_COL_RANK, STEP_COL_STEP, STEP_COL_DURATION_NS, STEP_COL_CATEGORY,
+    STEP_COL_WARMUP = STEP_COL_CATEGORY + GS_BD__COUNT, STEP_NCOLS
 };
-_Static_assert(COUNT_OF(step_columns) == FIRST_CAT_COL + GS_BD__COUNT + 1,
-               "one column per category");
+
+static const gs_column step_columns[] = {
+    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
+    [STEP_COL_CATEGORY + GS_BD_KERNEL] = {"kernel_ns", "kernel", "Kernel", "Kernel (ns)", GS_COL_NS,
+                                          0},
+    [STEP_COL_CATEGORY + GS_BD_MEMCPY] = {"memcpy_ns", "memcpy", "Memcpy", "Memcpy (ns)", GS_COL_NS,
+                                          0},
+    [STEP_COL_CATEGORY + GS_BD_MEMSET] = {"memset_ns", "memset", "Memset", "Memset (ns)", GS_COL_NS,
+                                          0},
+    [STEP_COL_CATEGORY + GS_BD_COMM] = {"communication_ns", "communication", "Communication",
+                                        "Communication (ns)", GS_COL_NS, 0},
+    [STEP_COL_CATEGORY + GS_BD_RUNTIME] = {"runtime_ns", "runtime", "Runtime", "Runtime (ns)",
+                                           GS_COL_NS, 0},
+    [STEP_COL_CATEGORY + GS_BD_DATALOADER] = {"dataloader_ns", "dataloader", "DataLoader",
+                                              "DataLoader (ns)", GS_COL_NS, 0},
+    [STEP_COL_CATEGORY + GS_BD_CPU_EXEC] = {"cpu_exec_ns", "cpu_exec", "CPU Exec", "CPU Exec (ns)",
+                                            GS_COL_NS, 0},
+    [STEP_COL_CATEGORY + GS_BD_OTHER] = {"other_ns", "other", "Other", "Other (ns)", GS_COL_NS, 0},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
 void gs_bd_step_table_init(gs_table *out)
 {
@@ -39,21 +50,26 @@ int gs_bd_step_table(const gs_bd_trace *b, size_t limit, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = b->rank;
-        c[1].i = s->number;
-        c[2].i = s->end - s->start;
+        c[STEP_COL_RANK].i = b->rank;
+        c[STEP_COL_STEP].i = s->number;
+        c[STEP_COL_DURATION_NS].i = s->end - s->start;
         for (int k = 0; k < GS_BD__COUNT; k++)
-            c[FIRST_CAT_COL + k].i = s->ns[k];
-        c[FIRST_CAT_COL + GS_BD__COUNT].text = s->warmup ? "yes" : "no";
+            c[STEP_COL_CATEGORY + k].i = s->ns[k];
+        c[STEP_COL_WARMUP].text = s->warmup ? "yes" : "no";
     }
     return 0;
 }
 
-static const gs_column avg_columns[] = {
-    {"category", "category", "Category", "Category", GS_COL_TEXT, 0},
-    {"avg_ns", "avg", "Avg/Step", "Avg/Step (ns)", GS_COL_NS, 0},
-    {"pct", "pct", "Step (%)", "Step (%)", GS_COL_PCT, 0},
+enum avg_col {
+    AVG_COL_CATEGORY, AVG_COL_AVG_NS, AVG_COL_PCT, AVG_NCOLS
 };
+
+static const gs_column avg_columns[] = {
+    [AVG_COL_CATEGORY] = {"category", "category", "Category", "Category", GS_COL_TEXT, 0},
+    [AVG_COL_AVG_NS] = {"avg_ns", "avg", "Avg/Step", "Avg/Step (ns)", GS_COL_NS, 0},
+    [AVG_COL_PCT] = {"pct", "pct", "Step (%)", "Step (%)", GS_COL_PCT, 0},
+};
+_Static_assert(COUNT_OF(avg_columns) == AVG_NCOLS, "one column per enum avg_col");
 
 int gs_bd_avg_table(const gs_bd_trace *b, gs_table *out)
 {
@@ -64,22 +80,29 @@ int gs_bd_avg_table(const gs_bd_trace *b, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].text = gs_bd_cat_title((enum gs_bd_cat)k);
-        c[1].i = llround(b->avg_ns[k]);
-        c[2].f = b->avg_pct[k];
+        c[AVG_COL_CATEGORY].text = gs_bd_cat_title((enum gs_bd_cat)k);
+        c[AVG_COL_AVG_NS].i = llround(b->avg_ns[k]);
+        c[AVG_COL_PCT].f = b->avg_pct[k];
     }
     return 0;
 }
 
-static const gs_column gpu_columns[] = {
-    {"device", "device", "GPU", "GPU", GS_COL_COUNT, 0},
-    {"utilization_pct", "utilization", "Utilization (%)", "Utilization (%)", GS_COL_PCT, 0},
-    {"sm_efficiency_pct", "sm_efficiency", "Est. SM Efficiency (%)", "Est. SM Efficiency (%)",
-     GS_COL_PCT, 0},
-    {"occupancy_pct", "occupancy", "Est. Achieved Occupancy (%)", "Est. Achieved Occupancy (%)",
-     GS_COL_PCT, 0},
-    {"busy_ns", "busy", "Kernel Busy", "Kernel Busy (ns)", GS_COL_NS, 0},
+enum gpu_col {
+    GPU_COL_DEVICE, GPU_COL_UTILIZATION_PCT, GPU_COL_SM_EFFICIENCY_PCT, GPU_COL_OCCUPANCY_PCT,
+    GPU_COL_BUSY_NS, GPU_NCOLS
 };
+
+static const gs_column gpu_columns[] = {
+    [GPU_COL_DEVICE] = {"device", "device", "GPU", "GPU", GS_COL_COUNT, 0},
+    [GPU_COL_UTILIZATION_PCT] = {"utilization_pct", "utilization", "Utilization (%)",
+                                 "Utilization (%)", GS_COL_PCT, 0},
+    [GPU_COL_SM_EFFICIENCY_PCT] = {"sm_efficiency_pct", "sm_efficiency", "Est. SM Efficiency (%)",
+                                   "Est. SM Efficiency (%)", GS_COL_PCT, 0},
+    [GPU_COL_OCCUPANCY_PCT] = {"occupancy_pct", "occupancy", "Est. Achieved Occupancy (%)",
+                               "Est. Achieved Occupancy (%)", GS_COL_PCT, 0},
+    [GPU_COL_BUSY_NS] = {"busy_ns", "busy", "Kernel Busy", "Kernel Busy (ns)", GS_COL_NS, 0},
+};
+_Static_assert(COUNT_OF(gpu_columns) == GPU_NCOLS, "one column per enum gpu_col");
 
 int gs_bd_gpu_table(const gs_bd_trace *b, gs_table *out)
 {
@@ -89,11 +112,11 @@ int gs_bd_gpu_table(const gs_bd_trace *b, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = m->device;
-        c[1].f = m->utilization * 100.0;
-        c[2].f = m->has_sm_efficiency ? m->sm_efficiency * 100.0 : NAN;
-        c[3].f = m->has_occupancy ? m->occupancy_pct : NAN;
-        c[4].i = m->busy_ns;
+        c[GPU_COL_DEVICE].i = m->device;
+        c[GPU_COL_UTILIZATION_PCT].f = m->utilization * 100.0;
+        c[GPU_COL_SM_EFFICIENCY_PCT].f = m->has_sm_efficiency ? m->sm_efficiency * 100.0 : NAN;
+        c[GPU_COL_OCCUPANCY_PCT].f = m->has_occupancy ? m->occupancy_pct : NAN;
+        c[GPU_COL_BUSY_NS].i = m->busy_ns;
     }
     return 0;
 }

@@ -14,26 +14,39 @@ static double known(double v)
 
 /* ---- per rank ---------------------------------------------------------------------------------- */
 
-static const gs_column rank_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0},
-    {"step_median_ns", "step", "Step (med)", "Step Median (ns)", GS_COL_NS, 0},
-    {"window_ns", "window", "GPU window", "GPU Window (ns)", GS_COL_NS, 0},
-    {"compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0},
-    {"communication_ns", "communication", "Comm", "Communication (ns)", GS_COL_NS, 0},
-    {"overlap_ns", "overlap", "Overlap", "Overlap (ns)", GS_COL_NS, 0},
-    {"overlap_pct", "overlap_pct", "Overlap (%)", "Overlap (%)", GS_COL_PCT, 0},
-    {"exposed_ns", "exposed", "Exposed", "Exposed (ns)", GS_COL_NS, 0},
-    {"exposed_pct", "exposed_pct", "Exp. (% win)", "Exposed (% of window)", GS_COL_PCT, 0},
-    {"exposed_per_step_ns", "exposed_per_step", "Exp./step", "Exposed per Step (ns)", GS_COL_NS,
-     0},
-    {"exposed_step_pct", "exposed_step_pct", "Exp. (% step)", "Exposed (% of step)", GS_COL_PCT,
-     0},
-    {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0},
-    {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
-    {"collectives", "collectives", "Collectives", "Collectives", GS_COL_COUNT, 0},
-    {"file", "file", "File", "File", GS_COL_TEXT, 0},
+enum rank_col {
+    RANK_COL_RANK, RANK_COL_STEPS, RANK_COL_STEP_MEDIAN_NS, RANK_COL_WINDOW_NS, RANK_COL_COMPUTE_NS,
+    RANK_COL_COMMUNICATION_NS, RANK_COL_OVERLAP_NS, RANK_COL_OVERLAP_PCT, RANK_COL_EXPOSED_NS,
+    RANK_COL_EXPOSED_PCT, RANK_COL_EXPOSED_PER_STEP_NS, RANK_COL_EXPOSED_STEP_PCT, RANK_COL_IDLE_NS,
+    RANK_COL_IDLE_PCT, RANK_COL_COLLECTIVES, RANK_COL_FILE, RANK_NCOLS
 };
+
+static const gs_column rank_columns[] = {
+    [RANK_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [RANK_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0},
+    [RANK_COL_STEP_MEDIAN_NS] = {"step_median_ns", "step", "Step (med)", "Step Median (ns)",
+                                 GS_COL_NS, 0},
+    [RANK_COL_WINDOW_NS] = {"window_ns", "window", "GPU window", "GPU Window (ns)", GS_COL_NS, 0},
+    [RANK_COL_COMPUTE_NS] = {"compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0},
+    [RANK_COL_COMMUNICATION_NS] = {"communication_ns", "communication", "Comm",
+                                   "Communication (ns)", GS_COL_NS, 0},
+    [RANK_COL_OVERLAP_NS] = {"overlap_ns", "overlap", "Overlap", "Overlap (ns)", GS_COL_NS, 0},
+    [RANK_COL_OVERLAP_PCT] = {"overlap_pct", "overlap_pct", "Overlap (%)", "Overlap (%)",
+                              GS_COL_PCT, 0},
+    [RANK_COL_EXPOSED_NS] = {"exposed_ns", "exposed", "Exposed", "Exposed (ns)", GS_COL_NS, 0},
+    [RANK_COL_EXPOSED_PCT] = {"exposed_pct", "exposed_pct", "Exp. (% win)", "Exposed (% of window)",
+                              GS_COL_PCT, 0},
+    [RANK_COL_EXPOSED_PER_STEP_NS] = {"exposed_per_step_ns", "exposed_per_step", "Exp./step",
+                                      "Exposed per Step (ns)", GS_COL_NS, 0},
+    [RANK_COL_EXPOSED_STEP_PCT] = {"exposed_step_pct", "exposed_step_pct", "Exp. (% step)",
+                                   "Exposed (% of step)", GS_COL_PCT, 0},
+    [RANK_COL_IDLE_NS] = {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0},
+    [RANK_COL_IDLE_PCT] = {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
+    [RANK_COL_COLLECTIVES] = {"collectives", "collectives", "Collectives", "Collectives",
+                              GS_COL_COUNT, 0},
+    [RANK_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(rank_columns) == RANK_NCOLS, "one column per enum rank_col");
 
 static int rank_table(const gs_comm *c, gs_table *out)
 {
@@ -43,42 +56,50 @@ static int rank_table(const gs_comm *c, gs_table *out)
         gs_cell *v = gs_table_add_row(out);
         if (!v)
             return -1;
-        v[0].i = r->rank;
-        v[1].i = (int64_t)r->steps;
-        v[2].i = r->step_median;
-        v[3].i = r->window;
-        v[4].i = r->compute;
-        v[5].i = r->communication;
-        v[6].i = r->overlap;
-        v[7].f = known(r->overlap_pct);
-        v[8].i = r->exposed;
-        v[9].f = r->exposed_pct;
-        v[10].i = r->exposed_per_step;
-        v[11].f = r->exposed_step_pct;
-        v[12].i = r->idle;
-        v[13].f = r->idle_pct;
-        v[14].i = (int64_t)r->collectives;
-        v[15].text = r->path;
+        v[RANK_COL_RANK].i = r->rank;
+        v[RANK_COL_STEPS].i = (int64_t)r->steps;
+        v[RANK_COL_STEP_MEDIAN_NS].i = r->step_median;
+        v[RANK_COL_WINDOW_NS].i = r->window;
+        v[RANK_COL_COMPUTE_NS].i = r->compute;
+        v[RANK_COL_COMMUNICATION_NS].i = r->communication;
+        v[RANK_COL_OVERLAP_NS].i = r->overlap;
+        v[RANK_COL_OVERLAP_PCT].f = known(r->overlap_pct);
+        v[RANK_COL_EXPOSED_NS].i = r->exposed;
+        v[RANK_COL_EXPOSED_PCT].f = r->exposed_pct;
+        v[RANK_COL_EXPOSED_PER_STEP_NS].i = r->exposed_per_step;
+        v[RANK_COL_EXPOSED_STEP_PCT].f = r->exposed_step_pct;
+        v[RANK_COL_IDLE_NS].i = r->idle;
+        v[RANK_COL_IDLE_PCT].f = r->idle_pct;
+        v[RANK_COL_COLLECTIVES].i = (int64_t)r->collectives;
+        v[RANK_COL_FILE].text = r->path;
     }
     return 0;
 }
 
 /* ---- per rank and collective kind -------------------------------------------------------------- */
 
-static const gs_column kind_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"collective", "collective", "Collective", "Collective", GS_COL_TEXT, 0},
-    {"count", "count", "Count", "Count", GS_COL_COUNT, 0},
-    {"total_ns", "total", "Total", "Total (ns)", GS_COL_NS, 0},
-    {"mean_ns", "mean", "Mean", "Mean (ns)", GS_COL_NS, 0},
-    {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},
-    {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
-    {"sized", "sized", "Sized", "Sized", GS_COL_COUNT, 0},
-    {"bytes", "bytes", "Bytes", "Bytes", GS_COL_BYTES, 0},
-    {"algbw_gbps", "algbw", "algbw", "algbw (GB/s)", GS_COL_GBPS, 0},
-    {"busbw_gbps", "busbw", "busbw", "busbw (GB/s)", GS_COL_GBPS, 0},
-    {"group_size", "group_size", "Ranks", "Group Size", GS_COL_COUNT, 0},
+enum kind_col {
+    KIND_COL_RANK, KIND_COL_COLLECTIVE, KIND_COL_COUNT, KIND_COL_TOTAL_NS, KIND_COL_MEAN_NS,
+    KIND_COL_MIN_NS, KIND_COL_MAX_NS, KIND_COL_SIZED, KIND_COL_BYTES, KIND_COL_ALGBW_GBPS,
+    KIND_COL_BUSBW_GBPS, KIND_COL_GROUP_SIZE, KIND_NCOLS
 };
+
+static const gs_column kind_columns[] = {
+    [KIND_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [KIND_COL_COLLECTIVE] = {"collective", "collective", "Collective", "Collective", GS_COL_TEXT,
+                             0},
+    [KIND_COL_COUNT] = {"count", "count", "Count", "Count", GS_COL_COUNT, 0},
+    [KIND_COL_TOTAL_NS] = {"total_ns", "total", "Total", "Total (ns)", GS_COL_NS, 0},
+    [KIND_COL_MEAN_NS] = {"mean_ns", "mean", "Mean", "Mean (ns)", GS_COL_NS, 0},
+    [KIND_COL_MIN_NS] = {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},
+    [KIND_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
+    [KIND_COL_SIZED] = {"sized", "sized", "Sized", "Sized", GS_COL_COUNT, 0},
+    [KIND_COL_BYTES] = {"bytes", "bytes", "Bytes", "Bytes", GS_COL_BYTES, 0},
+    [KIND_COL_ALGBW_GBPS] = {"algbw_gbps", "algbw", "algbw", "algbw (GB/s)", GS_COL_GBPS, 0},
+    [KIND_COL_BUSBW_GBPS] = {"busbw_gbps", "busbw", "busbw", "busbw (GB/s)", GS_COL_GBPS, 0},
+    [KIND_COL_GROUP_SIZE] = {"group_size", "group_size", "Ranks", "Group Size", GS_COL_COUNT, 0},
+};
+_Static_assert(COUNT_OF(kind_columns) == KIND_NCOLS, "one column per enum kind_col");
 
 static int kind_table(const gs_comm *c, gs_table *out)
 {
@@ -88,35 +109,44 @@ static int kind_table(const gs_comm *c, gs_table *out)
         gs_cell *v = gs_table_add_row(out);
         if (!v)
             return -1;
-        v[0].i = k->rank;
-        v[1].text = gs_coll_kind_key(k->kind);
-        v[2].i = (int64_t)k->count;
-        v[3].i = k->total;
-        v[4].i = k->mean;
-        v[5].i = k->min;
-        v[6].i = k->max;
-        v[7].i = (int64_t)k->sized;
-        v[8].i = k->bytes;
-        v[9].f = known(k->algbw_gbps);
-        v[10].f = known(k->busbw_gbps);
-        v[11].i = k->group_size > 0 ? k->group_size : 0;
+        v[KIND_COL_RANK].i = k->rank;
+        v[KIND_COL_COLLECTIVE].text = gs_coll_kind_key(k->kind);
+        v[KIND_COL_COUNT].i = (int64_t)k->count;
+        v[KIND_COL_TOTAL_NS].i = k->total;
+        v[KIND_COL_MEAN_NS].i = k->mean;
+        v[KIND_COL_MIN_NS].i = k->min;
+        v[KIND_COL_MAX_NS].i = k->max;
+        v[KIND_COL_SIZED].i = (int64_t)k->sized;
+        v[KIND_COL_BYTES].i = k->bytes;
+        v[KIND_COL_ALGBW_GBPS].f = known(k->algbw_gbps);
+        v[KIND_COL_BUSBW_GBPS].f = known(k->busbw_gbps);
+        v[KIND_COL_GROUP_SIZE].i = k->group_size > 0 ? k->group_size : 0;
     }
     return 0;
 }
 
 /* ---- per step ---------------------------------------------------------------------------------- */
 
-static const gs_column step_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
-    {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
-    {"compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0},
-    {"communication_ns", "communication", "Comm", "Communication (ns)", GS_COL_NS, 0},
-    {"overlap_ns", "overlap", "Overlap", "Overlap (ns)", GS_COL_NS, 0},
-    {"exposed_ns", "exposed", "Exposed", "Exposed (ns)", GS_COL_NS, 0},
-    {"exposed_pct", "exposed_pct", "Exposed (%)", "Exposed (%)", GS_COL_PCT, 0},
+enum step_col {
+    STEP_COL_RANK, STEP_COL_STEP, STEP_COL_WARMUP, STEP_COL_DURATION_NS, STEP_COL_COMPUTE_NS,
+    STEP_COL_COMMUNICATION_NS, STEP_COL_OVERLAP_NS, STEP_COL_EXPOSED_NS, STEP_COL_EXPOSED_PCT,
+    STEP_NCOLS
 };
+
+static const gs_column step_columns[] = {
+    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
+    [STEP_COL_COMPUTE_NS] = {"compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0},
+    [STEP_COL_COMMUNICATION_NS] = {"communication_ns", "communication", "Comm",
+                                   "Communication (ns)", GS_COL_NS, 0},
+    [STEP_COL_OVERLAP_NS] = {"overlap_ns", "overlap", "Overlap", "Overlap (ns)", GS_COL_NS, 0},
+    [STEP_COL_EXPOSED_NS] = {"exposed_ns", "exposed", "Exposed", "Exposed (ns)", GS_COL_NS, 0},
+    [STEP_COL_EXPOSED_PCT] = {"exposed_pct", "exposed_pct", "Exposed (%)", "Exposed (%)",
+                              GS_COL_PCT, 0},
+};
+_Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
 static int step_table(const gs_comm *c, gs_table *out)
 {
@@ -126,15 +156,15 @@ static int step_table(const gs_comm *c, gs_table *out)
         gs_cell *v = gs_table_add_row(out);
         if (!v)
             return -1;
-        v[0].i = s->rank;
-        v[1].i = s->number;
-        v[2].text = s->warmup ? "yes" : NULL;
-        v[3].i = s->end - s->start;
-        v[4].i = s->compute;
-        v[5].i = s->communication;
-        v[6].i = s->overlap;
-        v[7].i = s->exposed;
-        v[8].f = s->exposed_pct;
+        v[STEP_COL_RANK].i = s->rank;
+        v[STEP_COL_STEP].i = s->number;
+        v[STEP_COL_WARMUP].text = s->warmup ? "yes" : NULL;
+        v[STEP_COL_DURATION_NS].i = s->end - s->start;
+        v[STEP_COL_COMPUTE_NS].i = s->compute;
+        v[STEP_COL_COMMUNICATION_NS].i = s->communication;
+        v[STEP_COL_OVERLAP_NS].i = s->overlap;
+        v[STEP_COL_EXPOSED_NS].i = s->exposed;
+        v[STEP_COL_EXPOSED_PCT].f = s->exposed_pct;
     }
     return 0;
 }

@@ -7,20 +7,34 @@
 
 /* ---- temporal breakdown --------------------------------------------------------------------- */
 
-static const gs_column temporal_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"window_ns", "window", "GPU window", "GPU Window (ns)", GS_COL_NS, 0},
-    {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0},
-    {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
-    {"compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0},
-    {"compute_pct", "compute_pct", "Compute (%)", "Compute (%)", GS_COL_PCT, 0},
-    {"non_compute_ns", "non_compute", "Non-compute", "Non-compute (ns)", GS_COL_NS, 0},
-    {"non_compute_pct", "non_compute_pct", "Non-compute (%)", "Non-compute (%)", GS_COL_PCT, 0},
-    {"communication_ns", "communication", "Comm", "Communication (ns)", GS_COL_NS, 0},
-    {"memory_ns", "memory", "Memory", "Memory (ns)", GS_COL_NS, 0},
-    {"activities", "activities", "Activities", "Activities", GS_COL_COUNT, 0},
-    {"file", "file", "File", "File", GS_COL_TEXT, 0},
+enum temporal_col {
+    TEMPORAL_COL_RANK, TEMPORAL_COL_WINDOW_NS, TEMPORAL_COL_IDLE_NS, TEMPORAL_COL_IDLE_PCT,
+    TEMPORAL_COL_COMPUTE_NS, TEMPORAL_COL_COMPUTE_PCT, TEMPORAL_COL_NON_COMPUTE_NS,
+    TEMPORAL_COL_NON_COMPUTE_PCT, TEMPORAL_COL_COMMUNICATION_NS, TEMPORAL_COL_MEMORY_NS,
+    TEMPORAL_COL_ACTIVITIES, TEMPORAL_COL_FILE, TEMPORAL_NCOLS
 };
+
+static const gs_column temporal_columns[] = {
+    [TEMPORAL_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [TEMPORAL_COL_WINDOW_NS] = {"window_ns", "window", "GPU window", "GPU Window (ns)", GS_COL_NS,
+                                0},
+    [TEMPORAL_COL_IDLE_NS] = {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0},
+    [TEMPORAL_COL_IDLE_PCT] = {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
+    [TEMPORAL_COL_COMPUTE_NS] = {"compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0},
+    [TEMPORAL_COL_COMPUTE_PCT] = {"compute_pct", "compute_pct", "Compute (%)", "Compute (%)",
+                                  GS_COL_PCT, 0},
+    [TEMPORAL_COL_NON_COMPUTE_NS] = {"non_compute_ns", "non_compute", "Non-compute",
+                                     "Non-compute (ns)", GS_COL_NS, 0},
+    [TEMPORAL_COL_NON_COMPUTE_PCT] = {"non_compute_pct", "non_compute_pct", "Non-compute (%)",
+                                      "Non-compute (%)", GS_COL_PCT, 0},
+    [TEMPORAL_COL_COMMUNICATION_NS] = {"communication_ns", "communication", "Comm",
+                                       "Communication (ns)", GS_COL_NS, 0},
+    [TEMPORAL_COL_MEMORY_NS] = {"memory_ns", "memory", "Memory", "Memory (ns)", GS_COL_NS, 0},
+    [TEMPORAL_COL_ACTIVITIES] = {"activities", "activities", "Activities", "Activities",
+                                 GS_COL_COUNT, 0},
+    [TEMPORAL_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(temporal_columns) == TEMPORAL_NCOLS, "one column per enum temporal_col");
 
 static int temporal_table(const gs_temporal *tp, gs_table *out)
 {
@@ -31,58 +45,98 @@ static int temporal_table(const gs_temporal *tp, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = row->rank;
-        c[1].i = row->window;
-        c[2].i = row->idle;
-        c[3].f = row->idle_pct;
-        c[4].i = row->compute;
-        c[5].f = row->compute_pct;
-        c[6].i = row->non_compute;
-        c[7].f = row->non_compute_pct;
-        c[8].i = row->communication;
-        c[9].i = row->memory;
-        c[10].i = (int64_t)row->activities;
-        c[11].text = row->path;
+        c[TEMPORAL_COL_RANK].i = row->rank;
+        c[TEMPORAL_COL_WINDOW_NS].i = row->window;
+        c[TEMPORAL_COL_IDLE_NS].i = row->idle;
+        c[TEMPORAL_COL_IDLE_PCT].f = row->idle_pct;
+        c[TEMPORAL_COL_COMPUTE_NS].i = row->compute;
+        c[TEMPORAL_COL_COMPUTE_PCT].f = row->compute_pct;
+        c[TEMPORAL_COL_NON_COMPUTE_NS].i = row->non_compute;
+        c[TEMPORAL_COL_NON_COMPUTE_PCT].f = row->non_compute_pct;
+        c[TEMPORAL_COL_COMMUNICATION_NS].i = row->communication;
+        c[TEMPORAL_COL_MEMORY_NS].i = row->memory;
+        c[TEMPORAL_COL_ACTIVITIES].i = (int64_t)row->activities;
+        c[TEMPORAL_COL_FILE].text = row->path;
     }
     return 0;
 }
 
 /* ---- idle per stream and per GPU ------------------------------------------------------------ */
 
-#define GAP_TOTAL_COLUMNS                                                                          \
-    {"activities", "activities", "Activities", "Activities", GS_COL_COUNT, 0},                     \
-        {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0},                                    \
-        {"host_wait_ns", "host_wait", "Host-wait", "Host-wait (ns)", GS_COL_NS, 0},                \
-        {"host_wait_pct", "host_wait_pct", "HW (%)", "Host-wait (%)", GS_COL_PCT, 0},              \
-        {"host_wait_gaps", "host_wait_gaps", "HW gaps", "Host-wait Gaps", GS_COL_COUNT, 0},        \
-        {"kernel_wait_ns", "kernel_wait", "Kernel-wait", "Kernel-wait (ns)", GS_COL_NS, 0},        \
-        {"kernel_wait_pct", "kernel_wait_pct", "KW (%)", "Kernel-wait (%)", GS_COL_PCT, 0},        \
-        {"kernel_wait_gaps", "kernel_wait_gaps", "KW gaps", "Kernel-wait Gaps", GS_COL_COUNT, 0},  \
-        {"other_ns", "other", "Other", "Other (ns)", GS_COL_NS, 0},                                \
-        {"other_pct", "other_pct", "Other (%)", "Other (%)", GS_COL_PCT, 0},                       \
-        {"other_gaps", "other_gaps", "Other gaps", "Other Gaps", GS_COL_COUNT, 0}
+/* A stream's or a GPU's gap totals, after the columns that say which one it is (`first`). */
+enum total_col {
+    TOTAL_COL_ACTIVITIES, TOTAL_COL_IDLE_NS, TOTAL_COL_HOST_WAIT_NS, TOTAL_COL_HOST_WAIT_PCT,
+    TOTAL_COL_HOST_WAIT_GAPS, TOTAL_COL_KERNEL_WAIT_NS, TOTAL_COL_KERNEL_WAIT_PCT,
+    TOTAL_COL_KERNEL_WAIT_GAPS, TOTAL_COL_OTHER_NS, TOTAL_COL_OTHER_PCT, TOTAL_COL_OTHER_GAPS,
+    TOTAL_NCOLS
+};
+
+#define GAP_TOTAL_COLUMNS(first)                                                                   \
+    [(first) + TOTAL_COL_ACTIVITIES] = {"activities", "activities", "Activities", "Activities",    \
+                                        GS_COL_COUNT, 0},                                          \
+    [(first) + TOTAL_COL_IDLE_NS] = {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0},        \
+    [(first) + TOTAL_COL_HOST_WAIT_NS] = {"host_wait_ns", "host_wait", "Host-wait",                \
+                                          "Host-wait (ns)", GS_COL_NS, 0},                         \
+    [(first) + TOTAL_COL_HOST_WAIT_PCT] = {"host_wait_pct", "host_wait_pct", "HW (%)",             \
+                                           "Host-wait (%)", GS_COL_PCT, 0},                        \
+    [(first) + TOTAL_COL_HOST_WAIT_GAPS] = {"host_wait_gaps", "host_wait_gaps", "HW gaps",         \
+                                            "Host-wait Gaps", GS_COL_COUNT, 0},                    \
+    [(first) + TOTAL_COL_KERNEL_WAIT_NS] = {"kernel_wait_ns", "kernel_wait", "Kernel-wait",        \
+                                            "Kernel-wait (ns)", GS_COL_NS, 0},                     \
+    [(first) + TOTAL_COL_KERNEL_WAIT_PCT] = {"kernel_wait_pct", "kernel_wait_pct", "KW (%)",       \
+                                             "Kernel-wait (%)", GS_COL_PCT, 0},                    \
+    [(first) + TOTAL_COL_KERNEL_WAIT_GAPS] = {"kernel_wait_gaps", "kernel_wait_gaps", "KW gaps",   \
+                                              "Kernel-wait Gaps", GS_COL_COUNT, 0},                \
+    [(first) + TOTAL_COL_OTHER_NS] = {"other_ns", "other", "Other", "Other (ns)", GS_COL_NS, 0},   \
+    [(first) + TOTAL_COL_OTHER_PCT] = {"other_pct", "other_pct", "Other (%)", "Other (%)",         \
+                                       GS_COL_PCT, 0},                                             \
+    [(first) + TOTAL_COL_OTHER_GAPS] = {"other_gaps", "other_gaps", "Other gaps", "Other Gaps",    \
+                                        GS_COL_COUNT, 0}
+
+/* Each gap class's columns among the totals. */
+static const struct {
+    int ns, pct, gaps;
+} class_columns[GS_GAP__COUNT] = {
+    [GS_GAP_HOST_WAIT] = {TOTAL_COL_HOST_WAIT_NS, TOTAL_COL_HOST_WAIT_PCT,
+                          TOTAL_COL_HOST_WAIT_GAPS},
+    [GS_GAP_KERNEL_WAIT] = {TOTAL_COL_KERNEL_WAIT_NS, TOTAL_COL_KERNEL_WAIT_PCT,
+                            TOTAL_COL_KERNEL_WAIT_GAPS},
+    [GS_GAP_OTHER] = {TOTAL_COL_OTHER_NS, TOTAL_COL_OTHER_PCT, TOTAL_COL_OTHER_GAPS},
+};
+
+enum stream_col {
+    STREAM_COL_RANK, STREAM_COL_DEVICE, STREAM_COL_STREAM, STREAM_COL_TOTALS,
+    STREAM_NCOLS = STREAM_COL_TOTALS + TOTAL_NCOLS
+};
 
 static const gs_column stream_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"device", "device", "Device", "Device", GS_COL_COUNT, 0},
-    {"stream", "stream", "Stream", "Stream", GS_COL_COUNT, 0},
-    GAP_TOTAL_COLUMNS,
+    [STREAM_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [STREAM_COL_DEVICE] = {"device", "device", "Device", "Device", GS_COL_COUNT, 0},
+    [STREAM_COL_STREAM] = {"stream", "stream", "Stream", "Stream", GS_COL_COUNT, 0},
+    GAP_TOTAL_COLUMNS(STREAM_COL_TOTALS),
+};
+_Static_assert(COUNT_OF(stream_columns) == STREAM_NCOLS, "one column per enum stream_col");
+
+enum gpu_col {
+    GPU_COL_RANK, GPU_COL_DEVICE, GPU_COL_TOTALS, GPU_NCOLS = GPU_COL_TOTALS + TOTAL_NCOLS
 };
 
 static const gs_column gpu_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"device", "device", "Device", "Device", GS_COL_COUNT, 0},
-    GAP_TOTAL_COLUMNS,
+    [GPU_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [GPU_COL_DEVICE] = {"device", "device", "Device", "Device", GS_COL_COUNT, 0},
+    GAP_TOTAL_COLUMNS(GPU_COL_TOTALS),
 };
+_Static_assert(COUNT_OF(gpu_columns) == GPU_NCOLS, "one column per enum gpu_col");
 
+/* Fills the totals of one stream or GPU; `c` points at its first total column. */
 static void put_totals(gs_cell *c, const gs_idle_scope *s)
 {
-    c[0].i = (int64_t)s->activities;
-    c[1].i = s->gaps.idle;
+    c[TOTAL_COL_ACTIVITIES].i = (int64_t)s->activities;
+    c[TOTAL_COL_IDLE_NS].i = s->gaps.idle;
     for (int k = 0; k < GS_GAP__COUNT; k++) {
-        c[2 + 3 * k].i = s->gaps.total[k];
-        c[3 + 3 * k].f = s->gaps.share_pct[k];
-        c[4 + 3 * k].i = (int64_t)s->gaps.count[k];
+        c[class_columns[k].ns].i = s->gaps.total[k];
+        c[class_columns[k].pct].f = s->gaps.share_pct[k];
+        c[class_columns[k].gaps].i = (int64_t)s->gaps.count[k];
     }
 }
 
@@ -96,39 +150,54 @@ static int scope_table(const gs_idle_scope *v, size_t n, bool per_stream, gs_tab
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = v[r].rank;
-        c[1].i = v[r].device;
-        if (per_stream)
-            c[2].i = v[r].stream;
-        put_totals(c + (per_stream ? 3 : 2), &v[r]);
+        if (per_stream) {
+            c[STREAM_COL_RANK].i = v[r].rank;
+            c[STREAM_COL_DEVICE].i = v[r].device;
+            c[STREAM_COL_STREAM].i = v[r].stream;
+            put_totals(c + STREAM_COL_TOTALS, &v[r]);
+        } else {
+            c[GPU_COL_RANK].i = v[r].rank;
+            c[GPU_COL_DEVICE].i = v[r].device;
+            put_totals(c + GPU_COL_TOTALS, &v[r]);
+        }
     }
     return 0;
 }
 
 /* ---- the largest gaps ----------------------------------------------------------------------- */
 
-static const gs_column gap_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"device", "device", "Device", "Device", GS_COL_COUNT, 0},
-    {"start_ns", "start", "Start", "Start (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
-    {"offset_ns", "offset", "At", "Offset (ns)", GS_COL_NS, 0},
-    {"duration_ns", "duration", "Gap", "Duration (ns)", GS_COL_NS, 0},
-    {"class", "class", "Class", "Class", GS_COL_TEXT, 0},
-    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    {"step_pct", "step_pct", "Of step (%)", "Of Step (%)", GS_COL_PCT, 0},
-    {"dataloader_ns", "dataloader", "DataLoader", "DataLoader (ns)", GS_COL_NS, 0},
-    {"sync", "sync", "Sync call", "Sync Call", GS_COL_TEXT, 0},
-    {"sync_ns", "sync_ns", "Sync", "Sync (ns)", GS_COL_NS, 0},
-    {"host_api", "host_api", "API call", "API Call", GS_COL_TEXT, 0},
-    {"host_api_ns", "host_api_ns", "API", "API (ns)", GS_COL_NS, 0},
-    {"host_op_ns", "host_op_ns", "Op", "Op (ns)", GS_COL_NS, 0},
-    {"host_op", "host_op", "Host op", "Host Op", GS_COL_TEXT, 0},
-    {"after_stream", "after_stream", "Stream", "Stream", GS_COL_COUNT, GS_COL_JSON_ONLY},
-    {"launch_start_ns", "launch_start", "Launch", "Launch Start (ns)", GS_COL_NS,
-     GS_COL_JSON_ONLY},
-    {"before", "before", "Before", "Before", GS_COL_TEXT, GS_COL_JSON_ONLY},
-    {"after", "after", "After", "After", GS_COL_TEXT, 0},
+enum gap_col {
+    GAP_COL_RANK, GAP_COL_DEVICE, GAP_COL_START_NS, GAP_COL_OFFSET_NS, GAP_COL_DURATION_NS,
+    GAP_COL_CLASS, GAP_COL_STEP, GAP_COL_STEP_PCT, GAP_COL_DATALOADER_NS, GAP_COL_SYNC,
+    GAP_COL_SYNC_NS, GAP_COL_HOST_API, GAP_COL_HOST_API_NS, GAP_COL_HOST_OP_NS, GAP_COL_HOST_OP,
+    GAP_COL_AFTER_STREAM, GAP_COL_LAUNCH_START_NS, GAP_COL_BEFORE, GAP_COL_AFTER, GAP_NCOLS
 };
+
+static const gs_column gap_columns[] = {
+    [GAP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [GAP_COL_DEVICE] = {"device", "device", "Device", "Device", GS_COL_COUNT, 0},
+    [GAP_COL_START_NS] = {"start_ns", "start", "Start", "Start (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
+    [GAP_COL_OFFSET_NS] = {"offset_ns", "offset", "At", "Offset (ns)", GS_COL_NS, 0},
+    [GAP_COL_DURATION_NS] = {"duration_ns", "duration", "Gap", "Duration (ns)", GS_COL_NS, 0},
+    [GAP_COL_CLASS] = {"class", "class", "Class", "Class", GS_COL_TEXT, 0},
+    [GAP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    [GAP_COL_STEP_PCT] = {"step_pct", "step_pct", "Of step (%)", "Of Step (%)", GS_COL_PCT, 0},
+    [GAP_COL_DATALOADER_NS] = {"dataloader_ns", "dataloader", "DataLoader", "DataLoader (ns)",
+                               GS_COL_NS, 0},
+    [GAP_COL_SYNC] = {"sync", "sync", "Sync call", "Sync Call", GS_COL_TEXT, 0},
+    [GAP_COL_SYNC_NS] = {"sync_ns", "sync_ns", "Sync", "Sync (ns)", GS_COL_NS, 0},
+    [GAP_COL_HOST_API] = {"host_api", "host_api", "API call", "API Call", GS_COL_TEXT, 0},
+    [GAP_COL_HOST_API_NS] = {"host_api_ns", "host_api_ns", "API", "API (ns)", GS_COL_NS, 0},
+    [GAP_COL_HOST_OP_NS] = {"host_op_ns", "host_op_ns", "Op", "Op (ns)", GS_COL_NS, 0},
+    [GAP_COL_HOST_OP] = {"host_op", "host_op", "Host op", "Host Op", GS_COL_TEXT, 0},
+    [GAP_COL_AFTER_STREAM] = {"after_stream", "after_stream", "Stream", "Stream", GS_COL_COUNT,
+                              GS_COL_JSON_ONLY},
+    [GAP_COL_LAUNCH_START_NS] = {"launch_start_ns", "launch_start", "Launch", "Launch Start (ns)",
+                                 GS_COL_NS, GS_COL_JSON_ONLY},
+    [GAP_COL_BEFORE] = {"before", "before", "Before", "Before", GS_COL_TEXT, GS_COL_JSON_ONLY},
+    [GAP_COL_AFTER] = {"after", "after", "After", "After", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(gap_columns) == GAP_NCOLS, "one column per enum gap_col");
 
 static int gap_table(const gs_idle *idle, gs_table *out)
 {
@@ -139,41 +208,56 @@ static int gap_table(const gs_idle *idle, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = g->rank;
-        c[1].i = g->device;
-        c[2].i = g->start;
-        c[3].i = g->offset;
-        c[4].i = g->end - g->start;
-        c[5].text = gs_gap_class_name(g->cls);
-        c[6].i = g->step_number;
-        c[7].f = g->step_pct;
-        c[8].i = g->host.dataloader_ns;
-        c[9].text = g->host.sync_api;
-        c[10].i = g->host.sync_ns;
-        c[11].text = g->host.api;
-        c[12].i = g->host.api_ns;
-        c[13].i = g->host.op_ns;
-        c[14].text = g->host.op;
-        c[15].i = g->after_stream;
-        c[16].i = g->launch_start;
-        c[17].text = g->before;
-        c[18].text = g->after;
+        c[GAP_COL_RANK].i = g->rank;
+        c[GAP_COL_DEVICE].i = g->device;
+        c[GAP_COL_START_NS].i = g->start;
+        c[GAP_COL_OFFSET_NS].i = g->offset;
+        c[GAP_COL_DURATION_NS].i = g->end - g->start;
+        c[GAP_COL_CLASS].text = gs_gap_class_name(g->cls);
+        c[GAP_COL_STEP].i = g->step_number;
+        c[GAP_COL_STEP_PCT].f = g->step_pct;
+        c[GAP_COL_DATALOADER_NS].i = g->host.dataloader_ns;
+        c[GAP_COL_SYNC].text = g->host.sync_api;
+        c[GAP_COL_SYNC_NS].i = g->host.sync_ns;
+        c[GAP_COL_HOST_API].text = g->host.api;
+        c[GAP_COL_HOST_API_NS].i = g->host.api_ns;
+        c[GAP_COL_HOST_OP_NS].i = g->host.op_ns;
+        c[GAP_COL_HOST_OP].text = g->host.op;
+        c[GAP_COL_AFTER_STREAM].i = g->after_stream;
+        c[GAP_COL_LAUNCH_START_NS].i = g->launch_start;
+        c[GAP_COL_BEFORE].text = g->before;
+        c[GAP_COL_AFTER].text = g->after;
     }
     return 0;
 }
 
 /* ---- per step ------------------------------------------------------------------------------- */
 
+enum step_col {
+    STEP_COL_RANK, STEP_COL_STEP, STEP_COL_WARMUP, STEP_COL_DURATION_NS, STEP_COL_IDLE_NS,
+    STEP_COL_IDLE_PCT, STEP_COL_HOST_WAIT_NS, STEP_COL_KERNEL_WAIT_NS, STEP_COL_OTHER_NS, STEP_NCOLS
+};
+
 static const gs_column step_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
-    {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
-    {"idle_ns", "idle", "GPU idle", "GPU Idle (ns)", GS_COL_NS, 0},
-    {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
-    {"host_wait_ns", "host_wait", "Host-wait", "Host-wait (ns)", GS_COL_NS, 0},
-    {"kernel_wait_ns", "kernel_wait", "Kernel-wait", "Kernel-wait (ns)", GS_COL_NS, 0},
-    {"other_ns", "other", "Other", "Other (ns)", GS_COL_NS, 0},
+    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
+    [STEP_COL_IDLE_NS] = {"idle_ns", "idle", "GPU idle", "GPU Idle (ns)", GS_COL_NS, 0},
+    [STEP_COL_IDLE_PCT] = {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
+    [STEP_COL_HOST_WAIT_NS] = {"host_wait_ns", "host_wait", "Host-wait", "Host-wait (ns)",
+                               GS_COL_NS, 0},
+    [STEP_COL_KERNEL_WAIT_NS] = {"kernel_wait_ns", "kernel_wait", "Kernel-wait", "Kernel-wait (ns)",
+                                 GS_COL_NS, 0},
+    [STEP_COL_OTHER_NS] = {"other_ns", "other", "Other", "Other (ns)", GS_COL_NS, 0},
+};
+_Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
+
+/* Each gap class's idle time column. */
+static const int step_idle_columns[GS_GAP__COUNT] = {
+    [GS_GAP_HOST_WAIT] = STEP_COL_HOST_WAIT_NS,
+    [GS_GAP_KERNEL_WAIT] = STEP_COL_KERNEL_WAIT_NS,
+    [GS_GAP_OTHER] = STEP_COL_OTHER_NS,
 };
 
 static int step_table(const gs_idle *idle, gs_table *out)
@@ -184,14 +268,14 @@ static int step_table(const gs_idle *idle, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = s->rank;
-        c[1].i = s->number;
-        c[2].text = s->warmup ? "yes" : NULL;
-        c[3].i = s->end - s->start;
-        c[4].i = s->idle_total;
-        c[5].f = s->idle_pct;
+        c[STEP_COL_RANK].i = s->rank;
+        c[STEP_COL_STEP].i = s->number;
+        c[STEP_COL_WARMUP].text = s->warmup ? "yes" : NULL;
+        c[STEP_COL_DURATION_NS].i = s->end - s->start;
+        c[STEP_COL_IDLE_NS].i = s->idle_total;
+        c[STEP_COL_IDLE_PCT].f = s->idle_pct;
         for (int k = 0; k < GS_GAP__COUNT; k++)
-            c[6 + k].i = s->idle[k];
+            c[step_idle_columns[k]].i = s->idle[k];
     }
     return 0;
 }

@@ -2,83 +2,120 @@
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The numbers of one window, after the columns that say which window it is. JSON-only columns
- * carry the sums the shown ones are made from. */
-#define LAUNCH_STATS_COLUMNS                                                                       \
-    {"kernels", "kernels", "Kernels", "Kernels", GS_COL_COUNT, GS_COL_JSON_ONLY},                  \
-        {"med_kernel_ns", "med_kernel", "Med Kernel", "Med Kernel (ns)", GS_COL_NS, 0},            \
-        {"med_launch_ns", "med_launch", "Med Launch", "Med Launch (ns)", GS_COL_NS, 0},            \
-        {"short_kernels", "short", "Short", "Short Kernels", GS_COL_COUNT, 0},                     \
-        {"short_pct", "short_pct", "Short (%)", "Short (%)", GS_COL_PCT, 0},                       \
-        {"short_time_pct", "short_time", "Short Time (%)", "Short Time (%)", GS_COL_PCT, 0},       \
-        {"delay_med_ns", "delay_med", "Delay Med", "Delay Med (ns)", GS_COL_NS, 0},                \
-        {"delay_p95_ns", "delay_p95", "Delay P95", "Delay P95 (ns)", GS_COL_NS, 0},                \
-        {"delay_max_ns", "delay_max", "Delay Max", "Delay Max (ns)", GS_COL_NS, 0},                \
-        {"delay_outliers", "delay_outliers", "Delay >100us", "Delay >100us", GS_COL_COUNT, 0},     \
-        {"graph_kernels", "graph", "Graph", "Graph Kernels", GS_COL_COUNT, 0},                     \
-        {"driver_launches", "driver", "Driver", "Driver Launches", GS_COL_COUNT, 0},               \
-        {"launched", "launched", "Launched", "Launched", GS_COL_COUNT, GS_COL_JSON_ONLY},          \
-        {"launch_calls", "launch_calls", "Launch Calls", "Launch Calls", GS_COL_COUNT,             \
-         GS_COL_JSON_ONLY},                                                                        \
-        {"kernel_time_ns", "kernel_time", "Kernel Time", "Kernel Time (ns)", GS_COL_NS,            \
-         GS_COL_JSON_ONLY},                                                                        \
-        {"short_kernel_time_ns", "short_kernel_time", "Short Kernel Time",                         \
-         "Short Kernel Time (ns)", GS_COL_NS, GS_COL_JSON_ONLY},                                   \
-        {"launch_cost_ns", "launch_cost", "Launch Cost", "Launch Cost (ns)", GS_COL_NS,            \
-         GS_COL_JSON_ONLY},                                                                        \
-        {"cost_outliers", "cost_outliers", "Launch >50us", "Launch >50us", GS_COL_COUNT,           \
-         GS_COL_JSON_ONLY},                                                                        \
-        {"graph_launches", "graph_launches", "Graph Launches", "Graph Launches", GS_COL_COUNT,     \
-         GS_COL_JSON_ONLY}
+/* The numbers of one window, after the columns that say which window it is (`first`). JSON-only
+ * columns carry the sums the shown ones are made from. */
+enum stats_col {
+    STATS_COL_KERNELS, STATS_COL_MED_KERNEL_NS, STATS_COL_MED_LAUNCH_NS, STATS_COL_SHORT_KERNELS,
+    STATS_COL_SHORT_PCT, STATS_COL_SHORT_TIME_PCT, STATS_COL_DELAY_MED_NS, STATS_COL_DELAY_P95_NS,
+    STATS_COL_DELAY_MAX_NS, STATS_COL_DELAY_OUTLIERS, STATS_COL_GRAPH_KERNELS,
+    STATS_COL_DRIVER_LAUNCHES, STATS_COL_LAUNCHED, STATS_COL_LAUNCH_CALLS, STATS_COL_KERNEL_TIME_NS,
+    STATS_COL_SHORT_KERNEL_TIME_NS, STATS_COL_LAUNCH_COST_NS, STATS_COL_COST_OUTLIERS,
+    STATS_COL_GRAPH_LAUNCHES, STATS_NCOLS
+};
+
+#define LAUNCH_STATS_COLUMNS(first)                                                                \
+    [(first) + STATS_COL_KERNELS] = {"kernels", "kernels", "Kernels", "Kernels", GS_COL_COUNT,     \
+                                     GS_COL_JSON_ONLY},                                            \
+    [(first) + STATS_COL_MED_KERNEL_NS] = {"med_kernel_ns", "med_kernel", "Med Kernel",            \
+                                           "Med Kernel (ns)", GS_COL_NS, 0},                       \
+    [(first) + STATS_COL_MED_LAUNCH_NS] = {"med_launch_ns", "med_launch", "Med Launch",            \
+                                           "Med Launch (ns)", GS_COL_NS, 0},                       \
+    [(first) + STATS_COL_SHORT_KERNELS] = {"short_kernels", "short", "Short", "Short Kernels",     \
+                                           GS_COL_COUNT, 0},                                       \
+    [(first) + STATS_COL_SHORT_PCT] = {"short_pct", "short_pct", "Short (%)", "Short (%)",         \
+                                       GS_COL_PCT, 0},                                             \
+    [(first) + STATS_COL_SHORT_TIME_PCT] = {"short_time_pct", "short_time", "Short Time (%)",      \
+                                            "Short Time (%)", GS_COL_PCT, 0},                      \
+    [(first) + STATS_COL_DELAY_MED_NS] = {"delay_med_ns", "delay_med", "Delay Med",                \
+                                          "Delay Med (ns)", GS_COL_NS, 0},                         \
+    [(first) + STATS_COL_DELAY_P95_NS] = {"delay_p95_ns", "delay_p95", "Delay P95",                \
+                                          "Delay P95 (ns)", GS_COL_NS, 0},                         \
+    [(first) + STATS_COL_DELAY_MAX_NS] = {"delay_max_ns", "delay_max", "Delay Max",                \
+                                          "Delay Max (ns)", GS_COL_NS, 0},                         \
+    [(first) + STATS_COL_DELAY_OUTLIERS] = {"delay_outliers", "delay_outliers", "Delay >100us",    \
+                                            "Delay >100us", GS_COL_COUNT, 0},                      \
+    [(first) + STATS_COL_GRAPH_KERNELS] = {"graph_kernels", "graph", "Graph", "Graph Kernels",     \
+                                           GS_COL_COUNT, 0},                                       \
+    [(first) + STATS_COL_DRIVER_LAUNCHES] = {"driver_launches", "driver", "Driver",                \
+                                             "Driver Launches", GS_COL_COUNT, 0},                  \
+    [(first) + STATS_COL_LAUNCHED] = {"launched", "launched", "Launched", "Launched",              \
+                                      GS_COL_COUNT, GS_COL_JSON_ONLY},                             \
+    [(first) + STATS_COL_LAUNCH_CALLS] = {"launch_calls", "launch_calls", "Launch Calls",          \
+                                          "Launch Calls", GS_COL_COUNT, GS_COL_JSON_ONLY},         \
+    [(first) + STATS_COL_KERNEL_TIME_NS] = {"kernel_time_ns", "kernel_time", "Kernel Time",        \
+                                            "Kernel Time (ns)", GS_COL_NS, GS_COL_JSON_ONLY},      \
+    [(first) + STATS_COL_SHORT_KERNEL_TIME_NS] = {"short_kernel_time_ns", "short_kernel_time",     \
+                                                  "Short Kernel Time", "Short Kernel Time (ns)",   \
+                                                  GS_COL_NS, GS_COL_JSON_ONLY},                    \
+    [(first) + STATS_COL_LAUNCH_COST_NS] = {"launch_cost_ns", "launch_cost", "Launch Cost",        \
+                                            "Launch Cost (ns)", GS_COL_NS, GS_COL_JSON_ONLY},      \
+    [(first) + STATS_COL_COST_OUTLIERS] = {"cost_outliers", "cost_outliers", "Launch >50us",       \
+                                           "Launch >50us", GS_COL_COUNT, GS_COL_JSON_ONLY},        \
+    [(first) + STATS_COL_GRAPH_LAUNCHES] = {"graph_launches", "graph_launches", "Graph Launches",  \
+                                            "Graph Launches", GS_COL_COUNT, GS_COL_JSON_ONLY}
+
+enum rank_col {
+    RANK_COL_RANK, RANK_COL_STEPS, RANK_COL_KERNELS_PER_STEP, RANK_COL_LAUNCHES_PER_S,
+    RANK_COL_STATS, RANK_COL_TRACE_KERNELS = RANK_COL_STATS + STATS_NCOLS, RANK_NCOLS
+};
 
 static const gs_column rank_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0},
-    {"kernels_per_step", "kernels_per_step", "Kernels/Step", "Kernels/Step", GS_COL_FLOAT, 0},
-    {"launches_per_s", "launches_per_s", "Launches/s", "Launches/s", GS_COL_FLOAT, 0},
-    LAUNCH_STATS_COLUMNS,
-    {"trace_kernels", "trace_kernels", "Trace Kernels", "Trace Kernels", GS_COL_COUNT,
-     GS_COL_JSON_ONLY},
+    [RANK_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [RANK_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0},
+    [RANK_COL_KERNELS_PER_STEP] = {"kernels_per_step", "kernels_per_step", "Kernels/Step",
+                                   "Kernels/Step", GS_COL_FLOAT, 0},
+    [RANK_COL_LAUNCHES_PER_S] = {"launches_per_s", "launches_per_s", "Launches/s", "Launches/s",
+                                 GS_COL_FLOAT, 0},
+    LAUNCH_STATS_COLUMNS(RANK_COL_STATS),
+    [RANK_COL_TRACE_KERNELS] = {"trace_kernels", "trace_kernels", "Trace Kernels", "Trace Kernels",
+                                GS_COL_COUNT, GS_COL_JSON_ONLY},
+};
+_Static_assert(COUNT_OF(rank_columns) == RANK_NCOLS, "one column per enum rank_col");
+
+enum step_col {
+    STEP_COL_RANK, STEP_COL_STEP, STEP_COL_WARMUP, STEP_COL_LAUNCHES_PER_S, STEP_COL_STATS,
+    STEP_COL_DURATION_NS = STEP_COL_STATS + STATS_NCOLS, STEP_NCOLS
 };
 
 static const gs_column step_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
-    {"launches_per_s", "launches_per_s", "Launches/s", "Launches/s", GS_COL_FLOAT, 0},
-    LAUNCH_STATS_COLUMNS,
-    {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
+    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+    [STEP_COL_LAUNCHES_PER_S] = {"launches_per_s", "launches_per_s", "Launches/s", "Launches/s",
+                                 GS_COL_FLOAT, 0},
+    LAUNCH_STATS_COLUMNS(STEP_COL_STATS),
+    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS,
+                              GS_COL_JSON_ONLY},
 };
+_Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
 static double share(uint64_t part, uint64_t whole)
 {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* Fills LAUNCH_STATS_COLUMNS from c[0]; returns the column after them. */
-static size_t put_stats(gs_cell *c, const gs_launch_stats *s)
+/* Fills the stats columns of one window; `c` points at the first of them. */
+static void put_stats(gs_cell *c, const gs_launch_stats *s)
 {
-    size_t k = 0;
-    c[k++].i = (int64_t)s->kernels;
-    c[k++].i = s->med_kernel;
-    c[k++].i = s->med_launch_cost;
-    c[k++].i = (int64_t)s->short_kernels;
-    c[k++].f = share(s->short_kernels, s->launched);
-    c[k++].f = s->short_time_pct;
-    c[k++].i = s->delay_med;
-    c[k++].i = s->delay_p95;
-    c[k++].i = s->delay_max;
-    c[k++].i = (int64_t)s->delay_outliers;
-    c[k++].i = (int64_t)s->graph_kernels;
-    c[k++].i = (int64_t)s->driver_launches;
-    c[k++].i = (int64_t)s->launched;
-    c[k++].i = (int64_t)s->launch_calls;
-    c[k++].i = s->kernel_time;
-    c[k++].i = s->short_kernel_time;
-    c[k++].i = s->launch_cost;
-    c[k++].i = (int64_t)s->cost_outliers;
-    c[k++].i = (int64_t)s->graph_launches;
-    return k;
+    c[STATS_COL_KERNELS].i = (int64_t)s->kernels;
+    c[STATS_COL_MED_KERNEL_NS].i = s->med_kernel;
+    c[STATS_COL_MED_LAUNCH_NS].i = s->med_launch_cost;
+    c[STATS_COL_SHORT_KERNELS].i = (int64_t)s->short_kernels;
+    c[STATS_COL_SHORT_PCT].f = share(s->short_kernels, s->launched);
+    c[STATS_COL_SHORT_TIME_PCT].f = s->short_time_pct;
+    c[STATS_COL_DELAY_MED_NS].i = s->delay_med;
+    c[STATS_COL_DELAY_P95_NS].i = s->delay_p95;
+    c[STATS_COL_DELAY_MAX_NS].i = s->delay_max;
+    c[STATS_COL_DELAY_OUTLIERS].i = (int64_t)s->delay_outliers;
+    c[STATS_COL_GRAPH_KERNELS].i = (int64_t)s->graph_kernels;
+    c[STATS_COL_DRIVER_LAUNCHES].i = (int64_t)s->driver_launches;
+    c[STATS_COL_LAUNCHED].i = (int64_t)s->launched;
+    c[STATS_COL_LAUNCH_CALLS].i = (int64_t)s->launch_calls;
+    c[STATS_COL_KERNEL_TIME_NS].i = s->kernel_time;
+    c[STATS_COL_SHORT_KERNEL_TIME_NS].i = s->short_kernel_time;
+    c[STATS_COL_LAUNCH_COST_NS].i = s->launch_cost;
+    c[STATS_COL_COST_OUTLIERS].i = (int64_t)s->cost_outliers;
+    c[STATS_COL_GRAPH_LAUNCHES].i = (int64_t)s->graph_launches;
 }
 
 static int rank_rows(const gs_launch_summary *s, gs_table *out)
@@ -89,12 +126,12 @@ static int rank_rows(const gs_launch_summary *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = rk->rank;
-        c[1].i = (int64_t)rk->nkept;
-        c[2].f = rk->kernels_per_step;
-        c[3].f = rk->launches_per_s;
-        size_t k = 4 + put_stats(c + 4, &rk->kept);
-        c[k].i = (int64_t)rk->total.kernels;
+        c[RANK_COL_RANK].i = rk->rank;
+        c[RANK_COL_STEPS].i = (int64_t)rk->nkept;
+        c[RANK_COL_KERNELS_PER_STEP].f = rk->kernels_per_step;
+        c[RANK_COL_LAUNCHES_PER_S].f = rk->launches_per_s;
+        put_stats(c + RANK_COL_STATS, &rk->kept);
+        c[RANK_COL_TRACE_KERNELS].i = (int64_t)rk->total.kernels;
     }
     return 0;
 }
@@ -109,12 +146,12 @@ static int step_rows(const gs_launch_summary *s, gs_table *out)
             gs_cell *c = gs_table_add_row(out);
             if (!c)
                 return -1;
-            c[0].i = rk->rank;
-            c[1].i = st->number;
-            c[2].text = st->warmup ? "yes" : NULL;
-            c[3].f = st->launches_per_s;
-            size_t k = 4 + put_stats(c + 4, &st->s);
-            c[k].i = st->end - st->start;
+            c[STEP_COL_RANK].i = rk->rank;
+            c[STEP_COL_STEP].i = st->number;
+            c[STEP_COL_WARMUP].text = st->warmup ? "yes" : NULL;
+            c[STEP_COL_LAUNCHES_PER_S].f = st->launches_per_s;
+            put_stats(c + STEP_COL_STATS, &st->s);
+            c[STEP_COL_DURATION_NS].i = st->end - st->start;
         }
     }
     return 0;

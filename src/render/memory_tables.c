@@ -4,67 +4,116 @@
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Which device a row is about: rank, c10 device type name, device index (-1 for the host). */
+/* Which device a row is about: rank, c10 device type name, device index (-1 for the host); the
+ * columns every memory table starts with. */
+enum id_col {
+    ID_COL_RANK, ID_COL_DEVICE_TYPE, ID_COL_DEVICE, ID_NCOLS
+};
+
 #define DEVICE_COLUMNS                                                                             \
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},                                             \
-        {"device_type", "device_type", "Type", "Device Type", GS_COL_TEXT, 0},                     \
-        {"device", "device", "Device", "Device", GS_COL_COUNT, 0}
+    [ID_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},                             \
+    [ID_COL_DEVICE_TYPE] = {"device_type", "device_type", "Type", "Device Type", GS_COL_TEXT, 0},  \
+    [ID_COL_DEVICE] = {"device", "device", "Device", "Device", GS_COL_COUNT, 0}
+
+enum device_col {
+    DEVICE_COL_PEAK_ALLOCATED_BYTES = ID_NCOLS, DEVICE_COL_RESERVED_AT_PEAK_BYTES,
+    DEVICE_COL_PEAK_RESERVED_BYTES, DEVICE_COL_FRAGMENTATION, DEVICE_COL_PEAK_STEP,
+    DEVICE_COL_GROWTH_PER_STEP_BYTES, DEVICE_COL_GROWTH_R2, DEVICE_COL_DEVICE_MEMORY_BYTES,
+    DEVICE_COL_HEADROOM_BYTES, DEVICE_COL_PEAK_PCT, DEVICE_COL_FLAGS, DEVICE_COL_PEAK_OPERATOR,
+    DEVICE_COL_RECORDS, DEVICE_COL_ALLOCS, DEVICE_COL_FREES, DEVICE_COL_PEAK_TIME_NS,
+    DEVICE_COL_PEAK_ALLOCATED_PCT, DEVICE_COL_FIT_STEPS, DEVICE_NCOLS
+};
 
 static const gs_column device_columns[] = {
     DEVICE_COLUMNS,
-    {"peak_allocated_bytes", "peak_allocated", "Peak Alloc", "Peak Allocated (bytes)",
-     GS_COL_BYTES, 0},
-    {"reserved_at_peak_bytes", "reserved_at_peak", "Reserved@Peak", "Reserved at Peak (bytes)",
-     GS_COL_BYTES, 0},
-    {"peak_reserved_bytes", "peak_reserved", "Peak Reserved", "Peak Reserved (bytes)",
-     GS_COL_BYTES, 0},
-    {"fragmentation", "fragmentation", "Frag", "Fragmentation", GS_COL_FLOAT, 0},
-    {"peak_step", "peak_step", "Peak Step", "Peak Step", GS_COL_COUNT, 0},
-    {"growth_per_step_bytes", "growth", "Growth/Step", "Growth per Step (bytes)", GS_COL_BYTES,
-     0},
-    {"growth_r2", "r2", "Fit R2", "Fit R2", GS_COL_FLOAT, 0},
-    {"device_memory_bytes", "device_memory", "Device Mem", "Device Memory (bytes)", GS_COL_BYTES,
-     0},
-    {"headroom_bytes", "headroom", "Headroom", "Headroom (bytes)", GS_COL_BYTES, 0},
-    {"peak_pct", "peak_pct", "Peak (%)", "Peak Reserved of Device (%)", GS_COL_PCT, 0},
-    {"flags", "flags", "Flags", "Flags", GS_COL_TEXT, 0},
-    {"peak_operator", "peak_operator", "Peak Operator", "Peak Operator", GS_COL_TEXT, 0},
-    {"records", "records", "Records", "Records", GS_COL_COUNT, GS_COL_JSON_ONLY},
-    {"allocs", "allocs", "Allocs", "Allocs", GS_COL_COUNT, GS_COL_JSON_ONLY},
-    {"frees", "frees", "Frees", "Frees", GS_COL_COUNT, GS_COL_JSON_ONLY},
-    {"peak_time_ns", "peak_time", "Peak Time", "Peak Time (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
-    {"peak_allocated_pct", "peak_allocated_pct", "Peak Alloc (%)", "Peak Allocated of Device (%)",
-     GS_COL_PCT, GS_COL_JSON_ONLY},
-    {"fit_steps", "fit_steps", "Fit Steps", "Fit Steps", GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [DEVICE_COL_PEAK_ALLOCATED_BYTES] = {"peak_allocated_bytes", "peak_allocated", "Peak Alloc",
+                                         "Peak Allocated (bytes)", GS_COL_BYTES, 0},
+    [DEVICE_COL_RESERVED_AT_PEAK_BYTES] = {"reserved_at_peak_bytes", "reserved_at_peak",
+                                           "Reserved@Peak", "Reserved at Peak (bytes)",
+                                           GS_COL_BYTES, 0},
+    [DEVICE_COL_PEAK_RESERVED_BYTES] = {"peak_reserved_bytes", "peak_reserved", "Peak Reserved",
+                                        "Peak Reserved (bytes)", GS_COL_BYTES, 0},
+    [DEVICE_COL_FRAGMENTATION] = {"fragmentation", "fragmentation", "Frag", "Fragmentation",
+                                  GS_COL_FLOAT, 0},
+    [DEVICE_COL_PEAK_STEP] = {"peak_step", "peak_step", "Peak Step", "Peak Step", GS_COL_COUNT, 0},
+    [DEVICE_COL_GROWTH_PER_STEP_BYTES] = {"growth_per_step_bytes", "growth", "Growth/Step",
+                                          "Growth per Step (bytes)", GS_COL_BYTES, 0},
+    [DEVICE_COL_GROWTH_R2] = {"growth_r2", "r2", "Fit R2", "Fit R2", GS_COL_FLOAT, 0},
+    [DEVICE_COL_DEVICE_MEMORY_BYTES] = {"device_memory_bytes", "device_memory", "Device Mem",
+                                        "Device Memory (bytes)", GS_COL_BYTES, 0},
+    [DEVICE_COL_HEADROOM_BYTES] = {"headroom_bytes", "headroom", "Headroom", "Headroom (bytes)",
+                                   GS_COL_BYTES, 0},
+    [DEVICE_COL_PEAK_PCT] = {"peak_pct", "peak_pct", "Peak (%)", "Peak Reserved of Device (%)",
+                             GS_COL_PCT, 0},
+    [DEVICE_COL_FLAGS] = {"flags", "flags", "Flags", "Flags", GS_COL_TEXT, 0},
+    [DEVICE_COL_PEAK_OPERATOR] = {"peak_operator", "peak_operator", "Peak Operator",
+                                  "Peak Operator", GS_COL_TEXT, 0},
+    [DEVICE_COL_RECORDS] = {"records", "records", "Records", "Records", GS_COL_COUNT,
+                            GS_COL_JSON_ONLY},
+    [DEVICE_COL_ALLOCS] = {"allocs", "allocs", "Allocs", "Allocs", GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [DEVICE_COL_FREES] = {"frees", "frees", "Frees", "Frees", GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [DEVICE_COL_PEAK_TIME_NS] = {"peak_time_ns", "peak_time", "Peak Time", "Peak Time (ns)",
+                                 GS_COL_NS, GS_COL_JSON_ONLY},
+    [DEVICE_COL_PEAK_ALLOCATED_PCT] = {"peak_allocated_pct", "peak_allocated_pct", "Peak Alloc (%)",
+                                       "Peak Allocated of Device (%)", GS_COL_PCT,
+                                       GS_COL_JSON_ONLY},
+    [DEVICE_COL_FIT_STEPS] = {"fit_steps", "fit_steps", "Fit Steps", "Fit Steps", GS_COL_COUNT,
+                              GS_COL_JSON_ONLY},
+};
+_Static_assert(COUNT_OF(device_columns) == DEVICE_NCOLS, "one column per enum device_col");
+
+enum op_col {
+    OP_COL_ALLOC_BYTES = ID_NCOLS, OP_COL_SELF_ALLOC_BYTES, OP_COL_ALLOCS, OP_COL_SELF_ALLOCS,
+    OP_COL_INCREASE_BYTES, OP_COL_SELF_INCREASE_BYTES, OP_COL_NAME, OP_NCOLS
 };
 
 static const gs_column op_columns[] = {
     DEVICE_COLUMNS,
-    {"alloc_bytes", "alloc_bytes", "Alloc Size", "Allocation Size (bytes)", GS_COL_BYTES, 0},
-    {"self_alloc_bytes", "self_alloc_bytes", "Self Alloc Size", "Self Allocation Size (bytes)",
-     GS_COL_BYTES, 0},
-    {"allocs", "allocs", "Allocs", "Allocation Count", GS_COL_COUNT, 0},
-    {"self_allocs", "self_allocs", "Self Allocs", "Self Allocation Count", GS_COL_COUNT, 0},
-    {"increase_bytes", "increase", "Increase", "Size Increase (bytes)", GS_COL_BYTES, 0},
-    {"self_increase_bytes", "self_increase", "Self Increase", "Self Size Increase (bytes)",
-     GS_COL_BYTES, 0},
-    {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    [OP_COL_ALLOC_BYTES] = {"alloc_bytes", "alloc_bytes", "Alloc Size", "Allocation Size (bytes)",
+                            GS_COL_BYTES, 0},
+    [OP_COL_SELF_ALLOC_BYTES] = {"self_alloc_bytes", "self_alloc_bytes", "Self Alloc Size",
+                                 "Self Allocation Size (bytes)", GS_COL_BYTES, 0},
+    [OP_COL_ALLOCS] = {"allocs", "allocs", "Allocs", "Allocation Count", GS_COL_COUNT, 0},
+    [OP_COL_SELF_ALLOCS] = {"self_allocs", "self_allocs", "Self Allocs", "Self Allocation Count",
+                            GS_COL_COUNT, 0},
+    [OP_COL_INCREASE_BYTES] = {"increase_bytes", "increase", "Increase", "Size Increase (bytes)",
+                               GS_COL_BYTES, 0},
+    [OP_COL_SELF_INCREASE_BYTES] = {"self_increase_bytes", "self_increase", "Self Increase",
+                                    "Self Size Increase (bytes)", GS_COL_BYTES, 0},
+    [OP_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(op_columns) == OP_NCOLS, "one column per enum op_col");
+
+enum timeline_col {
+    TIMELINE_COL_TIME_NS = ID_NCOLS, TIMELINE_COL_ALLOCATED_BYTES, TIMELINE_COL_RESERVED_BYTES,
+    TIMELINE_NCOLS
 };
 
 static const gs_column timeline_columns[] = {
     DEVICE_COLUMNS,
-    {"time_ns", "time", "Time", "Time (ns)", GS_COL_NS, 0},
-    {"allocated_bytes", "allocated", "Allocated", "Allocated (bytes)", GS_COL_BYTES, 0},
-    {"reserved_bytes", "reserved", "Reserved", "Reserved (bytes)", GS_COL_BYTES, 0},
+    [TIMELINE_COL_TIME_NS] = {"time_ns", "time", "Time", "Time (ns)", GS_COL_NS, 0},
+    [TIMELINE_COL_ALLOCATED_BYTES] = {"allocated_bytes", "allocated", "Allocated",
+                                      "Allocated (bytes)", GS_COL_BYTES, 0},
+    [TIMELINE_COL_RESERVED_BYTES] = {"reserved_bytes", "reserved", "Reserved", "Reserved (bytes)",
+                                     GS_COL_BYTES, 0},
+};
+_Static_assert(COUNT_OF(timeline_columns) == TIMELINE_NCOLS, "one column per enum timeline_col");
+
+enum step_col {
+    STEP_COL_STEP = ID_NCOLS, STEP_COL_WARMUP, STEP_COL_ALLOCATED_BYTES, STEP_COL_RESERVED_BYTES,
+    STEP_NCOLS
 };
 
 static const gs_column step_columns[] = {
     DEVICE_COLUMNS,
-    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
-    {"allocated_bytes", "allocated", "Allocated", "Allocated (bytes)", GS_COL_BYTES, 0},
-    {"reserved_bytes", "reserved", "Reserved", "Reserved (bytes)", GS_COL_BYTES, 0},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+    [STEP_COL_ALLOCATED_BYTES] = {"allocated_bytes", "allocated", "Allocated", "Allocated (bytes)",
+                                  GS_COL_BYTES, 0},
+    [STEP_COL_RESERVED_BYTES] = {"reserved_bytes", "reserved", "Reserved", "Reserved (bytes)",
+                                 GS_COL_BYTES, 0},
 };
+_Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
 /* c10::DeviceType names of the types a trace commonly holds. */
 static const char *type_name(int8_t t)
@@ -86,9 +135,9 @@ static const char *flags_text(const gs_mem_device *d)
 
 static void put_device(gs_cell *c, const gs_mem_device *d)
 {
-    c[0].i = d->rank;
-    c[1].text = type_name(d->device_type);
-    c[2].i = d->device;
+    c[ID_COL_RANK].i = d->rank;
+    c[ID_COL_DEVICE_TYPE].text = type_name(d->device_type);
+    c[ID_COL_DEVICE].i = d->device;
 }
 
 static int device_rows(const gs_memory_summary *s, gs_table *out)
@@ -101,24 +150,24 @@ static int device_rows(const gs_memory_summary *s, gs_table *out)
         if (!c)
             return -1;
         put_device(c, d);
-        const int64_t ints[] = {d->peak_allocated, d->reserved_at_peak, d->peak_reserved};
-        for (size_t k = 0; k < COUNT_OF(ints); k++)
-            c[3 + k].i = ints[k];
-        c[6].f = d->fragmentation;
-        c[7].i = d->peak_step;
-        c[8].i = (int64_t)llround(d->slope);
-        c[9].f = d->r2;
-        c[10].i = (int64_t)d->device_memory;
-        c[11].i = d->headroom;
-        c[12].f = d->peak_pct;
-        c[13].text = flags_text(d);
-        c[14].text = d->peak_op;
-        c[15].i = (int64_t)d->records;
-        c[16].i = (int64_t)d->allocs;
-        c[17].i = (int64_t)d->frees;
-        c[18].i = d->peak_ts - d->origin;
-        c[19].f = d->peak_allocated_pct;
-        c[20].i = (int64_t)d->fit_steps;
+        c[DEVICE_COL_PEAK_ALLOCATED_BYTES].i = d->peak_allocated;
+        c[DEVICE_COL_RESERVED_AT_PEAK_BYTES].i = d->reserved_at_peak;
+        c[DEVICE_COL_PEAK_RESERVED_BYTES].i = d->peak_reserved;
+        c[DEVICE_COL_FRAGMENTATION].f = d->fragmentation;
+        c[DEVICE_COL_PEAK_STEP].i = d->peak_step;
+        c[DEVICE_COL_GROWTH_PER_STEP_BYTES].i = (int64_t)llround(d->slope);
+        c[DEVICE_COL_GROWTH_R2].f = d->r2;
+        c[DEVICE_COL_DEVICE_MEMORY_BYTES].i = (int64_t)d->device_memory;
+        c[DEVICE_COL_HEADROOM_BYTES].i = d->headroom;
+        c[DEVICE_COL_PEAK_PCT].f = d->peak_pct;
+        c[DEVICE_COL_FLAGS].text = flags_text(d);
+        c[DEVICE_COL_PEAK_OPERATOR].text = d->peak_op;
+        c[DEVICE_COL_RECORDS].i = (int64_t)d->records;
+        c[DEVICE_COL_ALLOCS].i = (int64_t)d->allocs;
+        c[DEVICE_COL_FREES].i = (int64_t)d->frees;
+        c[DEVICE_COL_PEAK_TIME_NS].i = d->peak_ts - d->origin;
+        c[DEVICE_COL_PEAK_ALLOCATED_PCT].f = d->peak_allocated_pct;
+        c[DEVICE_COL_FIT_STEPS].i = (int64_t)d->fit_steps;
     }
     return 0;
 }
@@ -135,12 +184,13 @@ static int op_rows(const gs_memory_summary *s, gs_table *out)
             if (!c)
                 return -1;
             put_device(c, d);
-            const int64_t ints[] = {op->alloc_bytes,           op->self_alloc_bytes,
-                                    (int64_t)op->alloc_count, (int64_t)op->self_alloc_count,
-                                    op->increase,             op->self_increase};
-            for (size_t k = 0; k < COUNT_OF(ints); k++)
-                c[3 + k].i = ints[k];
-            c[9].text = op->name;
+            c[OP_COL_ALLOC_BYTES].i = op->alloc_bytes;
+            c[OP_COL_SELF_ALLOC_BYTES].i = op->self_alloc_bytes;
+            c[OP_COL_ALLOCS].i = (int64_t)op->alloc_count;
+            c[OP_COL_SELF_ALLOCS].i = (int64_t)op->self_alloc_count;
+            c[OP_COL_INCREASE_BYTES].i = op->increase;
+            c[OP_COL_SELF_INCREASE_BYTES].i = op->self_increase;
+            c[OP_COL_NAME].text = op->name;
         }
     }
     return 0;
@@ -157,9 +207,9 @@ static int timeline_rows(const gs_memory_summary *s, gs_table *out)
             if (!c)
                 return -1;
             put_device(c, d);
-            c[3].i = d->points[r].ts - d->origin;
-            c[4].i = d->points[r].allocated;
-            c[5].i = d->points[r].reserved;
+            c[TIMELINE_COL_TIME_NS].i = d->points[r].ts - d->origin;
+            c[TIMELINE_COL_ALLOCATED_BYTES].i = d->points[r].allocated;
+            c[TIMELINE_COL_RESERVED_BYTES].i = d->points[r].reserved;
         }
     }
     return 0;
@@ -176,10 +226,10 @@ static int step_rows(const gs_memory_summary *s, gs_table *out)
             if (!c)
                 return -1;
             put_device(c, d);
-            c[3].i = d->steps[r].number;
-            c[4].text = d->steps[r].warmup ? "yes" : NULL;
-            c[5].i = d->steps[r].allocated;
-            c[6].i = d->steps[r].reserved;
+            c[STEP_COL_STEP].i = d->steps[r].number;
+            c[STEP_COL_WARMUP].text = d->steps[r].warmup ? "yes" : NULL;
+            c[STEP_COL_ALLOCATED_BYTES].i = d->steps[r].allocated;
+            c[STEP_COL_RESERVED_BYTES].i = d->steps[r].reserved;
         }
     }
     return 0;

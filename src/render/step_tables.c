@@ -23,15 +23,21 @@ const char *gs_step_source_key(enum gs_step_source s)
     return s < COUNT_OF(source_names) ? source_names[s].key : "?";
 }
 
-static const gs_column step_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    {"start_ns", "start", "Start", "Start (ns)", GS_COL_NS, 0},
-    {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
-    {"host_ns", "host", "Host Duration", "Host Duration (ns)", GS_COL_NS, 0},
-    {"gpu_ops", "gpu_ops", "GPU Ops", "GPU Ops", GS_COL_COUNT, 0},
-    {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+enum step_col {
+    STEP_COL_RANK, STEP_COL_STEP, STEP_COL_START_NS, STEP_COL_DURATION_NS, STEP_COL_HOST_NS,
+    STEP_COL_GPU_OPS, STEP_COL_WARMUP, STEP_NCOLS
 };
+
+static const gs_column step_columns[] = {
+    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    [STEP_COL_START_NS] = {"start_ns", "start", "Start", "Start (ns)", GS_COL_NS, 0},
+    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
+    [STEP_COL_HOST_NS] = {"host_ns", "host", "Host Duration", "Host Duration (ns)", GS_COL_NS, 0},
+    [STEP_COL_GPU_OPS] = {"gpu_ops", "gpu_ops", "GPU Ops", "GPU Ops", GS_COL_COUNT, 0},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
 void gs_step_table_init(gs_table *out)
 {
@@ -47,13 +53,13 @@ int gs_step_table(const gs_trace *t, const gs_steps *s, size_t limit, gs_table *
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = t->rank;
-        c[1].i = st->number;
-        c[2].i = st->start - first;
-        c[3].i = st->end - st->start;
-        c[4].i = st->host_end - st->host_start;
-        c[5].i = st->gpu_ops;
-        c[6].text = st->warmup ? "yes" : "no";
+        c[STEP_COL_RANK].i = t->rank;
+        c[STEP_COL_STEP].i = st->number;
+        c[STEP_COL_START_NS].i = st->start - first;
+        c[STEP_COL_DURATION_NS].i = st->end - st->start;
+        c[STEP_COL_HOST_NS].i = st->host_end - st->host_start;
+        c[STEP_COL_GPU_OPS].i = st->gpu_ops;
+        c[STEP_COL_WARMUP].text = st->warmup ? "yes" : "no";
     }
     return 0;
 }

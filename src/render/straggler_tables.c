@@ -8,39 +8,68 @@
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+enum rank_col {
+    RANK_COL_RANK, RANK_COL_OFFSET_NS, RANK_COL_RESIDUAL_MED_NS, RANK_COL_RESIDUAL_MAX_NS,
+    RANK_COL_LAST, RANK_COL_LAST_PCT, RANK_COL_MEAN_LATENESS_NS, RANK_COL_WAIT_PER_STEP_NS,
+    RANK_COL_COMPUTE_PER_STEP_NS, RANK_COL_COMPUTE_VS_MEDIAN_PCT, RANK_COL_STEP_NS,
+    RANK_COL_STRAGGLER, RANK_COL_FILE, RANK_NCOLS
+};
+
 static const gs_column rank_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"offset_ns", "offset", "Clock offset", "Clock Offset (ns)", GS_COL_NS, 0},
-    {"residual_med_ns", "residual", "Residual med", "Residual Med (ns)", GS_COL_NS, 0},
-    {"residual_max_ns", "residual_max", "Residual max", "Residual Max (ns)", GS_COL_NS, 0},
-    {"last", "last", "Last", "Last", GS_COL_COUNT, 0},
-    {"last_pct", "last_pct", "Last (%)", "Last (%)", GS_COL_PCT, 0},
-    {"mean_lateness_ns", "lateness", "Mean lateness", "Mean Lateness (ns)", GS_COL_NS, 0},
-    {"wait_per_step_ns", "wait", "Wait/step", "Wait per Step (ns)", GS_COL_NS, 0},
-    {"compute_per_step_ns", "compute", "Compute/step", "Compute per Step (ns)", GS_COL_NS, 0},
-    {"compute_vs_median_pct", "compute_vs_median", "vs median (%)", "Compute vs Median (%)",
-     GS_COL_PCT, 0},
-    {"step_ns", "step", "Step", "Step (ns)", GS_COL_NS, 0},
-    {"straggler", "straggler", "Straggler", "Straggler", GS_COL_TEXT, 0},
-    {"file", "file", "File", "File", GS_COL_TEXT, 0},
+    [RANK_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [RANK_COL_OFFSET_NS] = {"offset_ns", "offset", "Clock offset", "Clock Offset (ns)", GS_COL_NS,
+                            0},
+    [RANK_COL_RESIDUAL_MED_NS] = {"residual_med_ns", "residual", "Residual med",
+                                  "Residual Med (ns)", GS_COL_NS, 0},
+    [RANK_COL_RESIDUAL_MAX_NS] = {"residual_max_ns", "residual_max", "Residual max",
+                                  "Residual Max (ns)", GS_COL_NS, 0},
+    [RANK_COL_LAST] = {"last", "last", "Last", "Last", GS_COL_COUNT, 0},
+    [RANK_COL_LAST_PCT] = {"last_pct", "last_pct", "Last (%)", "Last (%)", GS_COL_PCT, 0},
+    [RANK_COL_MEAN_LATENESS_NS] = {"mean_lateness_ns", "lateness", "Mean lateness",
+                                   "Mean Lateness (ns)", GS_COL_NS, 0},
+    [RANK_COL_WAIT_PER_STEP_NS] = {"wait_per_step_ns", "wait", "Wait/step", "Wait per Step (ns)",
+                                   GS_COL_NS, 0},
+    [RANK_COL_COMPUTE_PER_STEP_NS] = {"compute_per_step_ns", "compute", "Compute/step",
+                                      "Compute per Step (ns)", GS_COL_NS, 0},
+    [RANK_COL_COMPUTE_VS_MEDIAN_PCT] = {"compute_vs_median_pct", "compute_vs_median",
+                                        "vs median (%)", "Compute vs Median (%)", GS_COL_PCT, 0},
+    [RANK_COL_STEP_NS] = {"step_ns", "step", "Step", "Step (ns)", GS_COL_NS, 0},
+    [RANK_COL_STRAGGLER] = {"straggler", "straggler", "Straggler", "Straggler", GS_COL_TEXT, 0},
+    [RANK_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(rank_columns) == RANK_NCOLS, "one column per enum rank_col");
+
+enum kind_col {
+    KIND_COL_KIND, KIND_COL_INSTANCES, KIND_COL_SKEW_MED_NS, KIND_COL_SKEW_P95_NS,
+    KIND_COL_SKEW_MAX_NS, KIND_NCOLS
 };
 
 static const gs_column kind_columns[] = {
-    {"kind", "kind", "Collective", "Collective", GS_COL_TEXT, 0},
-    {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
-    {"skew_med_ns", "skew", "Skew med", "Skew Med (ns)", GS_COL_NS, 0},
-    {"skew_p95_ns", "skew_p95", "Skew p95", "Skew P95 (ns)", GS_COL_NS, 0},
-    {"skew_max_ns", "skew_max", "Skew max", "Skew Max (ns)", GS_COL_NS, 0},
+    [KIND_COL_KIND] = {"kind", "kind", "Collective", "Collective", GS_COL_TEXT, 0},
+    [KIND_COL_INSTANCES] = {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
+    [KIND_COL_SKEW_MED_NS] = {"skew_med_ns", "skew", "Skew med", "Skew Med (ns)", GS_COL_NS, 0},
+    [KIND_COL_SKEW_P95_NS] = {"skew_p95_ns", "skew_p95", "Skew p95", "Skew P95 (ns)", GS_COL_NS, 0},
+    [KIND_COL_SKEW_MAX_NS] = {"skew_max_ns", "skew_max", "Skew max", "Skew Max (ns)", GS_COL_NS, 0},
+};
+_Static_assert(COUNT_OF(kind_columns) == KIND_NCOLS, "one column per enum kind_col");
+
+enum collective_col {
+    COLLECTIVE_COL_STEP, COLLECTIVE_COL_KIND, COLLECTIVE_COL_SEQ, COLLECTIVE_COL_LAST_RANK,
+    COLLECTIVE_COL_LATENESS_NS, COLLECTIVE_COL_SKEW_NS, COLLECTIVE_NCOLS
 };
 
 static const gs_column collective_columns[] = {
-    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    {"kind", "kind", "Collective", "Collective", GS_COL_TEXT, 0},
-    {"seq", "seq", "Seq", "Seq", GS_COL_COUNT, 0},
-    {"last_rank", "last_rank", "Last rank", "Last Rank", GS_COL_COUNT, 0},
-    {"lateness_ns", "lateness", "Lateness", "Lateness (ns)", GS_COL_NS, 0},
-    {"skew_ns", "skew", "Skew", "Skew (ns)", GS_COL_NS, 0},
+    [COLLECTIVE_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    [COLLECTIVE_COL_KIND] = {"kind", "kind", "Collective", "Collective", GS_COL_TEXT, 0},
+    [COLLECTIVE_COL_SEQ] = {"seq", "seq", "Seq", "Seq", GS_COL_COUNT, 0},
+    [COLLECTIVE_COL_LAST_RANK] = {"last_rank", "last_rank", "Last rank", "Last Rank", GS_COL_COUNT,
+                                  0},
+    [COLLECTIVE_COL_LATENESS_NS] = {"lateness_ns", "lateness", "Lateness", "Lateness (ns)",
+                                    GS_COL_NS, 0},
+    [COLLECTIVE_COL_SKEW_NS] = {"skew_ns", "skew", "Skew", "Skew (ns)", GS_COL_NS, 0},
 };
+_Static_assert(COUNT_OF(collective_columns) == COLLECTIVE_NCOLS,
+               "one column per enum collective_col");
 
 static int rank_rows(const gs_stragglers *s, gs_table *out)
 {
@@ -51,21 +80,21 @@ static int rank_rows(const gs_stragglers *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = x->trace->rank;
-        c[1].i = k->offset_ns;
-        c[2].i = k->residual_med_ns;
-        c[3].i = k->residual_max_ns;
-        c[4].i = (int64_t)x->last;
-        c[5].f = 100.0 * x->last_share;
-        c[6].i = x->mean_lateness_ns;
-        c[7].i = x->wait_ns;
-        c[8].i = x->compute_ns;
-        c[9].f = s->median_compute_ns > 0
+        c[RANK_COL_RANK].i = x->trace->rank;
+        c[RANK_COL_OFFSET_NS].i = k->offset_ns;
+        c[RANK_COL_RESIDUAL_MED_NS].i = k->residual_med_ns;
+        c[RANK_COL_RESIDUAL_MAX_NS].i = k->residual_max_ns;
+        c[RANK_COL_LAST].i = (int64_t)x->last;
+        c[RANK_COL_LAST_PCT].f = 100.0 * x->last_share;
+        c[RANK_COL_MEAN_LATENESS_NS].i = x->mean_lateness_ns;
+        c[RANK_COL_WAIT_PER_STEP_NS].i = x->wait_ns;
+        c[RANK_COL_COMPUTE_PER_STEP_NS].i = x->compute_ns;
+        c[RANK_COL_COMPUTE_VS_MEDIAN_PCT].f = s->median_compute_ns > 0
                      ? 100.0 * ((double)x->compute_ns / (double)s->median_compute_ns - 1.0)
                      : 0.0;
-        c[10].i = x->step_ns;
-        c[11].text = s->straggler == (int)r ? "yes" : NULL;
-        c[12].text = x->trace->path;
+        c[RANK_COL_STEP_NS].i = x->step_ns;
+        c[RANK_COL_STRAGGLER].text = s->straggler == (int)r ? "yes" : NULL;
+        c[RANK_COL_FILE].text = x->trace->path;
     }
     return 0;
 }
@@ -81,11 +110,11 @@ static int kind_rows(const gs_stragglers *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].text = k < GS_COLL__COUNT ? gs_coll_kind_key((gs_coll_kind)k) : "all";
-        c[1].i = (int64_t)st->n;
-        c[2].i = st->med;
-        c[3].i = st->p95;
-        c[4].i = st->max;
+        c[KIND_COL_KIND].text = k < GS_COLL__COUNT ? gs_coll_kind_key((gs_coll_kind)k) : "all";
+        c[KIND_COL_INSTANCES].i = (int64_t)st->n;
+        c[KIND_COL_SKEW_MED_NS].i = st->med;
+        c[KIND_COL_SKEW_P95_NS].i = st->p95;
+        c[KIND_COL_SKEW_MAX_NS].i = st->max;
     }
     return 0;
 }
@@ -99,12 +128,12 @@ static int collective_rows(const gs_stragglers *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = x->step;
-        c[1].text = gs_coll_kind_key(x->kind);
-        c[2].i = x->seq;
-        c[3].i = s->ranks[x->last].trace->rank;
-        c[4].i = x->lateness_ns;
-        c[5].i = x->skew_ns;
+        c[COLLECTIVE_COL_STEP].i = x->step;
+        c[COLLECTIVE_COL_KIND].text = gs_coll_kind_key(x->kind);
+        c[COLLECTIVE_COL_SEQ].i = x->seq;
+        c[COLLECTIVE_COL_LAST_RANK].i = s->ranks[x->last].trace->rank;
+        c[COLLECTIVE_COL_LATENESS_NS].i = x->lateness_ns;
+        c[COLLECTIVE_COL_SKEW_NS].i = x->skew_ns;
     }
     return 0;
 }

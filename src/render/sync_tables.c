@@ -2,27 +2,40 @@
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+enum cause_col {
+    CAUSE_COL_STEP_PCT, CAUSE_COL_BLOCKED_NS, CAUSE_COL_CALLS, CAUSE_COL_AVG_NS, CAUSE_COL_MAX_NS,
+    CAUSE_COL_GPU_WAIT_NS, CAUSE_COL_KIND, CAUSE_COL_API, CAUSE_COL_OPERATOR, CAUSE_NCOLS
+};
+
 static const gs_column cause_columns[] = {
-    {"step_pct", "step_pct", "Step (%)", "Step (%)", GS_COL_PCT, 0},
-    {"blocked_ns", "blocked", "Blocked", "Blocked (ns)", GS_COL_NS, 0},
-    {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},
-    {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},
-    {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
-    {"gpu_wait_ns", "gpu_wait", "GPU Wait", "GPU Wait (ns)", GS_COL_NS, 0},
-    {"kind", "kind", "Kind", "Kind", GS_COL_TEXT, 0},
-    {"api", "api", "API", "API", GS_COL_TEXT, 0},
-    {"operator", "operator", "Operator", "Operator", GS_COL_TEXT, 0},
+    [CAUSE_COL_STEP_PCT] = {"step_pct", "step_pct", "Step (%)", "Step (%)", GS_COL_PCT, 0},
+    [CAUSE_COL_BLOCKED_NS] = {"blocked_ns", "blocked", "Blocked", "Blocked (ns)", GS_COL_NS, 0},
+    [CAUSE_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},
+    [CAUSE_COL_AVG_NS] = {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},
+    [CAUSE_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
+    [CAUSE_COL_GPU_WAIT_NS] = {"gpu_wait_ns", "gpu_wait", "GPU Wait", "GPU Wait (ns)", GS_COL_NS,
+                               0},
+    [CAUSE_COL_KIND] = {"kind", "kind", "Kind", "Kind", GS_COL_TEXT, 0},
+    [CAUSE_COL_API] = {"api", "api", "API", "API", GS_COL_TEXT, 0},
+    [CAUSE_COL_OPERATOR] = {"operator", "operator", "Operator", "Operator", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(cause_columns) == CAUSE_NCOLS, "one column per enum cause_col");
+
+enum step_col {
+    STEP_COL_RANK, STEP_COL_STEP, STEP_COL_WARMUP, STEP_COL_DURATION_NS, STEP_COL_CALLS,
+    STEP_COL_BLOCKED_NS, STEP_COL_STEP_PCT, STEP_NCOLS
 };
 
 static const gs_column step_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
-    {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
-    {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},
-    {"blocked_ns", "blocked", "Blocked", "Blocked (ns)", GS_COL_NS, 0},
-    {"step_pct", "step_pct", "Step (%)", "Step (%)", GS_COL_PCT, 0},
+    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
+    [STEP_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},
+    [STEP_COL_BLOCKED_NS] = {"blocked_ns", "blocked", "Blocked", "Blocked (ns)", GS_COL_NS, 0},
+    [STEP_COL_STEP_PCT] = {"step_pct", "step_pct", "Step (%)", "Step (%)", GS_COL_PCT, 0},
 };
+_Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
 static int cause_rows(const gs_sync_summary *s, gs_table *out)
 {
@@ -33,15 +46,15 @@ static int cause_rows(const gs_sync_summary *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].f = cause->step_pct;
-        c[1].i = cause->blocked;
-        c[2].i = (int64_t)cause->calls;
-        c[3].i = cause->calls ? cause->blocked / (gs_ns)cause->calls : 0;
-        c[4].i = cause->max;
-        c[5].i = cause->gpu_wait;
-        c[6].text = gs_sync_kind_name(cause->kind);
-        c[7].text = cause->api;
-        c[8].text = cause->op;
+        c[CAUSE_COL_STEP_PCT].f = cause->step_pct;
+        c[CAUSE_COL_BLOCKED_NS].i = cause->blocked;
+        c[CAUSE_COL_CALLS].i = (int64_t)cause->calls;
+        c[CAUSE_COL_AVG_NS].i = cause->calls ? cause->blocked / (gs_ns)cause->calls : 0;
+        c[CAUSE_COL_MAX_NS].i = cause->max;
+        c[CAUSE_COL_GPU_WAIT_NS].i = cause->gpu_wait;
+        c[CAUSE_COL_KIND].text = gs_sync_kind_name(cause->kind);
+        c[CAUSE_COL_API].text = cause->api;
+        c[CAUSE_COL_OPERATOR].text = cause->op;
     }
     return 0;
 }
@@ -56,13 +69,13 @@ static int step_rows(const gs_sync_summary *s, gs_table *out)
             gs_cell *c = gs_table_add_row(out);
             if (!c)
                 return -1;
-            c[0].i = rk->rank;
-            c[1].i = st->number;
-            c[2].text = st->warmup ? "yes" : NULL;
-            c[3].i = st->end - st->start;
-            c[4].i = (int64_t)st->calls;
-            c[5].i = st->blocked;
-            c[6].f = st->pct;
+            c[STEP_COL_RANK].i = rk->rank;
+            c[STEP_COL_STEP].i = st->number;
+            c[STEP_COL_WARMUP].text = st->warmup ? "yes" : NULL;
+            c[STEP_COL_DURATION_NS].i = st->end - st->start;
+            c[STEP_COL_CALLS].i = (int64_t)st->calls;
+            c[STEP_COL_BLOCKED_NS].i = st->blocked;
+            c[STEP_COL_STEP_PCT].f = st->pct;
         }
     }
     return 0;

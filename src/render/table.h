@@ -2,6 +2,10 @@
  * Analyses produce result structs; src/render/view_tables.c turns them into tables; the
  * renderers (text.c, csv.c, json.c) write a table to a FILE* the caller gives.
  *
+ * Each column table has an enum next to it naming its columns: the table is initialised by those
+ * names ([X_COL_NAME] = {...}), a static assert ties the enum's count to the table's length, and
+ * cells are written by name (c[X_COL_NAME]), so moving a column cannot fill the wrong cell.
+ *
  * A table refers to strings it does not own (names held by a trace or a summary): they must
  * outlive it. */
 #ifndef GS_RENDER_TABLE_H

@@ -1,36 +1,50 @@
 #include "render/view_tables.h"
 
+#include <string.h>
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* nsys stats columns shared by the kernel and API tables, after Time (%) and Total. */
-#define DURATION_STATS_COLUMNS                                                                     \
-    {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},                                            \
-        {"med_ns", "med", "Med", "Med (ns)", GS_COL_NS, 0},                                        \
-        {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},                                        \
-        {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},                                        \
-        {"stddev_ns", "stddev", "StdDev", "StdDev (ns)", GS_COL_NS, 0}
+/* Time (%) and Total, first in the kernel, API and copy tables; the arguments are their slots. */
+#define TIME_COLUMNS(time_pct, total)                                                              \
+    [time_pct] = {"time_pct", "time", "Time (%)", "Time (%)", GS_COL_PCT, 0},                      \
+    [total] = {"total_ns", "total", "Total", "Total Time (ns)", GS_COL_NS, 0}
 
-#define TIME_COLUMNS                                                                               \
-    {"time_pct", "time", "Time (%)", "Time (%)", GS_COL_PCT, 0},                                   \
-        {"total_ns", "total", "Total", "Total Time (ns)", GS_COL_NS, 0}
+/* nsys stats columns shared by the kernel and API tables: the time, the count (each table names
+ * it), then the duration statistics. */
+enum stats_col {
+    STATS_COL_TIME_PCT, STATS_COL_TOTAL_NS, STATS_COL_COUNT, STATS_COL_AVG_NS, STATS_COL_MED_NS,
+    STATS_COL_MIN_NS, STATS_COL_MAX_NS, STATS_COL_STDDEV_NS, STATS_NCOLS
+};
+
+#define DURATION_STATS_COLUMNS                                                                     \
+    TIME_COLUMNS(STATS_COL_TIME_PCT, STATS_COL_TOTAL_NS),                                          \
+    [STATS_COL_AVG_NS] = {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},                       \
+    [STATS_COL_MED_NS] = {"med_ns", "med", "Med", "Med (ns)", GS_COL_NS, 0},                       \
+    [STATS_COL_MIN_NS] = {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},                       \
+    [STATS_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},                       \
+    [STATS_COL_STDDEV_NS] = {"stddev_ns", "stddev", "StdDev", "StdDev (ns)", GS_COL_NS, 0}
 
 /* ---- kernels -------------------------------------------------------------------------------- */
 
+enum kernel_col { KERNEL_COL_NAME = STATS_NCOLS, KERNEL_NCOLS };
+
 static const gs_column kernel_columns[] = {
-    TIME_COLUMNS,
-    {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
     DURATION_STATS_COLUMNS,
-    {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    [STATS_COL_COUNT] = {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
+    [KERNEL_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
 };
+_Static_assert(COUNT_OF(kernel_columns) == KERNEL_NCOLS, "one column per enum kernel_col");
+
+enum launch_col { LAUNCH_COL_GRID = STATS_NCOLS, LAUNCH_COL_BLOCK, LAUNCH_COL_NAME, LAUNCH_NCOLS };
 
 static const gs_column kernel_launch_columns[] = {
-    TIME_COLUMNS,
-    {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
     DURATION_STATS_COLUMNS,
-    {"grid", "grid", "GridXYZ", "GridXYZ", GS_COL_XYZ, 0},
-    {"block", "block", "BlockXYZ", "BlockXYZ", GS_COL_XYZ, 0},
-    {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    [STATS_COL_COUNT] = {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
+    [LAUNCH_COL_GRID] = {"grid", "grid", "GridXYZ", "GridXYZ", GS_COL_XYZ, 0},
+    [LAUNCH_COL_BLOCK] = {"block", "block", "BlockXYZ", "BlockXYZ", GS_COL_XYZ, 0},
+    [LAUNCH_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
 };
+_Static_assert(COUNT_OF(kernel_launch_columns) == LAUNCH_NCOLS, "one column per enum launch_col");
 
 const gs_column *gs_kernel_columns(bool by_launch, size_t *ncols)
 {
@@ -38,15 +52,17 @@ const gs_column *gs_kernel_columns(bool by_launch, size_t *ncols)
     return by_launch ? kernel_launch_columns : kernel_columns;
 }
 
-/* Fills the cells shared by the kernel and API tables; returns the next column. */
-static size_t put_time_stats(gs_cell *c, double time_pct, const gs_dur_stats *s)
+/* Fills the stats columns shared by the kernel and API tables. */
+static void put_time_stats(gs_cell *c, double time_pct, const gs_dur_stats *s)
 {
-    const int64_t values[] = {s->total, (int64_t)s->count, s->avg, s->med,
-                              s->min,   s->max,            s->stddev};
-    c[0].f = time_pct;
-    for (size_t k = 0; k < COUNT_OF(values); k++)
-        c[1 + k].i = values[k];
-    return 1 + COUNT_OF(values);
+    c[STATS_COL_TIME_PCT].f = time_pct;
+    c[STATS_COL_TOTAL_NS].i = s->total;
+    c[STATS_COL_COUNT].i = (int64_t)s->count;
+    c[STATS_COL_AVG_NS].i = s->avg;
+    c[STATS_COL_MED_NS].i = s->med;
+    c[STATS_COL_MIN_NS].i = s->min;
+    c[STATS_COL_MAX_NS].i = s->max;
+    c[STATS_COL_STDDEV_NS].i = s->stddev;
 }
 
 int gs_kernel_table(const gs_kernel_summary *s, gs_table *out)
@@ -59,27 +75,28 @@ int gs_kernel_table(const gs_kernel_summary *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        size_t k = put_time_stats(c, row->time_pct, &row->time);
+        put_time_stats(c, row->time_pct, &row->time);
         if (s->by_launch) {
-            for (int d = 0; d < 3; d++) {
-                c[k].xyz[d] = row->grid[d];
-                c[k + 1].xyz[d] = row->block[d];
-            }
-            k += 2;
+            memcpy(c[LAUNCH_COL_GRID].xyz, row->grid, sizeof c[LAUNCH_COL_GRID].xyz);
+            memcpy(c[LAUNCH_COL_BLOCK].xyz, row->block, sizeof c[LAUNCH_COL_BLOCK].xyz);
+            c[LAUNCH_COL_NAME].text = row->name;
+        } else {
+            c[KERNEL_COL_NAME].text = row->name;
         }
-        c[k].text = row->name;
     }
     return 0;
 }
 
 /* ---- API calls ------------------------------------------------------------------------------ */
 
+enum api_col { API_COL_NAME = STATS_NCOLS, API_NCOLS };
+
 static const gs_column api_columns[] = {
-    TIME_COLUMNS,
-    {"calls", "calls", "Num Calls", "Num Calls", GS_COL_COUNT, 0},
     DURATION_STATS_COLUMNS,
-    {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    [STATS_COL_COUNT] = {"calls", "calls", "Num Calls", "Num Calls", GS_COL_COUNT, 0},
+    [API_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
 };
+_Static_assert(COUNT_OF(api_columns) == API_NCOLS, "one column per enum api_col");
 
 const gs_column *gs_api_columns(size_t *ncols)
 {
@@ -95,27 +112,39 @@ int gs_api_table(const gs_api_summary *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        size_t k = put_time_stats(c, s->rows[r].time_pct, &s->rows[r].time);
-        c[k].text = s->rows[r].name;
+        put_time_stats(c, s->rows[r].time_pct, &s->rows[r].time);
+        c[API_COL_NAME].text = s->rows[r].name;
     }
     return 0;
 }
 
 /* ---- operators ------------------------------------------------------------------------------ */
 
+/* The operator table; grouped by shape it has one column more, Input Shapes. */
+enum op_col {
+    OP_COL_NAME, OP_COL_CALLS, OP_COL_SELF_CPU_NS, OP_COL_CPU_TOTAL_NS, OP_COL_SELF_CUDA_NS,
+    OP_COL_CUDA_TOTAL_NS, OP_COL_INPUT_DIMS, OP_NCOLS
+};
+
 #define OP_COLUMNS                                                                                 \
-    {"name", "name", "Name", "Name", GS_COL_TEXT, 0},                                              \
-        {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},                                     \
-        {"self_cpu_ns", "self_cpu", "Self CPU", "Self CPU (ns)", GS_COL_NS, 0},                    \
-        {"cpu_total_ns", "cpu_total", "CPU total", "CPU Total (ns)", GS_COL_NS, 0},                \
-        {"self_cuda_ns", "self_cuda", "Self CUDA", "Self CUDA (ns)", GS_COL_NS, 0},                \
-        {"cuda_total_ns", "cuda_total", "CUDA total", "CUDA Total (ns)", GS_COL_NS, 0}
+    [OP_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},                              \
+    [OP_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},                        \
+    [OP_COL_SELF_CPU_NS] = {"self_cpu_ns", "self_cpu", "Self CPU", "Self CPU (ns)", GS_COL_NS, 0}, \
+    [OP_COL_CPU_TOTAL_NS] = {"cpu_total_ns", "cpu_total", "CPU total", "CPU Total (ns)",           \
+                             GS_COL_NS, 0},                                                        \
+    [OP_COL_SELF_CUDA_NS] = {"self_cuda_ns", "self_cuda", "Self CUDA", "Self CUDA (ns)",           \
+                             GS_COL_NS, 0},                                                        \
+    [OP_COL_CUDA_TOTAL_NS] = {"cuda_total_ns", "cuda_total", "CUDA total", "CUDA Total (ns)",      \
+                              GS_COL_NS, 0}
 
 static const gs_column op_columns[] = {OP_COLUMNS};
+_Static_assert(COUNT_OF(op_columns) == OP_COL_INPUT_DIMS, "every enum op_col but Input Shapes");
 static const gs_column op_shape_columns[] = {
     OP_COLUMNS,
-    {"input_dims", "input_dims", "Input Shapes", "Input Shapes", GS_COL_TEXT, 0},
+    [OP_COL_INPUT_DIMS] = {"input_dims", "input_dims", "Input Shapes", "Input Shapes", GS_COL_TEXT,
+                           0},
 };
+_Static_assert(COUNT_OF(op_shape_columns) == OP_NCOLS, "one column per enum op_col");
 
 const gs_column *gs_op_columns(bool by_shape, size_t *ncols)
 {
@@ -133,34 +162,43 @@ int gs_op_table(const gs_op_summary *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].text = row->name;
-        c[1].i = (int64_t)row->calls;
-        c[2].i = row->self_cpu;
-        c[3].i = row->cpu_total;
-        c[4].i = row->self_cuda;
-        c[5].i = row->cuda_total;
+        c[OP_COL_NAME].text = row->name;
+        c[OP_COL_CALLS].i = (int64_t)row->calls;
+        c[OP_COL_SELF_CPU_NS].i = row->self_cpu;
+        c[OP_COL_CPU_TOTAL_NS].i = row->cpu_total;
+        c[OP_COL_SELF_CUDA_NS].i = row->self_cuda;
+        c[OP_COL_CUDA_TOTAL_NS].i = row->cuda_total;
         if (s->by_shape)
-            c[6].text = row->input_dims;
+            c[OP_COL_INPUT_DIMS].text = row->input_dims;
     }
     return 0;
 }
 
 /* ---- memory copies and sets ----------------------------------------------------------------- */
 
-static const gs_column memcpy_columns[] = {
-    TIME_COLUMNS,
-    {"count", "count", "Count", "Count", GS_COL_COUNT, 0},
-    {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},
-    {"med_ns", "med", "Med", "Med (ns)", GS_COL_NS, 0},
-    {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},
-    {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
-    {"total_bytes", "bytes", "Bytes", "Total (bytes)", GS_COL_BYTES, 0},
-    {"bandwidth_gbps", "bandwidth", "Bandwidth", "Bandwidth (GB/s)", GS_COL_GBPS, 0},
-    {"operation", "operation", "Operation", "Operation", GS_COL_TEXT, 0},
-    {"kind", "kind", "Kind", "Kind", GS_COL_TEXT, GS_COL_JSON_ONLY},
-    {"src", "src", "Source", "Source", GS_COL_TEXT, GS_COL_JSON_ONLY},
-    {"dst", "dst", "Destination", "Destination", GS_COL_TEXT, GS_COL_JSON_ONLY},
+enum memcpy_col {
+    MEMCPY_COL_TIME_PCT, MEMCPY_COL_TOTAL_NS, MEMCPY_COL_COUNT, MEMCPY_COL_AVG_NS,
+    MEMCPY_COL_MED_NS, MEMCPY_COL_MIN_NS, MEMCPY_COL_MAX_NS, MEMCPY_COL_TOTAL_BYTES,
+    MEMCPY_COL_BANDWIDTH_GBPS, MEMCPY_COL_OPERATION, MEMCPY_COL_KIND, MEMCPY_COL_SRC,
+    MEMCPY_COL_DST, MEMCPY_NCOLS
 };
+
+static const gs_column memcpy_columns[] = {
+    TIME_COLUMNS(MEMCPY_COL_TIME_PCT, MEMCPY_COL_TOTAL_NS),
+    [MEMCPY_COL_COUNT] = {"count", "count", "Count", "Count", GS_COL_COUNT, 0},
+    [MEMCPY_COL_AVG_NS] = {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},
+    [MEMCPY_COL_MED_NS] = {"med_ns", "med", "Med", "Med (ns)", GS_COL_NS, 0},
+    [MEMCPY_COL_MIN_NS] = {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},
+    [MEMCPY_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
+    [MEMCPY_COL_TOTAL_BYTES] = {"total_bytes", "bytes", "Bytes", "Total (bytes)", GS_COL_BYTES, 0},
+    [MEMCPY_COL_BANDWIDTH_GBPS] = {"bandwidth_gbps", "bandwidth", "Bandwidth", "Bandwidth (GB/s)",
+                                   GS_COL_GBPS, 0},
+    [MEMCPY_COL_OPERATION] = {"operation", "operation", "Operation", "Operation", GS_COL_TEXT, 0},
+    [MEMCPY_COL_KIND] = {"kind", "kind", "Kind", "Kind", GS_COL_TEXT, GS_COL_JSON_ONLY},
+    [MEMCPY_COL_SRC] = {"src", "src", "Source", "Source", GS_COL_TEXT, GS_COL_JSON_ONLY},
+    [MEMCPY_COL_DST] = {"dst", "dst", "Destination", "Destination", GS_COL_TEXT, GS_COL_JSON_ONLY},
+};
+_Static_assert(COUNT_OF(memcpy_columns) == MEMCPY_NCOLS, "one column per enum memcpy_col");
 
 const gs_column *gs_memcpy_columns(size_t *ncols)
 {
@@ -182,31 +220,40 @@ int gs_memcpy_table(const gs_memcpy_summary *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        const int64_t times[] = {row->time.total, (int64_t)row->time.count, row->time.avg,
-                                 row->time.med, row->time.min, row->time.max};
-        c[0].f = row->time_pct;
-        for (size_t k = 0; k < COUNT_OF(times); k++)
-            c[1 + k].i = times[k];
-        c[7].i = (int64_t)row->bytes;
-        c[8].f = row->bandwidth_gbps;
-        c[9].text = row->operation;
-        c[10].text = gs_memop_kind_name(row->kind);
-        c[11].text = location_or_null(row->src);
-        c[12].text = location_or_null(row->dst);
+        c[MEMCPY_COL_TIME_PCT].f = row->time_pct;
+        c[MEMCPY_COL_TOTAL_NS].i = row->time.total;
+        c[MEMCPY_COL_COUNT].i = (int64_t)row->time.count;
+        c[MEMCPY_COL_AVG_NS].i = row->time.avg;
+        c[MEMCPY_COL_MED_NS].i = row->time.med;
+        c[MEMCPY_COL_MIN_NS].i = row->time.min;
+        c[MEMCPY_COL_MAX_NS].i = row->time.max;
+        c[MEMCPY_COL_TOTAL_BYTES].i = (int64_t)row->bytes;
+        c[MEMCPY_COL_BANDWIDTH_GBPS].f = row->bandwidth_gbps;
+        c[MEMCPY_COL_OPERATION].text = row->operation;
+        c[MEMCPY_COL_KIND].text = gs_memop_kind_name(row->kind);
+        c[MEMCPY_COL_SRC].text = location_or_null(row->src);
+        c[MEMCPY_COL_DST].text = location_or_null(row->dst);
     }
     return 0;
 }
 
 /* ---- what was profiled ---------------------------------------------------------------------- */
 
-static const gs_column file_columns[] = {
-    {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    {"world_size", "world_size", "World", "World Size", GS_COL_COUNT, GS_COL_JSON_ONLY},
-    {"format", "format", "Format", "Format", GS_COL_TEXT, 0},
-    {"span_ns", "span", "Span", "Span (ns)", GS_COL_NS, 0},
-    {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0},
-    {"path", "path", "Path", "Path", GS_COL_TEXT, 0},
+enum file_col {
+    FILE_COL_RANK, FILE_COL_WORLD_SIZE, FILE_COL_FORMAT, FILE_COL_SPAN_NS, FILE_COL_STEPS,
+    FILE_COL_PATH, FILE_NCOLS
 };
+
+static const gs_column file_columns[] = {
+    [FILE_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [FILE_COL_WORLD_SIZE] = {"world_size", "world_size", "World", "World Size", GS_COL_COUNT,
+                             GS_COL_JSON_ONLY},
+    [FILE_COL_FORMAT] = {"format", "format", "Format", "Format", GS_COL_TEXT, 0},
+    [FILE_COL_SPAN_NS] = {"span_ns", "span", "Span", "Span (ns)", GS_COL_NS, 0},
+    [FILE_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0},
+    [FILE_COL_PATH] = {"path", "path", "Path", "Path", GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(file_columns) == FILE_NCOLS, "one column per enum file_col");
 
 int gs_file_table(const gs_profile_facts *f, gs_table *out)
 {
@@ -216,23 +263,31 @@ int gs_file_table(const gs_profile_facts *f, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = file->rank;
-        c[1].i = file->world_size;
-        c[2].text = file->format;
-        c[3].i = file->span;
-        c[4].i = (int64_t)file->steps;
-        c[5].text = file->path;
+        c[FILE_COL_RANK].i = file->rank;
+        c[FILE_COL_WORLD_SIZE].i = file->world_size;
+        c[FILE_COL_FORMAT].text = file->format;
+        c[FILE_COL_SPAN_NS].i = file->span;
+        c[FILE_COL_STEPS].i = (int64_t)file->steps;
+        c[FILE_COL_PATH].text = file->path;
     }
     return 0;
 }
 
-static const gs_column device_columns[] = {
-    {"id", "id", "GPU", "GPU", GS_COL_COUNT, 0},
-    {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
-    {"total_memory_bytes", "memory", "Memory", "Memory (bytes)", GS_COL_BYTES, 0},
-    {"sms", "sms", "SMs", "SMs", GS_COL_COUNT, 0},
-    {"compute_capability", "cc", "CC", "Compute Capability", GS_COL_TEXT, 0},
+enum device_col {
+    DEVICE_COL_ID, DEVICE_COL_NAME, DEVICE_COL_TOTAL_MEMORY_BYTES, DEVICE_COL_SMS,
+    DEVICE_COL_COMPUTE_CAPABILITY, DEVICE_NCOLS
 };
+
+static const gs_column device_columns[] = {
+    [DEVICE_COL_ID] = {"id", "id", "GPU", "GPU", GS_COL_COUNT, 0},
+    [DEVICE_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    [DEVICE_COL_TOTAL_MEMORY_BYTES] = {"total_memory_bytes", "memory", "Memory", "Memory (bytes)",
+                                       GS_COL_BYTES, 0},
+    [DEVICE_COL_SMS] = {"sms", "sms", "SMs", "SMs", GS_COL_COUNT, 0},
+    [DEVICE_COL_COMPUTE_CAPABILITY] = {"compute_capability", "cc", "CC", "Compute Capability",
+                                       GS_COL_TEXT, 0},
+};
+_Static_assert(COUNT_OF(device_columns) == DEVICE_NCOLS, "one column per enum device_col");
 
 int gs_device_table(const gs_profile_facts *f, gs_table *out)
 {
@@ -243,11 +298,11 @@ int gs_device_table(const gs_profile_facts *f, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[0].i = d->id;
-        c[1].text = d->name;
-        c[2].i = (int64_t)d->total_memory;
-        c[3].i = d->num_sms;
-        c[4].text = d->capability[0] ? d->capability : NULL;
+        c[DEVICE_COL_ID].i = d->id;
+        c[DEVICE_COL_NAME].text = d->name;
+        c[DEVICE_COL_TOTAL_MEMORY_BYTES].i = (int64_t)d->total_memory;
+        c[DEVICE_COL_SMS].i = d->num_sms;
+        c[DEVICE_COL_COMPUTE_CAPABILITY].text = d->capability[0] ? d->capability : NULL;
     }
     return 0;
 }
