@@ -71,7 +71,7 @@ typedef struct message {
     char wide_copy[256];
 } message;
 
-static void message_of(const nvtxEventAttributes_t *a, message *m)
+static void read_message(const nvtxEventAttributes_t *a, message *m)
 {
     m->text = "";
     m->len = 0;
@@ -189,7 +189,7 @@ static int nv_push_a(const char *s)
 static int nv_push_ex(const nvtxEventAttributes_t *a)
 {
     message m;
-    message_of(a, &m);
+    read_message(a, &m);
     return push(0, &m);
 }
 static int nv_pop(void)
@@ -204,7 +204,7 @@ static nvtxRangeId_t nv_start_a(const char *s)
 static nvtxRangeId_t nv_start_ex(const nvtxEventAttributes_t *a)
 {
     message m;
-    message_of(a, &m);
+    read_message(a, &m);
     return start(0, &m);
 }
 static void nv_end(nvtxRangeId_t id)
@@ -219,7 +219,7 @@ static void nv_mark_a(const char *s)
 static void nv_mark_ex(const nvtxEventAttributes_t *a)
 {
     message m;
-    message_of(a, &m);
+    read_message(a, &m);
     mark(0, &m);
 }
 static void nv_name_os_thread_a(uint32_t tid, const char *name)
@@ -232,7 +232,7 @@ static void nv_name_os_thread_a(uint32_t tid, const char *name)
 static int nv_domain_push(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
 {
     message m;
-    message_of(a, &m);
+    read_message(a, &m);
     return push(domain_id(d), &m);
 }
 static int nv_domain_pop(nvtxDomainHandle_t d)
@@ -242,7 +242,7 @@ static int nv_domain_pop(nvtxDomainHandle_t d)
 static nvtxRangeId_t nv_domain_start(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
 {
     message m;
-    message_of(a, &m);
+    read_message(a, &m);
     return start(domain_id(d), &m);
 }
 static void nv_domain_end(nvtxDomainHandle_t d, nvtxRangeId_t id)
@@ -253,7 +253,7 @@ static void nv_domain_end(nvtxDomainHandle_t d, nvtxRangeId_t id)
 static void nv_domain_mark(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
 {
     message m;
-    message_of(a, &m);
+    read_message(a, &m);
     mark(domain_id(d), &m);
 }
 static nvtxDomainHandle_t nv_domain_create_a(const char *name)

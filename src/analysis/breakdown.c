@@ -102,7 +102,7 @@ static int cmp_i64(const void *a, const void *b)
 
 /* The plugin's communication kernels: External id equal to that of a host op by one of its five
  * collective names. Sorted External ids of those ops in *ids (NULL when none). */
-static int tb_comm_ids(const gs_trace *t, int64_t **ids, size_t *n)
+static int find_tb_comm_ids(const gs_trace *t, int64_t **ids, size_t *n)
 {
     *ids = NULL;
     *n = 0;
@@ -133,7 +133,7 @@ static int collect_roles(const gs_trace *t, const gs_steps *steps, bool tb_compa
 {
     int64_t *ids;
     size_t nids;
-    if (tb_compat && tb_comm_ids(t, &ids, &nids) != 0)
+    if (tb_compat && find_tb_comm_ids(t, &ids, &nids) != 0)
         return -1;
     if (!tb_compat) {
         ids = NULL;
@@ -200,7 +200,7 @@ oom:
     return -1;
 }
 
-static void per_step(gs_bd_trace *out, const gs_spans *cost)
+static void split_steps(gs_bd_trace *out, const gs_spans *cost)
 {
     const gs_steps *s = &out->steps;
     double total = 0;
@@ -229,7 +229,7 @@ static void per_step(gs_bd_trace *out, const gs_spans *cost)
 }
 
 /* The GPU metrics window: from the first step counted to the end of the last step. */
-static void metrics_window(const gs_steps *s, gs_ns *ws, gs_ns *we)
+static void find_metrics_window(const gs_steps *s, gs_ns *ws, gs_ns *we)
 {
     *ws = *we = 0;
     for (size_t i = 0; i < s->n; i++) {
@@ -257,9 +257,9 @@ int gs_breakdown_trace(const gs_trace *t, gs_steps *steps, bool tb_compat, gs_bd
         gs_fail_oom(err);
         goto done;
     }
-    per_step(out, cost);
+    split_steps(out, cost);
     gs_ns ws, we;
-    metrics_window(&out->steps, &ws, &we);
+    find_metrics_window(&out->steps, &ws, &we);
     rc = gs_gpu_metrics_compute(t, ws, we, &out->gpu, err);
 done:
     for (int c = 0; c < GS_BD__COUNT; c++) {
@@ -269,7 +269,7 @@ done:
     return rc;
 }
 
-static void trace_free(gs_bd_trace *b)
+static void free_trace(gs_bd_trace *b)
 {
     gs_steps_free(&b->steps);
     free(b->step);
@@ -309,7 +309,7 @@ fail:
 void gs_breakdown_free(gs_breakdown *b)
 {
     for (size_t i = 0; i < b->n; i++)
-        trace_free(&b->v[i]);
+        free_trace(&b->v[i]);
     free(b->v);
     memset(b, 0, sizeof *b);
 }

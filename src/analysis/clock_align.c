@@ -38,7 +38,7 @@ static void estimate_offsets(const gs_coll_match *m, gs_clock *c, gs_ns *scratch
 }
 
 /* residual[r * n + i] = |aligned end of rank r - median aligned end of instance i|. */
-static void residuals(const gs_coll_match *m, const gs_clock *c, gs_ns *ends, gs_ns *res)
+static void compute_residuals(const gs_coll_match *m, const gs_clock *c, gs_ns *ends, gs_ns *res)
 {
     for (size_t i = 0; i < m->n; i++) {
         for (size_t r = 0; r < m->nranks; r++)
@@ -102,7 +102,7 @@ int gs_clock_align(const gs_coll_match *m, bool estimate, gs_clock *out, gs_erro
         out->ranks[r].shift_ns = m->ranks[r].trace->epoch_ns - out->ranks[r].offset_ns;
     }
     if (n > 0 && nr > 1) {
-        residuals(m, out, ends, scratch);
+        compute_residuals(m, out, ends, scratch);
         /* per rank first (medians reorder their slice), the overall maximum before the median */
         for (size_t r = 0; r < nr; r++) {
             out->ranks[r].residual_max_ns = max_of(scratch + r * n, n);

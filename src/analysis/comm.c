@@ -70,7 +70,7 @@ static void add_collective(kind_acc *a, const gs_collective *c)
     }
 }
 
-static int kind_rows(const gs_trace *t, gs_comm *out, size_t *ncoll, gs_error *err)
+static int build_kind_rows(const gs_trace *t, gs_comm *out, size_t *ncoll, gs_error *err)
 {
     gs_collectives colls;
     if (gs_collectives_find(t, &colls, err) != 0)
@@ -109,7 +109,7 @@ typedef struct sets {
     gs_spans comp, comm, both;
 } sets;
 
-static void sets_free(sets *s)
+static void free_sets(sets *s)
 {
     free(s->acts.v);
     gs_spans_free(&s->comp);
@@ -139,8 +139,8 @@ static int build_sets(const gs_trace *t, bool hta, sets *s)
     return gs_spans_intersect(&s->comp, &s->comm, &s->both);
 }
 
-static int step_rows(const gs_trace *t, const gs_steps *st, const sets *s, gs_comm *out,
-                     gs_comm_rank *r)
+static int build_step_rows(const gs_trace *t, const gs_steps *st, const sets *s, gs_comm *out,
+                           gs_comm_rank *r)
 {
     gs_comm_step *dst = realloc(out->steps, (out->nsteps + st->n + 1) * sizeof *out->steps);
     if (!dst)
@@ -170,8 +170,8 @@ static int step_rows(const gs_trace *t, const gs_steps *st, const sets *s, gs_co
     return 0;
 }
 
-static int one_rank(const gs_trace *t, const gs_comm_opts *opts, const gs_temporal_row *tp,
-                    sets *s, gs_comm *out, gs_error *err)
+static int analyse_rank(const gs_trace *t, const gs_comm_opts *opts, const gs_temporal_row *tp,
+                        sets *s, gs_comm *out, gs_error *err)
 {
     gs_comm_rank *r = &out->ranks[out->nranks++];
     memset(r, 0, sizeof *r);
@@ -188,7 +188,7 @@ static int one_rank(const gs_trace *t, const gs_comm_opts *opts, const gs_tempor
     r->exposed = r->communication - r->overlap;
     r->overlap_pct = r->communication > 0 ? pct(r->overlap, r->communication) : -1.0;
     r->exposed_pct = pct(r->exposed, r->window);
-    if (kind_rows(t, out, &r->collectives, err) != 0)
+    if (build_kind_rows(t, out, &r->collectives, err) != 0)
         return -1;
     gs_steps st;
     const gs_step_opts none = {0};
@@ -196,7 +196,7 @@ static int one_rank(const gs_trace *t, const gs_comm_opts *opts, const gs_tempor
         return -1;
     r->steps = st.stats.n;
     r->step_median = st.stats.med;
-    int rc = step_rows(t, &st, s, out, r);
+    int rc = build_step_rows(t, &st, s, out, r);
     gs_steps_free(&st);
     return rc == 0 ? 0 : gs_fail_oom(err);
 }
@@ -220,8 +220,8 @@ int gs_comm_build(const gs_profile *p, const gs_select *sel, const gs_comm_opts 
     size_t row = 0;
     for (size_t i = 0; i < p->traces.n && rc == 0; i++)
         if (gs_selected(sel, p->traces.v[i]))
-            rc = one_rank(p->traces.v[i], opts, &tp.rows[row++], &s, out, err);
-    sets_free(&s);
+            rc = analyse_rank(p->traces.v[i], opts, &tp.rows[row++], &s, out, err);
+    free_sets(&s);
     gs_temporal_free(&tp);
     if (rc != 0)
         gs_comm_free(out);

@@ -17,7 +17,7 @@ static double per_step(double total, size_t nkept)
  * spends in the DataLoader, which the data-loading rule claims: a loop that reads loss.item()
  * and then waits for its next batch is starved of data first. Each gap counts once, clipped to
  * the kept steps. */
-static int sync_idle(const gs_trace *t, const gs_steps *steps, gs_ns *out)
+static int sum_sync_idle(const gs_trace *t, const gs_steps *steps, gs_ns *out)
 {
     gs_spans busy = {0}, kept = {0}, loading = {0}, kept_loading = {0};
     int rc = 0;
@@ -75,7 +75,7 @@ static int sync_idle(const gs_trace *t, const gs_steps *steps, gs_ns *out)
     return rc;
 }
 
-static void kept_copies(const gs_trace *t, const gs_steps *steps, gs_ns *pageable)
+static void sum_kept_copies(const gs_trace *t, const gs_steps *steps, gs_ns *pageable)
 {
     *pageable = 0;
     for (size_t i = 0; i < t->memops.n; i++) {
@@ -89,7 +89,7 @@ static void kept_copies(const gs_trace *t, const gs_steps *steps, gs_ns *pageabl
 }
 
 /* Each distinct kernel name is judged once (by_name: 0 unknown, 1 no, 2 yes). */
-static int tensor_core_share(const gs_trace *t, double *share)
+static int measure_tensor_core_share(const gs_trace *t, double *share)
 {
     uint8_t *by_name = calloc(t->strings.n ? t->strings.n : 1, 1);
     if (!by_name)
@@ -107,7 +107,7 @@ static int tensor_core_share(const gs_trace *t, double *share)
     return 0;
 }
 
-static void memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs_diag_inputs *in)
+static void fill_memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs_diag_inputs *in)
 {
     in->mem_peak_share = in->mem_fragmentation = in->mem_growth_r2 = -1.0;
     if (!m)
@@ -183,10 +183,10 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
             out->gpu_util = bd->gpu.v[d].utilization;
 
     gs_ns idle = 0, pageable = 0;
-    if (sync_idle(t, steps, &idle) != 0)
+    if (sum_sync_idle(t, steps, &idle) != 0)
         return gs_fail_oom(err);
     out->sync_idle_ns = (gs_ns)per_step((double)idle, bd->nkept);
-    kept_copies(t, steps, &pageable);
+    sum_kept_copies(t, steps, &pageable);
     out->pageable_copy_ns = (gs_ns)per_step((double)pageable, bd->nkept);
     if (src->sync) {
         out->sync_blocked_ns = (gs_ns)per_step((double)src->sync->kept_blocked, bd->nkept);
@@ -201,8 +201,8 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
         out->median_launch_ns = k->med_launch_cost;
         out->short_kernel_share = k->launched ? (double)k->short_kernels / (double)k->launched : 0;
     }
-    memory_inputs(t, src->memory, out);
-    if (tensor_core_share(t, &out->tensor_core_share) != 0)
+    fill_memory_inputs(t, src->memory, out);
+    if (measure_tensor_core_share(t, &out->tensor_core_share) != 0)
         return gs_fail_oom(err);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
     gs_diag_straggler_inputs(t, src->stragglers, out);

@@ -25,13 +25,13 @@
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 
-static void input(gs_finding *f, const char *name, double value, enum gs_unit unit)
+static void add_input(gs_finding *f, const char *name, double value, enum gs_unit unit)
 {
     if (f->ninputs < GS_RULE_MAX_VALUES)
         f->inputs[f->ninputs++] = (gs_rule_value){name, value, (uint8_t)unit};
 }
 
-static void threshold(gs_finding *f, const char *name, double value, enum gs_unit unit)
+static void add_threshold(gs_finding *f, const char *name, double value, enum gs_unit unit)
 {
     if (f->nthresholds < GS_RULE_MAX_VALUES)
         f->thresholds[f->nthresholds++] = (gs_rule_value){name, value, (uint8_t)unit};
@@ -55,7 +55,7 @@ static double share(const gs_diag_inputs *in, gs_ns ns)
 }
 
 /* Time at stake per step, and the speed-up if it all went away. */
-static void stake(const gs_diag_inputs *in, gs_finding *f, gs_ns ns, bool time_bound)
+static void set_stake(const gs_diag_inputs *in, gs_finding *f, gs_ns ns, bool time_bound)
 {
     f->at_stake_ns = ns > 0 ? ns : 0;
     f->at_stake_share = share(in, f->at_stake_ns);
@@ -90,7 +90,7 @@ static bool without_gpu(const gs_diag_inputs *in, gs_finding *f)
     if (in->gpu_activities > 0)
         return false;
     f->severity = GS_SEV_NONE;
-    stake(in, f, 0, true);
+    set_stake(in, f, 0, true);
     EVIDENCE(f, "no GPU activity in the trace");
     WHY(f, "no GPU activity in the trace: the rule does not apply");
     return true;
@@ -112,11 +112,11 @@ static bool without_memory_records(double known, gs_finding *f)
 
 static void rule_data_loading(const gs_diag_inputs *in, gs_finding *f)
 {
-    input(f, "dataloader_ns", (double)in->dataloader_ns, GS_UNIT_NS);
-    input(f, "step_ns", (double)in->step_ns, GS_UNIT_NS);
-    threshold(f, "finding_share", GS_TH_DATALOADER_FINDING, GS_UNIT_SHARE);
-    threshold(f, "bottleneck_share", GS_TH_DATALOADER_BOTTLENECK, GS_UNIT_SHARE);
-    stake(in, f, in->dataloader_ns, true);
+    add_input(f, "dataloader_ns", (double)in->dataloader_ns, GS_UNIT_NS);
+    add_input(f, "step_ns", (double)in->step_ns, GS_UNIT_NS);
+    add_threshold(f, "finding_share", GS_TH_DATALOADER_FINDING, GS_UNIT_SHARE);
+    add_threshold(f, "bottleneck_share", GS_TH_DATALOADER_BOTTLENECK, GS_UNIT_SHARE);
+    set_stake(in, f, in->dataloader_ns, true);
     double s = f->at_stake_share;
     f->severity = s > GS_TH_DATALOADER_BOTTLENECK ? GS_SEV_BOTTLENECK
                   : s > GS_TH_DATALOADER_FINDING  ? GS_SEV_FINDING
@@ -131,11 +131,11 @@ static void rule_sync(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
         return;
-    input(f, "sync_idle_ns", (double)in->sync_idle_ns, GS_UNIT_NS);
-    input(f, "sync_blocked_ns", (double)in->sync_blocked_ns, GS_UNIT_NS);
-    input(f, "step_ns", (double)in->step_ns, GS_UNIT_NS);
-    threshold(f, "sync_idle_share", GS_TH_SYNC_SHARE, GS_UNIT_SHARE);
-    stake(in, f, in->sync_idle_ns, true);
+    add_input(f, "sync_idle_ns", (double)in->sync_idle_ns, GS_UNIT_NS);
+    add_input(f, "sync_blocked_ns", (double)in->sync_blocked_ns, GS_UNIT_NS);
+    add_input(f, "step_ns", (double)in->step_ns, GS_UNIT_NS);
+    add_threshold(f, "sync_idle_share", GS_TH_SYNC_SHARE, GS_UNIT_SHARE);
+    set_stake(in, f, in->sync_idle_ns, true);
     f->severity = f->at_stake_share > GS_TH_SYNC_SHARE ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     EVIDENCE(f,
              "after synchronizing calls the GPU sits idle %.3f ms per step (%.1f %%); the host "
@@ -151,20 +151,20 @@ static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
     if (without_gpu(in, f))
         return;
     gs_ns idle = host_idle(in);
-    input(f, "host_idle_ns", (double)idle, GS_UNIT_NS);
-    input(f, "kernels_per_step", in->kernels_per_step, GS_UNIT_COUNT);
-    input(f, "median_kernel_ns", (double)in->median_kernel_ns, GS_UNIT_NS);
-    input(f, "median_launch_ns", (double)in->median_launch_ns, GS_UNIT_NS);
-    input(f, "short_kernel_share", in->short_kernel_share, GS_UNIT_SHARE);
-    threshold(f, "kernels_per_step", GS_TH_LAUNCH_MIN_KERNELS_PER_STEP, GS_UNIT_COUNT);
-    threshold(f, "median_kernel_ns", GS_TH_SHORT_KERNEL_NS, GS_UNIT_NS);
-    threshold(f, "short_kernel_share", GS_TH_SHORT_KERNEL_SHARE, GS_UNIT_SHARE);
-    threshold(f, "host_idle_share", GS_TH_LAUNCH_HOSTWAIT_SHARE, GS_UNIT_SHARE);
-    stake(in, f, idle, true);
+    add_input(f, "host_idle_ns", (double)idle, GS_UNIT_NS);
+    add_input(f, "kernels_per_step", in->kernels_per_step, GS_UNIT_COUNT);
+    add_input(f, "median_kernel_ns", (double)in->median_kernel_ns, GS_UNIT_NS);
+    add_input(f, "median_launch_ns", (double)in->median_launch_ns, GS_UNIT_NS);
+    add_input(f, "short_kernel_share", in->short_kernel_share, GS_UNIT_SHARE);
+    add_threshold(f, "kernels_per_step", GS_TH_LAUNCH_MIN_KERNELS_PER_STEP, GS_UNIT_COUNT);
+    add_threshold(f, "median_kernel_ns", GS_TH_SHORT_KERNEL_NS, GS_UNIT_NS);
+    add_threshold(f, "short_kernel_share", GS_TH_SHORT_KERNEL_SHARE, GS_UNIT_SHARE);
+    add_threshold(f, "host_idle_share", GS_TH_LAUNCH_HOSTWAIT_SHARE, GS_UNIT_SHARE);
+    set_stake(in, f, idle, true);
     bool fires = kernels_short(in) && f->at_stake_share > GS_TH_LAUNCH_HOSTWAIT_SHARE;
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     if (!fires)
-        stake(in, f, 0, true);
+        set_stake(in, f, 0, true);
     EVIDENCE(f,
              "%.0f kernels per step, median %.1f us, %.0f %% of them shorter than their launch "
              "call (median %.1f us); the GPU waits on the host %.3f ms per step (%.1f %%)",
@@ -184,17 +184,17 @@ static void rule_host(const gs_diag_inputs *in, gs_finding *f)
     if (without_gpu(in, f))
         return;
     gs_ns idle = host_idle(in);
-    input(f, "host_idle_ns", (double)idle, GS_UNIT_NS);
-    input(f, "cpu_exec_ns", (double)in->cpu_exec_ns, GS_UNIT_NS);
-    input(f, "runtime_ns", (double)in->runtime_ns, GS_UNIT_NS);
-    input(f, "other_ns", (double)in->other_ns, GS_UNIT_NS);
-    input(f, "gpu_util", in->gpu_util, GS_UNIT_SHARE);
-    threshold(f, "host_idle_share", GS_TH_HOST_WAIT_SHARE, GS_UNIT_SHARE);
-    stake(in, f, idle, true);
+    add_input(f, "host_idle_ns", (double)idle, GS_UNIT_NS);
+    add_input(f, "cpu_exec_ns", (double)in->cpu_exec_ns, GS_UNIT_NS);
+    add_input(f, "runtime_ns", (double)in->runtime_ns, GS_UNIT_NS);
+    add_input(f, "other_ns", (double)in->other_ns, GS_UNIT_NS);
+    add_input(f, "gpu_util", in->gpu_util, GS_UNIT_SHARE);
+    add_threshold(f, "host_idle_share", GS_TH_HOST_WAIT_SHARE, GS_UNIT_SHARE);
+    set_stake(in, f, idle, true);
     bool fires = !kernels_short(in) && f->at_stake_share > GS_TH_HOST_WAIT_SHARE;
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     if (!fires)
-        stake(in, f, 0, true);
+        set_stake(in, f, 0, true);
     EVIDENCE(f,
              "the GPU waits on host work %.3f ms per step (%.1f %%): CPU operators %.3f ms, "
              "runtime calls %.3f ms, untraced host time %.3f ms; GPU utilization %.0f %%",
@@ -210,11 +210,11 @@ static void rule_transfer(const gs_diag_inputs *in, gs_finding *f)
     if (without_gpu(in, f))
         return;
     gs_ns copies = in->memcpy_ns + in->memset_ns;
-    input(f, "memcpy_ns", (double)in->memcpy_ns, GS_UNIT_NS);
-    input(f, "memset_ns", (double)in->memset_ns, GS_UNIT_NS);
-    input(f, "pageable_copy_ns", (double)in->pageable_copy_ns, GS_UNIT_NS);
-    threshold(f, "copy_share", GS_TH_TRANSFER_SHARE, GS_UNIT_SHARE);
-    stake(in, f, copies, true);
+    add_input(f, "memcpy_ns", (double)in->memcpy_ns, GS_UNIT_NS);
+    add_input(f, "memset_ns", (double)in->memset_ns, GS_UNIT_NS);
+    add_input(f, "pageable_copy_ns", (double)in->pageable_copy_ns, GS_UNIT_NS);
+    add_threshold(f, "copy_share", GS_TH_TRANSFER_SHARE, GS_UNIT_SHARE);
+    set_stake(in, f, copies, true);
     f->severity = f->at_stake_share > GS_TH_TRANSFER_SHARE ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     EVIDENCE(f,
              "copies and sets keep the GPU from computing %.3f ms per step (%.1f %%); %.3f ms "
@@ -240,11 +240,11 @@ static void rule_communication(const gs_diag_inputs *in, gs_finding *f)
 {
     gs_ns waited = straggler_found(in) ? in->strag_wait_ns : 0;
     gs_ns exposed = in->comm_ns - waited > 0 ? in->comm_ns - waited : 0;
-    input(f, "comm_exposed_ns", (double)in->comm_ns, GS_UNIT_NS);
+    add_input(f, "comm_exposed_ns", (double)in->comm_ns, GS_UNIT_NS);
     if (waited > 0)
-        input(f, "straggler_wait_ns", (double)waited, GS_UNIT_NS);
-    threshold(f, "exposed_share", GS_TH_COMM_EXPOSED, GS_UNIT_SHARE);
-    stake(in, f, exposed, true);
+        add_input(f, "straggler_wait_ns", (double)waited, GS_UNIT_NS);
+    add_threshold(f, "exposed_share", GS_TH_COMM_EXPOSED, GS_UNIT_SHARE);
+    set_stake(in, f, exposed, true);
     f->severity = f->at_stake_share > GS_TH_COMM_EXPOSED ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     if (waited > 0)
         EVIDENCE(f, "communication not overlapped with compute takes %.3f ms per step (%.1f %%) "
@@ -265,16 +265,16 @@ static void rule_straggler(const gs_diag_inputs *in, gs_finding *f)
     double wait = in->strag_step_ns > 0
                       ? (double)in->strag_others_wait_ns / (double)in->strag_step_ns
                       : 0.0;
-    input(f, "ranks", (double)in->strag_ranks, GS_UNIT_COUNT);
-    input(f, "collectives", (double)in->strag_collectives, GS_UNIT_COUNT);
-    input(f, "last_share", in->strag_last_share, GS_UNIT_SHARE);
-    input(f, "lateness_ns", (double)in->strag_lateness_ns, GS_UNIT_NS);
-    input(f, "others_wait_ns", (double)in->strag_others_wait_ns, GS_UNIT_NS);
-    input(f, "wait_ns", (double)in->strag_wait_ns, GS_UNIT_NS);
-    input(f, "compute_excess", in->strag_compute_excess, GS_UNIT_SHARE);
-    threshold(f, "last_share", GS_TH_STRAGGLER_LAST_SHARE, GS_UNIT_SHARE);
-    threshold(f, "collectives", GS_TH_STRAGGLER_MIN_COLLECTIVES, GS_UNIT_COUNT);
-    threshold(f, "wait_share", GS_TH_STRAGGLER_WAIT_SHARE, GS_UNIT_SHARE);
+    add_input(f, "ranks", (double)in->strag_ranks, GS_UNIT_COUNT);
+    add_input(f, "collectives", (double)in->strag_collectives, GS_UNIT_COUNT);
+    add_input(f, "last_share", in->strag_last_share, GS_UNIT_SHARE);
+    add_input(f, "lateness_ns", (double)in->strag_lateness_ns, GS_UNIT_NS);
+    add_input(f, "others_wait_ns", (double)in->strag_others_wait_ns, GS_UNIT_NS);
+    add_input(f, "wait_ns", (double)in->strag_wait_ns, GS_UNIT_NS);
+    add_input(f, "compute_excess", in->strag_compute_excess, GS_UNIT_SHARE);
+    add_threshold(f, "last_share", GS_TH_STRAGGLER_LAST_SHARE, GS_UNIT_SHARE);
+    add_threshold(f, "collectives", GS_TH_STRAGGLER_MIN_COLLECTIVES, GS_UNIT_COUNT);
+    add_threshold(f, "wait_share", GS_TH_STRAGGLER_WAIT_SHARE, GS_UNIT_SHARE);
     if (in->strag_ranks < 2 || in->strag_rank < 0) {
         f->severity = GS_SEV_NONE;
         EVIDENCE(f, "%s", in->strag_ranks < 2 ? "one rank: no other rank to wait for"
@@ -285,8 +285,8 @@ static void rule_straggler(const gs_diag_inputs *in, gs_finding *f)
     }
     bool fires = straggler_found(in);
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
-    stake(in, f, fires ? (in->strag_is_self ? in->strag_others_wait_ns : in->strag_wait_ns) : 0,
-          true);
+    set_stake(in, f, fires ? (in->strag_is_self ? in->strag_others_wait_ns : in->strag_wait_ns) : 0,
+              true);
     EVIDENCE(f,
              "rank %d%s arrived last at %.0f %% of %zu collectives, on average %.3f ms after the "
              "others: its compute per step is %.0f %% %s than the median rank's; the others wait "
@@ -311,12 +311,12 @@ static void rule_compute(const gs_diag_inputs *in, gs_finding *f)
     if (without_gpu(in, f))
         return;
     double busy = share(in, in->kernel_ns);
-    input(f, "compute_busy_share", busy, GS_UNIT_SHARE);
-    input(f, "gpu_util", in->gpu_util, GS_UNIT_SHARE);
-    input(f, "tensor_core_share", in->tensor_core_share, GS_UNIT_SHARE);
-    threshold(f, "compute_busy_share", GS_TH_UTIL_BUSY, GS_UNIT_SHARE);
+    add_input(f, "compute_busy_share", busy, GS_UNIT_SHARE);
+    add_input(f, "gpu_util", in->gpu_util, GS_UNIT_SHARE);
+    add_input(f, "tensor_core_share", in->tensor_core_share, GS_UNIT_SHARE);
+    add_threshold(f, "compute_busy_share", GS_TH_UTIL_BUSY, GS_UNIT_SHARE);
     bool fires = busy >= GS_TH_UTIL_BUSY;
-    stake(in, f, fires ? in->kernel_ns : 0, false);
+    set_stake(in, f, fires ? in->kernel_ns : 0, false);
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     EVIDENCE(f,
              "compute kernels run %.0f %% of the step; %.0f %% of kernel time is in Tensor "
@@ -330,12 +330,12 @@ static void rule_memory_growth(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_memory_records(in->mem_growth_r2, f))
         return;
-    input(f, "growth_bytes_per_step", in->mem_growth_per_step, GS_UNIT_BYTES);
-    input(f, "fit_r2", in->mem_growth_r2, GS_UNIT_RATIO);
-    input(f, "steps", (double)in->mem_growth_steps, GS_UNIT_COUNT);
-    threshold(f, "growth_bytes_per_step", (double)GS_TH_MEM_LEAK_MIN_GROWTH, GS_UNIT_BYTES);
-    threshold(f, "fit_r2", GS_TH_MEM_LEAK_R2, GS_UNIT_RATIO);
-    threshold(f, "steps", GS_TH_MEM_LEAK_MIN_STEPS, GS_UNIT_COUNT);
+    add_input(f, "growth_bytes_per_step", in->mem_growth_per_step, GS_UNIT_BYTES);
+    add_input(f, "fit_r2", in->mem_growth_r2, GS_UNIT_RATIO);
+    add_input(f, "steps", (double)in->mem_growth_steps, GS_UNIT_COUNT);
+    add_threshold(f, "growth_bytes_per_step", (double)GS_TH_MEM_LEAK_MIN_GROWTH, GS_UNIT_BYTES);
+    add_threshold(f, "fit_r2", GS_TH_MEM_LEAK_R2, GS_UNIT_RATIO);
+    add_threshold(f, "steps", GS_TH_MEM_LEAK_MIN_STEPS, GS_UNIT_COUNT);
     bool fires = in->mem_growth_steps >= GS_TH_MEM_LEAK_MIN_STEPS &&
                  in->mem_growth_r2 >= GS_TH_MEM_LEAK_R2 &&
                  in->mem_growth_per_step >= (double)GS_TH_MEM_LEAK_MIN_GROWTH;
@@ -353,10 +353,10 @@ static void rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f)
                                                                           : in->mem_fragmentation,
                                f))
         return;
-    input(f, "peak_share", in->mem_peak_share, GS_UNIT_SHARE);
-    input(f, "fragmentation", in->mem_fragmentation, GS_UNIT_RATIO);
-    threshold(f, "peak_share", GS_TH_MEM_PEAK_SHARE, GS_UNIT_SHARE);
-    threshold(f, "fragmentation", GS_TH_MEM_FRAGMENTATION, GS_UNIT_RATIO);
+    add_input(f, "peak_share", in->mem_peak_share, GS_UNIT_SHARE);
+    add_input(f, "fragmentation", in->mem_fragmentation, GS_UNIT_RATIO);
+    add_threshold(f, "peak_share", GS_TH_MEM_PEAK_SHARE, GS_UNIT_SHARE);
+    add_threshold(f, "fragmentation", GS_TH_MEM_FRAGMENTATION, GS_UNIT_RATIO);
     bool full = in->mem_peak_share > GS_TH_MEM_PEAK_SHARE;
     bool fragmented = in->mem_fragmentation > GS_TH_MEM_FRAGMENTATION;
     f->severity = full ? GS_SEV_RISK : fragmented ? GS_SEV_FINDING : GS_SEV_NONE;
@@ -374,7 +374,7 @@ static void rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f)
 
 static void rule_no_gpu(const gs_diag_inputs *in, gs_finding *f)
 {
-    input(f, "gpu_activities", (double)in->gpu_activities, GS_UNIT_COUNT);
+    add_input(f, "gpu_activities", (double)in->gpu_activities, GS_UNIT_COUNT);
     f->severity = in->gpu_activities == 0 ? GS_SEV_NOTE : GS_SEV_NONE;
     if (in->gpu_activities == 0)
         EVIDENCE(f, "the trace records no GPU kernels, copies or sets: a CPU-only run, or the "
@@ -386,10 +386,10 @@ static void rule_no_gpu(const gs_diag_inputs *in, gs_finding *f)
 
 static void rule_warmup(const gs_diag_inputs *in, gs_finding *f)
 {
-    input(f, "steps", (double)in->steps, GS_UNIT_COUNT);
-    input(f, "warmup_steps", (double)in->warmup_steps, GS_UNIT_COUNT);
-    input(f, "warmup_ratio", in->warmup_ratio, GS_UNIT_RATIO);
-    threshold(f, "min_steps", GS_TH_MIN_STEPS, GS_UNIT_COUNT);
+    add_input(f, "steps", (double)in->steps, GS_UNIT_COUNT);
+    add_input(f, "warmup_steps", (double)in->warmup_steps, GS_UNIT_COUNT);
+    add_input(f, "warmup_ratio", in->warmup_ratio, GS_UNIT_RATIO);
+    add_threshold(f, "min_steps", GS_TH_MIN_STEPS, GS_UNIT_COUNT);
     bool few = in->steps < GS_TH_MIN_STEPS;
     f->severity = in->warmup_steps > 0 || few ? GS_SEV_NOTE : GS_SEV_NONE;
     if (in->warmup_steps > 0)

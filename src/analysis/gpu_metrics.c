@@ -46,8 +46,8 @@ static double sm_busy(endpoint *ep, size_t n, gs_ns ws, gs_ns we)
     return sum;
 }
 
-static int one_device(const gs_trace *t, int32_t dev, gs_ns ws, gs_ns we,
-                      gs_gpu_device_metrics *m, endpoint *ep)
+static int measure_device(const gs_trace *t, int32_t dev, gs_ns ws, gs_ns we,
+                          gs_gpu_device_metrics *m, endpoint *ep)
 {
     gs_spans busy = {0};
     size_t nep = 0;
@@ -113,7 +113,7 @@ int gs_gpu_metrics_compute(const gs_trace *t, gs_ns window_start, gs_ns window_e
         goto oom;
     out->n = nd;
     for (size_t d = 0; d < nd; d++) {
-        if (one_device(t, ids[d], window_start, window_end, &out->v[d], ep) != 0)
+        if (measure_device(t, ids[d], window_start, window_end, &out->v[d], ep) != 0)
             goto oom;
     }
     free(ids);

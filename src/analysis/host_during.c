@@ -77,8 +77,8 @@ static void note_sync(gs_gap_host *h, const char *name, gs_ns ov, bool blocks)
 /* One thread's op-tree ranges in the gap: those open at its start (the deepest open range and
  * its ancestors) and those starting inside it. Each gets its overlap minus its children's, so
  * the op with the most such time is where the thread really was. */
-static int thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
-                         const gs_span *g, hit_vec *hits, gs_gap_host *h)
+static int weigh_thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
+                               const gs_span *g, hit_vec *hits, gs_gap_host *h)
 {
     const gs_range *rv = t->ranges.v;
     size_t pos;
@@ -127,8 +127,8 @@ static int thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo, size
     return 0;
 }
 
-static void thread_apis(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
-                        const gs_span *g, gs_gap_host *h)
+static void weigh_thread_apis(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
+                              const gs_span *g, gs_gap_host *h)
 {
     const gs_api *av = t->apis.v;
     size_t pos;
@@ -190,14 +190,14 @@ int gs_host_during(const gs_host_index *ix, int64_t pid, gs_ns start, gs_ns end,
         for (j = i + 1; j < ri->n && same_thread_range(&t->ranges.v[ri->idx[j]], r); j++)
             ;
         if (pid == 0 || r->pid == pid)
-            rc = thread_ranges(t, ri->idx, i, j, &g, &hits, h);
+            rc = weigh_thread_ranges(t, ri->idx, i, j, &g, &hits, h);
     }
     for (size_t i = 0, j; i < ai->n && rc == 0; i = j) {
         const gs_api *a = &t->apis.v[ai->idx[i]];
         for (j = i + 1; j < ai->n && same_thread_api(&t->apis.v[ai->idx[j]], a); j++)
             ;
         if (pid == 0 || a->pid == pid)
-            thread_apis(t, ai->idx, i, j, &g, h);
+            weigh_thread_apis(t, ai->idx, i, j, &g, h);
     }
     free(hits.v);
     if (h->dataloader_ns > end - start) /* DataLoader ranges on several threads at once */

@@ -48,13 +48,13 @@ static enum gs_gap_class classify(const gs_activity *next, gs_ns prev_end, gs_ns
     return gap < GS_TH_KERNEL_WAIT_NS ? GS_GAP_KERNEL_WAIT : GS_GAP_OTHER;
 }
 
-static void totals_add(gs_gap_totals *g, enum gs_gap_class c, gs_ns len)
+static void add_to_totals(gs_gap_totals *g, enum gs_gap_class c, gs_ns len)
 {
     g->count[c]++;
     g->total[c] += len;
 }
 
-static void totals_finish(gs_gap_totals *g)
+static void finish_totals(gs_gap_totals *g)
 {
     g->idle = 0;
     for (int c = 0; c < GS_GAP__COUNT; c++)
@@ -96,7 +96,7 @@ static int cmp_stream_order(const void *pa, const void *pb)
  * that overlaps on one stream never makes a negative gap. HTA's idle breakdown: every
  * consecutive pair, gap = start − the previous activity's end, negative ones included, as it sums
  * them. */
-static void stream_gaps(gs_idle_scope *s, const gs_activity *v, size_t n, bool hta)
+static void find_stream_gaps(gs_idle_scope *s, const gs_activity *v, size_t n, bool hta)
 {
     gs_ns run_end = v[0].end;
     for (size_t i = 1; i < n; i++) {
@@ -104,16 +104,16 @@ static void stream_gaps(gs_idle_scope *s, const gs_activity *v, size_t n, bool h
         gs_ns prev_end = hta ? v[i - 1].end : run_end;
         gs_ns gap = a->start - prev_end;
         if (hta || gap > 0)
-            totals_add(&s->gaps, classify(a, prev_end, gap), gap);
+            add_to_totals(&s->gaps, classify(a, prev_end, gap), gap);
         if (a->end > run_end)
             run_end = a->end;
     }
     s->activities = n;
     s->window_end = run_end;
-    totals_finish(&s->gaps);
+    finish_totals(&s->gaps);
 }
 
-static int stream_scopes(idle_build *b, const gs_trace *t)
+static int build_stream_scopes(idle_build *b, const gs_trace *t)
 {
     gs_activities *v = &b->by_stream;
     v->n = 0;
@@ -133,7 +133,7 @@ static int stream_scopes(idle_build *b, const gs_trace *t)
         gs_idle_scope *s = new_scope(b, false, t, &v->v[i]);
         if (!s)
             return -1;
-        stream_gaps(s, &v->v[i], j - i, b->opts->hta_compat);
+        find_stream_gaps(s, &v->v[i], j - i, b->opts->hta_compat);
     }
     return 0;
 }
@@ -175,12 +175,12 @@ typedef struct device_ctx {
     gs_idle_scope *scope;
 } device_ctx;
 
-static int one_gap(idle_build *b, const device_ctx *d, const gs_activity *before,
+static int add_gap(idle_build *b, const device_ctx *d, const gs_activity *before,
                    const gs_activity *after, gs_ns start)
 {
     gs_ns len = after->start - start;
     enum gs_gap_class c = classify(after, start, len);
-    totals_add(&d->scope->gaps, c, len);
+    add_to_totals(&d->scope->gaps, c, len);
     add_to_steps(b, d->step_base, d->steps, start, after->start, c);
     long k = gs_steps_at(d->steps, start);
     double step_pct = k >= 0 ? pct(len, d->steps->v[k].end - d->steps->v[k].start) : 0.0;
@@ -204,7 +204,7 @@ static int one_gap(idle_build *b, const device_ctx *d, const gs_activity *before
 
 /* Gaps in the union of one device's activity: a gap opens when an activity starts after the
  * latest end so far; `before` is the activity that reached that end. */
-static int device_gaps(idle_build *b, device_ctx *d, int32_t device)
+static int find_device_gaps(idle_build *b, device_ctx *d, int32_t device)
 {
     const gs_activity *before = NULL;
     gs_ns run_end = 0;
@@ -215,7 +215,7 @@ static int device_gaps(idle_build *b, device_ctx *d, int32_t device)
         if (!before) {
             if (!(d->scope = new_scope(b, true, d->t, a)))
                 return -1;
-        } else if (a->start > run_end && one_gap(b, d, before, a, run_end) != 0) {
+        } else if (a->start > run_end && add_gap(b, d, before, a, run_end) != 0) {
             return -1;
         }
         d->scope->activities++;
@@ -225,7 +225,7 @@ static int device_gaps(idle_build *b, device_ctx *d, int32_t device)
         }
     }
     d->scope->window_end = run_end;
-    totals_finish(&d->scope->gaps);
+    finish_totals(&d->scope->gaps);
     return 0;
 }
 
@@ -235,7 +235,7 @@ static int cmp_int32(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-static int device_scopes(idle_build *b, device_ctx *d)
+static int build_device_scopes(idle_build *b, device_ctx *d)
 {
     GS_VEC(int32_t) devs = {0};
     int rc = 0;
@@ -252,12 +252,12 @@ static int device_scopes(idle_build *b, device_ctx *d)
     if (devs.n > 1)
         qsort(devs.v, devs.n, sizeof *devs.v, cmp_int32);
     for (size_t k = 0; k < devs.n && rc == 0; k++)
-        rc = device_gaps(b, d, devs.v[k]);
+        rc = find_device_gaps(b, d, devs.v[k]);
     free(devs.v);
     return rc;
 }
 
-static int step_rows(idle_build *b, const gs_trace *t, const gs_steps *st)
+static int build_step_rows(idle_build *b, const gs_trace *t, const gs_steps *st)
 {
     for (size_t k = 0; k < st->n; k++) {
         gs_idle_step *row = GS_VEC_PUSH(&b->steps);
@@ -270,7 +270,7 @@ static int step_rows(idle_build *b, const gs_trace *t, const gs_steps *st)
     return 0;
 }
 
-static int one_trace(idle_build *b, const gs_trace *t, size_t ti, gs_error *err)
+static int analyse_trace(idle_build *b, const gs_trace *t, size_t ti, gs_error *err)
 {
     const gs_activity_opts ao = {.hta_compat = b->opts->hta_compat, .with_syncs = false};
     const gs_step_opts no_opts = {0};
@@ -278,13 +278,13 @@ static int one_trace(idle_build *b, const gs_trace *t, size_t ti, gs_error *err)
     if (gs_steps_find(t, b->opts->steps ? b->opts->steps : &no_opts, &st, err) != 0)
         return -1;
     device_ctx d = {.t = t, .trace = ti, .steps = &st, .step_base = b->steps.n};
-    int rc = step_rows(b, t, &st);
+    int rc = build_step_rows(b, t, &st);
     if (rc == 0)
         rc = gs_activities_collect(t, &ao, &b->acts);
     if (rc == 0)
-        rc = stream_scopes(b, t);
+        rc = build_stream_scopes(b, t);
     if (rc == 0)
-        rc = device_scopes(b, &d);
+        rc = build_device_scopes(b, &d);
     gs_steps_free(&st);
     if (rc != 0)
         gs_fail_oom(err);
@@ -351,7 +351,7 @@ int gs_idle_build(const gs_profile *p, const gs_select *sel, const gs_idle_opts 
     int rc = 0;
     for (size_t i = 0; i < p->traces.n && rc == 0; i++)
         if (gs_selected(sel, p->traces.v[i]))
-            rc = one_trace(&b, p->traces.v[i], i, err);
+            rc = analyse_trace(&b, p->traces.v[i], i, err);
     if (rc == 0 && list_gaps(&b, p, out) != 0)
         rc = gs_fail_oom(err);
     for (size_t k = 0; k < b.steps.n; k++)

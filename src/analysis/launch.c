@@ -46,7 +46,7 @@ static bool is_driver_launch(const char *name)
 }
 
 /* Statistics of n items; scratch holds room for n values. */
-static void window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_stats *s)
+static void compute_window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_stats *s)
 {
     memset(s, 0, sizeof *s);
     size_t nd = 0;
@@ -146,8 +146,8 @@ static void count_graph_launches(const gs_trace *t, const gs_steps *steps, gs_la
     }
 }
 
-static void step_rows(const gs_steps *steps, const item *items, size_t n, gs_ns *scratch,
-                      gs_launch_rank *r)
+static void fill_step_rows(const gs_steps *steps, const item *items, size_t n, gs_ns *scratch,
+                           gs_launch_rank *r)
 {
     size_t i = 0;
     while (i < n && items[i].step < 0)
@@ -160,7 +160,7 @@ static void step_rows(const gs_steps *steps, const item *items, size_t n, gs_ns 
         size_t j = i;
         while (j < n && items[j].step == (long)s)
             j++;
-        window_stats(items + i, j - i, scratch, &row->s);
+        compute_window_stats(items + i, j - i, scratch, &row->s);
         i = j;
         gs_ns dur = st->end - st->start;
         row->launches_per_s = dur > 0 ? (double)row->s.launch_calls * 1e9 / (double)dur : 0;
@@ -186,17 +186,17 @@ int gs_launch_trace(const gs_trace *t, const gs_steps *steps, gs_launch_rank *ou
     }
     out->nsteps = steps->n;
     make_items(t, steps, items, seen);
-    window_stats(items, n, scratch, &out->total);
+    compute_window_stats(items, n, scratch, &out->total);
 
     qsort(items, n, sizeof *items, cmp_item_step);
-    step_rows(steps, items, n, scratch, out);
+    fill_step_rows(steps, items, n, scratch, out);
 
     size_t nk = 0;
     gs_ns kept_time = 0;
     for (size_t i = 0; i < n; i++)
         if (items[i].step >= 0 && gs_step_kept(steps, (size_t)items[i].step))
             kept[nk++] = items[i];
-    window_stats(kept, nk, scratch, &out->kept);
+    compute_window_stats(kept, nk, scratch, &out->kept);
     for (size_t s = 0; s < steps->n; s++)
         if (gs_step_kept(steps, s)) {
             out->nkept++;

@@ -99,7 +99,7 @@ static void fit(const double *x, const double *y, size_t n, double *slope, doubl
 }
 
 /* Allocated and reserved at each step's end, and the growth fit over the kept steps. */
-static int growth(gs_mem_device *d, const gs_steps *steps)
+static int fit_growth(gs_mem_device *d, const gs_steps *steps)
 {
     d->steps = calloc(steps->n ? steps->n : 1, sizeof *d->steps);
     double *x = malloc((steps->n ? steps->n : 1) * sizeof *x);
@@ -133,8 +133,8 @@ static int growth(gs_mem_device *d, const gs_steps *steps)
     return 0;
 }
 
-static void peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_steps *steps,
-                              const gs_mem_event *peak_rec)
+static void find_peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_steps *steps,
+                                   const gs_mem_event *peak_rec)
 {
     if (d->peak_allocated > 0)
         d->fragmentation = (double)d->reserved_at_peak / (double)d->peak_allocated;
@@ -158,8 +158,8 @@ static void peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_step
 }
 
 /* The curve, the peak and the counts from the records rec[0..n) of one device. */
-static int curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec, size_t n,
-                 const gs_mem_event **peak_rec)
+static int build_curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec, size_t n,
+                       const gs_mem_event **peak_rec)
 {
     d->series = malloc((n ? n : 1) * sizeof *d->series);
     if (!d->series)
@@ -171,7 +171,7 @@ static int curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec, size_
         d->allocs += m->bytes > 0;
         d->frees += m->bytes < 0;
         if (m->total_allocated < 0)
-            continue; /* no totals: not a point of the curve (the plugin skips NaN) */
+            continue; /* no totals: not a point of the build_curve (the plugin skips NaN) */
         int64_t reserved = m->total_reserved < 0 ? 0 : m->total_reserved;
         gs_mem_point pt = {m->ts, m->total_allocated, reserved};
         d->series[d->nseries++] = pt;
@@ -314,10 +314,10 @@ static int build_device(gs_memory_summary *s, const gs_trace *t, const gs_steps 
     if (!gs_trace_span(t, &d->origin, &last))
         d->origin = first->ts;
     const gs_mem_event *peak_rec;
-    if (curve(d, t, rec, n, &peak_rec) != 0 || downsample(d) != 0 || growth(d, steps) != 0 ||
-        attribute(d, t, rec, n, a) != 0)
+    if (build_curve(d, t, rec, n, &peak_rec) != 0 || downsample(d) != 0 ||
+        fit_growth(d, steps) != 0 || attribute(d, t, rec, n, a) != 0)
         return -1;
-    peak_and_headroom(d, t, steps, peak_rec);
+    find_peak_and_headroom(d, t, steps, peak_rec);
     return 0;
 }
 

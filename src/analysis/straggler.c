@@ -111,7 +111,7 @@ static void wait_for_candidate(gs_stragglers *s, rank_work *w)
     s->others_wait_ns = s->nranks > 1 ? sum / (gs_ns)(s->nranks - 1) : 0;
 }
 
-static void skew_stats(gs_stragglers *s, gs_ns *scratch)
+static void compute_skew_stats(gs_stragglers *s, gs_ns *scratch)
 {
     for (int kind = -1; kind < GS_COLL__COUNT; kind++) {
         size_t k = 0;
@@ -193,7 +193,7 @@ static void analyse(gs_stragglers *s, const gs_strag_input *in, rank_work *w, gs
     if (s->candidate >= 0)
         wait_for_candidate(s, w);
     decide(s);
-    skew_stats(s, scratch);
+    compute_skew_stats(s, scratch);
 }
 
 int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragglers *out,

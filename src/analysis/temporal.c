@@ -13,7 +13,7 @@ static double pct(gs_ns part, gs_ns whole)
 }
 
 /* |union| of the activities of one class (all classes when cls < 0). */
-static int class_union(const gs_activities *acts, int cls, gs_spans *tmp, gs_ns *len)
+static int measure_class_union(const gs_activities *acts, int cls, gs_spans *tmp, gs_ns *len)
 {
     tmp->n = 0;
     for (size_t i = 0; i < acts->n; i++)
@@ -25,8 +25,8 @@ static int class_union(const gs_activities *acts, int cls, gs_spans *tmp, gs_ns 
     return 0;
 }
 
-static int one_row(const gs_trace *t, bool hta_compat, gs_activities *acts, gs_spans *tmp,
-                   gs_temporal_row *row)
+static int fill_row(const gs_trace *t, bool hta_compat, gs_activities *acts, gs_spans *tmp,
+                    gs_temporal_row *row)
 {
     /* GPU-side sync records with a stream are busy, non-compute time in HTA's temporal breakdown: a
      * stream waiting on an event holds the queue even though no SM works, so both modes count
@@ -46,10 +46,10 @@ static int one_row(const gs_trace *t, bool hta_compat, gs_activities *acts, gs_s
         if (acts->v[i].end > row->window_end)
             row->window_end = acts->v[i].end;
     row->window = row->window_end - row->window_start;
-    if (class_union(acts, -1, tmp, &row->busy) != 0 ||
-        class_union(acts, GS_KCLASS_COMPUTE, tmp, &row->compute) != 0 ||
-        class_union(acts, GS_KCLASS_COMMUNICATION, tmp, &row->communication) != 0 ||
-        class_union(acts, GS_KCLASS_MEMORY, tmp, &row->memory) != 0)
+    if (measure_class_union(acts, -1, tmp, &row->busy) != 0 ||
+        measure_class_union(acts, GS_KCLASS_COMPUTE, tmp, &row->compute) != 0 ||
+        measure_class_union(acts, GS_KCLASS_COMMUNICATION, tmp, &row->communication) != 0 ||
+        measure_class_union(acts, GS_KCLASS_MEMORY, tmp, &row->memory) != 0)
         return -1;
     row->idle = row->window - row->busy;
     row->non_compute = row->busy - row->compute;
@@ -74,7 +74,7 @@ int gs_temporal_build(const gs_profile *p, const gs_select *sel, bool hta_compat
     for (size_t i = 0; i < p->traces.n && rc == 0; i++) {
         if (!gs_selected(sel, p->traces.v[i]))
             continue;
-        rc = one_row(p->traces.v[i], hta_compat, &acts, &tmp, &out->rows[out->nrows++]);
+        rc = fill_row(p->traces.v[i], hta_compat, &acts, &tmp, &out->rows[out->nrows++]);
     }
     free(acts.v);
     gs_spans_free(&tmp);

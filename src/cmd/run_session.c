@@ -35,7 +35,7 @@ typedef struct session {
     uint64_t samples;
 } session;
 
-static void vline(const char *fmt, va_list ap)
+static void print_line(const char *fmt, va_list ap)
 {
     fputs("gpuscope: ", stderr);
     vfprintf(stderr, fmt, ap);
@@ -48,7 +48,7 @@ static int fail(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vline(fmt, ap);
+    print_line(fmt, ap);
     va_end(ap);
     return code;
 }
@@ -61,7 +61,7 @@ static void say(const session *s, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vline(fmt, ap);
+    print_line(fmt, ap);
     va_end(ap);
 }
 
@@ -154,7 +154,7 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void capture_window(const gs_run_request *rq, int64_t *from, int64_t *until)
+static void find_capture_window(const gs_run_request *rq, int64_t *from, int64_t *until)
 {
     int64_t t0 = now_ns();
     *from = rq->delay_s > 0 ? t0 + (int64_t)(rq->delay_s * 1e9) : 0;
@@ -307,7 +307,7 @@ int gs_run_session(const gs_run_request *rq)
     if ((rc = refuse_foreign_injection()) || (rc = find_agent(&s)) || (rc = prepare_output(&s)))
         return rc;
     int64_t from, until;
-    capture_window(rq, &from, &until);
+    find_capture_window(rq, &from, &until);
     if ((rc = set_agent_env(&s, from, until)) != 0) {
         rmdir(s.run_dir);
         return rc;

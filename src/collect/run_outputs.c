@@ -28,7 +28,7 @@ static int by_target_then_pid(const void *a, const void *b)
 
 /* Where a process's records go: what the agent expanded in that process (its pid, its
  * environment), or, when it could not write that down, the pattern expanded here. */
-static void target_of(const char *run_dir, const char *pattern, long pid, char *out, size_t cap)
+static void expand_target(const char *run_dir, const char *pattern, long pid, char *out, size_t cap)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%ld.target", run_dir, pid);
@@ -75,7 +75,7 @@ static int list_processes(const char *run_dir, const char *pattern, process_file
             *out = p;
         }
         (*out)[*n].pid = pid;
-        target_of(run_dir, pattern, pid, (*out)[*n].target, sizeof (*out)[*n].target);
+        expand_target(run_dir, pattern, pid, (*out)[*n].target, sizeof (*out)[*n].target);
         GS_LOG(GS_LOG_INFO, "run: process %ld recorded %s, for %s", pid, e->d_name,
                (*out)[*n].target);
         (*n)++;
@@ -154,7 +154,7 @@ int gs_run_outputs_write(const char *run_dir, const char *pattern, long launched
     int rc = outs->v ? 0 : gs_fail_oom(err);
     if (rc == 0 && n == 0) {
         char target[PATH_MAX];
-        target_of(run_dir, pattern, launched_pid, target, sizeof target);
+        expand_target(run_dir, pattern, launched_pid, target, sizeof target);
         rc = merge_group(run_dir, target, NULL, 0, true, force, &outs->v[0], err);
         outs->n = 1;
     }

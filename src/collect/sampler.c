@@ -74,8 +74,8 @@ static int define(gs_sampler *s, gst_strid id, const char *text, gs_error *err)
     return rc ? write_failed(err, rc) : 0;
 }
 
-static int counter(gs_sampler *s, int64_t ts, gst_strid name, int32_t device, double value,
-                   gs_error *err)
+static int write_counter(gs_sampler *s, int64_t ts, gst_strid name, int32_t device, double value,
+                         gs_error *err)
 {
     gst_counter c = {ts, value, device, name};
     int rc = gst_writer_add(&s->w, GST_REC_COUNTER, &c);
@@ -83,7 +83,7 @@ static int counter(gs_sampler *s, int64_t ts, gst_strid name, int32_t device, do
 }
 
 /* The string id of "gpu_proc_mem_bytes:<pid>", defined in the file on first use. */
-static int pid_name_id(gs_sampler *s, uint32_t pid, gst_strid *id, gs_error *err)
+static int intern_pid_name(gs_sampler *s, uint32_t pid, gst_strid *id, gs_error *err)
 {
     for (size_t i = 0; i < s->npids; i++)
         if (s->pids[i].pid == pid) {
@@ -177,11 +177,11 @@ static int sample_host(gs_sampler *s, int64_t now, bool keep, gs_error *err)
     }
     if (keep) {
         if (s->have_prev &&
-            counter(s, now, ID_HOST_CPU, -1,
-                    gs_proc_cpu_pct(prev, cur, now - s->prev_ns, s->ticks_per_s), err))
+            write_counter(s, now, ID_HOST_CPU, -1,
+                          gs_proc_cpu_pct(prev, cur, now - s->prev_ns, s->ticks_per_s), err))
             return -1;
-        if (counter(s, now, ID_HOST_RSS, -1, (double)cur->rss_bytes, err) ||
-            counter(s, now, ID_HOST_PROCS, -1, (double)cur->n, err))
+        if (write_counter(s, now, ID_HOST_RSS, -1, (double)cur->rss_bytes, err) ||
+            write_counter(s, now, ID_HOST_PROCS, -1, (double)cur->n, err))
             return -1;
     }
     s->prev = 1 - s->prev;
@@ -203,15 +203,15 @@ static int sample_gpus(gs_sampler *s, int64_t now, gs_error *err)
             return -1;
         for (int m = 0; m < GS_NVML_NMETRICS; m++)
             if (s->nv.avail[m] == GS_NVML_OK &&
-                counter(s, now, (gst_strid)(m + 1), dev, s->nv.value[m], err))
+                write_counter(s, now, (gst_strid)(m + 1), dev, s->nv.value[m], err))
                 return -1;
         for (size_t p = 0; p < s->nv.nprocs; p++) {
             const gs_nvml_proc *pr = &s->nv.procs[p];
             gst_strid id = 0;
             if (!pr->known)
                 continue;
-            if (pid_name_id(s, pr->pid, &id, err) ||
-                counter(s, now, id, dev, (double)pr->used_bytes, err))
+            if (intern_pid_name(s, pr->pid, &id, err) ||
+                write_counter(s, now, id, dev, (double)pr->used_bytes, err))
                 return -1;
         }
     }

@@ -54,7 +54,7 @@ typedef struct tracks {
     id_set syncs;   /* (device, stream) of sync records */
 } tracks;
 
-static void tracks_free(tracks *k)
+static void free_tracks(tracks *k)
 {
     GS_VEC_FREE(&k->host.v);
     GS_VEC_FREE(&k->gpus.v);
@@ -98,8 +98,8 @@ static int collect_tracks(const gs_trace *t, tracks *k)
 
 /* ---- metadata events ------------------------------------------------------------------------- */
 
-static void meta(chrome_ctx *c, const char *what, int64_t pid, int64_t tid, gs_ns ts,
-                 const char *key, const char *text, int64_t number)
+static void write_meta(chrome_ctx *c, const char *what, int64_t pid, int64_t tid, gs_ns ts,
+                       const char *key, const char *text, int64_t number)
 {
     chrome_begin(c, 'M', NULL, what, pid, tid);
     chrome_times(c, ts, -1);
@@ -120,9 +120,9 @@ static void name_processes(chrome_ctx *c, tracks *k, gs_ns ts)
         int n = c->multi ? snprintf(name, sizeof name, "rank %" PRId32 " ", t->rank) : 0;
         snprintf(name + n, sizeof name - (size_t)n, "pid %" PRId64 "%s%s%s", pid,
                  *host ? " (" : "", host, *host ? ")" : "");
-        meta(c, "process_name", out, 0, ts, "name", name, 0);
-        meta(c, "process_labels", out, 0, ts, "labels", "CPU", 0);
-        meta(c, "process_sort_index", out, 0, ts, "sort_index", NULL, c->multi ? out : pid);
+        write_meta(c, "process_name", out, 0, ts, "name", name, 0);
+        write_meta(c, "process_labels", out, 0, ts, "labels", "CPU", 0);
+        write_meta(c, "process_sort_index", out, 0, ts, "sort_index", NULL, c->multi ? out : pid);
     }
     for (size_t i = 0; i < k->gpus.v.n; i++) {
         int64_t dev = k->gpus.v.v[i].a, out = chrome_gpu_pid(c, dev);
@@ -132,10 +132,10 @@ static void name_processes(chrome_ctx *c, tracks *k, gs_ns ts)
         snprintf(name + n, sizeof name - (size_t)n, "GPU %" PRId64 "%s%s", dev,
                  *dname ? ": " : "", dname);
         snprintf(label, sizeof label, "GPU %" PRId64, dev);
-        meta(c, "process_name", out, 0, ts, "name", name, 0);
-        meta(c, "process_labels", out, 0, ts, "labels", label, 0);
-        meta(c, "process_sort_index", out, 0, ts, "sort_index", NULL,
-             c->multi ? out : GPU_SORT_BASE + dev);
+        write_meta(c, "process_name", out, 0, ts, "name", name, 0);
+        write_meta(c, "process_labels", out, 0, ts, "labels", label, 0);
+        write_meta(c, "process_sort_index", out, 0, ts, "sort_index", NULL,
+                   c->multi ? out : GPU_SORT_BASE + dev);
     }
 }
 
@@ -152,23 +152,23 @@ static int name_threads(chrome_ctx *c, tracks *k, gs_ns ts)
             return -1;
         }
         int64_t pid = gpu ? chrome_gpu_pid(c, th->pid) : chrome_host_pid(c, th->pid);
-        meta(c, "thread_name", pid, th->tid, ts, "name", gs_trace_str(t, th->name), 0);
+        write_meta(c, "thread_name", pid, th->tid, ts, "name", gs_trace_str(t, th->name), 0);
     }
     for (size_t i = 0; i < k->streams.v.n; i++) {
         id_pair s = k->streams.v.v[i];
         int64_t pid = chrome_gpu_pid(c, s.a);
         if (!id_set_has(&named, s.a, s.b)) {
             snprintf(name, sizeof name, "stream %" PRId64 " ", s.b); /* Kineto's, space and all */
-            meta(c, "thread_name", pid, s.b, ts, "name", name, 0);
+            write_meta(c, "thread_name", pid, s.b, ts, "name", name, 0);
         }
-        meta(c, "thread_sort_index", pid, s.b, ts, "sort_index", NULL, s.b);
+        write_meta(c, "thread_sort_index", pid, s.b, ts, "sort_index", NULL, s.b);
     }
     for (size_t i = 0; i < k->syncs.v.n; i++) {
         id_pair s = k->syncs.v.v[i];
         int64_t pid = chrome_gpu_pid(c, s.a), tid = s.b + CHROME_SYNC_TID_OFFSET;
         snprintf(name, sizeof name, "stream %" PRId64 " (sync)", s.b);
-        meta(c, "thread_name", pid, tid, ts, "name", name, 0);
-        meta(c, "thread_sort_index", pid, tid, ts, "sort_index", NULL, tid);
+        write_meta(c, "thread_name", pid, tid, ts, "name", name, 0);
+        write_meta(c, "thread_sort_index", pid, tid, ts, "sort_index", NULL, tid);
     }
     GS_VEC_FREE(&named.v);
     return 0;
@@ -178,14 +178,14 @@ static int write_trace(chrome_ctx *c)
 {
     tracks k = {0};
     if (collect_tracks(c->t, &k) != 0) {
-        tracks_free(&k);
+        free_tracks(&k);
         return -1;
     }
     gs_ns first = 0;
     gs_trace_span(c->t, &first, NULL);
     name_processes(c, &k, first);
     int rc = name_threads(c, &k, first);
-    tracks_free(&k);
+    free_tracks(&k);
     if (rc != 0)
         return -1;
     chrome_write_ranges(c);

@@ -61,7 +61,7 @@ static bool launches_paired(const gs_trace *t, size_t api)
     return false;
 }
 
-static void flow(chrome_ctx *c, char ph, uint64_t id, int64_t pid, int64_t tid, gs_ns ts)
+static void write_flow(chrome_ctx *c, char ph, uint64_t id, int64_t pid, int64_t tid, gs_ns ts)
 {
     chrome_begin(c, ph, "ac2g", "ac2g", pid, tid);
     fprintf(c->out, ",\"id\":%llu", (unsigned long long)chrome_flow_id(c, id));
@@ -88,14 +88,14 @@ void chrome_write_apis(chrome_ctx *c)
             chrome_arg_uint(c, "correlation", a->correlation);
         chrome_end(c);
         if (launches_paired(t, i))
-            flow(c, 's', a->correlation, pid, a->tid, a->start);
+            write_flow(c, 's', a->correlation, pid, a->tid, a->start);
     }
 }
 
 /* ---- GPU side -------------------------------------------------------------------------------- */
 
-static void gpu_ids(chrome_ctx *c, int32_t device, int32_t stream, uint64_t correlation,
-                    int64_t external_id)
+static void write_gpu_ids(chrome_ctx *c, int32_t device, int32_t stream, uint64_t correlation,
+                          int64_t external_id)
 {
     if (external_id)
         chrome_arg_int(c, "External id", external_id);
@@ -113,7 +113,7 @@ void chrome_write_kernels(chrome_ctx *c)
         int64_t pid = chrome_gpu_pid(c, k->device);
         chrome_begin(c, 'X', "kernel", gs_trace_str(t, k->name), pid, k->stream);
         chrome_times(c, k->start, k->end - k->start);
-        gpu_ids(c, k->device, k->stream, k->correlation, k->external_id);
+        write_gpu_ids(c, k->device, k->stream, k->correlation, k->external_id);
         if (k->registers_per_thread >= 0)
             chrome_arg_int(c, "registers per thread", k->registers_per_thread);
         if (k->shared_memory >= 0)
@@ -131,7 +131,7 @@ void chrome_write_kernels(chrome_ctx *c)
             chrome_arg_int(c, "graph id", k->graph_id);
         chrome_end(c);
         if (flow_pair(t, k->api, GS_GPU_KERNEL, i))
-            flow(c, 'f', k->correlation, pid, k->stream, k->start);
+            write_flow(c, 'f', k->correlation, pid, k->stream, k->start);
     }
 }
 
@@ -145,14 +145,14 @@ void chrome_write_memops(chrome_ctx *c)
         chrome_begin(c, 'X', set ? "gpu_memset" : "gpu_memcpy", gs_trace_str(t, m->name), pid,
                      m->stream);
         chrome_times(c, m->start, m->end - m->start);
-        gpu_ids(c, m->device, m->stream, m->correlation, m->external_id);
+        write_gpu_ids(c, m->device, m->stream, m->correlation, m->external_id);
         chrome_arg_uint(c, "bytes", m->bytes);
         if (m->end > m->start) /* bytes per ns = GB/s */
             chrome_arg_real(c, "memory bandwidth (GB/s)",
                             (double)m->bytes / (double)(m->end - m->start), 6);
         chrome_end(c);
         if (flow_pair(t, m->api, GS_GPU_MEMOP, i))
-            flow(c, 'f', m->correlation, pid, m->stream, m->start);
+            write_flow(c, 'f', m->correlation, pid, m->stream, m->start);
     }
 }
 
@@ -166,7 +166,7 @@ void chrome_write_syncs(chrome_ctx *c)
         chrome_begin(c, 'X', "cuda_sync", gs_trace_str(t, s->name), chrome_gpu_pid(c, s->device),
                      (int64_t)s->stream + CHROME_SYNC_TID_OFFSET);
         chrome_times(c, s->start, s->end - s->start);
-        gpu_ids(c, s->device, s->stream, s->correlation, 0);
+        write_gpu_ids(c, s->device, s->stream, s->correlation, 0);
         chrome_end(c);
     }
 }

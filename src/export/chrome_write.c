@@ -57,7 +57,7 @@ void chrome_end(chrome_ctx *c)
     c->args = false;
 }
 
-static void arg_key(chrome_ctx *c, const char *key)
+static void put_arg_key(chrome_ctx *c, const char *key)
 {
     fputs(c->args ? "," : ",\"args\":{", c->out);
     c->args = true;
@@ -67,19 +67,19 @@ static void arg_key(chrome_ctx *c, const char *key)
 
 void chrome_arg_int(chrome_ctx *c, const char *key, int64_t v)
 {
-    arg_key(c, key);
+    put_arg_key(c, key);
     fprintf(c->out, "%" PRId64, v);
 }
 
 void chrome_arg_uint(chrome_ctx *c, const char *key, uint64_t v)
 {
-    arg_key(c, key);
+    put_arg_key(c, key);
     fprintf(c->out, "%" PRIu64, v);
 }
 
 void chrome_arg_real(chrome_ctx *c, const char *key, double v, int sig_digits)
 {
-    arg_key(c, key);
+    put_arg_key(c, key);
     if (isfinite(v))
         fprintf(c->out, "%.*g", sig_digits, v);
     else
@@ -88,18 +88,18 @@ void chrome_arg_real(chrome_ctx *c, const char *key, double v, int sig_digits)
 
 void chrome_arg_str(chrome_ctx *c, const char *key, const char *v)
 {
-    arg_key(c, key);
+    put_arg_key(c, key);
     gs_json_string(c->out, v);
 }
 
 void chrome_arg_raw(chrome_ctx *c, const char *key, const char *json)
 {
-    arg_key(c, key);
+    put_arg_key(c, key);
     fputs(json, c->out);
 }
 
 void chrome_arg_dim3(chrome_ctx *c, const char *key, const int32_t v[3])
 {
-    arg_key(c, key);
+    put_arg_key(c, key);
     fprintf(c->out, "[%" PRId32 ", %" PRId32 ", %" PRId32 "]", v[0], v[1], v[2]);
 }

@@ -76,7 +76,7 @@ static const sql_col meta_cols[] = {
     {"recordsDropped", "INTEGER"},
 };
 
-static size_t one(const gs_trace *t)
+static size_t meta_count(const gs_trace *t)
 {
     (void)t;
     return 1;
@@ -535,7 +535,7 @@ static size_t mem_kind_row(const sql_src *src, size_t i, sqlv *o)
 /* ---- the schema ------------------------------------------------------------------------------ */
 
 static const sql_table tables[] = {
-    {"META", COLS(meta_cols), false, one, meta_row, NULL},
+    {"META", COLS(meta_cols), false, meta_count, meta_row, NULL},
     {"StringIds", COLS(string_cols), false, string_count, string_row, NULL},
     {"TARGET_INFO_GPU", COLS(gpu_cols), false, gpu_count, gpu_row, NULL},
     {"THREAD_NAMES", COLS(thread_cols), false, thread_count, thread_row, NULL},

@@ -37,24 +37,24 @@ void gs_jsonl_number(FILE *out, double v)
         gs_json_number(out, v, 3);
 }
 
-static void key(FILE *out, const char *k)
+static void put_key(FILE *out, const char *k)
 {
     fprintf(out, ",\"%s\":", k);
 }
 
-static void host_fields(FILE *out, const gs_host_usage *h)
+static void put_host_fields(FILE *out, const gs_host_usage *h)
 {
-    key(out, "host_cpu_pct");
+    put_key(out, "host_cpu_pct");
     h->have_cpu ? gs_jsonl_number(out, h->cpu_pct) : (void)fputs("null", out);
-    key(out, "host_mem_used_bytes");
+    put_key(out, "host_mem_used_bytes");
     h->have_mem ? gs_jsonl_number(out, (double)h->mem_used_bytes) : (void)fputs("null", out);
-    key(out, "host_mem_total_bytes");
+    put_key(out, "host_mem_total_bytes");
     h->have_mem ? gs_jsonl_number(out, (double)h->mem_total_bytes) : (void)fputs("null", out);
 }
 
-static void processes(FILE *out, const gs_mon_gpu *g)
+static void put_processes(FILE *out, const gs_mon_gpu *g)
 {
-    key(out, "processes");
+    put_key(out, "processes");
     if (g->procs_avail != GS_NVML_OK) {
         fputs("null", out);
         return;
@@ -72,10 +72,10 @@ static void processes(FILE *out, const gs_mon_gpu *g)
 }
 
 /* "unavailable": why each absent metric is absent, so a reader tells unsupported from failed. */
-static void unavailable(FILE *out, const gs_mon_gpu *g)
+static void put_unavailable(FILE *out, const gs_mon_gpu *g)
 {
     int n = 0;
-    key(out, "unavailable");
+    put_key(out, "unavailable");
     fputc('{', out);
     for (int m = 0; m < GS_NVML_NMETRICS; m++) {
         const char *why = gs_jsonl_avail_name(g->avail[m]);
@@ -91,25 +91,25 @@ static void unavailable(FILE *out, const gs_mon_gpu *g)
 void gs_jsonl_line(FILE *out, const gs_snapshot *s, size_t i)
 {
     fprintf(out, "{\"ts\":%" PRId64 ".%03d", s->ts_ms / 1000, (int)(s->ts_ms % 1000));
-    key(out, "hostname");
+    put_key(out, "hostname");
     gs_json_string(out, s->hostname);
     if (i < s->ngpus) {
         const gs_mon_gpu *g = &s->gpus[i];
         fprintf(out, ",\"gpu\":%u", g->index);
-        key(out, "name");
+        put_key(out, "name");
         gs_json_string(out, g->name);
-        key(out, "uuid");
+        put_key(out, "uuid");
         gs_json_string(out, g->uuid);
-        key(out, "pci_bus_id");
+        put_key(out, "pci_bus_id");
         gs_json_string(out, g->pci_bus_id);
         for (int m = 0; m < GS_NVML_NMETRICS; m++) {
-            key(out, gs_nvml_metric_name(m));
+            put_key(out, gs_nvml_metric_name(m));
             g->avail[m] == GS_NVML_OK ? gs_jsonl_number(out, g->value[m]) : (void)fputs("null", out);
         }
-        unavailable(out, g);
-        processes(out, g);
+        put_unavailable(out, g);
+        put_processes(out, g);
     }
-    host_fields(out, &s->host);
+    put_host_fields(out, &s->host);
     fputs("}\n", out);
 }
 

@@ -43,7 +43,7 @@ static const struct gpu_family {
      GS_NVML_THROTTLE, D_VALUE, 1},
 };
 
-static void value(FILE *out, double v)
+static void put_value(FILE *out, double v)
 {
     fprintf(out, " %.15g\n", v);
 }
@@ -71,30 +71,30 @@ void gs_prom_label_value(FILE *out, const char *s)
     }
 }
 
-static void label(FILE *out, const char *first, const char *name, const char *v)
+static void put_label(FILE *out, const char *first, const char *name, const char *v)
 {
     fprintf(out, "%s%s=\"", first, name);
     gs_prom_label_value(out, v);
     fputc('"', out);
 }
 
-static void header(FILE *out, const char *name, const char *type, const char *help)
+static void put_header(FILE *out, const char *name, const char *type, const char *help)
 {
     fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
 /* dcgm-exporter's label set: gpu, UUID, pci_bus_id, device, modelName, Hostname. */
-static void gpu_labels(FILE *out, const gs_snapshot *s, const gs_mon_gpu *g)
+static void put_gpu_labels(FILE *out, const gs_snapshot *s, const gs_mon_gpu *g)
 {
     char num[16], device[24];
     snprintf(num, sizeof num, "%u", g->index);
     snprintf(device, sizeof device, "nvidia%u", g->index);
-    label(out, "{", "gpu", num);
-    label(out, ",", "UUID", g->uuid);
-    label(out, ",", "pci_bus_id", g->pci_bus_id);
-    label(out, ",", "device", device);
-    label(out, ",", "modelName", g->name);
-    label(out, ",", "Hostname", s->hostname);
+    put_label(out, "{", "gpu", num);
+    put_label(out, ",", "UUID", g->uuid);
+    put_label(out, ",", "pci_bus_id", g->pci_bus_id);
+    put_label(out, ",", "device", device);
+    put_label(out, ",", "modelName", g->name);
+    put_label(out, ",", "Hostname", s->hostname);
     fputc('}', out);
 }
 
@@ -119,7 +119,7 @@ static bool derive(const struct gpu_family *f, const gs_mon_gpu *g, double *v)
     return false;
 }
 
-static void gpu_family(FILE *out, const gs_snapshot *s, const struct gpu_family *f)
+static void put_gpu_family(FILE *out, const gs_snapshot *s, const struct gpu_family *f)
 {
     bool any = false;
     for (size_t i = 0; i < s->ngpus; i++) {
@@ -127,11 +127,11 @@ static void gpu_family(FILE *out, const gs_snapshot *s, const struct gpu_family 
         if (!derive(f, &s->gpus[i], &v))
             continue;
         if (!any)
-            header(out, f->name, "gauge", f->help);
+            put_header(out, f->name, "gauge", f->help);
         any = true;
         fputs(f->name, out);
-        gpu_labels(out, s, &s->gpus[i]);
-        value(out, v);
+        put_gpu_labels(out, s, &s->gpus[i]);
+        put_value(out, v);
     }
 }
 
@@ -155,7 +155,7 @@ static uint64_t pid_bytes(const gs_mon_gpu *g, uint32_t pid)
 }
 
 /* What dcgm-exporter cannot say: GPU memory per process (NVIDIA/dcgm-exporter#109). */
-static void processes(FILE *out, const gs_snapshot *s)
+static void put_processes(FILE *out, const gs_snapshot *s)
 {
     static const char name[] = "gpuscope_process_gpu_memory_bytes";
     bool any = false;
@@ -166,48 +166,49 @@ static void processes(FILE *out, const gs_snapshot *s)
             if (!pr->known || seen_before(g, p))
                 continue;
             if (!any)
-                header(out, name, "gauge", "GPU memory used by a process (NVML usedGpuMemory).");
+                put_header(out, name, "gauge",
+                           "GPU memory used by a process (NVML usedGpuMemory).");
             any = true;
             char pid[16], gpu[16];
             snprintf(pid, sizeof pid, "%" PRIu32, pr->pid);
             snprintf(gpu, sizeof gpu, "%u", g->index);
             fputs(name, out);
-            label(out, "{", "pid", pid);
-            label(out, ",", "process", pr->name);
-            label(out, ",", "gpu", gpu);
-            label(out, ",", "UUID", g->uuid);
-            label(out, ",", "Hostname", s->hostname);
+            put_label(out, "{", "pid", pid);
+            put_label(out, ",", "process", pr->name);
+            put_label(out, ",", "gpu", gpu);
+            put_label(out, ",", "UUID", g->uuid);
+            put_label(out, ",", "Hostname", s->hostname);
             fputc('}', out);
-            value(out, (double)pid_bytes(g, pr->pid));
+            put_value(out, (double)pid_bytes(g, pr->pid));
         }
     }
 }
 
-static void host_metric(FILE *out, const gs_snapshot *s, const char *name, const char *help,
-                        double v)
+static void put_host_metric(FILE *out, const gs_snapshot *s, const char *name, const char *help,
+                            double v)
 {
-    header(out, name, "gauge", help);
+    put_header(out, name, "gauge", help);
     fputs(name, out);
-    label(out, "{", "Hostname", s->hostname);
+    put_label(out, "{", "Hostname", s->hostname);
     fputc('}', out);
-    value(out, v);
+    put_value(out, v);
 }
 
-static void host(FILE *out, const gs_snapshot *s)
+static void put_host(FILE *out, const gs_snapshot *s)
 {
     const gs_host_usage *h = &s->host;
     if (h->have_cpu)
-        host_metric(out, s, "gpuscope_host_cpu_percent",
-                    "Host CPU busy over the last interval, all cores (0-100).", h->cpu_pct);
+        put_host_metric(out, s, "gpuscope_host_cpu_percent",
+                        "Host CPU busy over the last interval, all cores (0-100).", h->cpu_pct);
     if (h->have_mem) {
-        host_metric(out, s, "gpuscope_host_memory_used_bytes",
-                    "Host memory in use (MemTotal - MemAvailable).", (double)h->mem_used_bytes);
-        host_metric(out, s, "gpuscope_host_memory_total_bytes", "Host memory (MemTotal).",
-                    (double)h->mem_total_bytes);
+        put_host_metric(out, s, "gpuscope_host_memory_used_bytes",
+                        "Host memory in use (MemTotal - MemAvailable).", (double)h->mem_used_bytes);
+        put_host_metric(out, s, "gpuscope_host_memory_total_bytes", "Host memory (MemTotal).",
+                        (double)h->mem_total_bytes);
     }
 }
 
-static void health(FILE *out, const gs_prom_health *h)
+static void put_health(FILE *out, const gs_prom_health *h)
 {
     static const struct {
         const char *name, *type, *help;
@@ -228,9 +229,9 @@ static void health(FILE *out, const gs_prom_health *h)
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
         if (fam[i].of_sample && !h->up)
             continue;
-        header(out, fam[i].name, fam[i].type, fam[i].help);
+        put_header(out, fam[i].name, fam[i].type, fam[i].help);
         fputs(fam[i].name, out);
-        value(out, v[i]);
+        put_value(out, v[i]);
     }
 }
 
@@ -238,9 +239,9 @@ void gs_prom_write(FILE *out, const gs_snapshot *s, const gs_prom_health *h)
 {
     if (s) {
         for (size_t f = 0; f < sizeof gpu_families / sizeof gpu_families[0]; f++)
-            gpu_family(out, s, &gpu_families[f]);
-        processes(out, s);
-        host(out, s);
+            put_gpu_family(out, s, &gpu_families[f]);
+        put_processes(out, s);
+        put_host(out, s);
     }
-    health(out, h);
+    put_health(out, h);
 }

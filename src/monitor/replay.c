@@ -60,7 +60,7 @@ static int bad_value(gs_json *j, enum gs_json_tok t, const char *key, const char
     return gs_json_fail(j, "\"%s\" wants %s", key, want);
 }
 
-static int string_value(line_state *st, const char *key, char *dst, size_t cap)
+static int read_string(line_state *st, const char *key, char *dst, size_t cap)
 {
     gs_json *j = st->j;
     enum gs_json_tok t = gs_json_next(j);
@@ -75,7 +75,7 @@ static int string_value(line_state *st, const char *key, char *dst, size_t cap)
 }
 
 /* A number, or null (*present = false) when nullable. */
-static int number_value(line_state *st, const char *key, bool nullable, double *v, bool *present)
+static int read_number(line_state *st, const char *key, bool nullable, double *v, bool *present)
 {
     gs_json *j = st->j;
     enum gs_json_tok t = gs_json_next(j);
@@ -87,7 +87,7 @@ static int number_value(line_state *st, const char *key, bool nullable, double *
     return 0;
 }
 
-static int whole_value(line_state *st, const char *key, int64_t max, int64_t *v)
+static int read_whole(line_state *st, const char *key, int64_t max, int64_t *v)
 {
     gs_json *j = st->j;
     double d;
@@ -98,7 +98,7 @@ static int whole_value(line_state *st, const char *key, int64_t max, int64_t *v)
     return 0;
 }
 
-static int unavailable(line_state *st)
+static int read_unavailable(line_state *st)
 {
     gs_json *j = st->j;
     if (gs_json_next(j) != GS_JSON_OBJECT)
@@ -123,7 +123,7 @@ static int unavailable(line_state *st)
     return 0;
 }
 
-static int process(line_state *st)
+static int read_process(line_state *st)
 {
     gs_json *j = st->j;
     gs_mon_proc *p = gs_mon_gpu_add_proc(&st->gpu);
@@ -133,18 +133,18 @@ static int process(line_state *st)
     for (enum gs_json_tok t; (t = gs_json_next(j)) != GS_JSON_OBJECT_END;) {
         if (t != GS_JSON_KEY)
             return gs_json_fail(j, "a process is not a valid object");
-        int64_t v = 0; /* set by whole_value on success; gcc -O3 cannot see it */
+        int64_t v = 0; /* set by read_whole on success; gcc -O3 cannot see it */
         double mem;
         if (gs_json_tok_is(j, "pid")) {
-            if (whole_value(st, "pid", UINT32_MAX, &v))
+            if (read_whole(st, "pid", UINT32_MAX, &v))
                 return -1;
             p->pid = (uint32_t)v;
             has_pid = true;
         } else if (gs_json_tok_is(j, "name")) {
-            if (string_value(st, "name", p->name, sizeof p->name))
+            if (read_string(st, "name", p->name, sizeof p->name))
                 return -1;
         } else if (gs_json_tok_is(j, "gpu_memory_bytes")) {
-            if (number_value(st, "gpu_memory_bytes", true, &mem, &p->known))
+            if (read_number(st, "gpu_memory_bytes", true, &mem, &p->known))
                 return -1;
             p->used_bytes = p->known && mem > 0 ? (uint64_t)mem : 0;
         } else if (gs_json_next(j) == GS_JSON_ERROR || gs_json_skip(j)) {
@@ -154,7 +154,7 @@ static int process(line_state *st)
     return has_pid ? 0 : gs_json_fail(j, "a process without \"pid\"");
 }
 
-static int processes(line_state *st)
+static int read_processes(line_state *st)
 {
     gs_json *j = st->j;
     enum gs_json_tok t = gs_json_next(j);
@@ -167,16 +167,16 @@ static int processes(line_state *st)
     while ((t = gs_json_next(j)) != GS_JSON_ARRAY_END) {
         if (t != GS_JSON_OBJECT)
             return gs_json_fail(j, "\"processes\" wants objects");
-        if (process(st))
+        if (read_process(st))
             return -1;
     }
     return 0;
 }
 
-static int known_field(line_state *st, const struct field *f)
+static int read_known_field(line_state *st, const struct field *f)
 {
     gs_snapshot *out = st->out;
-    int64_t v = 0; /* set by whole_value on success; gcc -O3 cannot see it */
+    int64_t v = 0; /* set by read_whole on success; gcc -O3 cannot see it */
     double d;
     bool present;
     switch (f->kind) {
@@ -187,24 +187,24 @@ static int known_field(line_state *st, const struct field *f)
         st->has_ts = true;
         return 0;
     case F_HOSTNAME:
-        return string_value(st, f->key, out->hostname, sizeof out->hostname);
+        return read_string(st, f->key, out->hostname, sizeof out->hostname);
     case F_GPU:
-        if (whole_value(st, f->key, GS_REPLAY_MAX_GPUS * 1024, &v))
+        if (read_whole(st, f->key, GS_REPLAY_MAX_GPUS * 1024, &v))
             return -1;
         st->gpu.index = (unsigned)v;
         st->has_gpu = true;
         return 0;
     case F_TEXT:
         st->has_gpu_fields = true;
-        return string_value(st, f->key, (char *)&st->gpu + f->offset, f->cap);
+        return read_string(st, f->key, (char *)&st->gpu + f->offset, f->cap);
     case F_UNAVAILABLE:
         st->has_gpu_fields = true;
-        return unavailable(st);
+        return read_unavailable(st);
     case F_PROCESSES:
         st->has_gpu_fields = true;
-        return processes(st);
+        return read_processes(st);
     case F_HOST:
-        if (number_value(st, f->key, true, &d, &present))
+        if (read_number(st, f->key, true, &d, &present))
             return -1;
         if (f->offset == HOST_CPU) {
             out->host.have_cpu = present;
@@ -219,17 +219,16 @@ static int known_field(line_state *st, const struct field *f)
     return 0;
 }
 
-static int field(line_state *st)
+static int read_field(line_state *st)
 {
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (gs_json_tok_is(st->j, fields[i].key))
-            return known_field(st, &fields[i]);
+            return read_known_field(st, &fields[i]);
     for (int m = 0; m < GS_NVML_NMETRICS; m++) {
         if (!gs_json_tok_is(st->j, gs_nvml_metric_name(m)))
             continue;
         st->has_gpu_fields = true;
-        return number_value(st, gs_nvml_metric_name(m), true, &st->gpu.value[m],
-                            &st->has_value[m]);
+        return read_number(st, gs_nvml_metric_name(m), true, &st->gpu.value[m], &st->has_value[m]);
     }
     return gs_json_next(st->j) == GS_JSON_ERROR || gs_json_skip(st->j) ? -1 : 0;
 }
@@ -254,7 +253,7 @@ static int parse_object(line_state *st)
     for (enum gs_json_tok t; (t = gs_json_next(j)) != GS_JSON_OBJECT_END;) {
         if (t != GS_JSON_KEY)
             return t == GS_JSON_ERROR ? -1 : gs_json_fail(j, "the object is cut or malformed");
-        if (field(st))
+        if (read_field(st))
             return -1;
     }
     if (gs_json_next(j) != GS_JSON_END)

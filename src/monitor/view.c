@@ -22,7 +22,7 @@ typedef struct grid {
     char (*cells)[MAX_COLS][CELL];
 } grid;
 
-static void grid_print(FILE *out, const grid *g)
+static void print_grid(FILE *out, const grid *g)
 {
     size_t width[MAX_COLS];
     for (size_t c = 0; c < g->ncols; c++) {
@@ -87,7 +87,7 @@ static void fmt_rate(const gs_mon_gpu *g, enum gs_nvml_metric m, char *cell)
 enum { C_GPU, C_NAME, C_UTIL, C_MEMUTIL, C_USED, C_TOTAL, C_POWER, C_TEMP, C_SM, C_MEMCLK,
        C_RX, C_TX };
 
-static void gpu_row(const gs_mon_gpu *g, char row[MAX_COLS][CELL])
+static void fill_gpu_row(const gs_mon_gpu *g, char row[MAX_COLS][CELL])
 {
     snprintf(row[C_GPU], CELL, "%u", g->index);
     clean(row[C_NAME], g->name);
@@ -103,7 +103,7 @@ static void gpu_row(const gs_mon_gpu *g, char row[MAX_COLS][CELL])
     fmt_rate(g, GS_NVML_PCIE_TX, row[C_TX]);
 }
 
-static void gpu_table(FILE *out, const gs_snapshot *s)
+static void print_gpu_table(FILE *out, const gs_snapshot *s)
 {
     static const char *const titles[] = {"GPU",   "Name",     "Util",      "Mem util",
                                          "Used",  "Total",    "Power",     "Temp",
@@ -114,8 +114,8 @@ static void gpu_table(FILE *out, const gs_snapshot *s)
     if (!g.cells)
         return;
     for (size_t i = 0; i < s->ngpus; i++)
-        gpu_row(&s->gpus[i], g.cells[i]);
-    grid_print(out, &g);
+        fill_gpu_row(&s->gpus[i], g.cells[i]);
+    print_grid(out, &g);
     free(g.cells);
     /* Throttle reasons are a list of names: one line per GPU that has any, after the table. */
     for (size_t i = 0; i < s->ngpus; i++) {
@@ -144,7 +144,7 @@ static int by_memory(const void *a, const void *b)
     return gx != gy ? (gx > gy) - (gx < gy) : (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static void proc_table(FILE *out, const gs_snapshot *s)
+static void print_proc_table(FILE *out, const gs_snapshot *s)
 {
     size_t n = 0;
     bool listed = false;
@@ -179,13 +179,13 @@ static void proc_table(FILE *out, const gs_snapshot *s)
                 snprintf(g.cells[r][3], CELL, "n/a");
         }
         fprintf(out, "\nGPU processes by GPU memory (%zu of %zu)\n", shown, n);
-        grid_print(out, &g);
+        print_grid(out, &g);
     }
     free(g.cells);
     free(all);
 }
 
-static void utc_time(int64_t ts_ms, char *buf, size_t cap)
+static void format_utc_time(int64_t ts_ms, char *buf, size_t cap)
 {
     time_t t = (time_t)(ts_ms / 1000);
     struct tm tm;
@@ -197,7 +197,7 @@ static void utc_time(int64_t ts_ms, char *buf, size_t cap)
 void gs_view_table(FILE *out, const gs_snapshot *s, const char *note)
 {
     char when[48], host[CELL];
-    utc_time(s->ts_ms, when, sizeof when);
+    format_utc_time(s->ts_ms, when, sizeof when);
     clean(host, s->hostname);
     fprintf(out, "%s  %s  %zu GPU%s%s%s\n", host, when, s->ngpus, s->ngpus == 1 ? "" : "s",
             note ? "  " : "", note ? note : "");
@@ -212,13 +212,13 @@ void gs_view_table(FILE *out, const gs_snapshot *s, const char *note)
     if (s->ngpus == 0)
         return;
     fputc('\n', out);
-    gpu_table(out, s);
-    proc_table(out, s);
+    print_gpu_table(out, s);
+    print_proc_table(out, s);
 }
 
 /* ---- CSV and JSON ---------------------------------------------------------------------------- */
 
-static void csv_text(FILE *out, const char *s)
+static void put_csv_text(FILE *out, const char *s)
 {
     if (!s[strcspn(s, ",\"\r\n")]) {
         fputs(s, out);
@@ -244,13 +244,13 @@ void gs_view_csv(FILE *out, const gs_snapshot *s, bool header)
     for (size_t i = 0; i < s->ngpus; i++) {
         const gs_mon_gpu *g = &s->gpus[i];
         fprintf(out, "%" PRId64 ".%03d,", s->ts_ms / 1000, (int)(s->ts_ms % 1000));
-        csv_text(out, s->hostname);
+        put_csv_text(out, s->hostname);
         fprintf(out, ",%u,", g->index);
-        csv_text(out, g->name);
+        put_csv_text(out, g->name);
         fputc(',', out);
-        csv_text(out, g->uuid);
+        put_csv_text(out, g->uuid);
         fputc(',', out);
-        csv_text(out, g->pci_bus_id);
+        put_csv_text(out, g->pci_bus_id);
         for (int m = 0; m < GS_NVML_NMETRICS; m++) {
             fputc(',', out);
             if (g->avail[m] == GS_NVML_OK)
@@ -267,7 +267,7 @@ void gs_view_csv(FILE *out, const gs_snapshot *s, bool header)
     }
 }
 
-static void json_gpu(FILE *out, const gs_mon_gpu *g)
+static void put_json_gpu(FILE *out, const gs_mon_gpu *g)
 {
     fprintf(out, "{\"gpu\":%u,\"name\":", g->index);
     gs_json_string(out, g->name);
@@ -325,7 +325,7 @@ void gs_view_json(FILE *out, const gs_snapshot *s)
     for (size_t i = 0; i < s->ngpus; i++) {
         if (i)
             fputc(',', out);
-        json_gpu(out, &s->gpus[i]);
+        put_json_gpu(out, &s->gpus[i]);
     }
     fputs("]}\n", out);
 }

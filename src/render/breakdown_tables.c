@@ -166,7 +166,7 @@ static int render_text(FILE *out, const gs_breakdown *bd, const gs_text_style *s
     return 0;
 }
 
-static int json_table(FILE *out, const gs_bd_trace *b, table_fn fn)
+static int put_json_table(FILE *out, const gs_bd_trace *b, table_fn fn)
 {
     gs_table t;
     int rc = fn(b, &t);
@@ -176,7 +176,7 @@ static int json_table(FILE *out, const gs_bd_trace *b, table_fn fn)
     return rc;
 }
 
-static void json_average(FILE *out, const gs_bd_trace *b)
+static void put_json_average(FILE *out, const gs_bd_trace *b)
 {
     fputs("      \"average\": {\"step_ns\": ", out);
     gs_json_number(out, b->avg_total_ns, 1);
@@ -202,9 +202,9 @@ static int render_json(FILE *out, const gs_breakdown *bd, size_t limit)
         fprintf(out, "      \"steps\": %zu,\n      \"kept_steps\": %zu,\n", b->steps.n, b->nkept);
         fprintf(out, "      \"window_start_ns\": %lld,\n      \"window_end_ns\": %lld,\n",
                 (long long)b->gpu.window_start, (long long)b->gpu.window_end);
-        json_average(out, b);
+        put_json_average(out, b);
         fputs("      \"gpus\": ", out);
-        if (json_table(out, b, gs_bd_gpu_table) != 0)
+        if (put_json_table(out, b, gs_bd_gpu_table) != 0)
             return -1;
         fputs(",\n      \"rows\": ", out);
         gs_table t;

@@ -48,7 +48,7 @@ static const gs_column rank_columns[] = {
 };
 _Static_assert(COUNT_OF(rank_columns) == RANK_NCOLS, "one column per enum rank_col");
 
-static int rank_table(const gs_comm *c, gs_table *out)
+static int fill_rank_table(const gs_comm *c, gs_table *out)
 {
     gs_table_init(out, rank_columns, COUNT_OF(rank_columns), "no traces selected");
     for (size_t i = 0; i < c->nranks; i++) {
@@ -101,7 +101,7 @@ static const gs_column kind_columns[] = {
 };
 _Static_assert(COUNT_OF(kind_columns) == KIND_NCOLS, "one column per enum kind_col");
 
-static int kind_table(const gs_comm *c, gs_table *out)
+static int fill_kind_table(const gs_comm *c, gs_table *out)
 {
     gs_table_init(out, kind_columns, COUNT_OF(kind_columns), "no communication kernels");
     for (size_t i = 0; i < c->nkinds; i++) {
@@ -148,7 +148,7 @@ static const gs_column step_columns[] = {
 };
 _Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
-static int step_table(const gs_comm *c, gs_table *out)
+static int fill_step_table(const gs_comm *c, gs_table *out)
 {
     gs_table_init(out, step_columns, COUNT_OF(step_columns), "no steps");
     for (size_t i = 0; i < c->nsteps; i++) {
@@ -173,10 +173,10 @@ int gs_comm_tables_make(const gs_comm *comm, bool per_step, gs_comm_tables *out)
 {
     memset(out, 0, sizeof *out);
     out->per_step = per_step;
-    int rc = rank_table(comm, &out->ranks);
-    rc |= kind_table(comm, &out->collectives);
+    int rc = fill_rank_table(comm, &out->ranks);
+    rc |= fill_kind_table(comm, &out->collectives);
     if (per_step)
-        rc |= step_table(comm, &out->steps);
+        rc |= fill_step_table(comm, &out->steps);
     return rc ? -1 : 0;
 }
 

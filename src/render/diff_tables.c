@@ -51,7 +51,7 @@ static void format_p(char *buf, size_t size, double p)
         snprintf(buf, size, "%.3f", p);
 }
 
-static int step_table(const gs_diff *d, gs_table *t, char (*pvalues)[16])
+static int fill_step_table(const gs_diff *d, gs_table *t, char (*pvalues)[16])
 {
     gs_table_init(t, step_columns, COUNT_OF(step_columns), NULL);
     for (size_t p = 0; p < d->npairs; p++) {
@@ -112,8 +112,8 @@ static double share(double part, double whole)
     return whole > 0 ? part / whole * 100 : NAN;
 }
 
-static int breakdown_row(gs_table *t, const char *title, double base, double next,
-                         const double total[GS_SIDES])
+static int add_breakdown_row(gs_table *t, const char *title, double base, double next,
+                             const double total[GS_SIDES])
 {
     gs_cell *c = gs_table_add_row(t);
     if (!c)
@@ -129,15 +129,15 @@ static int breakdown_row(gs_table *t, const char *title, double base, double nex
     return 0;
 }
 
-static int breakdown_table(const gs_diff *d, gs_table *t)
+static int fill_breakdown_table(const gs_diff *d, gs_table *t)
 {
     gs_table_init(t, breakdown_columns, COUNT_OF(breakdown_columns), NULL);
     for (int k = 0; k < GS_BD__COUNT; k++)
-        if (breakdown_row(t, gs_bd_cat_title((enum gs_bd_cat)k), d->bd_avg[GS_SIDE_BASE][k],
-                          d->bd_avg[GS_SIDE_NEW][k], d->bd_total) != 0)
+        if (add_breakdown_row(t, gs_bd_cat_title((enum gs_bd_cat)k), d->bd_avg[GS_SIDE_BASE][k],
+                              d->bd_avg[GS_SIDE_NEW][k], d->bd_total) != 0)
             return -1;
-    return breakdown_row(t, "Step", d->bd_total[GS_SIDE_BASE], d->bd_total[GS_SIDE_NEW],
-                         d->bd_total);
+    return add_breakdown_row(t, "Step", d->bd_total[GS_SIDE_BASE], d->bd_total[GS_SIDE_NEW],
+                             d->bd_total);
 }
 
 /* ---- kernels and operators ------------------------------------------------------------------ */
@@ -209,7 +209,7 @@ static gs_cell *delta_row(gs_table *t, const gs_delta *d)
     return c;
 }
 
-static int kernel_table(const gs_delta_list *l, gs_table *t)
+static int fill_kernel_table(const gs_delta_list *l, gs_table *t)
 {
     gs_table_init(t, kernel_columns, COUNT_OF(kernel_columns),
                   "no kernel of the same name or shape ran in the kept steps of both runs");
@@ -227,7 +227,7 @@ static int kernel_table(const gs_delta_list *l, gs_table *t)
     return 0;
 }
 
-static int op_table(const gs_delta_list *l, gs_table *t)
+static int fill_op_table(const gs_delta_list *l, gs_table *t)
 {
     gs_table_init(t, op_columns, COUNT_OF(op_columns),
                   "no operator of the same name ran in the kept steps of both runs");
@@ -260,7 +260,7 @@ static const gs_column only_columns[] = {
 };
 _Static_assert(COUNT_OF(only_columns) == ONLY_NCOLS, "one column per enum only_col");
 
-static int only_rows(const gs_delta_list *l, const char *kind, gs_table *t)
+static int add_only_rows(const gs_delta_list *l, const char *kind, gs_table *t)
 {
     for (size_t i = 0; i < l->n; i++) {
         const gs_delta *d = &l->v[i];
@@ -280,12 +280,12 @@ static int only_rows(const gs_delta_list *l, const char *kind, gs_table *t)
 
 /* Kernels and operators in one table, by time per step (a stable sort keeps each list's order
  * among equal times). */
-static int only_table(const gs_diff *d, gs_table *t)
+static int fill_only_table(const gs_diff *d, gs_table *t)
 {
     gs_table_init(t, only_columns, COUNT_OF(only_columns),
                   "none: every kernel and operator ran in both");
-    if (only_rows(&d->kernels_only, "kernel", t) != 0 ||
-        only_rows(&d->ops_only, "operator", t) != 0)
+    if (add_only_rows(&d->kernels_only, "kernel", t) != 0 ||
+        add_only_rows(&d->ops_only, "operator", t) != 0)
         return -1;
     return gs_table_sort(t, ONLY_COL_TIME_NS);
 }
@@ -330,7 +330,7 @@ static double change_pct(const gs_mem_change *m, const int64_t v[GS_SIDES])
     return (double)(v[GS_SIDE_NEW] - v[GS_SIDE_BASE]) / (double)v[GS_SIDE_BASE] * 100;
 }
 
-static int memory_table(const gs_diff *d, gs_table *t, char (*devices)[24])
+static int fill_memory_table(const gs_diff *d, gs_table *t, char (*devices)[24])
 {
     gs_table_init(t, memory_columns, COUNT_OF(memory_columns),
                   "no allocator records in either run (profile with profile_memory=True)");
@@ -367,12 +367,12 @@ int gs_diff_tables_make(const gs_diff *d, gs_diff_tables *out)
     out->pvalues = calloc(d->npairs + 1, sizeof *out->pvalues);
     out->devices = calloc(d->nmem + 1, sizeof *out->devices);
     int rc = out->pvalues && out->devices ? 0 : -1;
-    rc = rc ? rc : step_table(d, &out->steps, out->pvalues);
-    rc = rc ? rc : breakdown_table(d, &out->breakdown);
-    rc = rc ? rc : kernel_table(&d->kernels, &out->kernels);
-    rc = rc ? rc : op_table(&d->ops, &out->ops);
-    rc = rc ? rc : only_table(d, &out->only);
-    rc = rc ? rc : memory_table(d, &out->memory, out->devices);
+    rc = rc ? rc : fill_step_table(d, &out->steps, out->pvalues);
+    rc = rc ? rc : fill_breakdown_table(d, &out->breakdown);
+    rc = rc ? rc : fill_kernel_table(&d->kernels, &out->kernels);
+    rc = rc ? rc : fill_op_table(&d->ops, &out->ops);
+    rc = rc ? rc : fill_only_table(d, &out->only);
+    rc = rc ? rc : fill_memory_table(d, &out->memory, out->devices);
     if (rc != 0)
         gs_diff_tables_free(out);
     return rc;

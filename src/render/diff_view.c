@@ -22,7 +22,7 @@ static const char *direction(const gs_rank_change *rc)
     return rc->ci.diff_lo > 0 ? "slower" : "faster";
 }
 
-static void p_phrase(char *buf, size_t size, double p)
+static void format_p_phrase(char *buf, size_t size, double p)
 {
     if (p < 0.001)
         snprintf(buf, size, "p < 0.001");
@@ -44,7 +44,7 @@ void gs_diff_verdict(char *buf, size_t size, const gs_diff *d)
                  rc->kept[GS_SIDE_NEW], GS_DIFF_MIN_STEPS);
         return;
     }
-    p_phrase(p, sizeof p, rc->mw.p);
+    format_p_phrase(p, sizeof p, rc->mw.p);
     const gs_boot_ci *ci = &rc->ci;
     if (!rc->significant) {
         snprintf(buf, size,
@@ -61,7 +61,7 @@ void gs_diff_verdict(char *buf, size_t size, const gs_diff *d)
 }
 
 /* "tripped: ...", "passed: ..." or NULL without a gate. */
-static void gate_phrase(char *buf, size_t size, const gs_diff_view *v)
+static void format_gate_phrase(char *buf, size_t size, const gs_diff_view *v)
 {
     const gs_rank_change *rc = &v->diff->pairs[v->diff->headline];
     if (!rc->has_ci)
@@ -100,7 +100,7 @@ static size_t make_sections(gs_diff_tables *t, section *s)
 
 /* ---- text ----------------------------------------------------------------------------------- */
 
-static void side_line(FILE *out, const char *label, const gs_bd_trace *b, size_t kept)
+static void put_side_line(FILE *out, const char *label, const gs_bd_trace *b, size_t kept)
 {
     const gs_steps *s = &b->steps;
     fprintf(out, "%-4s  %s (rank %d): %zu step%s from %s", label,
@@ -125,8 +125,8 @@ static void text_header(FILE *out, const gs_diff_view *v, const gs_text_style *s
 {
     const gs_diff *d = v->diff;
     const gs_rank_change *rc = &d->pairs[d->headline];
-    side_line(out, "BASE", rc->bd[GS_SIDE_BASE], rc->kept[GS_SIDE_BASE]);
-    side_line(out, "NEW", rc->bd[GS_SIDE_NEW], rc->kept[GS_SIDE_NEW]);
+    put_side_line(out, "BASE", rc->bd[GS_SIDE_BASE], rc->kept[GS_SIDE_BASE]);
+    put_side_line(out, "NEW", rc->bd[GS_SIDE_NEW], rc->kept[GS_SIDE_NEW]);
     if (d->npairs > 1)
         fprintf(out, "%zu rank pairs; the verdict is about the one with the strongest evidence of "
                      "a slowdown\n", d->npairs);
@@ -150,7 +150,7 @@ static int render_text(FILE *out, const gs_diff_view *v, const gs_text_style *st
     gs_diff_verdict(verdict, sizeof verdict, v->diff);
     fprintf(out, "\n%s\n", verdict);
     if (v->gate_pct >= 0) {
-        gate_phrase(gate, sizeof gate, v);
+        format_gate_phrase(gate, sizeof gate, v);
         fprintf(out, "gate --fail-if-slower %ld: %s\n", v->gate_pct, gate);
     }
     for (size_t i = 0; i < n; i++) {

@@ -36,7 +36,7 @@ static const gs_column temporal_columns[] = {
 };
 _Static_assert(COUNT_OF(temporal_columns) == TEMPORAL_NCOLS, "one column per enum temporal_col");
 
-static int temporal_table(const gs_temporal *tp, gs_table *out)
+static int fill_temporal_table(const gs_temporal *tp, gs_table *out)
 {
     gs_table_init(out, temporal_columns, COUNT_OF(temporal_columns),
                   "no GPU activity in the selected traces");
@@ -140,7 +140,7 @@ static void put_totals(gs_cell *c, const gs_idle_scope *s)
     }
 }
 
-static int scope_table(const gs_idle_scope *v, size_t n, bool per_stream, gs_table *out)
+static int fill_scope_table(const gs_idle_scope *v, size_t n, bool per_stream, gs_table *out)
 {
     if (per_stream)
         gs_table_init(out, stream_columns, COUNT_OF(stream_columns), "no GPU streams");
@@ -199,7 +199,7 @@ static const gs_column gap_columns[] = {
 };
 _Static_assert(COUNT_OF(gap_columns) == GAP_NCOLS, "one column per enum gap_col");
 
-static int gap_table(const gs_idle *idle, gs_table *out)
+static int fill_gap_table(const gs_idle *idle, gs_table *out)
 {
     gs_table_init(out, gap_columns, COUNT_OF(gap_columns),
                   "no gap of 1 ms or 5 % of a step or more");
@@ -260,7 +260,7 @@ static const int step_idle_columns[GS_GAP__COUNT] = {
     [GS_GAP_OTHER] = STEP_COL_OTHER_NS,
 };
 
-static int step_table(const gs_idle *idle, gs_table *out)
+static int fill_step_table(const gs_idle *idle, gs_table *out)
 {
     gs_table_init(out, step_columns, COUNT_OF(step_columns), "no steps");
     for (size_t r = 0; r < idle->nsteps; r++) {
@@ -283,11 +283,11 @@ static int step_table(const gs_idle *idle, gs_table *out)
 int gs_idle_tables_make(const gs_temporal *tp, const gs_idle *idle, gs_idle_tables *out)
 {
     memset(out, 0, sizeof *out);
-    int rc = temporal_table(tp, &out->temporal);
-    rc |= scope_table(idle->streams, idle->nstreams, true, &out->streams);
-    rc |= scope_table(idle->devices, idle->ndevices, false, &out->gpus);
-    rc |= gap_table(idle, &out->gaps);
-    rc |= step_table(idle, &out->steps);
+    int rc = fill_temporal_table(tp, &out->temporal);
+    rc |= fill_scope_table(idle->streams, idle->nstreams, true, &out->streams);
+    rc |= fill_scope_table(idle->devices, idle->ndevices, false, &out->gpus);
+    rc |= fill_gap_table(idle, &out->gaps);
+    rc |= fill_step_table(idle, &out->steps);
     return rc ? -1 : 0;
 }
 

@@ -118,7 +118,7 @@ static void put_stats(gs_cell *c, const gs_launch_stats *s)
     c[STATS_COL_GRAPH_LAUNCHES].i = (int64_t)s->graph_launches;
 }
 
-static int rank_rows(const gs_launch_summary *s, gs_table *out)
+static int fill_rank_table(const gs_launch_summary *s, gs_table *out)
 {
     gs_table_init(out, rank_columns, COUNT_OF(rank_columns), "no traces selected");
     for (size_t r = 0; r < s->nranks; r++) {
@@ -136,7 +136,7 @@ static int rank_rows(const gs_launch_summary *s, gs_table *out)
     return 0;
 }
 
-static int step_rows(const gs_launch_summary *s, gs_table *out)
+static int fill_step_table(const gs_launch_summary *s, gs_table *out)
 {
     gs_table_init(out, step_columns, COUNT_OF(step_columns), "no steps in the selected traces");
     for (size_t r = 0; r < s->nranks; r++) {
@@ -159,5 +159,5 @@ static int step_rows(const gs_launch_summary *s, gs_table *out)
 
 int gs_launch_table(const gs_launch_summary *s, bool per_step, gs_table *out)
 {
-    return per_step ? step_rows(s, out) : rank_rows(s, out);
+    return per_step ? fill_step_table(s, out) : fill_rank_table(s, out);
 }

@@ -140,7 +140,7 @@ static void put_device(gs_cell *c, const gs_mem_device *d)
     c[ID_COL_DEVICE].i = d->device;
 }
 
-static int device_rows(const gs_memory_summary *s, gs_table *out)
+static int fill_device_table(const gs_memory_summary *s, gs_table *out)
 {
     gs_table_init(out, device_columns, COUNT_OF(device_columns),
                   "no memory records in the selected traces (profile with profile_memory=True)");
@@ -172,7 +172,7 @@ static int device_rows(const gs_memory_summary *s, gs_table *out)
     return 0;
 }
 
-static int op_rows(const gs_memory_summary *s, gs_table *out)
+static int fill_op_table(const gs_memory_summary *s, gs_table *out)
 {
     gs_table_init(out, op_columns, COUNT_OF(op_columns),
                   "no allocations inside operators in the selected traces");
@@ -196,7 +196,7 @@ static int op_rows(const gs_memory_summary *s, gs_table *out)
     return 0;
 }
 
-static int timeline_rows(const gs_memory_summary *s, gs_table *out)
+static int fill_timeline_table(const gs_memory_summary *s, gs_table *out)
 {
     gs_table_init(out, timeline_columns, COUNT_OF(timeline_columns),
                   "no memory records with totals in the selected traces");
@@ -215,7 +215,7 @@ static int timeline_rows(const gs_memory_summary *s, gs_table *out)
     return 0;
 }
 
-static int step_rows(const gs_memory_summary *s, gs_table *out)
+static int fill_step_table(const gs_memory_summary *s, gs_table *out)
 {
     gs_table_init(out, step_columns, COUNT_OF(step_columns),
                   "no memory records in the selected traces");
@@ -238,10 +238,10 @@ static int step_rows(const gs_memory_summary *s, gs_table *out)
 int gs_memory_table(const gs_memory_summary *s, enum gs_memory_view view, gs_table *out)
 {
     static int (*const build[])(const gs_memory_summary *, gs_table *) = {
-        [GS_MEMORY_DEVICES] = device_rows,
-        [GS_MEMORY_OPS] = op_rows,
-        [GS_MEMORY_TIMELINE] = timeline_rows,
-        [GS_MEMORY_STEPS] = step_rows,
+        [GS_MEMORY_DEVICES] = fill_device_table,
+        [GS_MEMORY_OPS] = fill_op_table,
+        [GS_MEMORY_TIMELINE] = fill_timeline_table,
+        [GS_MEMORY_STEPS] = fill_step_table,
     };
     return build[view](s, out);
 }

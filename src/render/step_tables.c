@@ -83,7 +83,7 @@ static gs_ns stat_value(const gs_step_stats *st, size_t i)
     return *(const gs_ns *)((const char *)st + stat_fields[i].offset);
 }
 
-static void text_summary(FILE *out, const gs_steps_view *v)
+static void put_text_summary(FILE *out, const gs_steps_view *v)
 {
     const gs_steps *s = &v->steps;
     fprintf(out, "%s (rank %d): %zu step%s from %s", v->trace->path ? v->trace->path : "-",
@@ -109,7 +109,7 @@ static int render_text(FILE *out, const gs_steps_view *v, size_t n, const gs_tex
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputs("\n", out);
-        text_summary(out, &v[i]);
+        put_text_summary(out, &v[i]);
         gs_table t;
         gs_step_table_init(&t);
         int rc = gs_step_table(v[i].trace, &v[i].steps, limit, &t);

@@ -71,7 +71,7 @@ static const gs_column collective_columns[] = {
 _Static_assert(COUNT_OF(collective_columns) == COLLECTIVE_NCOLS,
                "one column per enum collective_col");
 
-static int rank_rows(const gs_stragglers *s, gs_table *out)
+static int fill_rank_table(const gs_stragglers *s, gs_table *out)
 {
     gs_table_init(out, rank_columns, COUNT_OF(rank_columns), "no traces selected");
     for (size_t r = 0; r < s->nranks; r++) {
@@ -99,7 +99,7 @@ static int rank_rows(const gs_stragglers *s, gs_table *out)
     return 0;
 }
 
-static int kind_rows(const gs_stragglers *s, gs_table *out)
+static int fill_kind_table(const gs_stragglers *s, gs_table *out)
 {
     gs_table_init(out, kind_columns, COUNT_OF(kind_columns), "no collective on every rank");
     for (int k = 0; k <= GS_COLL__COUNT; k++) {
@@ -119,7 +119,7 @@ static int kind_rows(const gs_stragglers *s, gs_table *out)
     return 0;
 }
 
-static int collective_rows(const gs_stragglers *s, gs_table *out)
+static int fill_collective_table(const gs_stragglers *s, gs_table *out)
 {
     gs_table_init(out, collective_columns, COUNT_OF(collective_columns),
                   "no collective on every rank");
@@ -142,9 +142,9 @@ int gs_straggler_tables_make(const gs_stragglers *s, bool each, gs_straggler_tab
 {
     memset(out, 0, sizeof *out);
     out->each = each;
-    int rc = rank_rows(s, &out->ranks);
-    rc |= kind_rows(s, &out->kinds);
-    rc |= collective_rows(s, &out->collectives);
+    int rc = fill_rank_table(s, &out->ranks);
+    rc |= fill_kind_table(s, &out->kinds);
+    rc |= fill_collective_table(s, &out->collectives);
     return rc ? -1 : 0;
 }
 
@@ -163,7 +163,7 @@ static int32_t rank_of(const gs_stragglers *s, int i)
 }
 
 /* What was aligned, and the finding or why there is none, for people. */
-static void summary_text(FILE *out, const gs_stragglers *s)
+static void put_summary_text(FILE *out, const gs_stragglers *s)
 {
     char a[GS_UNIT_BUF], b[GS_UNIT_BUF];
     if (s->nranks < 2) {
@@ -203,7 +203,7 @@ static void summary_text(FILE *out, const gs_stragglers *s)
                 100.0 * GS_TH_STRAGGLER_WAIT_SHARE);
 }
 
-static void summary_json(FILE *out, const gs_stragglers *s)
+static void put_summary_json(FILE *out, const gs_stragglers *s)
 {
     fprintf(out, "  \"aligned\": %s,\n  \"reference_rank\": %d,\n  \"matched\": %zu,\n",
             s->clock.aligned ? "true" : "false", rank_of(s, s->nranks ? 0 : -1), s->n);
@@ -235,9 +235,9 @@ int gs_render_stragglers(FILE *out, const gs_stragglers *s, gs_straggler_tables 
     };
     if (format == GS_FORMAT_JSON) {
         fputs("{\n  \"command\": \"stragglers\",\n", out);
-        summary_json(out, s);
+        put_summary_json(out, s);
     } else if (format == GS_FORMAT_TABLE) {
-        summary_text(out, s);
+        put_summary_text(out, s);
     }
     /* The summary lines precede the first table: a blank line before every title. */
     int rc = gs_render_sections(out, sections, t->each ? 3 : 2, format, style, limit, true);

@@ -80,7 +80,7 @@ double gs_svg_y(const gs_svg_chart *c, double v)
     return c->height - c->bottom - f * (c->height - c->top - c->bottom);
 }
 
-static void x_tick(gs_svg_chart *c, double at, const char *label, double value, double step)
+static void draw_x_tick(gs_svg_chart *c, double at, const char *label, double value, double step)
 {
     double px = gs_svg_x(c, at), base = c->height - c->bottom;
     fprintf(c->out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", px,
@@ -93,22 +93,22 @@ static void x_tick(gs_svg_chart *c, double at, const char *label, double value, 
     fputs("</text>", c->out);
 }
 
-static void x_axis(gs_svg_chart *c)
+static void draw_x_axis(gs_svg_chart *c)
 {
     const gs_svg_axis *a = &c->x;
     if (a->labels) {
         size_t every = a->label_every ? a->label_every : 1;
         for (size_t i = 0; i < a->nlabels; i += every)
-            x_tick(c, (double)i + 0.5, a->labels[i], 0, 1);
+            draw_x_tick(c, (double)i + 0.5, a->labels[i], 0, 1);
         return;
     }
     double step = nice_step(a->hi - a->lo, X_TICKS, a->integer);
     for (double v = ceil((a->lo + a->label_offset) / step) * step; v - a->label_offset <= a->hi;
          v += step)
-        x_tick(c, v - a->label_offset, NULL, v, step);
+        draw_x_tick(c, v - a->label_offset, NULL, v, step);
 }
 
-static void y_axis(gs_svg_chart *c)
+static void draw_y_axis(gs_svg_chart *c)
 {
     const gs_svg_axis *a = &c->y;
     double step = nice_step(a->hi - a->lo, Y_TICKS, a->integer);
@@ -131,8 +131,8 @@ void gs_svg_begin(gs_svg_chart *c, FILE *out, const char *name, double width, do
             height);
     gs_xml_text(out, name);
     fputs("\">\n", out);
-    y_axis(c);
-    x_axis(c);
+    draw_y_axis(c);
+    draw_x_axis(c);
     double base = height - c->bottom;
     fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
             c->left, base, width - c->right, base);

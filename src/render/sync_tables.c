@@ -37,7 +37,7 @@ static const gs_column step_columns[] = {
 };
 _Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
-static int cause_rows(const gs_sync_summary *s, gs_table *out)
+static int fill_cause_table(const gs_sync_summary *s, gs_table *out)
 {
     gs_table_init(out, cause_columns, COUNT_OF(cause_columns),
                   "no synchronizing calls in the selected traces");
@@ -59,7 +59,7 @@ static int cause_rows(const gs_sync_summary *s, gs_table *out)
     return 0;
 }
 
-static int step_rows(const gs_sync_summary *s, gs_table *out)
+static int fill_step_table(const gs_sync_summary *s, gs_table *out)
 {
     gs_table_init(out, step_columns, COUNT_OF(step_columns), "no steps in the selected traces");
     for (size_t r = 0; r < s->nranks; r++) {
@@ -83,5 +83,5 @@ static int step_rows(const gs_sync_summary *s, gs_table *out)
 
 int gs_sync_table(const gs_sync_summary *s, bool per_step, gs_table *out)
 {
-    return per_step ? step_rows(s, out) : cause_rows(s, out);
+    return per_step ? fill_step_table(s, out) : fill_cause_table(s, out);
 }
