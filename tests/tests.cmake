@@ -43,27 +43,27 @@ set_tests_properties(gen.answers PROPERTIES TIMEOUT 300)
 
 # Independent cross-check against the real traces in ../shared/traces (skipped when absent).
 add_test(NAME traces.kernels_ops
-         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_traces.py $<TARGET_FILE:gpuscope>)
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_traces.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.kernels_ops PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800)
 
 # Anchor: `gpuscope idle --hta` agrees with HTA's temporal and idle breakdowns to 0.5 pp on the
 # shared traces (tests/anchors/README-hta.md; skipped when ../shared/traces is absent).
 add_test(NAME traces.hta_anchor
-         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_hta_anchor.py $<TARGET_FILE:gpuscope>)
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/anchors/check_hta_anchor.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.hta_anchor PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
 # Agreement with the TensorBoard profiler plugin's Overview on real traces (tests/anchors/README-tb.md).
 add_test(NAME anchors.tb
-         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_tb_anchor.py $<TARGET_FILE:gpuscope>)
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/anchors/check_tb_anchor.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(anchors.tb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
 # The README's examples are what the program prints.
 add_test(NAME docs.readme
-         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_readme.py $<TARGET_FILE:gpuscope>)
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/cli/check_readme.py $<TARGET_FILE:gpuscope>)
 
 # The verdict names the planted bottleneck first on every generated scenario.
 add_test(NAME diagnosis.scenarios
-         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_scenarios.py $<TARGET_FILE:gpuscope>)
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gen/check_scenarios.py $<TARGET_FILE:gpuscope>)
 
 # A program with NVTX ranges of every kind, run under `gpuscope run` by tests/cli/test_run.sh
 # (no GPU needed: NVTX is injected without CUDA). Built beside gpuscope, where the test finds it.
@@ -73,19 +73,19 @@ if(GS_HAVE_AGENT)
   target_link_libraries(nvtx_target PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
 endif()
 
-# gpuscope export on every shared trace: chrome round trip and sqlite row counts (tests/check_export_traces.py).
+# gpuscope export on every shared trace: chrome round trip and sqlite row counts (tests/traces/check_export_traces.py).
 add_test(NAME traces.export
-         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_export_traces.py $<TARGET_FILE:gpuscope>)
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_export_traces.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.export PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800)
 # HTA reads the chrome export and agrees with gpuscope (skipped unless HTA is importable; HTA_PYTHON).
 add_test(NAME anchors.export_hta
-         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_export_hta.py $<TARGET_FILE:gpuscope>)
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/anchors/check_export_hta.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(anchors.export_hta PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 
 # Anchor: `gpuscope comm --hta` agrees with HTA's comm/comp overlap and communication time per
 # rank on the shared 2-rank sets (tests/anchors/README-comm.md; skipped when ../shared is absent).
 add_test(NAME traces.comm_hta_anchor
-         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_comm_hta.py $<TARGET_FILE:gpuscope>)
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/anchors/check_comm_hta.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.comm_hta_anchor PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
 # The wheel: built and repaired by scripts/wheel.sh, installed into a venv with no compiler on its

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs HTA (Holistic Trace Analysis) on the shared 2-rank sets and writes what it computes for
-communication per rank to comm_expected.json, the anchor tests/check_comm_hta.py compares
+communication per rank to comm_expected.json, the anchor tests/anchors/check_comm_hta.py compares
 `gpuscope comm --hta --format json` with: get_comm_comp_overlap() (the share of communication
 kernel time that overlaps computation kernels) and, from get_gpu_kernel_breakdown(), the summed
 duration of each rank's communication kernels.

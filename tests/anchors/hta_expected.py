@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs HTA (Holistic Trace Analysis) on the shared traces with GPU kernels and writes what it
 computes for the temporal breakdown and the per-stream idle time breakdown to hta_expected.json,
-the anchor tests/check_hta_anchor.py compares `gpuscope idle --hta --format json` with.
+the anchor tests/anchors/check_hta_anchor.py compares `gpuscope idle --hta --format json` with.
 
 usage: HTA_PYTHON tests/anchors/hta_expected.py [--traces ../shared/traces] [--out FILE]
 (see tests/anchors/README-hta.md for the versions and the command that produced the JSON)."""

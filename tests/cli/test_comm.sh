@@ -27,7 +27,7 @@ cases=(
     "comm-hta.json|comm --hta --format json $pair"
     "comm-limit-1.table|comm --limit 1 $pair"
     "comm-bound.table|comm --per-step $data/comm_bound.json.gz"
-    "comm-none.table|comm tests/data/idle_b/sync_bound.json"
+    "comm-none.table|comm tests/data/idle/sync_bound.json"
 )
 
 . tests/cli/lib.sh

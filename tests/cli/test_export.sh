@@ -3,12 +3,12 @@
 #   - chrome round trip: the export read back by gpuscope gives the same `report --format json`,
 #     byte for byte once the fields that name the file are blanked: "path" and "file" (the
 #     export's own path) and "format" ("kineto" for the export, "gst"/"legacy" for the source);
-#   - the export's structure (tests/check_chrome_json.py), gzip output, several ranks in one file;
+#   - the export's structure (tests/cli/check_chrome_json.py), gzip output, several ranks in one file;
 #   - sqlite queried with the sqlite3 CLI: kernels by total time and copies by kind equal
 #     `gpuscope kernels|memcpy --format csv`, row counts equal the model's (report's "events");
 #   - csv: the folder's files and --table equal the views' own CSV;
 #   - errors: bad input is one line and exit 3, usage errors exit 2, an unwritable output exit 4.
-# The real traces are checked by tests/check_export_traces.py, HTA by tests/check_export_hta.py.
+# The real traces are checked by tests/traces/check_export_traces.py, HTA by tests/anchors/check_export_hta.py.
 #
 #   bash tests/cli/test_export.sh path/to/gpuscope          # run from the source root
 set -u
@@ -37,7 +37,7 @@ round_trip() {
     local out=$1
     shift
     "$exe" export --format chrome -o "$out" "$@" &&
-        python3 tests/check_chrome_json.py "$out" &&
+        python3 tests/cli/check_chrome_json.py "$out" &&
         diff <("$exe" report --format json "$@" | blank_names) \
             <("$exe" report --format json "$out" | blank_names)
 }
@@ -55,7 +55,7 @@ check "chrome to standard output is the -o file" \
     <("$exe" export --format chrome examples/train.json.gz | sed 's|"traceName": ".*"|"traceName": "'"$tmp/a.json"'"|')
 # Two ranks in one file: valid, one process group per rank, flows still one to one.
 pair=(tests/data/gen/rank0.json.gz tests/data/gen/rank1.json.gz)
-check "two ranks in one chrome file" python3 tests/check_chrome_json.py \
+check "two ranks in one chrome file" python3 tests/cli/check_chrome_json.py \
     <("$exe" export "${pair[@]}")
 check "each rank is named" bash -c "'$exe' export ${pair[*]} | grep -q '\"rank 0 GPU 0' &&
     '$exe' export ${pair[*]} | grep -q '\"rank 1 GPU 0'"

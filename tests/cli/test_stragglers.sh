@@ -1,6 +1,6 @@
 #!/bin/bash
 # gpuscope stragglers on the generated multi-rank profiles of tests/data/ranks (README.md there):
-# golden output in every format and with its options, usage errors, then tests/check_ranks.py,
+# golden output in every format and with its options, usage errors, then tests/gen/check_ranks.py,
 # which checks the numbers against the generator's planted answers (straggler, clock offsets
 # within 5 us, residual, exposed communication, the verdict naming the straggler first, no
 # straggler finding on a balanced profile) and that the committed files are reproduced.
@@ -38,8 +38,8 @@ check_error 2 stragglers "$r4" --no-such-option
 check_error 3 stragglers tests/data/ranks/r4.answers.json
 
 ran=$((ran + 1))
-if ! python3 tests/check_ranks.py "$exe"; then
-    echo "FAIL tests/check_ranks.py"
+if ! python3 tests/gen/check_ranks.py "$exe"; then
+    echo "FAIL tests/gen/check_ranks.py"
     failed=$((failed + 1))
 fi
 finish

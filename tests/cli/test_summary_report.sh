@@ -3,7 +3,7 @@
 # by rank (goldens from the full-trace path, byte for byte): each rank of tests/data/ranks/r4
 # and r8 summarised to a .gsum; `report --format json` and `comm --per-step --format json` on the
 # summaries, alone and mixed with traces, equal the same on the traces field by field
-# (tests/check_summary_report.py leaves out only what doc/report.md lists as not in a summary:
+# (tests/cli/check_summary_report.py leaves out only what doc/report.md lists as not in a summary:
 # kernel and copy medians and deviations); golden text of both on r4's summaries and of the report
 # on summaries of minor 0 (tests/data/gsum); the page of --html from summaries is the page on the
 # traces but for those columns; --hta, which needs traces, is a usage error.
@@ -37,7 +37,7 @@ for set in r4 r8; do
             else
                 "$exe" "${a[@]}" "$tmp/$input" tests/data/ranks/$set/rank-[13579].json.gz >"$tmp/sums.json"
             fi
-            if ! python3 tests/check_summary_report.py "$tmp/traces.json" "$tmp/sums.json"; then
+            if ! python3 tests/cli/check_summary_report.py "$tmp/traces.json" "$tmp/sums.json"; then
                 echo "FAIL $args: $input differs from the traces"
                 failed=$((failed + 1))
             fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`gpuscope export` on every real trace in ../shared/traces (GS_SHARED_TRACES overrides):
 
-  chrome  the export passes tests/check_chrome_json.py, and gpuscope reading it back gives the
+  chrome  the export passes tests/cli/check_chrome_json.py, and gpuscope reading it back gives the
           same `kernels` and `ops` (--format json --limit 0) and the same `report --format json`
           as the original, once "path", "file" and "format" (which name the file) are blanked;
   sqlite  the export succeeds and its tables hold as many rows as the model has events
@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
 import check_chrome_json  # noqa: E402
 
 NON_TRACES = ["hta/execution_trace/benchmark_simple_add_et.json.gz"]
@@ -47,7 +47,7 @@ COUNTS = {
 
 def traces_root():
     env = os.environ.get("GS_SHARED_TRACES")
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return env or os.path.normpath(os.path.join(repo, "..", "shared", "traces"))
 
 

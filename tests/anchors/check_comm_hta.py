@@ -17,7 +17,7 @@ import sys
 TOLERANCE_PP = 0.5
 TOLERANCE_US = 1.0  # HTA rounds each kernel to whole µs; gpuscope --hta does the same
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXPECTED = os.path.join(HERE, "anchors", "comm_expected.json")
+EXPECTED = os.path.join(HERE, "comm_expected.json")
 
 
 def run(exe, root, files):
@@ -36,7 +36,7 @@ def agree(ours, hta, tol):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     verbose = "--verbose" in sys.argv
-    traces = os.path.join(HERE, "..", "..", "shared", "traces")
+    traces = os.path.join(HERE, "..", "..", "..", "shared", "traces")
     if "--traces" in sys.argv:
         traces = sys.argv[sys.argv.index("--traces") + 1]
         args = [a for a in args if a != traces]

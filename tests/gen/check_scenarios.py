@@ -55,7 +55,7 @@ def check(exe, trace, answers):
 def main():
     exe = sys.argv[1]
     passed = failed = 0
-    for answers_path in sorted(glob.glob(os.path.join(HERE, "gen", "scenarios", "*.answers.json"))):
+    for answers_path in sorted(glob.glob(os.path.join(HERE, "scenarios", "*.answers.json"))):
         trace = answers_path.replace(".answers.json", ".json.gz")
         answers = json.load(open(answers_path))
         problem = check(exe, trace, answers)

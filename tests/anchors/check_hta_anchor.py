@@ -17,7 +17,7 @@ import sys
 
 TOLERANCE_PP = 0.5
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXPECTED = os.path.join(HERE, "anchors", "hta_expected.json")
+EXPECTED = os.path.join(HERE, "hta_expected.json")
 
 # (case, rank, stream or None for the temporal row, field) -> why gpuscope differs from HTA there.
 EXCEPTIONS = {
@@ -51,7 +51,7 @@ def compare(case, got, verbose):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     verbose = "--verbose" in sys.argv
-    traces = os.path.join(HERE, "..", "..", "shared", "traces")
+    traces = os.path.join(HERE, "..", "..", "..", "shared", "traces")
     if "--traces" in sys.argv:
         traces = sys.argv[sys.argv.index("--traces") + 1]
         args = [a for a in args if a != traces]

@@ -1,16 +1,16 @@
 #!/bin/bash
-# Golden tests of the launch, sync and memory views on generated fixtures (tests/data/views_c/,
+# Golden tests of the launch, sync and memory views on generated fixtures (tests/data/launch_sync_memory/,
 # made by `python3 tests/gen/gen_trace.py --scenario basic --steps 5` and
 # `--scenario launch_bound --steps 3`), compared with tests/cli/golden/<case> by `diff -u`.
 # The analyses' arithmetic is checked by hand in tests/unit/test_{launch,sync,memory}.c; these
 # goldens pin the views: columns, units, formats and options.
 #
-#   bash tests/cli/test_analysis_views_c.sh path/to/gpuscope        # run from the source root
-#   GS_UPDATE_GOLDEN=1 bash tests/cli/test_analysis_views_c.sh ...   # rewrite (then review!)
+#   bash tests/cli/test_launch_sync_memory.sh path/to/gpuscope        # run from the source root
+#   GS_UPDATE_GOLDEN=1 bash tests/cli/test_launch_sync_memory.sh ...   # rewrite (then review!)
 set -u
-exe=${1:?usage: test_analysis_views_c.sh GPUSCOPE}
+exe=${1:?usage: test_launch_sync_memory.sh GPUSCOPE}
 [ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
-data=tests/data/views_c
+data=tests/data/launch_sync_memory
 golden=tests/cli/golden
 
 # case name | fixture | arguments before the fixture

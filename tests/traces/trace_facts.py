@@ -1,6 +1,6 @@
 """Independent facts about a trace file, straight from its raw JSON (Python's json module).
 
-Used by tests/check_traces.py (real traces) and tests/gen/check_answers.py (generated traces).
+Used by tests/traces/check_traces.py (real traces) and tests/gen/check_answers.py (generated traces).
 Numbers are parsed as decimal.Decimal and microseconds are converted to nanoseconds exactly
 (rounded to the nearest ns only when a file carries more than 3 fractional digits).
 Python 3 standard library only.

@@ -5,10 +5,10 @@
 # generator's answers; the breakdown with --keep-warmup --tb-compat equals what the TensorBoard
 # plugin computes on the same file (tests/anchors/README-tb.md).
 #
-#   bash tests/cli/test_analysis_views_a.sh path/to/gpuscope          # run from the source root
-#   GS_UPDATE_GOLDEN=1 bash tests/cli/test_analysis_views_a.sh ...     # rewrite (then review!)
+#   bash tests/cli/test_steps_breakdown.sh path/to/gpuscope          # run from the source root
+#   GS_UPDATE_GOLDEN=1 bash tests/cli/test_steps_breakdown.sh ...     # rewrite (then review!)
 set -u
-exe=${1:?usage: test_analysis_views_a.sh GPUSCOPE}
+exe=${1:?usage: test_steps_breakdown.sh GPUSCOPE}
 [ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
 fixture=tests/data/steps_small.json
 golden=tests/cli/golden

@@ -6,7 +6,7 @@ a straggler gets no straggler finding. The committed profiles (tests/data/ranks/
 the generator writes today, byte for byte (compared after gunzip: the gzip layer belongs to the
 local zlib, the trace text to the generator).
 
-    python3 tests/check_ranks.py path/to/gpuscope
+    python3 tests/gen/check_ranks.py path/to/gpuscope
 """
 import gzip
 import json
@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GEN = os.path.join(ROOT, "tests", "gen", "gen_ranks.py")
 DATA = os.path.join(ROOT, "tests", "data", "ranks")
 # name: generator options (also written in tests/data/ranks/README.md)

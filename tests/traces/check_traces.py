@@ -45,7 +45,7 @@ def traces_root():
     env = os.environ.get("GS_SHARED_TRACES")
     if env:
         return env
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return os.path.normpath(os.path.join(repo, "..", "shared", "traces"))
 
 

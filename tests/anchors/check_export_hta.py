@@ -14,7 +14,7 @@ Each number must agree to TOLERANCE_PP percentage points: the rounding HTA does.
 HTA is not a build dependency: the script uses the interpreter named by HTA_PYTHON, else its own,
 and exits 77 (skip) when neither can import hta. Install it with
     python3 -m venv /tmp/hta-venv && /tmp/hta-venv/bin/pip install HolisticTraceAnalysis
-and run HTA_PYTHON=/tmp/hta-venv/bin/python tests/check_export_hta.py build/gpuscope.
+and run HTA_PYTHON=/tmp/hta-venv/bin/python tests/anchors/check_export_hta.py build/gpuscope.
 
 usage: check_export_hta.py GPUSCOPE [--traces DIR] [-v]
 Exit 0 all agree, 1 some differ, 77 HTA not importable."""
@@ -27,7 +27,7 @@ import tempfile
 TOLERANCE_PP = 0.01  # HTA rounds its shares to 0.01
 FIELDS = ("idle_pct", "compute_pct", "non_compute_pct")
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 BUNDLED = [
     ("train_example", ["examples/train.json.gz"]),
     ("sample.gst", ["tests/data/gst/sample.gst"]),
@@ -119,7 +119,7 @@ def main():
         return 77
     cases = [(name, files, REPO, None) for name, files in BUNDLED]
     if os.path.isdir(traces):
-        with open(os.path.join(HERE, "anchors", "hta_expected.json")) as f:
+        with open(os.path.join(HERE, "hta_expected.json")) as f:
             for c in json.load(f)["cases"]:
                 if all(os.path.exists(os.path.join(traces, p)) for p in c["files"]):
                     cases.append((c["name"], c["files"], traces,

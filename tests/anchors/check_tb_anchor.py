@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TRACES = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "traces"))
+TRACES = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "traces"))
 US_TOL = 1.0     # µs per category
 PP_TOL = 0.1     # percentage points
 
@@ -101,7 +101,7 @@ def main():
     if not os.path.isdir(TRACES):
         print("skip: %s is absent" % TRACES)
         return 77
-    with open(os.path.join(HERE, "anchors", "tb_expected.json")) as f:
+    with open(os.path.join(HERE, "tb_expected.json")) as f:
         expected = json.load(f)
     failures = 0
     for rel, want in sorted(expected.items()):
