@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "analysis/ranks/summarise.h"
-#include "analysis/report.h"
+#include "analysis/pipeline/summarise.h"
+#include "analysis/pipeline/report.h"
 #include "ingest/load.h"
 
 static double now(void)

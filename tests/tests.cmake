@@ -97,3 +97,6 @@ if(GS_HAVE_AGENT AND NOT GS_SANITIZE AND NOT GS_FUZZ)
   set_tests_properties(wheel.install PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
                        SKIP_RETURN_CODE 77 TIMEOUT 1200 PROCESSORS 2)
 endif()
+
+# The layering rule of doc/design.md §3: each source folder includes only the folders below it.
+add_test(NAME lint.layering COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_layering.py)

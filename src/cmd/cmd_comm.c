@@ -2,7 +2,7 @@
  * kind with message sizes and bandwidth. */
 #include <stdio.h>
 
-#include "analysis/comm.h"
+#include "analysis/trace/comm.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"

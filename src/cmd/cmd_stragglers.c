@@ -2,7 +2,7 @@
  * between the ranks' files. */
 #include <stdio.h>
 
-#include "analysis/straggler.h"
+#include "analysis/crossrank/straggler.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/select.h"
-#include "analysis/steps.h"
+#include "analysis/base/select.h"
+#include "analysis/base/steps.h"
 #include "common/error.h"
 #include "ingest/load.h"
 #include "model/trace.h"

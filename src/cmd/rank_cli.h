@@ -1,12 +1,12 @@
 /* What report, comm, stragglers and summarize share to run the core's pipeline
- * (analysis/ranks/pipeline.h): the inputs listed, the options from the command line, the
+ * (analysis/pipeline/pipeline.h): the inputs listed, the options from the command line, the
  * progress line, and the pipeline's errors printed. */
 #ifndef GS_CMD_RANK_CLI_H
 #define GS_CMD_RANK_CLI_H
 
 #include <stdbool.h>
 
-#include "analysis/ranks/pipeline.h"
+#include "analysis/pipeline/pipeline.h"
 #include "cmd/options.h"
 
 /* The inputs the command's paths name: GS_CLI_RUN, or an exit code (message printed). */

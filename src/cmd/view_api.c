@@ -1,5 +1,5 @@
 /* gpuscope api: CUDA runtime and driver calls summed by name (nsys cuda_api_sum). */
-#include "analysis/api_summary.h"
+#include "analysis/trace/api_summary.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/view_tables.h"

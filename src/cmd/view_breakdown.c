@@ -1,6 +1,6 @@
 /* gpuscope breakdown: step time by category with the TensorBoard profiler plugin's semantics,
  * and its GPU metrics per device (doc/design.md §11, §12). */
-#include "analysis/breakdown.h"
+#include "analysis/trace/breakdown.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/breakdown_tables.h"

@@ -1,7 +1,7 @@
 /* gpuscope idle: where the GPU waits (temporal breakdown, idle gaps, the largest gaps with what
  * the host was doing). */
-#include "analysis/idle.h"
-#include "analysis/temporal.h"
+#include "analysis/trace/idle.h"
+#include "analysis/trace/temporal.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/idle_tables.h"

@@ -1,5 +1,5 @@
 /* gpuscope kernels: GPU kernels summed by name (nsys cuda_gpu_kern_sum). */
-#include "analysis/kernel_summary.h"
+#include "analysis/trace/kernel_summary.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/view_tables.h"

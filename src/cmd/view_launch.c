@@ -1,5 +1,5 @@
 /* gpuscope launch: kernel launch statistics per rank or per step (HTA cuda_kernel_launch_stats). */
-#include "analysis/launch.h"
+#include "analysis/trace/launch.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/launch_tables.h"

@@ -1,5 +1,5 @@
 /* gpuscope memcpy: memory copies and sets summed by kind and memory locations. */
-#include "analysis/memcpy_summary.h"
+#include "analysis/trace/memcpy_summary.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/view_tables.h"

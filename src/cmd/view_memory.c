@@ -1,5 +1,5 @@
 /* gpuscope memory: the allocator's view from PyTorch [memory] records (TB plugin memory view). */
-#include "analysis/memory.h"
+#include "analysis/trace/memory.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/memory_tables.h"

@@ -1,5 +1,5 @@
 /* gpuscope ops: operators and annotations summed by name (PyTorch key_averages). */
-#include "analysis/op_summary.h"
+#include "analysis/trace/op_summary.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/view_tables.h"

@@ -1,7 +1,7 @@
 /* gpuscope steps: the steps of each trace, their statistics and warm-up (doc/design.md §10). */
 #include <stdlib.h>
 
-#include "analysis/steps.h"
+#include "analysis/base/steps.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/step_tables.h"

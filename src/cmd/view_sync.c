@@ -1,5 +1,5 @@
 /* gpuscope sync: time the host spends blocked in synchronizing calls, and what caused them. */
-#include "analysis/sync.h"
+#include "analysis/trace/sync.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "render/sync_tables.h"

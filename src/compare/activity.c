@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/names.h"
+#include "analysis/base/names.h"
 
 /* One kernel or operator instance, before grouping. */
 typedef struct item {

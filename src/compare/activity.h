@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/steps.h"
+#include "analysis/base/steps.h"
 #include "common/error.h"
 #include "model/strtab.h"
 #include "model/trace.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "analysis/stats.h"
+#include "analysis/base/stats.h"
 
 uint64_t gs_rng_next(gs_rng *r)
 {

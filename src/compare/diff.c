@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/memory.h"
+#include "analysis/trace/memory.h"
 
 /* Pairs traces by rank; one trace against one trace always pairs. pairs[k] = {i, j}. */
 static size_t pair_traces(const gs_breakdown bd[GS_SIDES], size_t (*pairs)[GS_SIDES])

@@ -14,9 +14,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/breakdown.h"
-#include "analysis/select.h"
-#include "analysis/steps.h"
+#include "analysis/trace/breakdown.h"
+#include "analysis/base/select.h"
+#include "analysis/base/steps.h"
 #include "common/error.h"
 #include "compare/activity.h"
 #include "compare/bootstrap.h"

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 
-#include "analysis/ranks/gsum_schema.h"
+#include "analysis/pipeline/gsum_schema.h"
 #include "render/json.h"
 
 static void put_value(FILE *out, const gs_gsum_field *f, const char *rec)

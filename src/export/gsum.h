@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "analysis/ranks/summary.h"
+#include "analysis/pipeline/summary.h"
 
 void gs_gsum_write(FILE *out, const gs_rank_summary *s);
 

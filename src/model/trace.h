@@ -162,7 +162,7 @@ typedef struct gs_counter {
 /* The arguments PyTorch records for one collective: on `record_param_comms` operators and, since
  * PyTorch 2.3, on the NCCL kernels themselves (Kineto args "Collective name", "In msg nelems",
  * "Out msg nelems", "dtype", "Group size", "Process Group Name"). Few events carry them, so they
- * live in a side table keyed by ids, not in every gs_kernel; analysis/collectives.c joins them
+ * live in a side table keyed by ids, not in every gs_kernel; analysis/base/collectives.c joins them
  * to the kernels (by correlation for a kernel's own, by External id for an operator's). */
 enum gs_coll_args_on { GS_COLL_ARGS_ON_KERNEL, GS_COLL_ARGS_ON_OP };
 

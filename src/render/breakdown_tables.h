@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis/breakdown.h"
+#include "analysis/trace/breakdown.h"
 #include "render/render.h"
 #include "render/table.h"
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis/comm.h"
+#include "analysis/trace/comm.h"
 #include "render/render.h"
 #include "render/table.h"
 

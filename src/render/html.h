@@ -1,4 +1,4 @@
-/* The report (src/analysis/report.h) as one self-contained HTML page: the verdict, charts drawn as
+/* The report (src/analysis/pipeline/report.h) as one self-contained HTML page: the verdict, charts drawn as
  * inline SVG (step time with its breakdown, GPU utilization over time, memory, ranks side by
  * side) and the report's tables. No script, no font, no request to any network: the page opens
  * anywhere and can be mailed. Light and dark palettes follow the reader's system setting. Every
@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "analysis/report.h"
+#include "analysis/pipeline/report.h"
 
 /* Ranks drawn with their own charts; the rest appear in the per-rank comparison and tables. */
 #define GS_HTML_MAX_RANK_CHARTS 8

@@ -1,5 +1,5 @@
 /* The charts of the HTML report (html.c), each an inline SVG with its legend and caption. They
- * draw the report's analyses and each rank's series (analysis/ranks/series.h: a few hundred
+ * draw the report's analyses and each rank's series (analysis/pipeline/series.h: a few hundred
  * points whatever the trace's length), and compute nothing from events. Colours are the page's
  * CSS classes: k0..k7 the step categories in enum gs_bd_cat order. Each returns -1 when memory
  * is exhausted. */
@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "analysis/ranks/series.h"
-#include "analysis/report.h"
+#include "analysis/pipeline/series.h"
+#include "analysis/pipeline/report.h"
 
 /* The average kept step as one 100 % bar with a legend giving each category's time. */
 void gs_html_breakdown_bar(FILE *out, const gs_bd_trace *b);

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "analysis/diagnose.h"
+#include "analysis/diagnosis/diagnose.h"
 #include "render/table.h"
 
 /* A result table with numbers in the units the text report uses; long names are cut by CSS and

@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "analysis/idle.h"
-#include "analysis/temporal.h"
+#include "analysis/trace/idle.h"
+#include "analysis/trace/temporal.h"
 #include "render/render.h"
 #include "render/table.h"
 

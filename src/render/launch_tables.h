@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "analysis/launch.h"
+#include "analysis/trace/launch.h"
 #include "render/table.h"
 
 /* Returns -1 when memory is exhausted. */

@@ -4,7 +4,7 @@
 #ifndef GS_RENDER_MEMORY_TABLES_H
 #define GS_RENDER_MEMORY_TABLES_H
 
-#include "analysis/memory.h"
+#include "analysis/trace/memory.h"
 #include "render/table.h"
 
 enum gs_memory_view { GS_MEMORY_DEVICES, GS_MEMORY_OPS, GS_MEMORY_TIMELINE, GS_MEMORY_STEPS };

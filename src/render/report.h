@@ -1,11 +1,11 @@
-/* Writing the report (src/analysis/report.h) as text or JSON. */
+/* Writing the report (src/analysis/pipeline/report.h) as text or JSON. */
 #ifndef GS_RENDER_REPORT_H
 #define GS_RENDER_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis/report.h"
+#include "analysis/pipeline/report.h"
 #include "render/render.h"
 
 /* `limit` caps the kernel, operator and copy tables (0 = all rows); `explain` adds every rule

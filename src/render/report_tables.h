@@ -1,4 +1,4 @@
-/* The report's tables (analysis/report.h), for the text and JSON report and the HTML page: each
+/* The report's tables (analysis/pipeline/report.h), for the text and JSON report and the HTML page: each
  * section as the report has it. A table whose medians and deviations are not exact (merged from
  * .gsum summaries) leaves those columns out rather than show zeros. */
 #ifndef GS_RENDER_REPORT_TABLES_H
@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/report.h"
+#include "analysis/pipeline/report.h"
 #include "render/comm_tables.h"
 #include "render/idle_tables.h"
 #include "render/table.h"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis/steps.h"
+#include "analysis/base/steps.h"
 #include "render/render.h"
 #include "render/table.h"
 

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "analysis/thresholds.h"
+#include "analysis/base/thresholds.h"
 #include "render/json.h"
 #include "render/units.h"
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis/straggler.h"
+#include "analysis/crossrank/straggler.h"
 #include "render/render.h"
 #include "render/table.h"
 

@@ -5,7 +5,7 @@
  * a fixed viewBox and scaled by the browser.
  *
  * Charts never carry more points than the caller gives; the series they draw are bucketed
- * beforehand (analysis/ranks/series.h), so a 10 000-step trace draws the same few hundred shapes
+ * beforehand (analysis/pipeline/series.h), so a 10 000-step trace draws the same few hundred shapes
  * as a short one. */
 #ifndef GS_RENDER_SVG_H
 #define GS_RENDER_SVG_H

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "analysis/sync.h"
+#include "analysis/trace/sync.h"
 #include "render/table.h"
 
 /* Returns -1 when memory is exhausted. */

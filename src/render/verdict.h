@@ -1,4 +1,4 @@
-/* Writing a diagnosis (src/analysis/diagnose.h): the verdict for people, every rule with its
+/* Writing a diagnosis (src/analysis/diagnosis/diagnose.h): the verdict for people, every rule with its
  * inputs for `report --explain`, and both as JSON. */
 #ifndef GS_RENDER_VERDICT_H
 #define GS_RENDER_VERDICT_H
@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis/diagnose.h"
+#include "analysis/diagnosis/diagnose.h"
 #include "render/render.h"
 
 const char *gs_severity_name(enum gs_severity s);

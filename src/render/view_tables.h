@@ -6,11 +6,11 @@
 
 #include <stdbool.h>
 
-#include "analysis/api_summary.h"
-#include "analysis/kernel_summary.h"
-#include "analysis/memcpy_summary.h"
-#include "analysis/op_summary.h"
-#include "analysis/profile_facts.h"
+#include "analysis/trace/api_summary.h"
+#include "analysis/trace/kernel_summary.h"
+#include "analysis/trace/memcpy_summary.h"
+#include "analysis/trace/op_summary.h"
+#include "analysis/trace/profile_facts.h"
 #include "render/table.h"
 
 /* Column sets, so that a command can check --sort before it loads anything. */

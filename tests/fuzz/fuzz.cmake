@@ -26,7 +26,7 @@ target_link_libraries(fuzz_gst_merge PRIVATE gscore)
 target_compile_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_gst_merge PRIVATE -fsanitize=fuzzer,address,undefined)
 
-# The rank-summary reader (src/analysis/ranks/gsum_read.c), the writer, and the report merged and
+# The rank-summary reader (src/analysis/pipeline/gsum_read.c), the writer, and the report merged and
 # rendered from what it accepts; seeds in tests/fuzz/corpus/gsum/ are summaries written by
 # gpuscope summarize (tests/data/ranks/r4, examples/train.json.gz, tests/data/gst/sample.gst).
 add_executable(fuzz_gsum ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gsum.c)

@@ -1,4 +1,4 @@
-/* Fuzz target for the rank-summary reader (src/analysis/ranks/gsum_read.c, `.gsum` files of
+/* Fuzz target for the rank-summary reader (src/analysis/pipeline/gsum_read.c, `.gsum` files of
  * gpuscope summarize): whatever it accepts is written back out with the writer, so both sides of
  * the field table see the values the fuzzer finds, then merged into a report and rendered as
  * text, JSON and HTML, as `gpuscope report RANK.gsum` would. Seeds: tests/fuzz/corpus/gsum/,
@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/ranks/gsum_read.h"
-#include "analysis/report.h"
+#include "analysis/pipeline/gsum_read.h"
+#include "analysis/pipeline/report.h"
 #include "export/gsum.h"
 #include "render/html.h"
 #include "render/report.h"

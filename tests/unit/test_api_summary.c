@@ -1,5 +1,5 @@
 /* The API summary (nsys cuda_api_sum): version suffixes stripped, nsys statistics. */
-#include "analysis/api_summary.h"
+#include "analysis/trace/api_summary.h"
 #include "check.h"
 #include "trace_builder.h"
 

@@ -17,7 +17,7 @@
  * and [25,30) = 10; Other [70,80) = 10. Sum 120. */
 #include <math.h>
 
-#include "analysis/breakdown.h"
+#include "analysis/trace/breakdown.h"
 #include "check.h"
 #include "trace_builder.h"
 

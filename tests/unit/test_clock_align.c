@@ -1,8 +1,8 @@
-/* Clock alignment (analysis/clock_align.h) on hand-made ranks whose clocks are shifted by known
+/* Clock alignment (analysis/crossrank/clock_align.h) on hand-made ranks whose clocks are shifted by known
  * offsets: every all-reduce ends at the same true instant on every rank, give or take a known
  * jitter, so the median of the end differences is the offset; one instance where a rank's end is
  * far off (descheduled) must not move it. Times in µs. */
-#include "analysis/clock_align.h"
+#include "analysis/crossrank/clock_align.h"
 
 #include "check.h"
 #include "trace_builder.h"

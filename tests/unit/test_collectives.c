@@ -1,8 +1,8 @@
-/* Collectives of one trace (analysis/collectives.h) on traces built by hand: the kind from the
+/* Collectives of one trace (analysis/base/collectives.h) on traces built by hand: the kind from the
  * kernel name and from the collective args, sequence numbers per kind in start order, message
  * size and group size from args joined by correlation, by External id and through the ranges
  * that launched the kernel. */
-#include "analysis/collectives.h"
+#include "analysis/base/collectives.h"
 
 #include <string.h>
 

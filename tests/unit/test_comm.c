@@ -1,9 +1,9 @@
-/* Communication per rank (analysis/comm.h) on traces built by hand: compute and communication
+/* Communication per rank (analysis/trace/comm.h) on traces built by hand: compute and communication
  * time, their overlap and the exposed communication to the ns, per rank and per step; the
  * collectives per kind with bytes, algbw and busbw; the --hta mode's classes and cut. */
 #include <math.h>
 
-#include "analysis/comm.h"
+#include "analysis/trace/comm.h"
 #include "check.h"
 #include "trace_builder.h"
 

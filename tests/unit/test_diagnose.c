@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/diagnose.h"
-#include "analysis/thresholds.h"
+#include "analysis/diagnosis/diagnose.h"
+#include "analysis/base/thresholds.h"
 #include "check.h"
 
 #define MS 1000000LL

@@ -2,7 +2,7 @@
  * with the host activity during them, and idle per step, on traces built by hand. */
 #include <math.h>
 
-#include "analysis/idle.h"
+#include "analysis/trace/idle.h"
 #include "check.h"
 #include "trace_builder.h"
 

@@ -1,7 +1,7 @@
 /* Interval-set arithmetic on small hand-made sets. */
 #include <stdlib.h>
 
-#include "analysis/intervals.h"
+#include "analysis/base/intervals.h"
 #include "check.h"
 
 static gs_spans make(const gs_ns *pairs, size_t n)

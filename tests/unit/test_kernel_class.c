@@ -1,6 +1,6 @@
 /* Kernel classes by name (gpuscope's and HTA 0.5.0's rules) and the GPU activity selection,
  * HTA's last-step cut and µs rounding included. */
-#include "analysis/kernel_class.h"
+#include "analysis/base/kernel_class.h"
 #include "check.h"
 #include "trace_builder.h"
 

@@ -1,7 +1,7 @@
 /* The kernel summary (nsys cuda_gpu_kern_sum) on traces built by hand. */
 #include <math.h>
 
-#include "analysis/kernel_summary.h"
+#include "analysis/trace/kernel_summary.h"
 #include "check.h"
 #include "trace_builder.h"
 

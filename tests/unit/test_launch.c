@@ -8,7 +8,7 @@
  *                                                       (graph 5; delay 10 for K4 only)
  *                        A5 cudaLaunchKernel [1100,1103) -> K6 [1103,1105) short, delay 0
  *                        K7 [1500,1510) with no launch call */
-#include "analysis/launch.h"
+#include "analysis/trace/launch.h"
 #include "check.h"
 #include "trace_builder.h"
 

@@ -1,7 +1,7 @@
 /* The memcpy summary: grouping by kind and locations, labels, bandwidth, time share. */
 #include <math.h>
 
-#include "analysis/memcpy_summary.h"
+#include "analysis/trace/memcpy_summary.h"
 #include "check.h"
 #include "trace_builder.h"
 

@@ -8,8 +8,8 @@
  *   step 3 also: aten::mm [3300, 3400) allocates 500 at 3310 (allocated 800, reserved 900: the
  *       peak), freed at 3500 outside any operator (the free still counts for aten::mm).
  *   host: one 64-byte allocation at 1130 (device type 0, device -1, reserved unknown). */
-#include "analysis/memory.h"
-#include "analysis/thresholds.h"
+#include "analysis/trace/memory.h"
+#include "analysis/base/thresholds.h"
 #include "check.h"
 #include "trace_builder.h"
 

@@ -14,7 +14,7 @@
  * CUDA total: addmm 150, linear (30 + 150) + 10 = 190, step 190.
  * Self CPU: addmm 300 - 20 - 20 = 260; linear (400 - 300 - 20) + (100 - 10) = 170;
  *           step 1000 - 400 - 100 = 500. */
-#include "analysis/op_summary.h"
+#include "analysis/trace/op_summary.h"
 #include "check.h"
 #include "trace_builder.h"
 

@@ -1,5 +1,5 @@
 /* What was profiled: files, ranks, devices (deduplicated), span, steps, event counts. */
-#include "analysis/profile_facts.h"
+#include "analysis/trace/profile_facts.h"
 #include "check.h"
 #include "trace_builder.h"
 

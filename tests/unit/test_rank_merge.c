@@ -1,17 +1,17 @@
-/* The cross-rank phase and the pipeline (analysis/ranks/merge.h, pipeline.h, analysis/report.h)
+/* The cross-rank phase and the pipeline (analysis/pipeline/merge.h, pipeline.h, analysis/pipeline/report.h)
  * on two hand-made ranks (rank_fixture.h): the report merged from their summaries has the numbers
  * of the analyses of both traces at once, medians included when every rank has its durations;
  * without them (as from .gsum files) the totals still add up exactly. */
-#include "analysis/ranks/pipeline.h"
+#include "analysis/pipeline/pipeline.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/kernel_summary.h"
-#include "analysis/memcpy_summary.h"
-#include "analysis/op_summary.h"
-#include "analysis/ranks/summarise.h"
+#include "analysis/trace/kernel_summary.h"
+#include "analysis/trace/memcpy_summary.h"
+#include "analysis/trace/op_summary.h"
+#include "analysis/pipeline/summarise.h"
 #include "check.h"
 #include "export/gsum.h"
 #include "rank_fixture.h"

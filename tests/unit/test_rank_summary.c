@@ -1,12 +1,12 @@
-/* The per-rank phase of the pipeline (analysis/ranks/summarise.h, series.h) on a hand-made rank
+/* The per-rank phase of the pipeline (analysis/pipeline/summarise.h, series.h) on a hand-made rank
  * (rank_fixture.h), and its .gsum round trip (gsum_read.h, export/gsum.h). */
-#include "analysis/ranks/summarise.h"
+#include "analysis/pipeline/summarise.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/ranks/gsum_read.h"
+#include "analysis/pipeline/gsum_read.h"
 #include "check.h"
 #include "export/gsum.h"
 #include "rank_fixture.h"

@@ -1,7 +1,7 @@
 #include <string.h>
 #include <math.h>
 /* Duration statistics: the nsys conventions for median, average and standard deviation. */
-#include "analysis/stats.h"
+#include "analysis/base/stats.h"
 #include "check.h"
 
 static void test_one_value(void)

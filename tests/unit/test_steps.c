@@ -1,7 +1,7 @@
 /* Step detection on hand-made traces; every expected number is worked out in the comments. */
 #include <stdlib.h>
 
-#include "analysis/steps.h"
+#include "analysis/base/steps.h"
 #include "check.h"
 #include "trace_builder.h"
 

@@ -1,14 +1,14 @@
-/* Stragglers (analysis/straggler.h) on hand-made ranks, and the diagnosis rule that reads them.
+/* Stragglers (analysis/crossrank/straggler.h) on hand-made ranks, and the diagnosis rule that reads them.
  * Times in µs. Each rank has 4 steps of 10 ms; in step k (from T = 10000 k):
  *   ProfilerStep#k+1 [T, T + 10000)
  *   compute kernel   [T + 100, T + 100 + C_r + d_r(k))             launched at T + 10
  *   all-reduce       [T + 100 + C_r + d_r(k), T + 100 + max C + 600)  launched at T + 20
  * so every all-reduce ends together and the rank with the longest compute arrives last. */
-#include "analysis/straggler.h"
+#include "analysis/crossrank/straggler.h"
 
 #include <string.h>
 
-#include "analysis/diagnose.h"
+#include "analysis/diagnosis/diagnose.h"
 #include "check.h"
 #include "trace_builder.h"
 

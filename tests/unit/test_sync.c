@@ -10,7 +10,7 @@
  *                        cudaDeviceSynchronize [1500,1550) in no operator   blocks 50
  *                        cudaMemcpyAsync HtoD from pinned [1600,1605)      does not block
  * Each step also launches one kernel so that the step detector keeps it. */
-#include "analysis/sync.h"
+#include "analysis/trace/sync.h"
 #include "check.h"
 #include "trace_builder.h"
 

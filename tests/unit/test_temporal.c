@@ -1,7 +1,7 @@
 /* The temporal breakdown per rank (HTA semantics) on a trace built by hand. */
 #include <math.h>
 
-#include "analysis/temporal.h"
+#include "analysis/trace/temporal.h"
 #include "check.h"
 #include "trace_builder.h"
 

@@ -1,5 +1,5 @@
 /* Tensor Core kernels recognised by name, old and new; FP32 SIMT kernels not. */
-#include "analysis/tensor_core.h"
+#include "analysis/base/tensor_core.h"
 #include "check.h"
 
 int main(void)

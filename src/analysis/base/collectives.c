@@ -1,0 +1,235 @@
+#include "analysis/base/collectives.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/base/kernel_class.h"
+
+/* ---- the kind of a collective ---------------------------------------------------------------- */
+
+/* Kernel names, first match wins: NCCL and RCCL spell the collective in CamelCase inside the
+ * kernel name (ncclKernel_AllReduce_RING_LL_Sum_float, ncclDevKernel_ReduceScatter_Sum_f32_RING_LL,
+ * ncclDevKernel_SendRecv, and their C++-mangled forms from CUPTI), so a substring is enough.
+ * "Reduce" comes after the longer names that contain it. */
+static const struct {
+    const char *token;
+    gs_coll_kind kind;
+} name_kinds[] = {
+    {"AllReduce", GS_COLL_ALL_REDUCE},  {"ReduceScatter", GS_COLL_REDUCE_SCATTER},
+    {"AllGather", GS_COLL_ALL_GATHER},  {"AllToAll", GS_COLL_ALL_TO_ALL},
+    {"AlltoAll", GS_COLL_ALL_TO_ALL},   {"Broadcast", GS_COLL_BROADCAST},
+    {"SendRecv", GS_COLL_SEND_RECV},    {"Send", GS_COLL_SEND_RECV},
+    {"Recv", GS_COLL_SEND_RECV},        {"Reduce", GS_COLL_REDUCE},
+};
+
+/* PyTorch's "Collective name" arg, lower-cased with '_' removed, by prefix, first match wins:
+ * allreduce, _allgather_base, allgather_into_tensor_coalesced, reduce_scatter_tensor_coalesced,
+ * all_to_all, alltoall_base, send, recv, recvAnySource, broadcast, reduce ... "wait" records the
+ * host waiting on a work object: it says nothing about a kernel, so its args are not used. */
+enum { ARGS_IGNORED = -1 };
+
+static const struct {
+    const char *prefix;
+    int kind; /* gs_coll_kind or ARGS_IGNORED */
+} args_kinds[] = {
+    {"allreduce", GS_COLL_ALL_REDUCE}, {"reducescatter", GS_COLL_REDUCE_SCATTER},
+    {"allgather", GS_COLL_ALL_GATHER}, {"alltoall", GS_COLL_ALL_TO_ALL},
+    {"broadcast", GS_COLL_BROADCAST},  {"send", GS_COLL_SEND_RECV},
+    {"recv", GS_COLL_SEND_RECV},       {"reduce", GS_COLL_REDUCE},
+    {"wait", ARGS_IGNORED},
+};
+
+static gs_coll_kind kind_of_name(const char *name)
+{
+    /* Only the name, not the parameter list CUPTI and Kineto append. */
+    size_t len = strcspn(name, "(");
+    for (size_t i = 0; i < sizeof name_kinds / sizeof name_kinds[0]; i++) {
+        const char *hit = strstr(name, name_kinds[i].token);
+        if (hit && (size_t)(hit - name) < len)
+            return name_kinds[i].kind;
+    }
+    return GS_COLL_OTHER;
+}
+
+static int kind_of_args(const char *collective)
+{
+    char norm[32];
+    size_t n = 0;
+    for (const char *c = collective; *c && n + 1 < sizeof norm; c++)
+        if (*c != '_')
+            norm[n++] = (char)tolower((unsigned char)*c);
+    norm[n] = '\0';
+    for (size_t i = 0; i < sizeof args_kinds / sizeof args_kinds[0]; i++)
+        if (!strncmp(norm, args_kinds[i].prefix, strlen(args_kinds[i].prefix)))
+            return args_kinds[i].kind;
+    return GS_COLL_OTHER;
+}
+
+const char *gs_coll_kind_key(gs_coll_kind k)
+{
+    static const char *const keys[GS_COLL__COUNT] = {
+        [GS_COLL_ALL_REDUCE] = "all_reduce",         [GS_COLL_ALL_GATHER] = "all_gather",
+        [GS_COLL_REDUCE_SCATTER] = "reduce_scatter", [GS_COLL_BROADCAST] = "broadcast",
+        [GS_COLL_REDUCE] = "reduce",                 [GS_COLL_ALL_TO_ALL] = "all_to_all",
+        [GS_COLL_SEND_RECV] = "send_recv",           [GS_COLL_OTHER] = "other",
+    };
+    return (unsigned)k < GS_COLL__COUNT ? keys[k] : "other";
+}
+
+/* ---- message size ---------------------------------------------------------------------------- */
+
+/* Bytes per element of PyTorch's "dtype" arg (c10::ScalarType names). */
+static const struct {
+    const char *name;
+    int size;
+} dtype_sizes[] = {
+    {"Float", 4},         {"Double", 8},        {"Half", 2},          {"BFloat16", 2},
+    {"Int", 4},           {"Long", 8},          {"Short", 2},         {"Char", 1},
+    {"Byte", 1},          {"Bool", 1},          {"ComplexHalf", 4},   {"ComplexFloat", 8},
+    {"ComplexDouble", 16}, {"UInt16", 2},       {"UInt32", 4},        {"UInt64", 8},
+    {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1},   {"Float8_e4m3fnuz", 1}, {"Float8_e5m2fnuz", 1},
+};
+
+static int dtype_size(const char *name)
+{
+    for (size_t i = 0; i < sizeof dtype_sizes / sizeof dtype_sizes[0]; i++)
+        if (!strcmp(name, dtype_sizes[i].name))
+            return dtype_sizes[i].size;
+    return 0;
+}
+
+/* The message size nccl-tests reports for a collective: the larger of the input and output
+ * buffers (all-reduce: either; all-gather: the gathered output; reduce-scatter: the input;
+ * all-to-all, broadcast, send/recv: the buffer). -1 when the args do not say. */
+static int64_t message_bytes(const gs_trace *t, const gs_coll_args *a)
+{
+    int64_t nelems = a->in_nelems > a->out_nelems ? a->in_nelems : a->out_nelems;
+    int size = a->dtype == GS_STR_EMPTY ? 0 : dtype_size(gs_trace_str(t, a->dtype));
+    if (nelems < 0 || size == 0 || nelems > INT64_MAX / size)
+        return -1;
+    return nelems * size;
+}
+
+/* ---- joining args to kernels ----------------------------------------------------------------- */
+
+typedef struct keyed {
+    int64_t key;
+    uint32_t args; /* index into t->coll_args */
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->args < y->args ? -1 : x->args > y->args;
+}
+
+/* The args sorted by the id that joins them to kernels: a kernel's own by correlation, an
+ * operator's by External id (the NCCL kernel carries its record_param_comms op's External id). */
+static int index_args(const gs_trace *t, enum gs_coll_args_on on, keyed **out, size_t *n)
+{
+    *n = 0;
+    *out = malloc((t->coll_args.n ? t->coll_args.n : 1) * sizeof **out);
+    if (!*out)
+        return -1;
+    for (size_t i = 0; i < t->coll_args.n; i++) {
+        const gs_coll_args *a = &t->coll_args.v[i];
+        int64_t key = on == GS_COLL_ARGS_ON_KERNEL ? (int64_t)a->correlation : a->external_id;
+        if (a->on == on && key != 0)
+            (*out)[(*n)++] = (keyed){key, (uint32_t)i};
+    }
+    qsort(*out, *n, sizeof **out, keyed_cmp);
+    return 0;
+}
+
+static const gs_coll_args *find_args(const gs_trace *t, const keyed *v, size_t n, int64_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return key != 0 && lo < n && v[lo].key == key ? &t->coll_args.v[v[lo].args] : NULL;
+}
+
+/* An operator's args for kernel k. PyTorch gives an NCCL kernel the External id of its
+ * record_param_comms operator; a writer that gives it the innermost annotation's instead
+ * (nccl:all_reduce, nested inside record_param_comms) is covered by walking up from the range
+ * that launched the kernel, a few levels at most: the collective's operator is close. */
+enum { MAX_ARGS_DEPTH = 4 };
+
+static const gs_coll_args *op_args(const gs_trace *t, const keyed *v, size_t n, const gs_kernel *k)
+{
+    const gs_coll_args *a = find_args(t, v, n, k->external_id);
+    uint32_t r = k->op;
+    for (int depth = 0; !a && r != GS_NONE && r < t->ranges.n && depth < MAX_ARGS_DEPTH; depth++) {
+        a = find_args(t, v, n, t->ranges.v[r].external_id);
+        r = t->ranges.v[r].parent;
+    }
+    return a;
+}
+
+/* ---- the collectives ------------------------------------------------------------------------- */
+
+static void describe(const gs_trace *t, const gs_coll_args *a, gs_collective *c)
+{
+    int args_kind = kind_of_args(gs_trace_str(t, a->collective));
+    if (args_kind == ARGS_IGNORED)
+        return;
+    /* The kernel name says what ran; the args fill in what it does not. */
+    if (c->kind == GS_COLL_OTHER)
+        c->kind = (gs_coll_kind)args_kind;
+    c->bytes = message_bytes(t, a);
+    c->group_size = a->group_size > 0 ? a->group_size : -1;
+}
+
+int gs_collectives_find(const gs_trace *t, gs_collectives *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    keyed *by_corr = NULL, *by_ext = NULL;
+    size_t ncorr = 0, next = 0;
+    uint32_t seq[GS_COLL__COUNT] = {0};
+    size_t cap = 0;
+    for (size_t i = 0; i < t->kernels.n; i++)
+        cap += gs_kclass_of_name(gs_trace_str(t, t->kernels.v[i].name), false) ==
+               GS_KCLASS_COMMUNICATION;
+    if (cap == 0)
+        return 0;
+    out->v = malloc(cap * sizeof *out->v);
+    if (!out->v || index_args(t, GS_COLL_ARGS_ON_KERNEL, &by_corr, &ncorr) != 0 ||
+        index_args(t, GS_COLL_ARGS_ON_OP, &by_ext, &next) != 0) {
+        free(by_corr);
+        gs_collectives_free(out);
+        return gs_fail_oom(err);
+    }
+    /* Kernels are sorted by start once the trace is indexed: seq follows start order. */
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const gs_kernel *k = &t->kernels.v[i];
+        const char *name = gs_trace_str(t, k->name);
+        if (gs_kclass_of_name(name, false) != GS_KCLASS_COMMUNICATION)
+            continue;
+        gs_collective *c = &out->v[out->n++];
+        *c = (gs_collective){.kernel = (uint32_t)i, .kind = kind_of_name(name), .start = k->start,
+                             .end = k->end, .bytes = -1, .group_size = -1};
+        const gs_coll_args *a = find_args(t, by_corr, ncorr, (int64_t)k->correlation);
+        if (!a)
+            a = op_args(t, by_ext, next, k);
+        if (a)
+            describe(t, a, c);
+        c->seq = seq[c->kind]++;
+    }
+    free(by_corr);
+    free(by_ext);
+    return 0;
+}
+
+void gs_collectives_free(gs_collectives *c)
+{
+    free(c->v);
+    memset(c, 0, sizeof *c);
+}

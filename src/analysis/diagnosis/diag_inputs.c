@@ -1,0 +1,210 @@
+#include "analysis/diagnosis/diag_inputs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/base/intervals.h"
+#include "analysis/base/tensor_core.h"
+
+static double per_step(double total, size_t nkept)
+{
+    return nkept ? total / (double)nkept : 0.0;
+}
+
+/* The GPU idle that follows each blocking call: the gap of the busy timeline holding the call's
+ * end, from there until the next GPU activity. When the host had to wait, the pipeline was
+ * drained; what the GPU then waits is what the synchronization cost — except the time the host
+ * spends in the DataLoader, which the data-loading rule claims: a loop that reads loss.item()
+ * and then waits for its next batch is starved of data first. Each gap counts once, clipped to
+ * the kept steps. */
+static int sum_sync_idle(const gs_trace *t, const gs_steps *steps, gs_ns *out)
+{
+    gs_spans busy = {0}, kept = {0}, loading = {0}, kept_loading = {0};
+    int rc = 0;
+    for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        if (r->kind != GS_RANGE_NVTX && gs_range_in_op_tree(r) &&
+            gs_is_dataloader_range(gs_trace_str(t, r->name)))
+            rc = gs_spans_add(&loading, r->start, r->end);
+    }
+    for (size_t i = 0; i < t->kernels.n && rc == 0; i++)
+        rc = gs_spans_add(&busy, t->kernels.v[i].start, t->kernels.v[i].end);
+    for (size_t i = 0; i < t->memops.n && rc == 0; i++)
+        rc = gs_spans_add(&busy, t->memops.v[i].start, t->memops.v[i].end);
+    for (size_t i = 0; i < steps->n && rc == 0; i++)
+        if (gs_step_kept(steps, i))
+            rc = gs_spans_add(&kept, steps->v[i].start, steps->v[i].end);
+    gs_spans_merge(&busy);
+    gs_spans_merge(&kept);
+    gs_spans_merge(&loading);
+    if (rc == 0)
+        rc = gs_spans_intersect(&kept, &loading, &kept_loading);
+    *out = 0;
+    gs_ns last_gap_start = -1;
+    gs_sync_kinds kinds = {0};
+    if (rc == 0)
+        rc = gs_sync_kinds_init(&kinds, t);
+    for (size_t i = 0; i < t->apis.n && rc == 0 && busy.n > 0; i++) {
+        const gs_api *a = &t->apis.v[i];
+        int kind = gs_sync_kind_of(&kinds, t, a);
+        if (kind < 0 || kind == GS_SYNC_WAIT_EVENT)
+            continue;
+        /* The first busy interval ending after the call's end; the gap is before it. */
+        size_t lo = 0, hi = busy.n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (busy.v[mid].end <= a->end)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == busy.n || busy.v[lo].start <= a->end)
+            continue; /* the GPU was still busy when the call returned, or never ran again */
+        gs_ns gap_start = lo > 0 ? busy.v[lo - 1].end : a->end;
+        if (gap_start == last_gap_start)
+            continue; /* calls are sorted by start: a repeated gap comes right after */
+        last_gap_start = gap_start;
+        *out += gs_spans_overlap(&kept, gap_start, busy.v[lo].start) -
+                gs_spans_overlap(&kept_loading, gap_start, busy.v[lo].start);
+    }
+    gs_sync_kinds_free(&kinds);
+    gs_spans_free(&busy);
+    gs_spans_free(&kept);
+    gs_spans_free(&loading);
+    gs_spans_free(&kept_loading);
+    return rc;
+}
+
+static void sum_kept_copies(const gs_trace *t, const gs_steps *steps, gs_ns *pageable)
+{
+    *pageable = 0;
+    for (size_t i = 0; i < t->memops.n; i++) {
+        const gs_memop *m = &t->memops.v[i];
+        if (m->src != GS_LOC_PAGEABLE && m->dst != GS_LOC_PAGEABLE)
+            continue;
+        long s = gs_steps_at(steps, m->start);
+        if (s >= 0 && gs_step_kept(steps, (size_t)s))
+            *pageable += m->end - m->start;
+    }
+}
+
+/* Each distinct kernel name is judged once (by_name: 0 unknown, 1 no, 2 yes). */
+static int measure_tensor_core_share(const gs_trace *t, double *share)
+{
+    uint8_t *by_name = calloc(t->strings.n ? t->strings.n : 1, 1);
+    if (!by_name)
+        return -1;
+    gs_ns all = 0, tc = 0;
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const gs_kernel *k = &t->kernels.v[i];
+        if (!by_name[k->name])
+            by_name[k->name] = gs_kernel_uses_tensor_cores(gs_trace_str(t, k->name)) ? 2 : 1;
+        all += k->end - k->start;
+        tc += by_name[k->name] == 2 ? k->end - k->start : 0;
+    }
+    free(by_name);
+    *share = all ? (double)tc / (double)all : -1.0;
+    return 0;
+}
+
+static void fill_memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs_diag_inputs *in)
+{
+    in->mem_peak_share = in->mem_fragmentation = in->mem_growth_r2 = -1.0;
+    if (!m)
+        return;
+    const gs_mem_device *worst = NULL;
+    for (size_t i = 0; i < m->ndevices; i++) {
+        const gs_mem_device *d = &m->devices[i];
+        if (d->path == t->path && d->device_type == GS_MEM_DEVICE_CUDA &&
+            (!worst || d->peak_reserved > worst->peak_reserved))
+            worst = d;
+    }
+    if (!worst)
+        return;
+    if (worst->device_memory)
+        in->mem_peak_share = worst->peak_pct / 100.0;
+    if (worst->peak_allocated > 0)
+        in->mem_fragmentation = worst->fragmentation;
+    in->mem_growth_per_step = worst->slope;
+    in->mem_growth_r2 = worst->r2;
+    in->mem_growth_steps = worst->fit_steps;
+}
+
+void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag_inputs *in)
+{
+    in->strag_rank = -1;
+    in->strag_ranks = 1; /* a report of one trace runs no straggler analysis */
+    if (!s)
+        return;
+    in->strag_ranks = s->nranks;
+    in->strag_collectives = s->n;
+    int self = gs_stragglers_rank_of(s, t);
+    if (s->candidate < 0)
+        return;
+    const gs_strag_rank *c = &s->ranks[s->candidate];
+    in->strag_rank = c->trace->rank;
+    in->strag_is_self = self == s->candidate;
+    in->strag_last_share = c->last_share;
+    in->strag_compute_excess = s->compute_excess;
+    in->strag_lateness_ns = c->mean_lateness_ns;
+    in->strag_others_wait_ns = s->others_wait_ns;
+    in->strag_step_ns = s->median_step_ns;
+    in->strag_wait_ns = self >= 0 && !in->strag_is_self ? s->ranks[self].wait_straggler_ns : 0;
+}
+
+int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_inputs *out,
+                         gs_error *err)
+{
+    const gs_bd_trace *bd = src->breakdown;
+    const gs_steps *steps = &bd->steps;
+    memset(out, 0, sizeof *out);
+    out->rank = t->rank;
+    out->steps = bd->nkept;
+    out->gpu_activities = t->kernels.n + t->memops.n;
+    out->warmup_steps = steps->nwarmup;
+    for (size_t i = 0; i < steps->n; i++)
+        if (steps->v[i].warmup && steps->stats.med > 0) {
+            double r = (double)(steps->v[i].end - steps->v[i].start) / (double)steps->stats.med;
+            if (r > out->warmup_ratio)
+                out->warmup_ratio = r;
+        }
+    out->step_ns = (gs_ns)bd->avg_total_ns;
+    gs_ns *cat[GS_BD__COUNT] = {
+        [GS_BD_KERNEL] = &out->kernel_ns,   [GS_BD_MEMCPY] = &out->memcpy_ns,
+        [GS_BD_MEMSET] = &out->memset_ns,   [GS_BD_COMM] = &out->comm_ns,
+        [GS_BD_RUNTIME] = &out->runtime_ns, [GS_BD_DATALOADER] = &out->dataloader_ns,
+        [GS_BD_CPU_EXEC] = &out->cpu_exec_ns, [GS_BD_OTHER] = &out->other_ns,
+    };
+    for (int c = 0; c < GS_BD__COUNT; c++)
+        *cat[c] = (gs_ns)bd->avg_ns[c];
+    out->gpu_util = 0.0;
+    for (size_t d = 0; d < bd->gpu.n; d++)
+        if (bd->gpu.v[d].utilization > out->gpu_util)
+            out->gpu_util = bd->gpu.v[d].utilization;
+
+    gs_ns idle = 0, pageable = 0;
+    if (sum_sync_idle(t, steps, &idle) != 0)
+        return gs_fail_oom(err);
+    out->sync_idle_ns = (gs_ns)per_step((double)idle, bd->nkept);
+    sum_kept_copies(t, steps, &pageable);
+    out->pageable_copy_ns = (gs_ns)per_step((double)pageable, bd->nkept);
+    if (src->sync) {
+        out->sync_blocked_ns = (gs_ns)per_step((double)src->sync->kept_blocked, bd->nkept);
+        out->sync_top_op = src->sync_top_op;
+    }
+    out->median_kernel_ns = out->median_launch_ns = -1;
+    out->short_kernel_share = -1.0;
+    if (src->launch) {
+        const gs_launch_stats *k = &src->launch->kept;
+        out->kernels_per_step = src->launch->kernels_per_step;
+        out->median_kernel_ns = k->med_kernel;
+        out->median_launch_ns = k->med_launch_cost;
+        out->short_kernel_share = k->launched ? (double)k->short_kernels / (double)k->launched : 0;
+    }
+    fill_memory_inputs(t, src->memory, out);
+    if (measure_tensor_core_share(t, &out->tensor_core_share) != 0)
+        return gs_fail_oom(err);
+    out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
+    gs_diag_straggler_inputs(t, src->stragglers, out);
+    return 0;
+}

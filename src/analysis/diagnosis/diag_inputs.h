@@ -1,0 +1,29 @@
+/* Gathers the per-step numbers the diagnosis rules read (diagnose.h) from the analyses of one
+ * trace. Everything is a mean over the kept steps (warm-up left out unless asked). */
+#ifndef GS_ANALYSIS_DIAG_INPUTS_H
+#define GS_ANALYSIS_DIAG_INPUTS_H
+
+#include "analysis/trace/breakdown.h"
+#include "analysis/diagnosis/diagnose.h"
+#include "analysis/trace/launch.h"
+#include "analysis/trace/memory.h"
+#include "analysis/crossrank/straggler.h"
+#include "analysis/trace/sync.h"
+
+typedef struct gs_diag_sources {
+    const gs_bd_trace *breakdown; /* required: holds the steps */
+    const gs_launch_rank *launch; /* NULL when not computed */
+    const gs_sync_rank *sync;
+    const char *sync_top_op;
+    const gs_memory_summary *memory;
+    const gs_stragglers *stragglers; /* NULL for a single trace */
+} gs_diag_sources;
+
+/* The profile-level straggler numbers (s NULL: a single trace), and t's own wait for the
+ * straggler. Rank summaries fill them in the cross-rank phase, so they are apart. */
+void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag_inputs *in);
+
+int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_inputs *out,
+                         gs_error *err);
+
+#endif

@@ -1,0 +1,206 @@
+#include "analysis/trace/host_during.h"
+
+#include "analysis/trace/breakdown.h"
+#include "analysis/trace/sync.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Operators that always make the host wait for the GPU (doc/design.md §18); the API
+ * calls that do are sync.c's to judge. */
+static const char *const sync_ops[] = {"aten::item", "aten::_local_scalar_dense"};
+
+/* API calls nest at most runtime-over-driver deep, so the open calls at a time are among the
+ * last few that started before it. */
+#define API_NEST_LOOKBACK 4
+
+static bool is_sync_op(const char *name)
+{
+    for (size_t i = 0; i < sizeof sync_ops / sizeof sync_ops[0]; i++)
+        if (strcmp(name, sync_ops[i]) == 0)
+            return true;
+    return false;
+}
+
+static gs_ns overlap(gs_ns a0, gs_ns a1, gs_ns b0, gs_ns b1)
+{
+    gs_ns lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+    return hi > lo ? hi - lo : 0;
+}
+
+/* Host events of one trace grouped by thread, each thread's in start order. */
+typedef struct thread_index {
+    const uint32_t *idx; /* the model's per-thread order of op-tree ranges or of apis */
+    size_t n;
+} thread_index;
+
+struct gs_host_index {
+    const gs_trace *t;
+    thread_index ranges, apis;
+};
+
+/* In [lo, hi) of a thread run, the first position whose start is > ts. */
+#define UPPER_BOUND(arr, idx, lo, hi, ts, out)                                                     \
+    do {                                                                                           \
+        size_t lo_ = (lo), hi_ = (hi);                                                             \
+        while (lo_ < hi_) {                                                                        \
+            size_t mid_ = lo_ + (hi_ - lo_) / 2;                                                   \
+            if ((arr)[(idx)[mid_]].start <= (ts))                                                  \
+                lo_ = mid_ + 1;                                                                    \
+            else                                                                                   \
+                hi_ = mid_;                                                                        \
+        }                                                                                          \
+        (out) = lo_;                                                                               \
+    } while (0)
+
+typedef struct hit {
+    uint32_t range;
+    gs_ns ov, self;
+} hit;
+
+typedef GS_VEC(hit) hit_vec;
+
+static int cmp_hit(const void *pa, const void *pb)
+{
+    uint32_t a = ((const hit *)pa)->range, b = ((const hit *)pb)->range;
+    return a < b ? -1 : a > b;
+}
+
+static void note_sync(gs_gap_host *h, const char *name, gs_ns ov, bool blocks)
+{
+    if (ov > h->sync_ns && blocks) {
+        h->sync_ns = ov;
+        h->sync_api = name;
+    }
+}
+
+/* One thread's op-tree ranges in the gap: those open at its start (the deepest open range and
+ * its ancestors) and those starting inside it. Each gets its overlap minus its children's, so
+ * the op with the most such time is where the thread really was. */
+static int weigh_thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
+                               const gs_span *g, hit_vec *hits, gs_gap_host *h)
+{
+    const gs_range *rv = t->ranges.v;
+    size_t pos;
+    UPPER_BOUND(rv, idx, lo, hi, g->start, pos);
+    hits->n = 0;
+    uint32_t x = pos > lo ? idx[pos - 1] : GS_NONE;
+    while (x != GS_NONE && rv[x].end <= g->start)
+        x = rv[x].parent;
+    for (; x != GS_NONE; x = rv[x].parent) {
+        hit *e = GS_VEC_PUSH(hits);
+        if (!e)
+            return -1;
+        *e = (hit){x, overlap(rv[x].start, rv[x].end, g->start, g->end), 0};
+    }
+    for (size_t p = pos; p < hi && rv[idx[p]].start < g->end; p++) {
+        hit *e = GS_VEC_PUSH(hits);
+        if (!e)
+            return -1;
+        *e = (hit){idx[p], overlap(rv[idx[p]].start, rv[idx[p]].end, g->start, g->end), 0};
+    }
+    if (hits->n == 0) /* qsort and bsearch want a non-null array */
+        return 0;
+    qsort(hits->v, hits->n, sizeof *hits->v, cmp_hit);
+    for (size_t i = 0; i < hits->n; i++)
+        hits->v[i].self += hits->v[i].ov;
+    for (size_t i = 0; i < hits->n; i++) {
+        hit key = {rv[hits->v[i].range].parent, 0, 0};
+        hit *p = key.range == GS_NONE ? NULL
+                                      : bsearch(&key, hits->v, hits->n, sizeof key, cmp_hit);
+        if (p)
+            p->self -= hits->v[i].ov;
+        const char *name = gs_trace_str(t, rv[hits->v[i].range].name);
+        /* Nested DataLoader ranges count once: only the outermost adds. */
+        if (gs_is_dataloader_range(name) &&
+            !(p && gs_is_dataloader_range(gs_trace_str(t, rv[p->range].name))))
+            h->dataloader_ns += hits->v[i].ov;
+        note_sync(h, name, hits->v[i].ov, is_sync_op(name));
+    }
+    for (size_t i = 0; i < hits->n; i++) {
+        const gs_range *r = &rv[hits->v[i].range];
+        if (hits->v[i].self > h->op_ns) {
+            h->op_ns = hits->v[i].self;
+            h->op = gs_trace_str(t, r->name);
+        }
+    }
+    return 0;
+}
+
+static void weigh_thread_apis(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
+                              const gs_span *g, gs_gap_host *h)
+{
+    const gs_api *av = t->apis.v;
+    size_t pos;
+    UPPER_BOUND(av, idx, lo, hi, g->start, pos);
+    size_t from = pos - lo > API_NEST_LOOKBACK ? pos - API_NEST_LOOKBACK : lo;
+    for (size_t p = from; p < hi && av[idx[p]].start < g->end; p++) {
+        const gs_api *a = &av[idx[p]];
+        gs_ns ov = overlap(a->start, a->end, g->start, g->end);
+        const char *name = gs_trace_str(t, a->name);
+        if (ov > h->api_ns) {
+            h->api_ns = ov;
+            h->api = name;
+        }
+        int kind = gs_sync_call_kind(t, a);
+        note_sync(h, name, ov, kind >= 0 && kind != GS_SYNC_WAIT_EVENT);
+    }
+}
+
+/* Runs of one thread in an index sorted by (pid, tid, start); calls fn for each run of pid. */
+static bool same_thread_range(const gs_range *a, const gs_range *b)
+{
+    return a->pid == b->pid && a->tid == b->tid;
+}
+
+static bool same_thread_api(const gs_api *a, const gs_api *b)
+{
+    return a->pid == b->pid && a->tid == b->tid;
+}
+
+int gs_host_index_build(const gs_trace *t, gs_host_index **out)
+{
+    gs_host_index *ix = calloc(1, sizeof *ix);
+    *out = ix;
+    if (!ix)
+        return -1;
+    ix->t = t;
+    ix->ranges = (thread_index){t->thread_ranges.v, t->thread_ranges.n};
+    ix->apis = (thread_index){t->thread_apis.v, t->thread_apis.n};
+    return 0;
+}
+
+void gs_host_index_free(gs_host_index *ix)
+{
+    if (!ix)
+        return;
+    free(ix);
+}
+
+int gs_host_during(const gs_host_index *ix, int64_t pid, gs_ns start, gs_ns end, gs_gap_host *h)
+{
+    const gs_trace *t = ix->t;
+    const thread_index *ri = &ix->ranges, *ai = &ix->apis;
+    const gs_span g = {start, end};
+    hit_vec hits = {0};
+    int rc = 0;
+    memset(h, 0, sizeof *h);
+    for (size_t i = 0, j; i < ri->n && rc == 0; i = j) {
+        const gs_range *r = &t->ranges.v[ri->idx[i]];
+        for (j = i + 1; j < ri->n && same_thread_range(&t->ranges.v[ri->idx[j]], r); j++)
+            ;
+        if (pid == 0 || r->pid == pid)
+            rc = weigh_thread_ranges(t, ri->idx, i, j, &g, &hits, h);
+    }
+    for (size_t i = 0, j; i < ai->n && rc == 0; i = j) {
+        const gs_api *a = &t->apis.v[ai->idx[i]];
+        for (j = i + 1; j < ai->n && same_thread_api(&t->apis.v[ai->idx[j]], a); j++)
+            ;
+        if (pid == 0 || a->pid == pid)
+            weigh_thread_apis(t, ai->idx, i, j, &g, h);
+    }
+    free(hits.v);
+    if (h->dataloader_ns > end - start) /* DataLoader ranges on several threads at once */
+        h->dataloader_ns = end - start;
+    return rc;
+}

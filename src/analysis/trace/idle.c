@@ -1,0 +1,382 @@
+#include "analysis/trace/idle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/trace/host_during.h"
+#include "analysis/base/kernel_class.h"
+#include "analysis/base/thresholds.h"
+#include "common/log.h"
+
+const char *gs_gap_class_name(enum gs_gap_class c)
+{
+    static const char *const names[GS_GAP__COUNT] = {
+        [GS_GAP_HOST_WAIT] = "host_wait",
+        [GS_GAP_KERNEL_WAIT] = "kernel_wait",
+        [GS_GAP_OTHER] = "other",
+    };
+    return (unsigned)c < GS_GAP__COUNT ? names[c] : "?";
+}
+
+/* A gap worth listing, with what the host analysis needs to find the launching process. */
+typedef struct candidate {
+    gs_gap gap;
+    size_t trace;
+    int64_t pid; /* of the launch call after the gap; 0 when unknown (all threads) */
+} candidate;
+
+typedef struct idle_build {
+    const gs_idle_opts *opts;
+    GS_VEC(gs_idle_scope) streams;
+    GS_VEC(gs_idle_scope) devices;
+    GS_VEC(candidate) cands;
+    GS_VEC(gs_idle_step) steps;
+    gs_activities acts, by_stream;
+} idle_build;
+
+static double pct(gs_ns part, gs_ns whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* doc/design.md §15: host-wait when the next activity's launch call began after the GPU (or
+ * stream) had drained; otherwise a short gap is launch latency between back-to-back work. */
+static enum gs_gap_class classify(const gs_activity *next, gs_ns prev_end, gs_ns gap)
+{
+    if (next->api != GS_NONE && next->launch > prev_end)
+        return GS_GAP_HOST_WAIT;
+    return gap < GS_TH_KERNEL_WAIT_NS ? GS_GAP_KERNEL_WAIT : GS_GAP_OTHER;
+}
+
+static void add_to_totals(gs_gap_totals *g, enum gs_gap_class c, gs_ns len)
+{
+    g->count[c]++;
+    g->total[c] += len;
+}
+
+static void finish_totals(gs_gap_totals *g)
+{
+    g->idle = 0;
+    for (int c = 0; c < GS_GAP__COUNT; c++)
+        g->idle += g->total[c];
+    for (int c = 0; c < GS_GAP__COUNT; c++)
+        g->share_pct[c] = pct(g->total[c], g->idle);
+}
+
+static gs_idle_scope *new_scope(idle_build *b, bool device_wide, const gs_trace *t,
+                                const gs_activity *first)
+{
+    gs_idle_scope *s = device_wide ? GS_VEC_PUSH(&b->devices) : GS_VEC_PUSH(&b->streams);
+    if (s)
+        *s = (gs_idle_scope){.rank = t->rank, .device = first->device,
+                             .stream = device_wide ? GS_IDLE_ALL_STREAMS : first->stream,
+                             .window_start = first->start, .window_end = first->end};
+    return s;
+}
+
+/* ---- per stream ------------------------------------------------------------------------------ */
+
+static int cmp_stream_order(const void *pa, const void *pb)
+{
+    const gs_activity *a = pa, *b = pb;
+    if (a->device != b->device)
+        return a->device < b->device ? -1 : 1;
+    if (a->stream != b->stream)
+        return a->stream < b->stream ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->end != b->end)
+        return a->end < b->end ? -1 : 1;
+    if (a->gpu_class != b->gpu_class)
+        return a->gpu_class < b->gpu_class ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* One stream's gaps. gpuscope: gaps in the stream's busy time (running latest end), so work
+ * that overlaps on one stream never makes a negative gap. HTA's idle breakdown: every
+ * consecutive pair, gap = start − the previous activity's end, negative ones included, as it sums
+ * them. */
+static void find_stream_gaps(gs_idle_scope *s, const gs_activity *v, size_t n, bool hta)
+{
+    gs_ns run_end = v[0].end;
+    for (size_t i = 1; i < n; i++) {
+        const gs_activity *a = &v[i];
+        gs_ns prev_end = hta ? v[i - 1].end : run_end;
+        gs_ns gap = a->start - prev_end;
+        if (hta || gap > 0)
+            add_to_totals(&s->gaps, classify(a, prev_end, gap), gap);
+        if (a->end > run_end)
+            run_end = a->end;
+    }
+    s->activities = n;
+    s->window_end = run_end;
+    finish_totals(&s->gaps);
+}
+
+static int build_stream_scopes(idle_build *b, const gs_trace *t)
+{
+    gs_activities *v = &b->by_stream;
+    v->n = 0;
+    for (size_t i = 0; i < b->acts.n; i++) {
+        gs_activity *a = GS_VEC_PUSH(v);
+        if (!a)
+            return -1;
+        *a = b->acts.v[i];
+    }
+    if (v->n > 1)
+        qsort(v->v, v->n, sizeof *v->v, cmp_stream_order);
+    for (size_t i = 0, j; i < v->n; i = j) {
+        for (j = i + 1; j < v->n && v->v[j].device == v->v[i].device &&
+                        v->v[j].stream == v->v[i].stream;
+             j++)
+            ;
+        gs_idle_scope *s = new_scope(b, false, t, &v->v[i]);
+        if (!s)
+            return -1;
+        find_stream_gaps(s, &v->v[i], j - i, b->opts->hta_compat);
+    }
+    return 0;
+}
+
+/* ---- GPU-wide per device, steps, gaps worth listing ------------------------------------------ */
+
+/* First step whose end lies after ts (steps are in time order and disjoint). */
+static size_t first_step_ending_after(const gs_steps *st, gs_ns ts)
+{
+    size_t lo = 0, hi = st->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->v[mid].end <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void add_to_steps(idle_build *b, size_t step_base, const gs_steps *st, gs_ns start,
+                         gs_ns end, enum gs_gap_class c)
+{
+    for (size_t k = first_step_ending_after(st, start); k < st->n && st->v[k].start < end; k++) {
+        gs_ns lo = start > st->v[k].start ? start : st->v[k].start;
+        gs_ns hi = end < st->v[k].end ? end : st->v[k].end;
+        if (hi > lo) {
+            b->steps.v[step_base + k].idle[c] += hi - lo;
+            b->steps.v[step_base + k].idle_total += hi - lo;
+        }
+    }
+}
+
+typedef struct device_ctx {
+    const gs_trace *t;
+    size_t trace;
+    const gs_steps *steps;
+    size_t step_base;
+    gs_idle_scope *scope;
+} device_ctx;
+
+static int add_gap(idle_build *b, const device_ctx *d, const gs_activity *before,
+                   const gs_activity *after, gs_ns start)
+{
+    gs_ns len = after->start - start;
+    enum gs_gap_class c = classify(after, start, len);
+    add_to_totals(&d->scope->gaps, c, len);
+    add_to_steps(b, d->step_base, d->steps, start, after->start, c);
+    long k = gs_steps_at(d->steps, start);
+    double step_pct = k >= 0 ? pct(len, d->steps->v[k].end - d->steps->v[k].start) : 0.0;
+    if (len < GS_TH_GAP_LIST_NS && step_pct < GS_TH_GAP_LIST_STEP_PCT)
+        return 0;
+    candidate *cd = GS_VEC_PUSH(&b->cands);
+    if (!cd)
+        return -1;
+    const gs_trace *t = d->t;
+    cd->trace = d->trace;
+    cd->pid = after->api != GS_NONE ? t->apis.v[after->api].pid : t->pid;
+    cd->gap = (gs_gap){
+        .rank = t->rank, .device = after->device, .start = start, .end = after->start,
+        .offset = start - d->scope->window_start,
+        .cls = (uint8_t)c, .before = gs_activity_name(t, before),
+        .after = gs_activity_name(t, after), .after_stream = after->stream,
+        .launch_start = after->api != GS_NONE ? after->launch : -1, .step = k,
+        .step_number = k >= 0 ? d->steps->v[k].number : -1, .step_pct = step_pct};
+    return 0;
+}
+
+/* Gaps in the union of one device's activity: a gap opens when an activity starts after the
+ * latest end so far; `before` is the activity that reached that end. */
+static int find_device_gaps(idle_build *b, device_ctx *d, int32_t device)
+{
+    const gs_activity *before = NULL;
+    gs_ns run_end = 0;
+    for (size_t i = 0; i < b->acts.n; i++) {
+        const gs_activity *a = &b->acts.v[i];
+        if (a->device != device)
+            continue;
+        if (!before) {
+            if (!(d->scope = new_scope(b, true, d->t, a)))
+                return -1;
+        } else if (a->start > run_end && add_gap(b, d, before, a, run_end) != 0) {
+            return -1;
+        }
+        d->scope->activities++;
+        if (!before || a->end > run_end) {
+            run_end = a->end;
+            before = a;
+        }
+    }
+    d->scope->window_end = run_end;
+    finish_totals(&d->scope->gaps);
+    return 0;
+}
+
+static int cmp_int32(const void *pa, const void *pb)
+{
+    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+static int build_device_scopes(idle_build *b, device_ctx *d)
+{
+    GS_VEC(int32_t) devs = {0};
+    int rc = 0;
+    for (size_t i = 0; i < b->acts.n && rc == 0; i++) {
+        size_t k = 0;
+        while (k < devs.n && devs.v[k] != b->acts.v[i].device)
+            k++;
+        int32_t *slot = k == devs.n ? GS_VEC_PUSH(&devs) : NULL;
+        if (k == devs.n && !slot)
+            rc = -1;
+        else if (slot)
+            *slot = b->acts.v[i].device;
+    }
+    if (devs.n > 1)
+        qsort(devs.v, devs.n, sizeof *devs.v, cmp_int32);
+    for (size_t k = 0; k < devs.n && rc == 0; k++)
+        rc = find_device_gaps(b, d, devs.v[k]);
+    free(devs.v);
+    return rc;
+}
+
+static int build_step_rows(idle_build *b, const gs_trace *t, const gs_steps *st)
+{
+    for (size_t k = 0; k < st->n; k++) {
+        gs_idle_step *row = GS_VEC_PUSH(&b->steps);
+        if (!row)
+            return -1;
+        *row = (gs_idle_step){.rank = t->rank, .number = st->v[k].number,
+                              .start = st->v[k].start, .end = st->v[k].end,
+                              .warmup = st->v[k].warmup};
+    }
+    return 0;
+}
+
+static int analyse_trace(idle_build *b, const gs_trace *t, size_t ti, gs_error *err)
+{
+    const gs_activity_opts ao = {.hta_compat = b->opts->hta_compat, .with_syncs = false};
+    const gs_step_opts no_opts = {0};
+    gs_steps st;
+    if (gs_steps_find(t, b->opts->steps ? b->opts->steps : &no_opts, &st, err) != 0)
+        return -1;
+    device_ctx d = {.t = t, .trace = ti, .steps = &st, .step_base = b->steps.n};
+    int rc = build_step_rows(b, t, &st);
+    if (rc == 0)
+        rc = gs_activities_collect(t, &ao, &b->acts);
+    if (rc == 0)
+        rc = build_stream_scopes(b, t);
+    if (rc == 0)
+        rc = build_device_scopes(b, &d);
+    gs_steps_free(&st);
+    if (rc != 0)
+        gs_fail_oom(err);
+    return rc;
+}
+
+static int cmp_candidate(const void *pa, const void *pb)
+{
+    const candidate *a = pa, *b = pb;
+    gs_ns la = a->gap.end - a->gap.start, lb = b->gap.end - b->gap.start;
+    if (la != lb)
+        return la > lb ? -1 : 1;
+    if (a->trace != b->trace)
+        return a->trace < b->trace ? -1 : 1;
+    return a->gap.start < b->gap.start ? -1 : a->gap.start > b->gap.start;
+}
+
+/* The longest candidates, each with its host activity; the index is built once per trace. */
+static int list_gaps(idle_build *b, const gs_profile *p, gs_idle *out)
+{
+    if (b->cands.n > 1)
+        qsort(b->cands.v, b->cands.n, sizeof *b->cands.v, cmp_candidate);
+    size_t n = b->cands.n < b->opts->max_gaps ? b->cands.n : b->opts->max_gaps;
+    out->gaps_worth_listing = b->cands.n;
+    out->gaps = calloc(n ? n : 1, sizeof *out->gaps);
+    if (!out->gaps)
+        return -1;
+    int rc = 0;
+    for (size_t ti = 0; ti < p->traces.n && rc == 0; ti++) {
+        gs_host_index *ix = NULL;
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            const candidate *c = &b->cands.v[i];
+            if (c->trace != ti)
+                continue;
+            if (!ix && (rc = gs_host_index_build(p->traces.v[ti], &ix)) != 0)
+                break;
+            out->gaps[i] = c->gap;
+            rc = gs_host_during(ix, c->pid, c->gap.start, c->gap.end, &out->gaps[i].host);
+        }
+        gs_host_index_free(ix);
+    }
+    out->ngaps = n;
+    return rc;
+}
+
+/* ---- the whole analysis --------------------------------------------------------------------- */
+
+static void free_build(idle_build *b)
+{
+    free(b->streams.v);
+    free(b->devices.v);
+    free(b->cands.v);
+    free(b->steps.v);
+    free(b->acts.v);
+    free(b->by_stream.v);
+}
+
+int gs_idle_build(const gs_profile *p, const gs_select *sel, const gs_idle_opts *opts,
+                  gs_idle *out, gs_error *err)
+{
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
+    memset(out, 0, sizeof *out);
+    idle_build b = {.opts = opts};
+    int rc = 0;
+    for (size_t i = 0; i < p->traces.n && rc == 0; i++)
+        if (gs_selected(sel, p->traces.v[i]))
+            rc = analyse_trace(&b, p->traces.v[i], i, err);
+    if (rc == 0 && list_gaps(&b, p, out) != 0)
+        rc = gs_fail_oom(err);
+    for (size_t k = 0; k < b.steps.n; k++)
+        b.steps.v[k].idle_pct = pct(b.steps.v[k].idle_total, b.steps.v[k].end - b.steps.v[k].start);
+    out->streams = b.streams.v;
+    out->nstreams = b.streams.n;
+    out->devices = b.devices.v;
+    out->ndevices = b.devices.n;
+    out->steps = b.steps.v;
+    out->nsteps = b.steps.n;
+    b.streams.v = b.devices.v = NULL;
+    b.steps.v = NULL;
+    free_build(&b);
+    if (rc != 0)
+        gs_idle_free(out);
+    else
+        GS_LOG_TOOK(logged_at, "idle");
+    return rc;
+}
+
+void gs_idle_free(gs_idle *r)
+{
+    free(r->streams);
+    free(r->devices);
+    free(r->gaps);
+    free(r->steps);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,36 @@
+/* GPU kernels summed by name (nsys cuda_gpu_kern_sum), or by name and launch configuration
+ * (nsys cuda_gpu_kern_gb_sum). */
+#ifndef GS_ANALYSIS_KERNEL_SUMMARY_H
+#define GS_ANALYSIS_KERNEL_SUMMARY_H
+
+#include <stdbool.h>
+
+#include "analysis/base/select.h"
+#include "analysis/base/stats.h"
+#include "common/error.h"
+#include "model/trace.h"
+
+typedef struct gs_kernel_row {
+    const char *name;
+    int32_t grid[3], block[3]; /* zero unless grouped by launch */
+    gs_dur_stats time;
+    double time_pct; /* time.total / sum of all rows' totals × 100 */
+    size_t first;    /* its time.count durations start at durations[first] */
+} gs_kernel_row;
+
+typedef struct gs_kernel_summary {
+    gs_kernel_row *rows; /* Total desc, then Instances asc, then Name asc (then grid, block) */
+    size_t nrows;
+    bool by_launch;
+    gs_ns total; /* sum of all rows' totals */
+    gs_strtab names; /* owns the row names */
+    /* Every kernel's duration, each row's ascending: a merge of ranks summarised one at a time
+     * (rank_summary.h) needs them for the exact median and deviation across ranks. */
+    gs_ns *durations;
+} gs_kernel_summary;
+
+int gs_kernel_summary_build(const gs_profile *p, const gs_select *sel, bool by_launch,
+                            gs_kernel_summary *out, gs_error *err);
+void gs_kernel_summary_free(gs_kernel_summary *s);
+
+#endif

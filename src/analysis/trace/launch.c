@@ -1,0 +1,254 @@
+#include "analysis/trace/launch.h"
+
+#include "analysis/base/stats.h"
+#include "analysis/base/thresholds.h"
+#include "common/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One kernel as the statistics see it. A launch call that launched several kernels (a CUDA graph,
+ * or a multi-kernel driver call) is counted once: its cost and delay go with its first kernel,
+ * later kernels of the same call carry cost = delay = -1. */
+typedef struct item {
+    long step;   /* index into the steps, -1 outside every step */
+    gs_ns dur;   /* kernel duration */
+    gs_ns cost;  /* launch call duration, -1 when none or already counted */
+    gs_ns delay; /* launch delay, -1 when none or already counted */
+    bool linked; /* has a launching API call */
+    bool is_short, graph, driver;
+} item;
+
+/* Launch calls that are CUDA-graph launches: they launch many kernels at once. */
+static const char *const graph_launch_names[] = {"cudaGraphLaunch", "hipGraphLaunch",
+                                                 "cuGraphLaunch"};
+/* Driver-API launches (Triton and other JIT kernels); HTA's launch list misses them. */
+static const char *const driver_launch_prefixes[] = {
+    "cuLaunchKernel", "cuLaunchCooperativeKernel", "hipModuleLaunchKernel",
+    "hipExtModuleLaunchKernel"};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool is_graph_launch(const char *name)
+{
+    for (size_t i = 0; i < COUNT_OF(graph_launch_names); i++)
+        if (strncmp(name, graph_launch_names[i], strlen(graph_launch_names[i])) == 0)
+            return true;
+    return false;
+}
+
+static bool is_driver_launch(const char *name)
+{
+    for (size_t i = 0; i < COUNT_OF(driver_launch_prefixes); i++)
+        if (strncmp(name, driver_launch_prefixes[i], strlen(driver_launch_prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
+/* Statistics of n items; scratch holds room for n values. */
+static void compute_window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++) {
+        s->kernels++;
+        s->kernel_time += it[i].dur;
+        s->launched += it[i].linked;
+        s->short_kernels += it[i].is_short;
+        s->short_kernel_time += it[i].is_short ? it[i].dur : 0;
+        s->graph_kernels += it[i].graph;
+        s->driver_launches += it[i].driver;
+        scratch[i] = it[i].dur;
+    }
+    if (n)
+        s->med_kernel = gs_percentile_select(scratch, n, 50);
+    s->short_time_pct =
+        s->kernel_time ? 100.0 * (double)s->short_kernel_time / (double)s->kernel_time : 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (it[i].cost >= 0) {
+            scratch[nd++] = it[i].cost;
+            s->launch_cost += it[i].cost;
+            s->cost_outliers += it[i].cost > GS_TH_LAUNCH_CALL_CUTOFF_NS;
+        }
+    s->launch_calls = nd;
+    if (nd)
+        s->med_launch_cost = gs_percentile_select(scratch, nd, 50);
+
+    nd = 0;
+    for (size_t i = 0; i < n; i++)
+        if (it[i].delay >= 0) {
+            scratch[nd++] = it[i].delay;
+            s->delay_outliers += it[i].delay > GS_TH_LAUNCH_DELAY_OUTLIER_NS;
+            if (it[i].delay > s->delay_max)
+                s->delay_max = it[i].delay;
+        }
+    if (nd) {
+        s->delay_med = gs_percentile_select(scratch, nd, 50);
+        s->delay_p95 = gs_percentile_select(scratch, nd, 95);
+    }
+}
+
+/* The step of an event: where its launch call began (the host decides the step), else its start. */
+static long step_of(const gs_steps *steps, gs_ns ts)
+{
+    return steps && steps->n ? gs_steps_at(steps, ts) : -1;
+}
+
+/* One item per kernel, in kernel order; `seen` marks launch calls already counted. */
+static void make_items(const gs_trace *t, const gs_steps *steps, item *items, bool *seen)
+{
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const gs_kernel *k = &t->kernels.v[i];
+        item *it = &items[i];
+        *it = (item){.dur = k->end - k->start, .cost = -1, .delay = -1, .graph = k->graph_id != 0};
+        const gs_api *a = k->api != GS_NONE ? &t->apis.v[k->api] : NULL;
+        it->step = step_of(steps, a ? a->start : k->start);
+        if (!a)
+            continue;
+        const char *name = gs_trace_str(t, a->name);
+        it->linked = true;
+        gs_ns call = a->end - a->start;
+        it->driver = is_driver_launch(name);
+        /* ROCm writes no graph id: a kernel launched by a graph launch is a graph kernel too. */
+        it->graph = it->graph || is_graph_launch(name);
+        /* A kernel of a graph shares its launch call with the whole graph: comparing it with
+         * the call says nothing about launch overhead, so it is never "short". */
+        it->is_short = !it->graph && call <= GS_TH_LAUNCH_CALL_CUTOFF_NS && it->dur < call;
+        if (seen[k->api])
+            continue;
+        seen[k->api] = true;
+        it->cost = call;
+        it->delay = k->start > a->end ? k->start - a->end : 0;
+    }
+}
+
+static int cmp_item_step(const void *pa, const void *pb)
+{
+    long a = ((const item *)pa)->step, b = ((const item *)pb)->step;
+    return (a > b) - (a < b);
+}
+
+/* Graph launch calls per step (they may have launched no kernel the trace kept). */
+static void count_graph_launches(const gs_trace *t, const gs_steps *steps, gs_launch_rank *r)
+{
+    for (size_t i = 0; i < t->apis.n; i++) {
+        const gs_api *a = &t->apis.v[i];
+        if (!is_graph_launch(gs_trace_str(t, a->name)))
+            continue;
+        r->total.graph_launches++;
+        long s = step_of(steps, a->start);
+        if (s >= 0) {
+            r->steps[s].s.graph_launches++;
+            if (gs_step_kept(steps, (size_t)s))
+                r->kept.graph_launches++;
+        }
+    }
+}
+
+static void fill_step_rows(const gs_steps *steps, const item *items, size_t n, gs_ns *scratch,
+                           gs_launch_rank *r)
+{
+    size_t i = 0;
+    while (i < n && items[i].step < 0)
+        i++;
+    for (size_t s = 0; s < steps->n; s++) {
+        gs_launch_step *row = &r->steps[s];
+        const gs_step *st = &steps->v[s];
+        *row = (gs_launch_step){.number = st->number, .start = st->start, .end = st->end,
+                                .warmup = st->warmup};
+        size_t j = i;
+        while (j < n && items[j].step == (long)s)
+            j++;
+        compute_window_stats(items + i, j - i, scratch, &row->s);
+        i = j;
+        gs_ns dur = st->end - st->start;
+        row->launches_per_s = dur > 0 ? (double)row->s.launch_calls * 1e9 / (double)dur : 0;
+    }
+}
+
+int gs_launch_trace(const gs_trace *t, const gs_steps *steps, gs_launch_rank *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->rank = t->rank;
+    out->path = t->path;
+    out->step_source = steps->source;
+    size_t n = t->kernels.n;
+    item *items = malloc((n ? n : 1) * sizeof *items);
+    bool *seen = calloc(t->apis.n ? t->apis.n : 1, sizeof *seen);
+    gs_ns *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    item *kept = malloc((n ? n : 1) * sizeof *kept);
+    out->steps = calloc(steps->n ? steps->n : 1, sizeof *out->steps);
+    if (!items || !seen || !scratch || !kept || !out->steps) {
+        free(items), free(seen), free(scratch), free(kept);
+        gs_launch_rank_free(out);
+        return gs_fail_oom(err);
+    }
+    out->nsteps = steps->n;
+    make_items(t, steps, items, seen);
+    compute_window_stats(items, n, scratch, &out->total);
+
+    qsort(items, n, sizeof *items, cmp_item_step);
+    fill_step_rows(steps, items, n, scratch, out);
+
+    size_t nk = 0;
+    gs_ns kept_time = 0;
+    for (size_t i = 0; i < n; i++)
+        if (items[i].step >= 0 && gs_step_kept(steps, (size_t)items[i].step))
+            kept[nk++] = items[i];
+    compute_window_stats(kept, nk, scratch, &out->kept);
+    for (size_t s = 0; s < steps->n; s++)
+        if (gs_step_kept(steps, s)) {
+            out->nkept++;
+            kept_time += steps->v[s].end - steps->v[s].start;
+        }
+    out->kernels_per_step = out->nkept ? (double)out->kept.kernels / (double)out->nkept : 0;
+    out->launches_per_s =
+        kept_time > 0 ? (double)out->kept.launch_calls * 1e9 / (double)kept_time : 0;
+    count_graph_launches(t, steps, out);
+    free(items), free(seen), free(scratch), free(kept);
+    return 0;
+}
+
+void gs_launch_rank_free(gs_launch_rank *r)
+{
+    free(r->steps);
+    memset(r, 0, sizeof *r);
+}
+
+int gs_launch_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
+                    gs_launch_summary *out, gs_error *err)
+{
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
+    memset(out, 0, sizeof *out);
+    out->ranks = calloc(p->traces.n ? p->traces.n : 1, sizeof *out->ranks);
+    if (!out->ranks)
+        return gs_fail_oom(err);
+    for (size_t i = 0; i < p->traces.n; i++) {
+        const gs_trace *t = p->traces.v[i];
+        if (!gs_selected(sel, t))
+            continue;
+        gs_steps steps;
+        if (gs_steps_find(t, step_opts, &steps, err) != 0) {
+            gs_launch_summary_free(out);
+            return -1;
+        }
+        int rc = gs_launch_trace(t, &steps, &out->ranks[out->nranks], err);
+        gs_steps_free(&steps);
+        if (rc != 0) {
+            gs_launch_summary_free(out);
+            return -1;
+        }
+        out->nranks++;
+    }
+    GS_LOG_TOOK(logged_at, "launch");
+    return 0;
+}
+
+void gs_launch_summary_free(gs_launch_summary *s)
+{
+    for (size_t i = 0; i < s->nranks; i++)
+        gs_launch_rank_free(&s->ranks[i]);
+    free(s->ranks);
+    memset(s, 0, sizeof *s);
+}

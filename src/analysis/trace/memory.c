@@ -1,0 +1,400 @@
+#include "analysis/trace/memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/base/thresholds.h"
+#include "common/log.h"
+
+/* ---- finding the operator at a time on a thread ------------------------------------------- */
+
+/* The operator-tree ranges of a trace sorted by (pid, tid, start), so that the innermost range
+ * holding a time on a thread is one binary search plus a short walk up its parents. The keys are
+ * copied next to the index so the sort needs no context. */
+/* The innermost operator-tree range on (pid, tid) whose [start, end) holds ts, or GS_NONE,
+ * by binary search in the model's per-thread order. The last range starting at or before ts
+ * either holds ts or has an ancestor that does: any range holding ts that began earlier also
+ * holds that range's start, so encloses it. */
+static uint32_t op_at(const gs_trace *t, int64_t pid, int64_t tid, gs_ns ts)
+{
+    const uint32_t *ix = t->thread_ranges.v;
+    const gs_range *rv = t->ranges.v;
+    size_t lo = 0, hi = t->thread_ranges.n; /* first position whose key > (pid, tid, ts) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const gs_range *k = &rv[ix[mid]];
+        bool le = k->pid < pid ||
+                  (k->pid == pid && (k->tid < tid || (k->tid == tid && k->start <= ts)));
+        if (le)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || rv[ix[lo - 1]].pid != pid || rv[ix[lo - 1]].tid != tid)
+        return GS_NONE;
+    for (uint32_t r = ix[lo - 1]; r != GS_NONE; r = rv[r].parent)
+        if (rv[r].start <= ts && ts < rv[r].end)
+            return r;
+    return GS_NONE;
+}
+
+/* ---- one device's records ---------------------------------------------------------------- */
+
+/* A record's place: device type (CUDA first: it is what the view is about; then the host, then
+ * other types), device, then its index (the model keeps records sorted by time). */
+typedef struct rec_key {
+    int32_t type_order, device;
+    uint32_t idx;
+} rec_key;
+
+static int cmp_rec_key(const void *pa, const void *pb)
+{
+    const rec_key *a = pa, *b = pb;
+    if (a->type_order != b->type_order)
+        return a->type_order < b->type_order ? -1 : 1;
+    if (a->device != b->device)
+        return a->device < b->device ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* Keeps at most GS_MEM_SERIES_POINTS: the series is cut into that many runs of consecutive
+ * records and each run gives its highest allocated point, so the peak is always kept. */
+static int downsample(gs_mem_device *d)
+{
+    size_t n = d->nseries;
+    size_t per = n > GS_MEM_SERIES_POINTS ? (n + GS_MEM_SERIES_POINTS - 1) / GS_MEM_SERIES_POINTS
+                                          : 1;
+    d->points = malloc(GS_MEM_SERIES_POINTS * sizeof *d->points);
+    if (!d->points)
+        return -1;
+    for (size_t i = 0; i < n; i += per) {
+        size_t best = i;
+        for (size_t j = i; j < n && j < i + per; j++)
+            if (d->series[j].allocated > d->series[best].allocated)
+                best = j;
+        d->points[d->npoints++] = d->series[best];
+    }
+    return 0;
+}
+
+/* Least squares of y on x: slope and R² (0 when either is constant). */
+static void fit(const double *x, const double *y, size_t n, double *slope, double *r2)
+{
+    *slope = *r2 = 0;
+    if (n < 2)
+        return;
+    double mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0;
+    for (size_t i = 0; i < n; i++)
+        mx += x[i], my += y[i];
+    mx /= (double)n, my /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        sxx += (x[i] - mx) * (x[i] - mx);
+        syy += (y[i] - my) * (y[i] - my);
+        sxy += (x[i] - mx) * (y[i] - my);
+    }
+    if (sxx > 0)
+        *slope = sxy / sxx;
+    if (sxx > 0 && syy > 0)
+        *r2 = sxy * sxy / (sxx * syy);
+}
+
+/* Allocated and reserved at each step's end, and the growth fit over the kept steps. */
+static int fit_growth(gs_mem_device *d, const gs_steps *steps)
+{
+    d->steps = calloc(steps->n ? steps->n : 1, sizeof *d->steps);
+    double *x = malloc((steps->n ? steps->n : 1) * sizeof *x);
+    double *y = malloc((steps->n ? steps->n : 1) * sizeof *y);
+    if (!d->steps || !x || !y) {
+        free(x), free(y);
+        return -1;
+    }
+    d->nsteps = steps->n;
+    size_t p = 0; /* series points before the current step's end */
+    for (size_t s = 0; s < steps->n; s++) {
+        const gs_step *st = &steps->v[s];
+        while (p < d->nseries && d->series[p].ts < st->end)
+            p++;
+        gs_mem_step *m = &d->steps[s];
+        *m = (gs_mem_step){.number = st->number, .warmup = st->warmup, .allocated = -1,
+                           .reserved = -1};
+        if (p == 0)
+            continue;
+        m->allocated = d->series[p - 1].allocated;
+        m->reserved = d->series[p - 1].reserved;
+        if (gs_step_kept(steps, s)) {
+            x[d->fit_steps] = (double)st->number;
+            y[d->fit_steps++] = (double)m->allocated;
+        }
+    }
+    fit(x, y, d->fit_steps, &d->slope, &d->r2);
+    d->leak = d->slope >= (double)GS_TH_MEM_LEAK_MIN_GROWTH && d->r2 >= GS_TH_MEM_LEAK_R2 &&
+              d->fit_steps >= GS_TH_MEM_LEAK_MIN_STEPS;
+    free(x), free(y);
+    return 0;
+}
+
+static void find_peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_steps *steps,
+                                   const gs_mem_event *peak_rec)
+{
+    if (d->peak_allocated > 0)
+        d->fragmentation = (double)d->reserved_at_peak / (double)d->peak_allocated;
+    d->fragmented = d->fragmentation > GS_TH_MEM_FRAGMENTATION;
+    d->peak_step = -1;
+    if (peak_rec) {
+        long s = steps->n ? gs_steps_at(steps, peak_rec->ts) : -1;
+        d->peak_step = s >= 0 ? steps->v[s].number : -1;
+        uint32_t r = op_at(t, peak_rec->pid, peak_rec->tid, peak_rec->ts);
+        d->peak_op = r != GS_NONE ? gs_trace_str(t, t->ranges.v[r].name) : NULL;
+    }
+    const gs_device *dev =
+        d->device_type == GS_MEM_DEVICE_CUDA ? gs_trace_device(t, d->device) : NULL;
+    if (!dev || !dev->total_memory)
+        return;
+    d->device_memory = dev->total_memory;
+    d->headroom = (int64_t)dev->total_memory - d->peak_reserved;
+    d->peak_pct = 100.0 * (double)d->peak_reserved / (double)dev->total_memory;
+    d->peak_allocated_pct = 100.0 * (double)d->peak_allocated / (double)dev->total_memory;
+    d->near_limit = (double)d->peak_reserved > GS_TH_MEM_PEAK_SHARE * (double)dev->total_memory;
+}
+
+/* The curve, the peak and the counts from the records rec[0..n) of one device. */
+static int build_curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec, size_t n,
+                       const gs_mem_event **peak_rec)
+{
+    d->series = malloc((n ? n : 1) * sizeof *d->series);
+    if (!d->series)
+        return -1;
+    *peak_rec = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const gs_mem_event *m = &t->mem_events.v[rec[i]];
+        d->records++;
+        d->allocs += m->bytes > 0;
+        d->frees += m->bytes < 0;
+        if (m->total_allocated < 0)
+            continue; /* no totals: not a point of the build_curve (the plugin skips NaN) */
+        int64_t reserved = m->total_reserved < 0 ? 0 : m->total_reserved;
+        gs_mem_point pt = {m->ts, m->total_allocated, reserved};
+        d->series[d->nseries++] = pt;
+        if (!*peak_rec || pt.allocated > d->peak_allocated) {
+            d->peak_allocated = pt.allocated;
+            d->peak_ts = pt.ts;
+            d->reserved_at_peak = pt.reserved;
+            *peak_rec = m;
+        }
+        if (pt.reserved > d->peak_reserved)
+            d->peak_reserved = pt.reserved;
+    }
+    return 0;
+}
+
+/* ---- operator attribution (the plugin's memory view) -------------------------------------- */
+
+typedef struct attrib {
+    uint32_t *row_of;  /* trace string id -> row + 1, 0 when the name has none yet */
+    gs_str *name_of;   /* row -> trace string id */
+    uint8_t *is_step;  /* trace string id -> 0 not judged yet, 1 no, 2 a ProfilerStep#N name */
+} attrib;
+
+static gs_mem_op *row_for(gs_mem_device *d, attrib *a, const gs_trace *t, gs_str name)
+{
+    if (!a->row_of[name]) {
+        gs_mem_op *row = &d->ops[d->nops++];
+        *row = (gs_mem_op){.name = gs_trace_str(t, name)};
+        a->name_of[d->nops - 1] = name;
+        a->row_of[name] = (uint32_t)d->nops;
+    }
+    return &d->ops[a->row_of[name] - 1];
+}
+
+/* Judged once per distinct name: the records of a trace walk the same few ancestors. */
+static bool is_step_name(attrib *a, const gs_trace *t, gs_str name)
+{
+    if (!a->is_step[name])
+        a->is_step[name] = gs_is_profiler_step(gs_trace_str(t, name)) ? 2 : 1;
+    return a->is_step[name] == 2;
+}
+
+/* Adds one record to its operator (self) and to every distinct name enclosing it (total). */
+static void add_record(gs_mem_device *d, attrib *a, const gs_trace *t, uint32_t op, int64_t bytes)
+{
+    enum { MAX_DEPTH = 64 };
+    gs_str seen[MAX_DEPTH];
+    size_t nseen = 0;
+    for (uint32_t r = op; r != GS_NONE && nseen < MAX_DEPTH; r = t->ranges.v[r].parent) {
+        gs_str name = t->ranges.v[r].name;
+        if (is_step_name(a, t, name))
+            continue; /* a step is not an operator: one row per step number would bury them */
+        bool dup = false;
+        for (size_t k = 0; k < nseen && !dup; k++)
+            dup = seen[k] == name;
+        if (dup)
+            continue; /* aten::to inside aten::to counts once in the total */
+        seen[nseen++] = name;
+        gs_mem_op *row = row_for(d, a, t, name);
+        bool self = r == op;
+        row->increase += bytes;
+        row->self_increase += self ? bytes : 0;
+        if (bytes > 0) {
+            row->alloc_count++;
+            row->alloc_bytes += bytes;
+            row->self_alloc_count += self;
+            row->self_alloc_bytes += self ? bytes : 0;
+        }
+    }
+}
+
+typedef struct addr_key {
+    uint64_t addr;
+    uint32_t idx;
+} addr_key;
+
+static int cmp_addr_key(const void *pa, const void *pb)
+{
+    const addr_key *a = pa, *b = pb;
+    if (a->addr != b->addr)
+        return a->addr < b->addr ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static int cmp_op_row(const void *pa, const void *pb)
+{
+    const gs_mem_op *a = pa, *b = pb;
+    if (a->alloc_bytes != b->alloc_bytes)
+        return a->alloc_bytes > b->alloc_bytes ? -1 : 1;
+    /* equal totals: the operator that allocates itself before the ones that enclose it */
+    if (a->self_alloc_bytes != b->self_alloc_bytes)
+        return a->self_alloc_bytes > b->self_alloc_bytes ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* Allocations go to the innermost operator on their thread; a free goes to the operator of the
+ * allocation at its address before it, so walking the records by (address, time) is enough. */
+static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
+                     size_t n, attrib *a)
+{
+    addr_key *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
+    d->ops = malloc((t->strings.n ? t->strings.n : 1) * sizeof *d->ops);
+    if (!by_addr || !d->ops) {
+        free(by_addr);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        by_addr[i] = (addr_key){t->mem_events.v[rec[i]].addr, rec[i]};
+    qsort(by_addr, n, sizeof *by_addr, cmp_addr_key);
+    uint32_t owner = GS_NONE;
+    for (size_t i = 0; i < n; i++) {
+        const gs_mem_event *m = &t->mem_events.v[by_addr[i].idx];
+        if (i == 0 || m->addr != by_addr[i - 1].addr)
+            owner = GS_NONE;
+        uint32_t op;
+        if (m->bytes > 0)
+            owner = op = op_at(t, m->pid, m->tid, m->ts);
+        else
+            op = owner;
+        if (op != GS_NONE)
+            add_record(d, a, t, op, m->bytes);
+    }
+    for (size_t k = 0; k < d->nops; k++)
+        a->row_of[a->name_of[k]] = 0; /* ready for the next device */
+    qsort(d->ops, d->nops, sizeof *d->ops, cmp_op_row);
+    free(by_addr);
+    return 0;
+}
+
+/* ---- putting it together ----------------------------------------------------------------- */
+
+static int build_device(gs_memory_summary *s, const gs_trace *t, const gs_steps *steps,
+                        const uint32_t *rec, size_t n, attrib *a)
+{
+    const gs_mem_event *first = &t->mem_events.v[rec[0]];
+    gs_mem_device *d = &s->devices[s->ndevices++];
+    *d = (gs_mem_device){.rank = t->rank, .path = t->path, .device_type = first->device_type,
+                         .device = first->device};
+    gs_ns last;
+    if (!gs_trace_span(t, &d->origin, &last))
+        d->origin = first->ts;
+    const gs_mem_event *peak_rec;
+    if (build_curve(d, t, rec, n, &peak_rec) != 0 || downsample(d) != 0 ||
+        fit_growth(d, steps) != 0 || attribute(d, t, rec, n, a) != 0)
+        return -1;
+    find_peak_and_headroom(d, t, steps, peak_rec);
+    return 0;
+}
+
+static int build_trace(gs_memory_summary *s, const gs_trace *t, const gs_steps *steps)
+{
+    size_t n = t->mem_events.n;
+    if (n == 0)
+        return 0;
+    rec_key *keys = malloc(n * sizeof *keys);
+    uint32_t *rec = malloc(n * sizeof *rec);
+    size_t nstr = t->strings.n ? t->strings.n : 1;
+    attrib a = {.row_of = calloc(nstr, sizeof *a.row_of), .name_of = malloc(nstr * sizeof(gs_str)),
+                .is_step = calloc(nstr, 1)};
+    gs_mem_device *grown = realloc(s->devices, (s->ndevices + n) * sizeof *s->devices);
+    int rc = keys && rec && a.row_of && a.name_of && a.is_step && grown ? 0 : -1;
+    if (grown)
+        s->devices = grown;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const gs_mem_event *m = &t->mem_events.v[i];
+        int32_t order = m->device_type == GS_MEM_DEVICE_CUDA ? -1 : m->device_type;
+        keys[i] = (rec_key){order, m->device, (uint32_t)i};
+    }
+    if (rc == 0)
+        qsort(keys, n, sizeof *keys, cmp_rec_key);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rec[i] = keys[i].idx;
+    for (size_t i = 0; rc == 0 && i < n;) {
+        const gs_mem_event *m = &t->mem_events.v[rec[i]];
+        size_t j = i + 1;
+        while (j < n && t->mem_events.v[rec[j]].device_type == m->device_type &&
+               t->mem_events.v[rec[j]].device == m->device)
+            j++;
+        rc = build_device(s, t, steps, rec + i, j - i, &a);
+        i = j;
+    }
+    free(keys);
+    free(rec);
+    free(a.row_of);
+    free(a.name_of);
+    free(a.is_step);
+    return rc;
+}
+
+int gs_memory_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
+                    gs_memory_summary *out, gs_error *err)
+{
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < p->traces.n; i++) {
+        const gs_trace *t = p->traces.v[i];
+        if (!gs_selected(sel, t) || t->mem_events.n == 0)
+            continue;
+        gs_steps steps;
+        if (gs_steps_find(t, step_opts, &steps, err) != 0) {
+            gs_memory_summary_free(out);
+            return -1;
+        }
+        int rc = build_trace(out, t, &steps);
+        gs_steps_free(&steps);
+        if (rc != 0) {
+            gs_memory_summary_free(out);
+            return gs_fail_oom(err);
+        }
+    }
+    GS_LOG_TOOK(logged_at, "memory");
+    return 0;
+}
+
+void gs_memory_summary_free(gs_memory_summary *s)
+{
+    for (size_t i = 0; i < s->ndevices; i++) {
+        gs_mem_device *d = &s->devices[i];
+        free(d->series);
+        free(d->points);
+        free(d->steps);
+        free(d->ops);
+    }
+    free(s->devices);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,184 @@
+#include "analysis/trace/op_summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/base/names.h"
+#include "common/log.h"
+
+typedef struct op_item {
+    gs_str name, dims; /* in the summary's string table */
+    gs_ns cpu, self_cpu, self_cuda, cuda_total;
+} op_item;
+
+static int cmp_item(const void *pa, const void *pb)
+{
+    const op_item *a = pa, *b = pb;
+    if (a->name != b->name)
+        return a->name < b->name ? -1 : 1;
+    return a->dims < b->dims ? -1 : a->dims > b->dims;
+}
+
+/* CUDA total or CPU total descending, then name and shapes ascending. */
+static int cmp_rows_by(const gs_op_row *a, const gs_op_row *b, bool by_cuda)
+{
+    gs_ns x = by_cuda ? a->cuda_total : a->cpu_total, y = by_cuda ? b->cuda_total : b->cpu_total;
+    if (x != y)
+        return x > y ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    if (c || !a->input_dims || !b->input_dims)
+        return c;
+    return strcmp(a->input_dims, b->input_dims);
+}
+
+static int cmp_row_cuda(const void *a, const void *b)
+{
+    return cmp_rows_by(a, b, true);
+}
+
+static int cmp_row_cpu(const void *a, const void *b)
+{
+    return cmp_rows_by(a, b, false);
+}
+
+/* Adds a GPU activity's time to the range that launched it (self) and to that range and every
+ * range enclosing it (total): each range instance counts the activity once. */
+static void charge_gpu(const gs_trace *t, uint32_t op, gs_ns dur, gs_ns *self_cuda,
+                       gs_ns *cuda_total)
+{
+    if (op == GS_NONE)
+        return;
+    self_cuda[op] += dur;
+    for (uint32_t r = op; r != GS_NONE; r = t->ranges.v[r].parent)
+        cuda_total[r] += dur;
+}
+
+static int collect_trace(const gs_trace *t, bool by_shape, gs_strtab *names, op_item *items,
+                         size_t *n)
+{
+    gs_ns *self_cuda = calloc(t->ranges.n + 1, sizeof *self_cuda);
+    gs_ns *cuda_total = calloc(t->ranges.n + 1, sizeof *cuda_total);
+    gs_name_map map;
+    int rc = self_cuda && cuda_total ? gs_name_map_init(&map, names, t, NULL) : -1;
+    if (rc == 0) {
+        for (size_t i = 0; i < t->kernels.n; i++)
+            charge_gpu(t, t->kernels.v[i].op, t->kernels.v[i].end - t->kernels.v[i].start,
+                       self_cuda, cuda_total);
+        for (size_t i = 0; i < t->memops.n; i++)
+            charge_gpu(t, t->memops.v[i].op, t->memops.v[i].end - t->memops.v[i].start,
+                       self_cuda, cuda_total);
+        for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
+            const gs_range *r = &t->ranges.v[i];
+            if (!gs_range_in_op_tree(r))
+                continue;
+            op_item *it = &items[(*n)++];
+            it->name = gs_name_map_get(&map, r->name);
+            it->dims = by_shape ? gs_name_map_get(&map, r->input_dims) : GS_STR_EMPTY;
+            it->cpu = r->end - r->start;
+            it->self_cpu = r->self_ns;
+            it->self_cuda = self_cuda[i];
+            it->cuda_total = cuda_total[i];
+            if (it->name == GS_STR_ERROR || it->dims == GS_STR_ERROR)
+                rc = -1;
+        }
+        gs_name_map_free(&map);
+    }
+    free(self_cuda);
+    free(cuda_total);
+    return rc;
+}
+
+/* Puts equal (name, shapes) items next to each other, in (name, shapes) order: a counting sort
+ * by name id (ids are dense), then a sort of each name's items by shapes when grouping by shape.
+ * Linear in the ranges where a comparison sort of every range would not be. */
+static int group_items(op_item *items, size_t n, size_t nnames, bool by_shape)
+{
+    size_t *start = calloc(nnames + 1, sizeof *start);
+    op_item *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (!start || !sorted) {
+        free(start);
+        free(sorted);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        start[items[i].name + 1]++;
+    for (size_t k = 0; k < nnames; k++)
+        start[k + 1] += start[k];
+    for (size_t i = 0; i < n; i++)
+        sorted[start[items[i].name]++] = items[i];
+    memcpy(items, sorted, n * sizeof *items);
+    free(sorted);
+    free(start);
+    for (size_t i = 0; by_shape && i < n;) {
+        size_t j = i;
+        while (j < n && items[j].name == items[i].name)
+            j++;
+        qsort(items + i, j - i, sizeof *items, cmp_item);
+        i = j;
+    }
+    return 0;
+}
+
+static int make_rows(gs_op_summary *s, op_item *items, size_t n)
+{
+    if (group_items(items, n, s->names.n, s->by_shape) != 0)
+        return -1;
+    s->rows = calloc(n ? n : 1, sizeof *s->rows);
+    if (!s->rows)
+        return -1;
+    for (size_t i = 0; i < n;) {
+        gs_op_row *row = &s->rows[s->nrows++];
+        row->name = gs_str_get(&s->names, items[i].name);
+        row->input_dims = s->by_shape ? gs_str_get(&s->names, items[i].dims) : NULL;
+        size_t j = i;
+        for (; j < n && cmp_item(&items[i], &items[j]) == 0; j++) {
+            row->calls++;
+            row->cpu_total += items[j].cpu;
+            row->self_cpu += items[j].self_cpu;
+            row->self_cuda += items[j].self_cuda;
+            row->cuda_total += items[j].cuda_total;
+        }
+        i = j;
+    }
+    qsort(s->rows, s->nrows, sizeof *s->rows, s->has_gpu ? cmp_row_cuda : cmp_row_cpu);
+    return 0;
+}
+
+int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape,
+                        gs_op_summary *out, gs_error *err)
+{
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
+    memset(out, 0, sizeof *out);
+    out->by_shape = by_shape;
+    if (gs_strtab_init(&out->names) != 0)
+        return gs_fail_oom(err);
+    size_t cap = 0, n = 0;
+    for (size_t t = 0; t < p->traces.n; t++) {
+        const gs_trace *tr = p->traces.v[t];
+        if (gs_selected(sel, tr)) {
+            cap += tr->ranges.n;
+            out->has_gpu |= tr->kernels.n + tr->memops.n > 0;
+        }
+    }
+    op_item *items = malloc((cap ? cap : 1) * sizeof *items);
+    int rc = items ? 0 : -1;
+    for (size_t t = 0; t < p->traces.n && rc == 0; t++)
+        if (gs_selected(sel, p->traces.v[t]))
+            rc = collect_trace(p->traces.v[t], by_shape, &out->names, items, &n);
+    if (rc == 0)
+        rc = make_rows(out, items, n);
+    free(items);
+    if (rc != 0) {
+        gs_op_summary_free(out);
+        return gs_fail_oom(err);
+    }
+    GS_LOG_TOOK(logged_at, "operator summary");
+    return 0;
+}
+
+void gs_op_summary_free(gs_op_summary *s)
+{
+    free(s->rows);
+    gs_strtab_free(&s->names);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,38 @@
+/* Operators and annotations summed by name, or by name and input shapes (PyTorch
+ * key_averages(), key_averages(group_by_input_shape=True)). */
+#ifndef GS_ANALYSIS_OP_SUMMARY_H
+#define GS_ANALYSIS_OP_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/base/select.h"
+#include "common/error.h"
+#include "model/trace.h"
+
+typedef struct gs_op_row {
+    const char *name;
+    const char *input_dims; /* grouped by shape: as the trace wrote it, "" when absent; else NULL */
+    uint64_t calls;
+    gs_ns self_cpu;   /* Σ duration minus the ranges and API calls directly inside */
+    gs_ns cpu_total;  /* Σ duration */
+    gs_ns self_cuda;  /* Σ GPU time (kernels, copies, sets) launched directly by the range */
+    gs_ns cuda_total; /* Σ GPU time launched by the range or any range inside it */
+} gs_op_row;
+
+typedef struct gs_op_summary {
+    gs_op_row *rows; /* CUDA total desc when has_gpu, else CPU total desc; then name, shapes */
+    size_t nrows;
+    bool by_shape;
+    bool has_gpu; /* the selected traces have kernels or memory operations */
+    gs_strtab names;
+} gs_op_summary;
+
+/* Ranges of kind GS_RANGE_OP, GS_RANGE_ANNOTATION and GS_RANGE_NVTX: the operator tree that
+ * gs_trace_index builds (not Python functions, not annotations projected on GPU streams). */
+int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape,
+                        gs_op_summary *out, gs_error *err);
+void gs_op_summary_free(gs_op_summary *s);
+
+#endif

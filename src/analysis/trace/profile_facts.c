@@ -1,0 +1,141 @@
+#include "analysis/trace/profile_facts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+
+/* Host ranges only: Kineto also projects annotations on GPU streams, which would count twice. */
+static uint64_t count_steps(const gs_trace *t)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < t->ranges.n; i++)
+        n += t->ranges.v[i].kind != GS_RANGE_GPU_ANNOTATION &&
+             gs_is_profiler_step(gs_trace_str(t, t->ranges.v[i].name));
+    return n;
+}
+
+static void count_events(const gs_trace *t, gs_event_counts *c)
+{
+    c->kernels += t->kernels.n;
+    for (size_t i = 0; i < t->memops.n; i++) {
+        if (t->memops.v[i].kind == GS_MEMOP_MEMSET)
+            c->memsets++;
+        else
+            c->memcpys++;
+    }
+    c->gpu_syncs += t->syncs.n;
+    c->api_calls += t->apis.n;
+    for (size_t i = 0; i < t->ranges.n; i++)
+        if (t->ranges.v[i].kind < GS_RANGE__COUNT)
+            c->ranges[t->ranges.v[i].kind]++;
+    c->instants += t->instants.n;
+    c->memory_events += t->mem_events.n;
+    c->counters += t->counters.n;
+}
+
+static int cmp_device(const gs_device_facts *a, const gs_device_facts *b)
+{
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    if (a->total_memory != b->total_memory)
+        return a->total_memory < b->total_memory ? -1 : 1;
+    if (a->num_sms != b->num_sms)
+        return a->num_sms < b->num_sms ? -1 : 1;
+    return strcmp(a->capability, b->capability);
+}
+
+static int cmp_device_qsort(const void *a, const void *b)
+{
+    return cmp_device(a, b);
+}
+
+void gs_profile_facts_dedupe_devices(gs_profile_facts *f)
+{
+    qsort(f->devices, f->ndevices, sizeof *f->devices, cmp_device_qsort);
+    size_t kept = 0;
+    for (size_t i = 0; i < f->ndevices; i++)
+        if (kept == 0 || cmp_device(&f->devices[kept - 1], &f->devices[i]) != 0)
+            f->devices[kept++] = f->devices[i];
+    f->ndevices = kept;
+}
+
+static int cmp_rank(const void *pa, const void *pb)
+{
+    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+static size_t count_distinct_ranks(const gs_profile_facts *f, int32_t *scratch)
+{
+    for (size_t i = 0; i < f->nfiles; i++)
+        scratch[i] = f->files[i].rank;
+    qsort(scratch, f->nfiles, sizeof *scratch, cmp_rank);
+    size_t n = 0;
+    for (size_t i = 0; i < f->nfiles; i++)
+        n += i == 0 || scratch[i] != scratch[i - 1];
+    return n;
+}
+
+/* Adds one trace: its file facts, its devices, its events. */
+static void add_trace(gs_profile_facts *f, const gs_trace *t)
+{
+    gs_file_facts *file = &f->files[f->nfiles++];
+    gs_ns first, last;
+    bool has_span = gs_trace_span(t, &first, &last);
+    *file = (gs_file_facts){t->path, gs_trace_str(t, t->format), t->rank, t->world_size,
+                            has_span ? last - first : 0, count_steps(t)};
+    if (file->span > f->span)
+        f->span = file->span;
+    for (size_t d = 0; d < t->devices.n; d++) {
+        const gs_device *dev = &t->devices.v[d];
+        gs_device_facts *df = &f->devices[f->ndevices++];
+        *df = (gs_device_facts){dev->id, gs_trace_str(t, dev->name), dev->total_memory,
+                                dev->num_sms};
+        if (dev->compute_major > 0)
+            snprintf(df->capability, sizeof df->capability, "%d.%d", (int)dev->compute_major,
+                     (int)dev->compute_minor);
+    }
+    if (t->world_size > f->world_size)
+        f->world_size = t->world_size;
+    if (file->steps > f->steps)
+        f->steps = file->steps;
+    count_events(t, &f->events);
+}
+
+int gs_profile_facts_build(const gs_profile *p, const gs_select *sel, gs_profile_facts *out,
+                           gs_error *err)
+{
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
+    memset(out, 0, sizeof *out);
+    size_t ndev = 0;
+    for (size_t t = 0; t < p->traces.n; t++)
+        ndev += p->traces.v[t]->devices.n;
+    out->files = calloc(p->traces.n + 1, sizeof *out->files);
+    out->devices = calloc(ndev + 1, sizeof *out->devices);
+    int32_t *ranks = calloc(p->traces.n + 1, sizeof *ranks);
+    if (!out->files || !out->devices || !ranks) {
+        free(ranks);
+        gs_profile_facts_free(out);
+        return gs_fail_oom(err);
+    }
+    for (size_t t = 0; t < p->traces.n; t++)
+        if (gs_selected(sel, p->traces.v[t]))
+            add_trace(out, p->traces.v[t]);
+    out->nranks = count_distinct_ranks(out, ranks);
+    free(ranks);
+    gs_profile_facts_dedupe_devices(out);
+    GS_LOG_TOOK(logged_at, "profile facts");
+    return 0;
+}
+
+void gs_profile_facts_free(gs_profile_facts *f)
+{
+    free(f->files);
+    free(f->devices);
+    memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,57 @@
+/* What was profiled: the files, ranks, GPUs, time span, how many events of each class and how
+ * many steps. The first section of the report. */
+#ifndef GS_ANALYSIS_PROFILE_FACTS_H
+#define GS_ANALYSIS_PROFILE_FACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/base/select.h"
+#include "common/error.h"
+#include "model/trace.h"
+
+typedef struct gs_file_facts {
+    const char *path;
+    const char *format; /* "kineto", "legacy", "gst" */
+    int32_t rank, world_size; /* world_size 0 when unknown */
+    gs_ns span;         /* last - first event, 0 when the trace has no timed event */
+    uint64_t steps;     /* ranges named ProfilerStep#N */
+} gs_file_facts;
+
+typedef struct gs_device_facts {
+    int32_t id;
+    const char *name;
+    uint64_t total_memory; /* bytes, 0 when unknown */
+    int32_t num_sms;       /* 0 when unknown */
+    char capability[24]; /* compute capability "8.0", "" when unknown */
+} gs_device_facts;
+
+/* Events of each class over the selected traces. */
+typedef struct gs_event_counts {
+    uint64_t kernels, memcpys, memsets, gpu_syncs, api_calls;
+    uint64_t ranges[GS_RANGE__COUNT]; /* by enum gs_range_kind */
+    uint64_t instants, memory_events, counters;
+} gs_event_counts;
+
+typedef struct gs_profile_facts {
+    gs_file_facts *files; /* one per selected trace, in profile order */
+    size_t nfiles;
+    gs_device_facts *devices; /* distinct (id, name, memory, SMs, capability), by id */
+    size_t ndevices;
+    size_t nranks;      /* distinct ranks */
+    int32_t world_size; /* largest any trace reports, 0 when none does */
+    gs_ns span;         /* the longest trace's span: traces in one folder may come from
+                         * different runs, whose union would span days */
+    uint64_t steps;     /* most steps any one trace has: every rank runs the same steps */
+    gs_event_counts events;
+} gs_profile_facts;
+
+int gs_profile_facts_build(const gs_profile *p, const gs_select *sel, gs_profile_facts *out,
+                           gs_error *err);
+void gs_profile_facts_free(gs_profile_facts *f);
+
+/* Every rank's trace usually lists every GPU of its host: sorts f->devices by id and keeps one
+ * of each (the profile's facts, and a merge of ranks summarised one at a time). */
+void gs_profile_facts_dedupe_devices(gs_profile_facts *f);
+
+#endif

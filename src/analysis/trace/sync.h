@@ -1,0 +1,106 @@
+/* Sync points (doc/design.md §18): time the host spends blocked in synchronizing calls,
+ * per step and in total, and the operators that caused them.
+ *
+ * A blocking call is a CUDA/HIP API call that makes the host wait for the GPU: stream, device and
+ * event synchronize, a synchronous cudaMemcpy, and a cudaMemcpyAsync whose host side is pageable
+ * (the driver stages it, so it blocks). cudaStreamWaitEvent only makes a stream wait on the GPU
+ * (the host call is cheap): it is counted apart and not in the blocked time.
+ *
+ * Each call is given to a cause: the outermost operator of its enclosing op chain that is a known
+ * synchronizing operator (aten::item over aten::_local_scalar_dense, aten::to over aten::copy_);
+ * else the outermost framework operator; else the innermost annotation that is not a step;
+ * else "(no operator)" — an explicit torch.cuda.synchronize() has none. Step ranges never count. */
+#ifndef GS_ANALYSIS_SYNC_H
+#define GS_ANALYSIS_SYNC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/base/select.h"
+#include "analysis/base/steps.h"
+#include "common/error.h"
+#include "model/strtab.h"
+#include "model/trace.h"
+
+/* What kind of blocking call; the table in sync.c maps API names to these. */
+enum gs_sync_kind {
+    GS_SYNC_STREAM,         /* cudaStreamSynchronize, hipStreamSynchronize */
+    GS_SYNC_DEVICE,         /* cudaDeviceSynchronize, cuCtxSynchronize, ... */
+    GS_SYNC_EVENT,          /* cudaEventSynchronize */
+    GS_SYNC_MEMCPY,         /* synchronous cudaMemcpy (not Async) */
+    GS_SYNC_MEMCPY_PAGEABLE, /* cudaMemcpyAsync with a pageable host side */
+    GS_SYNC_WAIT_EVENT,     /* cudaStreamWaitEvent: GPU-side wait, host not blocked */
+    GS_SYNC__COUNT
+};
+
+const char *gs_sync_kind_name(enum gs_sync_kind k);
+
+/* The kind of a blocking call (enum gs_sync_kind), or -1 when the call does not block (nor is a
+ * stream wait). */
+int gs_sync_call_kind(const gs_trace *t, const gs_api *a);
+
+/* The same for every call of a trace, each distinct API name looked up once. */
+typedef struct gs_sync_kinds {
+    int8_t *by_name;
+} gs_sync_kinds;
+
+int gs_sync_kinds_init(gs_sync_kinds *k, const gs_trace *t);
+int gs_sync_kind_of(const gs_sync_kinds *k, const gs_trace *t, const gs_api *a);
+void gs_sync_kinds_free(gs_sync_kinds *k);
+
+/* One cause: an operator and the blocking API call it made. */
+typedef struct gs_sync_cause {
+    const char *op;     /* e.g. "aten::item"; "(no operator)" */
+    const char *api;    /* e.g. "cudaStreamSynchronize" */
+    uint8_t kind;       /* enum gs_sync_kind */
+    uint64_t calls;
+    gs_ns blocked;      /* Σ host duration of the calls (0 for stream-wait-event rows) */
+    gs_ns gpu_wait;     /* Σ duration of the GPU-side sync records linked to the calls */
+    gs_ns max;          /* longest call */
+    double step_pct;    /* blocked / Σ kept step time × 100 (over all selected traces) */
+} gs_sync_cause;
+
+typedef struct gs_sync_step {
+    int64_t number;
+    gs_ns start, end;
+    bool warmup;
+    uint64_t calls;     /* blocking calls starting in the step (wait-event excluded) */
+    gs_ns blocked;
+    double pct;         /* blocked / step duration × 100 */
+} gs_sync_step;
+
+typedef struct gs_sync_rank {
+    int32_t rank;
+    const char *path;       /* points into the profile */
+    enum gs_step_source step_source;
+    uint64_t calls;         /* blocking calls (wait-event excluded) */
+    gs_ns blocked;          /* Σ their host durations */
+    gs_ns gpu_wait;         /* Σ linked GPU-side sync records */
+    uint64_t wait_event_calls;
+    gs_sync_step *steps;
+    size_t nsteps;
+    /* Over the kept steps (warm-up left out unless --keep-warmup): */
+    gs_ns kept_step_time;   /* Σ durations of the kept steps */
+    gs_ns kept_blocked;     /* Σ blocked time inside them */
+    double blocked_pct;     /* kept_blocked / kept_step_time × 100 */
+} gs_sync_rank;
+
+typedef struct gs_sync_summary {
+    gs_sync_cause *causes;  /* blocked desc, then calls desc, then op, then api */
+    size_t ncauses;
+    gs_sync_rank *ranks;    /* in profile order */
+    size_t nranks;
+    gs_ns blocked;          /* Σ over ranks, all steps and outside them */
+    gs_ns kept_step_time;   /* Σ over ranks */
+    gs_ns kept_blocked;     /* Σ over ranks */
+    double blocked_pct;     /* kept_blocked / kept_step_time × 100 */
+    gs_strtab names;        /* owns the cause names */
+} gs_sync_summary;
+
+/* The profile must outlive the summary (paths point into it). 0, or -1 with err set. */
+int gs_sync_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
+                  gs_sync_summary *out, gs_error *err);
+void gs_sync_summary_free(gs_sync_summary *s);
+
+#endif
