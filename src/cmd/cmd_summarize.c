@@ -8,7 +8,7 @@
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
-#include "export/gsum.h"
+#include "analysis/pipeline/gsum_write.h"
 
 /* The same text is in doc/summarize.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char summarize_help[] =

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "export/chrome_events.h"
-#include "render/json.h"
+#include "common/json_write.h"
 
 /* Kineto sorts GPU processes after the host's: sort index 5000000 + device (≈2.3+). */
 #define GPU_SORT_BASE INT64_C(5000000)

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "render/json.h"
+#include "common/json_write.h"
 
 int64_t chrome_host_pid(const chrome_ctx *c, int64_t pid)
 {

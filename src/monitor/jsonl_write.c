@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render/json.h"
+#include "common/json_write.h"
 
 static const char *const avail_names[] = {
     [GS_NVML_UNSUPPORTED] = "unsupported",

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "render/utf8.h"
+#include "common/utf8.h"
 
 #define MIB (1024.0 * 1024.0)
 

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "monitor/jsonl.h"
-#include "render/json.h"
+#include "common/json_write.h"
 #include "render/units.h"
 
 #define CELL 112 /* the widest cell: a GPU name or the decoded throttle reasons */

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "render/utf8.h"
+#include "common/utf8.h"
 
 void gs_xml_text(FILE *out, const char *s)
 {

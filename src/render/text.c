@@ -7,7 +7,7 @@
 
 #include "render/render.h"
 #include "render/units.h"
-#include "render/utf8.h"
+#include "common/utf8.h"
 
 enum { COLUMN_GAP = 2 }; /* spaces between columns */
 /* A text column is never cut narrower than this, however many numbers share the line. */

@@ -10,7 +10,7 @@
 
 #include "analysis/pipeline/gsum_read.h"
 #include "analysis/pipeline/report.h"
-#include "export/gsum.h"
+#include "analysis/pipeline/gsum_write.h"
 #include "render/html.h"
 #include "render/report.h"
 

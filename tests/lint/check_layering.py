@@ -19,7 +19,7 @@ ALLOWED = {
                           'analysis/crossrank', 'analysis/diagnosis'},
     'compare': {'common', 'model', 'analysis'},
     'render': {'common', 'model', 'analysis', 'compare'},
-    'export': {'common', 'model', 'ingest', 'analysis', 'render'},
+    'export': {'common', 'model', 'ingest', 'analysis'},
     'probe': {'common'},
     'collect': {'common', 'probe'},
     'monitor': {'common', 'probe', 'ingest', 'render'},

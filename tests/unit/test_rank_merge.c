@@ -13,7 +13,7 @@
 #include "analysis/trace/op_summary.h"
 #include "analysis/pipeline/summarise.h"
 #include "check.h"
-#include "export/gsum.h"
+#include "analysis/pipeline/gsum_write.h"
 #include "rank_fixture.h"
 
 static void fixture_profile(gs_profile *p)

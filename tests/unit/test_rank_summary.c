@@ -1,5 +1,5 @@
 /* The per-rank phase of the pipeline (analysis/pipeline/summarise.h, series.h) on a hand-made rank
- * (rank_fixture.h), and its .gsum round trip (gsum_read.h, export/gsum.h). */
+ * (rank_fixture.h), and its .gsum round trip (gsum_read.h, gsum_write.h). */
 #include "analysis/pipeline/summarise.h"
 
 #include <math.h>
@@ -8,7 +8,7 @@
 
 #include "analysis/pipeline/gsum_read.h"
 #include "check.h"
-#include "export/gsum.h"
+#include "analysis/pipeline/gsum_write.h"
 #include "rank_fixture.h"
 
 static const gs_sum_kernel *kernel_named(const gs_rank_summary *s, const char *name)

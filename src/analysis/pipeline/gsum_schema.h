@@ -1,5 +1,5 @@
 /* The .gsum schema (doc/FORMAT.md, "Rank summaries"): one table of fields per record of a rank
- * summary, shared by the writer (export/gsum.h) and the reader (gsum_read.h) so the two cannot
+ * summary, shared by the writer (gsum_write.h) and the reader (gsum_read.h) so the two cannot
  * drift apart. Every number is written exactly (integers as integers, doubles with 17
  * significant digits), so a summary read back gives the same report as the trace. */
 #ifndef GS_ANALYSIS_RANKS_GSUM_SCHEMA_H

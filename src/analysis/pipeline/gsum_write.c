@@ -1,10 +1,10 @@
-#include "export/gsum.h"
+#include "analysis/pipeline/gsum_write.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
 
 #include "analysis/pipeline/gsum_schema.h"
-#include "render/json.h"
+#include "common/json_write.h"
 
 static void put_value(FILE *out, const gs_gsum_field *f, const char *rec)
 {

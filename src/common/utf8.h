@@ -1,7 +1,7 @@
 /* UTF-8 decoding shared by the renderers: names in traces are bytes, and a renderer must decide
  * what to do with bytes that are not valid UTF-8 (JSON escapes them, the table replaces them). */
-#ifndef GS_RENDER_UTF8_H
-#define GS_RENDER_UTF8_H
+#ifndef GS_COMMON_UTF8_H
+#define GS_COMMON_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "render/utf8.h"
+#include "common/utf8.h"
 
 /* Lead-byte classes: mask and value that identify the class, bits kept from the lead byte,
  * sequence length, and the smallest code point that may use that length (to reject overlongs). */

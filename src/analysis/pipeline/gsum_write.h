@@ -1,6 +1,6 @@
 /* Writes a rank summary as a .gsum file (doc/FORMAT.md, "Rank summaries"). */
-#ifndef GS_EXPORT_GSUM_H
-#define GS_EXPORT_GSUM_H
+#ifndef GS_ANALYSIS_PIPELINE_GSUM_WRITE_H
+#define GS_ANALYSIS_PIPELINE_GSUM_WRITE_H
 
 #include <stdio.h>
 
