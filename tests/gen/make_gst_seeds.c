@@ -39,6 +39,32 @@ static int seed(const char *dir, const char *name, size_t cap, off_t keep)
     return write_sample(path, cap, keep);
 }
 
+/* Times at the int64 extremes, an end before its start, calls overlapping in a range and an
+ * empty string: the inputs that overflowed the index and the merge before the model's bounds. */
+static int write_extremes(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/extreme_times.gst", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    gst_writer w;
+    if (fd < 0 || gst_writer_open(&w, fd, buffer, 4096, GST_CLOCK_REALTIME, 0) != 0) {
+        perror(path);
+        return 1;
+    }
+    gst_nvtx_range ranges[] = {{INT64_MAX, INT64_MIN, 1, 1, 1, 0, 0},
+                               {INT64_MIN, INT64_MAX, 1, 1, 1, 0, 0},
+                               {0, INT64_MAX, 1, 1, 1, 0, 0}};
+    gst_api calls[] = {{0, INT64_MAX, 1, 1, 0, -1, 1, 0}, {1, INT64_MAX, 1, 1, 0, -1, 1, 0},
+                       {2, INT64_MAX, 1, 1, 0, -1, 1, 0}};
+    int rc = gst_writer_string(&w, 1, 0, "", 0);
+    for (size_t i = 0; i < 3; i++)
+        rc |= gst_writer_add(&w, GST_REC_NVTX_RANGE, &ranges[i]) |
+              gst_writer_add(&w, GST_REC_API, &calls[i]);
+    rc |= gst_writer_flush(&w);
+    close(fd);
+    return rc != 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 3) {
@@ -50,6 +76,7 @@ int main(int argc, char **argv)
         failed |= seed(argv[2], "one_chunk.gst", sizeof buffer, 0);
         failed |= seed(argv[2], "small_chunks.gst", GST_WRITER_MIN_BUFFER, 0);
         failed |= seed(argv[2], "torn_last_chunk.gst", GST_WRITER_MIN_BUFFER, 1000);
+        failed |= write_extremes(argv[2]);
         /* A header alone: the writer opened the file and the target died before a flush. */
         char path[4096];
         snprintf(path, sizeof path, "%s/header_only.gst", argv[2]);
