@@ -97,7 +97,7 @@ static size_t meta_row(const sql_src *src, size_t i, sqlv *o)
     o[k++] = v_int(t->epoch_ns);
     o[k++] = v_text(t->rank_source < 3 ? sources[t->rank_source] : NULL);
     o[k++] = v_int((int64_t)t->events_skipped);
-    o[k++] = v_int((int64_t)t->records_dropped);
+    o[k++] = v_int((int64_t)gs_loss_total(t->lost)); /* collector's drops and reader's skips */
     return k;
 }
 

@@ -322,10 +322,10 @@ static int add_counter(reader *r, const record *u)
 
 static int add_note(reader *r, const record *u)
 {
-    /* Overhead time has no place in the model yet; dropped records do. */
-    gs_trace *t = r->t;
-    if (t->records_dropped + u->note.records_dropped >= t->records_dropped)
-        t->records_dropped += u->note.records_dropped;
+    /* Overhead time has no place in the model yet; lost records do. */
+    uint64_t *lost = &r->t->lost[GS_LOSS_DROPPED];
+    *lost = *lost + u->note.records_dropped >= *lost ? *lost + u->note.records_dropped
+                                                     : UINT64_MAX;
     return 0;
 }
 
@@ -467,7 +467,7 @@ static int read_chunk(reader *r)
             break;
     }
     if (have < h.payload_size) {
-        r->t->records_dropped += h.record_count; /* lost like any record the collector lost */
+        r->t->lost[GS_LOSS_TORN_CHUNK] += h.record_count; /* the writer was killed mid-chunk */
         return 0;
     }
     if (h.type != GST_CHUNK_RECORDS) {

@@ -275,6 +275,23 @@ static int add_complete(gs_trace *t, const kevent *ev)
     return 0;
 }
 
+/* Why the event's times cannot go into the model, or GS_LOSS__COUNT when they can. Checked
+ * before `ts + dur` is computed: that sum must not overflow (gs_trace_check sees only ends). */
+static enum gs_loss time_fault(const kevent *ev)
+{
+    if (!(ev->have & KARG_TS))
+        return ev->have & KARG_TS_UNFIT ? GS_LOSS_TIME_RANGE : GS_LOSS_NO_TIME;
+    if (ev->ph != 'X')
+        return GS_LOSS__COUNT;
+    if (ev->have & KARG_DUR_UNFIT)
+        return GS_LOSS_TIME_RANGE;
+    if (ev->dur < 0)
+        return GS_LOSS_NEGATIVE_DURATION; /* a broken record, not time */
+    if (ev->ts < -GS_TIME_MAX || ev->ts > GS_TIME_MAX || ev->dur > GS_TIME_MAX - ev->ts)
+        return GS_LOSS_TIME_RANGE;
+    return GS_LOSS__COUNT;
+}
+
 int kineto_add_event(gs_trace *t, const kevent *ev)
 {
     const char *name = gs_trace_str(t, ev->name);
@@ -284,27 +301,25 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
         t->pid = ev->pid;
     if (ev->ph == 'M')
         return add_metadata(t, ev, name);
-    if (!(ev->have & KARG_TS)) {
-        gs_trace_skip(t, GS_SKIP_NO_TIME, 1);
+    if (ev->ph != 'X' && ev->ph != 'i' && ev->ph != 'I' && ev->ph != 'C') {
+        gs_trace_skip(t, GS_SKIP_PHASE, 1); /* flows, begin/end pairs: no view uses them yet */
+        return 0;
+    }
+    enum gs_loss fault = time_fault(ev);
+    if (fault != GS_LOSS__COUNT) {
+        t->lost[fault]++;
         return 0;
     }
     switch (ev->ph) {
     case 'X':
-        if (ev->dur < 0) {
-            gs_trace_skip(t, GS_SKIP_NEGATIVE, 1); /* a broken record, not time */
-            return 0;
-        }
         if (ev->coll_name != GS_STR_EMPTY && add_coll_args(t, ev) != 0)
             return -1;
         return add_complete(t, ev);
     case 'i':
     case 'I':
         return add_instant(t, ev, name);
-    case 'C':
-        return add_counter(t, ev);
     default:
-        gs_trace_skip(t, GS_SKIP_PHASE, 1); /* flows, begin/end pairs: no view uses them yet */
-        return 0;
+        return add_counter(t, ev);
     }
 }
 

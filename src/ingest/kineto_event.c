@@ -138,6 +138,19 @@ static void read_int(gs_json *j, int64_t *out, uint32_t *have, uint32_t bit)
         gs_json_skip(j);
 }
 
+/* A time in µs as exact ns: `bit` when it is one, `unfit` when it is a number too large. */
+static int read_time(gs_json *j, gs_ns *out, uint32_t *have, uint32_t bit, uint32_t unfit)
+{
+    enum gs_json_tok v = gs_json_next(j);
+    if ((v == GS_JSON_NUMBER || v == GS_JSON_STRING) && gs_json_scaled(j, 3, out)) {
+        *have |= bit;
+        return 0;
+    }
+    if (v == GS_JSON_NUMBER)
+        *have |= unfit;
+    return gs_json_skip(j);
+}
+
 static void read_double(gs_json *j, double *out)
 {
     if (gs_json_next(j) != GS_JSON_NUMBER || !gs_json_double(j, out))
@@ -389,17 +402,9 @@ int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
         } else if (n == 3 && !memcmp(k, "tid", 3)) {
             rc = read_id(j, t, s, &ev->tid, &ev->tid_is_text, &ev->tid_text);
         } else if (n == 2 && k[0] == 't' && k[1] == 's') {
-            enum gs_json_tok v = gs_json_next(j);
-            if ((v == GS_JSON_NUMBER || v == GS_JSON_STRING) && gs_json_scaled(j, 3, &ev->ts))
-                ev->have |= KARG_TS;
-            else
-                rc = gs_json_skip(j);
+            rc = read_time(j, &ev->ts, &ev->have, KARG_TS, KARG_TS_UNFIT);
         } else if (n == 3 && !memcmp(k, "dur", 3)) {
-            enum gs_json_tok v = gs_json_next(j);
-            if ((v == GS_JSON_NUMBER || v == GS_JSON_STRING) && gs_json_scaled(j, 3, &ev->dur))
-                ev->have |= KARG_DUR;
-            else
-                rc = gs_json_skip(j);
+            rc = read_time(j, &ev->dur, &ev->have, KARG_DUR, KARG_DUR_UNFIT);
         } else if (n == 4 && !memcmp(k, "args", 4)) {
             rc = read_args(j, t, s, ev);
         } else {

@@ -42,6 +42,8 @@ enum karg {
     KARG_MEM_TOTAL_ALLOC = 1u << 7,
     KARG_MEM_TOTAL_RESERVED = 1u << 8,
     KARG_VALUE = 1u << 9,
+    KARG_TS_UNFIT = 1u << 10,  /* a "ts" number too large for int64 ns (1e999) */
+    KARG_DUR_UNFIT = 1u << 11, /* the same for "dur" */
 };
 
 typedef struct kevent {

@@ -94,7 +94,7 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     if (t->rank_source == GS_RANK_DEFAULT && rank_from_filename(path, &t->rank))
         t->rank_source = GS_RANK_FROM_FILENAME;
     double parsed = gs_log_clock(GS_LOG_INFO);
-    if (gs_trace_index(t, err) != 0) {
+    if (gs_trace_check(t, err) != 0 || gs_trace_index(t, err) != 0) {
         gs_trace_delete(t);
         return -1;
     }

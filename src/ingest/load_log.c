@@ -111,8 +111,6 @@ static void log_skipped(const gs_trace *t)
     static const char *const why[GS_SKIP__COUNT] = {
         [GS_SKIP_CATEGORY] = "of categories no view uses (flows, Trace spans, CUPTI overhead)",
         [GS_SKIP_PHASE] = "of phases no view uses (begin/end pairs, flow starts and ends)",
-        [GS_SKIP_NO_TIME] = "without a timestamp",
-        [GS_SKIP_NEGATIVE] = "with a negative duration",
         [GS_SKIP_COUNTER] = "counters without a value",
         [GS_SKIP_UNKNOWN] = "of record types of a newer writer",
     };
@@ -125,9 +123,9 @@ static void log_skipped(const gs_trace *t)
         GS_LOG(GS_LOG_INFO, "%s: skipped %" PRIu64 " events%s", t->path, t->events_skipped, buf);
     else
         GS_LOG(GS_LOG_INFO, "%s: skipped no event", t->path);
-    if (t->records_dropped)
-        GS_LOG(GS_LOG_INFO, "%s: the collector lost %" PRIu64 " records", t->path,
-               t->records_dropped);
+    char lost[256];
+    if (*gs_loss_note(t->lost, lost, sizeof lost))
+        GS_LOG(GS_LOG_INFO, "%s: lost %s", t->path, lost);
 }
 
 typedef struct stream_count {

@@ -236,7 +236,7 @@ static int build_tree(gs_trace *t)
         }
         uint32_t parent = depth ? stack[depth - 1] : GS_NONE;
         if (parent != GS_NONE)
-            t->ranges.v[parent].self_ns -= it->end - it->start;
+            t->ranges.v[parent].self_ns -= it->end - it->start; /* no overflow: gs_trace_check */
         if (it->is_api) {
             t->thread_apis.v[t->thread_apis.n++] = it->idx;
             t->apis.v[it->idx].parent = parent;

@@ -12,6 +12,7 @@
 #define GS_MODEL_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -22,6 +23,14 @@
 #define GS_NONE UINT32_MAX
 
 typedef int64_t gs_ns;
+
+/* The model's bounds on numbers, enforced by gs_trace_check before indexing so that analyses can
+ * add and subtract without overflowing: every time, and every time plus epoch_ns, lies within
+ * +-GS_TIME_MAX (146 years around the clock's origin), so the difference of any two fits; the
+ * durations of one trace's events add up to at most GS_TOTAL_TIME_MAX (2.3 years), so sums over
+ * events, and over a few hundred ranks of them, fit too. */
+#define GS_TIME_MAX (((gs_ns)1 << 62) - 1)
+#define GS_TOTAL_TIME_MAX ((gs_ns)1 << 56)
 
 /* ---- GPU side ---------------------------------------------------------------------------- */
 
@@ -194,15 +203,25 @@ typedef struct gs_thread {
     gs_str name;
 } gs_thread;
 
-/* Why a reader left an event out of the model (gs_trace.skipped_why). */
+/* Why a reader left an event out of the model on purpose (gs_trace.skipped_why): what no view
+ * uses. Not loss: that is gs_loss. */
 enum gs_skip_reason {
     GS_SKIP_CATEGORY, /* a category no view uses: flows, Trace spans, CUPTI overhead */
     GS_SKIP_PHASE,    /* a phase no view uses: begin/end pairs, flow starts and ends */
-    GS_SKIP_NO_TIME,  /* no timestamp */
-    GS_SKIP_NEGATIVE, /* a negative duration: a broken record */
     GS_SKIP_COUNTER,  /* a counter without a value */
     GS_SKIP_UNKNOWN,  /* a record or chunk type of a newer writer (.gst) */
     GS_SKIP__COUNT
+};
+
+/* Why an event is missing from the model: what a user is told as "N events skipped (why)".
+ * Loss, unlike events_skipped (categories no view uses). */
+enum gs_loss {
+    GS_LOSS_DROPPED,           /* records the collector said it dropped (CUPTI buffers full) */
+    GS_LOSS_NO_TIME,           /* no time, or one that is not a number */
+    GS_LOSS_TIME_RANGE,        /* a time out of range (1e999, beyond +-GS_TIME_MAX) */
+    GS_LOSS_NEGATIVE_DURATION, /* a duration < 0: the end before the start */
+    GS_LOSS_TORN_CHUNK,        /* records of a .gst chunk cut short (the writer was killed) */
+    GS_LOSS__COUNT
 };
 
 /* One process's (one rank's) trace. */
@@ -234,9 +253,9 @@ typedef struct gs_trace {
     GS_VEC(uint32_t) thread_ranges;
     GS_VEC(uint32_t) thread_apis;
 
-    uint64_t events_skipped; /* events of categories the model does not keep */
+    uint64_t events_skipped; /* events of categories the model does not keep, on purpose */
     uint64_t skipped_why[GS_SKIP__COUNT]; /* events_skipped by reason, for the debug log */
-    uint64_t records_dropped; /* what the collector said it lost */
+    uint64_t lost[GS_LOSS__COUNT]; /* events lost by the collector or left out by the reader */
     bool old_categories; /* Kineto categories spelt as PyTorch <= 1.9 did (Kernel, Operator) */
     bool indexed;
 } gs_trace;
@@ -253,9 +272,24 @@ void gs_trace_free(gs_trace *t);
 gs_trace *gs_trace_new(const char *path, gs_error *err);
 void gs_trace_delete(gs_trace *t);
 
+/* Drops the events whose times break the model's bounds (GS_TIME_MAX, counted in t->lost) and
+ * fails when the durations add up past GS_TOTAL_TIME_MAX. Called once after reading, before
+ * gs_trace_index. */
+int gs_trace_check(gs_trace *t, gs_error *err);
+
 /* Sorts every array by start time and builds the links (correlation, nesting, self time).
  * Called once by every reader after loading. */
 int gs_trace_index(gs_trace *t, gs_error *err);
+
+/* The events lost, all reasons together. */
+uint64_t gs_loss_total(const uint64_t lost[GS_LOSS__COUNT]);
+
+/* "12 events skipped (10 dropped by the collector, 2 with a time out of range)" into buf, or ""
+ * when nothing was lost: the note shown beside results wherever they are shown. Returns buf. */
+const char *gs_loss_note(const uint64_t lost[GS_LOSS__COUNT], char *buf, size_t cap);
+
+/* A reason's name in machine-readable output: "dropped_by_collector", "time_out_of_range". */
+const char *gs_loss_key(enum gs_loss why);
 
 /* Earliest start and latest end over all timed events; false when the trace has none. */
 bool gs_trace_span(const gs_trace *t, gs_ns *first, gs_ns *last);

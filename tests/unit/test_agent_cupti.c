@@ -154,7 +154,7 @@ static void test_callbacks(void)
         if (t->kernels.n == 1)
             CHECK_INT(t->kernels.v[0].correlation, 2);
         CHECK(has_string(t, "CUPTI: fatal error, CUDA tracing stops: device lost"));
-        CHECK_INT(t->records_dropped, 0);
+        CHECK_INT(t->lost[GS_LOSS_DROPPED], 0);
         gs_trace_delete(t);
     }
     CHECK_INT(atomic_load(&fake.forced_flushes), 0);

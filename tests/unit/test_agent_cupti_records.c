@@ -122,7 +122,7 @@ static void check_common(const gs_trace *t)
     }
     CHECK(has_string(t, "lazy function loading"));
     /* 5 CUPTI said it dropped, 1 kernel without timestamps. */
-    CHECK_INT(t->records_dropped, 6);
+    CHECK_INT(t->lost[GS_LOSS_DROPPED], 6);
 }
 
 /* ---- CUDA 13 ------------------------------------------------------------------------------- */

@@ -90,7 +90,7 @@ static void test_round_trip(void)
     CHECK_INT(t->rank_source, GS_RANK_FROM_METADATA);
     CHECK_STR(gs_trace_str(t, t->hostname), "host-a");
     CHECK_INT(t->epoch_ns, 1700000000000000000);
-    CHECK_INT(t->records_dropped, 17);
+    CHECK_INT(t->lost[GS_LOSS_DROPPED], 17);
     CHECK_INT(t->devices.n, 1);
     const gs_device *d = &t->devices.v[0];
     CHECK_INT(d->id, 1);
@@ -222,7 +222,7 @@ static void test_truncation(void)
             CHECK_INT(t->apis.n, 12);
             CHECK_INT(t->ranges.n, 4);
             CHECK_INT(t->memops.n, 6);
-            CHECK_INT(t->records_dropped, 3);
+            CHECK_INT(t->lost[GS_LOSS_DROPPED], 3);
         }
         gs_trace_delete(t);
     }
@@ -343,12 +343,12 @@ static void test_compatibility(void)
     n = build(f, GST_REC_COUNTER, 32);
     gst_put_u32(f + 40, 60u << 20);
     t = load_bytes(f, n, &err);
-    CHECK(t && t->counters.n == 0 && t->records_dropped == 1);
+    CHECK(t && t->counters.n == 0 && t->lost[GS_LOSS_TORN_CHUNK] == 1);
     gs_trace_delete(t);
-    /* A torn last chunk: the records before it stay, its records count as dropped. */
+    /* A torn last chunk: the records before it stay, its records count as lost in it. */
     n = build(f, GST_REC_COUNTER, 32);
     t = load_bytes(f, n - 1, &err);
-    CHECK(t && t->counters.n == 0 && t->records_dropped == 1);
+    CHECK(t && t->counters.n == 0 && t->lost[GS_LOSS_TORN_CHUNK] == 1);
     gs_trace_delete(t);
 }
 

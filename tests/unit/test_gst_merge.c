@@ -318,7 +318,7 @@ static void test_merge_three(void)
     CHECK_STR(gs_trace_str(t, t->hostname), "hostA");
     CHECK_INT(t->rank, 0);
     CHECK_INT(t->world_size, 2);
-    CHECK_INT(t->records_dropped, 3 + 5 + 1 + 2);
+    CHECK_INT(t->lost[GS_LOSS_DROPPED], 3 + 5 + 1 + 2);
     CHECK_INT(t->kernels.n, 2);
     if (t->kernels.n == 2) {
         CHECK_INT(t->kernels.v[0].start, 1200);

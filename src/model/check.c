@@ -1,0 +1,70 @@
+/* The model's bounds on times (trace.h, GS_TIME_MAX and GS_TOTAL_TIME_MAX), checked once after a
+ * reader has filled the arrays: an event outside them is dropped and counted by reason, so that
+ * no analysis meets a time whose difference or sum overflows. */
+#include <stdint.h>
+
+#include "model/trace.h"
+
+typedef struct checker {
+    gs_ns epoch;
+    uint64_t total; /* durations kept so far, saturating just past GS_TOTAL_TIME_MAX */
+} checker;
+
+static bool time_fits(const checker *c, gs_ns t)
+{
+    /* |epoch| <= GS_TIME_MAX is checked first, so t + epoch cannot overflow. */
+    return t >= -GS_TIME_MAX && t <= GS_TIME_MAX && t + c->epoch >= -GS_TIME_MAX &&
+           t + c->epoch <= GS_TIME_MAX;
+}
+
+/* Why [start, end) cannot be kept, or GS_LOSS__COUNT when it can. */
+static enum gs_loss span_fault(checker *c, gs_ns start, gs_ns end)
+{
+    if (!time_fits(c, start) || !time_fits(c, end))
+        return GS_LOSS_TIME_RANGE;
+    if (end < start)
+        return GS_LOSS_NEGATIVE_DURATION;
+    if (c->total <= (uint64_t)GS_TOTAL_TIME_MAX)
+        c->total += (uint64_t)(end - start); /* < 2^63 + 2^56: no wrap */
+    return GS_LOSS__COUNT;
+}
+
+/* Compacts `vec` in place, keeping the elements whose [first, last] fits. */
+#define KEEP_FITTING(vec, first, last)                                                             \
+    do {                                                                                           \
+        size_t kept = 0;                                                                           \
+        for (size_t i = 0; i < (vec).n; i++) {                                                     \
+            enum gs_loss why = span_fault(&c, (vec).v[i].first, (vec).v[i].last);                  \
+            if (why != GS_LOSS__COUNT) {                                                           \
+                t->lost[why]++;                                                                    \
+                continue;                                                                          \
+            }                                                                                      \
+            if (kept != i)                                                                         \
+                (vec).v[kept] = (vec).v[i];                                                        \
+            kept++;                                                                                \
+        }                                                                                          \
+        (vec).n = kept;                                                                            \
+    } while (0)
+
+int gs_trace_check(gs_trace *t, gs_error *err)
+{
+    if (t->epoch_ns < -GS_TIME_MAX || t->epoch_ns > GS_TIME_MAX)
+        return gs_fail(err, GS_EXIT_INPUT,
+                       "%s: clock origin %lld ns is out of range (more than 146 years from 1970)",
+                       t->path, (long long)t->epoch_ns);
+    checker c = {.epoch = t->epoch_ns};
+    KEEP_FITTING(t->kernels, start, end);
+    KEEP_FITTING(t->memops, start, end);
+    KEEP_FITTING(t->syncs, start, end);
+    KEEP_FITTING(t->apis, start, end);
+    KEEP_FITTING(t->ranges, start, end);
+    KEEP_FITTING(t->instants, ts, ts);
+    KEEP_FITTING(t->mem_events, ts, ts);
+    KEEP_FITTING(t->counters, ts, ts);
+    if (c.total > (uint64_t)GS_TOTAL_TIME_MAX)
+        return gs_fail(err, GS_EXIT_INPUT,
+                       "%s: the events' durations add up to more than 2.28 years (2^56 ns): more "
+                       "than any totals gpuscope keeps can hold",
+                       t->path);
+    return 0;
+}
