@@ -37,6 +37,7 @@ typedef struct merge {
     size_t nbytes, bytes_cap;
     note_ref *notes;
     size_t nnotes, notes_cap;
+    uint64_t torn_records; /* in this input's torn last chunk, as its header declares */
 } merge;
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -74,7 +75,8 @@ static int keep_string(merge *m, const uint8_t *payload, size_t payload_size)
     if (grow((void **)&m->defs, &m->defs_cap, m->ndefs + 1, sizeof *m->defs) != 0 ||
         grow((void **)&m->bytes, &m->bytes_cap, m->nbytes + len, 1) != 0)
         return gs_fail_oom(m->err);
-    memcpy(m->bytes + m->nbytes, payload + l->payload_size, len);
+    if (len) /* m->bytes is still NULL before the first non-empty string */
+        memcpy(m->bytes + m->nbytes, payload + l->payload_size, len);
     m->defs[m->ndefs++] = (string_def){id, m->nbytes, len};
     m->nbytes += len;
     return 0;
@@ -150,6 +152,7 @@ static int copy_chunk(merge *m, FILE *f)
         return gs_fail_oom(m->err);
     if (fread(m->chunk, 1, h.payload_size, f) < h.payload_size) {
         m->stats->torn_files++;
+        m->torn_records = h.record_count;
         return 0;
     }
     if (h.type != GST_CHUNK_RECORDS)
@@ -199,6 +202,27 @@ static int resolve_notes(merge *m)
     return 0;
 }
 
+static const char torn_text[] = "records of a chunk cut short (the process was killed while "
+                                "writing)";
+
+/* The records an input lost in its torn chunk, as a NOTE of the merged file (source MERGE): the
+ * reader of the merged file, which sees no torn chunk, still counts them. */
+static int note_torn_records(merge *m)
+{
+    if (!m->torn_records)
+        return 0;
+    uint32_t id = m->base + ++m->max_id;
+    gst_note n = {0, m->torn_records, 0, GST_NOTE_MERGE, id};
+    note_ref ref = {id, GST_NOTE_MERGE, m->torn_records};
+    m->torn_records = 0;
+    if (gst_writer_string(&m->w, id, 0, torn_text, sizeof torn_text - 1) != 0 ||
+        gst_writer_add(&m->w, GST_REC_NOTE, &n) != 0)
+        return gs_fail(m->err, GS_EXIT_ENV, "cannot write the merged trace: %s",
+                       strerror(-m->w.error ? -m->w.error : EMSGSIZE));
+    return add_note(m->stats, torn_text, sizeof torn_text - 1, &ref) == 0 ? 0
+                                                                          : gs_fail_oom(m->err);
+}
+
 static int copy_file(merge *m, const char *path)
 {
     m->path = path;
@@ -221,12 +245,15 @@ static int copy_file(merge *m, const char *path)
             rc = gs_fail(m->err, GS_EXIT_INPUT,
                          "%s: a .gst version or clock this merge does not handle", path);
         m->max_id = 0;
+        m->torn_records = 0;
         int more = rc == 0 ? 1 : -1;
         while (more == 1)
             more = copy_chunk(m, f);
         rc = more < 0 ? -1 : 0;
         if (rc == 0)
             rc = resolve_notes(m);
+        if (rc == 0)
+            rc = note_torn_records(m);
         m->base += m->max_id;
     }
     fclose(f);

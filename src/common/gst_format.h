@@ -98,7 +98,15 @@ enum gst_sync_type {
 
 enum gst_nvtx_style { GST_NVTX_PUSH_POP = 0, GST_NVTX_START_END = 1 };
 
-enum gst_note_source { GST_NOTE_CUPTI = 0, GST_NOTE_AGENT = 1, GST_NOTE_NVTX = 2, GST_NOTE_SAMPLER = 3 };
+/* GST_NOTE_MERGE: records of a per-process file's torn last chunk (its process was killed while
+ * writing), counted by the merge of gpuscope run; the reader counts them as torn, not dropped. */
+enum gst_note_source {
+    GST_NOTE_CUPTI = 0,
+    GST_NOTE_AGENT = 1,
+    GST_NOTE_NVTX = 2,
+    GST_NOTE_SAMPLER = 3,
+    GST_NOTE_MERGE = 4,
+};
 
 /* String ids are the writer's: 0 is the empty string, others are defined by a STRING record
  * anywhere in the file (before or after their use). */

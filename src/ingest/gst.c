@@ -323,7 +323,8 @@ static int add_counter(reader *r, const record *u)
 static int add_note(reader *r, const record *u)
 {
     /* Overhead time has no place in the model yet; lost records do. */
-    uint64_t *lost = &r->t->lost[GS_LOSS_DROPPED];
+    uint64_t *lost = &r->t->lost[u->note.source == GST_NOTE_MERGE ? GS_LOSS_TORN_CHUNK
+                                                                   : GS_LOSS_DROPPED];
     *lost = *lost + u->note.records_dropped >= *lost ? *lost + u->note.records_dropped
                                                      : UINT64_MAX;
     return 0;

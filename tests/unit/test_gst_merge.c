@@ -492,13 +492,19 @@ static void test_torn(void)
     int failures_before = check_failures;
     for (size_t keep = 0; keep <= n && check_failures == failures_before; keep++) {
         write_bytes(cut, data, keep);
-        uint64_t want[GST_REC__COUNT] = {0};
+        uint64_t want[GST_REC__COUNT] = {0}, want_torn = 0;
         bool at_boundary = keep == GST_FILE_HEADER_SIZE;
-        for (size_t k = 0; k < nchunks && chunks[k].end <= keep; k++) {
+        size_t k = 0;
+        for (; k < nchunks && chunks[k].end <= keep; k++) {
             for (int ty = 0; ty < GST_REC__COUNT; ty++)
                 want[ty] += chunks[k].counts[ty];
             at_boundary |= chunks[k].end == keep;
         }
+        /* The torn chunk's records, when its header made it: counted, not silently gone. */
+        size_t torn_at = k ? chunks[k - 1].end : GST_FILE_HEADER_SIZE;
+        if (k < nchunks && keep >= torn_at + GST_CHUNK_HEADER_SIZE)
+            for (int ty = 0; ty < GST_REC__COUNT; ty++)
+                want_torn += chunks[k].counts[ty];
         /* B's records on top. */
         want[GST_REC_PROCESS] += 1;
         want[GST_REC_KERNEL] += 1;
@@ -520,6 +526,10 @@ static void test_torn(void)
         /* B's note texts are resolved whatever A lost. */
         const gs_merge_note *other = find_note(&st, "other note", GST_NOTE_AGENT);
         CHECK(other && other->count == 1);
+        const gs_merge_note *torn = find_note(
+            &st, "records of a chunk cut short (the process was killed while writing)",
+            GST_NOTE_MERGE);
+        CHECK(want_torn ? torn && torn->records_dropped == want_torn : torn == NULL);
         gs_merge_stats_free(&st);
         gs_trace *t = load(out);
         if (!t)
@@ -540,6 +550,7 @@ static void test_torn(void)
         /* A's PROCESS record is in its first chunk: once that is whole, A names the trace. */
         CHECK_INT(t->pid, keep >= chunks[0].end ? 100 : 200);
         CHECK_INT(t->kernels.n, want[GST_REC_KERNEL]);
+        CHECK_INT(t->lost[GS_LOSS_TORN_CHUNK], want_torn);
         gs_trace_delete(t);
     }
     free(data);
