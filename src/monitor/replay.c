@@ -74,6 +74,10 @@ static int read_string(line_state *st, const char *key, char *dst, size_t cap)
     return 0;
 }
 
+/* Values beyond this are no metric any GPU or host reports (bytes, W, MHz, %): refused, so that
+ * every value converts to a 64-bit integer (bytes shown as TB) without overflowing. */
+#define MAX_VALUE 9e18
+
 /* A number, or null (*present = false) when nullable. */
 static int read_number(line_state *st, const char *key, bool nullable, double *v, bool *present)
 {
@@ -84,6 +88,8 @@ static int read_number(line_state *st, const char *key, bool nullable, double *v
         return 0;
     if (t != GS_JSON_NUMBER || !gs_json_double(j, v))
         return bad_value(j, t, key, nullable ? "a number or null" : "a number");
+    if (!(*v >= -MAX_VALUE && *v <= MAX_VALUE)) /* NaN too */
+        return gs_json_fail(j, "\"%s\" is out of range (more than 9e18)", key);
     return 0;
 }
 
@@ -91,8 +97,9 @@ static int read_whole(line_state *st, const char *key, int64_t max, int64_t *v)
 {
     gs_json *j = st->j;
     double d;
-    if (gs_json_next(j) != GS_JSON_NUMBER || !gs_json_double(j, &d) || d != (double)(int64_t)d ||
-        d < 0 || d > (double)max)
+    /* The range first: converting a double beyond int64 is undefined behaviour. */
+    if (gs_json_next(j) != GS_JSON_NUMBER || !gs_json_double(j, &d) || !(d >= 0) ||
+        d > (double)max || d != (double)(int64_t)d)
         return gs_json_fail(j, "\"%s\" wants a whole number up to %lld", key, (long long)max);
     *v = (int64_t)d;
     return 0;

@@ -66,6 +66,14 @@ static void bad_lines(void)
         {"{\"ts\":1,\"gpu\":0,\"unavailable\":{\"gpu_temp_c\":\"hot\"}}",
          "\"unavailable\" values are"},
         {"{\"ts\":1} 2", "more after the object"},
+        /* Numbers no metric reaches: they overflowed the conversions to integers before. */
+        {"{\"ts\":1,\"gpu\":1e20}", "\"gpu\" wants a whole number"},
+        {"{\"ts\":1,\"gpu\":0,\"gpu_mem_used_bytes\":4.3e20}",
+         "\"gpu_mem_used_bytes\" is out of range (more than 9e18)"},
+        {"{\"ts\":1,\"gpu\":0,\"processes\":[{\"pid\":1,\"gpu_memory_bytes\":4.3e20}]}",
+         "\"gpu_memory_bytes\" is out of range"},
+        {"{\"ts\":1,\"host_mem_used_bytes\":1e999}", "\"host_mem_used_bytes\" is out of range"},
+        {"{\"ts\":1,\"host_cpu_pct\":-1e300}", "\"host_cpu_pct\" is out of range"},
     };
     gs_snapshot s = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
