@@ -10,8 +10,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include <zlib.h>
-
 #include "common/log.h"
 #include "ingest/gst.h"
 #include "ingest/json.h"
@@ -74,17 +72,21 @@ static int read_trace(gs_source *src, gs_trace *t, const gs_load_opts *opts, boo
     return rc;
 }
 
-/* Reads a trace from an open source into a new, indexed trace; closes the source. */
-static int load_source(gs_source *src, const char *path, const gs_load_opts *opts, bool is_gst,
-                       gs_trace **out, gs_error *err)
+/* Reads a trace from an open source into a new, indexed trace; closes the source. The format
+ * is told by the first bytes, not the name: a .gst file may be renamed or gzipped. */
+static int load_source(gs_source *src, const char *path, const gs_load_opts *opts, gs_trace **out,
+                       gs_error *err)
 {
     *out = NULL;
     if (!src)
         return -1;
+    char head[4];
+    ssize_t got = gs_source_peek(src, head, sizeof head, err);
+    bool is_gst = got > 0 && gst_is_magic(head, (size_t)got);
     double started = gs_log_clock(GS_LOG_INFO);
     if (gs_log_on(GS_LOG_INFO))
         gs_load_log_opened(path, src, is_gst);
-    gs_trace *t = gs_trace_new(path, err);
+    gs_trace *t = got < 0 ? NULL : gs_trace_new(path, err);
     if (!t || read_trace(src, t, opts, is_gst, err) != 0) {
         gs_source_close(src);
         gs_trace_delete(t);
@@ -104,30 +106,15 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     return 0;
 }
 
-/* The format is told by the first bytes, not the name: a .gst file may be renamed or gzipped
- * (gzread passes plain files through). Errors are left to the real open that follows. */
-static bool file_is_gst(const char *path)
-{
-    unsigned char head[4];
-    gzFile f = gzopen(path, "rb");
-    if (!f)
-        return false;
-    int got = gzread(f, head, sizeof head);
-    gzclose(f);
-    return got > 0 && gst_is_magic(head, (size_t)got);
-}
-
 int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err)
 {
-    gs_source *src = gs_source_open(path, err);
-    return load_source(src, path, opts, src && file_is_gst(path), out, err);
+    return load_source(gs_source_open(path, err), path, opts, out, err);
 }
 
 int gs_load_trace_buffer(const char *data, size_t size, const char *name, const gs_load_opts *opts,
                          gs_trace **out, gs_error *err)
 {
-    return load_source(gs_source_memory(data, size, name, err), name, opts,
-                       gst_is_magic(data, size), out, err);
+    return load_source(gs_source_memory(data, size, name, err), name, opts, out, err);
 }
 
 /* Trace files, and with_gsum also rank summaries (.gsum, the last suffix). */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +16,15 @@
 struct gs_source {
     char *name;
     int fd;    /* a plain file, -1 otherwise */
-    gzFile gz; /* a gzip file, inflated by `inflater` on another core */
+    gzFile gz; /* a gzip file or a pipe, inflated by `inflater` on another core */
     inflate_thread *inflater;
     bool is_gzip;
-    uint64_t file_size;
+    uint64_t file_size; /* 0 for a pipe */
     const char *mem;
     size_t mem_size, mem_pos;
     uint64_t file_pos; /* bytes read from a plain file */
+    char head[GS_SOURCE_PEEK_MAX]; /* bytes gs_source_peek took, handed out first */
+    size_t head_len, head_pos;
 };
 
 static gs_source *source_new(const char *name, gs_error *err)
@@ -39,47 +42,86 @@ static gs_source *source_new(const char *name, gs_error *err)
     return s;
 }
 
+/* What a path that is not a file or a pipe is, for the message that refuses it. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISCHR(mode))
+        return "a character device, not a trace file";
+    if (S_ISBLK(mode))
+        return "a block device, not a trace file";
+    if (S_ISSOCK(mode))
+        return "a socket, not a trace file";
+    return "not a regular file or a pipe";
+}
+
+/* Inflated on another core; zlib passes bytes that are not gzip through unchanged. */
+static int start_inflater(gs_source *s, int fd, gs_error *err)
+{
+    s->gz = gzdopen(fd, "rb");
+    if (!s->gz) {
+        close(fd);
+        return gs_fail_oom(err);
+    }
+    gzbuffer(s->gz, 1 << 18);
+    s->inflater = inflate_thread_start(s->gz);
+    return s->inflater ? 0 : gs_fail_oom(err);
+}
+
+/* How long a FIFO may stay silent before it is taken for one no program writes to. */
+#define FIFO_WAIT_MS 5000
+
+/* A FIFO opened before its writer, or with none: wait a while for bytes (or a writer's end),
+ * not forever. */
+static const char *wait_for_writer(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int rc;
+    do
+        rc = poll(&p, 1, FIFO_WAIT_MS);
+    while (rc < 0 && errno == EINTR);
+    if (rc < 0)
+        return strerror(errno);
+    return rc == 0 ? "a FIFO nothing was written to in 5 s" : NULL;
+}
+
 gs_source *gs_source_open(const char *path, gs_error *err)
 {
+    /* One open, and one that cannot block: a FIFO with no writer opens at once instead of
+     * hanging in open(), and a fed pipe is read once, through the same descriptor the format
+     * is told from. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        gs_fail(err, GS_EXIT_INPUT, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
     struct stat st;
-    if (stat(path, &st) != 0) {
-        gs_fail(err, GS_EXIT_INPUT, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        gs_fail(err, GS_EXIT_INPUT, "%s: is a directory", path);
-        return NULL;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gs_fail(err, GS_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    int flags = fcntl(fd, F_GETFL);
+    const char *refusal = NULL;
+    if (fstat(fd, &st) != 0 || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+        refusal = strerror(errno);
+    else if (S_ISDIR(st.st_mode))
+        refusal = "is a directory";
+    else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+        refusal = file_kind(st.st_mode);
+    else if (S_ISFIFO(st.st_mode))
+        refusal = wait_for_writer(fd);
+    gs_source *s = refusal ? NULL : source_new(path, err);
+    if (!s) {
+        if (refusal)
+            gs_fail(err, GS_EXIT_INPUT, "%s: %s", path, refusal);
+        close(fd);
         return NULL;
     }
     unsigned char magic[2] = {0, 0};
-    size_t got = fread(magic, 1, 2, f);
-    fclose(f);
-    gs_source *s = source_new(path, err);
-    if (!s)
-        return NULL;
-    s->is_gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-    s->file_size = (uint64_t)st.st_size;
-    /* Plain files are read straight into the scanner's window: no copy through zlib. */
-    if (s->is_gzip) {
-        s->gz = gzopen(path, "rb");
-        if (s->gz) {
-            gzbuffer(s->gz, 1 << 18);
-            s->inflater = inflate_thread_start(s->gz);
-            if (!s->inflater) {
-                gs_fail_oom(err);
-                gs_source_close(s);
-                return NULL;
-            }
-        }
-    } else {
-        s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (S_ISREG(st.st_mode)) {
+        s->file_size = (uint64_t)st.st_size;
+        s->is_gzip = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     }
-    if (!s->gz && s->fd < 0) {
-        gs_fail(err, GS_EXIT_INPUT, "%s: %s", path, errno ? strerror(errno) : "cannot open");
+    /* Plain files are read straight into the scanner's window: no copy through zlib. A pipe
+     * cannot be looked into without consuming it, so zlib reads it, gzip or not. */
+    if (S_ISREG(st.st_mode) && !s->is_gzip) {
+        s->fd = fd;
+    } else if (start_inflater(s, fd, err) != 0) {
         gs_source_close(s);
         return NULL;
     }
@@ -110,7 +152,38 @@ void gs_source_close(gs_source *s)
     free(s);
 }
 
+/* The bytes of the underlying stream, past what gs_source_peek keeps. */
+static ssize_t read_stream(gs_source *s, char *buf, size_t n, gs_error *err);
+
 ssize_t gs_source_read(gs_source *s, char *buf, size_t n, gs_error *err)
+{
+    if (s->head_pos < s->head_len) {
+        size_t k = s->head_len - s->head_pos < n ? s->head_len - s->head_pos : n;
+        memcpy(buf, s->head + s->head_pos, k);
+        s->head_pos += k;
+        return (ssize_t)k;
+    }
+    return read_stream(s, buf, n, err);
+}
+
+ssize_t gs_source_peek(gs_source *s, char *buf, size_t n, gs_error *err)
+{
+    if (n > GS_SOURCE_PEEK_MAX)
+        n = GS_SOURCE_PEEK_MAX;
+    while (s->head_len < n) {
+        ssize_t got = read_stream(s, s->head + s->head_len, n - s->head_len, err);
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            break;
+        s->head_len += (size_t)got;
+    }
+    size_t k = s->head_len < n ? s->head_len : n;
+    memcpy(buf, s->head, k);
+    return (ssize_t)k;
+}
+
+static ssize_t read_stream(gs_source *s, char *buf, size_t n, gs_error *err)
 {
     if (s->fd >= 0) {
         ssize_t got;

@@ -1,5 +1,6 @@
-/* A byte source for the readers: a file (plain or gzip, detected by its magic bytes) or memory.
- * Streams: the reader pulls blocks, so memory does not grow with the file. */
+/* A byte source for the readers: a file (plain or gzip, detected by its magic bytes), a pipe or
+ * FIFO (either, read once), or memory. Streams: the reader pulls blocks, so memory does not grow
+ * with the file. Devices are refused. */
 #ifndef GS_INGEST_SOURCE_H
 #define GS_INGEST_SOURCE_H
 
@@ -19,6 +20,11 @@ void gs_source_close(gs_source *s);
 /* Reads up to n bytes of (decompressed) content. Returns the count, 0 at the end, -1 on error
  * (err says what and where). */
 ssize_t gs_source_read(gs_source *s, char *buf, size_t n, gs_error *err);
+
+/* Copies the first n (at most GS_SOURCE_PEEK_MAX) bytes of content into buf without consuming
+ * them: reads still start at the beginning. Returns how many there are, or -1 on error. */
+#define GS_SOURCE_PEEK_MAX 8
+ssize_t gs_source_peek(gs_source *s, char *buf, size_t n, gs_error *err);
 
 const char *gs_source_name(const gs_source *s);
 bool gs_source_is_gzip(const gs_source *s);

@@ -129,6 +129,44 @@ static void test_missing(void)
     CHECK_STR(err.msg, want);
 }
 
+/* Pipes are read once, gzip or not, through the descriptor they were opened on (the same pipe
+ * opened again would be empty); devices are refused rather than read forever. */
+static void test_pipes_and_devices(void)
+{
+    static const char text[] = "{\"traceEvents\": []}";
+    gzFile gz = NULL;
+    for (int zipped = 0; zipped < 2; zipped++) {
+        int p[2];
+        CHECK(pipe(p) == 0);
+        if (zipped) {
+            gz = gzdopen(dup(p[1]), "wb");
+            gzwrite(gz, text, sizeof text - 1);
+            gzclose(gz);
+        } else {
+            CHECK(write(p[1], text, sizeof text - 1) == (ssize_t)(sizeof text - 1));
+        }
+        close(p[1]);
+        char path[64], back[64] = "";
+        snprintf(path, sizeof path, "/proc/self/fd/%d", p[0]);
+        gs_error err = {0};
+        gs_source *s = gs_source_open(path, &err);
+        CHECK(s != NULL);
+        close(p[0]);
+        if (!s)
+            continue;
+        char head[4];
+        CHECK_INT(gs_source_peek(s, head, sizeof head, &err), 4);
+        CHECK(memcmp(head, "{\"tr", 4) == 0);
+        CHECK_INT(read_all(s, back, sizeof back, &err), sizeof text - 1);
+        CHECK(memcmp(back, text, sizeof text - 1) == 0);
+        gs_source_close(s);
+    }
+    gs_error err = {0};
+    CHECK(gs_source_open("/dev/null", &err) == NULL);
+    CHECK_STR(err.msg, "/dev/null: a character device, not a trace file");
+    CHECK_INT(err.code, GS_EXIT_INPUT);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -138,6 +176,7 @@ int main(void)
     test_roundtrip();
     test_bad_gzip();
     test_missing();
+    test_pipes_and_devices();
     rmdir(dir);
     return check_done("test_source");
 }
