@@ -48,6 +48,7 @@ int cmd_summarize(int argc, char **argv)
     const gs_rank_load_opts opts = gs_cli_rank_opts(&cli, false);
     if (gs_rank_trace_summarise(cli.paths[0], &opts, &s, &err) != 0)
         return gs_cli_fail(&err);
+    gs_cli_note_losses(cli.paths[0], s.events.lost);
     FILE *f = fopen(out_path, "w");
     if (!f) {
         fprintf(stderr, "gpuscope: cannot write %s: %s\n", out_path, strerror(errno));

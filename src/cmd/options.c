@@ -381,14 +381,25 @@ int gs_cli_load(const gs_cli *cli, gs_profile *profile)
         gs_profile_free(profile);
         return gs_cli_fail(&err);
     }
-    if (!cli->select.by_rank)
-        return GS_CLI_RUN;
+    bool any = false;
+    for (size_t i = 0; i < profile->traces.n; i++)
+        any |= gs_selected(&cli->select, profile->traces.v[i]);
+    if (!any) {
+        rc = no_such_rank(cli, profile);
+        gs_profile_free(profile);
+        return rc;
+    }
     for (size_t i = 0; i < profile->traces.n; i++)
         if (gs_selected(&cli->select, profile->traces.v[i]))
-            return GS_CLI_RUN;
-    rc = no_such_rank(cli, profile);
-    gs_profile_free(profile);
-    return rc;
+            gs_cli_note_losses(profile->traces.v[i]->path, profile->traces.v[i]->lost);
+    return GS_CLI_RUN;
+}
+
+void gs_cli_note_losses(const char *path, const uint64_t lost[GS_LOSS__COUNT])
+{
+    char note[256];
+    if (*gs_loss_note(lost, note, sizeof note))
+        fprintf(stderr, "gpuscope: %s: %s\n", path, note);
 }
 
 int gs_cli_fail(const gs_error *err)

@@ -137,6 +137,10 @@ void gs_cli_progress_end(const gs_cli_progress *p);
 /* Loads every path into profile; checks that --rank selects at least one trace. */
 int gs_cli_load(const gs_cli *cli, gs_profile *profile);
 
+/* Prints `gpuscope: PATH: N events skipped (why)` on stderr when a trace lost events: every
+ * command that shows results from traces says so. */
+void gs_cli_note_losses(const char *path, const uint64_t lost[GS_LOSS__COUNT]);
+
 /* Prints `gpuscope: <message>` and returns the error's exit code. */
 int gs_cli_fail(const gs_error *err);
 

@@ -23,6 +23,8 @@ int gs_cli_run_pipeline(const gs_cli *cli, const gs_rank_inputs *in, const gs_pi
     gs_error err;
     int rc = gs_pipeline_report(in, &opts, out, &err);
     gs_cli_progress_end(&prog);
+    for (size_t i = 0; rc == 0 && i < out->facts.nfiles; i++)
+        gs_cli_note_losses(out->facts.files[i].path, out->facts.files[i].lost);
     if (rc == 0)
         return GS_CLI_RUN;
     if (err.code != GS_EXIT_USAGE)

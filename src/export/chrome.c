@@ -255,6 +255,26 @@ static void write_sources(FILE *out, const gs_profile *p)
     fputs("\n  ],\n", out);
 }
 
+/* What the readers skipped, summed over the traces, so that reading the export back still says
+ * so: "gpuscopeSkipped": {"dropped_by_collector": 3}. Only when something was. */
+static void write_skipped(FILE *out, const gs_profile *p)
+{
+    uint64_t lost[GS_LOSS__COUNT] = {0};
+    for (size_t i = 0; i < p->traces.n; i++)
+        for (int k = 0; k < GS_LOSS__COUNT; k++)
+            lost[k] += p->traces.v[i]->lost[k];
+    if (!gs_loss_total(lost))
+        return;
+    const char *sep = "";
+    fputs("  \"gpuscopeSkipped\": {", out);
+    for (int k = 0; k < GS_LOSS__COUNT; k++) {
+        if (lost[k])
+            fprintf(out, "%s\"%s\": %" PRIu64, sep, gs_loss_key((enum gs_loss)k), lost[k]);
+        sep = lost[k] ? ", " : sep;
+    }
+    fputs("},\n", out);
+}
+
 int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error *err)
 {
     bool multi = p->traces.n > 1;
@@ -269,6 +289,7 @@ int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error 
         fputs("},\n", out);
     }
     write_sources(out, p);
+    write_skipped(out, p);
     fputs("  \"displayTimeUnit\": \"ms\",\n", out);
     if (base)
         fprintf(out, "  \"baseTimeNanoseconds\": %" PRId64 ",\n", base);

@@ -453,6 +453,29 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
     return rc;
 }
 
+/* "gpuscopeSkipped" (gpuscope's export): what the readers of the exported traces skipped, by
+ * gs_loss_key, so a trace read back still tells it. */
+static int read_skipped(gs_json *j, gs_trace *t)
+{
+    if (gs_json_next(j) != GS_JSON_OBJECT)
+        return gs_json_skip(j);
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_OBJECT_END)
+            return 0;
+        if (tok != GS_JSON_KEY)
+            return gs_json_fail(j, "expected a key in gpuscopeSkipped");
+        int k = 0;
+        while (k < GS_LOSS__COUNT && !gs_json_tok_is(j, gs_loss_key((enum gs_loss)k)))
+            k++;
+        int64_t v;
+        if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &v) && v > 0 && k < GS_LOSS__COUNT)
+            t->lost[k] += (uint64_t)v;
+        else if (gs_json_skip(j) != 0)
+            return -1;
+    }
+}
+
 int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
 {
     kscratch scratch = {0};
@@ -480,6 +503,8 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
             rc = read_device_properties(j, t, &scratch);
         } else if (gs_json_tok_is(j, "distributedInfo")) {
             rc = read_distributed_info(j, t);
+        } else if (gs_json_tok_is(j, "gpuscopeSkipped")) {
+            rc = read_skipped(j, t);
         } else if (gs_json_tok_is(j, "baseTimeNanoseconds")) {
             int64_t base;
             if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &base))

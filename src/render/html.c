@@ -146,6 +146,9 @@ static void put_header(FILE *out, const gs_report *r)
 static void put_profiled(FILE *out, const gs_report *r, const gs_report_tables *t)
 {
     fputs("<section id=\"profiled\"><h2>What was profiled</h2>\n", out);
+    char note[256];
+    if (*gs_loss_note(r->facts.events.lost, note, sizeof note))
+        fprintf(out, "<p class=\"muted\">%s.</p>\n", note); /* digits and words: no markup */
     gs_html_table(out, &t->files);
     if (r->has_devices)
         gs_html_table(out, &t->devices);

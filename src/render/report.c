@@ -41,6 +41,28 @@ static void list_event_classes(const gs_event_counts *c, event_class out[EVENT_C
         out[i] = all[i];
 }
 
+/* ---- events the readers skipped: a line of text, a JSON member, both only when there are any -- */
+
+static void put_loss_line(FILE *out, const gs_event_counts *c)
+{
+    char note[256];
+    if (*gs_loss_note(c->lost, note, sizeof note))
+        fprintf(out, "%s\n", note);
+}
+
+/* ,"events_skipped": {"count": 12, "dropped_by_collector": 10, "time_out_of_range": 2} */
+static void put_loss_json(FILE *out, const gs_event_counts *c)
+{
+    uint64_t total = gs_loss_total(c->lost);
+    if (!total)
+        return;
+    fprintf(out, ",\n    \"events_skipped\": {\"count\": %" PRIu64, total);
+    for (int i = 0; i < GS_LOSS__COUNT; i++)
+        if (c->lost[i])
+            fprintf(out, ", \"%s\": %" PRIu64, gs_loss_key((enum gs_loss)i), c->lost[i]);
+    fputc('}', out);
+}
+
 /* ---- text ----------------------------------------------------------------------------------- */
 
 static void put_profile_lines(FILE *out, const gs_profile_facts *f)
@@ -64,6 +86,7 @@ static void put_profile_lines(FILE *out, const gs_profile_facts *f)
         any |= ev[i].count > 0;
     }
     fputs(any ? "\n" : " none\n", out);
+    put_loss_line(out, &f->events);
 }
 
 /* A section title, after a blank line that separates it from the section before. */
@@ -246,7 +269,9 @@ static int render_json(FILE *out, const gs_report *r, const gs_report_tables *t)
     list_event_classes(&f->events, ev);
     for (size_t i = 0; i < EVENT_CLASSES; i++)
         fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", ev[i].key, ev[i].count);
-    fputs("},\n    \"files\": ", out);
+    fputc('}', out);
+    put_loss_json(out, &f->events);
+    fputs(",\n    \"files\": ", out);
     gs_json_rows(out, &t->files, "    ");
     if (r->has_devices) {
         fputs(",\n    \"devices\": ", out);

@@ -11,6 +11,8 @@ check_golden() {
     ran=$((ran + 1))
     out=$("$exe" "$@" 2>&1)
     rc=$?
+    # Paths in the test's temporary folder show as bare names: goldens hold no /tmp/tmp.XXXX/.
+    [ -n "${tmp:-}" ] && out=${out//"$tmp/"/}
     if [ $rc -ne 0 ]; then
         echo "FAIL $name: exit $rc"
         echo "$out"

@@ -22,11 +22,15 @@ check_golden gst-api.table api "$fixture"
 check_golden gst-memcpy.table memcpy "$fixture"
 check_golden gst-kernels.json kernels --format json "$fixture"
 
-# The format is told by the magic bytes, not the name; gzip is undone first.
+# The format is told by the magic bytes, not the name; gzip is undone first: the same table (the
+# note on stderr names each copy).
 cp "$fixture" "$tmp/renamed.json"
-check_golden gst-kernels.table kernels "$tmp/renamed.json"
 gzip -c "$fixture" >"$tmp/sample.gst.gz"
-check_golden gst-kernels.table kernels "$tmp/sample.gst.gz"
+for copy in "$tmp/renamed.json" "$tmp/sample.gst.gz"; do
+    ran=$((ran + 1))
+    cmp -s <("$exe" kernels "$fixture" 2>/dev/null) <("$exe" kernels "$copy" 2>/dev/null) ||
+        { echo "FAIL kernels of $copy differ from the fixture's"; failed=$((failed + 1)); }
+done
 
 # A killed target: the file stops inside a chunk. What was flushed before it is kept.
 head -c 2000 "$fixture" >"$tmp/torn.gst"

@@ -41,6 +41,12 @@ static const gs_gsum_field event_fields[] = {
     {"instants", GS_F_U64, S(R, events.instants), 0},
     {"memory_events", GS_F_U64, S(R, events.memory_events), 0},
     {"counters", GS_F_U64, S(R, events.counters), 0},
+    /* events the reader skipped, by reason (model/loss.c): a merged report still says so */
+    {"skipped_dropped_by_collector", GS_F_U64, S(R, events.lost[GS_LOSS_DROPPED]), 0},
+    {"skipped_no_time", GS_F_U64, S(R, events.lost[GS_LOSS_NO_TIME]), 0},
+    {"skipped_time_out_of_range", GS_F_U64, S(R, events.lost[GS_LOSS_TIME_RANGE]), 0},
+    {"skipped_negative_duration", GS_F_U64, S(R, events.lost[GS_LOSS_NEGATIVE_DURATION]), 0},
+    {"skipped_torn_chunk", GS_F_U64, S(R, events.lost[GS_LOSS_TORN_CHUNK]), 0},
 };
 
 static const gs_gsum_field steps_fields[] = {

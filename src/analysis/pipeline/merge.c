@@ -17,6 +17,8 @@ static void add_counts(gs_event_counts *to, const gs_event_counts *c)
     to->instants += c->instants;
     to->memory_events += c->memory_events;
     to->counters += c->counters;
+    for (int k = 0; k < GS_LOSS__COUNT; k++)
+        to->lost[k] += c->lost[k];
 }
 
 static int merge_devices(const gs_rank_summary *v, size_t n, gs_profile_facts *f)
@@ -48,6 +50,7 @@ int gs_merge_facts(const gs_rank_summary *v, size_t n, gs_profile_facts *f, bool
         const gs_rank_summary *s = &v[i];
         f->files[i] = (gs_file_facts){s->id.path, s->format,       s->id.rank,
                                       s->id.world_size, s->span, s->profiler_steps};
+        memcpy(f->files[i].lost, s->events.lost, sizeof f->files[i].lost);
         f->nranks += i == 0 || s->id.rank != v[i - 1].id.rank;
         f->world_size = s->id.world_size > f->world_size ? s->id.world_size : f->world_size;
         f->span = s->span > f->span ? s->span : f->span;

@@ -33,6 +33,8 @@ static void count_events(const gs_trace *t, gs_event_counts *c)
     c->instants += t->instants.n;
     c->memory_events += t->mem_events.n;
     c->counters += t->counters.n;
+    for (int i = 0; i < GS_LOSS__COUNT; i++)
+        c->lost[i] += t->lost[i];
 }
 
 static int cmp_device(const gs_device_facts *a, const gs_device_facts *b)
@@ -89,6 +91,7 @@ static void add_trace(gs_profile_facts *f, const gs_trace *t)
     bool has_span = gs_trace_span(t, &first, &last);
     *file = (gs_file_facts){t->path, gs_trace_str(t, t->format), t->rank, t->world_size,
                             has_span ? last - first : 0, count_steps(t)};
+    memcpy(file->lost, t->lost, sizeof file->lost);
     if (file->span > f->span)
         f->span = file->span;
     for (size_t d = 0; d < t->devices.n; d++) {

@@ -16,6 +16,7 @@ typedef struct gs_file_facts {
     int32_t rank, world_size; /* world_size 0 when unknown */
     gs_ns span;         /* last - first event, 0 when the trace has no timed event */
     uint64_t steps;     /* ranges named ProfilerStep#N */
+    uint64_t lost[GS_LOSS__COUNT]; /* events this trace's reader skipped, by reason */
 } gs_file_facts;
 
 typedef struct gs_device_facts {
@@ -31,6 +32,7 @@ typedef struct gs_event_counts {
     uint64_t kernels, memcpys, memsets, gpu_syncs, api_calls;
     uint64_t ranges[GS_RANGE__COUNT]; /* by enum gs_range_kind */
     uint64_t instants, memory_events, counters;
+    uint64_t lost[GS_LOSS__COUNT]; /* events skipped, by reason (gs_loss_note) */
 } gs_event_counts;
 
 typedef struct gs_profile_facts {
