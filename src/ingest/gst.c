@@ -553,8 +553,8 @@ int gst_read(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *er
     while (rc == 0) {
         rc = read_chunk(&r);
         if (rc == 1) {
-            rc = 0;
-            if (opts && opts->progress)
+            rc = opts ? gs_mem_budget_check(opts->budget, t, r.offset, err) : 0;
+            if (rc == 0 && opts && opts->progress)
                 opts->progress(opts->progress_ctx, t->path, gs_source_file_offset(src),
                                gs_source_file_size(src));
         } else if (rc == 0) {

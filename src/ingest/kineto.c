@@ -445,7 +445,13 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
             rc = gs_fail_oom(j->err);
             break;
         }
-        if (++*count % PROGRESS_EVERY == 0 && opts && opts->progress)
+        if (++*count % PROGRESS_EVERY != 0 || !opts)
+            continue;
+        if (gs_mem_budget_check(opts->budget, t, gs_json_offset(j), j->err) != 0) {
+            rc = -1;
+            break;
+        }
+        if (opts->progress)
             opts->progress(opts->progress_ctx, t->path, gs_source_file_offset(j->src),
                            gs_source_file_size(j->src));
     }

@@ -80,6 +80,14 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     *out = NULL;
     if (!src)
         return -1;
+    gs_load_opts o = opts ? *opts : (gs_load_opts){0};
+    gs_mem_budget budget;
+    if (!o.budget && gs_mem_budget_default(&budget, err) != 0) {
+        gs_source_close(src);
+        return -1;
+    }
+    if (!o.budget)
+        o.budget = &budget;
     char head[4];
     ssize_t got = gs_source_peek(src, head, sizeof head, err);
     bool is_gst = got > 0 && gst_is_magic(head, (size_t)got);
@@ -87,7 +95,8 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     if (gs_log_on(GS_LOG_INFO))
         gs_load_log_opened(path, src, is_gst);
     gs_trace *t = got < 0 ? NULL : gs_trace_new(path, err);
-    if (!t || read_trace(src, t, opts, is_gst, err) != 0) {
+    if (!t || read_trace(src, t, &o, is_gst, err) != 0 ||
+        gs_mem_budget_check(o.budget, t, gs_source_file_offset(src), err) != 0) {
         gs_source_close(src);
         gs_trace_delete(t);
         return -1;
@@ -198,6 +207,7 @@ static int load_one(const char *path, const gs_load_opts *opts, gs_profile *out,
         return gs_fail_oom(err);
     }
     *slot = t;
+    opts->budget->used += gs_trace_bytes(t);
     return 0;
 }
 
@@ -205,6 +215,14 @@ int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts 
                     gs_profile *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
+    /* One budget for all the traces: they are all in memory at once. */
+    gs_load_opts o = opts ? *opts : (gs_load_opts){0};
+    gs_mem_budget budget;
+    if (!o.budget && gs_mem_budget_default(&budget, err) != 0)
+        return -1;
+    if (!o.budget)
+        o.budget = &budget;
+    opts = &o;
     int rc = 0;
     for (size_t i = 0; i < npaths && rc == 0; i++) {
         struct stat st;

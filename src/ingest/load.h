@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "ingest/mem_budget.h"
 #include "model/trace.h"
 
 typedef struct gs_load_opts {
@@ -14,6 +15,8 @@ typedef struct gs_load_opts {
      * The core never prints; the command decides whether to show progress. */
     void (*progress)(void *ctx, const char *path, uint64_t done, uint64_t total);
     void *progress_ctx;
+    /* The memory the traces may take (ingest/mem_budget.h); NULL: gs_mem_budget_default(). */
+    gs_mem_budget *budget;
 } gs_load_opts;
 
 /* Reads one file into a new, indexed trace. */

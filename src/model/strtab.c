@@ -31,6 +31,7 @@ static char *block_alloc(gs_strtab *t, size_t size)
         b->size = bsize;
         b->next = t->blocks;
         t->blocks = b;
+        t->block_bytes += sizeof *b + bsize;
     }
     char *p = b->data + b->used;
     b->used += size;
@@ -54,6 +55,12 @@ void gs_strtab_free(gs_strtab *t)
     free(t->len);
     gs_hashtab_free(&t->ids);
     memset(t, 0, sizeof *t);
+}
+
+size_t gs_strtab_bytes(const gs_strtab *t)
+{
+    return t->block_bytes + t->cap * (sizeof *t->ptr + sizeof *t->len) +
+           t->ids.nslots * t->ids.entry_size;
 }
 
 gs_str gs_strtab_intern(gs_strtab *t, const char *s, size_t len)

@@ -18,11 +18,15 @@ typedef struct gs_strtab {
     size_t n, cap;
     gs_hashtab ids; /* gs_hash_bytes of the bytes -> id */
     struct gs_strblock *blocks;
+    size_t block_bytes; /* allocated for the bytes of the strings */
 } gs_strtab;
 
 int gs_strtab_init(gs_strtab *t);
 void gs_strtab_free(gs_strtab *t);
 gs_str gs_strtab_intern(gs_strtab *t, const char *s, size_t len);
+
+/* The memory the table holds, in bytes. */
+size_t gs_strtab_bytes(const gs_strtab *t);
 
 static inline const char *gs_str_get(const gs_strtab *t, gs_str id)
 {

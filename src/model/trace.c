@@ -65,6 +65,17 @@ void gs_profile_free(gs_profile *p)
     GS_VEC_FREE(&p->traces);
 }
 
+#define VEC_BYTES(vec) ((uint64_t)(vec).cap * sizeof *(vec).v)
+
+uint64_t gs_trace_bytes(const gs_trace *t)
+{
+    return gs_strtab_bytes(&t->strings) + VEC_BYTES(t->kernels) + VEC_BYTES(t->memops) +
+           VEC_BYTES(t->syncs) + VEC_BYTES(t->apis) + VEC_BYTES(t->ranges) +
+           VEC_BYTES(t->instants) + VEC_BYTES(t->mem_events) + VEC_BYTES(t->counters) +
+           VEC_BYTES(t->devices) + VEC_BYTES(t->threads) + VEC_BYTES(t->coll_args) +
+           VEC_BYTES(t->thread_ranges) + VEC_BYTES(t->thread_apis);
+}
+
 #define SPAN_OVER(arr, first_field, last_field)                                                    \
     for (size_t i = 0; i < (arr).n; i++) {                                                         \
         gs_ns a = (arr).v[i].first_field, b = (arr).v[i].last_field;                               \

@@ -291,6 +291,9 @@ const char *gs_loss_note(const uint64_t lost[GS_LOSS__COUNT], char *buf, size_t 
 /* A reason's name in machine-readable output: "dropped_by_collector", "time_out_of_range". */
 const char *gs_loss_key(enum gs_loss why);
 
+/* The memory the trace's arrays and strings hold, in bytes (what a reader's budget counts). */
+uint64_t gs_trace_bytes(const gs_trace *t);
+
 /* Earliest start and latest end over all timed events; false when the trace has none. */
 bool gs_trace_span(const gs_trace *t, gs_ns *first, gs_ns *last);
 
