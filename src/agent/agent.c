@@ -242,6 +242,18 @@ static unsigned parse_parts(const char *spec)
     return parts;
 }
 
+/* A descriptor of the agent's moved above 0-2: when the program runs with stdout or stderr
+ * closed, open() hands the agent those numbers, and the program's own output would go into the
+ * trace (and the agent's into the program's input). The program keeps them closed. */
+static int off_std_fds(int fd)
+{
+    if (fd < 0 || fd > 2)
+        return fd;
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    close(fd);
+    return moved;
+}
+
 /* What the launcher needs to place this process's file: the -o pattern expanded here, with
  * this process's pid and environment (e.g. %q{RANK}). */
 static void write_target(const char *run_dir, const char *host)
@@ -252,7 +264,7 @@ static void write_target(const char *run_dir, const char *host)
                                      target, sizeof target) != 0)
         return; /* the launcher falls back to the unexpanded pattern */
     snprintf(path, sizeof path, "%s/%ld.target", run_dir, (long)getpid());
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = off_std_fds(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (fd < 0)
         return;
     ssize_t rc = write(fd, target, strlen(target));
@@ -263,7 +275,7 @@ static void write_target(const char *run_dir, const char *host)
 static gst_strid intern_cmdline(void)
 {
     char buf[4096];
-    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    int fd = off_std_fds(open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC));
     if (fd < 0)
         return 0;
     ssize_t n = read(fd, buf, sizeof buf - 1);
@@ -328,7 +340,7 @@ static void install_hooks(void)
 static bool open_file(const char *run_dir, const char *host)
 {
     snprintf(g.path, sizeof g.path, "%s/%ld.gst", run_dir, (long)getpid());
-    g.fd = open(g.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    g.fd = off_std_fds(open(g.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
     if (g.fd < 0)
         return false;
     g.buf = malloc(WRITER_BUFFER);
@@ -347,6 +359,10 @@ static bool open_file(const char *run_dir, const char *host)
 static bool start_writer_thread(void)
 {
     if (pipe2(g.wake, O_NONBLOCK | O_CLOEXEC) != 0)
+        return false;
+    g.wake[0] = off_std_fds(g.wake[0]);
+    g.wake[1] = off_std_fds(g.wake[1]);
+    if (g.wake[0] < 0 || g.wake[1] < 0)
         return false;
     /* The writer takes no signal meant for the program. */
     sigset_t all, old;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,6 +120,27 @@ static int refuse_foreign_injection(void)
     return 0;
 }
 
+/* What would make writing the trace fail once the program has run, said before it starts: the
+ * program's run is not lost to a typo. A symbolic link, even a dangling one, is never written
+ * through (the merge opens with O_EXCL or O_NOFOLLOW as well). */
+static int check_output(const char *path, bool force)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    if (S_ISDIR(st.st_mode))
+        return fail(GS_EXIT_USAGE, "-o %s is a folder: name the trace file (e.g. %s/gpuscope.gst)",
+                    path, path);
+    if (S_ISLNK(st.st_mode))
+        return fail(GS_EXIT_USAGE, "%s is a symbolic link: no trace is written through one",
+                    path);
+    if (!S_ISREG(st.st_mode))
+        return fail(GS_EXIT_USAGE, "%s exists and is not a regular file", path);
+    if (!force)
+        return fail(GS_EXIT_USAGE, "%s exists; --force overwrites it", path);
+    return 0;
+}
+
 static int prepare_output(session *s)
 {
     const char *o = s->rq->output;
@@ -131,9 +153,9 @@ static int prepare_output(session *s)
     if (n <= 0 || (size_t)n >= sizeof s->pattern ||
         gs_expand_output(s->pattern, 1, "host", NULL, NULL, probe, sizeof probe) != 0)
         return fail(GS_EXIT_USAGE, "-o '%s': use %%p, %%h, %%q{VAR} or %%%% after a %%", o);
-    if (!gs_output_is_per_process(s->pattern) && !s->rq->force &&
-        access(probe, F_OK) == 0)
-        return fail(GS_EXIT_USAGE, "%s exists; --force overwrites it", probe);
+    int rc = gs_output_is_per_process(s->pattern) ? 0 : check_output(probe, s->rq->force);
+    if (rc != 0)
+        return rc;
     /* The run folder sits beside the output, so the files are on the disk the user chose. */
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", s->pattern);
@@ -293,8 +315,23 @@ static void summarise(const session *s, const gs_run_outputs *outs)
     }
 }
 
+/* Launched with stdin, stdout or stderr closed (cron, daemons, `>&-`), the launcher's own files
+ * (the sampler's, the merged trace) would take those numbers, and its messages land in them.
+ * /dev/null holds each closed one, close-on-exec: the program still starts with it closed. */
+static void hold_closed_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int got = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (got >= 0 && got != fd)
+            close(got); /* a lower one was free after all: it is held by now */
+    }
+}
+
 int gs_run_session(const gs_run_request *rq)
 {
+    hold_closed_std_fds();
     session s = {.rq = rq, .sampler_fd = -1};
     s.cuda = has_part(rq->parts, "cuda");
     s.nvtx = has_part(rq->parts, "nvtx");

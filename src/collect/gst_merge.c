@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/gst_writer.h"
@@ -260,19 +261,43 @@ static int copy_file(merge *m, const char *path)
     return rc;
 }
 
-int gs_gst_merge(const char *const *inputs, size_t n, const char *output, gs_merge_stats *stats,
-                 gs_error *err)
+/* The output, opened as gs_gst_merge promises; -1 with err set. */
+static int open_output(const char *output, bool replace, gs_error *err)
+{
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+    int fd = open(output, flags | (replace ? O_TRUNC : O_EXCL), 0644);
+    int e = errno;
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        return gs_fail(err, GS_EXIT_ENV, "%s: not a regular file", output);
+    }
+    if (fd >= 0 && fcntl(fd, F_SETFL, 0) == 0) /* O_NONBLOCK was against FIFOs only */
+        return fd;
+    if (fd >= 0) {
+        e = errno;
+        close(fd);
+    }
+    if (e == EEXIST)
+        return gs_fail(err, GS_EXIT_ENV, "%s exists (--force overwrites it)", output);
+    if (e == ELOOP)
+        return gs_fail(err, GS_EXIT_ENV, "%s is a symbolic link: no trace is written through one",
+                       output);
+    return gs_fail(err, GS_EXIT_ENV, "%s: %s", output, strerror(e));
+}
+
+int gs_gst_merge(const char *const *inputs, size_t n, const char *output, bool replace,
+                 gs_merge_stats *stats, gs_error *err)
 {
     memset(stats, 0, sizeof *stats);
     merge m = {.stats = stats, .err = err};
+    int fd = open_output(output, replace, err);
+    if (fd < 0)
+        return -1;
     uint8_t *buf = malloc(OUT_BUFFER);
-    int fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (!buf || fd < 0) {
-        int e = errno;
-        free(buf);
-        if (fd >= 0)
-            close(fd);
-        return gs_fail(err, GS_EXIT_ENV, "%s: %s", output, strerror(e));
+    if (!buf) {
+        close(fd);
+        return gs_fail_oom(err);
     }
     int rc = gst_writer_open(&m.w, fd, buf, OUT_BUFFER, GST_CLOCK_REALTIME, 0) == 0 ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++)

@@ -4,6 +4,7 @@
 #ifndef GS_COLLECT_GST_MERGE_H
 #define GS_COLLECT_GST_MERGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,10 +27,12 @@ typedef struct gs_merge_stats {
     size_t nnotes;
 } gs_merge_stats;
 
-/* Merges `inputs` (in that order) into `output`, created or truncated. Returns 0, or -1 with
- * `err` set (GS_EXIT_INPUT for an unreadable input, GS_EXIT_ENV for the output). */
-int gs_gst_merge(const char *const *inputs, size_t n, const char *output, gs_merge_stats *stats,
-                 gs_error *err);
+/* Merges `inputs` (in that order) into `output`, a new file, or with `replace` an existing
+ * regular file truncated; never through a symbolic link (a dangling one would create its target
+ * elsewhere) nor into a FIFO or device. Returns 0, or -1 with `err` set (GS_EXIT_INPUT for an
+ * unreadable input, GS_EXIT_ENV for the output). */
+int gs_gst_merge(const char *const *inputs, size_t n, const char *output, bool replace,
+                 gs_merge_stats *stats, gs_error *err);
 
 void gs_merge_stats_free(gs_merge_stats *stats);
 

@@ -90,10 +90,6 @@ static int merge_group(const char *run_dir, const char *target, const process_fi
                        size_t nfiles, bool has_sampler, bool force, gs_run_output *o,
                        gs_error *err)
 {
-    if (!force && access(target, F_OK) == 0)
-        return gs_fail(err, GS_EXIT_ENV,
-                       "%s exists (--force overwrites it); the recorded files are kept in %s",
-                       target, run_dir);
     size_t ninputs = nfiles + (has_sampler ? 1 : 0);
     char (*paths)[PATH_MAX] = malloc((ninputs ? ninputs : 1) * sizeof *paths);
     const char **inputs = malloc((ninputs ? ninputs : 1) * sizeof *inputs);
@@ -112,7 +108,11 @@ static int merge_group(const char *run_dir, const char *target, const process_fi
         o->nprocesses = nfiles;
         GS_LOG(GS_LOG_INFO, "run: %s: merging %zu process file(s)%s", target, nfiles,
                has_sampler ? " and the sampler's" : "");
-        rc = gs_gst_merge(inputs, ninputs, target, &o->stats, err);
+        rc = gs_gst_merge(inputs, ninputs, target, force, &o->stats, err);
+        size_t len = err ? strlen(err->msg) : 0;
+        if (rc != 0 && err && len < sizeof err->msg)
+            snprintf(err->msg + len, sizeof err->msg - len,
+                     "; the recorded files are kept in %s", run_dir);
     }
     free(paths);
     free(inputs);

@@ -74,6 +74,18 @@ grep -q "^gpuscope: $tmp/ranges.gst: 2 processes, .* 39 NVTX ranges" "$tmp/err" 
     fail "summary line: $(tail -1 "$tmp/err")"
 ran=$((ran + 2))
 
+# --- launched with stdout and stderr closed (cron, daemons): the program's lines must not land in
+# the agent's or the launcher's files, its status and the whole trace come through ---
+"$exe" run -o "$tmp/closed.gst" -- "$target" ranges 7 >&- 2>&-
+check "exit code with stdout and stderr closed" "$?" 7
+"$exe" ops --format csv "$tmp/ranges.gst" | sort >"$tmp/open.csv"
+"$exe" ops --format csv "$tmp/closed.gst" | sort >"$tmp/closed.csv"
+check "the same ranges with stdout and stderr closed" \
+    "$(cut -d, -f1,2 "$tmp/closed.csv" | tr '\n' ' ')" "$(cut -d, -f1,2 "$tmp/open.csv" | tr '\n' ' ')"
+check "no program output inside the trace" "$(grep -c 'target std' "$tmp/closed.gst")" 0
+"$exe" run -q -o "$tmp/stdin-closed.gst" -- "$target" ranges 3 <&- >/dev/null 2>&1
+check "exit code with stdin closed" "$?" 3
+
 # --- SIGKILL: the ranges flushed before the kill are in the trace ---
 "$exe" run -q --flush-interval 50 -o "$tmp/killed.gst" -- "$target" hang "$tmp/pid" &
 launcher=$!
@@ -129,8 +141,14 @@ check "report finds the NVTX steps" \
 check "--trace without nvtx records no range" \
     "$("$exe" ops --format csv "$tmp/no-nvtx.gst" 2>&1 | grep -c '^outer,')" 0
 
-# --- refusals: one line, the documented exit code, and the program does not run ---
+# --- refusals: one line, the documented exit code, and the program does not run (it would print
+# on stdout, which check_error wants empty) ---
 check_error 2 run -o "$tmp/ranges.gst" -- "$target" ranges 0
+check_error 2 run -f -o "$tmp" -- "$target" ranges 0
+ln -s "$tmp/elsewhere.gst" "$tmp/dangling.gst"
+check_error 2 run -o "$tmp/dangling.gst" -- "$target" ranges 0
+check_error 2 run -f -o "$tmp/dangling.gst" -- "$target" ranges 0
+check "a dangling -o link is not followed" "$(ls "$tmp/elsewhere.gst" 2>/dev/null)" ""
 check_error 2 run --trace gpu -- true
 check_error 2 run
 CUDA_INJECTION64_PATH=/opt/nsys/libinj.so check_error 4 run -o "$tmp/x.gst" -- true

@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *inputs[] = {in, in};
     gs_merge_stats st;
     gs_error err;
-    if (gs_gst_merge(inputs, 2, out, &st, &err) == 0) {
+    if (gs_gst_merge(inputs, 2, out, true, &st, &err) == 0) {
         gs_trace *t = NULL;
         if (gs_load_trace(out, NULL, &t, &err) == 0)
             gs_trace_delete(t);

@@ -53,11 +53,13 @@ static int ranges(int exit_code)
 {
     /* Libraries create their domain before any range: the first NVTX call of the program. */
     nvtxDomainHandle_t domain = nvtxDomainCreateA("test-domain");
+
+    nvtxRangePushA("outer");
+    /* After the first range, so the agent's files are open: run with stdout or stderr closed,
+     * these lines must not land in them. */
     printf("target stdout line\n");
     fflush(stdout);
     fprintf(stderr, "target stderr line\n");
-
-    nvtxRangePushA("outer");
     for (int i = 0; i < 3; i++) {
         nvtxRangePushA("inner");
         spin_us(100);

@@ -242,7 +242,7 @@ static int merge(const char *const *inputs, size_t n, const char *out, gs_merge_
                  gs_error *err)
 {
     memset(err, 0, sizeof *err);
-    return gs_gst_merge(inputs, n, out, st, err);
+    return gs_gst_merge(inputs, n, out, true, st, err);
 }
 
 /* ---- tests -------------------------------------------------------------------------------- */
@@ -648,10 +648,44 @@ static void test_bad_inputs(void)
     }
 }
 
+/* The output: a new file, or with `replace` an existing regular file; never through a symbolic
+ * link (a dangling one created its target elsewhere) and never into a FIFO (open blocked). */
+static void test_output(void)
+{
+    const char *a = write_gst("a.gst", fill_a, 4096, GST_CLOCK_REALTIME);
+    const char *in[] = {a};
+    const char *out = path_of("merged.gst"), *link = path_of("link.gst");
+    const char *target = path_of("target.gst"), *fifo = path_of("fifo.gst");
+    gs_merge_stats st;
+    gs_error err;
+    unlink(out);
+    CHECK_INT(gs_gst_merge(in, 1, out, false, &st, &err), 0);
+    gs_merge_stats_free(&st);
+    CHECK_INT(gs_gst_merge(in, 1, out, false, &st, &err), -1);
+    CHECK(strstr(err.msg, "merged.gst exists (--force overwrites it)") != NULL);
+    gs_merge_stats_free(&st);
+    CHECK_INT(gs_gst_merge(in, 1, out, true, &st, &err), 0);
+    gs_merge_stats_free(&st);
+    unlink(target);
+    CHECK(symlink(target, link) == 0);
+    for (int replace = 0; replace < 2; replace++) {
+        CHECK_INT(gs_gst_merge(in, 1, link, replace, &st, &err), -1);
+        CHECK_INT(err.code, GS_EXIT_ENV);
+        CHECK(access(target, F_OK) != 0);
+        gs_merge_stats_free(&st);
+    }
+    CHECK(strstr(err.msg, "link.gst is a symbolic link: no trace is written through one") != NULL);
+    CHECK(mkfifo(fifo, 0644) == 0);
+    CHECK_INT(gs_gst_merge(in, 1, fifo, true, &st, &err), -1);
+    CHECK_INT(err.code, GS_EXIT_ENV);
+    gs_merge_stats_free(&st);
+}
+
 static void cleanup(void)
 {
     static const char *const names[] = {"a.gst", "b.gst", "c.gst", "merged.gst", "cut.gst",
-                                        "trace.json", "raw.gst", "v2.gst", "d.gst", "tiny.txt"};
+                                        "trace.json", "raw.gst", "v2.gst", "d.gst", "tiny.txt",
+                                        "link.gst", "fifo.gst"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         unlink(path_of(names[i]));
     rmdir(dir);
@@ -668,6 +702,7 @@ int main(void)
     test_unresolved_note();
     test_torn();
     test_bad_inputs();
+    test_output();
     cleanup();
     return check_done("test_gst_merge");
 }
