@@ -100,3 +100,13 @@ endif()
 
 # The layering rule of doc/design.md §3: each source folder includes only the folders below it.
 add_test(NAME lint.layering COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_layering.py)
+
+# Hostile and unlucky input (tests/hostile/): every class of bad input gets its exit status and a
+# one- or two-line message within bounds on time and peak memory; the inputs are made at run time.
+if(GS_SANITIZE)
+  set(GS_HOSTILE_FLAGS --sanitized)
+endif()
+add_test(NAME hostile.inputs
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/test_hostile.py $<TARGET_FILE:gpuscope>
+                 ${GS_HOSTILE_FLAGS})
+set_tests_properties(hostile.inputs PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} TIMEOUT 300)
