@@ -235,7 +235,14 @@ static int read_field(line_state *st)
         if (!gs_json_tok_is(st->j, gs_nvml_metric_name(m)))
             continue;
         st->has_gpu_fields = true;
-        return read_number(st, gs_nvml_metric_name(m), true, &st->gpu.value[m], &st->has_value[m]);
+        double *v = &st->gpu.value[m];
+        if (read_number(st, gs_nvml_metric_name(m), true, v, &st->has_value[m]))
+            return -1;
+        /* A bit mask: shown by name, through an unsigned integer. */
+        if (m == GS_NVML_THROTTLE && st->has_value[m] && !(*v >= 0 && *v == (double)(int64_t)*v))
+            return gs_json_fail(st->j, "\"%s\" wants a whole number (a bit mask)",
+                                gs_nvml_metric_name(m));
+        return 0;
     }
     return gs_json_next(st->j) == GS_JSON_ERROR || gs_json_skip(st->j) ? -1 : 0;
 }

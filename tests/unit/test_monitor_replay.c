@@ -74,6 +74,9 @@ static void bad_lines(void)
          "\"gpu_memory_bytes\" is out of range"},
         {"{\"ts\":1,\"host_mem_used_bytes\":1e999}", "\"host_mem_used_bytes\" is out of range"},
         {"{\"ts\":1,\"host_cpu_pct\":-1e300}", "\"host_cpu_pct\" is out of range"},
+        {"{\"ts\":1,\"gpu\":0,\"gpu_throttle_reasons\":-8}",
+         "\"gpu_throttle_reasons\" wants a whole number (a bit mask)"},
+        {"{\"ts\":1,\"gpu\":0,\"gpu_throttle_reasons\":4.5}", "wants a whole number"},
     };
     gs_snapshot s = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
