@@ -1,6 +1,6 @@
-/* The model's bounds on times (trace.h, GS_TIME_MAX and GS_TOTAL_TIME_MAX), checked once after a
- * reader has filled the arrays: an event outside them is dropped and counted by reason, so that
- * no analysis meets a time whose difference or sum overflows. */
+/* The model's bounds on times and sizes (trace.h: GS_TIME_MAX, GS_BYTES_MAX and the totals),
+ * checked once after a reader has filled the arrays: an event outside them is dropped and counted
+ * by reason, so that no analysis meets a time or a size whose difference or sum overflows. */
 #include <stdint.h>
 
 #include "model/trace.h"
@@ -8,6 +8,7 @@
 typedef struct checker {
     gs_ns epoch;
     uint64_t total; /* durations kept so far, saturating just past GS_TOTAL_TIME_MAX */
+    uint64_t bytes; /* sizes kept so far, saturating just past GS_TOTAL_BYTES_MAX */
 } checker;
 
 static bool time_fits(const checker *c, gs_ns t)
@@ -29,7 +30,8 @@ static enum gs_loss span_fault(checker *c, gs_ns start, gs_ns end)
     return GS_LOSS__COUNT;
 }
 
-/* Compacts `vec` in place, keeping the elements whose [first, last] fits. */
+/* Compacts `vec` in place, keeping the elements whose [first, last] fits; counts the others in
+ * t->lost. Uses the `c` and `t` of gs_trace_check. */
 #define KEEP_FITTING(vec, first, last)                                                             \
     do {                                                                                           \
         size_t kept = 0;                                                                           \
@@ -45,6 +47,44 @@ static enum gs_loss span_fault(checker *c, gs_ns start, gs_ns end)
         }                                                                                          \
         (vec).n = kept;                                                                            \
     } while (0)
+
+/* Adds a size that fits (|n| <= GS_BYTES_MAX) to the total; false when it does not fit. */
+static bool size_fits(checker *c, int64_t n)
+{
+    if (n < -GS_BYTES_MAX || n > GS_BYTES_MAX)
+        return false;
+    if (c->bytes <= (uint64_t)GS_TOTAL_BYTES_MAX)
+        c->bytes += (uint64_t)(n < 0 ? -n : n);
+    return true;
+}
+
+/* Allocator records and copies whose sizes fit; the others are counted as lost. */
+static void keep_fitting_sizes(gs_trace *t, checker *c)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < t->mem_events.n; i++) {
+        const gs_mem_event *m = &t->mem_events.v[i];
+        /* totals below zero say "unknown" (-1): only their size above matters */
+        if (size_fits(c, m->bytes) && m->total_allocated <= GS_BYTES_MAX &&
+            m->total_reserved <= GS_BYTES_MAX)
+            t->mem_events.v[kept++] = *m;
+        else
+            t->lost[GS_LOSS_SIZE_RANGE]++;
+    }
+    t->mem_events.n = kept;
+    kept = 0;
+    for (size_t i = 0; i < t->memops.n; i++) {
+        if (t->memops.v[i].bytes <= (uint64_t)GS_BYTES_MAX &&
+            size_fits(c, (int64_t)t->memops.v[i].bytes))
+            t->memops.v[kept++] = t->memops.v[i];
+        else
+            t->lost[GS_LOSS_SIZE_RANGE]++;
+    }
+    t->memops.n = kept;
+    for (size_t i = 0; i < t->devices.n; i++)
+        if (t->devices.v[i].total_memory > (uint64_t)GS_BYTES_MAX)
+            t->devices.v[i].total_memory = 0; /* unknown, rather than a size no GPU has */
+}
 
 int gs_trace_check(gs_trace *t, gs_error *err)
 {
@@ -65,6 +105,12 @@ int gs_trace_check(gs_trace *t, gs_error *err)
         return gs_fail(err, GS_EXIT_INPUT,
                        "%s: the events' durations add up to more than 2.28 years (2^56 ns): more "
                        "than any totals gpuscope keeps can hold",
+                       t->path);
+    keep_fitting_sizes(t, &c);
+    if (c.bytes > (uint64_t)GS_TOTAL_BYTES_MAX)
+        return gs_fail(err, GS_EXIT_INPUT,
+                       "%s: the allocations and copies add up to more than 1 EiB (2^60 bytes): "
+                       "more than any totals gpuscope keeps can hold",
                        t->path);
     return 0;
 }

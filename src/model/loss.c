@@ -12,6 +12,7 @@ static const struct {
     [GS_LOSS_NO_TIME] = {"without a time", "no_time"},
     [GS_LOSS_TIME_RANGE] = {"with a time out of range", "time_out_of_range"},
     [GS_LOSS_NEGATIVE_DURATION] = {"with a negative duration", "negative_duration"},
+    [GS_LOSS_SIZE_RANGE] = {"with a size out of range", "size_out_of_range"},
     [GS_LOSS_TORN_CHUNK] = {"in a torn .gst chunk", "torn_chunk"},
 };
 

@@ -31,6 +31,11 @@ typedef int64_t gs_ns;
  * events, and over a few hundred ranks of them, fit too. */
 #define GS_TIME_MAX (((gs_ns)1 << 62) - 1)
 #define GS_TOTAL_TIME_MAX ((gs_ns)1 << 56)
+/* The same for sizes: every byte count (allocations, allocator totals, copies, a GPU's memory)
+ * is at most GS_BYTES_MAX (1 PiB), and one trace's allocations, frees and copies add up to at
+ * most GS_TOTAL_BYTES_MAX (1 EiB). */
+#define GS_BYTES_MAX ((int64_t)1 << 50)
+#define GS_TOTAL_BYTES_MAX ((int64_t)1 << 60)
 
 /* ---- GPU side ---------------------------------------------------------------------------- */
 
@@ -220,6 +225,7 @@ enum gs_loss {
     GS_LOSS_NO_TIME,           /* no time, or one that is not a number */
     GS_LOSS_TIME_RANGE,        /* a time out of range (1e999, beyond +-GS_TIME_MAX) */
     GS_LOSS_NEGATIVE_DURATION, /* a duration < 0: the end before the start */
+    GS_LOSS_SIZE_RANGE,        /* a byte count out of range (beyond +-GS_BYTES_MAX) */
     GS_LOSS_TORN_CHUNK,        /* records of a .gst chunk cut short (the writer was killed) */
     GS_LOSS__COUNT
 };
@@ -272,9 +278,10 @@ void gs_trace_free(gs_trace *t);
 gs_trace *gs_trace_new(const char *path, gs_error *err);
 void gs_trace_delete(gs_trace *t);
 
-/* Drops the events whose times break the model's bounds (GS_TIME_MAX, counted in t->lost) and
- * fails when the durations add up past GS_TOTAL_TIME_MAX. Called once after reading, before
- * gs_trace_index. */
+/* Drops the events whose times or sizes break the model's bounds (GS_TIME_MAX, GS_BYTES_MAX;
+ * counted in t->lost), forgets a GPU memory size beyond GS_BYTES_MAX, and fails when durations
+ * or sizes add up past GS_TOTAL_TIME_MAX or GS_TOTAL_BYTES_MAX. Called once after reading,
+ * before gs_trace_index. */
 int gs_trace_check(gs_trace *t, gs_error *err);
 
 /* Sorts every array by start time and builds the links (correlation, nesting, self time).

@@ -110,6 +110,37 @@ def extreme_times(tmp):
     ]))
 
 
+def extreme_args(tmp):
+    """Every numeric arg a view uses, at the int64 and double extremes: launch shapes, registers,
+    occupancy, collective sizes, counter values; sizes at the model's bound (2^50 bytes) and, for
+    one copy and one allocation, beyond it (those two are skipped)."""
+    big, huge, edge = "9223372036854775807", "1e308", "1125899906842624"
+    kernel_args = (', "args": {"blocks per SM": %s, "warps per SM": -%s, "est. achieved occupancy '
+                   '%%": 1e999, "registers per thread": %s, "shared memory": %s, "grid": [%s, -5, '
+                   '2147483647], "block": [2147483647, 2147483647, 2147483647], "device": %s, '
+                   '"stream": %s, "correlation": %s}' % (huge, huge, big, big, big, big, big, big))
+    copy_args = ', "args": {"bytes": %s, "device": 0, "stream": 7}'
+    coll_args = (', "args": {"Collective name": "allreduce", "In msg nelems": %s, '
+                 '"Out msg nelems": %s, "dtype": "Float", "Group size": %s}' % (big, big, big))
+    mem_args = (', "args": {"Device Type": 1, "Device Id": 0, "Addr": %s, "Bytes": %%s, '
+                '"Total Allocated": %%s, "Total Reserved": %%s}' % big)
+    return write(os.path.join(tmp, "args.json"), trace([
+        event("ProfilerStep#1", 0, 100, cat="user_annotation"),
+        event("nccl:all_reduce", 1, 50, extra=coll_args),
+        event("ncclKernel_AllReduce", 10, 20, cat="kernel", pid=0, tid=7, extra=kernel_args),
+        event("Memcpy HtoD (Pageable -> Device)", 40, 5, cat="gpu_memcpy", pid=0, tid=7,
+              extra=copy_args % edge),
+        event("Memcpy DtoH (Device -> Pinned)", 45, 5, cat="gpu_memcpy", pid=0, tid=7,
+              extra=copy_args % big),
+    ] + ['{"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1, '
+         '"ts": %d, "s": "t"%s}' % (5 + i, mem_args % (size, size, size))
+         for i, size in enumerate([edge, edge, "-" + edge, big])] + [
+        '{"ph": "C", "cat": "gpu_counter", "name": "util", "pid": 0, "tid": 0, "ts": 7, '
+        '"args": {"value": 1e308}}',
+    ], tail=', "deviceProperties": [{"id": 0, "name": "G", "totalGlobalMem": %s, "numSms": '
+       '2147483647, "maxThreadsPerMultiprocessor": 2147483647}]' % big))
+
+
 def too_long_in_all(tmp):
     """Three calls of 2^62 ns in one range: each fits, their sum does not."""
     big = "4611686018427387.000"

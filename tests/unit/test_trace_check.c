@@ -148,6 +148,53 @@ static void test_gst_times(void)
     CHECK(strstr(err.msg, "clock origin 9223372036854775807 ns is out of range") != NULL);
 }
 
+/* Sizes: allocations, allocator totals and copies within +-2^50 bytes are kept (sums of them
+ * overflowed the memory view), beyond it skipped; a GPU's memory beyond it becomes unknown; sizes
+ * adding up past 2^60 refuse the trace. */
+static void test_sizes(void)
+{
+    static const char json[] =
+        "{\"traceEvents\": ["
+        "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 1, "
+        "\"tid\": 1, \"ts\": 1, \"args\": {\"Bytes\": 1125899906842624, \"Total Allocated\": "
+        "1125899906842624}},"
+        "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 1, "
+        "\"tid\": 1, \"ts\": 2, \"args\": {\"Bytes\": 1125899906842625}},"
+        "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 1, "
+        "\"tid\": 1, \"ts\": 3, \"args\": {\"Bytes\": -5, \"Total Reserved\": "
+        "9223372036854775807}},"
+        "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 1, \"dur\": 1, \"args\": {\"bytes\": 9223372036854775807}},"
+        "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy DtoH\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 3, \"dur\": 1, \"args\": {\"bytes\": 1125899906842624}}"
+        "], \"deviceProperties\": [{\"id\": 0, \"totalGlobalMem\": 9223372036854775807}]}";
+    gs_error err;
+    gs_trace *t = load_json(json, &err);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK_INT(t->mem_events.n, 1);
+    CHECK_INT(t->memops.n, 1);
+    CHECK_INT(t->lost[GS_LOSS_SIZE_RANGE], 3);
+    CHECK(t->devices.n == 1 && t->devices.v[0].total_memory == 0);
+    gs_trace_delete(t);
+    /* 1025 copies of 1 PiB: each fits, not their sum. */
+    size_t cap = 1100 * 160 + 64, n = 0;
+    char *many = malloc(cap);
+    n += (size_t)snprintf(many + n, cap - n, "{\"traceEvents\": [");
+    for (int i = 0; i < 1025; i++)
+        n += (size_t)snprintf(many + n, cap - n,
+                              "%s{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"c\", \"ts\": %d, "
+                              "\"dur\": 1, \"args\": {\"bytes\": 1125899906842624}}",
+                              i ? "," : "", i);
+    snprintf(many + n, cap - n, "]}");
+    t = load_json(many, &err);
+    CHECK(t == NULL);
+    CHECK_STR(err.msg, "t.json: the allocations and copies add up to more than 1 EiB (2^60 bytes): "
+                       "more than any totals gpuscope keeps can hold");
+    free(many);
+}
+
 static void test_note(void)
 {
     char buf[256];
@@ -168,6 +215,7 @@ int main(void)
 {
     test_kineto_times();
     test_gst_times();
+    test_sizes();
     test_note();
     return check_done("test_trace_check");
 }

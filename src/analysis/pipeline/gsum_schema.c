@@ -46,6 +46,7 @@ static const gs_gsum_field event_fields[] = {
     {"skipped_no_time", GS_F_U64, S(R, events.lost[GS_LOSS_NO_TIME]), 0},
     {"skipped_time_out_of_range", GS_F_U64, S(R, events.lost[GS_LOSS_TIME_RANGE]), 0},
     {"skipped_negative_duration", GS_F_U64, S(R, events.lost[GS_LOSS_NEGATIVE_DURATION]), 0},
+    {"skipped_size_out_of_range", GS_F_U64, S(R, events.lost[GS_LOSS_SIZE_RANGE]), 0},
     {"skipped_torn_chunk", GS_F_U64, S(R, events.lost[GS_LOSS_TORN_CHUNK]), 0},
 };
 
