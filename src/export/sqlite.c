@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/dynlib.h"
@@ -161,6 +162,12 @@ int gs_export_sqlite(const gs_profile *p, const char *path, gs_error *err)
     out_db o = {.path = path};
     if (gs_dynlib_load(&sqlite_lib, &o.sq, err) != 0)
         return -1;
+    /* The database is written afresh, so what is there is removed first: only a file or a link
+     * (as root, `-o /dev/null` replaced the device with a regular file). */
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+        return gs_fail(err, GS_EXIT_ENV, "%s: not a regular file: the database is written as a new "
+                       "file", path);
     if (unlink(path) != 0 && errno != ENOENT)
         return gs_fail(err, GS_EXIT_ENV, "%s: cannot replace: %s", path, strerror(errno));
     int rc = o.sq.open_v2(path, &o.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);

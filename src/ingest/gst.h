@@ -13,7 +13,7 @@
 bool gst_is_magic(const void *head, size_t n);
 
 /* Reads a whole .gst source into `t` (not indexed yet). A truncated last chunk is ignored and
- * its records counted in t->records_dropped; corrupt data fails with the byte offset. */
+ * its records counted in t->lost (GS_LOSS_TORN_CHUNK); corrupt data fails with the byte offset. */
 int gst_read(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *err);
 
 #endif

@@ -182,6 +182,10 @@ check_error 2 export --format csv --table nope examples/train.json.gz
 check_error 2 export --rank 7 examples/train.json.gz
 check_error 2 export
 check_error 4 export -o "$tmp/absent/dir/x.json" examples/train.json.gz
+# The SQLite export replaces a file, never a FIFO or a device (as root it replaced /dev/null).
+mkfifo "$tmp/fifo.sqlite"
+check_error 4 export --format sqlite -o "$tmp/fifo.sqlite" examples/train.json.gz
+check "a FIFO at the output is left alone" test -p "$tmp/fifo.sqlite"
 check "no file left by a failed export" bash -c "! ls '$tmp/x.json' '$tmp/x.sqlite' 2>/dev/null"
 
 finish
