@@ -125,7 +125,7 @@ static void log_skipped(const gs_trace *t)
         GS_LOG(GS_LOG_INFO, "%s: skipped no event", t->path);
     char lost[256];
     if (*gs_loss_note(t->lost, lost, sizeof lost))
-        GS_LOG(GS_LOG_INFO, "%s: lost %s", t->path, lost);
+        GS_LOG(GS_LOG_INFO, "%s: %s", t->path, lost);
 }
 
 typedef struct stream_count {
