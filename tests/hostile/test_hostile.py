@@ -31,10 +31,13 @@ class Case:
     the whole of it), within `secs` seconds and `mb` MB of peak RSS."""
 
     def __init__(self, name, make, args, rc, err, secs=2, mb=40, env=None, out=None,
-                 as_nobody=False, feed=None):
+                 as_nobody=False, feed=None, run=False, closed=False, after=None):
         self.name, self.make, self.args, self.rc, self.err = name, make, args, rc, err
         self.secs, self.mb, self.env, self.out = secs, mb, env or {}, out
         self.as_nobody, self.feed = as_nobody, feed
+        self.run = run          # gpuscope run of tests/run/nvtx_target: needs the agent
+        self.closed = closed    # started with stdout and stderr closed (cron, daemons, >&-)
+        self.after = after      # after(tmp): what is wrong with what the command left
 
 
 def summary_of_extreme(tmp):
@@ -43,6 +46,25 @@ def summary_of_extreme(tmp):
     subprocess.run([os.environ["HOSTILE_EXE"], "summarize", "-o", out, h.extreme_times(tmp)],
                    check=True, capture_output=True)
     return out
+
+
+def full_trace(tmp):
+    """The trace a run with closed streams left has every range of nvtx_target's 'ranges'."""
+    got = subprocess.run([os.environ["HOSTILE_EXE"], "ops", "--format", "csv",
+                          tmp + "/closed.gst"], capture_output=True, text=True)
+    calls = dict(line.split(",")[:2] for line in got.stdout.splitlines()[1:])
+    want = {"outer": "1", "inner": "3", "worker": "10", "work-item": "20", "child": "2"}
+    problems = [] if got.returncode == 0 else ["ops on the trace: " + got.stderr.strip()]
+    problems += ["%s: %s calls, want %s" % (k, calls.get(k), v) for k, v in want.items()
+                 if calls.get(k) != v]
+    if b"target std" in open(tmp + "/closed.gst", "rb").read():
+        problems.append("the program's output is inside the trace")
+    return problems
+
+
+def dangling_link(tmp):
+    os.symlink(tmp + "/elsewhere.gst", tmp + "/link.gst")
+    return tmp + "/link.gst"
 
 
 def cases():
@@ -126,6 +148,17 @@ def cases():
              E % ".*secret.json" + "Permission denied\n", as_nobody=True),
         Case("read error (/proc/self/mem)", lambda t: "/proc/self/mem", ["kernels", "{}"], 3,
              E % "/proc/self/mem" + "Input/output error\n"),
+        Case("run with stdout and stderr closed", lambda t: t + "/closed.gst",
+             ["run", "-o", "{}", "--", "{target}", "ranges", "7"], 7, "", secs=10, mb=60,
+             run=True, closed=True, after=full_trace),
+        Case("run -f -o FOLDER", lambda t: t, ["run", "-f", "-o", "{}", "--", "{target}",
+             "ranges", "0"], 2, r"gpuscope: -o .* is a folder: name the trace file .*\n",
+             run=True),
+        Case("run -o a dangling symbolic link", dangling_link,
+             ["run", "-o", "{}", "--", "{target}", "ranges", "0"], 2,
+             r"gpuscope: .*link.gst is a symbolic link: no trace is written through one\n",
+             run=True, after=lambda t: ["the link was followed"] * os.path.exists(
+                 t + "/elsewhere.gst")),
         Case("monitor log value of 4.3e20 bytes", h.monitor_huge_value,
              ["monitor", "--replay", "{}"], 3,
              r"gpuscope: monitor: .*huge.jsonl: line 1: byte [0-9]+: \"gpu_mem_used_bytes\" is "
@@ -180,7 +213,10 @@ def run(runner, exe, case, tmp, sanitized):
     """Runs one case; returns what failed (empty when it passed), the time and the peak RSS."""
     os.environ["HOSTILE_TMP"] = tmp
     path = case.make(tmp)
-    argv = [exe] + [a.replace("{}", path) for a in case.args]
+    target = os.path.join(os.path.dirname(exe), "nvtx_target")
+    argv = [exe] + [a.replace("{}", path).replace("{target}", target) for a in case.args]
+    if case.closed:
+        argv = ["sh", "-c", 'exec "$0" "$@" >&- 2>&-'] + argv
     env = {k: v for k, v in os.environ.items() if k != "GPUSCOPE_MEMORY_LIMIT"}
     env.update(case.env)
     secs = case.secs * (6 if sanitized else 1)
@@ -214,6 +250,8 @@ def run(runner, exe, case, tmp, sanitized):
         problems.append("took %.2f s, bound %d s" % (r["wall"], secs))
     if r["rss_mb"] > mb:
         problems.append("peak RSS %.0f MB, bound %d MB" % (r["rss_mb"], mb))
+    if case.after:
+        problems += case.after(tmp)
     return problems, r["wall"], r["rss_mb"]
 
 
@@ -245,6 +283,10 @@ def main():
             continue
         if case.as_nobody and not nobody_can_run(exe):
             print("skip %s: running as root, and user nobody cannot run %s" % (case.name, exe))
+            continue
+        if case.run and not os.path.exists(os.path.join(os.path.dirname(exe),
+                                                        "libgpuscope_agent.so")):
+            print("skip %s: the agent was not built (no CUDA toolkit headers)" % case.name)
             continue
         tmp = tempfile.mkdtemp(prefix="gpuscope-hostile-")
         try:
