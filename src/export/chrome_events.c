@@ -129,6 +129,8 @@ void chrome_write_kernels(chrome_ctx *c)
             chrome_arg_real(c, "est. achieved occupancy %", k->occupancy_pct, 9);
         if (k->graph_id)
             chrome_arg_int(c, "graph id", k->graph_id);
+        if (k->mangled != GS_STR_EMPTY) /* the CUPTI symbol a .gst kernel name came from */
+            chrome_arg_str(c, "mangled name", gs_trace_str(t, k->mangled));
         chrome_end(c);
         if (flow_pair(t, k->api, GS_GPU_KERNEL, i))
             write_flow(c, 'f', k->correlation, pid, k->stream, k->start);

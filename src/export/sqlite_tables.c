@@ -188,6 +188,7 @@ static const sql_col kernel_cols[] = {
     {"graphId", "INTEGER"},
     {"shortName", "INTEGER NOT NULL"},
     {"demangledName", "INTEGER NOT NULL"},
+    {"mangledName", "INTEGER"},
 };
 
 static size_t kernel_count(const gs_trace *t)
@@ -212,6 +213,8 @@ static size_t kernel_row(const sql_src *src, size_t i, sqlv *o)
     o[k++] = v_known(x->graph_id, x->graph_id != 0);
     o[k++] = v_str(src, x->name); /* traces carry one name: short and demangled are the same */
     o[k++] = v_str(src, x->name);
+    /* the CUPTI symbol a .gst name was demangled from; NULL when the trace had only one name */
+    o[k++] = x->mangled != GS_STR_EMPTY ? v_str(src, x->mangled) : v_null();
     return k;
 }
 

@@ -8,6 +8,7 @@
 
 #include "common/gst_format.h"
 #include "common/hashtab.h"
+#include "ingest/gst_names.h"
 
 /* The writer's string ids are remapped once at the end, because a STRING record may come after
  * the records that use it (the agent flushes per-thread buffers in any order). Until then the
@@ -564,6 +565,8 @@ int gst_read(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *er
     /* Fields still hold writer ids even on failure; the caller frees the trace unread. */
     if (rc == 0)
         rc = remap_all(&r);
+    if (rc == 0)
+        rc = gst_names_refine(t, err);
     if (rc == 0)
         derive_per_sm(t);
     free(r.chunk);

@@ -89,6 +89,7 @@ static int add_kernel(gs_trace *t, const kevent *ev)
     k->warps_per_sm = (float)ev->warps_per_sm;
     k->occupancy_pct = (float)ev->occupancy;
     k->graph_id = ev->graph_id;
+    k->mangled = ev->mangled;
     k->api = k->op = GS_NONE;
     return 0;
 }

@@ -229,7 +229,7 @@ enum arg_key {
     A_EXTERNAL_ID, A_CORRELATION, A_CBID, A_DEVICE, A_STREAM, A_BYTES, A_GRID, A_BLOCK,
     A_REGISTERS, A_SHARED_MEMORY, A_BLOCKS_PER_SM, A_WARPS_PER_SM, A_OCCUPANCY, A_INPUT_DIMS,
     A_GRAPH_ID, A_NAME, A_DEVICE_TYPE, A_DEVICE_ID, A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOCATED,
-    A_TOTAL_RESERVED, A_DOMAIN, A_VALUE,
+    A_TOTAL_RESERVED, A_DOMAIN, A_VALUE, A_MANGLED,
 };
 
 static const struct {
@@ -271,6 +271,7 @@ static const struct {
     {KEY("Total Reserved"), A_TOTAL_RESERVED},
     {KEY("domain"), A_DOMAIN},
     {KEY("value"), A_VALUE},
+    {KEY("mangled name"), A_MANGLED},
 };
 
 static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
@@ -346,6 +347,10 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
             break;
         case A_DOMAIN:
             if (read_name(j, t, s, &ev->domain) != 0)
+                return -1;
+            break;
+        case A_MANGLED:
+            if (read_name(j, t, s, &ev->mangled) != 0)
                 return -1;
             break;
         case A_VALUE:

@@ -63,6 +63,7 @@ typedef struct kevent {
     int64_t coll_in_nelems, coll_out_nelems, coll_group_size;
     /* args */
     int64_t external_id, correlation, cbid, device, stream, bytes, graph_id;
+    gs_str mangled; /* "mangled name" of a kernel (gpuscope's export of a .gst), else empty */
     int64_t registers, shared_memory;
     int32_t grid[3], block[3];
     double blocks_per_sm, warps_per_sm, occupancy;

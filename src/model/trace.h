@@ -41,7 +41,8 @@ typedef int64_t gs_ns;
 
 typedef struct gs_kernel {
     gs_ns start, end;
-    gs_str name;
+    gs_str name;    /* as people read it: demangled (`void at::native::...`) */
+    gs_str mangled; /* the symbol as CUPTI gave it when `name` was demangled from it, else empty */
     int32_t device, stream;
     uint64_t correlation; /* CUPTI correlation id, 0 when unknown */
     int64_t external_id;  /* Kineto "External id", 0 when unknown */
@@ -140,6 +141,10 @@ typedef struct gs_range {
     int64_t external_id;
     gs_str input_dims; /* "Input Dims" as written, GS_STR_EMPTY when absent */
     gs_str domain;     /* NVTX domain, GS_STR_EMPTY otherwise */
+    /* PyTorch's autograd sequence number (links a forward op to its backward) and the op's
+     * RecordFunction id, when the trace carries them (emit_nvtx range names); op_id 0 when not. */
+    bool has_seq;
+    int64_t seq, op_id;
     /* Built by gs_trace_index over ranges of kinds OP, ANNOTATION and NVTX (the operator tree): */
     uint32_t parent; /* enclosing range on the same thread, GS_NONE at the root */
     uint16_t depth;
@@ -305,6 +310,7 @@ uint64_t gs_trace_bytes(const gs_trace *t);
 bool gs_trace_span(const gs_trace *t, gs_ns *first, gs_ns *last);
 
 const gs_device *gs_trace_device(const gs_trace *t, int32_t id);
+
 
 void gs_profile_free(gs_profile *p);
 
