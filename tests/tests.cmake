@@ -110,3 +110,10 @@ add_test(NAME hostile.inputs
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/test_hostile.py $<TARGET_FILE:gpuscope>
                  ${GS_HOSTILE_FLAGS})
 set_tests_properties(hostile.inputs PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} TIMEOUT 300)
+
+# What a user reads from `gpuscope run` traces, on the real H100 captures in ../shared/gpu-captures
+# (tests/traces/check_captures.py: kernel names as torch.profiler's, one row per GPU, ...;
+# skipped when the folder is absent).
+add_test(NAME traces.captures
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_captures.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

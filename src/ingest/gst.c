@@ -568,6 +568,8 @@ int gst_read(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *er
     if (rc == 0)
         rc = gst_names_refine(t, err);
     if (rc == 0)
+        rc = gs_trace_merge_devices(t, err);
+    if (rc == 0)
         derive_per_sm(t);
     free(r.chunk);
     gs_hashtab_free(&r.writer_ids);

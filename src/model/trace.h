@@ -205,7 +205,7 @@ typedef struct gs_device {
     int32_t num_sms;       /* 0 when unknown */
     int32_t compute_major, compute_minor;
     int32_t max_threads_per_sm;
-    gs_str uuid;
+    gs_str uuid;           /* "GPU-xxxxxxxx-...", GS_STR_EMPTY when unknown */
 } gs_device;
 
 typedef struct gs_thread {
@@ -311,6 +311,14 @@ bool gs_trace_span(const gs_trace *t, gs_ns *first, gs_ns *last);
 
 const gs_device *gs_trace_device(const gs_trace *t, int32_t id);
 
+/* One device per physical GPU. A .gst trace describes a GPU twice: CUDA's view (CUPTI: an
+ * ordinal, SMs, the memory CUDA reports) and NVML's (the sampler: an index in PCI order, which
+ * CUDA_VISIBLE_DEVICES does not renumber). Records with the same UUID (both carry it; CUPTI's
+ * record has no PCI bus id) become one, with CUDA's id and facts and NVML's filling what CUDA left
+ * unknown; counters that named the GPU by its NVML index are renumbered to that id. A GPU that
+ * only NVML saw keeps its index, or the first free id when a CUDA device holds it.
+ * 0, or -1 out of memory. */
+int gs_trace_merge_devices(gs_trace *t, gs_error *err);
 
 void gs_profile_free(gs_profile *p);
 

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""What a user reads from `gpuscope run` traces, checked on the real H100 captures in
+../shared/gpu-captures (GS_GPU_CAPTURES overrides; README.md there says what ran):
+
+  names    `kernels` of gpt2_train.gst and of gpt2_train_torchprofiler.json.gz (the same script
+           under torch.profiler) list the same kernel names, verbatim, and `diff` of the two adds
+           or removes no kernel;
+  gpus     `report` lists one row per GPU on every capture, with its SM count, and so does
+           `report` on the capture's `export --format chrome`;
+
+usage: check_captures.py GPUSCOPE
+Exit 0 all passed, 1 some failed, 77 the captures folder is absent."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+CAPTURES = ["compile_reduce_overhead.gst", "gpt2_train.gst", "resnet50_emit_nvtx.gst",
+            "resnet50_unmodified.gst"]
+failures = []
+
+
+def captures_root():
+    env = os.environ.get("GS_GPU_CAPTURES")
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return env or os.path.normpath(os.path.join(repo, "..", "shared", "gpu-captures"))
+
+
+def run(exe, *args):
+    out = subprocess.run([exe, *args], capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        raise RuntimeError(f"gpuscope {' '.join(args)}: exit {out.returncode}: {out.stderr}")
+    return out.stdout
+
+
+def run_json(exe, *args):
+    return json.loads(run(exe, *args, "--format", "json"))
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def check_names(exe, root):
+    gst = os.path.join(root, "gpt2_train.gst")
+    kineto = os.path.join(root, "gpt2_train_torchprofiler.json.gz")
+    ours = {r["name"] for r in run_json(exe, "kernels", gst)["rows"]}
+    theirs = {r["name"] for r in run_json(exe, "kernels", kineto)["rows"]}
+    for name in sorted(ours - theirs)[:5]:
+        print("      only in gpt2_train.gst: " + name[:120])
+    for name in sorted(theirs - ours)[:5]:
+        print("      only in the torch.profiler trace: " + name[:120])
+    check(ours == theirs and len(ours) > 0,
+          f"names: {len(ours)} kernel names of gpt2_train.gst, {len(theirs)} of the "
+          f"torch.profiler trace, {len(ours & theirs)} in both")
+    diff = run_json(exe, "diff", "--limit", "100000", kineto, gst)
+    kernels = [r for r in diff["added_removed"] if r["kind"] == "kernel"]
+    check(not kernels and diff["kernels"],
+          f"names: diff adds or removes {len(kernels)} kernels, matches "
+          f"{len(diff['kernels'])} by name")
+
+
+def check_gpus(exe, root):
+    for name in CAPTURES:
+        path = os.path.join(root, name)
+        devices = run_json(exe, "report", path)["profile"]["devices"]
+        check(len(devices) == 1 and devices[0]["sms"] == 132,
+              f"gpus: report on {name} lists {len(devices)} GPU(s), SMs "
+              f"{[d['sms'] for d in devices]}")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "export.json")
+            run(exe, "export", "--format", "chrome", "-o", out, path)
+            props = json.load(open(out))["deviceProperties"]
+            back = run_json(exe, "report", out)["profile"]["devices"]
+            check(len(props) == 1 and props[0]["numSms"] == 132 and back == devices,
+                  f"gpus: export --format chrome of {name} has numSms "
+                  f"{[p['numSms'] for p in props]}, and reads back as the same GPU")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    exe, root = sys.argv[1], captures_root()
+    if not os.path.isdir(root):
+        print(f"skip: {root} is absent (the real GPU captures)")
+        return 77
+    check_names(exe, root)
+    check_gpus(exe, root)
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
