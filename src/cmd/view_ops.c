@@ -14,6 +14,8 @@ static const char help[] =
     "options:\n"
     "  --group-by-shape  group by name and input shapes\n"
     "                    (key_averages(group_by_input_shape=True))\n"
+    "  --step REGEX      the steps are the annotation or NVTX ranges matching REGEX\n"
+    "                    (default ProfilerStep#N)\n"
     "  --format FORMAT   table (default), csv or json\n"
     "  --sort COLUMN     name, calls, self_cpu, cpu_total, self_cuda, cuda_total or\n"
     "                    input_dims; numbers sort descending, names ascending\n"
@@ -30,9 +32,15 @@ static const char help[] =
     "                directly inside it on its thread\n"
     "  CPU total     sum of the ranges' durations\n"
     "  Self CUDA     sum of the durations of the kernels, copies and sets launched\n"
-    "                directly by the ranges\n"
-    "  CUDA total    Self CUDA plus the GPU time launched by every range inside them\n"
+    "                directly by the ranges, on the thread that launched them\n"
+    "  CUDA total    Self CUDA plus the GPU time launched by every range inside them;\n"
+    "                for a step, the GPU work launched by every thread of the process\n"
+    "                while the step was open (backward runs on its own thread), as\n"
+    "                the step breakdown counts it\n"
     "  Input Shapes  input dimensions as the trace recorded them (--group-by-shape)\n"
+    "An operator whose only child is an operator of the same name is one call (as\n"
+    "the TensorBoard plugin counts it). PyTorch's emit_nvtx ranges (\"aten::mm,\n"
+    "seq = 3, op_id = 7, sizes = [...]\") are read as the operator and its shapes.\n"
     "Durations are whole ns in csv and json.\n";
 
 enum { BY_SHAPE }; /* its flag */
@@ -46,7 +54,7 @@ static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 
 static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
 {
-    return gs_op_summary_build(p, &a->cli.select, a->flag[BY_SHAPE], state, err);
+    return gs_op_summary_build(p, &a->cli.select, a->flag[BY_SHAPE], &a->cli.steps, state, err);
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
@@ -61,7 +69,8 @@ static void free_summary(void *state)
 }
 
 const gs_view gs_view_ops = {
-    .spec = {.command = "ops", .help = help, .csv = true, .flags = flags, .nflags = 1},
+    .spec = {.command = "ops", .help = help, .csv = true, .step = true, .flags = flags,
+             .nflags = 1},
     .summary = "operators and annotations (PyTorch key_averages)",
     .columns = columns,
     .state_size = sizeof(gs_op_summary),

@@ -141,6 +141,22 @@ check "report finds the NVTX steps" \
 check "--trace without nvtx records no range" \
     "$("$exe" ops --format csv "$tmp/no-nvtx.gst" 2>&1 | grep -c '^outer,')" 0
 
+# --- torch.autograd.profiler.emit_nvtx names: one row per operator, split by shape on demand;
+# an aten::div whose only child is an aten::div is one call (the TensorBoard plugin's rule) ---
+"$exe" run -q -o "$tmp/emit.gst" -- "$target" emit_nvtx 3 >/dev/null 2>&1
+"$exe" ops --format json "$tmp/emit.gst" >"$tmp/emit.json" || fail "ops on emit_nvtx names"
+check "emit_nvtx: aten::conv2d calls" "$(ops_row "$tmp/emit.json" aten::conv2d | cut -d' ' -f1)" 6
+check "emit_nvtx: aten::convolution calls" \
+    "$(ops_row "$tmp/emit.json" aten::convolution | cut -d' ' -f1)" 6
+read -r div_calls div_total div_self <<<"$(ops_row "$tmp/emit.json" aten::div)"
+check "emit_nvtx: aten::div inside aten::div counts once" "$div_calls" 3
+check "emit_nvtx: the merged call's self time is its whole time" "$div_self" "$div_total"
+check "emit_nvtx: no row keeps seq or op_id" \
+    "$(grep -c 'seq = \|op_id = ' "$tmp/emit.json")" 0
+check "emit_nvtx --group-by-shape: one row per shape, 3 calls each" \
+    "$("$exe" ops --group-by-shape --format csv "$tmp/emit.gst" | grep '^aten::conv2d,' |
+        cut -d, -f2 | tr '\n' ' ')" "3 3 "
+
 # --- refusals: one line, the documented exit code, and the program does not run (it would print
 # on stdout, which check_error wants empty) ---
 check_error 2 run -o "$tmp/ranges.gst" -- "$target" ranges 0

@@ -25,7 +25,9 @@ trace dialects PyTorch has produced over the years:
        legacy format); self CPU = duration minus the durations of the direct children on the same
        thread (ops, annotations, runtime/driver calls); self CUDA = kernel + memcpy + memset time
        launched by runtime/driver calls that are direct children of the op; CUDA total = self CUDA
-       of the op and of all its descendants on the same thread)
+       of the op and of all its descendants on the same thread, except for a ProfilerStep#N:
+       the GPU time launched by calls of any thread that start while the step is open, as the
+       step breakdown counts it)
   api[name]      = {calls, total_ns}   (cuda_runtime + cuda_driver calls; not cuda_sync records)
   memcpy["HtoD pageable"|"HtoD pinned"|"DtoH pageable"|"DtoH pinned"|"DtoD device"]
                  = {count, bytes, total_ns}
@@ -1274,6 +1276,11 @@ def compute_answers(tl, args):
         cuda_total_memo[ev.seq] = t
         return t
 
+    calls = [c for c in tl.cpu if c.kind in ("runtime", "driver")]
+
+    def step_cuda_total(ev):
+        return sum(gpu_time(c) for c in calls if ev.start <= c.start < ev.start + ev.dur)
+
     for ev in tl.cpu:
         if ev.kind in ("runtime", "driver"):
             a = api.setdefault(ev.name, {"calls": 0, "total_ns": 0})
@@ -1286,7 +1293,8 @@ def compute_answers(tl, args):
         o["cpu_total_ns"] += ev.dur
         o["self_cpu_ns"] += ev.dur - sum(c.dur for c in ev.children)
         o["self_cuda_ns"] += sum(gpu_time(c) for c in ev.children if c.kind in ("runtime", "driver"))
-        o["cuda_total_ns"] += cuda_total(ev)
+        o["cuda_total_ns"] += (step_cuda_total(ev) if ev.name.startswith("ProfilerStep#")
+                               else cuda_total(ev))
 
     peak_alloc = max([m.allocated for m in tl.mem] or [0])
     peak_res = max([m.reserved for m in tl.mem] or [0])

@@ -4,6 +4,10 @@
  *   nvtx_target ranges EXIT_CODE   the ranges below, then exits with EXIT_CODE
  *   nvtx_target hang PID_FILE      10 "before" ranges, writes its pid, then ranges until killed
  *   nvtx_target steps N            N ProfilerStep#i ranges, each around one "work" range
+ *   nvtx_target emit_nvtx N        N ProfilerStep#i ranges of operator calls named as PyTorch's
+ *                                  emit_nvtx names them: two aten::conv2d of two shapes, each
+ *                                  around an aten::convolution, and an aten::div whose only
+ *                                  child is an aten::div
  *
  * Expected from `ranges`: outer 1, inner 3 (inside outer), async 1 (started here, ended on a
  * worker thread), registered-range 2 (domain "test-domain", a registered string), worker 10,
@@ -142,14 +146,51 @@ static int steps(int n)
     return 0;
 }
 
+/* One operator call as torch.autograd.profiler.emit_nvtx names it. */
+static void push_op(const char *name, int *seq, int *op_id, const char *sizes)
+{
+    char text[160];
+    snprintf(text, sizeof text, "%s, seq = %d, op_id = %d%s%s", name, (*seq)++, (*op_id)++,
+             sizes ? ", sizes = " : "", sizes ? sizes : "");
+    nvtxRangePushA(text);
+}
+
+static int emit_nvtx(int n)
+{
+    static const char *const shapes[] = {"[[8, 3, 32, 32], [16, 3, 3, 3], [], [], [], [], []]",
+                                         "[[8, 16, 16, 16], [32, 16, 3, 3], [], [], [], [], []]"};
+    int seq = 0, op_id = 1;
+    for (int i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "ProfilerStep#%d", i);
+        nvtxRangePushA(name);
+        for (int c = 0; c < 2; c++) {
+            push_op("aten::conv2d", &seq, &op_id, shapes[c]);
+            push_op("aten::convolution", &seq, &op_id, shapes[c]);
+            spin_us(30);
+            nvtxRangePop();
+            nvtxRangePop();
+        }
+        push_op("aten::div", &seq, &op_id, "[[8], []]");
+        push_op("aten::div", &seq, &op_id, "[[8], [8]]");
+        spin_us(20);
+        nvtxRangePop();
+        nvtxRangePop();
+        nvtxRangePop();
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "emit_nvtx") == 0)
+        return emit_nvtx(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "steps") == 0)
         return steps(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "ranges") == 0)
         return ranges(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "hang") == 0)
         return hang(argv[2]);
-    fprintf(stderr, "usage: nvtx_target ranges EXIT_CODE | hang PID_FILE | steps N\n");
+    fprintf(stderr, "usage: nvtx_target ranges EXIT_CODE | hang PID_FILE | steps N | emit_nvtx N\n");
     return 2;
 }

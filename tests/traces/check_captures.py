@@ -7,6 +7,12 @@
            or removes no kernel;
   gpus     `report` lists one row per GPU on every capture, with its SM count, and so does
            `report` on the capture's `export --format chrome`;
+  nvtx     `ops` on resnet50_emit_nvtx.gst lists each operator of PyTorch's emit_nvtx ranges as
+           one row (no "seq = " or "op_id = " left in a name), aten::convolution with as many
+           calls in every step;
+  steps    each ProfilerStep#N's CUDA total in `ops` is within 1 % of the step's kernel, copy and
+           set time in `breakdown` on the ResNet-50 and GPT-2 captures (GPU work launched by every
+           thread while the step was open);
 
 usage: check_captures.py GPUSCOPE
 Exit 0 all passed, 1 some failed, 77 the captures folder is absent."""
@@ -80,6 +86,42 @@ def check_gpus(exe, root):
                   f"{[p['numSms'] for p in props]}, and reads back as the same GPU")
 
 
+def check_emit_nvtx(exe, root):
+    path = os.path.join(root, "resnet50_emit_nvtx.gst")
+    rows = run_json(exe, "ops", path)["rows"]
+    left = [r["name"] for r in rows if "seq = " in r["name"] or "op_id = " in r["name"]]
+    conv = [r for r in rows if r["name"] == "aten::convolution"]
+    check(not left and len(conv) == 1,
+          f"nvtx: {len(rows)} rows, {len(left)} still named with seq/op_id, "
+          f"{len(conv)} aten::convolution row(s)")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "export.json")
+        run(exe, "export", "--format", "chrome", "-o", out, path)
+        events = json.load(open(out))["traceEvents"]
+    steps = sorted((e["ts"], e["ts"] + e["dur"]) for e in events
+                   if e.get("ph") == "X" and e["name"].startswith("ProfilerStep#"))
+    per_step = [sum(1 for e in events if e.get("cat") == "cpu_op" and
+                    e["name"] == "aten::convolution" and a <= e["ts"] < b) for a, b in steps]
+    calls = conv[0]["calls"] if conv else -1
+    check(len(set(per_step)) == 1 and per_step[0] > 0 and calls == sum(per_step),
+          f"nvtx: aten::convolution calls per step {per_step}, {calls} in all")
+
+
+def check_step_cuda(exe, root):
+    for name in ["resnet50_emit_nvtx.gst", "gpt2_train.gst"]:
+        path = os.path.join(root, name)
+        ops = {r["name"]: r["cuda_total_ns"] for r in run_json(exe, "ops", path)["rows"]}
+        rows = run_json(exe, "breakdown", "--keep-warmup", path)["traces"][0]["rows"]
+        worst = 0.0
+        for r in rows:
+            gpu = r["kernel_ns"] + r["memcpy_ns"] + r["memset_ns"]
+            cuda = ops.get(f"ProfilerStep#{r['step']}", 0)
+            worst = max(worst, abs(cuda - gpu) / gpu if gpu else 1.0)
+        check(rows and worst <= 0.01,
+              f"steps: {name}: ProfilerStep#N CUDA total vs the step's kernel + copy + set "
+              f"time, {len(rows)} steps, worst {100 * worst:.3f} %")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -89,6 +131,8 @@ def main():
         return 77
     check_names(exe, root)
     check_gpus(exe, root)
+    check_emit_nvtx(exe, root)
+    check_step_cuda(exe, root)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

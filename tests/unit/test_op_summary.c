@@ -52,7 +52,7 @@ static void test_self_and_total_through_nesting(void)
     tb_add(&p, build());
     gs_op_summary s;
     gs_error err;
-    CHECK_INT(gs_op_summary_build(&p, NULL, false, &s, &err), 0);
+    CHECK_INT(gs_op_summary_build(&p, NULL, false, NULL, &s, &err), 0);
     CHECK(s.has_gpu);
     CHECK_INT(s.nrows, 3);
     /* CUDA total desc, ties by name: aten::linear (190) before step (190), then addmm (150) */
@@ -83,7 +83,7 @@ static void test_group_by_shape(void)
     tb_add(&p, build());
     gs_op_summary s;
     gs_error err;
-    CHECK_INT(gs_op_summary_build(&p, NULL, true, &s, &err), 0);
+    CHECK_INT(gs_op_summary_build(&p, NULL, true, NULL, &s, &err), 0);
     CHECK_INT(s.nrows, 4);
     const gs_op_row *big = find(&s, "aten::linear", "[[64]]");
     const gs_op_row *small = find(&s, "aten::linear", "[[32]]");
@@ -111,7 +111,7 @@ static void test_cpu_only_orders_by_cpu_total(void)
     tb_add(&p, t);
     gs_op_summary s;
     gs_error err;
-    CHECK_INT(gs_op_summary_build(&p, NULL, false, &s, &err), 0);
+    CHECK_INT(gs_op_summary_build(&p, NULL, false, NULL, &s, &err), 0);
     CHECK(!s.has_gpu);
     CHECK_INT(s.nrows, 3);
     CHECK_STR(s.rows[0].name, "c");
@@ -121,8 +121,106 @@ static void test_cpu_only_orders_by_cpu_total(void)
     gs_profile_free(&p);
 }
 
+/* The TensorBoard plugin's recursion rule (op_tree.py remove_dup_nodes):
+ *
+ *   aten::div [0, 100)             only child aten::div: one call
+ *     aten::div [10, 90)           only child aten::div: the same call again
+ *       aten::div [20, 80)
+ *         cudaLaunchKernel [30, 40) -> kernel [50, 60)  10 ns
+ *   aten::add [200, 300)           two children of its name: three calls, as key_averages
+ *     aten::add [210, 240)
+ *     aten::add [250, 280)
+ *
+ * aten::div: 1 call, CPU total 100, self 100 - 60 + (60 - 10) = 90, Self CUDA 10, CUDA total 10
+ * (without the rule: 3 calls, CPU total 240, CUDA total 30). */
+static void test_recursion_counted_once(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("recursion.json", 0);
+    tb_range(t, GS_RANGE_OP, "aten::div", 0, 100, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::div", 10, 90, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::div", 20, 80, NULL);
+    tb_api(t, "cudaLaunchKernel", 30, 40, 1);
+    tb_kernel(t, "k", 50, 60, 1);
+    tb_range(t, GS_RANGE_OP, "aten::add", 200, 300, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::add", 210, 240, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::add", 250, 280, NULL);
+    tb_add(&p, t);
+    gs_op_summary s;
+    gs_error err;
+    CHECK_INT(gs_op_summary_build(&p, NULL, false, NULL, &s, &err), 0);
+    const gs_op_row *div = find(&s, "aten::div", NULL), *add = find(&s, "aten::add", NULL);
+    CHECK(div && add);
+    if (div && add) {
+        CHECK_INT(div->calls, 1);
+        CHECK_INT(div->cpu_total, 100);
+        CHECK_INT(div->self_cpu, 90);
+        CHECK_INT(div->self_cuda, 10);
+        CHECK_INT(div->cuda_total, 10);
+        CHECK_INT(add->calls, 3);
+        CHECK_INT(add->cpu_total, 160);
+    }
+    gs_op_summary_free(&s);
+    gs_profile_free(&p);
+}
+
+/* A step's CUDA total is the GPU work launched while it is open by any thread of its process;
+ * an operator keeps what its own thread launched inside it.
+ *
+ *   ProfilerStep#0 [0, 1000) on the main thread
+ *     aten::mm [100, 200)   launch [110, 120) -> kernel 40 ns
+ *   autograd thread: MmBackward0 [300, 500)  launch [310, 320) -> kernel 60 ns
+ *   another process's thread: launch [400, 410) -> kernel 500 ns (not the step's)
+ *   after the step: launch [1200, 1210) -> kernel 7 ns */
+static void test_step_counts_every_thread(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("threads.json", 0);
+    tb_range(t, GS_RANGE_ANNOTATION, "ProfilerStep#0", 0, 1000, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::mm", 100, 200, NULL);
+    tb_range(t, GS_RANGE_OP, "MmBackward0", 300, 500, NULL);
+    t->ranges.v[t->ranges.n - 1].tid = TB_TID + 1;
+    tb_api(t, "cudaLaunchKernel", 110, 120, 1);
+    tb_api(t, "cudaLaunchKernel", 310, 320, 2);
+    t->apis.v[t->apis.n - 1].tid = TB_TID + 1;
+    tb_api(t, "cudaLaunchKernel", 400, 410, 3);
+    t->apis.v[t->apis.n - 1].pid = TB_PID + 1;
+    tb_api(t, "cudaLaunchKernel", 1200, 1210, 4);
+    tb_kernel(t, "k1", 130, 170, 1);
+    tb_kernel(t, "k2", 330, 390, 2);
+    tb_kernel(t, "k3", 420, 920, 3);
+    tb_kernel(t, "k4", 1220, 1227, 4);
+    tb_add(&p, t);
+    gs_op_summary s;
+    gs_error err;
+    CHECK_INT(gs_op_summary_build(&p, NULL, false, NULL, &s, &err), 0);
+    const gs_op_row *step = find(&s, "ProfilerStep#0", NULL), *mm = find(&s, "aten::mm", NULL);
+    const gs_op_row *bwd = find(&s, "MmBackward0", NULL);
+    CHECK(step && mm && bwd);
+    if (step && mm && bwd) {
+        CHECK_INT(step->cuda_total, 100);
+        CHECK_INT(step->self_cuda, 0);
+        CHECK_INT(mm->cuda_total, 40);
+        CHECK_INT(bwd->cuda_total, 60);
+    }
+    gs_op_summary_free(&s);
+    /* --step names the steps: the same rule for the ranges it matches; a regex that matches
+     * nothing is the usage error every per-step view gives. */
+    gs_step_opts opts = {.regex = "^ProfilerStep#0$"};
+    CHECK_INT(gs_op_summary_build(&p, NULL, false, &opts, &s, &err), 0);
+    step = find(&s, "ProfilerStep#0", NULL);
+    CHECK(step && step->cuda_total == 100);
+    gs_op_summary_free(&s);
+    opts.regex = "^nothing$";
+    CHECK_INT(gs_op_summary_build(&p, NULL, false, &opts, &s, &err), -1);
+    CHECK_INT(err.code, GS_EXIT_USAGE);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
+    test_recursion_counted_once();
+    test_step_counts_every_thread();
     test_self_and_total_through_nesting();
     test_group_by_shape();
     test_cpu_only_orders_by_cpu_total();

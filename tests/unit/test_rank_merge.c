@@ -82,7 +82,7 @@ static void test_merge_equals_traces(void)
     gs_kernel_summary_free(&k);
 
     gs_op_summary o;
-    CHECK(gs_op_summary_build(&p, NULL, false, &o, &err) == 0);
+    CHECK(gs_op_summary_build(&p, NULL, false, NULL, &o, &err) == 0);
     CHECK_INT(r.ops.nrows, o.nrows);
     for (size_t i = 0; i < o.nrows && i < r.ops.nrows; i++) {
         CHECK_STR(r.ops.rows[i].name, o.rows[i].name);

@@ -78,7 +78,7 @@ static void run_host_side(analysis_job *j)
                     gs_memory_build(j->p, NULL, j->steps, &a->memory, &j->err) != 0 ||
                     gs_idle_build(j->p, NULL, &idle_opts, &a->idle, &j->err) != 0 ||
                     gs_comm_build(j->p, NULL, &comm_opts, &a->comm, &j->err) != 0 ||
-                    gs_op_summary_build(j->p, NULL, false, &a->ops, &j->err) != 0 ||
+                    gs_op_summary_build(j->p, NULL, false, j->steps, &a->ops, &j->err) != 0 ||
                     gs_memcpy_summary_build(j->p, NULL, &a->memcpy, &j->err) != 0
                 ? -1
                 : 0;

@@ -53,13 +53,90 @@ static void charge_gpu(const gs_trace *t, uint32_t op, gs_ns dur, gs_ns *self_cu
         cuda_total[r] += dur;
 }
 
-static int collect_trace(const gs_trace *t, bool by_shape, gs_strtab *names, op_item *items,
-                         size_t *n)
+/* The step whose host range holds ts (steps are disjoint and in time order), or -1. */
+static long step_holding(const gs_steps *st, gs_ns ts)
 {
+    size_t lo = 0, hi = st->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->v[mid].host_start <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && ts < st->v[lo - 1].host_end ? (long)lo - 1 : -1;
+}
+
+/* A step's CUDA total is the GPU work launched while its range is open by any thread of its
+ * process (backward runs on autograd's own threads), as the step breakdown counts it; the GPU
+ * work keeps its own launching range everywhere else. */
+static void charge_steps(const gs_trace *t, const gs_steps *st, gs_ns *cuda_total)
+{
+    for (size_t i = 0; i < st->n; i++)
+        if (st->v[i].range != GS_NONE)
+            cuda_total[st->v[i].range] = 0;
+    for (size_t i = 0; i < t->kernels.n + t->memops.n; i++) {
+        bool kernel = i < t->kernels.n;
+        const gs_kernel *k = kernel ? &t->kernels.v[i] : NULL;
+        const gs_memop *m = kernel ? NULL : &t->memops.v[i - t->kernels.n];
+        uint32_t api = kernel ? k->api : m->api;
+        if (api == GS_NONE)
+            continue;
+        const gs_api *a = &t->apis.v[api];
+        long s = step_holding(st, a->start);
+        uint32_t r = s >= 0 ? st->v[s].range : GS_NONE;
+        if (r != GS_NONE && t->ranges.v[r].pid == a->pid)
+            cuda_total[r] += kernel ? k->end - k->start : m->end - m->start;
+    }
+}
+
+/* The TensorBoard plugin's rule for recursion (remove_dup_nodes in torch_tb_profiler's
+ * op_tree.py, after PyTorch's EventList._remove_dup_nodes): an operator whose only child is an
+ * operator of the same name is one call; the child's children and launches become its own. So
+ * the chain's top counts the call, its CPU time, and the bottom's self time, self CUDA and CUDA
+ * total; the ranges below the top are not counted again. only_child[r] is r's child when it has
+ * exactly one, else GS_NONE. */
+static bool absorbed(const gs_trace *t, const uint32_t *only_child, uint32_t r)
+{
+    const gs_range *x = &t->ranges.v[r];
+    uint32_t p = x->parent;
+    return p != GS_NONE && only_child[p] == r && x->kind == GS_RANGE_OP &&
+           t->ranges.v[p].kind == GS_RANGE_OP && t->ranges.v[p].name == x->name;
+}
+
+static uint32_t *find_only_children(const gs_trace *t)
+{
+    uint32_t *only = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *only);
+    uint8_t *count = calloc(t->ranges.n ? t->ranges.n : 1, 1);
+    if (!only || !count) {
+        free(only), free(count);
+        return NULL;
+    }
+    for (size_t i = 0; i < t->ranges.n; i++)
+        only[i] = GS_NONE;
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        uint32_t p = t->ranges.v[i].parent;
+        if (p == GS_NONE || !gs_range_in_op_tree(&t->ranges.v[i]))
+            continue;
+        count[p] = count[p] < 2 ? count[p] + 1 : 2;
+        only[p] = count[p] == 1 ? (uint32_t)i : GS_NONE;
+    }
+    free(count);
+    return only;
+}
+
+static int collect_trace(const gs_trace *t, bool by_shape, const gs_step_opts *step_opts,
+                         gs_strtab *names, op_item *items, size_t *n, gs_error *err)
+{
+    gs_steps st = {0};
+    if (gs_steps_find(t, step_opts, &st, err) != 0)
+        return -1;
     gs_ns *self_cuda = calloc(t->ranges.n + 1, sizeof *self_cuda);
     gs_ns *cuda_total = calloc(t->ranges.n + 1, sizeof *cuda_total);
+    uint32_t *only_child = find_only_children(t);
     gs_name_map map;
-    int rc = self_cuda && cuda_total ? gs_name_map_init(&map, names, t, NULL) : -1;
+    int rc = self_cuda && cuda_total && only_child ? gs_name_map_init(&map, names, t, NULL) : -1;
+    size_t merged = 0;
     if (rc == 0) {
         for (size_t i = 0; i < t->kernels.n; i++)
             charge_gpu(t, t->kernels.v[i].op, t->kernels.v[i].end - t->kernels.v[i].start,
@@ -67,25 +144,41 @@ static int collect_trace(const gs_trace *t, bool by_shape, gs_strtab *names, op_
         for (size_t i = 0; i < t->memops.n; i++)
             charge_gpu(t, t->memops.v[i].op, t->memops.v[i].end - t->memops.v[i].start,
                        self_cuda, cuda_total);
+        charge_steps(t, &st, cuda_total);
         for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
             const gs_range *r = &t->ranges.v[i];
             if (!gs_range_in_op_tree(r))
                 continue;
+            if (absorbed(t, only_child, (uint32_t)i)) {
+                merged++;
+                continue;
+            }
+            uint32_t bottom = (uint32_t)i;
+            while (only_child[bottom] != GS_NONE && absorbed(t, only_child, only_child[bottom]))
+                bottom = only_child[bottom];
+            const gs_range *b = &t->ranges.v[bottom];
             op_item *it = &items[(*n)++];
             it->name = gs_name_map_get(&map, r->name);
             it->dims = by_shape ? gs_name_map_get(&map, r->input_dims) : GS_STR_EMPTY;
             it->cpu = r->end - r->start;
-            it->self_cpu = r->self_ns;
-            it->self_cuda = self_cuda[i];
-            it->cuda_total = cuda_total[i];
+            it->self_cpu = it->cpu - (b->end - b->start) + b->self_ns;
+            it->self_cuda = self_cuda[bottom];
+            it->cuda_total = cuda_total[bottom];
             if (it->name == GS_STR_ERROR || it->dims == GS_STR_ERROR)
                 rc = -1;
         }
         gs_name_map_free(&map);
     }
+    if (merged)
+        GS_LOG_ONCE(GS_LOG_INFO,
+                    "%s: ops: %zu operator call(s) inside a call of the same name, as its only "
+                    "child, counted with it (the TensorBoard plugin's rule)",
+                    t->path, merged);
     free(self_cuda);
     free(cuda_total);
-    return rc;
+    free(only_child);
+    gs_steps_free(&st);
+    return rc == 0 ? 0 : gs_fail_oom(err);
 }
 
 /* Puts equal (name, shapes) items next to each other, in (name, shapes) order: a counting sort
@@ -145,7 +238,7 @@ static int make_rows(gs_op_summary *s, op_item *items, size_t n)
 }
 
 int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape,
-                        gs_op_summary *out, gs_error *err)
+                        const gs_step_opts *steps, gs_op_summary *out, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
@@ -162,15 +255,17 @@ int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape
     }
     op_item *items = malloc((cap ? cap : 1) * sizeof *items);
     int rc = items ? 0 : -1;
+    if (!items)
+        gs_fail_oom(err);
     for (size_t t = 0; t < p->traces.n && rc == 0; t++)
         if (gs_selected(sel, p->traces.v[t]))
-            rc = collect_trace(p->traces.v[t], by_shape, &out->names, items, &n);
-    if (rc == 0)
-        rc = make_rows(out, items, n);
+            rc = collect_trace(p->traces.v[t], by_shape, steps, &out->names, items, &n, err);
+    if (rc == 0 && make_rows(out, items, n) != 0)
+        rc = gs_fail_oom(err);
     free(items);
     if (rc != 0) {
         gs_op_summary_free(out);
-        return gs_fail_oom(err);
+        return -1;
     }
     GS_LOG_TOOK(logged_at, "operator summary");
     return 0;

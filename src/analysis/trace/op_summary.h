@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "analysis/base/select.h"
+#include "analysis/base/steps.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -30,9 +31,16 @@ typedef struct gs_op_summary {
 } gs_op_summary;
 
 /* Ranges of kind GS_RANGE_OP, GS_RANGE_ANNOTATION and GS_RANGE_NVTX: the operator tree that
- * gs_trace_index builds (not Python functions, not annotations projected on GPU streams). */
+ * gs_trace_index builds (not Python functions, not annotations projected on GPU streams).
+ *
+ * GPU time goes to the range that launched it on the launching thread (Self CUDA) and to the
+ * ranges enclosing that one (CUDA total), except for the steps (ProfilerStep#N, or the ranges
+ * `steps` names: gs_steps_find), whose CUDA total is the GPU work any thread of the process
+ * launched while the step's range was open, as the step breakdown counts it. An operator whose
+ * only child is an operator of the same name is counted once with it (the TensorBoard plugin's
+ * rule; doc/design.md §20). */
 int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape,
-                        gs_op_summary *out, gs_error *err);
+                        const gs_step_opts *steps, gs_op_summary *out, gs_error *err);
 void gs_op_summary_free(gs_op_summary *s);
 
 #endif
