@@ -117,3 +117,11 @@ set_tests_properties(hostile.inputs PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_
 add_test(NAME traces.captures
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_captures.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# No sentinel value (-1 for a step, device or ratio; _vNNNN API suffixes) in any view's output on
+# the captures and the real traces (tests/traces/check_sentinels.py, about two minutes on two
+# cores): the gcc build only, the sanitizer build would take many times longer for the same text.
+if(NOT GS_SANITIZE)
+  add_test(NAME traces.sentinels
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_sentinels.py $<TARGET_FILE:gpuscope>)
+  set_tests_properties(traces.sentinels PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 PROCESSORS 2)
+endif()

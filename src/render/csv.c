@@ -31,7 +31,8 @@ static void put_cell(FILE *out, enum gs_col_type type, const gs_cell *c)
     case GS_COL_COUNT:
     case GS_COL_NS:
     case GS_COL_BYTES:
-        fprintf(out, "%" PRId64, c->i);
+        if (c->i != GS_CELL_UNKNOWN) /* unknown: an empty field */
+            fprintf(out, "%" PRId64, c->i);
         break;
     case GS_COL_PCT:
     case GS_COL_GBPS:

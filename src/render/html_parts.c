@@ -16,9 +16,10 @@
 
 static void fmt_number(char *buf, size_t size, enum gs_col_type type, const gs_cell *c)
 {
-    /* A measure the trace cannot give is NaN: "-", as in the text table. */
+    /* A measure the trace cannot give is NaN or GS_CELL_UNKNOWN: "-", as in the text table. */
     bool real = type == GS_COL_PCT || type == GS_COL_GBPS || type == GS_COL_FLOAT;
-    if (real && !isfinite(c->f)) {
+    bool integer = type == GS_COL_COUNT || type == GS_COL_NS || type == GS_COL_BYTES;
+    if ((real && !isfinite(c->f)) || (integer && c->i == GS_CELL_UNKNOWN)) {
         snprintf(buf, size, "-");
         return;
     }

@@ -1,5 +1,6 @@
 #include "render/idle_tables.h"
 
+#include <math.h>
 #include <string.h>
 
 
@@ -214,17 +215,18 @@ static int fill_gap_table(const gs_idle *idle, gs_table *out)
         c[GAP_COL_OFFSET_NS].i = g->offset;
         c[GAP_COL_DURATION_NS].i = g->end - g->start;
         c[GAP_COL_CLASS].text = gs_gap_class_name(g->cls);
-        c[GAP_COL_STEP].i = g->step_number;
-        c[GAP_COL_STEP_PCT].f = g->step_pct;
+        /* A gap outside every step, or with no call or operator on the host: not recorded. */
+        c[GAP_COL_STEP].i = gs_cell_known(g->step_number, g->step >= 0);
+        c[GAP_COL_STEP_PCT].f = g->step >= 0 ? g->step_pct : NAN;
         c[GAP_COL_DATALOADER_NS].i = g->host.dataloader_ns;
         c[GAP_COL_SYNC].text = g->host.sync_api;
-        c[GAP_COL_SYNC_NS].i = g->host.sync_ns;
+        c[GAP_COL_SYNC_NS].i = gs_cell_known(g->host.sync_ns, g->host.sync_api != NULL);
         c[GAP_COL_HOST_API].text = g->host.api;
-        c[GAP_COL_HOST_API_NS].i = g->host.api_ns;
-        c[GAP_COL_HOST_OP_NS].i = g->host.op_ns;
+        c[GAP_COL_HOST_API_NS].i = gs_cell_known(g->host.api_ns, g->host.api != NULL);
+        c[GAP_COL_HOST_OP_NS].i = gs_cell_known(g->host.op_ns, g->host.op != NULL);
         c[GAP_COL_HOST_OP].text = g->host.op;
         c[GAP_COL_AFTER_STREAM].i = g->after_stream;
-        c[GAP_COL_LAUNCH_START_NS].i = g->launch_start;
+        c[GAP_COL_LAUNCH_START_NS].i = gs_cell_known(g->launch_start, g->launch_start >= 0);
         c[GAP_COL_BEFORE].text = g->before;
         c[GAP_COL_AFTER].text = g->after;
     }

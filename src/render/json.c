@@ -18,7 +18,10 @@ static void put_value(FILE *out, enum gs_col_type type, const gs_cell *c)
     case GS_COL_COUNT:
     case GS_COL_NS:
     case GS_COL_BYTES:
-        fprintf(out, "%" PRId64, c->i);
+        if (c->i != GS_CELL_UNKNOWN)
+            fprintf(out, "%" PRId64, c->i);
+        else
+            fputs("null", out);
         break;
     case GS_COL_PCT:
         gs_json_number(out, c->f, 2);

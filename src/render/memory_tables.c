@@ -7,13 +7,14 @@
 /* Which device a row is about: rank, c10 device type name, device index (-1 for the host); the
  * columns every memory table starts with. */
 enum id_col {
-    ID_COL_RANK, ID_COL_DEVICE_TYPE, ID_COL_DEVICE, ID_NCOLS
+    ID_COL_RANK, ID_COL_DEVICE_TYPE, ID_COL_DEVICE, ID_COL_ALLOCATOR, ID_NCOLS
 };
 
 #define DEVICE_COLUMNS                                                                             \
     [ID_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},                             \
     [ID_COL_DEVICE_TYPE] = {"device_type", "device_type", "Type", "Device Type", GS_COL_TEXT, 0},  \
-    [ID_COL_DEVICE] = {"device", "device", "Device", "Device", GS_COL_COUNT, 0}
+    [ID_COL_DEVICE] = {"device", "device", "Device", "Device", GS_COL_COUNT, 0},                   \
+    [ID_COL_ALLOCATOR] = {"allocator", "allocator", "Allocator", "Allocator", GS_COL_TEXT, 0}
 
 enum device_col {
     DEVICE_COL_PEAK_ALLOCATED_BYTES = ID_NCOLS, DEVICE_COL_RESERVED_AT_PEAK_BYTES,
@@ -137,36 +138,49 @@ static void put_device(gs_cell *c, const gs_mem_device *d)
 {
     c[ID_COL_RANK].i = d->rank;
     c[ID_COL_DEVICE_TYPE].text = type_name(d->device_type);
-    c[ID_COL_DEVICE].i = d->device;
+    c[ID_COL_DEVICE].i = gs_cell_known(d->device, d->device >= 0); /* the host has none */
+    c[ID_COL_ALLOCATOR].text = d->allocator == GS_MEM_CUDA ? "cuda" : "pytorch";
+}
+
+/* A value the records do not give (-1: no record before a step's end, reserved of CUDA's
+ * allocations) is not recorded, never a -1. */
+static int64_t known_bytes(int64_t v)
+{
+    return gs_cell_known(v, v >= 0);
 }
 
 static int fill_device_table(const gs_memory_summary *s, gs_table *out)
 {
     gs_table_init(out, device_columns, COUNT_OF(device_columns),
-                  "no memory records in the selected traces (profile with profile_memory=True)");
+                  "no allocation records in the selected traces (torch.profiler records them with "
+                  "profile_memory=True; gpuscope run with --trace memory, its default)");
     for (size_t i = 0; i < s->ndevices; i++) {
         const gs_mem_device *d = &s->devices[i];
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
         put_device(c, d);
+        bool fitted = d->fit_steps >= 2, device_known = d->device_memory > 0;
         c[DEVICE_COL_PEAK_ALLOCATED_BYTES].i = d->peak_allocated;
-        c[DEVICE_COL_RESERVED_AT_PEAK_BYTES].i = d->reserved_at_peak;
-        c[DEVICE_COL_PEAK_RESERVED_BYTES].i = d->peak_reserved;
-        c[DEVICE_COL_FRAGMENTATION].f = d->fragmentation;
-        c[DEVICE_COL_PEAK_STEP].i = d->peak_step;
-        c[DEVICE_COL_GROWTH_PER_STEP_BYTES].i = (int64_t)llround(d->slope);
-        c[DEVICE_COL_GROWTH_R2].f = d->r2;
-        c[DEVICE_COL_DEVICE_MEMORY_BYTES].i = (int64_t)d->device_memory;
-        c[DEVICE_COL_HEADROOM_BYTES].i = d->headroom;
-        c[DEVICE_COL_PEAK_PCT].f = d->peak_pct;
+        c[DEVICE_COL_RESERVED_AT_PEAK_BYTES].i = gs_cell_known(d->reserved_at_peak,
+                                                               d->reserved_known);
+        c[DEVICE_COL_PEAK_RESERVED_BYTES].i = gs_cell_known(d->peak_reserved, d->reserved_known);
+        c[DEVICE_COL_FRAGMENTATION].f =
+            d->reserved_known && d->peak_allocated > 0 ? d->fragmentation : NAN;
+        c[DEVICE_COL_PEAK_STEP].i = gs_cell_known(d->peak_step, d->peak_step >= 0);
+        c[DEVICE_COL_GROWTH_PER_STEP_BYTES].i = gs_cell_known((int64_t)llround(d->slope), fitted);
+        c[DEVICE_COL_GROWTH_R2].f = fitted ? d->r2 : NAN;
+        c[DEVICE_COL_DEVICE_MEMORY_BYTES].i =
+            gs_cell_known((int64_t)d->device_memory, device_known);
+        c[DEVICE_COL_HEADROOM_BYTES].i = gs_cell_known(d->headroom, device_known);
+        c[DEVICE_COL_PEAK_PCT].f = device_known ? d->peak_pct : NAN;
         c[DEVICE_COL_FLAGS].text = flags_text(d);
         c[DEVICE_COL_PEAK_OPERATOR].text = d->peak_op;
         c[DEVICE_COL_RECORDS].i = (int64_t)d->records;
         c[DEVICE_COL_ALLOCS].i = (int64_t)d->allocs;
         c[DEVICE_COL_FREES].i = (int64_t)d->frees;
         c[DEVICE_COL_PEAK_TIME_NS].i = d->peak_ts - d->origin;
-        c[DEVICE_COL_PEAK_ALLOCATED_PCT].f = d->peak_allocated_pct;
+        c[DEVICE_COL_PEAK_ALLOCATED_PCT].f = device_known ? d->peak_allocated_pct : NAN;
         c[DEVICE_COL_FIT_STEPS].i = (int64_t)d->fit_steps;
     }
     return 0;
@@ -209,7 +223,7 @@ static int fill_timeline_table(const gs_memory_summary *s, gs_table *out)
             put_device(c, d);
             c[TIMELINE_COL_TIME_NS].i = d->points[r].ts - d->origin;
             c[TIMELINE_COL_ALLOCATED_BYTES].i = d->points[r].allocated;
-            c[TIMELINE_COL_RESERVED_BYTES].i = d->points[r].reserved;
+            c[TIMELINE_COL_RESERVED_BYTES].i = known_bytes(d->points[r].reserved);
         }
     }
     return 0;
@@ -228,8 +242,8 @@ static int fill_step_table(const gs_memory_summary *s, gs_table *out)
             put_device(c, d);
             c[STEP_COL_STEP].i = d->steps[r].number;
             c[STEP_COL_WARMUP].text = d->steps[r].warmup ? "yes" : NULL;
-            c[STEP_COL_ALLOCATED_BYTES].i = d->steps[r].allocated;
-            c[STEP_COL_RESERVED_BYTES].i = d->steps[r].reserved;
+            c[STEP_COL_ALLOCATED_BYTES].i = known_bytes(d->steps[r].allocated);
+            c[STEP_COL_RESERVED_BYTES].i = known_bytes(d->steps[r].reserved);
         }
     }
     return 0;

@@ -51,7 +51,8 @@ static int fill_cause_table(const gs_sync_summary *s, gs_table *out)
         c[CAUSE_COL_CALLS].i = (int64_t)cause->calls;
         c[CAUSE_COL_AVG_NS].i = cause->calls ? cause->blocked / (gs_ns)cause->calls : 0;
         c[CAUSE_COL_MAX_NS].i = cause->max;
-        c[CAUSE_COL_GPU_WAIT_NS].i = cause->gpu_wait;
+        /* no GPU-side record linked to any of the calls: not recorded, not 0 */
+        c[CAUSE_COL_GPU_WAIT_NS].i = gs_cell_known(cause->gpu_wait, cause->gpu_wait_records > 0);
         c[CAUSE_COL_KIND].text = gs_sync_kind_name(cause->kind);
         c[CAUSE_COL_API].text = cause->api;
         c[CAUSE_COL_OPERATOR].text = cause->op;

@@ -46,6 +46,18 @@ typedef union gs_cell {
     int32_t xyz[3];   /* GS_COL_XYZ */
 } gs_cell;
 
+/* Not recorded: what an integer cell holds when the trace does not give the value (a step for a
+ * peak outside every step, the device of host memory, a size the collector cannot see). Shown as
+ * "-" in a table, an empty CSV field and null in JSON, as a NaN of the other number types and a
+ * NULL text are: never a -1 or 0 that reads as a value. */
+#define GS_CELL_UNKNOWN INT64_MIN
+
+/* An integer cell: v when known, else GS_CELL_UNKNOWN. */
+static inline int64_t gs_cell_known(int64_t v, bool known)
+{
+    return known ? v : GS_CELL_UNKNOWN;
+}
+
 typedef struct gs_table {
     const gs_column *cols;
     size_t ncols;

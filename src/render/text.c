@@ -64,22 +64,32 @@ static void pad(FILE *out, size_t n)
 
 typedef void (*cell_formatter)(char *buf, size_t size, const gs_cell *c);
 
-static void fmt_count(char *buf, size_t size, const gs_cell *c)
-{
-    gs_fmt_count(buf, size, c->i);
-}
-static void fmt_ns(char *buf, size_t size, const gs_cell *c)
-{
-    gs_fmt_duration(buf, size, c->i);
-}
-/* A measure the trace cannot give (NaN, e.g. occupancy of kernels CUPTI did not rate) shows as
- * "-", as JSON shows null and CSV an empty field. */
+/* A measure the trace cannot give (NaN, e.g. occupancy of kernels CUPTI did not rate, or
+ * GS_CELL_UNKNOWN in an integer column) shows as "-", as JSON shows null and CSV an empty field. */
 static bool unknown(char *buf, size_t size, const gs_cell *c)
 {
     if (isfinite(c->f))
         return false;
     snprintf(buf, size, "-");
     return true;
+}
+static bool unknown_int(char *buf, size_t size, const gs_cell *c)
+{
+    if (c->i != GS_CELL_UNKNOWN)
+        return false;
+    snprintf(buf, size, "-");
+    return true;
+}
+
+static void fmt_count(char *buf, size_t size, const gs_cell *c)
+{
+    if (!unknown_int(buf, size, c))
+        gs_fmt_count(buf, size, c->i);
+}
+static void fmt_ns(char *buf, size_t size, const gs_cell *c)
+{
+    if (!unknown_int(buf, size, c))
+        gs_fmt_duration(buf, size, c->i);
 }
 
 static void fmt_pct(char *buf, size_t size, const gs_cell *c)
@@ -89,7 +99,8 @@ static void fmt_pct(char *buf, size_t size, const gs_cell *c)
 }
 static void fmt_bytes(char *buf, size_t size, const gs_cell *c)
 {
-    gs_fmt_bytes(buf, size, c->i);
+    if (!unknown_int(buf, size, c))
+        gs_fmt_bytes(buf, size, c->i);
 }
 static void fmt_gbps(char *buf, size_t size, const gs_cell *c)
 {

@@ -13,6 +13,8 @@
   steps    each ProfilerStep#N's CUDA total in `ops` is within 1 % of the step's kernel, copy and
            set time in `breakdown` on the ResNet-50 and GPT-2 captures (GPU work launched by every
            thread while the step was open);
+  memory   `memory` on gpt2_train.gst shows a non-zero peak of CUDA's allocations on the GPU and
+           the step it happened in;
 
 usage: check_captures.py GPUSCOPE
 Exit 0 all passed, 1 some failed, 77 the captures folder is absent."""
@@ -122,6 +124,15 @@ def check_step_cuda(exe, root):
               f"time, {len(rows)} steps, worst {100 * worst:.3f} %")
 
 
+def check_memory(exe, root):
+    rows = run_json(exe, "memory", os.path.join(root, "gpt2_train.gst"))["rows"]
+    gpu = [r for r in rows if r["device_type"] == "cuda"]
+    ok = len(gpu) == 1 and gpu[0]["peak_allocated_bytes"] > 0 and gpu[0]["peak_step"] is not None
+    check(ok and gpu[0]["allocator"] == "cuda",
+          "memory: gpt2_train.gst: " + (f"peak {gpu[0]['peak_allocated_bytes']} bytes in step "
+                                       f"{gpu[0]['peak_step']}" if gpu else "no GPU row"))
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -133,6 +144,7 @@ def main():
     check_gpus(exe, root)
     check_emit_nvtx(exe, root)
     check_step_cuda(exe, root)
+    check_memory(exe, root)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

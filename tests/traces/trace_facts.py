@@ -78,11 +78,38 @@ def kernels(events, legacy=False):
 
 
 def ops(events, legacy=False):
-    """Per op name: {calls, total_ns (= CPU total), min_ns, max_ns}."""
-    out = {}
+    """Per op name: {calls, total_ns (= CPU total), min_ns, max_ns}. An operator whose only child
+    (on its thread, among the ops and annotations) is an operator of the same name is one call
+    with it: the TensorBoard plugin's remove_dup_nodes (torch_tb_profiler op_tree.py), as ops
+    counts it (doc/ops.md). Nesting is the model's (a range inside [start, end] of the one
+    before it; the plugin does not nest a zero-length range at its parent's very end)."""
+    threads = {}
     for e in events:
         if _is_x(e) and (legacy or e.get("cat") in OP_CATS):
-            _add(out, e.get("name"), us_to_ns(e.get("dur", 0)), "calls")
+            start = us_to_ns(e.get("ts", 0))
+            dur = us_to_ns(e.get("dur", 0))
+            threads.setdefault(_tid_key(e), []).append(
+                {"name": e.get("name"), "start": start, "end": start + dur, "dur": dur,
+                 "op": legacy or e.get("cat") != "user_annotation", "parent": None,
+                 "children": 0, "only": None})
+    out = {}
+    for nodes in threads.values():
+        nodes.sort(key=lambda n: (n["start"], -n["dur"]))
+        stack = []
+        for n in nodes:
+            while stack and not (n["start"] >= stack[-1]["start"] and n["end"] <= stack[-1]["end"]):
+                stack.pop()
+            if stack:
+                p = stack[-1]
+                n["parent"] = p
+                p["children"] += 1
+                p["only"] = n if p["children"] == 1 else None
+            stack.append(n)
+        for n in nodes:
+            p = n["parent"]
+            if p is not None and p["only"] is n and n["op"] and p["op"] and p["name"] == n["name"]:
+                continue
+            _add(out, n["name"], n["dur"], "calls")
     return out
 
 

@@ -168,8 +168,71 @@ static void test_leak(size_t nsteps, bool want)
     gs_profile_free(&p);
 }
 
+/* CUDA's allocations, as a .gst trace has them (sizes only, no totals: allocator GS_MEM_CUDA):
+ *
+ *   step 1 [1000, 2000): alloc A 300 at 1100, alloc B 200 at 1200, free A at 1300
+ *   step 2 [2000, 3000): alloc C 600 at 2100 (the peak: 200 + 600 = 800), free B at 2200,
+ *                        free of D at 2300 (allocated before the capture: changes nothing)
+ *   step 3 [3000, 4000): free C at 3100
+ *
+ * allocated after each record: 300, 500, 200, 800, 600, 600, 0; at the steps' ends 200, 600, 0.
+ * Reserved is not recorded; the memory held from the device of 990 is the peak allocated. */
+static void test_cuda_allocations(void)
+{
+    gs_trace *t = tb_new("cuda.gst", 0);
+    tb_device(t, 0, "GPU", 990, 100, 9, 0);
+    for (gs_ns i = 1; i <= 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "ProfilerStep#%d", (int)i);
+        tb_range(t, GS_RANGE_NVTX, name, 1000 * i * US, (1000 * i + 1000) * US, NULL);
+    }
+    mem(t, 1, 0, 1100, 0xa, 300, -1, -1);
+    mem(t, 1, 0, 1200, 0xb, 200, -1, -1);
+    mem(t, 1, 0, 1300, 0xa, -300, -1, -1);
+    mem(t, 1, 0, 2100, 0xc, 600, -1, -1);
+    mem(t, 1, 0, 2200, 0xb, -200, -1, -1);
+    mem(t, 1, 0, 2300, 0xd, -50, -1, -1);
+    mem(t, 1, 0, 3100, 0xc, -600, -1, -1);
+    gs_profile p = {0};
+    tb_add(&p, t);
+    gs_memory_summary s;
+    gs_error err;
+    gs_step_opts opts = {.keep_warmup = true};
+    CHECK_INT(gs_memory_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(s.ndevices, 1);
+    if (s.ndevices == 1) {
+        const gs_mem_device *d = &s.devices[0];
+        CHECK_INT(d->allocator, GS_MEM_CUDA);
+        CHECK(!d->reserved_known);
+        CHECK_INT(d->nseries, 7);
+        static const int64_t after[] = {300, 500, 200, 800, 600, 600, 0};
+        for (size_t i = 0; i < d->nseries && i < 7; i++) {
+            CHECK_INT(d->series[i].allocated, after[i]);
+            CHECK_INT(d->series[i].reserved, -1);
+        }
+        CHECK_INT(d->peak_allocated, 800);
+        CHECK_INT(d->peak_ts, 2100 * US);
+        CHECK_INT(d->peak_step, 2);
+        CHECK_INT(d->peak_reserved, 0);
+        CHECK_INT(d->peak_held, 800);
+        CHECK_INT(d->headroom, 190);
+        CHECK_INT(d->fragmented, false);
+        CHECK_INT(d->nsteps, 3);
+        if (d->nsteps == 3) {
+            CHECK_INT(d->steps[0].allocated, 200);
+            CHECK_INT(d->steps[1].allocated, 600);
+            CHECK_INT(d->steps[2].allocated, 0);
+        }
+        CHECK_INT(d->allocs, 3);
+        CHECK_INT(d->frees, 4);
+    }
+    gs_memory_summary_free(&s);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
+    test_cuda_allocations();
     test_leak(GS_TH_MEM_LEAK_MIN_STEPS, true);
     test_leak(GS_TH_MEM_LEAK_MIN_STEPS - 1, false);
     gs_profile p = {0};

@@ -116,14 +116,14 @@ static void fill_memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs
     for (size_t i = 0; i < m->ndevices; i++) {
         const gs_mem_device *d = &m->devices[i];
         if (d->path == t->path && d->device_type == GS_MEM_DEVICE_CUDA &&
-            (!worst || d->peak_reserved > worst->peak_reserved))
+            (!worst || d->peak_held > worst->peak_held))
             worst = d;
     }
     if (!worst)
         return;
     if (worst->device_memory)
         in->mem_peak_share = worst->peak_pct / 100.0;
-    if (worst->peak_allocated > 0)
+    if (worst->peak_allocated > 0 && worst->reserved_known)
         in->mem_fragmentation = worst->fragmentation;
     in->mem_growth_per_step = worst->slope;
     in->mem_growth_r2 = worst->r2;

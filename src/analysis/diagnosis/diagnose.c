@@ -103,7 +103,8 @@ static bool without_memory_records(double known, gs_finding *f)
         return false;
     f->severity = GS_SEV_NONE;
     EVIDENCE(f, "no allocator records in the trace");
-    WHY(f, "no allocator records in the trace (profile with profile_memory=True): the rule does "
+    WHY(f, "no allocator records in the trace (torch.profiler records them with "
+           "profile_memory=True, gpuscope run with --trace memory, its default): the rule does "
            "not apply");
     return true;
 }
@@ -347,29 +348,47 @@ static void rule_memory_growth(const gs_diag_inputs *in, gs_finding *f)
         in->mem_growth_r2, GS_TH_MEM_LEAK_R2, in->mem_growth_steps, GS_TH_MEM_LEAK_MIN_STEPS);
 }
 
+/* "0.93", or "not recorded" for a ratio the trace cannot give (-1). */
+static const char *ratio_text(char *buf, size_t cap, double v)
+{
+    if (v < 0)
+        return "not recorded";
+    snprintf(buf, cap, "%.2f", v);
+    return buf;
+}
+
 static void rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_memory_records(in->mem_peak_share > in->mem_fragmentation ? in->mem_peak_share
                                                                           : in->mem_fragmentation,
                                f))
         return;
-    add_input(f, "peak_share", in->mem_peak_share, GS_UNIT_SHARE);
-    add_input(f, "fragmentation", in->mem_fragmentation, GS_UNIT_RATIO);
+    /* A figure the records cannot give (reserved of CUDA's own allocations, a device of unknown
+     * size) is no input: the rule reads what is there. */
+    if (in->mem_peak_share >= 0)
+        add_input(f, "peak_share", in->mem_peak_share, GS_UNIT_SHARE);
+    if (in->mem_fragmentation >= 0)
+        add_input(f, "fragmentation", in->mem_fragmentation, GS_UNIT_RATIO);
     add_threshold(f, "peak_share", GS_TH_MEM_PEAK_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "fragmentation", GS_TH_MEM_FRAGMENTATION, GS_UNIT_RATIO);
     bool full = in->mem_peak_share > GS_TH_MEM_PEAK_SHARE;
     bool fragmented = in->mem_fragmentation > GS_TH_MEM_FRAGMENTATION;
     f->severity = full ? GS_SEV_RISK : fragmented ? GS_SEV_FINDING : GS_SEV_NONE;
+    char frag[32];
+    const char *frag_text = ratio_text(frag, sizeof frag, in->mem_fragmentation);
     if (in->mem_peak_share >= 0)
-        EVIDENCE(f, "peak reserved memory is %.0f %% of the device; reserved / allocated at the "
-                 "peak is %.2f",
-                 100 * in->mem_peak_share, in->mem_fragmentation);
+        EVIDENCE(f, "peak memory held is %.0f %% of the device; reserved / allocated at the "
+                 "peak is %s",
+                 100 * in->mem_peak_share, frag_text);
     else
-        EVIDENCE(f, "device memory unknown; reserved / allocated at the peak is %.2f",
-                 in->mem_fragmentation);
-    WHY(f, "peak %.1f %% of the device (> %.0f %%?), fragmentation %.2f (> %.1f?)",
-        100 * in->mem_peak_share, 100 * GS_TH_MEM_PEAK_SHARE, in->mem_fragmentation,
-        GS_TH_MEM_FRAGMENTATION);
+        EVIDENCE(f, "device memory unknown; reserved / allocated at the peak is %s", frag_text);
+    if (in->mem_peak_share >= 0)
+        WHY(f, "peak %.1f %% of the device (> %.0f %%?), fragmentation %s (> %.1f?)",
+            100 * in->mem_peak_share, 100 * GS_TH_MEM_PEAK_SHARE, frag_text,
+            GS_TH_MEM_FRAGMENTATION);
+    else
+        WHY(f, "device memory unknown, fragmentation %s (> %.1f?)", frag_text,
+            GS_TH_MEM_FRAGMENTATION);
 }
 
 static void rule_no_gpu(const gs_diag_inputs *in, gs_finding *f)

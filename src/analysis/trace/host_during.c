@@ -6,21 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Operators that always make the host wait for the GPU (doc/design.md §18); the API
- * calls that do are sync.c's to judge. */
-static const char *const sync_ops[] = {"aten::item", "aten::_local_scalar_dense"};
-
 /* API calls nest at most runtime-over-driver deep, so the open calls at a time are among the
  * last few that started before it. */
 #define API_NEST_LOOKBACK 4
-
-static bool is_sync_op(const char *name)
-{
-    for (size_t i = 0; i < sizeof sync_ops / sizeof sync_ops[0]; i++)
-        if (strcmp(name, sync_ops[i]) == 0)
-            return true;
-    return false;
-}
 
 static gs_ns overlap(gs_ns a0, gs_ns a1, gs_ns b0, gs_ns b1)
 {
@@ -115,7 +103,6 @@ static int weigh_thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo
         if (gs_is_dataloader_range(name) &&
             !(p && gs_is_dataloader_range(gs_trace_str(t, rv[p->range].name))))
             h->dataloader_ns += hits->v[i].ov;
-        note_sync(h, name, hits->v[i].ov, is_sync_op(name));
     }
     for (size_t i = 0; i < hits->n; i++) {
         const gs_range *r = &rv[hits->v[i].range];

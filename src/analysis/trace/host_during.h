@@ -19,8 +19,10 @@ typedef struct gs_gap_host {
     gs_ns op_ns;          /* its time in the window not covered by its own children */
     const char *api;      /* the CUDA API call with the most time in the window, NULL */
     gs_ns api_ns;
-    const char *sync_api; /* the synchronizing call or op (cudaStreamSynchronize, aten::item, ...)
-                             with the most time in the window, NULL */
+    const char *sync_api; /* the blocking CUDA call (cudaStreamSynchronize, a pageable
+                             cudaMemcpyAsync, ...: sync.c's) with the most time in the window,
+                             NULL; whatever the trace's source, the operator that made it is
+                             `op`'s to say */
     gs_ns sync_ns;
     gs_ns dataloader_ns;  /* time under `enumerate(DataLoader)#...` ranges (outermost only) */
 } gs_gap_host;

@@ -136,7 +136,7 @@ static int fit_growth(gs_mem_device *d, const gs_steps *steps)
 static void find_peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_steps *steps,
                                    const gs_mem_event *peak_rec)
 {
-    if (d->peak_allocated > 0)
+    if (d->peak_allocated > 0 && d->reserved_known)
         d->fragmentation = (double)d->reserved_at_peak / (double)d->peak_allocated;
     d->fragmented = d->fragmentation > GS_TH_MEM_FRAGMENTATION;
     d->peak_step = -1;
@@ -146,15 +146,57 @@ static void find_peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs
         uint32_t r = op_at(t, peak_rec->pid, peak_rec->tid, peak_rec->ts);
         d->peak_op = r != GS_NONE ? gs_trace_str(t, t->ranges.v[r].name) : NULL;
     }
+    d->peak_held = d->reserved_known ? d->peak_reserved : d->peak_allocated;
     const gs_device *dev =
         d->device_type == GS_MEM_DEVICE_CUDA ? gs_trace_device(t, d->device) : NULL;
     if (!dev || !dev->total_memory)
         return;
     d->device_memory = dev->total_memory;
-    d->headroom = (int64_t)dev->total_memory - d->peak_reserved;
-    d->peak_pct = 100.0 * (double)d->peak_reserved / (double)dev->total_memory;
+    d->headroom = (int64_t)dev->total_memory - d->peak_held;
+    d->peak_pct = 100.0 * (double)d->peak_held / (double)dev->total_memory;
     d->peak_allocated_pct = 100.0 * (double)d->peak_allocated / (double)dev->total_memory;
-    d->near_limit = (double)d->peak_reserved > GS_TH_MEM_PEAK_SHARE * (double)dev->total_memory;
+    d->near_limit = (double)d->peak_held > GS_TH_MEM_PEAK_SHARE * (double)dev->total_memory;
+}
+
+typedef struct addr_key {
+    uint64_t addr;
+    uint32_t idx;
+} addr_key;
+
+static int cmp_addr_key(const void *pa, const void *pb)
+{
+    const addr_key *a = pa, *b = pb;
+    if (a->addr != b->addr)
+        return a->addr < b->addr ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* CUDA's allocations (GS_MEM_CUDA): the bytes allocated after each record rec[i], summed from the
+ * sizes. A free takes back what was allocated at its address; one whose allocation the trace
+ * does not hold (made before the capture began) changes nothing. */
+static int64_t *sum_allocations(const gs_trace *t, const uint32_t *rec, size_t n)
+{
+    addr_key *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
+    int64_t *delta = calloc(n ? n : 1, sizeof *delta);
+    if (!by_addr || !delta) {
+        free(by_addr), free(delta);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        by_addr[i] = (addr_key){t->mem_events.v[rec[i]].addr, (uint32_t)i};
+    qsort(by_addr, n, sizeof *by_addr, cmp_addr_key);
+    int64_t live = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (k == 0 || by_addr[k].addr != by_addr[k - 1].addr)
+            live = 0;
+        int64_t bytes = t->mem_events.v[rec[by_addr[k].idx]].bytes;
+        delta[by_addr[k].idx] = bytes > 0 ? bytes - live : -live;
+        live = bytes > 0 ? bytes : 0;
+    }
+    free(by_addr);
+    for (size_t i = 1; i < n; i++)
+        delta[i] += delta[i - 1];
+    return delta;
 }
 
 /* The curve, the peak and the counts from the records rec[0..n) of one device. */
@@ -164,26 +206,35 @@ static int build_curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
     d->series = malloc((n ? n : 1) * sizeof *d->series);
     if (!d->series)
         return -1;
+    bool totals = false;
+    for (size_t i = 0; i < n && !totals; i++)
+        totals = t->mem_events.v[rec[i]].total_allocated >= 0;
+    d->allocator = totals ? GS_MEM_PYTORCH : GS_MEM_CUDA;
+    d->reserved_known = totals;
+    int64_t *summed = totals ? NULL : sum_allocations(t, rec, n);
+    if (!totals && !summed)
+        return -1;
     *peak_rec = NULL;
     for (size_t i = 0; i < n; i++) {
         const gs_mem_event *m = &t->mem_events.v[rec[i]];
         d->records++;
         d->allocs += m->bytes > 0;
         d->frees += m->bytes < 0;
-        if (m->total_allocated < 0)
-            continue; /* no totals: not a point of the build_curve (the plugin skips NaN) */
-        int64_t reserved = m->total_reserved < 0 ? 0 : m->total_reserved;
-        gs_mem_point pt = {m->ts, m->total_allocated, reserved};
+        if (totals && m->total_allocated < 0)
+            continue; /* no totals: not a point of the curve (the plugin skips NaN) */
+        gs_mem_point pt = {m->ts, totals ? m->total_allocated : summed[i],
+                           totals ? (m->total_reserved < 0 ? 0 : m->total_reserved) : -1};
         d->series[d->nseries++] = pt;
         if (!*peak_rec || pt.allocated > d->peak_allocated) {
             d->peak_allocated = pt.allocated;
             d->peak_ts = pt.ts;
-            d->reserved_at_peak = pt.reserved;
+            d->reserved_at_peak = totals ? pt.reserved : 0;
             *peak_rec = m;
         }
         if (pt.reserved > d->peak_reserved)
             d->peak_reserved = pt.reserved;
     }
+    free(summed);
     return 0;
 }
 
@@ -241,19 +292,6 @@ static void add_record(gs_mem_device *d, attrib *a, const gs_trace *t, uint32_t 
             row->self_alloc_bytes += self ? bytes : 0;
         }
     }
-}
-
-typedef struct addr_key {
-    uint64_t addr;
-    uint32_t idx;
-} addr_key;
-
-static int cmp_addr_key(const void *pa, const void *pb)
-{
-    const addr_key *a = pa, *b = pb;
-    if (a->addr != b->addr)
-        return a->addr < b->addr ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
 static int cmp_op_row(const void *pa, const void *pb)

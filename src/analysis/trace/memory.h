@@ -1,11 +1,13 @@
 /* Memory (doc/design.md §19; the TensorBoard plugin's memory view, memory_parser.py): from the
- * allocator's records (PyTorch `[memory]` events), per device: the allocated / reserved timeline,
+ * allocator's records (PyTorch `[memory]` events; CUDA's allocations in a .gst trace), per device: the allocated / reserved timeline,
  * the peak with its step and operator, the operators that allocate, fragmentation at the peak,
  * growth per step with a least-squares fit (leak flag), and headroom against the device's
  * memory.
  *
  * Records are grouped by (trace, device type, device). Records without totals (-1) are skipped for
- * the curve, as the plugin skips NaN; they still count for operator attribution. */
+ * the curve, as the plugin skips NaN; they still count for operator attribution. A device none of
+ * whose records has totals (CUPTI's, gs_mem_allocator GS_MEM_CUDA) gets its allocated curve summed
+ * from the records' sizes. */
 #ifndef GS_ANALYSIS_MEMORY_H
 #define GS_ANALYSIS_MEMORY_H
 
@@ -29,12 +31,25 @@
 
 enum { GS_MEM_DEVICE_CPU = 0, GS_MEM_DEVICE_CUDA = 1 }; /* c10::DeviceType values we name */
 
+/* Whose allocations the records are, which decides what allocated and reserved mean. */
+enum gs_mem_allocator {
+    /* PyTorch's allocators ([memory] events, torch.profiler profile_memory=True): each record
+     * carries the totals, allocated (tensors) and reserved (the caching allocator's pool). */
+    GS_MEM_PYTORCH,
+    /* CUDA's (a .gst trace: CUPTI's records of cudaMalloc, cuMemAlloc, cudaHostAlloc, ... by the
+     * program and its libraries): records carry sizes only, so allocated is summed from them (a
+     * free takes back its allocation at the same address); for PyTorch this is the pool its
+     * caching allocator reserves. There is no reserved figure. */
+    GS_MEM_CUDA,
+};
+
 typedef struct gs_mem_point {
     gs_ns ts;
-    int64_t allocated, reserved; /* Total Allocated / Total Reserved after the record */
+    int64_t allocated, reserved; /* after the record; reserved -1 when not recorded */
 } gs_mem_point;
 
-/* Allocated and reserved at the end of one step: the last record before the step's end. */
+/* Allocated and reserved at the end of one step: the last record before the step's end; -1 when
+ * not recorded (no record before the step's end; reserved with GS_MEM_CUDA). */
 typedef struct gs_mem_step {
     int64_t number;
     bool warmup;
@@ -56,6 +71,8 @@ typedef struct gs_mem_device {
     const char *path;         /* points into the profile */
     int8_t device_type;       /* GS_MEM_DEVICE_CUDA or GS_MEM_DEVICE_CPU (or another c10 type) */
     int32_t device;           /* -1 for the host */
+    uint8_t allocator;        /* enum gs_mem_allocator */
+    bool reserved_known;      /* the records give reserved (GS_MEM_PYTORCH) */
     gs_ns origin;             /* the trace's first timestamp: timeline times are relative to it */
     uint64_t records;         /* allocator records of this device */
     uint64_t allocs, frees;
@@ -67,12 +84,12 @@ typedef struct gs_mem_device {
 
     int64_t peak_allocated;   /* max Total Allocated (0 when no record has totals) */
     gs_ns peak_ts;            /* first time it was reached */
-    int64_t reserved_at_peak;
-    int64_t peak_reserved;    /* max Total Reserved */
+    int64_t reserved_at_peak; /* 0 when !reserved_known */
+    int64_t peak_reserved;    /* max Total Reserved; 0 when !reserved_known */
     int64_t peak_step;        /* number of the step holding peak_ts, -1 if none */
     const char *peak_op;      /* innermost operator on the peak record's thread, NULL if none */
 
-    double fragmentation;     /* reserved_at_peak / peak_allocated; 0 when peak_allocated is 0 */
+    double fragmentation;     /* reserved_at_peak / peak_allocated; 0 when either is unknown */
     bool fragmented;          /* fragmentation > GS_TH_MEM_FRAGMENTATION */
 
     gs_mem_step *steps;       /* per step, in step order */
@@ -83,10 +100,13 @@ typedef struct gs_mem_device {
     bool leak;                /* slope > 0, r2 >= GS_TH_MEM_LEAK_R2, fit_steps >= MIN_STEPS */
 
     uint64_t device_memory;   /* the device's total memory, 0 when unknown (or host) */
-    int64_t headroom;         /* device_memory − peak_reserved; 0 when unknown */
-    double peak_pct;          /* peak_reserved / device_memory × 100; 0 when unknown */
+    /* What the program held of the device at most: peak_reserved, or with GS_MEM_CUDA (where
+     * allocations are what CUDA gave out) peak_allocated. */
+    int64_t peak_held;
+    int64_t headroom;         /* device_memory − peak_held; 0 when unknown */
+    double peak_pct;          /* peak_held / device_memory × 100; 0 when unknown */
     double peak_allocated_pct; /* peak_allocated / device_memory × 100 (the TB plugin's rule) */
-    bool near_limit;          /* peak_reserved > GS_TH_MEM_PEAK_SHARE × device_memory */
+    bool near_limit;          /* peak_held > GS_TH_MEM_PEAK_SHARE × device_memory */
 
     gs_mem_op *ops;           /* alloc_bytes desc, then self_alloc_bytes desc, then name */
     size_t nops;

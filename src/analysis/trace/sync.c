@@ -160,6 +160,7 @@ typedef struct call {
     uint8_t kind;
     bool in_kept_step;
     gs_ns dur, gpu_wait;
+    bool has_wait; /* a GPU-side sync record is linked to the call */
 } call;
 
 static int cmp_call(const void *pa, const void *pb)
@@ -201,7 +202,8 @@ static int scan_trace(const gs_trace *t, const gs_steps *steps, gs_sync_rank *r,
         long s = steps->n ? gs_steps_at(steps, a->start) : -1;
         gs_ns dur = a->end - a->start;
         gs_ns wait = 0;
-        if (a->gpu_class == GS_GPU_SYNC && a->gpu != GS_NONE)
+        bool has_wait = a->gpu_class == GS_GPU_SYNC && a->gpu != GS_NONE;
+        if (has_wait)
             wait = t->syncs.v[a->gpu].end - t->syncs.v[a->gpu].start;
         bool kept = s >= 0 && gs_step_kept(steps, (size_t)s);
         if (kind == GS_SYNC_WAIT_EVENT) {
@@ -223,7 +225,8 @@ static int scan_trace(const gs_trace *t, const gs_steps *steps, gs_sync_rank *r,
         if (c)
             *c = (call){.op = intern(names, cause_of(t, a, step_range)),
                         .api = intern(names, gs_trace_str(t, a->name)), .kind = (uint8_t)kind,
-                        .in_kept_step = kept, .dur = dur, .gpu_wait = wait};
+                        .in_kept_step = kept, .dur = dur, .gpu_wait = wait,
+                        .has_wait = has_wait};
         if (!c || c->op == GS_STR_ERROR || c->api == GS_STR_ERROR) {
             gs_sync_kinds_free(&kinds);
             return -1;
@@ -268,6 +271,7 @@ static int make_causes(gs_sync_summary *s, call *calls, size_t n)
             c->calls++;
             c->blocked += calls[j].dur;
             c->gpu_wait += calls[j].gpu_wait;
+            c->gpu_wait_records += calls[j].has_wait;
             c->max = calls[j].dur > c->max ? calls[j].dur : c->max;
             kept += calls[j].in_kept_step ? calls[j].dur : 0;
         }

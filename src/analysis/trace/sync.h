@@ -57,6 +57,7 @@ typedef struct gs_sync_cause {
     uint64_t calls;
     gs_ns blocked;      /* Σ host duration of the calls (0 for stream-wait-event rows) */
     gs_ns gpu_wait;     /* Σ duration of the GPU-side sync records linked to the calls */
+    uint64_t gpu_wait_records; /* calls with such a record (none: the GPU wait is not recorded) */
     gs_ns max;          /* longest call */
     double step_pct;    /* blocked / Σ kept step time × 100 (over all selected traces) */
 } gs_sync_cause;
