@@ -15,11 +15,18 @@
            thread while the step was open);
   memory   `memory` on gpt2_train.gst shows a non-zero peak of CUDA's allocations on the GPU and
            the step it happened in;
+  parts    the host-bound rule's parts (CPU operators + runtime calls + untraced host time, less
+           the GPU idle after synchronizing calls) add up to the host wait it states, to the
+           printed precision, on compile_reduce_overhead.gst, gpt2_train.gst and HTA's nccl_data
+           (../shared/traces, GS_SHARED_TRACES);
+  exposed  `report` and `comm` state the same exposed communication per step for each rank of
+           HTA's trace_filter pair (../shared/traces), as JSON and as printed;
 
 usage: check_captures.py GPUSCOPE
 Exit 0 all passed, 1 some failed, 77 the captures folder is absent."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -133,6 +140,51 @@ def check_memory(exe, root):
                                        f"{gpu[0]['peak_step']}" if gpu else "no GPU row"))
 
 
+HOST_PARTS = re.compile(r"waits on host work ([\d.]+) ms per step \([\d.]+ %\): CPU operators "
+                        r"([\d.]+) ms \+ runtime calls ([\d.]+) ms \+ untraced host time "
+                        r"([\d.]+) ms(?:, less ([\d.]+) ms after synchronizing calls)?")
+
+
+def check_host_parts(exe, root):
+    traces = os.environ.get("GS_SHARED_TRACES") or os.path.join(os.path.dirname(root), "traces")
+    for path in [os.path.join(root, "compile_reduce_overhead.gst"),
+                 os.path.join(root, "gpt2_train.gst"),
+                 os.path.join(traces, "hta", "nccl_parser_config", "nccl_data.json.gz")]:
+        if not os.path.exists(path):
+            print("skip  parts: " + path + " is absent")
+            continue
+        rules = run_json(exe, "report", path)["diagnosis"][0]["rules"]
+        evidence = next(r["evidence"] for r in rules if r["class"] == "host_bound")
+        m = HOST_PARTS.search(evidence)
+        if not m:
+            check(False, f"parts: {os.path.basename(path)}: evidence '{evidence}'")
+            continue
+        total, cpu, runtime, other, less = (float(v) if v else 0.0 for v in m.groups())
+        parts = cpu + runtime + other - less
+        # each of the five numbers is rounded to 0.001 ms
+        check(abs(parts - total) <= 0.0026,
+              f"parts: {os.path.basename(path)}: {cpu:.3f} + {runtime:.3f} + {other:.3f} - "
+              f"{less:.3f} = {parts:.3f} ms, the host wait {total:.3f} ms")
+
+
+def check_exposed(exe, root):
+    traces = os.environ.get("GS_SHARED_TRACES") or os.path.join(os.path.dirname(root), "traces")
+    path = os.path.join(traces, "hta", "trace_filter")
+    if not os.path.isdir(path):
+        print("skip  exposed: " + path + " is absent")
+        return
+    comm = {r["rank"]: r["exposed_per_step_ns"] for r in run_json(exe, "comm", path)["ranks"]}
+    report = {}
+    for rank in run_json(exe, "report", path)["diagnosis"]:
+        rule = next(r for r in rank["rules"] if r["class"] == "communication_bound")
+        report[rank["rank"]] = rule["inputs"]["comm_exposed_ns"]
+    text = run(exe, "report", path)
+    printed = re.findall(r"communication not overlapped with compute takes ([\d.]+) ms", text)
+    comm_ms = [f"{comm[r] / 1e6:.3f}" for r in sorted(comm)]
+    check(comm == report and printed == comm_ms,
+          f"exposed: comm {comm}, report {report}; printed {printed}, comm's {comm_ms}")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -145,6 +197,8 @@ def main():
     check_emit_nvtx(exe, root)
     check_step_cuda(exe, root)
     check_memory(exe, root)
+    check_host_parts(exe, root)
+    check_exposed(exe, root)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

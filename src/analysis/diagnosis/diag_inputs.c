@@ -177,6 +177,10 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
     };
     for (int c = 0; c < GS_BD__COUNT; c++)
         *cat[c] = (gs_ns)bd->avg_ns[c];
+    /* Exposed communication is comm's, computed once (gs_comm_build) and shown the same by report
+     * and comm: collective time no compute kernel hides, per kept step. */
+    if (src->comm)
+        out->comm_ns = src->comm->exposed_per_step;
     out->gpu_util = 0.0;
     for (size_t d = 0; d < bd->gpu.n; d++)
         if (bd->gpu.v[d].utilization > out->gpu_util)

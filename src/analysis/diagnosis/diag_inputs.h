@@ -4,6 +4,7 @@
 #define GS_ANALYSIS_DIAG_INPUTS_H
 
 #include "analysis/trace/breakdown.h"
+#include "analysis/trace/comm.h"
 #include "analysis/diagnosis/diagnose.h"
 #include "analysis/trace/launch.h"
 #include "analysis/trace/memory.h"
@@ -16,6 +17,9 @@ typedef struct gs_diag_sources {
     const gs_sync_rank *sync;
     const char *sync_top_op;
     const gs_memory_summary *memory;
+    /* comm's rank row: its exposed communication per step is the rule's (one number for report and
+     * comm); NULL: the breakdown's Communication category stands in */
+    const gs_comm_rank *comm;
     const gs_stragglers *stragglers; /* NULL for a single trace */
 } gs_diag_sources;
 

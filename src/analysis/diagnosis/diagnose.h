@@ -18,7 +18,9 @@ typedef struct gs_diag_inputs {
     uint64_t gpu_activities; /* kernels, copies and sets in the trace: 0 for a CPU-only profile */
     double warmup_ratio; /* slowest warm-up step / median kept step */
     gs_ns step_ns;
-    /* Step breakdown, TensorBoard plugin semantics (each instant to one category). */
+    /* Step breakdown, TensorBoard plugin semantics (each instant to one category); comm_ns is
+     * instead comm's exposed communication per step when the rank's comm row is known (the
+     * number report and comm both print). */
     gs_ns kernel_ns, memcpy_ns, memset_ns, comm_ns, runtime_ns, dataloader_ns, cpu_exec_ns,
         other_ns;
     double gpu_util;

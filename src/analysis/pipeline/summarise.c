@@ -171,6 +171,7 @@ static int fill_breakdown(const rank_analyses *a, gs_trace *t, gs_rank_summary *
         .sync = a->sync.nranks ? &a->sync.ranks[0] : NULL,
         .sync_top_op = s->sync_top_op,
         .memory = &a->memory,
+        .comm = a->comm.nranks ? &a->comm.ranks[0] : NULL,
     };
     if (gs_diag_inputs_build(t, &src, &s->inputs, err) != 0)
         return -1;
