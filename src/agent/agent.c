@@ -26,7 +26,7 @@
 #define DEFAULT_FLUSH_MS 200
 #define MAX_HOOKS 4
 #define MAX_PENDING_NOTES 64
-#define NOTE_TEXT 1024 /* CUPTI's "not found" note lists every place it looked */
+#define NOTE_TEXT 1400 /* CUPTI's "not found" note lists every place it looked */
 /* How long exit and signal paths wait for the writer: a hung GPU must not hang the target. */
 #define SHUTDOWN_WAIT_NS 2000000000LL
 
@@ -185,7 +185,7 @@ static void write_notes(void)
         gsa_write(GST_REC_NOTE, &rec);
     }
     if (lost) {
-        const char *text = "agent: notes lost (too many at once)";
+        const char *text = "some of gpuscope's notes about this run were lost (too many at once)";
         gst_note rec = {gsa_now_ns(), lost, 0, GST_NOTE_AGENT, gsa_intern(text, strlen(text))};
         gsa_write(GST_REC_NOTE, &rec);
     }
@@ -399,7 +399,10 @@ static void start_locked(void)
         gsa_note(GST_NOTE_AGENT, err, 0, 0);
     install_hooks();
     if (!start_writer_thread()) {
-        gsa_note(GST_NOTE_AGENT, "agent: no writer thread; writing at exit only", 0, 0);
+        gsa_note(GST_NOTE_AGENT,
+                 "gpuscope could not start its writer thread in the program: the trace was "
+                 "written at exit only, so a killed program leaves none",
+                 0, 0);
         drain_round(false);
     }
 }

@@ -33,10 +33,16 @@ static const char *result_name(CUptiResult rc)
     return "unknown CUPTI error";
 }
 
+/* Notes are what `gpuscope run` prints after the program (gst_merge.h): each says what happened
+ * and what the user can do, in words of CUDA and PyTorch, naming CUPTI only as NVIDIA's tracing
+ * library. */
 static void note_failure(const char *what, CUptiResult rc)
 {
-    char text[200];
-    snprintf(text, sizeof text, "CUPTI: %s failed (%s)", what, result_name(rc));
+    char text[300];
+    snprintf(text, sizeof text,
+             "NVIDIA's CUDA tracing library (CUPTI) refused %s (%s): some GPU records may be "
+             "missing from the trace",
+             what, result_name(rc));
     gsa_note(GST_NOTE_CUPTI, text, 0, 0);
 }
 
@@ -62,7 +68,9 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
         const CUpti_StateData *state = data;
         const char *msg = state->notification.message;
         char text[240];
-        snprintf(text, sizeof text, "CUPTI: fatal error, CUDA tracing stops: %s",
+        snprintf(text, sizeof text,
+                 "CUDA tracing stopped on an error of NVIDIA's tracing library (CUPTI): %s; the "
+                 "trace holds the GPU work recorded before it",
                  msg ? msg : result_name(state->notification.result));
         atomic_store(&cupti_gone, true);
         gsa_note(GST_NOTE_CUPTI, text, 0, 0);
@@ -191,8 +199,8 @@ static void decode_buffer(void *ctx, uint8_t *buffer, size_t valid_size)
 
 static void note_loss(const char *what, uint64_t count)
 {
-    char text[200];
-    snprintf(text, sizeof text, "CUPTI: %llu %s", (unsigned long long)count, what);
+    char text[300];
+    snprintf(text, sizeof text, "%llu %s", (unsigned long long)count, what);
     gsa_note(GST_NOTE_CUPTI, text, count, 0);
 }
 
@@ -201,19 +209,24 @@ static void report_losses(void)
     size_t dropped = 0;
     if (!atomic_load(&cupti_gone) &&
         cupti.ActivityGetNumDroppedRecords(NULL, 0, &dropped) == CUPTI_SUCCESS && dropped)
-        note_loss("activity records dropped (no buffer space)", dropped);
+        note_loss("GPU records (kernels, copies, CUDA calls) were lost: CUDA's tracing buffers "
+                  "were full; GPU totals are short by them (a shorter --flush-interval empties "
+                  "the buffers sooner)",
+                  dropped);
     if (decoder.untimed) {
-        note_loss("GPU records without timestamps left out (device buffers full)",
+        note_loss("GPU records came without times (the GPU's own record buffer overflowed) and "
+                  "were left out",
                   decoder.untimed);
         decoder.untimed = 0;
     }
     uint64_t discarded = gsa_cupti_buffers_take_discarded();
     if (discarded) {
         /* How many records went into the discard buffer is unknown: no count, only the text. */
-        char text[200];
+        char text[300];
         snprintf(text, sizeof text,
-                 "CUPTI: %llu activity buffers discarded (the %d x %zu MiB pool was in use): "
-                 "their records are lost",
+                 "%llu buffers of GPU records were thrown away (all %d of gpuscope's %zu MiB "
+                 "buffers were in use): their kernels and copies are missing (a shorter "
+                 "--flush-interval empties the buffers sooner)",
                  (unsigned long long)discarded, GSA_CUPTI_BUFFER_CAP,
                  GSA_CUPTI_BUFFER_SIZE >> 20);
         gsa_note(GST_NOTE_CUPTI, text, 0, 0);
@@ -257,10 +270,13 @@ bool gsa_cupti_start(const gsa_cupti_api *api)
     if (rc != CUPTI_SUCCESS) {
         /* Nsight Systems, Nsight Compute or another profiler holds CUPTI (one client at a time
          * before CUDA 13.3). */
-        char text[240];
+        char text[400];
         snprintf(text, sizeof text,
-                 "CUPTI: cannot subscribe (%s)%s%s%s: CUDA tracing is off, NVTX goes on",
-                 result_name(rc), holder[0] ? ", held by '" : "", holder, holder[0] ? "'" : "");
+                 "another profiler%s%s%s was already tracing CUDA in this process (nsys, ncu, or "
+                 "torch.profiler with CUDA activities), and NVIDIA's tracing library takes one at "
+                 "a time (%s): no kernels, copies or CUDA calls were recorded, NVTX ranges and "
+                 "samples were; run gpuscope without the other profiler",
+                 holder[0] ? " ('" : "", holder, holder[0] ? "')" : "", result_name(rc));
         gsa_note(GST_NOTE_CUPTI, text, 0, 0);
         return false;
     }
@@ -296,8 +312,12 @@ static void start_once(void)
     gsa_cupti_api api;
     char msg[1024];
     if (gsa_cupti_load(&api, msg, sizeof msg) != 0) {
-        char text[1200];
-        snprintf(text, sizeof text, "CUPTI: %s: CUDA tracing is off, NVTX goes on", msg);
+        char text[1400];
+        snprintf(text, sizeof text,
+                 "CUDA tracing could not start: %s; no kernels, copies or CUDA calls were "
+                 "recorded, NVTX ranges and samples were (install NVIDIA's CUPTI library: the "
+                 "nvidia-cuda-cupti wheel PyTorch uses, or a CUDA toolkit found by CUDA_HOME)",
+                 msg);
         gsa_note(GST_NOTE_CUPTI, text, 0, 0);
         return;
     }

@@ -230,8 +230,8 @@ static void note_count(const char *what, uint64_t n)
 {
     if (!n)
         return;
-    char text[160];
-    snprintf(text, sizeof text, "nvtx: %llu %s", (unsigned long long)n, what);
+    char text[300];
+    snprintf(text, sizeof text, "%llu NVTX %s", (unsigned long long)n, what);
     gsa_note(GST_NOTE_NVTX, text, 0, 0);
 }
 
@@ -260,14 +260,21 @@ void gsa_nvtx_drain(bool final)
         }
     }
     if (dropped)
-        gsa_note(GST_NOTE_NVTX, "nvtx: events dropped (a thread's buffer was full)", dropped, 0);
-    note_count("pops without a push (pushed before tracing started or before a fork)",
+        gsa_note(GST_NOTE_NVTX,
+                 "NVTX events were lost: a thread pushed ranges faster than gpuscope wrote them "
+                 "(a shorter --flush-interval helps)",
+                 dropped, 0);
+    note_count("range ends had no start (the ranges were opened before tracing started or before "
+               "a fork): those ranges are not in the trace",
                w.unmatched_pops);
-    note_count("range ids ended twice or reused", w.unmatched_ends);
-    note_count("ranges lost (out of memory)", w.lost_pairs);
-    note_count("ranges still open (not written)", open_at_end);
+    note_count("start/end ranges were ended twice or their id reused: the repeats are left out",
+               w.unmatched_ends);
+    note_count("ranges were lost: gpuscope ran out of memory in the program", w.lost_pairs);
+    note_count("ranges were still open when the program or its thread ended (a push without a "
+               "pop): they are not in the trace",
+               open_at_end);
     if (final)
-        note_count("start/end ranges never ended (not written)", w.pending.n);
+        note_count("start/end ranges were never ended: they are not in the trace", w.pending.n);
     w.unmatched_pops = w.unmatched_ends = w.lost_pairs = 0;
 }
 

@@ -41,6 +41,12 @@ static const char run_help[] =
     "                            (default ^ProfilerStep#)\n"
     "  --flush-interval MS       how often the agent writes its buffers (default\n"
     "                            200); a killed program loses at most this much\n"
+    "  --cupti MODE              hold (default): gpuscope traces CUDA, and a\n"
+    "                            torch.profiler inside COMMAND gets no GPU activity\n"
+    "                            (NVIDIA's CUPTI serves one client); yield: leave\n"
+    "                            CUDA to the program's own profiler and record NVTX\n"
+    "                            ranges and samples only\n"
+
     "  -q, --quiet               print nothing but errors\n"
     "  -h, --help                show this help\n"
     "\n"
@@ -99,9 +105,15 @@ int cmd_run(int argc, char **argv)
         {"flush-interval", &flush_ms, 10, 60000, false,
          "--flush-interval takes 10 to 60000 ms, not '%s'"},
     };
+    static const char *const cupti_modes[] = {"hold", "yield"};
+    size_t cupti_mode = 0;
+    const gs_cli_choice choices[] = {
+        {"cupti", cupti_modes, 2, &cupti_mode, "--cupti takes hold or yield, not '%s'"},
+    };
     const gs_cli_spec spec = {.command = "run", .help = run_help, .operands = GS_CLI_PROGRAM,
                               .no_format = true, .flags = flags, .nflags = 2, .texts = texts,
-                              .ntexts = 5, .numbers = numbers, .nnumbers = 4};
+                              .ntexts = 5, .numbers = numbers, .nnumbers = 4,
+                              .choices = choices, .nchoices = 1};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
@@ -109,6 +121,7 @@ int cmd_run(int argc, char **argv)
     if (rq.steps && rq.capture_range)
         return gs_cli_usage("run", "%s", "--steps and --capture-range cannot be used together");
     rq.flush_ms = (int)flush_ms;
+    rq.cupti_yield = cupti_mode == 1;
     rq.argv = cli.program;
     return gs_run_session(&rq);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collect/child.h"
+#include "collect/run_notes.h"
 #include "collect/run_outputs.h"
 #include "collect/sampler.h"
 #include "common/error.h"
@@ -276,8 +277,26 @@ static void stop_sampler(session *s)
     gs_nvml_close(s->nvml);
 }
 
-static void summarise(const session *s, const gs_run_outputs *outs)
+/* The collector's notes in words a PyTorch user reads (run_notes.h): what CUDA tracing cost
+ * the program, then what was lost or failed and what to do. */
+static void say_notes(const session *s, const gs_run_output *o, int64_t run_ns)
 {
+    gs_run_notes notes;
+    gs_error err;
+    if (gs_run_notes_make(&o->stats, run_ns, &notes, &err) != 0) {
+        say(s, "%s", err.msg);
+        return;
+    }
+    for (size_t k = 0; k < notes.n; k++)
+        say(s, "%s", notes.lines[k]);
+    gs_run_notes_free(&notes);
+}
+
+static void summarise(const session *s, const gs_run_outputs *outs, int64_t run_ns)
+{
+    if (s->rq->cupti_yield)
+        say(s, "--cupti yield: CUDA tracing was left to the program's own profiler "
+               "(torch.profiler records its kernels); this trace has NVTX ranges and samples");
     if (outs->n == 0) {
         say(s, "nothing recorded: '%s' used neither CUDA nor NVTX%s", s->rq->argv[0],
             s->sampler ? "" : ", and the sampler was off");
@@ -285,14 +304,7 @@ static void summarise(const session *s, const gs_run_outputs *outs)
     }
     for (size_t i = 0; i < outs->n; i++) {
         const gs_run_output *o = &outs->v[i];
-        for (size_t k = 0; k < o->stats.nnotes; k++) {
-            const gs_merge_note *n = &o->stats.notes[k];
-            char extra[96] = "";
-            if (n->records_dropped)
-                snprintf(extra, sizeof extra, " (%llu records)",
-                         (unsigned long long)n->records_dropped);
-            say(s, "note: %s%s", n->text, extra);
-        }
+        say_notes(s, o, run_ns);
         static const struct {
             int type; /* GST_REC_*, or 0 for the sampler's samples */
             const char *one, *many;
@@ -333,9 +345,10 @@ int gs_run_session(const gs_run_request *rq)
 {
     hold_closed_std_fds();
     session s = {.rq = rq, .sampler_fd = -1};
-    s.cuda = has_part(rq->parts, "cuda");
+    /* Yielding, the agent is not given to CUDA at all: CUPTI stays free for the program. */
+    s.cuda = has_part(rq->parts, "cuda") && !rq->cupti_yield;
     s.nvtx = has_part(rq->parts, "nvtx");
-    s.memory = has_part(rq->parts, "memory");
+    s.memory = has_part(rq->parts, "memory") && !rq->cupti_yield;
     s.sampler = has_part(rq->parts, "sampler") && rq->sample_rate_hz > 0;
     int rc;
     gs_error err;
@@ -361,9 +374,11 @@ int gs_run_session(const gs_run_request *rq)
         return fail(err.code, "%s", err.msg);
     }
     gs_child_forward_signals(pid);
+    int64_t started = now_ns();
     if (s.sampler)
         start_sampler(&s, pid, from, until);
     int status = gs_child_wait(pid);
+    int64_t run_ns = now_ns() - started;
     stop_sampler(&s);
     GS_LOG(GS_LOG_INFO, "run: %s (process %ld) ended with status %d; %llu sample(s) taken",
            rq->argv[0], (long)pid, status, (unsigned long long)s.samples);
@@ -373,7 +388,7 @@ int gs_run_session(const gs_run_request *rq)
         gs_run_outputs_free(&outs);
         return status ? status : (int)err.code;
     }
-    summarise(&s, &outs);
+    summarise(&s, &outs, run_ns);
     gs_run_outputs_free(&outs);
     return status;
 }

@@ -12,6 +12,9 @@ typedef struct gs_run_request {
     double sample_rate_hz, delay_s, duration_s;
     const char *capture_range, *steps, *step_name;
     int flush_ms;
+    /* --cupti yield: leave CUDA tracing to a profiler inside the program (torch.profiler, or
+     * nsys/ncu around it): no CUDA or memory part, and the summary says so. */
+    bool cupti_yield;
     char **argv;         /* the program and its arguments, NULL-terminated */
 } gs_run_request;
 

@@ -21,6 +21,7 @@ typedef struct string_def {
 typedef struct note_ref {
     uint32_t text_id, source;
     uint64_t dropped;
+    int64_t overhead_ns;
 } note_ref;
 
 typedef struct merge {
@@ -89,7 +90,8 @@ static int keep_note(merge *m, const uint8_t *payload)
     gst_decode(gst_layout_of(GST_REC_NOTE), payload, &n);
     if (grow((void **)&m->notes, &m->notes_cap, m->nnotes + 1, sizeof *m->notes) != 0)
         return gs_fail_oom(m->err);
-    m->notes[m->nnotes++] = (note_ref){n.text, n.source, n.records_dropped};
+    m->notes[m->nnotes++] = (note_ref){n.text, n.source, n.records_dropped,
+                                       n.overhead_ns > 0 ? n.overhead_ns : 0};
     return 0;
 }
 
@@ -168,6 +170,7 @@ static int add_note(gs_merge_stats *st, const char *text, size_t len, const note
         if (strlen(e->text) == len && memcmp(e->text, text, len) == 0 && e->source == n->source) {
             e->count++;
             e->records_dropped += n->dropped;
+            e->overhead_ns += n->overhead_ns;
             return 0;
         }
     }
@@ -181,7 +184,7 @@ static int add_note(gs_merge_stats *st, const char *text, size_t len, const note
     }
     memcpy(copy, text, len);
     copy[len] = '\0';
-    st->notes[st->nnotes++] = (gs_merge_note){copy, n->source, 1, n->dropped};
+    st->notes[st->nnotes++] = (gs_merge_note){copy, n->source, 1, n->dropped, n->overhead_ns};
     return 0;
 }
 

@@ -11,12 +11,15 @@
 #include "common/error.h"
 #include "common/gst_format.h"
 
-/* A NOTE the collector wrote (what failed, what was lost), with its text resolved. */
+/* A NOTE the collector wrote (what failed, what was lost, what tracing cost), with its text
+ * resolved: the agent words it for the run's summary (run_notes.h); CUPTI's overhead records
+ * are notes named by their kind. */
 typedef struct gs_merge_note {
     char *text;
     uint32_t source;           /* enum gst_note_source */
     uint64_t count;            /* notes with this text */
     uint64_t records_dropped;  /* summed */
+    int64_t overhead_ns;       /* summed */
 } gs_merge_note;
 
 typedef struct gs_merge_stats {

@@ -157,6 +157,15 @@ check "emit_nvtx --group-by-shape: one row per shape, 3 calls each" \
     "$("$exe" ops --group-by-shape --format csv "$tmp/emit.gst" | grep '^aten::conv2d,' |
         cut -d, -f2 | tr '\n' ' ')" "3 3 "
 
+# --- --cupti yield: CUDA is left to the program's own profiler, and the summary says so ---
+"$exe" run --cupti yield -o "$tmp/yield.gst" -- "$target" steps 2 >/dev/null 2>"$tmp/err"
+grep -q "^gpuscope: --cupti yield: CUDA tracing was left to the program's own profiler" \
+    "$tmp/err" || fail "--cupti yield says what it did: $(cat "$tmp/err")"
+ran=$((ran + 1))
+check "--cupti yield still records NVTX" \
+    "$("$exe" steps --format csv "$tmp/yield.gst" | tail -n +2 | wc -l)" 2
+check_error 2 run --cupti share -- true
+
 # --- refusals: one line, the documented exit code, and the program does not run (it would print
 # on stdout, which check_error wants empty) ---
 check_error 2 run -o "$tmp/ranges.gst" -- "$target" ranges 0
