@@ -290,6 +290,9 @@ int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error 
     }
     write_sources(out, p);
     write_skipped(out, p);
+    /* What tracing cost the program (a .gst trace's), read back by gpuscope; other tools skip it. */
+    if (t0 && !multi && t0->collector_overhead_ns >= 0)
+        fprintf(out, "  \"gpuscopeTracingCostNs\": %" PRId64 ",\n", t0->collector_overhead_ns);
     fputs("  \"displayTimeUnit\": \"ms\",\n", out);
     if (base)
         fprintf(out, "  \"baseTimeNanoseconds\": %" PRId64 ",\n", base);

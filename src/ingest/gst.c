@@ -323,11 +323,15 @@ static int add_counter(reader *r, const record *u)
 
 static int add_note(reader *r, const record *u)
 {
-    /* Overhead time has no place in the model yet; lost records do. */
     uint64_t *lost = &r->t->lost[u->note.source == GST_NOTE_MERGE ? GS_LOSS_TORN_CHUNK
                                                                    : GS_LOSS_DROPPED];
     *lost = *lost + u->note.records_dropped >= *lost ? *lost + u->note.records_dropped
                                                      : UINT64_MAX;
+    /* CUPTI's overhead records: what CUDA tracing cost the program. */
+    gs_trace *t = r->t;
+    if (u->note.source == GST_NOTE_CUPTI && u->note.overhead_ns > 0 &&
+        u->note.overhead_ns < INT64_MAX - t->collector_overhead_ns)
+        t->collector_overhead_ns += u->note.overhead_ns;
     return 0;
 }
 
@@ -550,6 +554,7 @@ int gst_read(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *er
     reader r = {.src = src, .t = t, .err = err, .opts = opts,
                 .writer_ids = GS_HASHTAB_EMPTY(id_entry)};
     t->format = gs_strtab_intern(&t->strings, "gst", 3);
+    t->collector_overhead_ns = 0; /* the agent records what tracing cost, as notes */
     int rc = t->format == GS_STR_ERROR ? gs_fail_oom(err) : read_header(&r);
     while (rc == 0) {
         rc = read_chunk(&r);

@@ -518,6 +518,13 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
                 t->epoch_ns = base;
             else
                 rc = gs_json_skip(j);
+        } else if (gs_json_tok_is(j, "gpuscopeTracingCostNs")) {
+            /* gpuscope's export of a .gst trace: what tracing cost the program */
+            int64_t cost;
+            if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &cost) && cost >= 0)
+                t->collector_overhead_ns = cost;
+            else
+                rc = gs_json_skip(j);
         } else {
             gs_json_next(j);
             rc = gs_json_skip(j);

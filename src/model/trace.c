@@ -6,6 +6,7 @@
 int gs_trace_init(gs_trace *t, const char *path, gs_error *err)
 {
     memset(t, 0, sizeof *t);
+    t->collector_overhead_ns = -1;
     if (gs_strtab_init(&t->strings) != 0)
         return gs_fail_oom(err);
     t->path = strdup(path ? path : "");

@@ -267,6 +267,9 @@ typedef struct gs_trace {
     uint64_t events_skipped; /* events of categories the model does not keep, on purpose */
     uint64_t skipped_why[GS_SKIP__COUNT]; /* events_skipped by reason, for the debug log */
     uint64_t lost[GS_LOSS__COUNT]; /* events lost by the collector or left out by the reader */
+    /* What tracing cost the traced program, as its collector measured it (CUPTI's overhead
+     * records in a .gst trace); -1 when the collector does not say (a PyTorch trace). */
+    gs_ns collector_overhead_ns;
     bool old_categories; /* Kineto categories spelt as PyTorch <= 1.9 did (Kernel, Operator) */
     bool indexed;
 } gs_trace;

@@ -87,6 +87,21 @@ static void put_profile_lines(FILE *out, const gs_profile_facts *f)
     }
     fputs(any ? "\n" : " none\n", out);
     put_loss_line(out, &f->events);
+    /* What CUDA tracing cost the program, where it is a noticeable share of its trace: host-side
+     * times include it (kernels run as they would). */
+    for (size_t i = 0; i < f->nfiles; i++) {
+        const gs_file_facts *file = &f->files[i];
+        if (!gs_file_tracing_cost_noticeable(file))
+            continue;
+        char cost[GS_UNIT_BUF], file_span[GS_UNIT_BUF];
+        gs_fmt_duration(cost, sizeof cost, file->tracing_cost);
+        gs_fmt_duration(file_span, sizeof file_span, file->span);
+        fprintf(out,
+                "rank %" PRId32 ": CUDA tracing (gpuscope run) took %s of the program's time, "
+                "%.1f %% of its %s trace; host-side times include it\n",
+                file->rank, cost, 100.0 * (double)file->tracing_cost / (double)file->span,
+                file_span);
+    }
 }
 
 /* A section title, after a blank line that separates it from the section before. */

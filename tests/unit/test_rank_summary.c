@@ -9,6 +9,7 @@
 #include "analysis/pipeline/gsum_read.h"
 #include "check.h"
 #include "analysis/pipeline/gsum_write.h"
+#include "analysis/pipeline/merge.h"
 #include "rank_fixture.h"
 
 static const gs_sum_kernel *kernel_named(const gs_rank_summary *s, const char *name)
@@ -131,7 +132,8 @@ static void test_round_trip(void)
     CHECK(gs_gsum_read_buffer(first, n1, "rank-1.gsum", &back, &err) == 0);
     char *again = write_gsum(&back, &n2);
     CHECK(n1 == n2 && memcmp(first, again, n1) == 0);
-    CHECK(strstr(first, "\"version\": 1, \"minor\": 1") != NULL);
+    CHECK(strstr(first, "\"version\": 1, \"minor\": 2") != NULL);
+    CHECK(!s.has_tracing_cost && !back.has_tracing_cost); /* a PyTorch trace does not say */
     CHECK(back.from_gsum && !s.from_gsum);
     CHECK(back.detail == NULL);
     CHECK_STR(back.id.path, "rank-1.json");
@@ -162,6 +164,44 @@ static void test_round_trip(void)
     gs_trace_delete(t);
 }
 
+/* What tracing cost the program (a .gst trace's CUPTI overhead records): in the summary, in the
+ * .gsum's section of minor 2 and back, and in the merged report's file facts; a summary read from
+ * a file without the section says nothing (-1), as a PyTorch trace's does. */
+static void test_tracing_cost(void)
+{
+    gs_trace *t = fixture_rank(0);
+    t->collector_overhead_ns = 34397636;
+    gs_rank_summary s, back;
+    gs_error err;
+    const gs_step_opts steps = {0};
+    CHECK(gs_rank_summarise(t, &steps, false, &s, &err) == 0);
+    CHECK(s.has_tracing_cost);
+    CHECK_INT(s.tracing_cost_ns, 34397636);
+    size_t n;
+    char *text = write_gsum(&s, &n);
+    CHECK(strstr(text, "\"tracing\": {\"cost_ns\": 34397636}") != NULL);
+    CHECK(gs_gsum_read_buffer(text, n, "rank-0.gsum", &back, &err) == 0);
+    CHECK(back.has_tracing_cost);
+    CHECK_INT(back.tracing_cost_ns, 34397636);
+    gs_profile_facts f;
+    bool devices;
+    CHECK(gs_merge_facts(&back, 1, &f, &devices) == 0);
+    CHECK_INT(f.files[0].tracing_cost, 34397636);
+    /* 34 ms of a 40 ms trace is noticeable; of a year it would not be */
+    CHECK(gs_file_tracing_cost_noticeable(&f.files[0]));
+    f.files[0].span = 365LL * 24 * 3600 * 1000000000LL;
+    CHECK(!gs_file_tracing_cost_noticeable(&f.files[0]));
+    gs_profile_facts_free(&f);
+    back.has_tracing_cost = false;
+    CHECK(gs_merge_facts(&back, 1, &f, &devices) == 0);
+    CHECK_INT(f.files[0].tracing_cost, -1);
+    gs_profile_facts_free(&f);
+    free(text);
+    gs_rank_summary_free(&back);
+    gs_rank_summary_free(&s);
+    gs_trace_delete(t);
+}
+
 /* A file of minor 0 lacks the sections of minor 1: read without them, written without them. */
 static void test_minor0(void)
 {
@@ -173,7 +213,7 @@ static void test_minor0(void)
     CHECK(gs_gsum_read_buffer(text, sizeof text - 1, "a.gsum", &s, &err) == 0);
     CHECK_INT(s.id.rank, 3);
     CHECK_STR(s.format, "");
-    CHECK(!s.has_devices && !s.has_gaps && !s.has_copies);
+    CHECK(!s.has_devices && !s.has_gaps && !s.has_copies && !s.has_tracing_cost);
     CHECK(!s.series.has_util && !s.series.has_steps && !s.series.has_memory);
     size_t n;
     char *out = write_gsum(&s, &n);
@@ -213,6 +253,7 @@ int main(void)
     test_summary();
     test_series();
     test_round_trip();
+    test_tracing_cost();
     test_minor0();
     test_bad_indexes();
     return check_done("rank_summary");

@@ -89,4 +89,9 @@
 /* ... or at least this percentage of the step it falls in. */
 #define GS_TH_GAP_LIST_STEP_PCT 5.0
 
+/* Report: what tracing cost the program (gpuscope run's CUPTI overhead records) is worth a line
+ * from this share of the trace's span: below it the cost is within the run-to-run spread of step
+ * times (doc/diagnosis.md). */
+#define GS_TH_TRACING_COST_SHARE 0.01
+
 #endif

@@ -334,6 +334,12 @@ static const gs_gsum_field mem_point_fields[] = {
     {"reserved", GS_F_I64, S(gs_mem_point, reserved), 0},
 };
 
+/* ---- minor 2 ------------------------------------------------------------------------------- */
+
+static const gs_gsum_field tracing_fields[] = {
+    {"cost_ns", GS_F_I64, S(R, tracing_cost_ns), 0},
+};
+
 #define OBJ(k, f) {k, f, N(f), 0, 0, 0, 0}
 #define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), 0}
 /* A section of minor 1, and the flag saying a summary has it. */
@@ -367,6 +373,7 @@ static const gs_gsum_section sections[] = {
          series.has_memory),
     ARR1("memory_points", mem_point_fields, series.mem_points, series.nmem_points, gs_mem_point,
          series.has_memory),
+    OBJ1("tracing", tracing_fields, has_tracing_cost),
 };
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)

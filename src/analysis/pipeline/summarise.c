@@ -135,6 +135,10 @@ static int fill_facts(const gs_profile_facts *f, gs_rank_summary *s)
 {
     s->format = dup_str(f->nfiles ? f->files[0].format : "");
     s->span = f->span;
+    if (f->nfiles && f->files[0].tracing_cost >= 0) {
+        s->has_tracing_cost = true;
+        s->tracing_cost_ns = f->files[0].tracing_cost;
+    }
     s->profiler_steps = f->steps;
     s->events = f->events;
     s->has_devices = true;

@@ -70,6 +70,8 @@ typedef struct gs_rank_summary {
     gs_comm_step *comm_steps;
     size_t ncomm_steps;
     int64_t mem_peak_allocated, mem_peak_reserved; /* over the rank's CUDA devices, 0 if none */
+    bool has_tracing_cost;  /* the trace says what tracing cost the program (minor 2) */
+    gs_ns tracing_cost_ns;  /* then: that cost (gs_trace.collector_overhead_ns) */
     gs_sum_kernel *kernels; /* by total, largest first */
     size_t nkernels;
     gs_sum_op *ops;         /* by CUDA total (CPU total without GPU work), largest first */

@@ -4,7 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/thresholds.h"
 #include "common/log.h"
+
+bool gs_file_tracing_cost_noticeable(const gs_file_facts *f)
+{
+    return f->tracing_cost > 0 && f->span > 0 &&
+           (double)f->tracing_cost >= GS_TH_TRACING_COST_SHARE * (double)f->span;
+}
 
 /* Host ranges only: Kineto also projects annotations on GPU streams, which would count twice. */
 static uint64_t count_steps(const gs_trace *t)
@@ -92,6 +99,7 @@ static void add_trace(gs_profile_facts *f, const gs_trace *t)
     *file = (gs_file_facts){t->path, gs_trace_str(t, t->format), t->rank, t->world_size,
                             has_span ? last - first : 0, count_steps(t)};
     memcpy(file->lost, t->lost, sizeof file->lost);
+    file->tracing_cost = t->collector_overhead_ns;
     if (file->span > f->span)
         f->span = file->span;
     for (size_t d = 0; d < t->devices.n; d++) {

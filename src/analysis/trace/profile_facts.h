@@ -17,7 +17,13 @@ typedef struct gs_file_facts {
     gs_ns span;         /* last - first event, 0 when the trace has no timed event */
     uint64_t steps;     /* ranges named ProfilerStep#N */
     uint64_t lost[GS_LOSS__COUNT]; /* events this trace's reader skipped, by reason */
+    gs_ns tracing_cost; /* what tracing cost the program (gpuscope run's CUDA tracing: CUPTI's
+                         * overhead records); -1 when the trace does not say */
 } gs_file_facts;
+
+/* Whether a file's tracing cost is a share of its span worth a line in the report
+ * (GS_TH_TRACING_COST_SHARE). */
+bool gs_file_tracing_cost_noticeable(const gs_file_facts *f);
 
 typedef struct gs_device_facts {
     int32_t id;
