@@ -220,8 +220,10 @@ int gs_html_memory_chart(FILE *out, const gs_mem_chart *d, const gs_mem_point *p
 {
     size_t n = d->npoints;
     double span = (double)(d->end - d->origin);
-    bool show_device =
-        d->device_memory && (double)d->peak_reserved >= 0.5 * (double)d->device_memory;
+    /* CUDA's own allocations (a gpuscope run trace) have no reserved figure: they are what the
+     * device gave out. */
+    int64_t held = d->cuda_allocator ? d->peak_allocated : d->peak_reserved;
+    bool show_device = d->device_memory && (double)held >= 0.5 * (double)d->device_memory;
     double ymax = (double)(d->peak_reserved > d->peak_allocated ? d->peak_reserved
                                                                 : d->peak_allocated);
     if (show_device)
@@ -254,7 +256,8 @@ int gs_html_memory_chart(FILE *out, const gs_mem_chart *d, const gs_mem_point *p
     gs_svg_chart ch;
     gs_svg_begin(&ch, out, "allocated and reserved memory over time", CHART_W, SMALL_H, &x, &y);
     gs_svg_area(&ch, "memalloc", xs, alloc, m);
-    gs_svg_line(&ch, "memres", xs, reserved, m);
+    if (!d->cuda_allocator)
+        gs_svg_line(&ch, "memres", xs, reserved, m);
     if (show_device) {
         char v[GS_UNIT_BUF], label[GS_UNIT_BUF + 16];
         gs_fmt_bytes(v, sizeof v, (int64_t)d->device_memory);
@@ -273,10 +276,16 @@ int gs_html_memory_chart(FILE *out, const gs_mem_chart *d, const gs_mem_point *p
     gs_svg_marker(&ch, "peak", (double)(d->peak_ts - d->origin) / tscale,
                   (double)d->peak_allocated / bscale, label);
     gs_svg_end(&ch);
-    fputs("<ul class=\"legend\"><li><i class=\"sw memalloc\"></i>allocated</li>"
-          "<li><i class=\"sw memres\"></i>reserved by the caching allocator</li>"
-          "<li><i class=\"sw peak\"></i>peak allocated</li></ul>\n",
-          out);
+    if (d->cuda_allocator)
+        fputs("<ul class=\"legend\"><li><i class=\"sw memalloc\"></i>allocated through CUDA "
+              "(cudaMalloc and the like: for PyTorch, its caching allocator's pool)</li>"
+              "<li><i class=\"sw peak\"></i>peak allocated</li></ul>\n",
+              out);
+    else
+        fputs("<ul class=\"legend\"><li><i class=\"sw memalloc\"></i>allocated</li>"
+              "<li><i class=\"sw memres\"></i>reserved by the caching allocator</li>"
+              "<li><i class=\"sw peak\"></i>peak allocated</li></ul>\n",
+              out);
     free(xs);
     return 0;
 }

@@ -306,6 +306,7 @@ static const gs_gsum_field bar_fields[] = {
 static const gs_gsum_field mem_chart_fields[] = {
     {"device_type", GS_F_I8, C(device_type), 0},
     {"device", GS_F_I32, C(device), 0},
+    {"cuda_allocator", GS_F_BOOL, C(cuda_allocator), 0}, /* minor 2: absent reads as false */
     {"origin_ns", GS_F_I64, C(origin), 0},
     {"end_ns", GS_F_I64, C(end), 0},
     {"peak_allocated", GS_F_I64, C(peak_allocated), 0},

@@ -127,7 +127,8 @@ static bool charted(const gs_mem_device *d, bool gpu_only)
 static void fill_chart(const gs_mem_device *d, gs_ns end, size_t first, gs_mem_chart *c)
 {
     *c = (gs_mem_chart){
-        .device_type = d->device_type, .device = d->device, .origin = d->origin, .end = end,
+        .device_type = d->device_type, .device = d->device,
+        .cuda_allocator = d->allocator == GS_MEM_CUDA, .origin = d->origin, .end = end,
         .peak_allocated = d->peak_allocated, .reserved_at_peak = d->reserved_at_peak,
         .peak_reserved = d->peak_reserved, .peak_ts = d->peak_ts, .peak_step = d->peak_step,
         .fragmentation = d->fragmentation, .fragmented = d->fragmented,

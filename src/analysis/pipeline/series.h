@@ -49,6 +49,7 @@ typedef struct gs_step_bar {
 typedef struct gs_mem_chart {
     int8_t device_type; /* GS_MEM_DEVICE_CUDA, GS_MEM_DEVICE_CPU or another c10 type */
     int32_t device;
+    bool cuda_allocator; /* CUDA's allocations (GS_MEM_CUDA): no reserved curve (minor 2) */
     gs_ns origin, end; /* the trace's first and last timestamps: the time axis */
     int64_t peak_allocated, reserved_at_peak, peak_reserved;
     gs_ns peak_ts;
