@@ -18,36 +18,11 @@
 #include <stdint.h>
 
 #include "analysis/base/select.h"
+#include "analysis/base/sync_calls.h"
 #include "analysis/base/steps.h"
 #include "common/error.h"
 #include "model/strtab.h"
 #include "model/trace.h"
-
-/* What kind of blocking call; the table in sync.c maps API names to these. */
-enum gs_sync_kind {
-    GS_SYNC_STREAM,         /* cudaStreamSynchronize, hipStreamSynchronize */
-    GS_SYNC_DEVICE,         /* cudaDeviceSynchronize, cuCtxSynchronize, ... */
-    GS_SYNC_EVENT,          /* cudaEventSynchronize */
-    GS_SYNC_MEMCPY,         /* synchronous cudaMemcpy (not Async) */
-    GS_SYNC_MEMCPY_PAGEABLE, /* cudaMemcpyAsync with a pageable host side */
-    GS_SYNC_WAIT_EVENT,     /* cudaStreamWaitEvent: GPU-side wait, host not blocked */
-    GS_SYNC__COUNT
-};
-
-const char *gs_sync_kind_name(enum gs_sync_kind k);
-
-/* The kind of a blocking call (enum gs_sync_kind), or -1 when the call does not block (nor is a
- * stream wait). */
-int gs_sync_call_kind(const gs_trace *t, const gs_api *a);
-
-/* The same for every call of a trace, each distinct API name looked up once. */
-typedef struct gs_sync_kinds {
-    int8_t *by_name;
-} gs_sync_kinds;
-
-int gs_sync_kinds_init(gs_sync_kinds *k, const gs_trace *t);
-int gs_sync_kind_of(const gs_sync_kinds *k, const gs_trace *t, const gs_api *a);
-void gs_sync_kinds_free(gs_sync_kinds *k);
 
 /* One cause: an operator and the blocking API call it made. */
 typedef struct gs_sync_cause {
