@@ -23,6 +23,7 @@ static const char comm_help[] =
     "options:\n"
     "  --per-step       also show communication per step\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "                   (default: ProfilerStep#N, else the whole trace)\n"
     "  --keep-warmup    count warm-up steps in the per-rank step figures\n"
     "  --hta            reproduce Holistic Trace Analysis' get_comm_comp_overlap: drop\n"

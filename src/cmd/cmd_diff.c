@@ -21,6 +21,7 @@ static const char diff_help[] =
     "                   confidence: the interval's lower bound exceeds PCT (a whole\n"
     "                   number, 0 to 1000)\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "                   (default: ProfilerStep#N, else the whole trace)\n"
     "  --keep-warmup    count the warm-up steps too\n"
     "  --format FORMAT  table (default), csv or json\n"

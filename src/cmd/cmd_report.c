@@ -33,6 +33,7 @@ static const char report_help[] =
     "  --explain        after the verdict, every rule: its inputs, thresholds, and\n"
     "                   why it fired or not (json always carries them)\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "                   (default: ProfilerStep#N, else the whole trace)\n"
     "  --keep-warmup    count warm-up steps in the statistics\n"
     "  --limit N        rows in each table (default: 10; 0: all)\n"

@@ -24,6 +24,7 @@ static const char stragglers_help[] =
     "  --collectives    also list every matched collective: its step, the rank that\n"
     "                   arrived last, its lateness and the skew\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "                   (default: ProfilerStep#N, else the whole trace)\n"
     "  --keep-warmup    count warm-up steps in the per-step numbers\n"
     "  --format FORMAT  table (default), csv or json\n"

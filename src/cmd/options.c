@@ -14,7 +14,7 @@
 
 /* Each option getopt_long knows: which of the spec's options it is. Long options return
  * OPT_BASE + their position here, one-letter forms their letter. */
-enum kind { K_HELP, K_FORMAT, K_SORT, K_LIMIT, K_RANK, K_STEP, K_KEEP_WARMUP,
+enum kind { K_HELP, K_FORMAT, K_SORT, K_LIMIT, K_RANK, K_STEP, K_DETECT_STEPS, K_KEEP_WARMUP,
             K_FLAG, K_COUNT, K_NUMBER, K_TEXT, K_CHOICE };
 
 enum { OPT_BASE = 256,
@@ -127,8 +127,10 @@ static void build_options(const gs_cli_spec *spec, opt_table *t)
         add_option(t, "limit", required_argument, K_LIMIT, 0, 0);
     if (traces)
         add_option(t, "rank", required_argument, K_RANK, 0, 0);
-    if (spec->step)
+    if (spec->step) {
         add_option(t, "step", required_argument, K_STEP, 0, 0);
+        add_option(t, "detect-steps", no_argument, K_DETECT_STEPS, 0, 0);
+    }
     if (spec->keep_warmup)
         add_option(t, "keep-warmup", no_argument, K_KEEP_WARMUP, 0, 0);
     for (size_t i = 0; i < spec->nflags && i < GS_CLI_MAX_FLAGS; i++)
@@ -243,6 +245,9 @@ static int take_option(const gs_cli_spec *spec, const opt_ref *r, const char *ar
         return GS_CLI_RUN;
     case K_STEP:
         cli->steps.regex = arg;
+        return GS_CLI_RUN;
+    case K_DETECT_STEPS:
+        cli->steps.detect = true;
         return GS_CLI_RUN;
     case K_KEEP_WARMUP:
         cli->steps.keep_warmup = true;

@@ -17,6 +17,7 @@ static const char help[] =
     "\n"
     "options:\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "                   (default: ProfilerStep#N, else the whole trace)\n"
     "  --keep-warmup    count the warm-up steps too (the plugin counts every step)\n"
     "  --tb-compat      detect communication and runtime calls exactly as the\n"

@@ -19,6 +19,7 @@ static const char help[] =
     "  --gaps N         list the N largest gaps of 1 ms or 5 % of their step or more\n"
     "                   (default: 10; 0 lists none)\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "                   (default: ProfilerStep#N, else the whole trace)\n"
     "  --hta            reproduce Holistic Trace Analysis: drop the last ProfilerStep\n"
     "                   and GPU work without a launch call before it, round times to\n"

@@ -15,6 +15,7 @@ static const char help[] =
     "options:\n"
     "  --per-step       one row per step instead\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "                   (default: ProfilerStep#N, else the whole trace)\n"
     "  --keep-warmup    count the warm-up steps too\n"
     "  --format FORMAT  table (default), csv or json\n"

@@ -21,6 +21,7 @@ static const char help[] =
     "                   per device, the peak kept)\n"
     "  --per-step       allocated and reserved at each step's end instead\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "                   (default: ProfilerStep#N, else the whole trace)\n"
     "  --keep-warmup    fit the growth over the warm-up steps too\n"
     "  --format FORMAT  table (default), csv or json\n"

@@ -15,6 +15,7 @@ static const char help[] =
     "  --group-by-shape  group by name and input shapes\n"
     "                    (key_averages(group_by_input_shape=True))\n"
     "  --step REGEX      the steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps    steps from the repeating kernel sequence, not ranges\n"
     "                    (default ProfilerStep#N)\n"
     "  --format FORMAT   table (default), csv or json\n"
     "  --sort COLUMN     name, calls, self_cpu, cpu_total, self_cuda, cuda_total or\n"

@@ -18,6 +18,7 @@ static const char help[] =
     "\n"
     "options:\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "                   (POSIX extended regex)\n"
     "  --keep-warmup    count the warm-up steps in the statistics too\n"
     "  --format FORMAT  table (default), csv or json\n"

@@ -65,6 +65,43 @@ static void put_loss_json(FILE *out, const gs_event_counts *c)
 
 /* ---- text ----------------------------------------------------------------------------------- */
 
+/* The start-up phase of each rank: how long, and the CUDA calls that took the most of it. */
+static void put_startup_lines(FILE *out, const gs_profile_facts *f)
+{
+    for (size_t i = 0; i < f->nfiles; i++) {
+        const gs_startup *s = &f->files[i].startup;
+        if (!s->found)
+            continue;
+        char len[GS_UNIT_BUF], before[GS_UNIT_BUF], gpu[GS_UNIT_BUF];
+        gs_fmt_duration(len, sizeof len, s->end - s->start);
+        gs_fmt_duration(before, sizeof before, s->before_steps);
+        gs_fmt_duration(gpu, sizeof gpu, s->gpu_busy);
+        fprintf(out, "rank %" PRId32 ": start-up %s (%s before the first step", f->files[i].rank,
+                len, before);
+        if (s->warmup_steps)
+            fprintf(out, ", then %zu warm-up step%s", s->warmup_steps,
+                    s->warmup_steps == 1 ? "" : "s");
+        fputs("), left out of the step statistics", out);
+        /* The classes in order of time, those above 5 % of the phase. */
+        bool listed[GS_SETUP__COUNT] = {false};
+        const char *sep = "; CUDA calls: ";
+        for (int k = 0; k < GS_SETUP__COUNT; k++) {
+            int top = -1;
+            for (int c = 0; c < GS_SETUP__COUNT; c++)
+                if (!listed[c] && (top < 0 || s->calls[c] > s->calls[top]))
+                    top = c;
+            if (top < 0 || (double)s->calls[top] < 0.05 * (double)(s->end - s->start))
+                break;
+            listed[top] = true;
+            char v[GS_UNIT_BUF];
+            gs_fmt_duration(v, sizeof v, s->calls[top]);
+            fprintf(out, "%s%s %s", sep, gs_setup_class_name((enum gs_setup_class)top), v);
+            sep = ", ";
+        }
+        fprintf(out, "; GPU busy %s\n", gpu);
+    }
+}
+
 static void put_profile_lines(FILE *out, const gs_profile_facts *f)
 {
     char span[GS_UNIT_BUF];
@@ -73,8 +110,11 @@ static void put_profile_lines(FILE *out, const gs_profile_facts *f)
             f->nranks == 1 ? "" : "s");
     if (f->world_size)
         fprintf(out, " of world size %" PRId32, f->world_size);
-    fprintf(out, "; time span %s; %" PRIu64 " step%s (ProfilerStep#N)\n", span, f->steps,
-            f->steps == 1 ? "" : "s");
+    if (f->steps)
+        fprintf(out, "; time span %s; %" PRIu64 " step%s (ProfilerStep#N)\n", span, f->steps,
+                f->steps == 1 ? "" : "s");
+    else
+        fprintf(out, "; time span %s; no ProfilerStep#N range\n", span);
     event_class ev[EVENT_CLASSES];
     list_event_classes(&f->events, ev);
     bool any = false;
@@ -89,6 +129,7 @@ static void put_profile_lines(FILE *out, const gs_profile_facts *f)
     put_loss_line(out, &f->events);
     /* What CUDA tracing cost the program, where it is a noticeable share of its trace: host-side
      * times include it (kernels run as they would). */
+    put_startup_lines(out, f);
     for (size_t i = 0; i < f->nfiles; i++) {
         const gs_file_facts *file = &f->files[i];
         if (!gs_file_tracing_cost_noticeable(file))
@@ -123,8 +164,9 @@ static void put_steps_line(FILE *out, const gs_bd_trace *b)
                             s->stats.p95,  s->stats.p99, s->stats.max};
     for (int i = 0; i < 7; i++)
         gs_fmt_duration(v[i], sizeof v[i], stats[i]);
+    char how[160];
     fprintf(out, "rank %" PRId32 ": %zu step%s (%s)", b->rank, s->n, s->n == 1 ? "" : "s",
-            gs_step_source_title(s->source));
+            gs_step_source_text(s, how, sizeof how));
     if (s->nwarmup)
         fprintf(out, ", %zu warm-up %s", s->nwarmup,
                 s->keep_warmup ? "kept in the statistics" : "left out");

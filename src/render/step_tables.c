@@ -1,5 +1,8 @@
 #include "render/step_tables.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "render/json.h"
 #include "render/units.h"
 
@@ -11,11 +14,23 @@ static const struct {
     [GS_STEPS_PROFILER] = {"ProfilerStep#N", "profiler_step"},
     [GS_STEPS_REGEX] = {"--step regex", "regex"},
     [GS_STEPS_WINDOW] = {"whole trace", "window"},
+    [GS_STEPS_DETECTED] = {"the repeating kernel sequence", "detected"},
 };
 
 const char *gs_step_source_title(enum gs_step_source s)
 {
     return s < COUNT_OF(source_names) ? source_names[s].title : "?";
+}
+
+const char *gs_step_source_text(const gs_steps *s, char *buf, size_t size)
+{
+    if (s->source != GS_STEPS_DETECTED)
+        return gs_step_source_title(s->source);
+    snprintf(buf, size,
+             "detected from the repeating kernel sequence: %" PRIu32
+             " GPU operations per step, %.0f %% of launches repeat",
+             s->period, s->confidence * 100);
+    return buf;
 }
 
 const char *gs_step_source_key(enum gs_step_source s)
@@ -86,8 +101,9 @@ static gs_ns stat_value(const gs_step_stats *st, size_t i)
 static void put_text_summary(FILE *out, const gs_steps_view *v)
 {
     const gs_steps *s = &v->steps;
+    char how[160];
     fprintf(out, "%s (rank %d): %zu step%s from %s", v->trace->path ? v->trace->path : "-",
-            v->trace->rank, s->n, s->n == 1 ? "" : "s", gs_step_source_title(s->source));
+            v->trace->rank, s->n, s->n == 1 ? "" : "s", gs_step_source_text(s, how, sizeof how));
     if (s->nwarmup)
         fprintf(out, ", %zu warm-up (%s)", s->nwarmup,
                 s->keep_warmup ? "kept: --keep-warmup" : "left out of the statistics");
@@ -133,6 +149,11 @@ static int render_json(FILE *out, const gs_steps_view *v, size_t n, size_t limit
         fprintf(out, ",\n      \"rank\": %d,\n      \"source\": \"%s\",\n", v[i].trace->rank,
                 gs_step_source_key(s->source));
         fprintf(out, "      \"steps\": %zu,\n      \"warmup_steps\": %zu,\n", s->n, s->nwarmup);
+        if (s->source == GS_STEPS_DETECTED)
+            fprintf(out, "      \"period_ops\": %" PRIu32 ",\n      \"confidence\": %.4f,\n",
+                    s->period, s->confidence);
+        else
+            fputs("      \"period_ops\": null,\n      \"confidence\": null,\n", out);
         fprintf(out, "      \"keep_warmup\": %s,\n", s->keep_warmup ? "true" : "false");
         fprintf(out, "      \"stats\": {\"n\": %zu", s->stats.n);
         for (size_t k = 0; k < COUNT_OF(stat_fields); k++)

@@ -20,6 +20,8 @@ typedef struct gs_steps_view {
  * "window" (JSON). */
 const char *gs_step_source_title(enum gs_step_source s);
 const char *gs_step_source_key(enum gs_step_source s);
+/* The title, and for detected steps how they were found (period, confidence), in buf. */
+const char *gs_step_source_text(const gs_steps *s, char *buf, size_t size);
 
 /* One row per step: rank, step, start (from the trace's first event), duration, host duration,
  * GPU ops, warm-up. Rows are appended, so several traces make one table. -1 out of memory. */

@@ -241,7 +241,7 @@ int gs_memcpy_table(const gs_memcpy_summary *s, gs_table *out)
 
 enum file_col {
     FILE_COL_RANK, FILE_COL_WORLD_SIZE, FILE_COL_FORMAT, FILE_COL_SPAN_NS, FILE_COL_STEPS,
-    FILE_COL_PATH, FILE_COL_TRACING_COST_NS, FILE_NCOLS
+    FILE_COL_PATH, FILE_COL_TRACING_COST_NS, FILE_COL_STARTUP_NS, FILE_NCOLS
 };
 
 static const gs_column file_columns[] = {
@@ -254,6 +254,8 @@ static const gs_column file_columns[] = {
     [FILE_COL_PATH] = {"path", "path", "Path", "Path", GS_COL_TEXT, 0},
     [FILE_COL_TRACING_COST_NS] = {"tracing_cost_ns", "tracing_cost", "Tracing Cost",
                                   "Tracing Cost (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
+    [FILE_COL_STARTUP_NS] = {"startup_ns", "startup", "Start-up", "Start-up (ns)", GS_COL_NS,
+                             GS_COL_JSON_ONLY},
 };
 _Static_assert(COUNT_OF(file_columns) == FILE_NCOLS, "one column per enum file_col");
 
@@ -272,6 +274,8 @@ int gs_file_table(const gs_profile_facts *f, gs_table *out)
         c[FILE_COL_STEPS].i = (int64_t)file->steps;
         c[FILE_COL_PATH].text = file->path;
         c[FILE_COL_TRACING_COST_NS].i = gs_cell_known(file->tracing_cost, file->tracing_cost >= 0);
+        c[FILE_COL_STARTUP_NS].i =
+            gs_cell_known(file->startup.end - file->startup.start, file->startup.found);
     }
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "analysis/base/steps.h"
 
 #include "analysis/base/stats.h"
+#include "analysis/base/step_detect.h"
 #include "analysis/base/thresholds.h"
 
 #include <inttypes.h>
@@ -359,9 +360,41 @@ static int whole_window(const gs_trace *t, gs_steps *out, gs_error *err)
 
 static const char *source_name(enum gs_step_source s)
 {
-    return s == GS_STEPS_PROFILER ? GS_PROFILER_STEP_PREFIX "N"
-           : s == GS_STEPS_REGEX  ? "--step"
-                                  : "the whole trace";
+    return s == GS_STEPS_PROFILER  ? GS_PROFILER_STEP_PREFIX "N"
+           : s == GS_STEPS_REGEX   ? "--step"
+           : s == GS_STEPS_DETECTED ? "the repeating kernel sequence"
+                                   : "the whole trace";
+}
+
+/* Steps from the repeating launch sequence; none when it finds no period. */
+static int detected_steps(const gs_trace *t, gs_steps *out, int64_t *pid, gs_error *err)
+{
+    gs_detected_steps det;
+    if (gs_steps_detect(t, &det, err) != 0)
+        return -1;
+    if (!det.n)
+        return 0;
+    out->v = calloc(det.n, sizeof *out->v);
+    if (!out->v) {
+        gs_detected_steps_free(&det);
+        return gs_fail_oom(err);
+    }
+    for (size_t i = 0; i < det.n; i++) {
+        const gs_detected_span *sp = &det.v[i];
+        out->v[i] = (gs_step){.number = (int64_t)i,
+                              .range = GS_NONE,
+                              .host_start = sp->host_start,
+                              .host_end = sp->host_end,
+                              .start = sp->host_start,
+                              .end = sp->host_end};
+    }
+    out->n = det.n;
+    out->source = GS_STEPS_DETECTED;
+    out->period = det.period;
+    out->confidence = det.confidence;
+    *pid = det.pid;
+    gs_detected_steps_free(&det);
+    return 0;
 }
 
 /* What was found, and at -vv each step (the first LOG_STEPS). */
@@ -386,7 +419,8 @@ static void log_steps(const gs_trace *t, const gs_steps *s)
     }
 }
 
-static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs_error *err)
+static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, int64_t *pid,
+                  gs_error *err)
 {
     if (opts && opts->regex) {
         regex_t re;
@@ -407,17 +441,27 @@ static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs
             return gs_fail(err, GS_EXIT_USAGE,
                            "%s: --step '%s' matches no annotation or NVTX range",
                            t->path ? t->path : "trace", opts->regex);
+        *pid = t->ranges.v[out->v[0].range].pid;
         return 0;
     }
-    out->source = GS_STEPS_PROFILER;
-    if (collect_ranges(t, pred_profiler_step, NULL, true, out, err) != 0)
+    if (!opts || !opts->detect) {
+        out->source = GS_STEPS_PROFILER;
+        if (collect_ranges(t, pred_profiler_step, NULL, true, out, err) != 0)
+            return -1;
+        if (out->n) {
+            *pid = t->ranges.v[out->v[0].range].pid;
+            return 0;
+        }
+        GS_LOG_ONCE(GS_LOG_INFO,
+                    "%s: steps: no " GS_PROFILER_STEP_PREFIX "N range (annotation, operator or "
+                    "NVTX) and no --step: looking for a repeating sequence of GPU launches",
+                    t->path);
+    }
+    if (detected_steps(t, out, pid, err) != 0)
         return -1;
     if (out->n)
         return 0;
-    GS_LOG_ONCE(GS_LOG_INFO,
-                "%s: steps: no " GS_PROFILER_STEP_PREFIX "N range (annotation, operator or NVTX) "
-                "and no --step: the whole trace is one window",
-                t->path);
+    GS_LOG_ONCE(GS_LOG_INFO, "%s: steps: the whole trace is one window", t->path);
     return whole_window(t, out, err);
 }
 
@@ -425,7 +469,8 @@ int gs_steps_find(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs
 {
     memset(out, 0, sizeof *out);
     out->keep_warmup = opts && opts->keep_warmup;
-    if (detect(t, opts, out, err) != 0) {
+    int64_t pid = -1;
+    if (detect(t, opts, out, &pid, err) != 0) {
         gs_steps_free(out);
         return -1;
     }
@@ -442,7 +487,7 @@ int gs_steps_find(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs
         return gs_fail_oom(err);
     }
     if (ls)
-        extend_and_trim(t, ls, t->ranges.v[out->v[0].range].pid, out, dev);
+        extend_and_trim(t, ls, pid, out, dev);
     flag_warmup(t, out, buf);
     compute_stats(out, buf);
     if (gs_log_on(GS_LOG_INFO))

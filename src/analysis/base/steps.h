@@ -1,7 +1,9 @@
 /* Steps (doc/design.md §10): the unit every per-step analysis divides time by.
  *
- * Detection, in this order: PyTorch `ProfilerStep#N` annotation ranges; annotation or NVTX ranges
- * whose name matches opts->regex (POSIX extended regex); else the whole trace is one window.
+ * Detection, in this order: annotation or NVTX ranges whose name matches opts->regex (POSIX
+ * extended regex) when given; PyTorch `ProfilerStep#N` ranges; the iterations of the repeating
+ * sequence of GPU launches (step_detect.h), also when opts->detect asks to ignore the ranges;
+ * else the whole trace is one window.
  * A step's span is then extended to cover the GPU work launched inside it, with the TensorBoard
  * profiler plugin's rule (its StepParser, event_parser.py), and trailing steps that launched
  * no GPU work are dropped as the plugin does. Warm-up steps — the first steps slower than GS_TH_WARMUP_FACTOR × the
@@ -17,11 +19,11 @@
 #include "model/trace.h"
 
 
-enum gs_step_source { GS_STEPS_PROFILER, GS_STEPS_REGEX, GS_STEPS_WINDOW };
+enum gs_step_source { GS_STEPS_PROFILER, GS_STEPS_REGEX, GS_STEPS_WINDOW, GS_STEPS_DETECTED };
 
 typedef struct gs_step {
     int64_t number;      /* N of ProfilerStep#N; the index for other sources */
-    uint32_t range;      /* index of the range in trace->ranges, GS_NONE for the window */
+    uint32_t range;      /* index of the range in trace->ranges, GS_NONE when none marks it */
     gs_ns host_start, host_end; /* the range as the host recorded it */
     gs_ns start, end;    /* extended to the GPU work it launched */
     uint32_t gpu_ops;    /* kernels, copies and sets launched inside the host range */
@@ -40,10 +42,13 @@ typedef struct gs_steps {
     size_t nwarmup;
     bool keep_warmup;
     gs_step_stats stats;
+    uint32_t period;   /* GS_STEPS_DETECTED: GPU operations per steady iteration */
+    double confidence; /* GS_STEPS_DETECTED: share of launches repeating at the period, 0..1 */
 } gs_steps;
 
 typedef struct gs_step_opts {
-    const char *regex; /* NULL: ProfilerStep#N, else the whole window */
+    const char *regex; /* NULL: ProfilerStep#N, else detected, else the whole window */
+    bool detect;       /* ignore the ranges: steps from the repeating launch sequence */
     bool keep_warmup;
 } gs_step_opts;
 

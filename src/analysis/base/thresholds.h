@@ -94,4 +94,19 @@
  * times (doc/diagnosis.md). */
 #define GS_TH_TRACING_COST_SHARE 0.01
 
+/* Steps detected from the repeating kernel sequence (doc/steps.md), our own judgement: a period
+ * is accepted when at least half of the launches match the launch one period later, and at least
+ * half of what chance would not explain; the shortest lag within 95 % of the best match is the
+ * period (its multiples match as well); the steady iterations start where a period's worth of
+ * launches repeats 90 % as well as the best stretch; a position is "after a blocking call" when
+ * 90 % of the steady iterations block there; the last iteration counts when 90 % of a period of
+ * launches follows its start; at least two steps of at least two launches each. */
+#define GS_TH_PERIOD_MATCH 0.5
+#define GS_TH_PERIOD_NEAR_BEST 0.95
+#define GS_TH_PERIOD_STEADY 0.9
+#define GS_TH_PERIOD_SYNCED 0.9
+#define GS_TH_PERIOD_LAST_COMPLETE 0.9
+#define GS_TH_PERIOD_MIN_STEPS 2
+#define GS_TH_PERIOD_MIN_OPS 2
+
 #endif

@@ -51,7 +51,9 @@ static const gs_gsum_field event_fields[] = {
 };
 
 static const gs_gsum_field steps_fields[] = {
-    {"source", GS_F_ENUM, S(R, steps.source), GS_STEPS_WINDOW + 1},
+    {"source", GS_F_ENUM, S(R, steps.source), GS_STEPS_DETECTED + 1},
+    {"period", GS_F_U32, S(R, steps.period), 0},
+    {"confidence", GS_F_DBL, S(R, steps.confidence), 0},
     {"warmup", GS_F_SIZE, S(R, steps.nwarmup), 0},
     {"keep_warmup", GS_F_BOOL, S(R, steps.keep_warmup), 0},
     {"kept", GS_F_SIZE, S(R, steps.stats.n), 0},
@@ -341,6 +343,24 @@ static const gs_gsum_field tracing_fields[] = {
     {"cost_ns", GS_F_I64, S(R, tracing_cost_ns), 0},
 };
 
+/* ---- minor 3 ------------------------------------------------------------------------------- */
+
+static const gs_gsum_field startup_fields[] = {
+    {"found", GS_F_BOOL, S(R, startup.found), 0},
+    {"start_ns", GS_F_I64, S(R, startup.start), 0},
+    {"end_ns", GS_F_I64, S(R, startup.end), 0},
+    {"before_steps_ns", GS_F_I64, S(R, startup.before_steps), 0},
+    {"warmup_steps", GS_F_SIZE, S(R, startup.warmup_steps), 0},
+    {"context_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_CONTEXT]), 0},
+    {"modules_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_MODULES]), 0},
+    {"memory_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_MEMORY]), 0},
+    {"copies_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_COPIES]), 0},
+    {"launches_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_LAUNCHES]), 0},
+    {"sync_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_SYNC]), 0},
+    {"other_calls_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_OTHER]), 0},
+    {"gpu_busy_ns", GS_F_I64, S(R, startup.gpu_busy), 0},
+};
+
 #define OBJ(k, f) {k, f, N(f), 0, 0, 0, 0}
 #define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), 0}
 /* A section of minor 1, and the flag saying a summary has it. */
@@ -375,6 +395,7 @@ static const gs_gsum_section sections[] = {
     ARR1("memory_points", mem_point_fields, series.mem_points, series.nmem_points, gs_mem_point,
          series.has_memory),
     OBJ1("tracing", tracing_fields, has_tracing_cost),
+    OBJ1("startup", startup_fields, has_startup),
 };
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)

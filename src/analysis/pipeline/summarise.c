@@ -164,6 +164,9 @@ static int fill_breakdown(const rank_analyses *a, gs_trace *t, gs_rank_summary *
     if (!s->steps.v || !s->gpu.v)
         return gs_fail_oom(err);
     s->nkept = bd->nkept;
+    if (gs_startup_build(t, &bd->steps, &s->startup, err) != 0)
+        return -1;
+    s->has_startup = true;
     memcpy(s->avg_ns, bd->avg_ns, sizeof s->avg_ns);
     s->avg_total_ns = bd->avg_total_ns;
     const char *top_op = a->sync.ncauses ? a->sync.causes[0].op : NULL;

@@ -25,6 +25,7 @@
 #include "analysis/trace/idle.h"
 #include "analysis/trace/memcpy_summary.h"
 #include "analysis/trace/profile_facts.h"
+#include "analysis/trace/startup.h"
 #include "analysis/pipeline/detail.h"
 #include "analysis/pipeline/series.h"
 #include "analysis/base/steps.h"
@@ -70,6 +71,8 @@ typedef struct gs_rank_summary {
     gs_comm_step *comm_steps;
     size_t ncomm_steps;
     int64_t mem_peak_allocated, mem_peak_reserved; /* over the rank's CUDA devices, 0 if none */
+    bool has_startup;       /* the start-up phase was computed (minor 3) */
+    gs_startup startup;
     bool has_tracing_cost;  /* the trace says what tracing cost the program (minor 2) */
     gs_ns tracing_cost_ns;  /* then: that cost (gs_trace.collector_overhead_ns) */
     gs_sum_kernel *kernels; /* by total, largest first */

@@ -1,0 +1,427 @@
+/* Steps from the repeating sequence of GPU launches (step_detect.h). */
+#include "analysis/base/step_detect.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/base/stats.h"
+#include "analysis/base/sync_calls.h"
+#include "analysis/base/thresholds.h"
+#include "common/log.h"
+
+/* Lags tried as the period: the most frequent distances between repeats of a name. */
+#define MAX_LAGS 32
+/* Operations around an iteration's first one that are searched for to find every start: one
+ * before it (the previous iteration's last) and seven from it. */
+#define CONTEXT_BEFORE 1
+#define CONTEXT_LEN 8
+
+typedef struct launch {
+    uint32_t api;
+    gs_str name;
+    gs_ns gpu_start;
+} launch;
+
+/* What one analysis run holds, freed together. */
+typedef struct detector {
+    const gs_trace *t;
+    launch *ops;     /* the launching process's GPU operations in launch order */
+    uint32_t *seq;   /* their names */
+    gs_ns *resume;   /* when the host came back from the calls before op i's launch */
+    bool *synced;    /* whether one of those calls blocked */
+    size_t n;
+    uint32_t period;
+    size_t steady;   /* first op of the steady iterations */
+} detector;
+
+static int cmp_launch(const void *pa, const void *pb)
+{
+    const launch *a = pa, *b = pb;
+    if (a->api != b->api)
+        return a->api < b->api ? -1 : 1;
+    return (a->gpu_start > b->gpu_start) - (a->gpu_start < b->gpu_start);
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The process that launched the most GPU operations: a loop is one process's. */
+static int64_t busiest_pid(const gs_trace *t)
+{
+    typedef struct {
+        int64_t pid;
+        size_t n;
+    } pcount;
+    pcount counts[16];
+    size_t ncounts = 0;
+    for (size_t i = 0; i < t->apis.n; i++) {
+        const gs_api *a = &t->apis.v[i];
+        if (a->gpu_class != GS_GPU_KERNEL && a->gpu_class != GS_GPU_MEMOP)
+            continue;
+        size_t j = 0;
+        while (j < ncounts && counts[j].pid != a->pid)
+            j++;
+        if (j == ncounts) {
+            if (ncounts == sizeof counts / sizeof counts[0])
+                continue; /* more launching processes than that: the first ones decide */
+            counts[ncounts++] = (pcount){.pid = a->pid};
+        }
+        counts[j].n++;
+    }
+    size_t best = 0;
+    for (size_t j = 1; j < ncounts; j++) {
+        if (counts[j].n > counts[best].n)
+            best = j;
+    }
+    return ncounts ? counts[best].pid : -1;
+}
+
+static void push_op(detector *d, const gs_trace *t, int64_t pid, uint32_t api, gs_str name,
+                    gs_ns gpu_start)
+{
+    if (api == GS_NONE || api >= t->apis.n || t->apis.v[api].pid != pid)
+        return;
+    d->ops[d->n++] = (launch){.api = api, .name = name, .gpu_start = gpu_start};
+}
+
+static int collect_ops(detector *d, const gs_trace *t, int64_t pid)
+{
+    size_t cap = t->kernels.n + t->memops.n;
+    d->ops = malloc((cap ? cap : 1) * sizeof *d->ops);
+    if (!d->ops)
+        return -1;
+    for (size_t i = 0; i < t->kernels.n; i++)
+        push_op(d, t, pid, t->kernels.v[i].api, t->kernels.v[i].name, t->kernels.v[i].start);
+    for (size_t i = 0; i < t->memops.n; i++)
+        push_op(d, t, pid, t->memops.v[i].api, t->memops.v[i].name, t->memops.v[i].start);
+    qsort(d->ops, d->n, sizeof *d->ops, cmp_launch);
+    d->seq = malloc((d->n ? d->n : 1) * sizeof *d->seq);
+    if (!d->seq)
+        return -1;
+    for (size_t i = 0; i < d->n; i++)
+        d->seq[i] = d->ops[i].name;
+    return 0;
+}
+
+/* For each op, when its launching thread came back from the calls since the previous op's
+ * launch (that launch included) and whether one of them blocked: the host's pause before a
+ * launch is launch start - resume. */
+static int host_returns(detector *d)
+{
+    const gs_trace *t = d->t;
+    d->resume = malloc((d->n ? d->n : 1) * sizeof *d->resume);
+    d->synced = calloc(d->n ? d->n : 1, sizeof *d->synced);
+    gs_sync_kinds kinds;
+    if (!d->resume || !d->synced || gs_sync_kinds_init(&kinds, t) != 0)
+        return -1;
+    for (size_t i = 0; i < d->n; i++) {
+        const gs_api *cur = &t->apis.v[d->ops[i].api];
+        gs_ns back = cur->start;
+        if (i > 0 && d->ops[i - 1].api != d->ops[i].api) {
+            back = INT64_MIN;
+            for (uint32_t a = d->ops[i - 1].api; a < d->ops[i].api; a++) {
+                const gs_api *call = &t->apis.v[a];
+                if (call->tid != cur->tid || call->pid != cur->pid)
+                    continue;
+                back = call->end > back ? call->end : back;
+                if (gs_sync_kind_blocks(gs_sync_kind_of(&kinds, t, call)))
+                    d->synced[i] = true;
+            }
+            if (back == INT64_MIN || back > cur->start)
+                back = cur->start;
+        }
+        d->resume[i] = back;
+    }
+    gs_sync_kinds_free(&kinds);
+    return 0;
+}
+
+static double match_at(const uint32_t *seq, size_t n, size_t lag)
+{
+    size_t same = 0;
+    for (size_t i = 0; i + lag < n; i++)
+        same += seq[i] == seq[i + lag];
+    return (double)same / (double)(n - lag);
+}
+
+/* The distances between consecutive repeats of every name that repeats at least three times
+ * and is not a large part of the whole, most frequent first: names seen once per iteration
+ * repeat at the period. */
+static size_t candidate_lags(const detector *d, size_t nnames, uint32_t *lags, double *chance)
+{
+    size_t n = d->n, found = 0;
+    uint32_t *count = calloc(nnames, sizeof *count);
+    uint32_t *last = malloc(nnames * sizeof *last);
+    uint32_t *gaps = malloc(n * sizeof *gaps);
+    if (!count || !last || !gaps)
+        goto out;
+    memset(last, 0xff, nnames * sizeof *last);
+    for (size_t i = 0; i < n; i++)
+        count[d->seq[i]]++;
+    *chance = 0;
+    for (size_t s = 0; s < nnames; s++)
+        *chance += ((double)count[s] / (double)n) * ((double)count[s] / (double)n);
+    size_t ngaps = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t s = d->seq[i];
+        if (count[s] >= 3 && count[s] <= n / 4 && last[s] != UINT32_MAX) {
+            uint32_t gap = (uint32_t)(i - last[s]);
+            if (gap >= 2 && gap <= n / 3)
+                gaps[ngaps++] = gap;
+        }
+        last[s] = (uint32_t)i;
+    }
+    qsort(gaps, ngaps, sizeof *gaps, cmp_u32);
+    size_t runs[MAX_LAGS] = {0};
+    for (size_t i = 0; i < ngaps;) {
+        size_t j = i;
+        while (j < ngaps && gaps[j] == gaps[i])
+            j++;
+        size_t run = j - i, at = found < MAX_LAGS ? found++ : MAX_LAGS;
+        if (at == MAX_LAGS) { /* full: replace the least frequent when this one is more so */
+            size_t least = 0;
+            for (size_t k = 1; k < MAX_LAGS; k++)
+                least = runs[k] < runs[least] ? k : least;
+            at = run > runs[least] ? least : MAX_LAGS;
+        }
+        if (at < MAX_LAGS) {
+            lags[at] = gaps[i];
+            runs[at] = run;
+        }
+        i = j;
+    }
+out:
+    free(count);
+    free(last);
+    free(gaps);
+    return found;
+}
+
+/* The period: the shortest candidate lag that matches almost as well as the best (a multiple
+ * of the period matches as well as the period). 0 when nothing repeats well enough. */
+static double find_period(detector *d, size_t nnames)
+{
+    uint32_t lags[MAX_LAGS];
+    double chance = 1, match[MAX_LAGS], best = 0;
+    size_t nlags = candidate_lags(d, nnames, lags, &chance);
+    for (size_t i = 0; i < nlags; i++) {
+        match[i] = match_at(d->seq, d->n, lags[i]);
+        best = match[i] > best ? match[i] : best;
+    }
+    d->period = 0;
+    for (size_t i = 0; i < nlags; i++) {
+        if (match[i] >= GS_TH_PERIOD_NEAR_BEST * best && (!d->period || lags[i] < d->period))
+            d->period = lags[i];
+    }
+    /* Above chance too: a sequence of one kernel repeated matches itself at every lag. */
+    double above = chance < 1 ? (best - chance) / (1 - chance) : 0;
+    if (best < GS_TH_PERIOD_MATCH || above < GS_TH_PERIOD_MATCH)
+        d->period = 0;
+    return best;
+}
+
+/* The first op from which a period's worth of ops repeats about as well as anywhere: the
+ * iterations before it (start-up, the first iteration's set-up) differ. */
+static void find_steady(detector *d)
+{
+    size_t p = d->period, stride = p / 8 ? p / 8 : 1, best = 0;
+    size_t nwin = (d->n - p) / stride + 1;
+    uint32_t *score = malloc(nwin * sizeof *score);
+    d->steady = 0;
+    if (!score)
+        return;
+    for (size_t w = 0; w < nwin; w++) {
+        size_t same = 0, from = w * stride;
+        for (size_t i = from; i < from + p && i + p < d->n; i++)
+            same += d->seq[i] == d->seq[i + p];
+        score[w] = (uint32_t)same;
+        best = same > best ? same : best;
+    }
+    for (size_t w = 0; w < nwin; w++) {
+        if ((double)score[w] >= GS_TH_PERIOD_STEADY * (double)best) {
+            d->steady = w * stride;
+            break;
+        }
+    }
+    free(score);
+}
+
+/* Which op of the steady iteration comes first: among the positions after a blocking call in
+ * (nearly) every iteration, else among all, the one after the longest median pause of the host.
+ * Returns its offset from d->steady, or -1 out of memory. */
+static long first_position(const detector *d, bool *after_sync)
+{
+    size_t p = d->period, iters = (d->n - d->steady) / p;
+    gs_ns *pause = malloc((iters ? iters : 1) * sizeof *pause);
+    if (!pause)
+        return -1;
+    long best = 0, best_sync = -1;
+    gs_ns best_pause = INT64_MIN, best_sync_pause = INT64_MIN;
+    for (size_t k = 0; k < p; k++) {
+        size_t aligned = 0, synced = 0;
+        for (size_t j = 0; j < iters; j++) {
+            size_t i = d->steady + j * p + k;
+            if (i == 0 || d->seq[i] != d->seq[d->steady + k])
+                continue;
+            pause[aligned++] = d->t->apis.v[d->ops[i].api].start - d->resume[i];
+            synced += d->synced[i];
+        }
+        if (!aligned)
+            continue;
+        gs_ns med = gs_percentile_select(pause, aligned, 50);
+        if (med > best_pause) {
+            best_pause = med;
+            best = (long)k;
+        }
+        if ((double)synced >= GS_TH_PERIOD_SYNCED * (double)aligned && med > best_sync_pause) {
+            best_sync_pause = med;
+            best_sync = (long)k;
+        }
+    }
+    free(pause);
+    *after_sync = best_sync >= 0;
+    return best_sync >= 0 ? best_sync : best;
+}
+
+/* Every op whose neighbourhood looks like the steady iteration's start: at least 3/4 of the
+ * context's names in place, starts at least half a period apart (the better match wins). */
+static size_t find_starts(const detector *d, size_t first, size_t *starts)
+{
+    size_t before = first >= CONTEXT_BEFORE ? CONTEXT_BEFORE : first;
+    size_t len = d->period < CONTEXT_LEN ? d->period : CONTEXT_LEN;
+    if (len > d->n - (first - before))
+        len = d->n - (first - before);
+    const uint32_t *ctx = d->seq + first - before;
+    size_t need = (3 * len + 3) / 4, nstarts = 0, last_score = 0;
+    for (size_t i = before; i + len - before <= d->n; i++) {
+        size_t score = 0;
+        for (size_t w = 0; w < len; w++)
+            score += d->seq[i - before + w] == ctx[w];
+        if (score < need)
+            continue;
+        if (nstarts && i - starts[nstarts - 1] < d->period / 2) {
+            if (score > last_score) {
+                starts[nstarts - 1] = i;
+                last_score = score;
+            }
+            continue;
+        }
+        starts[nstarts++] = i;
+        last_score = score;
+    }
+    return nstarts;
+}
+
+static int make_spans(const detector *d, const size_t *starts, size_t nstarts,
+                      gs_detected_steps *out)
+{
+    /* The last iteration counts when it is complete, ending a period after its start; a partial
+     * one only ends the step before it. */
+    bool complete = nstarts && (double)(d->n - starts[nstarts - 1]) >=
+                                   GS_TH_PERIOD_LAST_COMPLETE * (double)d->period;
+    size_t nsteps = complete ? nstarts : (nstarts ? nstarts - 1 : 0);
+    if (nsteps < GS_TH_PERIOD_MIN_STEPS)
+        return 0;
+    size_t last_op = 0;
+    if (complete) {
+        last_op = starts[nstarts - 1] + d->period - 1;
+        last_op = last_op < d->n ? last_op : d->n - 1;
+    }
+    out->v = calloc(nsteps, sizeof *out->v);
+    if (!out->v)
+        return -1;
+    for (size_t j = 0; j < nsteps; j++) {
+        size_t s = starts[j];
+        gs_detected_span *sp = &out->v[j];
+        sp->host_start = d->resume[s];
+        if (j + 1 < nstarts) {
+            sp->host_end = d->resume[starts[j + 1]];
+            sp->ops = (uint32_t)(starts[j + 1] - s);
+        } else {
+            sp->host_end = d->t->apis.v[d->ops[last_op].api].end;
+            sp->ops = (uint32_t)(last_op + 1 - s);
+        }
+        if (sp->host_end < sp->host_start)
+            sp->host_end = sp->host_start;
+    }
+    out->n = nsteps;
+    return 0;
+}
+
+static void detector_free(detector *d)
+{
+    free(d->ops);
+    free(d->seq);
+    free(d->resume);
+    free(d->synced);
+}
+
+int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    detector d = {.t = t};
+    size_t *starts = NULL;
+    int rc = -1;
+    int64_t pid = busiest_pid(t);
+    if (pid < 0)
+        return 0;
+    if (collect_ops(&d, t, pid) != 0)
+        goto oom;
+    if (d.n < 3 * GS_TH_PERIOD_MIN_OPS) {
+        rc = 0;
+        goto done;
+    }
+    out->confidence = find_period(&d, t->strings.n);
+    if (!d.period) {
+        GS_LOG_ONCE(GS_LOG_INFO,
+                    "%s: steps: no repeating sequence among %zu GPU launches (best match %.2f, "
+                    "%.2f needed)",
+                    t->path, d.n, out->confidence, GS_TH_PERIOD_MATCH);
+        rc = 0;
+        goto done;
+    }
+    find_steady(&d);
+    if (host_returns(&d) != 0)
+        goto oom;
+    bool after_sync = false;
+    long k = first_position(&d, &after_sync);
+    starts = malloc(d.n * sizeof *starts);
+    if (k < 0 || !starts)
+        goto oom;
+    size_t first = d.steady + (size_t)k;
+    size_t nstarts = find_starts(&d, first, starts);
+    if (make_spans(&d, starts, nstarts, out) != 0)
+        goto oom;
+    out->period = d.period;
+    out->pid = pid;
+    out->tid = t->apis.v[d.ops[first].api].tid;
+    GS_LOG_ONCE(GS_LOG_INFO,
+                "%s: steps: %zu GPU launches of pid %" PRId64 " repeat every %" PRIu32
+                " (%.0f %% of them match one period later), steady from launch %zu; an iteration "
+                "starts with %s, %s; %zu start(s) found, %zu complete step(s)",
+                t->path, d.n, pid, d.period, out->confidence * 100, d.steady,
+                gs_trace_str(t, d.seq[first]),
+                after_sync ? "the first launch after a blocking call"
+                           : "the launch after the host's longest pause",
+                nstarts, out->n);
+    rc = 0;
+    goto done;
+oom:
+    gs_fail_oom(err);
+    gs_detected_steps_free(out);
+done:
+    free(starts);
+    detector_free(&d);
+    return rc;
+}
+
+void gs_detected_steps_free(gs_detected_steps *d)
+{
+    free(d->v);
+    memset(d, 0, sizeof *d);
+}

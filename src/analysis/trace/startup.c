@@ -1,0 +1,210 @@
+/* The start-up phase (startup.h). */
+#include "analysis/trace/startup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A call this long where a context is first needed is creating it: creating one takes tens to
+ * hundreds of milliseconds, a call of those classes otherwise microseconds. */
+#define CONTEXT_CALL_NS 10000000
+
+/* CUDA calls by what they do, by name prefix (runtime and driver API, NVIDIA's CUDA Runtime and
+ * Driver API references); the first match wins, so the more specific prefixes come first. */
+static const struct setup_call {
+    const char *prefix;
+    enum gs_setup_class cls;
+} setup_calls[] = {
+    {"cuInit", GS_SETUP_CONTEXT},
+    {"cuCtx", GS_SETUP_CONTEXT},
+    {"cuDevicePrimaryCtx", GS_SETUP_CONTEXT},
+    {"cudaSetDevice", GS_SETUP_CONTEXT},
+    {"cudaDeviceReset", GS_SETUP_CONTEXT},
+    {"cudaInitDevice", GS_SETUP_CONTEXT},
+    {"cuLibrary", GS_SETUP_MODULES},
+    {"cuModule", GS_SETUP_MODULES},
+    {"cuKernelGet", GS_SETUP_MODULES},
+    {"cudaGetFuncBySymbol", GS_SETUP_MODULES},
+    {"cudaGetKernel", GS_SETUP_MODULES},
+    {"cudaFuncGetAttributes", GS_SETUP_MODULES},
+    {"cudaFuncSetAttribute", GS_SETUP_MODULES},
+    {"cuFuncGetAttribute", GS_SETUP_MODULES},
+    {"cuFuncSetAttribute", GS_SETUP_MODULES},
+    {"cuLink", GS_SETUP_MODULES},
+    {"cudaMalloc", GS_SETUP_MEMORY},
+    {"cudaFree", GS_SETUP_MEMORY},
+    {"cudaHostAlloc", GS_SETUP_MEMORY},
+    {"cudaHostRegister", GS_SETUP_MEMORY},
+    {"cudaHostUnregister", GS_SETUP_MEMORY},
+    {"cuMemAlloc", GS_SETUP_MEMORY},
+    {"cuMemFree", GS_SETUP_MEMORY},
+    {"cuMemHost", GS_SETUP_MEMORY},
+    {"cuMemCreate", GS_SETUP_MEMORY},
+    {"cuMemRelease", GS_SETUP_MEMORY},
+    {"cuMemMap", GS_SETUP_MEMORY},
+    {"cuMemUnmap", GS_SETUP_MEMORY},
+    {"cuMemAddress", GS_SETUP_MEMORY},
+    {"cuMemSetAccess", GS_SETUP_MEMORY},
+    {"cudaMemcpy", GS_SETUP_COPIES},
+    {"cudaMemset", GS_SETUP_COPIES},
+    {"cuMemcpy", GS_SETUP_COPIES},
+    {"cuMemset", GS_SETUP_COPIES},
+    {"cudaLaunch", GS_SETUP_LAUNCHES},
+    {"cuLaunch", GS_SETUP_LAUNCHES},
+    {"cudaGraphLaunch", GS_SETUP_LAUNCHES},
+    {"cuGraphLaunch", GS_SETUP_LAUNCHES},
+    {"cudaStreamSynchronize", GS_SETUP_SYNC},
+    {"cudaDeviceSynchronize", GS_SETUP_SYNC},
+    {"cudaEventSynchronize", GS_SETUP_SYNC},
+    {"cuStreamSynchronize", GS_SETUP_SYNC},
+    {"cuCtxSynchronize", GS_SETUP_SYNC},
+    {"cuEventSynchronize", GS_SETUP_SYNC},
+};
+
+static const char *const class_names[GS_SETUP__COUNT] = {
+    [GS_SETUP_CONTEXT] = "context creation",   [GS_SETUP_MODULES] = "module loading",
+    [GS_SETUP_MEMORY] = "memory allocation",   [GS_SETUP_COPIES] = "copies and sets",
+    [GS_SETUP_LAUNCHES] = "kernel launches",   [GS_SETUP_SYNC] = "waiting for the GPU",
+    [GS_SETUP_OTHER] = "other CUDA calls",
+};
+
+const char *gs_setup_class_name(enum gs_setup_class c)
+{
+    return (unsigned)c < GS_SETUP__COUNT ? class_names[c] : "?";
+}
+
+static enum gs_setup_class class_of(const char *name)
+{
+    /* cuCtxSynchronize waits; it must not read as context creation. */
+    if (strstr(name, "Synchronize"))
+        return GS_SETUP_SYNC;
+    for (size_t i = 0; i < COUNT_OF(setup_calls); i++) {
+        if (strncmp(name, setup_calls[i].prefix, strlen(setup_calls[i].prefix)) == 0)
+            return setup_calls[i].cls;
+    }
+    return GS_SETUP_OTHER;
+}
+
+enum gs_setup_class gs_startup_top_class(const gs_startup *s)
+{
+    enum gs_setup_class top = GS_SETUP_CONTEXT;
+    for (int c = 0; c < GS_SETUP__COUNT; c++) {
+        if (s->calls[c] > s->calls[top])
+            top = (enum gs_setup_class)c;
+    }
+    return top;
+}
+
+typedef struct call {
+    int64_t pid, tid;
+    gs_ns start, end, own;
+    gs_str name;
+} call;
+
+/* By thread, then start, the longer (enclosing) call first. */
+static int cmp_call(const void *pa, const void *pb)
+{
+    const call *a = pa, *b = pb;
+    if (a->pid != b->pid)
+        return a->pid < b->pid ? -1 : 1;
+    if (a->tid != b->tid)
+        return a->tid < b->tid ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return (a->end < b->end) - (a->end > b->end);
+}
+
+/* Each call's own time (its duration less the calls nested in it on its thread), summed by
+ * class. */
+static int sum_calls(const gs_trace *t, gs_startup *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->apis.n && t->apis.v[i].start < out->end; i++)
+        n += t->apis.v[i].start >= out->start;
+    if (!n)
+        return 0;
+    call *calls = malloc(n * sizeof *calls);
+    size_t *stack = malloc(n * sizeof *stack);
+    if (!calls || !stack) {
+        free(calls);
+        free(stack);
+        return -1;
+    }
+    n = 0;
+    for (size_t i = 0; i < t->apis.n && t->apis.v[i].start < out->end; i++) {
+        const gs_api *a = &t->apis.v[i];
+        if (a->start >= out->start)
+            calls[n++] = (call){.pid = a->pid, .tid = a->tid, .start = a->start, .end = a->end,
+                                .own = a->end - a->start, .name = a->name};
+    }
+    qsort(calls, n, sizeof *calls, cmp_call);
+    size_t depth = 0;
+    for (size_t k = 0; k < n; k++) {
+        const call *c = &calls[k];
+        while (depth) {
+            const call *top = &calls[stack[depth - 1]];
+            if (top->pid == c->pid && top->tid == c->tid && c->start < top->end)
+                break;
+            depth--;
+        }
+        if (depth) {
+            call *parent = &calls[stack[depth - 1]];
+            parent->own -= (c->end < parent->end ? c->end : parent->end) - c->start;
+        }
+        stack[depth++] = k;
+    }
+    /* The runtime creates the primary context inside the first call that needs one (NVIDIA's CUDA
+     * Runtime API, "Initialization"), whatever its name, e.g. PyTorch's first
+     * cudaDeviceGetStreamPriorityRange: on each thread, the first call of no other class, or an
+     * allocation, that takes CONTEXT_CALL_NS or more is that. */
+    bool context_seen = false;
+    for (size_t k = 0; k < n; k++) {
+        if (k && (calls[k].pid != calls[k - 1].pid || calls[k].tid != calls[k - 1].tid))
+            context_seen = false;
+        enum gs_setup_class cls = class_of(gs_trace_str(t, calls[k].name));
+        if (!context_seen && (cls == GS_SETUP_OTHER || cls == GS_SETUP_MEMORY) &&
+            calls[k].own >= CONTEXT_CALL_NS) {
+            cls = GS_SETUP_CONTEXT;
+            context_seen = true;
+        }
+        out->calls[cls] += calls[k].own > 0 ? calls[k].own : 0;
+    }
+    free(calls);
+    free(stack);
+    return 0;
+}
+
+static gs_ns clipped(gs_ns start, gs_ns end, gs_ns from, gs_ns to)
+{
+    start = start > from ? start : from;
+    end = end < to ? end : to;
+    return end > start ? end - start : 0;
+}
+
+int gs_startup_build(const gs_trace *t, const gs_steps *s, gs_startup *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!s->n || s->source == GS_STEPS_WINDOW)
+        return 0;
+    gs_ns first, last;
+    if (!gs_trace_span(t, &first, &last))
+        return 0;
+    size_t kept = 0;
+    while (kept < s->n && !gs_step_kept(s, kept))
+        kept++;
+    out->start = first;
+    out->end = kept < s->n ? s->v[kept].start : s->v[s->n - 1].end;
+    if (out->end <= out->start)
+        return 0;
+    out->found = true;
+    out->before_steps = s->v[0].start > first ? s->v[0].start - first : 0;
+    out->warmup_steps = kept;
+    if (sum_calls(t, out) != 0)
+        return gs_fail_oom(err);
+    for (size_t i = 0; i < t->kernels.n; i++)
+        out->gpu_busy += clipped(t->kernels.v[i].start, t->kernels.v[i].end, out->start, out->end);
+    for (size_t i = 0; i < t->memops.n; i++)
+        out->gpu_busy += clipped(t->memops.v[i].start, t->memops.v[i].end, out->start, out->end);
+    return 0;
+}

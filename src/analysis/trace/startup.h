@@ -1,0 +1,49 @@
+/* The start-up phase (doc/design.md §10, "Start-up"): from the trace's first event to the first
+ * step kept in the statistics, that is, what ran before the first step plus the warm-up steps.
+ * CUDA creates its context, loads the modules of the kernels it is about to run (lazily, since
+ * CUDA 11.7: CUDA_MODULE_LOADING=LAZY), allocates memory and copies the model in; cuDNN and
+ * cuBLAS pick their algorithms on first use. The phase says what of that its CUDA calls spent
+ * time on, each call counted for its own time (a module load inside a kernel launch is module
+ * loading, not launching). */
+#ifndef GS_ANALYSIS_STARTUP_H
+#define GS_ANALYSIS_STARTUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/base/steps.h"
+#include "common/error.h"
+#include "model/trace.h"
+
+/* What a CUDA call does, for the start-up phase; the table in startup.c names them. */
+enum gs_setup_class {
+    GS_SETUP_CONTEXT,  /* cuInit, context creation, cudaSetDevice */
+    GS_SETUP_MODULES,  /* module and library loading, function lookup */
+    GS_SETUP_MEMORY,   /* allocation and freeing, host and device */
+    GS_SETUP_COPIES,   /* copies and sets (the host side: the model moving in) */
+    GS_SETUP_LAUNCHES, /* kernel and graph launches */
+    GS_SETUP_SYNC,     /* waiting for the GPU */
+    GS_SETUP_OTHER,    /* every other CUDA call */
+    GS_SETUP__COUNT
+};
+
+const char *gs_setup_class_name(enum gs_setup_class c);
+
+typedef struct gs_startup {
+    bool found;         /* the trace has steps and time before the first kept one */
+    gs_ns start, end;   /* first event .. start of the first kept step */
+    gs_ns before_steps; /* of which before the first step */
+    size_t warmup_steps;
+    gs_ns calls[GS_SETUP__COUNT]; /* host time in CUDA calls, by class (own time: nested calls
+                                   * excluded), over every thread */
+    gs_ns gpu_busy;     /* GPU time of kernels, copies and sets in the phase */
+} gs_startup;
+
+/* The phase of trace t with steps s (found false when there are no steps to start, or nothing
+ * runs before the first kept one). */
+int gs_startup_build(const gs_trace *t, const gs_steps *s, gs_startup *out, gs_error *err);
+
+/* The class whose calls took the most time in the phase. */
+enum gs_setup_class gs_startup_top_class(const gs_startup *s);
+
+#endif
