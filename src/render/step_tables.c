@@ -102,8 +102,9 @@ static void put_text_summary(FILE *out, const gs_steps_view *v)
 {
     const gs_steps *s = &v->steps;
     char how[160];
-    fprintf(out, "%s (rank %d): %zu step%s from %s", v->trace->path ? v->trace->path : "-",
-            v->trace->rank, s->n, s->n == 1 ? "" : "s", gs_step_source_text(s, how, sizeof how));
+    fprintf(out, "%s (rank %d): %zu step%s %s%s", v->trace->path ? v->trace->path : "-",
+            v->trace->rank, s->n, s->n == 1 ? "" : "s",
+            s->source == GS_STEPS_DETECTED ? "" : "from ", gs_step_source_text(s, how, sizeof how));
     if (s->nwarmup)
         fprintf(out, ", %zu warm-up (%s)", s->nwarmup,
                 s->keep_warmup ? "kept: --keep-warmup" : "left out of the statistics");

@@ -2,6 +2,7 @@
 #include "analysis/base/step_detect.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
  * before it (the previous iteration's last) and seven from it. */
 #define CONTEXT_BEFORE 1
 #define CONTEXT_LEN 8
+/* How far a repeat may be displaced by inserted or missing ops and still match. */
+#define MATCH_SLACK 2
 
 typedef struct launch {
     uint32_t api;
@@ -141,12 +144,19 @@ static int host_returns(detector *d)
     return 0;
 }
 
+/* The share of ops whose name recurs one lag later, give or take MATCH_SLACK ops: an iteration
+ * that launches an extra kernel (a logging step, a norm every k iterations) shifts the ones
+ * after it by one and must not hide the period. */
 static double match_at(const uint32_t *seq, size_t n, size_t lag)
 {
     size_t same = 0;
-    for (size_t i = 0; i + lag < n; i++)
-        same += seq[i] == seq[i + lag];
-    return (double)same / (double)(n - lag);
+    for (size_t i = 0; i + lag + MATCH_SLACK < n; i++) {
+        bool hit = false;
+        for (size_t j = i + lag - MATCH_SLACK; j <= i + lag + MATCH_SLACK && !hit; j++)
+            hit = j > i && seq[i] == seq[j];
+        same += hit;
+    }
+    return n > lag + MATCH_SLACK ? (double)same / (double)(n - lag - MATCH_SLACK) : 0;
 }
 
 /* The distances between consecutive repeats of every name that repeats at least three times
@@ -202,27 +212,62 @@ out:
     return found;
 }
 
+static double exact_match_at(const uint32_t *seq, size_t n, size_t lag)
+{
+    size_t same = 0;
+    for (size_t i = 0; i + lag < n; i++)
+        same += seq[i] == seq[i + lag];
+    return (double)same / (double)(n - lag);
+}
+
 /* The period: the shortest candidate lag that matches almost as well as the best (a multiple
- * of the period matches as well as the period). 0 when nothing repeats well enough. */
-static double find_period(detector *d, size_t nnames)
+ * of the period matches as well as the period), then, of the lags within the slack of it, the
+ * one that matches best exactly. Whether it is a loop at all is judged on the steady part
+ * (accept_period): a long start-up dilutes the match over the whole. */
+static void find_period(detector *d, size_t nnames, double *chance)
 {
     uint32_t lags[MAX_LAGS];
-    double chance = 1, match[MAX_LAGS], best = 0;
-    size_t nlags = candidate_lags(d, nnames, lags, &chance);
+    double match[MAX_LAGS], best = 0;
+    size_t nlags = candidate_lags(d, nnames, lags, chance);
     for (size_t i = 0; i < nlags; i++) {
         match[i] = match_at(d->seq, d->n, lags[i]);
         best = match[i] > best ? match[i] : best;
     }
     d->period = 0;
     for (size_t i = 0; i < nlags; i++) {
-        if (match[i] >= GS_TH_PERIOD_NEAR_BEST * best && (!d->period || lags[i] < d->period))
+        if (match[i] > 0 && match[i] >= GS_TH_PERIOD_NEAR_BEST * best &&
+            (!d->period || lags[i] < d->period))
             d->period = lags[i];
     }
-    /* Above chance too: a sequence of one kernel repeated matches itself at every lag. */
-    double above = chance < 1 ? (best - chance) / (1 - chance) : 0;
-    if (best < GS_TH_PERIOD_MATCH || above < GS_TH_PERIOD_MATCH)
-        d->period = 0;
-    return best;
+    if (!d->period)
+        return;
+    size_t near = d->period, best_lag = near;
+    double best_exact = -1;
+    for (size_t lag = near > MATCH_SLACK + 1 ? near - MATCH_SLACK : 2; lag <= near + MATCH_SLACK;
+         lag++) {
+        double m = lag < d->n ? exact_match_at(d->seq, d->n, lag) : 0;
+        if (m > best_exact) {
+            best_exact = m;
+            best_lag = lag;
+        }
+    }
+    d->period = (uint32_t)best_lag;
+}
+
+/* The confidence: the match at the period over the steady part, which must hold at least two
+ * periods, repeat at least GS_TH_PERIOD_MATCH, and that much above chance too (a sequence of one
+ * kernel repeated matches itself at every lag): chance is that one of the 2 * MATCH_SLACK + 1
+ * ops compared has the same name. */
+static bool accept_period(const detector *d, double chance, double *confidence)
+{
+    size_t n = d->n - d->steady;
+    *confidence = 0;
+    if (n < 2 * (size_t)d->period)
+        return false;
+    *confidence = match_at(d->seq + d->steady, n, d->period);
+    chance = 1 - pow(1 - chance, 2 * MATCH_SLACK + 1);
+    double above = chance < 1 ? (*confidence - chance) / (1 - chance) : 0;
+    return *confidence >= GS_TH_PERIOD_MATCH && above >= GS_TH_PERIOD_MATCH;
 }
 
 /* The first op from which a period's worth of ops repeats about as well as anywhere: the
@@ -376,16 +421,19 @@ int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
         rc = 0;
         goto done;
     }
-    out->confidence = find_period(&d, t->strings.n);
-    if (!d.period) {
+    double chance = 1;
+    find_period(&d, t->strings.n, &chance);
+    if (d.period)
+        find_steady(&d);
+    if (!d.period || !accept_period(&d, chance, &out->confidence)) {
         GS_LOG_ONCE(GS_LOG_INFO,
-                    "%s: steps: no repeating sequence among %zu GPU launches (best match %.2f, "
-                    "%.2f needed)",
-                    t->path, d.n, out->confidence, GS_TH_PERIOD_MATCH);
+                    "%s: steps: no repeating sequence among %zu GPU launches (best period %" PRIu32
+                    ", %.2f of its steady part repeats, %.2f needed)",
+                    t->path, d.n, d.period, out->confidence, GS_TH_PERIOD_MATCH);
+        out->confidence = 0;
         rc = 0;
         goto done;
     }
-    find_steady(&d);
     if (host_returns(&d) != 0)
         goto oom;
     bool after_sync = false;

@@ -6,6 +6,7 @@
 
 #include "analysis/base/stats.h"
 #include "analysis/base/step_detect.h"
+#include "analysis/base/sync_calls.h"
 #include "analysis/base/thresholds.h"
 
 #include <inttypes.h>
@@ -339,6 +340,31 @@ static void compute_stats(gs_steps *s, gs_ns *buf)
     s->stats = st;
 }
 
+/* Where the whole-trace window starts when no steps are found: after start-up, that is, after
+ * the last CUDA call that took GS_TH_SETUP_CALL_NS or more without waiting for the GPU (creating
+ * a context, loading modules, a first cudaFree initialising the allocator), provided GPU work
+ * follows it. The first event when there is none. */
+static gs_ns window_start(const gs_trace *t, gs_ns first)
+{
+    gs_ns last_gpu = INT64_MIN, start = first;
+    for (size_t i = 0; i < t->kernels.n; i++)
+        last_gpu = t->kernels.v[i].start > last_gpu ? t->kernels.v[i].start : last_gpu;
+    for (size_t i = 0; i < t->memops.n; i++)
+        last_gpu = t->memops.v[i].start > last_gpu ? t->memops.v[i].start : last_gpu;
+    for (size_t i = 0; i < t->apis.n; i++) {
+        const gs_api *a = &t->apis.v[i];
+        if (a->end - a->start >= GS_TH_SETUP_CALL_NS && a->end > start && a->end < last_gpu &&
+            !gs_sync_kind_blocks(gs_sync_call_kind(t, a)))
+            start = a->end;
+    }
+    if (start > first)
+        GS_LOG_ONCE(GS_LOG_INFO,
+                    "%s: steps: the window starts %.3f ms into the trace, after the last CUDA call "
+                    "of %.0f ms or more that did not wait for the GPU (start-up)",
+                    t->path, (double)(start - first) / 1e6, GS_TH_SETUP_CALL_NS / 1e6);
+    return start;
+}
+
 static int whole_window(const gs_trace *t, gs_steps *out, gs_error *err)
 {
     gs_ns first, last;
@@ -348,13 +374,19 @@ static int whole_window(const gs_trace *t, gs_steps *out, gs_error *err)
     out->v = calloc(1, sizeof *out->v);
     if (!out->v)
         return gs_fail_oom(err);
+    gs_ns start = window_start(t, first);
+    uint32_t ops = 0;
+    for (size_t i = 0; i < t->kernels.n; i++)
+        ops += t->kernels.v[i].start >= start;
+    for (size_t i = 0; i < t->memops.n; i++)
+        ops += t->memops.v[i].start >= start;
     out->n = 1;
     out->v[0] = (gs_step){.range = GS_NONE,
-                          .host_start = first,
+                          .host_start = start,
                           .host_end = last,
-                          .start = first,
+                          .start = start,
                           .end = last,
-                          .gpu_ops = (uint32_t)(t->kernels.n + t->memops.n)};
+                          .gpu_ops = ops};
     return 0;
 }
 

@@ -109,4 +109,9 @@
 #define GS_TH_PERIOD_MIN_STEPS 2
 #define GS_TH_PERIOD_MIN_OPS 2
 
+/* A CUDA call this long that does not wait for the GPU is start-up work (context creation,
+ * module loading, the allocator's first cudaFree): steady-state calls take microseconds. A
+ * trace without steps is judged from after the last of them (doc/steps.md). */
+#define GS_TH_SETUP_CALL_NS 100000000
+
 #endif

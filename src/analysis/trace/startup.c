@@ -185,7 +185,7 @@ static gs_ns clipped(gs_ns start, gs_ns end, gs_ns from, gs_ns to)
 int gs_startup_build(const gs_trace *t, const gs_steps *s, gs_startup *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (!s->n || s->source == GS_STEPS_WINDOW)
+    if (!s->n)
         return 0;
     gs_ns first, last;
     if (!gs_trace_span(t, &first, &last))
