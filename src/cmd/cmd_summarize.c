@@ -25,8 +25,8 @@ static const char summarize_help[] =
     "options:\n"
     "  -o, --output FILE  the summary to write (RANK.gsum)\n"
     "  --step REGEX       steps are the annotation or NVTX ranges matching REGEX\n"
+    "                     (default: ProfilerStep#N, else detected)\n"
     "  --detect-steps     steps from the repeating kernel sequence, not ranges\n"
-    "                     (default: ProfilerStep#N, else the whole trace)\n"
     "  --keep-warmup      count warm-up steps in the statistics\n"
     "  -h, --help         show this help\n";
 

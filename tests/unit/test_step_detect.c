@@ -141,6 +141,39 @@ static void test_no_sync(void)
     check_detected(&o, 8, "no sync");
 }
 
+/* An iteration that starts with two pageable copies of its batch, each followed by the stream
+ * sync PyTorch makes, and the host preparing the second batch part between them (so the GPU is
+ * idle longest before the second copy): the step starts at the first copy all the same. */
+static void test_batch_copies(void)
+{
+    gen g = {.t = tb_new("copies.json", 0), .now = 1000 * US};
+    gs_ns starts[8];
+    for (int it = 0; it < 6; it++) {
+        starts[it] = it ? g.t->apis.v[g.t->apis.n - 1].end : g.now;
+        for (int c = 0; c < 2; c++) {
+            g.corr++;
+            tb_api(g.t, "cudaMemcpyAsync", g.now, g.now + 5 * US, g.corr);
+            tb_memop(g.t, GS_MEMOP_HTOD, GS_LOC_PAGEABLE, GS_LOC_DEVICE, 4096, g.now + 5 * US,
+                     g.now + 8 * US, g.corr);
+            g.now += 6 * US;
+            sync_and_pause(&g, c == 0 ? 300 * US : 10 * US);
+        }
+        for (size_t k = 1; k < BODY; k++)
+            launch(&g, body[k]);
+        sync_and_pause(&g, 50 * US);
+    }
+    gs_error err;
+    CHECK_INT(gs_trace_index(g.t, &err), 0);
+    gs_detected_steps d;
+    CHECK_INT(gs_steps_detect(g.t, &d, &err), 0);
+    CHECK_INT(d.n, 6);
+    CHECK_INT(d.period, BODY + 1);
+    for (size_t i = 0; i < d.n && i < 6; i++)
+        CHECK_INT(d.v[i].host_start, starts[i]);
+    gs_detected_steps_free(&d);
+    gs_trace_free(g.t);
+}
+
 /* Random names: nothing repeats, so no steps, and gs_steps_find falls back to the window. */
 static void test_no_period(void)
 {
@@ -251,6 +284,7 @@ int main(void)
     test_noisy_first_iteration();
     test_extra_every_k();
     test_no_sync();
+    test_batch_copies();
     test_no_period();
     test_find_and_startup();
     test_startup_classes();

@@ -21,10 +21,15 @@
 /* How far a repeat may be displaced by inserted or missing ops and still match. */
 #define MATCH_SLACK 2
 
+/* How the host waited for the GPU before a launch. A loop's iteration ends with the host waiting
+ * for results (an .item(), a synchronize): a strong wait. A pageable host-to-device copy blocks
+ * only until its data is staged, as a batch's copies do inside an iteration: a weak one. */
+enum wait { WAIT_NONE, WAIT_WEAK, WAIT_STRONG };
+
 typedef struct launch {
     uint32_t api;
     gs_str name;
-    gs_ns gpu_start;
+    gs_ns gpu_start, gpu_end;
 } launch;
 
 /* What one analysis run holds, freed together. */
@@ -33,7 +38,8 @@ typedef struct detector {
     launch *ops;     /* the launching process's GPU operations in launch order */
     uint32_t *seq;   /* their names */
     gs_ns *resume;   /* when the host came back from the calls before op i's launch */
-    bool *synced;    /* whether one of those calls blocked */
+    gs_ns *idle;     /* how long the GPU had been idle (for this process) when op i started */
+    uint8_t *waited; /* how those calls waited for the GPU: enum wait */
     size_t n;
     uint32_t period;
     size_t steady;   /* first op of the steady iterations */
@@ -85,11 +91,12 @@ static int64_t busiest_pid(const gs_trace *t)
 }
 
 static void push_op(detector *d, const gs_trace *t, int64_t pid, uint32_t api, gs_str name,
-                    gs_ns gpu_start)
+                    gs_ns gpu_start, gs_ns gpu_end)
 {
     if (api == GS_NONE || api >= t->apis.n || t->apis.v[api].pid != pid)
         return;
-    d->ops[d->n++] = (launch){.api = api, .name = name, .gpu_start = gpu_start};
+    d->ops[d->n++] =
+        (launch){.api = api, .name = name, .gpu_start = gpu_start, .gpu_end = gpu_end};
 }
 
 static int collect_ops(detector *d, const gs_trace *t, int64_t pid)
@@ -99,9 +106,11 @@ static int collect_ops(detector *d, const gs_trace *t, int64_t pid)
     if (!d->ops)
         return -1;
     for (size_t i = 0; i < t->kernels.n; i++)
-        push_op(d, t, pid, t->kernels.v[i].api, t->kernels.v[i].name, t->kernels.v[i].start);
+        push_op(d, t, pid, t->kernels.v[i].api, t->kernels.v[i].name, t->kernels.v[i].start,
+                t->kernels.v[i].end);
     for (size_t i = 0; i < t->memops.n; i++)
-        push_op(d, t, pid, t->memops.v[i].api, t->memops.v[i].name, t->memops.v[i].start);
+        push_op(d, t, pid, t->memops.v[i].api, t->memops.v[i].name, t->memops.v[i].start,
+                t->memops.v[i].end);
     qsort(d->ops, d->n, sizeof *d->ops, cmp_launch);
     d->seq = malloc((d->n ? d->n : 1) * sizeof *d->seq);
     if (!d->seq)
@@ -111,6 +120,16 @@ static int collect_ops(detector *d, const gs_trace *t, int64_t pid)
     return 0;
 }
 
+static enum wait wait_of(const gs_trace *t, const gs_api *call, int kind)
+{
+    if (!gs_sync_kind_blocks(kind))
+        return WAIT_NONE;
+    if (kind == GS_SYNC_MEMCPY_PAGEABLE && call->gpu_class == GS_GPU_MEMOP &&
+        call->gpu < t->memops.n && t->memops.v[call->gpu].kind == GS_MEMOP_HTOD)
+        return WAIT_WEAK;
+    return WAIT_STRONG;
+}
+
 /* For each op, when its launching thread came back from the calls since the previous op's
  * launch (that launch included) and whether one of them blocked: the host's pause before a
  * launch is launch start - resume. */
@@ -118,10 +137,17 @@ static int host_returns(detector *d)
 {
     const gs_trace *t = d->t;
     d->resume = malloc((d->n ? d->n : 1) * sizeof *d->resume);
-    d->synced = calloc(d->n ? d->n : 1, sizeof *d->synced);
+    d->waited = calloc(d->n ? d->n : 1, sizeof *d->waited);
+    d->idle = malloc((d->n ? d->n : 1) * sizeof *d->idle);
     gs_sync_kinds kinds;
-    if (!d->resume || !d->synced || gs_sync_kinds_init(&kinds, t) != 0)
+    if (!d->resume || !d->waited || !d->idle || gs_sync_kinds_init(&kinds, t) != 0)
         return -1;
+    gs_ns busy_until = INT64_MIN;
+    for (size_t i = 0; i < d->n; i++) {
+        gs_ns gap = i ? d->ops[i].gpu_start - busy_until : 0;
+        d->idle[i] = gap > 0 ? gap : 0;
+        busy_until = d->ops[i].gpu_end > busy_until ? d->ops[i].gpu_end : busy_until;
+    }
     for (size_t i = 0; i < d->n; i++) {
         const gs_api *cur = &t->apis.v[d->ops[i].api];
         gs_ns back = cur->start;
@@ -132,8 +158,8 @@ static int host_returns(detector *d)
                 if (call->tid != cur->tid || call->pid != cur->pid)
                     continue;
                 back = call->end > back ? call->end : back;
-                if (gs_sync_kind_blocks(gs_sync_kind_of(&kinds, t, call)))
-                    d->synced[i] = true;
+                enum wait w = wait_of(t, call, gs_sync_kind_of(&kinds, t, call));
+                d->waited[i] = w > d->waited[i] ? (uint8_t)w : d->waited[i];
             }
             if (back == INT64_MIN || back > cur->start)
                 back = cur->start;
@@ -296,41 +322,73 @@ static void find_steady(detector *d)
     free(score);
 }
 
-/* Which op of the steady iteration comes first: among the positions after a blocking call in
- * (nearly) every iteration, else among all, the one after the longest median pause of the host.
- * Returns its offset from d->steady, or -1 out of memory. */
-static long first_position(const detector *d, bool *after_sync)
+/* Which op of the steady iteration comes first: among the positions after a strong wait in
+ * (nearly) every iteration, the one after which the GPU had been idle longest (median over the
+ * iterations: the host drained it, then prepared the next batch), moved back over the positions
+ * just before it that follow such a wait too (a batch's copies each end in a wait; the first of
+ * them starts the iteration); else the same after a weak wait; else, the GPU never drained, the
+ * one after the host's longest median pause (the loop's Python between iterations). Returns its
+ * offset from d->steady, or -1 out of memory. */
+static long first_position(const detector *d, enum wait *after)
 {
     size_t p = d->period, iters = (d->n - d->steady) / p;
+    gs_ns *idle = malloc((iters ? iters : 1) * sizeof *idle);
     gs_ns *pause = malloc((iters ? iters : 1) * sizeof *pause);
-    if (!pause)
+    uint8_t *level = calloc(p, 1); /* the strongest wait before position k in nearly every
+                                    * iteration */
+    if (!idle || !pause || !level) {
+        free(idle);
+        free(pause);
+        free(level);
         return -1;
-    long best = 0, best_sync = -1;
-    gs_ns best_pause = INT64_MIN, best_sync_pause = INT64_MIN;
+    }
+    long best[WAIT_STRONG + 1] = {-1, -1, -1};
+    gs_ns best_score[WAIT_STRONG + 1] = {INT64_MIN, INT64_MIN, INT64_MIN};
     for (size_t k = 0; k < p; k++) {
-        size_t aligned = 0, synced = 0;
+        size_t aligned = 0, waits[WAIT_STRONG + 1] = {0};
         for (size_t j = 0; j < iters; j++) {
             size_t i = d->steady + j * p + k;
             if (i == 0 || d->seq[i] != d->seq[d->steady + k])
                 continue;
+            idle[aligned] = d->idle[i];
             pause[aligned++] = d->t->apis.v[d->ops[i].api].start - d->resume[i];
-            synced += d->synced[i];
+            for (int w = WAIT_NONE; w <= d->waited[i]; w++)
+                waits[w]++; /* a strong wait is a weak one too */
         }
         if (!aligned)
             continue;
-        gs_ns med = gs_percentile_select(pause, aligned, 50);
-        if (med > best_pause) {
-            best_pause = med;
-            best = (long)k;
-        }
-        if ((double)synced >= GS_TH_PERIOD_SYNCED * (double)aligned && med > best_sync_pause) {
-            best_sync_pause = med;
-            best_sync = (long)k;
+        gs_ns med_idle = gs_percentile_select(idle, aligned, 50);
+        gs_ns med_pause = gs_percentile_select(pause, aligned, 50);
+        for (int w = WAIT_NONE; w <= WAIT_STRONG; w++) {
+            if ((double)waits[w] < GS_TH_PERIOD_SYNCED * (double)aligned)
+                continue;
+            level[k] = (uint8_t)w;
+            gs_ns score = w == WAIT_NONE ? med_pause : med_idle;
+            if (score > best_score[w]) {
+                best_score[w] = score;
+                best[w] = (long)k;
+            }
         }
     }
+    long k = 0;
+    *after = WAIT_NONE;
+    for (int w = WAIT_STRONG; w >= WAIT_NONE; w--) {
+        if (best[w] >= 0) {
+            *after = (enum wait)w;
+            k = best[w];
+            break;
+        }
+    }
+    for (size_t back = 0; *after != WAIT_NONE && back + 1 < p; back++) {
+        long prev = k > 0 ? k - 1 : (long)p - 1;
+        if (level[prev] < *after)
+            break;
+        k = prev;
+    }
+    free(idle);
     free(pause);
-    *after_sync = best_sync >= 0;
-    return best_sync >= 0 ? best_sync : best;
+    free(level);
+    return k;
 }
 
 /* Every op whose neighbourhood looks like the steady iteration's start: at least 3/4 of the
@@ -403,7 +461,8 @@ static void detector_free(detector *d)
     free(d->ops);
     free(d->seq);
     free(d->resume);
-    free(d->synced);
+    free(d->waited);
+    free(d->idle);
 }
 
 int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
@@ -436,8 +495,8 @@ int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
     }
     if (host_returns(&d) != 0)
         goto oom;
-    bool after_sync = false;
-    long k = first_position(&d, &after_sync);
+    enum wait after = WAIT_NONE;
+    long k = first_position(&d, &after);
     starts = malloc(d.n * sizeof *starts);
     if (k < 0 || !starts)
         goto oom;
@@ -454,8 +513,9 @@ int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
                 "starts with %s, %s; %zu start(s) found, %zu complete step(s)",
                 t->path, d.n, pid, d.period, out->confidence * 100, d.steady,
                 gs_trace_str(t, d.seq[first]),
-                after_sync ? "the first launch after a blocking call"
-                           : "the launch after the host's longest pause",
+                after == WAIT_STRONG ? "the first launch after the host waited for the GPU"
+                : after == WAIT_WEAK ? "the first launch after a pageable copy to the GPU"
+                                     : "the launch after the host's longest pause",
                 nstarts, out->n);
     rc = 0;
     goto done;
