@@ -117,6 +117,11 @@ set_tests_properties(hostile.inputs PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_
 add_test(NAME traces.captures
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_captures.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# Steps with no code change on the captures (tests/traces/check_detected_steps.py: the unmodified
+# ResNet-50's 8 steps detected, the GPT-2 ones matching its marked ranges, start-up left out).
+add_test(NAME traces.detected_steps
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_detected_steps.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.detected_steps PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # No sentinel value (-1 for a step, device or ratio; _vNNNN API suffixes) in any view's output on
 # the captures and the real traces (tests/traces/check_sentinels.py, about two minutes on two
 # cores): the gcc build only, the sanitizer build would take many times longer for the same text.

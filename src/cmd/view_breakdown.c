@@ -20,9 +20,10 @@ static const char help[] =
     "                   (default: ProfilerStep#N, else detected)\n"
     "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "  --keep-warmup    count the warm-up steps too (the plugin counts every step)\n"
-    "  --tb-compat      detect communication and runtime calls exactly as the\n"
+    "  --tb-compat      find steps, communication and runtime calls exactly as the\n"
     "                   plugin did, to compare with its numbers (it misses the\n"
-    "                   NCCL kernels of modern PyTorch; see doc/breakdown.md)\n"
+    "                   NCCL kernels of modern PyTorch and takes a trace without\n"
+    "                   ProfilerStep#N as one step; see doc/breakdown.md)\n"
     "  --format FORMAT  table (default), csv or json\n"
     "  --limit N        show the first N steps of each trace (default: all)\n"
     "  --rank R         only the traces of rank R\n"
@@ -51,7 +52,8 @@ static const gs_cli_flag flags[] = {[TB_COMPAT] = {"tb-compat"}};
 
 static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
 {
-    const gs_bd_opts opts = {.steps = a->cli.steps, .tb_compat = a->flag[TB_COMPAT]};
+    gs_bd_opts opts = {.steps = a->cli.steps, .tb_compat = a->flag[TB_COMPAT]};
+    opts.steps.plugin_rules = opts.tb_compat;
     return gs_breakdown_build(p, &a->cli.select, &opts, state, err);
 }
 

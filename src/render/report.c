@@ -70,7 +70,7 @@ static void put_startup_lines(FILE *out, const gs_profile_facts *f)
 {
     for (size_t i = 0; i < f->nfiles; i++) {
         const gs_startup *s = &f->files[i].startup;
-        if (!s->found)
+        if (!gs_startup_noticeable(s, f->files[i].span))
             continue;
         char len[GS_UNIT_BUF], before[GS_UNIT_BUF], gpu[GS_UNIT_BUF];
         gs_fmt_duration(len, sizeof len, s->end - s->start);

@@ -111,7 +111,9 @@ gst=tests/data/gst/sample.gst
 has "$tmp/gst.v" "$gst: opened: 0.0 MB, not compressed, a .gst trace (gst reader)"
 has "$tmp/gst.v" "$gst: gst reader (gpuscope run)"
 has "$tmp/gst.v" "$gst: 3 events skipped (3 dropped by the collector)"
-has "$tmp/gst.v" "$gst: steps: no ProfilerStep#N range (annotation, operator or NVTX) and no --step: the whole trace is one window"
+has "$tmp/gst.v" "$gst: steps: no ProfilerStep#N range (annotation, operator or NVTX) and no --step: looking for a repeating sequence of GPU launches"
+has "$tmp/gst.v" "$gst: steps: no repeating sequence among 10 GPU launches (best period 0, 0.00 of its steady part repeats, 0.50 needed)"
+has "$tmp/gst.v" "$gst: steps: the whole trace is one window"
 
 # --- --step ---
 same_stdout regex steps --step 'ProfilerStep#[0-9]+' "$example"

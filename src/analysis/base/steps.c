@@ -365,7 +365,7 @@ static gs_ns window_start(const gs_trace *t, gs_ns first)
     return start;
 }
 
-static int whole_window(const gs_trace *t, gs_steps *out, gs_error *err)
+static int whole_window(const gs_trace *t, bool from_first, gs_steps *out, gs_error *err)
 {
     gs_ns first, last;
     out->source = GS_STEPS_WINDOW;
@@ -374,7 +374,7 @@ static int whole_window(const gs_trace *t, gs_steps *out, gs_error *err)
     out->v = calloc(1, sizeof *out->v);
     if (!out->v)
         return gs_fail_oom(err);
-    gs_ns start = window_start(t, first);
+    gs_ns start = from_first ? first : window_start(t, first);
     uint32_t ops = 0;
     for (size_t i = 0; i < t->kernels.n; i++)
         ops += t->kernels.v[i].start >= start;
@@ -489,12 +489,14 @@ static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, in
                     "NVTX) and no --step: looking for a repeating sequence of GPU launches",
                     t->path);
     }
-    if (detected_steps(t, out, pid, err) != 0)
+    bool plugin = opts && opts->plugin_rules && !opts->detect;
+    if (!plugin && detected_steps(t, out, pid, err) != 0)
         return -1;
     if (out->n)
         return 0;
-    GS_LOG_ONCE(GS_LOG_INFO, "%s: steps: the whole trace is one window", t->path);
-    return whole_window(t, out, err);
+    GS_LOG_ONCE(GS_LOG_INFO, "%s: steps: the whole trace is one window%s", t->path,
+                plugin ? " (the TensorBoard plugin's rule)" : "");
+    return whole_window(t, plugin, out, err);
 }
 
 int gs_steps_find(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs_error *err)

@@ -49,6 +49,8 @@ typedef struct gs_steps {
 typedef struct gs_step_opts {
     const char *regex; /* NULL: ProfilerStep#N, else detected, else the whole window */
     bool detect;       /* ignore the ranges: steps from the repeating launch sequence */
+    bool plugin_rules; /* the TensorBoard plugin's steps: ProfilerStep#N or --step, else the
+                        * whole trace from its first event; nothing detected */
     bool keep_warmup;
 } gs_step_opts;
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/thresholds.h"
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A call this long where a context is first needed is creating it: creating one takes tens to
@@ -84,6 +86,11 @@ static enum gs_setup_class class_of(const char *name)
             return setup_calls[i].cls;
     }
     return GS_SETUP_OTHER;
+}
+
+bool gs_startup_noticeable(const gs_startup *s, gs_ns span)
+{
+    return s->found && span > 0 && (double)(s->end - s->start) >= GS_TH_STARTUP_SHARE * (double)span;
 }
 
 enum gs_setup_class gs_startup_top_class(const gs_startup *s)

@@ -43,6 +43,9 @@ typedef struct gs_startup {
  * runs before the first kept one). */
 int gs_startup_build(const gs_trace *t, const gs_steps *s, gs_startup *out, gs_error *err);
 
+/* Whether the phase is long enough to be worth a line: GS_TH_STARTUP_SHARE of the span. */
+bool gs_startup_noticeable(const gs_startup *s, gs_ns span);
+
 /* The class whose calls took the most time in the phase. */
 enum gs_setup_class gs_startup_top_class(const gs_startup *s);
 
