@@ -365,7 +365,7 @@ int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_table)
 static bool api_ready(void)
 {
     pthread_once(&once, init_once);
-    return usable;
+    return usable && gsa_start() && gsa_part_enabled(GSA_PART_NVTX);
 }
 
 int gpuscope_range_push(const char *name)
@@ -418,7 +418,7 @@ int64_t gpuscope_now_ns(void)
 
 int gpuscope_recording(void)
 {
-    return api_ready() && gsa_start() && gsa_part_enabled(GSA_PART_NVTX);
+    return api_ready();
 }
 
 int gpuscope_program_marks_steps(void)
