@@ -35,6 +35,12 @@ foreach(script ${GS_CLI_TESTS})
                        SKIP_RETURN_CODE 77)
 endforeach()
 
+# The Python hooks on a real PyTorch loop: the first run on a machine installs PyTorch (several GB,
+# scripts/torch_venv.sh, kept outside the work tree for every later run).
+if(TEST cli.test_torch_hooks)
+  set_tests_properties(cli.test_torch_hooks PROPERTIES TIMEOUT 2400)
+endif()
+
 # Synthetic traces with known answers (tests/gen): every dialect, checked exactly against the
 # generator's --answers; independent of ../shared.
 add_test(NAME gen.answers

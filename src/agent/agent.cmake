@@ -46,6 +46,18 @@ if(GS_CUPTI_INCLUDE AND GS_NVTX_INCLUDE AND GS_AGENT_SOURCES)
   # The launcher looks for the agent beside its own binary.
   set_target_properties(gpuscope_agent PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
   add_dependencies(gpuscope gpuscope_agent)
+  # The Python hooks (sitecustomize.py and the torch part) beside the agent, where the launcher
+  # looks for them (src/cmd/run_session.c); copied at build time so that edits reach the build.
+  file(GLOB GS_PYTHON_HOOKS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/agent/python-hooks/*.py)
+  set(GS_PYTHON_HOOKS_OUT)
+  foreach(py ${GS_PYTHON_HOOKS})
+    get_filename_component(py_name ${py} NAME)
+    set(out ${CMAKE_BINARY_DIR}/python-hooks/${py_name})
+    add_custom_command(OUTPUT ${out} COMMAND ${CMAKE_COMMAND} -E copy ${py} ${out} DEPENDS ${py})
+    list(APPEND GS_PYTHON_HOOKS_OUT ${out})
+  endforeach()
+  add_custom_target(gpuscope_python_hooks ALL DEPENDS ${GS_PYTHON_HOOKS_OUT})
+  add_dependencies(gpuscope gpuscope_python_hooks)
   # For unit tests: the agent's objects in a static library (the format comes from gscore).
   add_library(gsagent_test STATIC $<TARGET_OBJECTS:gsagent_obj>)
   target_link_libraries(gsagent_test PUBLIC gscore Threads::Threads ${CMAKE_DL_LIBS})

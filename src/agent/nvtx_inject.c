@@ -11,6 +11,8 @@
 
 #include "agent/agent.h"
 #include "agent/capture.h"
+#include "agent/gpuscope_marks.h"
+#include "common/profiler_step.h"
 #include "agent/nvtx_drain.h"
 #include "agent/nvtx_registry.h"
 #include "agent/nvtx_ring.h"
@@ -27,6 +29,9 @@ typedef struct thread_state {
 static __thread thread_state tls __attribute__((tls_model("initial-exec")));
 static pthread_key_t exit_key;
 static _Atomic uint64_t next_range_id = 1;
+/* Whether the program's own NVTX ranges (not gpuscope's C API) named a step ProfilerStep#N:
+ * gpuscope's Python hooks then leave the steps to the program (gpuscope_program_marks_steps). */
+static _Atomic bool program_steps_seen;
 
 static void thread_exited(void *ring)
 {
@@ -173,6 +178,16 @@ static void mark(uint32_t domain, const message *m)
                               m->registered_id ? 0 : (uint16_t)m->len, gsa_now_ns(), 0, m->text});
 }
 
+/* One byte test in the usual case: most names do not start with 'P'. */
+static inline void watch_program_steps(const message *m)
+{
+    static const char prefix[] = GS_PROFILER_STEP_PREFIX;
+    if (m->len >= sizeof prefix - 1 && m->text[0] == 'P' &&
+        memcmp(m->text, prefix, sizeof prefix - 1) == 0 &&
+        !atomic_load_explicit(&program_steps_seen, memory_order_relaxed))
+        atomic_store(&program_steps_seen, true);
+}
+
 static message ascii(const char *s)
 {
     message m = {s ? s : "", s ? strnlen(s, GSA_NAME_MAX) : 0, 0, ""};
@@ -184,12 +199,14 @@ static message ascii(const char *s)
 static int nv_push_a(const char *s)
 {
     message m = ascii(s);
+    watch_program_steps(&m);
     return push(0, &m);
 }
 static int nv_push_ex(const nvtxEventAttributes_t *a)
 {
     message m;
     read_message(a, &m);
+    watch_program_steps(&m);
     return push(0, &m);
 }
 static int nv_pop(void)
@@ -199,12 +216,14 @@ static int nv_pop(void)
 static nvtxRangeId_t nv_start_a(const char *s)
 {
     message m = ascii(s);
+    watch_program_steps(&m);
     return start(0, &m);
 }
 static nvtxRangeId_t nv_start_ex(const nvtxEventAttributes_t *a)
 {
     message m;
     read_message(a, &m);
+    watch_program_steps(&m);
     return start(0, &m);
 }
 static void nv_end(nvtxRangeId_t id)
@@ -233,6 +252,7 @@ static int nv_domain_push(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
 {
     message m;
     read_message(a, &m);
+    watch_program_steps(&m);
     return push(domain_id(d), &m);
 }
 static int nv_domain_pop(nvtxDomainHandle_t d)
@@ -243,6 +263,7 @@ static nvtxRangeId_t nv_domain_start(nvtxDomainHandle_t d, const nvtxEventAttrib
 {
     message m;
     read_message(a, &m);
+    watch_program_steps(&m);
     return start(domain_id(d), &m);
 }
 static void nv_domain_end(nvtxDomainHandle_t d, nvtxRangeId_t id)
@@ -334,4 +355,73 @@ int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_table)
     if (vi && vi->struct_size >= sizeof *vi && vi->SetInjectionNvtxVersion)
         vi->SetInjectionNvtxVersion(NVTX_VERSION);
     return 1;
+}
+
+/* ---- gpuscope's own C API (gpuscope_marks.h): the same records, without NVTX ---- */
+
+/* The API may be the first thing to reach the agent (a CPU-only program: neither CUDA nor NVTX
+ * loaded it), so it sets up what InitializeInjectionNvtx2 would have; the rings then start the
+ * agent itself on their first event. */
+static bool api_ready(void)
+{
+    pthread_once(&once, init_once);
+    return usable && gsa_start() && gsa_part_enabled(GSA_PART_NVTX);
+}
+
+int gpuscope_range_push(const char *name)
+{
+    if (!api_ready())
+        return -1;
+    message m = ascii(name);
+    return thread_ring() ? push(0, &m) : -1;
+}
+
+int gpuscope_range_pop(void)
+{
+    return api_ready() ? pop(0) : -1;
+}
+
+void gpuscope_mark(const char *name)
+{
+    if (!api_ready())
+        return;
+    message m = ascii(name);
+    mark(0, &m);
+}
+
+int gpuscope_range_at(const char *name, int64_t start_ns, int64_t end_ns)
+{
+    if (!api_ready() || end_ns < start_ns)
+        return -1;
+    gsa_ring *r = thread_ring();
+    if (!r)
+        return -1;
+    message m = ascii(name);
+    uint64_t id = atomic_fetch_add_explicit(&next_range_id, 1, memory_order_relaxed);
+    /* Both halves or neither: a start without its end would be noted as never ended. */
+    uint64_t size = 2 * ((sizeof(gsa_ring_entry) + m.len + 7) & ~(uint64_t)7);
+    if (r->cap - gsa_ring_used(r) < size + r->cap / 64) {
+        atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+        return -1;
+    }
+    put(r, &(gsa_nvtx_ev){GSA_EV_START, 0, 0, (uint16_t)m.len, start_ns, id, m.text});
+    put(r, &(gsa_nvtx_ev){GSA_EV_END, 0, 0, 0, end_ns, id, NULL});
+    gsa_capture_start(m.text, m.len, id, start_ns);
+    gsa_capture_end(id, end_ns);
+    return 0;
+}
+
+int64_t gpuscope_now_ns(void)
+{
+    return gsa_now_ns();
+}
+
+int gpuscope_recording(void)
+{
+    return api_ready();
+}
+
+int gpuscope_program_marks_steps(void)
+{
+    return atomic_load(&program_steps_seen);
 }

@@ -46,7 +46,13 @@ static const char run_help[] =
     "                            (NVIDIA's CUPTI serves one client); yield: leave\n"
     "                            CUDA to the program's own profiler and record NVTX\n"
     "                            ranges and samples only\n"
-
+    "  --python-hooks on|off     on (default): Python programs mark their training\n"
+    "                            steps (ProfilerStep#N, ended by each optimizer step)\n"
+    "                            and DataLoader fetches once they import torch, with\n"
+    "                            no change to them; off: nothing is added\n"
+    "  --torch-ops               with the Python hooks, every PyTorch operator as a\n"
+    "                            range too, for ops (slows small operators: see\n"
+    "                            doc/run.md)\n"
     "  -q, --quiet               print nothing but errors\n"
     "  -h, --help                show this help\n"
     "\n"
@@ -85,7 +91,9 @@ int cmd_run(int argc, char **argv)
 {
     gs_run_request rq = {.output = "gpuscope.gst", .sample_rate_hz = 10};
     double flush_ms = 200;
-    const gs_cli_flag flags[] = {{"force", &rq.force, 'f'}, {"quiet", &rq.quiet, 'q'}};
+    const gs_cli_flag flags[] = {{"force", &rq.force, 'f'},
+                                 {"quiet", &rq.quiet, 'q'},
+                                 {"torch-ops", &rq.torch_ops, 0}};
     const gs_cli_text texts[] = {
         {"output", &rq.output, 'o'},
         {"trace", &rq.parts, 0, valid_parts,
@@ -107,13 +115,16 @@ int cmd_run(int argc, char **argv)
     };
     static const char *const cupti_modes[] = {"hold", "yield"};
     size_t cupti_mode = 0;
+    static const char *const on_off[] = {"on", "off"};
+    size_t python_hooks = 0;
     const gs_cli_choice choices[] = {
         {"cupti", cupti_modes, 2, &cupti_mode, "--cupti takes hold or yield, not '%s'"},
+        {"python-hooks", on_off, 2, &python_hooks, "--python-hooks takes on or off, not '%s'"},
     };
     const gs_cli_spec spec = {.command = "run", .help = run_help, .operands = GS_CLI_PROGRAM,
-                              .no_format = true, .flags = flags, .nflags = 2, .texts = texts,
+                              .no_format = true, .flags = flags, .nflags = 3, .texts = texts,
                               .ntexts = 5, .numbers = numbers, .nnumbers = 4,
-                              .choices = choices, .nchoices = 1};
+                              .choices = choices, .nchoices = 2};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
@@ -122,6 +133,9 @@ int cmd_run(int argc, char **argv)
         return gs_cli_usage("run", "%s", "--steps and --capture-range cannot be used together");
     rq.flush_ms = (int)flush_ms;
     rq.cupti_yield = cupti_mode == 1;
+    rq.python_hooks = python_hooks == 0;
+    if (rq.torch_ops && !rq.python_hooks)
+        return gs_cli_usage("run", "%s", "--torch-ops needs the Python hooks (--python-hooks on)");
     rq.argv = cli.program;
     return gs_run_session(&rq);
 }

@@ -107,6 +107,39 @@ static int find_agent(session *s)
                 GS_AGENT_FILE, exe);
 }
 
+/* The Python hooks' folder is beside the agent (the build folder, lib/gpuscope/, the wheel's
+ * _bin/). First on PYTHONPATH, its sitecustomize runs in every Python the program starts, runs
+ * the one the environment had, and waits for torch to be imported (doc/run.md). */
+static int set_python_hooks_env(const session *s)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", s->agent);
+    *strrchr(dir, '/') = '\0';
+    char hooks[PATH_MAX], site[PATH_MAX];
+    if (!join_path(hooks, sizeof hooks, dir, GS_PYTHON_HOOKS_DIR) ||
+        !join_path(site, sizeof site, hooks, "sitecustomize.py") || access(site, R_OK) != 0) {
+        say(s, "the Python hooks are not beside the agent (%s): Python programs are traced "
+               "without them (no steps or DataLoader ranges unless the program marks them)",
+            hooks);
+        return 0;
+    }
+    const char *old = getenv(GS_ENV_PYTHONPATH);
+    size_t n = strlen(hooks) + (old ? strlen(old) : 0) + 2;
+    char *path = malloc(n);
+    if (!path)
+        return fail(GS_EXIT_ENV, "out of memory");
+    /* An empty entry would add the current folder to sys.path: none is added for an empty one. */
+    snprintf(path, n, "%s%s%s", hooks, old && *old ? ":" : "", old && *old ? old : "");
+    setenv(GS_ENV_PYTHONPATH, path, 1);
+    setenv(GS_ENV_AGENT, s->agent, 1);
+    if (s->rq->torch_ops)
+        setenv(GS_ENV_TORCH_OPS, "1", 1);
+    GS_LOG(GS_LOG_INFO, "run: Python hooks: %s=%s%s", GS_ENV_PYTHONPATH, path,
+           s->rq->torch_ops ? ", every operator" : "");
+    free(path);
+    return 0;
+}
+
 static int refuse_foreign_injection(void)
 {
     const char *vars[] = {GS_ENV_CUDA_INJECTION, GS_ENV_NVTX_INJECTION};
@@ -219,6 +252,9 @@ static int set_agent_env(session *s, int64_t from, int64_t until)
         setenv(GS_ENV_CUDA_INJECTION, s->agent, 1);
     if (s->nvtx)
         setenv(GS_ENV_NVTX_INJECTION, s->agent, 1);
+    /* The hooks record NVTX ranges: nothing for them to do without that part. */
+    if (s->nvtx && rq->python_hooks && set_python_hooks_env(s) != 0)
+        return GS_EXIT_ENV;
     GS_LOG(GS_LOG_INFO, "run: to the agent: %s=%s %s=%s %s=%s %s=%s, run folder %s",
            GS_ENV_OUTPUT, s->pattern, GS_ENV_TRACE, parts, GS_ENV_FLUSH_MS, num, GS_ENV_CAPTURE,
            capture, s->run_dir);

@@ -15,6 +15,8 @@ typedef struct gs_run_request {
     /* --cupti yield: leave CUDA tracing to a profiler inside the program (torch.profiler, or
      * nsys/ncu around it): no CUDA or memory part, and the summary says so. */
     bool cupti_yield;
+    /* --python-hooks off: no sitecustomize for Python programs; --torch-ops: every operator. */
+    bool python_hooks, torch_ops;
     char **argv;         /* the program and its arguments, NULL-terminated */
 } gs_run_request;
 

@@ -87,7 +87,8 @@ static enum gs_bd_cat range_role(const gs_trace *t, const gs_range *r, bool is_s
     const char *name = gs_trace_str(t, r->name);
     if (is_step || gs_is_profiler_step(name))
         return GS_BD__COUNT;
-    if (r->kind != GS_RANGE_NVTX && gs_is_dataloader_range(name))
+    /* NVTX too: gpuscope run's Python hooks mark DataLoader fetches with PyTorch's name. */
+    if (gs_is_dataloader_range(name))
         return GS_BD_DATALOADER;
     if (is_comm_op(name, tb_compat))
         return GS_BD_COMM;
