@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
+# PyTorch for the tests that run a real training loop under gpuscope run, once, outside the work
+# tree (scripts/torch_venv.sh); without it those tests skip with a message.
+scripts/torch_venv.sh >/dev/null || echo "test.sh: no PyTorch for the tests: the torch tests will skip"
 jobs=$(nproc)
 
 echo "== gcc build, full suite"

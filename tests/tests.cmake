@@ -35,10 +35,11 @@ foreach(script ${GS_CLI_TESTS})
                        SKIP_RETURN_CODE 77)
 endforeach()
 
-# The Python hooks on a real PyTorch loop: the first run on a machine installs PyTorch (several GB,
-# scripts/torch_venv.sh, kept outside the work tree for every later run).
+# The Python hooks on a real PyTorch loop: scripts/test.sh installs PyTorch first (about 3 GB from
+# PyPI, a few minutes, scripts/torch_venv.sh, kept outside the work tree for every later run); run
+# alone, the test installs it itself.
 if(TEST cli.test_torch_hooks)
-  set_tests_properties(cli.test_torch_hooks PROPERTIES TIMEOUT 2400)
+  set_tests_properties(cli.test_torch_hooks PROPERTIES TIMEOUT 1200)
 endif()
 
 # Synthetic traces with known answers (tests/gen): every dialect, checked exactly against the

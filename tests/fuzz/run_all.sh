@@ -2,7 +2,8 @@
 # Runs every fuzz target for MINUTES each, one after the other, from its committed seed corpus,
 # and prints a table (target, time, runs, findings) to paste into doc/fuzzing.md.
 #
-#   tests/fuzz/run_all.sh [MINUTES] [BUILD_DIR]      # from the source root; defaults: 10, build-fuzz
+#   tests/fuzz/run_all.sh [MINUTES] [BUILD_DIR] [TARGET...]   # from the source root; defaults:
+#                                                             # 10, build-fuzz, every target
 #
 # BUILD_DIR is configured with clang and -DGS_FUZZ=ON (UBSan and ASan halt on their first finding)
 # and built when a target is missing. The corpora the fuzzers grow, their logs and any finding
@@ -11,7 +12,9 @@
 set -u
 minutes=${1:-10}
 build=${2:-build-fuzz}
-case "$minutes" in '' | *[!0-9]*) echo "usage: $0 [MINUTES] [BUILD_DIR]" >&2; exit 2 ;; esac
+case "$minutes" in '' | *[!0-9]*) echo "usage: $0 [MINUTES] [BUILD_DIR] [TARGET...]" >&2; exit 2 ;; esac
+shift $(($# < 2 ? $# : 2))
+only=" $* "
 
 # target, seed corpus (tests/fuzz/corpus/...), largest input in bytes
 targets=(
@@ -22,6 +25,15 @@ targets=(
     "fuzz_gsum gsum 131072"
     "fuzz_monitor_replay monitor 65536"
 )
+
+if [ "$only" != "  " ]; then
+    chosen=()
+    for t in "${targets[@]}"; do
+        set -- $t
+        case "$only" in *" $1 "*) chosen+=("$t") ;; esac
+    done
+    targets=("${chosen[@]}")
+fi
 
 missing=0
 for t in "${targets[@]}"; do
