@@ -28,7 +28,7 @@ const char *gs_step_source_text(const gs_steps *s, char *buf, size_t size)
         return gs_step_source_title(s->source);
     snprintf(buf, size,
              "detected from the repeating kernel sequence: %" PRIu32
-             " GPU operations per step, %.0f %% of launches repeat",
+             " launches per step, %.0f %% of them repeat",
              s->period, s->confidence * 100);
     return buf;
 }
@@ -151,10 +151,10 @@ static int render_json(FILE *out, const gs_steps_view *v, size_t n, size_t limit
                 gs_step_source_key(s->source));
         fprintf(out, "      \"steps\": %zu,\n      \"warmup_steps\": %zu,\n", s->n, s->nwarmup);
         if (s->source == GS_STEPS_DETECTED)
-            fprintf(out, "      \"period_ops\": %" PRIu32 ",\n      \"confidence\": %.4f,\n",
+            fprintf(out, "      \"period_launches\": %" PRIu32 ",\n      \"confidence\": %.4f,\n",
                     s->period, s->confidence);
         else
-            fputs("      \"period_ops\": null,\n      \"confidence\": null,\n", out);
+            fputs("      \"period_launches\": null,\n      \"confidence\": null,\n", out);
         fprintf(out, "      \"keep_warmup\": %s,\n", s->keep_warmup ? "true" : "false");
         fprintf(out, "      \"stats\": {\"n\": %zu", s->stats.n);
         for (size_t k = 0; k < COUNT_OF(stat_fields); k++)

@@ -174,6 +174,45 @@ static void test_batch_copies(void)
     gs_trace_free(g.t);
 }
 
+/* A decode loop replaying a CUDA graph: each iteration is one cudaGraphLaunch of 4 layers of the
+ * same 5 kernels, then a copy of the token back and a sync. The layers repeat every 5 kernels
+ * inside one call; the steps are the host's iterations, 2 launching calls each. */
+static void test_graph_replay(void)
+{
+    gen g = {.t = tb_new("graph.json", 0), .now = 1000 * US};
+    static const char *const layer[] = {"norm", "qkv", "attn", "proj", "mlp"};
+    gs_ns starts[8];
+    for (int it = 0; it < 8; it++) {
+        starts[it] = it ? g.t->apis.v[g.t->apis.n - 1].end : g.now;
+        g.corr++;
+        tb_api(g.t, "cudaGraphLaunch", g.now, g.now + 10 * US, g.corr);
+        for (int k = 0; k < 20; k++) {
+            tb_kernel(g.t, layer[k % 5], g.now + (12 + 3 * k) * US, g.now + (14 + 3 * k) * US,
+                      g.corr);
+            g.t->kernels.v[g.t->kernels.n - 1].graph_id = 1;
+        }
+        g.now += 80 * US;
+        g.corr++;
+        tb_api(g.t, "cudaMemcpyAsync", g.now, g.now + 5 * US, g.corr);
+        tb_memop(g.t, GS_MEMOP_DTOH, GS_LOC_DEVICE, GS_LOC_PINNED, 8, g.now + 5 * US,
+                 g.now + 6 * US, g.corr);
+        g.now += 6 * US;
+        sync_and_pause(&g, 40 * US);
+    }
+    gs_error err;
+    CHECK_INT(gs_trace_index(g.t, &err), 0);
+    gs_detected_steps d;
+    CHECK_INT(gs_steps_detect(g.t, &d, &err), 0);
+    CHECK_INT(d.n, 8);
+    CHECK_INT(d.period, 2);
+    for (size_t i = 0; i < d.n && i < 8; i++)
+        CHECK_INT(d.v[i].host_start, starts[i]);
+    for (size_t i = 1; i < d.n; i++)
+        CHECK(d.v[i].host_start > d.v[i - 1].host_start);
+    gs_detected_steps_free(&d);
+    gs_trace_free(g.t);
+}
+
 /* Random names: nothing repeats, so no steps, and gs_steps_find falls back to the window. */
 static void test_no_period(void)
 {
@@ -285,6 +324,7 @@ int main(void)
     test_extra_every_k();
     test_no_sync();
     test_batch_copies();
+    test_graph_replay();
     test_no_period();
     test_find_and_startup();
     test_startup_classes();

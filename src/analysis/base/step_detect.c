@@ -30,6 +30,7 @@ typedef struct launch {
     uint32_t api;
     gs_str name;
     gs_ns gpu_start, gpu_end;
+    uint32_t nops; /* GPU operations it launched */
 } launch;
 
 /* What one analysis run holds, freed together. */
@@ -112,6 +113,20 @@ static int collect_ops(detector *d, const gs_trace *t, int64_t pid)
         push_op(d, t, pid, t->memops.v[i].api, t->memops.v[i].name, t->memops.v[i].start,
                 t->memops.v[i].end);
     qsort(d->ops, d->n, sizeof *d->ops, cmp_launch);
+    /* One entry per launching call: a CUDA graph launch launches many operations at once, and
+     * the host loop repeats the launch, not the operations inside it (its first one names it). */
+    size_t kept = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        if (kept && d->ops[kept - 1].api == d->ops[i].api) {
+            launch *l = &d->ops[kept - 1];
+            l->gpu_end = d->ops[i].gpu_end > l->gpu_end ? d->ops[i].gpu_end : l->gpu_end;
+            l->nops++;
+            continue;
+        }
+        d->ops[kept] = d->ops[i];
+        d->ops[kept++].nops = 1;
+    }
+    d->n = kept;
     d->seq = malloc((d->n ? d->n : 1) * sizeof *d->seq);
     if (!d->seq)
         return -1;
@@ -186,7 +201,7 @@ static double match_at(const uint32_t *seq, size_t n, size_t lag)
 }
 
 /* The distances between consecutive repeats of every name that repeats at least three times
- * and is not a large part of the whole, most frequent first: names seen once per iteration
+ * and is at most half of the whole, most frequent first: names seen once per iteration
  * repeat at the period. */
 static size_t candidate_lags(const detector *d, size_t nnames, uint32_t *lags, double *chance)
 {
@@ -205,7 +220,7 @@ static size_t candidate_lags(const detector *d, size_t nnames, uint32_t *lags, d
     size_t ngaps = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t s = d->seq[i];
-        if (count[s] >= 3 && count[s] <= n / 4 && last[s] != UINT32_MAX) {
+        if (count[s] >= 3 && count[s] <= n / 2 && last[s] != UINT32_MAX) {
             uint32_t gap = (uint32_t)(i - last[s]);
             if (gap >= 2 && gap <= n / 3)
                 gaps[ngaps++] = gap;
@@ -444,10 +459,10 @@ static int make_spans(const detector *d, const size_t *starts, size_t nstarts,
         sp->host_start = d->resume[s];
         if (j + 1 < nstarts) {
             sp->host_end = d->resume[starts[j + 1]];
-            sp->ops = (uint32_t)(starts[j + 1] - s);
+            sp->launches = (uint32_t)(starts[j + 1] - s);
         } else {
             sp->host_end = d->t->apis.v[d->ops[last_op].api].end;
-            sp->ops = (uint32_t)(last_op + 1 - s);
+            sp->launches = (uint32_t)(last_op + 1 - s);
         }
         if (sp->host_end < sp->host_start)
             sp->host_end = sp->host_start;

@@ -2,8 +2,9 @@
  * from the repeating kernel sequence").
  *
  * A training or inference loop launches the same GPU operations in the same order every
- * iteration. Take the GPU operations (kernels, copies, sets) of the process that launches most of
- * them, in launch order, as a sequence of names; its period P is the lag at which the sequence
+ * iteration. Take the calls that launched GPU operations (kernels, copies, sets; a CUDA graph
+ * launch is one call, named by its first kernel) in the process that launches most of them, in
+ * launch order, as a sequence of names; its period P is the lag at which the sequence
  * best matches itself (candidate lags: the distances between repeats of each name), and the
  * confidence is the share of positions i with name(i) == name(i + P). Within one period, the
  * iteration starts at the operation launched right after a blocking call in every iteration
@@ -24,13 +25,13 @@
 
 typedef struct gs_detected_span {
     gs_ns host_start, host_end;
-    uint32_t ops; /* GPU operations launched in it */
+    uint32_t launches; /* launching calls in it */
 } gs_detected_span;
 
 typedef struct gs_detected_steps {
     gs_detected_span *v;
     size_t n;          /* 0: no period found */
-    uint32_t period;   /* GPU operations per steady iteration */
+    uint32_t period;   /* launching calls per steady iteration */
     double confidence; /* share of the sequence that repeats at the period, 0..1 */
     int64_t pid, tid;  /* the launching thread the boundaries are on */
 } gs_detected_steps;

@@ -42,7 +42,7 @@ typedef struct gs_steps {
     size_t nwarmup;
     bool keep_warmup;
     gs_step_stats stats;
-    uint32_t period;   /* GS_STEPS_DETECTED: GPU operations per steady iteration */
+    uint32_t period;   /* GS_STEPS_DETECTED: launching calls per steady iteration */
     double confidence; /* GS_STEPS_DETECTED: share of launches repeating at the period, 0..1 */
 } gs_steps;
 
