@@ -65,6 +65,24 @@ static void put_loss_json(FILE *out, const gs_event_counts *c)
 
 /* ---- text ----------------------------------------------------------------------------------- */
 
+/* One line per trace that used CUDA graphs (doc/launch.md): captured, instantiated, launched, and
+ * how many kernels ran from a graph, so a graph that was never replayed shows. */
+static void put_graph_line(FILE *out, const gs_file_facts *file)
+{
+    const gs_graph_facts *g = &file->graphs;
+    if (!file->has_graphs || !gs_graph_facts_any(g))
+        return;
+    fprintf(out, "rank %" PRId32 ": CUDA graphs: %" PRIu64 " captured (%" PRIu64
+                 " kernel launch%s recorded), %" PRIu64 " instantiated, %" PRIu64 " launched",
+            file->rank, g->captures, g->captured_launches, g->captured_launches == 1 ? "" : "es",
+            g->instantiations, g->launches);
+    if (g->launches)
+        fprintf(out, " (%.1f kernels per launch)",
+                (double)g->graph_kernels / (double)g->launches);
+    fprintf(out, "; %" PRIu64 " of %" PRIu64 " kernels (%.1f %%) ran from a graph\n",
+            g->graph_kernels, g->kernels, 100.0 * gs_graph_kernel_share(g));
+}
+
 static void put_profile_lines(FILE *out, const gs_profile_facts *f)
 {
     char span[GS_UNIT_BUF];
@@ -102,6 +120,8 @@ static void put_profile_lines(FILE *out, const gs_profile_facts *f)
                 file->rank, cost, 100.0 * (double)file->tracing_cost / (double)file->span,
                 file_span);
     }
+    for (size_t i = 0; i < f->nfiles; i++)
+        put_graph_line(out, &f->files[i]);
 }
 
 /* A section title, after a blank line that separates it from the section before. */

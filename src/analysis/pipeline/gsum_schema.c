@@ -341,6 +341,20 @@ static const gs_gsum_field tracing_fields[] = {
     {"cost_ns", GS_F_I64, S(R, tracing_cost_ns), 0},
 };
 
+/* ---- minor 3 ------------------------------------------------------------------------------- */
+
+#define GR(f) S(R, inputs.graphs.f)
+static const gs_gsum_field graph_fields[] = {
+    {"captures", GS_F_U64, GR(captures), 0},
+    {"instantiations", GS_F_U64, GR(instantiations), 0},
+    {"launches", GS_F_U64, GR(launches), 0},
+    {"captured_launches", GS_F_U64, GR(captured_launches), 0},
+    {"graph_kernels", GS_F_U64, GR(graph_kernels), 0},
+    {"kernels", GS_F_U64, GR(kernels), 0},
+    {"first_instantiation_ns", GS_F_I64, GR(first_instantiation), 0},
+};
+#undef GR
+
 #define OBJ(k, f) {k, f, N(f), 0, 0, 0, 0}
 #define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), 0}
 /* A section of minor 1, and the flag saying a summary has it. */
@@ -375,6 +389,7 @@ static const gs_gsum_section sections[] = {
     ARR1("memory_points", mem_point_fields, series.mem_points, series.nmem_points, gs_mem_point,
          series.has_memory),
     OBJ1("tracing", tracing_fields, has_tracing_cost),
+    OBJ1("cuda_graphs", graph_fields, has_graphs),
 };
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)

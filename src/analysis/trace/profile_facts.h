@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "analysis/base/select.h"
+#include "analysis/trace/cuda_graphs.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -19,6 +20,8 @@ typedef struct gs_file_facts {
     uint64_t lost[GS_LOSS__COUNT]; /* events this trace's reader skipped, by reason */
     gs_ns tracing_cost; /* what tracing cost the program (gpuscope run's CUDA tracing: CUPTI's
                          * overhead records); -1 when the trace does not say */
+    bool has_graphs;       /* the graph facts are known (a .gsum before minor 3 lacks them) */
+    gs_graph_facts graphs; /* CUDA graph captures, instantiations, launches, graph kernels */
 } gs_file_facts;
 
 /* Whether a file's tracing cost is a share of its span worth a line in the report
