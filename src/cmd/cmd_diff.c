@@ -19,7 +19,9 @@ static const char diff_help[] =
     "options:\n"
     "  --fail-if-slower PCT  exit 1 when NEW is slower by more than PCT % with 95 %\n"
     "                   confidence: the interval's lower bound exceeds PCT (a whole\n"
-    "                   number, 0 to 1000)\n"
+    "                   number, 0 to 1000); exit 2 without judging when the setups\n"
+    "                   differ (see setup below)\n"
+    "  --force          let --fail-if-slower judge runs whose setups differ\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
     "                   (default: ProfilerStep#N, else detected)\n"
     "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
@@ -37,6 +39,14 @@ static const char diff_help[] =
     "  output every run); significant when it excludes 0. Mann-Whitney p is the\n"
     "  two-sided U test (exact for small samples without ties). Fewer than 3 kept\n"
     "  steps on a side: no interval, no verdict, the gate passes.\n"
+    "\n"
+    "setup:\n"
+    "  Both sides' GPU model, GPUs with kernels, world size, collector (gpuscope\n"
+    "  run or torch.profiler), record_shapes, memory records, with_stack,\n"
+    "  emit_nvtx and low-precision (bf16, fp16) kernels are compared; what differs\n"
+    "  is listed above the step time. A category only one side recorded (CPU\n"
+    "  operators, runtime calls, memory, or memory from different allocators) is\n"
+    "  not compared: its breakdown rows show no change and its tables are empty.\n"
     "\n"
     "tables:\n"
     "  Breakdown  categories of `gpuscope breakdown`, mean per kept step, averaged\n"
@@ -59,13 +69,25 @@ static int load_side(const gs_cli *cli, const char *const *path, gs_profile *out
     return gs_cli_load(&one, out);
 }
 
+/* A gate between runs of different setups would blame the code for the hardware or the profiler. */
+static int refuse_gate(const gs_diff *d)
+{
+    fprintf(stderr,
+            "gpuscope: diff: --fail-if-slower will not judge runs whose setups differ (%s); "
+            "compare runs of one setup, or give --force to judge anyway\n",
+            d->setup.summary);
+    return GS_EXIT_USAGE;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     size_t gate = NO_GATE;
+    bool force = false;
     const gs_cli_count counts[] = {{"fail-if-slower", &gate, 1000}};
+    const gs_cli_flag flags[] = {{"force", &force, 0}};
     const gs_cli_spec spec = {.command = "diff", .help = diff_help, .csv = true, .step = true,
                               .keep_warmup = true, .default_limit = 10, .counts = counts,
-                              .ncounts = 1};
+                              .ncounts = 1, .flags = flags, .nflags = 1};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
@@ -90,11 +112,13 @@ int cmd_diff(int argc, char **argv)
     } else {
         gs_diff_tables tables;
         gs_diff_view view = {.path = {cli.paths[0], cli.paths[1]}, .diff = &d, .tables = &tables,
-                             .gate_pct = gate == NO_GATE ? -1 : (long)gate};
+                             .gate_pct = gate == NO_GATE ? -1 : (long)gate, .force = force};
         gs_text_style style = gs_cli_text_style();
         if (gs_diff_tables_make(&d, &tables) != 0 ||
             gs_render_diff(stdout, &view, cli.format, &style, cli.limit) != 0)
             rc = gs_cli_out_of_memory();
+        else if (gs_diff_gate_refused(&view))
+            rc = refuse_gate(&d);
         else
             rc = view.gate_pct >= 0 && gs_diff_gate(&d, (double)gate) ? GS_EXIT_FINDING
                                                                        : GS_EXIT_OK;

@@ -39,6 +39,10 @@ static const char help[] =
     "  Graph           kernels run from a CUDA graph (graph id or graph launch)\n"
     "  Driver          kernels launched by cuLaunchKernel (Triton) or\n"
     "                  hip(Ext)ModuleLaunchKernel\n"
+    "  Graph (%)       Graph / kernels x 100 (per-rank rows)\n"
+    "  Kernels/Graph   Graph / cudaGraphLaunch calls in the kept steps\n"
+    "  Graphs Inst.    cudaGraphInstantiate calls in the whole trace; graphs\n"
+    "                  instantiated but hardly launched are a verdict in report\n"
     "A kernel belongs to the step its launch call began in. Medians and\n"
     "percentiles are nearest-rank; durations are whole ns in csv and json.\n";
 

@@ -213,6 +213,41 @@ static int build_pairs(gs_diff *d, gs_error *err)
     return rc;
 }
 
+/* The setup of the paired traces of each side. */
+static int build_setup(gs_diff *d, gs_error *err)
+{
+    const gs_trace **v[GS_SIDES];
+    for (int s = 0; s < GS_SIDES; s++)
+        v[s] = malloc((d->npairs + 1) * sizeof *v[s]);
+    if (!v[0] || !v[1]) {
+        free(v[0]), free(v[1]);
+        return gs_fail_oom(err);
+    }
+    for (int s = 0; s < GS_SIDES; s++)
+        for (size_t p = 0; p < d->npairs; p++)
+            v[s][p] = d->pairs[p].bd[s]->trace;
+    const gs_trace *const *traces[GS_SIDES] = {v[0], v[1]};
+    const size_t n[GS_SIDES] = {d->npairs, d->npairs};
+    gs_diff_setup_build(traces, n, &d->setup);
+    free(v[0]), free(v[1]);
+    return 0;
+}
+
+bool gs_diff_category_comparable(const gs_diff *d, enum gs_bd_cat c)
+{
+    const bool *ok = d->setup.comparable;
+    switch (c) {
+    case GS_BD_CPU_EXEC:
+        return ok[GS_REC_CPU_OPS] && ok[GS_REC_RUNTIME];
+    case GS_BD_OTHER:
+        return ok[GS_REC_CPU_OPS] && ok[GS_REC_RUNTIME];
+    case GS_BD_RUNTIME:
+        return ok[GS_REC_RUNTIME];
+    default:
+        return true;
+    }
+}
+
 int gs_diff_build(const gs_profile *base, const gs_profile *next, const gs_diff_opts *opts,
                   gs_diff *out, gs_error *err)
 {
@@ -230,6 +265,8 @@ int gs_diff_build(const gs_profile *base, const gs_profile *next, const gs_diff_
     }
     if (rc == 0)
         rc = build_memory(out, prof, opts, err);
+    if (rc == 0)
+        rc = build_setup(out, err);
     if (rc != 0)
         gs_diff_free(out);
     return rc;

@@ -22,6 +22,7 @@
 #include "compare/bootstrap.h"
 #include "compare/mann_whitney.h"
 #include "compare/match.h"
+#include "compare/setup.h"
 #include "model/trace.h"
 
 /* Fewer kept steps than this on a side and the interval would be an artefact of resampling a
@@ -64,12 +65,18 @@ typedef struct gs_diff {
     gs_delta_list kernels, kernels_only, ops, ops_only;
     gs_mem_change *mem;
     size_t nmem;
+    gs_diff_setup setup;        /* what differs in the setup, what one side did not record */
 } gs_diff;
 
 /* Both profiles must outlive the result. 0, or -1 with err set (no rank in common: exit 3). */
 int gs_diff_build(const gs_profile *base, const gs_profile *next, const gs_diff_opts *opts,
                   gs_diff *out, gs_error *err);
 void gs_diff_free(gs_diff *d);
+
+/* Whether a breakdown category compares: not CPU Exec or Other when one side recorded no CPU
+ * operators (its operator time is untraced, Other), not Runtime when one side recorded no runtime
+ * calls. */
+bool gs_diff_category_comparable(const gs_diff *d, enum gs_bd_cat c);
 
 /* The CI gate: we are 95 % confident NEW's median step is more than pct % slower, i.e. the
  * headline interval's lower bound exceeds pct. */

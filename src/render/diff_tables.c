@@ -113,7 +113,7 @@ static double share(double part, double whole)
 }
 
 static int add_breakdown_row(gs_table *t, const char *title, double base, double next,
-                             const double total[GS_SIDES])
+                             const double total[GS_SIDES], bool comparable)
 {
     gs_cell *c = gs_table_add_row(t);
     if (!c)
@@ -126,6 +126,11 @@ static int add_breakdown_row(gs_table *t, const char *title, double base, double
     c[BREAKDOWN_COL_BASE_PCT].f = share(base, total[GS_SIDE_BASE]);
     c[BREAKDOWN_COL_NEW_PCT].f = share(next, total[GS_SIDE_NEW]);
     c[BREAKDOWN_COL_CHANGE_PP].f = c[BREAKDOWN_COL_NEW_PCT].f - c[BREAKDOWN_COL_BASE_PCT].f;
+    if (!comparable) { /* one side did not record what this category is made of: no change */
+        c[BREAKDOWN_COL_CHANGE_NS].i = gs_cell_known(0, false);
+        c[BREAKDOWN_COL_CHANGE_PCT].f = NAN;
+        c[BREAKDOWN_COL_CHANGE_PP].f = NAN;
+    }
     return 0;
 }
 
@@ -134,10 +139,11 @@ static int fill_breakdown_table(const gs_diff *d, gs_table *t)
     gs_table_init(t, breakdown_columns, COUNT_OF(breakdown_columns), NULL);
     for (int k = 0; k < GS_BD__COUNT; k++)
         if (add_breakdown_row(t, gs_bd_cat_title((enum gs_bd_cat)k), d->bd_avg[GS_SIDE_BASE][k],
-                              d->bd_avg[GS_SIDE_NEW][k], d->bd_total) != 0)
+                              d->bd_avg[GS_SIDE_NEW][k], d->bd_total,
+                              gs_diff_category_comparable(d, (enum gs_bd_cat)k)) != 0)
             return -1;
     return add_breakdown_row(t, "Step", d->bd_total[GS_SIDE_BASE], d->bd_total[GS_SIDE_NEW],
-                             d->bd_total);
+                             d->bd_total, true);
 }
 
 /* ---- kernels and operators ------------------------------------------------------------------ */
@@ -227,11 +233,13 @@ static int fill_kernel_table(const gs_delta_list *l, gs_table *t)
     return 0;
 }
 
-static int fill_op_table(const gs_delta_list *l, gs_table *t)
+/* not_compared: why the operators do not compare (one side recorded none), else NULL. */
+static int fill_op_table(const gs_delta_list *l, gs_table *t, const char *not_compared)
 {
     gs_table_init(t, op_columns, COUNT_OF(op_columns),
-                  "no operator of the same name ran in the kept steps of both runs");
-    for (size_t i = 0; i < l->n; i++) {
+                  not_compared ? not_compared
+                               : "no operator of the same name ran in the kept steps of both runs");
+    for (size_t i = 0; !not_compared && i < l->n; i++) {
         const gs_delta *d = &l->v[i];
         gs_cell *c = delta_row(t, d);
         if (!c)
@@ -285,7 +293,7 @@ static int fill_only_table(const gs_diff *d, gs_table *t)
     gs_table_init(t, only_columns, COUNT_OF(only_columns),
                   "none: every kernel and operator ran in both");
     if (add_only_rows(&d->kernels_only, "kernel", t) != 0 ||
-        add_only_rows(&d->ops_only, "operator", t) != 0)
+        (d->setup.comparable[GS_REC_CPU_OPS] && add_only_rows(&d->ops_only, "operator", t) != 0))
         return -1;
     return gs_table_sort(t, ONLY_COL_TIME_NS);
 }
@@ -333,8 +341,10 @@ static double change_pct(const gs_mem_change *m, const int64_t v[GS_SIDES])
 static int fill_memory_table(const gs_diff *d, gs_table *t, char (*devices)[24])
 {
     gs_table_init(t, memory_columns, COUNT_OF(memory_columns),
-                  "no allocator records in either run (profile with profile_memory=True)");
-    for (size_t i = 0; i < d->nmem; i++) {
+                  d->setup.comparable[GS_REC_MEMORY]
+                      ? "no allocator records in either run (profile with profile_memory=True)"
+                      : d->setup.why_not[GS_REC_MEMORY]);
+    for (size_t i = 0; d->setup.comparable[GS_REC_MEMORY] && i < d->nmem; i++) {
         const gs_mem_change *m = &d->mem[i];
         gs_cell *c = gs_table_add_row(t);
         if (!c)
@@ -370,7 +380,8 @@ int gs_diff_tables_make(const gs_diff *d, gs_diff_tables *out)
     rc = rc ? rc : fill_step_table(d, &out->steps, out->pvalues);
     rc = rc ? rc : fill_breakdown_table(d, &out->breakdown);
     rc = rc ? rc : fill_kernel_table(&d->kernels, &out->kernels);
-    rc = rc ? rc : fill_op_table(&d->ops, &out->ops);
+    rc = rc ? rc : fill_op_table(&d->ops, &out->ops, d->setup.comparable[GS_REC_CPU_OPS] ? NULL
+                                                       : d->setup.why_not[GS_REC_CPU_OPS]);
     rc = rc ? rc : fill_only_table(d, &out->only);
     rc = rc ? rc : fill_memory_table(d, &out->memory, out->devices);
     if (rc != 0)

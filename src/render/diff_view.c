@@ -60,11 +60,19 @@ void gs_diff_verdict(char *buf, size_t size, const gs_diff *d)
     }
 }
 
-/* "tripped: ...", "passed: ..." or NULL without a gate. */
+bool gs_diff_gate_refused(const gs_diff_view *v)
+{
+    return v->gate_pct >= 0 && v->diff->setup.differs && !v->force;
+}
+
+/* "tripped: ...", "passed: ...", "refused: ..." or NULL without a gate. */
 static void format_gate_phrase(char *buf, size_t size, const gs_diff_view *v)
 {
     const gs_rank_change *rc = &v->diff->pairs[v->diff->headline];
-    if (!rc->has_ci)
+    if (gs_diff_gate_refused(v))
+        snprintf(buf, size, "refused: the setups differ (%s); --force judges anyway",
+                 v->diff->setup.summary);
+    else if (!rc->has_ci)
         snprintf(buf, size, "passed: no confidence interval to judge by");
     else if (gs_diff_gate(v->diff, (double)v->gate_pct))
         snprintf(buf, size, "tripped: the 95 %% CI's lower bound, %+.1f %%, exceeds %ld %%",
@@ -121,6 +129,21 @@ static void put_side_line(FILE *out, const char *label, const gs_bd_trace *b, si
     fputc('\n', out);
 }
 
+/* What differs in the setup, and what is not compared because one side did not record it. */
+static void put_setup_lines(FILE *out, const gs_diff_setup *s)
+{
+    if (s->differs) {
+        fputs("setups differ, so a change in step time is not only the code's:\n", out);
+        for (int k = 0; k < GS_SETUP__COUNT; k++)
+            if (s->rows[k].differs)
+                fprintf(out, "  %-22s BASE %s, NEW %s\n", s->rows[k].name, s->rows[k].value[0],
+                        s->rows[k].value[1]);
+    }
+    for (int c = 0; c < GS_REC__COUNT; c++)
+        if (!s->comparable[c])
+            fprintf(out, "not compared: %s\n", s->why_not[c]);
+}
+
 static void text_header(FILE *out, const gs_diff_view *v, const gs_text_style *style)
 {
     const gs_diff *d = v->diff;
@@ -133,6 +156,7 @@ static void text_header(FILE *out, const gs_diff_view *v, const gs_text_style *s
     if (d->unpaired[GS_SIDE_BASE] || d->unpaired[GS_SIDE_NEW])
         fprintf(out, "left out, with no trace of the same rank on the other side: %zu of BASE, "
                      "%zu of NEW\n", d->unpaired[GS_SIDE_BASE], d->unpaired[GS_SIDE_NEW]);
+    put_setup_lines(out, &d->setup);
     fputc('\n', out);
     char title[200];
     snprintf(title, sizeof title,
@@ -144,7 +168,7 @@ static void text_header(FILE *out, const gs_diff_view *v, const gs_text_style *s
 static int render_text(FILE *out, const gs_diff_view *v, const gs_text_style *style,
                        const section *s, size_t n, const size_t *totals)
 {
-    char verdict[512], gate[160];
+    char verdict[512], gate[600];
     text_header(out, v, style);
     int rc = gs_render_text(out, &v->tables->steps, style);
     gs_diff_verdict(verdict, sizeof verdict, v->diff);
@@ -181,6 +205,38 @@ static void json_number_or_null(FILE *out, bool known, double v, int decimals)
         fputs("null", out);
 }
 
+/* ,"setup": {"differs": true, "items": [...], "not_compared": [{"category", "why"}]} */
+static void put_setup_json(FILE *out, const gs_diff_setup *s)
+{
+    fprintf(out, ",\n  \"setup\": {\"differs\": %s, \"items\": [", s->differs ? "true" : "false");
+    for (int k = 0; k < GS_SETUP__COUNT; k++) {
+        const gs_setup_row *r = &s->rows[k];
+        fprintf(out, "%s\n    {\"item\": \"%s\", \"base\": ", k ? "," : "", r->key);
+        if (r->known[0])
+            gs_json_string(out, r->value[0]);
+        else
+            fputs("null", out);
+        fputs(", \"new\": ", out);
+        if (r->known[1])
+            gs_json_string(out, r->value[1]);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"differs\": %s}", r->differs ? "true" : "false");
+    }
+    fputs("],\n    \"not_compared\": [", out);
+    bool first = true;
+    for (int c = 0; c < GS_REC__COUNT; c++) {
+        if (s->comparable[c])
+            continue;
+        fprintf(out, "%s{\"category\": \"%s\", \"why\": ", first ? "" : ", ",
+                gs_setup_category_key((enum gs_setup_category)c));
+        gs_json_string(out, s->why_not[c]);
+        fputc('}', out);
+        first = false;
+    }
+    fputs("]}", out);
+}
+
 static void render_json(FILE *out, const gs_diff_view *v, const section *s, size_t n,
                         const size_t *totals)
 {
@@ -213,11 +269,19 @@ static void render_json(FILE *out, const gs_diff_view *v, const section *s, size
     else
         fputs("null", out);
     fputs("},\n  \"gate\": ", out);
-    if (v->gate_pct < 0)
+    if (v->gate_pct < 0) {
         fputs("null", out);
-    else
-        fprintf(out, "{\"fail_if_slower_pct\": %ld, \"tripped\": %s}", v->gate_pct,
-                gs_diff_gate(d, (double)v->gate_pct) ? "true" : "false");
+    } else {
+        bool refused = gs_diff_gate_refused(v);
+        fprintf(out, "{\"fail_if_slower_pct\": %ld, \"tripped\": %s, \"refused\": ", v->gate_pct,
+                !refused && gs_diff_gate(d, (double)v->gate_pct) ? "true" : "false");
+        if (refused)
+            gs_json_string(out, d->setup.summary);
+        else
+            fputs("null", out);
+        fputc('}', out);
+    }
+    put_setup_json(out, &d->setup);
     fputs(",\n  \"step_time\": ", out);
     gs_json_rows(out, &v->tables->steps, "  ");
     for (size_t i = 0; i < n; i++) {

@@ -21,7 +21,11 @@ typedef struct gs_diff_view {
     const gs_diff *diff;
     gs_diff_tables *tables;
     long gate_pct; /* --fail-if-slower, -1 when not given */
+    bool force;    /* --force: the gate judges even when the setups differ */
 } gs_diff_view;
+
+/* The gate refuses to judge: it was asked for, the setups differ and --force was not given. */
+bool gs_diff_gate_refused(const gs_diff_view *v);
 
 /* `limit` caps the kernel, operator and added/removed tables (0 = all rows). -1 when memory is
  * exhausted. */

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/bootstrap.h"
+#include "compare/diff.h"
 #include "render/svg.h"
 #include "render/units.h"
 
@@ -314,7 +316,48 @@ static int make_labels(rank_labels *l, const gs_report *r)
     return 0;
 }
 
-static void draw_rank_step_chart(FILE *out, const gs_report *r, const rank_labels *l)
+/* Durations of a rank's kept steps; *n of them. NULL out of memory. */
+static gs_ns *kept_steps(const gs_steps *s, size_t *n)
+{
+    gs_ns *v = malloc((s->n + 1) * sizeof *v);
+    *n = 0;
+    for (size_t i = 0; v && i < s->n; i++)
+        if (gs_step_kept(s, i))
+            v[(*n)++] = s->v[i].end - s->v[i].start;
+    return v;
+}
+
+/* The slowest and the fastest rank by mean step, and whether the slowest is slower beyond the
+ * noise of their steps: the test gpuscope diff uses (the 95 % bootstrap interval of the
+ * difference of medians excludes 0, at least GS_DIFF_MIN_STEPS kept steps each). */
+typedef struct rank_spread {
+    size_t slow, fast;
+    bool significant;
+    gs_boot_ci ci;
+} rank_spread;
+
+static void measure_spread(const gs_report *r, rank_spread *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 1; i < r->breakdown.n; i++) {
+        gs_ns mean = r->breakdown.v[i].steps.stats.mean;
+        if (mean > r->breakdown.v[out->slow].steps.stats.mean)
+            out->slow = i;
+        if (mean < r->breakdown.v[out->fast].steps.stats.mean)
+            out->fast = i;
+    }
+    size_t nf, ns;
+    gs_ns *f = kept_steps(&r->breakdown.v[out->fast].steps, &nf);
+    gs_ns *s = kept_steps(&r->breakdown.v[out->slow].steps, &ns);
+    if (f && s && out->slow != out->fast && nf >= GS_DIFF_MIN_STEPS && ns >= GS_DIFF_MIN_STEPS &&
+        gs_bootstrap_median_diff(f, nf, s, ns, GS_BOOT_RESAMPLES, GS_BOOT_SEED, &out->ci) == 0)
+        out->significant = out->ci.diff_lo > 0;
+    free(f);
+    free(s);
+}
+
+static void draw_rank_step_chart(FILE *out, const gs_report *r, const rank_labels *l,
+                                 const rank_spread *spread)
 {
     double ymax = 0, slowest = 0;
     for (size_t i = 0; i < l->n; i++) {
@@ -331,11 +374,13 @@ static void draw_rank_step_chart(FILE *out, const gs_report *r, const rank_label
     gs_svg_axis y = {.lo = 0, .hi = ymax > 0 ? ymax * 1.1 / scale : 1, .title = ytitle};
     gs_svg_chart ch;
     gs_svg_begin(&ch, out, "mean step time per rank", CHART_W, SMALL_H, &x, &y);
-    for (int slow = 0; slow < 2; slow++) { /* the slowest rank stands out */
+    /* The slowest rank stands out only when it is slower beyond the noise of its steps. */
+    bool mark = spread->significant;
+    for (int slow = 0; slow < 2; slow++) {
         gs_svg_rects_begin(&ch, slow ? "rankbar slow" : "rankbar");
         for (size_t i = 0; i < l->n; i++) {
             double mean = (double)r->breakdown.v[i].steps.stats.mean;
-            if ((mean == slowest) == (slow == 1))
+            if ((mark && mean == slowest) == (slow == 1))
                 gs_svg_rect(&ch, (double)i + 0.15, (double)i + 0.85, 0, mean / scale);
         }
         gs_svg_rects_end(&ch);
@@ -359,10 +404,11 @@ static void draw_rank_step_chart(FILE *out, const gs_report *r, const rank_label
         gs_svg_hover(&ch, (double)i, (double)i + 1, title);
     }
     gs_svg_end(&ch);
-    fputs("<ul class=\"legend\"><li><i class=\"sw k0\"></i>mean step</li>"
-          "<li><i class=\"sw k4\"></i>slowest rank</li>"
-          "<li><i class=\"sw whisker\"></i>fastest to slowest step</li></ul>\n",
-          out);
+    fprintf(out, "<ul class=\"legend\"><li><i class=\"sw k0\"></i>mean step</li>%s"
+                 "<li><i class=\"sw whisker\"></i>fastest to slowest step</li></ul>\n",
+            mark ? "<li><i class=\"sw k4\"></i>slowest rank, slower than the fastest beyond the "
+                   "noise of their steps</li>"
+                 : "");
 }
 
 static void draw_rank_time_chart(FILE *out, const gs_report *r, const rank_labels *l)
@@ -401,18 +447,10 @@ static void draw_rank_time_chart(FILE *out, const gs_report *r, const rank_label
           out);
 }
 
-/* The straggler in words: the slowest rank against the fastest. */
-static void put_rank_caption(FILE *out, const gs_report *r)
+/* The straggler in words: the slowest rank against the fastest, and whether that is beyond noise. */
+static void put_rank_caption(FILE *out, const gs_report *r, const rank_spread *spread)
 {
-    size_t slow = 0, fast = 0;
-    for (size_t i = 1; i < r->breakdown.n; i++) {
-        gs_ns mean = r->breakdown.v[i].steps.stats.mean;
-        if (mean > r->breakdown.v[slow].steps.stats.mean)
-            slow = i;
-        if (mean < r->breakdown.v[fast].steps.stats.mean)
-            fast = i;
-    }
-    const gs_bd_trace *s = &r->breakdown.v[slow], *f = &r->breakdown.v[fast];
+    const gs_bd_trace *s = &r->breakdown.v[spread->slow], *f = &r->breakdown.v[spread->fast];
     if (f->steps.stats.mean <= 0)
         return;
     char vs[GS_UNIT_BUF], vf[GS_UNIT_BUF];
@@ -424,6 +462,13 @@ static void put_rank_caption(FILE *out, const gs_report *r)
             100.0 * (double)(s->steps.stats.mean - f->steps.stats.mean) /
                 (double)f->steps.stats.mean,
             f->rank, vf);
+    if (spread->significant)
+        fprintf(out, ", beyond the noise of their steps (95 %% CI of the difference of median "
+                     "steps %.1f to %.1f %%)",
+                spread->ci.pct_lo, spread->ci.pct_hi);
+    else
+        fputs(", within the noise of their steps (the test of gpuscope diff finds no "
+              "significant difference)", out);
 }
 
 int gs_html_rank_charts(FILE *out, const gs_report *r)
@@ -434,9 +479,11 @@ int gs_html_rank_charts(FILE *out, const gs_report *r)
     int rc = make_labels(&l, r);
     if (rc == 0) {
         fputs("<figure><figcaption>Mean step time per rank", out);
-        put_rank_caption(out, r);
+        rank_spread spread;
+        measure_spread(r, &spread);
+        put_rank_caption(out, r, &spread);
         fputs("</figcaption>\n", out);
-        draw_rank_step_chart(out, r, &l);
+        draw_rank_step_chart(out, r, &l, &spread);
         fputs("</figure>\n<figure><figcaption>GPU time per rank, as shares of each rank's GPU "
               "window (first to last GPU activity)</figcaption>\n",
               out);

@@ -1,5 +1,7 @@
 #include "render/launch_tables.h"
 
+#include <math.h>
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The numbers of one window, after the columns that say which window it is (`first`). JSON-only
@@ -56,7 +58,10 @@ enum stats_col {
 
 enum rank_col {
     RANK_COL_RANK, RANK_COL_STEPS, RANK_COL_KERNELS_PER_STEP, RANK_COL_LAUNCHES_PER_S,
-    RANK_COL_STATS, RANK_COL_TRACE_KERNELS = RANK_COL_STATS + STATS_NCOLS, RANK_NCOLS
+    RANK_COL_STATS, RANK_COL_GRAPH_PCT = RANK_COL_STATS + STATS_NCOLS, RANK_COL_KERNELS_PER_GRAPH,
+    RANK_COL_GRAPH_INSTANTIATIONS, RANK_COL_TRACE_KERNELS, RANK_COL_GRAPH_CAPTURES,
+    RANK_COL_CAPTURED_LAUNCHES, RANK_COL_TRACE_GRAPH_LAUNCHES, RANK_COL_TRACE_GRAPH_KERNELS,
+    RANK_NCOLS
 };
 
 static const gs_column rank_columns[] = {
@@ -67,8 +72,26 @@ static const gs_column rank_columns[] = {
     [RANK_COL_LAUNCHES_PER_S] = {"launches_per_s", "launches_per_s", "Launches/s", "Launches/s",
                                  GS_COL_FLOAT, 0},
     LAUNCH_STATS_COLUMNS(RANK_COL_STATS),
+    /* CUDA graphs (doc/launch.md): the share over the kept steps, the calls over the trace, as
+     * graphs are captured and instantiated once, often before the first kept step. */
+    [RANK_COL_GRAPH_PCT] = {"graph_kernel_pct", "graph_pct", "Graph (%)", "Graph (%)", GS_COL_PCT,
+                            0},
+    [RANK_COL_KERNELS_PER_GRAPH] = {"kernels_per_graph_launch", "kernels_per_graph",
+                                    "Kernels/Graph", "Kernels/Graph", GS_COL_FLOAT, 0},
+    [RANK_COL_GRAPH_INSTANTIATIONS] = {"graph_instantiations", "graphs_instantiated",
+                                       "Graphs Inst.", "Graphs Instantiated", GS_COL_COUNT, 0},
     [RANK_COL_TRACE_KERNELS] = {"trace_kernels", "trace_kernels", "Trace Kernels", "Trace Kernels",
                                 GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [RANK_COL_GRAPH_CAPTURES] = {"graph_captures", "graph_captures", "Graph Captures",
+                                 "Graph Captures", GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [RANK_COL_CAPTURED_LAUNCHES] = {"captured_launches", "captured_launches", "Captured Launches",
+                                    "Captured Launches", GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [RANK_COL_TRACE_GRAPH_LAUNCHES] = {"trace_graph_launches", "trace_graph_launches",
+                                       "Trace Graph Launches", "Trace Graph Launches",
+                                       GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [RANK_COL_TRACE_GRAPH_KERNELS] = {"trace_graph_kernels", "trace_graph_kernels",
+                                      "Trace Graph Kernels", "Trace Graph Kernels", GS_COL_COUNT,
+                                      GS_COL_JSON_ONLY},
 };
 _Static_assert(COUNT_OF(rank_columns) == RANK_NCOLS, "one column per enum rank_col");
 
@@ -131,7 +154,18 @@ static int fill_rank_table(const gs_launch_summary *s, gs_table *out)
         c[RANK_COL_KERNELS_PER_STEP].f = rk->kernels_per_step;
         c[RANK_COL_LAUNCHES_PER_S].f = rk->launches_per_s;
         put_stats(c + RANK_COL_STATS, &rk->kept);
+        c[RANK_COL_GRAPH_PCT].f = share(rk->kept.graph_kernels, rk->kept.kernels);
+        /* No graph launch in the kept steps: kernels per launch is not a number. */
+        c[RANK_COL_KERNELS_PER_GRAPH].f =
+            rk->kept.graph_launches
+                ? (double)rk->kept.graph_kernels / (double)rk->kept.graph_launches
+                : NAN;
+        c[RANK_COL_GRAPH_INSTANTIATIONS].i = (int64_t)rk->graphs.instantiations;
         c[RANK_COL_TRACE_KERNELS].i = (int64_t)rk->total.kernels;
+        c[RANK_COL_GRAPH_CAPTURES].i = (int64_t)rk->graphs.captures;
+        c[RANK_COL_CAPTURED_LAUNCHES].i = (int64_t)rk->graphs.captured_launches;
+        c[RANK_COL_TRACE_GRAPH_LAUNCHES].i = (int64_t)rk->graphs.launches;
+        c[RANK_COL_TRACE_GRAPH_KERNELS].i = (int64_t)rk->graphs.graph_kernels;
     }
     return 0;
 }

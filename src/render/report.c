@@ -83,11 +83,11 @@ static void put_startup_lines(FILE *out, const gs_profile_facts *f)
                     s->warmup_steps == 1 ? "" : "s");
         fputs("), left out of the step statistics", out);
         /* The classes in order of time, those above 5 % of the phase. */
-        bool listed[GS_SETUP__COUNT] = {false};
+        bool listed[GS_STARTUP__COUNT] = {false};
         const char *sep = "; CUDA calls: ";
-        for (int k = 0; k < GS_SETUP__COUNT; k++) {
+        for (int k = 0; k < GS_STARTUP__COUNT; k++) {
             int top = -1;
-            for (int c = 0; c < GS_SETUP__COUNT; c++)
+            for (int c = 0; c < GS_STARTUP__COUNT; c++)
                 if (!listed[c] && (top < 0 || s->calls[c] > s->calls[top]))
                     top = c;
             if (top < 0 || (double)s->calls[top] < 0.05 * (double)(s->end - s->start))
@@ -95,11 +95,29 @@ static void put_startup_lines(FILE *out, const gs_profile_facts *f)
             listed[top] = true;
             char v[GS_UNIT_BUF];
             gs_fmt_duration(v, sizeof v, s->calls[top]);
-            fprintf(out, "%s%s %s", sep, gs_setup_class_name((enum gs_setup_class)top), v);
+            fprintf(out, "%s%s %s", sep, gs_startup_class_name((enum gs_startup_class)top), v);
             sep = ", ";
         }
         fprintf(out, "; GPU busy %s\n", gpu);
     }
+}
+
+/* One line per trace that used CUDA graphs (doc/launch.md): captured, instantiated, launched, and
+ * how many kernels ran from a graph, so a graph that was never replayed shows. */
+static void put_graph_line(FILE *out, const gs_file_facts *file)
+{
+    const gs_graph_facts *g = &file->graphs;
+    if (!file->has_graphs || !gs_graph_facts_any(g))
+        return;
+    fprintf(out, "rank %" PRId32 ": CUDA graphs: %" PRIu64 " captured (%" PRIu64
+                 " kernel launch%s recorded), %" PRIu64 " instantiated, %" PRIu64 " launched",
+            file->rank, g->captures, g->captured_launches, g->captured_launches == 1 ? "" : "es",
+            g->instantiations, g->launches);
+    if (g->launches)
+        fprintf(out, " (%.1f kernels per launch)",
+                (double)g->graph_kernels / (double)g->launches);
+    fprintf(out, "; %" PRIu64 " of %" PRIu64 " kernels (%.1f %%) ran from a graph\n",
+            g->graph_kernels, g->kernels, 100.0 * gs_graph_kernel_share(g));
 }
 
 static void put_profile_lines(FILE *out, const gs_profile_facts *f)
@@ -143,6 +161,8 @@ static void put_profile_lines(FILE *out, const gs_profile_facts *f)
                 file->rank, cost, 100.0 * (double)file->tracing_cost / (double)file->span,
                 file_span);
     }
+    for (size_t i = 0; i < f->nfiles; i++)
+        put_graph_line(out, &f->files[i]);
 }
 
 /* A section title, after a blank line that separates it from the section before. */

@@ -190,17 +190,35 @@ static void put_summary_text(FILE *out, const gs_stragglers *s)
                           : 0.0;
     gs_fmt_duration(a, sizeof a, c->mean_lateness_ns);
     gs_fmt_duration(b, sizeof b, s->others_wait_ns);
-    fprintf(out, "%s rank %d arrived last at %.0f %% of %zu collectives, on average %s after the "
-                 "others; they wait for it %s per step (%.1f %% of the step); its compute per "
-                 "step is %+.1f %% vs the median rank's\n",
-            s->straggler >= 0 ? "straggler:" : "no straggler: most often last,",
-            rank_of(s, s->candidate), 100.0 * c->last_share, s->n, a, b, wait_pct,
-            100.0 * s->compute_excess);
-    if (s->straggler < 0)
-        fprintf(out, "(a straggler arrives last at more than %.0f %% of at least %d collectives "
-                     "and the others wait more than %.0f %% of the step)\n",
-                100.0 * GS_TH_STRAGGLER_LAST_SHARE, GS_TH_STRAGGLER_MIN_COLLECTIVES,
+    if (s->straggler >= 0) {
+        fprintf(out, "straggler: rank %d arrived last at %.0f %% of %zu collectives, on average "
+                     "%s after the others; they wait for it %s per step (%.1f %% of the step); "
+                     "its compute per step is %+.1f %% vs the median rank's\n",
+                rank_of(s, s->candidate), 100.0 * c->last_share, s->n, a, b, wait_pct,
+                100.0 * s->compute_excess);
+        return;
+    }
+    /* No straggler: say first which test failed (straggler.h's, in its order), then the facts,
+     * so a large wait is not read as a verdict. */
+    if (s->n < GS_TH_STRAGGLER_MIN_COLLECTIVES)
+        fprintf(out, "no straggler can be named: %zu collective%s matched on every rank, fewer "
+                     "than the %d that show a rank is consistently last\n",
+                s->n, s->n == 1 ? "" : "s", GS_TH_STRAGGLER_MIN_COLLECTIVES);
+    else if (c->last_share <= GS_TH_STRAGGLER_LAST_SHARE)
+        fprintf(out, "no straggler: no rank is consistently last (rank %d, last most often, at "
+                     "%.0f %% of %zu collectives; a straggler is last at more than %.0f %%)\n",
+                rank_of(s, s->candidate), 100.0 * c->last_share, s->n,
+                100.0 * GS_TH_STRAGGLER_LAST_SHARE);
+    else
+        fprintf(out, "no straggler: rank %d is last at %.0f %% of %zu collectives, but the others "
+                     "wait for it only %.1f %% of the step (a straggler costs more than %.0f %%)\n",
+                rank_of(s, s->candidate), 100.0 * c->last_share, s->n, wait_pct,
                 100.0 * GS_TH_STRAGGLER_WAIT_SHARE);
+    fprintf(out, "rank %d arrived last at %.0f %% of them, on average %s after the others, who "
+                 "waited for it %s per step (%.1f %% of the step); its compute per step is "
+                 "%+.1f %% vs the median rank's\n",
+            rank_of(s, s->candidate), 100.0 * c->last_share, a, b, wait_pct,
+            100.0 * s->compute_excess);
 }
 
 static void put_summary_json(FILE *out, const gs_stragglers *s)

@@ -241,7 +241,9 @@ int gs_memcpy_table(const gs_memcpy_summary *s, gs_table *out)
 
 enum file_col {
     FILE_COL_RANK, FILE_COL_WORLD_SIZE, FILE_COL_FORMAT, FILE_COL_SPAN_NS, FILE_COL_STEPS,
-    FILE_COL_PATH, FILE_COL_TRACING_COST_NS, FILE_COL_STARTUP_NS, FILE_NCOLS
+    FILE_COL_PATH, FILE_COL_TRACING_COST_NS, FILE_COL_GRAPH_CAPTURES,
+    FILE_COL_GRAPH_INSTANTIATIONS, FILE_COL_GRAPH_LAUNCHES, FILE_COL_GRAPH_KERNELS,
+    FILE_COL_STARTUP_NS, FILE_NCOLS
 };
 
 static const gs_column file_columns[] = {
@@ -256,6 +258,16 @@ static const gs_column file_columns[] = {
                                   "Tracing Cost (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
     [FILE_COL_STARTUP_NS] = {"startup_ns", "startup", "Start-up", "Start-up (ns)", GS_COL_NS,
                              GS_COL_JSON_ONLY},
+    /* CUDA graphs (doc/launch.md): null when a summary does not say */
+    [FILE_COL_GRAPH_CAPTURES] = {"graph_captures", "graph_captures", "Graph Captures",
+                                 "Graph Captures", GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [FILE_COL_GRAPH_INSTANTIATIONS] = {"graph_instantiations", "graph_instantiations",
+                                       "Graph Instantiations", "Graph Instantiations",
+                                       GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [FILE_COL_GRAPH_LAUNCHES] = {"graph_launches", "graph_launches", "Graph Launches",
+                                 "Graph Launches", GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [FILE_COL_GRAPH_KERNELS] = {"graph_kernels", "graph_kernels", "Graph Kernels",
+                                "Graph Kernels", GS_COL_COUNT, GS_COL_JSON_ONLY},
 };
 _Static_assert(COUNT_OF(file_columns) == FILE_NCOLS, "one column per enum file_col");
 
@@ -276,6 +288,12 @@ int gs_file_table(const gs_profile_facts *f, gs_table *out)
         c[FILE_COL_TRACING_COST_NS].i = gs_cell_known(file->tracing_cost, file->tracing_cost >= 0);
         c[FILE_COL_STARTUP_NS].i =
             gs_cell_known(file->startup.end - file->startup.start, file->startup.found);
+        const gs_graph_facts *g = &file->graphs;
+        c[FILE_COL_GRAPH_CAPTURES].i = gs_cell_known((int64_t)g->captures, file->has_graphs);
+        c[FILE_COL_GRAPH_INSTANTIATIONS].i =
+            gs_cell_known((int64_t)g->instantiations, file->has_graphs);
+        c[FILE_COL_GRAPH_LAUNCHES].i = gs_cell_known((int64_t)g->launches, file->has_graphs);
+        c[FILE_COL_GRAPH_KERNELS].i = gs_cell_known((int64_t)g->graph_kernels, file->has_graphs);
     }
     return 0;
 }

@@ -3,7 +3,8 @@
 # tests/gen/gen_diff_pair.py (NEW's GEMM kernel is slower, so NEW's median step is 19.7 % longer;
 # a Triton kernel renamed with the same launch shape; one kernel and operator removed, one added;
 # 500 MB more memory at the peak), checked against the generator's answers.json; a trace against
-# itself; .gst against itself and against Kineto JSON; the CI gate's exit codes; usage errors.
+# itself; .gst against itself and against Kineto JSON (setups that differ: what is not compared,
+# the gate refused); the CI gate's exit codes; usage errors.
 #
 #   bash tests/cli/test_diff.sh path/to/gpuscope            # run from the source root
 #   GS_UPDATE_GOLDEN=1 bash tests/cli/test_diff.sh ...       # rewrite the goldens (then review!)
@@ -58,8 +59,15 @@ check_exit 0 diff --fail-if-slower 30 "$base" "$new"
 # NEW faster, or the same trace twice: no gate trips, even at 0 %.
 check_exit 0 diff --fail-if-slower 0 "$new" "$base"
 check_exit 0 diff --fail-if-slower 1 "$base" "$base"
-# One step per side (the .gst sample has no ProfilerStep): no interval, the gate passes.
-check_exit 0 diff --fail-if-slower 0 "$gst" "$base"
+# A .gst capture against a torch.profiler trace: the setups differ (collector, world size, whose
+# memory records), so the gate refuses to judge (exit 2) unless --force; then one step on the .gst
+# side (no ProfilerStep) gives no interval, and the gate passes.
+check_exit 2 diff --fail-if-slower 0 "$gst" "$base"
+check_exit 0 diff --force --fail-if-slower 0 "$gst" "$base"
+ran=$((ran + 1))
+"$exe" diff --fail-if-slower 0 "$gst" "$base" 2>&1 >/dev/null |
+    grep -q "setups differ (world size 2 vs 1; collector gpuscope run vs torch.profiler; memory records CUDA's allocations vs PyTorch's allocator)" ||
+    { echo "FAIL: the refused gate does not say why"; failed=$((failed + 1)); }
 
 # The numbers against the generator's answers, and the self-diff's interval around 0.
 "$exe" diff --format json --limit 0 "$base" "$new" >"$tmp/pair.json"

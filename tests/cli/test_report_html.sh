@@ -67,6 +67,18 @@ for r in 0 1 2 3; do
     python3 "$gen" --steps 50 --rank $r --world-size 4 -o "$tmp/ranks/rank$r.json"
 done
 page ranks --svgs 14 --section ranks --text "the slowest, rank 3" -- "$tmp/ranks"
+# Rank 3's steps are 16 % longer than rank 0's, far beyond their noise: it is drawn as the slowest
+# (red), named in the legend, and the caption gives the interval of the test gpuscope diff uses.
+ran=$((ran + 1))
+grep -q 'rankbar slow" d="M' "$tmp/ranks.html" &&
+    grep -q "beyond the noise of their steps (95 % CI of the difference of median steps" "$tmp/ranks.html" ||
+    { echo "FAIL ranks: the significantly slowest rank is not emphasised"; failed=$((failed + 1)); }
+# tests/data/ranks/r8: collectives hold every rank to the same step time (0.1 % apart): no rank is
+# drawn as the slowest, and the caption says the difference is within noise.
+page r8 --section ranks --text "within the noise of their steps" -- tests/data/ranks/r8
+ran=$((ran + 1))
+grep -q 'rankbar slow" d=""' "$tmp/r8.html" && ! grep -q "slowest rank, slower" "$tmp/r8.html" ||
+    { echo "FAIL r8: a rank is emphasised as the slowest for a difference within noise"; failed=$((failed + 1)); }
 # --rank keeps one: no comparison.
 page rank2 --svgs 3 --text "rank2.json" -- --rank 2 "$tmp/ranks"
 

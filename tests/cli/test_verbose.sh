@@ -81,7 +81,7 @@ has "$v" "$example: steps: 12 ProfilerStep#N range(s) on 1 thread(s); the busies
 has "$v" "$example: step 1 is warm-up: 132.407 ms is 4.44x the median 29.839 ms of the 11 step(s) after it (warm-up above 1.5x)"
 has "$v" "$example: step 2 is not warm-up: the warm-up ends: 29.742 ms is 1.00x the median 29.839 ms of the 10 step(s) after it (warm-up above 1.5x)"
 has "$v" "$example: 12 step(s) from ProfilerStep#N, 1 warm-up, 11 in the statistics: mean 30.033 ms, median 29.839 ms, min 29.429 ms, max 30.637 ms"
-has "$v" "rank 0: verdict on 11 step(s) of 30.033 ms (mean): 2 of 12 rules fired: data_loading (bottleneck), warmup (note)"
+has "$v" "rank 0: verdict on 11 step(s) of 30.033 ms (mean): 2 of 13 rules fired: data_loading (bottleneck), warmup (note)"
 has "$v" "rank 0: rule data_loading: bottleneck, 4.234 ms per step at stake (14.1 %): DataLoader share 14.1 % vs 5 % (finding) and 10 % (bottleneck)"
 has "$v" "rank 0: rule compute_bound: not fired: compute kernels busy 83.0 % of the step vs 90 %"
 has "$v" "rank 0: rule straggler: not fired: one rank in the profile: the rule does not apply"
@@ -112,7 +112,7 @@ has "$tmp/gst.v" "$gst: opened: 0.0 MB, not compressed, a .gst trace (gst reader
 has "$tmp/gst.v" "$gst: gst reader (gpuscope run)"
 has "$tmp/gst.v" "$gst: 3 events skipped (3 dropped by the collector)"
 has "$tmp/gst.v" "$gst: steps: no ProfilerStep#N range (annotation, operator or NVTX) and no --step: looking for a repeating sequence of GPU launches"
-has "$tmp/gst.v" "$gst: steps: no repeating sequence among 10 GPU launches (best period 0, 0.00 of its steady part repeats, 0.50 needed)"
+has "$tmp/gst.v" "$gst: steps: no repeating sequence among 10 GPU launches (best period 5, 10 launches from its steady part, 1.00 of them repeat; a loop needs 3 periods and 0.50)"
 has "$tmp/gst.v" "$gst: steps: the whole trace is one window"
 
 # --- --step ---

@@ -19,6 +19,7 @@ MEASURE = {
     "data_loading": "dataloader_gpu_idle_ns",
     "sync_bound": "gpu_idle_after_sync_ns",
     "launch_bound": "idle_host_wait_ns",
+    "graphs_unreplayed": "idle_host_wait_ns",
     "host_bound": "idle_host_wait_ns",
     "transfer_bound": "memcpy_not_overlapped_ns",
     "communication_bound": "exposed_comm_ns",

@@ -34,7 +34,7 @@ trace dialects PyTorch has produced over the years:
   memset         = {count, bytes, total_ns}
   steps, step_names, devices, rank, world_size, memory peaks.
   Bottleneck scenarios (dataloader_bound, host_bound, launch_bound, sync_bound, transfer_bound,
-  communication_bound, compute_bound, memory_growth; one dominant cause each) add
+  communication_bound, compute_bound, memory_growth, graphs_unreplayed; one dominant cause each) add
   expected_verdict  = the diagnosis class id (data_loading, host_bound, ..., memory_growth)
   bottleneck        = the numbers that make it so, per step and as shares of the step: GPU busy,
                       idle gaps (host-wait / kernel-wait / other), DataLoader time and the GPU idle
@@ -516,6 +516,15 @@ def scenario_launch_bound(p):
                tiny_layers=20, tiny_params=180, item_end=True)
 
 
+def scenario_graphs_unreplayed(p):
+    """CUDA graphs captured but not replayed: the launch-bound loop after torch.compile
+    (mode="reduce-overhead") captured and instantiated a graph before the first step
+    (cudaStreamBeginCapture, cudaStreamEndCapture, cudaGraphInstantiateWithFlags) and never
+    launched it (no cudaGraphLaunch): every kernel is still launched one by one."""
+    return _bn(p, "graphs_unreplayed", trunk="tiny", launch_us=(5.5, 6.5), latency_us=(1.5, 3.0),
+               pace_us=None, tiny_layers=20, tiny_params=180, item_end=True, graph_unreplayed=True)
+
+
 def scenario_host_bound(p):
     """Host-bound: few launches of normal kernels (>= 200 us each) separated by long CPU-side
     operator work; the GPU is busy ~35 % of the step.  No DataLoader, no sync, no short kernels."""
@@ -564,6 +573,7 @@ SCENARIOS = {
     "train_example": scenario_train_example,
     "dataloader_bound": scenario_dataloader_bound,
     "launch_bound": scenario_launch_bound,
+    "graphs_unreplayed": scenario_graphs_unreplayed,
     "host_bound": scenario_host_bound,
     "sync_bound": scenario_sync_bound,
     "transfer_bound": scenario_transfer_bound,
@@ -661,7 +671,8 @@ KSETS = {"fp32": (K_SGEMM_NN, K_XMMA_F32, K_SGEMM_NT, K_SGEMM_TN),
 # CPU-side operators of the host-bound and sync-bound models (CPU tensors: no kernels, no sync).
 CPU_OPS = ("aten::sort", "aten::index", "aten::cat", "aten::argsort", "aten::scatter_add_", "aten::unique_dim")
 
-BOTTLENECK_CLASSES = ("data_loading", "host_bound", "launch_bound", "sync_bound", "transfer_bound",
+BOTTLENECK_CLASSES = ("data_loading", "host_bound", "launch_bound", "graphs_unreplayed", "sync_bound",
+                      "transfer_bound",
                       "communication_bound", "compute_bound", "memory_growth")
 
 
@@ -678,7 +689,8 @@ def _bn(p, verdict, **kw):
              allreduce_us=0.0, allreduce_buckets=0, world_size=1,
              weights_bytes=3 * 1024 * MIB, act_bytes=96 * MIB, leak_bytes=0,
              tiny_layers=0, tiny_params=0, min_kernel_us=0.0,
-             segments=0, seg_kernels=0, seg_kernel_us=0.0, seg_host_us=(0.0, 0.0), seg_pre_us=(0.0, 0.0))
+             segments=0, seg_kernels=0, seg_kernel_us=0.0, seg_host_us=(0.0, 0.0), seg_pre_us=(0.0, 0.0),
+             graph_unreplayed=False)
     p.update(kw)
     return p
 
@@ -989,6 +1001,13 @@ def build_bottleneck(tl, p, steps):
     with main.span("aten::empty"):
         for i in range(6):
             m.persistent = _alloc(main, p["weights_bytes"] // 6)
+    if p["graph_unreplayed"]:
+        # A graph captured (empty, as CUDA graph trees capture one to set up their memory pool)
+        # and instantiated before the loop; nothing ever launches it.
+        for name, lo, hi in (("cudaStreamBeginCapture", 4.0, 8.0), ("cudaStreamGetCaptureInfo", 1.0, 3.0),
+                             ("cudaStreamEndCapture", 2.0, 4.0), ("cudaGraphInstantiateWithFlags", 15.0, 25.0),
+                             ("cudaGraphDestroy", 2.0, 4.0)):
+            main.api(name, lo, hi)
     for step in range(1, steps + 1):
         loop_frame = main.pyframe("train.py(88): train_step")
         loop_frame.__enter__()

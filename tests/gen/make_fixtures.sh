@@ -31,11 +31,13 @@ sc="$root/tests/gen/scenarios"
 mkdir -p "$sc"
 for pair in data_loading:dataloader_bound host_bound:host_bound launch_bound:launch_bound \
             sync_bound:sync_bound transfer_bound:transfer_bound communication_bound:communication_bound \
-            compute_bound:compute_bound memory_growth:memory_growth; do
+            compute_bound:compute_bound memory_growth:memory_growth \
+            graphs_unreplayed:graphs_unreplayed; do
     class=${pair%%:*}
     scenario=${pair#*:}
     steps=12
-    [ "$class" = launch_bound ] && steps=3   # ~1300 kernels per step: 3 steps keep it < 300 KB
+    # ~1300 kernels per step: 3 steps keep it < 300 KB
+    [ "$class" = launch_bound ] || [ "$class" = graphs_unreplayed ] && steps=3
     $gen --dialect modern --scenario "$scenario" --steps "$steps" --seed 3 \
         -o "$sc/$class.json.gz" --answers "$sc/$class.answers.json"
 done

@@ -21,6 +21,11 @@
            (../shared/traces, GS_SHARED_TRACES);
   exposed  `report` and `comm` state the same exposed communication per step for each rank of
            HTA's trace_filter pair (../shared/traces), as JSON and as printed;
+  graphs   compile_reduce_overhead.gst (torch.compile reduce-overhead, one graph instantiated and
+           never launched): `launch` counts the graph, `report` puts "CUDA graphs captured but not
+           replayed" first, also from its .gsum, and its Synchronization claims no more than the
+           host was blocked (speed-up <= step / max(GPU work, host work)); gpt2_train.gst has no
+           graph and no such finding;
 
 usage: check_captures.py GPUSCOPE
 Exit 0 all passed, 1 some failed, 77 the captures folder is absent."""
@@ -185,6 +190,44 @@ def check_exposed(exe, root):
           f"exposed: comm {comm}, report {report}; printed {printed}, comm's {comm_ms}")
 
 
+def check_graphs(exe, root):
+    path = os.path.join(root, "compile_reduce_overhead.gst")
+    row = run_json(exe, "launch", path)["rows"][0]
+    check(row["graph_instantiations"] == 1 and row["graph_captures"] == 1
+          and row["trace_graph_launches"] == 0 and row["graph_kernel_pct"] == 0
+          and row["kernels_per_graph_launch"] is None,
+          f"graphs: launch: {row['graph_captures']} captured, {row['graph_instantiations']} "
+          f"instantiated, {row['trace_graph_launches']} launched, {row['graph_kernel_pct']} % "
+          "of kernels from a graph (want 1, 1, 0, 0)")
+    text = run(exe, "report", path)
+    check("rank 0: CUDA graphs: 1 captured (0 kernel launches recorded), 1 instantiated, "
+          "0 launched; 0 of 323 kernels (0.0 %) ran from a graph" in text,
+          "graphs: report's What was profiled names the graph")
+    with tempfile.TemporaryDirectory() as tmp:
+        gsum = os.path.join(tmp, "rank0.gsum")
+        run(exe, "summarize", path, "-o", gsum)
+        for source in [path, gsum]:
+            diag = run_json(exe, "report", source)["diagnosis"][0]
+            rules = {r["class"]: r for r in diag["rules"]}
+            first = diag["verdict"][0]
+            graph = rules["graphs_unreplayed"]
+            check(first["class"] == "graphs_unreplayed" and graph["severity"] == "bottleneck"
+                  and "1 CUDA graph instantiated" in graph["evidence"]
+                  and "0 graph launches" in graph["evidence"],
+                  f"graphs: {os.path.basename(source)}: first finding {first['class']}: "
+                  f"{graph['evidence']}")
+            sync = rules["sync_bound"]
+            inputs = sync["inputs"]
+            step = inputs["step_ns"]
+            bound = step / max(inputs["gpu_work_ns"], step - inputs["sync_blocked_ns"])
+            check(sync["severity"] == "none" and sync["speedup_bound"] <= bound + 1e-3,
+                  f"graphs: {os.path.basename(source)}: Synchronization {sync['severity']}, up "
+                  f"to {sync['speedup_bound']:.2f}x (bound {bound:.2f}x; was 3.24x)")
+    rules = run_json(exe, "report", os.path.join(root, "gpt2_train.gst"))["diagnosis"][0]["rules"]
+    graph = next(r for r in rules if r["class"] == "graphs_unreplayed")
+    check(graph["severity"] == "none", f"graphs: gpt2_train.gst: {graph['evidence']}")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -199,6 +242,7 @@ def main():
     check_memory(exe, root)
     check_host_parts(exe, root)
     check_exposed(exe, root)
+    check_graphs(exe, root)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

@@ -61,6 +61,68 @@ static void test_healthy(void)
     gs_diagnosis_free(&d);
 }
 
+/* Removing synchronizations cannot make the step shorter than the host's own work (the step less
+ * the time blocked in them) nor than the GPU's: a loop whose GPU idles after each sync while the
+ * host launches the next kernels one by one gains little from dropping the sync. The numbers are
+ * those of a torch.compile reduce-overhead loop whose graph never replayed: 0.834 ms steps, 0.073
+ * ms of kernels, 0.577 ms of GPU idle after syncs, 0.014 ms blocked in them. */
+static void test_sync_bound_by_host_and_gpu(void)
+{
+    gs_diag_inputs in = healthy();
+    in.step_ns = 833820;
+    in.kernel_ns = 72590;
+    in.runtime_ns = 93700;
+    in.cpu_exec_ns = 0;
+    in.other_ns = 667520;
+    in.gpu_util = 0.087;
+    in.sync_idle_ns = 576740;
+    in.sync_blocked_ns = 14000;
+    in.kernels_per_step = 16;
+    gs_diagnosis d;
+    CHECK_INT(gs_diagnose(&in, &d), 0);
+    const gs_finding *sync = by_id(&d, "sync_bound");
+    CHECK_INT(sync->severity, GS_SEV_NONE);
+    CHECK_INT(sync->at_stake_ns, 14000); /* was 576740: "up to 3.24x" */
+    CHECK(strstr(sync->evidence, "wins at most 0.014 ms") != NULL);
+    /* The GPU idle the sync does not claim is the host's. */
+    const gs_finding *host = by_id(&d, "host_bound");
+    CHECK_INT(host->severity, GS_SEV_BOTTLENECK);
+    CHECK_INT(host->at_stake_ns, 93700 + 667520 - 14000);
+    CHECK(by_id(&d, "graphs_unreplayed")->severity == GS_SEV_NONE); /* no graph in the inputs */
+    gs_diagnosis_free(&d);
+
+    /* The same loop with a graph captured and instantiated, never launched: the graph rule claims
+     * the host time and comes first; host and launch rules leave it. */
+    in.graphs = (gs_graph_facts){.captures = 1, .instantiations = 1, .kernels = 323,
+                                 .first_instantiation = 0};
+    CHECK_INT(gs_diagnose(&in, &d), 0);
+    const gs_finding *f = first(&d);
+    CHECK_STR(f->rule->id, "graphs_unreplayed");
+    CHECK_INT(f->severity, GS_SEV_BOTTLENECK);
+    CHECK_INT(f->at_stake_ns, 93700 + 667520 - 14000);
+    CHECK(strstr(f->evidence, "1 CUDA graph instantiated") != NULL);
+    CHECK(strstr(f->evidence, "0 graph launches") != NULL);
+    CHECK_INT(by_id(&d, "host_bound")->severity, GS_SEV_NONE);
+    CHECK(strstr(by_id(&d, "host_bound")->why, "CUDA graphs") != NULL);
+    gs_diagnosis_free(&d);
+
+    /* Replayed graphs (most kernels from a graph) are no finding. */
+    in.graphs.launches = 40;
+    in.graphs.graph_kernels = 320;
+    CHECK_INT(gs_diagnose(&in, &d), 0);
+    CHECK_INT(by_id(&d, "graphs_unreplayed")->severity, GS_SEV_NONE);
+    CHECK_INT(by_id(&d, "host_bound")->severity, GS_SEV_BOTTLENECK);
+    gs_diagnosis_free(&d);
+
+    /* Launched, but hardly any kernel from a graph (< 1 %): still not replayed. */
+    in.graphs.launches = 1;
+    in.graphs.graph_kernels = 2;
+    in.graphs.kernels = 1000;
+    CHECK_INT(gs_diagnose(&in, &d), 0);
+    CHECK_INT(by_id(&d, "graphs_unreplayed")->severity, GS_SEV_BOTTLENECK);
+    gs_diagnosis_free(&d);
+}
+
 static void test_each_class(void)
 {
     gs_diag_inputs in = healthy();
@@ -74,6 +136,7 @@ static void test_each_class(void)
     in.sync_blocked_ns = 40 * MS;
     in.runtime_ns = 20 * MS; /* the idle after syncs is host time the plugin calls Runtime */
     in.cpu_exec_ns = 10 * MS;
+    in.kernel_ns = 60 * MS;
     in.gpu_util = 0.6;
     expect_first(&in, "sync_bound", 25 * MS);
 
@@ -224,6 +287,7 @@ int main(void)
     test_no_gpu();
     test_healthy();
     test_each_class();
+    test_sync_bound_by_host_and_gpu();
     test_speedup_bound();
     test_thresholds();
     return check_done("test_diagnose");

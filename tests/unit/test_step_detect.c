@@ -273,8 +273,8 @@ static void test_find_and_startup(void)
     CHECK_INT(su.start, 1000 * US);
     CHECK_INT(su.end, s.v[0].start);
     CHECK_INT(su.warmup_steps, 0);
-    CHECK_INT(su.calls[GS_SETUP_LAUNCHES], 10 * 5 * US);
-    CHECK_INT(su.calls[GS_SETUP_SYNC], 20 * US);
+    CHECK_INT(su.calls[GS_STARTUP_LAUNCHES], 10 * 5 * US);
+    CHECK_INT(su.calls[GS_STARTUP_SYNC], 20 * US);
     CHECK_INT(su.gpu_busy, 10 * 10 * US);
     gs_steps_free(&s);
     gs_trace_free(t);
@@ -301,10 +301,10 @@ static void test_startup_classes(void)
     CHECK_INT(gs_startup_build(t, &s, &su, &err), 0);
     CHECK(su.found);
     CHECK_INT(su.start, 100 * US);
-    CHECK_INT(su.calls[GS_SETUP_CONTEXT], 50000 * US);
-    CHECK_INT(su.calls[GS_SETUP_MODULES], 300 * US);
-    CHECK_INT(su.calls[GS_SETUP_LAUNCHES], 100 * US);
-    CHECK_INT(gs_startup_top_class(&su), GS_SETUP_CONTEXT);
+    CHECK_INT(su.calls[GS_STARTUP_CONTEXT], 50000 * US);
+    CHECK_INT(su.calls[GS_STARTUP_MODULES], 300 * US);
+    CHECK_INT(su.calls[GS_STARTUP_LAUNCHES], 100 * US);
+    CHECK_INT(gs_startup_top_class(&su), GS_STARTUP_CONTEXT);
     gs_steps_free(&s);
     gs_trace_free(t);
 }

@@ -295,17 +295,16 @@ static void find_period(detector *d, size_t nnames, double *chance)
     d->period = (uint32_t)best_lag;
 }
 
-/* The confidence: the match at the period over the steady part, which must hold at least two
+/* The confidence: the match at the period over the steady part, which must hold at least three
  * periods, repeat at least GS_TH_PERIOD_MATCH, and that much above chance too (a sequence of one
  * kernel repeated matches itself at every lag): chance is that one of the 2 * MATCH_SLACK + 1
  * ops compared has the same name. */
 static bool accept_period(const detector *d, double chance, double *confidence)
 {
     size_t n = d->n - d->steady;
-    *confidence = 0;
-    if (n < 2 * (size_t)d->period)
-        return false;
     *confidence = match_at(d->seq + d->steady, n, d->period);
+    if (n < 3 * (size_t)d->period)
+        return false;
     chance = 1 - pow(1 - chance, 2 * MATCH_SLACK + 1);
     double above = chance < 1 ? (*confidence - chance) / (1 - chance) : 0;
     return *confidence >= GS_TH_PERIOD_MATCH && above >= GS_TH_PERIOD_MATCH;
@@ -502,8 +501,10 @@ int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
     if (!d.period || !accept_period(&d, chance, &out->confidence)) {
         GS_LOG_ONCE(GS_LOG_INFO,
                     "%s: steps: no repeating sequence among %zu GPU launches (best period %" PRIu32
-                    ", %.2f of its steady part repeats, %.2f needed)",
-                    t->path, d.n, d.period, out->confidence, GS_TH_PERIOD_MATCH);
+                    ", %zu launches from its steady part, %.2f of them repeat; a loop needs 3 "
+                    "periods and %.2f)",
+                    t->path, d.n, d.period, d.period ? d.n - d.steady : 0, out->confidence,
+                    GS_TH_PERIOD_MATCH);
         out->confidence = 0;
         rc = 0;
         goto done;

@@ -38,6 +38,10 @@
  * waiting on other host work; doc/diagnosis.md). */
 #define GS_TH_LAUNCH_MIN_KERNELS_PER_STEP 100
 
+/* CUDA graphs instantiated but not replayed: fewer than this share of the trace's kernels ran
+ * from a graph (graphs that replay run most of the step's kernels; doc/diagnosis.md). */
+#define GS_TH_GRAPH_REPLAYED_SHARE 0.01
+
 /* Host/CPU-bound: the GPU waits on the host (host-wait idle) for this share of the step while
  * kernels are not short: CPU work between launches is the cause (doc/diagnosis.md). */
 #define GS_TH_HOST_WAIT_SHARE 0.15

@@ -204,6 +204,9 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
         out->median_kernel_ns = k->med_kernel;
         out->median_launch_ns = k->med_launch_cost;
         out->short_kernel_share = k->launched ? (double)k->short_kernels / (double)k->launched : 0;
+        out->graphs = src->launch->graphs;
+    } else {
+        gs_graph_facts_count(t, &out->graphs);
     }
     fill_memory_inputs(t, src->memory, out);
     if (measure_tensor_core_share(t, &out->tensor_core_share) != 0)

@@ -3,9 +3,13 @@
  * not. The time a rule puts at stake is a share of the step that no other rule also claims, so
  * the ranking compares like with like:
  *   data loading   = DataLoader time while the GPU idles (TensorBoard plugin category)
- *   sync           = GPU idle right after synchronizing calls (pipeline drained)
- *   launch / host  = the rest of the GPU-idle host time (runtime + CPU exec + untraced), the
- *                    first when kernels are short, the second when they are not
+ *   sync           = GPU idle right after synchronizing calls (pipeline drained), at most the
+ *                    time the host is blocked in them and the step less the GPU's work: the
+ *                    host's own work and the GPU's stay when the syncs go
+ *   graphs / launch / host
+ *                  = the rest of the GPU-idle host time (runtime + CPU exec + untraced): CUDA
+ *                    graphs' when graphs were instantiated but not replayed, else launch when
+ *                    kernels are short, else host
  *   transfer       = copies and sets while no kernel runs
  *   communication  = collectives while no compute kernel runs (exposed), less the wait for a
  *                    straggler, which the straggler rule claims
@@ -69,11 +73,45 @@ static double ms(gs_ns ns)
     return (double)ns / 1e6;
 }
 
+/* GPU work per step: the breakdown's GPU categories (each instant in one category). */
+static gs_ns gpu_work(const gs_diag_inputs *in)
+{
+    return in->kernel_ns + in->memcpy_ns + in->memset_ns + in->comm_ns;
+}
+
+/* What removing the synchronizations can win: the GPU idle after them, but no more than the host
+ * was blocked in them (the host's own work stays: step >= host work = step - blocked) nor than
+ * the step less the GPU's work (step >= GPU work). Speed-up <= step / max(GPU work, host work). */
+static gs_ns sync_claim(const gs_diag_inputs *in)
+{
+    gs_ns ns = in->sync_idle_ns;
+    if (in->sync_blocked_ns < ns)
+        ns = in->sync_blocked_ns;
+    if (in->step_ns - gpu_work(in) < ns)
+        ns = in->step_ns - gpu_work(in);
+    return ns > 0 ? ns : 0;
+}
+
 /* GPU-idle host time not already explained by the DataLoader or by synchronization. */
 static gs_ns host_idle(const gs_diag_inputs *in)
 {
-    gs_ns ns = in->runtime_ns + in->cpu_exec_ns + in->other_ns - in->sync_idle_ns;
+    gs_ns ns = in->runtime_ns + in->cpu_exec_ns + in->other_ns - sync_claim(in);
     return ns > 0 ? ns : 0;
+}
+
+/* Graphs were instantiated but (almost) no kernel ran from one: kernels went one by one. */
+static bool graphs_unreplayed(const gs_diag_inputs *in)
+{
+    return in->graphs.instantiations > 0 &&
+           (in->graphs.launches == 0 || gs_graph_kernel_share(&in->graphs) < GS_TH_GRAPH_REPLAYED_SHARE);
+}
+
+/* The graphs rule claims the GPU-idle host time when it is a bottleneck: the launch and host
+ * rules then leave it (one cause per share of the step). */
+static bool graphs_claim_host_idle(const gs_diag_inputs *in)
+{
+    return in->gpu_activities > 0 && graphs_unreplayed(in) &&
+           share(in, host_idle(in)) > GS_TH_LAUNCH_HOSTWAIT_SHARE;
 }
 
 /* Many kernels, short ones, shorter than their launch calls: the host's launch rate bounds them. */
@@ -134,17 +172,28 @@ static void rule_sync(const gs_diag_inputs *in, gs_finding *f)
         return;
     add_input(f, "sync_idle_ns", (double)in->sync_idle_ns, GS_UNIT_NS);
     add_input(f, "sync_blocked_ns", (double)in->sync_blocked_ns, GS_UNIT_NS);
+    add_input(f, "gpu_work_ns", (double)gpu_work(in), GS_UNIT_NS);
     add_input(f, "step_ns", (double)in->step_ns, GS_UNIT_NS);
     add_threshold(f, "sync_idle_share", GS_TH_SYNC_SHARE, GS_UNIT_SHARE);
-    set_stake(in, f, in->sync_idle_ns, true);
+    gs_ns claim = sync_claim(in);
+    set_stake(in, f, claim, true);
     f->severity = f->at_stake_share > GS_TH_SYNC_SHARE ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
+    /* When the bound is below the idle, say which one holds it. */
+    char bound[160] = "";
+    if (claim < in->sync_idle_ns)
+        snprintf(bound, sizeof bound,
+                 "; removing them wins at most %.3f ms per step (the host's own work, %.3f ms, "
+                 "and the GPU's, %.3f ms, stay)",
+                 ms(claim), ms(in->step_ns - in->sync_blocked_ns), ms(gpu_work(in)));
     EVIDENCE(f,
              "after synchronizing calls the GPU sits idle %.3f ms per step (%.1f %%); the host "
-             "is blocked in them %.3f ms per step%s%s",
-             ms(in->sync_idle_ns), 100 * f->at_stake_share, ms(in->sync_blocked_ns),
-             in->sync_top_op ? ", mostly under " : "", in->sync_top_op ? in->sync_top_op : "");
-    WHY(f, "idle after syncs %.1f %% of the step vs %.0f %%", 100 * f->at_stake_share,
-        100 * GS_TH_SYNC_SHARE);
+             "is blocked in them %.3f ms per step%s%s%s",
+             ms(in->sync_idle_ns), 100 * share(in, in->sync_idle_ns), ms(in->sync_blocked_ns),
+             in->sync_top_op ? ", mostly under " : "", in->sync_top_op ? in->sync_top_op : "",
+             bound);
+    WHY(f, "idle after syncs %.1f %% of the step, of which removing them can win %.1f %% "
+        "(at most the time blocked in them and the step less the GPU's work) vs %.0f %%",
+        100 * share(in, in->sync_idle_ns), 100 * f->at_stake_share, 100 * GS_TH_SYNC_SHARE);
 }
 
 static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
@@ -162,7 +211,8 @@ static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
     add_threshold(f, "short_kernel_share", GS_TH_SHORT_KERNEL_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "host_idle_share", GS_TH_LAUNCH_HOSTWAIT_SHARE, GS_UNIT_SHARE);
     set_stake(in, f, idle, true);
-    bool fires = kernels_short(in) && f->at_stake_share > GS_TH_LAUNCH_HOSTWAIT_SHARE;
+    bool fires = kernels_short(in) && f->at_stake_share > GS_TH_LAUNCH_HOSTWAIT_SHARE &&
+                 !graphs_claim_host_idle(in);
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     if (!fires)
         set_stake(in, f, 0, true);
@@ -180,6 +230,53 @@ static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
         100 * GS_TH_LAUNCH_HOSTWAIT_SHARE);
 }
 
+/* CUDA graphs captured and instantiated, then (almost) never launched: the step's kernels were
+ * launched one by one, so the host time the graph would have saved is at stake. */
+static void rule_graphs(const gs_diag_inputs *in, gs_finding *f)
+{
+    if (without_gpu(in, f))
+        return;
+    const gs_graph_facts *g = &in->graphs;
+    gs_ns idle = host_idle(in);
+    add_input(f, "graph_captures", (double)g->captures, GS_UNIT_COUNT);
+    add_input(f, "graph_instantiations", (double)g->instantiations, GS_UNIT_COUNT);
+    add_input(f, "graph_launches", (double)g->launches, GS_UNIT_COUNT);
+    add_input(f, "captured_launches", (double)g->captured_launches, GS_UNIT_COUNT);
+    add_input(f, "graph_kernel_share", gs_graph_kernel_share(g), GS_UNIT_SHARE);
+    add_input(f, "host_idle_ns", (double)idle, GS_UNIT_NS);
+    add_threshold(f, "graph_kernel_share", GS_TH_GRAPH_REPLAYED_SHARE, GS_UNIT_SHARE);
+    add_threshold(f, "host_idle_share", GS_TH_LAUNCH_HOSTWAIT_SHARE, GS_UNIT_SHARE);
+    bool fires = graphs_unreplayed(in);
+    set_stake(in, f, fires ? idle : 0, true);
+    f->severity = !fires                   ? GS_SEV_NONE
+                  : graphs_claim_host_idle(in) ? GS_SEV_BOTTLENECK
+                                               : GS_SEV_FINDING;
+    if (!g->instantiations) {
+        EVIDENCE(f, "no CUDA graph instantiated; %llu of %llu kernels ran from a graph",
+                 (unsigned long long)g->graph_kernels, (unsigned long long)g->kernels);
+        WHY(f, "no graph instantiated (> 0?): the rule does not apply");
+        return;
+    }
+    char captured[96] = "";
+    if (g->captures)
+        snprintf(captured, sizeof captured, " (%llu kernel launch%s recorded in %llu capture%s)",
+                 (unsigned long long)g->captured_launches, g->captured_launches == 1 ? "" : "es",
+                 (unsigned long long)g->captures, g->captures == 1 ? "" : "s");
+    EVIDENCE(f,
+             "%llu CUDA graph%s instantiated%s, %llu graph launch%s: %llu of %llu kernels (%.1f %%) "
+             "ran from a graph, the rest were launched one by one; the GPU waits on the host "
+             "%.3f ms per step (%.1f %%)",
+             (unsigned long long)g->instantiations, g->instantiations == 1 ? "" : "s", captured,
+             (unsigned long long)g->launches, g->launches == 1 ? "" : "es",
+             (unsigned long long)g->graph_kernels, (unsigned long long)g->kernels,
+             100 * gs_graph_kernel_share(g), ms(idle), 100 * share(in, idle));
+    WHY(f, "%llu graph(s) instantiated (> 0?), %llu launched (0?) or %.1f %% of kernels from a "
+        "graph (< %.0f %%?); GPU waiting on the host %.1f %% (> %.0f %% for a bottleneck?)",
+        (unsigned long long)g->instantiations, (unsigned long long)g->launches,
+        100 * gs_graph_kernel_share(g), 100 * GS_TH_GRAPH_REPLAYED_SHARE, 100 * share(in, idle),
+        100 * GS_TH_LAUNCH_HOSTWAIT_SHARE);
+}
+
 static void rule_host(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
@@ -193,16 +290,17 @@ static void rule_host(const gs_diag_inputs *in, gs_finding *f)
     add_input(f, "gpu_util", in->gpu_util, GS_UNIT_SHARE);
     add_threshold(f, "host_idle_share", GS_TH_HOST_WAIT_SHARE, GS_UNIT_SHARE);
     set_stake(in, f, idle, true);
-    bool fires = !kernels_short(in) && f->at_stake_share > GS_TH_HOST_WAIT_SHARE;
+    bool fires = !kernels_short(in) && f->at_stake_share > GS_TH_HOST_WAIT_SHARE &&
+                 !graphs_claim_host_idle(in);
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     if (!fires)
         set_stake(in, f, 0, true);
     /* The parts add up to the total: the GPU idle after synchronizing calls, which the
      * synchronization rule claims, is named as what is taken off (host_idle). */
     char less[96] = "";
-    if (in->sync_idle_ns > 0)
+    if (sync_claim(in) > 0)
         snprintf(less, sizeof less, ", less %.3f ms after synchronizing calls (Synchronization's)",
-                 ms(in->sync_idle_ns));
+                 ms(sync_claim(in)));
     EVIDENCE(f,
              "the GPU waits on host work %.3f ms per step (%.1f %%): CPU operators %.3f ms + "
              "runtime calls %.3f ms + untraced host time %.3f ms%s; GPU utilization %.0f %%",
@@ -210,7 +308,10 @@ static void rule_host(const gs_diag_inputs *in, gs_finding *f)
              ms(in->other_ns), less, 100 * in->gpu_util);
     WHY(f, "GPU waiting on the host %.1f %% of the step (> %.0f %%?)%s", 100 * share(in, idle),
         100 * GS_TH_HOST_WAIT_SHARE,
-        kernels_short(in) ? "; kernels are short, so this is launch overhead instead" : "");
+        graphs_claim_host_idle(in)
+            ? "; CUDA graphs were instantiated but not replayed, so this is theirs instead"
+        : kernels_short(in) ? "; kernels are short, so this is launch overhead instead"
+                            : "");
 }
 
 static void rule_transfer(const gs_diag_inputs *in, gs_finding *f)
@@ -446,6 +547,17 @@ static const gs_rule rules[] = {
       "use non_blocking=True copies into pinned memory instead of synchronous ones",
       "drop explicit torch.cuda.synchronize() outside timing code",
       "avoid data-dependent shapes (nonzero, masked_select, boolean indexing) in the hot loop"}},
+    {"graphs_unreplayed", "CUDA graphs captured but not replayed",
+     "PyTorch docs: CUDA graphs (torch.cuda.graphs) and torch.compile's CUDA graph trees "
+     "(mode=\"reduce-overhead\"); 1 %: doc/diagnosis.md#thresholds",
+     rule_graphs,
+     {"find why the graph is not replayed: run with TORCH_LOGS=perf_hints, which prints the "
+      "\"skipping cudagraphs due to ...\" reason (mutated inputs, CPU tensors, dynamic shapes, "
+      "ops that cannot be captured)",
+      "keep input shapes fixed (pad or bucket them): every new shape records a new graph, and "
+      "reduce-overhead warms up before it records",
+      "call the compiled function the same way each step (same device, no graph break inside), "
+      "then check that gpuscope launch shows Graph (%) near 100"}},
     {"launch_bound", "Kernel launch overhead",
      "HTA kernel launch statistics; thresholds: doc/diagnosis.md#thresholds", rule_launch,
      {"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "

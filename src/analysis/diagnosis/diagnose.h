@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/trace/cuda_graphs.h"
 #include "model/trace.h"
 
 /* The per-step numbers the rules read (means over the kept steps of one rank). A negative value
@@ -31,6 +32,8 @@ typedef struct gs_diag_inputs {
     double kernels_per_step;
     gs_ns median_kernel_ns, median_launch_ns;
     double short_kernel_share; /* kernels shorter than their launch call / all launched */
+    /* CUDA graphs over the whole trace (captured and instantiated once, often in warm-up). */
+    gs_graph_facts graphs;
     /* Copies. */
     gs_ns pageable_copy_ns;
     /* Memory, from allocator records. */

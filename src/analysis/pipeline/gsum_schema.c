@@ -351,15 +351,26 @@ static const gs_gsum_field startup_fields[] = {
     {"end_ns", GS_F_I64, S(R, startup.end), 0},
     {"before_steps_ns", GS_F_I64, S(R, startup.before_steps), 0},
     {"warmup_steps", GS_F_SIZE, S(R, startup.warmup_steps), 0},
-    {"context_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_CONTEXT]), 0},
-    {"modules_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_MODULES]), 0},
-    {"memory_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_MEMORY]), 0},
-    {"copies_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_COPIES]), 0},
-    {"launches_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_LAUNCHES]), 0},
-    {"sync_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_SYNC]), 0},
-    {"other_calls_ns", GS_F_I64, S(R, startup.calls[GS_SETUP_OTHER]), 0},
+    {"context_ns", GS_F_I64, S(R, startup.calls[GS_STARTUP_CONTEXT]), 0},
+    {"modules_ns", GS_F_I64, S(R, startup.calls[GS_STARTUP_MODULES]), 0},
+    {"memory_ns", GS_F_I64, S(R, startup.calls[GS_STARTUP_MEMORY]), 0},
+    {"copies_ns", GS_F_I64, S(R, startup.calls[GS_STARTUP_COPIES]), 0},
+    {"launches_ns", GS_F_I64, S(R, startup.calls[GS_STARTUP_LAUNCHES]), 0},
+    {"sync_ns", GS_F_I64, S(R, startup.calls[GS_STARTUP_SYNC]), 0},
+    {"other_calls_ns", GS_F_I64, S(R, startup.calls[GS_STARTUP_OTHER]), 0},
     {"gpu_busy_ns", GS_F_I64, S(R, startup.gpu_busy), 0},
 };
+#define GR(f) S(R, inputs.graphs.f)
+static const gs_gsum_field graph_fields[] = {
+    {"captures", GS_F_U64, GR(captures), 0},
+    {"instantiations", GS_F_U64, GR(instantiations), 0},
+    {"launches", GS_F_U64, GR(launches), 0},
+    {"captured_launches", GS_F_U64, GR(captured_launches), 0},
+    {"graph_kernels", GS_F_U64, GR(graph_kernels), 0},
+    {"kernels", GS_F_U64, GR(kernels), 0},
+    {"first_instantiation_ns", GS_F_I64, GR(first_instantiation), 0},
+};
+#undef GR
 
 #define OBJ(k, f) {k, f, N(f), 0, 0, 0, 0}
 #define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), 0}
@@ -396,6 +407,7 @@ static const gs_gsum_section sections[] = {
          series.has_memory),
     OBJ1("tracing", tracing_fields, has_tracing_cost),
     OBJ1("startup", startup_fields, has_startup),
+    OBJ1("cuda_graphs", graph_fields, has_graphs),
 };
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)

@@ -13,9 +13,9 @@
 #define GS_GSUM_MAGIC "gpuscope-rank-summary"
 #define GS_GSUM_VERSION 1
 /* Minor 1 added the GPUs, the longest idle gaps, the copies table and the charts' series; minor 2
- * what tracing cost the program; minor 3 the start-up phase and, for steps detected from the
- * repeating kernel sequence, their period and confidence. A reader of an older minor skips them;
- * a file without them reads as a summary without them. */
+ * what tracing cost the program; minor 3 the start-up phase, for steps detected from the repeating
+ * kernel sequence their period and confidence, and the CUDA graph facts. A reader of an older
+ * minor skips them; a file without them reads as a summary without them. */
 #define GS_GSUM_MINOR 3
 
 enum gs_gsum_type {

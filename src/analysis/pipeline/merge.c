@@ -54,6 +54,8 @@ int gs_merge_facts(const gs_rank_summary *v, size_t n, gs_profile_facts *f, bool
         f->files[i].tracing_cost = s->has_tracing_cost ? s->tracing_cost_ns : -1;
         if (s->has_startup)
             f->files[i].startup = s->startup;
+        f->files[i].has_graphs = s->has_graphs;
+        f->files[i].graphs = s->inputs.graphs;
         f->nranks += i == 0 || s->id.rank != v[i - 1].id.rank;
         f->world_size = s->id.world_size > f->world_size ? s->id.world_size : f->world_size;
         f->span = s->span > f->span ? s->span : f->span;

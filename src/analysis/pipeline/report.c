@@ -5,6 +5,7 @@
 
 #include "analysis/diagnosis/diag_inputs.h"
 #include "analysis/pipeline/merge.h"
+#include "analysis/pipeline/runs.h"
 
 /* One rank's breakdown (a view of its summary's steps and GPU metrics) and temporal row. */
 static void fill_rank(gs_report *r, size_t i)
@@ -60,6 +61,11 @@ int gs_report_build(gs_rank_summary *ranks, size_t n, bool align, gs_report *out
     gs_rank_summaries_sort(ranks, n);
     out->summaries = ranks;
     out->nsummaries = n;
+    /* Several runs in the inputs: refuse with the runs listed rather than merge them. */
+    if (gs_runs_check(ranks, n, err) != 0) {
+        gs_report_free(out);
+        return -1;
+    }
     for (size_t i = 0; i < n; i++)
         out->from_gsum += ranks[i].from_gsum;
     size_t m = n ? n : 1;

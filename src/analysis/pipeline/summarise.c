@@ -140,6 +140,7 @@ static int fill_facts(const gs_profile_facts *f, gs_rank_summary *s)
         s->tracing_cost_ns = f->files[0].tracing_cost;
     }
     s->profiler_steps = f->steps;
+    s->has_graphs = true; /* inputs.graphs: the verdict's inputs (fill_breakdown) */
     s->events = f->events;
     s->has_devices = true;
     s->devices = calloc(f->ndevices ? f->ndevices : 1, sizeof *s->devices);

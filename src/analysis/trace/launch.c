@@ -19,9 +19,6 @@ typedef struct item {
     bool is_short, graph, driver;
 } item;
 
-/* Launch calls that are CUDA-graph launches: they launch many kernels at once. */
-static const char *const graph_launch_names[] = {"cudaGraphLaunch", "hipGraphLaunch",
-                                                 "cuGraphLaunch"};
 /* Driver-API launches (Triton and other JIT kernels); HTA's launch list misses them. */
 static const char *const driver_launch_prefixes[] = {
     "cuLaunchKernel", "cuLaunchCooperativeKernel", "hipModuleLaunchKernel",
@@ -29,12 +26,10 @@ static const char *const driver_launch_prefixes[] = {
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Launch calls that are CUDA-graph launches: they launch many kernels at once. */
 static bool is_graph_launch(const char *name)
 {
-    for (size_t i = 0; i < COUNT_OF(graph_launch_names); i++)
-        if (strncmp(name, graph_launch_names[i], strlen(graph_launch_names[i])) == 0)
-            return true;
-    return false;
+    return gs_is_graph_launch_call(name);
 }
 
 static bool is_driver_launch(const char *name)
@@ -206,6 +201,7 @@ int gs_launch_trace(const gs_trace *t, const gs_steps *steps, gs_launch_rank *ou
     out->launches_per_s =
         kept_time > 0 ? (double)out->kept.launch_calls * 1e9 / (double)kept_time : 0;
     count_graph_launches(t, steps, out);
+    gs_graph_facts_count(t, &out->graphs);
     free(items), free(seen), free(scratch), free(kept);
     return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "analysis/base/select.h"
 #include "analysis/base/steps.h"
+#include "analysis/trace/cuda_graphs.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -59,6 +60,7 @@ typedef struct gs_launch_rank {
     double kernels_per_step;   /* mean kernels per kept step */
     double launches_per_s;     /* kept.launch_calls / Σ step time of the kept steps */
     gs_launch_stats kept;      /* the kept steps' kernels together */
+    gs_graph_facts graphs;     /* the whole trace's CUDA graph captures, instantiations, launches */
 } gs_launch_rank;
 
 typedef struct gs_launch_summary {

@@ -100,6 +100,8 @@ static void add_trace(gs_profile_facts *f, const gs_trace *t)
                             has_span ? last - first : 0, count_steps(t)};
     memcpy(file->lost, t->lost, sizeof file->lost);
     file->tracing_cost = t->collector_overhead_ns;
+    file->has_graphs = true;
+    gs_graph_facts_count(t, &file->graphs);
     if (file->span > f->span)
         f->span = file->span;
     for (size_t d = 0; d < t->devices.n; d++) {

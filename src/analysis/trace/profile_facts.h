@@ -8,6 +8,7 @@
 
 #include "analysis/base/select.h"
 #include "analysis/trace/startup.h"
+#include "analysis/trace/cuda_graphs.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -21,6 +22,8 @@ typedef struct gs_file_facts {
     gs_ns tracing_cost; /* what tracing cost the program (gpuscope run's CUDA tracing: CUPTI's
                          * overhead records); -1 when the trace does not say */
     gs_startup startup; /* filled from the rank summary (it needs the steps); found false here */
+    bool has_graphs;       /* the graph facts are known (a .gsum before minor 3 lacks them) */
+    gs_graph_facts graphs; /* CUDA graph captures, instantiations, launches, graph kernels */
 } gs_file_facts;
 
 /* Whether a file's tracing cost is a share of its span worth a line in the report

@@ -16,76 +16,76 @@
  * Driver API references); the first match wins, so the more specific prefixes come first. */
 static const struct setup_call {
     const char *prefix;
-    enum gs_setup_class cls;
+    enum gs_startup_class cls;
 } setup_calls[] = {
-    {"cuInit", GS_SETUP_CONTEXT},
-    {"cuCtx", GS_SETUP_CONTEXT},
-    {"cuDevicePrimaryCtx", GS_SETUP_CONTEXT},
-    {"cudaSetDevice", GS_SETUP_CONTEXT},
-    {"cudaDeviceReset", GS_SETUP_CONTEXT},
-    {"cudaInitDevice", GS_SETUP_CONTEXT},
-    {"cuLibrary", GS_SETUP_MODULES},
-    {"cuModule", GS_SETUP_MODULES},
-    {"cuKernelGet", GS_SETUP_MODULES},
-    {"cudaGetFuncBySymbol", GS_SETUP_MODULES},
-    {"cudaGetKernel", GS_SETUP_MODULES},
-    {"cudaFuncGetAttributes", GS_SETUP_MODULES},
-    {"cudaFuncSetAttribute", GS_SETUP_MODULES},
-    {"cuFuncGetAttribute", GS_SETUP_MODULES},
-    {"cuFuncSetAttribute", GS_SETUP_MODULES},
-    {"cuLink", GS_SETUP_MODULES},
-    {"cudaMalloc", GS_SETUP_MEMORY},
-    {"cudaFree", GS_SETUP_MEMORY},
-    {"cudaHostAlloc", GS_SETUP_MEMORY},
-    {"cudaHostRegister", GS_SETUP_MEMORY},
-    {"cudaHostUnregister", GS_SETUP_MEMORY},
-    {"cuMemAlloc", GS_SETUP_MEMORY},
-    {"cuMemFree", GS_SETUP_MEMORY},
-    {"cuMemHost", GS_SETUP_MEMORY},
-    {"cuMemCreate", GS_SETUP_MEMORY},
-    {"cuMemRelease", GS_SETUP_MEMORY},
-    {"cuMemMap", GS_SETUP_MEMORY},
-    {"cuMemUnmap", GS_SETUP_MEMORY},
-    {"cuMemAddress", GS_SETUP_MEMORY},
-    {"cuMemSetAccess", GS_SETUP_MEMORY},
-    {"cudaMemcpy", GS_SETUP_COPIES},
-    {"cudaMemset", GS_SETUP_COPIES},
-    {"cuMemcpy", GS_SETUP_COPIES},
-    {"cuMemset", GS_SETUP_COPIES},
-    {"cudaLaunch", GS_SETUP_LAUNCHES},
-    {"cuLaunch", GS_SETUP_LAUNCHES},
-    {"cudaGraphLaunch", GS_SETUP_LAUNCHES},
-    {"cuGraphLaunch", GS_SETUP_LAUNCHES},
-    {"cudaStreamSynchronize", GS_SETUP_SYNC},
-    {"cudaDeviceSynchronize", GS_SETUP_SYNC},
-    {"cudaEventSynchronize", GS_SETUP_SYNC},
-    {"cuStreamSynchronize", GS_SETUP_SYNC},
-    {"cuCtxSynchronize", GS_SETUP_SYNC},
-    {"cuEventSynchronize", GS_SETUP_SYNC},
+    {"cuInit", GS_STARTUP_CONTEXT},
+    {"cuCtx", GS_STARTUP_CONTEXT},
+    {"cuDevicePrimaryCtx", GS_STARTUP_CONTEXT},
+    {"cudaSetDevice", GS_STARTUP_CONTEXT},
+    {"cudaDeviceReset", GS_STARTUP_CONTEXT},
+    {"cudaInitDevice", GS_STARTUP_CONTEXT},
+    {"cuLibrary", GS_STARTUP_MODULES},
+    {"cuModule", GS_STARTUP_MODULES},
+    {"cuKernelGet", GS_STARTUP_MODULES},
+    {"cudaGetFuncBySymbol", GS_STARTUP_MODULES},
+    {"cudaGetKernel", GS_STARTUP_MODULES},
+    {"cudaFuncGetAttributes", GS_STARTUP_MODULES},
+    {"cudaFuncSetAttribute", GS_STARTUP_MODULES},
+    {"cuFuncGetAttribute", GS_STARTUP_MODULES},
+    {"cuFuncSetAttribute", GS_STARTUP_MODULES},
+    {"cuLink", GS_STARTUP_MODULES},
+    {"cudaMalloc", GS_STARTUP_MEMORY},
+    {"cudaFree", GS_STARTUP_MEMORY},
+    {"cudaHostAlloc", GS_STARTUP_MEMORY},
+    {"cudaHostRegister", GS_STARTUP_MEMORY},
+    {"cudaHostUnregister", GS_STARTUP_MEMORY},
+    {"cuMemAlloc", GS_STARTUP_MEMORY},
+    {"cuMemFree", GS_STARTUP_MEMORY},
+    {"cuMemHost", GS_STARTUP_MEMORY},
+    {"cuMemCreate", GS_STARTUP_MEMORY},
+    {"cuMemRelease", GS_STARTUP_MEMORY},
+    {"cuMemMap", GS_STARTUP_MEMORY},
+    {"cuMemUnmap", GS_STARTUP_MEMORY},
+    {"cuMemAddress", GS_STARTUP_MEMORY},
+    {"cuMemSetAccess", GS_STARTUP_MEMORY},
+    {"cudaMemcpy", GS_STARTUP_COPIES},
+    {"cudaMemset", GS_STARTUP_COPIES},
+    {"cuMemcpy", GS_STARTUP_COPIES},
+    {"cuMemset", GS_STARTUP_COPIES},
+    {"cudaLaunch", GS_STARTUP_LAUNCHES},
+    {"cuLaunch", GS_STARTUP_LAUNCHES},
+    {"cudaGraphLaunch", GS_STARTUP_LAUNCHES},
+    {"cuGraphLaunch", GS_STARTUP_LAUNCHES},
+    {"cudaStreamSynchronize", GS_STARTUP_SYNC},
+    {"cudaDeviceSynchronize", GS_STARTUP_SYNC},
+    {"cudaEventSynchronize", GS_STARTUP_SYNC},
+    {"cuStreamSynchronize", GS_STARTUP_SYNC},
+    {"cuCtxSynchronize", GS_STARTUP_SYNC},
+    {"cuEventSynchronize", GS_STARTUP_SYNC},
 };
 
-static const char *const class_names[GS_SETUP__COUNT] = {
-    [GS_SETUP_CONTEXT] = "context creation",   [GS_SETUP_MODULES] = "module loading",
-    [GS_SETUP_MEMORY] = "memory allocation",   [GS_SETUP_COPIES] = "copies and sets",
-    [GS_SETUP_LAUNCHES] = "kernel launches",   [GS_SETUP_SYNC] = "waiting for the GPU",
-    [GS_SETUP_OTHER] = "other CUDA calls",
+static const char *const class_names[GS_STARTUP__COUNT] = {
+    [GS_STARTUP_CONTEXT] = "context creation",   [GS_STARTUP_MODULES] = "module loading",
+    [GS_STARTUP_MEMORY] = "memory allocation",   [GS_STARTUP_COPIES] = "copies and sets",
+    [GS_STARTUP_LAUNCHES] = "kernel launches",   [GS_STARTUP_SYNC] = "waiting for the GPU",
+    [GS_STARTUP_OTHER] = "other CUDA calls",
 };
 
-const char *gs_setup_class_name(enum gs_setup_class c)
+const char *gs_startup_class_name(enum gs_startup_class c)
 {
-    return (unsigned)c < GS_SETUP__COUNT ? class_names[c] : "?";
+    return (unsigned)c < GS_STARTUP__COUNT ? class_names[c] : "?";
 }
 
-static enum gs_setup_class class_of(const char *name)
+static enum gs_startup_class class_of(const char *name)
 {
     /* cuCtxSynchronize waits; it must not read as context creation. */
     if (strstr(name, "Synchronize"))
-        return GS_SETUP_SYNC;
+        return GS_STARTUP_SYNC;
     for (size_t i = 0; i < COUNT_OF(setup_calls); i++) {
         if (strncmp(name, setup_calls[i].prefix, strlen(setup_calls[i].prefix)) == 0)
             return setup_calls[i].cls;
     }
-    return GS_SETUP_OTHER;
+    return GS_STARTUP_OTHER;
 }
 
 bool gs_startup_noticeable(const gs_startup *s, gs_ns span)
@@ -93,12 +93,12 @@ bool gs_startup_noticeable(const gs_startup *s, gs_ns span)
     return s->found && span > 0 && (double)(s->end - s->start) >= GS_TH_STARTUP_SHARE * (double)span;
 }
 
-enum gs_setup_class gs_startup_top_class(const gs_startup *s)
+enum gs_startup_class gs_startup_top_class(const gs_startup *s)
 {
-    enum gs_setup_class top = GS_SETUP_CONTEXT;
-    for (int c = 0; c < GS_SETUP__COUNT; c++) {
+    enum gs_startup_class top = GS_STARTUP_CONTEXT;
+    for (int c = 0; c < GS_STARTUP__COUNT; c++) {
         if (s->calls[c] > s->calls[top])
-            top = (enum gs_setup_class)c;
+            top = (enum gs_startup_class)c;
     }
     return top;
 }
@@ -169,10 +169,10 @@ static int sum_calls(const gs_trace *t, gs_startup *out)
     for (size_t k = 0; k < n; k++) {
         if (k && (calls[k].pid != calls[k - 1].pid || calls[k].tid != calls[k - 1].tid))
             context_seen = false;
-        enum gs_setup_class cls = class_of(gs_trace_str(t, calls[k].name));
-        if (!context_seen && (cls == GS_SETUP_OTHER || cls == GS_SETUP_MEMORY) &&
+        enum gs_startup_class cls = class_of(gs_trace_str(t, calls[k].name));
+        if (!context_seen && (cls == GS_STARTUP_OTHER || cls == GS_STARTUP_MEMORY) &&
             calls[k].own >= CONTEXT_CALL_NS) {
-            cls = GS_SETUP_CONTEXT;
+            cls = GS_STARTUP_CONTEXT;
             context_seen = true;
         }
         out->calls[cls] += calls[k].own > 0 ? calls[k].own : 0;

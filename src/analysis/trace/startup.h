@@ -16,25 +16,25 @@
 #include "model/trace.h"
 
 /* What a CUDA call does, for the start-up phase; the table in startup.c names them. */
-enum gs_setup_class {
-    GS_SETUP_CONTEXT,  /* cuInit, context creation, cudaSetDevice */
-    GS_SETUP_MODULES,  /* module and library loading, function lookup */
-    GS_SETUP_MEMORY,   /* allocation and freeing, host and device */
-    GS_SETUP_COPIES,   /* copies and sets (the host side: the model moving in) */
-    GS_SETUP_LAUNCHES, /* kernel and graph launches */
-    GS_SETUP_SYNC,     /* waiting for the GPU */
-    GS_SETUP_OTHER,    /* every other CUDA call */
-    GS_SETUP__COUNT
+enum gs_startup_class {
+    GS_STARTUP_CONTEXT,  /* cuInit, context creation, cudaSetDevice */
+    GS_STARTUP_MODULES,  /* module and library loading, function lookup */
+    GS_STARTUP_MEMORY,   /* allocation and freeing, host and device */
+    GS_STARTUP_COPIES,   /* copies and sets (the host side: the model moving in) */
+    GS_STARTUP_LAUNCHES, /* kernel and graph launches */
+    GS_STARTUP_SYNC,     /* waiting for the GPU */
+    GS_STARTUP_OTHER,    /* every other CUDA call */
+    GS_STARTUP__COUNT
 };
 
-const char *gs_setup_class_name(enum gs_setup_class c);
+const char *gs_startup_class_name(enum gs_startup_class c);
 
 typedef struct gs_startup {
     bool found;         /* the trace has steps and time before the first kept one */
     gs_ns start, end;   /* first event .. start of the first kept step */
     gs_ns before_steps; /* of which before the first step */
     size_t warmup_steps;
-    gs_ns calls[GS_SETUP__COUNT]; /* host time in CUDA calls, by class (own time: nested calls
+    gs_ns calls[GS_STARTUP__COUNT]; /* host time in CUDA calls, by class (own time: nested calls
                                    * excluded), over every thread */
     gs_ns gpu_busy;     /* GPU time of kernels, copies and sets in the phase */
 } gs_startup;
@@ -47,6 +47,6 @@ int gs_startup_build(const gs_trace *t, const gs_steps *s, gs_startup *out, gs_e
 bool gs_startup_noticeable(const gs_startup *s, gs_ns span);
 
 /* The class whose calls took the most time in the phase. */
-enum gs_setup_class gs_startup_top_class(const gs_startup *s);
+enum gs_startup_class gs_startup_top_class(const gs_startup *s);
 
 #endif

@@ -1,0 +1,96 @@
+#include "analysis/trace/cuda_graphs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The runtime, driver and HIP spellings of each call; a name matches its prefix, so version
+ * suffixes (_v10000) and variants (cudaGraphInstantiateWithFlags) count. */
+static const char *const begin_names[] = {"cudaStreamBeginCapture", "cuStreamBeginCapture",
+                                          "hipStreamBeginCapture"};
+static const char *const end_names[] = {"cudaStreamEndCapture", "cuStreamEndCapture",
+                                        "hipStreamEndCapture"};
+static const char *const instantiate_names[] = {"cudaGraphInstantiate", "cuGraphInstantiate",
+                                                "hipGraphInstantiate"};
+static const char *const launch_names[] = {"cudaGraphLaunch", "cuGraphLaunch", "hipGraphLaunch"};
+/* Kernel launches a capture records as graph nodes (runtime, driver and HIP). */
+static const char *const kernel_launch_names[] = {
+    "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel",
+    "cuLaunchCooperativeKernel", "hipLaunchKernel", "hipModuleLaunchKernel",
+    "hipExtModuleLaunchKernel", "hipExtLaunchKernel"};
+
+static bool matches(const char *name, const char *const *prefixes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
+#define MATCHES(name, list) matches(name, list, COUNT_OF(list))
+
+bool gs_is_graph_launch_call(const char *api_name)
+{
+    return MATCHES(api_name, launch_names);
+}
+
+/* A thread capturing: the end of its BeginCapture call. */
+typedef struct capturing {
+    int64_t tid;
+    gs_ns since;
+} capturing;
+
+void gs_graph_facts_count(const gs_trace *t, gs_graph_facts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->first_instantiation = -1;
+    out->kernels = t->kernels.n;
+    /* Threads that capture at once are few (one per capturing stream); more are dropped. */
+    capturing open[8];
+    size_t nopen = 0;
+    for (size_t i = 0; i < t->apis.n; i++) { /* apis are sorted by start */
+        const gs_api *a = &t->apis.v[i];
+        const char *name = gs_trace_str(t, a->name);
+        if (MATCHES(name, begin_names)) {
+            if (nopen < COUNT_OF(open))
+                open[nopen++] = (capturing){a->tid, a->end};
+        } else if (MATCHES(name, end_names)) {
+            for (size_t k = 0; k < nopen; k++)
+                if (open[k].tid == a->tid) {
+                    out->captures++;
+                    open[k] = open[--nopen];
+                    break;
+                }
+        } else if (MATCHES(name, instantiate_names)) {
+            if (!out->instantiations++)
+                out->first_instantiation = a->start;
+        } else if (MATCHES(name, launch_names)) {
+            out->launches++;
+        } else if (nopen && MATCHES(name, kernel_launch_names)) {
+            for (size_t k = 0; k < nopen; k++)
+                if (open[k].tid == a->tid && a->start >= open[k].since) {
+                    out->captured_launches++;
+                    break;
+                }
+        }
+    }
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const gs_kernel *k = &t->kernels.v[i];
+        bool graph = k->graph_id != 0;
+        /* ROCm writes no graph id: a kernel launched by a graph launch is a graph kernel too. */
+        if (!graph && k->api != GS_NONE)
+            graph = gs_is_graph_launch_call(gs_trace_str(t, t->apis.v[k->api].name));
+        out->graph_kernels += graph;
+    }
+}
+
+double gs_graph_kernel_share(const gs_graph_facts *g)
+{
+    return g->kernels ? (double)g->graph_kernels / (double)g->kernels : 0.0;
+}
+
+bool gs_graph_facts_any(const gs_graph_facts *g)
+{
+    return g->captures || g->instantiations || g->launches || g->graph_kernels;
+}
