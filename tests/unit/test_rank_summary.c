@@ -132,8 +132,15 @@ static void test_round_trip(void)
     CHECK(gs_gsum_read_buffer(first, n1, "rank-1.gsum", &back, &err) == 0);
     char *again = write_gsum(&back, &n2);
     CHECK(n1 == n2 && memcmp(first, again, n1) == 0);
-    CHECK(strstr(first, "\"version\": 1, \"minor\": 2") != NULL);
+    CHECK(strstr(first, "\"version\": 1, \"minor\": 3") != NULL);
     CHECK(!s.has_tracing_cost && !back.has_tracing_cost); /* a PyTorch trace does not say */
+    /* minor 3: the trace's context travels, so a merged report conditions its advice alike */
+    CHECK(s.inputs.ctx.known && back.inputs.ctx.known);
+    CHECK_INT(back.inputs.ctx.collector, GS_COLLECTOR_TORCH_PROFILER);
+    CHECK_INT(back.inputs.ctx.collectives, s.inputs.ctx.collectives);
+    CHECK_INT(back.inputs.ctx.parallelism, s.inputs.ctx.parallelism);
+    CHECK_INT(back.inputs.ctx.profiler_step_ns, s.inputs.ctx.profiler_step_ns);
+    CHECK(s.inputs.ctx.profiler_step_ns > 0);
     CHECK(back.from_gsum && !s.from_gsum);
     CHECK(back.detail == NULL);
     CHECK_STR(back.id.path, "rank-1.json");

@@ -76,6 +76,48 @@ static gs_ns host_idle(const gs_diag_inputs *in)
     return ns > 0 ? ns : 0;
 }
 
+/* The host-side rules (launch overhead, host bound) read host time the profiler added to: the
+ * profiler's estimated host time per step (trace_context.h), as much of it as the GPU-idle host
+ * time holds, is taken off their time at stake, and the gain is what remains against the step
+ * without it. The rule fires on the trace as recorded; when what remains is below its threshold,
+ * the finding is kept, as a finding, saying the profiler could explain it. */
+static gs_ns profiler_part(const gs_diag_inputs *in, gs_ns idle)
+{
+    if (!gs_profiler_cost_noticeable(in))
+        return 0;
+    return in->ctx.profiler_step_ns < idle ? in->ctx.profiler_step_ns : idle;
+}
+
+static void set_stake_without_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns remaining,
+                                       gs_ns profiler)
+{
+    gs_ns step = in->step_ns - profiler;
+    f->at_stake_ns = remaining > 0 ? remaining : 0;
+    f->at_stake_share = step > 0 ? (double)f->at_stake_ns / (double)step : 0.0;
+    f->speedup_bound = f->at_stake_ns < step ? (double)step / (double)(step - f->at_stake_ns) : 0;
+}
+
+/* Adds to a host-side finding what the profiler's share means for it, and lowers its gain. */
+static void take_off_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns idle, double th)
+{
+    gs_ns prof = profiler_part(in, idle);
+    if (in->ctx.known)
+        add_input(f, "profiler_step_ns", (double)in->ctx.profiler_step_ns, GS_UNIT_NS);
+    if (f->severity == GS_SEV_NONE || prof <= 0)
+        return;
+    f->recorded_share = share(in, idle);
+    f->profiler_ns = prof;
+    set_stake_without_profiler(in, f, idle - prof, prof);
+    if (f->at_stake_share <= th)
+        f->severity = GS_SEV_FINDING;
+    size_t len = strlen(f->evidence);
+    snprintf(f->evidence + len, sizeof f->evidence - len,
+             "; about %.3f ms of it is the profiler's own host time (%s, estimated: "
+             "doc/diagnosis.md), leaving %.3f ms%s",
+             ms(prof), gs_collector_name(in->ctx.collector), ms(idle - prof),
+             f->severity == GS_SEV_FINDING ? ": the profiler could explain this verdict" : "");
+}
+
 /* Many kernels, short ones, shorter than their launch calls: the host's launch rate bounds them. */
 static bool kernels_short(const gs_diag_inputs *in)
 {
@@ -178,6 +220,7 @@ static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
         (double)in->median_kernel_ns / 1e3, GS_TH_SHORT_KERNEL_NS / 1e3,
         100 * in->short_kernel_share, 100 * GS_TH_SHORT_KERNEL_SHARE, 100 * share(in, idle),
         100 * GS_TH_LAUNCH_HOSTWAIT_SHARE);
+    take_off_profiler(in, f, idle, GS_TH_LAUNCH_HOSTWAIT_SHARE);
 }
 
 static void rule_host(const gs_diag_inputs *in, gs_finding *f)
@@ -211,6 +254,7 @@ static void rule_host(const gs_diag_inputs *in, gs_finding *f)
     WHY(f, "GPU waiting on the host %.1f %% of the step (> %.0f %%?)%s", 100 * share(in, idle),
         100 * GS_TH_HOST_WAIT_SHARE,
         kernels_short(in) ? "; kernels are short, so this is launch overhead instead" : "");
+    take_off_profiler(in, f, idle, GS_TH_HOST_WAIT_SHARE);
 }
 
 static void rule_transfer(const gs_diag_inputs *in, gs_finding *f)
@@ -433,77 +477,133 @@ static const gs_rule rules[] = {
     {"data_loading", "Data loading",
      "TensorBoard profiler plugin, DataLoader rule (5 %); 10 %: doc/diagnosis.md#thresholds",
      rule_data_loading,
-     {"raise DataLoader num_workers (with persistent_workers=True) so batches are ready in time",
-      "pin_memory=True and .to(device, non_blocking=True)",
-      "move decoding and augmentation off the critical path: GPU transforms, pre-processed data",
-      "raise prefetch_factor"}},
+     {{"raise DataLoader num_workers (with persistent_workers=True) so batches are ready in time",
+       GS_WHEN_ALWAYS},
+      {"pin_memory=True and .to(device, non_blocking=True)", GS_WHEN_ALWAYS},
+      {"move decoding and augmentation off the critical path: GPU transforms, pre-processed data",
+       GS_WHEN_ALWAYS},
+      {"raise prefetch_factor", GS_WHEN_ALWAYS}}},
     {"sync_bound", "Synchronization",
      "PyTorch performance tuning guide (avoid CPU-GPU synchronization); 5 %: "
      "doc/diagnosis.md#thresholds",
      rule_sync,
-     {"remove .item(), .cpu(), print(tensor) and other host reads of GPU values from the loop: "
-      "accumulate on the GPU and read every N steps",
-      "use non_blocking=True copies into pinned memory instead of synchronous ones",
-      "drop explicit torch.cuda.synchronize() outside timing code",
-      "avoid data-dependent shapes (nonzero, masked_select, boolean indexing) in the hot loop"}},
+     {{"remove .item(), .cpu(), print(tensor) and other host reads of GPU values from the loop: "
+       "accumulate on the GPU and read every N steps",
+       GS_WHEN_ALWAYS},
+      {"use non_blocking=True copies into pinned memory instead of synchronous ones",
+       GS_WHEN_ALWAYS},
+      {"drop explicit torch.cuda.synchronize() outside timing code", GS_WHEN_ALWAYS},
+      {"avoid data-dependent shapes (nonzero, masked_select, boolean indexing) in the hot loop",
+       GS_WHEN_ALWAYS}}},
     {"launch_bound", "Kernel launch overhead",
      "HTA kernel launch statistics; thresholds: doc/diagnosis.md#thresholds", rule_launch,
-     {"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "
-      "torch.cuda.graphs)",
-      "fuse small operations: torch.compile, fused optimizers (foreach=True / fused=True)",
-      "raise the batch size so each kernel does more work"}},
+     {{"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "
+       "torch.cuda.graphs)",
+       GS_WHEN_ALWAYS},
+      {"fuse small operations with torch.compile", GS_WHEN_ALWAYS},
+      {"fused optimizers (foreach=True / fused=True)", GS_WHEN_TRAINING},
+      {"raise the batch size so each kernel does more work", GS_WHEN_ALWAYS},
+      {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
+       "emit_nvtx) to see the host time without the profiler's",
+       GS_WHEN_PROFILER_HEAVY}}},
     {"host_bound", "Host (CPU) bound",
      "doc/diagnosis.md#thresholds (GPU waiting on the host > 15 %)", rule_host,
-     {"profile the host (torch.profiler with_stack=True, py-spy) and move per-step Python work "
-      "out of the loop",
-      "torch.compile to cut framework overhead between kernels",
-      "overlap host work with GPU work: prefetch, asynchronous logging and checkpointing"}},
+     {{"profile the host (torch.profiler with_stack=True, py-spy) and move per-step Python work "
+       "out of the loop",
+       GS_WHEN_NO_STACK},
+      {"find the per-step Python work in the Python functions the trace holds (their time in "
+       "Perfetto or TensorBoard) and move it out of the loop",
+       GS_WHEN_STACK},
+      {"torch.compile to cut framework overhead between kernels", GS_WHEN_ALWAYS},
+      {"overlap host work with GPU work: prefetch, asynchronous logging and checkpointing",
+       GS_WHEN_ALWAYS},
+      {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
+       "emit_nvtx) to see the host time without the profiler's",
+       GS_WHEN_PROFILER_HEAVY}}},
     {"transfer_bound", "Host-device transfers",
      "CUDA C++ Best Practices Guide (host-device transfers); 10 %: doc/diagnosis.md#thresholds",
      rule_transfer,
-     {"pin host memory (DataLoader pin_memory=True, tensor.pin_memory()) so copies are "
-      "asynchronous",
-      "copy with non_blocking=True and overlap copies with compute on a side stream",
-      "keep tensors on the GPU between steps; avoid .cpu() round trips"}},
+     {{"pin host memory (DataLoader pin_memory=True, tensor.pin_memory()) so copies are "
+       "asynchronous",
+       GS_WHEN_ALWAYS},
+      {"copy with non_blocking=True and overlap copies with compute on a side stream",
+       GS_WHEN_ALWAYS},
+      {"keep tensors on the GPU between steps; avoid .cpu() round trips", GS_WHEN_ALWAYS}}},
     {"communication_bound", "Communication",
      "TensorBoard profiler plugin, communication rule (10 %)", rule_communication,
-     {"overlap gradient all-reduce with backward (DDP bucket_cap_mb, FSDP prefetch)",
-      "accumulate gradients over micro-batches (no_sync) to communicate less often",
-      "raise the per-rank batch, or all-reduce in bf16/fp16 (communication hooks)",
-      "look for a straggler rank: the others wait for it inside the collective"}},
+     {{"overlap gradient all-reduce with backward (DDP bucket_cap_mb, gradient_as_bucket_view)",
+       GS_WHEN_DATA_PARALLEL},
+      {"overlap FSDP's all-gathers with compute (forward_prefetch, backward_prefetch) and wrap "
+       "larger units",
+       GS_WHEN_SHARDED},
+      {"accumulate gradients over micro-batches (no_sync) to communicate less often",
+       GS_WHEN_GRAD_SYNC},
+      {"raise the per-rank batch, or all-reduce in bf16/fp16 (communication hooks)",
+       GS_WHEN_DATA_PARALLEL},
+      {"tensor-parallel collectives sit in every forward: keep the tensor-parallel group on "
+       "NVLink, fewer and larger collectives (sequence parallelism, fused all-reduce), or overlap "
+       "them with compute (asynchronous tensor parallelism)",
+       GS_WHEN_TENSOR_PARALLEL},
+      {"more micro-batches per step, or an interleaved schedule, to shrink the pipeline bubble",
+       GS_WHEN_PIPELINE}}},
     {"straggler", "Straggler rank", "HTA straggler analysis (late-starting collectives)",
      rule_straggler,
-     {"check the straggler's GPU and host: clocks, power and thermal throttling (gpuscope "
-      "monitor, nvidia-smi -q -d PERFORMANCE), other processes on its GPU or CPUs",
-      "look at its input pipeline: gpuscope report --rank N (N = the straggler) for data "
-      "loading and host time the other ranks do not have",
-      "check for uneven sharding: batch sizes, sequence lengths or experts per rank",
-      "compare it with a rank that keeps up: gpuscope diff on their two traces",
-      "gpuscope stragglers for every collective, the clock offsets and the skew"}},
+     {{"check the straggler's GPU and host: clocks, power and thermal throttling (gpuscope "
+       "monitor, nvidia-smi -q -d PERFORMANCE), other processes on its GPU or CPUs",
+       GS_WHEN_ALWAYS},
+      {"look at its input pipeline: gpuscope report --rank N (N = the straggler) for data "
+       "loading and host time the other ranks do not have",
+       GS_WHEN_ALWAYS},
+      {"check for uneven sharding: batch sizes, sequence lengths or experts per rank",
+       GS_WHEN_ALWAYS},
+      {"compare it with a rank that keeps up: gpuscope diff on their two traces", GS_WHEN_ALWAYS},
+      {"gpuscope stragglers for every collective, the clock offsets and the skew",
+       GS_WHEN_ALWAYS}}},
     {"compute_bound", "GPU compute",
      "doc/diagnosis.md#thresholds (compute kernels >= 90 % of the step)", rule_compute,
-     {"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
-      "Cores; allow TF32 for the rest",
-      "Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
-      "torch.compile, and channels_last for convolutions",
-      "start from the top kernels (gpuscope kernels): the largest single wins are there"}},
+     {{"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
+       "Cores; allow TF32 for the rest",
+       GS_WHEN_FULL_PRECISION},
+      {"Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
+       GS_WHEN_ALWAYS},
+      {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_ALWAYS},
+      {"channels_last memory format for convolutions", GS_WHEN_CONV},
+      {"start from the top kernels (gpuscope kernels): the largest single wins are there",
+       GS_WHEN_ALWAYS}}},
     {"memory_growth", "Memory growth", "doc/diagnosis.md#thresholds (leak fit)", rule_memory_growth,
-     {"look for tensors kept across steps: losses summed without .item()/.detach(), lists of "
-      "outputs, caches that never shrink",
-      "gpuscope memory shows the operators that allocate most"}},
+     {{"look for tensors kept across steps: losses summed without .item()/.detach(), lists of "
+       "outputs, caches that never shrink",
+       GS_WHEN_ALWAYS},
+      {"gpuscope memory shows the operators that allocate most", GS_WHEN_ALWAYS}}},
     {"memory_capacity", "Memory capacity",
      "TensorBoard profiler plugin, memory rule (90 %); 1.5x: doc/diagnosis.md#thresholds",
      rule_memory_capacity,
-     {"activation checkpointing, mixed precision, or a smaller micro-batch with gradient "
-      "accumulation",
-      "against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}},
+     {{"activation checkpointing, or a smaller micro-batch with gradient accumulation",
+       GS_WHEN_TRAINING},
+      {"mixed precision (torch.autocast with bfloat16) to halve activations",
+       GS_WHEN_FULL_PRECISION},
+      {"a smaller batch (or a smaller KV cache) per forward", GS_WHEN_ALWAYS},
+      {"against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+       GS_WHEN_ALWAYS}}},
     {"no_gpu", "No GPU activity", "PyTorch profiler recipe (ProfilerActivity.CUDA)", rule_no_gpu,
-     {"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU",
-      "with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)"}},
+     {{"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU",
+       GS_WHEN_TORCH},
+      {"with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)",
+       GS_WHEN_GST}}},
     {"warmup", "Warm-up",
      "PyTorch profiler recipe (schedule warmup); 1.5x: doc/diagnosis.md#thresholds", rule_warmup,
-     {"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "
-      "active=5)"}},
+     {{"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "
+       "active=5), and call prof.step() every step",
+       GS_WHEN_TORCH_NO_STEPS},
+      {"raise the schedule's warmup (or wait) so the slow first steps are not recorded, and "
+       "active to 5 or more",
+       GS_WHEN_TORCH_STEPS},
+      {"mark each step with an NVTX range named ProfilerStep#N (torch.cuda.nvtx.range_push / "
+       "range_pop) so gpuscope run's trace has steps and the first ones are left out",
+       GS_WHEN_GST_NO_STEPS},
+      {"run more steps under gpuscope run: the slow first ones are left out of the statistics "
+       "(--keep-warmup keeps them)",
+       GS_WHEN_GST_STEPS}}},
 };
 
 const gs_rule *gs_rules(size_t *n)
@@ -548,6 +648,9 @@ int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out)
     for (size_t i = 0; i < n; i++) {
         out->findings[i].rule = &table[i];
         table[i].eval(in, &out->findings[i]);
+        gs_choose_actions(in, &out->findings[i]);
+        if (out->findings[i].profiler_ns == 0)
+            out->findings[i].recorded_share = out->findings[i].at_stake_share;
         out->nfired += out->findings[i].severity != GS_SEV_NONE;
         /* Insertion keeps ties in rule-table order; there are ten rules. */
         size_t k = i;

@@ -13,9 +13,10 @@
 #define GS_GSUM_MAGIC "gpuscope-rank-summary"
 #define GS_GSUM_VERSION 1
 /* Minor 1 added the GPUs, the longest idle gaps, the copies table and the charts' series; minor 2
- * what tracing cost the program. A reader of an older minor skips them; a file without them reads
+ * what tracing cost the program; minor 3 the trace's context (collector and options, workload,
+ * parallelism, precision, the profiler's estimated cost: trace_context.h). A reader of an older minor skips them; a file without them reads
  * as a summary without them. */
-#define GS_GSUM_MINOR 2
+#define GS_GSUM_MINOR 3
 
 enum gs_gsum_type {
     GS_F_I64,  /* int64_t, gs_ns */
