@@ -32,7 +32,7 @@ static size_t put(char *buf, size_t cap, size_t at, const char *fmt, ...)
 static void describe(const gs_trace_context *c, char *buf, size_t cap)
 {
     size_t at = put(buf, cap, 0, "%s", gs_collector_name(c->collector));
-    const char *sep = " with ";
+    const char *sep = ", options on: ";
     if (c->ops_with_shapes) {
         at = put(buf, cap, at, "%srecord_shapes", sep);
         sep = ", ";
@@ -127,9 +127,7 @@ void gs_put_context_json(FILE *out, const gs_diag_inputs *in)
             c->emit_nvtx_ranges, c->nvtx_ranges, c->memory_events, workload_name(c->workload),
             c->backward_events, c->optimizer_events);
     gs_json_string(out, gs_parallelism_name(c->parallelism));
-    fprintf(out, ", \"collectives\": %" PRIu64 ", \"process_groups\": %" PRIu32
-                 ", \"low_precision_share\": ",
-            c->collectives, c->process_groups);
+    fprintf(out, ", \"collectives\": %" PRIu64 ", \"low_precision_share\": ", c->collectives);
     if (c->low_precision_share < 0)
         fputs("null", out); /* no kernels */
     else

@@ -267,7 +267,8 @@ int gs_trace_context_build(const gs_trace *t, gs_trace_context *out, gs_error *e
 {
     memset(out, 0, sizeof *out);
     out->known = true;
-    out->collector = collector_of(gs_trace_str(t, t->format));
+    out->collector = collector_of(
+        gs_trace_str(t, t->recorded_by != GS_STR_EMPTY ? t->recorded_by : t->format));
     out->memory_events = t->mem_events.n;
     out->gpu_activities = t->kernels.n + t->memops.n;
     count_ranges(t, out);
@@ -304,8 +305,8 @@ const char *gs_parallelism_name(uint8_t parallelism)
     static const char *const names[GS_PAR__COUNT] = {
         [GS_PAR_NONE] = "none",
         [GS_PAR_DATA] = "data parallel (all-reduce in a training step: DDP)",
-        [GS_PAR_SHARDED] = "sharded data parallel (all-gather and reduce-scatter in a training "
-                           "step: FSDP, ZeRO)",
+        [GS_PAR_SHARDED] = ("sharded data parallel (all-gather and reduce-scatter in a training "
+                            "step: FSDP, ZeRO)"),
         [GS_PAR_TENSOR] = "tensor parallel (collectives with no backward pass)",
         [GS_PAR_PIPELINE] = "pipeline parallel (send/recv)",
         [GS_PAR_EXPERT] = "expert parallel (all-to-all)",
