@@ -62,7 +62,9 @@ static enum verdict parallel_is(const gs_diag_inputs *in, char *why, size_t cap,
                                 uint8_t b)
 {
     const gs_trace_context *c = ctx_of(in);
-    if (c->workload == GS_WORKLOAD_UNKNOWN && c->collectives == 0)
+    /* a pattern none of the kinds explains: every kind's advice, as before */
+    if (!c->known || (c->workload == GS_WORKLOAD_UNKNOWN && c->collectives == 0) ||
+        c->parallelism == GS_PAR_OTHER)
         return UNKNOWN;
     if (c->collectives == 0) {
         snprintf(why, cap, "no collective in the trace");

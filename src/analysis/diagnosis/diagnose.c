@@ -545,7 +545,10 @@ static const gs_rule rules[] = {
        "them with compute (asynchronous tensor parallelism)",
        GS_WHEN_TENSOR_PARALLEL},
       {"more micro-batches per step, or an interleaved schedule, to shrink the pipeline bubble",
-       GS_WHEN_PIPELINE}}},
+       GS_WHEN_PIPELINE},
+      {"look for a straggler rank: the others wait for it inside the collective (gpuscope "
+       "stragglers on every rank's trace)",
+       GS_WHEN_ALWAYS}}},
     {"straggler", "Straggler rank", "HTA straggler analysis (late-starting collectives)",
      rule_straggler,
      {{"check the straggler's GPU and host: clocks, power and thermal throttling (gpuscope "

@@ -77,7 +77,7 @@ typedef struct gs_rule_value {
     uint8_t unit; /* enum gs_unit */
 } gs_rule_value;
 
-enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 6, GS_ACTION_WHY = 160 };
+enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 8, GS_ACTION_WHY = 160 };
 
 /* What the trace must show for an action to apply (diag_actions.c: the test and the reason, in
  * words, that the report prints beside the action). */

@@ -159,6 +159,35 @@ static uint8_t parallelism_of(const gs_trace_context *c)
     return GS_PAR_OTHER;
 }
 
+/* A collective whose kernel name does not say its kind, nor its arguments (a trace exported
+ * without them): the operators that launched it do ("nccl:all_reduce", "c10d::allreduce_"). */
+static gs_coll_kind kind_of_ops(const gs_trace *t, uint32_t op)
+{
+    static const struct {
+        const char *token; /* lower case, '_' removed */
+        gs_coll_kind kind;
+    } tokens[] = {
+        {"allreduce", GS_COLL_ALL_REDUCE},         {"allgather", GS_COLL_ALL_GATHER},
+        {"reducescatter", GS_COLL_REDUCE_SCATTER}, {"alltoall", GS_COLL_ALL_TO_ALL},
+        {"broadcast", GS_COLL_BROADCAST},          {"send", GS_COLL_SEND_RECV},
+        {"recv", GS_COLL_SEND_RECV},
+    };
+    for (int depth = 0; op != GS_NONE && op < t->ranges.n && depth < 8; depth++) {
+        char norm[96];
+        size_t n = 0;
+        for (const char *ch = gs_trace_str(t, t->ranges.v[op].name); *ch && n + 1 < sizeof norm;
+             ch++)
+            if (*ch != '_')
+                norm[n++] = (char)tolower((unsigned char)*ch);
+        norm[n] = '\0';
+        for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
+            if (strstr(norm, tokens[i].token))
+                return tokens[i].kind;
+        op = t->ranges.v[op].parent;
+    }
+    return GS_COLL_OTHER;
+}
+
 static int count_collectives(const gs_trace *t, gs_trace_context *c, gs_error *err)
 {
     gs_collectives coll = {0};
@@ -170,8 +199,11 @@ static int count_collectives(const gs_trace *t, gs_trace_context *c, gs_error *e
             [GS_COLL_REDUCE_SCATTER] = &c->reduce_scatters, [GS_COLL_SEND_RECV] = &c->send_recvs,
             [GS_COLL_ALL_TO_ALL] = &c->all_to_alls,
         };
-        if (kind[coll.v[i].kind])
-            (*kind[coll.v[i].kind])++;
+        gs_coll_kind k = coll.v[i].kind;
+        if (k == GS_COLL_OTHER)
+            k = kind_of_ops(t, t->kernels.v[coll.v[i].kernel].op);
+        if (kind[k])
+            (*kind[k])++;
     }
     c->collectives = coll.n;
     gs_collectives_free(&coll);
