@@ -137,3 +137,9 @@ if(NOT GS_SANITIZE)
            COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_sentinels.py $<TARGET_FILE:gpuscope>)
   set_tests_properties(traces.sentinels PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 PROCESSORS 2)
 endif()
+# The verdict's advice is conditioned on the trace, and the profiler's own cost is said and taken
+# off host-side gains, on the real traces and captures (tests/traces/check_context.py; skipped
+# when ../shared is absent).
+add_test(NAME traces.context
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_context.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.context PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

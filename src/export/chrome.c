@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "export/chrome_events.h"
 #include "common/json_write.h"
@@ -293,6 +294,13 @@ int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error 
     /* What tracing cost the program (a .gst trace's), read back by gpuscope; other tools skip it. */
     if (t0 && !multi && t0->collector_overhead_ns >= 0)
         fprintf(out, "  \"gpuscopeTracingCostNs\": %" PRId64 ",\n", t0->collector_overhead_ns);
+    /* Who recorded the events (a .gst or legacy trace's format): the advice read back depends on
+     * the collector (doc/diagnosis.md); other tools skip it. */
+    const char *by = t0 && !multi ? gs_trace_str(t0, t0->recorded_by != GS_STR_EMPTY
+                                                         ? t0->recorded_by : t0->format)
+                                  : "";
+    if (strcmp(by, "gst") == 0 || strcmp(by, "legacy") == 0)
+        fprintf(out, "  \"gpuscopeRecordedBy\": \"%s\",\n", by);
     fputs("  \"displayTimeUnit\": \"ms\",\n", out);
     if (base)
         fprintf(out, "  \"baseTimeNanoseconds\": %" PRId64 ",\n", base);

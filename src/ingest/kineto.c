@@ -518,6 +518,15 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
                 t->epoch_ns = base;
             else
                 rc = gs_json_skip(j);
+        } else if (gs_json_tok_is(j, "gpuscopeRecordedBy")) {
+            /* gpuscope's export of a .gst or legacy trace: who recorded the events */
+            if (gs_json_next(j) == GS_JSON_STRING) {
+                t->recorded_by = kineto_intern_token(j, t, &scratch);
+                if (t->recorded_by == GS_STR_ERROR)
+                    rc = gs_fail_oom(j->err);
+            } else {
+                rc = gs_json_skip(j);
+            }
         } else if (gs_json_tok_is(j, "gpuscopeTracingCostNs")) {
             /* gpuscope's export of a .gst trace: what tracing cost the program */
             int64_t cost;

@@ -240,6 +240,9 @@ typedef struct gs_trace {
     gs_strtab strings;
     char *path;     /* file it was read from */
     gs_str format;  /* "kineto", "legacy", "gst" */
+    /* The format of the trace gpuscope exported this one from (gpuscopeRecordedBy in a chrome
+     * export of a .gst or legacy trace): who recorded the events; GS_STR_EMPTY otherwise. */
+    gs_str recorded_by;
     int32_t rank;   /* 0 when the trace does not say */
     int32_t world_size; /* 0 when unknown */
     uint8_t rank_source; /* enum gs_rank_source */

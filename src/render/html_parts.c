@@ -107,9 +107,14 @@ static void put_finding(FILE *out, const gs_finding *f, size_t number)
     fputs("<p class=\"evidence\">", out);
     gs_xml_text(out, f->evidence);
     fputs("</p>\n<ul class=\"actions\">", out);
-    for (size_t a = 0; a < GS_RULE_MAX_ACTIONS && f->rule->actions[a]; a++) {
+    for (size_t a = 0; a < f->nactions; a++) {
         fputs("<li>", out);
-        gs_xml_text(out, f->rule->actions[a]);
+        gs_xml_text(out, f->actions[a].text);
+        if (f->actions[a].why[0]) {
+            fputs("<br><small>why: ", out);
+            gs_xml_text(out, f->actions[a].why);
+            fputs("</small>", out);
+        }
         fputs("</li>", out);
     }
     fputs("</ul>\n</article>\n", out);

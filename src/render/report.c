@@ -5,6 +5,7 @@
 
 #include "render/breakdown_tables.h"
 #include "render/json.h"
+#include "render/report_context.h"
 #include "render/report_tables.h"
 #include "render/step_tables.h"
 #include "render/units.h"
@@ -304,6 +305,7 @@ static int render_text(FILE *out, const gs_report *r, const gs_report_tables *t,
     fprintf(out, "%sWhat was profiled%s\n", style && style->tty ? "\033[1m" : "",
             style && style->tty ? "\033[0m" : "");
     put_profile_lines(out, &r->facts);
+    gs_put_context_lines(out, r);
     put_missing_line(out, r);
     putc('\n', out);
     int rc = gs_render_text(out, &t->files, style);
@@ -376,6 +378,8 @@ static int render_json(FILE *out, const gs_report *r, const gs_report_tables *t)
         if (rc == 0)
             gs_json_rows(out, &avg, "     ");
         gs_table_free(&avg);
+        fputs(",\n     ", out);
+        gs_put_context_json(out, &rr->summary->inputs);
         fputs(",\n", out);
         gs_render_diagnosis_json(out, &rr->diagnosis, "     ");
         fputs("}", out);

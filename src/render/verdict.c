@@ -61,8 +61,11 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
                          "removed",
                     stake, 100 * f->at_stake_share, f->speedup_bound);
         fprintf(out, ")\n    %s\n", f->evidence);
-        for (size_t a = 0; a < GS_RULE_MAX_ACTIONS && f->rule->actions[a]; a++)
-            fprintf(out, "    - %s\n", f->rule->actions[a]);
+        for (size_t a = 0; a < f->nactions; a++) {
+            fprintf(out, "    - %s\n", f->actions[a].text);
+            if (f->actions[a].why[0])
+                fprintf(out, "      why: %s\n", f->actions[a].why);
+        }
     }
     if (!shown)
         fputs("No rule fired: no bottleneck stands out in this trace "
@@ -90,6 +93,9 @@ void gs_render_rules_text(FILE *out, const gs_diagnosis *d)
         put_values(out, "inputs", f->inputs, f->ninputs);
         put_values(out, "thresholds", f->thresholds, f->nthresholds);
         fprintf(out, "    why: %s\n", f->why);
+        for (size_t a = 0; a < f->nleft_out; a++)
+            fprintf(out, "    action left out: %s (%s)\n", f->left_out[a].text,
+                    f->left_out[a].why);
     }
 }
 
@@ -119,6 +125,10 @@ static void json_finding(FILE *out, const gs_finding *f, const char *indent, boo
     gs_json_number(out, 100 * f->at_stake_share, 2);
     fputs(", \"speedup_bound\": ", out);
     gs_json_number(out, f->speedup_bound, 3);
+    if (f->profiler_ns > 0) { /* only then, so findings without it keep their shape */
+        fprintf(out, ", \"profiler_ns\": %" PRId64 ", \"recorded_at_stake_pct\": ", f->profiler_ns);
+        gs_json_number(out, 100 * f->recorded_share, 2);
+    }
     fputs(", \"evidence\": ", out);
     gs_json_string(out, f->evidence);
     if (details) {
@@ -130,11 +140,29 @@ static void json_finding(FILE *out, const gs_finding *f, const char *indent, boo
         gs_json_string(out, f->why);
         fputs(", \"source\": ", out);
         gs_json_string(out, f->rule->source);
+        fputs(", \"actions_left_out\": [", out);
+        for (size_t a = 0; a < f->nleft_out; a++) {
+            fputs(a ? ", {\"action\": " : "{\"action\": ", out);
+            gs_json_string(out, f->left_out[a].text);
+            fputs(", \"why\": ", out);
+            gs_json_string(out, f->left_out[a].why);
+            fputc('}', out);
+        }
+        fputc(']', out);
     } else {
         fputs(", \"actions\": [", out);
-        for (size_t a = 0; a < GS_RULE_MAX_ACTIONS && f->rule->actions[a]; a++) {
+        for (size_t a = 0; a < f->nactions; a++) {
             fputs(a ? ", " : "", out);
-            gs_json_string(out, f->rule->actions[a]);
+            gs_json_string(out, f->actions[a].text);
+        }
+        /* why each applies, in the same order: null when it applies to any trace */
+        fputs("], \"actions_why\": [", out);
+        for (size_t a = 0; a < f->nactions; a++) {
+            fputs(a ? ", " : "", out);
+            if (f->actions[a].why[0])
+                gs_json_string(out, f->actions[a].why);
+            else
+                fputs("null", out);
         }
         fputc(']', out);
     }

@@ -282,8 +282,132 @@ static void test_no_gpu(void)
     gs_diagnosis_free(&d);
 }
 
+/* Whether a finding gives an action whose text holds `needle`; its why in *why. */
+static bool gives(const gs_finding *f, const char *needle, const char **why)
+{
+    for (size_t a = 0; a < f->nactions; a++)
+        if (strstr(f->actions[a].text, needle)) {
+            if (why)
+                *why = f->actions[a].why;
+            return true;
+        }
+    return false;
+}
+
+static bool leaves_out(const gs_finding *f, const char *needle)
+{
+    for (size_t a = 0; a < f->nleft_out; a++)
+        if (strstr(f->left_out[a].text, needle))
+            return true;
+    return false;
+}
+
+/* Every action is conditioned on what the trace shows, and says why. */
+static void test_actions_by_context(void)
+{
+    gs_diag_inputs in = healthy();
+    in.kernel_ns = 95 * MS; /* compute-bound */
+    in.cpu_exec_ns = 40 * MS;
+    in.comm_ns = 30 * MS;
+    in.steps = 2; /* the warm-up note */
+    gs_diagnosis d;
+    const char *why = NULL;
+
+    /* Context not known (an older .gsum): every action, no reason, as before. */
+    gs_diagnose(&in, &d);
+    CHECK(gives(by_id(&d, "compute_bound"), "mixed precision", &why) && why[0] == '\0');
+    CHECK(gives(by_id(&d, "warmup"), "torch.profiler.schedule", NULL));
+    CHECK(gives(by_id(&d, "warmup"), "ProfilerStep#N", NULL));
+    CHECK_INT(by_id(&d, "communication_bound")->nleft_out, 0);
+    gs_diagnosis_free(&d);
+
+    /* Tensor-parallel bf16 inference from torch.profiler with stacks, without ProfilerStep. */
+    in.ctx = (gs_trace_context){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
+                                .ops = 1000, .python_functions = 500,
+                                .workload = GS_WORKLOAD_INFERENCE, .parallelism = GS_PAR_TENSOR,
+                                .collectives = 19, .all_gathers = 10, .reduce_scatters = 9,
+                                .low_precision_share = 0.77, .conv_share = 0};
+    gs_diagnose(&in, &d);
+    const gs_finding *comm = by_id(&d, "communication_bound");
+    CHECK(!gives(comm, "DDP", NULL) && leaves_out(comm, "DDP"));
+    CHECK(!gives(comm, "no_sync", NULL));
+    CHECK(gives(comm, "tensor-parallel", &why) && strstr(why, "tensor parallel") != NULL);
+    const gs_finding *compute = by_id(&d, "compute_bound");
+    CHECK(!gives(compute, "mixed precision", NULL) && leaves_out(compute, "mixed precision"));
+    CHECK(!gives(compute, "channels_last", NULL));
+    CHECK(!gives(by_id(&d, "launch_bound"), "fused optimizers", NULL));
+    const gs_finding *host = by_id(&d, "host_bound");
+    CHECK(!gives(host, "with_stack=True", NULL) && gives(host, "Python functions the trace", &why));
+    CHECK(strstr(why, "500 Python function events") != NULL);
+    CHECK(gives(by_id(&d, "warmup"), "torch.profiler.schedule", &why));
+    CHECK(strstr(why, "without ProfilerStep#N") != NULL);
+    CHECK(!gives(by_id(&d, "warmup"), "ProfilerStep#N (torch.cuda.nvtx", NULL));
+    gs_diagnosis_free(&d);
+
+    /* A gpuscope run trace of DDP fp32 training, no steps marked: no torch.profiler advice. */
+    in.ctx = (gs_trace_context){.known = true, .collector = GS_COLLECTOR_GPUSCOPE_RUN,
+                                .workload = GS_WORKLOAD_TRAINING, .backward_events = 50,
+                                .parallelism = GS_PAR_DATA, .collectives = 40, .all_reduces = 40,
+                                .low_precision_share = 0.0, .conv_share = 0.3};
+    gs_diagnose(&in, &d);
+    CHECK(gives(by_id(&d, "communication_bound"), "DDP", &why) && strstr(why, "DDP") != NULL);
+    CHECK(!gives(by_id(&d, "communication_bound"), "tensor-parallel", NULL));
+    CHECK(gives(by_id(&d, "compute_bound"), "mixed precision", NULL));
+    CHECK(gives(by_id(&d, "compute_bound"), "channels_last", NULL));
+    CHECK(!gives(by_id(&d, "warmup"), "torch.profiler", NULL));
+    CHECK(gives(by_id(&d, "warmup"), "NVTX range named ProfilerStep#N", &why));
+    CHECK(strstr(why, "gpuscope run") != NULL);
+    CHECK(gives(by_id(&d, "host_bound"), "with_stack=True", &why));
+    CHECK(strstr(why, "gpuscope run records none") != NULL);
+    gs_diagnosis_free(&d);
+}
+
+/* The profiler's estimated host time is taken off a host-side verdict's gain, and said. */
+static void test_profiler_share(void)
+{
+    gs_diag_inputs in = healthy();
+    in.kernel_ns = 40 * MS;
+    in.cpu_exec_ns = 50 * MS; /* host-bound: 53 ms of GPU-idle host time */
+    in.ctx = (gs_trace_context){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
+                                .python_functions = 1, .workload = GS_WORKLOAD_TRAINING,
+                                .low_precision_share = 0.5, .profiler_step_ns = 30 * MS};
+    gs_diagnosis d;
+    gs_diagnose(&in, &d);
+    const gs_finding *f = by_id(&d, "host_bound");
+    CHECK_INT(f->severity, GS_SEV_BOTTLENECK);
+    CHECK_INT(f->profiler_ns, 30 * MS);
+    CHECK_INT(f->at_stake_ns, 23 * MS);
+    /* of the 70 ms step without the profiler: 23 / 70, bound 70 / 47 */
+    CHECK(fabs(f->at_stake_share - 23.0 / 70.0) < 1e-9);
+    CHECK(fabs(f->speedup_bound - 70.0 / 47.0) < 1e-9);
+    CHECK(fabs(f->recorded_share - 0.53) < 1e-9);
+    CHECK(strstr(f->evidence, "profiler's own host time") != NULL);
+    CHECK(gives(f, "profile again with less recording", NULL));
+    gs_diagnosis_free(&d);
+
+    /* Most of it the profiler's: a finding that says so, not a bottleneck. */
+    in.ctx.profiler_step_ns = 45 * MS;
+    gs_diagnose(&in, &d);
+    f = by_id(&d, "host_bound");
+    CHECK_INT(f->severity, GS_SEV_FINDING);
+    CHECK_INT(f->at_stake_ns, 8 * MS);
+    CHECK(strstr(f->evidence, "the profiler could explain this verdict") != NULL);
+    gs_diagnosis_free(&d);
+
+    /* Below 5 % of the step: nothing taken off, no advice to profile with less. */
+    in.ctx.profiler_step_ns = 4 * MS;
+    gs_diagnose(&in, &d);
+    f = by_id(&d, "host_bound");
+    CHECK_INT(f->profiler_ns, 0);
+    CHECK_INT(f->at_stake_ns, 53 * MS);
+    CHECK(!gives(f, "profile again with less recording", NULL));
+    gs_diagnosis_free(&d);
+}
+
 int main(void)
 {
+    test_actions_by_context();
+    test_profiler_share();
     test_no_gpu();
     test_healthy();
     test_each_class();

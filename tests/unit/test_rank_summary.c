@@ -136,6 +136,13 @@ static void test_round_trip(void)
     CHECK(s.has_graphs && back.has_graphs); /* minor 3: the CUDA graph facts */
     CHECK_INT(back.inputs.graphs.kernels, s.inputs.graphs.kernels);
     CHECK(!s.has_tracing_cost && !back.has_tracing_cost); /* a PyTorch trace does not say */
+    /* minor 3: the trace's context travels, so a merged report conditions its advice alike */
+    CHECK(s.inputs.ctx.known && back.inputs.ctx.known);
+    CHECK_INT(back.inputs.ctx.collector, GS_COLLECTOR_TORCH_PROFILER);
+    CHECK_INT(back.inputs.ctx.collectives, s.inputs.ctx.collectives);
+    CHECK_INT(back.inputs.ctx.parallelism, s.inputs.ctx.parallelism);
+    CHECK_INT(back.inputs.ctx.profiler_step_ns, s.inputs.ctx.profiler_step_ns);
+    CHECK(s.inputs.ctx.profiler_step_ns > 0);
     CHECK(back.from_gsum && !s.from_gsum);
     CHECK(back.detail == NULL);
     CHECK_STR(back.id.path, "rank-1.json");

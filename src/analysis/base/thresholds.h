@@ -121,5 +121,12 @@
 /* The start-up phase gets its line in report's "What was profiled" from 5 % of the trace's span:
  * below that it changes no figure a reader compares (our own judgement). */
 #define GS_TH_STARTUP_SHARE 0.05
+/* Diagnosis: the profiler's estimated host cost per step is said beside a host-side verdict, and
+ * calls for profiling with less, from this share of the step (doc/diagnosis.md): the same 5 % as
+ * the other causes of GPU idle. */
+#define GS_TH_PROFILER_COST_SHARE 0.05
+/* Diagnosis: mixed precision is already in use when at least this share of kernel time is in
+ * bf16/fp16/fp8 kernels (doc/diagnosis.md). */
+#define GS_TH_LOW_PRECISION_SHARE 0.10
 
 #endif

@@ -213,5 +213,10 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
         return gs_fail_oom(err);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
     gs_diag_straggler_inputs(t, src->stragglers, out);
+    if (gs_trace_context_build(t, &out->ctx, err) != 0)
+        return -1;
+    out->ctx.profiler_step_ns = gs_profiler_step_cost(t, &out->ctx, steps, bd->nkept);
+    if (out->ctx.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */
+        out->ctx.profiler_step_ns = out->step_ns;
     return 0;
 }

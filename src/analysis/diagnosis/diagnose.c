@@ -114,6 +114,48 @@ static bool graphs_claim_host_idle(const gs_diag_inputs *in)
            share(in, host_idle(in)) > GS_TH_LAUNCH_HOSTWAIT_SHARE;
 }
 
+/* The host-side rules (launch overhead, host bound) read host time the profiler added to: the
+ * profiler's estimated host time per step (trace_context.h), as much of it as the GPU-idle host
+ * time holds, is taken off their time at stake, and the gain is what remains against the step
+ * without it. The rule fires on the trace as recorded; when what remains is below its threshold,
+ * the finding is kept, as a finding, saying the profiler could explain it. */
+static gs_ns profiler_part(const gs_diag_inputs *in, gs_ns idle)
+{
+    if (!gs_profiler_cost_noticeable(in))
+        return 0;
+    return in->ctx.profiler_step_ns < idle ? in->ctx.profiler_step_ns : idle;
+}
+
+static void set_stake_without_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns remaining,
+                                       gs_ns profiler)
+{
+    gs_ns step = in->step_ns - profiler;
+    f->at_stake_ns = remaining > 0 ? remaining : 0;
+    f->at_stake_share = step > 0 ? (double)f->at_stake_ns / (double)step : 0.0;
+    f->speedup_bound = f->at_stake_ns < step ? (double)step / (double)(step - f->at_stake_ns) : 0;
+}
+
+/* Adds to a host-side finding what the profiler's share means for it, and lowers its gain. */
+static void take_off_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns idle, double th)
+{
+    gs_ns prof = profiler_part(in, idle);
+    if (in->ctx.known)
+        add_input(f, "profiler_step_ns", (double)in->ctx.profiler_step_ns, GS_UNIT_NS);
+    if (f->severity == GS_SEV_NONE || prof <= 0)
+        return;
+    f->recorded_share = share(in, idle);
+    f->profiler_ns = prof;
+    set_stake_without_profiler(in, f, idle - prof, prof);
+    if (f->at_stake_share <= th)
+        f->severity = GS_SEV_FINDING;
+    size_t len = strlen(f->evidence);
+    snprintf(f->evidence + len, sizeof f->evidence - len,
+             "; about %.3f ms of it is the profiler's own host time (%s, estimated: "
+             "doc/diagnosis.md), leaving %.3f ms%s",
+             ms(prof), gs_collector_name(in->ctx.collector), ms(idle - prof),
+             f->severity == GS_SEV_FINDING ? ": the profiler could explain this verdict" : "");
+}
+
 /* Many kernels, short ones, shorter than their launch calls: the host's launch rate bounds them. */
 static bool kernels_short(const gs_diag_inputs *in)
 {
@@ -228,6 +270,7 @@ static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
         (double)in->median_kernel_ns / 1e3, GS_TH_SHORT_KERNEL_NS / 1e3,
         100 * in->short_kernel_share, 100 * GS_TH_SHORT_KERNEL_SHARE, 100 * share(in, idle),
         100 * GS_TH_LAUNCH_HOSTWAIT_SHARE);
+    take_off_profiler(in, f, idle, GS_TH_LAUNCH_HOSTWAIT_SHARE);
 }
 
 /* CUDA graphs captured and instantiated, then (almost) never launched: the step's kernels were
@@ -312,6 +355,7 @@ static void rule_host(const gs_diag_inputs *in, gs_finding *f)
             ? "; CUDA graphs were instantiated but not replayed, so this is theirs instead"
         : kernels_short(in) ? "; kernels are short, so this is launch overhead instead"
                             : "");
+    take_off_profiler(in, f, idle, GS_TH_HOST_WAIT_SHARE);
 }
 
 static void rule_transfer(const gs_diag_inputs *in, gs_finding *f)
@@ -534,88 +578,150 @@ static const gs_rule rules[] = {
     {"data_loading", "Data loading",
      "TensorBoard profiler plugin, DataLoader rule (5 %); 10 %: doc/diagnosis.md#thresholds",
      rule_data_loading,
-     {"raise DataLoader num_workers (with persistent_workers=True) so batches are ready in time",
-      "pin_memory=True and .to(device, non_blocking=True)",
-      "move decoding and augmentation off the critical path: GPU transforms, pre-processed data",
-      "raise prefetch_factor"}},
+     {{"raise DataLoader num_workers (with persistent_workers=True) so batches are ready in time",
+       GS_WHEN_ALWAYS},
+      {"pin_memory=True and .to(device, non_blocking=True)", GS_WHEN_ALWAYS},
+      {"move decoding and augmentation off the critical path: GPU transforms, pre-processed data",
+       GS_WHEN_ALWAYS},
+      {"raise prefetch_factor", GS_WHEN_ALWAYS}}},
     {"sync_bound", "Synchronization",
      "PyTorch performance tuning guide (avoid CPU-GPU synchronization); 5 %: "
      "doc/diagnosis.md#thresholds",
      rule_sync,
-     {"remove .item(), .cpu(), print(tensor) and other host reads of GPU values from the loop: "
-      "accumulate on the GPU and read every N steps",
-      "use non_blocking=True copies into pinned memory instead of synchronous ones",
-      "drop explicit torch.cuda.synchronize() outside timing code",
-      "avoid data-dependent shapes (nonzero, masked_select, boolean indexing) in the hot loop"}},
+     {{"remove .item(), .cpu(), print(tensor) and other host reads of GPU values from the loop: "
+       "accumulate on the GPU and read every N steps",
+       GS_WHEN_ALWAYS},
+      {"use non_blocking=True copies into pinned memory instead of synchronous ones",
+       GS_WHEN_ALWAYS},
+      {"drop explicit torch.cuda.synchronize() outside timing code", GS_WHEN_ALWAYS},
+      {"avoid data-dependent shapes (nonzero, masked_select, boolean indexing) in the hot loop",
+       GS_WHEN_ALWAYS}}},
     {"graphs_unreplayed", "CUDA graphs captured but not replayed",
      "PyTorch docs: CUDA graphs (torch.cuda.graphs) and torch.compile's CUDA graph trees "
      "(mode=\"reduce-overhead\"); 1 %: doc/diagnosis.md#thresholds",
      rule_graphs,
-     {"find why the graph is not replayed: run with TORCH_LOGS=perf_hints, which prints the "
-      "\"skipping cudagraphs due to ...\" reason (mutated inputs, CPU tensors, dynamic shapes, "
-      "ops that cannot be captured)",
-      "keep input shapes fixed (pad or bucket them): every new shape records a new graph, and "
-      "reduce-overhead warms up before it records",
-      "call the compiled function the same way each step (same device, no graph break inside), "
-      "then check that gpuscope launch shows Graph (%) near 100"}},
+     {{"find why the graph is not replayed: run with TORCH_LOGS=perf_hints, which prints the "
+       "\"skipping cudagraphs due to ...\" reason (mutated inputs, CPU tensors, dynamic shapes, "
+       "ops that cannot be captured)",
+       GS_WHEN_ALWAYS},
+      {"keep input shapes fixed (pad or bucket them): every new shape records a new graph, and "
+       "reduce-overhead warms up before it records",
+       GS_WHEN_ALWAYS},
+      {"call the compiled function the same way each step (same device, no graph break inside), "
+       "then check that gpuscope launch shows Graph (%) near 100",
+       GS_WHEN_ALWAYS}}},
     {"launch_bound", "Kernel launch overhead",
      "HTA kernel launch statistics; thresholds: doc/diagnosis.md#thresholds", rule_launch,
-     {"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "
-      "torch.cuda.graphs)",
-      "fuse small operations: torch.compile, fused optimizers (foreach=True / fused=True)",
-      "raise the batch size so each kernel does more work"}},
+     {{"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "
+       "torch.cuda.graphs)",
+       GS_WHEN_ALWAYS},
+      {"fuse small operations with torch.compile", GS_WHEN_ALWAYS},
+      {"fused optimizers (foreach=True / fused=True)", GS_WHEN_TRAINING},
+      {"raise the batch size so each kernel does more work", GS_WHEN_ALWAYS},
+      {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
+       "emit_nvtx) to see the host time without the profiler's",
+       GS_WHEN_PROFILER_HEAVY}}},
     {"host_bound", "Host (CPU) bound",
      "doc/diagnosis.md#thresholds (GPU waiting on the host > 15 %)", rule_host,
-     {"profile the host (torch.profiler with_stack=True, py-spy) and move per-step Python work "
-      "out of the loop",
-      "torch.compile to cut framework overhead between kernels",
-      "overlap host work with GPU work: prefetch, asynchronous logging and checkpointing"}},
+     {{"profile the host (torch.profiler with_stack=True, py-spy) and move per-step Python work "
+       "out of the loop",
+       GS_WHEN_NO_STACK},
+      {"find the per-step Python work in the Python functions the trace holds (their time in "
+       "Perfetto or TensorBoard) and move it out of the loop",
+       GS_WHEN_STACK},
+      {"torch.compile to cut framework overhead between kernels", GS_WHEN_ALWAYS},
+      {"overlap host work with GPU work: prefetch, asynchronous logging and checkpointing",
+       GS_WHEN_ALWAYS},
+      {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
+       "emit_nvtx) to see the host time without the profiler's",
+       GS_WHEN_PROFILER_HEAVY}}},
     {"transfer_bound", "Host-device transfers",
      "CUDA C++ Best Practices Guide (host-device transfers); 10 %: doc/diagnosis.md#thresholds",
      rule_transfer,
-     {"pin host memory (DataLoader pin_memory=True, tensor.pin_memory()) so copies are "
-      "asynchronous",
-      "copy with non_blocking=True and overlap copies with compute on a side stream",
-      "keep tensors on the GPU between steps; avoid .cpu() round trips"}},
+     {{"pin host memory (DataLoader pin_memory=True, tensor.pin_memory()) so copies are "
+       "asynchronous",
+       GS_WHEN_ALWAYS},
+      {"copy with non_blocking=True and overlap copies with compute on a side stream",
+       GS_WHEN_ALWAYS},
+      {"keep tensors on the GPU between steps; avoid .cpu() round trips", GS_WHEN_ALWAYS}}},
     {"communication_bound", "Communication",
      "TensorBoard profiler plugin, communication rule (10 %)", rule_communication,
-     {"overlap gradient all-reduce with backward (DDP bucket_cap_mb, FSDP prefetch)",
-      "accumulate gradients over micro-batches (no_sync) to communicate less often",
-      "raise the per-rank batch, or all-reduce in bf16/fp16 (communication hooks)",
-      "look for a straggler rank: the others wait for it inside the collective"}},
+     {{"overlap gradient all-reduce with backward (DDP bucket_cap_mb, gradient_as_bucket_view)",
+       GS_WHEN_DATA_PARALLEL},
+      {"overlap FSDP's all-gathers with compute (forward_prefetch, backward_prefetch) and wrap "
+       "larger units",
+       GS_WHEN_SHARDED},
+      {"accumulate gradients over micro-batches (no_sync) to communicate less often",
+       GS_WHEN_GRAD_SYNC},
+      {"raise the per-rank batch, or all-reduce in bf16/fp16 (communication hooks)",
+       GS_WHEN_DATA_PARALLEL},
+      {"tensor-parallel collectives sit in every forward: keep the tensor-parallel group on "
+       "NVLink, fewer and larger collectives (sequence parallelism, fused all-reduce), or overlap "
+       "them with compute (asynchronous tensor parallelism)",
+       GS_WHEN_TENSOR_PARALLEL},
+      {"more micro-batches per step, or an interleaved schedule, to shrink the pipeline bubble",
+       GS_WHEN_PIPELINE},
+      {"look for a straggler rank: the others wait for it inside the collective (gpuscope "
+       "stragglers on every rank's trace)",
+       GS_WHEN_ALWAYS}}},
     {"straggler", "Straggler rank", "HTA straggler analysis (late-starting collectives)",
      rule_straggler,
-     {"check the straggler's GPU and host: clocks, power and thermal throttling (gpuscope "
-      "monitor, nvidia-smi -q -d PERFORMANCE), other processes on its GPU or CPUs",
-      "look at its input pipeline: gpuscope report --rank N (N = the straggler) for data "
-      "loading and host time the other ranks do not have",
-      "check for uneven sharding: batch sizes, sequence lengths or experts per rank",
-      "compare it with a rank that keeps up: gpuscope diff on their two traces",
-      "gpuscope stragglers for every collective, the clock offsets and the skew"}},
+     {{"check the straggler's GPU and host: clocks, power and thermal throttling (gpuscope "
+       "monitor, nvidia-smi -q -d PERFORMANCE), other processes on its GPU or CPUs",
+       GS_WHEN_ALWAYS},
+      {"look at its input pipeline: gpuscope report --rank N (N = the straggler) for data "
+       "loading and host time the other ranks do not have",
+       GS_WHEN_ALWAYS},
+      {"check for uneven sharding: batch sizes, sequence lengths or experts per rank",
+       GS_WHEN_ALWAYS},
+      {"compare it with a rank that keeps up: gpuscope diff on their two traces", GS_WHEN_ALWAYS},
+      {"gpuscope stragglers for every collective, the clock offsets and the skew",
+       GS_WHEN_ALWAYS}}},
     {"compute_bound", "GPU compute",
      "doc/diagnosis.md#thresholds (compute kernels >= 90 % of the step)", rule_compute,
-     {"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
-      "Cores; allow TF32 for the rest",
-      "Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
-      "torch.compile, and channels_last for convolutions",
-      "start from the top kernels (gpuscope kernels): the largest single wins are there"}},
+     {{"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
+       "Cores; allow TF32 for the rest",
+       GS_WHEN_FULL_PRECISION},
+      {"Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
+       GS_WHEN_ALWAYS},
+      {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_ALWAYS},
+      {"channels_last memory format for convolutions", GS_WHEN_CONV},
+      {"start from the top kernels (gpuscope kernels): the largest single wins are there",
+       GS_WHEN_ALWAYS}}},
     {"memory_growth", "Memory growth", "doc/diagnosis.md#thresholds (leak fit)", rule_memory_growth,
-     {"look for tensors kept across steps: losses summed without .item()/.detach(), lists of "
-      "outputs, caches that never shrink",
-      "gpuscope memory shows the operators that allocate most"}},
+     {{"look for tensors kept across steps: losses summed without .item()/.detach(), lists of "
+       "outputs, caches that never shrink",
+       GS_WHEN_ALWAYS},
+      {"gpuscope memory shows the operators that allocate most", GS_WHEN_ALWAYS}}},
     {"memory_capacity", "Memory capacity",
      "TensorBoard profiler plugin, memory rule (90 %); 1.5x: doc/diagnosis.md#thresholds",
      rule_memory_capacity,
-     {"activation checkpointing, mixed precision, or a smaller micro-batch with gradient "
-      "accumulation",
-      "against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}},
+     {{"activation checkpointing, or a smaller micro-batch with gradient accumulation",
+       GS_WHEN_TRAINING},
+      {"mixed precision (torch.autocast with bfloat16) to halve activations",
+       GS_WHEN_FULL_PRECISION},
+      {"a smaller batch (or a smaller KV cache) per forward", GS_WHEN_ALWAYS},
+      {"against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+       GS_WHEN_ALWAYS}}},
     {"no_gpu", "No GPU activity", "PyTorch profiler recipe (ProfilerActivity.CUDA)", rule_no_gpu,
-     {"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU",
-      "with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)"}},
+     {{"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU",
+       GS_WHEN_TORCH},
+      {"with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)",
+       GS_WHEN_GST}}},
     {"warmup", "Warm-up",
      "PyTorch profiler recipe (schedule warmup); 1.5x: doc/diagnosis.md#thresholds", rule_warmup,
-     {"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "
-      "active=5)"}},
+     {{"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "
+       "active=5), and call prof.step() every step",
+       GS_WHEN_TORCH_NO_STEPS},
+      {"raise the schedule's warmup (or wait) so the slow first steps are not recorded, and "
+       "active to 5 or more",
+       GS_WHEN_TORCH_STEPS},
+      {"mark each step with an NVTX range named ProfilerStep#N (torch.cuda.nvtx.range_push / "
+       "range_pop) so gpuscope run's trace has steps and the first ones are left out",
+       GS_WHEN_GST_NO_STEPS},
+      {"run more steps under gpuscope run: the slow first ones are left out of the statistics "
+       "(--keep-warmup keeps them)",
+       GS_WHEN_GST_STEPS}}},
 };
 
 const gs_rule *gs_rules(size_t *n)
@@ -624,59 +730,3 @@ const gs_rule *gs_rules(size_t *n)
     return rules;
 }
 
-/* ---- ranking -------------------------------------------------------------------------------- */
-
-/* Risks first (a job that runs out of memory matters more than a slow one), then bottlenecks
- * and findings by time at stake, then notes. */
-static int rank_of(const gs_finding *f)
-{
-    static const int by_severity[] = {
-        [GS_SEV_NONE] = 4, [GS_SEV_NOTE] = 3, [GS_SEV_FINDING] = 2, [GS_SEV_BOTTLENECK] = 1,
-        [GS_SEV_RISK] = 0,
-    };
-    return by_severity[f->severity];
-}
-
-static bool ranks_before(const gs_finding *a, const gs_finding *b)
-{
-    int ra = rank_of(a), rb = rank_of(b);
-    if (ra != rb)
-        return ra < rb;
-    return a->at_stake_ns > b->at_stake_ns;
-}
-
-int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out)
-{
-    size_t n;
-    const gs_rule *table = gs_rules(&n);
-    out->findings = calloc(n, sizeof *out->findings);
-    out->order = calloc(n, sizeof *out->order);
-    if (!out->findings || !out->order) {
-        gs_diagnosis_free(out);
-        return -1;
-    }
-    out->n = n;
-    out->nfired = 0;
-    for (size_t i = 0; i < n; i++) {
-        out->findings[i].rule = &table[i];
-        table[i].eval(in, &out->findings[i]);
-        out->nfired += out->findings[i].severity != GS_SEV_NONE;
-        /* Insertion keeps ties in rule-table order; there are ten rules. */
-        size_t k = i;
-        while (k > 0 && ranks_before(&out->findings[i], &out->findings[out->order[k - 1]])) {
-            out->order[k] = out->order[k - 1];
-            k--;
-        }
-        out->order[k] = i;
-    }
-    if (gs_log_on(GS_LOG_INFO))
-        gs_diagnosis_log(in, out);
-    return 0;
-}
-
-void gs_diagnosis_free(gs_diagnosis *d)
-{
-    free(d->findings);
-    free(d->order);
-    memset(d, 0, sizeof *d);
-}

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "analysis/trace/cuda_graphs.h"
+#include "analysis/trace/trace_context.h"
 #include "model/trace.h"
 
 /* The per-step numbers the rules read (means over the kept steps of one rank). A negative value
@@ -57,6 +58,10 @@ typedef struct gs_diag_inputs {
     gs_ns strag_others_wait_ns; /* the other ranks' mean wait for it, per step */
     gs_ns strag_step_ns;       /* the median rank's mean step */
     gs_ns strag_wait_ns;       /* this rank's wait for it, per step (0 on the rank itself) */
+    /* How the trace was recorded and what ran: the actions are chosen by it, and the host-side
+     * rules take the profiler's estimated cost per step (ctx.profiler_step_ns) off their gain.
+     * ctx.known false (a summary of an earlier .gsum minor): every action applies, as before. */
+    gs_trace_context ctx;
 } gs_diag_inputs;
 
 enum gs_severity {
@@ -75,7 +80,42 @@ typedef struct gs_rule_value {
     uint8_t unit; /* enum gs_unit */
 } gs_rule_value;
 
-enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 6 };
+enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 8, GS_ACTION_WHY = 160 };
+
+/* What the trace must show for an action to apply (diag_actions.c: the test and the reason, in
+ * words, that the report prints beside the action). */
+enum gs_action_when {
+    GS_WHEN_ALWAYS,
+    GS_WHEN_TRAINING,        /* a backward pass or an optimizer step in the trace */
+    GS_WHEN_GRAD_SYNC,       /* gradients synchronized: data or sharded data parallel */
+    GS_WHEN_DATA_PARALLEL,   /* DDP: all-reduce in a training step */
+    GS_WHEN_SHARDED,         /* FSDP / ZeRO: all-gather and reduce-scatter in a training step */
+    GS_WHEN_TENSOR_PARALLEL, /* collectives with no backward pass */
+    GS_WHEN_PIPELINE,        /* send/recv */
+    GS_WHEN_FULL_PRECISION,  /* no bf16/fp16 kernels to speak of */
+    GS_WHEN_CONV,            /* convolution kernels */
+    GS_WHEN_NO_STACK,        /* no Python stacks recorded */
+    GS_WHEN_STACK,           /* Python stacks recorded (with_stack) */
+    GS_WHEN_TORCH_NO_STEPS,  /* torch.profiler (or the autograd profiler) without ProfilerStep */
+    GS_WHEN_TORCH_STEPS,     /* torch.profiler with ProfilerStep ranges */
+    GS_WHEN_GST_NO_STEPS,    /* gpuscope run without ProfilerStep ranges */
+    GS_WHEN_GST_STEPS,       /* gpuscope run with ProfilerStep ranges */
+    GS_WHEN_TORCH,           /* torch.profiler or the autograd profiler */
+    GS_WHEN_GST,             /* gpuscope run */
+    GS_WHEN_PROFILER_HEAVY,  /* the profiler's estimated cost is a noticeable share of the step */
+    GS_WHEN__COUNT
+};
+
+typedef struct gs_action {
+    const char *text;
+    uint8_t when; /* enum gs_action_when */
+} gs_action;
+
+/* An action chosen for a finding (or left out), and why, in words, from the trace. */
+typedef struct gs_chosen_action {
+    const char *text;
+    char why[GS_ACTION_WHY]; /* "" when it applies to any trace */
+} gs_chosen_action;
 
 typedef struct gs_rule gs_rule;
 
@@ -85,12 +125,21 @@ typedef struct gs_finding {
     gs_ns at_stake_ns;     /* step time the cause costs, per step */
     double at_stake_share; /* of the mean step */
     double speedup_bound;  /* step / (step - at stake); 0 when not a time bound */
+    /* A host-side finding's part that the profiler's estimated cost explains, taken off its time
+     * at stake (whose share and bound are then of the step without it), and the share of the
+     * recorded step it had before (equal to at_stake_share when nothing was taken off). */
+    gs_ns profiler_ns;
+    double recorded_share;
     gs_rule_value inputs[GS_RULE_MAX_VALUES];
     size_t ninputs;
     gs_rule_value thresholds[GS_RULE_MAX_VALUES];
     size_t nthresholds;
-    char evidence[320]; /* one sentence with the numbers */
+    char evidence[480]; /* one sentence with the numbers */
     char why[320];      /* why it fired or not: for report --explain */
+    gs_chosen_action actions[GS_RULE_MAX_ACTIONS]; /* the rule's actions this trace calls for */
+    size_t nactions;
+    gs_chosen_action left_out[GS_RULE_MAX_ACTIONS]; /* the others, with why they do not apply */
+    size_t nleft_out;
 } gs_finding;
 
 struct gs_rule {
@@ -98,7 +147,7 @@ struct gs_rule {
     const char *title; /* "Data loading" */
     const char *source;
     void (*eval)(const gs_diag_inputs *in, gs_finding *f);
-    const char *actions[GS_RULE_MAX_ACTIONS];
+    gs_action actions[GS_RULE_MAX_ACTIONS]; /* each with what the trace must show for it */
 };
 
 typedef struct gs_diagnosis {
@@ -111,6 +160,13 @@ typedef struct gs_diagnosis {
 const gs_rule *gs_rules(size_t *n);
 
 int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out);
+
+/* Fills f->actions and f->left_out from the rule's actions and in->ctx (diag_actions.c). */
+void gs_choose_actions(const gs_diag_inputs *in, gs_finding *f);
+
+/* Whether the profiler's estimated cost per step is worth saying beside a host-side verdict
+ * (GS_TH_PROFILER_COST_SHARE of the step). */
+bool gs_profiler_cost_noticeable(const gs_diag_inputs *in);
 void gs_diagnosis_free(gs_diagnosis *d);
 
 /* Tells the debug log (common/log.h) each rule's decision; gs_diagnose calls it when -v is on. */

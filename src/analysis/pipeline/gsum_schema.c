@@ -371,6 +371,34 @@ static const gs_gsum_field graph_fields[] = {
     {"first_instantiation_ns", GS_F_I64, GR(first_instantiation), 0},
 };
 #undef GR
+#define X(f) S(R, inputs.ctx.f)
+static const gs_gsum_field context_fields[] = {
+    {"collector", GS_F_U8, X(collector), GS_COLLECTOR__COUNT},
+    {"profiler_steps", GS_F_U64, X(profiler_steps), 0},
+    {"ops", GS_F_U64, X(ops), 0},
+    {"ops_with_shapes", GS_F_U64, X(ops_with_shapes), 0},
+    {"python_functions", GS_F_U64, X(python_functions), 0},
+    {"emit_nvtx_ranges", GS_F_U64, X(emit_nvtx_ranges), 0},
+    {"nvtx_ranges", GS_F_U64, X(nvtx_ranges), 0},
+    {"memory_events", GS_F_U64, X(memory_events), 0},
+    {"gpu_activities", GS_F_U64, X(gpu_activities), 0},
+    {"workload", GS_F_U8, X(workload), GS_WORKLOAD__COUNT},
+    {"backward_events", GS_F_U64, X(backward_events), 0},
+    {"optimizer_events", GS_F_U64, X(optimizer_events), 0},
+    {"parallelism", GS_F_U8, X(parallelism), GS_PAR__COUNT},
+    {"all_reduces", GS_F_U64, X(all_reduces), 0},
+    {"all_gathers", GS_F_U64, X(all_gathers), 0},
+    {"reduce_scatters", GS_F_U64, X(reduce_scatters), 0},
+    {"send_recvs", GS_F_U64, X(send_recvs), 0},
+    {"all_to_alls", GS_F_U64, X(all_to_alls), 0},
+    {"collectives", GS_F_U64, X(collectives), 0},
+    {"process_groups", GS_F_U32, X(process_groups), 0},
+    {"low_precision_share", GS_F_DBL, X(low_precision_share), 0},
+    {"conv_share", GS_F_DBL, X(conv_share), 0},
+    {"profiler_cost_ns", GS_F_I64, X(profiler_cost_ns), 0},
+    {"profiler_step_ns", GS_F_I64, X(profiler_step_ns), 0},
+};
+#undef X
 
 #define OBJ(k, f) {k, f, N(f), 0, 0, 0, 0}
 #define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), 0}
@@ -408,6 +436,7 @@ static const gs_gsum_section sections[] = {
     OBJ1("tracing", tracing_fields, has_tracing_cost),
     OBJ1("startup", startup_fields, has_startup),
     OBJ1("cuda_graphs", graph_fields, has_graphs),
+    OBJ1("context", context_fields, inputs.ctx.known),
 };
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)

@@ -14,8 +14,10 @@
 #define GS_GSUM_VERSION 1
 /* Minor 1 added the GPUs, the longest idle gaps, the copies table and the charts' series; minor 2
  * what tracing cost the program; minor 3 the start-up phase, for steps detected from the repeating
- * kernel sequence their period and confidence, and the CUDA graph facts. A reader of an older
- * minor skips them; a file without them reads as a summary without them. */
+ * kernel sequence their period and confidence, the CUDA graph facts, and the trace's context
+ * (collector and options, workload, parallelism, precision, the profiler's estimated cost:
+ * trace_context.h). A reader of an older minor skips them; a file without them reads as a summary
+ * without them. */
 #define GS_GSUM_MINOR 3
 
 enum gs_gsum_type {

@@ -1,0 +1,257 @@
+/* Which of a rule's actions a trace calls for, and why (doc/diagnosis.md, "What the advice is
+ * conditioned on"). Each condition of the rule table (enum gs_action_when) is one test on the
+ * trace's context (trace_context.h) that says, in words, what in the trace makes the action
+ * apply or not: advice to turn on with_stack for a trace that has Python stacks, or to add a
+ * torch.profiler schedule to a gpuscope run trace, is left out and the reason kept for
+ * report --explain. A trace whose context is not known (a summary of an earlier .gsum minor)
+ * gets every action, without a reason, as before. */
+#include "analysis/diagnosis/diagnose.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "analysis/base/thresholds.h"
+
+enum verdict { APPLIES, DOES_NOT, UNKNOWN };
+
+typedef enum verdict (*condition_fn)(const gs_diag_inputs *in, char *why, size_t cap);
+
+static const gs_trace_context *ctx_of(const gs_diag_inputs *in)
+{
+    return &in->ctx;
+}
+
+static bool training(const gs_trace_context *c)
+{
+    return c->workload == GS_WORKLOAD_TRAINING;
+}
+
+static void say_workload(const gs_trace_context *c, char *why, size_t cap)
+{
+    if (training(c) && c->backward_events)
+        snprintf(why, cap, "%" PRIu64 " backward %s in the trace: a training step",
+                 c->backward_events,
+                 c->ops + c->emit_nvtx_ranges ? "operators" : "kernels");
+    else if (training(c))
+        snprintf(why, cap, "an optimizer step in the trace: training");
+    else if (c->ops + c->emit_nvtx_ranges)
+        snprintf(why, cap, "no backward operator or optimizer step among %" PRIu64
+                 " operators: inference", c->ops + c->emit_nvtx_ranges);
+    else
+        snprintf(why, cap, "no backward or optimizer kernel among the trace's kernels: "
+                           "inference");
+}
+
+static enum verdict when_always(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    (void)in, (void)why, (void)cap;
+    return APPLIES;
+}
+
+static enum verdict when_training(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    const gs_trace_context *c = ctx_of(in);
+    if (c->workload == GS_WORKLOAD_UNKNOWN)
+        return UNKNOWN;
+    say_workload(c, why, cap);
+    return training(c) ? APPLIES : DOES_NOT;
+}
+
+/* The parallelism conditions: the kind the collectives show, said with their counts. */
+static enum verdict parallel_is(const gs_diag_inputs *in, char *why, size_t cap, uint8_t a,
+                                uint8_t b)
+{
+    const gs_trace_context *c = ctx_of(in);
+    /* a pattern none of the kinds explains: every kind's advice, as before */
+    if (!c->known || (c->workload == GS_WORKLOAD_UNKNOWN && c->collectives == 0) ||
+        c->parallelism == GS_PAR_OTHER)
+        return UNKNOWN;
+    if (c->collectives == 0) {
+        snprintf(why, cap, "no collective in the trace");
+        return DOES_NOT;
+    }
+    char groups[48] = "";
+    if (c->process_groups > 1)
+        snprintf(groups, sizeof groups, " in %" PRIu32 " process groups", c->process_groups);
+    snprintf(why, cap,
+             "%" PRIu64 " collectives%s (%" PRIu64 " all-reduce, %" PRIu64 " all-gather, %" PRIu64
+             " reduce-scatter, %" PRIu64 " send/recv), %s: %s",
+             c->collectives, groups, c->all_reduces, c->all_gathers, c->reduce_scatters,
+             c->send_recvs, training(c) ? "training" : "no backward pass",
+             gs_parallelism_name(c->parallelism));
+    return c->parallelism == a || c->parallelism == b ? APPLIES : DOES_NOT;
+}
+
+static enum verdict when_grad_sync(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return parallel_is(in, why, cap, GS_PAR_DATA, GS_PAR_SHARDED);
+}
+
+static enum verdict when_data_parallel(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return parallel_is(in, why, cap, GS_PAR_DATA, GS_PAR_DATA);
+}
+
+static enum verdict when_sharded(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return parallel_is(in, why, cap, GS_PAR_SHARDED, GS_PAR_SHARDED);
+}
+
+static enum verdict when_tensor_parallel(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return parallel_is(in, why, cap, GS_PAR_TENSOR, GS_PAR_TENSOR);
+}
+
+static enum verdict when_pipeline(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return parallel_is(in, why, cap, GS_PAR_PIPELINE, GS_PAR_PIPELINE);
+}
+
+static enum verdict when_full_precision(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    double low = ctx_of(in)->low_precision_share;
+    if (!ctx_of(in)->known || low < 0)
+        return UNKNOWN;
+    bool full = low < GS_TH_LOW_PRECISION_SHARE;
+    snprintf(why, cap, "%.0f %% of kernel time is in bf16/fp16 kernels (by name)%s", 100 * low,
+             full ? "" : ": mixed precision is already on");
+    return full ? APPLIES : DOES_NOT;
+}
+
+static enum verdict when_conv(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    double conv = ctx_of(in)->conv_share;
+    if (!ctx_of(in)->known || conv < 0)
+        return UNKNOWN;
+    snprintf(why, cap, "%.0f %% of kernel time is in convolution kernels", 100 * conv);
+    return conv > 0 ? APPLIES : DOES_NOT;
+}
+
+static enum verdict stack(const gs_diag_inputs *in, char *why, size_t cap, bool want)
+{
+    const gs_trace_context *c = ctx_of(in);
+    if (!c->known)
+        return UNKNOWN;
+    if (c->python_functions)
+        snprintf(why, cap, "the trace holds %" PRIu64 " Python function events (with_stack=True)",
+                 c->python_functions);
+    else
+        snprintf(why, cap, "the trace has no Python stacks (%s)",
+                 c->collector == GS_COLLECTOR_GPUSCOPE_RUN ? "gpuscope run records none"
+                                                           : "with_stack was off");
+    return (c->python_functions > 0) == want ? APPLIES : DOES_NOT;
+}
+
+static enum verdict when_no_stack(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return stack(in, why, cap, false);
+}
+
+static enum verdict when_stack(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return stack(in, why, cap, true);
+}
+
+/* The collector, and whether the trace marks its steps with ProfilerStep#N. */
+static enum verdict collector_is(const gs_diag_inputs *in, char *why, size_t cap, bool gst,
+                                 int steps)
+{
+    const gs_trace_context *c = ctx_of(in);
+    if (!c->known || c->collector == GS_COLLECTOR_UNKNOWN)
+        return UNKNOWN;
+    bool is_gst = c->collector == GS_COLLECTOR_GPUSCOPE_RUN;
+    if (steps < 0)
+        snprintf(why, cap, "a %s trace", gs_collector_name(c->collector));
+    else if (c->profiler_steps)
+        snprintf(why, cap, "a %s trace with %" PRIu64 " ProfilerStep#N ranges",
+                 gs_collector_name(c->collector), c->profiler_steps);
+    else
+        snprintf(why, cap, "a %s trace without ProfilerStep#N ranges",
+                 gs_collector_name(c->collector));
+    bool match = is_gst == gst && (steps < 0 || (c->profiler_steps > 0) == (steps > 0));
+    return match ? APPLIES : DOES_NOT;
+}
+
+static enum verdict when_torch_no_steps(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return collector_is(in, why, cap, false, 0);
+}
+
+static enum verdict when_torch_steps(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return collector_is(in, why, cap, false, 1);
+}
+
+static enum verdict when_gst_no_steps(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return collector_is(in, why, cap, true, 0);
+}
+
+static enum verdict when_gst_steps(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return collector_is(in, why, cap, true, 1);
+}
+
+static enum verdict when_torch(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return collector_is(in, why, cap, false, -1);
+}
+
+static enum verdict when_gst(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    return collector_is(in, why, cap, true, -1);
+}
+
+bool gs_profiler_cost_noticeable(const gs_diag_inputs *in)
+{
+    return in->ctx.known && in->step_ns > 0 &&
+           (double)in->ctx.profiler_step_ns >= GS_TH_PROFILER_COST_SHARE * (double)in->step_ns;
+}
+
+static enum verdict when_profiler_heavy(const gs_diag_inputs *in, char *why, size_t cap)
+{
+    const gs_trace_context *c = ctx_of(in);
+    if (!c->known)
+        return UNKNOWN;
+    snprintf(why, cap, "the profiler's own host time is about %.3f ms of the %.3f ms step "
+             "(%.0f %%, estimated)",
+             (double)c->profiler_step_ns / 1e6, (double)in->step_ns / 1e6,
+             in->step_ns > 0 ? 100.0 * (double)c->profiler_step_ns / (double)in->step_ns : 0.0);
+    return gs_profiler_cost_noticeable(in) ? APPLIES : DOES_NOT;
+}
+
+static const condition_fn conditions[GS_WHEN__COUNT] = {
+    [GS_WHEN_ALWAYS] = when_always,
+    [GS_WHEN_TRAINING] = when_training,
+    [GS_WHEN_GRAD_SYNC] = when_grad_sync,
+    [GS_WHEN_DATA_PARALLEL] = when_data_parallel,
+    [GS_WHEN_SHARDED] = when_sharded,
+    [GS_WHEN_TENSOR_PARALLEL] = when_tensor_parallel,
+    [GS_WHEN_PIPELINE] = when_pipeline,
+    [GS_WHEN_FULL_PRECISION] = when_full_precision,
+    [GS_WHEN_CONV] = when_conv,
+    [GS_WHEN_NO_STACK] = when_no_stack,
+    [GS_WHEN_STACK] = when_stack,
+    [GS_WHEN_TORCH_NO_STEPS] = when_torch_no_steps,
+    [GS_WHEN_TORCH_STEPS] = when_torch_steps,
+    [GS_WHEN_GST_NO_STEPS] = when_gst_no_steps,
+    [GS_WHEN_GST_STEPS] = when_gst_steps,
+    [GS_WHEN_TORCH] = when_torch,
+    [GS_WHEN_GST] = when_gst,
+    [GS_WHEN_PROFILER_HEAVY] = when_profiler_heavy,
+};
+
+void gs_choose_actions(const gs_diag_inputs *in, gs_finding *f)
+{
+    f->nactions = f->nleft_out = 0;
+    for (size_t a = 0; a < GS_RULE_MAX_ACTIONS && f->rule->actions[a].text; a++) {
+        const gs_action *act = &f->rule->actions[a];
+        char why[GS_ACTION_WHY] = "";
+        condition_fn test = act->when < GS_WHEN__COUNT ? conditions[act->when] : NULL;
+        enum verdict v = test ? test(in, why, sizeof why) : UNKNOWN;
+        gs_chosen_action *to = v == DOES_NOT ? &f->left_out[f->nleft_out++]
+                                             : &f->actions[f->nactions++];
+        to->text = act->text;
+        snprintf(to->why, sizeof to->why, "%s", v == UNKNOWN ? "" : why);
+    }
+}

@@ -1,0 +1,68 @@
+/* The verdict's order (doc/diagnosis.md, "Time at stake, and why the ranking is fair"): every
+ * rule of the table evaluated, its actions chosen for the trace, then ranked. */
+#include "analysis/diagnosis/diagnose.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+
+/* ---- ranking -------------------------------------------------------------------------------- */
+
+/* Risks first (a job that runs out of memory matters more than a slow one), then bottlenecks
+ * and findings by time at stake, then notes. */
+static int rank_of(const gs_finding *f)
+{
+    static const int by_severity[] = {
+        [GS_SEV_NONE] = 4, [GS_SEV_NOTE] = 3, [GS_SEV_FINDING] = 2, [GS_SEV_BOTTLENECK] = 1,
+        [GS_SEV_RISK] = 0,
+    };
+    return by_severity[f->severity];
+}
+
+static bool ranks_before(const gs_finding *a, const gs_finding *b)
+{
+    int ra = rank_of(a), rb = rank_of(b);
+    if (ra != rb)
+        return ra < rb;
+    return a->at_stake_ns > b->at_stake_ns;
+}
+
+int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out)
+{
+    size_t n;
+    const gs_rule *table = gs_rules(&n);
+    out->findings = calloc(n, sizeof *out->findings);
+    out->order = calloc(n, sizeof *out->order);
+    if (!out->findings || !out->order) {
+        gs_diagnosis_free(out);
+        return -1;
+    }
+    out->n = n;
+    out->nfired = 0;
+    for (size_t i = 0; i < n; i++) {
+        out->findings[i].rule = &table[i];
+        table[i].eval(in, &out->findings[i]);
+        gs_choose_actions(in, &out->findings[i]);
+        if (out->findings[i].profiler_ns == 0)
+            out->findings[i].recorded_share = out->findings[i].at_stake_share;
+        out->nfired += out->findings[i].severity != GS_SEV_NONE;
+        /* Insertion keeps ties in rule-table order; there are ten rules. */
+        size_t k = i;
+        while (k > 0 && ranks_before(&out->findings[i], &out->findings[out->order[k - 1]])) {
+            out->order[k] = out->order[k - 1];
+            k--;
+        }
+        out->order[k] = i;
+    }
+    if (gs_log_on(GS_LOG_INFO))
+        gs_diagnosis_log(in, out);
+    return 0;
+}
+
+void gs_diagnosis_free(gs_diagnosis *d)
+{
+    free(d->findings);
+    free(d->order);
+    memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,348 @@
+#include "analysis/trace/trace_context.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/base/collectives.h"
+
+/* ---- names ---------------------------------------------------------------------------------- */
+
+static bool has_ci(const char *s, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *s; s++) {
+        size_t i = 0;
+        while (i < n && s[i] && tolower((unsigned char)s[i]) == needle[i])
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+static bool has_any_ci(const char *s, const char *const *needles, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (has_ci(s, needles[i]))
+            return true;
+    return false;
+}
+
+#define HAS_ANY(s, list) has_any_ci(s, list, sizeof list / sizeof list[0])
+
+/* Half-precision, bfloat16 and FP8 kernels, as cuBLAS, cuDNN, CUTLASS and PyTorch's templates
+ * name them (sm90_xmma_gemm_bf16bf16..., at::native::...<c10::BFloat16>, hgemm, h16816). */
+static const char *const low_precision_marks[] = {"bf16", "bfloat16", "fp16", "f16", "half",
+                                                  "fp8",  "e4m3",     "e5m2", "hgemm", "h884",
+                                                  "h1688", "h16816"};
+static const char *const conv_marks[] = {"conv", "fprop", "dgrad", "wgrad", "implicit_gemm",
+                                         "winograd"};
+/* Kernels only a backward pass launches: cuDNN's data and weight gradients, FlashAttention's and
+ * PyTorch's *_backward / *_bwd kernels. */
+static const char *const backward_kernel_marks[] = {"backward", "bwd", "dgrad", "wgrad"};
+static const char *const optimizer_kernel_marks[] = {"adam", "sgd", "lamb", "adagrad", "rmsprop"};
+
+enum { NAME_JUDGED = 1, NAME_LOW_PRECISION = 2, NAME_CONV = 4, NAME_BACKWARD = 8,
+       NAME_OPTIMIZER = 16 };
+
+static uint8_t judge_kernel(const char *name)
+{
+    return (uint8_t)(NAME_JUDGED | (HAS_ANY(name, low_precision_marks) ? NAME_LOW_PRECISION : 0) |
+                     (HAS_ANY(name, conv_marks) ? NAME_CONV : 0) |
+                     (HAS_ANY(name, backward_kernel_marks) ? NAME_BACKWARD : 0) |
+                     (HAS_ANY(name, optimizer_kernel_marks) ? NAME_OPTIMIZER : 0));
+}
+
+/* Autograd's nodes ("MmBackward0", "autograd::engine::evaluate_function: ...") and the
+ * optimizer's step ("Optimizer.step#AdamW.step") as torch.profiler and emit_nvtx name them. */
+static bool backward_op(const char *name)
+{
+    return strstr(name, "Backward") || strncmp(name, "autograd::engine", 16) == 0;
+}
+
+static bool optimizer_op(const char *name)
+{
+    return strncmp(name, "Optimizer.", 10) == 0 || has_ci(name, "optimizer");
+}
+
+/* ---- facts ---------------------------------------------------------------------------------- */
+
+static uint8_t collector_of(const char *format)
+{
+    if (strcmp(format, "kineto") == 0)
+        return GS_COLLECTOR_TORCH_PROFILER;
+    if (strcmp(format, "legacy") == 0)
+        return GS_COLLECTOR_AUTOGRAD;
+    if (strcmp(format, "gst") == 0)
+        return GS_COLLECTOR_GPUSCOPE_RUN;
+    return GS_COLLECTOR_UNKNOWN;
+}
+
+static void count_ranges(const gs_trace *t, gs_trace_context *c)
+{
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        const char *name = gs_trace_str(t, r->name);
+        if (r->kind != GS_RANGE_GPU_ANNOTATION && gs_is_profiler_step(name))
+            c->profiler_steps++;
+        switch ((enum gs_range_kind)r->kind) {
+        case GS_RANGE_OP:
+            /* gpuscope run's operators are emit_nvtx's ranges, named as operators */
+            if (c->collector == GS_COLLECTOR_GPUSCOPE_RUN)
+                c->emit_nvtx_ranges++;
+            else
+                c->ops++;
+            c->ops_with_shapes += r->input_dims != GS_STR_EMPTY;
+            c->backward_events += backward_op(name);
+            c->optimizer_events += optimizer_op(name);
+            break;
+        case GS_RANGE_ANNOTATION:
+            c->optimizer_events += optimizer_op(name);
+            break;
+        case GS_RANGE_NVTX:
+            c->nvtx_ranges++;
+            break;
+        case GS_RANGE_PYTHON:
+            c->python_functions++;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Kernel time by what the names say; backward and optimizer kernels count only where the trace
+ * has no operators to say it (a gpuscope run trace without emit_nvtx). */
+static int judge_kernels(const gs_trace *t, gs_trace_context *c)
+{
+    uint8_t *by_name = calloc(t->strings.n ? t->strings.n : 1, 1);
+    if (!by_name)
+        return -1;
+    gs_ns all = 0, low = 0, conv = 0;
+    bool ops = c->ops + c->emit_nvtx_ranges > 0;
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const gs_kernel *k = &t->kernels.v[i];
+        if (!by_name[k->name])
+            by_name[k->name] = judge_kernel(gs_trace_str(t, k->name));
+        uint8_t j = by_name[k->name];
+        gs_ns d = k->end - k->start;
+        all += d;
+        low += j & NAME_LOW_PRECISION ? d : 0;
+        conv += j & NAME_CONV ? d : 0;
+        if (!ops) {
+            c->backward_events += (j & NAME_BACKWARD) != 0;
+            c->optimizer_events += (j & NAME_OPTIMIZER) != 0;
+        }
+    }
+    free(by_name);
+    c->low_precision_share = all ? (double)low / (double)all : -1.0;
+    c->conv_share = all ? (double)conv / (double)all : -1.0;
+    return 0;
+}
+
+static uint8_t parallelism_of(const gs_trace_context *c)
+{
+    bool training = c->workload == GS_WORKLOAD_TRAINING;
+    if (c->collectives == 0)
+        return GS_PAR_NONE;
+    if (c->send_recvs > 0)
+        return GS_PAR_PIPELINE;
+    if (training && c->all_gathers > 0 && c->reduce_scatters > 0)
+        return GS_PAR_SHARDED;
+    if (training && c->all_reduces > 0)
+        return GS_PAR_DATA;
+    if (c->all_to_alls > 0)
+        return GS_PAR_EXPERT;
+    if (!training && c->workload == GS_WORKLOAD_INFERENCE)
+        return GS_PAR_TENSOR;
+    return GS_PAR_OTHER;
+}
+
+/* A collective whose kernel name does not say its kind, nor its arguments (a trace exported
+ * without them): the operators that launched it do ("nccl:all_reduce", "c10d::allreduce_"). */
+static gs_coll_kind kind_of_ops(const gs_trace *t, uint32_t op)
+{
+    static const struct {
+        const char *token; /* lower case, '_' removed */
+        gs_coll_kind kind;
+    } tokens[] = {
+        {"allreduce", GS_COLL_ALL_REDUCE},         {"allgather", GS_COLL_ALL_GATHER},
+        {"reducescatter", GS_COLL_REDUCE_SCATTER}, {"alltoall", GS_COLL_ALL_TO_ALL},
+        {"broadcast", GS_COLL_BROADCAST},          {"send", GS_COLL_SEND_RECV},
+        {"recv", GS_COLL_SEND_RECV},
+    };
+    for (int depth = 0; op != GS_NONE && op < t->ranges.n && depth < 8; depth++) {
+        char norm[96];
+        size_t n = 0;
+        for (const char *ch = gs_trace_str(t, t->ranges.v[op].name); *ch && n + 1 < sizeof norm;
+             ch++)
+            if (*ch != '_')
+                norm[n++] = (char)tolower((unsigned char)*ch);
+        norm[n] = '\0';
+        for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
+            if (strstr(norm, tokens[i].token))
+                return tokens[i].kind;
+        op = t->ranges.v[op].parent;
+    }
+    return GS_COLL_OTHER;
+}
+
+static int count_collectives(const gs_trace *t, gs_trace_context *c, gs_error *err)
+{
+    gs_collectives coll = {0};
+    if (gs_collectives_find(t, &coll, err) != 0)
+        return -1;
+    for (size_t i = 0; i < coll.n; i++) {
+        uint64_t *kind[GS_COLL__COUNT] = {
+            [GS_COLL_ALL_REDUCE] = &c->all_reduces, [GS_COLL_ALL_GATHER] = &c->all_gathers,
+            [GS_COLL_REDUCE_SCATTER] = &c->reduce_scatters, [GS_COLL_SEND_RECV] = &c->send_recvs,
+            [GS_COLL_ALL_TO_ALL] = &c->all_to_alls,
+        };
+        gs_coll_kind k = coll.v[i].kind;
+        if (k == GS_COLL_OTHER)
+            k = kind_of_ops(t, t->kernels.v[coll.v[i].kernel].op);
+        if (kind[k])
+            (*kind[k])++;
+    }
+    c->collectives = coll.n;
+    gs_collectives_free(&coll);
+    /* Process groups by name: the arguments are few (one per collective at most). */
+    for (size_t i = 0; i < t->coll_args.n; i++) {
+        gs_str g = t->coll_args.v[i].group;
+        bool seen = g == GS_STR_EMPTY;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = t->coll_args.v[k].group == g;
+        c->process_groups += !seen;
+    }
+    return 0;
+}
+
+/* ---- the profiler's own cost ---------------------------------------------------------------- */
+
+/* The unit cost of a range of the profiler's, 0 for a range it did not add. */
+static gs_ns range_unit_cost(const gs_trace_context *c, const gs_range *r)
+{
+    switch ((enum gs_range_kind)r->kind) {
+    case GS_RANGE_OP:
+        return c->collector == GS_COLLECTOR_GPUSCOPE_RUN ? GS_COST_EMIT_NVTX_NS
+                                                         : GS_COST_TORCH_OP_NS;
+    case GS_RANGE_PYTHON:
+        return GS_COST_PYTHON_EVENT_NS;
+    case GS_RANGE_NVTX:
+        return c->collector == GS_COLLECTOR_GPUSCOPE_RUN ? GS_COST_NVTX_RANGE_NS : 0;
+    default:
+        return 0;
+    }
+}
+
+static gs_ns at_most(gs_ns unit, gs_ns dur)
+{
+    return dur < unit ? (dur > 0 ? dur : 0) : unit;
+}
+
+static bool counted(const gs_steps *steps, gs_ns ts)
+{
+    if (!steps)
+        return true;
+    long s = gs_steps_at(steps, ts);
+    return s >= 0 && gs_step_kept(steps, (size_t)s);
+}
+
+/* The cost of one traced GPU activity, at most its launch call: CUPTI's work is inside it. */
+static gs_ns launch_cost(const gs_trace *t, uint32_t api)
+{
+    if (api == GS_NONE || api >= t->apis.n)
+        return GS_COST_CUDA_ACTIVITY_NS;
+    return at_most(GS_COST_CUDA_ACTIVITY_NS, t->apis.v[api].end - t->apis.v[api].start);
+}
+
+/* Each recorded event at its unit cost; a traced GPU activity at most its launch call's duration,
+ * which holds CUPTI's work (a range's cost falls partly outside its own interval: the Python
+ * tracer's and RecordFunction's callbacks run around it). steps NULL: the whole trace. */
+static gs_ns estimate_cost(const gs_trace *t, const gs_trace_context *c, const gs_steps *steps)
+{
+    gs_ns ns = 0;
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        gs_ns unit = range_unit_cost(c, r);
+        if (unit && counted(steps, r->start))
+            ns += unit;
+    }
+    if (c->collector != GS_COLLECTOR_TORCH_PROFILER && c->collector != GS_COLLECTOR_GPUSCOPE_RUN)
+        return ns;
+    for (size_t i = 0; i < t->kernels.n; i++)
+        if (counted(steps, t->kernels.v[i].start))
+            ns += launch_cost(t, t->kernels.v[i].api);
+    for (size_t i = 0; i < t->memops.n; i++)
+        if (counted(steps, t->memops.v[i].start))
+            ns += launch_cost(t, t->memops.v[i].api);
+    return ns;
+}
+
+gs_ns gs_profiler_step_cost(const gs_trace *t, const gs_trace_context *c, const gs_steps *steps,
+                            size_t nkept)
+{
+    if (!nkept || !c->known)
+        return 0;
+    return estimate_cost(t, c, steps) / (gs_ns)nkept;
+}
+
+/* The unit costs were measured on one machine: on a faster host the estimate can pass the time
+ * it is a share of, and is then said as all of it. */
+static gs_ns capped(gs_ns ns, gs_ns cap)
+{
+    return cap > 0 && ns > cap ? cap : ns;
+}
+
+int gs_trace_context_build(const gs_trace *t, gs_trace_context *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->known = true;
+    out->collector = collector_of(
+        gs_trace_str(t, t->recorded_by != GS_STR_EMPTY ? t->recorded_by : t->format));
+    out->memory_events = t->mem_events.n;
+    out->gpu_activities = t->kernels.n + t->memops.n;
+    count_ranges(t, out);
+    if (judge_kernels(t, out) != 0)
+        return gs_fail_oom(err);
+    if (out->backward_events > 0 || out->optimizer_events > 0)
+        out->workload = GS_WORKLOAD_TRAINING;
+    else if (out->ops + out->emit_nvtx_ranges > 0 || t->kernels.n > 0)
+        out->workload = GS_WORKLOAD_INFERENCE;
+    if (count_collectives(t, out, err) != 0)
+        return -1;
+    out->parallelism = parallelism_of(out);
+    gs_ns first, last;
+    out->profiler_cost_ns =
+        capped(estimate_cost(t, out, NULL), gs_trace_span(t, &first, &last) ? last - first : 0);
+    if (t->collector_overhead_ns > out->profiler_cost_ns)
+        out->profiler_cost_ns = t->collector_overhead_ns;
+    return 0;
+}
+
+const char *gs_collector_name(uint8_t collector)
+{
+    static const char *const names[GS_COLLECTOR__COUNT] = {
+        [GS_COLLECTOR_UNKNOWN] = "an unknown profiler",
+        [GS_COLLECTOR_TORCH_PROFILER] = "torch.profiler",
+        [GS_COLLECTOR_AUTOGRAD] = "the autograd profiler",
+        [GS_COLLECTOR_GPUSCOPE_RUN] = "gpuscope run",
+    };
+    return collector < GS_COLLECTOR__COUNT ? names[collector] : names[0];
+}
+
+const char *gs_parallelism_name(uint8_t parallelism)
+{
+    static const char *const names[GS_PAR__COUNT] = {
+        [GS_PAR_NONE] = "none",
+        [GS_PAR_DATA] = "data parallel (all-reduce in a training step: DDP)",
+        [GS_PAR_SHARDED] = ("sharded data parallel (all-gather and reduce-scatter in a training "
+                            "step: FSDP, ZeRO)"),
+        [GS_PAR_TENSOR] = "tensor parallel (collectives with no backward pass)",
+        [GS_PAR_PIPELINE] = "pipeline parallel (send/recv)",
+        [GS_PAR_EXPERT] = "expert parallel (all-to-all)",
+        [GS_PAR_OTHER] = "collectives of an unrecognized pattern",
+    };
+    return parallelism < GS_PAR__COUNT ? names[parallelism] : names[GS_PAR_OTHER];
+}

@@ -1,0 +1,86 @@
+/* What a trace says about how it was recorded and what ran (doc/diagnosis.md, "What the advice
+ * is conditioned on"): the collector and the options it had on, training or inference, the kind
+ * of parallelism its collectives show, the precision its kernels run in, and an estimate of the
+ * profiler's own cost on the host. The verdict's actions are chosen by these facts, and the
+ * report's "What was profiled" states them. */
+#ifndef GS_ANALYSIS_TRACE_CONTEXT_H
+#define GS_ANALYSIS_TRACE_CONTEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/base/steps.h"
+#include "model/trace.h"
+
+enum gs_collector {
+    GS_COLLECTOR_UNKNOWN,
+    GS_COLLECTOR_TORCH_PROFILER, /* torch.profiler (Kineto JSON) */
+    GS_COLLECTOR_AUTOGRAD,       /* the legacy autograd profiler's export */
+    GS_COLLECTOR_GPUSCOPE_RUN,   /* gpuscope run (.gst) */
+    GS_COLLECTOR__COUNT
+};
+
+enum gs_workload { GS_WORKLOAD_UNKNOWN, GS_WORKLOAD_TRAINING, GS_WORKLOAD_INFERENCE,
+                   GS_WORKLOAD__COUNT };
+
+/* Read from the collectives, in this order of precedence: point-to-point is a pipeline; in a
+ * training step all-gather with reduce-scatter is sharded data parallelism (FSDP, ZeRO) and
+ * all-reduce is data parallelism (DDP); all-to-all is expert parallelism; collectives with no
+ * backward pass are tensor (model) parallelism, the only kind inference communicates for. */
+enum gs_parallelism {
+    GS_PAR_NONE,
+    GS_PAR_DATA,
+    GS_PAR_SHARDED,
+    GS_PAR_TENSOR,
+    GS_PAR_PIPELINE,
+    GS_PAR_EXPERT,
+    GS_PAR_OTHER, /* collectives whose pattern none of the above explains */
+    GS_PAR__COUNT
+};
+
+/* Measured unit costs of the profiler on the host, per recorded event (doc/diagnosis.md, "The
+ * profiler's own cost", has the measurements and their sources). */
+#define GS_COST_CUDA_ACTIVITY_NS 6150 /* a GPU activity traced by CUPTI (its launch call) */
+#define GS_COST_TORCH_OP_NS 2050      /* an operator recorded by torch.profiler */
+#define GS_COST_PYTHON_EVENT_NS 6500  /* a Python function event (with_stack) */
+#define GS_COST_EMIT_NVTX_NS 5200     /* an operator range of emit_nvtx, recorded by gpuscope run */
+#define GS_COST_NVTX_RANGE_NS 100     /* a user's NVTX range recorded by gpuscope run */
+
+typedef struct gs_trace_context {
+    bool known;        /* false: not recorded (a rank summary of an earlier .gsum minor) */
+    uint8_t collector; /* enum gs_collector */
+    /* Options already on, as the trace shows them. */
+    uint64_t profiler_steps;  /* ProfilerStep#N ranges: a schedule, or prof.step() */
+    uint64_t ops, ops_with_shapes; /* operators; those with input shapes (record_shapes) */
+    uint64_t python_functions; /* with_stack */
+    uint64_t emit_nvtx_ranges; /* operator ranges of torch.autograd.profiler.emit_nvtx */
+    uint64_t nvtx_ranges;      /* other NVTX ranges */
+    uint64_t memory_events;    /* profile_memory / --trace memory */
+    uint64_t gpu_activities;
+    /* What ran. */
+    uint8_t workload;          /* enum gs_workload */
+    uint64_t backward_events;  /* backward operators, or backward kernels without operators */
+    uint64_t optimizer_events; /* optimizer steps (operators) or optimizer kernels */
+    uint8_t parallelism;       /* enum gs_parallelism */
+    uint64_t all_reduces, all_gathers, reduce_scatters, send_recvs, all_to_alls, collectives;
+    uint32_t process_groups;   /* distinct process group names in collective arguments */
+    double low_precision_share; /* kernel time in bf16/fp16/fp8 kernels (by name), -1: none */
+    double conv_share;          /* kernel time in convolution kernels (by name), -1: none */
+    /* The profiler's own host time over the trace (estimated; at least the collector's own
+     * overhead records) and per kept step (filled with the verdict's inputs). */
+    gs_ns profiler_cost_ns;
+    gs_ns profiler_step_ns;
+} gs_trace_context;
+
+/* The facts of one trace; fills everything but profiler_step_ns. 0, or -1 with err. */
+int gs_trace_context_build(const gs_trace *t, gs_trace_context *out, gs_error *err);
+
+/* The profiler's estimated host time per kept step: each of its events in the kept steps at its
+ * unit cost, at most the event's own duration. */
+gs_ns gs_profiler_step_cost(const gs_trace *t, const gs_trace_context *c, const gs_steps *steps,
+                            size_t nkept);
+
+const char *gs_collector_name(uint8_t collector);    /* "torch.profiler", "gpuscope run", ... */
+const char *gs_parallelism_name(uint8_t parallelism); /* "data parallel (DDP)", ... */
+
+#endif

@@ -1,0 +1,142 @@
+#include "render/report_context.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "analysis/base/thresholds.h"
+#include "common/json_write.h"
+#include "render/units.h"
+
+static const char *workload_name(uint8_t w)
+{
+    return w == GS_WORKLOAD_TRAINING ? "training" : w == GS_WORKLOAD_INFERENCE ? "inference"
+                                                                              : "unknown";
+}
+
+static size_t put(char *buf, size_t cap, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static size_t put(char *buf, size_t cap, size_t at, const char *fmt, ...)
+{
+    if (at >= cap)
+        return at;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + at, cap - at, fmt, ap);
+    va_end(ap);
+    return n < 0 ? at : at + (size_t)n;
+}
+
+/* "torch.profiler with record_shapes, with_stack (14002 Python functions); 3 ProfilerStep#N;
+ * training (4800 backward operators); no collectives; bf16/fp16 kernels 62 % of kernel time" */
+static void describe(const gs_trace_context *c, char *buf, size_t cap)
+{
+    size_t at = put(buf, cap, 0, "%s", gs_collector_name(c->collector));
+    const char *sep = ", options on: ";
+    if (c->ops_with_shapes) {
+        at = put(buf, cap, at, "%srecord_shapes", sep);
+        sep = ", ";
+    }
+    if (c->python_functions) {
+        at = put(buf, cap, at, "%swith_stack (%" PRIu64 " Python function%s)", sep,
+                 c->python_functions, c->python_functions == 1 ? "" : "s");
+        sep = ", ";
+    }
+    if (c->emit_nvtx_ranges) {
+        at = put(buf, cap, at, "%semit_nvtx (%" PRIu64 " operator ranges)", sep,
+                 c->emit_nvtx_ranges);
+        sep = ", ";
+    }
+    if (c->memory_events)
+        at = put(buf, cap, at, "%s%s", sep,
+                 c->collector == GS_COLLECTOR_GPUSCOPE_RUN ? "memory records" : "profile_memory");
+    if (c->profiler_steps)
+        at = put(buf, cap, at, "; %" PRIu64 " ProfilerStep#N range%s", c->profiler_steps,
+                 c->profiler_steps == 1 ? "" : "s");
+    else
+        at = put(buf, cap, at, "; no ProfilerStep#N range");
+    at = put(buf, cap, at, "; %s", workload_name(c->workload));
+    if (c->backward_events)
+        at = put(buf, cap, at, " (%" PRIu64 " backward %s)", c->backward_events,
+                 c->ops + c->emit_nvtx_ranges ? "operators" : "kernels");
+    if (c->collectives)
+        at = put(buf, cap, at, "; %s, %" PRIu64 " collectives", gs_parallelism_name(c->parallelism),
+                 c->collectives);
+    /* said as on or off, so ranks a percent apart share a line */
+    if (c->low_precision_share >= GS_TH_LOW_PRECISION_SHARE)
+        put(buf, cap, at, "; mixed precision (bf16/fp16 kernels)");
+    else if (c->low_precision_share >= 0)
+        put(buf, cap, at, "; no mixed precision (few bf16/fp16 kernels by name)");
+}
+
+void gs_put_context_lines(FILE *out, const gs_report *r)
+{
+    char prev[512] = "", cur[512];
+    int32_t first = 0, last = 0;
+    for (size_t i = 0; i <= r->nranks; i++) {
+        const gs_diag_inputs *in = i < r->nranks ? &r->ranks[i].summary->inputs : NULL;
+        cur[0] = '\0';
+        if (in && in->ctx.known)
+            describe(&in->ctx, cur, sizeof cur);
+        if (i > 0 && prev[0] && strcmp(prev, cur) != 0) {
+            if (first == last)
+                fprintf(out, "rank %" PRId32 ": %s\n", first, prev);
+            else
+                fprintf(out, "ranks %" PRId32 "-%" PRId32 ": %s\n", first, last, prev);
+        }
+        if (!in)
+            break;
+        if (i == 0 || strcmp(prev, cur) != 0)
+            first = in->rank;
+        last = in->rank;
+        memcpy(prev, cur, sizeof prev);
+    }
+    for (size_t i = 0; i < r->nranks; i++) {
+        const gs_diag_inputs *in = &r->ranks[i].summary->inputs;
+        if (!gs_profiler_cost_noticeable(in))
+            continue;
+        char step[GS_UNIT_BUF], total[GS_UNIT_BUF];
+        gs_fmt_duration(step, sizeof step, in->ctx.profiler_step_ns);
+        gs_fmt_duration(total, sizeof total, in->ctx.profiler_cost_ns);
+        fprintf(out,
+                "rank %" PRId32 ": the profiler's own host time is about %s per kept step "
+                "(%.1f %% of the step), %s over the trace (estimated from its events: "
+                "doc/diagnosis.md); host-side times include it\n",
+                in->rank, step, 100.0 * (double)in->ctx.profiler_step_ns / (double)in->step_ns,
+                total);
+    }
+}
+
+void gs_put_context_json(FILE *out, const gs_diag_inputs *in)
+{
+    const gs_trace_context *c = &in->ctx;
+    fputs("\"context\": ", out);
+    if (!c->known) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"collector\": ", out);
+    gs_json_string(out, gs_collector_name(c->collector));
+    fprintf(out,
+            ", \"profiler_steps\": %" PRIu64 ", \"ops\": %" PRIu64 ", \"ops_with_shapes\": %" PRIu64
+            ", \"python_functions\": %" PRIu64 ", \"emit_nvtx_ranges\": %" PRIu64
+            ", \"nvtx_ranges\": %" PRIu64 ", \"memory_events\": %" PRIu64 ", \"workload\": \"%s\""
+            ", \"backward_events\": %" PRIu64 ", \"optimizer_events\": %" PRIu64
+            ", \"parallelism\": ",
+            c->profiler_steps, c->ops, c->ops_with_shapes, c->python_functions,
+            c->emit_nvtx_ranges, c->nvtx_ranges, c->memory_events, workload_name(c->workload),
+            c->backward_events, c->optimizer_events);
+    gs_json_string(out, gs_parallelism_name(c->parallelism));
+    fprintf(out, ", \"collectives\": %" PRIu64 ", \"low_precision_share\": ", c->collectives);
+    if (c->low_precision_share < 0)
+        fputs("null", out); /* no kernels */
+    else
+        gs_json_number(out, c->low_precision_share, 4);
+    fprintf(out, ", \"profiler_cost_ns\": %" PRId64 ", \"profiler_step_ns\": %" PRId64
+                 ", \"profiler_step_pct\": ",
+            c->profiler_cost_ns, c->profiler_step_ns);
+    gs_json_number(out, in->step_ns > 0 ? 100.0 * (double)c->profiler_step_ns / (double)in->step_ns
+                                        : 0.0,
+                   2);
+    fputc('}', out);
+}
