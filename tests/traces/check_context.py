@@ -76,9 +76,17 @@ def main():
             failures.append(f"{name}: a gpuscope run trace told to use torch.profiler.schedule")
         if d["context"]["collector"] != "gpuscope run":
             failures.append(f"{name}: collector {d['context']['collector']}")
+    # Its steps are detected from the repeating kernel sequence: it is told to run more steps,
+    # not to mark them; a .gst without steps (the repository's sample) is told to mark them.
     d = report(exe, os.path.join(CAPTURES, "resnet50_unmodified.gst"))
+    acts = actions(d)
+    if any("NVTX range named ProfilerStep#N" in a for a in acts) or \
+            not any("run more steps under gpuscope run" in a for a in acts):
+        failures.append("resnet50_unmodified.gst: detected steps, yet told to mark them")
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    d = report(exe, os.path.join(repo, "tests", "data", "gst", "sample.gst"))
     if not any("NVTX range named ProfilerStep#N" in a for a in actions(d)):
-        failures.append("resnet50_unmodified.gst: no advice to mark steps under gpuscope run")
+        failures.append("sample.gst: no advice to mark steps under gpuscope run")
 
     # A with_stack trace is not told to enable with_stack.
     stack = os.path.join(CAPTURES, "gpt2_train_torchprofiler_flops_stack.json.gz")

@@ -160,15 +160,23 @@ static enum verdict collector_is(const gs_diag_inputs *in, char *why, size_t cap
     if (!c->known || c->collector == GS_COLLECTOR_UNKNOWN)
         return UNKNOWN;
     bool is_gst = c->collector == GS_COLLECTOR_GPUSCOPE_RUN;
+    /* A gpuscope run trace has steps when its ranges mark them or they were detected from its
+     * repeating kernel sequence; a torch.profiler trace, when it has ProfilerStep#N (what a
+     * schedule adds). */
+    bool detected = is_gst && !c->profiler_steps && in->steps > 1;
+    bool has_steps = c->profiler_steps > 0 || detected;
     if (steps < 0)
         snprintf(why, cap, "a %s trace", gs_collector_name(c->collector));
     else if (c->profiler_steps)
         snprintf(why, cap, "a %s trace with %" PRIu64 " ProfilerStep#N ranges",
                  gs_collector_name(c->collector), c->profiler_steps);
+    else if (detected)
+        snprintf(why, cap, "a %s trace with steps detected from its repeating kernel sequence",
+                 gs_collector_name(c->collector));
     else
         snprintf(why, cap, "a %s trace without ProfilerStep#N ranges",
                  gs_collector_name(c->collector));
-    bool match = is_gst == gst && (steps < 0 || (c->profiler_steps > 0) == (steps > 0));
+    bool match = is_gst == gst && (steps < 0 || has_steps == (steps > 0));
     return match ? APPLIES : DOES_NOT;
 }
 

@@ -98,8 +98,8 @@ enum gs_action_when {
     GS_WHEN_STACK,           /* Python stacks recorded (with_stack) */
     GS_WHEN_TORCH_NO_STEPS,  /* torch.profiler (or the autograd profiler) without ProfilerStep */
     GS_WHEN_TORCH_STEPS,     /* torch.profiler with ProfilerStep ranges */
-    GS_WHEN_GST_NO_STEPS,    /* gpuscope run without ProfilerStep ranges */
-    GS_WHEN_GST_STEPS,       /* gpuscope run with ProfilerStep ranges */
+    GS_WHEN_GST_NO_STEPS,    /* gpuscope run without steps (ranges or detected) */
+    GS_WHEN_GST_STEPS,       /* gpuscope run with steps (ProfilerStep ranges or detected) */
     GS_WHEN_TORCH,           /* torch.profiler or the autograd profiler */
     GS_WHEN_GST,             /* gpuscope run */
     GS_WHEN_PROFILER_HEAVY,  /* the profiler's estimated cost is a noticeable share of the step */
