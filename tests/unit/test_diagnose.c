@@ -349,6 +349,8 @@ static void test_actions_by_context(void)
                                 .workload = GS_WORKLOAD_TRAINING, .backward_events = 50,
                                 .parallelism = GS_PAR_DATA, .collectives = 40, .all_reduces = 40,
                                 .low_precision_share = 0.0, .conv_share = 0.3};
+    size_t steps = in.steps;
+    in.steps = 1; /* one window: no range marked the steps and none were detected */
     gs_diagnose(&in, &d);
     CHECK(gives(by_id(&d, "communication_bound"), "DDP", &why) && strstr(why, "DDP") != NULL);
     CHECK(!gives(by_id(&d, "communication_bound"), "tensor-parallel", NULL));
@@ -359,6 +361,15 @@ static void test_actions_by_context(void)
     CHECK(strstr(why, "gpuscope run") != NULL);
     CHECK(gives(by_id(&d, "host_bound"), "with_stack=True", &why));
     CHECK(strstr(why, "gpuscope run records none") != NULL);
+    gs_diagnosis_free(&d);
+
+    /* The same trace with its steps detected from the repeating kernel sequence: told to run
+     * more steps, not to mark them. */
+    in.steps = steps;
+    gs_diagnose(&in, &d);
+    CHECK(!gives(by_id(&d, "warmup"), "NVTX range named ProfilerStep#N", NULL));
+    CHECK(gives(by_id(&d, "warmup"), "run more steps under gpuscope run", &why));
+    CHECK(strstr(why, "detected from its repeating kernel sequence") != NULL);
     gs_diagnosis_free(&d);
 }
 
