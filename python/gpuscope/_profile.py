@@ -100,7 +100,8 @@ class Profile:
         return frame(self.records(view, **options))
 
     def kernels(self, **options):
-        """GPU kernels summed by name (doc/kernels.md); by_launch=True splits by grid/block."""
+        """GPU kernels summed by name (doc/kernels.md); by_launch=True splits by grid/block. Like
+        every summary view, over the kept steps unless all_steps=True (or range="NAME")."""
         return self.view("kernels", **options)
 
     def ops(self, **options):

@@ -10,15 +10,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/base/window.h"
 #include "ingest/load.h"
 
 /* Each option getopt_long knows: which of the spec's options it is. Long options return
  * OPT_BASE + their position here, one-letter forms their letter. */
 enum kind { K_HELP, K_FORMAT, K_SORT, K_LIMIT, K_RANK, K_STEP, K_DETECT_STEPS, K_KEEP_WARMUP,
-            K_FLAG, K_COUNT, K_NUMBER, K_TEXT, K_CHOICE };
+            K_FROM, K_TO, K_RANGE, K_ALL_STEPS, K_FLAG, K_COUNT, K_NUMBER, K_TEXT, K_CHOICE };
 
 enum { OPT_BASE = 256,
-       MAX_OPTS = 7 + GS_CLI_MAX_FLAGS + GS_CLI_MAX_COUNTS + GS_CLI_MAX_NUMBERS +
+       MAX_OPTS = 11 + GS_CLI_MAX_FLAGS + GS_CLI_MAX_COUNTS + GS_CLI_MAX_NUMBERS +
                   GS_CLI_MAX_TEXTS + GS_CLI_MAX_CHOICES };
 
 typedef struct opt_ref {
@@ -133,6 +134,12 @@ static void build_options(const gs_cli_spec *spec, opt_table *t)
     }
     if (spec->keep_warmup)
         add_option(t, "keep-warmup", no_argument, K_KEEP_WARMUP, 0, 0);
+    if (spec->window) {
+        add_option(t, "from", required_argument, K_FROM, 0, 0);
+        add_option(t, "to", required_argument, K_TO, 0, 0);
+        add_option(t, "range", required_argument, K_RANGE, 0, 0);
+        add_option(t, "all-steps", no_argument, K_ALL_STEPS, 0, 0);
+    }
     for (size_t i = 0; i < spec->nflags && i < GS_CLI_MAX_FLAGS; i++)
         add_option(t, spec->flags[i].name, no_argument, K_FLAG, i, spec->flags[i].letter);
     for (size_t i = 0; i < spec->ncounts && i < GS_CLI_MAX_COUNTS; i++)
@@ -241,7 +248,28 @@ static int take_option(const gs_cli_spec *spec, const opt_ref *r, const char *ar
     case K_RANK:
         if (!parse_uint(arg, INT32_MAX, &v))
             return usage_error(spec, "--rank wants a whole number, not '%s'", arg);
-        cli->select = (gs_select){.by_rank = true, .rank = (int32_t)v};
+        cli->select.by_rank = true;
+        cli->select.rank = (int32_t)v;
+        return GS_CLI_RUN;
+    case K_FROM:
+    case K_TO: {
+        gs_window_spec *w = &cli->select.window;
+        bool from = r->kind == K_FROM;
+        if (!gs_window_parse_time(arg, from ? &w->from : &w->to))
+            return usage_error(spec, from ? "--from wants a time from the trace's start (ms, or "
+                                            "with a unit: 1.5s, 200ms, 50us), not '%s'"
+                                          : "--to wants a time from the trace's start (ms, or "
+                                            "with a unit: 1.5s, 200ms, 50us), not '%s'", arg);
+        *(from ? &w->has_from : &w->has_to) = true;
+        return GS_CLI_RUN;
+    }
+    case K_RANGE:
+        if (!*arg)
+            return usage_error(spec, "%s", "--range wants a range name");
+        cli->select.window.range = arg;
+        return GS_CLI_RUN;
+    case K_ALL_STEPS:
+        cli->select.window.all_steps = true;
         return GS_CLI_RUN;
     case K_STEP:
         cli->steps.regex = arg;
@@ -282,6 +310,18 @@ static int check_exclusive(const gs_cli_spec *spec)
     return given > 1 ? usage_error(spec, "%s exclude each other", names) : GS_CLI_RUN;
 }
 
+/* The window is on for a view that offers it; its steps are the ones --step and --keep-warmup
+ * name. --to before --from is refused. */
+static int check_window(const gs_cli_spec *spec, gs_cli *cli)
+{
+    gs_window_spec *w = &cli->select.window;
+    w->on = true;
+    w->steps = cli->steps;
+    if (w->has_from && w->has_to && w->to <= w->from)
+        return usage_error(spec, "%s", "--to must be later than --from");
+    return GS_CLI_RUN;
+}
+
 static int take_operands(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
 {
     switch (spec->operands) {
@@ -320,6 +360,8 @@ int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
         rc = take_operands(spec, argc, argv, cli);
     if (rc == GS_CLI_RUN && spec->exclusive_flags)
         rc = check_exclusive(spec);
+    if (rc == GS_CLI_RUN && spec->window)
+        rc = check_window(spec, cli);
     return rc;
 }
 

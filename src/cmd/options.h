@@ -91,6 +91,9 @@ typedef struct gs_cli_spec {
     bool sort;            /* --sort is offered */
     bool step;            /* --step REGEX is offered (gs_cli.steps.regex) */
     bool keep_warmup;     /* --keep-warmup is offered (gs_cli.steps.keep_warmup) */
+    /* --from, --to, --range and --all-steps are offered (gs_cli.select.window, which is then on:
+     * by default the kept steps of each trace, analysis/base/window.h) */
+    bool window;
     bool exclusive_flags; /* at most one of its flags may be given */
     size_t default_limit; /* 0 = all rows */
     const gs_cli_flag *flags;

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "render/json.h"
+
 /* The parser writes an option through its value pointer; a view's entry cannot hold one (it is
  * shared and constant), so its options are bound to this run's arguments here. */
 typedef struct bound_spec {
@@ -60,19 +62,34 @@ static int emit_table(FILE *out, const gs_view *v, const gs_view_args *a, const 
         rc = gs_table_sort(&table, (size_t)sort_col);
     if (rc == 0) {
         gs_table_limit(&table, a->cli.limit);
-        rc = gs_render(out, &table, a->cli.format, style, v->spec.command);
+        if (a->cli.format == GS_FORMAT_JSON && a->window.restricts) {
+            fputs("{\n  \"command\": ", out);
+            gs_json_string(out, v->spec.command);
+            gs_window_notes_json(out, &a->window);
+            fputs(",\n  \"rows\": ", out);
+            gs_json_rows(out, &table, "  ");
+            fputs("\n}\n", out);
+        } else {
+            if (a->cli.format == GS_FORMAT_TABLE)
+                gs_window_notes_text(out, &a->window, style);
+            rc = gs_render(out, &table, a->cli.format, style, v->spec.command);
+        }
     }
     gs_table_free(&table);
     return rc;
 }
 
 /* Builds the view from the loaded traces and writes it to `out`; -1 with `err` set. */
-static int write_view(FILE *out, const gs_view *v, const gs_view_args *a, const gs_profile *p,
+static int write_view(FILE *out, const gs_view *v, gs_view_args *a, const gs_profile *p,
                       int sort_col, const gs_text_style *style, gs_error *err)
 {
+    if (v->spec.window && gs_window_notes_build(p, &a->cli.select, &a->window, err) != 0)
+        return -1;
     void *state = calloc(1, v->state_size);
-    if (!state)
+    if (!state) {
+        gs_window_notes_free(&a->window);
         return gs_fail_oom(err);
+    }
     int rc = v->build(p, a, state, err);
     if (rc == 0) {
         rc = v->render ? v->render(out, state, a, style)
@@ -82,6 +99,7 @@ static int write_view(FILE *out, const gs_view *v, const gs_view_args *a, const 
         v->free(state);
     }
     free(state);
+    gs_window_notes_free(&a->window);
     return rc;
 }
 
@@ -94,6 +112,8 @@ int gs_view_run(const gs_view *v, int argc, char **argv)
     if (rc != GS_CLI_RUN || (rc = sort_column(v, &a, &sort_col)) != GS_CLI_RUN)
         return rc;
     gs_profile profile;
+    if (v->whole_trace && v->whole_trace(&a))
+        a.cli.select.window.on = false;
     if ((rc = gs_cli_load(&a.cli, &profile)) != GS_CLI_RUN)
         return rc;
     gs_text_style style = gs_cli_text_style();
@@ -110,6 +130,7 @@ int gs_view_write_csv(const gs_view *v, const gs_profile *p, FILE *out, gs_error
     bound_spec b;
     bind_options(v, &a, &b);
     a.cli = (gs_cli){.spec = &b.spec, .format = GS_FORMAT_CSV};
+    a.cli.select.window.on = v->spec.window; /* the view's default window: the kept steps */
     const gs_text_style style = {0};
     return write_view(out, v, &a, p, -1, &style, err);
 }

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "model/trace.h"
 #include "render/render.h"
+#include "render/window_notes.h"
 #include "render/table.h"
 
 /* One run's options: the shared ones and the view's own, flag[i] and count[i] in the order of
@@ -22,6 +23,10 @@ typedef struct gs_view_args {
     gs_cli cli;
     bool flag[GS_CLI_MAX_FLAGS];
     size_t count[GS_CLI_MAX_COUNTS];
+    /* The window of each selected trace (spec.window: --from, --to, --range, --all-steps, by
+     * default the kept steps), said above a one-table view's table and in its JSON; a view that
+     * writes itself says it. */
+    gs_window_notes window;
 } gs_view_args;
 
 typedef struct gs_view {
@@ -43,6 +48,9 @@ typedef struct gs_view {
     /* A view of several tables writes itself (usually through gs_render_sections). */
     int (*render)(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style);
     void (*free)(void *state);
+    /* When not NULL and true for these options, the view looks at the whole trace unless a
+     * window was asked for (idle --hta: HTA's own selection of steps). */
+    bool (*whole_trace)(const gs_view_args *a);
 } gs_view;
 
 /* The command: parse → load → build → print → free. Returns the exit code. */

@@ -15,16 +15,28 @@ static const char help[] =
     "kernel-wait or other, the largest gaps with what the host was doing during\n"
     "them, and GPU idle time per step.\n"
     "\n"
+    "By default, when a trace has steps, only its kept steps count: the warm-up\n"
+    "steps and the time outside every step are left out, as the line above the\n"
+    "results says. Host events count where they start, GPU work where the call\n"
+    "that launched it started.\n"
+    "\n"
     "options:\n"
     "  --gaps N         list the N largest gaps of 1 ms or 5 % of their step or more\n"
     "                   (default: 10; 0 lists none)\n"
-    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
-    "                   (default: ProfilerStep#N, else detected)\n"
-    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "  --hta            reproduce Holistic Trace Analysis: drop the last ProfilerStep\n"
     "                   and GPU work without a launch call before it, round times to\n"
     "                   whole us, classify kernels by HTA's names, sum per-stream gaps\n"
     "                   between consecutive activities as HTA does\n"
+    "  --from TIME      only what starts TIME or later after the trace's first\n"
+    "                   event (ms, or with a unit: 1.5s, 200ms, 50us, 10ns)\n"
+    "  --to TIME        only what starts before TIME after the trace's first event\n"
+    "  --range NAME     only what starts inside the operator, annotation or NVTX\n"
+    "                   ranges named NAME (nsys stats --filter-nvtx)\n"
+    "  --all-steps      the whole trace, not only the kept steps\n"
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "                   (default: ProfilerStep#N, else detected)\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
+    "  --keep-warmup    count the warm-up steps too\n"
     "  --format FORMAT  table (default), csv or json\n"
     "  --limit N        show the first N rows of each section (default: all)\n"
     "  --rank R         only the traces of rank R\n"
@@ -75,10 +87,18 @@ static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_s
     gs_idle_tables tables;
     int rc = gs_idle_tables_make(&s->temporal, &s->idle, &tables);
     if (rc == 0)
-        rc = gs_render_idle(out, &tables, &s->idle, a->flag[HTA], a->cli.format, style,
+        rc = gs_render_idle(out, &tables, &s->idle, a->flag[HTA], &a->window, a->cli.format, style,
                             a->cli.limit);
     gs_idle_tables_free(&tables);
     return rc;
+}
+
+/* HTA selects its own steps (it drops the last one); a window only when one is asked for. */
+static bool whole_trace(const gs_view_args *a)
+{
+    const gs_window_spec *w = &a->cli.select.window;
+    return a->flag[HTA] && !w->has_from && !w->has_to && !w->range && !a->cli.steps.regex &&
+           !a->cli.steps.keep_warmup;
 }
 
 static void free_idle(void *state)
@@ -89,11 +109,13 @@ static void free_idle(void *state)
 }
 
 const gs_view gs_view_idle = {
-    .spec = {.command = "idle", .help = help, .csv = true, .step = true, .flags = flags,
+    .spec = {.command = "idle", .help = help, .csv = true, .step = true, .keep_warmup = true,
+             .window = true, .flags = flags,
              .nflags = 1, .counts = counts, .ncounts = 1},
     .summary = "GPU idle time per rank, idle gaps and what the host was doing",
     .state_size = sizeof(idle_state),
     .build = build,
     .render = render,
     .free = free_idle,
+    .whole_trace = whole_trace,
 };

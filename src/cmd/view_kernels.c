@@ -10,8 +10,23 @@ static const char help[] =
     "\n"
     "GPU kernels summed by name over the selected traces (nsys cuda_gpu_kern_sum).\n"
     "\n"
+    "By default, when a trace has steps, only its kept steps count: the warm-up\n"
+    "steps and the time outside every step are left out, as the line above the\n"
+    "results says. Host events count where they start, GPU work where the call\n"
+    "that launched it started.\n"
+    "\n"
     "options:\n"
     "  --by-launch      group by name, grid and block (nsys cuda_gpu_kern_gb_sum)\n"
+    "  --from TIME      only what starts TIME or later after the trace's first\n"
+    "                   event (ms, or with a unit: 1.5s, 200ms, 50us, 10ns)\n"
+    "  --to TIME        only what starts before TIME after the trace's first event\n"
+    "  --range NAME     only what starts inside the operator, annotation or NVTX\n"
+    "                   ranges named NAME (nsys stats --filter-nvtx)\n"
+    "  --all-steps      the whole trace, not only the kept steps\n"
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "                   (default: ProfilerStep#N, else detected)\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
+    "  --keep-warmup    count the warm-up steps too\n"
     "  --format FORMAT  table (default), csv or json\n"
     "  --sort COLUMN    time, total, instances, avg, med, min, max, stddev, grid,\n"
     "                   block or name; numbers sort descending, names ascending\n"
@@ -59,7 +74,8 @@ static void free_summary(void *state)
 }
 
 const gs_view gs_view_kernels = {
-    .spec = {.command = "kernels", .help = help, .csv = true, .flags = flags, .nflags = 1},
+    .spec = {.command = "kernels", .help = help, .csv = true, .step = true, .keep_warmup = true,
+             .window = true, .flags = flags, .nflags = 1},
     .summary = "GPU kernels summed by name (nsys cuda_gpu_kern_sum)",
     .columns = columns,
     .state_size = sizeof(gs_kernel_summary),

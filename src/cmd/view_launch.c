@@ -12,8 +12,19 @@ static const char help[] =
     "duration, kernels shorter than their launch call, kernels per step, CUDA\n"
     "graphs and driver (Triton) launches. One row per rank over its kept steps.\n"
     "\n"
+    "By default, when a trace has steps, only its kept steps count: the warm-up\n"
+    "steps and the time outside every step are left out, as the line above the\n"
+    "results says. Host events count where they start, GPU work where the call\n"
+    "that launched it started.\n"
+    "\n"
     "options:\n"
     "  --per-step       one row per step instead\n"
+    "  --from TIME      only what starts TIME or later after the trace's first\n"
+    "                   event (ms, or with a unit: 1.5s, 200ms, 50us, 10ns)\n"
+    "  --to TIME        only what starts before TIME after the trace's first event\n"
+    "  --range NAME     only what starts inside the operator, annotation or NVTX\n"
+    "                   ranges named NAME (nsys stats --filter-nvtx)\n"
+    "  --all-steps      the whole trace, not only the kept steps\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
     "                   (default: ProfilerStep#N, else detected)\n"
     "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
@@ -67,6 +78,7 @@ static void free_summary(void *state)
 
 const gs_view gs_view_launch = {
     .spec = {.command = "launch", .help = help, .csv = true, .step = true, .keep_warmup = true,
+             .window = true,
              .flags = flags, .nflags = 1},
     .summary = "kernel launch delay and cost, short kernels, CUDA graphs",
     .state_size = sizeof(gs_launch_summary),

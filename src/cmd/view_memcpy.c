@@ -11,7 +11,22 @@ static const char help[] =
     "GPU memory copies and sets summed by kind and memory locations over the selected\n"
     "traces (nsys cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum in one table).\n"
     "\n"
+    "By default, when a trace has steps, only its kept steps count: the warm-up\n"
+    "steps and the time outside every step are left out, as the line above the\n"
+    "results says. Host events count where they start, GPU work where the call\n"
+    "that launched it started.\n"
+    "\n"
     "options:\n"
+    "  --from TIME      only what starts TIME or later after the trace's first\n"
+    "                   event (ms, or with a unit: 1.5s, 200ms, 50us, 10ns)\n"
+    "  --to TIME        only what starts before TIME after the trace's first event\n"
+    "  --range NAME     only what starts inside the operator, annotation or NVTX\n"
+    "                   ranges named NAME (nsys stats --filter-nvtx)\n"
+    "  --all-steps      the whole trace, not only the kept steps\n"
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "                   (default: ProfilerStep#N, else detected)\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
+    "  --keep-warmup    count the warm-up steps too\n"
     "  --format FORMAT  table (default), csv or json\n"
     "  --sort COLUMN    time, total, count, avg, med, min, max, bytes, bandwidth or\n"
     "                   operation; numbers sort descending, names ascending\n"
@@ -57,7 +72,8 @@ static void free_summary(void *state)
 }
 
 const gs_view gs_view_memcpy = {
-    .spec = {.command = "memcpy", .help = help, .csv = true},
+    .spec = {.command = "memcpy", .help = help, .csv = true, .step = true, .keep_warmup = true,
+             .window = true},
     .summary = "memory copies and sets by kind: count, bytes, time, bandwidth",
     .columns = columns,
     .state_size = sizeof(gs_memcpy_summary),

@@ -11,12 +11,24 @@ static const char help[] =
     "PyTorch operators, user annotations (record_function, ProfilerStep#N) and NVTX\n"
     "ranges summed by name over the selected traces (PyTorch key_averages).\n"
     "\n"
+    "By default, when a trace has steps, only its kept steps count: the warm-up\n"
+    "steps and the time outside every step are left out, as the line above the\n"
+    "results says. Host events count where they start, GPU work where the call\n"
+    "that launched it started.\n"
+    "\n"
     "options:\n"
     "  --group-by-shape  group by name and input shapes\n"
     "                    (key_averages(group_by_input_shape=True))\n"
-    "  --step REGEX      the steps are the annotation or NVTX ranges matching REGEX\n"
-    "                    (default ProfilerStep#N)\n"
-    "  --detect-steps    steps from the repeating kernel sequence, not ranges\n"
+    "  --from TIME      only what starts TIME or later after the trace's first\n"
+    "                   event (ms, or with a unit: 1.5s, 200ms, 50us, 10ns)\n"
+    "  --to TIME        only what starts before TIME after the trace's first event\n"
+    "  --range NAME     only what starts inside the operator, annotation or NVTX\n"
+    "                   ranges named NAME (nsys stats --filter-nvtx)\n"
+    "  --all-steps      the whole trace, not only the kept steps\n"
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
+    "                   (default: ProfilerStep#N, else detected)\n"
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
+    "  --keep-warmup    count the warm-up steps too\n"
     "  --format FORMAT   table (default), csv or json\n"
     "  --sort COLUMN     name, calls, self_cpu, cpu_total, self_cuda, cuda_total or\n"
     "                    input_dims; numbers sort descending, names ascending\n"
@@ -70,7 +82,8 @@ static void free_summary(void *state)
 }
 
 const gs_view gs_view_ops = {
-    .spec = {.command = "ops", .help = help, .csv = true, .step = true, .flags = flags,
+    .spec = {.command = "ops", .help = help, .csv = true, .step = true, .keep_warmup = true,
+             .window = true, .flags = flags,
              .nflags = 1},
     .summary = "operators and annotations (PyTorch key_averages)",
     .columns = columns,

@@ -13,8 +13,19 @@ static const char help[] =
     "them (aten::item, aten::nonzero, .cpu() copies, ...). cudaStreamWaitEvent\n"
     "makes the GPU wait, not the host: its rows count calls with no blocked time.\n"
     "\n"
+    "By default, when a trace has steps, only its kept steps count: the warm-up\n"
+    "steps and the time outside every step are left out, as the line above the\n"
+    "results says. Host events count where they start, GPU work where the call\n"
+    "that launched it started.\n"
+    "\n"
     "options:\n"
     "  --per-step       one row per step instead\n"
+    "  --from TIME      only what starts TIME or later after the trace's first\n"
+    "                   event (ms, or with a unit: 1.5s, 200ms, 50us, 10ns)\n"
+    "  --to TIME        only what starts before TIME after the trace's first event\n"
+    "  --range NAME     only what starts inside the operator, annotation or NVTX\n"
+    "                   ranges named NAME (nsys stats --filter-nvtx)\n"
+    "  --all-steps      the whole trace, not only the kept steps\n"
     "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
     "                   (default: ProfilerStep#N, else detected)\n"
     "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
@@ -26,7 +37,7 @@ static const char help[] =
     "\n"
     "columns:\n"
     "  Step (%)   blocked time inside the kept steps / their total time x 100\n"
-    "  Blocked    sum of the calls' host durations (all calls, in steps or not)\n"
+    "  Blocked    sum of the host durations of the calls the window holds\n"
     "  Calls      number of calls\n"
     "  Avg, Max   Blocked / Calls and the longest call\n"
     "  GPU Wait   sum of the GPU-side synchronization records of the calls (-\n"
@@ -61,6 +72,7 @@ static void free_summary(void *state)
 
 const gs_view gs_view_sync = {
     .spec = {.command = "sync", .help = help, .csv = true, .step = true, .keep_warmup = true,
+             .window = true,
              .flags = flags, .nflags = 1},
     .summary = "time the host spends blocked in synchronization, and who caused it",
     .state_size = sizeof(gs_sync_summary),

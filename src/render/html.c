@@ -278,7 +278,7 @@ static int put_gpu(FILE *out, const gs_report *r, const gs_idle_tables *it)
         fputs("</figure>\n", out);
     }
     put_more_ranks(out, r);
-    put_text(out, "h3", "GPU time per rank (idle, compute, non-compute; HTA semantics)");
+    put_text(out, "h3", "GPU time per rank over the kept steps (idle, compute, non-compute; HTA semantics)");
     gs_html_table(out, &it->temporal);
     fputs("</section>\n", out);
     return 0;
@@ -361,18 +361,18 @@ static void put_table_section(FILE *out, const char *id, const char *title, gs_t
 static void put_tables(FILE *out, const gs_report *r, gs_report_tables *t, size_t limit)
 {
     put_table_section(out, "kernels",
-                      r->kernel_spread ? "Top kernels, by total GPU time"
-                                       : "Top kernels, by total GPU time (from summaries)",
+                      r->kernel_spread ? "Top kernels over the whole trace, by total GPU time"
+                                       : "Top kernels over the whole trace (from summaries)",
                       &t->kernels, limit);
     put_table_section(out, "ops",
-                      r->ops.has_gpu ? "Top operators, by CUDA total"
-                                     : "Top operators, by CPU total",
+                      r->ops.has_gpu ? "Top operators over the whole trace, by CUDA total"
+                                     : "Top operators over the whole trace, by CPU total",
                       &t->ops, limit);
     if (r->has_copies) {
         put_table_section(out, "copies",
                           r->copy_spread
-                              ? "Memory copies and sets, by total time"
-                              : "Memory copies and sets, by total time (from summaries)",
+                              ? "Memory copies and sets over the whole trace"
+                              : "Memory copies and sets over the whole trace (from summaries)",
                           &t->memcpy, limit);
         return;
     }
@@ -434,8 +434,8 @@ int gs_render_html(FILE *out, const gs_report *r, size_t limit)
     if (rc == 0)
         rc = put_memory(out, r);
     if (rc == 0) {
-        fputs("<section id=\"idle\"><h2>Largest GPU idle gaps, and what the host was doing"
-              "</h2>\n",
+        fputs("<section id=\"idle\"><h2>Largest GPU idle gaps in the kept steps, and what the "
+              "host was doing</h2>\n",
               out);
         if (r->has_gaps)
             gs_html_table(out, &t.idle.gaps);

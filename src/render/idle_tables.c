@@ -305,7 +305,8 @@ void gs_idle_tables_free(gs_idle_tables *t)
 /* ---- the document --------------------------------------------------------------------------- */
 
 int gs_render_idle(FILE *out, gs_idle_tables *t, const gs_idle *idle, bool hta_compat,
-                   enum gs_format format, const gs_text_style *style, size_t limit)
+                   const gs_window_notes *window, enum gs_format format,
+                   const gs_text_style *style, size_t limit)
 {
     /* The gaps table holds its own selection; its heading counts every gap worth listing. */
     gs_section sections[] = {
@@ -321,8 +322,13 @@ int gs_render_idle(FILE *out, gs_idle_tables *t, const gs_idle *idle, bool hta_c
         fputs("{\n  \"command\": \"idle\",\n", out);
         fprintf(out, "  \"hta_compat\": %s,\n", hta_compat ? "true" : "false");
         fprintf(out, "  \"gaps_worth_listing\": %zu", idle->gaps_worth_listing);
+        if (window)
+            gs_window_notes_json(out, window);
     }
-    int rc = gs_render_sections(out, sections, COUNT_OF(sections), format, style, limit, false);
+    bool noted = format == GS_FORMAT_TABLE && window && window->restricts;
+    if (noted)
+        gs_window_notes_text(out, window, style);
+    int rc = gs_render_sections(out, sections, COUNT_OF(sections), format, style, limit, noted);
     if (format == GS_FORMAT_JSON)
         fputs("\n}\n", out);
     return rc;

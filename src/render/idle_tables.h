@@ -9,6 +9,7 @@
 #include "analysis/trace/idle.h"
 #include "analysis/trace/temporal.h"
 #include "render/render.h"
+#include "render/window_notes.h"
 #include "render/table.h"
 
 typedef struct gs_idle_tables {
@@ -23,6 +24,7 @@ void gs_idle_tables_free(gs_idle_tables *t);
  * CSV: one block per section, each after a line `# <section>`, blocks separated by an empty
  * line. Returns -1 when memory is exhausted. */
 int gs_render_idle(FILE *out, gs_idle_tables *t, const gs_idle *idle, bool hta_compat,
-                   enum gs_format format, const gs_text_style *style, size_t limit);
+                   const gs_window_notes *window, enum gs_format format,
+                   const gs_text_style *style, size_t limit);
 
 #endif

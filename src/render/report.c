@@ -235,7 +235,9 @@ static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_t
         gs_table_free(&avg);
         gs_table_free(&gpu);
     }
-    put_title(out, style, "GPU time per rank (idle, compute, non-compute)", 0, 0);
+    /* Over the kept steps, as the step breakdown's utilization above (gs_rank_summary). */
+    put_title(out, style, "GPU time per rank over the kept steps (idle, compute, non-compute)", 0,
+              0);
     rc |= gs_render_text(out, &t->idle.temporal, style);
     if (t->has_comm) {
         put_title(out, style, "Communication per rank (gpuscope comm)", 0, 0);
@@ -244,7 +246,8 @@ static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_t
                 put_comm_line(out, &r->comm.ranks[i]);
     }
     if (t->idle.gaps.nrows) {
-        put_title(out, style, "Largest GPU idle gaps, and what the host was doing", 0, 0);
+        put_title(out, style,
+                  "Largest GPU idle gaps in the kept steps, and what the host was doing", 0, 0);
         rc |= gs_render_text(out, &t->idle.gaps, style);
     }
     return rc ? -1 : 0;
@@ -315,18 +318,22 @@ static int render_text(FILE *out, const gs_report *r, const gs_report_tables *t,
     }
     rc |= render_analyses_text(out, r, t, style);
     put_title(out, style,
-              r->kernel_spread ? "Top kernels, by total GPU time"
-                               : "Top kernels, by total GPU time (from summaries)",
+              r->kernel_spread ? "Top kernels over the whole trace, by total GPU time"
+                               : "Top kernels over the whole trace, by total GPU time (from "
+                                 "summaries)",
               t->kernels.nrows, t->kernel_rows);
     rc |= gs_render_text(out, &t->kernels, style);
     put_title(out, style,
-              r->ops.has_gpu ? "Top operators, by CUDA total" : "Top operators, by CPU total",
+              r->ops.has_gpu ? "Top operators over the whole trace, by CUDA total"
+                             : "Top operators over the whole trace, by CPU total",
               t->ops.nrows, t->op_rows);
     rc |= gs_render_text(out, &t->ops, style);
     if (r->has_copies) {
         put_title(out, style,
-                  r->copy_spread ? "Memory copies and sets, by total time"
-                                 : "Memory copies and sets, by total time (from summaries)",
+                  r->copy_spread
+                      ? "Memory copies and sets over the whole trace, by total time"
+                      : "Memory copies and sets over the whole trace, by total time (from "
+                        "summaries)",
                   t->memcpy.nrows, t->memcpy_rows);
         rc |= gs_render_text(out, &t->memcpy, style);
     }

@@ -116,7 +116,9 @@ for k, v in json.load(sys.stdin)["profile"]["events"].items():
 sqlite_checks() {
     local db=$tmp/t.sqlite
     "$exe" export --format sqlite -o "$db" "$@" || return 1
-    "$exe" kernels --format csv "$@" >"$tmp/k.csv" && "$exe" memcpy --format csv "$@" >"$tmp/m.csv" &&
+    # The database holds the whole trace; the views, by default, the kept steps.
+    "$exe" kernels --all-steps --format csv "$@" >"$tmp/k.csv" &&
+        "$exe" memcpy --all-steps --format csv "$@" >"$tmp/m.csv" &&
         sqlite3 -csv -header "$db" "$kernels_sql" >"$tmp/k.sql.csv" &&
         sqlite3 -csv -header "$db" "$memcpy_sql" >"$tmp/m.sql.csv" || return 1
     diff <(csv_cols "$tmp/k.csv" "Total Time (ns)" Instances Name) \

@@ -50,7 +50,9 @@ FOLDER_CASES = [("modern.ranks_folder", "ranks", ["modern.rank0of2", "modern.ran
 
 
 def run_gpuscope(exe, cmd, path):
-    p = subprocess.run([exe, cmd, "--format", "json", "--limit", "0", path], stdout=subprocess.PIPE,
+    # The generator's answers are over the whole trace; the views default to the kept steps.
+    p = subprocess.run([exe, cmd, "--all-steps", "--format", "json", "--limit", "0", path],
+                       stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=TIMEOUT_S)
     if p.returncode != 0:
         err = p.stderr.decode("utf-8", "replace").strip().splitlines()

@@ -26,6 +26,12 @@
            replayed" first, also from its .gsum, and its Synchronization claims no more than the
            host was blocked (speed-up <= step / max(GPU work, host work)); gpt2_train.gst has no
            graph and no such finding;
+  window   on gpt2_train.gst the views look at the kept steps 1-7 by default: `memcpy` leaves
+           out the model's loading (156 HtoD copies, 496 MB, with --all-steps), `sync`'s top
+           row is not the loading's pageable copies, `kernels` counts 7 of the 8 large GEMMs,
+           report's largest idle gaps and its Idle (%) are of the kept steps (Idle + Compute +
+           Non-compute over the same time as Utilization), and --from/--to and --range narrow
+           the views;
 
 usage: check_captures.py GPUSCOPE
 Exit 0 all passed, 1 some failed, 77 the captures folder is absent."""
@@ -67,8 +73,8 @@ def check(ok, what):
 def check_names(exe, root):
     gst = os.path.join(root, "gpt2_train.gst")
     kineto = os.path.join(root, "gpt2_train_torchprofiler.json.gz")
-    ours = {r["name"] for r in run_json(exe, "kernels", gst)["rows"]}
-    theirs = {r["name"] for r in run_json(exe, "kernels", kineto)["rows"]}
+    ours = {r["name"] for r in run_json(exe, "kernels", "--all-steps", gst)["rows"]}
+    theirs = {r["name"] for r in run_json(exe, "kernels", "--all-steps", kineto)["rows"]}
     for name in sorted(ours - theirs)[:5]:
         print("      only in gpt2_train.gst: " + name[:120])
     for name in sorted(theirs - ours)[:5]:
@@ -102,7 +108,7 @@ def check_gpus(exe, root):
 
 def check_emit_nvtx(exe, root):
     path = os.path.join(root, "resnet50_emit_nvtx.gst")
-    rows = run_json(exe, "ops", path)["rows"]
+    rows = run_json(exe, "ops", "--all-steps", path)["rows"]
     left = [r["name"] for r in rows if "seq = " in r["name"] or "op_id = " in r["name"]]
     conv = [r for r in rows if r["name"] == "aten::convolution"]
     check(not left and len(conv) == 1,
@@ -124,7 +130,8 @@ def check_emit_nvtx(exe, root):
 def check_step_cuda(exe, root):
     for name in ["resnet50_emit_nvtx.gst", "gpt2_train.gst"]:
         path = os.path.join(root, name)
-        ops = {r["name"]: r["cuda_total_ns"] for r in run_json(exe, "ops", path)["rows"]}
+        ops = {r["name"]: r["cuda_total_ns"]
+               for r in run_json(exe, "ops", "--keep-warmup", path)["rows"]}
         rows = run_json(exe, "breakdown", "--keep-warmup", path)["traces"][0]["rows"]
         worst = 0.0
         for r in rows:
@@ -226,6 +233,49 @@ def check_graphs(exe, root):
     rules = run_json(exe, "report", os.path.join(root, "gpt2_train.gst"))["diagnosis"][0]["rules"]
     graph = next(r for r in rules if r["class"] == "graphs_unreplayed")
     check(graph["severity"] == "none", f"graphs: gpt2_train.gst: {graph['evidence']}")
+def check_window(exe, root):
+    path = os.path.join(root, "gpt2_train.gst")
+    htod = lambda rows: [(r["count"], r["total_bytes"]) for r in rows if r["kind"] == "HtoD"]
+    default = run_json(exe, "memcpy", path)
+    whole = run_json(exe, "memcpy", "--all-steps", path)
+    window = default.get("window", [{}])[0]
+    check(htod(whole["rows"]) == [(156, 496448512)] and htod(default["rows"])
+          and htod(default["rows"])[0][0] == 7 and window.get("first_step") == 1
+          and window.get("last_step") == 7 and window.get("warmup_steps_left_out") == 1,
+          f"window: memcpy HtoD {htod(default['rows'])} by default (steps "
+          f"{window.get('first_step')}-{window.get('last_step')}), {htod(whole['rows'])} with "
+          f"--all-steps")
+    printed = run(exe, "memcpy", path).splitlines()[0]
+    check(printed.startswith("Over steps 1-7 of 8 (ProfilerStep#N); warm-up step 0"),
+          f"window: memcpy says {printed!r}")
+    top = run_json(exe, "sync", path)["rows"][0]
+    per_step = run_json(exe, "sync", "--per-step", "--keep-warmup", path)["rows"]
+    kept = sum(r["blocked_ns"] for r in per_step if r["warmup"] != "yes")
+    check(top["kind"] == "stream sync" and top["calls"] == 14 and top["blocked_ns"] <= kept,
+          f"window: sync's top row {top['kind']} {top['api']} x{top['calls']} "
+          f"{top['blocked_ns']} ns, kept steps block {kept} ns")
+    gemm = [r["instances"] for r in run_json(exe, "kernels", path)["rows"]
+            if "s1688gemm_bf16_128x128_tn" in r["name"]]
+    check(gemm == [7], f"window: kernels counts the 128x128 GEMM {gemm} times (8 steps, 1 "
+                       "left out)")
+    report = run_json(exe, "report", path)
+    steps = sorted({g["step"] for g in report["gaps"]})
+    temporal = report["temporal"][0]
+    util = [b["pct"] for b in report["diagnosis"][0]["breakdown"] if b["category"] == "Kernel"][0]
+    check(report["gaps"] and 0 not in steps and abs(temporal["compute_pct"] - util) < 1.0,
+          f"window: report's largest gaps in steps {steps}; Compute {temporal['compute_pct']} % "
+          f"of the GPU window, kernels {util} % of the average kept step")
+    narrowed = run_json(exe, "kernels", "--from", "900", "--to", "1s", path)
+    w = narrowed["window"][0]
+    n_from_to = sum(r["instances"] for r in narrowed["rows"])
+    n_kept = sum(r["instances"] for r in run_json(exe, "kernels", path)["rows"])
+    check(w["kind"] == "time" and w["from_ns"] == 900000000 and w["to_ns"] == 1000000000 and
+          0 < n_from_to < n_kept,
+          f"window: kernels --from 900 --to 1s: {n_from_to} kernels, {n_kept} in the kept steps")
+    step3 = run_json(exe, "kernels", "--range", "ProfilerStep#3", path)
+    gemm3 = [r["instances"] for r in step3["rows"] if "s1688gemm_bf16_128x128_tn" in r["name"]]
+    check(gemm3 == [1] and step3["window"][0]["ranges"] == 1,
+          f"window: kernels --range ProfilerStep#3 counts the GEMM {gemm3} time(s)")
 
 
 def main():
@@ -243,6 +293,7 @@ def main():
     check_host_parts(exe, root)
     check_exposed(exe, root)
     check_graphs(exe, root)
+    check_window(exe, root)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/window.h"
+
 /* ---- classification by name ----------------------------------------------------------------- */
 
 enum match_kind {
@@ -146,6 +148,8 @@ typedef struct collector {
 static int add(collector *c, gs_ns start, gs_ns end, enum gs_gpu_class gc, enum gs_kclass kc,
                int32_t device, int32_t stream, size_t index, uint32_t api)
 {
+    if (c->opts->window && !gs_window_holds_gpu(c->opts->window, c->t, start, api))
+        return 0;
     gs_ns launch = api != GS_NONE ? c->t->apis.v[api].start : 0;
     if (c->opts->hta_compat) {
         launch = ceil_us(launch);

@@ -56,6 +56,8 @@ typedef struct gs_activity_opts {
      * temporal breakdown counts them as busy non-compute time; its idle breakdown leaves them
      * out. */
     bool with_syncs;
+    /* Only the activities inside this window (analysis/base/window.h; NULL: all). */
+    const struct gs_window *window;
 } gs_activity_opts;
 
 /* The trace's GPU activities selected by opts, sorted by (start, end). 0, or -1 out of memory. */

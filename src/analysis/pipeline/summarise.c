@@ -59,11 +59,13 @@ static void *run_device_side(void *arg)
     analysis_job *j = arg;
     rank_analyses *a = j->a;
     gs_bd_opts bd_opts = {.steps = *j->steps};
+    /* The GPU's time over the kept steps, the window the step breakdown's utilization is over. */
+    const gs_select kept = {.window = {.on = true, .steps = *j->steps}};
     j->rc = gs_breakdown_build(j->p, NULL, &bd_opts, &a->breakdown, &j->err) != 0 ||
                     gs_launch_build(j->p, NULL, j->steps, &a->launch, &j->err) != 0 ||
                     gs_sync_build(j->p, NULL, j->steps, &a->sync, &j->err) != 0 ||
                     gs_kernel_summary_build(j->p, NULL, false, &a->kernels, &j->err) != 0 ||
-                    gs_temporal_build(j->p, NULL, false, &a->temporal, &j->err) != 0
+                    gs_temporal_build(j->p, &kept, false, &a->temporal, &j->err) != 0
                 ? -1
                 : 0;
     return NULL;
@@ -73,10 +75,12 @@ static void run_host_side(analysis_job *j)
 {
     rank_analyses *a = j->a;
     gs_idle_opts idle_opts = {.max_gaps = GS_RANK_GAPS, .steps = j->steps};
+    /* The gaps of the kept steps: warm-up is left out of every per-step number the report gives. */
+    const gs_select kept = {.window = {.on = true, .steps = *j->steps}};
     gs_comm_opts comm_opts = {.steps = j->steps};
     j->rc = gs_profile_facts_build(j->p, NULL, &a->facts, &j->err) != 0 ||
                     gs_memory_build(j->p, NULL, j->steps, &a->memory, &j->err) != 0 ||
-                    gs_idle_build(j->p, NULL, &idle_opts, &a->idle, &j->err) != 0 ||
+                    gs_idle_build(j->p, &kept, &idle_opts, &a->idle, &j->err) != 0 ||
                     gs_comm_build(j->p, NULL, &comm_opts, &a->comm, &j->err) != 0 ||
                     gs_op_summary_build(j->p, NULL, false, j->steps, &a->ops, &j->err) != 0 ||
                     gs_memcpy_summary_build(j->p, NULL, &a->memcpy, &j->err) != 0

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/base/dur_groups.h"
+#include "analysis/base/window.h"
 #include "analysis/base/names.h"
 #include "common/log.h"
 
@@ -39,7 +40,9 @@ static size_t count_calls(const gs_profile *p, const gs_select *sel)
     return n;
 }
 
-static int collect(const gs_profile *p, const gs_select *sel, gs_strtab *names, gs_dur_item *items)
+/* One item per call of the selected traces inside their windows; *nitems counts them. */
+static int collect(const gs_profile *p, const gs_select *sel, gs_strtab *names, gs_dur_item *items,
+                   size_t *nitems)
 {
     size_t n = 0;
     for (size_t t = 0; t < p->traces.n; t++) {
@@ -47,21 +50,31 @@ static int collect(const gs_profile *p, const gs_select *sel, gs_strtab *names, 
         if (!gs_selected(sel, tr))
             continue;
         gs_name_map map;
-        if (gs_name_map_init(&map, names, tr, gs_api_name_len) != 0)
+        gs_window w;
+        if (gs_window_build(tr, sel, &w, NULL) != 0)
             return -1;
+        if (gs_name_map_init(&map, names, tr, gs_api_name_len) != 0) {
+            gs_window_free(&w);
+            return -1;
+        }
         for (size_t i = 0; i < tr->apis.n; i++) {
             const gs_api *a = &tr->apis.v[i];
+            if (!gs_window_holds(&w, a->start))
+                continue;
             gs_dur_item *it = &items[n++];
             memset(it, 0, sizeof *it);
             it->key.name = gs_name_map_get(&map, a->name);
             it->dur = a->end - a->start;
             if (it->key.name == GS_STR_ERROR) {
                 gs_name_map_free(&map);
+                gs_window_free(&w);
                 return -1;
             }
         }
         gs_name_map_free(&map);
+        gs_window_free(&w);
     }
+    *nitems = n;
     return 0;
 }
 
@@ -93,7 +106,7 @@ int gs_api_summary_build(const gs_profile *p, const gs_select *sel, gs_api_summa
         return gs_fail_oom(err);
     size_t n = count_calls(p, sel);
     gs_dur_item *items = malloc((n ? n : 1) * sizeof *items);
-    int rc = items ? collect(p, sel, &out->names, items) : -1;
+    int rc = items ? collect(p, sel, &out->names, items, &n) : -1;
     if (rc == 0)
         rc = make_rows(out, items, n);
     free(items);

@@ -6,6 +6,7 @@
 #include "analysis/trace/host_during.h"
 #include "analysis/base/kernel_class.h"
 #include "analysis/base/thresholds.h"
+#include "analysis/base/window.h"
 #include "common/log.h"
 
 const char *gs_gap_class_name(enum gs_gap_class c)
@@ -32,7 +33,17 @@ typedef struct idle_build {
     GS_VEC(candidate) cands;
     GS_VEC(gs_idle_step) steps;
     gs_activities acts, by_stream;
+    const gs_window *window; /* the trace's at hand */
 } idle_build;
+
+/* Whether the gap between two activities lies in one part of the window: a gap across a part
+ * left out (between two ranges of --range) is not idle time of the window. */
+static bool in_one_part(const gs_window *w, const gs_activity *before, const gs_activity *after)
+{
+    gs_ns a = before->api != GS_NONE ? before->launch : before->start;
+    gs_ns b = after->api != GS_NONE ? after->launch : after->start;
+    return gs_window_part_at(w, a) == gs_window_part_at(w, b);
+}
 
 static double pct(gs_ns part, gs_ns whole)
 {
@@ -96,14 +107,15 @@ static int cmp_stream_order(const void *pa, const void *pb)
  * that overlaps on one stream never makes a negative gap. HTA's idle breakdown: every
  * consecutive pair, gap = start − the previous activity's end, negative ones included, as it sums
  * them. */
-static void find_stream_gaps(gs_idle_scope *s, const gs_activity *v, size_t n, bool hta)
+static void find_stream_gaps(gs_idle_scope *s, const gs_window *w, const gs_activity *v, size_t n,
+                             bool hta)
 {
     gs_ns run_end = v[0].end;
     for (size_t i = 1; i < n; i++) {
         const gs_activity *a = &v[i];
         gs_ns prev_end = hta ? v[i - 1].end : run_end;
         gs_ns gap = a->start - prev_end;
-        if (hta || gap > 0)
+        if ((hta || gap > 0) && in_one_part(w, &v[i - 1], a))
             add_to_totals(&s->gaps, classify(a, prev_end, gap), gap);
         if (a->end > run_end)
             run_end = a->end;
@@ -133,7 +145,7 @@ static int build_stream_scopes(idle_build *b, const gs_trace *t)
         gs_idle_scope *s = new_scope(b, false, t, &v->v[i]);
         if (!s)
             return -1;
-        find_stream_gaps(s, &v->v[i], j - i, b->opts->hta_compat);
+        find_stream_gaps(s, b->window, &v->v[i], j - i, b->opts->hta_compat);
     }
     return 0;
 }
@@ -154,15 +166,15 @@ static size_t first_step_ending_after(const gs_steps *st, gs_ns ts)
     return lo;
 }
 
-static void add_to_steps(idle_build *b, size_t step_base, const gs_steps *st, gs_ns start,
-                         gs_ns end, enum gs_gap_class c)
+static void add_to_steps(idle_build *b, const uint32_t *step_row, const gs_steps *st,
+                         gs_ns start, gs_ns end, enum gs_gap_class c)
 {
     for (size_t k = first_step_ending_after(st, start); k < st->n && st->v[k].start < end; k++) {
         gs_ns lo = start > st->v[k].start ? start : st->v[k].start;
         gs_ns hi = end < st->v[k].end ? end : st->v[k].end;
-        if (hi > lo) {
-            b->steps.v[step_base + k].idle[c] += hi - lo;
-            b->steps.v[step_base + k].idle_total += hi - lo;
+        if (hi > lo && step_row[k] != GS_NONE) {
+            b->steps.v[step_row[k]].idle[c] += hi - lo;
+            b->steps.v[step_row[k]].idle_total += hi - lo;
         }
     }
 }
@@ -171,7 +183,7 @@ typedef struct device_ctx {
     const gs_trace *t;
     size_t trace;
     const gs_steps *steps;
-    size_t step_base;
+    const uint32_t *step_row; /* build_step_rows' */
     gs_idle_scope *scope;
 } device_ctx;
 
@@ -181,7 +193,7 @@ static int add_gap(idle_build *b, const device_ctx *d, const gs_activity *before
     gs_ns len = after->start - start;
     enum gs_gap_class c = classify(after, start, len);
     add_to_totals(&d->scope->gaps, c, len);
-    add_to_steps(b, d->step_base, d->steps, start, after->start, c);
+    add_to_steps(b, d->step_row, d->steps, start, after->start, c);
     long k = gs_steps_at(d->steps, start);
     double step_pct = k >= 0 ? pct(len, d->steps->v[k].end - d->steps->v[k].start) : 0.0;
     if (len < GS_TH_GAP_LIST_NS && step_pct < GS_TH_GAP_LIST_STEP_PCT)
@@ -215,7 +227,8 @@ static int find_device_gaps(idle_build *b, device_ctx *d, int32_t device)
         if (!before) {
             if (!(d->scope = new_scope(b, true, d->t, a)))
                 return -1;
-        } else if (a->start > run_end && add_gap(b, d, before, a, run_end) != 0) {
+        } else if (a->start > run_end && in_one_part(b->window, before, a) &&
+                   add_gap(b, d, before, a, run_end) != 0) {
             return -1;
         }
         d->scope->activities++;
@@ -257,9 +270,17 @@ static int build_device_scopes(idle_build *b, device_ctx *d)
     return rc;
 }
 
-static int build_step_rows(idle_build *b, const gs_trace *t, const gs_steps *st)
+/* A row per step; a step outside the window gets none (its activities were left out), and
+ * step_row[k] says where step k's row is (GS_NONE: none). */
+static int build_step_rows(idle_build *b, const gs_trace *t, const gs_steps *st,
+                           uint32_t *step_row)
 {
     for (size_t k = 0; k < st->n; k++) {
+        step_row[k] = GS_NONE;
+        if (!gs_window_holds(b->window, st->v[k].start) &&
+            !gs_window_holds(b->window, st->v[k].host_start))
+            continue;
+        step_row[k] = (uint32_t)b->steps.n;
         gs_idle_step *row = GS_VEC_PUSH(&b->steps);
         if (!row)
             return -1;
@@ -270,15 +291,24 @@ static int build_step_rows(idle_build *b, const gs_trace *t, const gs_steps *st)
     return 0;
 }
 
-static int analyse_trace(idle_build *b, const gs_trace *t, size_t ti, gs_error *err)
+static int analyse_trace(idle_build *b, const gs_select *sel, const gs_trace *t, size_t ti,
+                         gs_error *err)
 {
-    const gs_activity_opts ao = {.hta_compat = b->opts->hta_compat, .with_syncs = false};
     const gs_step_opts no_opts = {0};
     gs_steps st;
-    if (gs_steps_find(t, b->opts->steps ? b->opts->steps : &no_opts, &st, err) != 0)
+    gs_window w;
+    if (gs_window_build(t, sel, &w, err) != 0)
         return -1;
-    device_ctx d = {.t = t, .trace = ti, .steps = &st, .step_base = b->steps.n};
-    int rc = build_step_rows(b, t, &st);
+    if (gs_steps_find(t, b->opts->steps ? b->opts->steps : &no_opts, &st, err) != 0) {
+        gs_window_free(&w);
+        return -1;
+    }
+    b->window = &w;
+    const gs_activity_opts ao = {.hta_compat = b->opts->hta_compat, .with_syncs = false,
+                                 .window = &w};
+    uint32_t *step_row = malloc((st.n ? st.n : 1) * sizeof *step_row);
+    device_ctx d = {.t = t, .trace = ti, .steps = &st, .step_row = step_row};
+    int rc = step_row ? build_step_rows(b, t, &st, step_row) : -1;
     if (rc == 0)
         rc = gs_activities_collect(t, &ao, &b->acts);
     if (rc == 0)
@@ -286,6 +316,9 @@ static int analyse_trace(idle_build *b, const gs_trace *t, size_t ti, gs_error *
     if (rc == 0)
         rc = build_device_scopes(b, &d);
     gs_steps_free(&st);
+    free(step_row);
+    b->window = NULL;
+    gs_window_free(&w);
     if (rc != 0)
         gs_fail_oom(err);
     return rc;
@@ -351,7 +384,7 @@ int gs_idle_build(const gs_profile *p, const gs_select *sel, const gs_idle_opts 
     int rc = 0;
     for (size_t i = 0; i < p->traces.n && rc == 0; i++)
         if (gs_selected(sel, p->traces.v[i]))
-            rc = analyse_trace(&b, p->traces.v[i], i, err);
+            rc = analyse_trace(&b, sel, p->traces.v[i], i, err);
     if (rc == 0 && list_gaps(&b, p, out) != 0)
         rc = gs_fail_oom(err);
     for (size_t k = 0; k < b.steps.n; k++)

@@ -5,6 +5,7 @@
 
 #include "analysis/base/dur_groups.h"
 #include "analysis/base/names.h"
+#include "analysis/base/window.h"
 #include "common/log.h"
 
 static int cmp_dims(const int32_t *a, const int32_t *b)
@@ -39,9 +40,10 @@ static size_t count_kernels(const gs_profile *p, const gs_select *sel)
     return n;
 }
 
-/* One item per kernel of the selected traces, keyed by name (and grid, block). */
+/* One item per kernel of the selected traces inside their windows, keyed by name (and grid,
+ * block); *n counts them. */
 static int collect(const gs_profile *p, const gs_select *sel, bool by_launch, gs_strtab *names,
-                   gs_dur_item *items)
+                   gs_dur_item *items, size_t *nitems)
 {
     size_t n = 0;
     for (size_t t = 0; t < p->traces.n; t++) {
@@ -49,15 +51,23 @@ static int collect(const gs_profile *p, const gs_select *sel, bool by_launch, gs
         if (!gs_selected(sel, tr))
             continue;
         gs_name_map map;
-        if (gs_name_map_init(&map, names, tr, NULL) != 0)
+        gs_window w;
+        if (gs_window_build(tr, sel, &w, NULL) != 0)
             return -1;
+        if (gs_name_map_init(&map, names, tr, NULL) != 0) {
+            gs_window_free(&w);
+            return -1;
+        }
         for (size_t i = 0; i < tr->kernels.n; i++) {
             const gs_kernel *k = &tr->kernels.v[i];
+            if (!gs_window_holds_gpu(&w, tr, k->start, k->api))
+                continue;
             gs_dur_item *it = &items[n++];
             memset(it, 0, sizeof *it);
             it->key.name = gs_name_map_get(&map, k->name);
             if (it->key.name == GS_STR_ERROR) {
                 gs_name_map_free(&map);
+                gs_window_free(&w);
                 return -1;
             }
             if (by_launch) {
@@ -67,7 +77,9 @@ static int collect(const gs_profile *p, const gs_select *sel, bool by_launch, gs
             it->dur = k->end - k->start;
         }
         gs_name_map_free(&map);
+        gs_window_free(&w);
     }
+    *nitems = n;
     return 0;
 }
 
@@ -110,7 +122,7 @@ int gs_kernel_summary_build(const gs_profile *p, const gs_select *sel, bool by_l
         return gs_fail_oom(err);
     size_t n = count_kernels(p, sel);
     gs_dur_item *items = malloc((n ? n : 1) * sizeof *items);
-    int rc = items ? collect(p, sel, by_launch, &out->names, items) : -1;
+    int rc = items ? collect(p, sel, by_launch, &out->names, items, &n) : -1;
     if (rc == 0)
         rc = make_rows(out, items, n);
     free(items);

@@ -2,6 +2,7 @@
 
 #include "analysis/base/stats.h"
 #include "analysis/base/thresholds.h"
+#include "analysis/base/window.h"
 #include "common/log.h"
 
 #include <stdlib.h>
@@ -90,15 +91,19 @@ static long step_of(const gs_steps *steps, gs_ns ts)
     return steps && steps->n ? gs_steps_at(steps, ts) : -1;
 }
 
-/* One item per kernel, in kernel order; `seen` marks launch calls already counted. */
-static void make_items(const gs_trace *t, const gs_steps *steps, item *items, bool *seen)
+/* One item per kernel, in kernel order; `seen` marks launch calls already counted. A kernel
+ * outside the window belongs to no step. */
+static void make_items(const gs_trace *t, const gs_steps *steps, const gs_window *w, item *items,
+                       bool *seen)
 {
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
         item *it = &items[i];
         *it = (item){.dur = k->end - k->start, .cost = -1, .delay = -1, .graph = k->graph_id != 0};
         const gs_api *a = k->api != GS_NONE ? &t->apis.v[k->api] : NULL;
-        it->step = step_of(steps, a ? a->start : k->start);
+        it->step = !w || gs_window_holds_gpu(w, t, k->start, k->api)
+                       ? step_of(steps, a ? a->start : k->start)
+                       : -1;
         if (!a)
             continue;
         const char *name = gs_trace_str(t, a->name);
@@ -162,7 +167,8 @@ static void fill_step_rows(const gs_steps *steps, const item *items, size_t n, g
     }
 }
 
-int gs_launch_trace(const gs_trace *t, const gs_steps *steps, gs_launch_rank *out, gs_error *err)
+int gs_launch_trace(const gs_trace *t, const gs_steps *steps, const gs_window *w,
+                    gs_launch_rank *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->rank = t->rank;
@@ -180,7 +186,7 @@ int gs_launch_trace(const gs_trace *t, const gs_steps *steps, gs_launch_rank *ou
         return gs_fail_oom(err);
     }
     out->nsteps = steps->n;
-    make_items(t, steps, items, seen);
+    make_items(t, steps, w, items, seen);
     compute_window_stats(items, n, scratch, &out->total);
 
     qsort(items, n, sizeof *items, cmp_item_step);
@@ -225,12 +231,19 @@ int gs_launch_build(const gs_profile *p, const gs_select *sel, const gs_step_opt
         if (!gs_selected(sel, t))
             continue;
         gs_steps steps;
-        if (gs_steps_find(t, step_opts, &steps, err) != 0) {
+        gs_window w;
+        if (gs_window_build(t, sel, &w, err) != 0) {
             gs_launch_summary_free(out);
             return -1;
         }
-        int rc = gs_launch_trace(t, &steps, &out->ranks[out->nranks], err);
+        if (gs_steps_find(t, step_opts, &steps, err) != 0) {
+            gs_window_free(&w);
+            gs_launch_summary_free(out);
+            return -1;
+        }
+        int rc = gs_launch_trace(t, &steps, &w, &out->ranks[out->nranks], err);
         gs_steps_free(&steps);
+        gs_window_free(&w);
         if (rc != 0) {
             gs_launch_summary_free(out);
             return -1;

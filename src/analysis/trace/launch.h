@@ -15,6 +15,7 @@
 #include "analysis/base/select.h"
 #include "analysis/base/steps.h"
 #include "analysis/trace/cuda_graphs.h"
+#include "analysis/base/window.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -73,8 +74,10 @@ int gs_launch_build(const gs_profile *p, const gs_select *sel, const gs_step_opt
                     gs_launch_summary *out, gs_error *err);
 void gs_launch_summary_free(gs_launch_summary *s);
 
-/* One trace, with its steps already found (for the report, which finds steps once). */
-int gs_launch_trace(const gs_trace *t, const gs_steps *steps, gs_launch_rank *out, gs_error *err);
+/* One trace, with its steps already found (for the report, which finds steps once); kernels
+ * outside the window w (NULL: the whole trace) count in no step. */
+int gs_launch_trace(const gs_trace *t, const gs_steps *steps, const gs_window *w,
+                    gs_launch_rank *out, gs_error *err);
 void gs_launch_rank_free(gs_launch_rank *r);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/base/dur_groups.h"
+#include "analysis/base/window.h"
 #include "common/log.h"
 
 enum { TAG_KIND, TAG_SRC, TAG_DST };
@@ -32,6 +33,8 @@ static int cmp_row(const void *pa, const void *pb)
     return strcmp(a->operation, b->operation);
 }
 
+/* The copies and sets of the selected traces inside their windows: how many, and with items
+ * one item each. SIZE_MAX when a window cannot be built (out of memory). */
 static size_t collect(const gs_profile *p, const gs_select *sel, gs_dur_item *items)
 {
     size_t n = 0;
@@ -39,8 +42,13 @@ static size_t collect(const gs_profile *p, const gs_select *sel, gs_dur_item *it
         const gs_trace *tr = p->traces.v[t];
         if (!gs_selected(sel, tr))
             continue;
+        gs_window w;
+        if (gs_window_build(tr, sel, &w, NULL) != 0)
+            return SIZE_MAX;
         for (size_t i = 0; i < tr->memops.n; i++) {
             const gs_memop *m = &tr->memops.v[i];
+            if (!gs_window_holds_gpu(&w, tr, m->start, m->api))
+                continue;
             if (items) {
                 gs_dur_item *it = &items[n];
                 memset(it, 0, sizeof *it);
@@ -52,6 +60,7 @@ static size_t collect(const gs_profile *p, const gs_select *sel, gs_dur_item *it
             }
             n++;
         }
+        gs_window_free(&w);
     }
     return n;
 }
@@ -87,10 +96,11 @@ int gs_memcpy_summary_build(const gs_profile *p, const gs_select *sel, gs_memcpy
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     size_t n = collect(p, sel, NULL);
-    gs_dur_item *items = malloc((n ? n : 1) * sizeof *items);
-    if (!items)
+    gs_dur_item *items = n != SIZE_MAX ? malloc((n ? n : 1) * sizeof *items) : NULL;
+    if (!items || collect(p, sel, items) == SIZE_MAX) {
+        free(items);
         return gs_fail_oom(err);
-    collect(p, sel, items);
+    }
     gs_dur_group *groups;
     size_t ngroups;
     int rc = gs_dur_groups(items, n, &groups, &ngroups);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/base/names.h"
+#include "analysis/base/window.h"
 #include "common/log.h"
 
 typedef struct op_item {
@@ -125,12 +126,18 @@ static uint32_t *find_only_children(const gs_trace *t)
     return only;
 }
 
-static int collect_trace(const gs_trace *t, bool by_shape, const gs_step_opts *step_opts,
-                         gs_strtab *names, op_item *items, size_t *n, gs_error *err)
+static int collect_trace(const gs_trace *t, const gs_select *sel, bool by_shape,
+                         const gs_step_opts *step_opts, gs_strtab *names, op_item *items,
+                         size_t *n, gs_error *err)
 {
     gs_steps st = {0};
-    if (gs_steps_find(t, step_opts, &st, err) != 0)
+    gs_window w;
+    if (gs_window_build(t, sel, &w, err) != 0)
         return -1;
+    if (gs_steps_find(t, step_opts, &st, err) != 0) {
+        gs_window_free(&w);
+        return -1;
+    }
     gs_ns *self_cuda = calloc(t->ranges.n + 1, sizeof *self_cuda);
     gs_ns *cuda_total = calloc(t->ranges.n + 1, sizeof *cuda_total);
     uint32_t *only_child = find_only_children(t);
@@ -147,7 +154,7 @@ static int collect_trace(const gs_trace *t, bool by_shape, const gs_step_opts *s
         charge_steps(t, &st, cuda_total);
         for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
             const gs_range *r = &t->ranges.v[i];
-            if (!gs_range_in_op_tree(r))
+            if (!gs_range_in_op_tree(r) || !gs_window_holds(&w, r->start))
                 continue;
             if (absorbed(t, only_child, (uint32_t)i)) {
                 merged++;
@@ -178,6 +185,7 @@ static int collect_trace(const gs_trace *t, bool by_shape, const gs_step_opts *s
     free(cuda_total);
     free(only_child);
     gs_steps_free(&st);
+    gs_window_free(&w);
     return rc == 0 ? 0 : gs_fail_oom(err);
 }
 
@@ -259,7 +267,7 @@ int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape
         gs_fail_oom(err);
     for (size_t t = 0; t < p->traces.n && rc == 0; t++)
         if (gs_selected(sel, p->traces.v[t]))
-            rc = collect_trace(p->traces.v[t], by_shape, steps, &out->names, items, &n, err);
+            rc = collect_trace(p->traces.v[t], sel, by_shape, steps, &out->names, items, &n, err);
     if (rc == 0 && make_rows(out, items, n) != 0)
         rc = gs_fail_oom(err);
     free(items);

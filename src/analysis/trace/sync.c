@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/window.h"
 #include "common/log.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -78,9 +79,10 @@ static gs_str intern(gs_strtab *names, const char *s)
     return gs_strtab_intern(names, s, strlen(s));
 }
 
-/* The blocking calls of one trace: per-step and per-rank sums, and one `call` each. */
-static int scan_trace(const gs_trace *t, const gs_steps *steps, gs_sync_rank *r, gs_strtab *names,
-                      call_vec *calls)
+/* The blocking calls of one trace: per-step sums, and per-rank sums and one `call` each for the
+ * calls inside the window. */
+static int scan_trace(const gs_trace *t, const gs_steps *steps, const gs_window *w,
+                      gs_sync_rank *r, gs_strtab *names, call_vec *calls)
 {
     for (size_t s = 0; s < steps->n; s++) {
         const gs_step *st = &steps->v[s];
@@ -104,20 +106,25 @@ static int scan_trace(const gs_trace *t, const gs_steps *steps, gs_sync_rank *r,
         if (has_wait)
             wait = t->syncs.v[a->gpu].end - t->syncs.v[a->gpu].start;
         bool kept = s >= 0 && gs_step_kept(steps, (size_t)s);
+        bool inside = gs_window_holds(w, a->start);
         if (kind == GS_SYNC_WAIT_EVENT) {
-            r->wait_event_calls++;
+            r->wait_event_calls += inside;
             dur = 0; /* the host does not wait; the row only counts calls */
         } else {
-            r->calls++;
-            r->blocked += dur;
-            r->gpu_wait += wait;
             if (s >= 0) {
                 r->steps[s].calls++;
                 r->steps[s].blocked += dur;
             }
+            if (!inside)
+                continue;
+            r->calls++;
+            r->blocked += dur;
+            r->gpu_wait += wait;
             if (kept)
                 r->kept_blocked += dur;
         }
+        if (!inside)
+            continue;
         uint32_t step_range = s >= 0 ? steps->v[s].range : GS_NONE;
         call *c = GS_VEC_PUSH(calls);
         if (c)
@@ -180,12 +187,17 @@ static int make_causes(gs_sync_summary *s, call *calls, size_t n)
     return 0;
 }
 
-static int build_rank(const gs_trace *t, const gs_step_opts *step_opts, gs_sync_summary *s,
-                      call_vec *calls, gs_error *err)
+static int build_rank(const gs_trace *t, const gs_select *sel, const gs_step_opts *step_opts,
+                      gs_sync_summary *s, call_vec *calls, gs_error *err)
 {
     gs_steps steps;
-    if (gs_steps_find(t, step_opts, &steps, err) != 0)
+    gs_window w;
+    if (gs_window_build(t, sel, &w, err) != 0)
         return -1;
+    if (gs_steps_find(t, step_opts, &steps, err) != 0) {
+        gs_window_free(&w);
+        return -1;
+    }
     gs_sync_rank *r = &s->ranks[s->nranks];
     *r = (gs_sync_rank){.rank = t->rank, .path = t->path, .step_source = steps.source};
     r->steps = calloc(steps.n ? steps.n : 1, sizeof *r->steps);
@@ -193,9 +205,10 @@ static int build_rank(const gs_trace *t, const gs_step_opts *step_opts, gs_sync_
     if (rc == 0) {
         s->nranks++;
         r->nsteps = steps.n;
-        rc = scan_trace(t, &steps, r, &s->names, calls);
+        rc = scan_trace(t, &steps, &w, r, &s->names, calls);
     }
     gs_steps_free(&steps);
+    gs_window_free(&w);
     if (rc == 0) {
         s->blocked += r->blocked;
         s->kept_step_time += r->kept_step_time;
@@ -216,7 +229,7 @@ int gs_sync_build(const gs_profile *p, const gs_select *sel, const gs_step_opts 
     int rc = out->ranks ? 0 : gs_fail_oom(err);
     for (size_t i = 0; rc == 0 && i < p->traces.n; i++)
         if (gs_selected(sel, p->traces.v[i]))
-            rc = build_rank(p->traces.v[i], step_opts, out, &calls, err);
+            rc = build_rank(p->traces.v[i], sel, step_opts, out, &calls, err);
     if (rc == 0 && make_causes(out, calls.v, calls.n) != 0)
         rc = gs_fail_oom(err);
     out->blocked_pct = pct(out->kept_blocked, out->kept_step_time);

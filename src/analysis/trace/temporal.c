@@ -5,6 +5,7 @@
 
 #include "analysis/base/intervals.h"
 #include "analysis/base/kernel_class.h"
+#include "analysis/base/window.h"
 #include "common/log.h"
 
 static double pct(gs_ns part, gs_ns whole)
@@ -25,13 +26,13 @@ static int measure_class_union(const gs_activities *acts, int cls, gs_spans *tmp
     return 0;
 }
 
-static int fill_row(const gs_trace *t, bool hta_compat, gs_activities *acts, gs_spans *tmp,
-                    gs_temporal_row *row)
+static int fill_row(const gs_trace *t, const gs_window *w, bool hta_compat, gs_activities *acts,
+                    gs_spans *tmp, gs_temporal_row *row)
 {
     /* GPU-side sync records with a stream are busy, non-compute time in HTA's temporal breakdown: a
      * stream waiting on an event holds the queue even though no SM works, so both modes count
      * them and the numbers mean the same. */
-    const gs_activity_opts ao = {.hta_compat = hta_compat, .with_syncs = true};
+    const gs_activity_opts ao = {.hta_compat = hta_compat, .with_syncs = true, .window = w};
     memset(row, 0, sizeof *row);
     row->rank = t->rank;
     row->path = t->path;
@@ -74,7 +75,13 @@ int gs_temporal_build(const gs_profile *p, const gs_select *sel, bool hta_compat
     for (size_t i = 0; i < p->traces.n && rc == 0; i++) {
         if (!gs_selected(sel, p->traces.v[i]))
             continue;
-        rc = fill_row(p->traces.v[i], hta_compat, &acts, &tmp, &out->rows[out->nrows++]);
+        gs_window w;
+        if (gs_window_build(p->traces.v[i], sel, &w, NULL) != 0) {
+            rc = -1;
+            break;
+        }
+        rc = fill_row(p->traces.v[i], &w, hta_compat, &acts, &tmp, &out->rows[out->nrows++]);
+        gs_window_free(&w);
     }
     free(acts.v);
     gs_spans_free(&tmp);

@@ -1,0 +1,115 @@
+#include "render/window_notes.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json_write.h"
+
+int gs_window_notes_build(const gs_profile *p, const gs_select *sel, gs_window_notes *out,
+                          gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = p->traces.n ? p->traces.n : 1;
+    out->traces = calloc(cap, sizeof *out->traces);
+    out->windows = calloc(cap, sizeof *out->windows);
+    if (!out->traces || !out->windows) {
+        gs_window_notes_free(out);
+        return gs_fail_oom(err);
+    }
+    for (size_t i = 0; i < p->traces.n; i++) {
+        const gs_trace *t = p->traces.v[i];
+        if (!gs_selected(sel, t))
+            continue;
+        if (gs_window_build(t, sel, &out->windows[out->n], err) != 0) {
+            gs_window_notes_free(out);
+            return -1;
+        }
+        out->restricts |= gs_window_restricts(&out->windows[out->n]);
+        out->traces[out->n++] = t;
+    }
+    return 0;
+}
+
+void gs_window_notes_free(gs_window_notes *n)
+{
+    for (size_t i = 0; n->windows && i < n->n; i++)
+        gs_window_free(&n->windows[i]);
+    free(n->windows);
+    free(n->traces);
+    memset(n, 0, sizeof *n);
+}
+
+static void put_sentence(FILE *out, const char *prefix, const char *text)
+{
+    fputs(prefix, out);
+    if (!*prefix && text[0] >= 'a' && text[0] <= 'z') {
+        fputc(text[0] - 'a' + 'A', out);
+        text++;
+    }
+    fputs(text, out);
+    fputc('\n', out);
+}
+
+void gs_window_notes_text(FILE *out, const gs_window_notes *n, const gs_text_style *style)
+{
+    (void)style;
+    if (!n->restricts)
+        return;
+    char first[512], buf[512];
+    gs_window_describe(&n->windows[0], first, sizeof first);
+    bool same = true;
+    for (size_t i = 1; i < n->n && same; i++)
+        same = !strcmp(gs_window_describe(&n->windows[i], buf, sizeof buf), first);
+    if (same) {
+        put_sentence(out, "", first);
+        return;
+    }
+    for (size_t i = 0; i < n->n; i++) {
+        char prefix[48];
+        snprintf(prefix, sizeof prefix, "rank %" PRId32 ": ", n->traces[i]->rank);
+        gs_window_describe(&n->windows[i], buf, sizeof buf);
+        put_sentence(out, prefix, *buf ? buf : "the whole trace");
+    }
+}
+
+static const char *kind_key(enum gs_window_kind k)
+{
+    static const char *const keys[] = {
+        [GS_WINDOW_WHOLE] = "whole", [GS_WINDOW_STEPS] = "steps", [GS_WINDOW_TIME] = "time",
+        [GS_WINDOW_RANGE] = "range"};
+    return keys[k];
+}
+
+static void put_window(FILE *out, const gs_trace *t, const gs_window *w)
+{
+    char note[512];
+    fprintf(out, "{\"rank\": %" PRId32 ", \"kind\": ", t->rank);
+    gs_json_string(out, kind_key(w->kind));
+    fprintf(out, ", \"from_ns\": %" PRId64 ", \"to_ns\": %" PRId64, w->from - w->origin,
+            w->to - w->origin);
+    if (w->kind == GS_WINDOW_STEPS)
+        fprintf(out, ", \"steps\": %zu, \"steps_kept\": %zu, \"first_step\": %" PRId64
+                     ", \"last_step\": %" PRId64 ", \"warmup_steps_left_out\": %zu",
+                w->nsteps, w->nkept, w->first_step, w->last_step, w->nwarmup_out);
+    if (w->kind == GS_WINDOW_RANGE) {
+        fputs(", \"range\": ", out);
+        gs_json_string(out, w->range);
+        fprintf(out, ", \"ranges\": %zu", w->nranges);
+    }
+    fputs(", \"note\": ", out);
+    gs_json_string(out, gs_window_describe(w, note, sizeof note));
+    fputc('}', out);
+}
+
+void gs_window_notes_json(FILE *out, const gs_window_notes *n)
+{
+    if (!n->restricts)
+        return;
+    fputs(",\n  \"window\": [", out);
+    for (size_t i = 0; i < n->n; i++) {
+        fputs(i ? ",\n    " : "\n    ", out);
+        put_window(out, n->traces[i], &n->windows[i]);
+    }
+    fputs("\n  ]", out);
+}

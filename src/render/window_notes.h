@@ -1,0 +1,36 @@
+/* What part of each trace a view looked at (analysis/base/window.h), said with its results: a line
+ * above the table, and a "window" member in JSON. */
+#ifndef GS_RENDER_WINDOW_NOTES_H
+#define GS_RENDER_WINDOW_NOTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/base/select.h"
+#include "analysis/base/window.h"
+#include "common/error.h"
+#include "model/trace.h"
+#include "render/render.h"
+
+typedef struct gs_window_notes {
+    const gs_trace **traces; /* the selected traces */
+    gs_window *windows;      /* the window of each */
+    size_t n;
+    bool restricts;          /* some window leaves something out */
+} gs_window_notes;
+
+/* The windows of the traces `sel` selects. 0, or -1 with err set (a --range no trace has). */
+int gs_window_notes_build(const gs_profile *p, const gs_select *sel, gs_window_notes *out,
+                          gs_error *err);
+void gs_window_notes_free(gs_window_notes *n);
+
+/* "Over steps 1-7 of 8 (ProfilerStep#N); ..." and a newline: one line when every trace has the
+ * same window, else one per trace ("rank 1: over ..."); nothing when no window restricts. */
+void gs_window_notes_text(FILE *out, const gs_window_notes *n, const gs_text_style *style);
+
+/* ",\n  \"window\": [{...}, ...]": one object per trace (doc/output-json.md), to follow the
+ * "command" member; nothing when no window restricts. */
+void gs_window_notes_json(FILE *out, const gs_window_notes *n);
+
+#endif
