@@ -45,6 +45,11 @@ static const char help[] =
     "  StdDev     sample standard deviation (n - 1); 0 for one instance\n"
     "  GridXYZ    grid dimensions (--by-launch)\n"
     "  BlockXYZ   block dimensions (--by-launch)\n"
+    "  Operator   the operator that launched most of the row's time: the innermost\n"
+    "             framework operator around the launch call (else an NVTX range;\n"
+    "             never a step or annotation), as the TensorBoard plugin's kernel\n"
+    "             view and HTA show it; '-' when none launched it\n"
+    "  Op (%)     the share of the row's time that operator launched\n"
     "  Name       kernel name\n"
     "Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n";
 

@@ -4,24 +4,28 @@
 
 #include "render/view_tables.h"
 
-/* The columns that need every duration of every rank. */
+/* The columns that need every duration of every rank, left out unless the report has them. */
 static const char *const spread_keys[] = {"med_ns", "stddev_ns", NULL};
+/* The launching operator of a kernel row: a rank summary does not keep it, so a report (merged
+ * from summaries) never has it; `gpuscope kernels` shows it. */
+static const char *const operator_keys[] = {"operator", "operator_pct", NULL};
 
-static bool is_spread(const char *key)
+static bool listed(const char *const *keys, const char *key)
 {
-    for (const char *const *k = spread_keys; *k; k++)
+    for (const char *const *k = keys; *k; k++)
         if (strcmp(*k, key) == 0)
             return true;
     return false;
 }
 
-/* Leaves the spread columns out of t, its column list kept in cols. Cells move down in place:
- * a cell only ever moves to an index at or below its own. */
-static void drop_spread(gs_table *t, gs_column cols[GS_REPORT_TABLE_COLS])
+/* Leaves the columns of keys (and of also, when not NULL) out of t, its column list kept in
+ * cols. Cells move down in place: a cell only ever moves to an index at or below its own. */
+static void drop_columns(gs_table *t, const char *const *keys, const char *const *also,
+                         gs_column cols[GS_REPORT_TABLE_COLS])
 {
     size_t keep[GS_REPORT_TABLE_COLS], n = 0;
     for (size_t c = 0; c < t->ncols && n < GS_REPORT_TABLE_COLS; c++)
-        if (!is_spread(t->cols[c].key)) {
+        if (!listed(keys, t->cols[c].key) && !(also && listed(also, t->cols[c].key))) {
             cols[n] = t->cols[c];
             keep[n++] = c;
         }
@@ -42,10 +46,10 @@ int gs_report_tables_make(const gs_report *r, size_t limit, gs_report_tables *t)
              gs_comm_tables_make(&r->comm, false, &t->comm);
     if (rc != 0)
         return -1;
-    if (!r->kernel_spread)
-        drop_spread(&t->kernels, t->kernel_cols);
+    drop_columns(&t->kernels, operator_keys, r->kernel_spread ? NULL : spread_keys,
+                 t->kernel_cols);
     if (!r->copy_spread)
-        drop_spread(&t->memcpy, t->memcpy_cols);
+        drop_columns(&t->memcpy, spread_keys, NULL, t->memcpy_cols);
     for (size_t i = 0; i < r->comm.nranks; i++)
         t->has_comm |= r->comm.ranks[i].collectives > 0;
     t->kernel_rows = t->kernels.nrows;

@@ -1,5 +1,6 @@
 #include "render/view_tables.h"
 
+#include <math.h>
 #include <string.h>
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -26,22 +27,33 @@ enum stats_col {
 
 /* ---- kernels -------------------------------------------------------------------------------- */
 
-enum kernel_col { KERNEL_COL_NAME = STATS_NCOLS, KERNEL_NCOLS };
+enum kernel_col { KERNEL_COL_OP = STATS_NCOLS, KERNEL_COL_OP_PCT, KERNEL_COL_NAME, KERNEL_NCOLS };
+
+/* The operator that launched the kernel (most of its time), as the TensorBoard plugin's kernel
+ * view and HTA show it. */
+#define LAUNCHING_OP_COLUMNS(op, pct)                                                              \
+    [op] = {"operator", "operator", "Operator", "Operator", GS_COL_TEXT, 0},                       \
+    [pct] = {"operator_pct", "operator_pct", "Op (%)", "Op (%)", GS_COL_PCT, 0}
 
 static const gs_column kernel_columns[] = {
     DURATION_STATS_COLUMNS,
     [STATS_COL_COUNT] = {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
+    LAUNCHING_OP_COLUMNS(KERNEL_COL_OP, KERNEL_COL_OP_PCT),
     [KERNEL_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
 };
 _Static_assert(COUNT_OF(kernel_columns) == KERNEL_NCOLS, "one column per enum kernel_col");
 
-enum launch_col { LAUNCH_COL_GRID = STATS_NCOLS, LAUNCH_COL_BLOCK, LAUNCH_COL_NAME, LAUNCH_NCOLS };
+enum launch_col {
+    LAUNCH_COL_GRID = STATS_NCOLS, LAUNCH_COL_BLOCK, LAUNCH_COL_OP, LAUNCH_COL_OP_PCT,
+    LAUNCH_COL_NAME, LAUNCH_NCOLS
+};
 
 static const gs_column kernel_launch_columns[] = {
     DURATION_STATS_COLUMNS,
     [STATS_COL_COUNT] = {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
     [LAUNCH_COL_GRID] = {"grid", "grid", "GridXYZ", "GridXYZ", GS_COL_XYZ, 0},
     [LAUNCH_COL_BLOCK] = {"block", "block", "BlockXYZ", "BlockXYZ", GS_COL_XYZ, 0},
+    LAUNCHING_OP_COLUMNS(LAUNCH_COL_OP, LAUNCH_COL_OP_PCT),
     [LAUNCH_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
 };
 _Static_assert(COUNT_OF(kernel_launch_columns) == LAUNCH_NCOLS, "one column per enum launch_col");
@@ -76,6 +88,9 @@ int gs_kernel_table(const gs_kernel_summary *s, gs_table *out)
         if (!c)
             return -1;
         put_time_stats(c, row->time_pct, &row->time);
+        size_t op = s->by_launch ? LAUNCH_COL_OP : KERNEL_COL_OP;
+        c[op].text = row->op;
+        c[op + 1].f = row->op ? row->op_pct : NAN; /* the share column follows the operator */
         if (s->by_launch) {
             memcpy(c[LAUNCH_COL_GRID].xyz, row->grid, sizeof c[LAUNCH_COL_GRID].xyz);
             memcpy(c[LAUNCH_COL_BLOCK].xyz, row->block, sizeof c[LAUNCH_COL_BLOCK].xyz);
@@ -121,21 +136,33 @@ int gs_api_table(const gs_api_summary *s, gs_table *out)
 /* ---- operators ------------------------------------------------------------------------------ */
 
 /* The operator table; grouped by shape it has one column more, Input Shapes. */
+/* key_averages' columns: the shares are of the sum of Self CPU (Self CUDA) over every operator,
+ * as PyTorch's profiler table computes them, so Self CPU % adds up to 100 and CPU total % does
+ * not (a parent's total holds its children's). */
 enum op_col {
-    OP_COL_NAME, OP_COL_CALLS, OP_COL_SELF_CPU_NS, OP_COL_CPU_TOTAL_NS, OP_COL_SELF_CUDA_NS,
-    OP_COL_CUDA_TOTAL_NS, OP_COL_INPUT_DIMS, OP_NCOLS
+    OP_COL_NAME, OP_COL_CALLS, OP_COL_SELF_CPU_NS, OP_COL_SELF_CPU_PCT, OP_COL_CPU_TOTAL_NS,
+    OP_COL_CPU_TOTAL_PCT, OP_COL_CPU_AVG_NS, OP_COL_SELF_CUDA_NS, OP_COL_SELF_CUDA_PCT,
+    OP_COL_CUDA_TOTAL_NS, OP_COL_CUDA_AVG_NS, OP_COL_INPUT_DIMS, OP_NCOLS
 };
 
 #define OP_COLUMNS                                                                                 \
     [OP_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},                              \
     [OP_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},                        \
     [OP_COL_SELF_CPU_NS] = {"self_cpu_ns", "self_cpu", "Self CPU", "Self CPU (ns)", GS_COL_NS, 0}, \
+    [OP_COL_SELF_CPU_PCT] = {"self_cpu_pct", "self_cpu_pct", "Self CPU %", "Self CPU (%)",         \
+                             GS_COL_PCT, 0},                                                       \
     [OP_COL_CPU_TOTAL_NS] = {"cpu_total_ns", "cpu_total", "CPU total", "CPU Total (ns)",           \
                              GS_COL_NS, 0},                                                        \
+    [OP_COL_CPU_TOTAL_PCT] = {"cpu_total_pct", "cpu_total_pct", "CPU total %", "CPU Total (%)",    \
+                              GS_COL_PCT, 0},                                                      \
+    [OP_COL_CPU_AVG_NS] = {"cpu_avg_ns", "cpu_avg", "CPU avg", "CPU Avg (ns)", GS_COL_NS, 0},      \
     [OP_COL_SELF_CUDA_NS] = {"self_cuda_ns", "self_cuda", "Self CUDA", "Self CUDA (ns)",           \
                              GS_COL_NS, 0},                                                        \
+    [OP_COL_SELF_CUDA_PCT] = {"self_cuda_pct", "self_cuda_pct", "Self CUDA %", "Self CUDA (%)",    \
+                              GS_COL_PCT, 0},                                                      \
     [OP_COL_CUDA_TOTAL_NS] = {"cuda_total_ns", "cuda_total", "CUDA total", "CUDA Total (ns)",      \
-                              GS_COL_NS, 0}
+                              GS_COL_NS, 0},                                                       \
+    [OP_COL_CUDA_AVG_NS] = {"cuda_avg_ns", "cuda_avg", "CUDA avg", "CUDA Avg (ns)", GS_COL_NS, 0}
 
 static const gs_column op_columns[] = {OP_COLUMNS};
 _Static_assert(COUNT_OF(op_columns) == OP_COL_INPUT_DIMS, "every enum op_col but Input Shapes");
@@ -157,17 +184,29 @@ int gs_op_table(const gs_op_summary *s, gs_table *out)
     size_t ncols;
     const gs_column *cols = gs_op_columns(s->by_shape, &ncols);
     gs_table_init(out, cols, ncols, "no operators or annotations in the selected traces");
+    double self_cpu = 0, self_cuda = 0;
+    for (size_t r = 0; r < s->nrows; r++) {
+        self_cpu += (double)s->rows[r].self_cpu;
+        self_cuda += (double)s->rows[r].self_cuda;
+    }
     for (size_t r = 0; r < s->nrows; r++) {
         const gs_op_row *row = &s->rows[r];
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
+        int64_t calls = row->calls ? (int64_t)row->calls : 1;
         c[OP_COL_NAME].text = row->name;
         c[OP_COL_CALLS].i = (int64_t)row->calls;
         c[OP_COL_SELF_CPU_NS].i = row->self_cpu;
+        c[OP_COL_SELF_CPU_PCT].f = self_cpu > 0 ? 100.0 * (double)row->self_cpu / self_cpu : NAN;
         c[OP_COL_CPU_TOTAL_NS].i = row->cpu_total;
+        c[OP_COL_CPU_TOTAL_PCT].f = self_cpu > 0 ? 100.0 * (double)row->cpu_total / self_cpu : NAN;
+        c[OP_COL_CPU_AVG_NS].i = (row->cpu_total + calls / 2) / calls;
         c[OP_COL_SELF_CUDA_NS].i = row->self_cuda;
+        c[OP_COL_SELF_CUDA_PCT].f =
+            self_cuda > 0 ? 100.0 * (double)row->self_cuda / self_cuda : NAN;
         c[OP_COL_CUDA_TOTAL_NS].i = row->cuda_total;
+        c[OP_COL_CUDA_AVG_NS].i = (row->cuda_total + calls / 2) / calls;
         if (s->by_shape)
             c[OP_COL_INPUT_DIMS].text = row->input_dims;
     }

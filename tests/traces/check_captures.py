@@ -33,6 +33,11 @@
            Non-compute over the same time as Utilization), and --from/--to and --range narrow
            the views;
 
+  kernelop `kernels` on gpt2_train_torchprofiler.json.gz names the launching operator of its
+           GEMM kernels (aten::mm, as the TensorBoard plugin's kernel view), and on
+           resnet50_emit_nvtx.gst the emit_nvtx operators of its convolutions; `ops`' Self CPU %
+           and Self CUDA % add up to 100 (key_averages' shares);
+
 usage: check_captures.py GPUSCOPE
 Exit 0 all passed, 1 some failed, 77 the captures folder is absent."""
 import json
@@ -278,6 +283,27 @@ def check_window(exe, root):
           f"window: kernels --range ProfilerStep#3 counts the GEMM {gemm3} time(s)")
 
 
+def check_kernel_operator(exe, root):
+    rows = run_json(exe, "kernels", "--limit", "0",
+                    os.path.join(root, "gpt2_train_torchprofiler.json.gz"))["rows"]
+    gemms = [r for r in rows if "gemm" in r["name"]]
+    ops = {r["operator"] for r in gemms}
+    check(gemms and ops <= {"aten::mm", "aten::addmm", "aten::bmm"}
+          and all(r["operator_pct"] > 50 for r in gemms),
+          f"kernelop: {len(gemms)} GEMM kernels launched by {sorted(ops)}")
+    rows = run_json(exe, "kernels", "--limit", "0",
+                    os.path.join(root, "resnet50_emit_nvtx.gst"))["rows"]
+    conv = {r["operator"] for r in rows if "implicit_gemm" in r["name"] or "conv" in r["name"]}
+    check(conv and all(o and o.startswith("aten::") and "seq =" not in o for o in conv),
+          f"kernelop: emit_nvtx convolution kernels launched by {sorted(conv)[:4]}")
+    for name in ("gpt2_train_torchprofiler.json.gz", "resnet50_emit_nvtx.gst"):
+        rows = run_json(exe, "ops", "--limit", "0", os.path.join(root, name))["rows"]
+        cpu = sum(r["self_cpu_pct"] or 0 for r in rows)
+        cuda = sum(r["self_cuda_pct"] or 0 for r in rows)
+        check(abs(cpu - 100) < 0.5 and abs(cuda - 100) < 0.5,
+              f"kernelop: {name}: ops Self CPU % adds up to {cpu:.2f}, Self CUDA % to {cuda:.2f}")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -294,6 +320,7 @@ def main():
     check_exposed(exe, root)
     check_graphs(exe, root)
     check_window(exe, root)
+    check_kernel_operator(exe, root)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

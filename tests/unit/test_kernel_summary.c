@@ -125,11 +125,42 @@ static void test_no_kernels(void)
     gs_profile_free(&p);
 }
 
+/* The launching operator: the innermost framework operator around the launch call, through a
+ * user annotation and the step; the one that launched most of a kernel name's time wins.
+ * "gemm" runs 30 ns under aten::mm (inside a record_function annotation) and 70 ns under
+ * aten::addmm: addmm, 70 %. "copy" runs under the step alone: no operator. */
+static void test_launching_operator(void)
+{
+    gs_trace *t = tb_new("ops.json", 0);
+    tb_range(t, GS_RANGE_ANNOTATION, "ProfilerStep#1", 0, 1000, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::mm", 10, 100, NULL);
+    tb_range(t, GS_RANGE_ANNOTATION, "my_block", 20, 90, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::addmm", 200, 300, NULL);
+    tb_api(t, "cudaLaunchKernel", 30, 40, 1);
+    tb_kernel(t, "gemm", 100, 130, 1);
+    tb_api(t, "cudaLaunchKernel", 210, 220, 2);
+    tb_kernel(t, "gemm", 300, 370, 2);
+    tb_api(t, "cudaLaunchKernel", 500, 510, 3);
+    tb_kernel(t, "copy", 520, 530, 3);
+    gs_profile p = {0};
+    tb_add(&p, t);
+    gs_kernel_summary s;
+    gs_error err;
+    CHECK_INT(gs_kernel_summary_build(&p, NULL, false, &s, &err), 0); /* the whole trace */
+    const gs_kernel_row *gemm = find(&s, "gemm"), *copy = find(&s, "copy");
+    CHECK(gemm && gemm->op && !strcmp(gemm->op, "aten::addmm"));
+    CHECK(gemm && fabs(gemm->op_pct - 70.0) < 1e-9);
+    CHECK(copy && copy->op == NULL);
+    gs_kernel_summary_free(&s);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
     test_groups_by_name_across_traces();
     test_rank_selection();
     test_by_launch_splits_a_name_by_grid_and_block();
     test_no_kernels();
+    test_launching_operator();
     return check_done("test_kernel_summary");
 }

@@ -19,6 +19,7 @@ typedef struct gs_dur_item {
     gs_dur_key key;
     gs_ns dur;
     int64_t amount; /* summed per group (bytes of a copy), 0 when unused */
+    gs_str aux;     /* carried along, not grouped on: a kernel's launching operator, or 0 */
 } gs_dur_item;
 
 typedef struct gs_dur_group {

@@ -31,6 +31,20 @@ static int cmp_row(const void *pa, const void *pb)
     return c ? c : cmp_dims(a->block, b->block);
 }
 
+/* The operator that launched kernel k, as the TensorBoard plugin's kernel view and HTA name it:
+ * the innermost framework operator around its launch, else the innermost NVTX range (emit_nvtx's
+ * and gpuscope run's --torch-ops operators), never a step or a user annotation. */
+static const gs_range *launching_op(const gs_trace *t, const gs_kernel *k)
+{
+    for (uint32_t r = k->op; r != GS_NONE && r < t->ranges.n; r = t->ranges.v[r].parent) {
+        const gs_range *g = &t->ranges.v[r];
+        if (g->kind == GS_RANGE_OP ||
+            (g->kind == GS_RANGE_NVTX && !gs_is_profiler_step(gs_trace_str(t, g->name))))
+            return g;
+    }
+    return NULL;
+}
+
 static size_t count_kernels(const gs_profile *p, const gs_select *sel)
 {
     size_t n = 0;
@@ -75,12 +89,57 @@ static int collect(const gs_profile *p, const gs_select *sel, bool by_launch, gs
                 memcpy(&it->key.tag[3], k->block, sizeof k->block);
             }
             it->dur = k->end - k->start;
+            const gs_range *op = launching_op(tr, k);
+            it->aux = op ? gs_name_map_get(&map, op->name) : GS_STR_EMPTY;
+            if (it->aux == GS_STR_ERROR) {
+                gs_name_map_free(&map);
+                gs_window_free(&w);
+                return -1;
+            }
         }
         gs_name_map_free(&map);
         gs_window_free(&w);
     }
     *nitems = n;
     return 0;
+}
+
+typedef struct op_time {
+    gs_str op;
+    gs_ns time;
+} op_time;
+
+static int cmp_op_time(const void *pa, const void *pb)
+{
+    const op_time *a = pa, *b = pb;
+    return (a->op > b->op) - (a->op < b->op);
+}
+
+/* The operator that launched most of a row's time, from its items; buf holds count entries. */
+static void top_operator(gs_kernel_row *row, const gs_strtab *names, const gs_dur_item *items,
+                         op_time *buf)
+{
+    size_t n = row->time.count;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (op_time){items[i].aux, items[i].dur};
+    qsort(buf, n, sizeof *buf, cmp_op_time);
+    gs_str best = GS_STR_EMPTY;
+    gs_ns best_time = -1;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        gs_ns sum = 0;
+        while (j < n && buf[j].op == buf[i].op)
+            sum += buf[j++].time;
+        if (buf[i].op != GS_STR_EMPTY && sum > best_time) {
+            best = buf[i].op;
+            best_time = sum;
+        }
+        i = j;
+    }
+    if (best == GS_STR_EMPTY)
+        return;
+    row->op = gs_str_get(names, best);
+    row->op_pct = row->time.total > 0 ? 100.0 * (double)best_time / (double)row->time.total : 100;
 }
 
 static int make_rows(gs_kernel_summary *s, gs_dur_item *items, size_t n)
@@ -91,8 +150,10 @@ static int make_rows(gs_kernel_summary *s, gs_dur_item *items, size_t n)
         return -1;
     s->rows = calloc(ngroups ? ngroups : 1, sizeof *s->rows);
     s->durations = malloc((n ? n : 1) * sizeof *s->durations);
-    if (!s->rows || !s->durations) {
+    op_time *buf = malloc((n ? n : 1) * sizeof *buf);
+    if (!s->rows || !s->durations || !buf) {
         free(groups);
+        free(buf);
         return -1;
     }
     for (size_t i = 0; i < n; i++) /* the items are sorted: by group, then duration */
@@ -105,9 +166,11 @@ static int make_rows(gs_kernel_summary *s, gs_dur_item *items, size_t n)
         memcpy(row->block, &groups[g].key.tag[3], sizeof row->block);
         row->time = groups[g].time;
         row->time_pct = groups[g].time_pct;
+        top_operator(row, &s->names, items + first, buf);
         s->total += row->time.total;
     }
     free(groups);
+    free(buf);
     qsort(s->rows, s->nrows, sizeof *s->rows, cmp_row);
     return 0;
 }

@@ -15,6 +15,9 @@ typedef struct gs_kernel_row {
     int32_t grid[3], block[3]; /* zero unless grouped by launch */
     gs_dur_stats time;
     double time_pct; /* time.total / sum of all rows' totals × 100 */
+    const char *op;  /* the operator that launched most of its time (op_pct of it), NULL when
+                      * no operator launched any */
+    double op_pct;
     size_t first;    /* its time.count durations start at durations[first] */
 } gs_kernel_row;
 
