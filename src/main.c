@@ -29,6 +29,7 @@ static const struct command {
     {.view = &gs_view_launch},
     {.view = &gs_view_sync},
     {.view = &gs_view_memory},
+    {"ncu", cmd_ncu, "run Nsight Compute on a trace's top kernels and join what it measured"},
     {"diff", cmd_diff, "what changed between two runs, with noise bounds; exit 1 for CI gates"},
     {"export", cmd_export, "Chrome/Perfetto trace JSON, SQLite (nsys-like schema) or CSV"},
     {"monitor", cmd_monitor, "live GPU table, JSONL log and Prometheus exporter (NVML)"},

@@ -11,6 +11,7 @@ typedef struct bound_spec {
     gs_cli_spec spec;
     gs_cli_flag flags[GS_CLI_MAX_FLAGS];
     gs_cli_count counts[GS_CLI_MAX_COUNTS];
+    gs_cli_text texts[GS_CLI_MAX_TEXTS];
 } bound_spec;
 
 static void bind_options(const gs_view *v, gs_view_args *a, bound_spec *b)
@@ -28,8 +29,14 @@ static void bind_options(const gs_view *v, gs_view_args *a, bound_spec *b)
         b->counts[i].value = &a->count[i];
         a->count[i] = v->spec.counts[i].initial;
     }
+    b->spec.ntexts = v->spec.ntexts < GS_CLI_MAX_TEXTS ? v->spec.ntexts : GS_CLI_MAX_TEXTS;
+    for (size_t i = 0; i < b->spec.ntexts; i++) {
+        b->texts[i] = v->spec.texts[i];
+        b->texts[i].value = &a->text[i];
+    }
     b->spec.flags = b->flags;
     b->spec.counts = b->counts;
+    b->spec.texts = b->texts;
 }
 
 /* The column --sort names (-1 when --sort was not given), checked before loading so a typo does
@@ -92,8 +99,8 @@ static int write_view(FILE *out, const gs_view *v, gs_view_args *a, const gs_pro
     }
     int rc = v->build(p, a, state, err);
     if (rc == 0) {
-        rc = v->render ? v->render(out, state, a, style)
-                       : emit_table(out, v, a, state, sort_col, style);
+        bool itself = v->render && (!v->renders || v->renders(a));
+        rc = itself ? v->render(out, state, a, style) : emit_table(out, v, a, state, sort_col, style);
         if (rc != 0)
             rc = gs_fail_oom(err);
         v->free(state);

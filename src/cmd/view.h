@@ -27,12 +27,13 @@ typedef struct gs_view_args {
      * default the kept steps), said above a one-table view's table and in its JSON; a view that
      * writes itself says it. */
     gs_window_notes window;
+    const char *text[GS_CLI_MAX_TEXTS]; /* NULL when not given */
 } gs_view_args;
 
 typedef struct gs_view {
     /* Its name (spec.command), --help text (doc/NAME.md shows the same) and options. The
      * entry is shared and constant, so its flags and counts have no value pointers: a run's
-     * values are in gs_view_args (a count starts from its `initial`). --sort is offered when
+     * values are in gs_view_args (a count starts from its `initial`, a text from NULL). --sort is offered when
      * `columns` is set. */
     gs_cli_spec spec;
     const char *summary; /* its line in 'gpuscope --help' */
@@ -47,6 +48,9 @@ typedef struct gs_view {
     int (*table)(const void *state, const gs_view_args *a, gs_table *out);
     /* A view of several tables writes itself (usually through gs_render_sections). */
     int (*render)(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style);
+    /* A view of one table that writes itself under some options only (kernels --ncu): when
+     * set, `render` is used where this says so and `table` elsewhere. */
+    bool (*renders)(const gs_view_args *a);
     void (*free)(void *state);
     /* When not NULL and true for these options, the view looks at the whole trace unless a
      * window was asked for (idle --hta: HTA's own selection of steps). */

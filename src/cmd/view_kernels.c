@@ -1,7 +1,10 @@
 /* gpuscope kernels: GPU kernels summed by name (nsys cuda_gpu_kern_sum). */
 #include "analysis/trace/kernel_summary.h"
+#include "analysis/trace/ncu_join.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
+#include "ingest/ncu_csv.h"
+#include "render/ncu_tables.h"
 #include "render/view_tables.h"
 
 /* The same text is in doc/kernels.md; tests/cli/test_docs.sh keeps the two equal. */
@@ -27,9 +30,13 @@ static const char help[] =
     "                   (default: ProfilerStep#N, else detected)\n"
     "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "  --keep-warmup    count the warm-up steps too\n"
+    "  --ncu FILE       join an Nsight Compute CSV export (ncu --csv, --page details\n"
+    "                   or raw) with the trace's kernels: one row per kernel ncu\n"
+    "                   profiled, then its rule findings (see below)\n"
     "  --format FORMAT  table (default), csv or json\n"
     "  --sort COLUMN    time, total, instances, avg, med, min, max, stddev, grid,\n"
-    "                   block or name; numbers sort descending, names ascending\n"
+    "                   block, operator, operator_pct or name (with --ncu: its\n"
+    "                   columns below); numbers sort descending, names ascending\n"
     "                   (default: total, then instances ascending, then name)\n"
     "  --limit N        show the first N rows (default: all)\n"
     "  --rank R         only the traces of rank R\n"
@@ -51,40 +58,95 @@ static const char help[] =
     "             view and HTA show it; '-' when none launched it\n"
     "  Op (%)     the share of the row's time that operator launched\n"
     "  Name       kernel name\n"
-    "Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n";
+    "Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n"
+    "\n"
+    "columns with --ncu (one row per kernel in the export, in its order):\n"
+    "  ID           ncu's ID of the profiled launch\n"
+    "  Compute (%)  Compute (SM) Throughput, % of peak, as ncu wrote it\n"
+    "  Memory (%)   Memory Throughput, % of peak, as ncu wrote it\n"
+    "  Occupancy (%), Theoretical (%)  achieved and theoretical occupancy\n"
+    "  Limiter      the resource allowing the fewest blocks per SM: registers,\n"
+    "               shared memory, warps, barriers or blocks per SM\n"
+    "  FLOP/B       FP32 FLOP per DRAM byte (raw page's roofline metrics)\n"
+    "  Roofline     compute or memory: FLOP/B above or below the ridge point\n"
+    "  Duration     ncu's duration of the profiled launch\n"
+    "  Instances, Total  the joined kernels of the trace (same function, grid\n"
+    "               and block)\n"
+    "  Top finding, Speedup (%)  ncu's rule with the largest estimated speedup\n"
+    "  Match        name, function (same function spelt differently) or\n"
+    "               unmatched (no trace kernel of that function and launch)\n"
+    "  GridXYZ, BlockXYZ, Name  the launch and ncu's kernel name\n"
+    "Then every rule finding: ID, Speedup (%), Of (local or global), Type (OPT,\n"
+    "INF, WRN), Section, Rule, Description.\n";
 
-enum { BY_LAUNCH }; /* its flag */
+enum { BY_LAUNCH };    /* its flag */
+enum { NCU, NTEXTS }; /* its text */
 
 static const gs_cli_flag flags[] = {[BY_LAUNCH] = {"by-launch"}};
+static const gs_cli_text texts[] = {[NCU] = {"ncu"}};
+
+typedef struct kernels_state {
+    gs_kernel_summary summary;
+    gs_ncu_report ncu; /* --ncu */
+    gs_ncu_join join;
+} kernels_state;
 
 static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 {
-    return gs_kernel_columns(a->flag[BY_LAUNCH], ncols);
+    return a->text[NCU] ? gs_ncu_columns(ncols) : gs_kernel_columns(a->flag[BY_LAUNCH], ncols);
 }
 
 static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
 {
-    return gs_kernel_summary_build(p, &a->cli.select, a->flag[BY_LAUNCH], state, err);
+    kernels_state *s = state;
+    if (!a->text[NCU])
+        return gs_kernel_summary_build(p, &a->cli.select, a->flag[BY_LAUNCH], &s->summary, err);
+    if (gs_ncu_read(a->text[NCU], &s->ncu, err) != 0)
+        return -1;
+    if (gs_ncu_join_build(p, &a->cli.select, &s->ncu, &s->join, err) != 0) {
+        gs_ncu_report_free(&s->ncu);
+        return -1;
+    }
+    return 0;
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
 {
     (void)a;
-    return gs_kernel_table(state, out);
+    return gs_kernel_table(&((const kernels_state *)state)->summary, out);
+}
+
+static bool renders(const gs_view_args *a)
+{
+    return a->text[NCU] != NULL;
+}
+
+static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style)
+{
+    size_t ncols;
+    const gs_column *cols = gs_ncu_columns(&ncols);
+    int sort_col = a->cli.sort ? gs_columns_find_sort(cols, ncols, a->cli.sort) : -1;
+    return gs_render_ncu(out, &((kernels_state *)state)->join, a->cli.format, style, a->cli.limit,
+                         sort_col, false);
 }
 
 static void free_summary(void *state)
 {
-    gs_kernel_summary_free(state);
+    kernels_state *s = state;
+    gs_kernel_summary_free(&s->summary);
+    gs_ncu_join_free(&s->join);
+    gs_ncu_report_free(&s->ncu);
 }
 
 const gs_view gs_view_kernels = {
     .spec = {.command = "kernels", .help = help, .csv = true, .step = true, .keep_warmup = true,
-             .window = true, .flags = flags, .nflags = 1},
+             .window = true, .flags = flags, .nflags = 1, .texts = texts, .ntexts = NTEXTS},
     .summary = "GPU kernels summed by name (nsys cuda_gpu_kern_sum)",
     .columns = columns,
-    .state_size = sizeof(gs_kernel_summary),
+    .state_size = sizeof(kernels_state),
     .build = build,
     .table = table,
+    .render = render,
+    .renders = renders,
     .free = free_summary,
 };

@@ -33,3 +33,10 @@ add_executable(fuzz_gsum ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gsum.c)
 target_link_libraries(fuzz_gsum PRIVATE gscore)
 target_compile_options(fuzz_gsum PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_gsum PRIVATE -fsanitize=fuzzer,address,undefined)
+
+# The Nsight Compute CSV reader (src/ingest/ncu_csv.c) and its join; seeds in tests/fuzz/corpus/ncu/
+# are small exports of both pages written by tests/fuzz/make_ncu_seeds.py.
+add_executable(fuzz_ncu ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_ncu.c)
+target_link_libraries(fuzz_ncu PRIVATE gscore)
+target_compile_options(fuzz_ncu PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_options(fuzz_ncu PRIVATE -fsanitize=fuzzer,address,undefined)

@@ -1,0 +1,48 @@
+/* Nsight Compute's kernels joined with the trace's: each kernel of an ncu CSV export
+ * (ingest/ncu_csv.h) with the trace's kernels of the same function and launch configuration
+ * (grid, block), and what ncu measured of it: speed of light, occupancy and its limiter, the FP32
+ * roofline position, the rule findings. doc/kernels.md "Nsight Compute" has the definitions. */
+#ifndef GS_ANALYSIS_NCU_JOIN_H
+#define GS_ANALYSIS_NCU_JOIN_H
+
+#include <stddef.h>
+
+#include "analysis/base/select.h"
+#include "analysis/trace/kernel_summary.h"
+#include "common/error.h"
+#include "model/ncu.h"
+#include "model/trace.h"
+
+enum gs_ncu_match {
+    GS_NCU_UNMATCHED, /* no trace kernel of that function and launch */
+    GS_NCU_MATCH_NAME,     /* the same name, grid and block */
+    GS_NCU_MATCH_FUNCTION, /* the same function, grid and block; the names are spelt differently
+                              (two demanglers, or template arguments) */
+};
+
+typedef struct gs_ncu_row {
+    const gs_ncu_kernel *k;
+    const char *name;            /* ncu's Kernel Name */
+    const gs_kernel_row *trace;  /* the joined kernels of the trace, by launch; NULL: unmatched */
+    enum gs_ncu_match match;
+    const char *limiter;         /* what limits occupancy (static text), NULL when unknown */
+    double flop_per_s;           /* FP32 work per second, NaN when the export lacks it */
+    double intensity;            /* FP32 FLOP per DRAM byte, NaN when unknown */
+    double ridge;                /* the roofline's ridge point in FLOP/byte, NaN when unknown */
+    const char *bound;           /* "compute" or "memory" by the roofline, NULL when unknown */
+    const gs_ncu_rule *top_rule; /* its finding with the largest estimated speedup, NULL */
+    size_t nrules;
+} gs_ncu_row;
+
+typedef struct gs_ncu_join {
+    gs_ncu_row *rows; /* in the export's order */
+    size_t nrows, matched;
+    const gs_ncu_report *ncu;
+    gs_kernel_summary kernels; /* the trace's kernels by launch, which rows point into */
+} gs_ncu_join;
+
+int gs_ncu_join_build(const gs_profile *p, const gs_select *sel, const gs_ncu_report *ncu,
+                      gs_ncu_join *out, gs_error *err);
+void gs_ncu_join_free(gs_ncu_join *j);
+
+#endif
