@@ -50,7 +50,7 @@ static const gs_cli_flag flags[] = {[BY_SHAPE] = {"group-by-shape"}};
 
 static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 {
-    return gs_op_columns(a->flag[BY_SHAPE], ncols);
+    return gs_op_columns(a->flag[BY_SHAPE], true, ncols);
 }
 
 static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)

@@ -14,9 +14,10 @@
 #define GS_GSUM_VERSION 1
 /* Minor 1 added the GPUs, the longest idle gaps, the copies table and the charts' series; minor 2
  * what tracing cost the program; minor 3 the start-up phase and, for steps detected from the
- * repeating kernel sequence, their period and confidence. A reader of an older minor skips them;
+ * repeating kernel sequence, their period and confidence; minor 4 model FLOPs, MFU and Tensor
+ * Core use (doc/flops.md). A reader of an older minor skips them;
  * a file without them reads as a summary without them. */
-#define GS_GSUM_MINOR 3
+#define GS_GSUM_MINOR 4
 
 enum gs_gsum_type {
     GS_F_I64,  /* int64_t, gs_ns */
