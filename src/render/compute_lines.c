@@ -18,7 +18,7 @@ void gs_fmt_flops(char *buf, size_t size, double flops)
 
 bool gs_compute_worth_text(const gs_compute *c)
 {
-    return c->flops_per_step > 0 || c->kernel_ns > 0;
+    return c->flops_per_step > 0 || c->tc_share > 0 || c->eligible_share > 0;
 }
 
 static void put_mfu(FILE *out, const gs_compute *c)
@@ -27,6 +27,8 @@ static void put_mfu(FILE *out, const gs_compute *c)
     if (c->mfu >= 0) {
         fprintf(out, ", MFU %.1f %% of the %s's dense %s peak, %.1f TFLOP/s", 100 * c->mfu,
                 c->peak_model, dtype, c->peak_tflops);
+    } else if (c->dtype == GS_DTYPE_UNKNOWN) {
+        fputs(", MFU unknown: the operators' input types were not recorded", out);
     } else if (!c->gpu[0]) {
         fputs(", MFU unknown: the trace names no GPU", out);
     } else if (!c->peak_model[0]) {
@@ -57,15 +59,14 @@ void gs_render_compute_text(FILE *out, int32_t rank, const gs_compute *c)
             fprintf(out, "%s%s %sFLOP", sep, kind_label[k], v);
             sep = ", ";
         }
-        fprintf(out, "%s in %s; achieved %sFLOP/s", *sep == ',' ? ")" : "",
-                gs_dtype_name((enum gs_dtype)c->dtype), rate);
+        fputs(*sep == ',' ? ")" : "", out);
+        if (c->dtype != GS_DTYPE_UNKNOWN)
+            fprintf(out, " in %s", gs_dtype_name((enum gs_dtype)c->dtype));
+        fprintf(out, "; achieved %sFLOP/s", rate);
         put_mfu(out, c);
         putc('\n', out);
-    } else {
-        fprintf(out, "rank %" PRId32 ": model FLOPs unknown: no matrix multiply, convolution or "
-                "attention operator with input shapes (record_shapes=True)\n", rank);
     }
-    if (c->tc_share >= 0) {
+    if (c->tc_share > 0 || c->eligible_share > 0) {
         fprintf(out, "rank %" PRId32 ": Tensor Cores %.1f %% of kernel time; "
                 "Tensor-Core-eligible operators %.1f %%", rank, 100 * c->tc_share,
                 100 * (c->eligible_share > 0 ? c->eligible_share : 0));

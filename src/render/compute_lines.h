@@ -9,7 +9,8 @@
 
 #include "analysis/trace/compute.h"
 
-/* Whether a rank's compute facts are worth lines of text: it counted FLOPs or ran kernels. */
+/* Whether a rank's compute facts are worth lines of text: it counted FLOPs, or ran Tensor Core
+ * kernels or eligible operators. */
 bool gs_compute_worth_text(const gs_compute *c);
 
 void gs_render_compute_text(FILE *out, int32_t rank, const gs_compute *c);

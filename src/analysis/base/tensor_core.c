@@ -25,6 +25,10 @@ static const char *const later_kernel_patterns[] = {
     "i8i8", "flash_fwd", "flash_bwd", "fmha", "hgemm",
 };
 
+/* Names the later patterns would take for Tensor Core kernels that are not: the memory-efficient
+ * attention in fp32 (`fmha_cutlassF_f32_...`) runs on the SIMT cores. */
+static const char *const later_not_tc[] = {"fmha_cutlassF_f32", "fmha_cutlassB_f32"};
+
 /* TC_OP_Allowlist, as the plugin publishes it. */
 static const char *const plugin_ops[] = {
     "aten::_convolution", "aten::_convolution_nogroup", "aten::conv1d", "aten::conv2d",
@@ -84,7 +88,8 @@ bool gs_kernel_uses_tensor_cores_plugin(const char *name)
 bool gs_kernel_uses_tensor_cores(const char *name)
 {
     return gs_kernel_uses_tensor_cores_plugin(name) ||
-           contains_any(name, later_kernel_patterns, COUNT_OF(later_kernel_patterns));
+           (contains_any(name, later_kernel_patterns, COUNT_OF(later_kernel_patterns)) &&
+            !contains_any(name, later_not_tc, COUNT_OF(later_not_tc)));
 }
 
 bool gs_op_tensor_core_eligible_plugin(const char *name)

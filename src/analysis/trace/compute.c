@@ -209,7 +209,8 @@ int gs_compute_build(const gs_trace *t, const gs_steps *steps, gs_compute *out, 
         out->kind_flops[k] = ft.kind[k] / n;
         out->flops_per_step += out->kind_flops[k];
     }
-    for (int d = 0; d < GS_DTYPE__COUNT; d++)
+    /* the known type of most FLOPs; unknown only when no operator recorded its types */
+    for (int d = 1; d < GS_DTYPE__COUNT; d++)
         if (ft.dtype[d] > best) {
             best = ft.dtype[d];
             out->dtype = (uint8_t)d;

@@ -168,7 +168,7 @@ static int collect_trace(const gs_trace *t, bool by_shape, const gs_step_opts *s
             it->self_cuda = self_cuda[bottom];
             it->cuda_total = cuda_total[bottom];
             gs_op_flops f;
-            it->has_flops = gs_range_flops(t, r, &f) != GS_FLOP_NONE;
+            it->has_flops = gs_range_flops(t, r, &f) != GS_FLOP_NONE && f.flops > 0;
             it->flops = f.flops;
             if (it->name == GS_STR_ERROR || it->dims == GS_STR_ERROR)
                 rc = -1;

@@ -20,7 +20,7 @@ typedef struct gs_op_row {
     gs_ns cpu_total;  /* Σ duration */
     gs_ns self_cuda;  /* Σ GPU time (kernels, copies, sets) launched directly by the range */
     gs_ns cuda_total; /* Σ GPU time launched by the range or any range inside it */
-    bool has_flops;   /* the operator has a FLOPs formula (doc/flops.md) */
+    bool has_flops;   /* FLOPs known for some call: a formula and its shapes (doc/flops.md) */
     double flops;     /* then: Σ FLOPs of its calls */
 } gs_op_row;
 
