@@ -32,9 +32,9 @@ void gs_compute_init(gs_compute *c)
     c->flop_op_share = c->tc_share = c->eligible_share = c->eligible_unused_share = -1;
 }
 
-/* Per name id, judged once: bit 0 known, bit 1 has a FLOPs formula, bit 2 Tensor-Core eligible
- * operator, bit 3 Tensor Core kernel. */
-enum { NAME_SEEN = 1, NAME_FLOPS = 2, NAME_ELIGIBLE = 4, NAME_TC = 8 };
+/* Per name id, judged once: as an operator (seen, has a FLOPs formula, Tensor-Core eligible) and
+ * as a kernel (uses Tensor Cores or not). */
+enum { NAME_SEEN = 1, NAME_FLOPS = 2, NAME_ELIGIBLE = 4, NAME_TC = 8, NAME_NOT_TC = 16 };
 
 static uint8_t op_traits(const gs_trace *t, uint8_t *by_name, gs_str name)
 {
@@ -48,10 +48,8 @@ static uint8_t op_traits(const gs_trace *t, uint8_t *by_name, gs_str name)
 
 static bool kernel_tc(const gs_trace *t, uint8_t *by_name, gs_str name)
 {
-    if (!(by_name[name] & NAME_TC) && !(by_name[name] & 0x10)) {
-        bool tc = gs_kernel_uses_tensor_cores(gs_trace_str(t, name));
-        by_name[name] |= tc ? NAME_TC : 0x10; /* 0x10: judged, not a Tensor Core kernel */
-    }
+    if (!(by_name[name] & (NAME_TC | NAME_NOT_TC)))
+        by_name[name] |= gs_kernel_uses_tensor_cores(gs_trace_str(t, name)) ? NAME_TC : NAME_NOT_TC;
     return by_name[name] & NAME_TC;
 }
 
