@@ -30,8 +30,9 @@ static const char help[] =
     "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
     "  --keep-warmup    count the warm-up steps too\n"
     "  --format FORMAT   table (default), csv or json\n"
-    "  --sort COLUMN     name, calls, self_cpu, cpu_total, self_cuda, cuda_total or\n"
-    "                    input_dims; numbers sort descending, names ascending\n"
+    "  --sort COLUMN     name, calls, self_cpu, cpu_total, self_cuda, cuda_total,\n"
+    "                    flops, tflops or input_dims; numbers sort descending, names\n"
+    "                    ascending\n"
     "                    (default: cuda_total when the traces have GPU activity, else\n"
     "                    cpu_total; then name)\n"
     "  --limit N         show the first N rows (default: all)\n"
@@ -56,6 +57,10 @@ static const char help[] =
     "                while the step was open (backward runs on its own thread), as\n"
     "                the step breakdown counts it\n"
     "  CUDA avg      CUDA total / Calls\n"
+    "  FLOPs         floating-point operations of the calls, from the trace's flops\n"
+    "                or the input shapes, for matmuls, convolutions and attention\n"
+    "                (doc/flops.md); - for other operators or without shapes\n"
+    "  TFLOP/s       FLOPs / CUDA total\n"
     "  Input Shapes  input dimensions as the trace recorded them (--group-by-shape)\n"
     "An operator whose only child is an operator of the same name is one call (as\n"
     "the TensorBoard plugin counts it). PyTorch's emit_nvtx ranges (\"aten::mm,\n"
@@ -68,7 +73,7 @@ static const gs_cli_flag flags[] = {[BY_SHAPE] = {"group-by-shape"}};
 
 static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 {
-    return gs_op_columns(a->flag[BY_SHAPE], ncols);
+    return gs_op_columns(a->flag[BY_SHAPE], true, ncols);
 }
 
 static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)

@@ -31,6 +31,12 @@ void chrome_write_ranges(chrome_ctx *c)
             chrome_arg_int(c, "External id", r->external_id);
         if (r->input_dims != GS_STR_EMPTY)
             chrome_arg_raw(c, "Input Dims", gs_trace_str(t, r->input_dims)); /* kept as JSON */
+        if (r->input_types != GS_STR_EMPTY)
+            chrome_arg_raw(c, "Input type", gs_trace_str(t, r->input_types));
+        if (r->concrete_inputs != GS_STR_EMPTY)
+            chrome_arg_raw(c, "Concrete Inputs", gs_trace_str(t, r->concrete_inputs));
+        if (r->flops > 0)
+            chrome_arg_int(c, "flops", (int64_t)r->flops);
         if (r->domain != GS_STR_EMPTY)
             chrome_arg_str(c, "domain", gs_trace_str(t, r->domain));
         chrome_end(c);

@@ -162,6 +162,9 @@ static int add_range(gs_trace *t, const kevent *ev, enum gs_range_kind kind)
     }
     r->external_id = ev->external_id;
     r->input_dims = ev->input_dims;
+    r->input_types = ev->input_types;
+    r->concrete_inputs = ev->concrete_inputs;
+    r->flops = ev->flops;
     r->domain = kind == GS_RANGE_NVTX ? ev->domain : GS_STR_EMPTY;
     r->parent = GS_NONE;
     return 0;

@@ -229,7 +229,7 @@ enum arg_key {
     A_EXTERNAL_ID, A_CORRELATION, A_CBID, A_DEVICE, A_STREAM, A_BYTES, A_GRID, A_BLOCK,
     A_REGISTERS, A_SHARED_MEMORY, A_BLOCKS_PER_SM, A_WARPS_PER_SM, A_OCCUPANCY, A_INPUT_DIMS,
     A_GRAPH_ID, A_NAME, A_DEVICE_TYPE, A_DEVICE_ID, A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOCATED,
-    A_TOTAL_RESERVED, A_DOMAIN, A_VALUE, A_MANGLED,
+    A_TOTAL_RESERVED, A_DOMAIN, A_VALUE, A_MANGLED, A_INPUT_TYPES, A_CONCRETE_INPUTS, A_FLOPS,
 };
 
 static const struct {
@@ -261,6 +261,9 @@ static const struct {
     {KEY("theoretical occupancy %"), A_OCCUPANCY},
     {KEY("Input Dims"), A_INPUT_DIMS},
     {KEY("Input dims"), A_INPUT_DIMS},
+    {KEY("Input type"), A_INPUT_TYPES},
+    {KEY("Concrete Inputs"), A_CONCRETE_INPUTS},
+    {KEY("flops"), A_FLOPS},
     {KEY("graph id"), A_GRAPH_ID},
     {KEY("name"), A_NAME},
     {KEY("Device Type"), A_DEVICE_TYPE},
@@ -329,6 +332,24 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
             ev->input_dims = read_compact(j, t, s);
             if (ev->input_dims == GS_STR_ERROR)
                 return gs_fail_oom(j->err);
+            break;
+        case A_INPUT_TYPES:
+            ev->input_types = read_compact(j, t, s);
+            if (ev->input_types == GS_STR_ERROR)
+                return gs_fail_oom(j->err);
+            break;
+        case A_CONCRETE_INPUTS:
+            ev->concrete_inputs = read_compact(j, t, s);
+            if (ev->concrete_inputs == GS_STR_ERROR)
+                return gs_fail_oom(j->err);
+            break;
+        case A_FLOPS:
+            if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_double(j, &ev->flops)) {
+                if (!(ev->flops > 0 && ev->flops < 1e30)) /* NaN, negative or absurd: none */
+                    ev->flops = 0;
+            } else if (gs_json_skip(j) != 0) {
+                return -1;
+            }
             break;
         case A_GRAPH_ID: read_int(j, &ev->graph_id, &ignored, 1); break;
         case A_NAME:

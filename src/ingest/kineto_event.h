@@ -67,7 +67,8 @@ typedef struct kevent {
     int64_t registers, shared_memory;
     int32_t grid[3], block[3];
     double blocks_per_sm, warps_per_sm, occupancy;
-    gs_str input_dims, arg_name, domain;
+    gs_str input_dims, input_types, concrete_inputs, arg_name, domain;
+    double flops; /* "flops", 0 when absent */
     double value; /* a counter's sample (ph "C", arg "value") */
     int64_t mem_device_type, mem_device_id, addr, mem_bytes, total_allocated, total_reserved;
 } kevent;

@@ -140,6 +140,9 @@ typedef struct gs_range {
     int64_t pid, tid;
     int64_t external_id;
     gs_str input_dims; /* "Input Dims" as written, GS_STR_EMPTY when absent */
+    gs_str input_types; /* "Input type" as written (["float", "c10::BFloat16"]), or empty */
+    gs_str concrete_inputs; /* "Concrete Inputs" as written (["", "[1, 1]", "True"]), or empty */
+    double flops;       /* the trace's own "flops" arg (torch.profiler with_flops), 0 if none */
     gs_str domain;     /* NVTX domain, GS_STR_EMPTY otherwise */
     /* PyTorch's autograd sequence number (links a forward op to its backward) and the op's
      * RecordFunction id, when the trace carries them (emit_nvtx range names); op_id 0 when not. */

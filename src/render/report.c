@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "render/breakdown_tables.h"
+#include "render/compute_lines.h"
 #include "render/json.h"
 #include "render/report_context.h"
 #include "render/report_tables.h"
@@ -217,6 +218,11 @@ static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_t
     put_title(out, style, "Steps", 0, 0);
     for (size_t i = 0; i < r->breakdown.n; i++)
         put_steps_line(out, &r->breakdown.v[i]);
+    for (size_t i = 0; i < r->nranks; i++) {
+        const gs_rank_summary *s = r->ranks[i].summary;
+        if (s->has_compute && gs_compute_worth_text(&s->compute))
+            gs_render_compute_text(out, s->inputs.rank, &s->compute);
+    }
     for (size_t i = 0; i < r->breakdown.n; i++) {
         const gs_bd_trace *b = &r->breakdown.v[i];
         char title[96];
@@ -388,6 +394,11 @@ static int render_json(FILE *out, const gs_report *r, const gs_report_tables *t)
         fputs(",\n     ", out);
         gs_put_context_json(out, &rr->summary->inputs);
         fputs(",\n", out);
+        if (rr->summary->has_compute) {
+            fputs("     \"compute\": ", out);
+            gs_render_compute_json(out, &rr->summary->compute);
+            fputs(",\n", out);
+        }
         gs_render_diagnosis_json(out, &rr->diagnosis, "     ");
         fputs("}", out);
     }

@@ -135,14 +135,14 @@ int gs_api_table(const gs_api_summary *s, gs_table *out)
 
 /* ---- operators ------------------------------------------------------------------------------ */
 
-/* The operator table; grouped by shape it has one column more, Input Shapes. */
-/* key_averages' columns: the shares are of the sum of Self CPU (Self CUDA) over every operator,
- * as PyTorch's profiler table computes them, so Self CPU % adds up to 100 and CPU total % does
- * not (a parent's total holds its children's). */
+/* The operator table: key_averages' columns (the shares are of the sum of Self CPU, or Self
+ * CUDA, over every operator, as PyTorch's profiler table computes them, so Self CPU % adds up to
+ * 100 and CPU total % does not: a parent's total holds its children's); the ops view has two
+ * columns more, FLOPs and TFLOP/s (doc/flops.md), and grouped by shape one more, Input Shapes. */
 enum op_col {
     OP_COL_NAME, OP_COL_CALLS, OP_COL_SELF_CPU_NS, OP_COL_SELF_CPU_PCT, OP_COL_CPU_TOTAL_NS,
     OP_COL_CPU_TOTAL_PCT, OP_COL_CPU_AVG_NS, OP_COL_SELF_CUDA_NS, OP_COL_SELF_CUDA_PCT,
-    OP_COL_CUDA_TOTAL_NS, OP_COL_CUDA_AVG_NS, OP_COL_INPUT_DIMS, OP_NCOLS
+    OP_COL_CUDA_TOTAL_NS, OP_COL_CUDA_AVG_NS, OP_NBASE
 };
 
 #define OP_COLUMNS                                                                                 \
@@ -163,18 +163,24 @@ enum op_col {
     [OP_COL_CUDA_TOTAL_NS] = {"cuda_total_ns", "cuda_total", "CUDA total", "CUDA Total (ns)",      \
                               GS_COL_NS, 0},                                                       \
     [OP_COL_CUDA_AVG_NS] = {"cuda_avg_ns", "cuda_avg", "CUDA avg", "CUDA Avg (ns)", GS_COL_NS, 0}
+#define OP_FLOPS_COLUMN {"flops", "flops", "FLOPs", "FLOPs", GS_COL_COUNT, 0}
+#define OP_TFLOPS_COLUMN {"tflops", "tflops", "TFLOP/s", "TFLOP/s", GS_COL_FLOAT, 0}
+#define OP_DIMS_COLUMN {"input_dims", "input_dims", "Input Shapes", "Input Shapes", GS_COL_TEXT, 0}
 
 static const gs_column op_columns[] = {OP_COLUMNS};
-_Static_assert(COUNT_OF(op_columns) == OP_COL_INPUT_DIMS, "every enum op_col but Input Shapes");
-static const gs_column op_shape_columns[] = {
-    OP_COLUMNS,
-    [OP_COL_INPUT_DIMS] = {"input_dims", "input_dims", "Input Shapes", "Input Shapes", GS_COL_TEXT,
-                           0},
-};
-_Static_assert(COUNT_OF(op_shape_columns) == OP_NCOLS, "one column per enum op_col");
+_Static_assert(COUNT_OF(op_columns) == OP_NBASE, "one column per enum op_col");
+static const gs_column op_shape_columns[] = {OP_COLUMNS, [OP_NBASE] = OP_DIMS_COLUMN};
+static const gs_column op_flops_columns[] = {OP_COLUMNS, [OP_NBASE] = OP_FLOPS_COLUMN,
+                                             OP_TFLOPS_COLUMN};
+static const gs_column op_flops_shape_columns[] = {
+    OP_COLUMNS, [OP_NBASE] = OP_FLOPS_COLUMN, OP_TFLOPS_COLUMN, OP_DIMS_COLUMN};
 
-const gs_column *gs_op_columns(bool by_shape, size_t *ncols)
+const gs_column *gs_op_columns(bool by_shape, bool with_flops, size_t *ncols)
 {
+    if (with_flops) {
+        *ncols = by_shape ? COUNT_OF(op_flops_shape_columns) : COUNT_OF(op_flops_columns);
+        return by_shape ? op_flops_shape_columns : op_flops_columns;
+    }
     *ncols = by_shape ? COUNT_OF(op_shape_columns) : COUNT_OF(op_columns);
     return by_shape ? op_shape_columns : op_columns;
 }
@@ -182,8 +188,9 @@ const gs_column *gs_op_columns(bool by_shape, size_t *ncols)
 int gs_op_table(const gs_op_summary *s, gs_table *out)
 {
     size_t ncols;
-    const gs_column *cols = gs_op_columns(s->by_shape, &ncols);
+    const gs_column *cols = gs_op_columns(s->by_shape, s->with_flops, &ncols);
     gs_table_init(out, cols, ncols, "no operators or annotations in the selected traces");
+    size_t dims = s->with_flops ? OP_NBASE + 2 : OP_NBASE;
     double self_cpu = 0, self_cuda = 0;
     for (size_t r = 0; r < s->nrows; r++) {
         self_cpu += (double)s->rows[r].self_cpu;
@@ -207,8 +214,13 @@ int gs_op_table(const gs_op_summary *s, gs_table *out)
             self_cuda > 0 ? 100.0 * (double)row->self_cuda / self_cuda : NAN;
         c[OP_COL_CUDA_TOTAL_NS].i = row->cuda_total;
         c[OP_COL_CUDA_AVG_NS].i = (row->cuda_total + calls / 2) / calls;
+        if (s->with_flops) {
+            bool rate = row->has_flops && row->cuda_total > 0;
+            c[OP_NBASE].i = gs_cell_known((int64_t)row->flops, row->has_flops);
+            c[OP_NBASE + 1].f = rate ? row->flops / (double)row->cuda_total / 1e3 : NAN;
+        }
         if (s->by_shape)
-            c[OP_COL_INPUT_DIMS].text = row->input_dims;
+            c[dims].text = row->input_dims;
     }
     return 0;
 }

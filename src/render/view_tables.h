@@ -15,7 +15,7 @@
 
 /* Column sets, so that a command can check --sort before it loads anything. */
 const gs_column *gs_kernel_columns(bool by_launch, size_t *ncols);
-const gs_column *gs_op_columns(bool by_shape, size_t *ncols);
+const gs_column *gs_op_columns(bool by_shape, bool with_flops, size_t *ncols);
 const gs_column *gs_api_columns(size_t *ncols);
 const gs_column *gs_memcpy_columns(size_t *ncols);
 

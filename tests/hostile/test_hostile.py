@@ -106,8 +106,8 @@ def cases():
         Case("NaN and Infinity", h.nan_infinity, ["ops", "{}"], 3,
              E % ".*nan.json" + r"byte [0-9]+: unexpected character 'N'\n"),
         Case("duplicate keys", h.duplicate_keys, ["ops", "--format", "csv", "{}"], 0, "",
-             out=r"second,1,4000,57.14,4000,57.14,4000,0,,0,0\nthird,1,3000,42.86,3000,42.86,3000,"
-                 r"0,,0,0\n"),
+             out=r"second,1,4000,57.14,4000,57.14,4000,0,,0,0,,\nthird,1,3000,42.86,3000,42.86,"
+                 r"3000,0,,0,0,,\n"),
         Case("invalid UTF-8 and NUL", h.bad_utf8, ["ops", "--format", "json", "{}"], 0, "",
              out=r'"name": "bad'),
         Case("extreme times (Kineto): report", h.extreme_times, ["report", "{}"], 0,

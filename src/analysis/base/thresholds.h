@@ -129,4 +129,19 @@
  * bf16/fp16/fp8 kernels (doc/diagnosis.md). */
 #define GS_TH_LOW_PRECISION_SHARE 0.10
 
+/* Tensor Cores unused (doc/diagnosis.md): the kernels of Tensor-Core-eligible operators (the
+ * TensorBoard plugin's TC_OP_Allowlist) run this share of their time in kernels without Tensor
+ * Cores, and that time is at least GS_TH_TC_UNUSED_STEP of the step (our own judgement: below,
+ * converting the model is not worth its risk). */
+#define GS_TH_TC_UNUSED_SHARE 0.2
+#define GS_TH_TC_UNUSED_STEP 0.05
+
+/* Low MFU on a GEMM-dominated step (doc/diagnosis.md): at least GS_TH_GEMM_DOMINATED of the
+ * kernel time is in operators with a FLOPs formula (matrix multiplies, convolutions, attention)
+ * and the step reaches less than GS_TH_LOW_MFU of the GPU's dense peak. Large-model training
+ * reports 40-60 % MFU (PaLM, Chowdhery et al. 2022, table 3: 46.2 %); a third of the peak leaves
+ * a margin for smaller models. */
+#define GS_TH_GEMM_DOMINATED 0.5
+#define GS_TH_LOW_MFU 0.3
+
 #endif

@@ -133,8 +133,8 @@ static enum verdict stack(const gs_diag_inputs *in, char *why, size_t cap, bool 
     if (!c->known)
         return UNKNOWN;
     if (c->python_functions)
-        snprintf(why, cap, "the trace holds %" PRIu64 " Python function events (with_stack=True)",
-                 c->python_functions);
+        snprintf(why, cap, "the trace holds %" PRIu64 " Python function event%s (with_stack=True)",
+                 c->python_functions, c->python_functions == 1 ? "" : "s");
     else
         snprintf(why, cap, "the trace has no Python stacks (%s)",
                  c->collector == GS_COLLECTOR_GPUSCOPE_RUN ? "gpuscope run records none"

@@ -130,6 +130,14 @@ static void fill_memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs
     in->mem_growth_steps = worst->fit_steps;
 }
 
+void gs_diag_compute_inputs(const gs_compute *c, gs_diag_inputs *in)
+{
+    in->mfu = c ? c->mfu : -1;
+    in->flop_op_share = c ? c->flop_op_share : -1;
+    in->tc_eligible_share = c ? c->eligible_share : -1;
+    in->tc_unused_share = c ? c->eligible_unused_share : -1;
+}
+
 void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag_inputs *in)
 {
     in->strag_rank = -1;
@@ -212,6 +220,7 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
     if (measure_tensor_core_share(t, &out->tensor_core_share) != 0)
         return gs_fail_oom(err);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
+    gs_diag_compute_inputs(NULL, out);
     gs_diag_straggler_inputs(t, src->stragglers, out);
     if (gs_trace_context_build(t, &out->ctx, err) != 0)
         return -1;

@@ -5,6 +5,7 @@
 
 #include "analysis/trace/breakdown.h"
 #include "analysis/trace/comm.h"
+#include "analysis/trace/compute.h"
 #include "analysis/diagnosis/diagnose.h"
 #include "analysis/trace/launch.h"
 #include "analysis/trace/memory.h"
@@ -29,5 +30,9 @@ void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag
 
 int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_inputs *out,
                          gs_error *err);
+
+/* The compute-use inputs from a rank's gs_compute, or "unknown" (-1) when c is NULL (a summary
+ * read from a .gsum written before they existed). */
+void gs_diag_compute_inputs(const gs_compute *c, gs_diag_inputs *in);
 
 #endif

@@ -479,6 +479,70 @@ static void rule_compute(const gs_diag_inputs *in, gs_finding *f)
         100 * GS_TH_UTIL_BUSY);
 }
 
+/* Eligible operators whose kernels are not Tensor Core kernels (by name): fp32 matmuls on a GPU
+ * or setting without TF32, or shapes the libraries cannot tile (the TensorBoard plugin's
+ * tc_eligible / tc_ratio). At stake: that kernel time. */
+static void rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
+{
+    if (without_gpu(in, f))
+        return;
+    double unused = in->tc_unused_share, eligible = in->tc_eligible_share;
+    add_input(f, "tc_eligible_share", eligible, GS_UNIT_SHARE);
+    add_input(f, "tc_eligible_unused_share", unused, GS_UNIT_SHARE);
+    add_input(f, "tensor_core_share", in->tensor_core_share, GS_UNIT_SHARE);
+    add_threshold(f, "tc_eligible_unused_share", GS_TH_TC_UNUSED_SHARE, GS_UNIT_SHARE);
+    add_threshold(f, "unused_step_share", GS_TH_TC_UNUSED_STEP, GS_UNIT_SHARE);
+    bool known = unused >= 0 && eligible >= 0 && (in->compute_major == 0 || in->compute_major >= 7);
+    gs_ns at_stake = known ? (gs_ns)(unused * eligible * (double)in->kernel_ns) : 0;
+    bool fires = known && unused >= GS_TH_TC_UNUSED_SHARE &&
+                 share(in, at_stake) >= GS_TH_TC_UNUSED_STEP;
+    set_stake(in, f, fires ? at_stake : 0, false);
+    f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
+    if (!known) {
+        EVIDENCE(f, "no Tensor-Core-eligible operator with kernels%s",
+                 in->compute_major > 0 && in->compute_major < 7 ? " (a GPU without Tensor Cores)"
+                                                                : "");
+        WHY(f, "not known from this trace: the rule does not apply");
+        return;
+    }
+    EVIDENCE(f, "%.0f %% of the kernel time of Tensor-Core-eligible operators (matmul, "
+             "convolution, attention) is in kernels without Tensor Cores: %.3f ms per step",
+             100 * unused, ms(at_stake));
+    WHY(f, "eligible time without Tensor Cores %.1f %% (>= %.0f %%?), %.1f %% of the step "
+        "(>= %.0f %%?)",
+        100 * unused, 100 * GS_TH_TC_UNUSED_SHARE, 100 * share(in, at_stake),
+        100 * GS_TH_TC_UNUSED_STEP);
+}
+
+/* Most kernel time in matrix multiplies, convolutions and attention, yet far below the GPU's
+ * peak: the kernels are small, badly shaped or waiting on memory. No time bound: what a better
+ * kernel would save is not known from the trace. */
+static void rule_low_mfu(const gs_diag_inputs *in, gs_finding *f)
+{
+    if (without_gpu(in, f))
+        return;
+    add_input(f, "mfu", in->mfu, GS_UNIT_SHARE);
+    add_input(f, "flop_op_share", in->flop_op_share, GS_UNIT_SHARE);
+    add_threshold(f, "mfu", GS_TH_LOW_MFU, GS_UNIT_SHARE);
+    add_threshold(f, "flop_op_share", GS_TH_GEMM_DOMINATED, GS_UNIT_SHARE);
+    set_stake(in, f, 0, false);
+    if (in->mfu < 0 || in->flop_op_share < 0) {
+        f->severity = GS_SEV_NONE;
+        EVIDENCE(f, "MFU not known from this trace (no input shapes, or a GPU without a known "
+                 "peak: doc/flops.md)");
+        WHY(f, "not known from this trace: the rule does not apply");
+        return;
+    }
+    bool fires = in->flop_op_share >= GS_TH_GEMM_DOMINATED && in->mfu < GS_TH_LOW_MFU;
+    f->severity = fires ? GS_SEV_FINDING : GS_SEV_NONE;
+    EVIDENCE(f, "matrix multiplies, convolutions and attention take %.0f %% of kernel time, and "
+             "the step reaches %.1f %% of the GPU's dense peak (MFU)",
+             100 * in->flop_op_share, 100 * in->mfu);
+    WHY(f, "kernel time in FLOP-counted operators %.1f %% (>= %.0f %%?), MFU %.1f %% "
+        "(< %.0f %%?)",
+        100 * in->flop_op_share, 100 * GS_TH_GEMM_DOMINATED, 100 * in->mfu, 100 * GS_TH_LOW_MFU);
+}
+
 static void rule_memory_growth(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_memory_records(in->mem_growth_r2, f))
@@ -687,6 +751,26 @@ static const gs_rule rules[] = {
       {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_ALWAYS},
       {"channels_last memory format for convolutions", GS_WHEN_CONV},
       {"start from the top kernels (gpuscope kernels): the largest single wins are there",
+       GS_WHEN_ALWAYS}}},
+    {"tensor_cores_unused", "Tensor Cores unused",
+     "TensorBoard profiler plugin (tc_eligible, tc_ratio); thresholds: doc/diagnosis.md#thresholds",
+     rule_tensor_cores,
+     {{"mixed precision: torch.autocast(\"cuda\", dtype=torch.bfloat16) around the forward pass",
+       GS_WHEN_ALWAYS},
+      {"for fp32: torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 "
+       "= True (or torch.set_float32_matmul_precision(\"high\"))",
+       GS_WHEN_ALWAYS},
+      {"Tensor-Core-friendly shapes: batch, channel, hidden and vocabulary sizes multiples of 8",
+       GS_WHEN_ALWAYS},
+      {"gpuscope kernels: the eligible operators' kernels without Tensor Cores", GS_WHEN_ALWAYS}}},
+    {"low_mfu", "Low MFU", "doc/diagnosis.md#thresholds (MFU < 30 % on a GEMM-dominated step)",
+     rule_low_mfu,
+     {{"larger matrices per kernel: raise the batch or micro-batch, fuse small matmuls",
+       GS_WHEN_ALWAYS},
+      {"pad dimensions to multiples of 64 (vocabulary, hidden, heads x head size)", GS_WHEN_ALWAYS},
+      {"torch.compile (mode=\"max-autotune\") to pick faster GEMM kernels and fuse the rest",
+       GS_WHEN_ALWAYS},
+      {"gpuscope ops: FLOPs and TFLOP/s per operator show which ones run slowest",
        GS_WHEN_ALWAYS}}},
     {"memory_growth", "Memory growth", "doc/diagnosis.md#thresholds (leak fit)", rule_memory_growth,
      {{"look for tensors kept across steps: losses summed without .item()/.detach(), lists of "

@@ -46,6 +46,11 @@ typedef struct gs_diag_inputs {
     /* Compute: share of kernel time in Tensor Core kernels (by name). */
     double tensor_core_share;
     int32_t compute_major;
+    /* Compute use (doc/flops.md), -1 when unknown: model FLOPs utilization against the GPU's
+     * dense peak, the share of kernel time launched by operators with a FLOPs formula (GEMM,
+     * convolution, attention), and of the kernel time of Tensor-Core-eligible operators the
+     * share that ran without Tensor Cores, with the eligible share of all kernel time. */
+    double mfu, flop_op_share, tc_eligible_share, tc_unused_share;
     /* Stragglers, from the whole profile (straggler.h): the rank that arrived last most often
      * at the collectives matched on every rank, the same on every rank's inputs, and what this
      * rank waited for it. strag_ranks < 2: nothing to compare; strag_rank -1: no collective on

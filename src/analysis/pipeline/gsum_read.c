@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/diagnosis/diag_inputs.h"
 #include "analysis/pipeline/gsum_schema.h"
 #include "common/log.h"
 #include "ingest/json.h"
@@ -175,6 +176,9 @@ static int finish(gs_json *j, gs_rank_summary *s)
     s->from_gsum = true;
     s->inputs.rank = s->comm.rank = s->temporal.rank = s->id.rank;
     s->inputs.sync_top_op = s->sync_top_op;
+    if (!s->has_compute)
+        gs_compute_init(&s->compute);
+    gs_diag_compute_inputs(s->has_compute ? &s->compute : NULL, &s->inputs);
     s->comm.path = s->temporal.path = s->id.path;
     for (size_t i = 0; i < s->nkinds; i++)
         s->kinds[i].rank = s->id.rank;

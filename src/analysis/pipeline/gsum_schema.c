@@ -400,6 +400,31 @@ static const gs_gsum_field context_fields[] = {
 };
 #undef X
 
+#define K(f) S(R, compute.f)
+static const gs_gsum_field compute_fields[] = {
+    {"steps", GS_F_SIZE, K(steps), 0},
+    {"step_ns", GS_F_I64, K(step_ns), 0},
+    {"flops_per_step", GS_F_DBL, K(flops_per_step), 0},
+    {"gemm_flops", GS_F_DBL, K(kind_flops[GS_FLOP_GEMM]), 0},
+    {"conv_flops", GS_F_DBL, K(kind_flops[GS_FLOP_CONV]), 0},
+    {"attention_flops", GS_F_DBL, K(kind_flops[GS_FLOP_ATTENTION]), 0},
+    {"dtype", GS_F_U8, K(dtype), GS_DTYPE__COUNT},
+    {"tflops", GS_F_DBL, K(tflops), 0},
+    {"peak_tflops", GS_F_DBL, K(peak_tflops), 0},
+    {"mfu", GS_F_DBL, K(mfu), 0},
+    {"gpu", GS_F_CHARS, K(gpu), (int)sizeof(((gs_compute *)0)->gpu)},
+    {"peak_model", GS_F_CHARS, K(peak_model), (int)sizeof(((gs_compute *)0)->peak_model)},
+    {"counted_ops", GS_F_U64, K(counted_ops), 0},
+    {"trace_flops_ops", GS_F_U64, K(trace_flops_ops), 0},
+    {"trace_flops_mismatch", GS_F_U64, K(trace_flops_mismatch), 0},
+    {"kernel_ns", GS_F_I64, K(kernel_ns), 0},
+    {"flop_op_share", GS_F_DBL, K(flop_op_share), 0},
+    {"tc_share", GS_F_DBL, K(tc_share), 0},
+    {"tc_eligible_share", GS_F_DBL, K(eligible_share), 0},
+    {"tc_eligible_unused_share", GS_F_DBL, K(eligible_unused_share), 0},
+};
+#undef K
+
 #define OBJ(k, f) {k, f, N(f), 0, 0, 0, 0}
 #define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), 0}
 /* A section of minor 1, and the flag saying a summary has it. */
@@ -437,6 +462,7 @@ static const gs_gsum_section sections[] = {
     OBJ1("startup", startup_fields, has_startup),
     OBJ1("cuda_graphs", graph_fields, has_graphs),
     OBJ1("context", context_fields, inputs.ctx.known),
+    OBJ1("compute", compute_fields, has_compute),
 };
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)

@@ -188,6 +188,10 @@ static int fill_breakdown(const rank_analyses *a, gs_trace *t, gs_rank_summary *
     if (gs_diag_inputs_build(t, &src, &s->inputs, err) != 0)
         return -1;
     s->inputs.sync_top_op = s->sync_top_op;
+    if (gs_compute_build(t, &bd->steps, &s->compute, err) != 0)
+        return -1;
+    s->has_compute = true;
+    gs_diag_compute_inputs(&s->compute, &s->inputs);
     return 0;
 }
 

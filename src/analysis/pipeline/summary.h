@@ -20,6 +20,7 @@
 #include "analysis/trace/breakdown.h"
 #include "analysis/base/collectives.h"
 #include "analysis/trace/comm.h"
+#include "analysis/trace/compute.h"
 #include "analysis/diagnosis/diagnose.h"
 #include "analysis/trace/gpu_metrics.h"
 #include "analysis/trace/idle.h"
@@ -73,6 +74,8 @@ typedef struct gs_rank_summary {
     int64_t mem_peak_allocated, mem_peak_reserved; /* over the rank's CUDA devices, 0 if none */
     bool has_startup;       /* the start-up phase was computed (minor 3) */
     gs_startup startup;
+    bool has_compute;       /* model FLOPs, MFU, Tensor Cores were computed (minor 4) */
+    gs_compute compute;
     bool has_tracing_cost;  /* the trace says what tracing cost the program (minor 2) */
     gs_ns tracing_cost_ns;  /* then: that cost (gs_trace.collector_overhead_ns) */
     bool has_graphs;        /* inputs.graphs is known (minor 3; earlier: every count 0) */

@@ -5,11 +5,14 @@
 
 #include "analysis/base/names.h"
 #include "analysis/base/window.h"
+#include "analysis/trace/compute.h"
 #include "common/log.h"
 
 typedef struct op_item {
     gs_str name, dims; /* in the summary's string table */
     gs_ns cpu, self_cpu, self_cuda, cuda_total;
+    bool has_flops;
+    double flops;
 } op_item;
 
 static int cmp_item(const void *pa, const void *pb)
@@ -171,6 +174,9 @@ static int collect_trace(const gs_trace *t, const gs_select *sel, bool by_shape,
             it->self_cpu = it->cpu - (b->end - b->start) + b->self_ns;
             it->self_cuda = self_cuda[bottom];
             it->cuda_total = cuda_total[bottom];
+            gs_op_flops f;
+            it->has_flops = gs_range_flops(t, r, &f) != GS_FLOP_NONE && f.flops > 0;
+            it->flops = f.flops;
             if (it->name == GS_STR_ERROR || it->dims == GS_STR_ERROR)
                 rc = -1;
         }
@@ -238,6 +244,8 @@ static int make_rows(gs_op_summary *s, op_item *items, size_t n)
             row->self_cpu += items[j].self_cpu;
             row->self_cuda += items[j].self_cuda;
             row->cuda_total += items[j].cuda_total;
+            row->has_flops |= items[j].has_flops;
+            row->flops += items[j].flops;
         }
         i = j;
     }
@@ -251,6 +259,7 @@ int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->by_shape = by_shape;
+    out->with_flops = true;
     if (gs_strtab_init(&out->names) != 0)
         return gs_fail_oom(err);
     size_t cap = 0, n = 0;

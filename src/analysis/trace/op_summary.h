@@ -20,6 +20,8 @@ typedef struct gs_op_row {
     gs_ns cpu_total;  /* Σ duration */
     gs_ns self_cuda;  /* Σ GPU time (kernels, copies, sets) launched directly by the range */
     gs_ns cuda_total; /* Σ GPU time launched by the range or any range inside it */
+    bool has_flops;   /* FLOPs known for some call: a formula and its shapes (doc/flops.md) */
+    double flops;     /* then: Σ FLOPs of its calls */
 } gs_op_row;
 
 typedef struct gs_op_summary {
@@ -27,6 +29,7 @@ typedef struct gs_op_summary {
     size_t nrows;
     bool by_shape;
     bool has_gpu; /* the selected traces have kernels or memory operations */
+    bool with_flops; /* rows have FLOPs (gs_op_summary_build; not a report's merged rows) */
     gs_strtab names;
 } gs_op_summary;
 
