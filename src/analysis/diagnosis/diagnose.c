@@ -18,7 +18,9 @@
  *   compute        = kernel time, when the GPU is busy: only faster kernels help */
 #include "analysis/diagnosis/diagnose.h"
 
-#include <stdarg.h>
+#include "analysis/diagnosis/diag_finding.h"
+#include "analysis/diagnosis/diag_rules.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,50 +30,6 @@
 #include "common/log.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
-
-static void add_input(gs_finding *f, const char *name, double value, enum gs_unit unit)
-{
-    if (f->ninputs < GS_RULE_MAX_VALUES)
-        f->inputs[f->ninputs++] = (gs_rule_value){name, value, (uint8_t)unit};
-}
-
-static void add_threshold(gs_finding *f, const char *name, double value, enum gs_unit unit)
-{
-    if (f->nthresholds < GS_RULE_MAX_VALUES)
-        f->thresholds[f->nthresholds++] = (gs_rule_value){name, value, (uint8_t)unit};
-}
-
-static void say(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *buf, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, cap, fmt, ap);
-    va_end(ap);
-}
-
-#define EVIDENCE(f, ...) say((f)->evidence, sizeof (f)->evidence, __VA_ARGS__)
-#define WHY(f, ...) say((f)->why, sizeof (f)->why, __VA_ARGS__)
-
-static double share(const gs_diag_inputs *in, gs_ns ns)
-{
-    return in->step_ns > 0 ? (double)ns / (double)in->step_ns : 0.0;
-}
-
-/* Time at stake per step, and the speed-up if it all went away. */
-static void set_stake(const gs_diag_inputs *in, gs_finding *f, gs_ns ns, bool time_bound)
-{
-    f->at_stake_ns = ns > 0 ? ns : 0;
-    f->at_stake_share = share(in, f->at_stake_ns);
-    f->speedup_bound = time_bound && f->at_stake_ns < in->step_ns
-                           ? (double)in->step_ns / (double)(in->step_ns - f->at_stake_ns)
-                           : 0.0;
-}
-
-static double ms(gs_ns ns)
-{
-    return (double)ns / 1e6;
-}
 
 /* GPU work per step: the breakdown's GPU categories (each instant in one category). */
 static gs_ns gpu_work(const gs_diag_inputs *in)
@@ -191,7 +149,7 @@ static bool without_memory_records(double known, gs_finding *f)
 
 /* ---- rules ---------------------------------------------------------------------------------- */
 
-static void rule_data_loading(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_data_loading(const gs_diag_inputs *in, gs_finding *f)
 {
     add_input(f, "dataloader_ns", (double)in->dataloader_ns, GS_UNIT_NS);
     add_input(f, "step_ns", (double)in->step_ns, GS_UNIT_NS);
@@ -208,7 +166,7 @@ static void rule_data_loading(const gs_diag_inputs *in, gs_finding *f)
         100 * GS_TH_DATALOADER_FINDING, 100 * GS_TH_DATALOADER_BOTTLENECK);
 }
 
-static void rule_sync(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_sync(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
         return;
@@ -238,7 +196,7 @@ static void rule_sync(const gs_diag_inputs *in, gs_finding *f)
         100 * share(in, in->sync_idle_ns), 100 * f->at_stake_share, 100 * GS_TH_SYNC_SHARE);
 }
 
-static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_launch(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
         return;
@@ -275,7 +233,7 @@ static void rule_launch(const gs_diag_inputs *in, gs_finding *f)
 
 /* CUDA graphs captured and instantiated, then (almost) never launched: the step's kernels were
  * launched one by one, so the host time the graph would have saved is at stake. */
-static void rule_graphs(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_graphs(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
         return;
@@ -320,7 +278,7 @@ static void rule_graphs(const gs_diag_inputs *in, gs_finding *f)
         100 * GS_TH_LAUNCH_HOSTWAIT_SHARE);
 }
 
-static void rule_host(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_host(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
         return;
@@ -358,7 +316,7 @@ static void rule_host(const gs_diag_inputs *in, gs_finding *f)
     take_off_profiler(in, f, idle, GS_TH_HOST_WAIT_SHARE);
 }
 
-static void rule_transfer(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_transfer(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
         return;
@@ -389,7 +347,7 @@ static bool straggler_found(const gs_diag_inputs *in)
 
 /* Exposed communication, less the time this rank waited inside collectives for a straggler:
  * that wait is the straggler's, and the straggler rule claims it. */
-static void rule_communication(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_communication(const gs_diag_inputs *in, gs_finding *f)
 {
     gs_ns waited = straggler_found(in) ? in->strag_wait_ns : 0;
     gs_ns exposed = in->comm_ns - waited > 0 ? in->comm_ns - waited : 0;
@@ -413,7 +371,7 @@ static void rule_communication(const gs_diag_inputs *in, gs_finding *f)
 /* A profile-level finding in every rank's verdict: each rank names the same straggler, and its
  * time at stake is what that rank loses (its wait), or on the straggler what the job loses (the
  * others' mean wait): the step shortens by that much if the straggler keeps up. */
-static void rule_straggler(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_straggler(const gs_diag_inputs *in, gs_finding *f)
 {
     double wait = in->strag_step_ns > 0
                       ? (double)in->strag_others_wait_ns / (double)in->strag_step_ns
@@ -459,7 +417,7 @@ static void rule_straggler(const gs_diag_inputs *in, gs_finding *f)
 /* Busy means compute kernels: collectives keep the GPU "utilized" while it waits on the network,
  * so the TensorBoard plugin's utilization (all kernels) would call a communication-bound step
  * compute-bound. The Kernel category of the breakdown holds compute kernels only. */
-static void rule_compute(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_compute(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
         return;
@@ -482,7 +440,7 @@ static void rule_compute(const gs_diag_inputs *in, gs_finding *f)
 /* Eligible operators whose kernels are not Tensor Core kernels (by name): fp32 matmuls on a GPU
  * or setting without TF32, or shapes the libraries cannot tile (the TensorBoard plugin's
  * tc_eligible / tc_ratio). At stake: that kernel time. */
-static void rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
         return;
@@ -517,7 +475,7 @@ static void rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
 /* Most kernel time in matrix multiplies, convolutions and attention, yet far below the GPU's
  * peak: the kernels are small, badly shaped or waiting on memory. No time bound: what a better
  * kernel would save is not known from the trace. */
-static void rule_low_mfu(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_low_mfu(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
         return;
@@ -543,7 +501,7 @@ static void rule_low_mfu(const gs_diag_inputs *in, gs_finding *f)
         100 * in->flop_op_share, 100 * GS_TH_GEMM_DOMINATED, 100 * in->mfu, 100 * GS_TH_LOW_MFU);
 }
 
-static void rule_memory_growth(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_memory_growth(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_memory_records(in->mem_growth_r2, f))
         return;
@@ -573,7 +531,7 @@ static const char *ratio_text(char *buf, size_t cap, double v)
     return buf;
 }
 
-static void rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_memory_records(in->mem_peak_share > in->mem_fragmentation ? in->mem_peak_share
                                                                           : in->mem_fragmentation,
@@ -607,7 +565,7 @@ static void rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f)
             GS_TH_MEM_FRAGMENTATION);
 }
 
-static void rule_no_gpu(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_no_gpu(const gs_diag_inputs *in, gs_finding *f)
 {
     add_input(f, "gpu_activities", (double)in->gpu_activities, GS_UNIT_COUNT);
     f->severity = in->gpu_activities == 0 ? GS_SEV_NOTE : GS_SEV_NONE;
@@ -619,7 +577,7 @@ static void rule_no_gpu(const gs_diag_inputs *in, gs_finding *f)
     WHY(f, "%llu GPU activities", (unsigned long long)in->gpu_activities);
 }
 
-static void rule_warmup(const gs_diag_inputs *in, gs_finding *f)
+void diag_rule_warmup(const gs_diag_inputs *in, gs_finding *f)
 {
     add_input(f, "steps", (double)in->steps, GS_UNIT_COUNT);
     add_input(f, "warmup_steps", (double)in->warmup_steps, GS_UNIT_COUNT);
@@ -637,180 +595,3 @@ static void rule_warmup(const gs_diag_inputs *in, gs_finding *f)
     WHY(f, "%zu warm-up step(s); %zu steps (< %d is too few)", in->warmup_steps, in->steps,
         GS_TH_MIN_STEPS);
 }
-
-static const gs_rule rules[] = {
-    {"data_loading", "Data loading",
-     "TensorBoard profiler plugin, DataLoader rule (5 %); 10 %: doc/diagnosis.md#thresholds",
-     rule_data_loading,
-     {{"raise DataLoader num_workers (with persistent_workers=True) so batches are ready in time",
-       GS_WHEN_ALWAYS},
-      {"pin_memory=True and .to(device, non_blocking=True)", GS_WHEN_ALWAYS},
-      {"move decoding and augmentation off the critical path: GPU transforms, pre-processed data",
-       GS_WHEN_ALWAYS},
-      {"raise prefetch_factor", GS_WHEN_ALWAYS}}},
-    {"sync_bound", "Synchronization",
-     "PyTorch performance tuning guide (avoid CPU-GPU synchronization); 5 %: "
-     "doc/diagnosis.md#thresholds",
-     rule_sync,
-     {{"remove .item(), .cpu(), print(tensor) and other host reads of GPU values from the loop: "
-       "accumulate on the GPU and read every N steps",
-       GS_WHEN_ALWAYS},
-      {"use non_blocking=True copies into pinned memory instead of synchronous ones",
-       GS_WHEN_ALWAYS},
-      {"drop explicit torch.cuda.synchronize() outside timing code", GS_WHEN_ALWAYS},
-      {"avoid data-dependent shapes (nonzero, masked_select, boolean indexing) in the hot loop",
-       GS_WHEN_ALWAYS}}},
-    {"graphs_unreplayed", "CUDA graphs captured but not replayed",
-     "PyTorch docs: CUDA graphs (torch.cuda.graphs) and torch.compile's CUDA graph trees "
-     "(mode=\"reduce-overhead\"); 1 %: doc/diagnosis.md#thresholds",
-     rule_graphs,
-     {{"find why the graph is not replayed: run with TORCH_LOGS=perf_hints, which prints the "
-       "\"skipping cudagraphs due to ...\" reason (mutated inputs, CPU tensors, dynamic shapes, "
-       "ops that cannot be captured)",
-       GS_WHEN_ALWAYS},
-      {"keep input shapes fixed (pad or bucket them): every new shape records a new graph, and "
-       "reduce-overhead warms up before it records",
-       GS_WHEN_ALWAYS},
-      {"call the compiled function the same way each step (same device, no graph break inside), "
-       "then check that gpuscope launch shows Graph (%) near 100",
-       GS_WHEN_ALWAYS}}},
-    {"launch_bound", "Kernel launch overhead",
-     "HTA kernel launch statistics; thresholds: doc/diagnosis.md#thresholds", rule_launch,
-     {{"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "
-       "torch.cuda.graphs)",
-       GS_WHEN_ALWAYS},
-      {"fuse small operations with torch.compile", GS_WHEN_ALWAYS},
-      {"fused optimizers (foreach=True / fused=True)", GS_WHEN_TRAINING},
-      {"raise the batch size so each kernel does more work", GS_WHEN_ALWAYS},
-      {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
-       "emit_nvtx) to see the host time without the profiler's",
-       GS_WHEN_PROFILER_HEAVY}}},
-    {"host_bound", "Host (CPU) bound",
-     "doc/diagnosis.md#thresholds (GPU waiting on the host > 15 %)", rule_host,
-     {{"profile the host (torch.profiler with_stack=True, py-spy) and move per-step Python work "
-       "out of the loop",
-       GS_WHEN_NO_STACK},
-      {"find the per-step Python work in the Python functions the trace holds (their time in "
-       "Perfetto or TensorBoard) and move it out of the loop",
-       GS_WHEN_STACK},
-      {"torch.compile to cut framework overhead between kernels", GS_WHEN_ALWAYS},
-      {"overlap host work with GPU work: prefetch, asynchronous logging and checkpointing",
-       GS_WHEN_ALWAYS},
-      {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
-       "emit_nvtx) to see the host time without the profiler's",
-       GS_WHEN_PROFILER_HEAVY}}},
-    {"transfer_bound", "Host-device transfers",
-     "CUDA C++ Best Practices Guide (host-device transfers); 10 %: doc/diagnosis.md#thresholds",
-     rule_transfer,
-     {{"pin host memory (DataLoader pin_memory=True, tensor.pin_memory()) so copies are "
-       "asynchronous",
-       GS_WHEN_ALWAYS},
-      {"copy with non_blocking=True and overlap copies with compute on a side stream",
-       GS_WHEN_ALWAYS},
-      {"keep tensors on the GPU between steps; avoid .cpu() round trips", GS_WHEN_ALWAYS}}},
-    {"communication_bound", "Communication",
-     "TensorBoard profiler plugin, communication rule (10 %)", rule_communication,
-     {{"overlap gradient all-reduce with backward (DDP bucket_cap_mb, gradient_as_bucket_view)",
-       GS_WHEN_DATA_PARALLEL},
-      {"overlap FSDP's all-gathers with compute (forward_prefetch, backward_prefetch) and wrap "
-       "larger units",
-       GS_WHEN_SHARDED},
-      {"accumulate gradients over micro-batches (no_sync) to communicate less often",
-       GS_WHEN_GRAD_SYNC},
-      {"raise the per-rank batch, or all-reduce in bf16/fp16 (communication hooks)",
-       GS_WHEN_DATA_PARALLEL},
-      {"tensor-parallel collectives sit in every forward: keep the tensor-parallel group on "
-       "NVLink, fewer and larger collectives (sequence parallelism, fused all-reduce), or overlap "
-       "them with compute (asynchronous tensor parallelism)",
-       GS_WHEN_TENSOR_PARALLEL},
-      {"more micro-batches per step, or an interleaved schedule, to shrink the pipeline bubble",
-       GS_WHEN_PIPELINE},
-      {"look for a straggler rank: the others wait for it inside the collective (gpuscope "
-       "stragglers on every rank's trace)",
-       GS_WHEN_ALWAYS}}},
-    {"straggler", "Straggler rank", "HTA straggler analysis (late-starting collectives)",
-     rule_straggler,
-     {{"check the straggler's GPU and host: clocks, power and thermal throttling (gpuscope "
-       "monitor, nvidia-smi -q -d PERFORMANCE), other processes on its GPU or CPUs",
-       GS_WHEN_ALWAYS},
-      {"look at its input pipeline: gpuscope report --rank N (N = the straggler) for data "
-       "loading and host time the other ranks do not have",
-       GS_WHEN_ALWAYS},
-      {"check for uneven sharding: batch sizes, sequence lengths or experts per rank",
-       GS_WHEN_ALWAYS},
-      {"compare it with a rank that keeps up: gpuscope diff on their two traces", GS_WHEN_ALWAYS},
-      {"gpuscope stragglers for every collective, the clock offsets and the skew",
-       GS_WHEN_ALWAYS}}},
-    {"compute_bound", "GPU compute",
-     "doc/diagnosis.md#thresholds (compute kernels >= 90 % of the step)", rule_compute,
-     {{"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
-       "Cores; allow TF32 for the rest",
-       GS_WHEN_FULL_PRECISION},
-      {"Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
-       GS_WHEN_ALWAYS},
-      {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_ALWAYS},
-      {"channels_last memory format for convolutions", GS_WHEN_CONV},
-      {"start from the top kernels (gpuscope kernels): the largest single wins are there",
-       GS_WHEN_ALWAYS}}},
-    {"tensor_cores_unused", "Tensor Cores unused",
-     "TensorBoard profiler plugin (tc_eligible, tc_ratio); thresholds: doc/diagnosis.md#thresholds",
-     rule_tensor_cores,
-     {{"mixed precision: torch.autocast(\"cuda\", dtype=torch.bfloat16) around the forward pass",
-       GS_WHEN_ALWAYS},
-      {"for fp32: torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 "
-       "= True (or torch.set_float32_matmul_precision(\"high\"))",
-       GS_WHEN_ALWAYS},
-      {"Tensor-Core-friendly shapes: batch, channel, hidden and vocabulary sizes multiples of 8",
-       GS_WHEN_ALWAYS},
-      {"gpuscope kernels: the eligible operators' kernels without Tensor Cores", GS_WHEN_ALWAYS}}},
-    {"low_mfu", "Low MFU", "doc/diagnosis.md#thresholds (MFU < 30 % on a GEMM-dominated step)",
-     rule_low_mfu,
-     {{"larger matrices per kernel: raise the batch or micro-batch, fuse small matmuls",
-       GS_WHEN_ALWAYS},
-      {"pad dimensions to multiples of 64 (vocabulary, hidden, heads x head size)", GS_WHEN_ALWAYS},
-      {"torch.compile (mode=\"max-autotune\") to pick faster GEMM kernels and fuse the rest",
-       GS_WHEN_ALWAYS},
-      {"gpuscope ops: FLOPs and TFLOP/s per operator show which ones run slowest",
-       GS_WHEN_ALWAYS}}},
-    {"memory_growth", "Memory growth", "doc/diagnosis.md#thresholds (leak fit)", rule_memory_growth,
-     {{"look for tensors kept across steps: losses summed without .item()/.detach(), lists of "
-       "outputs, caches that never shrink",
-       GS_WHEN_ALWAYS},
-      {"gpuscope memory shows the operators that allocate most", GS_WHEN_ALWAYS}}},
-    {"memory_capacity", "Memory capacity",
-     "TensorBoard profiler plugin, memory rule (90 %); 1.5x: doc/diagnosis.md#thresholds",
-     rule_memory_capacity,
-     {{"activation checkpointing, or a smaller micro-batch with gradient accumulation",
-       GS_WHEN_TRAINING},
-      {"mixed precision (torch.autocast with bfloat16) to halve activations",
-       GS_WHEN_FULL_PRECISION},
-      {"a smaller batch (or a smaller KV cache) per forward", GS_WHEN_ALWAYS},
-      {"against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-       GS_WHEN_ALWAYS}}},
-    {"no_gpu", "No GPU activity", "PyTorch profiler recipe (ProfilerActivity.CUDA)", rule_no_gpu,
-     {{"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU",
-       GS_WHEN_TORCH},
-      {"with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)",
-       GS_WHEN_GST}}},
-    {"warmup", "Warm-up",
-     "PyTorch profiler recipe (schedule warmup); 1.5x: doc/diagnosis.md#thresholds", rule_warmup,
-     {{"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "
-       "active=5), and call prof.step() every step",
-       GS_WHEN_TORCH_NO_STEPS},
-      {"raise the schedule's warmup (or wait) so the slow first steps are not recorded, and "
-       "active to 5 or more",
-       GS_WHEN_TORCH_STEPS},
-      {"mark each step with an NVTX range named ProfilerStep#N (torch.cuda.nvtx.range_push / "
-       "range_pop) so gpuscope run's trace has steps and the first ones are left out",
-       GS_WHEN_GST_NO_STEPS},
-      {"run more steps under gpuscope run: the slow first ones are left out of the statistics "
-       "(--keep-warmup keeps them)",
-       GS_WHEN_GST_STEPS}}},
-};
-
-const gs_rule *gs_rules(size_t *n)
-{
-    *n = sizeof rules / sizeof rules[0];
-    return rules;
-}
-

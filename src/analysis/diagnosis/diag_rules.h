@@ -1,0 +1,24 @@
+/* The diagnosis rules (diagnose.c), one function each, for the rule table (diag_table.c);
+ * private to this folder. */
+#ifndef GS_DIAG_RULES_H
+#define GS_DIAG_RULES_H
+
+#include "analysis/diagnosis/diagnose.h"
+
+void diag_rule_data_loading(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_sync(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_launch(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_graphs(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_host(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_transfer(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_communication(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_straggler(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_compute(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_low_mfu(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_memory_growth(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_no_gpu(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_warmup(const gs_diag_inputs *in, gs_finding *f);
+
+#endif

@@ -1,0 +1,180 @@
+/* The rule table: each rule's id, title, source, function, and the actions it gives with the
+ * condition under which each applies (doc/diagnosis.md lists the same). */
+#include "analysis/diagnosis/diag_rules.h"
+
+static const gs_rule rules[] = {
+    {"data_loading", "Data loading",
+     "TensorBoard profiler plugin, DataLoader rule (5 %); 10 %: doc/diagnosis.md#thresholds",
+     diag_rule_data_loading,
+     {{"raise DataLoader num_workers (with persistent_workers=True) so batches are ready in time",
+       GS_WHEN_ALWAYS},
+      {"pin_memory=True and .to(device, non_blocking=True)", GS_WHEN_ALWAYS},
+      {"move decoding and augmentation off the critical path: GPU transforms, pre-processed data",
+       GS_WHEN_ALWAYS},
+      {"raise prefetch_factor", GS_WHEN_ALWAYS}}},
+    {"sync_bound", "Synchronization",
+     "PyTorch performance tuning guide (avoid CPU-GPU synchronization); 5 %: "
+     "doc/diagnosis.md#thresholds",
+     diag_rule_sync,
+     {{"remove .item(), .cpu(), print(tensor) and other host reads of GPU values from the loop: "
+       "accumulate on the GPU and read every N steps",
+       GS_WHEN_ALWAYS},
+      {"use non_blocking=True copies into pinned memory instead of synchronous ones",
+       GS_WHEN_ALWAYS},
+      {"drop explicit torch.cuda.synchronize() outside timing code", GS_WHEN_ALWAYS},
+      {"avoid data-dependent shapes (nonzero, masked_select, boolean indexing) in the hot loop",
+       GS_WHEN_ALWAYS}}},
+    {"graphs_unreplayed", "CUDA graphs captured but not replayed",
+     "PyTorch docs: CUDA graphs (torch.cuda.graphs) and torch.compile's CUDA graph trees "
+     "(mode=\"reduce-overhead\"); 1 %: doc/diagnosis.md#thresholds",
+     diag_rule_graphs,
+     {{"find why the graph is not replayed: run with TORCH_LOGS=perf_hints, which prints the "
+       "\"skipping cudagraphs due to ...\" reason (mutated inputs, CPU tensors, dynamic shapes, "
+       "ops that cannot be captured)",
+       GS_WHEN_ALWAYS},
+      {"keep input shapes fixed (pad or bucket them): every new shape records a new graph, and "
+       "reduce-overhead warms up before it records",
+       GS_WHEN_ALWAYS},
+      {"call the compiled function the same way each step (same device, no graph break inside), "
+       "then check that gpuscope launch shows Graph (%) near 100",
+       GS_WHEN_ALWAYS}}},
+    {"launch_bound", "Kernel launch overhead",
+     "HTA kernel launch statistics; thresholds: doc/diagnosis.md#thresholds", diag_rule_launch,
+     {{"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "
+       "torch.cuda.graphs)",
+       GS_WHEN_ALWAYS},
+      {"fuse small operations with torch.compile", GS_WHEN_ALWAYS},
+      {"fused optimizers (foreach=True / fused=True)", GS_WHEN_TRAINING},
+      {"raise the batch size so each kernel does more work", GS_WHEN_ALWAYS},
+      {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
+       "emit_nvtx) to see the host time without the profiler's",
+       GS_WHEN_PROFILER_HEAVY}}},
+    {"host_bound", "Host (CPU) bound",
+     "doc/diagnosis.md#thresholds (GPU waiting on the host > 15 %)", diag_rule_host,
+     {{"profile the host (torch.profiler with_stack=True, py-spy) and move per-step Python work "
+       "out of the loop",
+       GS_WHEN_NO_STACK},
+      {"find the per-step Python work in the Python functions the trace holds (their time in "
+       "Perfetto or TensorBoard) and move it out of the loop",
+       GS_WHEN_STACK},
+      {"torch.compile to cut framework overhead between kernels", GS_WHEN_ALWAYS},
+      {"overlap host work with GPU work: prefetch, asynchronous logging and checkpointing",
+       GS_WHEN_ALWAYS},
+      {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
+       "emit_nvtx) to see the host time without the profiler's",
+       GS_WHEN_PROFILER_HEAVY}}},
+    {"transfer_bound", "Host-device transfers",
+     "CUDA C++ Best Practices Guide (host-device transfers); 10 %: doc/diagnosis.md#thresholds",
+     diag_rule_transfer,
+     {{"pin host memory (DataLoader pin_memory=True, tensor.pin_memory()) so copies are "
+       "asynchronous",
+       GS_WHEN_ALWAYS},
+      {"copy with non_blocking=True and overlap copies with compute on a side stream",
+       GS_WHEN_ALWAYS},
+      {"keep tensors on the GPU between steps; avoid .cpu() round trips", GS_WHEN_ALWAYS}}},
+    {"communication_bound", "Communication",
+     "TensorBoard profiler plugin, communication rule (10 %)", diag_rule_communication,
+     {{"overlap gradient all-reduce with backward (DDP bucket_cap_mb, gradient_as_bucket_view)",
+       GS_WHEN_DATA_PARALLEL},
+      {"overlap FSDP's all-gathers with compute (forward_prefetch, backward_prefetch) and wrap "
+       "larger units",
+       GS_WHEN_SHARDED},
+      {"accumulate gradients over micro-batches (no_sync) to communicate less often",
+       GS_WHEN_GRAD_SYNC},
+      {"raise the per-rank batch, or all-reduce in bf16/fp16 (communication hooks)",
+       GS_WHEN_DATA_PARALLEL},
+      {"tensor-parallel collectives sit in every forward: keep the tensor-parallel group on "
+       "NVLink, fewer and larger collectives (sequence parallelism, fused all-reduce), or overlap "
+       "them with compute (asynchronous tensor parallelism)",
+       GS_WHEN_TENSOR_PARALLEL},
+      {"more micro-batches per step, or an interleaved schedule, to shrink the pipeline bubble",
+       GS_WHEN_PIPELINE},
+      {"look for a straggler rank: the others wait for it inside the collective (gpuscope "
+       "stragglers on every rank's trace)",
+       GS_WHEN_ALWAYS}}},
+    {"straggler", "Straggler rank", "HTA straggler analysis (late-starting collectives)",
+     diag_rule_straggler,
+     {{"check the straggler's GPU and host: clocks, power and thermal throttling (gpuscope "
+       "monitor, nvidia-smi -q -d PERFORMANCE), other processes on its GPU or CPUs",
+       GS_WHEN_ALWAYS},
+      {"look at its input pipeline: gpuscope report --rank N (N = the straggler) for data "
+       "loading and host time the other ranks do not have",
+       GS_WHEN_ALWAYS},
+      {"check for uneven sharding: batch sizes, sequence lengths or experts per rank",
+       GS_WHEN_ALWAYS},
+      {"compare it with a rank that keeps up: gpuscope diff on their two traces", GS_WHEN_ALWAYS},
+      {"gpuscope stragglers for every collective, the clock offsets and the skew",
+       GS_WHEN_ALWAYS}}},
+    {"compute_bound", "GPU compute",
+     "doc/diagnosis.md#thresholds (compute kernels >= 90 % of the step)", diag_rule_compute,
+     {{"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
+       "Cores; allow TF32 for the rest",
+       GS_WHEN_FULL_PRECISION},
+      {"Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
+       GS_WHEN_ALWAYS},
+      {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_ALWAYS},
+      {"channels_last memory format for convolutions", GS_WHEN_CONV},
+      {"start from the top kernels (gpuscope kernels): the largest single wins are there",
+       GS_WHEN_ALWAYS}}},
+    {"tensor_cores_unused", "Tensor Cores unused",
+     "TensorBoard profiler plugin (tc_eligible, tc_ratio); thresholds: doc/diagnosis.md#thresholds",
+     diag_rule_tensor_cores,
+     {{"mixed precision: torch.autocast(\"cuda\", dtype=torch.bfloat16) around the forward pass",
+       GS_WHEN_ALWAYS},
+      {"for fp32: torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 "
+       "= True (or torch.set_float32_matmul_precision(\"high\"))",
+       GS_WHEN_ALWAYS},
+      {"Tensor-Core-friendly shapes: batch, channel, hidden and vocabulary sizes multiples of 8",
+       GS_WHEN_ALWAYS},
+      {"gpuscope kernels: the eligible operators' kernels without Tensor Cores", GS_WHEN_ALWAYS}}},
+    {"low_mfu", "Low MFU", "doc/diagnosis.md#thresholds (MFU < 30 % on a GEMM-dominated step)",
+     diag_rule_low_mfu,
+     {{"larger matrices per kernel: raise the batch or micro-batch, fuse small matmuls",
+       GS_WHEN_ALWAYS},
+      {"pad dimensions to multiples of 64 (vocabulary, hidden, heads x head size)", GS_WHEN_ALWAYS},
+      {"torch.compile (mode=\"max-autotune\") to pick faster GEMM kernels and fuse the rest",
+       GS_WHEN_ALWAYS},
+      {"gpuscope ops: FLOPs and TFLOP/s per operator show which ones run slowest",
+       GS_WHEN_ALWAYS}}},
+    {"memory_growth", "Memory growth", "doc/diagnosis.md#thresholds (leak fit)", diag_rule_memory_growth,
+     {{"look for tensors kept across steps: losses summed without .item()/.detach(), lists of "
+       "outputs, caches that never shrink",
+       GS_WHEN_ALWAYS},
+      {"gpuscope memory shows the operators that allocate most", GS_WHEN_ALWAYS}}},
+    {"memory_capacity", "Memory capacity",
+     "TensorBoard profiler plugin, memory rule (90 %); 1.5x: doc/diagnosis.md#thresholds",
+     diag_rule_memory_capacity,
+     {{"activation checkpointing, or a smaller micro-batch with gradient accumulation",
+       GS_WHEN_TRAINING},
+      {"mixed precision (torch.autocast with bfloat16) to halve activations",
+       GS_WHEN_FULL_PRECISION},
+      {"a smaller batch (or a smaller KV cache) per forward", GS_WHEN_ALWAYS},
+      {"against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+       GS_WHEN_ALWAYS}}},
+    {"no_gpu", "No GPU activity", "PyTorch profiler recipe (ProfilerActivity.CUDA)", diag_rule_no_gpu,
+     {{"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU",
+       GS_WHEN_TORCH},
+      {"with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)",
+       GS_WHEN_GST}}},
+    {"warmup", "Warm-up",
+     "PyTorch profiler recipe (schedule warmup); 1.5x: doc/diagnosis.md#thresholds", diag_rule_warmup,
+     {{"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "
+       "active=5), and call prof.step() every step",
+       GS_WHEN_TORCH_NO_STEPS},
+      {"raise the schedule's warmup (or wait) so the slow first steps are not recorded, and "
+       "active to 5 or more",
+       GS_WHEN_TORCH_STEPS},
+      {"mark each step with an NVTX range named ProfilerStep#N (torch.cuda.nvtx.range_push / "
+       "range_pop) so gpuscope run's trace has steps and the first ones are left out",
+       GS_WHEN_GST_NO_STEPS},
+      {"run more steps under gpuscope run: the slow first ones are left out of the statistics "
+       "(--keep-warmup keeps them)",
+       GS_WHEN_GST_STEPS}}},
+};
+
+const gs_rule *gs_rules(size_t *n)
+{
+    *n = sizeof rules / sizeof rules[0];
+    return rules;
+}
+
