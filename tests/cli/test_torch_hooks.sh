@@ -84,11 +84,12 @@ compare workers0 0 20 20
 # num_workers 2: each worker takes 40 ms a batch, two of them; the loop waits ~10 ms of ~20.
 compare workers2 2 40 10
 
-# --torch-ops: every aten operator a range, as emit_nvtx names them, counted by ops.
+# --torch-ops: every aten operator a range, as emit_nvtx names them, counted by ops over the
+# whole run (--all-steps: the view keeps only the kept steps by default).
 "$exe" run -q --torch-ops -o "$tmp/ops.gst" -- "$python" "$train" --steps 8 --fetch-ms 2 \
     --compute-ms 1 >/dev/null
 calls() {
-    "$exe" ops --format csv "$tmp/ops.gst" | awk -F, -v n="$1" '$1 == n { print $2 }'
+    "$exe" ops --all-steps --format csv "$tmp/ops.gst" | awk -F, -v n="$1" '$1 == n { print $2 }'
 }
 check "--torch-ops: aten::addmm (two Linear layers, 8 steps)" "$(calls aten::addmm)" 16
 check "--torch-ops: aten::mse_loss_backward" "$(calls aten::mse_loss_backward)" 8
