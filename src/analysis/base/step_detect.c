@@ -341,18 +341,24 @@ static void find_steady(detector *d)
  * iterations: the host drained it, then prepared the next batch), moved back over the positions
  * just before it that follow such a wait too (a batch's copies each end in a wait; the first of
  * them starts the iteration); else the same after a weak wait; else, the GPU never drained, the
- * one after the host's longest median pause (the loop's Python between iterations). Returns its
- * offset from d->steady, or -1 out of memory. */
+ * one after the host's longest median pause (the loop's Python between iterations), provided
+ * it stands out: GS_TH_PERIOD_PAUSE_RATIO times the median of every position's pause. Without a
+ * wait or such a pause nothing marks an iteration's start: what repeats is more likely the
+ * layers of one forward pass than a loop. Returns its offset from d->steady, -2 when nothing
+ * marks a start, or -1 out of memory. */
 static long first_position(const detector *d, enum wait *after)
 {
     size_t p = d->period, iters = (d->n - d->steady) / p;
     gs_ns *idle = malloc((iters ? iters : 1) * sizeof *idle);
     gs_ns *pause = malloc((iters ? iters : 1) * sizeof *pause);
+    gs_ns *pauses = malloc(p * sizeof *pauses); /* each position's median pause */
     uint8_t *level = calloc(p, 1); /* the strongest wait before position k in nearly every
                                     * iteration */
-    if (!idle || !pause || !level) {
+    size_t npauses = 0;
+    if (!idle || !pause || !pauses || !level) {
         free(idle);
         free(pause);
+        free(pauses);
         free(level);
         return -1;
     }
@@ -373,6 +379,7 @@ static long first_position(const detector *d, enum wait *after)
             continue;
         gs_ns med_idle = gs_percentile_select(idle, aligned, 50);
         gs_ns med_pause = gs_percentile_select(pause, aligned, 50);
+        pauses[npauses++] = med_pause;
         for (int w = WAIT_NONE; w <= WAIT_STRONG; w++) {
             if ((double)waits[w] < GS_TH_PERIOD_SYNCED * (double)aligned)
                 continue;
@@ -399,8 +406,13 @@ static long first_position(const detector *d, enum wait *after)
             break;
         k = prev;
     }
+    if (*after == WAIT_NONE && npauses &&
+        (double)best_score[WAIT_NONE] <
+            GS_TH_PERIOD_PAUSE_RATIO * (double)gs_percentile_select(pauses, npauses, 50))
+        k = -2;
     free(idle);
     free(pause);
+    free(pauses);
     free(level);
     return k;
 }
@@ -513,6 +525,16 @@ int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
         goto oom;
     enum wait after = WAIT_NONE;
     long k = first_position(&d, &after);
+    if (k == -2) {
+        GS_LOG_ONCE(GS_LOG_INFO,
+                    "%s: steps: %zu GPU launches repeat every %" PRIu32 " (%.0f %%), but no wait "
+                    "for the GPU and no pause of the host stands out where one would start: more "
+                    "likely layers than a loop, no steps",
+                    t->path, d.n, d.period, out->confidence * 100);
+        out->confidence = 0;
+        rc = 0;
+        goto done;
+    }
     starts = malloc(d.n * sizeof *starts);
     if (k < 0 || !starts)
         goto oom;

@@ -112,6 +112,10 @@
 #define GS_TH_PERIOD_LAST_COMPLETE 0.9
 #define GS_TH_PERIOD_MIN_STEPS 2
 #define GS_TH_PERIOD_MIN_OPS 2
+/* ... and where no wait for the GPU marks an iteration's start, the host's pause before it must
+ * be this many times the median pause before a launch: a loop's Python between iterations
+ * (fetching a batch, logging) stands out; the layers of one forward pass repeat without one. */
+#define GS_TH_PERIOD_PAUSE_RATIO 5.0
 
 /* A CUDA call this long that does not wait for the GPU is start-up work (context creation,
  * module loading, the allocator's first cudaFree): steady-state calls take microseconds. A
