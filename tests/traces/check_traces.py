@@ -139,14 +139,16 @@ def check_file(exe, root, rel, verbose):
     path = os.path.join(root, rel)
     t0 = time.time()
     if rel in NON_TRACES:
-        runs = [Run(exe, [cmd, "--format", "json", "--limit", "0", path]).wait() for cmd in ("kernels", "ops")]
+        runs = [Run(exe, [cmd, "--all-steps", "--format", "json", "--limit", "0", path]).wait()
+                for cmd in ("kernels", "ops")]
         bad = [r for r in runs if r.rc != EXIT_BAD_INPUT]
         if bad:
             return False, "not a trace, must exit %d: %s" % (
                 EXIT_BAD_INPUT, "; ".join("%s %s" % (r.args[1], r.describe()) for r in bad))
         return True, "not a trace, rejected with exit 3 (%s)" % runs[0].describe()[len("exit 3: "):][:80]
-    k_run = Run(exe, ["kernels", "--format", "json", "--limit", "0", path])
-    o_run = Run(exe, ["ops", "--format", "json", "--limit", "0", path])
+    # the file's counts are of the whole trace; the views keep only the kept steps by default
+    k_run = Run(exe, ["kernels", "--all-steps", "--format", "json", "--limit", "0", path])
+    o_run = Run(exe, ["ops", "--all-steps", "--format", "json", "--limit", "0", path])
     try:
         _, events, legacy = trace_facts.load(path)
     except Exception as e:  # the file itself is unreadable to Python: not gpuscope's fault
