@@ -18,6 +18,7 @@ static const struct command {
     {"report", cmd_report, "what was profiled and what is slow: the first thing to run"},
     {.view = &gs_view_kernels},
     {.view = &gs_view_ops},
+    {.view = &gs_view_callsites},
     {.view = &gs_view_api},
     {.view = &gs_view_memcpy},
     {.view = &gs_view_steps},

@@ -124,6 +124,11 @@ set_tests_properties(hostile.inputs PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_
 add_test(NAME traces.captures
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_captures.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# Python call sites on the torch.profiler capture with stacks (tests/traces/check_callsites.py: the top
+# frame's GPU time is the sum over the kernels it launched, computed from the trace's events).
+add_test(NAME traces.callsites
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_callsites.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.callsites PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Steps with no code change on the captures (tests/traces/check_detected_steps.py: the unmodified
 # ResNet-50's 8 steps detected, the GPT-2 ones matching its marked ranges, start-up left out).
 add_test(NAME traces.detected_steps

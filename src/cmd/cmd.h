@@ -8,6 +8,7 @@
 
 extern const gs_view gs_view_kernels;
 extern const gs_view gs_view_ops;
+extern const gs_view gs_view_callsites;
 extern const gs_view gs_view_api;
 extern const gs_view gs_view_memcpy;
 extern const gs_view gs_view_steps;

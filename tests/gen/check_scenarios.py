@@ -24,8 +24,14 @@ MEASURE = {
     "transfer_bound": "memcpy_not_overlapped_ns",
     "communication_bound": "exposed_comm_ns",
     "compute_bound": "compute_kernel_ns",
+    "tensor_cores_unused": "tc_unused_kernel_ns",
 }
 TOLERANCE_PP = 1.0
+# Scenarios made for one rule (CONTRIBUTING.md: a generated trace where it fires alone): the
+# verdict holds that class and no other.
+ALONE = ("tensor_cores_unused", "low_mfu")
+# low_mfu puts no time at stake: its MFU must be the generator's, to within 1 % of it.
+MFU_TOLERANCE = 0.01
 
 
 def check(exe, trace, answers):
@@ -39,6 +45,8 @@ def check(exe, trace, answers):
     first = verdict[0]
     if first["class"] != expected:
         return f"first class {first['class']}, expected {expected}"
+    if expected in ALONE and len(verdict) != 1:
+        return f"{expected} does not fire alone: {[v['class'] for v in verdict]}"
     mean = answers["bottleneck"]["mean_per_step"]
     if expected == "memory_growth":
         rule = next(r for r in diagnosis["rules"] if r["class"] == expected)
@@ -46,6 +54,12 @@ def check(exe, trace, answers):
         got = rule["inputs"]["growth_bytes_per_step"]
         if abs(got - want) > 1:
             return f"growth {got} B/step, expected {want}"
+        return None
+    if expected == "low_mfu":
+        rule = next(r for r in diagnosis["rules"] if r["class"] == expected)
+        want, got = answers["bottleneck"]["mfu_h100_bf16"], rule["inputs"]["mfu"]
+        if abs(got - want) > MFU_TOLERANCE * want:
+            return f"MFU {got}, generator says {want}"
         return None
     want_pct = 100.0 * mean[MEASURE[expected]] / mean["window_ns"]
     # The generator plants the cause in the recorded step; a host-side finding takes the

@@ -180,12 +180,12 @@ class CpuEvent(object):
 class GpuEvent(object):
     """kind: 'kernel', 'memcpy', 'memset', 'sync' (cuda_sync record, not GPU work)."""
     __slots__ = ("kind", "name", "device", "stream", "start", "dur", "corr", "ext", "args",
-                 "bytes", "copy_kind", "copy_mem", "launch")
+                 "bytes", "copy_kind", "copy_mem", "launch", "flops")
 
     def __init__(self, kind, name, device, stream, start, dur):
         self.kind, self.name, self.device, self.stream = kind, name, device, stream
         self.start, self.dur = start, dur
-        self.corr = self.ext = self.bytes = 0
+        self.corr = self.ext = self.bytes = self.flops = 0
         self.copy_kind = self.copy_mem = None
         self.args = {}
         self.launch = None
@@ -568,6 +568,24 @@ def scenario_memory_growth(p):
     return _bn(p, "memory_growth", layers=7, gemm_us=520.0, act_us=90.0, leak_bytes=200 * MIB)
 
 
+def scenario_tensor_cores_unused(p):
+    """Tensor Cores unused: the healthy MLP loop with every matmul (forward addmm, backward mm)
+    in fp32 SIMT kernels (volta_sgemm, no Tensor Cores: fp32 without TF32); ~12 % of each step
+    is Python work before the forward (below the host-bound threshold), so the GPU is busy below
+    the compute-bound one. The eligible operators' kernel time is what is at stake."""
+    return _bn(p, "tensor_cores_unused", layers=5, gemm_us=430.0, act_us=75.0, kset="sgemm",
+               step_host_us=(2000.0, 2200.0))
+
+
+def scenario_low_mfu(p):
+    """Low MFU: the same loop in bf16 on Tensor Cores, with the matmuls' shapes recorded
+    (record_shapes): [8192, 1024] x [1024, 1024], 17.2 GFLOP each, in 430 us, so the step reaches
+    ~3 % of the H100's dense bf16 peak while GEMMs take most of the kernel time. ~12 % of each step
+    is Python work before the forward, as above."""
+    return _bn(p, "low_mfu", layers=5, gemm_us=430.0, act_us=75.0, gemm_shape=(8192, 1024, 1024),
+               step_host_us=(2000.0, 2200.0))
+
+
 SCENARIOS = {
     "basic": scenario_basic,
     "train_example": scenario_train_example,
@@ -580,6 +598,8 @@ SCENARIOS = {
     "communication_bound": scenario_communication_bound,
     "compute_bound": scenario_compute_bound,
     "memory_growth": scenario_memory_growth,
+    "tensor_cores_unused": scenario_tensor_cores_unused,
+    "low_mfu": scenario_low_mfu,
 }
 
 
@@ -665,7 +685,9 @@ K_INDEX = ("void at::native::index_elementwise_kernel<128, 4, at::native::gpu_in
            "{lambda(char*, char const*, long)#1} const&)::{lambda(int)#1})")
 
 # Kernel sets: (fwd gemm A, fwd gemm B, dgrad, wgrad) -- fp32 SIMT (no Tensor Cores) or bf16 AMP.
+SIMT_GEMMS = (K_SGEMM_NN, K_SGEMM_NT, K_SGEMM_TN)
 KSETS = {"fp32": (K_SGEMM_NN, K_XMMA_F32, K_SGEMM_NT, K_SGEMM_TN),
+         "sgemm": (K_SGEMM_NN, K_SGEMM_NN, K_SGEMM_NT, K_SGEMM_TN),
          "bf16": (K_BF16_TN, K_BF16_TN, K_BF16_NN, K_BF16_NT)}
 
 # CPU-side operators of the host-bound and sync-bound models (CPU tensors: no kernels, no sync).
@@ -673,7 +695,8 @@ CPU_OPS = ("aten::sort", "aten::index", "aten::cat", "aten::argsort", "aten::sca
 
 BOTTLENECK_CLASSES = ("data_loading", "host_bound", "launch_bound", "graphs_unreplayed", "sync_bound",
                       "transfer_bound",
-                      "communication_bound", "compute_bound", "memory_growth")
+                      "communication_bound", "compute_bound", "memory_growth", "tensor_cores_unused",
+                      "low_mfu")
 
 
 def _bn(p, verdict, **kw):
@@ -690,7 +713,9 @@ def _bn(p, verdict, **kw):
              weights_bytes=3 * 1024 * MIB, act_bytes=96 * MIB, leak_bytes=0,
              tiny_layers=0, tiny_params=0, min_kernel_us=0.0,
              segments=0, seg_kernels=0, seg_kernel_us=0.0, seg_host_us=(0.0, 0.0), seg_pre_us=(0.0, 0.0),
-             graph_unreplayed=False)
+             graph_unreplayed=False,
+             gemm_shape=None,               # (M, K, N): record the matmuls' shapes and FLOPs
+             step_host_us=None)             # Python work at the start of each step
     p.update(kw)
     return p
 
@@ -740,13 +765,14 @@ class _BN(object):
             th.work(*us)
 
     def op(self, th, names, kname, us, grid=(264, 1, 1), block=(256, 1, 1), regs=64, smem=0,
-           stream=KERNEL_STREAM, alloc=0, pace=True, args=None, cpu=True):
+           stream=KERNEL_STREAM, alloc=0, pace=True, args=None, cpu=True, args_by_name=None):
         """Nested operators around one kernel launch; then (pace) python time outside them."""
         p = self.p
         if p["cpu_ops_us"] and cpu:
             self.cpu_op(th, p["cpu_ops_us"])
         us = max(us, p["min_kernel_us"])
-        spans = [th.span(n, args=args if i == len(names) - 1 else None) for i, n in enumerate(names)]
+        spans = [th.span(n, args=(args_by_name or {}).get(n, args if i == len(names) - 1 else None))
+                 for i, n in enumerate(names)]
         for s in spans:
             s.__enter__()
         addr = _alloc(th, alloc) if alloc else 0
@@ -765,9 +791,26 @@ class _BN(object):
         return k, dict(grid=(66, 8, 1), block=(256, 1, 1), regs=232 if "bf16" in k else 126,
                        smem=213248 if "bf16" in k else 32768)
 
+    def gemm_args(self, op):
+        """Input Dims and types of a matmul of gemm_shape (aten::addmm has the bias first), or
+        None when the scenario records no shapes."""
+        if not self.p["gemm_shape"]:
+            return None
+        m, k, n = self.p["gemm_shape"]
+        dims = {"aten::mm": [[m, k], [k, n]], "aten::addmm": [[n], [m, k], [k, n], [], []],
+                "aten::linear": [[m, k], [n, k], [n]]}[op]
+        return {"Input Dims": dims, "Input type": ["c10::BFloat16"] * min(len(dims), 3)}
+
+    def gemm_flops(self):
+        m, k, n = self.p["gemm_shape"] or (0, 0, 0)
+        return 2 * m * k * n
+
     def gemm(self, th, names, which, us, alloc=0):
         k, kw = self.gemm_kw(which)
-        return self.op(th, names, k, us, alloc=alloc, **kw)
+        by_name = dict((n, self.gemm_args(n)) for n in names) if self.p["gemm_shape"] else None
+        g, addr = self.op(th, names, k, us, alloc=alloc, args_by_name=by_name, **kw)
+        g.flops = self.gemm_flops()
+        return g, addr
 
     def node(self, th, outer, calls):
         """Operators (outer, nested) around several launches [(op name, kernel, us, kwargs)];
@@ -780,6 +823,8 @@ class _BN(object):
         g = None
         for name, k, us, kw in calls:
             g, _ = self.op(th, (name,), k, us, pace=False, cpu=False, **kw)
+            if name == "aten::mm":
+                g.flops = self.gemm_flops()
         for sp in reversed(spans):
             sp.__exit__(None, None, None)
         self.pace(th, g)
@@ -814,6 +859,8 @@ class _BN(object):
     # --- one training step ---------------------------------------------------------------------
     def step(self, n):
         p, tl, main, bwd = self.p, self.tl, self.main, self.bwd
+        if p["step_host_us"]:
+            main.work(*p["step_host_us"])
         if p["dataloader_us"]:
             self.dataloader(main, p["dataloader_us"])
         inputs = []
@@ -880,8 +927,10 @@ class _BN(object):
                 if which == 0:
                     self.node(bwd, (ev + "GeluBackward0", "GeluBackward0"),
                               [("aten::gelu_backward", K_GELU_BWD, au, {})])
+                mm_args = self.gemm_args("aten::mm")
                 self.node(bwd, (ev + "AddmmBackward0", "AddmmBackward0"),
-                          [("aten::mm", dg, gu, dkw), ("aten::mm", wg, gu, wkw)])
+                          [("aten::mm", dg, gu, dict(dkw, args=mm_args)),
+                           ("aten::mm", wg, gu, dict(wkw, args=mm_args))])
             for a, nb in acts.pop():
                 bwd.free(a, nb)
         if p["allreduce_buckets"]:
@@ -1421,7 +1470,8 @@ def scenario_numbers(tl):
             "gpu_idle_ns", "idle_host_wait_ns", "idle_kernel_wait_ns", "idle_other_ns",
             "dataloader_ns", "dataloader_gpu_idle_ns", "sync_blocked_ns", "sync_copy_blocked_ns",
             "gpu_idle_after_sync_ns", "cpu_op_self_ns", "launch_call_ns", "kernels", "median_kernel_ns",
-            "kernels_shorter_than_launch", "allocated_at_step_end_bytes", "reserved_at_step_end_bytes")
+            "kernels_shorter_than_launch", "allocated_at_step_end_bytes", "reserved_at_step_end_bytes",
+            "tc_unused_kernel_ns", "model_flops")
     per = dict((k, []) for k in keys)
     for step_ev, i0, i1 in tl.step_gpu:
         mine = [g for g in tl.gpu_events[i0:i1] if g.kind != "sync"]
@@ -1484,6 +1534,9 @@ def scenario_numbers(tl):
                                                if g.kind == "kernel" and g.dur < e.dur),
             "allocated_at_step_end_bytes": mem[-1].allocated if mem else 0,
             "reserved_at_step_end_bytes": mem[-1].reserved if mem else 0,
+            # matmul kernels without Tensor Cores (fp32 SIMT sgemm) and the matmuls' FLOPs
+            "tc_unused_kernel_ns": _length(W([g for g in kern if g.name in SIMT_GEMMS])),
+            "model_flops": sum(g.flops for g in mine),
         }
         for k in keys:
             per[k].append(vals[k])
@@ -1504,6 +1557,7 @@ def scenario_numbers(tl):
     peak_res = max([m.reserved for m in tl.mem] or [0])
     peak_alloc = max([m.allocated for m in tl.mem] or [0])
     mean = lambda k: int(round(sum(per[k]) / float(n))) if n else 0
+    flops_per_s = sum(per["model_flops"]) / (wsum * 1e-9)
     return {
         "expected_verdict": p["expected_verdict"],
         "scenario_doc": " ".join((SCENARIOS[tl.scenario].__doc__ or "").split()),
@@ -1517,6 +1571,9 @@ def scenario_numbers(tl):
                        "each sync call that leaves the GPU idle to the next GPU activity",
         "mean_per_step": dict((k, mean(k)) for k in keys),
         "share_of_step": share,
+        # model FLOPs per second of step over NVIDIA's dense BF16 peak of the H100 SXM
+        # (989.4 TFLOP/s, H100 datasheet), the device of every bottleneck scenario
+        "mfu_h100_bf16": round(flops_per_s / 989.4e12, 6),
         "per_step": per,
         "memory_growth": {"allocated_growth_per_step_bytes": int(round(slope)),
                           "allocated_step_end_first_last_bytes": [alloc[0], alloc[-1]] if alloc else [],

@@ -32,7 +32,8 @@ mkdir -p "$sc"
 for pair in data_loading:dataloader_bound host_bound:host_bound launch_bound:launch_bound \
             sync_bound:sync_bound transfer_bound:transfer_bound communication_bound:communication_bound \
             compute_bound:compute_bound memory_growth:memory_growth \
-            graphs_unreplayed:graphs_unreplayed; do
+            graphs_unreplayed:graphs_unreplayed tensor_cores_unused:tensor_cores_unused \
+            low_mfu:low_mfu; do
     class=${pair%%:*}
     scenario=${pair#*:}
     steps=12
