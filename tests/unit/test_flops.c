@@ -175,10 +175,36 @@ static void test_step(void)
     gs_trace_delete(t);
 }
 
+/* An outer operator with a formula but no shapes (aten::linear recorded without them) does not
+ * hide the GEMM inside it that has them: its aten::addmm counts, once. */
+static void test_outer_without_shapes(void)
+{
+    gs_trace *t = tb_new("noshapes.json", 0);
+    tb_device(t, 0, "NVIDIA H100 80GB HBM3", 80000000000ull, 132, 9, 0);
+    tb_range(t, GS_RANGE_ANNOTATION, "ProfilerStep#1", 0, 1000000, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::linear", 10, 300, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::addmm", 20, 290, "[[64], [128, 256], [256, 64], [], []]");
+    tb_api(t, "cudaLaunchKernel", 30, 40, 1);
+    tb_kernel(t, "nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT", 1000, 5000, 1);
+    gs_error err;
+    if (gs_trace_index(t, &err) != 0)
+        abort();
+    gs_steps steps;
+    gs_step_opts opts = {0};
+    CHECK(gs_steps_find(t, &opts, &steps, &err) == 0);
+    gs_compute c;
+    CHECK(gs_compute_build(t, &steps, &c, &err) == 0);
+    CHECK_INT(c.counted_ops, 1);
+    CHECK(NEAR(c.flops_per_step, 2.0 * 128 * 256 * 64));
+    gs_steps_free(&steps);
+    gs_trace_delete(t);
+}
+
 int main(void)
 {
     test_formulas();
     test_peaks();
     test_step();
+    test_outer_without_shapes();
     return check_done("test_flops");
 }

@@ -64,8 +64,8 @@ typedef struct flop_tally {
     uint64_t ops, from_trace, mismatch;
 } flop_tally;
 
-/* root[i]: the outermost range with a formula enclosing range i (itself included), GS_NONE
- * when none; filled in parents-before-children order. */
+/* root[i]: the outermost range with a formula and the shapes to count it enclosing range i
+ * (itself included), GS_NONE when none; filled in parents-before-children order. */
 static void count_flops(const gs_trace *t, const gs_steps *steps, uint8_t *op_names,
                         uint32_t *root, flop_tally *tally)
 {
@@ -88,6 +88,12 @@ static void count_flops(const gs_trace *t, const gs_steps *steps, uint8_t *op_na
             root[i] = up; /* counted with the outer call; its dtype is the one that ran */
             if (f.dtype != GS_DTYPE_UNKNOWN)
                 dtype[up] = (uint8_t)f.dtype;
+            continue;
+        }
+        if (f.flops <= 0) {
+            /* No shapes to count it from: an operator inside it may have them (an
+             * aten::linear recorded without, its aten::addmm with), and counts instead. */
+            root[i] = GS_NONE;
             continue;
         }
         root[i] = i;
