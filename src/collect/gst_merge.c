@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -163,14 +164,26 @@ static int copy_chunk(merge *m, FILE *f)
     return copy_records(m, &h, at + GST_CHUNK_HEADER_SIZE) == 0 ? 1 : -1;
 }
 
+/* Sums that a file may push past their type's range (a hostile or corrupt note): they stop at
+ * the largest value instead of overflowing. */
+static int64_t add_time(int64_t a, int64_t b)
+{
+    return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+static uint64_t add_count(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 static int add_note(gs_merge_stats *st, const char *text, size_t len, const note_ref *n)
 {
     for (size_t i = 0; i < st->nnotes; i++) {
         gs_merge_note *e = &st->notes[i];
         if (strlen(e->text) == len && memcmp(e->text, text, len) == 0 && e->source == n->source) {
             e->count++;
-            e->records_dropped += n->dropped;
-            e->overhead_ns += n->overhead_ns;
+            e->records_dropped = add_count(e->records_dropped, n->dropped);
+            e->overhead_ns = add_time(e->overhead_ns, n->overhead_ns); /* >= 0: keep_note */
             return 0;
         }
     }

@@ -691,6 +691,35 @@ static void cleanup(void)
     rmdir(dir);
 }
 
+/* Notes whose counts would overflow when summed (what fuzz_gst_merge found: two overheads of
+ * 6.7e18 ns of one text): the sums stop at the largest value. */
+static int fill_huge_notes(gst_writer *w)
+{
+    gst_note a = {.ts = 1000, .records_dropped = UINT64_MAX - 5,
+                  .overhead_ns = 6721239955537932000, .source = GST_NOTE_CUPTI, .text = 1};
+    gst_note b = {.ts = 2000, .records_dropped = 10, .overhead_ns = 6721239955537932000,
+                  .source = GST_NOTE_CUPTI, .text = 1};
+    int rc = gst_writer_add(w, GST_REC_NOTE, &a) | gst_writer_add(w, GST_REC_NOTE, &b) |
+             str(w, 1, 0, "huge");
+    return rc ? -1 : gst_writer_flush(w);
+}
+
+static void test_note_sums_saturate(void)
+{
+    const char *in = write_gst("huge.gst", fill_huge_notes, 4096, GST_CLOCK_REALTIME);
+    const char *inputs[] = {in};
+    gs_merge_stats st;
+    gs_error err;
+    CHECK_INT(merge(inputs, 1, path_of("huge-merged.gst"), &st, &err), 0);
+    CHECK_INT(st.nnotes, 1);
+    if (st.nnotes == 1) {
+        CHECK_INT(st.notes[0].count, 2);
+        CHECK(st.notes[0].overhead_ns == INT64_MAX);
+        CHECK(st.notes[0].records_dropped == UINT64_MAX);
+    }
+    gs_merge_stats_free(&st);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/test_gst_merge_XXXXXX");
@@ -703,6 +732,7 @@ int main(void)
     test_torn();
     test_bad_inputs();
     test_output();
+    test_note_sums_saturate();
     cleanup();
     return check_done("test_gst_merge");
 }
