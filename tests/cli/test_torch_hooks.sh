@@ -16,8 +16,10 @@ if [ ! -f "$bin/libgpuscope_agent.so" ] || [ ! -f "$bin/python-hooks/sitecustomi
     echo "skip: the agent was not built (no CUDA toolkit headers: set CUDA_HOME)"
     exit 77
 fi
-# A sanitized agent cannot be loaded into an unsanitized Python (the runtime must come first).
-if ldd "$bin/libgpuscope_agent.so" | grep -q 'libasan\|libubsan'; then
+# A sanitized agent cannot be loaded into an unsanitized Python (the runtime must come first):
+# gcc links the sanitizer runtimes (ldd shows them), clang leaves their symbols undefined.
+if ldd "$bin/libgpuscope_agent.so" | grep -q 'libasan\|libubsan' ||
+    nm -D --undefined-only "$bin/libgpuscope_agent.so" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
     echo "skip: the agent is built with sanitizers; Python cannot load it"
     exit 77
 fi
