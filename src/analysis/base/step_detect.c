@@ -26,17 +26,17 @@
  * only until its data is staged, as a batch's copies do inside an iteration: a weak one. */
 enum wait { WAIT_NONE, WAIT_WEAK, WAIT_STRONG };
 
+/* A launching call: the first GPU operation it launched names it; its GPU span covers them all. */
 typedef struct launch {
     uint32_t api;
     gs_str name;
     gs_ns gpu_start, gpu_end;
-    uint32_t nops; /* GPU operations it launched */
 } launch;
 
 /* What one analysis run holds, freed together. */
 typedef struct detector {
     const gs_trace *t;
-    launch *ops;     /* the launching process's GPU operations in launch order */
+    launch *ops;     /* the launching process's launching calls, in order */
     uint32_t *seq;   /* their names */
     gs_ns *resume;   /* when the host came back from the calls before op i's launch */
     gs_ns *idle;     /* how long the GPU had been idle (for this process) when op i started */
@@ -120,11 +120,9 @@ static int collect_ops(detector *d, const gs_trace *t, int64_t pid)
         if (kept && d->ops[kept - 1].api == d->ops[i].api) {
             launch *l = &d->ops[kept - 1];
             l->gpu_end = d->ops[i].gpu_end > l->gpu_end ? d->ops[i].gpu_end : l->gpu_end;
-            l->nops++;
             continue;
         }
-        d->ops[kept] = d->ops[i];
-        d->ops[kept++].nops = 1;
+        d->ops[kept++] = d->ops[i];
     }
     d->n = kept;
     d->seq = malloc((d->n ? d->n : 1) * sizeof *d->seq);
@@ -145,9 +143,9 @@ static enum wait wait_of(const gs_trace *t, const gs_api *call, int kind)
     return WAIT_STRONG;
 }
 
-/* For each op, when its launching thread came back from the calls since the previous op's
- * launch (that launch included) and whether one of them blocked: the host's pause before a
- * launch is launch start - resume. */
+/* For each launch, when its thread came back from the calls since the previous launch (that
+ * launch included) and how one of them waited for the GPU: the host's pause before a launch is
+ * its start - resume; and how long the GPU had been idle when its first operation started. */
 static int host_returns(detector *d)
 {
     const gs_trace *t = d->t;
@@ -166,7 +164,7 @@ static int host_returns(detector *d)
     for (size_t i = 0; i < d->n; i++) {
         const gs_api *cur = &t->apis.v[d->ops[i].api];
         gs_ns back = cur->start;
-        if (i > 0 && d->ops[i - 1].api != d->ops[i].api) {
+        if (i > 0) { /* launches are distinct calls, in order (collect_ops) */
             back = INT64_MIN;
             for (uint32_t a = d->ops[i - 1].api; a < d->ops[i].api; a++) {
                 const gs_api *call = &t->apis.v[a];
@@ -468,13 +466,8 @@ static int make_spans(const detector *d, const size_t *starts, size_t nstarts,
         size_t s = starts[j];
         gs_detected_span *sp = &out->v[j];
         sp->host_start = d->resume[s];
-        if (j + 1 < nstarts) {
-            sp->host_end = d->resume[starts[j + 1]];
-            sp->launches = (uint32_t)(starts[j + 1] - s);
-        } else {
-            sp->host_end = d->t->apis.v[d->ops[last_op].api].end;
-            sp->launches = (uint32_t)(last_op + 1 - s);
-        }
+        sp->host_end = j + 1 < nstarts ? d->resume[starts[j + 1]]
+                                       : d->t->apis.v[d->ops[last_op].api].end;
         if (sp->host_end < sp->host_start)
             sp->host_end = sp->host_start;
     }

@@ -25,7 +25,6 @@
 
 typedef struct gs_detected_span {
     gs_ns host_start, host_end;
-    uint32_t launches; /* launching calls in it */
 } gs_detected_span;
 
 typedef struct gs_detected_steps {
