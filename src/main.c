@@ -54,7 +54,7 @@ static void usage(FILE *out)
                  "(Kineto JSON, .json.gz, a folder of ranks) and .gst traces, and explains where\n"
                  "the time goes.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-9s %s\n", name_of(&commands[i]), summary_of(&commands[i]));
+        fprintf(out, "  %-10s %s\n", name_of(&commands[i]), summary_of(&commands[i]));
     fprintf(out, "\n'gpuscope COMMAND --help' describes one command; doc/ has a page for each.\n"
                  "-v or -vv (any command), GPUSCOPE_DEBUG=1|2: a debug log on stderr\n"
                  "exit codes: 0 ok, 1 a gate tripped, 2 usage, 3 bad input, 4 environment\n");
