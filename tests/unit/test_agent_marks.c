@@ -51,7 +51,7 @@ static void test_marks(void)
     CHECK_INT(t->instants.n, 1);
     if (t->instants.n == 1)
         CHECK_STR(gs_trace_str(t, t->instants.v[0].name), "checkpoint");
-    gs_trace_free(t);
+    gs_trace_delete(t);
 }
 
 /* --trace without nvtx: every call does nothing. */
@@ -65,7 +65,7 @@ static void test_nvtx_off(void)
     gs_trace *t = finish();
     if (t)
         CHECK_INT(t->ranges.n, 0);
-    gs_trace_free(t);
+    gs_trace_delete(t);
 }
 
 int main(void)

@@ -111,7 +111,7 @@ static void check_detected(const loop_opts *o, size_t want_steps, const char *wh
     for (size_t i = 0; i + 1 < d.n; i++)
         CHECK_INT(d.v[i].host_end, d.v[i + 1].host_start);
     gs_detected_steps_free(&d);
-    gs_trace_free(t);
+    gs_trace_delete(t);
 }
 
 static void test_clean_loop(void)
@@ -171,7 +171,7 @@ static void test_batch_copies(void)
     for (size_t i = 0; i < d.n && i < 6; i++)
         CHECK_INT(d.v[i].host_start, starts[i]);
     gs_detected_steps_free(&d);
-    gs_trace_free(g.t);
+    gs_trace_delete(g.t);
 }
 
 /* A decode loop replaying a CUDA graph: each iteration is one cudaGraphLaunch of 4 layers of the
@@ -210,7 +210,7 @@ static void test_graph_replay(void)
     for (size_t i = 1; i < d.n; i++)
         CHECK(d.v[i].host_start > d.v[i - 1].host_start);
     gs_detected_steps_free(&d);
-    gs_trace_free(g.t);
+    gs_trace_delete(g.t);
 }
 
 /* Random names: nothing repeats, so no steps, and gs_steps_find falls back to the window. */
@@ -235,7 +235,7 @@ static void test_no_period(void)
     CHECK_INT(s.source, GS_STEPS_WINDOW);
     CHECK_INT(s.n, 1);
     gs_steps_free(&s);
-    gs_trace_free(g.t);
+    gs_trace_delete(g.t);
 
     /* One kernel over and over matches itself at every lag: that is no loop either. */
     g = (gen){.t = tb_new("same.json", 0), .now = 1000 * US};
@@ -244,7 +244,7 @@ static void test_no_period(void)
     CHECK_INT(gs_trace_index(g.t, &err), 0);
     CHECK_INT(gs_steps_detect(g.t, &d, &err), 0);
     CHECK_INT(d.n, 0);
-    gs_trace_free(g.t);
+    gs_trace_delete(g.t);
 }
 
 /* With ProfilerStep ranges the ranges win, unless detection is asked for; detected steps are
@@ -277,7 +277,7 @@ static void test_find_and_startup(void)
     CHECK_INT(su.calls[GS_STARTUP_SYNC], 20 * US);
     CHECK_INT(su.gpu_busy, 10 * 10 * US);
     gs_steps_free(&s);
-    gs_trace_free(t);
+    gs_trace_delete(t);
 }
 
 /* A module load inside a launch is module loading, the launch keeps its own time; the first
@@ -306,7 +306,7 @@ static void test_startup_classes(void)
     CHECK_INT(su.calls[GS_STARTUP_LAUNCHES], 100 * US);
     CHECK_INT(gs_startup_top_class(&su), GS_STARTUP_CONTEXT);
     gs_steps_free(&s);
-    gs_trace_free(t);
+    gs_trace_delete(t);
 }
 
 static void log_to_stderr(void *ctx, const char *msg)
