@@ -62,10 +62,16 @@ bd = json.load(open(base + ".breakdown.json"))["traces"][0]
 bad = []
 if steps["source"] != "profiler_step" or steps["steps"] != truth["steps"]:
     bad.append("steps: %s from %s, the loop ran %d" % (steps["steps"], steps["source"], truth["steps"]))
-# Each step as long as the loop measured it (its clock starts a few µs before the first fetch).
+# The steps together as long as the loop measured them (2 %); each one within 5 % or 3 ms: where
+# one step ends and the next starts moves by the Python run between the loop's clock and the
+# hook's (milliseconds when the machine is loaded, with DataLoader workers starting).
+total = sum(r["duration_ns"] for r in steps["rows"])
+want_total = sum(truth["step_ns"][r["step"]] for r in steps["rows"])
+if abs(total - want_total) > 0.02 * want_total:
+    bad.append("steps: %d ns in all, the loop measured %d" % (total, want_total))
 for row in steps["rows"]:
     want = truth["step_ns"][row["step"]]
-    if abs(row["duration_ns"] - want) > max(0.02 * want, 500000):
+    if abs(row["duration_ns"] - want) > max(0.05 * want, 3000000):
         bad.append("step %d: %d ns, the loop measured %d" % (row["step"], row["duration_ns"], want))
 # DataLoader share over the steps breakdown keeps (warm-up left out), against the loop's own.
 kept = [r["step"] for r in bd["rows"] if r["warmup"] == "no"]
