@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/nesting.h"
 #include "model/trace.h"
 
 /* ---- sorting by (start asc, end desc, file order) through a permutation -------------------- */
@@ -160,29 +161,6 @@ static int link_correlations(gs_trace *t)
 
 /* ---- operator tree per thread --------------------------------------------------------------- */
 
-typedef struct tree_item {
-    int64_t pid, tid;
-    gs_ns start, end;
-    uint32_t idx;
-    uint8_t is_api; /* ranges sort before API calls with the same interval: they enclose them */
-} tree_item;
-
-static int cmp_tree_item(const void *pa, const void *pb)
-{
-    const tree_item *a = pa, *b = pb;
-    if (a->pid != b->pid)
-        return a->pid < b->pid ? -1 : 1;
-    if (a->tid != b->tid)
-        return a->tid < b->tid ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    if (a->end != b->end)
-        return a->end > b->end ? -1 : 1;
-    if (a->is_api != b->is_api)
-        return a->is_api - b->is_api;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
 static int build_tree(gs_trace *t)
 {
     size_t n = t->apis.n;
@@ -193,7 +171,7 @@ static int build_tree(gs_trace *t)
         r->self_ns = r->end - r->start;
         n += gs_range_in_op_tree(r);
     }
-    tree_item *items = malloc((n ? n : 1) * sizeof *items);
+    gs_nest_item *items = malloc((n ? n : 1) * sizeof *items);
     uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
     if (!items || !stack) {
         free(items);
@@ -204,14 +182,14 @@ static int build_tree(gs_trace *t)
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
         if (gs_range_in_op_tree(r))
-            items[k++] = (tree_item){r->pid, r->tid, r->start, r->end, (uint32_t)i, 0};
+            items[k++] = (gs_nest_item){r->pid, r->tid, r->start, r->end, (uint32_t)i, 0};
     }
     for (size_t i = 0; i < t->apis.n; i++) {
         const gs_api *a = &t->apis.v[i];
         t->apis.v[i].parent = GS_NONE;
-        items[k++] = (tree_item){a->pid, a->tid, a->start, a->end, (uint32_t)i, 1};
+        items[k++] = (gs_nest_item){a->pid, a->tid, a->start, a->end, (uint32_t)i, 1};
     }
-    qsort(items, k, sizeof *items, cmp_tree_item);
+    qsort(items, k, sizeof *items, gs_nest_item_cmp);
     t->thread_ranges.n = t->thread_apis.n = 0;
     if (gs_grow((void **)&t->thread_ranges.v, &t->thread_ranges.cap, k - t->apis.n + 1,
                 sizeof *t->thread_ranges.v) != 0 ||
@@ -224,7 +202,7 @@ static int build_tree(gs_trace *t)
 
     size_t depth = 0;
     for (size_t i = 0; i < k; i++) {
-        const tree_item *it = &items[i];
+        const gs_nest_item *it = &items[i];
         if (i > 0 && (it->pid != items[i - 1].pid || it->tid != items[i - 1].tid))
             depth = 0;
         /* Pop ranges that do not contain this item (ended before it, or overlap it partially). */

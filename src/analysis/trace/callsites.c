@@ -8,6 +8,7 @@
 #include "common/hashtab.h"
 #include "common/log.h"
 #include "common/vec.h"
+#include "model/nesting.h"
 
 /* What a frame, a path of frames or a module path adds up to. */
 typedef struct acc {
@@ -102,29 +103,6 @@ static int grow_names(builder *b)
 
 /* ---- one trace ------------------------------------------------------------------------------ */
 
-typedef struct sweep_item {
-    int64_t pid, tid;
-    gs_ns start, end;
-    uint32_t idx;
-    uint8_t is_api; /* a frame sorts before a call with the same interval: it encloses it */
-} sweep_item;
-
-static int cmp_sweep_item(const void *pa, const void *pb)
-{
-    const sweep_item *a = pa, *b = pb;
-    if (a->pid != b->pid)
-        return a->pid < b->pid ? -1 : 1;
-    if (a->tid != b->tid)
-        return a->tid < b->tid ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    if (a->end != b->end)
-        return a->end > b->end ? -1 : 1;
-    if (a->is_api != b->is_api)
-        return a->is_api - b->is_api;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
 /* Per range of the trace (only its Python frames' entries are used). */
 typedef struct trace_frames {
     gs_str *name;     /* the summary's id of the frame's name */
@@ -212,24 +190,24 @@ static int nest_frames(builder *b, const gs_trace *t, const gs_window *w, trace_
     size_t n = t->apis.n;
     for (size_t i = 0; i < t->ranges.n; i++)
         n += t->ranges.v[i].kind == GS_RANGE_PYTHON;
-    sweep_item *items = malloc((n ? n : 1) * sizeof *items);
+    gs_nest_item *items = malloc((n ? n : 1) * sizeof *items);
     uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
     int rc = items && stack ? 0 : -1;
     size_t k = 0;
     for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
         const gs_range *r = &t->ranges.v[i];
         if (r->kind == GS_RANGE_PYTHON)
-            items[k++] = (sweep_item){r->pid, r->tid, r->start, r->end, (uint32_t)i, 0};
+            items[k++] = (gs_nest_item){r->pid, r->tid, r->start, r->end, (uint32_t)i, 0};
     }
     for (size_t i = 0; i < t->apis.n && rc == 0; i++) {
         const gs_api *a = &t->apis.v[i];
-        items[k++] = (sweep_item){a->pid, a->tid, a->start, a->end, (uint32_t)i, 1};
+        items[k++] = (gs_nest_item){a->pid, a->tid, a->start, a->end, (uint32_t)i, 1};
     }
     if (rc == 0)
-        qsort(items, k, sizeof *items, cmp_sweep_item);
+        qsort(items, k, sizeof *items, gs_nest_item_cmp);
     size_t depth = 0;
     for (size_t i = 0; i < k && rc == 0; i++) {
-        const sweep_item *it = &items[i];
+        const gs_nest_item *it = &items[i];
         bool new_thread = i > 0 && (it->pid != items[i - 1].pid || it->tid != items[i - 1].tid);
         /* Pop the frames that do not hold this item (ended before it, or overlap it partly). */
         while (depth > 0) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/base/thresholds.h"
+#include "model/nesting.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -103,25 +104,6 @@ enum gs_startup_class gs_startup_top_class(const gs_startup *s)
     return top;
 }
 
-typedef struct call {
-    int64_t pid, tid;
-    gs_ns start, end, own;
-    gs_str name;
-} call;
-
-/* By thread, then start, the longer (enclosing) call first. */
-static int cmp_call(const void *pa, const void *pb)
-{
-    const call *a = pa, *b = pb;
-    if (a->pid != b->pid)
-        return a->pid < b->pid ? -1 : 1;
-    if (a->tid != b->tid)
-        return a->tid < b->tid ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    return (a->end < b->end) - (a->end > b->end);
-}
-
 /* Each call's own time (its duration less the calls nested in it on its thread), summed by
  * class. */
 static int sum_calls(const gs_trace *t, gs_startup *out)
@@ -131,10 +113,12 @@ static int sum_calls(const gs_trace *t, gs_startup *out)
         n += t->apis.v[i].start >= out->start;
     if (!n)
         return 0;
-    call *calls = malloc(n * sizeof *calls);
+    gs_nest_item *calls = malloc(n * sizeof *calls);
+    gs_ns *own = malloc(n * sizeof *own); /* in the sorted order of calls */
     size_t *stack = malloc(n * sizeof *stack);
-    if (!calls || !stack) {
+    if (!calls || !own || !stack) {
         free(calls);
+        free(own);
         free(stack);
         return -1;
     }
@@ -142,22 +126,22 @@ static int sum_calls(const gs_trace *t, gs_startup *out)
     for (size_t i = 0; i < t->apis.n && t->apis.v[i].start < out->end; i++) {
         const gs_api *a = &t->apis.v[i];
         if (a->start >= out->start)
-            calls[n++] = (call){.pid = a->pid, .tid = a->tid, .start = a->start, .end = a->end,
-                                .own = a->end - a->start, .name = a->name};
+            calls[n++] = (gs_nest_item){a->pid, a->tid, a->start, a->end, (uint32_t)i, 1};
     }
-    qsort(calls, n, sizeof *calls, cmp_call);
+    qsort(calls, n, sizeof *calls, gs_nest_item_cmp);
     size_t depth = 0;
     for (size_t k = 0; k < n; k++) {
-        const call *c = &calls[k];
+        const gs_nest_item *c = &calls[k];
+        own[k] = c->end - c->start;
         while (depth) {
-            const call *top = &calls[stack[depth - 1]];
+            const gs_nest_item *top = &calls[stack[depth - 1]];
             if (top->pid == c->pid && top->tid == c->tid && c->start < top->end)
                 break;
             depth--;
         }
         if (depth) {
-            call *parent = &calls[stack[depth - 1]];
-            parent->own -= (c->end < parent->end ? c->end : parent->end) - c->start;
+            const gs_nest_item *parent = &calls[stack[depth - 1]];
+            own[stack[depth - 1]] -= (c->end < parent->end ? c->end : parent->end) - c->start;
         }
         stack[depth++] = k;
     }
@@ -169,15 +153,16 @@ static int sum_calls(const gs_trace *t, gs_startup *out)
     for (size_t k = 0; k < n; k++) {
         if (k && (calls[k].pid != calls[k - 1].pid || calls[k].tid != calls[k - 1].tid))
             context_seen = false;
-        enum gs_startup_class cls = class_of(gs_trace_str(t, calls[k].name));
+        enum gs_startup_class cls = class_of(gs_trace_str(t, t->apis.v[calls[k].idx].name));
         if (!context_seen && (cls == GS_STARTUP_OTHER || cls == GS_STARTUP_MEMORY) &&
-            calls[k].own >= CONTEXT_CALL_NS) {
+            own[k] >= CONTEXT_CALL_NS) {
             cls = GS_STARTUP_CONTEXT;
             context_seen = true;
         }
-        out->calls[cls] += calls[k].own > 0 ? calls[k].own : 0;
+        out->calls[cls] += own[k] > 0 ? own[k] : 0;
     }
     free(calls);
+    free(own);
     free(stack);
     return 0;
 }
