@@ -81,6 +81,20 @@ enum gs_cli_operands {
     GS_CLI_PROGRAM, /* a program and its arguments: the options end at the first operand */
 };
 
+/* The help lines of the options a view with .window, .step and .keep_warmup offers, the same in
+ * every such view's help (doc pages repeat them; tests/cli/test_docs.sh checks). */
+#define GS_CLI_WINDOW_HELP                                                                         \
+    "  --from TIME      only what starts TIME or later after the trace's first\n"                  \
+    "                   event (ms, or with a unit: 1.5s, 200ms, 50us, 10ns)\n"                     \
+    "  --to TIME        only what starts before TIME after the trace's first event\n"              \
+    "  --range NAME     only what starts inside the operator, annotation or NVTX\n"                \
+    "                   ranges named NAME (nsys stats --filter-nvtx)\n"                            \
+    "  --all-steps      the whole trace, not only the kept steps\n"                                \
+    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"                  \
+    "                   (default: ProfilerStep#N, else detected)\n"                                \
+    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"                    \
+    "  --keep-warmup    count the warm-up steps too\n"
+
 typedef struct gs_cli_spec {
     const char *command;  /* "kernels" */
     const char *help;     /* the --help text; doc/<command>.md shows the same */
