@@ -3,6 +3,19 @@
 failed=0
 ran=0
 
+# fail TEXT: one failed check, said.
+fail() {
+    echo "FAIL $*"
+    failed=$((failed + 1))
+}
+
+# check NAME ACTUAL EXPECTED: one check that ACTUAL is EXPECTED (a test may define its own check
+# after sourcing this file).
+check() {
+    ran=$((ran + 1))
+    [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+}
+
 # check_golden NAME ARGS...: gpuscope ARGS exits 0 and prints exactly golden/NAME.
 # GS_UPDATE_GOLDEN=1 rewrites golden/NAME instead (review the diff before committing!).
 check_golden() {

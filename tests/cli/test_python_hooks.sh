@@ -20,17 +20,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH PYTHONPATH GPUSCOPE_AGENT GPUSCOPE_TORCH_OPS
 
-fail() {
-    echo "FAIL $*"
-    failed=$((failed + 1))
-}
-
-# check NAME ACTUAL EXPECTED
-check() {
-    ran=$((ran + 1))
-    [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
-}
-
 # same NAME -- COMMAND...: COMMAND alone and under `gpuscope run -q` give the same stdout, stderr
 # and exit status.
 same() {

@@ -14,11 +14,6 @@ golden=tests/cli/golden
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-fail() {
-    echo "FAIL $1"
-    failed=$((failed + 1))
-}
-
 mkdir "$tmp/ranks"
 for r in 0 1 2 3; do
     python3 tests/html/gen_steps.py --steps 40 --rank $r --world-size 4 -o "$tmp/ranks/rank$r.json"

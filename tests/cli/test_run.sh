@@ -24,17 +24,6 @@ unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/sanitizer"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/sanitizer"
 
-fail() {
-    echo "FAIL $*"
-    failed=$((failed + 1))
-}
-
-# check NAME ACTUAL EXPECTED
-check() {
-    ran=$((ran + 1))
-    [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
-}
-
 # Calls, total and self time (ns) of an ops row, from the JSON view.
 ops_row() {
     python3 -c '

@@ -30,17 +30,6 @@ trap 'rm -rf "$tmp"' EXIT
 unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH PYTHONPATH GPUSCOPE_AGENT GPUSCOPE_TORCH_OPS
 train=$PWD/tests/run/torch_train.py
 
-fail() {
-    echo "FAIL $*"
-    failed=$((failed + 1))
-}
-
-# check NAME ACTUAL EXPECTED
-check() {
-    ran=$((ran + 1))
-    [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
-}
-
 # compare NAME WORKERS FETCH_MS COMPUTE_MS: the loop under gpuscope run, then its own
 # measurements against steps and breakdown.
 compare() {

@@ -17,11 +17,6 @@ example=examples/train.json.gz
 gen=tests/data/gen
 r4=tests/data/ranks/r4
 
-fail() {
-    echo "FAIL $*"
-    failed=$((failed + 1))
-}
-
 # has FILE LINE: FILE holds LINE, a whole debug line (the prefix is added here).
 has() {
     ran=$((ran + 1))

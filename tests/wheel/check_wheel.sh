@@ -21,15 +21,6 @@ export PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 ZIG_GLOBAL_CACHE_DIR=$
 unset GPUSCOPE_BINARY CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
 start=$SECONDS
 step() { echo "== $* (at $((SECONDS - start)) s)"; }
-fail() {
-    echo "FAIL $*"
-    failed=$((failed + 1))
-}
-# check NAME ACTUAL EXPECTED
-check() {
-    ran=$((ran + 1))
-    [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
-}
 
 venv=$tmp/venv
 python3 -m venv "$venv" || { echo "FAIL python3 -m venv (Debian: python3-venv)"; exit 1; }
