@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 #include "cmd/verbosity.h"
 #include "common/error.h"
+#include "common/util.h"
 
 /* The commands in the order 'gpuscope --help' lists them: a view by its entry, which has its
  * name and summary, any other command by its function. */
@@ -53,7 +54,7 @@ static void usage(FILE *out)
                  "Records what a CUDA program did (gpuscope run), reads PyTorch profiler traces\n"
                  "(Kineto JSON, .json.gz, a folder of ranks) and .gst traces, and explains where\n"
                  "the time goes.\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(commands); i++)
         fprintf(out, "  %-10s %s\n", name_of(&commands[i]), summary_of(&commands[i]));
     fprintf(out, "\n'gpuscope COMMAND --help' describes one command; doc/ has a page for each.\n"
                  "-v or -vv (any command), GPUSCOPE_DEBUG=1|2: a debug log on stderr\n"
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
         printf("gpuscope %s\n", GS_VERSION);
         return GS_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    for (size_t i = 0; i < COUNT_OF(commands); i++) {
         const struct command *c = &commands[i];
         if (!strcmp(name, name_of(c))) {
             int rc = c->view ? gs_view_run(c->view, argc - 1, argv + 1) : c->run(argc - 1, argv + 1);

@@ -107,6 +107,7 @@ endif()
 
 # The layering rule of doc/design.md §3: each source folder includes only the folders below it.
 add_test(NAME lint.layering COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_layering.py)
+add_test(NAME lint.unused COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_unused.py)
 
 # Hostile and unlucky input (tests/hostile/): every class of bad input gets its exit status and a
 # one- or two-line message within bounds on time and peak memory; the inputs are made at run time.

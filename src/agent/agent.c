@@ -21,6 +21,7 @@
 #include "agent/capture.h"
 #include "common/gst_writer.h"
 #include "common/out_pattern.h"
+#include "common/util.h"
 
 #define WRITER_BUFFER (1u << 20)
 #define DEFAULT_FLUSH_MS 200
@@ -233,7 +234,7 @@ static unsigned parse_parts(const char *spec)
         unsigned part;
     } names[] = {{"cuda", GSA_PART_CUDA}, {"nvtx", GSA_PART_NVTX}, {"memory", GSA_PART_MEMORY}};
     unsigned parts = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (size_t i = 0; i < COUNT_OF(names); i++) {
         size_t n = strlen(names[i].name);
         for (const char *s = spec; (s = strstr(s, names[i].name)); s += n)
             if ((s == spec || s[-1] == ',') && (s[n] == ',' || s[n] == '\0'))

@@ -15,6 +15,7 @@
 #include "agent/capture.h"
 #include "agent/cupti_buffers.h"
 #include "agent/cupti_decode.h"
+#include "common/util.h"
 
 /* The table in use: written once before `tracing` is set, read only after. */
 static gsa_cupti_api cupti;
@@ -89,7 +90,7 @@ static void enable_callbacks(void)
         {CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING},
         {CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR},
     };
-    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+    for (size_t i = 0; i < COUNT_OF(wanted); i++) {
         CUptiResult rc = cupti.EnableCallback(1, subscriber, wanted[i].domain, wanted[i].cbid);
         if (rc != CUPTI_SUCCESS)
             note_failure("cuptiEnableCallback", rc);
@@ -118,7 +119,7 @@ static void enable_kinds(void)
         {CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE"},
         {CUPTI_ACTIVITY_KIND_CONTEXT, "CONTEXT"},
     };
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    for (size_t i = 0; i < COUNT_OF(kinds); i++) {
         CUpti_ActivityKind kind = kinds[i].kind;
         if (kind == CUPTI_ACTIVITY_KIND_MEMORY2 && !gsa_part_enabled(GSA_PART_MEMORY))
             continue;
@@ -151,10 +152,10 @@ static void quiet_chatty_calls(void)
         CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttribute,
         CUPTI_DRIVER_TRACE_CBID_cuPointerGetAttributes,
     };
-    for (size_t i = 0; cupti.ActivityEnableRuntimeApi && i < sizeof runtime / sizeof runtime[0];
+    for (size_t i = 0; cupti.ActivityEnableRuntimeApi && i < COUNT_OF(runtime);
          i++)
         cupti.ActivityEnableRuntimeApi(runtime[i], 0);
-    for (size_t i = 0; cupti.ActivityEnableDriverApi && i < sizeof driver / sizeof driver[0]; i++)
+    for (size_t i = 0; cupti.ActivityEnableDriverApi && i < COUNT_OF(driver); i++)
         cupti.ActivityEnableDriverApi(driver[i], 0);
     /* By default every cudaEventQuery/cudaStreamQuery makes a SYNCHRONIZATION record, even on
      * unfinished work; NCCL's watchdog polls events all the time. */

@@ -3,6 +3,7 @@
  * process breaks both. So a libcupti the program already loaded wins, then one beside its
  * libcudart, and only then the environment and the toolkit. */
 #include "agent/cupti_api.h"
+#include "common/util.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -149,7 +150,7 @@ int gsa_cupti_load(gsa_cupti_api *api, char *msg, size_t msglen)
 
     /* 1. The program's own: loading another would put two CUPTIs in the process. */
     static const char *const sonames[] = {"libcupti.so.13", "libcupti.so.12"};
-    for (size_t i = 0; i < sizeof sonames / sizeof sonames[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(sonames); i++)
         if (try_soname(sonames[i], RTLD_NOLOAD, api, &t, &rc))
             return rc;
 
@@ -163,7 +164,7 @@ int gsa_cupti_load(gsa_cupti_api *api, char *msg, size_t msglen)
             "%s/../../cuda_cupti/lib/libcupti.so.%d", /* pip nvidia/cuda_runtime -> cuda_cupti */
             "%s/../extras/CUPTI/lib64/libcupti.so.%d", /* classic toolkit layout */
         };
-        for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+        for (size_t i = 0; i < COUNT_OF(layouts); i++) {
             snprintf(path, sizeof path, layouts[i], rt.dir, rt.major);
             if (try_path(path, api, &t, &rc))
                 return rc;

@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "common/util.h"
 #include "export/chrome.h"
 #include "export/out_file.h"
 #include "export/sqlite.h"
@@ -44,7 +45,7 @@ static const char *const format_names[] = {[EXPORT_CHROME] = "chrome", [EXPORT_S
 static const gs_view *const csv_views[] = {&gs_view_kernels, &gs_view_ops, &gs_view_api,
                                            &gs_view_memcpy};
 
-enum { NCSV = sizeof csv_views / sizeof csv_views[0], NO_TABLE = NCSV };
+enum { NCSV = COUNT_OF(csv_views), NO_TABLE = NCSV };
 
 typedef struct export_args {
     size_t format; /* enum export_format */
@@ -113,7 +114,7 @@ int cmd_export(int argc, char **argv)
         table_names[i] = csv_views[i]->spec.command;
     const gs_cli_text texts[] = {{"output", &a.out, 'o'}};
     const gs_cli_choice choices[] = {
-        {"format", format_names, sizeof format_names / sizeof format_names[0], &a.format,
+        {"format", format_names, COUNT_OF(format_names), &a.format,
          "unknown format '%s'"},
         {"table", table_names, NCSV, &a.table, "no table '%s' (kernels, ops, api or memcpy)"},
     };

@@ -15,6 +15,7 @@
 #include "cmd/options.h"
 #include "collect/child.h"
 #include "common/demangle.h"
+#include "common/util.h"
 #include "ingest/ncu_csv.h"
 #include "render/ncu_tables.h"
 
@@ -111,7 +112,7 @@ static int run_one(const target *tg, const char *set, const char *part, char **p
     const char *head[] = {"ncu", "--csv", "--page", "details", "--set", set, "--kernel-name",
                           tg->regex, "--launch-skip", skip, "--launch-count", "1", "--log-file",
                           part};
-    size_t nh = sizeof head / sizeof head[0];
+    size_t nh = COUNT_OF(head);
     char **all = malloc((nh + n + 1) * sizeof *all);
     if (!all)
         return gs_cli_out_of_memory();

@@ -9,6 +9,7 @@
 #include "cmd/options.h"
 #include "cmd/run_session.h"
 #include "common/error.h"
+#include "common/util.h"
 
 /* The same text is in doc/run.md; tests/cli/test_docs.sh keeps the two equal. */
 static const char run_help[] =
@@ -67,7 +68,7 @@ static bool valid_parts(const char *s)
     snprintf(buf, sizeof buf, "%s", s);
     for (char *save = NULL, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
         bool known = false;
-        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        for (size_t i = 0; i < COUNT_OF(parts); i++)
             known |= strcmp(p, parts[i]) == 0;
         if (!known)
             return false;

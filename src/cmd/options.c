@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/base/window.h"
+#include "common/util.h"
 #include "ingest/load.h"
 
 /* Each option getopt_long knows: which of the spec's options it is. Long options return
@@ -71,7 +72,7 @@ static bool parse_number(const char *arg, double max, double *out)
 
 static int parse_format(const gs_cli_spec *spec, const char *arg, enum gs_format *out)
 {
-    for (size_t i = 0; i < sizeof format_names / sizeof format_names[0]; i++) {
+    for (size_t i = 0; i < COUNT_OF(format_names); i++) {
         if (strcmp(arg, format_names[i].name) != 0)
             continue;
         if (format_names[i].format == GS_FORMAT_CSV && !spec->csv)

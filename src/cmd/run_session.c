@@ -21,6 +21,7 @@
 #include "common/log.h"
 #include "common/out_pattern.h"
 #include "common/run_env.h"
+#include "common/util.h"
 #include "probe/nvml.h"
 #include "render/units.h"
 
@@ -96,7 +97,7 @@ static int find_agent(session *s)
     char *slash = strrchr(exe, '/');
     *slash = '\0';
     const char *const places[] = {GS_AGENT_FILE, "../lib/gpuscope/" GS_AGENT_FILE};
-    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(places); i++)
         if (join_path(s->agent, sizeof s->agent, exe, places[i]) && access(s->agent, R_OK) == 0) {
             GS_LOG(GS_LOG_INFO, "run: agent %s", s->agent);
             return 0;
@@ -352,7 +353,7 @@ static void summarise(const session *s, const gs_run_outputs *outs, int64_t run_
         char line[512], size[32];
         int n = snprintf(line, sizeof line, "%zu process%s", o->nprocesses,
                          o->nprocesses == 1 ? "" : "es");
-        for (size_t k = 0; k < sizeof counts / sizeof counts[0] && n > 0 &&
+        for (size_t k = 0; k < COUNT_OF(counts) && n > 0 &&
                            (size_t)n < sizeof line; k++) {
             unsigned long long v = counts[k].type ? o->stats.records[counts[k].type] : s->samples;
             n += snprintf(line + n, sizeof line - (size_t)n, ", %llu %s", v,

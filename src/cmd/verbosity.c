@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/util.h"
 
 /* The level a verbosity flag asks for (-v 1, -vv 2, --verbose 1), 0 for any other argument. */
 static int flag_level(const char *arg)
@@ -44,7 +45,7 @@ static bool run_option_takes_value(const char *arg)
         return arg[strlen(arg) - 1] == 'o';
     if (strchr(arg, '='))
         return false;
-    for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(bare); i++)
         if (!strcmp(arg, bare[i]))
             return false;
     return true;

@@ -1,4 +1,5 @@
 #include "collect/child.h"
+#include "common/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,7 +96,7 @@ void gs_child_forward_signals(pid_t pid)
     sa.sa_sigaction = forward;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(forwarded); i++)
         sigaction(forwarded[i], &sa, NULL);
 }
 

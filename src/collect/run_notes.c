@@ -1,4 +1,5 @@
 #include "collect/run_notes.h"
+#include "common/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ static int overhead_cost(const gs_merge_note *n)
 {
     if (n->source != GST_NOTE_CUPTI || n->overhead_ns <= 0)
         return -1;
-    for (size_t i = 0; i < sizeof overhead_kinds / sizeof overhead_kinds[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(overhead_kinds); i++)
         if (strcmp(n->text, overhead_kinds[i].kind) == 0)
             return (int)overhead_kinds[i].cost;
     return COST_OTHER;

@@ -1,4 +1,5 @@
 #include "common/gst_format.h"
+#include "common/util.h"
 
 #include <string.h>
 
@@ -7,7 +8,7 @@
 #define F(type, field, width) {(uint16_t)offsetof(type, field), width, 0}
 #define S(type, field) {(uint16_t)offsetof(type, field), 4, 1} /* a gst_strid */
 #define PAD(width) {GST_PAD, width, 0}
-#define LAYOUT(size, table) {size, (uint8_t)(sizeof table / sizeof table[0]), table}
+#define LAYOUT(size, table) {size, (uint8_t)(COUNT_OF(table)), table}
 
 static const gst_field process_fields[] = {
     F(gst_process, pid, 8), F(gst_process, rank, 4), F(gst_process, world_size, 4),

@@ -1,5 +1,7 @@
 #include "common/utf8.h"
 
+#include "common/util.h"
+
 /* Lead-byte classes: mask and value that identify the class, bits kept from the lead byte,
  * sequence length, and the smallest code point that may use that length (to reject overlongs). */
 static const struct utf8_class {
@@ -21,7 +23,7 @@ size_t gs_utf8_decode(const char *str, size_t len, uint32_t *cp)
         *cp = s[0];
         return 1;
     }
-    for (size_t k = 0; k < sizeof utf8_classes / sizeof utf8_classes[0]; k++) {
+    for (size_t k = 0; k < COUNT_OF(utf8_classes); k++) {
         const struct utf8_class *c = &utf8_classes[k];
         if ((s[0] & c->mask) != c->value)
             continue;

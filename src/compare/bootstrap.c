@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "analysis/base/stats.h"
+#include "common/util.h"
 
 uint64_t gs_rng_next(gs_rng *r)
 {
@@ -24,18 +25,6 @@ static gs_ns resample_median(gs_rng *r, const gs_ns *v, size_t n, gs_ns *buf)
     for (size_t i = 0; i < n; i++)
         buf[i] = v[gs_rng_below(r, n)];
     return gs_percentile_select(buf, n, 50);
-}
-
-static int cmp_ns(const void *a, const void *b)
-{
-    gs_ns x = *(const gs_ns *)a, y = *(const gs_ns *)b;
-    return (x > y) - (x < y);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Index of the nearest-rank p-th percentile of n sorted values. */
@@ -82,13 +71,13 @@ int gs_bootstrap_median_diff(const gs_ns *base, size_t nb, const gs_ns *next, si
         diffs[k] = mn - mb;
         pcts[k] = ratio ? ((double)mn / (double)mb - 1) * 100 : NAN;
     }
-    qsort(diffs, resamples, sizeof *diffs, cmp_ns);
+    qsort(diffs, resamples, sizeof *diffs, gs_cmp_i64);
     double tail = (1 - GS_BOOT_LEVEL) / 2 * 100;
     size_t lo = rank_index(resamples, tail), hi = rank_index(resamples, 100 - tail);
     out->diff_lo = resamples ? diffs[lo] : out->diff;
     out->diff_hi = resamples ? diffs[hi] : out->diff;
     if (ratio && resamples) {
-        qsort(pcts, resamples, sizeof *pcts, cmp_double);
+        qsort(pcts, resamples, sizeof *pcts, gs_cmp_double);
         out->pct_lo = pcts[lo];
         out->pct_hi = pcts[hi];
     } else {

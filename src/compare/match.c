@@ -1,4 +1,5 @@
 #include "compare/match.h"
+#include "common/util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +8,7 @@
 const char *gs_match_key(enum gs_match m)
 {
     static const char *const keys[] = {"name", "shape", "removed", "added"};
-    return (size_t)m < sizeof keys / sizeof keys[0] ? keys[m] : "?";
+    return (size_t)m < COUNT_OF(keys) ? keys[m] : "?";
 }
 
 typedef GS_VEC(gs_delta) delta_vec;

@@ -1,10 +1,9 @@
 #include "compare/setup.h"
+#include "common/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const item_names[GS_SETUP__COUNT][2] = {
     [GS_SETUP_GPU_MODEL] = {"GPU model", "gpu_model"},
@@ -49,18 +48,13 @@ static const char *collector_of(const char *format)
     return format;
 }
 
-static bool contains(const char *s, const char *word)
-{
-    return strstr(s, word) != NULL;
-}
-
 /* Kernel names show the dtype of GEMMs, convolutions and many elementwise kernels
  * (cutlass_*_bf16_*, nvjet *_bz_ for bf16, "c10::BFloat16" in template arguments). */
 static void add_dtype(const char *name, gs_ns dur, side_facts *f)
 {
-    if (contains(name, "bf16") || contains(name, "BFloat16") || contains(name, "bfloat16"))
+    if (strstr(name, "bf16") || strstr(name, "BFloat16") || strstr(name, "bfloat16"))
         f->bf16_ns += dur;
-    else if (contains(name, "fp16") || contains(name, "c10::Half") || contains(name, "f16_"))
+    else if (strstr(name, "fp16") || strstr(name, "c10::Half") || strstr(name, "f16_"))
         f->fp16_ns += dur;
 }
 

@@ -1,6 +1,7 @@
 /* gzip output goes through fopencookie so that the writers keep one code path (fprintf on a
  * FILE *) and stdio's buffering, whatever the destination. */
 #include "export/out_file.h"
+#include "common/util.h"
 
 #include <errno.h>
 #include <string.h>
@@ -11,12 +12,6 @@
 bool gs_out_is_stdout(const char *path)
 {
     return !path || !strcmp(path, "-");
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
 }
 
 static ssize_t gz_write(void *cookie, const char *buf, size_t size)
@@ -45,7 +40,7 @@ FILE *gs_out_open(const char *path, gs_error *err)
     if (gs_out_is_stdout(path))
         return stdout;
     FILE *f = NULL;
-    if (ends_with(path, ".gz")) {
+    if (gs_ends_with(path, ".gz")) {
         gzFile gz = gzopen(path, "wb6");
         if (gz) {
             cookie_io_functions_t io = {.write = gz_write, .close = gz_close};

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/dynlib.h"
+#include "common/util.h"
 #include "export/sqlite_tables.h"
 
 /* The SQLite functions the export calls, loaded when it runs (common/dynlib.h); the types come
@@ -39,7 +40,7 @@ static const gs_dynsym sqlite_syms[] = {
 static const gs_dynlib sqlite_lib = {
     "libsqlite3.so.0", "export --format sqlite",
     "SQLite (Debian, Ubuntu: libsqlite3-0; Fedora, RHEL: sqlite-libs)", sqlite_syms,
-    sizeof sqlite_syms / sizeof sqlite_syms[0]};
+    COUNT_OF(sqlite_syms)};
 
 /* The database being written: the functions, the handle, and its path for messages. */
 typedef struct out_db {

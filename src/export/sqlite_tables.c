@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "export/chrome_events.h"
 
 /* ---- values ---------------------------------------------------------------------------------- */
@@ -39,7 +40,7 @@ static sqlv v_str(const sql_src *src, gs_str id)
     return v_int(src->str_base + (int64_t)id);
 }
 
-#define COLS(a) a, sizeof a / sizeof a[0]
+#define COLS(a) a, COUNT_OF(a)
 #define RANK {"rank", "INTEGER NOT NULL"}
 #define START_END {"start", "INTEGER NOT NULL"}, {"end", "INTEGER NOT NULL"}
 
@@ -272,7 +273,7 @@ static int64_t sync_type(const char *name)
 {
     static const char *const names[] = {NULL, "Event Sync", "Stream Wait Event", "Stream Sync",
                                         "Context Sync"};
-    for (size_t i = 1; i < sizeof names / sizeof names[0]; i++)
+    for (size_t i = 1; i < COUNT_OF(names); i++)
         if (!strcmp(name, names[i]))
             return (int64_t)i;
     return 0;
@@ -506,13 +507,13 @@ static const struct enum_row {
 static size_t copy_kind_count(const gs_trace *t)
 {
     (void)t;
-    return sizeof copy_kinds / sizeof copy_kinds[0];
+    return COUNT_OF(copy_kinds);
 }
 
 static size_t mem_kind_count(const gs_trace *t)
 {
     (void)t;
-    return sizeof mem_kinds / sizeof mem_kinds[0];
+    return COUNT_OF(mem_kinds);
 }
 
 static size_t enum_row(const struct enum_row *rows, size_t i, sqlv *o)
@@ -562,6 +563,6 @@ static const sql_table tables[] = {
 
 const sql_table *gs_sql_tables(size_t *n)
 {
-    *n = sizeof tables / sizeof tables[0];
+    *n = COUNT_OF(tables);
     return tables;
 }

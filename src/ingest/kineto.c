@@ -2,6 +2,7 @@
  * Chrome-trace events. Every dialect PyTorch has written since 1.8 goes through here; the
  * differences are folded into the category table (kineto_event.c) and the rules below. */
 #include "ingest/kineto.h"
+#include "common/util.h"
 
 #include <string.h>
 
@@ -27,7 +28,7 @@ static const struct {
 
 static enum gs_mem_loc parse_loc(const char *s, size_t n)
 {
-    for (size_t i = 0; i < sizeof mem_locs / sizeof mem_locs[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(mem_locs); i++)
         if (strlen(mem_locs[i].word) == n && !memcmp(s, mem_locs[i].word, n))
             return mem_locs[i].loc;
     return GS_LOC_UNKNOWN;
@@ -37,7 +38,7 @@ static enum gs_mem_loc parse_loc(const char *s, size_t n)
 static void classify_memop(const char *name, gs_memop *m, bool is_memset)
 {
     m->kind = is_memset ? GS_MEMOP_MEMSET : GS_MEMOP_COPY_OTHER;
-    for (size_t i = 0; !is_memset && i < sizeof memcpy_kinds / sizeof memcpy_kinds[0]; i++)
+    for (size_t i = 0; !is_memset && i < COUNT_OF(memcpy_kinds); i++)
         if (strstr(name, memcpy_kinds[i].token))
             m->kind = (uint8_t)memcpy_kinds[i].kind;
     const char *open = strchr(name, '(');

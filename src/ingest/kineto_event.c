@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "common/vec.h"
 
 void kscratch_free(kscratch *s)
@@ -83,7 +84,7 @@ static const struct {
 /* The category of the current token; notes on t that the trace spells them the old way. */
 static enum kcat lookup_cat(const gs_json *j, gs_trace *t)
 {
-    for (size_t i = 0; i < sizeof cat_table / sizeof cat_table[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(cat_table); i++)
         if (j->tok_len == cat_table[i].len && !memcmp(j->tok, cat_table[i].name, j->tok_len)) {
             if (cat_table[i].old)
                 t->old_categories = true;
@@ -289,7 +290,7 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
         if (tok != GS_JSON_KEY)
             return gs_json_fail(j, gs_json_at_end(j) ? "input ends inside an event's args"
                                                      : "expected a key in an event's args");
-        size_t a = 0, n = sizeof arg_table / sizeof arg_table[0];
+        size_t a = 0, n = COUNT_OF(arg_table);
         while (a < n && (j->tok_len != arg_table[a].len ||
                          memcmp(j->tok, arg_table[a].key, j->tok_len) != 0))
             a++;

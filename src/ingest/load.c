@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/log.h"
+#include "common/util.h"
 #include "ingest/gst.h"
 #include "ingest/json.h"
 #include "ingest/kineto.h"
@@ -130,7 +131,7 @@ int gs_load_trace_buffer(const char *data, size_t size, const char *name, const 
 static bool is_trace_name(const char *name, bool with_gsum)
 {
     static const char *const suffixes[] = {".json", ".json.gz", ".gst", ".gsum"};
-    size_t n = strlen(name), count = sizeof suffixes / sizeof suffixes[0] - !with_gsum;
+    size_t n = strlen(name), count = COUNT_OF(suffixes) - !with_gsum;
     for (size_t i = 0; i < count; i++) {
         size_t k = strlen(suffixes[i]);
         if (n > k && !strcmp(name + n - k, suffixes[i]))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/util.h"
 
 /* Per-stream and per-device lines at -vv stop after this many; the ns digits are looked for in
  * the first NS_DIGITS_PROBE ranges and kernels. */
@@ -59,7 +60,7 @@ static const char *reader_of(const char *format)
         {"legacy", "legacy reader (autograd-profiler export: µs from the start of profiling)"},
         {"gst", "gst reader (gpuscope run)"},
     };
-    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(readers); i++)
         if (!strcmp(format, readers[i].format))
             return readers[i].reader;
     return format;

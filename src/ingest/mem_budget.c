@@ -1,4 +1,5 @@
 #include "ingest/mem_budget.h"
+#include "common/util.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -99,7 +100,7 @@ static void format_size(char *buf, size_t cap, uint64_t bytes)
     static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
     double v = (double)bytes;
     size_t u = 0;
-    while (v >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+    while (v >= 1024 && u + 1 < COUNT_OF(units)) {
         v /= 1024;
         u++;
     }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "ingest/source.h"
 
 /* ---- what is read ------------------------------------------------------------------------ */
@@ -130,7 +131,7 @@ static double time_scale(const char *unit)
         {"ns", 1}, {"nsecond", 1}, {"us", 1e3}, {"usecond", 1e3}, {"ms", 1e6},
         {"msecond", 1e6}, {"s", 1e9}, {"second", 1e9},
     };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(units); i++)
         if (!strcmp(unit, units[i].unit))
             return units[i].ns;
     return 1;
@@ -192,7 +193,7 @@ static int take_header(reader *r)
     for (uint32_t f = 0; f < r->nfields; f++) {
         r->raw_slot[f] = -1;
         r->raw_scale[f] = 1;
-        for (size_t m = 0; m < sizeof raw_metrics / sizeof raw_metrics[0]; m++)
+        for (size_t m = 0; m < COUNT_OF(raw_metrics); m++)
             if (!strcmp(field(r, (int32_t)f), raw_metrics[m].column))
                 r->raw_slot[f] = (int16_t)raw_metrics[m].slot;
     }
@@ -263,7 +264,7 @@ static int take_rule(reader *r, uint32_t kernel)
 static void take_details_metric(reader *r, gs_ncu_kernel *k)
 {
     const char *section = field(r, r->col[COL_SECTION]), *name = field(r, r->col[COL_METRIC]);
-    for (size_t m = 0; m < sizeof details_metrics / sizeof details_metrics[0]; m++) {
+    for (size_t m = 0; m < COUNT_OF(details_metrics); m++) {
         const struct details_metric *d = &details_metrics[m];
         if (strncmp(section, d->section_prefix, strlen(d->section_prefix)) || strcmp(name, d->name))
             continue;

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "common/dynlib.h"
+#include "common/util.h"
 #include "monitor/prometheus.h"
 
 /* The libmicrohttpd functions the server calls, loaded when it starts (common/dynlib.h); the
@@ -38,7 +39,7 @@ static const gs_dynsym mhd_syms[] = {
 static const gs_dynlib mhd_lib = {
     "libmicrohttpd.so.12", "monitor --serve",
     "libmicrohttpd (Debian, Ubuntu: libmicrohttpd12; Fedora, RHEL: libmicrohttpd)", mhd_syms,
-    sizeof mhd_syms / sizeof mhd_syms[0]};
+    COUNT_OF(mhd_syms)};
 
 struct gs_http {
     mhd_api mhd;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/utf8.h"
+#include "common/util.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -225,8 +226,8 @@ static void put_health(FILE *out, const gs_prom_health *h)
     };
     double v[] = {h->up, (double)h->scrapes, (double)h->samples, h->sample_age_s,
                   (double)h->nvml_errors};
-    _Static_assert(sizeof v / sizeof v[0] == sizeof fam / sizeof fam[0], "one value per family");
-    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
+    _Static_assert(COUNT_OF(v) == COUNT_OF(fam), "one value per family");
+    for (size_t i = 0; i < COUNT_OF(fam); i++) {
         if (fam[i].of_sample && !h->up)
             continue;
         put_header(out, fam[i].name, fam[i].type, fam[i].help);
@@ -238,7 +239,7 @@ static void put_health(FILE *out, const gs_prom_health *h)
 void gs_prom_write(FILE *out, const gs_snapshot *s, const gs_prom_health *h)
 {
     if (s) {
-        for (size_t f = 0; f < sizeof gpu_families / sizeof gpu_families[0]; f++)
+        for (size_t f = 0; f < COUNT_OF(gpu_families); f++)
             put_gpu_family(out, s, &gpu_families[f]);
         put_processes(out, s);
         put_host(out, s);

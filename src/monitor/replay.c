@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "ingest/json.h"
 #include "ingest/source.h"
 #include "monitor/jsonl.h"
@@ -228,7 +229,7 @@ static int read_known_field(line_state *st, const struct field *f)
 
 static int read_field(line_state *st)
 {
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(fields); i++)
         if (gs_json_tok_is(st->j, fields[i].key))
             return read_known_field(st, &fields[i]);
     for (int m = 0; m < GS_NVML_NMETRICS; m++) {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
+
 /* nvml.h's nvmlClocksThrottleReason* bits, with the names of `nvidia-smi --query-gpu`'s
  * clocks_throttle_reasons.* fields. */
 const gs_throttle_reason gs_throttle_reasons[] = {
@@ -18,7 +20,7 @@ const gs_throttle_reason gs_throttle_reasons[] = {
     {0x80, "hw_power_brake_slowdown"},
     {0x100, "display_clock_setting"},
 };
-const size_t gs_throttle_nreasons = sizeof gs_throttle_reasons / sizeof gs_throttle_reasons[0];
+const size_t gs_throttle_nreasons = COUNT_OF(gs_throttle_reasons);
 
 void gs_throttle_names(unsigned long long mask, const char *sep, char *buf, size_t cap)
 {

@@ -1,5 +1,6 @@
 /* The NVML probe: loading libnvidia-ml.so.1, enumerating devices, sampling metrics. */
 #include "probe/nvml.h"
+#include "common/util.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -167,7 +168,7 @@ int gs_nvml_open(const char *library, gs_nvml **out, gs_error *err)
     }
     gs_nvml_api api;
     memset(&api, 0, sizeof api);
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
+    for (size_t i = 0; i < COUNT_OF(symbols); i++) {
         void *sym = dlsym(lib, symbols[i].symbol);
         if (!sym && symbols[i].required) {
             dlclose(lib);

@@ -2,11 +2,10 @@
 
 #include <math.h>
 
+#include "common/util.h"
 #include "render/json.h"
 #include "render/step_tables.h"
 #include "render/units.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Rank, Step and Duration, then one column per category (STEP_COL_CATEGORY + enum gs_bd_cat),
  * then Warm-up. */

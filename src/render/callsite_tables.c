@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "render/json.h"
 #include "render/units.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The numbers every table has, after its leading columns. */
 enum stat_col { ST_CALLS, ST_GPU_TOTAL, ST_GPU_PCT, ST_GPU_SELF, ST_LAUNCHES, ST_CPU_TOTAL,

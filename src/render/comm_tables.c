@@ -1,10 +1,9 @@
 #include "render/comm_tables.h"
+#include "common/util.h"
 
 #include <math.h>
 #include <string.h>
 
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A share or bandwidth the analysis marks unknown with a negative value shows as "-" / null. */
 static double known(double v)

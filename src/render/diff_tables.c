@@ -1,12 +1,11 @@
 #include "render/diff_tables.h"
+#include "common/util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- step time ------------------------------------------------------------------------------ */
 

@@ -3,11 +3,10 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "render/json.h"
 #include "render/step_tables.h"
 #include "render/units.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #define METHOD "bootstrap of medians"
 

@@ -1,10 +1,9 @@
 #include "render/idle_tables.h"
+#include "common/util.h"
 
 #include <math.h>
 #include <string.h>
 
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- temporal breakdown --------------------------------------------------------------------- */
 

@@ -1,8 +1,7 @@
 #include "render/launch_tables.h"
+#include "common/util.h"
 
 #include <math.h>
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The numbers of one window, after the columns that say which window it is (`first`). JSON-only
  * columns carry the sums the shown ones are made from. */

@@ -1,8 +1,7 @@
 #include "render/memory_tables.h"
+#include "common/util.h"
 
 #include <math.h>
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Which device a row is about: rank, c10 device type name, device index (-1 for the host); the
  * columns every memory table starts with. */

@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "common/json_write.h"
+#include "common/util.h"
 #include "render/json.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 enum ncu_col {
     NCU_COL_ID, NCU_COL_COMPUTE, NCU_COL_MEMORY, NCU_COL_ACHIEVED, NCU_COL_THEORETICAL,

@@ -3,10 +3,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "common/util.h"
 #include "render/json.h"
 #include "render/units.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct {
     const char *title, *key;

@@ -3,10 +3,9 @@
 #include <string.h>
 
 #include "analysis/base/thresholds.h"
+#include "common/util.h"
 #include "render/json.h"
 #include "render/units.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 enum rank_col {
     RANK_COL_RANK, RANK_COL_OFFSET_NS, RANK_COL_RESIDUAL_MED_NS, RANK_COL_RESIDUAL_MAX_NS,

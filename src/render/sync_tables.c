@@ -1,6 +1,5 @@
 #include "render/sync_tables.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#include "common/util.h"
 
 enum cause_col {
     CAUSE_COL_STEP_PCT, CAUSE_COL_BLOCKED_NS, CAUSE_COL_CALLS, CAUSE_COL_AVG_NS, CAUSE_COL_MAX_NS,

@@ -1,4 +1,5 @@
 #include "render/units.h"
+#include "common/util.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -35,7 +36,7 @@ static void fmt_scaled(char *buf, size_t size, double value, const unit_step *st
 }
 
 #define FMT_SCALED(buf, size, value, steps)                                                        \
-    fmt_scaled(buf, size, value, steps, sizeof steps / sizeof steps[0])
+    fmt_scaled(buf, size, value, steps, COUNT_OF(steps))
 
 void gs_fmt_duration(char *buf, size_t size, int64_t ns)
 {

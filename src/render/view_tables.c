@@ -1,9 +1,8 @@
 #include "render/view_tables.h"
+#include "common/util.h"
 
 #include <math.h>
 #include <string.h>
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Time (%) and Total, first in the kernel, API and copy tables; the arguments are their slots. */
 #define TIME_COLUMNS(time_pct, total)                                                              \

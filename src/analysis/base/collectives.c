@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/base/kernel_class.h"
+#include "common/util.h"
 
 /* ---- the kind of a collective ---------------------------------------------------------------- */
 
@@ -44,7 +45,7 @@ static gs_coll_kind kind_of_name(const char *name)
 {
     /* Only the name, not the parameter list CUPTI and Kineto append. */
     size_t len = strcspn(name, "(");
-    for (size_t i = 0; i < sizeof name_kinds / sizeof name_kinds[0]; i++) {
+    for (size_t i = 0; i < COUNT_OF(name_kinds); i++) {
         const char *hit = strstr(name, name_kinds[i].token);
         if (hit && (size_t)(hit - name) < len)
             return name_kinds[i].kind;
@@ -60,7 +61,7 @@ static int kind_of_args(const char *collective)
         if (*c != '_')
             norm[n++] = (char)tolower((unsigned char)*c);
     norm[n] = '\0';
-    for (size_t i = 0; i < sizeof args_kinds / sizeof args_kinds[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(args_kinds); i++)
         if (!strncmp(norm, args_kinds[i].prefix, strlen(args_kinds[i].prefix)))
             return args_kinds[i].kind;
     return GS_COLL_OTHER;
@@ -93,7 +94,7 @@ static const struct {
 
 static int dtype_size(const char *name)
 {
-    for (size_t i = 0; i < sizeof dtype_sizes / sizeof dtype_sizes[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(dtype_sizes); i++)
         if (!strcmp(name, dtype_sizes[i].name))
             return dtype_sizes[i].size;
     return 0;

@@ -3,6 +3,7 @@
  * The recorded inputs are compact JSON written by the trace reader: `Input Dims` a list with one
  * shape per argument ([] for a scalar), `Input type` and `Concrete Inputs` lists of strings. */
 #include "analysis/base/flops.h"
+#include "common/util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -144,7 +145,7 @@ enum gs_dtype gs_dtype_of_type_name(const char *type, size_t len)
         {"signed char", GS_DTYPE_INT8},     {"Half", GS_DTYPE_FP16},
         {"BFloat16", GS_DTYPE_BF16},        {"Float", GS_DTYPE_FP32},
     };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(names); i++)
         if (strlen(names[i].name) == len && !memcmp(names[i].name, type, len))
             return names[i].dtype;
     return GS_DTYPE_UNKNOWN;
@@ -319,7 +320,7 @@ static const struct op_form *form_of(const char *name)
 {
     if (!name || strncmp(name, "aten::", 6) != 0)
         return NULL;
-    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(forms); i++)
         if (!strcmp(forms[i].name, name))
             return &forms[i];
     return NULL;
@@ -395,13 +396,4 @@ const char *gs_dtype_name(enum gs_dtype d)
         [GS_DTYPE_FP8] = "fp8",         [GS_DTYPE_INT8] = "int8",
     };
     return (unsigned)d < GS_DTYPE__COUNT ? names[d] : "unknown";
-}
-
-const char *gs_flop_kind_name(enum gs_flop_kind k)
-{
-    static const char *const names[GS_FLOP__COUNT] = {
-        [GS_FLOP_NONE] = "none", [GS_FLOP_GEMM] = "gemm", [GS_FLOP_CONV] = "conv",
-        [GS_FLOP_ATTENTION] = "attention",
-    };
-    return (unsigned)k < GS_FLOP__COUNT ? names[k] : "none";
 }

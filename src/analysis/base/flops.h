@@ -48,6 +48,5 @@ enum gs_flop_kind gs_op_flops_compute(const char *name, const char *input_dims,
 /* "Input type" entry -> dtype: "float" fp32, "c10::BFloat16" bf16, "c10::Half" fp16, ... */
 enum gs_dtype gs_dtype_of_type_name(const char *type, size_t len);
 const char *gs_dtype_name(enum gs_dtype d);
-const char *gs_flop_kind_name(enum gs_flop_kind k);
 
 #endif

@@ -2,6 +2,7 @@
  * half of it. Every number here is in doc/flops.md with its datasheet. Rows are tried in order,
  * the more specific spelling (H100 PCIe, H100 NVL) before the plain one (H100 = SXM). */
 #include "analysis/base/gpu_peaks.h"
+#include "common/util.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -52,7 +53,7 @@ const gs_gpu_peaks *gs_gpu_peaks_find(const char *device_name)
 {
     if (!device_name)
         return NULL;
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    for (size_t i = 0; i < COUNT_OF(table); i++) {
         bool all = true;
         for (size_t k = 0; k < 3 && table[i].tokens[k]; k++)
             all = all && has_word(device_name, table[i].tokens[k]);
@@ -60,12 +61,6 @@ const gs_gpu_peaks *gs_gpu_peaks_find(const char *device_name)
             return &table[i];
     }
     return NULL;
-}
-
-const gs_gpu_peaks *gs_gpu_peaks_table(size_t *n)
-{
-    *n = sizeof table / sizeof table[0];
-    return table;
 }
 
 double gs_gpu_peak_tflops(const gs_gpu_peaks *g, enum gs_dtype d)

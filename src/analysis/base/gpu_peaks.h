@@ -17,9 +17,6 @@ typedef struct gs_gpu_peaks {
  * matched by words, case-insensitively; NULL for a GPU the table does not know. */
 const gs_gpu_peaks *gs_gpu_peaks_find(const char *device_name);
 
-/* The whole table, in matching order. */
-const gs_gpu_peaks *gs_gpu_peaks_table(size_t *n);
-
 /* The dense peak for dtype d in TFLOP/s; 0 when the GPU is unknown or has no such figure. */
 double gs_gpu_peak_tflops(const gs_gpu_peaks *g, enum gs_dtype d);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/base/window.h"
+#include "common/util.h"
 
 /* ---- classification by name ----------------------------------------------------------------- */
 
@@ -64,8 +65,8 @@ static bool rule_matches(const name_rule *r, const char *name)
 enum gs_kclass gs_kclass_of_name(const char *name, bool hta_compat)
 {
     const name_rule *rules = hta_compat ? hta_rules : gpuscope_rules;
-    size_t n = hta_compat ? sizeof hta_rules / sizeof hta_rules[0]
-                          : sizeof gpuscope_rules / sizeof gpuscope_rules[0];
+    size_t n = hta_compat ? COUNT_OF(hta_rules)
+                          : COUNT_OF(gpuscope_rules);
     if (!name)
         return GS_KCLASS_COMPUTE;
     for (size_t i = 0; i < n; i++)

@@ -11,6 +11,7 @@
 #include "analysis/base/sync_calls.h"
 #include "analysis/base/thresholds.h"
 #include "common/log.h"
+#include "common/util.h"
 
 /* Lags tried as the period: the most frequent distances between repeats of a name. */
 #define MAX_LAGS 32
@@ -54,12 +55,6 @@ static int cmp_launch(const void *pa, const void *pb)
     return (a->gpu_start > b->gpu_start) - (a->gpu_start < b->gpu_start);
 }
 
-static int cmp_u32(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return (a > b) - (a < b);
-}
-
 /* The process that launched the most GPU operations: a loop is one process's. */
 static int64_t busiest_pid(const gs_trace *t)
 {
@@ -77,7 +72,7 @@ static int64_t busiest_pid(const gs_trace *t)
         while (j < ncounts && counts[j].pid != a->pid)
             j++;
         if (j == ncounts) {
-            if (ncounts == sizeof counts / sizeof counts[0])
+            if (ncounts == COUNT_OF(counts))
                 continue; /* more launching processes than that: the first ones decide */
             counts[ncounts++] = (pcount){.pid = a->pid};
         }
@@ -225,7 +220,7 @@ static size_t candidate_lags(const detector *d, size_t nnames, uint32_t *lags, d
         }
         last[s] = (uint32_t)i;
     }
-    qsort(gaps, ngaps, sizeof *gaps, cmp_u32);
+    qsort(gaps, ngaps, sizeof *gaps, gs_cmp_u32);
     size_t runs[MAX_LAGS] = {0};
     for (size_t i = 0; i < ngaps;) {
         size_t j = i;

@@ -1,10 +1,9 @@
 /* Which CUDA/HIP API calls block the host until the GPU catches up (sync_calls.h). */
 #include "analysis/base/sync_calls.h"
+#include "common/util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A memcpy call is blocking only when its copy has a pageable host side; the table marks it. */
 enum { ASYNC_COPY = GS_SYNC__COUNT };

@@ -3,6 +3,7 @@
  * patterns; an operator is Tensor-Core eligible when its name is one of TC_OP_Allowlist's.
  * Both lists are extended here with the names that came after them (doc/flops.md). */
 #include "analysis/base/tensor_core.h"
+#include "common/util.h"
 
 #include <string.h>
 
@@ -61,8 +62,6 @@ static const char *const later_ops[] = {
     "aten::_efficient_attention_backward", "aten::_cudnn_attention_forward",
     "aten::_cudnn_attention_backward",
 };
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static bool contains_any(const char *name, const char *const *patterns, size_t n)
 {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
+
 static gs_ns step_from(const gs_step *s)
 {
     return s->host_start < s->start ? s->host_start : s->start;
@@ -235,7 +237,7 @@ bool gs_window_parse_time(const char *text, gs_ns *out)
     double v = strtod(text, &end);
     if (end == text || errno || !isfinite(v) || v < 0)
         return false;
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    for (size_t i = 0; i < COUNT_OF(units); i++) {
         if (strcmp(end, units[i].unit) != 0)
             continue;
         double ns = v * units[i].ns;

@@ -5,16 +5,11 @@
 #include <string.h>
 
 #include "common/log.h"
-
-static int cmp_ns(const void *a, const void *b)
-{
-    gs_ns x = *(const gs_ns *)a, y = *(const gs_ns *)b;
-    return (x > y) - (x < y);
-}
+#include "common/util.h"
 
 gs_ns gs_median_ns(gs_ns *v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_ns);
+    qsort(v, n, sizeof *v, gs_cmp_i64);
     if (n % 2)
         return v[n / 2];
     gs_ns a = v[n / 2 - 1], b = v[n / 2];

@@ -5,6 +5,7 @@
 
 #include "analysis/diagnosis/diagnose.h"
 #include "common/log.h"
+#include "common/util.h"
 
 static const char *const severity_names[] = {
     [GS_SEV_NONE] = "not fired",      [GS_SEV_NOTE] = "note",
@@ -27,7 +28,7 @@ static const struct {
 static void append_values(char *buf, size_t cap, const gs_rule_value *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        size_t u = v[i].unit < sizeof units / sizeof units[0] ? v[i].unit : GS_UNIT_RATIO;
+        size_t u = v[i].unit < COUNT_OF(units) ? v[i].unit : GS_UNIT_RATIO;
         gs_log_append(buf, cap, "%s%s=%.*f%s", i ? ", " : "", v[i].name, units[u].decimals,
                       v[i].value * units[u].scale, units[u].suffix);
     }

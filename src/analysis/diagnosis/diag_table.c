@@ -1,6 +1,7 @@
 /* The rule table: each rule's id, title, source, function, and the actions it gives with the
  * condition under which each applies (doc/diagnosis.md lists the same). */
 #include "analysis/diagnosis/diag_rules.h"
+#include "common/util.h"
 
 static const gs_rule rules[] = {
     {"data_loading", "Data loading",
@@ -174,7 +175,7 @@ static const gs_rule rules[] = {
 
 const gs_rule *gs_rules(size_t *n)
 {
-    *n = sizeof rules / sizeof rules[0];
+    *n = COUNT_OF(rules);
     return rules;
 }
 

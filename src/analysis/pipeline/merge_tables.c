@@ -6,12 +6,7 @@
 
 #include "analysis/pipeline/merge.h"
 #include "analysis/base/stats.h"
-
-static int cmp_ns(const void *pa, const void *pb)
-{
-    gs_ns a = *(const gs_ns *)pa, b = *(const gs_ns *)pb;
-    return a < b ? -1 : a > b;
-}
+#include "common/util.h"
 
 /* One rank's durations of one row, ascending. */
 typedef struct dur_part {
@@ -30,7 +25,7 @@ static gs_dur_stats pooled_stats(const dur_part *parts, size_t nparts, gs_ns *sc
         memcpy(scratch + n, parts[i].v, parts[i].n * sizeof *scratch);
         n += parts[i].n;
     }
-    qsort(scratch, n, sizeof *scratch, cmp_ns);
+    qsort(scratch, n, sizeof *scratch, gs_cmp_i64);
     return gs_dur_stats_of_sorted(scratch, n);
 }
 

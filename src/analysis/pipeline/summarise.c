@@ -11,6 +11,7 @@
 #include "analysis/trace/op_summary.h"
 #include "analysis/crossrank/straggler.h"
 #include "analysis/trace/sync.h"
+#include "common/util.h"
 
 /* Every analysis of the rank's trace the summary is read from; they point into the trace. */
 typedef struct rank_analyses {
@@ -269,11 +270,11 @@ static int fill_gaps(const gs_idle *idle, gs_rank_summary *s)
         *g = *from;
         const char **to[] = {&g->before, &g->after, &g->host.op, &g->host.api,
                              &g->host.sync_api};
-        for (size_t k = 0; k < sizeof to / sizeof to[0]; k++)
+        for (size_t k = 0; k < COUNT_OF(to); k++)
             *to[k] = NULL; /* owned one by one below: the free must see only owned copies */
         const char *src[] = {from->before, from->after, from->host.op, from->host.api,
                              from->host.sync_api};
-        for (size_t k = 0; k < sizeof to / sizeof to[0]; k++) {
+        for (size_t k = 0; k < COUNT_OF(to); k++) {
             *to[k] = src[k];
             if (own(to[k]) != 0)
                 return -1;

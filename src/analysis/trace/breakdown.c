@@ -16,6 +16,7 @@
 #include "analysis/base/intervals.h"
 #include "analysis/base/kernel_class.h"
 #include "common/log.h"
+#include "common/util.h"
 
 static const struct {
     const char *key, *title;
@@ -40,17 +41,6 @@ const char *gs_bd_cat_title(enum gs_bd_cat c)
     return c < GS_BD__COUNT ? cat_names[c].title : "?";
 }
 
-static bool starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && memcmp(s + n - m, suffix, m) == 0;
-}
-
 /* The only collective names the plugin knew (trace.py NcclOpNameSet, GlooOpNameSet). */
 static const char *const tb_comm_ops[] = {
     "nccl:broadcast", "nccl:reduce", "nccl:all_reduce", "nccl:all_gather", "nccl:reduce_scatter",
@@ -62,8 +52,8 @@ static const char *const tb_comm_ops[] = {
 static bool is_comm_op(const char *name, bool tb_compat)
 {
     if (!tb_compat)
-        return starts_with(name, "nccl:") || starts_with(name, "gloo:");
-    for (size_t i = 0; i < sizeof tb_comm_ops / sizeof tb_comm_ops[0]; i++) {
+        return gs_starts_with(name, "nccl:") || gs_starts_with(name, "gloo:");
+    for (size_t i = 0; i < COUNT_OF(tb_comm_ops); i++) {
         if (strcmp(name, tb_comm_ops[i]) == 0)
             return true;
     }
@@ -72,8 +62,8 @@ static bool is_comm_op(const char *name, bool tb_compat)
 
 bool gs_is_dataloader_range(const char *name)
 {
-    return (starts_with(name, "enumerate(DataLoader)#") && ends_with(name, ".__next__")) ||
-           starts_with(name, "enumerate(DataPipe)#");
+    return (gs_starts_with(name, "enumerate(DataLoader)#") && gs_ends_with(name, ".__next__")) ||
+           gs_starts_with(name, "enumerate(DataPipe)#");
 }
 
 /* The role of a host range, or GS_BD__COUNT for none. Python frames (with_stack) and GPU-side
@@ -95,12 +85,6 @@ static enum gs_bd_cat range_role(const gs_trace *t, const gs_range *r, bool is_s
     return GS_BD_CPU_EXEC;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The plugin's communication kernels: External id equal to that of a host op by one of its five
  * collective names. Sorted External ids of those ops in *ids (NULL when none). */
 static int find_tb_comm_ids(const gs_trace *t, int64_t **ids, size_t *n)
@@ -118,7 +102,7 @@ static int find_tb_comm_ids(const gs_trace *t, int64_t **ids, size_t *n)
         (*ids)[(*n)++] = r->external_id;
     }
     if (*n)
-        qsort(*ids, *n, sizeof **ids, cmp_i64);
+        qsort(*ids, *n, sizeof **ids, gs_cmp_i64);
     return 0;
 }
 
@@ -127,7 +111,7 @@ static bool is_comm_kernel(const gs_trace *t, const gs_kernel *k, const int64_t 
 {
     if (!tb_compat)
         return gs_kclass_of_name(gs_trace_str(t, k->name), false) == GS_KCLASS_COMMUNICATION;
-    return n && bsearch(&k->external_id, ids, n, sizeof *ids, cmp_i64) != NULL;
+    return n && bsearch(&k->external_id, ids, n, sizeof *ids, gs_cmp_i64) != NULL;
 }
 
 static int collect_roles(const gs_trace *t, const gs_steps *steps, bool tb_compat, gs_spans *role)

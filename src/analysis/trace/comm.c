@@ -7,6 +7,7 @@
 #include "analysis/base/kernel_class.h"
 #include "analysis/trace/temporal.h"
 #include "common/log.h"
+#include "common/util.h"
 
 /* nccl-tests' bus bandwidth factors (its doc/PERFORMANCE.md): busbw = algbw × factor is what
  * each rank's busiest link carries, so it compares with the hardware's link bandwidth whatever
@@ -24,7 +25,7 @@ double gs_comm_bus_factor(gs_coll_kind kind, int32_t n)
 {
     if (n < 1)
         return 0.0;
-    for (size_t i = 0; i < sizeof bus_factors / sizeof bus_factors[0]; i++)
+    for (size_t i = 0; i < COUNT_OF(bus_factors); i++)
         if (bus_factors[i].kind == kind)
             return bus_factors[i].numer ? bus_factors[i].numer * (double)(n - 1) / n : 1.0;
     return 0.0; /* GS_COLL_OTHER: the collective, hence the factor, is unknown */

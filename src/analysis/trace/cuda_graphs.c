@@ -1,9 +1,8 @@
 #include "analysis/trace/cuda_graphs.h"
+#include "common/util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The runtime, driver and HIP spellings of each call; a name matches its prefix, so version
  * suffixes (_v10000) and variants (cudaGraphInstantiateWithFlags) count. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/base/intervals.h"
+#include "common/util.h"
 
 /* The plugin caps the summed blocks per SM of concurrent kernels at one full GPU. */
 #define SM_EFFICIENCY_CAP 1.0
@@ -22,12 +23,6 @@ static int cmp_endpoint(const void *a, const void *b)
     if (x->ts != y->ts)
         return (x->ts > y->ts) - (x->ts < y->ts);
     return x->is_end - y->is_end;
-}
-
-static int cmp_int32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* Σ min(Σ running blocks per SM, cap) × length over [ws, we), by a sweep over kernel ends. */
@@ -102,7 +97,7 @@ int gs_gpu_metrics_compute(const gs_trace *t, gs_ns window_start, gs_ns window_e
         goto oom;
     for (size_t i = 0; i < t->kernels.n; i++)
         ids[i] = t->kernels.v[i].device;
-    qsort(ids, t->kernels.n, sizeof *ids, cmp_int32);
+    qsort(ids, t->kernels.n, sizeof *ids, gs_cmp_i32);
     size_t nd = 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
         if (!nd || ids[nd - 1] != ids[i])

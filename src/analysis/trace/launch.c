@@ -4,6 +4,7 @@
 #include "analysis/base/thresholds.h"
 #include "analysis/base/window.h"
 #include "common/log.h"
+#include "common/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,6 @@ typedef struct item {
 static const char *const driver_launch_prefixes[] = {
     "cuLaunchKernel", "cuLaunchCooperativeKernel", "hipModuleLaunchKernel",
     "hipExtModuleLaunchKernel"};
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Launch calls that are CUDA-graph launches: they launch many kernels at once. */
 static bool is_graph_launch(const char *name)

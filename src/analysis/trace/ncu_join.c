@@ -8,6 +8,7 @@
 
 #include "analysis/base/kernel_function.h"
 #include "common/demangle.h"
+#include "common/util.h"
 
 /* A name's function (analysis/base/kernel_function.h), demangled first when it is mangled. */
 typedef struct function_name {
@@ -48,7 +49,7 @@ static const char *limiter_of(const gs_ncu_kernel *k)
     };
     const char *best = NULL;
     double least = INFINITY;
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+    for (size_t i = 0; i < COUNT_OF(limits); i++) {
         double v = k->metric[limits[i].slot];
         if (!isnan(v) && v < least)
             least = v, best = limits[i].name;

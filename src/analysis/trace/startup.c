@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "analysis/base/thresholds.h"
+#include "common/util.h"
 #include "model/nesting.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A call this long where a context is first needed is creating it: creating one takes tens to
  * hundreds of milliseconds, a call of those classes otherwise microseconds. */

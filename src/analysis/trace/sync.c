@@ -5,8 +5,7 @@
 
 #include "analysis/base/window.h"
 #include "common/log.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#include "common/util.h"
 
 /* Framework operators that synchronize (the PyTorch Performance Tuning Guide, "Avoid unnecessary
  * CPU-GPU synchronization": .item(), .cpu(), .to(), .nonzero()):

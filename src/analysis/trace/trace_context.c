@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/base/collectives.h"
+#include "common/util.h"
 
 /* ---- names ---------------------------------------------------------------------------------- */
 
@@ -29,7 +30,7 @@ static bool has_any_ci(const char *s, const char *const *needles, size_t n)
     return false;
 }
 
-#define HAS_ANY(s, list) has_any_ci(s, list, sizeof list / sizeof list[0])
+#define HAS_ANY(s, list) has_any_ci(s, list, COUNT_OF(list))
 
 /* Half-precision, bfloat16 and FP8 kernels, as cuBLAS, cuDNN, CUTLASS and PyTorch's templates
  * name them (sm90_xmma_gemm_bf16bf16..., at::native::...<c10::BFloat16>, hgemm, h16816). */
@@ -180,7 +181,7 @@ static gs_coll_kind kind_of_ops(const gs_trace *t, uint32_t op)
             if (*ch != '_')
                 norm[n++] = (char)tolower((unsigned char)*ch);
         norm[n] = '\0';
-        for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
+        for (size_t i = 0; i < COUNT_OF(tokens); i++)
             if (strstr(norm, tokens[i].token))
                 return tokens[i].kind;
         op = t->ranges.v[op].parent;

@@ -1,0 +1,49 @@
+/* Small helpers every folder uses: the length of an array, qsort comparators of plain numbers,
+ * and string predicates. One home, so none is written twice. */
+#ifndef GS_COMMON_UTIL_H
+#define GS_COMMON_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The number of elements of an array (not of a pointer). */
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* qsort comparators, ascending. */
+static inline int gs_cmp_i64(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+static inline int gs_cmp_i32(const void *pa, const void *pb)
+{
+    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+    return (a > b) - (a < b);
+}
+
+static inline int gs_cmp_u32(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return (a > b) - (a < b);
+}
+
+static inline int gs_cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+static inline bool gs_starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static inline bool gs_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+#endif
