@@ -2,7 +2,6 @@
  * kind with message sizes and bandwidth. */
 #include <stdio.h>
 
-#include "analysis/trace/comm.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
@@ -60,21 +59,6 @@ static int render(const gs_cli *cli, const gs_comm *comm, bool per_step)
     return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
 }
 
-/* Several inputs, or .gsum rank summaries among them, go rank by rank through the core's
- * pipeline: each summary holds its rank's rows of this view, computed by the same code as on the
- * trace, and the merge puts them side by side. */
-static int rank_by_rank(const gs_cli *cli, const gs_rank_inputs *in, bool per_step)
-{
-    const gs_pipeline_opts opts = {.load = gs_cli_rank_opts(cli, false), .align = true};
-    gs_report report;
-    int rc = gs_cli_run_pipeline(cli, in, &opts, &report);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    rc = render(cli, &report.comm, per_step);
-    gs_report_free(&report);
-    return rc;
-}
-
 int cmd_comm(int argc, char **argv)
 {
     bool hta = false, per_step = false;
@@ -86,32 +70,21 @@ int cmd_comm(int argc, char **argv)
     if (rc != GS_CLI_RUN)
         return rc;
     gs_rank_inputs in;
-    if ((rc = gs_cli_list_ranks(&cli, &in)) != GS_CLI_RUN)
+    if ((rc = gs_cli_list_ranks(&cli, true, &in)) != GS_CLI_RUN)
         return rc;
-    /* One trace is analysed whole (cheaper than the report's analyses a rank summary runs), and
-     * so is every trace with --hta: HTA's cut is made on the whole trace, and a summary holds
+    /* One input or many, traces or rank summaries: each rank summarised for its communication
+     * alone, then side by side. HTA's cut is made on each whole trace, and a summary holds
      * gpuscope's numbers only. */
+    gs_report report;
+    gs_pipeline_opts opts = {.load = gs_cli_rank_opts(&cli, GS_STAGE_COMM, false)};
+    opts.load.summary.hta_compat = hta;
     if (hta && in.ngsum > 0) {
         fputs("gpuscope: comm: --hta needs traces, not rank summaries (.gsum)\n", stderr);
         rc = GS_EXIT_USAGE;
-    } else if (!hta && (in.n > 1 || in.ngsum > 0)) {
-        rc = rank_by_rank(&cli, &in, per_step);
+    } else if ((rc = gs_cli_run_pipeline(&cli, &in, &opts, &report)) == GS_CLI_RUN) {
+        rc = render(&cli, &report.comm, per_step);
+        gs_report_free(&report);
     }
     gs_rank_inputs_free(&in);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    gs_comm comm;
-    gs_error err;
-    const gs_comm_opts opts = {.hta_compat = hta, .steps = &cli.steps};
-    if (gs_comm_build(&profile, &cli.select, &opts, &comm, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        rc = render(&cli, &comm, per_step);
-        gs_comm_free(&comm);
-    }
-    gs_profile_free(&profile);
     return rc;
 }

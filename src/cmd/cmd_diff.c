@@ -104,7 +104,7 @@ int cmd_diff(int argc, char **argv)
         gs_profile_free(&prof[0]);
         return rc;
     }
-    const gs_diff_opts opts = {.steps = cli.steps, .select = cli.select};
+    const gs_diff_opts opts = {.ctx = {.steps = cli.steps}, .select = cli.select};
     gs_diff d;
     gs_error err;
     if (gs_diff_build(&prof[0], &prof[1], &opts, &d, &err) != 0) {

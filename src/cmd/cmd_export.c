@@ -133,7 +133,7 @@ int cmd_export(int argc, char **argv)
     gs_error err = {0};
     int fail = 0;
     for (size_t i = 0; i < profile.traces.n && !fail; i++)
-        if (gs_selected(&cli.select, profile.traces.v[i])) {
+        if (gs_selected(&cli.select, &profile.traces.v[i]->id)) {
             gs_trace **slot = GS_VEC_PUSH(&chosen.traces);
             fail = slot ? 0 : gs_fail_oom(&err);
             if (slot)

@@ -182,12 +182,32 @@ static int pick_targets(const gs_profile *p, const gs_kernel_summary *ks, size_t
     return 0;
 }
 
+/* The kernels of the whole of every trace, by launch, as ncu profiles them. */
+static int kernels_by_launch(const gs_profile *p, gs_kernel_summary *ks, gs_error *err)
+{
+    if (gs_kernel_summary_init(ks, true, err) != 0)
+        return -1;
+    const gs_ctx_opts whole = {0};
+    for (size_t i = 0; i < p->traces.n; i++) {
+        gs_trace_ctx c;
+        if (gs_trace_ctx_build(p->traces.v[i], &whole, &c, err) != 0) {
+            gs_kernel_summary_free(ks);
+            return -1;
+        }
+        int rc = gs_kernel_summary_add(ks, &c, err);
+        gs_trace_ctx_free(&c);
+        if (rc != 0)
+            return -1;
+    }
+    return gs_kernel_summary_finish(ks, err);
+}
+
 static int measure(const gs_cli *cli, const gs_profile *p, char **program, size_t top,
                    const char *set, const char *output, bool dry_run)
 {
     gs_error err;
     gs_kernel_summary ks;
-    if (gs_kernel_summary_build(p, NULL, true, &ks, &err) != 0)
+    if (kernels_by_launch(p, &ks, &err) != 0)
         return gs_cli_fail(&err);
     target *tg = calloc(top ? top : 1, sizeof *tg);
     size_t ntg = 0;
@@ -228,10 +248,12 @@ static int measure(const gs_cli *cli, const gs_profile *p, char **program, size_
         if (out && rc == GS_EXIT_OK) {
             gs_ncu_report report;
             gs_ncu_join join;
+            gs_kernel_summary joined;
             if (gs_ncu_read(output, &report, &err) != 0) {
                 rc = gs_cli_fail(&err);
             } else {
-                if (gs_ncu_join_build(p, NULL, &report, &join, &err) != 0) {
+                if (kernels_by_launch(p, &joined, &err) != 0 ||
+                    gs_ncu_join_build(&joined, &report, &join, &err) != 0) {
                     rc = gs_cli_fail(&err);
                 } else {
                     gs_text_style style = gs_cli_text_style();

@@ -114,11 +114,12 @@ int cmd_report(int argc, char **argv)
         return GS_EXIT_USAGE;
     }
     gs_rank_inputs in;
-    if ((rc = gs_cli_list_ranks(&cli, &in)) != GS_CLI_RUN)
+    if ((rc = gs_cli_list_ranks(&cli, true, &in)) != GS_CLI_RUN)
         return rc;
     /* Every input a rank, one trace in memory at a time, each kernel's and copy's duration kept
      * so medians across ranks are exact. */
-    const gs_pipeline_opts opts = {.load = gs_cli_rank_opts(&cli, true), .align = true};
+    const gs_pipeline_opts opts = {.load = gs_cli_rank_opts(&cli, GS_STAGE_ALL, true),
+                                   .align = true};
     gs_report report;
     rc = gs_cli_run_pipeline(&cli, &in, &opts, &report);
     gs_rank_inputs_free(&in);

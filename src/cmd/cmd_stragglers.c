@@ -2,7 +2,6 @@
  * between the ranks' files. */
 #include <stdio.h>
 
-#include "analysis/crossrank/straggler.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
@@ -57,21 +56,6 @@ static int render(const gs_cli *cli, const gs_stragglers *s, bool each)
     return rc == 0 ? GS_EXIT_OK : gs_cli_out_of_memory();
 }
 
-/* Several inputs, or .gsum rank summaries among them, go rank by rank through the core's
- * pipeline: the same analysis on the summaries' collectives and steps. */
-static int rank_by_rank(const gs_cli *cli, const gs_rank_inputs *in, const gs_strag_opts *opts,
-                        bool each)
-{
-    const gs_pipeline_opts popts = {.load = gs_cli_rank_opts(cli, false), .align = opts->align};
-    gs_report report;
-    int rc = gs_cli_run_pipeline(cli, in, &popts, &report);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    rc = render(cli, &report.stragglers, each);
-    gs_report_free(&report);
-    return rc;
-}
-
 int cmd_stragglers(int argc, char **argv)
 {
     bool no_align = false, each = false;
@@ -82,28 +66,18 @@ int cmd_stragglers(int argc, char **argv)
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
         return rc;
-    const gs_strag_opts opts = {.align = !no_align, .steps = cli.steps};
     gs_rank_inputs in;
-    if ((rc = gs_cli_list_ranks(&cli, &in)) != GS_CLI_RUN)
+    if ((rc = gs_cli_list_ranks(&cli, true, &in)) != GS_CLI_RUN)
         return rc;
-    /* One trace is analysed whole: the straggler analysis alone is cheaper than the report's
-     * analyses a rank summary runs. */
-    if (in.n > 1 || in.ngsum > 0)
-        rc = rank_by_rank(&cli, &in, &opts, each);
-    gs_rank_inputs_free(&in);
-    if (rc != GS_CLI_RUN)
-        return rc;
-    gs_profile profile;
-    if ((rc = gs_cli_load(&cli, &profile)) != GS_CLI_RUN)
-        return rc;
-    gs_stragglers s;
-    gs_error err;
-    if (gs_stragglers_build(&profile, &cli.select, &opts, &s, &err) != 0) {
-        rc = gs_cli_fail(&err);
-    } else {
-        rc = render(&cli, &s, each);
-        gs_stragglers_free(&s);
+    /* One input or many, traces or rank summaries: each rank's collectives and steps, then the
+     * analysis across them. */
+    const gs_pipeline_opts opts = {.load = gs_cli_rank_opts(&cli, GS_STAGE_STRAGGLERS, false),
+                                   .align = !no_align};
+    gs_report report;
+    if ((rc = gs_cli_run_pipeline(&cli, &in, &opts, &report)) == GS_CLI_RUN) {
+        rc = render(&cli, &report.stragglers, each);
+        gs_report_free(&report);
     }
-    gs_profile_free(&profile);
+    gs_rank_inputs_free(&in);
     return rc;
 }

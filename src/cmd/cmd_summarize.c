@@ -46,7 +46,7 @@ int cmd_summarize(int argc, char **argv)
         return gs_cli_usage("summarize", "%s", "one trace per summary");
     gs_error err;
     gs_rank_summary s;
-    const gs_rank_load_opts opts = gs_cli_rank_opts(&cli, false);
+    const gs_rank_load_opts opts = gs_cli_rank_opts(&cli, GS_STAGE_ALL, false);
     if (gs_rank_trace_summarise(cli.paths[0], &opts, &s, &err) != 0)
         return gs_cli_fail(&err);
     gs_cli_note_losses(cli.paths[0], s.events.lost);

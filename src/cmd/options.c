@@ -311,13 +311,12 @@ static int check_exclusive(const gs_cli_spec *spec)
     return given > 1 ? usage_error(spec, "%s exclude each other", names) : GS_CLI_RUN;
 }
 
-/* The window is on for a view that offers it; its steps are the ones --step and --keep-warmup
- * name. --to before --from is refused. */
+/* The window is on for a view that offers it (over the steps --step and --keep-warmup name).
+ * --to before --from is refused. */
 static int check_window(const gs_cli_spec *spec, gs_cli *cli)
 {
     gs_window_spec *w = &cli->select.window;
     w->on = true;
-    w->steps = cli->steps;
     if (w->has_from && w->has_to && w->to <= w->from)
         return usage_error(spec, "%s", "--to must be later than --from");
     return GS_CLI_RUN;
@@ -398,7 +397,7 @@ static int no_such_rank(const gs_cli *cli, const gs_profile *profile)
     fprintf(stderr, "gpuscope: %s: no trace has rank %" PRId32 " (ranks:", cli->spec->command,
             cli->select.rank);
     for (size_t i = 0; i < profile->traces.n; i++)
-        fprintf(stderr, " %" PRId32, profile->traces.v[i]->rank);
+        fprintf(stderr, " %" PRId32, profile->traces.v[i]->id.rank);
     fputs(")\n", stderr);
     return GS_EXIT_USAGE;
 }
@@ -431,15 +430,15 @@ int gs_cli_load(const gs_cli *cli, gs_profile *profile)
     }
     bool any = false;
     for (size_t i = 0; i < profile->traces.n; i++)
-        any |= gs_selected(&cli->select, profile->traces.v[i]);
+        any |= gs_selected(&cli->select, &profile->traces.v[i]->id);
     if (!any) {
         rc = no_such_rank(cli, profile);
         gs_profile_free(profile);
         return rc;
     }
     for (size_t i = 0; i < profile->traces.n; i++)
-        if (gs_selected(&cli->select, profile->traces.v[i]))
-            gs_cli_note_losses(profile->traces.v[i]->path, profile->traces.v[i]->lost);
+        if (gs_selected(&cli->select, &profile->traces.v[i]->id))
+            gs_cli_note_losses(profile->traces.v[i]->id.path, profile->traces.v[i]->lost);
     return GS_CLI_RUN;
 }
 

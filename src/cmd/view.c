@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "cmd/rank_cli.h"
 #include "render/json.h"
 
 /* The parser writes an option through its value pointer; a view's entry cannot hold one (it is
@@ -86,27 +87,78 @@ static int emit_table(FILE *out, const gs_view *v, const gs_view_args *a, const 
     return rc;
 }
 
-/* Builds the view from the loaded traces and writes it to `out`; -1 with `err` set. */
-static int write_view(FILE *out, const gs_view *v, gs_view_args *a, const gs_profile *p,
-                      int sort_col, const gs_text_style *style, gs_error *err)
+/* The trace contexts the view asks for under these options. */
+static gs_ctx_opts context_opts(const gs_view *v, const gs_view_args *a)
 {
-    if (v->spec.window && gs_window_notes_build(p, &a->cli.select, &a->window, err) != 0)
-        return -1;
-    void *state = calloc(1, v->state_size);
-    if (!state) {
-        gs_window_notes_free(&a->window);
+    gs_ctx_opts o = {.steps = a->cli.steps, .window = a->cli.select.window};
+    if (v->context)
+        v->context(a, &o);
+    return o;
+}
+
+/* The view's state, built from the traces one at a time. */
+typedef struct view_run {
+    const gs_view *v;
+    gs_view_args *a;
+    void *state;
+    bool losses; /* say what each trace lost (on stderr) */
+} view_run;
+
+static int add_trace(const gs_trace_ctx *c, void *user, gs_error *err)
+{
+    view_run *r = user;
+    if (r->losses)
+        gs_cli_note_losses(c->trace->id.path, c->trace->lost);
+    if (r->v->spec.window && gs_window_notes_add(&r->a->window, c) != 0)
         return gs_fail_oom(err);
-    }
-    int rc = v->build(p, a, state, err);
-    if (rc == 0) {
-        bool itself = v->render && (!v->renders || v->renders(a));
-        rc = itself ? v->render(out, state, a, style) : emit_table(out, v, a, state, sort_col, style);
-        if (rc != 0)
-            rc = gs_fail_oom(err);
-        v->free(state);
-    }
+    return r->v->add(c, r->a, r->state, err);
+}
+
+/* Writes the built view to `out`, then frees the state. */
+static int write_state(FILE *out, const gs_view *v, gs_view_args *a, void *state, int sort_col,
+                       const gs_text_style *style, gs_error *err)
+{
+    gs_window_notes_finish(&a->window);
+    bool itself = v->render && (!v->renders || v->renders(a));
+    int rc = itself ? v->render(out, state, a, style) : emit_table(out, v, a, state, sort_col, style);
+    if (rc != 0)
+        rc = gs_fail_oom(err);
+    v->free(state);
+    return rc;
+}
+
+/* Feeds the state each trace `each` gives, then writes the view; -1 with `err` set. */
+static int run_view(FILE *out, const gs_view *v, gs_view_args *a, int sort_col,
+                    const gs_text_style *style,
+                    int (*each)(view_run *r, const void *from, gs_error *err), const void *from,
+                    gs_error *err)
+{
+    void *state = calloc(1, v->state_size);
+    if (!state)
+        return gs_fail_oom(err);
+    view_run r = {v, a, state, out == stdout};
+    int rc = v->init ? v->init(a, state, err) : 0;
+    if (rc == 0)
+        rc = each(&r, from, err);
+    if (rc == 0 && v->finish)
+        rc = v->finish(a, state, err);
+    if (rc == 0)
+        rc = write_state(out, v, a, state, sort_col, style, err);
+    else
+        v->free(state); /* what a failed step left: an analysis frees its own, so twice is fine */
     free(state);
     gs_window_notes_free(&a->window);
+    return rc;
+}
+
+/* The command's inputs, one trace at a time. */
+static int each_input(view_run *r, const void *from, gs_error *err)
+{
+    gs_cli_progress prog;
+    gs_rank_load_opts o = {.ctx = context_opts(r->v, r->a), .select = r->a->cli.select,
+                           .load = gs_cli_progress_start(&prog)};
+    int rc = gs_traces_each(from, &o, add_trace, r, err);
+    gs_cli_progress_end(&prog);
     return rc;
 }
 
@@ -118,17 +170,33 @@ int gs_view_run(const gs_view *v, int argc, char **argv)
     int sort_col, rc = gs_cli_parse(&b.spec, argc, argv, &a.cli);
     if (rc != GS_CLI_RUN || (rc = sort_column(v, &a, &sort_col)) != GS_CLI_RUN)
         return rc;
-    gs_profile profile;
-    if (v->whole_trace && v->whole_trace(&a))
-        a.cli.select.window.on = false;
-    if ((rc = gs_cli_load(&a.cli, &profile)) != GS_CLI_RUN)
+    gs_rank_inputs in;
+    if ((rc = gs_cli_list_ranks(&a.cli, false, &in)) != GS_CLI_RUN)
         return rc;
     gs_text_style style = gs_cli_text_style();
     gs_error err;
-    rc = write_view(stdout, v, &a, &profile, sort_col, &style, &err) == 0 ? GS_EXIT_OK
-                                                                          : gs_cli_fail(&err);
-    gs_profile_free(&profile);
+    rc = run_view(stdout, v, &a, sort_col, &style, each_input, &in, &err) == 0
+             ? GS_EXIT_OK
+             : gs_cli_pipeline_fail(&a.cli, &err);
+    gs_rank_inputs_free(&in);
     return rc;
+}
+
+/* The traces of a loaded profile, each with its context. */
+static int each_loaded(view_run *r, const void *from, gs_error *err)
+{
+    const gs_profile *p = from;
+    const gs_ctx_opts o = context_opts(r->v, r->a);
+    for (size_t i = 0; i < p->traces.n; i++) {
+        gs_trace_ctx c;
+        if (gs_trace_ctx_build(p->traces.v[i], &o, &c, err) != 0)
+            return -1;
+        int rc = add_trace(&c, r, err);
+        gs_trace_ctx_free(&c);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
 }
 
 int gs_view_write_csv(const gs_view *v, const gs_profile *p, FILE *out, gs_error *err)
@@ -139,5 +207,5 @@ int gs_view_write_csv(const gs_view *v, const gs_profile *p, FILE *out, gs_error
     a.cli = (gs_cli){.spec = &b.spec, .format = GS_FORMAT_CSV};
     a.cli.select.window.on = v->spec.window; /* the view's default window: the kept steps */
     const gs_text_style style = {0};
-    return write_view(out, v, &a, p, -1, &style, err);
+    return run_view(out, v, &a, -1, &style, each_loaded, p, err);
 }

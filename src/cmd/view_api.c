@@ -44,9 +44,22 @@ static const gs_column *columns(const gs_view_args *a, size_t *ncols)
     return gs_api_columns(ncols);
 }
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int init(const gs_view_args *a, void *state, gs_error *err)
 {
-    return gs_api_summary_build(p, &a->cli.select, state, err);
+    (void)a;
+    return gs_api_summary_init(state, err);
+}
+
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_api_summary_add(state, c, err);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_api_summary_finish(state, err);
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
@@ -66,7 +79,9 @@ const gs_view gs_view_api = {
     .summary = "CUDA runtime and driver calls (nsys cuda_api_sum)",
     .columns = columns,
     .state_size = sizeof(gs_api_summary),
-    .build = build,
+    .init = init,
+    .add = add,
+    .finish = finish,
     .table = table,
     .free = free_summary,
 };

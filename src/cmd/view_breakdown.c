@@ -50,11 +50,22 @@ enum { TB_COMPAT }; /* its flag */
 
 static const gs_cli_flag flags[] = {[TB_COMPAT] = {"tb-compat"}};
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
 {
-    gs_bd_opts opts = {.steps = a->cli.steps, .tb_compat = a->flag[TB_COMPAT]};
-    opts.steps.plugin_rules = opts.tb_compat;
-    return gs_breakdown_build(p, &a->cli.select, &opts, state, err);
+    return gs_breakdown_add(state, c, a->flag[TB_COMPAT], err);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a, (void)err;
+    gs_breakdown_finish(state);
+    return 0;
+}
+
+/* --tb-compat: the TensorBoard plugin's steps too (steps.h, plugin_rules). */
+static void context(const gs_view_args *a, gs_ctx_opts *o)
+{
+    o->steps.plugin_rules = a->flag[TB_COMPAT];
 }
 
 static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style)
@@ -72,7 +83,9 @@ const gs_view gs_view_breakdown = {
              .keep_warmup = true, .flags = flags, .nflags = 1},
     .summary = "where each step's time goes; GPU utilization, SM efficiency",
     .state_size = sizeof(gs_breakdown),
-    .build = build,
+    .add = add,
+    .finish = finish,
     .render = render,
     .free = free_breakdown,
+    .context = context,
 };

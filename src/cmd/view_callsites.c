@@ -75,9 +75,22 @@ static const gs_column *columns(const gs_view_args *a, size_t *ncols)
     return gs_callsite_columns(which(a), ncols);
 }
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int init(const gs_view_args *a, void *state, gs_error *err)
 {
-    return gs_callsites_build(p, &a->cli.select, state, err);
+    (void)a;
+    return gs_callsites_init(state, err);
+}
+
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_callsites_add(state, c, err);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_callsites_finish(state, err);
 }
 
 /* The flat tables sort by --sort; a tree keeps its order, so that children stay under their
@@ -120,7 +133,9 @@ const gs_view gs_view_callsites = {
     .summary = "GPU and CPU time per Python line and nn.Module (with_stack traces)",
     .columns = columns,
     .state_size = sizeof(gs_callsites),
-    .build = build,
+    .init = init,
+    .add = add,
+    .finish = finish,
     .render = render,
     .free = free_callsites,
 };

@@ -58,18 +58,28 @@ typedef struct idle_state {
     gs_idle idle;
 } idle_state;
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int init(const gs_view_args *a, void *state, gs_error *err)
 {
     idle_state *s = state;
-    const gs_idle_opts opts = {.max_gaps = a->count[GAPS], .hta_compat = a->flag[HTA],
-                               .steps = &a->cli.steps};
-    if (gs_temporal_build(p, &a->cli.select, a->flag[HTA], &s->temporal, err) != 0)
-        return -1;
-    if (gs_idle_build(p, &a->cli.select, &opts, &s->idle, err) != 0) {
-        gs_temporal_free(&s->temporal);
-        return -1;
-    }
-    return 0;
+    const gs_idle_opts opts = {.max_gaps = a->count[GAPS], .hta_compat = a->flag[HTA]};
+    return gs_idle_init(&s->idle, &opts, err);
+}
+
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
+{
+    idle_state *s = state;
+    return gs_temporal_add(&s->temporal, c, a->flag[HTA], err) != 0 ||
+                   gs_idle_add(&s->idle, c, err) != 0
+               ? -1
+               : 0;
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    idle_state *s = state;
+    gs_temporal_finish(&s->temporal);
+    return gs_idle_finish(&s->idle, err);
 }
 
 static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style)
@@ -84,12 +94,14 @@ static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_s
     return rc;
 }
 
-/* HTA selects its own steps (it drops the last one); a window only when one is asked for. */
-static bool whole_trace(const gs_view_args *a)
+/* HTA selects its own steps (it drops the last one): the whole trace, unless a window is asked
+ * for. */
+static void context(const gs_view_args *a, gs_ctx_opts *o)
 {
     const gs_window_spec *w = &a->cli.select.window;
-    return a->flag[HTA] && !w->has_from && !w->has_to && !w->range && !a->cli.steps.regex &&
-           !a->cli.steps.keep_warmup;
+    if (a->flag[HTA] && !w->has_from && !w->has_to && !w->range && !a->cli.steps.regex &&
+        !a->cli.steps.keep_warmup)
+        o->window.on = false;
 }
 
 static void free_idle(void *state)
@@ -105,8 +117,10 @@ const gs_view gs_view_idle = {
              .nflags = 1, .counts = counts, .ncounts = 1},
     .summary = "GPU idle time per rank, idle gaps and what the host was doing",
     .state_size = sizeof(idle_state),
-    .build = build,
+    .init = init,
+    .add = add,
+    .finish = finish,
     .render = render,
     .free = free_idle,
-    .whole_trace = whole_trace,
+    .context = context,
 };

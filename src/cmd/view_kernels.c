@@ -87,18 +87,31 @@ static const gs_column *columns(const gs_view_args *a, size_t *ncols)
     return a->text[NCU] ? gs_ncu_columns(ncols) : gs_kernel_columns(a->flag[BY_LAUNCH], ncols);
 }
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+/* With --ncu, the kernels are grouped by launch, as ncu profiles them, and joined at the end. */
+static int init(const gs_view_args *a, void *state, gs_error *err)
 {
     kernels_state *s = state;
-    if (!a->text[NCU])
-        return gs_kernel_summary_build(p, &a->cli.select, a->flag[BY_LAUNCH], &s->summary, err);
-    if (gs_ncu_read(a->text[NCU], &s->ncu, err) != 0)
+    if (a->text[NCU] && gs_ncu_read(a->text[NCU], &s->ncu, err) != 0)
         return -1;
-    if (gs_ncu_join_build(p, &a->cli.select, &s->ncu, &s->join, err) != 0) {
+    if (gs_kernel_summary_init(&s->summary, a->flag[BY_LAUNCH] || a->text[NCU], err) != 0) {
         gs_ncu_report_free(&s->ncu);
         return -1;
     }
     return 0;
+}
+
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_kernel_summary_add(&((kernels_state *)state)->summary, c, err);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    kernels_state *s = state;
+    if (gs_kernel_summary_finish(&s->summary, err) != 0)
+        return -1;
+    return a->text[NCU] ? gs_ncu_join_build(&s->summary, &s->ncu, &s->join, err) : 0;
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
@@ -135,7 +148,9 @@ const gs_view gs_view_kernels = {
     .summary = "GPU kernels summed by name (nsys cuda_gpu_kern_sum)",
     .columns = columns,
     .state_size = sizeof(kernels_state),
-    .build = build,
+    .init = init,
+    .add = add,
+    .finish = finish,
     .table = table,
     .render = render,
     .renders = renders,

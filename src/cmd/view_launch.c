@@ -52,9 +52,18 @@ enum { PER_STEP }; /* its flag */
 
 static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step"}};
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
 {
-    return gs_launch_build(p, &a->cli.select, &a->cli.steps, state, err);
+    (void)a;
+    return gs_launch_add(state, c, err);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    (void)err;
+    gs_launch_finish(state);
+    return 0;
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
@@ -73,7 +82,8 @@ const gs_view gs_view_launch = {
              .flags = flags, .nflags = 1},
     .summary = "kernel launch delay and cost, short kernels, CUDA graphs",
     .state_size = sizeof(gs_launch_summary),
-    .build = build,
+    .add = add,
+    .finish = finish,
     .table = table,
     .free = free_summary,
 };

@@ -46,9 +46,16 @@ static const gs_column *columns(const gs_view_args *a, size_t *ncols)
     return gs_memcpy_columns(ncols);
 }
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
 {
-    return gs_memcpy_summary_build(p, &a->cli.select, state, err);
+    (void)a;
+    return gs_memcpy_summary_add(state, c, err);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_memcpy_summary_finish(state, err);
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
@@ -68,7 +75,8 @@ const gs_view gs_view_memcpy = {
     .summary = "memory copies and sets by kind: count, bytes, time, bandwidth",
     .columns = columns,
     .state_size = sizeof(gs_memcpy_summary),
-    .build = build,
+    .add = add,
+    .finish = finish,
     .table = table,
     .free = free_summary,
 };

@@ -59,9 +59,24 @@ enum { OPS, TIMELINE, PER_STEP }; /* its flags, which exclude each other */
 static const gs_cli_flag flags[] = {[OPS] = {"ops"}, [TIMELINE] = {"timeline"},
                                     [PER_STEP] = {"per-step"}};
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int init(const gs_view_args *a, void *state, gs_error *err)
 {
-    return gs_memory_build(p, &a->cli.select, &a->cli.steps, state, err);
+    (void)a;
+    return gs_memory_init(state, err);
+}
+
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_memory_add(state, c, err);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    (void)err;
+    gs_memory_finish(state);
+    return 0;
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
@@ -83,7 +98,9 @@ const gs_view gs_view_memory = {
              .exclusive_flags = true, .flags = flags, .nflags = 3},
     .summary = "allocated/reserved memory over time, peak, growth, headroom",
     .state_size = sizeof(gs_memory_summary),
-    .build = build,
+    .init = init,
+    .add = add,
+    .finish = finish,
     .table = table,
     .free = free_summary,
 };

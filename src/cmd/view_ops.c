@@ -67,9 +67,21 @@ static const gs_column *columns(const gs_view_args *a, size_t *ncols)
     return gs_op_columns(a->flag[BY_SHAPE], true, ncols);
 }
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int init(const gs_view_args *a, void *state, gs_error *err)
 {
-    return gs_op_summary_build(p, &a->cli.select, a->flag[BY_SHAPE], &a->cli.steps, state, err);
+    return gs_op_summary_init(state, a->flag[BY_SHAPE], err);
+}
+
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_op_summary_add(state, c, err);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_op_summary_finish(state, err);
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
@@ -90,7 +102,9 @@ const gs_view gs_view_ops = {
     .summary = "operators and annotations (PyTorch key_averages)",
     .columns = columns,
     .state_size = sizeof(gs_op_summary),
-    .build = build,
+    .init = init,
+    .add = add,
+    .finish = finish,
     .table = table,
     .free = free_summary,
 };

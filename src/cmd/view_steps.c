@@ -1,5 +1,6 @@
 /* gpuscope steps: the steps of each trace, their statistics and warm-up (doc/design.md §10). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/base/steps.h"
 #include "cmd/cmd.h"
@@ -58,28 +59,45 @@ typedef struct steps_state {
 static void free_steps(void *state)
 {
     steps_state *s = state;
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t i = 0; i < s->n; i++) {
+        gs_rank_id_free(&s->views[i].id);
         gs_steps_free(&s->views[i].steps);
+    }
     free(s->views);
+    memset(s, 0, sizeof *s);
 }
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
 {
+    (void)a;
     steps_state *s = state;
-    s->views = calloc(p->traces.n ? p->traces.n : 1, sizeof *s->views);
-    if (!s->views)
+    gs_steps_view *grown = realloc(s->views, (s->n + 1) * sizeof *grown);
+    if (!grown)
         return gs_fail_oom(err);
-    for (size_t i = 0; i < p->traces.n; i++) {
-        const gs_trace *t = p->traces.v[i];
-        if (!gs_selected(&a->cli.select, t))
-            continue;
-        s->views[s->n].trace = t;
-        if (gs_steps_find(t, &a->cli.steps, &s->views[s->n].steps, err) != 0) {
-            free_steps(s);
-            return -1;
-        }
-        s->n++;
+    s->views = grown;
+    gs_steps_view *v = &s->views[s->n];
+    memset(v, 0, sizeof *v);
+    gs_ns last;
+    gs_trace_span(c->trace, &v->origin, &last);
+    if (gs_rank_id_copy(&v->id, &c->trace->id) != 0 || gs_steps_copy(&v->steps, &c->steps) != 0) {
+        gs_rank_id_free(&v->id);
+        return gs_fail_oom(err);
     }
+    s->n++;
+    return 0;
+}
+
+static int cmp_view(const void *a, const void *b)
+{
+    return gs_rank_id_cmp(&((const gs_steps_view *)a)->id, &((const gs_steps_view *)b)->id);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a, (void)err;
+    steps_state *s = state;
+    if (s->n > 1)
+        qsort(s->views, s->n, sizeof *s->views, cmp_view);
     return 0;
 }
 
@@ -93,7 +111,8 @@ const gs_view gs_view_steps = {
     .spec = {.command = "steps", .help = help, .csv = true, .step = true, .keep_warmup = true},
     .summary = "steps found, warm-up, step-time statistics and per-step table",
     .state_size = sizeof(steps_state),
-    .build = build,
+    .add = add,
+    .finish = finish,
     .render = render,
     .free = free_steps,
 };

@@ -46,9 +46,22 @@ enum { PER_STEP }; /* its flag */
 
 static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step"}};
 
-static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
+static int init(const gs_view_args *a, void *state, gs_error *err)
 {
-    return gs_sync_build(p, &a->cli.select, &a->cli.steps, state, err);
+    (void)a;
+    return gs_sync_init(state, err);
+}
+
+static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_sync_add(state, c, err);
+}
+
+static int finish(const gs_view_args *a, void *state, gs_error *err)
+{
+    (void)a;
+    return gs_sync_finish(state, err);
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
@@ -67,7 +80,9 @@ const gs_view gs_view_sync = {
              .flags = flags, .nflags = 1},
     .summary = "time the host spends blocked in synchronization, and who caused it",
     .state_size = sizeof(gs_sync_summary),
-    .build = build,
+    .init = init,
+    .add = add,
+    .finish = finish,
     .table = table,
     .free = free_summary,
 };

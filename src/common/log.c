@@ -2,58 +2,30 @@
 
 #include <pthread.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
 /* A message longer than this is cut, and ends in "...". */
-enum { LINE_MAX_BYTES = 1024, ONCE_SLOTS = 4096 };
+enum { LINE_MAX_BYTES = 1024 };
 
 atomic_int gs_log_threshold;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static gs_log_sink sink;
 static void *sink_ctx;
-/* Hashes of the GS_LOG_ONCE messages written (0 = free slot); when full, repeats get through. */
-static uint64_t seen[ONCE_SLOTS];
 
 void gs_log_set(int level, gs_log_sink s, void *ctx)
 {
     pthread_mutex_lock(&lock);
     sink = s;
     sink_ctx = ctx;
-    memset(seen, 0, sizeof seen);
     atomic_store(&gs_log_threshold, s ? level : GS_LOG_OFF);
     pthread_mutex_unlock(&lock);
 }
 
-static uint64_t hash_line(const char *s)
-{
-    uint64_t h = 14695981039346656037ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h ? h : 1;
-}
-
-/* Whether the message is new (and now remembered). Called with the lock held. */
-static bool first_time(const char *line)
-{
-    uint64_t h = hash_line(line);
-    for (size_t i = 0; i < ONCE_SLOTS; i++) {
-        uint64_t *slot = &seen[(h + i) % ONCE_SLOTS];
-        if (*slot == h)
-            return false;
-        if (*slot == 0) {
-            *slot = h;
-            return true;
-        }
-    }
-    return true;
-}
-
-static void emit(bool once, const char *fmt, va_list ap)
+static void emit(const char *fmt, va_list ap)
 {
     char line[LINE_MAX_BYTES];
     int n = vsnprintf(line, sizeof line, fmt, ap);
@@ -66,7 +38,7 @@ static void emit(bool once, const char *fmt, va_list ap)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = ' ';
     pthread_mutex_lock(&lock);
-    if (sink && (!once || first_time(line)))
+    if (sink)
         sink(sink_ctx, line);
     pthread_mutex_unlock(&lock);
 }
@@ -75,15 +47,7 @@ void gs_log_write(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    emit(false, fmt, ap);
-    va_end(ap);
-}
-
-void gs_log_write_once(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    emit(true, fmt, ap);
+    emit(fmt, ap);
     va_end(ap);
 }
 

@@ -25,8 +25,8 @@ enum gs_log_level {
 /* Receives one message: no prefix, no newline, no control characters. */
 typedef void (*gs_log_sink)(void *ctx, const char *line);
 
-/* Installs the sink and its level (GS_LOG_OFF, or a NULL sink, turns the log off) and forgets
- * the messages GS_LOG_ONCE has seen. Call it before any thread that logs starts. */
+/* Installs the sink and its level (GS_LOG_OFF, or a NULL sink, turns the log off). Call it
+ * before any thread that logs starts. */
 void gs_log_set(int level, gs_log_sink sink, void *ctx);
 
 /* The level in force; read by GS_LOG. Written only by gs_log_set. */
@@ -38,21 +38,12 @@ static inline bool gs_log_on(int level)
 }
 
 void gs_log_write(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void gs_log_write_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* One message at `level`. The arguments are evaluated only when the level is on. */
 #define GS_LOG(level, ...)                                                                         \
     do {                                                                                           \
         if (__builtin_expect(gs_log_on(level), 0))                                                 \
             gs_log_write(__VA_ARGS__);                                                             \
-    } while (0)
-
-/* The same, but a message identical to one already written is dropped: for decisions taken again
- * by each analysis that needs them (a trace's steps are found by every per-step view). */
-#define GS_LOG_ONCE(level, ...)                                                                    \
-    do {                                                                                           \
-        if (__builtin_expect(gs_log_on(level), 0))                                                 \
-            gs_log_write_once(__VA_ARGS__);                                                        \
     } while (0)
 
 /* Appends to a message built in parts in buf (cap bytes); what does not fit is dropped. */

@@ -4,6 +4,7 @@
 #define GS_COMMON_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -34,6 +35,10 @@ static inline int gs_cmp_double(const void *pa, const void *pb)
     double a = *(const double *)pa, b = *(const double *)pb;
     return (a > b) - (a < b);
 }
+
+/* A stable sort (equal elements keep their order, unlike qsort's): a merge sort, or an insertion
+ * sort in place when memory for the merge is short, so it cannot fail. */
+void gs_stable_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 static inline bool gs_starts_with(const char *s, const char *prefix)
 {

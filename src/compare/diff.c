@@ -20,7 +20,7 @@ static size_t pair_traces(const gs_breakdown bd[GS_SIDES], size_t (*pairs)[GS_SI
         return SIZE_MAX;
     for (size_t i = 0; i < nb; i++) {
         for (size_t j = 0; j < nn; j++) {
-            if (used[j] || bd[GS_SIDE_BASE].v[i].rank != bd[GS_SIDE_NEW].v[j].rank)
+            if (used[j] || bd[GS_SIDE_BASE].v[i].id.rank != bd[GS_SIDE_NEW].v[j].id.rank)
                 continue;
             used[j] = true;
             pairs[np][0] = i;
@@ -106,7 +106,7 @@ static int build_activity(gs_diff *d, gs_error *err)
     int rc = traces && steps ? 0 : gs_fail_oom(err);
     for (int s = 0; s < GS_SIDES && rc == 0; s++) {
         for (size_t p = 0; p < d->npairs; p++) {
-            traces[p] = d->pairs[p].bd[s]->trace;
+            traces[p] = d->pairs[p].ctx[s]->trace;
             steps[p] = &d->pairs[p].bd[s]->steps;
         }
         rc = gs_activity_build(traces, steps, d->npairs, &d->act[s], err);
@@ -139,10 +139,10 @@ static gs_mem_change *find_mem(gs_diff *d, size_t pair, const gs_mem_device *dev
 static int add_memory(gs_diff *d, int side, const gs_memory_summary *ms, size_t *cap)
 {
     for (size_t p = 0; p < d->npairs; p++) {
-        const gs_trace *t = d->pairs[p].bd[side]->trace;
+        const gs_trace *t = d->pairs[p].ctx[side]->trace;
         for (size_t i = 0; i < ms->ndevices; i++) {
             const gs_mem_device *dev = &ms->devices[i];
-            if (dev->path != t->path || dev->rank != t->rank)
+            if (strcmp(dev->path, t->id.path) != 0 || dev->rank != t->id.rank)
                 continue;
             gs_mem_change *m = find_mem(d, p, dev);
             if (!m) {
@@ -160,14 +160,16 @@ static int add_memory(gs_diff *d, int side, const gs_memory_summary *ms, size_t 
     return 0;
 }
 
-static int build_memory(gs_diff *d, const gs_profile *prof[GS_SIDES], const gs_diff_opts *opts,
-                        gs_error *err)
+static int build_memory(gs_diff *d, gs_error *err)
 {
     size_t cap = 0;
     for (int s = 0; s < GS_SIDES; s++) {
         gs_memory_summary ms;
-        if (gs_memory_build(prof[s], &opts->select, &opts->steps, &ms, err) != 0)
+        if (gs_memory_init(&ms, err) != 0)
             return -1;
+        for (size_t i = 0; i < d->bd[s].n; i++)
+            if (gs_memory_add(&ms, &d->ctx[s][i], err) != 0)
+                return -1;
         int rc = add_memory(d, s, &ms, &cap);
         gs_memory_summary_free(&ms);
         if (rc != 0)
@@ -185,7 +187,7 @@ static int no_common_rank(const gs_diff *d, gs_error *err)
         size_t len = 0;
         for (size_t i = 0; i < d->bd[s].n && len + 12 < sizeof ranks[s]; i++)
             len += (size_t)snprintf(ranks[s] + len, sizeof ranks[s] - len, " %d",
-                                    (int)d->bd[s].v[i].rank);
+                                    (int)d->bd[s].v[i].id.rank);
     }
     return gs_fail(err, GS_EXIT_INPUT, "diff: BASE and NEW have no rank in common (BASE ranks:%s; "
                    "NEW ranks:%s)", ranks[0], ranks[1]);
@@ -199,8 +201,10 @@ static int build_pairs(gs_diff *d, gs_error *err)
     int rc = np == SIZE_MAX ? gs_fail_oom(err) : np == 0 ? no_common_rank(d, err) : 0;
     for (size_t p = 0; rc == 0 && p < np; p++) {
         gs_rank_change *c = &d->pairs[d->npairs++];
-        c->bd[GS_SIDE_BASE] = &d->bd[GS_SIDE_BASE].v[idx[p][0]];
-        c->bd[GS_SIDE_NEW] = &d->bd[GS_SIDE_NEW].v[idx[p][1]];
+        for (int s = 0; s < GS_SIDES; s++) {
+            c->ctx[s] = &d->ctx[s][idx[p][s]];
+            c->bd[s] = &d->bd[s].v[idx[p][s]];
+        }
         if (compare_steps(c) != 0)
             rc = gs_fail_oom(err);
     }
@@ -225,7 +229,7 @@ static int build_setup(gs_diff *d, gs_error *err)
     }
     for (int s = 0; s < GS_SIDES; s++)
         for (size_t p = 0; p < d->npairs; p++)
-            v[s][p] = d->pairs[p].bd[s]->trace;
+            v[s][p] = d->pairs[p].ctx[s]->trace;
     const gs_trace *const *traces[GS_SIDES] = {v[0], v[1]};
     const size_t n[GS_SIDES] = {d->npairs, d->npairs};
     gs_diff_setup_build(traces, n, &d->setup);
@@ -248,15 +252,32 @@ bool gs_diff_category_comparable(const gs_diff *d, enum gs_bd_cat c)
     }
 }
 
+/* Each selected trace's context and breakdown, in profile order. */
+static int build_side(gs_diff *d, int side, const gs_profile *p, const gs_diff_opts *opts,
+                      gs_error *err)
+{
+    d->ctx[side] = calloc(p->traces.n + 1, sizeof *d->ctx[side]);
+    if (!d->ctx[side])
+        return gs_fail_oom(err);
+    for (size_t i = 0; i < p->traces.n; i++) {
+        const gs_trace *t = p->traces.v[i];
+        if (!gs_selected(&opts->select, &t->id))
+            continue;
+        if (gs_trace_ctx_build(t, &opts->ctx, &d->ctx[side][d->bd[side].n], err) != 0 ||
+            gs_breakdown_add(&d->bd[side], &d->ctx[side][d->bd[side].n], false, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int gs_diff_build(const gs_profile *base, const gs_profile *next, const gs_diff_opts *opts,
                   gs_diff *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     const gs_profile *prof[GS_SIDES] = {base, next};
-    const gs_bd_opts bd_opts = {.steps = opts->steps};
     int rc = 0;
     for (int s = 0; s < GS_SIDES && rc == 0; s++)
-        rc = gs_breakdown_build(prof[s], &opts->select, &bd_opts, &out->bd[s], err);
+        rc = build_side(out, s, prof[s], opts, err);
     if (rc == 0)
         rc = build_pairs(out, err);
     if (rc == 0) {
@@ -264,7 +285,7 @@ int gs_diff_build(const gs_profile *base, const gs_profile *next, const gs_diff_
         rc = build_activity(out, err);
     }
     if (rc == 0)
-        rc = build_memory(out, prof, opts, err);
+        rc = build_memory(out, err);
     if (rc == 0)
         rc = build_setup(out, err);
     if (rc != 0)
@@ -275,6 +296,10 @@ int gs_diff_build(const gs_profile *base, const gs_profile *next, const gs_diff_
 void gs_diff_free(gs_diff *d)
 {
     for (int s = 0; s < GS_SIDES; s++) {
+        /* every context up to the last built: a failed build leaves its own freed (zeroed) */
+        for (size_t i = 0; d->ctx[s] && i <= d->bd[s].n; i++)
+            gs_trace_ctx_free(&d->ctx[s][i]);
+        free(d->ctx[s]);
         gs_breakdown_free(&d->bd[s]);
         gs_activity_free(&d->act[s]);
     }

@@ -17,6 +17,7 @@
 #include "analysis/trace/breakdown.h"
 #include "analysis/base/select.h"
 #include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "compare/activity.h"
 #include "compare/bootstrap.h"
@@ -30,13 +31,14 @@
 #define GS_DIFF_MIN_STEPS 3
 
 typedef struct gs_diff_opts {
-    gs_step_opts steps; /* --step, --keep-warmup: the same on both sides */
-    gs_select select;   /* --rank: the same on both sides */
+    gs_ctx_opts ctx;  /* --step, --keep-warmup: the same on both sides */
+    gs_select select; /* --rank: the same on both sides */
 } gs_diff_opts;
 
 /* One BASE trace and its NEW partner. */
 typedef struct gs_rank_change {
-    const gs_bd_trace *bd[GS_SIDES]; /* each with its steps */
+    const gs_trace_ctx *ctx[GS_SIDES]; /* the traces' contexts */
+    const gs_bd_trace *bd[GS_SIDES];   /* each with its steps */
     size_t kept[GS_SIDES];           /* kept steps (bd[s]->steps.stats has their statistics) */
     bool has_ci;                     /* both sides have GS_DIFF_MIN_STEPS kept steps */
     gs_boot_ci ci;                   /* valid when has_ci */
@@ -54,7 +56,8 @@ typedef struct gs_mem_change {
 } gs_mem_change;
 
 typedef struct gs_diff {
-    gs_breakdown bd[GS_SIDES];  /* per selected trace, with its steps */
+    gs_trace_ctx *ctx[GS_SIDES]; /* each selected trace's, in profile order */
+    gs_breakdown bd[GS_SIDES];  /* per selected trace (parallel to ctx), with its steps */
     gs_rank_change *pairs;
     size_t npairs;
     size_t headline;            /* the pair the verdict speaks of */

@@ -68,8 +68,8 @@ static void add_model(side_facts *f, const char *name)
 
 static void read_trace(const gs_trace *t, side_facts *f)
 {
-    if (t->world_size > f->world_size)
-        f->world_size = t->world_size;
+    if (t->id.world_size > f->world_size)
+        f->world_size = t->id.world_size;
     const char *collector = collector_of(gs_trace_str(t, t->format));
     if (!f->collector)
         f->collector = collector;

@@ -118,7 +118,7 @@ static void name_processes(chrome_ctx *c, tracks *k, gs_ns ts)
     const char *host = gs_trace_str(t, t->hostname);
     for (size_t i = 0; i < k->host.v.n; i++) {
         int64_t pid = k->host.v.v[i].a, out = chrome_host_pid(c, pid);
-        int n = c->multi ? snprintf(name, sizeof name, "rank %" PRId32 " ", t->rank) : 0;
+        int n = c->multi ? snprintf(name, sizeof name, "rank %" PRId32 " ", t->id.rank) : 0;
         snprintf(name + n, sizeof name - (size_t)n, "pid %" PRId64 "%s%s%s", pid,
                  *host ? " (" : "", host, *host ? ")" : "");
         write_meta(c, "process_name", out, 0, ts, "name", name, 0);
@@ -129,7 +129,7 @@ static void name_processes(chrome_ctx *c, tracks *k, gs_ns ts)
         int64_t dev = k->gpus.v.v[i].a, out = chrome_gpu_pid(c, dev);
         const gs_device *d = gs_trace_device(t, (int32_t)dev);
         const char *dname = d ? gs_trace_str(t, d->name) : "";
-        int n = c->multi ? snprintf(name, sizeof name, "rank %" PRId32 " ", t->rank) : 0;
+        int n = c->multi ? snprintf(name, sizeof name, "rank %" PRId32 " ", t->id.rank) : 0;
         snprintf(name + n, sizeof name - (size_t)n, "GPU %" PRId64 "%s%s", dev,
                  *dname ? ": " : "", dname);
         snprintf(label, sizeof label, "GPU %" PRId64, dev);
@@ -244,14 +244,14 @@ static void write_sources(FILE *out, const gs_profile *p)
     for (size_t i = 0; i < p->traces.n; i++) {
         const gs_trace *t = p->traces.v[i];
         fputs(i ? ",\n    {\"path\": " : "\n    {\"path\": ", out);
-        gs_json_string(out, t->path);
+        gs_json_string(out, t->id.path);
         fputs(", \"format\": ", out);
         gs_json_string(out, gs_trace_str(t, t->format));
         fprintf(out, ", \"rank\": %" PRId32 ", \"world_size\": %" PRId32 ", \"pid\": %" PRId64
                      ", \"hostname\": ",
-                t->rank, t->world_size, t->pid);
+                t->id.rank, t->id.world_size, t->pid);
         gs_json_string(out, gs_trace_str(t, t->hostname));
-        fprintf(out, ", \"epoch_ns\": %" PRId64 "}", t->epoch_ns);
+        fprintf(out, ", \"epoch_ns\": %" PRId64 "}", t->id.epoch_ns);
     }
     fputs("\n  ],\n", out);
 }
@@ -280,13 +280,13 @@ int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error 
 {
     bool multi = p->traces.n > 1;
     const gs_trace *t0 = p->traces.n ? p->traces.v[0] : NULL;
-    gs_ns base = t0 ? t0->epoch_ns : 0;
+    gs_ns base = t0 ? t0->id.epoch_ns : 0;
     fputs("{\n  \"schemaVersion\": 1,\n", out);
     write_devices(out, p);
-    if (t0 && !multi && (t0->rank_source != GS_RANK_DEFAULT || t0->world_size > 0)) {
-        fprintf(out, "  \"distributedInfo\": {\"rank\": %" PRId32, t0->rank);
-        if (t0->world_size > 0)
-            fprintf(out, ", \"world_size\": %" PRId32, t0->world_size);
+    if (t0 && !multi && (t0->id.source != GS_RANK_DEFAULT || t0->id.world_size > 0)) {
+        fprintf(out, "  \"distributedInfo\": {\"rank\": %" PRId32, t0->id.rank);
+        if (t0->id.world_size > 0)
+            fprintf(out, ", \"world_size\": %" PRId32, t0->id.world_size);
         fputs("},\n", out);
     }
     write_sources(out, p);
@@ -309,7 +309,7 @@ int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error 
     for (size_t i = 0; i < p->traces.n; i++) {
         c.t = p->traces.v[i];
         c.index = i;
-        c.shift = c.t->epoch_ns - base; /* every trace on the first one's clock */
+        c.shift = c.t->id.epoch_ns - base; /* every trace on the first one's clock */
         if (write_trace(&c) != 0)
             return gs_fail_oom(err);
     }

@@ -89,14 +89,14 @@ static size_t meta_row(const sql_src *src, size_t i, sqlv *o)
     const gs_trace *t = src->t;
     (void)i;
     size_t k = 0;
-    o[k++] = v_int(t->rank);
-    o[k++] = v_known(t->world_size, t->world_size > 0);
-    o[k++] = v_text(t->path);
+    o[k++] = v_int(t->id.rank);
+    o[k++] = v_known(t->id.world_size, t->id.world_size > 0);
+    o[k++] = v_text(t->id.path);
     o[k++] = v_text(gs_trace_str(t, t->format));
     o[k++] = v_known(t->pid, t->pid != 0);
     o[k++] = v_text(gs_trace_str(t, t->hostname));
-    o[k++] = v_int(t->epoch_ns);
-    o[k++] = v_text(t->rank_source < 3 ? sources[t->rank_source] : NULL);
+    o[k++] = v_int(t->id.epoch_ns);
+    o[k++] = v_text(t->id.source < 3 ? sources[t->id.source] : NULL);
     o[k++] = v_int((int64_t)t->events_skipped);
     o[k++] = v_int((int64_t)gs_loss_total(t->lost)); /* collector's drops and reader's skips */
     return k;
@@ -123,7 +123,7 @@ static size_t gpu_row(const sql_src *src, size_t i, sqlv *o)
 {
     const gs_device *d = &src->t->devices.v[i];
     size_t k = 0;
-    o[k++] = v_int(src->t->rank);
+    o[k++] = v_int(src->t->id.rank);
     o[k++] = v_int(d->id);
     o[k++] = v_text(gs_trace_str(src->t, d->name));
     o[k++] = v_known((int64_t)d->total_memory, d->total_memory > 0);
@@ -146,7 +146,7 @@ static size_t thread_count(const gs_trace *t)
 static size_t thread_row(const sql_src *src, size_t i, sqlv *o)
 {
     const gs_thread *th = &src->t->threads.v[i];
-    o[0] = v_int(src->t->rank);
+    o[0] = v_int(src->t->id.rank);
     o[1] = v_int(th->pid);
     o[2] = v_int(th->tid);
     o[3] = v_str(src, th->name);
@@ -163,7 +163,7 @@ static size_t thread_row(const sql_src *src, size_t i, sqlv *o)
 static size_t gpu_head(const sql_src *src, gs_ns start, gs_ns end, int32_t device, int32_t stream,
                        uint64_t correlation, int64_t external_id, sqlv *o)
 {
-    o[0] = v_int(src->t->rank);
+    o[0] = v_int(src->t->id.rank);
     o[1] = v_int(start);
     o[2] = v_int(end);
     o[3] = v_int(device);
@@ -320,7 +320,7 @@ static size_t api_row(const sql_src *src, size_t i, sqlv *o)
 {
     const gs_api *a = &src->t->apis.v[i];
     size_t k = 0;
-    o[k++] = v_int(src->t->rank);
+    o[k++] = v_int(src->t->id.rank);
     o[k++] = v_int(a->start);
     o[k++] = v_int(a->end);
     o[k++] = v_int(a->pid);
@@ -343,7 +343,7 @@ static size_t api_row(const sql_src *src, size_t i, sqlv *o)
 static size_t range_head(const sql_src *src, size_t i, const gs_range *r, sqlv *o)
 {
     bool tree = gs_range_in_op_tree(r);
-    o[0] = v_int(src->t->rank);
+    o[0] = v_int(src->t->id.rank);
     o[1] = v_int((int64_t)i);
     o[2] = v_int(r->start);
     o[3] = v_int(r->end);
@@ -418,7 +418,7 @@ static size_t instant_count(const gs_trace *t)
 static size_t instant_row(const sql_src *src, size_t i, sqlv *o)
 {
     const gs_instant *in = &src->t->instants.v[i];
-    o[0] = v_int(src->t->rank);
+    o[0] = v_int(src->t->id.rank);
     o[1] = v_int(in->ts);
     o[2] = v_str(src, in->name);
     o[3] = v_int(in->pid);
@@ -448,7 +448,7 @@ static size_t mem_row(const sql_src *src, size_t i, sqlv *o)
 {
     const gs_mem_event *m = &src->t->mem_events.v[i];
     size_t k = 0;
-    o[k++] = v_int(src->t->rank);
+    o[k++] = v_int(src->t->id.rank);
     o[k++] = v_int(m->ts);
     o[k++] = v_int(m->pid);
     o[k++] = v_int(m->tid);
@@ -473,7 +473,7 @@ static size_t counter_count(const gs_trace *t)
 static size_t counter_row(const sql_src *src, size_t i, sqlv *o)
 {
     const gs_counter *c = &src->t->counters.v[i];
-    o[0] = v_int(src->t->rank);
+    o[0] = v_int(src->t->id.rank);
     o[1] = v_int(c->ts);
     o[2] = v_str(src, c->name);
     o[3] = v_known(c->device, c->device >= 0);

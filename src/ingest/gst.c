@@ -55,7 +55,7 @@ bool gst_is_magic(const void *head, size_t n)
 static int corrupt(reader *r, uint64_t at, const char *what)
 {
     return gs_fail(r->err, GS_EXIT_INPUT, "%s: byte %" PRIu64 ": corrupt .gst file: %s",
-                   r->t->path, at, what);
+                   r->t->id.path, at, what);
 }
 
 /* Reads up to n bytes; returns how many (fewer only at the end of the file), -1 on error. */
@@ -179,10 +179,10 @@ static int add_process(reader *r, const record *u)
     gs_trace *t = r->t;
     t->pid = u->process.pid;
     if (u->process.rank >= 0) {
-        t->rank = u->process.rank;
-        t->rank_source = GS_RANK_FROM_METADATA;
+        t->id.rank = u->process.rank;
+        t->id.source = GS_RANK_FROM_METADATA;
     }
-    t->world_size = u->process.world_size > 0 ? u->process.world_size : 0;
+    t->id.world_size = u->process.world_size > 0 ? u->process.world_size : 0;
     t->hostname = u->process.hostname;
     return 0; /* the model has no command line: kept in the file for people */
 }
@@ -410,16 +410,16 @@ static int read_header(reader *r)
         return corrupt(r, 0, "bad magic");
     if ((size_t)got < sizeof buf)
         return gs_fail(r->err, GS_EXIT_INPUT, "%s: byte %" PRIu64 ": truncated .gst header",
-                       r->t->path, r->offset);
+                       r->t->id.path, r->offset);
     gst_file_header h;
     gst_decode_file_header(buf, &h);
     if (h.version_major != GST_VERSION_MAJOR)
         return gs_fail(r->err, GS_EXIT_INPUT,
                        "%s: byte 8: .gst version %u.%u, this gpuscope reads version %d.x",
-                       r->t->path, h.version_major, h.version_minor, GST_VERSION_MAJOR);
+                       r->t->id.path, h.version_major, h.version_minor, GST_VERSION_MAJOR);
     if (h.header_size < GST_FILE_HEADER_SIZE || h.header_size > 4096)
         return corrupt(r, 12, "header size");
-    r->t->epoch_ns = h.epoch_ns;
+    r->t->id.epoch_ns = h.epoch_ns;
     /* A newer minor version's longer header: skip what this reader does not know. */
     for (uint32_t extra = h.header_size - GST_FILE_HEADER_SIZE; extra > 0;) {
         uint32_t n = extra < sizeof buf ? extra : (uint32_t)sizeof buf;
@@ -428,7 +428,7 @@ static int read_header(reader *r)
             return -1;
         if ((uint32_t)got < n)
             return gs_fail(r->err, GS_EXIT_INPUT, "%s: byte %" PRIu64 ": truncated .gst header",
-                           r->t->path, r->offset);
+                           r->t->id.path, r->offset);
         extra -= n;
     }
     return 0;
@@ -561,7 +561,7 @@ int gst_read(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *er
         if (rc == 1) {
             rc = opts ? gs_mem_budget_check(opts->budget, t, r.offset, err) : 0;
             if (rc == 0 && opts && opts->progress)
-                opts->progress(opts->progress_ctx, t->path, gs_source_file_offset(src),
+                opts->progress(opts->progress_ctx, t->id.path, gs_source_file_offset(src),
                                gs_source_file_size(src));
         } else if (rc == 0) {
             break;

@@ -60,7 +60,7 @@ static int demangle_kernels(gs_trace *t)
         }
     }
     free(m.to);
-    GS_LOG(GS_LOG_INFO, "%s: %zu of %zu kernel(s) demangled", t->path, done, t->kernels.n);
+    GS_LOG(GS_LOG_INFO, "%s: %zu of %zu kernel(s) demangled", t->id.path, done, t->kernels.n);
     return 0;
 }
 
@@ -127,7 +127,7 @@ static int parse_op_ranges(gs_trace *t)
         GS_LOG(GS_LOG_INFO,
                "%s: %zu NVTX range(s) are PyTorch operator calls (emit_nvtx names): read as "
                "operators with their sequence number, op id and shapes",
-               t->path, ops);
+               t->id.path, ops);
     return 0;
 }
 

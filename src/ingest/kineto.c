@@ -406,10 +406,10 @@ static int read_distributed_info(gs_json *j, gs_trace *t)
         int64_t v;
         if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &v) && v >= 0 && v < INT32_MAX) {
             if (rank) {
-                t->rank = (int32_t)v;
-                t->rank_source = GS_RANK_FROM_METADATA;
+                t->id.rank = (int32_t)v;
+                t->id.source = GS_RANK_FROM_METADATA;
             } else if (world) {
-                t->world_size = (int32_t)v;
+                t->id.world_size = (int32_t)v;
             }
         } else if (gs_json_skip(j) != 0) {
             return -1;
@@ -457,7 +457,7 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
             break;
         }
         if (opts->progress)
-            opts->progress(opts->progress_ctx, t->path, gs_source_file_offset(j->src),
+            opts->progress(opts->progress_ctx, t->id.path, gs_source_file_offset(j->src),
                            gs_source_file_size(j->src));
     }
     kscratch_free(&scratch);
@@ -519,7 +519,7 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
         } else if (gs_json_tok_is(j, "baseTimeNanoseconds")) {
             int64_t base;
             if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &base))
-                t->epoch_ns = base;
+                t->id.epoch_ns = base;
             else
                 rc = gs_json_skip(j);
         } else if (gs_json_tok_is(j, "gpuscopeRecordedBy")) {
@@ -551,9 +551,9 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
     if (!saw_events)
         return gs_fail(j->err, GS_EXIT_INPUT,
                        "%s: not a PyTorch profiler trace (a JSON object without traceEvents)",
-                       t->path);
+                       t->id.path);
     if (count == 0)
         return gs_fail(j->err, GS_EXIT_INPUT, "%s: the trace has no events (empty traceEvents)",
-                       t->path);
+                       t->id.path);
     return 0;
 }

@@ -35,6 +35,6 @@ int legacy_read_array(gs_json *j, gs_trace *t, const gs_load_opts *opts)
         return -1;
     if (count == 0)
         return gs_fail(j->err, GS_EXIT_INPUT, "%s: the trace has no events (empty array)",
-                       t->path);
+                       t->id.path);
     return 0;
 }

@@ -60,7 +60,7 @@ static int read_trace(gs_source *src, gs_trace *t, const gs_load_opts *opts, boo
         rc = legacy_read_array(&j, t, opts);
         break;
     case GS_JSON_END:
-        rc = gs_fail(err, GS_EXIT_INPUT, "%s: empty file", t->path);
+        rc = gs_fail(err, GS_EXIT_INPUT, "%s: empty file", t->id.path);
         break;
     case GS_JSON_ERROR:
         rc = -1;
@@ -103,8 +103,8 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
         return -1;
     }
     gs_source_close(src);
-    if (t->rank_source == GS_RANK_DEFAULT && rank_from_filename(path, &t->rank))
-        t->rank_source = GS_RANK_FROM_FILENAME;
+    if (t->id.source == GS_RANK_DEFAULT && rank_from_filename(path, &t->id.rank))
+        t->id.source = GS_RANK_FROM_FILENAME;
     double parsed = gs_log_clock(GS_LOG_INFO);
     if (gs_trace_check(t, err) != 0 || gs_trace_index(t, err) != 0) {
         gs_trace_delete(t);
@@ -184,17 +184,15 @@ static int list_folder(const char *dir, bool with_gsum, path_list *files, gs_err
     if (files->n > 1)
         qsort(files->v, files->n, sizeof *files->v, cmp_str);
     if (rc == 0)
-        GS_LOG_ONCE(GS_LOG_INFO, "%s: a folder: %zu file(s) named *.json, *.json.gz, *.gst%s",
-                    dir, files->n, with_gsum ? " or *.gsum" : "");
+        GS_LOG(GS_LOG_INFO, "%s: a folder: %zu file(s) named *.json, *.json.gz, *.gst%s", dir,
+               files->n, with_gsum ? " or *.gsum" : "");
     return rc;
 }
 
 static int cmp_trace(const void *pa, const void *pb)
 {
     const gs_trace *a = *(gs_trace *const *)pa, *b = *(gs_trace *const *)pb;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    return strcmp(a->path, b->path);
+    return gs_rank_id_cmp(&a->id, &b->id);
 }
 
 static int load_one(const char *path, const gs_load_opts *opts, gs_profile *out, gs_error *err)
@@ -251,12 +249,13 @@ int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts 
     GS_LOG(GS_LOG_INFO, "%zu trace(s) loaded together (the full-trace path: every trace in memory)",
            out->traces.n);
     for (size_t i = 0; i < out->traces.n && out->traces.n > 1; i++)
-        GS_LOG(GS_LOG_INFO, "rank %" PRId32 ": %s", out->traces.v[i]->rank, out->traces.v[i]->path);
+        GS_LOG(GS_LOG_INFO, "rank %" PRId32 ": %s", out->traces.v[i]->id.rank,
+               out->traces.v[i]->id.path);
     return 0;
 }
 
-int gs_list_inputs(const char *const *paths, size_t npaths, char ***out, size_t *n,
-                   gs_error *err)
+int gs_list_inputs(const char *const *paths, size_t npaths, bool with_gsum, char ***out,
+                   size_t *n, gs_error *err)
 {
     path_list all = {0};
     int rc = 0;
@@ -265,7 +264,7 @@ int gs_list_inputs(const char *const *paths, size_t npaths, char ***out, size_t 
         if (stat(paths[i], &st) != 0) {
             rc = gs_fail(err, GS_EXIT_INPUT, "%s: %s", paths[i], strerror(errno));
         } else if (S_ISDIR(st.st_mode)) {
-            rc = list_folder(paths[i], true, &all, err);
+            rc = list_folder(paths[i], with_gsum, &all, err);
         } else {
             char *copy = strdup(paths[i]);
             char **slot = copy ? GS_VEC_PUSH(&all) : NULL;
@@ -285,6 +284,6 @@ int gs_list_inputs(const char *const *paths, size_t npaths, char ***out, size_t 
     }
     *out = all.v;
     *n = all.n;
-    GS_LOG_ONCE(GS_LOG_INFO, "inputs: %zu file(s) from %zu argument(s)", all.n, npaths);
+    GS_LOG(GS_LOG_INFO, "inputs: %zu file(s) from %zu argument(s)", all.n, npaths);
     return 0;
 }

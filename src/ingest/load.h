@@ -3,6 +3,7 @@
 #ifndef GS_INGEST_LOAD_H
 #define GS_INGEST_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,9 +33,9 @@ int gs_load_trace_buffer(const char *data, size_t size, const char *name, const 
 int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts *opts,
                     gs_profile *out, gs_error *err);
 
-/* The files the paths name, folders expanded to their traces and rank summaries (*.gsum), for
- * analyses that read one rank at a time. *out (and each path) is malloc'ed. */
-int gs_list_inputs(const char *const *paths, size_t npaths, char ***out, size_t *n,
-                   gs_error *err);
+/* The files the paths name, folders expanded to their traces (and rank summaries, *.gsum, when
+ * with_gsum), for analyses that read one rank at a time. *out (and each path) is malloc'ed. */
+int gs_list_inputs(const char *const *paths, size_t npaths, bool with_gsum, char ***out,
+                   size_t *n, gs_error *err);
 
 #endif

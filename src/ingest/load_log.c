@@ -41,7 +41,7 @@ static void describe_dialect(const gs_trace *t, char *buf, size_t cap)
 {
     gs_ns first = 0;
     gs_trace_span(t, &first, NULL);
-    const char *times = t->epoch_ns != 0 ? "µs relative to baseTimeNanoseconds (PyTorch >= 2.4)"
+    const char *times = t->id.epoch_ns != 0 ? "µs relative to baseTimeNanoseconds (PyTorch >= 2.4)"
                         : first < EPOCH_NS_FLOOR
                             ? "µs from an unknown origin (no baseTimeNanoseconds, not since 1970)"
                         : has_ns_digits(t) ? "µs since the epoch with ns digits (PyTorch 2.3)"
@@ -72,7 +72,7 @@ static void log_reader(const gs_trace *t)
     char dialect[256] = "";
     if (!strcmp(format, "kineto"))
         describe_dialect(t, dialect, sizeof dialect);
-    GS_LOG(GS_LOG_INFO, "%s: %s%s%s", t->path, reader_of(format), *dialect ? ", dialect: " : "",
+    GS_LOG(GS_LOG_INFO, "%s: %s%s%s", t->id.path, reader_of(format), *dialect ? ", dialect: " : "",
            dialect);
     static const char *const rank_from[] = {
         [GS_RANK_DEFAULT] = "by default: no distributedInfo, no rank in the file name",
@@ -80,10 +80,10 @@ static void log_reader(const gs_trace *t)
         [GS_RANK_FROM_FILENAME] = "from the file name",
     };
     char world[32] = "unknown";
-    if (t->world_size > 0)
-        snprintf(world, sizeof world, "%" PRId32, t->world_size);
+    if (t->id.world_size > 0)
+        snprintf(world, sizeof world, "%" PRId32, t->id.world_size);
     GS_LOG(GS_LOG_INFO, "%s: rank %" PRId32 " (%s), world size %s, %zu device(s) described",
-           t->path, t->rank, rank_from[t->rank_source < 3 ? t->rank_source : 0], world,
+           t->id.path, t->id.rank, rank_from[t->id.source < 3 ? t->id.source : 0], world,
            t->devices.n);
 }
 
@@ -101,7 +101,7 @@ static void log_counts(const gs_trace *t)
            "%zu operators, %zu annotations, %zu NVTX ranges, %zu Python functions, %zu GPU "
            "annotations, %zu other ranges, %zu instants, %zu memory events, %zu counters, %zu "
            "collectives' args",
-           t->path, t->kernels.n, t->memops.n - sets, sets, t->syncs.n, t->apis.n, driver,
+           t->id.path, t->kernels.n, t->memops.n - sets, sets, t->syncs.n, t->apis.n, driver,
            ranges[GS_RANGE_OP], ranges[GS_RANGE_ANNOTATION], ranges[GS_RANGE_NVTX],
            ranges[GS_RANGE_PYTHON], ranges[GS_RANGE_GPU_ANNOTATION], ranges[GS_RANGE_OTHER],
            t->instants.n, t->mem_events.n, t->counters.n, t->coll_args.n);
@@ -121,12 +121,12 @@ static void log_skipped(const gs_trace *t)
             gs_log_append(buf, sizeof buf, "%s%" PRIu64 " %s", *buf ? ", " : ": ",
                           t->skipped_why[k], why[k]);
     if (t->events_skipped)
-        GS_LOG(GS_LOG_INFO, "%s: skipped %" PRIu64 " events%s", t->path, t->events_skipped, buf);
+        GS_LOG(GS_LOG_INFO, "%s: skipped %" PRIu64 " events%s", t->id.path, t->events_skipped, buf);
     else
-        GS_LOG(GS_LOG_INFO, "%s: skipped no event", t->path);
+        GS_LOG(GS_LOG_INFO, "%s: skipped no event", t->id.path);
     char lost[256];
     if (*gs_loss_note(t->lost, lost, sizeof lost))
-        GS_LOG(GS_LOG_INFO, "%s: %s", t->path, lost);
+        GS_LOG(GS_LOG_INFO, "%s: %s", t->id.path, lost);
 }
 
 typedef struct stream_count {
@@ -157,13 +157,13 @@ static void log_streams(const gs_trace *t)
     }
     for (size_t k = 0; k < n; k++)
         GS_LOG(GS_LOG_DETAIL, "%s: device %" PRId32 " stream %" PRId32 ": %zu kernels, %zu copies "
-               "and sets", t->path, s[k].device, s[k].stream, s[k].kernels, s[k].memops);
+               "and sets", t->id.path, s[k].device, s[k].stream, s[k].kernels, s[k].memops);
     if (more)
-        GS_LOG(GS_LOG_DETAIL, "%s: %zu GPU activities on further streams", t->path, more);
+        GS_LOG(GS_LOG_DETAIL, "%s: %zu GPU activities on further streams", t->id.path, more);
     for (size_t d = 0; d < t->devices.n && d < DETAIL_LINES; d++) {
         const gs_device *dv = &t->devices.v[d];
         GS_LOG(GS_LOG_DETAIL, "%s: device %" PRId32 ": %s, %.1f GB, %" PRId32 " SMs, CC %" PRId32
-               ".%" PRId32, t->path, dv->id, gs_trace_str(t, dv->name),
+               ".%" PRId32, t->id.path, dv->id, gs_trace_str(t, dv->name),
                (double)dv->total_memory / 1e9, dv->num_sms, dv->compute_major, dv->compute_minor);
     }
 }
@@ -174,7 +174,7 @@ void gs_load_log_read(const gs_trace *t, double started, double parsed, double i
     log_counts(t);
     log_skipped(t);
     GS_LOG(GS_LOG_INFO, "%s: loaded in %.3f s (read %.3f s, index %.3f s), peak RSS %.1f MB",
-           t->path, indexed - started, parsed - started, indexed - parsed, gs_log_peak_rss_mb());
+           t->id.path, indexed - started, parsed - started, indexed - parsed, gs_log_peak_rss_mb());
     if (gs_log_on(GS_LOG_DETAIL))
         log_streams(t);
 }

@@ -118,9 +118,9 @@ int gs_mem_budget_check(const gs_mem_budget *b, const gs_trace *t, uint64_t at, 
     if (b->from_env)
         return gs_fail(err, GS_EXIT_INPUT,
                        "%s: byte %" PRIu64 ": the trace needs more memory than %s allows (%s%s)",
-                       t->path, at, GS_MEM_LIMIT_ENV, limit, held);
+                       t->id.path, at, GS_MEM_LIMIT_ENV, limit, held);
     return gs_fail(err, GS_EXIT_INPUT,
                    "%s: byte %" PRIu64 ": the trace needs more memory than the limit of %s (%s%s; "
                    "%s=SIZE raises it)",
-                   t->path, at, limit, b->origin, held, GS_MEM_LIMIT_ENV);
+                   t->id.path, at, limit, b->origin, held, GS_MEM_LIMIT_ENV);
 }

@@ -88,11 +88,11 @@ static void keep_fitting_sizes(gs_trace *t, checker *c)
 
 int gs_trace_check(gs_trace *t, gs_error *err)
 {
-    if (t->epoch_ns < -GS_TIME_MAX || t->epoch_ns > GS_TIME_MAX)
+    if (t->id.epoch_ns < -GS_TIME_MAX || t->id.epoch_ns > GS_TIME_MAX)
         return gs_fail(err, GS_EXIT_INPUT,
                        "%s: clock origin %lld ns is out of range (more than 146 years from 1970)",
-                       t->path, (long long)t->epoch_ns);
-    checker c = {.epoch = t->epoch_ns};
+                       t->id.path, (long long)t->id.epoch_ns);
+    checker c = {.epoch = t->id.epoch_ns};
     KEEP_FITTING(t->kernels, start, end);
     KEEP_FITTING(t->memops, start, end);
     KEEP_FITTING(t->syncs, start, end);
@@ -105,12 +105,12 @@ int gs_trace_check(gs_trace *t, gs_error *err)
         return gs_fail(err, GS_EXIT_INPUT,
                        "%s: the events' durations add up to more than 2.28 years (2^56 ns): more "
                        "than any totals gpuscope keeps can hold",
-                       t->path);
+                       t->id.path);
     keep_fitting_sizes(t, &c);
     if (c.bytes > (uint64_t)GS_TOTAL_BYTES_MAX)
         return gs_fail(err, GS_EXIT_INPUT,
                        "%s: the allocations and copies add up to more than 1 EiB (2^60 bytes): "
                        "more than any totals gpuscope keeps can hold",
-                       t->path);
+                       t->id.path);
     return 0;
 }

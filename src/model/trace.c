@@ -9,8 +9,8 @@ int gs_trace_init(gs_trace *t, const char *path, gs_error *err)
     t->collector_overhead_ns = -1;
     if (gs_strtab_init(&t->strings) != 0)
         return gs_fail_oom(err);
-    t->path = strdup(path ? path : "");
-    if (!t->path) {
+    t->id.path = strdup(path ? path : "");
+    if (!t->id.path) {
         gs_strtab_free(&t->strings);
         return gs_fail_oom(err);
     }
@@ -20,7 +20,7 @@ int gs_trace_init(gs_trace *t, const char *path, gs_error *err)
 void gs_trace_free(gs_trace *t)
 {
     gs_strtab_free(&t->strings);
-    free(t->path);
+    gs_rank_id_free(&t->id);
     GS_VEC_FREE(&t->kernels);
     GS_VEC_FREE(&t->memops);
     GS_VEC_FREE(&t->syncs);
@@ -35,6 +35,30 @@ void gs_trace_free(gs_trace *t)
     GS_VEC_FREE(&t->thread_ranges);
     GS_VEC_FREE(&t->thread_apis);
     memset(t, 0, sizeof *t);
+}
+
+int gs_rank_id_copy(gs_rank_id *dst, const gs_rank_id *src)
+{
+    *dst = *src;
+    dst->path = strdup(src->path ? src->path : "");
+    if (!dst->path) {
+        memset(dst, 0, sizeof *dst);
+        return -1;
+    }
+    return 0;
+}
+
+void gs_rank_id_free(gs_rank_id *id)
+{
+    free(id->path);
+    memset(id, 0, sizeof *id);
+}
+
+int gs_rank_id_cmp(const gs_rank_id *a, const gs_rank_id *b)
+{
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return strcmp(a->path ? a->path : "", b->path ? b->path : "");
 }
 
 gs_trace *gs_trace_new(const char *path, gs_error *err)

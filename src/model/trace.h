@@ -238,20 +238,35 @@ enum gs_loss {
     GS_LOSS__COUNT
 };
 
+enum gs_rank_source { GS_RANK_DEFAULT, GS_RANK_FROM_METADATA, GS_RANK_FROM_FILENAME };
+
+/* Which rank a trace is, and where it came from: what stands for the rank wherever a result
+ * names one. A trace and the rank summary made from it carry the same identity, and a result
+ * that outlives the trace keeps its own copy (gs_rank_id_copy). */
+typedef struct gs_rank_id {
+    char *path;         /* the file it was read from (owned) */
+    int32_t rank;       /* 0 when the trace does not say */
+    int32_t world_size; /* 0 when unknown */
+    uint8_t source;     /* enum gs_rank_source: how the rank was found */
+    gs_ns epoch_ns;     /* add to any time to get ns since the Unix epoch */
+} gs_rank_id;
+
+/* A copy owning its own path. 0, or -1 out of memory (dst is then empty). */
+int gs_rank_id_copy(gs_rank_id *dst, const gs_rank_id *src);
+void gs_rank_id_free(gs_rank_id *id);
+/* The order of a profile's traces: by rank, then path. */
+int gs_rank_id_cmp(const gs_rank_id *a, const gs_rank_id *b);
+
 /* One process's (one rank's) trace. */
 typedef struct gs_trace {
     gs_strtab strings;
-    char *path;     /* file it was read from */
+    gs_rank_id id;
     gs_str format;  /* "kineto", "legacy", "gst" */
     /* The format of the trace gpuscope exported this one from (gpuscopeRecordedBy in a chrome
      * export of a .gst or legacy trace): who recorded the events; GS_STR_EMPTY otherwise. */
     gs_str recorded_by;
-    int32_t rank;   /* 0 when the trace does not say */
-    int32_t world_size; /* 0 when unknown */
-    uint8_t rank_source; /* enum gs_rank_source */
     int64_t pid;        /* main process id, 0 when unknown */
     gs_str hostname;
-    gs_ns epoch_ns;     /* add to any time to get ns since the Unix epoch */
 
     GS_VEC(gs_kernel) kernels;
     GS_VEC(gs_memop) memops;
@@ -279,8 +294,6 @@ typedef struct gs_trace {
     bool old_categories; /* Kineto categories spelt as PyTorch <= 1.9 did (Kernel, Operator) */
     bool indexed;
 } gs_trace;
-
-enum gs_rank_source { GS_RANK_DEFAULT, GS_RANK_FROM_METADATA, GS_RANK_FROM_FILENAME };
 
 /* A set of traces: one per rank or process. */
 typedef struct gs_profile {

@@ -49,7 +49,7 @@ int gs_bd_step_table(const gs_bd_trace *b, size_t limit, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[STEP_COL_RANK].i = b->rank;
+        c[STEP_COL_RANK].i = b->id.rank;
         c[STEP_COL_STEP].i = s->number;
         c[STEP_COL_DURATION_NS].i = s->end - s->start;
         for (int k = 0; k < GS_BD__COUNT; k++)
@@ -141,7 +141,7 @@ static int render_text(FILE *out, const gs_breakdown *bd, const gs_text_style *s
         char avg[GS_UNIT_BUF];
         gs_fmt_duration(avg, sizeof avg, llround(b->avg_total_ns));
         fprintf(out, "%s%s (rank %d): %zu step%s from %s, average over %zu: %s\n", i ? "\n" : "",
-                b->trace->path ? b->trace->path : "-", b->rank, s->n, s->n == 1 ? "" : "s",
+                b->id.path ? b->id.path : "-", b->id.rank, s->n, s->n == 1 ? "" : "s",
                 gs_step_source_title(s->source), b->nkept, avg);
         if (s->nwarmup && !s->keep_warmup)
             fprintf(out, "(%zu warm-up step%s left out; --keep-warmup counts them)\n", s->nwarmup,
@@ -195,8 +195,8 @@ static int render_json(FILE *out, const gs_breakdown *bd, size_t limit)
         const gs_bd_trace *b = &bd->v[i];
         fputs(i ? ",\n    {\n" : "\n    {\n", out);
         fputs("      \"path\": ", out);
-        gs_json_string(out, b->trace->path);
-        fprintf(out, ",\n      \"rank\": %d,\n      \"source\": \"%s\",\n", b->rank,
+        gs_json_string(out, b->id.path);
+        fprintf(out, ",\n      \"rank\": %d,\n      \"source\": \"%s\",\n", b->id.rank,
                 gs_step_source_key(b->steps.source));
         fprintf(out, "      \"steps\": %zu,\n      \"kept_steps\": %zu,\n", b->steps.n, b->nkept);
         fprintf(out, "      \"window_start_ns\": %lld,\n      \"window_end_ns\": %lld,\n",

@@ -60,8 +60,8 @@ static int fill_step_table(const gs_diff *d, gs_table *t, char (*pvalues)[16])
             return -1;
         const gs_step_stats *b = &rc->bd[GS_SIDE_BASE]->steps.stats;
         const gs_step_stats *n = &rc->bd[GS_SIDE_NEW]->steps.stats;
-        c[STEP_COL_BASE_RANK].i = rc->bd[GS_SIDE_BASE]->rank;
-        c[STEP_COL_NEW_RANK].i = rc->bd[GS_SIDE_NEW]->rank;
+        c[STEP_COL_BASE_RANK].i = rc->bd[GS_SIDE_BASE]->id.rank;
+        c[STEP_COL_NEW_RANK].i = rc->bd[GS_SIDE_NEW]->id.rank;
         c[STEP_COL_BASE_STEPS].i = (int64_t)rc->kept[GS_SIDE_BASE];
         c[STEP_COL_NEW_STEPS].i = (int64_t)rc->kept[GS_SIDE_NEW];
         c[STEP_COL_BASE_MED_NS].i = b->med;
@@ -354,7 +354,7 @@ static int fill_memory_table(const gs_diff *d, gs_table *t, char (*devices)[24])
             snprintf(devices[i], sizeof devices[i], "cpu");
         else
             snprintf(devices[i], sizeof devices[i], "type %d:%d", m->device_type, (int)m->device);
-        c[MEMORY_COL_RANK].i = d->pairs[m->pair].bd[GS_SIDE_BASE]->rank;
+        c[MEMORY_COL_RANK].i = d->pairs[m->pair].bd[GS_SIDE_BASE]->id.rank;
         c[MEMORY_COL_DEVICE].text = devices[i];
         c[MEMORY_COL_BASE_PEAK_ALLOCATED].i = m->peak_allocated[GS_SIDE_BASE];
         c[MEMORY_COL_NEW_PEAK_ALLOCATED].i = m->peak_allocated[GS_SIDE_NEW];

@@ -34,7 +34,7 @@ void gs_diff_verdict(char *buf, size_t size, const gs_diff *d)
     const gs_rank_change *rc = &d->pairs[d->headline];
     char rank[32] = "", p[24];
     if (d->npairs > 1)
-        snprintf(rank, sizeof rank, "rank %d: ", (int)rc->bd[GS_SIDE_BASE]->rank);
+        snprintf(rank, sizeof rank, "rank %d: ", (int)rc->bd[GS_SIDE_BASE]->id.rank);
     if (!rc->has_ci) {
         snprintf(buf, size,
                  "%sno verdict: BASE has %zu kept step%s and NEW %zu; a confidence interval "
@@ -111,7 +111,7 @@ static void put_side_line(FILE *out, const char *label, const gs_bd_trace *b, si
 {
     const gs_steps *s = &b->steps;
     fprintf(out, "%-4s  %s (rank %d): %zu step%s from %s", label,
-            b->trace->path ? b->trace->path : "-", (int)b->rank, s->n, s->n == 1 ? "" : "s",
+            b->id.path ? b->id.path : "-", (int)b->id.rank, s->n, s->n == 1 ? "" : "s",
             gs_step_source_title(s->source));
     if (s->nwarmup)
         fprintf(out, ", %zu warm-up %s", s->nwarmup,
@@ -256,7 +256,7 @@ static void render_json(FILE *out, const gs_diff_view *v, const section *s, size
     fputs("  \"verdict\": {\"text\": ", out);
     gs_json_string(out, verdict);
     fprintf(out, ", \"base_rank\": %d, \"new_rank\": %d, \"direction\": \"%s\", \"change_pct\": ",
-            (int)rc->bd[GS_SIDE_BASE]->rank, (int)rc->bd[GS_SIDE_NEW]->rank, direction(rc));
+            (int)rc->bd[GS_SIDE_BASE]->id.rank, (int)rc->bd[GS_SIDE_NEW]->id.rank, direction(rc));
     json_number_or_null(out, rc->has_ci, rc->ci.pct, 3);
     fputs(", \"ci_low_pct\": ", out);
     json_number_or_null(out, rc->has_ci, rc->ci.pct_lo, 3);

@@ -163,7 +163,7 @@ static void put_profiled(FILE *out, const gs_report *r, const gs_report_tables *
 static void put_rank_title(FILE *out, const gs_report *r, const gs_bd_trace *b)
 {
     if (r->breakdown.n > 1)
-        fprintf(out, "<h3>Rank %" PRId32 "</h3>\n", b->rank);
+        fprintf(out, "<h3>Rank %" PRId32 "</h3>\n", b->id.rank);
 }
 
 static size_t charted_ranks(const gs_report *r)
@@ -316,7 +316,7 @@ static int put_memory(FILE *out, const gs_report *r)
         for (size_t k = 0; k < s->nmemory; k++) {
             const gs_mem_chart *d = &s->memory[k];
             if (r->breakdown.n > 1)
-                fprintf(out, "<h3>Rank %" PRId32 ", ", b->rank);
+                fprintf(out, "<h3>Rank %" PRId32 ", ", b->id.rank);
             else
                 fputs("<h3>", out);
             if (d->device_type == GS_MEM_DEVICE_CUDA)

@@ -310,7 +310,7 @@ static int make_labels(rank_labels *l, const gs_report *r)
     if (!l->text || !l->v)
         return -1;
     for (size_t i = 0; i < l->n; i++) {
-        snprintf(l->text[i], sizeof l->text[i], "%" PRId32, r->breakdown.v[i].rank);
+        snprintf(l->text[i], sizeof l->text[i], "%" PRId32, r->breakdown.v[i].id.rank);
         l->v[i] = l->text[i];
     }
     return 0;
@@ -458,10 +458,10 @@ static void put_rank_caption(FILE *out, const gs_report *r, const rank_spread *s
     gs_fmt_duration(vf, sizeof vf, f->steps.stats.mean);
     fprintf(out, ": the slowest, rank %" PRId32 " (%s), is %.1f %% slower than the fastest, rank %"
                  PRId32 " (%s)",
-            s->rank, vs,
+            s->id.rank, vs,
             100.0 * (double)(s->steps.stats.mean - f->steps.stats.mean) /
                 (double)f->steps.stats.mean,
-            f->rank, vf);
+            f->id.rank, vf);
     if (spread->significant)
         fprintf(out, ", beyond the noise of their steps (95 %% CI of the difference of median "
                      "steps %.1f to %.1f %%)",

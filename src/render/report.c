@@ -187,7 +187,7 @@ static void put_steps_line(FILE *out, const gs_bd_trace *b)
     for (int i = 0; i < 7; i++)
         gs_fmt_duration(v[i], sizeof v[i], stats[i]);
     char how[160];
-    fprintf(out, "rank %" PRId32 ": %zu step%s (%s)", b->rank, s->n, s->n == 1 ? "" : "s",
+    fprintf(out, "rank %" PRId32 ": %zu step%s (%s)", b->id.rank, s->n, s->n == 1 ? "" : "s",
             gs_step_source_text(s, how, sizeof how));
     if (s->nwarmup)
         fprintf(out, ", %zu warm-up %s", s->nwarmup,
@@ -227,7 +227,7 @@ static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_t
         const gs_bd_trace *b = &r->breakdown.v[i];
         char title[96];
         snprintf(title, sizeof title, "Step breakdown, rank %" PRId32 " (average kept step)",
-                 b->rank);
+                 b->id.rank);
         put_title(out, style, title, 0, 0);
         gs_table avg = {0}, gpu = {0};
         rc |= gs_bd_avg_table(b, &avg);
@@ -376,7 +376,7 @@ static int render_json(FILE *out, const gs_report *r, const gs_report_tables *t)
         const gs_steps *st = &rr->breakdown->steps;
         fprintf(out, "%s\n    {\"rank\": %" PRId32 ", \"path\": ", i ? "," : "",
                 rr->summary->inputs.rank);
-        gs_json_string(out, rr->breakdown->trace->path);
+        gs_json_string(out, rr->breakdown->id.path);
         fprintf(out,
                 ",\n     \"steps\": {\"source\": \"%s\", \"count\": %zu, \"warmup\": %zu, "
                 "\"kept\": %zu, \"mean_ns\": %" PRId64 ", \"std_ns\": %" PRId64

@@ -58,18 +58,17 @@ void gs_step_table_init(gs_table *out)
     gs_table_init(out, step_columns, COUNT_OF(step_columns), "no steps: the trace has no events");
 }
 
-int gs_step_table(const gs_trace *t, const gs_steps *s, size_t limit, gs_table *out)
+int gs_step_table(const gs_steps_view *v, size_t limit, gs_table *out)
 {
-    gs_ns first = 0, last;
-    gs_trace_span(t, &first, &last);
+    const gs_steps *s = &v->steps;
     for (size_t i = 0; i < s->n && (!limit || i < limit); i++) {
         const gs_step *st = &s->v[i];
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[STEP_COL_RANK].i = t->rank;
+        c[STEP_COL_RANK].i = v->id.rank;
         c[STEP_COL_STEP].i = st->number;
-        c[STEP_COL_START_NS].i = st->start - first;
+        c[STEP_COL_START_NS].i = st->start - v->origin;
         c[STEP_COL_DURATION_NS].i = st->end - st->start;
         c[STEP_COL_HOST_NS].i = st->host_end - st->host_start;
         c[STEP_COL_GPU_OPS].i = st->gpu_ops;
@@ -101,8 +100,8 @@ static void put_text_summary(FILE *out, const gs_steps_view *v)
 {
     const gs_steps *s = &v->steps;
     char how[160];
-    fprintf(out, "%s (rank %d): %zu step%s %s%s", v->trace->path ? v->trace->path : "-",
-            v->trace->rank, s->n, s->n == 1 ? "" : "s",
+    fprintf(out, "%s (rank %d): %zu step%s %s%s", v->id.path ? v->id.path : "-",
+            v->id.rank, s->n, s->n == 1 ? "" : "s",
             s->source == GS_STEPS_DETECTED ? "" : "from ", gs_step_source_text(s, how, sizeof how));
     if (s->nwarmup)
         fprintf(out, ", %zu warm-up (%s)", s->nwarmup,
@@ -128,7 +127,7 @@ static int render_text(FILE *out, const gs_steps_view *v, size_t n, const gs_tex
         put_text_summary(out, &v[i]);
         gs_table t;
         gs_step_table_init(&t);
-        int rc = gs_step_table(v[i].trace, &v[i].steps, limit, &t);
+        int rc = gs_step_table(&v[i], limit, &t);
         if (rc == 0)
             rc = gs_render_text(out, &t, style);
         gs_table_free(&t);
@@ -145,8 +144,8 @@ static int render_json(FILE *out, const gs_steps_view *v, size_t n, size_t limit
         const gs_steps *s = &v[i].steps;
         fputs(i ? ",\n    {\n" : "\n    {\n", out);
         fputs("      \"path\": ", out);
-        gs_json_string(out, v[i].trace->path);
-        fprintf(out, ",\n      \"rank\": %d,\n      \"source\": \"%s\",\n", v[i].trace->rank,
+        gs_json_string(out, v[i].id.path);
+        fprintf(out, ",\n      \"rank\": %d,\n      \"source\": \"%s\",\n", v[i].id.rank,
                 gs_step_source_key(s->source));
         fprintf(out, "      \"steps\": %zu,\n      \"warmup_steps\": %zu,\n", s->n, s->nwarmup);
         if (s->source == GS_STEPS_DETECTED)
@@ -162,7 +161,7 @@ static int render_json(FILE *out, const gs_steps_view *v, size_t n, size_t limit
         fputs("},\n      \"rows\": ", out);
         gs_table t;
         gs_step_table_init(&t);
-        int rc = gs_step_table(v[i].trace, s, limit, &t);
+        int rc = gs_step_table(&v[i], limit, &t);
         if (rc == 0)
             gs_json_rows(out, &t, "      ");
         gs_table_free(&t);
@@ -185,7 +184,7 @@ int gs_render_steps(FILE *out, const gs_steps_view *v, size_t n, enum gs_format 
     gs_step_table_init(&t);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++)
-        rc = gs_step_table(v[i].trace, &v[i].steps, limit, &t);
+        rc = gs_step_table(&v[i], limit, &t);
     if (rc == 0)
         gs_render_csv(out, &t);
     gs_table_free(&t);

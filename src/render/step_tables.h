@@ -10,9 +10,10 @@
 #include "render/render.h"
 #include "render/table.h"
 
-/* One trace's steps. */
+/* One trace's steps (owned). */
 typedef struct gs_steps_view {
-    const gs_trace *trace;
+    gs_rank_id id;
+    gs_ns origin; /* the trace's first event: what step starts are counted from */
     gs_steps steps;
 } gs_steps_view;
 
@@ -25,7 +26,7 @@ const char *gs_step_source_text(const gs_steps *s, char *buf, size_t size);
 
 /* One row per step: rank, step, start (from the trace's first event), duration, host duration,
  * GPU ops, warm-up. Rows are appended, so several traces make one table. -1 out of memory. */
-int gs_step_table(const gs_trace *t, const gs_steps *s, size_t limit, gs_table *out);
+int gs_step_table(const gs_steps_view *v, size_t limit, gs_table *out);
 void gs_step_table_init(gs_table *out);
 
 /* The whole view in one format (csv: the per-step rows of every trace). `limit` caps the step

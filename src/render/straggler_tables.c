@@ -79,7 +79,7 @@ static int fill_rank_table(const gs_stragglers *s, gs_table *out)
         gs_cell *c = gs_table_add_row(out);
         if (!c)
             return -1;
-        c[RANK_COL_RANK].i = x->trace->rank;
+        c[RANK_COL_RANK].i = x->id->rank;
         c[RANK_COL_OFFSET_NS].i = k->offset_ns;
         c[RANK_COL_RESIDUAL_MED_NS].i = k->residual_med_ns;
         c[RANK_COL_RESIDUAL_MAX_NS].i = k->residual_max_ns;
@@ -93,7 +93,7 @@ static int fill_rank_table(const gs_stragglers *s, gs_table *out)
                      : 0.0;
         c[RANK_COL_STEP_NS].i = x->step_ns;
         c[RANK_COL_STRAGGLER].text = s->straggler == (int)r ? "yes" : NULL;
-        c[RANK_COL_FILE].text = x->trace->path;
+        c[RANK_COL_FILE].text = x->id->path;
     }
     return 0;
 }
@@ -130,7 +130,7 @@ static int fill_collective_table(const gs_stragglers *s, gs_table *out)
         c[COLLECTIVE_COL_STEP].i = x->step;
         c[COLLECTIVE_COL_KIND].text = gs_coll_kind_key(x->kind);
         c[COLLECTIVE_COL_SEQ].i = x->seq;
-        c[COLLECTIVE_COL_LAST_RANK].i = s->ranks[x->last].trace->rank;
+        c[COLLECTIVE_COL_LAST_RANK].i = s->ranks[x->last].id->rank;
         c[COLLECTIVE_COL_LATENESS_NS].i = x->lateness_ns;
         c[COLLECTIVE_COL_SKEW_NS].i = x->skew_ns;
     }
@@ -158,7 +158,7 @@ void gs_straggler_tables_free(gs_straggler_tables *t)
 
 static int32_t rank_of(const gs_stragglers *s, int i)
 {
-    return i >= 0 ? s->ranks[i].trace->rank : -1;
+    return i >= 0 ? s->ranks[i].id->rank : -1;
 }
 
 /* What was aligned, and the finding or why there is none, for people. */

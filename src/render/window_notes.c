@@ -5,38 +5,36 @@
 #include <string.h>
 
 #include "common/json_write.h"
+#include "common/util.h"
 
-int gs_window_notes_build(const gs_profile *p, const gs_select *sel, gs_window_notes *out,
-                          gs_error *err)
+int gs_window_notes_add(gs_window_notes *n, const gs_trace_ctx *c)
 {
-    memset(out, 0, sizeof *out);
-    size_t cap = p->traces.n ? p->traces.n : 1;
-    out->traces = calloc(cap, sizeof *out->traces);
-    out->windows = calloc(cap, sizeof *out->windows);
-    if (!out->traces || !out->windows) {
-        gs_window_notes_free(out);
-        return gs_fail_oom(err);
-    }
-    for (size_t i = 0; i < p->traces.n; i++) {
-        const gs_trace *t = p->traces.v[i];
-        if (!gs_selected(sel, t))
-            continue;
-        if (gs_window_build(t, sel, &out->windows[out->n], err) != 0) {
-            gs_window_notes_free(out);
-            return -1;
-        }
-        out->restricts |= gs_window_restricts(&out->windows[out->n]);
-        out->traces[out->n++] = t;
-    }
+    gs_window_note *grown = realloc(n->v, (n->n + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    n->v = grown;
+    gs_window_note *note = &n->v[n->n++];
+    note->rank = c->trace->id.rank;
+    note->window = c->window;
+    note->window.spans = (gs_spans){0};
+    n->restricts |= gs_window_restricts(&note->window);
     return 0;
+}
+
+static int cmp_note(const void *a, const void *b)
+{
+    int32_t x = ((const gs_window_note *)a)->rank, y = ((const gs_window_note *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+void gs_window_notes_finish(gs_window_notes *n)
+{
+    gs_stable_sort(n->v, n->n, sizeof *n->v, cmp_note);
 }
 
 void gs_window_notes_free(gs_window_notes *n)
 {
-    for (size_t i = 0; n->windows && i < n->n; i++)
-        gs_window_free(&n->windows[i]);
-    free(n->windows);
-    free(n->traces);
+    free(n->v);
     memset(n, 0, sizeof *n);
 }
 
@@ -57,18 +55,18 @@ void gs_window_notes_text(FILE *out, const gs_window_notes *n, const gs_text_sty
     if (!n->restricts)
         return;
     char first[512], buf[512];
-    gs_window_describe(&n->windows[0], first, sizeof first);
+    gs_window_describe(&n->v[0].window, first, sizeof first);
     bool same = true;
     for (size_t i = 1; i < n->n && same; i++)
-        same = !strcmp(gs_window_describe(&n->windows[i], buf, sizeof buf), first);
+        same = !strcmp(gs_window_describe(&n->v[i].window, buf, sizeof buf), first);
     if (same) {
         put_sentence(out, "", first);
         return;
     }
     for (size_t i = 0; i < n->n; i++) {
         char prefix[48];
-        snprintf(prefix, sizeof prefix, "rank %" PRId32 ": ", n->traces[i]->rank);
-        gs_window_describe(&n->windows[i], buf, sizeof buf);
+        snprintf(prefix, sizeof prefix, "rank %" PRId32 ": ", n->v[i].rank);
+        gs_window_describe(&n->v[i].window, buf, sizeof buf);
         put_sentence(out, prefix, *buf ? buf : "the whole trace");
     }
 }
@@ -81,10 +79,10 @@ static const char *kind_key(enum gs_window_kind k)
     return keys[k];
 }
 
-static void put_window(FILE *out, const gs_trace *t, const gs_window *w)
+static void put_window(FILE *out, int32_t rank, const gs_window *w)
 {
     char note[512];
-    fprintf(out, "{\"rank\": %" PRId32 ", \"kind\": ", t->rank);
+    fprintf(out, "{\"rank\": %" PRId32 ", \"kind\": ", rank);
     gs_json_string(out, kind_key(w->kind));
     fprintf(out, ", \"from_ns\": %" PRId64 ", \"to_ns\": %" PRId64, w->from - w->origin,
             w->to - w->origin);
@@ -109,7 +107,7 @@ void gs_window_notes_json(FILE *out, const gs_window_notes *n)
     fputs(",\n  \"window\": [", out);
     for (size_t i = 0; i < n->n; i++) {
         fputs(i ? ",\n    " : "\n    ", out);
-        put_window(out, n->traces[i], &n->windows[i]);
+        put_window(out, n->v[i].rank, &n->v[i].window);
     }
     fputs("\n  ]", out);
 }

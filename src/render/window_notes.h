@@ -7,22 +7,27 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis/base/select.h"
+#include "analysis/base/trace_ctx.h"
 #include "analysis/base/window.h"
 #include "common/error.h"
 #include "model/trace.h"
 #include "render/render.h"
 
+typedef struct gs_window_note {
+    int32_t rank;
+    gs_window window; /* what describes it: its spans are not kept */
+} gs_window_note;
+
 typedef struct gs_window_notes {
-    const gs_trace **traces; /* the selected traces */
-    gs_window *windows;      /* the window of each */
+    gs_window_note *v; /* one per trace, by rank */
     size_t n;
-    bool restricts;          /* some window leaves something out */
+    bool restricts;    /* some window leaves something out */
 } gs_window_notes;
 
-/* The windows of the traces `sel` selects. 0, or -1 with err set (a --range no trace has). */
-int gs_window_notes_build(const gs_profile *p, const gs_select *sel, gs_window_notes *out,
-                          gs_error *err);
+/* Notes the window of c (traces one at a time; zeroed notes to begin with), and puts the notes
+ * in rank order. 0, or -1 out of memory. */
+int gs_window_notes_add(gs_window_notes *n, const gs_trace_ctx *c);
+void gs_window_notes_finish(gs_window_notes *n);
 void gs_window_notes_free(gs_window_notes *n);
 
 /* "Over steps 1-7 of 8 (ProfilerStep#N); ..." and a newline: one line when every trace has the

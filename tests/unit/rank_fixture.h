@@ -33,7 +33,7 @@ static inline gs_trace *fixture_rank(int32_t r)
     char path[32];
     snprintf(path, sizeof path, "rank-%d.json", (int)r);
     gs_trace *t = tb_new(path, r);
-    t->world_size = 2;
+    t->id.world_size = 2;
     tb_device(t, r, "NVIDIA H100 80GB HBM3", 85000000000ull, 132, 9, 0);
     for (int k = 0; k < STEPS; k++) {
         gs_ns T = 10000 * (gs_ns)k + OFFSET(r);

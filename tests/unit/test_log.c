@@ -1,5 +1,5 @@
 /* The debug log (common/log.h): levels, the sink, nothing evaluated or formatted when off,
- * GS_LOG_ONCE, one whole line per message, and lines from several threads never interleaved. */
+ * one whole line per message, and lines from several threads never interleaved. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -35,7 +35,6 @@ static void test_off_by_default(void)
     captured c = {0};
     CHECK(!gs_log_on(GS_LOG_INFO));
     GS_LOG(GS_LOG_INFO, "never %d", count_evaluation());
-    GS_LOG_ONCE(GS_LOG_INFO, "never %d", count_evaluation());
     CHECK_INT(evaluated, 0);
     CHECK(gs_log_clock(GS_LOG_INFO) == 0.0);
     /* A level without a sink is off too. */
@@ -74,24 +73,6 @@ static void test_levels(void)
     GS_LOG(GS_LOG_INFO, "off again %d", count_evaluation());
     CHECK_INT(c.n, 3);
     CHECK_INT(evaluated, 1);
-}
-
-static void test_once(void)
-{
-    captured c = {0};
-    gs_log_set(GS_LOG_INFO, capture, &c);
-    for (int i = 0; i < 3; i++)
-        GS_LOG_ONCE(GS_LOG_INFO, "a.json: %d steps", 12);
-    GS_LOG_ONCE(GS_LOG_INFO, "b.json: %d steps", 12);
-    GS_LOG(GS_LOG_INFO, "a.json: %d steps", 12); /* plain GS_LOG always writes */
-    CHECK_INT(c.n, 3);
-    CHECK_STR(c.lines[0], "a.json: 12 steps");
-    CHECK_STR(c.lines[1], "b.json: 12 steps");
-    /* A new sink starts with nothing seen. */
-    gs_log_set(GS_LOG_INFO, capture, &c);
-    GS_LOG_ONCE(GS_LOG_INFO, "a.json: %d steps", 12);
-    CHECK_INT(c.n, 4);
-    gs_log_set(GS_LOG_OFF, NULL, NULL);
 }
 
 static void test_one_line(void)
@@ -163,7 +144,6 @@ int main(void)
 {
     test_off_by_default();
     test_levels();
-    test_once();
     test_one_line();
     test_threads();
     return check_done("test_log");

@@ -3,9 +3,11 @@
 #ifndef GS_TEST_TRACE_BUILDER_H
 #define GS_TEST_TRACE_BUILDER_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/trace_ctx.h"
 #include "model/trace.h"
 
 #define TB_PID 100
@@ -18,7 +20,7 @@ static inline gs_trace *tb_new(const char *path, int32_t rank)
     if (!t)
         abort();
     t->format = gs_strtab_intern(&t->strings, "kineto", 6);
-    t->rank = rank;
+    t->id.rank = rank;
     return t;
 }
 
@@ -116,6 +118,20 @@ static inline void tb_add(gs_profile *p, gs_trace *t)
     if (!slot)
         abort();
     *slot = t;
+}
+
+/* The context of an indexed trace, as a command that asks for nothing but `o` builds it (o NULL:
+ * the default steps, the whole trace); free it with gs_trace_ctx_free. */
+static inline gs_trace_ctx tb_ctx(const gs_trace *t, const gs_ctx_opts *o)
+{
+    static const gs_ctx_opts defaults = {0};
+    gs_trace_ctx c;
+    gs_error err;
+    if (gs_trace_ctx_build(t, o ? o : &defaults, &c, &err) != 0) {
+        fprintf(stderr, "tb_ctx: %s\n", err.msg);
+        abort();
+    }
+    return c;
 }
 
 #endif

@@ -1,71 +1,15 @@
 #include "analysis/base/collectives.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/base/kernel_class.h"
+#include "analysis/base/name_rules.h"
 #include "common/util.h"
 
 /* ---- the kind of a collective ---------------------------------------------------------------- */
 
-/* Kernel names, first match wins: NCCL and RCCL spell the collective in CamelCase inside the
- * kernel name (ncclKernel_AllReduce_RING_LL_Sum_float, ncclDevKernel_ReduceScatter_Sum_f32_RING_LL,
- * ncclDevKernel_SendRecv, and their C++-mangled forms from CUPTI), so a substring is enough.
- * "Reduce" comes after the longer names that contain it. */
-static const struct {
-    const char *token;
-    gs_coll_kind kind;
-} name_kinds[] = {
-    {"AllReduce", GS_COLL_ALL_REDUCE},  {"ReduceScatter", GS_COLL_REDUCE_SCATTER},
-    {"AllGather", GS_COLL_ALL_GATHER},  {"AllToAll", GS_COLL_ALL_TO_ALL},
-    {"AlltoAll", GS_COLL_ALL_TO_ALL},   {"Broadcast", GS_COLL_BROADCAST},
-    {"SendRecv", GS_COLL_SEND_RECV},    {"Send", GS_COLL_SEND_RECV},
-    {"Recv", GS_COLL_SEND_RECV},        {"Reduce", GS_COLL_REDUCE},
-};
-
-/* PyTorch's "Collective name" arg, lower-cased with '_' removed, by prefix, first match wins:
- * allreduce, _allgather_base, allgather_into_tensor_coalesced, reduce_scatter_tensor_coalesced,
- * all_to_all, alltoall_base, send, recv, recvAnySource, broadcast, reduce ... "wait" records the
- * host waiting on a work object: it says nothing about a kernel, so its args are not used. */
-enum { ARGS_IGNORED = -1 };
-
-static const struct {
-    const char *prefix;
-    int kind; /* gs_coll_kind or ARGS_IGNORED */
-} args_kinds[] = {
-    {"allreduce", GS_COLL_ALL_REDUCE}, {"reducescatter", GS_COLL_REDUCE_SCATTER},
-    {"allgather", GS_COLL_ALL_GATHER}, {"alltoall", GS_COLL_ALL_TO_ALL},
-    {"broadcast", GS_COLL_BROADCAST},  {"send", GS_COLL_SEND_RECV},
-    {"recv", GS_COLL_SEND_RECV},       {"reduce", GS_COLL_REDUCE},
-    {"wait", ARGS_IGNORED},
-};
-
-static gs_coll_kind kind_of_name(const char *name)
-{
-    /* Only the name, not the parameter list CUPTI and Kineto append. */
-    size_t len = strcspn(name, "(");
-    for (size_t i = 0; i < COUNT_OF(name_kinds); i++) {
-        const char *hit = strstr(name, name_kinds[i].token);
-        if (hit && (size_t)(hit - name) < len)
-            return name_kinds[i].kind;
-    }
-    return GS_COLL_OTHER;
-}
-
-static int kind_of_args(const char *collective)
-{
-    char norm[32];
-    size_t n = 0;
-    for (const char *c = collective; *c && n + 1 < sizeof norm; c++)
-        if (*c != '_')
-            norm[n++] = (char)tolower((unsigned char)*c);
-    norm[n] = '\0';
-    for (size_t i = 0; i < COUNT_OF(args_kinds); i++)
-        if (!strncmp(norm, args_kinds[i].prefix, strlen(args_kinds[i].prefix)))
-            return args_kinds[i].kind;
-    return GS_COLL_OTHER;
-}
+/* A kernel's name says its collective (the name rules' KERNEL_COLLECTIVE); PyTorch's arguments
+ * fill in what it does not (ARG_COLLECTIVE). */
 
 const char *gs_coll_kind_key(gs_coll_kind k)
 {
@@ -177,10 +121,11 @@ static const gs_coll_args *op_args(const gs_trace *t, const keyed *v, size_t n, 
 
 /* ---- the collectives ------------------------------------------------------------------------- */
 
-static void describe(const gs_trace *t, const gs_coll_args *a, gs_collective *c)
+static void describe(const gs_trace_ctx *ctx, const gs_coll_args *a, gs_collective *c)
 {
-    int args_kind = kind_of_args(gs_trace_str(t, a->collective));
-    if (args_kind == ARGS_IGNORED)
+    const gs_trace *t = ctx->trace;
+    unsigned args_kind = gs_ctx_name(ctx, a->collective, GS_NAME_ARG_COLLECTIVE);
+    if (args_kind == GS_COLL_ARG_IGNORED)
         return;
     /* The kernel name says what ran; the args fill in what it does not. */
     if (c->kind == GS_COLL_OTHER)
@@ -189,16 +134,16 @@ static void describe(const gs_trace *t, const gs_coll_args *a, gs_collective *c)
     c->group_size = a->group_size > 0 ? a->group_size : -1;
 }
 
-int gs_collectives_find(const gs_trace *t, gs_collectives *out, gs_error *err)
+int gs_collectives_find(const gs_trace_ctx *ctx, gs_collectives *out, gs_error *err)
 {
+    const gs_trace *t = ctx->trace;
     memset(out, 0, sizeof *out);
     keyed *by_corr = NULL, *by_ext = NULL;
     size_t ncorr = 0, next = 0;
     uint32_t seq[GS_COLL__COUNT] = {0};
     size_t cap = 0;
     for (size_t i = 0; i < t->kernels.n; i++)
-        cap += gs_kclass_of_name(gs_trace_str(t, t->kernels.v[i].name), false) ==
-               GS_KCLASS_COMMUNICATION;
+        cap += gs_ctx_name(ctx, t->kernels.v[i].name, GS_NAME_COMM_KERNEL);
     if (cap == 0)
         return 0;
     out->v = malloc(cap * sizeof *out->v);
@@ -211,17 +156,18 @@ int gs_collectives_find(const gs_trace *t, gs_collectives *out, gs_error *err)
     /* Kernels are sorted by start once the trace is indexed: seq follows start order. */
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        const char *name = gs_trace_str(t, k->name);
-        if (gs_kclass_of_name(name, false) != GS_KCLASS_COMMUNICATION)
+        if (!gs_ctx_name(ctx, k->name, GS_NAME_COMM_KERNEL))
             continue;
         gs_collective *c = &out->v[out->n++];
-        *c = (gs_collective){.kernel = (uint32_t)i, .kind = kind_of_name(name), .start = k->start,
-                             .end = k->end, .bytes = -1, .group_size = -1};
+        *c = (gs_collective){.kernel = (uint32_t)i,
+                             .kind = (gs_coll_kind)gs_ctx_name(ctx, k->name,
+                                                               GS_NAME_KERNEL_COLLECTIVE),
+                             .start = k->start, .end = k->end, .bytes = -1, .group_size = -1};
         const gs_coll_args *a = find_args(t, by_corr, ncorr, (int64_t)k->correlation);
         if (!a)
             a = op_args(t, by_ext, next, k);
         if (a)
-            describe(t, a, c);
+            describe(ctx, a, c);
         c->seq = seq[c->kind]++;
     }
     free(by_corr);

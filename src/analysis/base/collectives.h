@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -45,7 +46,7 @@ typedef struct gs_collectives {
 const char *gs_coll_kind_key(gs_coll_kind k);
 
 /* The collectives of one trace. 0, or -1 with err (out of memory). */
-int gs_collectives_find(const gs_trace *t, gs_collectives *out, gs_error *err);
+int gs_collectives_find(const gs_trace_ctx *c, gs_collectives *out, gs_error *err);
 void gs_collectives_free(gs_collectives *c);
 
 #endif

@@ -3,11 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
+
 static int cmp_key(const gs_dur_key *a, const gs_dur_key *b)
 {
     if (a->name != b->name)
         return a->name < b->name ? -1 : 1;
-    for (size_t k = 0; k < sizeof a->tag / sizeof a->tag[0]; k++)
+    for (size_t k = 0; k < COUNT_OF(a->tag); k++)
         if (a->tag[k] != b->tag[k])
             return a->tag[k] < b->tag[k] ? -1 : 1;
     return 0;
@@ -20,6 +22,18 @@ static int cmp_item(const void *pa, const void *pb)
     if (c)
         return c;
     return a->dur < b->dur ? -1 : a->dur > b->dur;
+}
+
+int gs_dur_items_reserve(gs_dur_items *v, size_t more)
+{
+    if (v->cap - v->n >= more)
+        return 0;
+    gs_dur_item *grown = realloc(v->v, (v->n + more ? v->n + more : 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    v->v = grown;
+    v->cap = v->n + more;
+    return 0;
 }
 
 int gs_dur_groups(gs_dur_item *items, size_t n, gs_dur_group **groups, size_t *ngroups)

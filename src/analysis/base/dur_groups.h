@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "analysis/base/stats.h"
+#include "common/vec.h"
 #include "model/trace.h"
 
 typedef struct gs_dur_key {
@@ -28,6 +29,14 @@ typedef struct gs_dur_group {
     int64_t amount; /* sum of the items' amounts */
     double time_pct; /* time.total / sum of every group's total × 100 */
 } gs_dur_group;
+
+/* Items collected from one trace after another (a summary's _add), grouped at the end. */
+typedef GS_VEC(gs_dur_item) gs_dur_items;
+
+/* Room for `more` items beyond those held, exactly (a summary knows each trace's count, and a
+ * doubling would leave up to half of a large trace's items unused at the peak). 0, or -1 out of
+ * memory. */
+int gs_dur_items_reserve(gs_dur_items *v, size_t more);
 
 /* Sorts items (reordering them) and fills *groups (malloc'ed, in key order). -1 when memory is
  * exhausted. */

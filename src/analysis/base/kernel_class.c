@@ -4,75 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/name_rules.h"
 #include "analysis/base/window.h"
 #include "common/util.h"
 
 /* ---- classification by name ----------------------------------------------------------------- */
 
-enum match_kind {
-    MATCH_PREFIX,          /* name starts with a */
-    MATCH_CONTAINS,        /* a occurs anywhere in name */
-    MATCH_PREFIX_CONTAINS, /* name starts with a and b occurs after it: regex ^a.*b */
-};
-
-typedef struct name_rule {
-    enum match_kind kind;
-    const char *a, *b;
-    enum gs_kclass cls;
-} name_rule;
-
-/* gpuscope's rules, first match wins; a name no rule matches is compute. RCCL names its kernels
- * like NCCL, so ROCm collectives are caught too; `hip*` names are ordinary kernels. */
-static const name_rule gpuscope_rules[] = {
-    {MATCH_PREFIX, "nccl", NULL, GS_KCLASS_COMMUNICATION},
-    {MATCH_CONTAINS, "ncclKernel", NULL, GS_KCLASS_COMMUNICATION},
-    {MATCH_CONTAINS, "ncclDevKernel", NULL, GS_KCLASS_COMMUNICATION},
-    {MATCH_PREFIX, "hccl", NULL, GS_KCLASS_COMMUNICATION},
-};
-
-/* HTA 0.5.0 (hta/utils/utils.py), the version the anchor was produced with, applied to every
- * GPU row's name (copies and sync records included):
- *   COMMUNICATION  ^nccl.*Kernel
- *   MEMORY         ^Memcpy | ^Memset | ^dma
- *   not COMPUTATION (so OTHER) when  ^nccl.*Kernel | .*Memcpy | ^Memset | .*Sync
- *                  (the regex is written `(.*(Memcpy)|(Memset))`, so Memset is anchored)
- *   COMPUTATION    the rest.
- * HTA's later sources add `^hip` and `^hccl` to COMMUNICATION; gpuscope follows
- * the release it is compared with. */
-static const name_rule hta_rules[] = {
-    {MATCH_PREFIX_CONTAINS, "nccl", "Kernel", GS_KCLASS_COMMUNICATION},
-    {MATCH_PREFIX, "Memcpy", NULL, GS_KCLASS_MEMORY},
-    {MATCH_PREFIX, "Memset", NULL, GS_KCLASS_MEMORY},
-    {MATCH_PREFIX, "dma", NULL, GS_KCLASS_MEMORY},
-    {MATCH_CONTAINS, "Memcpy", NULL, GS_KCLASS_OTHER},
-    {MATCH_CONTAINS, "Sync", NULL, GS_KCLASS_OTHER},
-};
-
-static bool rule_matches(const name_rule *r, const char *name)
-{
-    size_t n = strlen(r->a);
-    switch (r->kind) {
-    case MATCH_PREFIX:
-        return strncmp(name, r->a, n) == 0;
-    case MATCH_CONTAINS:
-        return strstr(name, r->a) != NULL;
-    case MATCH_PREFIX_CONTAINS:
-        return strncmp(name, r->a, n) == 0 && strstr(name + n, r->b) != NULL;
-    }
-    return false;
-}
-
 enum gs_kclass gs_kclass_of_name(const char *name, bool hta_compat)
 {
-    const name_rule *rules = hta_compat ? hta_rules : gpuscope_rules;
-    size_t n = hta_compat ? COUNT_OF(hta_rules)
-                          : COUNT_OF(gpuscope_rules);
-    if (!name)
-        return GS_KCLASS_COMPUTE;
-    for (size_t i = 0; i < n; i++)
-        if (rule_matches(&rules[i], name))
-            return rules[i].cls;
-    return GS_KCLASS_COMPUTE;
+    if (hta_compat)
+        return (enum gs_kclass)gs_name_judge(GS_NAME_HTA_CLASS, name);
+    return gs_name_judge(GS_NAME_COMM_KERNEL, name) ? GS_KCLASS_COMMUNICATION : GS_KCLASS_COMPUTE;
+}
+
+/* The same, from the names a trace context judged. */
+static enum gs_kclass kclass_of(const gs_trace_ctx *c, gs_str name, bool hta_compat)
+{
+    if (hta_compat)
+        return (enum gs_kclass)gs_ctx_name(c, name, GS_NAME_HTA_CLASS);
+    return gs_ctx_name(c, name, GS_NAME_COMM_KERNEL) ? GS_KCLASS_COMMUNICATION : GS_KCLASS_COMPUTE;
 }
 
 const char *gs_kclass_name(enum gs_kclass c)
@@ -139,6 +89,7 @@ static bool hta_cut(const gs_trace *t, gs_ns *cut)
 /* ---- collecting ---------------------------------------------------------------------------- */
 
 typedef struct collector {
+    const gs_trace_ctx *ctx;
     const gs_trace *t;
     const gs_activity_opts *opts;
     bool cut_applies;
@@ -183,23 +134,23 @@ static int cmp_activity(const void *pa, const void *pb)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-int gs_activities_collect(const gs_trace *t, const gs_activity_opts *opts, gs_activities *out)
+int gs_activities_collect(const gs_trace_ctx *ctx, const gs_activity_opts *opts, gs_activities *out)
 {
-    collector c = {.t = t, .opts = opts, .out = out};
+    const gs_trace *t = ctx->trace;
+    collector c = {.ctx = ctx, .t = t, .opts = opts, .out = out};
     bool hta = opts->hta_compat;
     if (hta)
         c.cut_applies = hta_cut(t, &c.cut);
     out->n = 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        enum gs_kclass kc = gs_kclass_of_name(gs_trace_str(t, k->name), hta);
+        enum gs_kclass kc = kclass_of(ctx, k->name, hta);
         if (add(&c, k->start, k->end, GS_GPU_KERNEL, kc, k->device, k->stream, i, k->api))
             return -1;
     }
     for (size_t i = 0; i < t->memops.n; i++) {
         const gs_memop *m = &t->memops.v[i];
-        enum gs_kclass kc = hta ? gs_kclass_of_name(gs_trace_str(t, m->name), true)
-                                : GS_KCLASS_MEMORY;
+        enum gs_kclass kc = hta ? kclass_of(ctx, m->name, true) : GS_KCLASS_MEMORY;
         if (add(&c, m->start, m->end, GS_GPU_MEMOP, kc, m->device, m->stream, i, m->api))
             return -1;
     }
@@ -208,8 +159,7 @@ int gs_activities_collect(const gs_trace *t, const gs_activity_opts *opts, gs_ac
         const gs_gpu_sync *s = &t->syncs.v[i];
         if (s->stream < 0)
             continue;
-        enum gs_kclass kc = hta ? gs_kclass_of_name(gs_trace_str(t, s->name), true)
-                                : GS_KCLASS_OTHER;
+        enum gs_kclass kc = hta ? kclass_of(ctx, s->name, true) : GS_KCLASS_OTHER;
         if (add(&c, s->start, s->end, GS_GPU_SYNC, kc, s->device, s->stream, i, s->api))
             return -1;
     }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/base/trace_ctx.h"
 #include "common/vec.h"
 #include "model/trace.h"
 
@@ -27,9 +28,10 @@ enum gs_kclass {
 
 const char *gs_kclass_name(enum gs_kclass c); /* "compute", "communication", "memory", "other" */
 
-/* The class of a kernel by its name. hta_compat applies HTA 0.5.0's regular expressions exactly
- * (`^nccl.*Kernel` is communication; `Memcpy`/`Memset`/`dma` prefixes are memory; names it keeps
- * out of COMPUTATION, such as `...Sync` or `...Memcpy...`, are OTHER; see kernel_class.c). */
+/* The class of a kernel by its name (the name rules' COMM_KERNEL). hta_compat applies HTA 0.5.0's
+ * regular expressions exactly (`^nccl.*Kernel` is communication; `Memcpy`/`Memset`/`dma`
+ * prefixes are memory; names it keeps out of COMPUTATION, such as `...Sync` or `...Memcpy...`,
+ * are OTHER; the name rules' HTA_CLASS). */
 enum gs_kclass gs_kclass_of_name(const char *name, bool hta_compat);
 
 /* One interval of GPU activity of a trace: a kernel, a copy or set, or a GPU-side sync record. */
@@ -61,7 +63,7 @@ typedef struct gs_activity_opts {
 } gs_activity_opts;
 
 /* The trace's GPU activities selected by opts, sorted by (start, end). 0, or -1 out of memory. */
-int gs_activities_collect(const gs_trace *t, const gs_activity_opts *opts, gs_activities *out);
+int gs_activities_collect(const gs_trace_ctx *c, const gs_activity_opts *opts, gs_activities *out);
 
 /* The name of an activity (kernel, copy/set or sync record). */
 const char *gs_activity_name(const gs_trace *t, const gs_activity *a);

@@ -10,11 +10,10 @@
 #include "model/trace.h"
 
 /* The part of each trace a view looks at, as the options asked (resolved per trace by
- * gs_window_build). Zeroed: the whole trace. */
+ * gs_window_build, over the trace's steps). Zeroed: the whole trace. */
 typedef struct gs_window_spec {
     bool on;          /* window the traces at all; false keeps every event */
     bool all_steps;   /* --all-steps: not limited to the kept steps */
-    gs_step_opts steps; /* which steps, and whether warm-up steps are kept */
     bool has_from, has_to;
     gs_ns from, to;     /* --from / --to: from the trace's first event */
     const char *range;  /* --range NAME: the ranges of that name (annotation, NVTX, operator) */
@@ -26,10 +25,10 @@ typedef struct gs_select {
     gs_window_spec window;
 } gs_select;
 
-/* A NULL selection keeps every trace. */
-static inline bool gs_selected(const gs_select *sel, const gs_trace *t)
+/* A NULL selection keeps every rank. */
+static inline bool gs_selected(const gs_select *sel, const gs_rank_id *id)
 {
-    return !sel || !sel->by_rank || t->rank == sel->rank;
+    return !sel || !sel->by_rank || id->rank == sel->rank;
 }
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/name_rules.h"
 #include "analysis/base/stats.h"
 #include "analysis/base/sync_calls.h"
 #include "analysis/base/thresholds.h"
@@ -37,6 +38,7 @@ typedef struct launch {
 /* What one analysis run holds, freed together. */
 typedef struct detector {
     const gs_trace *t;
+    const gs_names *names; /* the trace's (name_rules.h) */
     launch *ops;     /* the launching process's launching calls, in order */
     uint32_t *seq;   /* their names */
     gs_ns *resume;   /* when the host came back from the calls before op i's launch */
@@ -147,8 +149,7 @@ static int host_returns(detector *d)
     d->resume = malloc((d->n ? d->n : 1) * sizeof *d->resume);
     d->waited = calloc(d->n ? d->n : 1, sizeof *d->waited);
     d->idle = malloc((d->n ? d->n : 1) * sizeof *d->idle);
-    gs_sync_kinds kinds;
-    if (!d->resume || !d->waited || !d->idle || gs_sync_kinds_init(&kinds, t) != 0)
+    if (!d->resume || !d->waited || !d->idle)
         return -1;
     gs_ns busy_until = INT64_MIN;
     for (size_t i = 0; i < d->n; i++) {
@@ -166,7 +167,7 @@ static int host_returns(detector *d)
                 if (call->tid != cur->tid || call->pid != cur->pid)
                     continue;
                 back = call->end > back ? call->end : back;
-                enum wait w = wait_of(t, call, gs_sync_kind_of(&kinds, t, call));
+                enum wait w = wait_of(t, call, gs_sync_call_kind(t, d->names, call));
                 d->waited[i] = w > d->waited[i] ? (uint8_t)w : d->waited[i];
             }
             if (back == INT64_MIN || back > cur->start)
@@ -174,7 +175,6 @@ static int host_returns(detector *d)
         }
         d->resume[i] = back;
     }
-    gs_sync_kinds_free(&kinds);
     return 0;
 }
 
@@ -479,10 +479,11 @@ static void detector_free(detector *d)
     free(d->idle);
 }
 
-int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
+int gs_steps_detect(const gs_trace *t, const gs_names *names, gs_detected_steps *out,
+                    gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    detector d = {.t = t};
+    detector d = {.t = t, .names = names};
     size_t *starts = NULL;
     int rc = -1;
     int64_t pid = busiest_pid(t);
@@ -499,11 +500,11 @@ int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
     if (d.period)
         find_steady(&d);
     if (!d.period || !accept_period(&d, chance, &out->confidence)) {
-        GS_LOG_ONCE(GS_LOG_INFO,
+        GS_LOG(GS_LOG_INFO,
                     "%s: steps: no repeating sequence among %zu GPU launches (best period %" PRIu32
                     ", %zu launches from its steady part, %.2f of them repeat; a loop needs 3 "
                     "periods and %.2f)",
-                    t->path, d.n, d.period, d.period ? d.n - d.steady : 0, out->confidence,
+                    t->id.path, d.n, d.period, d.period ? d.n - d.steady : 0, out->confidence,
                     GS_TH_PERIOD_MATCH);
         out->confidence = 0;
         rc = 0;
@@ -514,11 +515,11 @@ int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
     enum wait after = WAIT_NONE;
     long k = first_position(&d, &after);
     if (k == -2) {
-        GS_LOG_ONCE(GS_LOG_INFO,
+        GS_LOG(GS_LOG_INFO,
                     "%s: steps: %zu GPU launches repeat every %" PRIu32 " (%.0f %%), but no wait "
                     "for the GPU and no pause of the host stands out where one would start: more "
                     "likely layers than a loop, no steps",
-                    t->path, d.n, d.period, out->confidence * 100);
+                    t->id.path, d.n, d.period, out->confidence * 100);
         out->confidence = 0;
         rc = 0;
         goto done;
@@ -533,11 +534,11 @@ int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err)
     out->period = d.period;
     out->pid = pid;
     out->tid = t->apis.v[d.ops[first].api].tid;
-    GS_LOG_ONCE(GS_LOG_INFO,
+    GS_LOG(GS_LOG_INFO,
                 "%s: steps: %zu GPU launches of pid %" PRId64 " repeat every %" PRIu32
                 " (%.0f %% of them match one period later), steady from launch %zu; an iteration "
                 "starts with %s, %s; %zu start(s) found, %zu complete step(s)",
-                t->path, d.n, pid, d.period, out->confidence * 100, d.steady,
+                t->id.path, d.n, pid, d.period, out->confidence * 100, d.steady,
                 gs_trace_str(t, d.seq[first]),
                 after == WAIT_STRONG ? "the first launch after the host waited for the GPU"
                 : after == WAIT_WEAK ? "the first launch after a pageable copy to the GPU"

@@ -35,7 +35,11 @@ typedef struct gs_detected_steps {
     int64_t pid, tid;  /* the launching thread the boundaries are on */
 } gs_detected_steps;
 
-int gs_steps_detect(const gs_trace *t, gs_detected_steps *out, gs_error *err);
+struct gs_names;
+
+/* names are t's (name_rules.h). 0, or -1 with err (out of memory). */
+int gs_steps_detect(const gs_trace *t, const struct gs_names *names, gs_detected_steps *out,
+                    gs_error *err);
 void gs_detected_steps_free(gs_detected_steps *d);
 
 #endif

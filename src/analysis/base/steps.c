@@ -4,6 +4,7 @@
  * warm-up steps and compute the statistics over the steps kept (doc/design.md §10). */
 #include "analysis/base/steps.h"
 
+#include "analysis/base/name_rules.h"
 #include "analysis/base/stats.h"
 #include "analysis/base/step_detect.h"
 #include "analysis/base/sync_calls.h"
@@ -138,10 +139,10 @@ static int collect_ranges(const gs_trace *t, range_pred pred, const regex_t *re,
             .end = r->end,
         };
     }
-    GS_LOG_ONCE(GS_LOG_INFO,
+    GS_LOG(GS_LOG_INFO,
                 "%s: steps: %zu %s range(s) on %zu thread(s); the busiest, pid %" PRId64
                 " tid %" PRId64 ", has %zu, of which %zu outermost are the steps",
-                t->path, pick.total, profiler ? GS_PROFILER_STEP_PREFIX "N" : "matching",
+                t->id.path, pick.total, profiler ? GS_PROFILER_STEP_PREFIX "N" : "matching",
                 pick.nthreads, pick.pid, pick.tid, pick.matches, out->n);
     return 0;
 }
@@ -257,8 +258,8 @@ static void extend_and_trim(const gs_trace *t, const launch_span *ls, int64_t pi
     for (size_t i = 0; i < s->n; i++)
         uses_gpu = uses_gpu || dev[i].n > 0;
     if (!uses_gpu) {
-        GS_LOG_ONCE(GS_LOG_INFO, "%s: steps: none launched GPU work: they keep their host spans",
-                    t->path);
+        GS_LOG(GS_LOG_INFO, "%s: steps: none launched GPU work: they keep their host spans",
+                    t->id.path);
         return;
     }
     gs_ns prev_end = first_step_floor(t, pid, s, dev);
@@ -279,11 +280,11 @@ static void extend_and_trim(const gs_trace *t, const launch_span *ls, int64_t pi
         size_t keep = last;
         if (last >= 2 && (double)dev[last - 2].n * GS_TH_TAIL_GPU_OPS_RATIO > (double)dev[last - 1].n)
             keep = last - 1;
-        GS_LOG_ONCE(GS_LOG_INFO,
+        GS_LOG(GS_LOG_INFO,
                     "%s: steps: extended to the GPU work they launched; %zu trailing step(s) "
                     "without GPU work dropped, %zu for launching under %.1fx the GPU work of the "
                     "step before (as the TensorBoard plugin does)",
-                    t->path, s->n - last, last - keep, GS_TH_TAIL_GPU_OPS_RATIO);
+                    t->id.path, s->n - last, last - keep, GS_TH_TAIL_GPU_OPS_RATIO);
         s->n = keep;
     }
 }
@@ -299,10 +300,10 @@ static void flag_warmup(const gs_trace *t, gs_steps *s, gs_ns *buf)
         double med = (double)gs_percentile_select(buf, m, 50);
         gs_ns dur = s->v[i].end - s->v[i].start;
         bool warm = (double)dur > GS_TH_WARMUP_FACTOR * med;
-        GS_LOG_ONCE(GS_LOG_INFO,
+        GS_LOG(GS_LOG_INFO,
                     "%s: step %" PRId64 " %s: %.3f ms is %.2fx the median %.3f ms of the "
                     "%zu step(s) after it (warm-up above %.1fx)",
-                    t->path, s->v[i].number,
+                    t->id.path, s->v[i].number,
                     warm ? "is warm-up" : "is not warm-up: the warm-up ends", (double)dur / 1e6,
                     med > 0 ? (double)dur / med : 0.0, med / 1e6, m, GS_TH_WARMUP_FACTOR);
         if (!warm)
@@ -344,7 +345,7 @@ static void compute_stats(gs_steps *s, gs_ns *buf)
  * the last CUDA call that took GS_TH_SETUP_CALL_NS or more without waiting for the GPU (creating
  * a context, loading modules, a first cudaFree initialising the allocator), provided GPU work
  * follows it. The first event when there is none. */
-static gs_ns window_start(const gs_trace *t, gs_ns first)
+static gs_ns window_start(const gs_trace *t, const gs_names *names, gs_ns first)
 {
     gs_ns last_gpu = INT64_MIN, start = first;
     for (size_t i = 0; i < t->kernels.n; i++)
@@ -354,18 +355,19 @@ static gs_ns window_start(const gs_trace *t, gs_ns first)
     for (size_t i = 0; i < t->apis.n; i++) {
         const gs_api *a = &t->apis.v[i];
         if (a->end - a->start >= GS_TH_SETUP_CALL_NS && a->end > start && a->end < last_gpu &&
-            !gs_sync_kind_blocks(gs_sync_call_kind(t, a)))
+            !gs_sync_kind_blocks(gs_sync_call_kind(t, names, a)))
             start = a->end;
     }
     if (start > first)
-        GS_LOG_ONCE(GS_LOG_INFO,
+        GS_LOG(GS_LOG_INFO,
                     "%s: steps: the window starts %.3f ms into the trace, after the last CUDA call "
                     "of %.0f ms or more that did not wait for the GPU (start-up)",
-                    t->path, (double)(start - first) / 1e6, GS_TH_SETUP_CALL_NS / 1e6);
+                    t->id.path, (double)(start - first) / 1e6, GS_TH_SETUP_CALL_NS / 1e6);
     return start;
 }
 
-static int whole_window(const gs_trace *t, bool from_first, gs_steps *out, gs_error *err)
+static int whole_window(const gs_trace *t, const gs_names *names, bool from_first, gs_steps *out,
+                        gs_error *err)
 {
     gs_ns first, last;
     out->source = GS_STEPS_WINDOW;
@@ -374,7 +376,7 @@ static int whole_window(const gs_trace *t, bool from_first, gs_steps *out, gs_er
     out->v = calloc(1, sizeof *out->v);
     if (!out->v)
         return gs_fail_oom(err);
-    gs_ns start = from_first ? first : window_start(t, first);
+    gs_ns start = from_first ? first : window_start(t, names, first);
     uint32_t ops = 0;
     for (size_t i = 0; i < t->kernels.n; i++)
         ops += t->kernels.v[i].start >= start;
@@ -399,10 +401,11 @@ static const char *source_name(enum gs_step_source s)
 }
 
 /* Steps from the repeating launch sequence; none when it finds no period. */
-static int detected_steps(const gs_trace *t, gs_steps *out, int64_t *pid, gs_error *err)
+static int detected_steps(const gs_trace *t, const gs_names *names, gs_steps *out, int64_t *pid,
+                          gs_error *err)
 {
     gs_detected_steps det;
-    if (gs_steps_detect(t, &det, err) != 0)
+    if (gs_steps_detect(t, names, &det, err) != 0)
         return -1;
     if (!det.n)
         return 0;
@@ -432,27 +435,27 @@ static int detected_steps(const gs_trace *t, gs_steps *out, int64_t *pid, gs_err
 /* What was found, and at -vv each step (the first LOG_STEPS). */
 static void log_steps(const gs_trace *t, const gs_steps *s)
 {
-    GS_LOG_ONCE(GS_LOG_INFO,
+    GS_LOG(GS_LOG_INFO,
                 "%s: %zu step(s) from %s, %zu warm-up, %zu in the statistics%s: mean %.3f ms, "
                 "median %.3f ms, min %.3f ms, max %.3f ms",
-                t->path, s->n, source_name(s->source), s->nwarmup, s->stats.n,
+                t->id.path, s->n, source_name(s->source), s->nwarmup, s->stats.n,
                 s->keep_warmup ? " (--keep-warmup)" : "", (double)s->stats.mean / 1e6,
                 (double)s->stats.med / 1e6, (double)s->stats.min / 1e6,
                 (double)s->stats.max / 1e6);
     for (size_t i = 0; i < s->n && i < LOG_STEPS && gs_log_on(GS_LOG_DETAIL); i++) {
         const gs_step *st = &s->v[i];
-        GS_LOG_ONCE(GS_LOG_DETAIL,
+        GS_LOG(GS_LOG_DETAIL,
                     "%s: step %" PRId64 ": at %.3f ms, host %.3f ms, extended to %.3f ms, "
                     "%" PRIu32 " GPU activities%s",
-                    t->path, st->number, (double)(st->start - s->v[0].start) / 1e6,
+                    t->id.path, st->number, (double)(st->start - s->v[0].start) / 1e6,
                     (double)(st->host_end - st->host_start) / 1e6,
                     (double)(st->end - st->start) / 1e6, st->gpu_ops,
                     st->warmup ? ", warm-up" : "");
     }
 }
 
-static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, int64_t *pid,
-                  gs_error *err)
+static int detect(const gs_trace *t, const gs_names *names, const gs_step_opts *opts,
+                  gs_steps *out, int64_t *pid, gs_error *err)
 {
     if (opts && opts->regex) {
         regex_t re;
@@ -463,7 +466,7 @@ static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, in
             return gs_fail(err, GS_EXIT_USAGE, "--step '%s': %s", opts->regex, why);
         }
         out->source = GS_STEPS_REGEX;
-        GS_LOG_ONCE(GS_LOG_INFO, "%s: steps: --step '%s' (annotation and NVTX ranges)", t->path,
+        GS_LOG(GS_LOG_INFO, "%s: steps: --step '%s' (annotation and NVTX ranges)", t->id.path,
                     opts->regex);
         rc = collect_ranges(t, matches_regex, &re, false, out, err);
         regfree(&re);
@@ -472,7 +475,7 @@ static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, in
         if (!out->n)
             return gs_fail(err, GS_EXIT_USAGE,
                            "%s: --step '%s' matches no annotation or NVTX range",
-                           t->path ? t->path : "trace", opts->regex);
+                           t->id.path ? t->id.path : "trace", opts->regex);
         *pid = t->ranges.v[out->v[0].range].pid;
         return 0;
     }
@@ -484,27 +487,28 @@ static int detect(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, in
             *pid = t->ranges.v[out->v[0].range].pid;
             return 0;
         }
-        GS_LOG_ONCE(GS_LOG_INFO,
+        GS_LOG(GS_LOG_INFO,
                     "%s: steps: no " GS_PROFILER_STEP_PREFIX "N range (annotation, operator or "
                     "NVTX) and no --step: looking for a repeating sequence of GPU launches",
-                    t->path);
+                    t->id.path);
     }
     bool plugin = opts && opts->plugin_rules && !opts->detect;
-    if (!plugin && detected_steps(t, out, pid, err) != 0)
+    if (!plugin && detected_steps(t, names, out, pid, err) != 0)
         return -1;
     if (out->n)
         return 0;
-    GS_LOG_ONCE(GS_LOG_INFO, "%s: steps: the whole trace is one window%s", t->path,
+    GS_LOG(GS_LOG_INFO, "%s: steps: the whole trace is one window%s", t->id.path,
                 plugin ? " (the TensorBoard plugin's rule)" : "");
-    return whole_window(t, plugin, out, err);
+    return whole_window(t, names, plugin, out, err);
 }
 
-int gs_steps_find(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs_error *err)
+int gs_steps_find(const gs_trace *t, const gs_names *names, const gs_step_opts *opts,
+                  gs_steps *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->keep_warmup = opts && opts->keep_warmup;
     int64_t pid = -1;
-    if (detect(t, opts, out, &pid, err) != 0) {
+    if (detect(t, names, opts, out, &pid, err) != 0) {
         gs_steps_free(out);
         return -1;
     }
@@ -536,6 +540,19 @@ void gs_steps_free(gs_steps *s)
 {
     free(s->v);
     memset(s, 0, sizeof *s);
+}
+
+int gs_steps_copy(gs_steps *dst, const gs_steps *src)
+{
+    *dst = *src;
+    dst->v = malloc((src->n ? src->n : 1) * sizeof *dst->v);
+    if (!dst->v) {
+        memset(dst, 0, sizeof *dst);
+        return -1;
+    }
+    if (src->n)
+        memcpy(dst->v, src->v, src->n * sizeof *dst->v);
+    return 0;
 }
 
 long gs_steps_at(const gs_steps *s, gs_ns ts)

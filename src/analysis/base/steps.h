@@ -54,8 +54,15 @@ typedef struct gs_step_opts {
     bool keep_warmup;
 } gs_step_opts;
 
-int gs_steps_find(const gs_trace *t, const gs_step_opts *opts, gs_steps *out, gs_error *err);
+struct gs_names;
+
+/* The steps of t (once per trace: a trace context holds them, trace_ctx.h); names are t's
+ * (name_rules.h). 0, or -1 with err (a --step regex that is invalid or matches nothing). */
+int gs_steps_find(const gs_trace *t, const struct gs_names *names, const gs_step_opts *opts,
+                  gs_steps *out, gs_error *err);
 void gs_steps_free(gs_steps *s);
+/* A copy owning its own steps. 0, or -1 out of memory (dst is then empty). */
+int gs_steps_copy(gs_steps *dst, const gs_steps *src);
 
 /* The step whose [start, end) holds ts, or -1. Binary search. */
 long gs_steps_at(const gs_steps *s, gs_ns ts);

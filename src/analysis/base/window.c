@@ -78,8 +78,8 @@ static int clip_to(gs_window *w, gs_ns from, gs_ns to)
     return 0;
 }
 
-static int build_spans(const gs_trace *t, const gs_window_spec *spec, gs_window *w,
-                       gs_error *err)
+static int build_spans(const gs_trace *t, const gs_steps *st, const gs_window_spec *spec,
+                       gs_window *w, gs_error *err)
 {
     gs_ns from = spec->has_from ? w->origin + spec->from : w->from;
     gs_ns to = spec->has_to ? w->origin + spec->to : w->to + 1;
@@ -91,7 +91,7 @@ static int build_spans(const gs_trace *t, const gs_window_spec *spec, gs_window 
         if (w->nranges == 0)
             return gs_fail(err, GS_EXIT_INPUT,
                            "%s: no operator, annotation or NVTX range is named '%s' (--range)",
-                           t->path, spec->range);
+                           t->id.path, spec->range);
         gs_spans_merge(&w->spans);
         if ((spec->has_from || spec->has_to) && clip_to(w, from, to) != 0)
             return gs_fail_oom(err);
@@ -103,19 +103,13 @@ static int build_spans(const gs_trace *t, const gs_window_spec *spec, gs_window 
         w->to = to;
         return 0;
     } else if (!spec->all_steps) {
-        gs_steps st;
-        if (gs_steps_find(t, &spec->steps, &st, err) != 0)
-            return -1;
-        w->step_source = st.source;
-        w->nsteps = st.n;
-        int rc = 0;
-        if (st.source != GS_STEPS_WINDOW && st.n > 0) {
+        w->step_source = st->source;
+        w->nsteps = st->n;
+        if (st->source != GS_STEPS_WINDOW && st->n > 0) {
             w->kind = GS_WINDOW_STEPS;
-            rc = add_kept_steps(&st, w);
+            if (add_kept_steps(st, w) != 0)
+                return gs_fail_oom(err);
         }
-        gs_steps_free(&st);
-        if (rc != 0)
-            return gs_fail_oom(err);
         gs_spans_merge(&w->spans);
     }
     if (w->spans.n) {
@@ -125,7 +119,8 @@ static int build_spans(const gs_trace *t, const gs_window_spec *spec, gs_window 
     return 0;
 }
 
-int gs_window_build(const gs_trace *t, const gs_select *sel, gs_window *out, gs_error *err)
+int gs_window_build(const gs_trace *t, const gs_steps *steps, const gs_window_spec *spec,
+                    gs_window *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     gs_ns first = 0, last = 0;
@@ -133,9 +128,9 @@ int gs_window_build(const gs_trace *t, const gs_select *sel, gs_window *out, gs_
         out->origin = out->from = first;
         out->to = last;
     }
-    if (!sel || !sel->window.on)
+    if (!spec || !spec->on)
         return 0;
-    if (build_spans(t, &sel->window, out, err) != 0) {
+    if (build_spans(t, steps, spec, out, err) != 0) {
         gs_window_free(out);
         return -1;
     }

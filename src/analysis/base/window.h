@@ -42,9 +42,10 @@ typedef struct gs_window {
     size_t nranges;                /* how many ranges have it */
 } gs_window;
 
-/* The window `sel` asks for in trace t (a NULL selection, or one whose window is off, is the
- * whole trace). Steps are found with sel->window.steps. 0, or -1 with err set. */
-int gs_window_build(const gs_trace *t, const gs_select *sel, gs_window *out, gs_error *err);
+/* The window `spec` asks for in trace t, whose steps are `steps` (a NULL spec, or one that is
+ * off, is the whole trace). 0, or -1 with err set. */
+int gs_window_build(const gs_trace *t, const gs_steps *steps, const gs_window_spec *spec,
+                    gs_window *out, gs_error *err);
 void gs_window_free(gs_window *w);
 
 /* Whether a host time lies inside. */

@@ -20,7 +20,7 @@ gs_ns gs_median_ns(gs_ns *v, size_t n)
 
 static gs_ns abs_end(const gs_coll_match *m, size_t i, size_t r)
 {
-    return gs_coll_at(m, i, r)->end + m->ranks[r].trace->epoch_ns;
+    return gs_coll_at(m, i, r)->end + m->ranks[r].id.epoch_ns;
 }
 
 static void estimate_offsets(const gs_coll_match *m, gs_clock *c, gs_ns *scratch)
@@ -66,11 +66,11 @@ static void log_clock(const gs_coll_match *m, bool estimate, const gs_clock *c)
     }
     GS_LOG(GS_LOG_INFO, "clock alignment: from the ends of %zu collectives matched on all %zu "
            "ranks, against rank %" PRId32 " (%s); residual median %.3f ms, max %.3f ms",
-           m->n, m->nranks, m->ranks[0].trace->rank, m->ranks[0].trace->path,
+           m->n, m->nranks, m->ranks[0].id.rank, m->ranks[0].id.path,
            (double)c->residual_med_ns / 1e6, (double)c->residual_max_ns / 1e6);
     for (size_t r = 1; r < m->nranks; r++)
         GS_LOG(GS_LOG_INFO, "clock alignment: rank %" PRId32 " (%s): offset %+.3f ms, residual "
-               "median %.3f ms, max %.3f ms", m->ranks[r].trace->rank, m->ranks[r].trace->path,
+               "median %.3f ms, max %.3f ms", m->ranks[r].id.rank, m->ranks[r].id.path,
                (double)c->ranks[r].offset_ns / 1e6, (double)c->ranks[r].residual_med_ns / 1e6,
                (double)c->ranks[r].residual_max_ns / 1e6);
 }
@@ -94,7 +94,7 @@ int gs_clock_align(const gs_coll_match *m, bool estimate, gs_clock *out, gs_erro
         estimate_offsets(m, out, scratch);
     for (size_t r = 0; r < nr; r++) {
         out->ranks[r].matched = n;
-        out->ranks[r].shift_ns = m->ranks[r].trace->epoch_ns - out->ranks[r].offset_ns;
+        out->ranks[r].shift_ns = m->ranks[r].id.epoch_ns - out->ranks[r].offset_ns;
     }
     if (n > 0 && nr > 1) {
         compute_residuals(m, out, ends, scratch);

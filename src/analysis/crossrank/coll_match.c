@@ -93,28 +93,7 @@ static int match_ranks(gs_coll_match *out, gs_error *err)
     return 0;
 }
 
-int gs_coll_match_build(const gs_profile *p, const gs_select *sel, gs_coll_match *out,
-                        gs_error *err)
-{
-    memset(out, 0, sizeof *out);
-    out->ranks = calloc(p->traces.n ? p->traces.n : 1, sizeof *out->ranks);
-    if (!out->ranks)
-        return gs_fail_oom(err);
-    for (size_t i = 0; i < p->traces.n; i++) {
-        const gs_trace *t = p->traces.v[i];
-        if (!gs_selected(sel, t))
-            continue;
-        gs_coll_rank *r = &out->ranks[out->nranks++];
-        r->trace = t;
-        if (gs_collectives_find(t, &r->coll, err) != 0) {
-            gs_coll_match_free(out);
-            return -1;
-        }
-    }
-    return match_ranks(out, err);
-}
-
-int gs_coll_match_from(const gs_trace *const *traces, const gs_collectives *colls, size_t n,
+int gs_coll_match_from(const gs_rank_id *const *ids, const gs_collectives *colls, size_t n,
                        gs_coll_match *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -123,9 +102,8 @@ int gs_coll_match_from(const gs_trace *const *traces, const gs_collectives *coll
         return gs_fail_oom(err);
     for (size_t r = 0; r < n; r++) {
         gs_coll_rank *x = &out->ranks[out->nranks++];
-        x->trace = traces[r];
         x->coll.v = malloc((colls[r].n ? colls[r].n : 1) * sizeof *x->coll.v);
-        if (!x->coll.v) {
+        if (!x->coll.v || gs_rank_id_copy(&x->id, ids[r]) != 0) {
             gs_coll_match_free(out);
             return gs_fail_oom(err);
         }
@@ -138,8 +116,10 @@ int gs_coll_match_from(const gs_trace *const *traces, const gs_collectives *coll
 
 void gs_coll_match_free(gs_coll_match *m)
 {
-    for (size_t r = 0; r < m->nranks; r++)
+    for (size_t r = 0; r < m->nranks; r++) {
+        gs_rank_id_free(&m->ranks[r].id);
         gs_collectives_free(&m->ranks[r].coll);
+    }
     free(m->ranks);
     free(m->v);
     free(m->at);

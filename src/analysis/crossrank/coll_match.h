@@ -15,12 +15,11 @@
 #include <stddef.h>
 
 #include "analysis/base/collectives.h"
-#include "analysis/base/select.h"
 #include "common/error.h"
 #include "model/trace.h"
 
 typedef struct gs_coll_rank {
-    const gs_trace *trace;
+    gs_rank_id id; /* owned */
     gs_collectives coll;
 } gs_coll_rank;
 
@@ -30,19 +29,17 @@ typedef struct gs_coll_instance {
 } gs_coll_instance;
 
 typedef struct gs_coll_match {
-    gs_coll_rank *ranks; /* the selected traces, in profile order (by rank) */
+    gs_coll_rank *ranks; /* in the order given (by rank) */
     size_t nranks;
     gs_coll_instance *v; /* in order of start on the first rank */
     size_t n;
     const gs_collective **at; /* n × nranks: at[i * nranks + r] is instance i on rank r */
 } gs_coll_match;
 
-/* The collectives of every selected trace, matched. 0, or -1 with err (out of memory). */
-int gs_coll_match_build(const gs_profile *p, const gs_select *sel, gs_coll_match *out,
-                        gs_error *err);
-/* The same from collectives found earlier (rank summaries, ranks/summary.h): traces[r] stands for
- * rank r (its rank, path and epoch_ns are read), colls[r] is copied. */
-int gs_coll_match_from(const gs_trace *const *traces, const gs_collectives *colls, size_t n,
+/* The collectives of n ranks, matched: ids[r] is rank r (its rank, path and epoch_ns are read),
+ * colls[r] its collectives (found by gs_collectives_find, kept in its rank summary); both are
+ * copied. 0, or -1 with err (out of memory). */
+int gs_coll_match_from(const gs_rank_id *const *ids, const gs_collectives *colls, size_t n,
                        gs_coll_match *out, gs_error *err);
 void gs_coll_match_free(gs_coll_match *m);
 

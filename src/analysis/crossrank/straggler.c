@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "analysis/base/intervals.h"
-#include "analysis/base/kernel_class.h"
 #include "analysis/base/stats.h"
 #include "analysis/base/thresholds.h"
 #include "common/log.h"
@@ -33,13 +32,15 @@ static gs_ns per_step(gs_ns total, size_t steps)
     return steps ? total / (gs_ns)steps : total;
 }
 
-int gs_strag_compute_per_step(const gs_trace *t, const gs_steps *steps, gs_ns *out)
+int gs_strag_compute_per_step(const gs_trace_ctx *c, gs_ns *out)
 {
+    const gs_trace *t = c->trace;
+    const gs_steps *steps = &c->steps;
     gs_spans busy = {0}, kept = {0};
     int rc = 0;
     for (size_t i = 0; i < t->kernels.n && rc == 0; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        if (gs_kclass_of_name(gs_trace_str(t, k->name), false) == GS_KCLASS_COMPUTE)
+        if (!gs_ctx_name(c, k->name, GS_NAME_COMM_KERNEL))
             rc = gs_spans_add(&busy, k->start, k->end);
     }
     for (size_t i = 0; i < steps->n && rc == 0; i++)
@@ -167,7 +168,7 @@ static void decide(gs_stragglers *s)
            "stragglers: rank %" PRId32 " (%s) arrived last at %.0f %% of %zu collectives (> "
            "%.0f %%?, >= %d?), the others wait for it %.1f %% of the median step (> %.0f %%?): "
            "%s",
-           c->trace->rank, c->trace->path, 100 * c->last_share, s->n,
+           c->id->rank, c->id->path, 100 * c->last_share, s->n,
            100 * GS_TH_STRAGGLER_LAST_SHARE, GS_TH_STRAGGLER_MIN_COLLECTIVES, 100 * wait_share,
            100 * GS_TH_STRAGGLER_WAIT_SHARE,
            s->straggler >= 0 ? "the straggler" : "no straggler");
@@ -176,7 +177,7 @@ static void decide(gs_stragglers *s)
 static void analyse(gs_stragglers *s, const gs_strag_input *in, rank_work *w, gs_ns *scratch)
 {
     for (size_t r = 0; r < s->nranks; r++) {
-        s->ranks[r].trace = in[r].trace;
+        s->ranks[r].id = &s->match.ranks[r].id;
         w[r].steps = in[r].steps;
         s->ranks[r].steps = in[r].steps->stats.n;
         s->ranks[r].step_ns = in[r].steps->stats.mean;
@@ -202,16 +203,16 @@ int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragg
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->straggler = out->candidate = -1;
-    const gs_trace **traces = malloc((n ? n : 1) * sizeof *traces);
+    const gs_rank_id **ids = malloc((n ? n : 1) * sizeof *ids);
     gs_collectives *colls = malloc((n ? n : 1) * sizeof *colls);
-    int rc = traces && colls ? 0 : gs_fail_oom(err);
+    int rc = ids && colls ? 0 : gs_fail_oom(err);
     for (size_t r = 0; r < n && rc == 0; r++) {
-        traces[r] = in[r].trace;
+        ids[r] = in[r].id;
         colls[r] = *in[r].coll;
     }
     if (rc == 0)
-        rc = gs_coll_match_from(traces, colls, n, &out->match, err);
-    free(traces);
+        rc = gs_coll_match_from(ids, colls, n, &out->match, err);
+    free(ids);
     free(colls);
     if (rc == 0)
         rc = gs_clock_align(&out->match, align, &out->clock, err);
@@ -240,42 +241,6 @@ int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragg
     return rc;
 }
 
-/* Each selected trace's inputs, found here and dropped once the analysis has read them. */
-int gs_stragglers_build(const gs_profile *p, const gs_select *sel, const gs_strag_opts *opts,
-                        gs_stragglers *out, gs_error *err)
-{
-    gs_strag_input *in = calloc(p->traces.n ? p->traces.n : 1, sizeof *in);
-    gs_collectives *colls = calloc(p->traces.n ? p->traces.n : 1, sizeof *colls);
-    gs_steps *steps = calloc(p->traces.n ? p->traces.n : 1, sizeof *steps);
-    int rc = in && colls && steps ? 0 : gs_fail_oom(err);
-    size_t n = 0;
-    for (size_t i = 0; i < p->traces.n && rc == 0; i++) {
-        const gs_trace *t = p->traces.v[i];
-        if (!gs_selected(sel, t))
-            continue;
-        in[n] = (gs_strag_input){.trace = t, .coll = &colls[n], .steps = &steps[n]};
-        n++;
-        rc = gs_collectives_find(t, &colls[n - 1], err) != 0 ||
-                     gs_steps_find(t, &opts->steps, &steps[n - 1], err) != 0
-                 ? -1
-                 : gs_strag_compute_per_step(t, &steps[n - 1], &in[n - 1].compute_ns) != 0
-                       ? gs_fail_oom(err)
-                       : 0;
-    }
-    if (rc == 0)
-        rc = gs_stragglers_from(in, n, opts->align, out, err);
-    else
-        gs_stragglers_free(out); /* empty, with no straggler */
-    for (size_t r = 0; r < n; r++) {
-        gs_collectives_free(&colls[r]);
-        gs_steps_free(&steps[r]);
-    }
-    free(in);
-    free(colls);
-    free(steps);
-    return rc;
-}
-
 void gs_stragglers_free(gs_stragglers *s)
 {
     gs_coll_match_free(&s->match);
@@ -286,10 +251,10 @@ void gs_stragglers_free(gs_stragglers *s)
     s->straggler = s->candidate = -1;
 }
 
-int gs_stragglers_rank_of(const gs_stragglers *s, const gs_trace *t)
+int gs_stragglers_rank_of(const gs_stragglers *s, const gs_rank_id *id)
 {
     for (size_t r = 0; r < s->nranks; r++)
-        if (s->ranks[r].trace == t)
+        if (gs_rank_id_cmp(s->ranks[r].id, id) == 0)
             return (int)r;
     return -1;
 }

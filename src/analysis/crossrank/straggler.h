@@ -21,6 +21,7 @@
 #include "analysis/crossrank/clock_align.h"
 #include "analysis/crossrank/coll_match.h"
 #include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 
 typedef struct gs_strag_instance {
     gs_coll_kind kind;
@@ -32,7 +33,7 @@ typedef struct gs_strag_instance {
 } gs_strag_instance;
 
 typedef struct gs_strag_rank {
-    const gs_trace *trace;
+    const gs_rank_id *id;      /* the match's (match.ranks[i].id) */
     size_t last;               /* instances it arrived last at */
     double last_share;         /* of all matched instances */
     gs_ns mean_lateness_ns;    /* over the instances it was last at; 0 when never */
@@ -64,36 +65,31 @@ typedef struct gs_stragglers {
     double compute_excess;  /* candidate's compute per step / median rank's - 1 */
 } gs_stragglers;
 
-typedef struct gs_strag_opts {
-    bool align;      /* estimate clock offsets (else the files' own clocks) */
-    gs_step_opts steps;
-} gs_strag_opts;
-
 /* The straggler test, shared by the analysis and the diagnosis rule so both always agree: last
  * at more than GS_TH_STRAGGLER_LAST_SHARE of at least GS_TH_STRAGGLER_MIN_COLLECTIVES matched
  * collectives, the others waiting more than GS_TH_STRAGGLER_WAIT_SHARE of the step. */
 bool gs_straggler_qualifies(size_t collectives, double last_share, double wait_share);
 
-/* What the analysis reads of one rank: the trace stands for the rank (rank, path, epoch_ns are
- * read; a rank summary's stub has no events), its collectives and steps, and its compute per
- * kept step (gs_strag_compute_per_step). Full traces and rank summaries give the same numbers. */
+/* What the analysis reads of one rank (its rank summary's, analysis/pipeline/summary.h): which
+ * rank it is (rank, path, epoch_ns), its collectives and steps, and its compute per kept step
+ * (gs_strag_compute_per_step). */
 typedef struct gs_strag_input {
-    const gs_trace *trace;
+    const gs_rank_id *id;
     const gs_collectives *coll;
     const gs_steps *steps;
     gs_ns compute_ns;
 } gs_strag_input;
 
-/* |union of compute kernels| inside the kept steps, per kept step. 0, or -1 (out of memory). */
-int gs_strag_compute_per_step(const gs_trace *t, const gs_steps *steps, gs_ns *out);
+/* |union of compute kernels| inside c's kept steps, per kept step. 0, or -1 (out of memory). */
+int gs_strag_compute_per_step(const gs_trace_ctx *c, gs_ns *out);
 
+/* The ranks' stragglers, clock offsets estimated when `align` (else the files' own clocks). The
+ * result owns copies of what it reads. 0, or -1 with err. */
 int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragglers *out,
                        gs_error *err);
-int gs_stragglers_build(const gs_profile *p, const gs_select *sel, const gs_strag_opts *opts,
-                        gs_stragglers *out, gs_error *err);
 void gs_stragglers_free(gs_stragglers *s);
 
-/* The straggler analysis of trace t, for the diagnosis: its index in s->ranks, or -1. */
-int gs_stragglers_rank_of(const gs_stragglers *s, const gs_trace *t);
+/* Where rank `id` is in s->ranks (for the diagnosis), or -1. */
+int gs_stragglers_rank_of(const gs_stragglers *s, const gs_rank_id *id);
 
 #endif

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "analysis/base/intervals.h"
-#include "analysis/base/tensor_core.h"
 
 static double per_step(double total, size_t nkept)
 {
@@ -17,14 +16,15 @@ static double per_step(double total, size_t nkept)
  * spends in the DataLoader, which the data-loading rule claims: a loop that reads loss.item()
  * and then waits for its next batch is starved of data first. Each gap counts once, clipped to
  * the kept steps. */
-static int sum_sync_idle(const gs_trace *t, const gs_steps *steps, gs_ns *out)
+static int sum_sync_idle(const gs_trace_ctx *c, const gs_steps *steps, gs_ns *out)
 {
+    const gs_trace *t = c->trace;
     gs_spans busy = {0}, kept = {0}, loading = {0}, kept_loading = {0};
     int rc = 0;
     for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
         const gs_range *r = &t->ranges.v[i];
         if (r->kind != GS_RANGE_NVTX && gs_range_in_op_tree(r) &&
-            gs_is_dataloader_range(gs_trace_str(t, r->name)))
+            gs_ctx_name(c, r->name, GS_NAME_DATALOADER))
             rc = gs_spans_add(&loading, r->start, r->end);
     }
     for (size_t i = 0; i < t->kernels.n && rc == 0; i++)
@@ -41,12 +41,9 @@ static int sum_sync_idle(const gs_trace *t, const gs_steps *steps, gs_ns *out)
         rc = gs_spans_intersect(&kept, &loading, &kept_loading);
     *out = 0;
     gs_ns last_gap_start = -1;
-    gs_sync_kinds kinds = {0};
-    if (rc == 0)
-        rc = gs_sync_kinds_init(&kinds, t);
     for (size_t i = 0; i < t->apis.n && rc == 0 && busy.n > 0; i++) {
         const gs_api *a = &t->apis.v[i];
-        int kind = gs_sync_kind_of(&kinds, t, a);
+        int kind = gs_sync_call_kind(t, &c->names, a);
         if (kind < 0 || kind == GS_SYNC_WAIT_EVENT)
             continue;
         /* The first busy interval ending after the call's end; the gap is before it. */
@@ -67,7 +64,6 @@ static int sum_sync_idle(const gs_trace *t, const gs_steps *steps, gs_ns *out)
         *out += gs_spans_overlap(&kept, gap_start, busy.v[lo].start) -
                 gs_spans_overlap(&kept_loading, gap_start, busy.v[lo].start);
     }
-    gs_sync_kinds_free(&kinds);
     gs_spans_free(&busy);
     gs_spans_free(&kept);
     gs_spans_free(&loading);
@@ -88,26 +84,19 @@ static void sum_kept_copies(const gs_trace *t, const gs_steps *steps, gs_ns *pag
     }
 }
 
-/* Each distinct kernel name is judged once (by_name: 0 unknown, 1 no, 2 yes). */
-static int measure_tensor_core_share(const gs_trace *t, double *share)
+static double measure_tensor_core_share(const gs_trace_ctx *c)
 {
-    uint8_t *by_name = calloc(t->strings.n ? t->strings.n : 1, 1);
-    if (!by_name)
-        return -1;
+    const gs_trace *t = c->trace;
     gs_ns all = 0, tc = 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        if (!by_name[k->name])
-            by_name[k->name] = gs_kernel_uses_tensor_cores(gs_trace_str(t, k->name)) ? 2 : 1;
         all += k->end - k->start;
-        tc += by_name[k->name] == 2 ? k->end - k->start : 0;
+        tc += gs_ctx_name(c, k->name, GS_NAME_TENSOR_CORE) ? k->end - k->start : 0;
     }
-    free(by_name);
-    *share = all ? (double)tc / (double)all : -1.0;
-    return 0;
+    return all ? (double)tc / (double)all : -1.0;
 }
 
-static void fill_memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs_diag_inputs *in)
+static void fill_memory_inputs(const gs_memory_summary *m, gs_diag_inputs *in)
 {
     in->mem_peak_share = in->mem_fragmentation = in->mem_growth_r2 = -1.0;
     if (!m)
@@ -115,7 +104,7 @@ static void fill_memory_inputs(const gs_trace *t, const gs_memory_summary *m, gs
     const gs_mem_device *worst = NULL;
     for (size_t i = 0; i < m->ndevices; i++) {
         const gs_mem_device *d = &m->devices[i];
-        if (d->path == t->path && d->device_type == GS_MEM_DEVICE_CUDA &&
+        if (d->device_type == GS_MEM_DEVICE_CUDA &&
             (!worst || d->peak_held > worst->peak_held))
             worst = d;
     }
@@ -138,7 +127,7 @@ void gs_diag_compute_inputs(const gs_compute *c, gs_diag_inputs *in)
     in->tc_unused_share = c ? c->eligible_unused_share : -1;
 }
 
-void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag_inputs *in)
+void gs_diag_straggler_inputs(const gs_rank_id *id, const gs_stragglers *s, gs_diag_inputs *in)
 {
     in->strag_rank = -1;
     in->strag_ranks = 1; /* a report of one trace runs no straggler analysis */
@@ -146,11 +135,11 @@ void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag
         return;
     in->strag_ranks = s->nranks;
     in->strag_collectives = s->n;
-    int self = gs_stragglers_rank_of(s, t);
+    int self = gs_stragglers_rank_of(s, id);
     if (s->candidate < 0)
         return;
     const gs_strag_rank *c = &s->ranks[s->candidate];
-    in->strag_rank = c->trace->rank;
+    in->strag_rank = c->id->rank;
     in->strag_is_self = self == s->candidate;
     in->strag_last_share = c->last_share;
     in->strag_compute_excess = s->compute_excess;
@@ -160,13 +149,14 @@ void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag
     in->strag_wait_ns = self >= 0 && !in->strag_is_self ? s->ranks[self].wait_straggler_ns : 0;
 }
 
-int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_inputs *out,
+int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_diag_inputs *out,
                          gs_error *err)
 {
+    const gs_trace *t = c->trace;
     const gs_bd_trace *bd = src->breakdown;
     const gs_steps *steps = &bd->steps;
     memset(out, 0, sizeof *out);
-    out->rank = t->rank;
+    out->rank = t->id.rank;
     out->steps = bd->nkept;
     out->gpu_activities = t->kernels.n + t->memops.n;
     out->warmup_steps = steps->nwarmup;
@@ -183,8 +173,8 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
         [GS_BD_RUNTIME] = &out->runtime_ns, [GS_BD_DATALOADER] = &out->dataloader_ns,
         [GS_BD_CPU_EXEC] = &out->cpu_exec_ns, [GS_BD_OTHER] = &out->other_ns,
     };
-    for (int c = 0; c < GS_BD__COUNT; c++)
-        *cat[c] = (gs_ns)bd->avg_ns[c];
+    for (int k = 0; k < GS_BD__COUNT; k++)
+        *cat[k] = (gs_ns)bd->avg_ns[k];
     /* Exposed communication is comm's, computed once (gs_comm_build) and shown the same by report
      * and comm: collective time no compute kernel hides, per kept step. */
     if (src->comm)
@@ -195,7 +185,7 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
             out->gpu_util = bd->gpu.v[d].utilization;
 
     gs_ns idle = 0, pageable = 0;
-    if (sum_sync_idle(t, steps, &idle) != 0)
+    if (sum_sync_idle(c, steps, &idle) != 0)
         return gs_fail_oom(err);
     out->sync_idle_ns = (gs_ns)per_step((double)idle, bd->nkept);
     sum_kept_copies(t, steps, &pageable);
@@ -216,13 +206,12 @@ int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_
     } else {
         gs_graph_facts_count(t, &out->graphs);
     }
-    fill_memory_inputs(t, src->memory, out);
-    if (measure_tensor_core_share(t, &out->tensor_core_share) != 0)
-        return gs_fail_oom(err);
+    fill_memory_inputs(src->memory, out);
+    out->tensor_core_share = measure_tensor_core_share(c);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
     gs_diag_compute_inputs(NULL, out);
-    gs_diag_straggler_inputs(t, src->stragglers, out);
-    if (gs_trace_context_build(t, &out->ctx, err) != 0)
+    gs_diag_straggler_inputs(&t->id, src->stragglers, out);
+    if (gs_trace_context_build(c, &out->ctx, err) != 0)
         return -1;
     out->ctx.profiler_step_ns = gs_profiler_step_cost(t, &out->ctx, steps, bd->nkept);
     if (out->ctx.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */

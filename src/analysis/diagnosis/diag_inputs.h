@@ -17,18 +17,18 @@ typedef struct gs_diag_sources {
     const gs_launch_rank *launch; /* NULL when not computed */
     const gs_sync_rank *sync;
     const char *sync_top_op;
-    const gs_memory_summary *memory;
+    const gs_memory_summary *memory; /* the trace's alone */
     /* comm's rank row: its exposed communication per step is the rule's (one number for report and
      * comm); NULL: the breakdown's Communication category stands in */
     const gs_comm_rank *comm;
     const gs_stragglers *stragglers; /* NULL for a single trace */
 } gs_diag_sources;
 
-/* The profile-level straggler numbers (s NULL: a single trace), and t's own wait for the
+/* The profile-level straggler numbers (s NULL: a single trace), and rank id's own wait for the
  * straggler. Rank summaries fill them in the cross-rank phase, so they are apart. */
-void gs_diag_straggler_inputs(const gs_trace *t, const gs_stragglers *s, gs_diag_inputs *in);
+void gs_diag_straggler_inputs(const gs_rank_id *id, const gs_stragglers *s, gs_diag_inputs *in);
 
-int gs_diag_inputs_build(const gs_trace *t, const gs_diag_sources *src, gs_diag_inputs *out,
+int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_diag_inputs *out,
                          gs_error *err);
 
 /* The compute-use inputs from a rank's gs_compute, or "unknown" (-1) when c is NULL (a summary

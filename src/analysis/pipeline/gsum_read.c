@@ -6,6 +6,7 @@
 
 #include "analysis/diagnosis/diag_inputs.h"
 #include "analysis/pipeline/gsum_schema.h"
+#include "analysis/pipeline/summarise.h"
 #include "common/log.h"
 #include "ingest/json.h"
 
@@ -256,10 +257,11 @@ static int read_summary(gs_json *j, gs_rank_summary *sum)
 
 static int read_source(gs_source *src, const char *name, gs_rank_summary *out, gs_error *err)
 {
-    if (gs_rank_summary_init(out, name, err) != 0) {
+    if (gs_rank_summary_init(out, &(gs_rank_id){.path = (char *)name}, err) != 0) {
         gs_source_close(src);
         return -1;
     }
+    out->stages = GS_STAGE_ALL; /* every section of its minor version (the has_* flags) */
     gs_json j;
     int rc = gs_json_init(&j, src, err);
     if (rc == 0) {

@@ -2,7 +2,8 @@
 
 #include <stddef.h>
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
+#include "common/util.h"
+
 #define S(T, m) offsetof(T, m)
 typedef gs_rank_summary R;
 
@@ -425,11 +426,11 @@ static const gs_gsum_field compute_fields[] = {
 };
 #undef K
 
-#define OBJ(k, f) {k, f, N(f), 0, 0, 0, 0}
-#define ARR(k, f, arr, cnt, T) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), 0}
+#define OBJ(k, f) {k, f, COUNT_OF(f), 0, 0, 0, 0}
+#define ARR(k, f, arr, cnt, T) {k, f, COUNT_OF(f), S(R, arr), S(R, cnt), sizeof(T), 0}
 /* A section of minor 1, and the flag saying a summary has it. */
-#define OBJ1(k, f, flag) {k, f, N(f), 0, 0, 0, S(R, flag)}
-#define ARR1(k, f, arr, cnt, T, flag) {k, f, N(f), S(R, arr), S(R, cnt), sizeof(T), S(R, flag)}
+#define OBJ1(k, f, flag) {k, f, COUNT_OF(f), 0, 0, 0, S(R, flag)}
+#define ARR1(k, f, arr, cnt, T, flag) {k, f, COUNT_OF(f), S(R, arr), S(R, cnt), sizeof(T), S(R, flag)}
 static const gs_gsum_section sections[] = {
     OBJ("rank", rank_fields),
     OBJ("events", event_fields),
@@ -467,6 +468,6 @@ static const gs_gsum_section sections[] = {
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)
 {
-    *n = N(sections);
+    *n = COUNT_OF(sections);
     return sections;
 }

@@ -11,6 +11,7 @@
 #include "analysis/pipeline/merge.h"
 #include "analysis/pipeline/summarise.h"
 #include "common/log.h"
+#include "common/util.h"
 
 /* Several inputs are summarised on one worker thread, one trace in memory at a time, so peak
  * memory stays within about twice the largest rank (measured 1.7-1.9x on 8 ranks of 30 MB
@@ -19,11 +20,11 @@
  * two. */
 enum { WORKERS = 1 };
 
-int gs_rank_inputs_list(const char *const *paths, size_t npaths, gs_rank_inputs *out,
-                        gs_error *err)
+int gs_rank_inputs_list(const char *const *paths, size_t npaths, bool with_gsum,
+                        gs_rank_inputs *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (gs_list_inputs(paths, npaths, &out->paths, &out->n, err) != 0)
+    if (gs_list_inputs(paths, npaths, with_gsum, &out->paths, &out->n, err) != 0)
         return -1;
     for (size_t i = 0; i < out->n; i++)
         out->ngsum += gs_is_gsum_path(out->paths[i]);
@@ -41,9 +42,21 @@ void gs_rank_inputs_free(gs_rank_inputs *in)
 /* A rank --rank leaves out: its path and rank only, for the message when no input is kept. */
 static int fill_stand_in(const gs_trace *t, gs_rank_summary *out, gs_error *err)
 {
-    if (gs_rank_summary_init(out, t->path, err) != 0)
+    return gs_rank_summary_init(out, &t->id, err);
+}
+
+/* Loads path and builds its context when --rank keeps it (*selected). On success the caller
+ * frees both: the context (when selected), then the trace. */
+static int open_trace(const char *path, const gs_rank_load_opts *o, gs_trace **t,
+                      gs_trace_ctx *c, bool *selected, gs_error *err)
+{
+    if (gs_load_trace(path, &o->load, t, err) != 0)
         return -1;
-    out->id.rank = t->rank;
+    *selected = gs_selected(&o->select, &(*t)->id);
+    if (*selected && gs_trace_ctx_build(*t, &o->ctx, c, err) != 0) {
+        gs_trace_delete(*t);
+        return -1;
+    }
     return 0;
 }
 
@@ -51,12 +64,15 @@ static int summarise_trace(const char *path, const gs_rank_load_opts *o, gs_rank
                            gs_error *err)
 {
     gs_trace *t;
-    if (gs_load_trace(path, &o->load, &t, err) != 0) {
+    gs_trace_ctx c;
+    bool selected;
+    if (open_trace(path, o, &t, &c, &selected, err) != 0) {
         memset(out, 0, sizeof *out);
         return -1;
     }
-    int rc = gs_selected(&o->select, t) ? gs_rank_summarise(t, &o->steps, o->detail, out, err)
-                                        : fill_stand_in(t, out, err);
+    int rc = selected ? gs_rank_summarise(&c, &o->summary, out, err) : fill_stand_in(t, out, err);
+    if (selected)
+        gs_trace_ctx_free(&c);
     gs_trace_delete(t); /* the trace goes as soon as it is summarised: memory stays one rank's */
     if (rc == 0)
         GS_LOG(GS_LOG_INFO, "%s: summarised as rank %" PRId32 " and dropped", path, out->id.rank);
@@ -125,12 +141,12 @@ static void run_workers(work *w)
 /* ---- --rank ------------------------------------------------------------------------------- */
 
 /* "no trace has rank R (ranks: 0 1 2 3)", the list cut short when the message is full. */
-static int fail_no_rank(const gs_rank_set *s, int32_t rank, gs_error *err)
+static int fail_no_rank(const int32_t *ranks, size_t n, int32_t rank, gs_error *err)
 {
     char list[400] = "";
     size_t len = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        int w = snprintf(list + len, sizeof list - len, " %" PRId32, s->v[i].id.rank);
+    for (size_t i = 0; i < n; i++) {
+        int w = snprintf(list + len, sizeof list - len, " %" PRId32, ranks[i]);
         if (w < 0 || (size_t)w >= sizeof list - len) {
             snprintf(list + len, sizeof list - len, " ...");
             break;
@@ -146,8 +162,16 @@ static int select_ranks(const gs_select *sel, gs_rank_set *s, gs_error *err)
     size_t kept = 0;
     for (size_t i = 0; i < s->n; i++)
         kept += gs_selected(sel, &s->v[i].id);
-    if (kept == 0)
-        return fail_no_rank(s, sel->rank, err);
+    if (kept == 0) {
+        int32_t *ranks = malloc((s->n ? s->n : 1) * sizeof *ranks);
+        if (!ranks)
+            return gs_fail_oom(err);
+        for (size_t i = 0; i < s->n; i++)
+            ranks[i] = s->v[i].id.rank;
+        fail_no_rank(ranks, s->n, sel->rank, err);
+        free(ranks);
+        return -1;
+    }
     kept = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (gs_selected(sel, &s->v[i].id))
@@ -156,7 +180,7 @@ static int select_ranks(const gs_select *sel, gs_rank_set *s, gs_error *err)
             gs_rank_summary_free(&s->v[i]);
     }
     s->n = kept;
-    gs_rank_summaries_sort(s->v, s->n); /* the moved stubs' paths are pointed at again */
+    gs_rank_summaries_sort(s->v, s->n); /* the moved summaries' rows point at their paths again */
     return 0;
 }
 
@@ -208,4 +232,51 @@ void gs_rank_set_free(gs_rank_set *s)
         gs_rank_summary_free(&s->v[i]);
     free(s->v);
     memset(s, 0, sizeof *s);
+}
+
+/* ---- the views' loop ------------------------------------------------------------------------- */
+
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gs_traces_each(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_trace_fn fn,
+                   void *user, gs_error *err)
+{
+    char **order = malloc((in->n ? in->n : 1) * sizeof *order);
+    int32_t *ranks = malloc((in->n ? in->n : 1) * sizeof *ranks);
+    if (!order || !ranks) {
+        free(order);
+        free(ranks);
+        return gs_fail_oom(err);
+    }
+    memcpy(order, in->paths, in->n * sizeof *order);
+    qsort(order, in->n, sizeof *order, cmp_path);
+    if (in->n > 1)
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* as gs_rank_set_load, for the same reason */
+    size_t kept = 0;
+    int rc = 0;
+    for (size_t i = 0; i < in->n && rc == 0; i++) {
+        gs_trace *t;
+        gs_trace_ctx c;
+        bool selected;
+        rc = open_trace(order[i], o, &t, &c, &selected, err);
+        if (rc != 0)
+            break;
+        ranks[i] = t->id.rank;
+        if (selected) {
+            kept++;
+            rc = fn(&c, user, err);
+            gs_trace_ctx_free(&c);
+        }
+        gs_trace_delete(t);
+    }
+    if (rc == 0 && kept == 0 && o->select.by_rank) {
+        qsort(ranks, in->n, sizeof *ranks, gs_cmp_i32);
+        rc = fail_no_rank(ranks, in->n, o->select.rank, err);
+    }
+    free(order);
+    free(ranks);
+    return rc;
 }

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
+
 /* ---- what was profiled ---------------------------------------------------------------------- */
 
 static void add_counts(gs_event_counts *to, const gs_event_counts *c)
@@ -29,18 +31,21 @@ static int merge_devices(const gs_rank_summary *v, size_t n, gs_profile_facts *f
     f->devices = calloc(nd ? nd : 1, sizeof *f->devices);
     if (!f->devices)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i].ndevices)
-            memcpy(f->devices + f->ndevices, v[i].devices, v[i].ndevices * sizeof *v[i].devices);
-        f->ndevices += v[i].ndevices;
-    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t d = 0; d < v[i].ndevices; d++) {
+            gs_device_facts *df = &f->devices[f->ndevices++];
+            *df = v[i].devices[d];
+            if (!(df->name = gs_profile_facts_own(f, df->name)))
+                return -1;
+        }
     gs_profile_facts_dedupe_devices(f);
     return 0;
 }
 
 int gs_merge_facts(const gs_rank_summary *v, size_t n, gs_profile_facts *f, bool *has_devices)
 {
-    memset(f, 0, sizeof *f);
+    if (gs_profile_facts_init(f, NULL) != 0)
+        return -1;
     f->files = calloc(n ? n : 1, sizeof *f->files);
     if (!f->files)
         return -1;
@@ -48,8 +53,11 @@ int gs_merge_facts(const gs_rank_summary *v, size_t n, gs_profile_facts *f, bool
     *has_devices = true;
     for (size_t i = 0; i < n; i++) {
         const gs_rank_summary *s = &v[i];
-        f->files[i] = (gs_file_facts){s->id.path, s->format,       s->id.rank,
+        f->files[i] = (gs_file_facts){gs_profile_facts_own(f, s->id.path),
+                                      gs_profile_facts_own(f, s->format), s->id.rank,
                                       s->id.world_size, s->span, s->profiler_steps};
+        if (!f->files[i].path || !f->files[i].format)
+            return -1;
         memcpy(f->files[i].lost, s->events.lost, sizeof f->files[i].lost);
         f->files[i].tracing_cost = s->has_tracing_cost ? s->tracing_cost_ns : -1;
         if (s->has_startup)
@@ -96,7 +104,10 @@ int gs_merge_comm(const gs_rank_summary *v, size_t n, gs_comm *c)
         return -1;
     for (size_t i = 0; i < n; i++) {
         const gs_rank_summary *s = &v[i];
-        c->ranks[c->nranks++] = s->comm;
+        c->ranks[c->nranks] = s->comm;
+        if (!(c->ranks[c->nranks].path = strdup(s->id.path)))
+            return -1;
+        c->nranks++;
         if (s->nkinds)
             memcpy(c->kinds + c->nkinds, s->kinds, s->nkinds * sizeof *c->kinds);
         if (s->ncomm_steps)
@@ -117,9 +128,25 @@ static gs_ns gap_length(const gs_gap *g)
 /* Each rank kept its longest, so the longest across ranks are among them. Ties go to the earlier
  * rank, then the earlier gap, as the idle analysis orders a profile's: the ranks' gaps are
  * gathered in rank order, each rank's longest first, and sorted by length stably. */
+static int own_gap_names(gs_strtab *names, gs_gap *g)
+{
+    const char **name[] = {&g->before, &g->after, &g->host.op, &g->host.api, &g->host.sync_api};
+    for (size_t k = 0; k < COUNT_OF(name); k++) {
+        if (!*name[k])
+            continue;
+        gs_str id = gs_strtab_intern(names, *name[k], strlen(*name[k]));
+        if (id == GS_STR_ERROR)
+            return -1;
+        *name[k] = gs_str_get(names, id);
+    }
+    return 0;
+}
+
 int gs_merge_gaps(const gs_rank_summary *v, size_t n, gs_idle *idle, bool *has_gaps)
 {
     memset(idle, 0, sizeof *idle);
+    if (gs_strtab_init(&idle->names) != 0)
+        return -1;
     *has_gaps = true;
     size_t ng = 0;
     for (size_t i = 0; i < n; i++) {
@@ -146,6 +173,9 @@ int gs_merge_gaps(const gs_rank_summary *v, size_t n, gs_idle *idle, bool *has_g
         }
     if (idle->ngaps > GS_RANK_GAPS)
         idle->ngaps = GS_RANK_GAPS;
+    for (size_t i = 0; i < idle->ngaps; i++)
+        if (own_gap_names(&idle->names, &idle->gaps[i]) != 0)
+            return -1;
     return 0;
 }
 
@@ -180,6 +210,8 @@ static int cmp_op_cpu(const void *pa, const void *pb)
 int gs_merge_ops(const gs_rank_summary *v, size_t n, gs_op_summary *o)
 {
     memset(o, 0, sizeof *o);
+    if (gs_strtab_init(&o->names) != 0)
+        return -1;
     size_t nr = 0;
     for (size_t i = 0; i < n; i++) {
         nr += v[i].nops;
@@ -212,5 +244,11 @@ int gs_merge_ops(const gs_rank_summary *v, size_t n, gs_op_summary *o)
     }
     qsort(all, o->nrows, sizeof *all, o->has_gpu ? cmp_op_cuda : cmp_op_cpu);
     o->rows = all;
+    for (size_t i = 0; i < o->nrows; i++) {
+        gs_str id = gs_strtab_intern(&o->names, all[i].name, strlen(all[i].name));
+        if (id == GS_STR_ERROR)
+            return -1;
+        all[i].name = gs_str_get(&o->names, id);
+    }
     return 0;
 }

@@ -6,8 +6,9 @@
  * deviations across ranks need every duration: they are exact when every rank has its detail
  * (detail.h), and left at 0 otherwise, the section saying so.
  *
- * What a section points to (names, paths) is held by the summaries; the arrays are the
- * section's own. Each returns 0, or -1 out of memory (with err where it takes one). */
+ * Each section owns what it holds (names and paths copied from the summaries), so it is freed
+ * by its own free function, even when a merge fails half way. Each returns 0, or -1 out of
+ * memory (with err where it takes one). */
 #ifndef GS_ANALYSIS_RANKS_MERGE_H
 #define GS_ANALYSIS_RANKS_MERGE_H
 

@@ -93,6 +93,8 @@ static void merge_kernel(const kernel_part *p, size_t np, bool spread, dur_part 
 int gs_merge_kernels(const gs_rank_summary *v, size_t n, gs_kernel_summary *out, bool *spread)
 {
     memset(out, 0, sizeof *out);
+    if (gs_strtab_init(&out->names) != 0)
+        return -1;
     *spread = every_detail(v, n);
     size_t np = 0;
     uint64_t most = 1;
@@ -122,7 +124,11 @@ int gs_merge_kernels(const gs_rank_summary *v, size_t n, gs_kernel_summary *out,
     for (size_t a = 0, b; a < np && rc == 0; a = b) {
         for (b = a; b < np && strcmp(parts[a].k->name, parts[b].k->name) == 0; b++)
             ;
-        merge_kernel(parts + a, b - a, *spread, durs, scratch, &out->rows[out->nrows++]);
+        gs_kernel_row *row = &out->rows[out->nrows++];
+        merge_kernel(parts + a, b - a, *spread, durs, scratch, row);
+        gs_str id = gs_strtab_intern(&out->names, row->name, strlen(row->name));
+        rc = id == GS_STR_ERROR ? -1 : 0;
+        row->name = rc == 0 ? gs_str_get(&out->names, id) : "";
     }
     for (size_t r = 0; r < out->nrows; r++)
         out->total += out->rows[r].time.total;

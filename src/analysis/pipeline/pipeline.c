@@ -10,5 +10,7 @@ int gs_pipeline_report(const gs_rank_inputs *in, const gs_pipeline_opts *o, gs_r
         memset(out, 0, sizeof *out);
         return -1;
     }
-    return gs_report_build(set.v, set.n, o->align, out, err);
+    const gs_report_opts ro = {.stages = o->load.summary.stages, .align = o->align,
+                               .hta_compat = o->load.summary.hta_compat};
+    return gs_report_build(set.v, set.n, &ro, out, err);
 }

@@ -6,14 +6,15 @@
 #include "analysis/diagnosis/diag_inputs.h"
 #include "analysis/pipeline/merge.h"
 #include "analysis/pipeline/runs.h"
+#include "common/log.h"
 
-/* One rank's breakdown (a view of its summary's steps and GPU metrics) and temporal row. */
-static void fill_rank(gs_report *r, size_t i)
+/* One rank's breakdown (its summary's steps, averages and GPU metrics, copied) and temporal
+ * row. */
+static int fill_rank(gs_report *r, size_t i)
 {
-    gs_rank_summary *s = &r->summaries[i];
+    const gs_rank_summary *s = &r->summaries[i];
     gs_bd_trace *b = &r->breakdown.v[i];
-    b->trace = &s->id;
-    b->rank = s->id.rank;
+    r->breakdown.n++;
     b->steps = s->steps;
     b->nkept = s->nkept;
     b->avg_total_ns = s->avg_total_ns;
@@ -22,9 +23,20 @@ static void fill_rank(gs_report *r, size_t i)
         b->avg_pct[c] = b->avg_total_ns > 0 ? b->avg_ns[c] * 100.0 / b->avg_total_ns : 0;
     }
     b->gpu = s->gpu;
+    b->steps.v = NULL;
+    b->gpu.v = malloc((s->gpu.n ? s->gpu.n : 1) * sizeof *b->gpu.v);
+    if (!b->gpu.v || gs_rank_id_copy(&b->id, &s->id) != 0 ||
+        gs_steps_copy(&b->steps, &s->steps) != 0)
+        return -1;
+    if (s->gpu.n)
+        memcpy(b->gpu.v, s->gpu.v, s->gpu.n * sizeof *b->gpu.v);
     r->temporal.rows[i] = s->temporal;
+    r->temporal.nrows++;
+    if (!(r->temporal.rows[i].path = strdup(s->id.path)))
+        return -1;
     r->ranks[i].summary = s;
     r->ranks[i].breakdown = b;
+    return 0;
 }
 
 /* Every rank's verdict: its own inputs plus the straggler finding, which is a property of the
@@ -40,27 +52,47 @@ static int diagnose_ranks(gs_report *r)
     return 0;
 }
 
+static bool merging(const gs_report *r, unsigned stage)
+{
+    return (r->stages & stage) != 0;
+}
+
 static int merge_sections(gs_report *r)
 {
     const gs_rank_summary *v = r->summaries;
     size_t n = r->nsummaries;
-    return gs_merge_facts(v, n, &r->facts, &r->has_devices) != 0 ||
-                   gs_merge_comm(v, n, &r->comm) != 0 ||
-                   gs_merge_gaps(v, n, &r->idle, &r->has_gaps) != 0 ||
-                   gs_merge_kernels(v, n, &r->kernels, &r->kernel_spread) != 0 ||
-                   gs_merge_ops(v, n, &r->ops) != 0 ||
-                   gs_merge_copies(v, n, &r->memcpy, &r->has_copies, &r->copy_spread) != 0 ||
-                   diagnose_ranks(r) != 0
+    for (size_t i = 0; i < n && merging(r, GS_STAGE_BREAKDOWN | GS_STAGE_TEMPORAL); i++)
+        if (fill_rank(r, i) != 0)
+            return -1;
+    if (merging(r, GS_STAGE_COMM)) {
+        if (gs_merge_comm(v, n, &r->comm) != 0)
+            return -1;
+        r->comm.hta_compat = r->hta_compat;
+    }
+    return (merging(r, GS_STAGE_FACTS) && gs_merge_facts(v, n, &r->facts, &r->has_devices) != 0) ||
+                   (merging(r, GS_STAGE_IDLE) && gs_merge_gaps(v, n, &r->idle, &r->has_gaps) != 0) ||
+                   (merging(r, GS_STAGE_KERNELS) &&
+                    gs_merge_kernels(v, n, &r->kernels, &r->kernel_spread) != 0) ||
+                   (merging(r, GS_STAGE_OPS) && gs_merge_ops(v, n, &r->ops) != 0) ||
+                   (merging(r, GS_STAGE_COPIES) &&
+                    gs_merge_copies(v, n, &r->memcpy, &r->has_copies, &r->copy_spread) != 0) ||
+                   (merging(r, GS_STAGE_DIAGNOSIS) && diagnose_ranks(r) != 0)
                ? -1
                : 0;
 }
 
-int gs_report_build(gs_rank_summary *ranks, size_t n, bool align, gs_report *out, gs_error *err)
+int gs_report_build(gs_rank_summary *ranks, size_t n, const gs_report_opts *o, gs_report *out,
+                    gs_error *err)
 {
     memset(out, 0, sizeof *out);
     gs_rank_summaries_sort(ranks, n);
     out->summaries = ranks;
     out->nsummaries = n;
+    out->stages = o->stages;
+    out->hta_compat = o->hta_compat;
+    char names[200];
+    GS_LOG(GS_LOG_INFO, "report: %zu rank(s) merged for: %s", n,
+           gs_stages_describe(o->stages, names, sizeof names));
     /* Several runs in the inputs: refuse with the runs listed rather than merge them. */
     if (gs_runs_check(ranks, n, err) != 0) {
         gs_report_free(out);
@@ -76,10 +108,9 @@ int gs_report_build(gs_rank_summary *ranks, size_t n, bool align, gs_report *out
         gs_report_free(out);
         return gs_fail_oom(err);
     }
-    out->breakdown.n = out->temporal.nrows = out->nranks = n;
-    for (size_t i = 0; i < n; i++)
-        fill_rank(out, i);
-    if (gs_merge_stragglers(ranks, n, align, &out->stragglers, err) != 0) {
+    out->nranks = n;
+    if (merging(out, GS_STAGE_STRAGGLERS | GS_STAGE_DIAGNOSIS) &&
+        gs_merge_stragglers(ranks, n, o->align, &out->stragglers, err) != 0) {
         gs_report_free(out);
         return -1;
     }
@@ -95,14 +126,14 @@ void gs_report_free(gs_report *r)
     for (size_t i = 0; r->ranks && i < r->nranks; i++)
         gs_diagnosis_free(&r->ranks[i].diagnosis);
     free(r->ranks);
-    free(r->breakdown.v); /* views: the steps and GPU metrics are the summaries' */
-    free(r->temporal.rows);
+    gs_breakdown_free(&r->breakdown);
+    gs_temporal_free(&r->temporal);
     gs_profile_facts_free(&r->facts);
     gs_comm_free(&r->comm);
-    free(r->idle.gaps); /* the strings are the summaries' */
-    free(r->kernels.rows);
-    free(r->ops.rows);
-    free(r->memcpy.rows);
+    gs_idle_free(&r->idle);
+    gs_kernel_summary_free(&r->kernels);
+    gs_op_summary_free(&r->ops);
+    gs_memcpy_summary_free(&r->memcpy);
     gs_stragglers_free(&r->stragglers);
     for (size_t i = 0; i < r->nsummaries; i++)
         gs_rank_summary_free(&r->summaries[i]);

@@ -19,20 +19,30 @@
 #include "analysis/trace/memcpy_summary.h"
 #include "analysis/trace/op_summary.h"
 #include "analysis/trace/profile_facts.h"
+#include "analysis/pipeline/summarise.h"
 #include "analysis/pipeline/summary.h"
 #include "analysis/crossrank/straggler.h"
 #include "analysis/trace/temporal.h"
 
 /* One rank: its summary, breakdown and verdict. */
 typedef struct gs_report_rank {
-    const gs_rank_summary *summary; /* in gs_report.summaries */
-    const gs_bd_trace *breakdown;   /* gs_report.breakdown.v[i] */
+    const gs_rank_summary *summary; /* this report's summaries[i] */
+    const gs_bd_trace *breakdown;   /* this report's breakdown.v[i] */
     gs_diagnosis diagnosis;
 } gs_report_rank;
 
+/* What a report is made of: the sections a command shows (enum gs_stage, summarise.h). */
+typedef struct gs_report_opts {
+    unsigned stages;
+    bool align;      /* estimate clock offsets between the ranks' files (stragglers) */
+    bool hta_compat; /* the communication was summarised as HTA computes it */
+} gs_report_opts;
+
 typedef struct gs_report {
-    /* The ranks merged, sorted by rank then path: every name, path and per-rank array the
-     * sections below point to is held by one of them. */
+    /* The ranks merged, sorted by rank then path. Each section below owns what it holds and is
+     * filled when its stage was asked for. */
+    unsigned stages;
+    bool hta_compat;            /* comm was summarised as HTA computes it */
     gs_rank_summary *summaries;
     size_t nsummaries;
     size_t from_gsum;           /* how many of them were read from .gsum files */
@@ -46,7 +56,7 @@ typedef struct gs_report {
     gs_comm comm;               /* communication per rank, kind and step */
     gs_idle idle;               /* only the longest gaps (ngaps, gaps_worth_listing) */
     bool has_gaps;              /* every rank's longest gaps were at hand */
-    gs_kernel_summary kernels;  /* merged by name; no names table, no durations */
+    gs_kernel_summary kernels;  /* merged by name; no durations */
     bool kernel_spread;         /* med and stddev are exact (else 0) */
     gs_op_summary ops;
     gs_memcpy_summary memcpy;   /* merged by kind and locations */
@@ -55,10 +65,10 @@ typedef struct gs_report {
     gs_stragglers stragglers;   /* across the ranks (one rank: its row, nothing to compare) */
 } gs_report;
 
-/* The report of n rank summaries, clock offsets estimated when `align`. The report takes the
- * summaries (sorted here): they are freed with it, or at once when it fails. 0, or -1 with
- * err. */
-int gs_report_build(gs_rank_summary *ranks, size_t n, bool align, gs_report *out, gs_error *err);
+/* The report of n rank summaries, the sections o->stages names. The report takes the summaries
+ * (sorted here): they are freed with it, or at once when it fails. 0, or -1 with err. */
+int gs_report_build(gs_rank_summary *ranks, size_t n, const gs_report_opts *o, gs_report *out,
+                    gs_error *err);
 void gs_report_free(gs_report *r);
 
 #endif

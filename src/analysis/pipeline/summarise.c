@@ -1,6 +1,7 @@
 #include "analysis/pipeline/summarise.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,9 +12,57 @@
 #include "analysis/trace/op_summary.h"
 #include "analysis/crossrank/straggler.h"
 #include "analysis/trace/sync.h"
+#include "common/log.h"
 #include "common/util.h"
 
-/* Every analysis of the rank's trace the summary is read from; they point into the trace. */
+/* ---- stages ------------------------------------------------------------------------------- */
+
+static const struct stage_info {
+    unsigned stage;
+    const char *name;
+    unsigned needs; /* stages whose analyses it reads */
+} stage_table[] = {
+    {GS_STAGE_FACTS, "facts", 0},
+    {GS_STAGE_BREAKDOWN, "breakdown", 0},
+    {GS_STAGE_LAUNCH, "launch", 0},
+    {GS_STAGE_SYNC, "sync", 0},
+    {GS_STAGE_MEMORY, "memory", 0},
+    {GS_STAGE_TEMPORAL, "temporal", 0},
+    {GS_STAGE_IDLE, "idle", 0},
+    {GS_STAGE_COMM, "comm", 0},
+    {GS_STAGE_KERNELS, "kernels", 0},
+    {GS_STAGE_OPS, "ops", 0},
+    {GS_STAGE_COPIES, "copies", 0},
+    {GS_STAGE_DIAGNOSIS, "diagnosis",
+     GS_STAGE_BREAKDOWN | GS_STAGE_LAUNCH | GS_STAGE_SYNC | GS_STAGE_MEMORY | GS_STAGE_COMM},
+    {GS_STAGE_SERIES, "series", GS_STAGE_BREAKDOWN | GS_STAGE_MEMORY},
+    {GS_STAGE_STRAGGLERS, "stragglers", 0},
+};
+
+unsigned gs_stages_needed(unsigned stages)
+{
+    for (size_t i = 0; i < COUNT_OF(stage_table); i++)
+        if (stages & stage_table[i].stage)
+            stages |= stage_table[i].needs;
+    return stages;
+}
+
+const char *gs_stages_describe(unsigned stages, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < COUNT_OF(stage_table) && len < cap; i++)
+        if (stages & stage_table[i].stage) {
+            int w = snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", stage_table[i].name);
+            len += w > 0 ? (size_t)w : 0;
+        }
+    return buf;
+}
+
+/* ---- the analyses, on two cores ------------------------------------------------------------ */
+
+/* Every analysis of the rank's trace the summary is read from; what they keep of the trace they
+ * own. */
 typedef struct rank_analyses {
     gs_profile_facts facts;
     gs_breakdown breakdown;
@@ -43,30 +92,35 @@ static void free_analyses(rank_analyses *a)
     gs_memcpy_summary_free(&a->memcpy);
 }
 
-/* ---- the analyses, on two cores ------------------------------------------------------------ */
-
-/* The analyses are pure functions of the trace: two groups of about equal cost run on two cores
- * at once. */
+/* The analyses are pure functions of the context: two groups of about equal cost run on two cores
+ * at once, each only where its stage is asked for. */
 typedef struct analysis_job {
-    const gs_profile *p; /* the one trace */
-    const gs_step_opts *steps;
+    const gs_trace_ctx *c;
+    const gs_summarise_opts *o; /* stages: with their dependencies */
     rank_analyses *a;
     gs_error err;
     int rc;
 } analysis_job;
 
+static bool asked(const analysis_job *j, unsigned stage)
+{
+    return (j->o->stages & stage) != 0;
+}
+
 static void *run_device_side(void *arg)
 {
     analysis_job *j = arg;
     rank_analyses *a = j->a;
-    gs_bd_opts bd_opts = {.steps = *j->steps};
     /* The GPU's time over the kept steps, the window the step breakdown's utilization is over. */
-    const gs_select kept = {.window = {.on = true, .steps = *j->steps}};
-    j->rc = gs_breakdown_build(j->p, NULL, &bd_opts, &a->breakdown, &j->err) != 0 ||
-                    gs_launch_build(j->p, NULL, j->steps, &a->launch, &j->err) != 0 ||
-                    gs_sync_build(j->p, NULL, j->steps, &a->sync, &j->err) != 0 ||
-                    gs_kernel_summary_build(j->p, NULL, false, &a->kernels, &j->err) != 0 ||
-                    gs_temporal_build(j->p, &kept, false, &a->temporal, &j->err) != 0
+    const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
+    j->rc = (asked(j, GS_STAGE_BREAKDOWN) &&
+             gs_breakdown_build(j->c, false, &a->breakdown, &j->err) != 0) ||
+                    (asked(j, GS_STAGE_LAUNCH) && gs_launch_build(j->c, &a->launch, &j->err) != 0) ||
+                    (asked(j, GS_STAGE_SYNC) && gs_sync_build(j->c, &a->sync, &j->err) != 0) ||
+                    (asked(j, GS_STAGE_KERNELS) &&
+                     gs_kernel_summary_build(j->c, false, &a->kernels, &j->err) != 0) ||
+                    (asked(j, GS_STAGE_TEMPORAL) &&
+                     gs_temporal_build(&kept, false, &a->temporal, &j->err) != 0)
                 ? -1
                 : 0;
     return NULL;
@@ -75,26 +129,27 @@ static void *run_device_side(void *arg)
 static void run_host_side(analysis_job *j)
 {
     rank_analyses *a = j->a;
-    gs_idle_opts idle_opts = {.max_gaps = GS_RANK_GAPS, .steps = j->steps};
     /* The gaps of the kept steps: warm-up is left out of every per-step number the report gives. */
-    const gs_select kept = {.window = {.on = true, .steps = *j->steps}};
-    gs_comm_opts comm_opts = {.steps = j->steps};
-    j->rc = gs_profile_facts_build(j->p, NULL, &a->facts, &j->err) != 0 ||
-                    gs_memory_build(j->p, NULL, j->steps, &a->memory, &j->err) != 0 ||
-                    gs_idle_build(j->p, &kept, &idle_opts, &a->idle, &j->err) != 0 ||
-                    gs_comm_build(j->p, NULL, &comm_opts, &a->comm, &j->err) != 0 ||
-                    gs_op_summary_build(j->p, NULL, false, j->steps, &a->ops, &j->err) != 0 ||
-                    gs_memcpy_summary_build(j->p, NULL, &a->memcpy, &j->err) != 0
+    const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
+    const gs_idle_opts idle_opts = {.max_gaps = GS_RANK_GAPS};
+    j->rc = (asked(j, GS_STAGE_FACTS) && gs_profile_facts_build(j->c, &a->facts, &j->err) != 0) ||
+                    (asked(j, GS_STAGE_MEMORY) && gs_memory_build(j->c, &a->memory, &j->err) != 0) ||
+                    (asked(j, GS_STAGE_IDLE) &&
+                     gs_idle_build(&kept, &idle_opts, &a->idle, &j->err) != 0) ||
+                    (asked(j, GS_STAGE_COMM) &&
+                     gs_comm_build(j->c, j->o->hta_compat, &a->comm, &j->err) != 0) ||
+                    (asked(j, GS_STAGE_OPS) && gs_op_summary_build(j->c, false, &a->ops, &j->err) != 0) ||
+                    (asked(j, GS_STAGE_COPIES) &&
+                     gs_memcpy_summary_build(j->c, &a->memcpy, &j->err) != 0)
                 ? -1
                 : 0;
 }
 
-static int run_analyses(gs_trace *t, const gs_step_opts *steps, rank_analyses *a, gs_error *err)
+static int run_analyses(const gs_trace_ctx *c, const gs_summarise_opts *o, rank_analyses *a,
+                        gs_error *err)
 {
     memset(a, 0, sizeof *a);
-    gs_trace *one[1] = {t};
-    const gs_profile p = {.traces = {.v = one, .n = 1, .cap = 1}};
-    analysis_job device = {&p, steps, a, {0}, 0}, host = device;
+    analysis_job device = {c, o, a, {0}, 0}, host = device;
     pthread_t thread;
     bool threaded = pthread_create(&thread, NULL, run_device_side, &device) == 0;
     if (!threaded)
@@ -103,10 +158,10 @@ static int run_analyses(gs_trace *t, const gs_step_opts *steps, rank_analyses *a
     if (threaded)
         pthread_join(thread, NULL);
     const analysis_job *failed = device.rc ? &device : host.rc ? &host : NULL;
-    if (!failed && a->breakdown.n == 1)
+    if (!failed)
         return 0;
     if (err)
-        *err = failed ? failed->err : (gs_error){GS_EXIT_INPUT, "no breakdown of the trace"};
+        *err = failed->err;
     free_analyses(a);
     return -1;
 }
@@ -136,7 +191,8 @@ static void *copy_array(const void *from, size_t n, size_t size)
     return to;
 }
 
-static int fill_facts(const gs_profile_facts *f, gs_rank_summary *s)
+static int fill_facts(const gs_trace_ctx *c, const gs_profile_facts *f, gs_rank_summary *s,
+                      gs_error *err)
 {
     s->format = dup_str(f->nfiles ? f->files[0].format : "");
     s->span = f->span;
@@ -145,51 +201,54 @@ static int fill_facts(const gs_profile_facts *f, gs_rank_summary *s)
         s->tracing_cost_ns = f->files[0].tracing_cost;
     }
     s->profiler_steps = f->steps;
-    s->has_graphs = true; /* inputs.graphs: the verdict's inputs (fill_breakdown) */
-    s->events = f->events;
+    s->events = f->events; /* the same losses, with the counts */
     s->has_devices = true;
     s->devices = calloc(f->ndevices ? f->ndevices : 1, sizeof *s->devices);
     if (!s->format || !s->devices)
-        return -1;
+        return gs_fail_oom(err);
     for (size_t i = 0; i < f->ndevices; i++, s->ndevices++) {
         s->devices[i] = f->devices[i];
         if (own(&s->devices[i].name) != 0)
-            return -1;
+            return gs_fail_oom(err);
     }
+    if (gs_startup_build(c, &s->startup, err) != 0)
+        return -1;
+    s->has_startup = true;
     return 0;
 }
 
-/* The breakdown's steps and averages, and the verdict's inputs read from the analyses. */
-static int fill_breakdown(const rank_analyses *a, gs_trace *t, gs_rank_summary *s, gs_error *err)
+/* The breakdown's averages and GPU metrics. */
+static int fill_breakdown(const gs_bd_trace *bd, gs_rank_summary *s)
 {
-    const gs_bd_trace *bd = &a->breakdown.v[0];
-    s->steps = bd->steps;
-    s->steps.v = copy_array(bd->steps.v, bd->steps.n, sizeof *bd->steps.v);
     s->gpu = bd->gpu;
     s->gpu.v = copy_array(bd->gpu.v, bd->gpu.n, sizeof *bd->gpu.v);
-    if (!s->steps.v || !s->gpu.v)
-        return gs_fail_oom(err);
-    s->nkept = bd->nkept;
-    if (gs_startup_build(t, &bd->steps, &s->startup, err) != 0)
+    if (!s->gpu.v)
         return -1;
-    s->has_startup = true;
     memcpy(s->avg_ns, bd->avg_ns, sizeof s->avg_ns);
     s->avg_total_ns = bd->avg_total_ns;
+    return 0;
+}
+
+/* The verdict's inputs, read from the analyses, and the use of the GPU's arithmetic. */
+static int fill_diagnosis(const gs_trace_ctx *c, const rank_analyses *a, gs_rank_summary *s,
+                          gs_error *err)
+{
     const char *top_op = a->sync.ncauses ? a->sync.causes[0].op : NULL;
     if (top_op && !(s->sync_top_op = strdup(top_op)))
         return gs_fail_oom(err);
     gs_diag_sources src = {
-        .breakdown = bd,
+        .breakdown = &a->breakdown.v[0],
         .launch = a->launch.nranks ? &a->launch.ranks[0] : NULL,
         .sync = a->sync.nranks ? &a->sync.ranks[0] : NULL,
         .sync_top_op = s->sync_top_op,
         .memory = &a->memory,
         .comm = a->comm.nranks ? &a->comm.ranks[0] : NULL,
     };
-    if (gs_diag_inputs_build(t, &src, &s->inputs, err) != 0)
+    if (gs_diag_inputs_build(c, &src, &s->inputs, err) != 0)
         return -1;
     s->inputs.sync_top_op = s->sync_top_op;
-    if (gs_compute_build(t, &bd->steps, &s->compute, err) != 0)
+    s->has_graphs = true; /* inputs.graphs */
+    if (gs_compute_build(c, &s->compute, err) != 0)
         return -1;
     s->has_compute = true;
     gs_diag_compute_inputs(&s->compute, &s->inputs);
@@ -209,11 +268,16 @@ static void fill_memory_peaks(const gs_memory_summary *m, gs_rank_summary *s)
     }
 }
 
-static int fill_comm(const gs_comm *c, const gs_temporal *tm, gs_rank_summary *s)
+/* The summary's rows point at its own path: the analyses' copies go with them. */
+static void fill_temporal(const gs_temporal *tm, gs_rank_summary *s)
 {
     if (tm->nrows)
         s->temporal = tm->rows[0];
     s->temporal.path = s->id.path;
+}
+
+static int fill_comm(const gs_comm *c, gs_rank_summary *s)
+{
     if (c->nranks)
         s->comm = c->ranks[0];
     s->comm.path = s->id.path;
@@ -294,51 +358,78 @@ static int fill_copies(const gs_memcpy_summary *m, gs_rank_summary *s)
 /* What the straggler analysis reads of the rank: its collectives (less the index of each one's
  * kernel: the summary keeps no events) and its compute per kept step. Found once the analyses
  * are gone, so their memory is reused rather than added to the peak. */
-static int fill_straggler_inputs(const gs_trace *t, gs_rank_summary *s, gs_error *err)
+static int fill_straggler_inputs(const gs_trace_ctx *c, gs_rank_summary *s, gs_error *err)
 {
-    if (gs_collectives_find(t, &s->coll, err) != 0)
+    if (gs_collectives_find(c, &s->coll, err) != 0)
         return -1;
     for (size_t i = 0; i < s->coll.n; i++)
         s->coll.v[i].kernel = 0;
-    return gs_strag_compute_per_step(t, &s->steps, &s->compute_ns) != 0 ? gs_fail_oom(err) : 0;
+    return gs_strag_compute_per_step(c, &s->compute_ns) != 0 ? gs_fail_oom(err) : 0;
 }
 
-static int fill_summary(rank_analyses *a, gs_trace *t, bool detail, gs_rank_summary *s,
-                        gs_error *err)
+static size_t count_kept(const gs_steps *steps)
 {
-    if (fill_breakdown(a, t, s, err) != 0)
+    size_t n = 0;
+    for (size_t i = 0; i < steps->n; i++)
+        n += gs_step_kept(steps, i);
+    return n;
+}
+
+static int fill_summary(const gs_trace_ctx *c, unsigned stages, bool detail, rank_analyses *a,
+                        gs_rank_summary *s, gs_error *err)
+{
+    s->stages = stages;
+    /* What the reader lost, whatever the stages: every command says it. */
+    memcpy(s->events.lost, c->trace->lost, sizeof s->events.lost);
+    if (gs_steps_copy(&s->steps, &c->steps) != 0)
+        return gs_fail_oom(err);
+    s->nkept = count_kept(&c->steps);
+    if ((stages & GS_STAGE_FACTS) && fill_facts(c, &a->facts, s, err) != 0)
         return -1;
-    fill_memory_peaks(&a->memory, s);
-    if (fill_facts(&a->facts, s) != 0 || fill_comm(&a->comm, &a->temporal, s) != 0 ||
-        fill_kernels(&a->kernels, s) != 0 || fill_ops(&a->ops, s) != 0 ||
-        fill_gaps(&a->idle, s) != 0 || fill_copies(&a->memcpy, s) != 0 ||
-        gs_rank_series_build(t, &a->breakdown.v[0], &a->memory, &s->series) != 0 ||
-        (detail && gs_rank_detail_build(&a->kernels, &a->memcpy, &s->detail) != 0))
+    if ((stages & GS_STAGE_DIAGNOSIS) && fill_diagnosis(c, a, s, err) != 0)
+        return -1;
+    if (stages & GS_STAGE_MEMORY)
+        fill_memory_peaks(&a->memory, s);
+    if (stages & GS_STAGE_TEMPORAL)
+        fill_temporal(&a->temporal, s);
+    if (((stages & GS_STAGE_BREAKDOWN) && fill_breakdown(&a->breakdown.v[0], s) != 0) ||
+        ((stages & GS_STAGE_COMM) && fill_comm(&a->comm, s) != 0) ||
+        ((stages & GS_STAGE_KERNELS) && fill_kernels(&a->kernels, s) != 0) ||
+        ((stages & GS_STAGE_OPS) && fill_ops(&a->ops, s) != 0) ||
+        ((stages & GS_STAGE_IDLE) && fill_gaps(&a->idle, s) != 0) ||
+        ((stages & GS_STAGE_COPIES) && fill_copies(&a->memcpy, s) != 0) ||
+        ((stages & GS_STAGE_SERIES) &&
+         gs_rank_series_build(c->trace, &a->breakdown.v[0], &a->memory, &s->series) != 0))
+        return gs_fail_oom(err);
+    if (detail && (stages & GS_STAGE_KERNELS) && (stages & GS_STAGE_COPIES) &&
+        gs_rank_detail_build(&a->kernels, &a->memcpy, &s->detail) != 0)
         return gs_fail_oom(err);
     return 0;
 }
 
-int gs_rank_summarise(gs_trace *t, const gs_step_opts *steps, bool detail, gs_rank_summary *out,
+int gs_rank_summarise(const gs_trace_ctx *c, const gs_summarise_opts *o, gs_rank_summary *out,
                       gs_error *err)
 {
+    gs_summarise_opts opts = *o;
+    opts.stages = gs_stages_needed(o->stages);
+    char names[200];
+    GS_LOG(GS_LOG_INFO, "%s: summarised for: %s", c->trace->id.path,
+           gs_stages_describe(opts.stages, names, sizeof names));
     /* The summary is begun once the analyses are done: its allocations between the trace's and
      * the analyses' left glibc's heap with 2.5 MB more at the peak on a 521 MB trace. */
     rank_analyses a;
-    if (run_analyses(t, steps, &a, err) != 0) {
+    if (run_analyses(c, &opts, &a, err) != 0) {
         memset(out, 0, sizeof *out);
         return -1;
     }
-    if (gs_rank_summary_init(out, t->path, err) != 0) {
+    if (gs_rank_summary_init(out, &c->trace->id, err) != 0) {
         free_analyses(&a);
         return -1;
     }
-    out->id.rank = t->rank;
-    out->id.world_size = t->world_size;
-    out->id.epoch_ns = t->epoch_ns;
-    int rc = fill_summary(&a, t, detail, out, err);
+    int rc = fill_summary(c, o->stages, o->detail, &a, out, err);
     free_analyses(&a);
-    if (rc == 0)
-        rc = fill_straggler_inputs(t, out, err);
+    if (rc == 0 && (o->stages & GS_STAGE_STRAGGLERS))
+        rc = fill_straggler_inputs(c, out, err);
     if (rc != 0)
         gs_rank_summary_free(out);
     return rc;

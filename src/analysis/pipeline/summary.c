@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int gs_rank_summary_init(gs_rank_summary *s, const char *path, gs_error *err)
+int gs_rank_summary_init(gs_rank_summary *s, const gs_rank_id *id, gs_error *err)
 {
     memset(s, 0, sizeof *s);
-    return gs_trace_init(&s->id, path, err);
+    return gs_rank_id_copy(&s->id, id) == 0 ? 0 : gs_fail_oom(err);
 }
 
 /* The summary's copies of strings the analyses' structs declare const. */
@@ -18,7 +18,7 @@ static void disown(const char *s)
 
 void gs_rank_summary_free(gs_rank_summary *s)
 {
-    gs_trace_free(&s->id);
+    gs_rank_id_free(&s->id);
     free(s->format);
     gs_steps_free(&s->steps);
     gs_gpu_metrics_free(&s->gpu);
@@ -52,17 +52,14 @@ void gs_rank_summary_free(gs_rank_summary *s)
 
 static int cmp_summary(const void *pa, const void *pb)
 {
-    const gs_rank_summary *a = pa, *b = pb;
-    if (a->id.rank != b->id.rank)
-        return a->id.rank < b->id.rank ? -1 : 1;
-    return strcmp(a->id.path, b->id.path);
+    return gs_rank_id_cmp(&((const gs_rank_summary *)pa)->id, &((const gs_rank_summary *)pb)->id);
 }
 
 void gs_rank_summaries_sort(gs_rank_summary *ranks, size_t n)
 {
     if (n > 1)
         qsort(ranks, n, sizeof *ranks, cmp_summary);
-    /* the stub traces moved: what pointed at their paths points at them again */
+    /* the summaries moved: their rows point at their own paths again */
     for (size_t i = 0; i < n; i++)
         ranks[i].comm.path = ranks[i].temporal.path = ranks[i].id.path;
 }

@@ -50,9 +50,10 @@ typedef struct gs_sum_op {
 } gs_sum_op;
 
 typedef struct gs_rank_summary {
-    /* Stands for the rank wherever an analysis names one (path, rank, world_size, epoch_ns);
-     * it holds no events. */
-    gs_trace id;
+    gs_rank_id id; /* the trace's (owned) */
+    /* The sections it holds (enum gs_stage, summarise.h): those a command asked for, every one
+     * of a .gsum file (whose has_* flags say what its minor version lacks). */
+    unsigned stages;
     char *format;           /* "kineto", "legacy", "gst" */
     gs_ns span;             /* first to last event */
     uint64_t profiler_steps; /* ProfilerStep#N ranges */
@@ -103,8 +104,8 @@ typedef struct gs_rank_summary {
     bool from_gsum;         /* read from a .gsum file */
 } gs_rank_summary;
 
-/* An empty summary standing for a rank of `path` (for readers): 0, or -1 with err. */
-int gs_rank_summary_init(gs_rank_summary *s, const char *path, gs_error *err);
+/* An empty summary of rank `id` (copied): 0, or -1 with err. */
+int gs_rank_summary_init(gs_rank_summary *s, const gs_rank_id *id, gs_error *err);
 void gs_rank_summary_free(gs_rank_summary *s);
 
 /* Orders summaries by rank, then path, as a profile orders its traces. */

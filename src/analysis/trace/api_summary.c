@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "analysis/base/dur_groups.h"
-#include "analysis/base/window.h"
 #include "analysis/base/names.h"
 #include "common/log.h"
 
@@ -31,53 +30,6 @@ static int cmp_row(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
-static size_t count_calls(const gs_profile *p, const gs_select *sel)
-{
-    size_t n = 0;
-    for (size_t t = 0; t < p->traces.n; t++)
-        if (gs_selected(sel, p->traces.v[t]))
-            n += p->traces.v[t]->apis.n;
-    return n;
-}
-
-/* One item per call of the selected traces inside their windows; *nitems counts them. */
-static int collect(const gs_profile *p, const gs_select *sel, gs_strtab *names, gs_dur_item *items,
-                   size_t *nitems)
-{
-    size_t n = 0;
-    for (size_t t = 0; t < p->traces.n; t++) {
-        const gs_trace *tr = p->traces.v[t];
-        if (!gs_selected(sel, tr))
-            continue;
-        gs_name_map map;
-        gs_window w;
-        if (gs_window_build(tr, sel, &w, NULL) != 0)
-            return -1;
-        if (gs_name_map_init(&map, names, tr, gs_api_name_len) != 0) {
-            gs_window_free(&w);
-            return -1;
-        }
-        for (size_t i = 0; i < tr->apis.n; i++) {
-            const gs_api *a = &tr->apis.v[i];
-            if (!gs_window_holds(&w, a->start))
-                continue;
-            gs_dur_item *it = &items[n++];
-            memset(it, 0, sizeof *it);
-            it->key.name = gs_name_map_get(&map, a->name);
-            it->dur = a->end - a->start;
-            if (it->key.name == GS_STR_ERROR) {
-                gs_name_map_free(&map);
-                gs_window_free(&w);
-                return -1;
-            }
-        }
-        gs_name_map_free(&map);
-        gs_window_free(&w);
-    }
-    *nitems = n;
-    return 0;
-}
-
 static int make_rows(gs_api_summary *s, gs_dur_item *items, size_t n)
 {
     gs_dur_group *groups;
@@ -97,30 +49,63 @@ static int make_rows(gs_api_summary *s, gs_dur_item *items, size_t n)
     return 0;
 }
 
-int gs_api_summary_build(const gs_profile *p, const gs_select *sel, gs_api_summary *out,
-                         gs_error *err)
+int gs_api_summary_init(gs_api_summary *s, gs_error *err)
+{
+    memset(s, 0, sizeof *s);
+    return gs_strtab_init(&s->names) == 0 ? 0 : gs_fail_oom(err);
+}
+
+int gs_api_summary_add(gs_api_summary *s, const gs_trace_ctx *c, gs_error *err)
+{
+    const gs_trace *t = c->trace;
+    gs_name_map map;
+    if (gs_dur_items_reserve(&s->calls, t->apis.n) != 0 ||
+        gs_name_map_init(&map, &s->names, t, gs_api_name_len) != 0) {
+        gs_api_summary_free(s);
+        return gs_fail_oom(err);
+    }
+    int rc = 0;
+    for (size_t i = 0; i < t->apis.n && rc == 0; i++) {
+        const gs_api *a = &t->apis.v[i];
+        if (!gs_window_holds(&c->window, a->start))
+            continue;
+        gs_dur_item *it = GS_VEC_PUSH(&s->calls);
+        it->key.name = gs_name_map_get(&map, a->name);
+        it->dur = a->end - a->start;
+        rc = it->key.name == GS_STR_ERROR ? -1 : 0;
+    }
+    gs_name_map_free(&map);
+    if (rc != 0) {
+        gs_api_summary_free(s);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
+int gs_api_summary_finish(gs_api_summary *s, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    if (gs_strtab_init(&out->names) != 0)
-        return gs_fail_oom(err);
-    size_t n = count_calls(p, sel);
-    gs_dur_item *items = malloc((n ? n : 1) * sizeof *items);
-    int rc = items ? collect(p, sel, &out->names, items, &n) : -1;
-    if (rc == 0)
-        rc = make_rows(out, items, n);
-    free(items);
+    int rc = make_rows(s, s->calls.v, s->calls.n);
+    GS_VEC_FREE(&s->calls);
     if (rc != 0) {
-        gs_api_summary_free(out);
+        gs_api_summary_free(s);
         return gs_fail_oom(err);
     }
     GS_LOG_TOOK(logged_at, "API summary");
     return 0;
 }
 
+int gs_api_summary_build(const gs_trace_ctx *c, gs_api_summary *out, gs_error *err)
+{
+    return gs_api_summary_init(out, err) != 0 || gs_api_summary_add(out, c, err) != 0
+               ? -1
+               : gs_api_summary_finish(out, err);
+}
+
 void gs_api_summary_free(gs_api_summary *s)
 {
     free(s->rows);
     gs_strtab_free(&s->names);
+    GS_VEC_FREE(&s->calls);
     memset(s, 0, sizeof *s);
 }

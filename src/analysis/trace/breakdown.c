@@ -41,61 +41,43 @@ const char *gs_bd_cat_title(enum gs_bd_cat c)
     return c < GS_BD__COUNT ? cat_names[c].title : "?";
 }
 
-/* The only collective names the plugin knew (trace.py NcclOpNameSet, GlooOpNameSet). */
-static const char *const tb_comm_ops[] = {
-    "nccl:broadcast", "nccl:reduce", "nccl:all_reduce", "nccl:all_gather", "nccl:reduce_scatter",
-    "gloo:broadcast", "gloo:reduce", "gloo:all_reduce", "gloo:all_gather", "gloo:reduce_scatter",
-};
-
-/* Host ranges that are collective calls. Every nccl:/gloo: op is one (_all_gather_base,
- * all_to_all, send, recv, ... are missing from the plugin's five names). */
-static bool is_comm_op(const char *name, bool tb_compat)
+/* Host ranges that are collective calls: every nccl:/gloo: op, or only the plugin's five names
+ * of each (name_rules.c, COMM_OP and COMM_OP_PLUGIN). */
+static bool is_comm_op(const gs_trace_ctx *c, gs_str name, bool tb_compat)
 {
-    if (!tb_compat)
-        return gs_starts_with(name, "nccl:") || gs_starts_with(name, "gloo:");
-    for (size_t i = 0; i < COUNT_OF(tb_comm_ops); i++) {
-        if (strcmp(name, tb_comm_ops[i]) == 0)
-            return true;
-    }
-    return false;
-}
-
-bool gs_is_dataloader_range(const char *name)
-{
-    return (gs_starts_with(name, "enumerate(DataLoader)#") && gs_ends_with(name, ".__next__")) ||
-           gs_starts_with(name, "enumerate(DataPipe)#");
+    return gs_ctx_name(c, name, tb_compat ? GS_NAME_COMM_OP_PLUGIN : GS_NAME_COMM_OP) != 0;
 }
 
 /* The role of a host range, or GS_BD__COUNT for none. Python frames (with_stack) and GPU-side
  * annotations take no role: the plugin ignores python_function events, and frames enclosing the
  * whole training loop would turn every idle instant into "CPU Exec". */
-static enum gs_bd_cat range_role(const gs_trace *t, const gs_range *r, bool is_step,
+static enum gs_bd_cat range_role(const gs_trace_ctx *c, const gs_range *r, bool is_step,
                                   bool tb_compat)
 {
     if (r->kind != GS_RANGE_OP && r->kind != GS_RANGE_ANNOTATION && r->kind != GS_RANGE_NVTX)
         return GS_BD__COUNT;
-    const char *name = gs_trace_str(t, r->name);
-    if (is_step || gs_is_profiler_step(name))
+    if (is_step || gs_ctx_name(c, r->name, GS_NAME_PROFILER_STEP))
         return GS_BD__COUNT;
     /* NVTX too: gpuscope run's Python hooks mark DataLoader fetches with PyTorch's name. */
-    if (gs_is_dataloader_range(name))
+    if (gs_ctx_name(c, r->name, GS_NAME_DATALOADER))
         return GS_BD_DATALOADER;
-    if (is_comm_op(name, tb_compat))
+    if (is_comm_op(c, r->name, tb_compat))
         return GS_BD_COMM;
     return GS_BD_CPU_EXEC;
 }
 
 /* The plugin's communication kernels: External id equal to that of a host op by one of its five
  * collective names. Sorted External ids of those ops in *ids (NULL when none). */
-static int find_tb_comm_ids(const gs_trace *t, int64_t **ids, size_t *n)
+static int find_tb_comm_ids(const gs_trace_ctx *c, int64_t **ids, size_t *n)
 {
+    const gs_trace *t = c->trace;
     *ids = NULL;
     *n = 0;
     size_t cap = 0;
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
         if ((r->kind != GS_RANGE_OP && r->kind != GS_RANGE_ANNOTATION) ||
-            !is_comm_op(gs_trace_str(t, r->name), true))
+            !is_comm_op(c, r->name, true))
             continue;
         if (gs_grow((void **)ids, &cap, *n + 1, sizeof **ids) != 0)
             return -1;
@@ -106,19 +88,21 @@ static int find_tb_comm_ids(const gs_trace *t, int64_t **ids, size_t *n)
     return 0;
 }
 
-static bool is_comm_kernel(const gs_trace *t, const gs_kernel *k, const int64_t *ids, size_t n,
-                           bool tb_compat)
+static bool is_comm_kernel(const gs_trace_ctx *c, const gs_kernel *k, const int64_t *ids,
+                           size_t n, bool tb_compat)
 {
     if (!tb_compat)
-        return gs_kclass_of_name(gs_trace_str(t, k->name), false) == GS_KCLASS_COMMUNICATION;
+        return gs_ctx_name(c, k->name, GS_NAME_COMM_KERNEL) != 0;
     return n && bsearch(&k->external_id, ids, n, sizeof *ids, gs_cmp_i64) != NULL;
 }
 
-static int collect_roles(const gs_trace *t, const gs_steps *steps, bool tb_compat, gs_spans *role)
+static int collect_roles(const gs_trace_ctx *c, const gs_steps *steps, bool tb_compat,
+                         gs_spans *role)
 {
+    const gs_trace *t = c->trace;
     int64_t *ids;
     size_t nids;
-    if (tb_compat && find_tb_comm_ids(t, &ids, &nids) != 0)
+    if (tb_compat && find_tb_comm_ids(c, &ids, &nids) != 0)
         return -1;
     if (!tb_compat) {
         ids = NULL;
@@ -126,7 +110,7 @@ static int collect_roles(const gs_trace *t, const gs_steps *steps, bool tb_compa
     }
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        bool comm = is_comm_kernel(t, k, ids, nids, tb_compat);
+        bool comm = is_comm_kernel(c, k, ids, nids, tb_compat);
         if (gs_spans_add(&role[comm ? GS_BD_COMM : GS_BD_KERNEL], k->start, k->end) != 0) {
             free(ids);
             return -1;
@@ -135,8 +119,8 @@ static int collect_roles(const gs_trace *t, const gs_steps *steps, bool tb_compa
     free(ids);
     for (size_t i = 0; i < t->memops.n; i++) {
         const gs_memop *m = &t->memops.v[i];
-        enum gs_bd_cat c = m->kind == GS_MEMOP_MEMSET ? GS_BD_MEMSET : GS_BD_MEMCPY;
-        if (gs_spans_add(&role[c], m->start, m->end) != 0)
+        enum gs_bd_cat cat = m->kind == GS_MEMOP_MEMSET ? GS_BD_MEMSET : GS_BD_MEMCPY;
+        if (gs_spans_add(&role[cat], m->start, m->end) != 0)
             return -1;
     }
     for (size_t i = 0; i < t->apis.n; i++) {
@@ -150,12 +134,13 @@ static int collect_roles(const gs_trace *t, const gs_steps *steps, bool tb_compa
         while (next_step < steps->n && steps->v[next_step].range < i)
             next_step++;
         bool is_step = next_step < steps->n && steps->v[next_step].range == i;
-        enum gs_bd_cat c = range_role(t, &t->ranges.v[i], is_step, tb_compat);
-        if (c != GS_BD__COUNT && gs_spans_add(&role[c], t->ranges.v[i].start, t->ranges.v[i].end))
+        enum gs_bd_cat cat = range_role(c, &t->ranges.v[i], is_step, tb_compat);
+        if (cat != GS_BD__COUNT &&
+            gs_spans_add(&role[cat], t->ranges.v[i].start, t->ranges.v[i].end))
             return -1;
     }
-    for (int c = 0; c < GS_BD__COUNT; c++)
-        gs_spans_merge(&role[c]);
+    for (int k = 0; k < GS_BD__COUNT; k++)
+        gs_spans_merge(&role[k]);
     return 0;
 }
 
@@ -226,18 +211,25 @@ static void find_metrics_window(const gs_steps *s, gs_ns *ws, gs_ns *we)
     }
 }
 
-int gs_breakdown_trace(const gs_trace *t, gs_steps *steps, bool tb_compat, gs_bd_trace *out,
-                       gs_error *err)
+static void free_trace(gs_bd_trace *b)
 {
+    gs_rank_id_free(&b->id);
+    gs_steps_free(&b->steps);
+    free(b->step);
+    gs_gpu_metrics_free(&b->gpu);
+}
+
+static int breakdown_trace(const gs_trace_ctx *c, bool tb_compat, gs_bd_trace *out,
+                           gs_error *err)
+{
+    const gs_trace *t = c->trace;
     memset(out, 0, sizeof *out);
-    out->trace = t;
-    out->rank = t->rank;
-    out->steps = *steps;
-    memset(steps, 0, sizeof *steps);
+    if (gs_rank_id_copy(&out->id, &t->id) != 0 || gs_steps_copy(&out->steps, &c->steps) != 0)
+        return gs_fail_oom(err);
     gs_spans role[GS_BD__COUNT] = {{0}}, cost[GS_BD__COUNT] = {{0}};
     int rc = -1;
     out->step = calloc(out->steps.n ? out->steps.n : 1, sizeof *out->step);
-    if (!out->step || collect_roles(t, &out->steps, tb_compat, role) != 0 ||
+    if (!out->step || collect_roles(c, &out->steps, tb_compat, role) != 0 ||
         attribute(&out->steps, role, cost) != 0) {
         gs_fail_oom(err);
         goto done;
@@ -247,48 +239,47 @@ int gs_breakdown_trace(const gs_trace *t, gs_steps *steps, bool tb_compat, gs_bd
     find_metrics_window(&out->steps, &ws, &we);
     rc = gs_gpu_metrics_compute(t, ws, we, &out->gpu, err);
 done:
-    for (int c = 0; c < GS_BD__COUNT; c++) {
-        gs_spans_free(&role[c]);
-        gs_spans_free(&cost[c]);
+    for (int k = 0; k < GS_BD__COUNT; k++) {
+        gs_spans_free(&role[k]);
+        gs_spans_free(&cost[k]);
     }
     return rc;
 }
 
-static void free_trace(gs_bd_trace *b)
-{
-    gs_steps_free(&b->steps);
-    free(b->step);
-    gs_gpu_metrics_free(&b->gpu);
-}
-
-int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_bd_opts *opts,
-                       gs_breakdown *out, gs_error *err)
+int gs_breakdown_add(gs_breakdown *b, const gs_trace_ctx *c, bool tb_compat, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    static const gs_bd_opts defaults = {0};
-    if (!opts)
-        opts = &defaults;
-    memset(out, 0, sizeof *out);
-    out->v = calloc(p->traces.n ? p->traces.n : 1, sizeof *out->v);
-    if (!out->v)
+    gs_bd_trace *grown = realloc(b->v, (b->n + 1) * sizeof *grown);
+    if (!grown) {
+        gs_breakdown_free(b);
         return gs_fail_oom(err);
-    for (size_t i = 0; i < p->traces.n; i++) {
-        const gs_trace *t = p->traces.v[i];
-        if (!gs_selected(sel, t))
-            continue;
-        gs_steps steps;
-        if (gs_steps_find(t, &opts->steps, &steps, err) != 0)
-            goto fail;
-        int rc = gs_breakdown_trace(t, &steps, opts->tb_compat, &out->v[out->n], err);
-        out->n++;
-        if (rc != 0)
-            goto fail;
+    }
+    b->v = grown;
+    int rc = breakdown_trace(c, tb_compat, &b->v[b->n], err);
+    b->n++;
+    if (rc != 0) {
+        gs_breakdown_free(b);
+        return -1;
     }
     GS_LOG_TOOK(logged_at, "breakdown");
     return 0;
-fail:
-    gs_breakdown_free(out);
-    return -1;
+}
+
+static int cmp_trace(const void *pa, const void *pb)
+{
+    return gs_rank_id_cmp(&((const gs_bd_trace *)pa)->id, &((const gs_bd_trace *)pb)->id);
+}
+
+void gs_breakdown_finish(gs_breakdown *b)
+{
+    if (b->n > 1)
+        qsort(b->v, b->n, sizeof *b->v, cmp_trace);
+}
+
+int gs_breakdown_build(const gs_trace_ctx *c, bool tb_compat, gs_breakdown *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    return gs_breakdown_add(out, c, tb_compat, err);
 }
 
 void gs_breakdown_free(gs_breakdown *b)

@@ -11,8 +11,8 @@
 #include <stddef.h>
 
 #include "analysis/trace/gpu_metrics.h"
-#include "analysis/base/select.h"
 #include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -33,9 +33,6 @@ enum gs_bd_cat {
  * "cpu_exec", "other" (JSON keys), and the plugin's titles ("Kernel", ..., "CPU Exec"). */
 const char *gs_bd_cat_key(enum gs_bd_cat c);
 
-/* The plugin's DataLoader test, names exactly as PyTorch writes them: a range named
- * enumerate(DataLoader)#….__next__ or enumerate(DataPipe)#…. */
-bool gs_is_dataloader_range(const char *name);
 const char *gs_bd_cat_title(enum gs_bd_cat c);
 
 typedef struct gs_bd_step {
@@ -47,8 +44,7 @@ typedef struct gs_bd_step {
 
 /* One trace (rank). */
 typedef struct gs_bd_trace {
-    const gs_trace *trace;
-    int32_t rank;
+    gs_rank_id id;    /* owned */
     gs_steps steps;   /* owned */
     gs_bd_step *step; /* one per steps.v[i] */
     size_t nkept;     /* steps counted in the averages (gs_step_kept) */
@@ -59,28 +55,21 @@ typedef struct gs_bd_trace {
 } gs_bd_trace;
 
 typedef struct gs_breakdown {
-    gs_bd_trace *v;
+    gs_bd_trace *v; /* by rank, then path */
     size_t n;
 } gs_breakdown;
 
-typedef struct gs_bd_opts {
-    gs_step_opts steps;
-    /* Communication and Runtime exactly as the plugin detected them, to compare with its numbers:
-     * a kernel is communication only when its External id is that of a host op named one of
-     * nccl:/gloo: broadcast, reduce, all_reduce, all_gather, reduce_scatter (which misses every
-     * NCCL kernel of modern PyTorch); host comm ops by those five names only; Runtime = runtime
-     * calls, not driver calls. Off: gpuscope's kernel classes (kernel_class.h), every nccl:* or
-     * gloo:* op, runtime and driver calls. */
-    bool tb_compat;
-} gs_bd_opts;
-
-/* opts NULL: ProfilerStep#N steps without warm-up, gpuscope's detection. */
-int gs_breakdown_build(const gs_profile *p, const gs_select *sel, const gs_bd_opts *opts,
-                       gs_breakdown *out, gs_error *err);
-
-/* One trace, with steps already found (ownership of *steps moves into out). */
-int gs_breakdown_trace(const gs_trace *t, gs_steps *steps, bool tb_compat, gs_bd_trace *out,
-                       gs_error *err);
+/* The breakdown of c's steps, appended; finish puts the traces in rank order. tb_compat:
+ * Communication and Runtime exactly as the plugin detected them, to compare with its numbers: a
+ * kernel is communication only when its External id is that of a host op named one of nccl:/gloo:
+ * broadcast, reduce, all_reduce, all_gather, reduce_scatter (which misses every NCCL kernel of
+ * modern PyTorch); host comm ops by those five names only; Runtime = runtime calls, not driver
+ * calls. Off: gpuscope's kernel classes (kernel_class.h), every nccl:* or gloo:* op, runtime and
+ * driver calls. (The plugin's steps are the context's, found with gs_step_opts.plugin_rules.)
+ * 0, or -1 with err; a failed breakdown is freed. */
+int gs_breakdown_add(gs_breakdown *b, const gs_trace_ctx *c, bool tb_compat, gs_error *err);
+void gs_breakdown_finish(gs_breakdown *b);
+int gs_breakdown_build(const gs_trace_ctx *c, bool tb_compat, gs_breakdown *out, gs_error *err);
 
 void gs_breakdown_free(gs_breakdown *b);
 

@@ -35,7 +35,7 @@ typedef struct node_set {
 } node_set;
 
 /* The state of one build: the summary's names, and what the traces add to them. */
-typedef struct builder {
+typedef struct gs_callsites_building {
     gs_callsites *out;
     GS_VEC(acc) flat;       /* by the summary's name id */
     GS_VEC(uint32_t) onstack; /* by name id: how often the name is on the current stack */
@@ -266,11 +266,10 @@ static void charge_gpu(builder *b, const gs_trace *t, const gs_window *w, const 
     }
 }
 
-static int collect_trace(builder *b, const gs_trace *t, const gs_select *sel, gs_error *err)
+static int collect_trace(builder *b, const gs_trace_ctx *c)
 {
-    gs_window w;
-    if (gs_window_build(t, sel, &w, err) != 0)
-        return -1;
+    const gs_trace *t = c->trace;
+    const gs_window *w = &c->window;
     size_t nr = t->ranges.n ? t->ranges.n : 1;
     trace_frames f = {
         .name = calloc(nr, sizeof *f.name),
@@ -285,18 +284,17 @@ static int collect_trace(builder *b, const gs_trace *t, const gs_select *sel, gs
     if (rc == 0)
         rc = name_frames(b, t, &f);
     if (rc == 0)
-        rc = nest_frames(b, t, &w, &f);
+        rc = nest_frames(b, t, w, &f);
     for (size_t i = 0; rc == 0 && i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        charge_gpu(b, t, &w, &f, k->api, k->start, k->end - k->start);
+        charge_gpu(b, t, w, &f, k->api, k->start, k->end - k->start);
     }
     for (size_t i = 0; rc == 0 && i < t->memops.n; i++) {
         const gs_memop *m = &t->memops.v[i];
-        charge_gpu(b, t, &w, &f, m->api, m->start, m->end - m->start);
+        charge_gpu(b, t, w, &f, m->api, m->start, m->end - m->start);
     }
     trace_frames_free(&f);
-    gs_window_free(&w);
-    return rc == 0 ? 0 : gs_fail_oom(err);
+    return rc;
 }
 
 /* ---- rows ------------------------------------------------------------------------------------ */
@@ -429,33 +427,62 @@ static int make_rows(builder *b)
     return 0;
 }
 
-int gs_callsites_build(const gs_profile *p, const gs_select *sel, gs_callsites *out,
-                       gs_error *err)
+static void builder_free(builder *b)
+{
+    if (!b)
+        return;
+    GS_VEC_FREE(&b->flat);
+    GS_VEC_FREE(&b->onstack);
+    GS_VEC_FREE(&b->stamp);
+    node_set_free(&b->tree);
+    node_set_free(&b->modules);
+    free(b);
+}
+
+int gs_callsites_init(gs_callsites *s, gs_error *err)
+{
+    memset(s, 0, sizeof *s);
+    builder *b = calloc(1, sizeof *b);
+    if (!b || gs_strtab_init(&s->names) != 0) {
+        free(b);
+        gs_callsites_free(s);
+        return gs_fail_oom(err);
+    }
+    b->out = s;
+    gs_hashtab_init(&b->tree.index, sizeof(node_key));
+    gs_hashtab_init(&b->modules.index, sizeof(node_key));
+    s->building = b;
+    return 0;
+}
+
+int gs_callsites_add(gs_callsites *s, const gs_trace_ctx *c, gs_error *err)
+{
+    if (collect_trace(s->building, c) != 0) {
+        gs_callsites_free(s);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
+int gs_callsites_finish(gs_callsites *s, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    if (gs_strtab_init(&out->names) != 0)
-        return gs_fail_oom(err);
-    builder b = {.out = out};
-    gs_hashtab_init(&b.tree.index, sizeof(node_key));
-    gs_hashtab_init(&b.modules.index, sizeof(node_key));
-    int rc = 0;
-    for (size_t t = 0; t < p->traces.n && rc == 0; t++)
-        if (gs_selected(sel, p->traces.v[t]))
-            rc = collect_trace(&b, p->traces.v[t], sel, err);
-    if (rc == 0 && make_rows(&b) != 0)
-        rc = gs_fail_oom(err);
-    GS_VEC_FREE(&b.flat);
-    GS_VEC_FREE(&b.onstack);
-    GS_VEC_FREE(&b.stamp);
-    node_set_free(&b.tree);
-    node_set_free(&b.modules);
+    int rc = make_rows(s->building);
+    builder_free(s->building);
+    s->building = NULL;
     if (rc != 0) {
-        gs_callsites_free(out);
-        return -1;
+        gs_callsites_free(s);
+        return gs_fail_oom(err);
     }
     GS_LOG_TOOK(logged_at, "Python call sites");
     return 0;
+}
+
+int gs_callsites_build(const gs_trace_ctx *c, gs_callsites *out, gs_error *err)
+{
+    return gs_callsites_init(out, err) != 0 || gs_callsites_add(out, c, err) != 0
+               ? -1
+               : gs_callsites_finish(out, err);
 }
 
 void gs_callsites_free(gs_callsites *s)
@@ -464,5 +491,6 @@ void gs_callsites_free(gs_callsites *s)
     free(s->tree);
     free(s->modules);
     gs_strtab_free(&s->names);
+    builder_free(s->building);
     memset(s, 0, sizeof *s);
 }

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/base/select.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/strtab.h"
 #include "model/trace.h"
@@ -47,14 +47,18 @@ typedef struct gs_callsites {
     gs_ns gpu_unattributed; /* the part launched with no Python frame on the launching thread
                              * (autograd's backward thread) or by an unrecorded call */
     uint64_t python_frames; /* frames inside the window, every trace */
-    gs_strtab names;
+    gs_strtab names;        /* owns every name and path of the rows */
+    struct gs_callsites_building *building; /* the traces' frames, until _finish */
 } gs_callsites;
 
-/* Over the traces `sel` selects, inside each one's window (analysis/base/window.h): a frame's
- * CPU time is the part of it inside the window, GPU work counts when its launching call does.
- * 0, or -1 with err set. */
-int gs_callsites_build(const gs_profile *p, const gs_select *sel, gs_callsites *out,
-                       gs_error *err);
+/* Over the traces added one at a time (init, add each, finish; build is the three for one
+ * trace), each inside its context's window (analysis/base/window.h): a frame's CPU time is the
+ * part of it inside the window, GPU work counts when its launching call does. Each returns 0, or
+ * -1 with err (out of memory); a failed result is freed. */
+int gs_callsites_init(gs_callsites *s, gs_error *err);
+int gs_callsites_add(gs_callsites *s, const gs_trace_ctx *c, gs_error *err);
+int gs_callsites_finish(gs_callsites *s, gs_error *err);
+int gs_callsites_build(const gs_trace_ctx *c, gs_callsites *out, gs_error *err);
 void gs_callsites_free(gs_callsites *s);
 
 #endif

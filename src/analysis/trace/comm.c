@@ -71,10 +71,11 @@ static void add_collective(kind_acc *a, const gs_collective *c)
     }
 }
 
-static int build_kind_rows(const gs_trace *t, gs_comm *out, size_t *ncoll, gs_error *err)
+static int build_kind_rows(const gs_trace_ctx *c, gs_comm *out, size_t *ncoll, gs_error *err)
 {
+    const gs_trace *t = c->trace;
     gs_collectives colls;
-    if (gs_collectives_find(t, &colls, err) != 0)
+    if (gs_collectives_find(c, &colls, err) != 0)
         return -1;
     kind_acc acc[GS_COLL__COUNT];
     memset(acc, 0, sizeof acc);
@@ -86,7 +87,7 @@ static int build_kind_rows(const gs_trace *t, gs_comm *out, size_t *ncoll, gs_er
         gs_comm_kind *r = &acc[k].row;
         if (r->count == 0)
             continue;
-        r->rank = t->rank;
+        r->rank = t->id.rank;
         r->kind = (gs_coll_kind)k;
         r->mean = r->total / (gs_ns)r->count;
         /* bytes per ns is GB/s (1e9 B/s), nccl-tests' unit. */
@@ -119,13 +120,13 @@ static void free_sets(sets *s)
 }
 
 /* Merged compute and communication time of a trace, and their intersection. */
-static int build_sets(const gs_trace *t, bool hta, sets *s)
+static int build_sets(const gs_trace_ctx *c, bool hta, sets *s)
 {
     /* HTA's overlap takes every GPU row with a stream and classifies it by name, so its sync
      * records count where its regexes put them; gpuscope counts kernels only. */
     const gs_activity_opts ao = {.hta_compat = hta, .with_syncs = hta};
     s->comp.n = s->comm.n = s->both.n = 0;
-    if (gs_activities_collect(t, &ao, &s->acts) != 0)
+    if (gs_activities_collect(c, &ao, &s->acts) != 0)
         return -1;
     for (size_t i = 0; i < s->acts.n; i++) {
         const gs_activity *a = &s->acts.v[i];
@@ -151,7 +152,7 @@ static int build_step_rows(const gs_trace *t, const gs_steps *st, const sets *s,
     for (size_t i = 0; i < st->n; i++) {
         const gs_step *sp = &st->v[i];
         gs_comm_step *row = &out->steps[out->nsteps++];
-        row->rank = t->rank;
+        row->rank = t->id.rank;
         row->number = sp->number;
         row->warmup = sp->warmup;
         row->start = sp->start;
@@ -171,17 +172,20 @@ static int build_step_rows(const gs_trace *t, const gs_steps *st, const sets *s,
     return 0;
 }
 
-static int analyse_rank(const gs_trace *t, const gs_comm_opts *opts, const gs_temporal_row *tp,
+static int analyse_rank(const gs_trace_ctx *c, bool hta_compat, const gs_temporal_row *tp,
                         sets *s, gs_comm *out, gs_error *err)
 {
-    gs_comm_rank *r = &out->ranks[out->nranks++];
+    const gs_trace *t = c->trace;
+    gs_comm_rank *r = &out->ranks[out->nranks];
     memset(r, 0, sizeof *r);
-    r->rank = t->rank;
-    r->path = t->path;
+    r->rank = t->id.rank;
+    if (!(r->path = strdup(t->id.path)))
+        return gs_fail_oom(err);
+    out->nranks++;
     r->window = tp->window;
     r->idle = tp->idle;
     r->idle_pct = tp->idle_pct;
-    if (build_sets(t, opts->hta_compat, s) != 0)
+    if (build_sets(c, hta_compat, s) != 0)
         return gs_fail_oom(err);
     r->compute = gs_spans_length(&s->comp);
     r->communication = gs_spans_length(&s->comm);
@@ -189,52 +193,77 @@ static int analyse_rank(const gs_trace *t, const gs_comm_opts *opts, const gs_te
     r->exposed = r->communication - r->overlap;
     r->overlap_pct = r->communication > 0 ? pct(r->overlap, r->communication) : -1.0;
     r->exposed_pct = pct(r->exposed, r->window);
-    if (build_kind_rows(t, out, &r->collectives, err) != 0)
+    if (build_kind_rows(c, out, &r->collectives, err) != 0)
         return -1;
-    gs_steps st;
-    const gs_step_opts none = {0};
-    if (gs_steps_find(t, opts->steps ? opts->steps : &none, &st, err) != 0)
-        return -1;
-    r->steps = st.stats.n;
-    r->step_median = st.stats.med;
-    int rc = build_step_rows(t, &st, s, out, r);
-    gs_steps_free(&st);
-    return rc == 0 ? 0 : gs_fail_oom(err);
+    r->steps = c->steps.stats.n;
+    r->step_median = c->steps.stats.med;
+    return build_step_rows(t, &c->steps, s, out, r) == 0 ? 0 : gs_fail_oom(err);
 }
 
-int gs_comm_build(const gs_profile *p, const gs_select *sel, const gs_comm_opts *opts,
-                  gs_comm *out, gs_error *err)
+int gs_comm_add(gs_comm *comm, const gs_trace_ctx *c, bool hta_compat, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    out->hta_compat = opts->hta_compat;
-    gs_temporal tp;
-    if (gs_temporal_build(p, sel, opts->hta_compat, &tp, err) != 0)
-        return -1;
-    out->ranks = calloc(tp.nrows ? tp.nrows : 1, sizeof *out->ranks);
-    if (!out->ranks) {
-        gs_temporal_free(&tp);
+    comm->hta_compat = hta_compat;
+    /* The GPU window and idle time of the whole trace, as the temporal breakdown has them. */
+    const gs_trace_ctx whole = gs_trace_ctx_over(c, &(gs_window){.kind = GS_WINDOW_WHOLE});
+    gs_temporal_row tp;
+    if (gs_temporal_row_fill(&whole, hta_compat, &tp) != 0) {
+        gs_comm_free(comm);
         return gs_fail_oom(err);
     }
+    gs_comm_rank *grown = realloc(comm->ranks, (comm->nranks + 1) * sizeof *grown);
     sets s = {0};
-    int rc = 0;
-    size_t row = 0;
-    for (size_t i = 0; i < p->traces.n && rc == 0; i++)
-        if (gs_selected(sel, p->traces.v[i]))
-            rc = analyse_rank(p->traces.v[i], opts, &tp.rows[row++], &s, out, err);
+    int rc = grown ? 0 : gs_fail_oom(err);
+    if (grown)
+        comm->ranks = grown;
+    if (rc == 0)
+        rc = analyse_rank(c, hta_compat, &tp, &s, comm, err);
     free_sets(&s);
-    gs_temporal_free(&tp);
+    gs_temporal_row_free(&tp);
     if (rc != 0)
-        gs_comm_free(out);
+        gs_comm_free(comm);
     else
         GS_LOG_TOOK(logged_at, "communication");
     return rc;
 }
 
-void gs_comm_free(gs_comm *c)
+static int cmp_rank_row(const void *a, const void *b)
 {
-    free(c->ranks);
-    free(c->kinds);
-    free(c->steps);
-    memset(c, 0, sizeof *c);
+    int32_t x = ((const gs_comm_rank *)a)->rank, y = ((const gs_comm_rank *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+static int cmp_kind_row(const void *a, const void *b)
+{
+    int32_t x = ((const gs_comm_kind *)a)->rank, y = ((const gs_comm_kind *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+static int cmp_step_row(const void *a, const void *b)
+{
+    int32_t x = ((const gs_comm_step *)a)->rank, y = ((const gs_comm_step *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+void gs_comm_finish(gs_comm *comm)
+{
+    gs_stable_sort(comm->ranks, comm->nranks, sizeof *comm->ranks, cmp_rank_row);
+    gs_stable_sort(comm->kinds, comm->nkinds, sizeof *comm->kinds, cmp_kind_row);
+    gs_stable_sort(comm->steps, comm->nsteps, sizeof *comm->steps, cmp_step_row);
+}
+
+int gs_comm_build(const gs_trace_ctx *c, bool hta_compat, gs_comm *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    return gs_comm_add(out, c, hta_compat, err);
+}
+
+void gs_comm_free(gs_comm *comm)
+{
+    for (size_t i = 0; i < comm->nranks; i++)
+        free(comm->ranks[i].path);
+    free(comm->ranks);
+    free(comm->kinds);
+    free(comm->steps);
+    memset(comm, 0, sizeof *comm);
 }

@@ -19,8 +19,8 @@
 #include <stddef.h>
 
 #include "analysis/base/collectives.h"
-#include "analysis/base/select.h"
 #include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -43,7 +43,7 @@ typedef struct gs_comm_kind {
 /* One rank. */
 typedef struct gs_comm_rank {
     int32_t rank;
-    const char *path;         /* the trace's file (owned by the trace) */
+    char *path;               /* the trace's file (owned) */
     size_t steps;             /* steps kept for the statistics */
     gs_ns step_median;        /* median step time over the kept steps */
     gs_ns window;             /* GPU window of the temporal breakdown (idle.h) */
@@ -67,7 +67,7 @@ typedef struct gs_comm_step {
 } gs_comm_step;
 
 typedef struct gs_comm {
-    gs_comm_rank *ranks;
+    gs_comm_rank *ranks; /* by rank */
     size_t nranks;
     gs_comm_kind *kinds; /* per rank, in gs_coll_kind order, only kinds that occur */
     size_t nkinds;
@@ -76,18 +76,16 @@ typedef struct gs_comm {
     bool hta_compat;
 } gs_comm;
 
-typedef struct gs_comm_opts {
-    /* Reproduce HTA's get_comm_comp_overlap: its trace cut (last ProfilerStep and unlaunched GPU
-     * work dropped), times rounded to µs, its kernel classes over every GPU row with a stream
-     * (so GPU-side sync records count as computation where its names say so). The collectives
-     * table and the steps keep gpuscope's definitions. */
-    bool hta_compat;
-    const gs_step_opts *steps;
-} gs_comm_opts;
-
-int gs_comm_build(const gs_profile *p, const gs_select *sel, const gs_comm_opts *opts,
-                  gs_comm *out, gs_error *err);
-void gs_comm_free(gs_comm *c);
+/* Appends c's rows (over the whole trace and c's steps); finish puts them in rank order.
+ * hta_compat reproduces HTA's get_comm_comp_overlap: its trace cut (last ProfilerStep and
+ * unlaunched GPU work dropped), times rounded to µs, its kernel classes over every GPU row with a
+ * stream (so GPU-side sync records count as computation where its names say so). The
+ * collectives table and the steps keep gpuscope's definitions. 0, or -1 with err; a failed
+ * result is freed. */
+int gs_comm_add(gs_comm *comm, const gs_trace_ctx *c, bool hta_compat, gs_error *err);
+void gs_comm_finish(gs_comm *comm);
+int gs_comm_build(const gs_trace_ctx *c, bool hta_compat, gs_comm *out, gs_error *err);
+void gs_comm_free(gs_comm *comm);
 
 /* busbw / algbw for a collective kind over n ranks (nccl-tests); 0 when n < 1. */
 double gs_comm_bus_factor(gs_coll_kind kind, int32_t n);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "analysis/base/gpu_peaks.h"
-#include "analysis/base/tensor_core.h"
 #include "common/log.h"
 
 static const char *str_or_null(const gs_trace *t, gs_str s)
@@ -32,27 +31,6 @@ void gs_compute_init(gs_compute *c)
     c->flop_op_share = c->tc_share = c->eligible_share = c->eligible_unused_share = -1;
 }
 
-/* Per name id, judged once: as an operator (seen, has a FLOPs formula, Tensor-Core eligible) and
- * as a kernel (uses Tensor Cores or not). */
-enum { NAME_SEEN = 1, NAME_FLOPS = 2, NAME_ELIGIBLE = 4, NAME_TC = 8, NAME_NOT_TC = 16 };
-
-static uint8_t op_traits(const gs_trace *t, uint8_t *by_name, gs_str name)
-{
-    if (!by_name[name]) {
-        const char *s = gs_trace_str(t, name);
-        by_name[name] = NAME_SEEN | (gs_flop_kind_of(s) != GS_FLOP_NONE ? NAME_FLOPS : 0) |
-                        (gs_op_tensor_core_eligible(s) ? NAME_ELIGIBLE : 0);
-    }
-    return by_name[name];
-}
-
-static bool kernel_tc(const gs_trace *t, uint8_t *by_name, gs_str name)
-{
-    if (!(by_name[name] & (NAME_TC | NAME_NOT_TC)))
-        by_name[name] |= gs_kernel_uses_tensor_cores(gs_trace_str(t, name)) ? NAME_TC : NAME_NOT_TC;
-    return by_name[name] & NAME_TC;
-}
-
 static bool kept_at(const gs_steps *steps, gs_ns ts)
 {
     long s = gs_steps_at(steps, ts);
@@ -66,9 +44,10 @@ typedef struct flop_tally {
 
 /* root[i]: the outermost range with a formula and the shapes to count it enclosing range i
  * (itself included), GS_NONE when none; filled in parents-before-children order. */
-static void count_flops(const gs_trace *t, const gs_steps *steps, uint8_t *op_names,
-                        uint32_t *root, flop_tally *tally)
+static void count_flops(const gs_trace_ctx *c, uint32_t *root, flop_tally *tally)
 {
+    const gs_trace *t = c->trace;
+    const gs_steps *steps = &c->steps;
     size_t n = t->ranges.n;
     double *flops = calloc(n ? n : 1, sizeof *flops);
     uint8_t *dtype = calloc(n ? n : 1, 1), *kind = calloc(n ? n : 1, 1);
@@ -78,7 +57,7 @@ static void count_flops(const gs_trace *t, const gs_steps *steps, uint8_t *op_na
         uint32_t i = t->thread_ranges.v[o];
         const gs_range *r = &t->ranges.v[i];
         uint32_t up = r->parent != GS_NONE ? root[r->parent] : GS_NONE;
-        if (!(op_traits(t, op_names, r->name) & NAME_FLOPS)) {
+        if (gs_ctx_name(c, r->name, GS_NAME_FLOP_KIND) == GS_FLOP_NONE) {
             root[i] = up;
             continue;
         }
@@ -105,13 +84,12 @@ static void count_flops(const gs_trace *t, const gs_steps *steps, uint8_t *op_na
             gs_op_flops_compute(gs_trace_str(t, r->name), str_or_null(t, r->input_dims), NULL,
                                 str_or_null(t, r->concrete_inputs), &shapes);
             tally->from_trace++;
-            if (shapes.flops > 0 && fabs(shapes.flops - r->flops) > 0.01 * r->flops) {
-                tally->mismatch++;
-                GS_LOG_ONCE(GS_LOG_INFO,
-                            "%s: %s: the trace's flops %.0f differ from the shapes' %.0f "
-                            "(doc/flops.md)",
-                            t->path, gs_trace_str(t, r->name), r->flops, shapes.flops);
-            }
+            if (shapes.flops > 0 && fabs(shapes.flops - r->flops) > 0.01 * r->flops &&
+                tally->mismatch++ == 0)
+                GS_LOG(GS_LOG_INFO,
+                       "%s: %s: the trace's flops %.0f differ from the shapes' %.0f (the first such "
+                       "call; doc/flops.md)",
+                       t->id.path, gs_trace_str(t, r->name), r->flops, shapes.flops);
         }
     }
     for (size_t i = 0; flops && dtype && kind && i < n; i++) {
@@ -130,15 +108,16 @@ typedef struct kernel_tally {
 
 /* The plugin's rule: a kernel is eligible when the operator that launched it (the innermost) is
  * in the eligible list; it used Tensor Cores when its name says so. */
-static void count_kernels(const gs_trace *t, const gs_steps *steps, uint8_t *op_names,
-                          uint8_t *kernel_names, const uint32_t *root, kernel_tally *k)
+static void count_kernels(const gs_trace_ctx *c, const uint32_t *root, kernel_tally *k)
 {
+    const gs_trace *t = c->trace;
+    const gs_steps *steps = &c->steps;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *kn = &t->kernels.v[i];
         if (!kept_at(steps, kn->start))
             continue;
         gs_ns d = kn->end - kn->start;
-        bool tc = kernel_tc(t, kernel_names, kn->name);
+        bool tc = gs_ctx_name(c, kn->name, GS_NAME_TENSOR_CORE) != 0;
         k->all += d;
         k->tc += tc ? d : 0;
         if (kn->op == GS_NONE)
@@ -147,7 +126,7 @@ static void count_kernels(const gs_trace *t, const gs_steps *steps, uint8_t *op_
             k->under_flop_ops += d;
             k->flop_ops_tc += tc ? d : 0;
         }
-        if (op_traits(t, op_names, t->ranges.v[kn->op].name) & NAME_ELIGIBLE) {
+        if (gs_ctx_name(c, t->ranges.v[kn->op].name, GS_NAME_TC_ELIGIBLE)) {
             k->eligible += d;
             k->eligible_tc += tc ? d : 0;
         }
@@ -184,21 +163,19 @@ static void fill_peak(const gs_trace *t, gs_compute *c)
         c->mfu = c->tflops / c->peak_tflops;
 }
 
-int gs_compute_build(const gs_trace *t, const gs_steps *steps, gs_compute *out, gs_error *err)
+int gs_compute_build(const gs_trace_ctx *c, gs_compute *out, gs_error *err)
 {
+    const gs_trace *t = c->trace;
+    const gs_steps *steps = &c->steps;
     gs_compute_init(out);
-    size_t nstr = t->strings.n ? t->strings.n : 1;
-    uint8_t *op_names = calloc(nstr, 1), *kernel_names = calloc(nstr, 1);
     uint32_t *root = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *root);
-    if (!op_names || !kernel_names || !root) {
-        free(op_names), free(kernel_names), free(root);
+    if (!root)
         return gs_fail_oom(err);
-    }
     flop_tally ft = {0};
     kernel_tally kt = {0};
-    count_flops(t, steps, op_names, root, &ft);
-    count_kernels(t, steps, op_names, kernel_names, root, &kt);
-    free(op_names), free(kernel_names), free(root);
+    count_flops(c, root, &ft);
+    count_kernels(c, root, &kt);
+    free(root);
 
     gs_ns kept = 0;
     for (size_t i = 0; i < steps->n; i++)

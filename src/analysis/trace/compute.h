@@ -10,6 +10,7 @@
 
 #include "analysis/base/flops.h"
 #include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -39,11 +40,11 @@ typedef struct gs_compute {
  * else the formula on its shapes (gs_op_flops_compute). GS_FLOP_NONE for other operators. */
 enum gs_flop_kind gs_range_flops(const gs_trace *t, const gs_range *r, gs_op_flops *out);
 
-/* Over the kept steps of `steps` (found on t). Each GEMM is counted once: an operator with a
- * formula inside another one (aten::addmm inside aten::addmm under autocast, aten::mm inside
- * aten::matmul inside aten::linear) is not counted again; its dtype, the one the work ran in,
- * replaces the outer one's. */
-int gs_compute_build(const gs_trace *t, const gs_steps *steps, gs_compute *out, gs_error *err);
+/* Over the kept steps of c. Each GEMM is counted once: an operator with a formula inside another
+ * one (aten::addmm inside aten::addmm under autocast, aten::mm inside aten::matmul inside
+ * aten::linear) is not counted again; its dtype, the one the work ran in, replaces the outer
+ * one's. */
+int gs_compute_build(const gs_trace_ctx *c, gs_compute *out, gs_error *err);
 
 /* An empty result: every share -1, MFU -1. */
 void gs_compute_init(gs_compute *c);

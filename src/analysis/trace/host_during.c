@@ -23,7 +23,7 @@ typedef struct thread_index {
 } thread_index;
 
 struct gs_host_index {
-    const gs_trace *t;
+    const gs_trace_ctx *c;
     thread_index ranges, apis;
 };
 
@@ -65,9 +65,10 @@ static void note_sync(gs_gap_host *h, const char *name, gs_ns ov, bool blocks)
 /* One thread's op-tree ranges in the gap: those open at its start (the deepest open range and
  * its ancestors) and those starting inside it. Each gets its overlap minus its children's, so
  * the op with the most such time is where the thread really was. */
-static int weigh_thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
+static int weigh_thread_ranges(const gs_trace_ctx *c, const uint32_t *idx, size_t lo, size_t hi,
                                const gs_span *g, hit_vec *hits, gs_gap_host *h)
 {
+    const gs_trace *t = c->trace;
     const gs_range *rv = t->ranges.v;
     size_t pos;
     UPPER_BOUND(rv, idx, lo, hi, g->start, pos);
@@ -98,10 +99,9 @@ static int weigh_thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo
                                       : bsearch(&key, hits->v, hits->n, sizeof key, cmp_hit);
         if (p)
             p->self -= hits->v[i].ov;
-        const char *name = gs_trace_str(t, rv[hits->v[i].range].name);
         /* Nested DataLoader ranges count once: only the outermost adds. */
-        if (gs_is_dataloader_range(name) &&
-            !(p && gs_is_dataloader_range(gs_trace_str(t, rv[p->range].name))))
+        if (gs_ctx_name(c, rv[hits->v[i].range].name, GS_NAME_DATALOADER) &&
+            !(p && gs_ctx_name(c, rv[p->range].name, GS_NAME_DATALOADER)))
             h->dataloader_ns += hits->v[i].ov;
     }
     for (size_t i = 0; i < hits->n; i++) {
@@ -114,9 +114,10 @@ static int weigh_thread_ranges(const gs_trace *t, const uint32_t *idx, size_t lo
     return 0;
 }
 
-static void weigh_thread_apis(const gs_trace *t, const uint32_t *idx, size_t lo, size_t hi,
+static void weigh_thread_apis(const gs_trace_ctx *c, const uint32_t *idx, size_t lo, size_t hi,
                               const gs_span *g, gs_gap_host *h)
 {
+    const gs_trace *t = c->trace;
     const gs_api *av = t->apis.v;
     size_t pos;
     UPPER_BOUND(av, idx, lo, hi, g->start, pos);
@@ -129,7 +130,7 @@ static void weigh_thread_apis(const gs_trace *t, const uint32_t *idx, size_t lo,
             h->api_ns = ov;
             h->api = name;
         }
-        int kind = gs_sync_call_kind(t, a);
+        int kind = gs_sync_call_kind(t, &c->names, a);
         note_sync(h, name, ov, kind >= 0 && kind != GS_SYNC_WAIT_EVENT);
     }
 }
@@ -145,13 +146,14 @@ static bool same_thread_api(const gs_api *a, const gs_api *b)
     return a->pid == b->pid && a->tid == b->tid;
 }
 
-int gs_host_index_build(const gs_trace *t, gs_host_index **out)
+int gs_host_index_build(const gs_trace_ctx *c, gs_host_index **out)
 {
+    const gs_trace *t = c->trace;
     gs_host_index *ix = calloc(1, sizeof *ix);
     *out = ix;
     if (!ix)
         return -1;
-    ix->t = t;
+    ix->c = c;
     ix->ranges = (thread_index){t->thread_ranges.v, t->thread_ranges.n};
     ix->apis = (thread_index){t->thread_apis.v, t->thread_apis.n};
     return 0;
@@ -166,7 +168,8 @@ void gs_host_index_free(gs_host_index *ix)
 
 int gs_host_during(const gs_host_index *ix, int64_t pid, gs_ns start, gs_ns end, gs_gap_host *h)
 {
-    const gs_trace *t = ix->t;
+    const gs_trace_ctx *c = ix->c;
+    const gs_trace *t = c->trace;
     const thread_index *ri = &ix->ranges, *ai = &ix->apis;
     const gs_span g = {start, end};
     hit_vec hits = {0};
@@ -177,14 +180,14 @@ int gs_host_during(const gs_host_index *ix, int64_t pid, gs_ns start, gs_ns end,
         for (j = i + 1; j < ri->n && same_thread_range(&t->ranges.v[ri->idx[j]], r); j++)
             ;
         if (pid == 0 || r->pid == pid)
-            rc = weigh_thread_ranges(t, ri->idx, i, j, &g, &hits, h);
+            rc = weigh_thread_ranges(c, ri->idx, i, j, &g, &hits, h);
     }
     for (size_t i = 0, j; i < ai->n && rc == 0; i = j) {
         const gs_api *a = &t->apis.v[ai->idx[i]];
         for (j = i + 1; j < ai->n && same_thread_api(&t->apis.v[ai->idx[j]], a); j++)
             ;
         if (pid == 0 || a->pid == pid)
-            weigh_thread_apis(t, ai->idx, i, j, &g, h);
+            weigh_thread_apis(c, ai->idx, i, j, &g, h);
     }
     free(hits.v);
     if (h->dataloader_ns > end - start) /* DataLoader ranges on several threads at once */

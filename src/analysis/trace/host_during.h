@@ -11,9 +11,11 @@
 #include <stdint.h>
 
 #include "analysis/base/intervals.h"
+#include "analysis/base/trace_ctx.h"
 #include "model/trace.h"
 
-/* Names point into the trace. Durations are time inside the window. */
+/* Names point into the trace (a result that keeps them owns copies). Durations are time inside
+ * the window. */
 typedef struct gs_gap_host {
     const char *op;       /* the deepest operator/annotation with the most time in the window */
     gs_ns op_ns;          /* its time in the window not covered by its own children */
@@ -30,7 +32,7 @@ typedef struct gs_gap_host {
 typedef struct gs_host_index gs_host_index;
 
 /* 0, or -1 out of memory (*out may then be non-NULL: free it). */
-int gs_host_index_build(const gs_trace *t, gs_host_index **out);
+int gs_host_index_build(const gs_trace_ctx *c, gs_host_index **out);
 void gs_host_index_free(gs_host_index *ix);
 
 /* Host activity in [start, end) on the threads of process pid (every thread when pid is 0).

@@ -6,8 +6,8 @@
 #include "analysis/trace/host_during.h"
 #include "analysis/base/kernel_class.h"
 #include "analysis/base/thresholds.h"
-#include "analysis/base/window.h"
 #include "common/log.h"
+#include "common/util.h"
 
 const char *gs_gap_class_name(enum gs_gap_class c)
 {
@@ -22,17 +22,20 @@ const char *gs_gap_class_name(enum gs_gap_class c)
 /* A gap worth listing, with what the host analysis needs to find the launching process. */
 typedef struct candidate {
     gs_gap gap;
-    size_t trace;
-    int64_t pid; /* of the launch call after the gap; 0 when unknown (all threads) */
+    size_t trace; /* the order its trace was added in */
+    int64_t pid;  /* of the launch call after the gap; 0 when unknown (all threads) */
 } candidate;
 
-typedef struct idle_build {
-    const gs_idle_opts *opts;
+/* What the traces added: their rows, and each one's longest gaps with their names interned in
+ * the result's table (its trace is gone by _finish). */
+typedef struct gs_idle_building {
+    gs_idle_opts opts;
     GS_VEC(gs_idle_scope) streams;
     GS_VEC(gs_idle_scope) devices;
     GS_VEC(candidate) cands;
     GS_VEC(gs_idle_step) steps;
     gs_activities acts, by_stream;
+    size_t ntraces;
     const gs_window *window; /* the trace's at hand */
 } idle_build;
 
@@ -79,7 +82,7 @@ static gs_idle_scope *new_scope(idle_build *b, bool device_wide, const gs_trace 
 {
     gs_idle_scope *s = device_wide ? GS_VEC_PUSH(&b->devices) : GS_VEC_PUSH(&b->streams);
     if (s)
-        *s = (gs_idle_scope){.rank = t->rank, .device = first->device,
+        *s = (gs_idle_scope){.rank = t->id.rank, .device = first->device,
                              .stream = device_wide ? GS_IDLE_ALL_STREAMS : first->stream,
                              .window_start = first->start, .window_end = first->end};
     return s;
@@ -145,7 +148,7 @@ static int build_stream_scopes(idle_build *b, const gs_trace *t)
         gs_idle_scope *s = new_scope(b, false, t, &v->v[i]);
         if (!s)
             return -1;
-        find_stream_gaps(s, b->window, &v->v[i], j - i, b->opts->hta_compat);
+        find_stream_gaps(s, b->window, &v->v[i], j - i, b->opts.hta_compat);
     }
     return 0;
 }
@@ -205,7 +208,7 @@ static int add_gap(idle_build *b, const device_ctx *d, const gs_activity *before
     cd->trace = d->trace;
     cd->pid = after->api != GS_NONE ? t->apis.v[after->api].pid : t->pid;
     cd->gap = (gs_gap){
-        .rank = t->rank, .device = after->device, .start = start, .end = after->start,
+        .rank = t->id.rank, .device = after->device, .start = start, .end = after->start,
         .offset = start - d->scope->window_start,
         .cls = (uint8_t)c, .before = gs_activity_name(t, before),
         .after = gs_activity_name(t, after), .after_stream = after->stream,
@@ -242,12 +245,6 @@ static int find_device_gaps(idle_build *b, device_ctx *d, int32_t device)
     return 0;
 }
 
-static int cmp_int32(const void *pa, const void *pb)
-{
-    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-    return a < b ? -1 : a > b;
-}
-
 static int build_device_scopes(idle_build *b, device_ctx *d)
 {
     GS_VEC(int32_t) devs = {0};
@@ -263,7 +260,7 @@ static int build_device_scopes(idle_build *b, device_ctx *d)
             *slot = b->acts.v[i].device;
     }
     if (devs.n > 1)
-        qsort(devs.v, devs.n, sizeof *devs.v, cmp_int32);
+        qsort(devs.v, devs.n, sizeof *devs.v, gs_cmp_i32);
     for (size_t k = 0; k < devs.n && rc == 0; k++)
         rc = find_device_gaps(b, d, devs.v[k]);
     free(devs.v);
@@ -284,82 +281,80 @@ static int build_step_rows(idle_build *b, const gs_trace *t, const gs_steps *st,
         gs_idle_step *row = GS_VEC_PUSH(&b->steps);
         if (!row)
             return -1;
-        *row = (gs_idle_step){.rank = t->rank, .number = st->v[k].number,
+        *row = (gs_idle_step){.rank = t->id.rank, .number = st->v[k].number,
                               .start = st->v[k].start, .end = st->v[k].end,
                               .warmup = st->v[k].warmup};
     }
     return 0;
 }
 
-static int analyse_trace(idle_build *b, const gs_select *sel, const gs_trace *t, size_t ti,
-                         gs_error *err)
+static int analyse_trace(idle_build *b, const gs_trace_ctx *c)
 {
-    const gs_step_opts no_opts = {0};
-    gs_steps st;
-    gs_window w;
-    if (gs_window_build(t, sel, &w, err) != 0)
-        return -1;
-    if (gs_steps_find(t, b->opts->steps ? b->opts->steps : &no_opts, &st, err) != 0) {
-        gs_window_free(&w);
-        return -1;
-    }
-    b->window = &w;
-    const gs_activity_opts ao = {.hta_compat = b->opts->hta_compat, .with_syncs = false,
-                                 .window = &w};
-    uint32_t *step_row = malloc((st.n ? st.n : 1) * sizeof *step_row);
-    device_ctx d = {.t = t, .trace = ti, .steps = &st, .step_row = step_row};
-    int rc = step_row ? build_step_rows(b, t, &st, step_row) : -1;
+    const gs_trace *t = c->trace;
+    const gs_steps *st = &c->steps;
+    b->window = &c->window;
+    const gs_activity_opts ao = {.hta_compat = b->opts.hta_compat, .with_syncs = false,
+                                 .window = &c->window};
+    uint32_t *step_row = malloc((st->n ? st->n : 1) * sizeof *step_row);
+    device_ctx d = {.t = t, .trace = b->ntraces, .steps = st, .step_row = step_row};
+    int rc = step_row ? build_step_rows(b, t, st, step_row) : -1;
     if (rc == 0)
-        rc = gs_activities_collect(t, &ao, &b->acts);
+        rc = gs_activities_collect(c, &ao, &b->acts);
     if (rc == 0)
         rc = build_stream_scopes(b, t);
     if (rc == 0)
         rc = build_device_scopes(b, &d);
-    gs_steps_free(&st);
     free(step_row);
     b->window = NULL;
-    gs_window_free(&w);
-    if (rc != 0)
-        gs_fail_oom(err);
     return rc;
 }
 
+/* Longest first; ties by rank, then the order the traces came in, then time. */
 static int cmp_candidate(const void *pa, const void *pb)
 {
     const candidate *a = pa, *b = pb;
     gs_ns la = a->gap.end - a->gap.start, lb = b->gap.end - b->gap.start;
     if (la != lb)
         return la > lb ? -1 : 1;
+    if (a->gap.rank != b->gap.rank)
+        return a->gap.rank < b->gap.rank ? -1 : 1;
     if (a->trace != b->trace)
         return a->trace < b->trace ? -1 : 1;
     return a->gap.start < b->gap.start ? -1 : a->gap.start > b->gap.start;
 }
 
-/* The longest candidates, each with its host activity; the index is built once per trace. */
-static int list_gaps(idle_build *b, const gs_profile *p, gs_idle *out)
+static int own_name(gs_strtab *names, const char **s)
 {
-    if (b->cands.n > 1)
-        qsort(b->cands.v, b->cands.n, sizeof *b->cands.v, cmp_candidate);
-    size_t n = b->cands.n < b->opts->max_gaps ? b->cands.n : b->opts->max_gaps;
-    out->gaps_worth_listing = b->cands.n;
-    out->gaps = calloc(n ? n : 1, sizeof *out->gaps);
-    if (!out->gaps)
-        return -1;
-    int rc = 0;
-    for (size_t ti = 0; ti < p->traces.n && rc == 0; ti++) {
-        gs_host_index *ix = NULL;
-        for (size_t i = 0; i < n && rc == 0; i++) {
-            const candidate *c = &b->cands.v[i];
-            if (c->trace != ti)
-                continue;
-            if (!ix && (rc = gs_host_index_build(p->traces.v[ti], &ix)) != 0)
-                break;
-            out->gaps[i] = c->gap;
-            rc = gs_host_during(ix, c->pid, c->gap.start, c->gap.end, &out->gaps[i].host);
-        }
-        gs_host_index_free(ix);
+    if (!*s)
+        return 0;
+    gs_str id = gs_strtab_intern(names, *s, strlen(*s));
+    *s = id == GS_STR_ERROR ? NULL : gs_str_get(names, id);
+    return id == GS_STR_ERROR ? -1 : 0;
+}
+
+/* The trace's candidates from `first` on: the longest max_gaps of them are kept (the longest of
+ * all traces are among them), each with what the host was doing and its names owned. */
+static int keep_longest(idle_build *b, gs_idle *out, const gs_trace_ctx *c, size_t first)
+{
+    candidate *v = b->cands.v + first;
+    size_t n = b->cands.n - first;
+    out->gaps_worth_listing += n;
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_candidate);
+    if (n > b->opts.max_gaps)
+        n = b->opts.max_gaps;
+    b->cands.n = first + n;
+    gs_host_index *ix = NULL;
+    int rc = n ? gs_host_index_build(c, &ix) : 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        gs_gap *g = &v[i].gap;
+        rc = gs_host_during(ix, v[i].pid, g->start, g->end, &g->host);
+        const char **names[] = {&g->before, &g->after, &g->host.op, &g->host.api,
+                                &g->host.sync_api};
+        for (size_t k = 0; k < COUNT_OF(names) && rc == 0; k++)
+            rc = own_name(&out->names, names[k]);
     }
-    out->ngaps = n;
+    gs_host_index_free(ix);
     return rc;
 }
 
@@ -367,42 +362,92 @@ static int list_gaps(idle_build *b, const gs_profile *p, gs_idle *out)
 
 static void free_build(idle_build *b)
 {
+    if (!b)
+        return;
     free(b->streams.v);
     free(b->devices.v);
     free(b->cands.v);
     free(b->steps.v);
     free(b->acts.v);
     free(b->by_stream.v);
+    free(b);
 }
 
-int gs_idle_build(const gs_profile *p, const gs_select *sel, const gs_idle_opts *opts,
-                  gs_idle *out, gs_error *err)
+int gs_idle_init(gs_idle *r, const gs_idle_opts *opts, gs_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->building = calloc(1, sizeof *r->building);
+    if (!r->building || gs_strtab_init(&r->names) != 0) {
+        gs_idle_free(r);
+        return gs_fail_oom(err);
+    }
+    r->building->opts = *opts;
+    return 0;
+}
+
+int gs_idle_add(gs_idle *r, const gs_trace_ctx *c, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    idle_build b = {.opts = opts};
-    int rc = 0;
-    for (size_t i = 0; i < p->traces.n && rc == 0; i++)
-        if (gs_selected(sel, p->traces.v[i]))
-            rc = analyse_trace(&b, sel, p->traces.v[i], i, err);
-    if (rc == 0 && list_gaps(&b, p, out) != 0)
-        rc = gs_fail_oom(err);
-    for (size_t k = 0; k < b.steps.n; k++)
-        b.steps.v[k].idle_pct = pct(b.steps.v[k].idle_total, b.steps.v[k].end - b.steps.v[k].start);
-    out->streams = b.streams.v;
-    out->nstreams = b.streams.n;
-    out->devices = b.devices.v;
-    out->ndevices = b.devices.n;
-    out->steps = b.steps.v;
-    out->nsteps = b.steps.n;
-    b.streams.v = b.devices.v = NULL;
-    b.steps.v = NULL;
-    free_build(&b);
-    if (rc != 0)
-        gs_idle_free(out);
-    else
-        GS_LOG_TOOK(logged_at, "idle");
-    return rc;
+    idle_build *b = r->building;
+    size_t first = b->cands.n;
+    if (analyse_trace(b, c) != 0 || keep_longest(b, r, c, first) != 0) {
+        gs_idle_free(r);
+        return gs_fail_oom(err);
+    }
+    b->ntraces++;
+    GS_LOG_TOOK(logged_at, "idle");
+    return 0;
+}
+
+static int cmp_scope(const void *a, const void *b)
+{
+    int32_t x = ((const gs_idle_scope *)a)->rank, y = ((const gs_idle_scope *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+    int32_t x = ((const gs_idle_step *)a)->rank, y = ((const gs_idle_step *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+int gs_idle_finish(gs_idle *r, gs_error *err)
+{
+    idle_build *b = r->building;
+    if (b->cands.n > 1)
+        qsort(b->cands.v, b->cands.n, sizeof *b->cands.v, cmp_candidate);
+    size_t n = b->cands.n < b->opts.max_gaps ? b->cands.n : b->opts.max_gaps;
+    r->gaps = calloc(n ? n : 1, sizeof *r->gaps);
+    if (!r->gaps) {
+        gs_idle_free(r);
+        return gs_fail_oom(err);
+    }
+    for (size_t i = 0; i < n; i++)
+        r->gaps[i] = b->cands.v[i].gap;
+    r->ngaps = n;
+    for (size_t k = 0; k < b->steps.n; k++)
+        b->steps.v[k].idle_pct = pct(b->steps.v[k].idle_total, b->steps.v[k].end - b->steps.v[k].start);
+    gs_stable_sort(b->streams.v, b->streams.n, sizeof *b->streams.v, cmp_scope);
+    gs_stable_sort(b->devices.v, b->devices.n, sizeof *b->devices.v, cmp_scope);
+    gs_stable_sort(b->steps.v, b->steps.n, sizeof *b->steps.v, cmp_step);
+    r->streams = b->streams.v;
+    r->nstreams = b->streams.n;
+    r->devices = b->devices.v;
+    r->ndevices = b->devices.n;
+    r->steps = b->steps.v;
+    r->nsteps = b->steps.n;
+    b->streams.v = b->devices.v = NULL;
+    b->steps.v = NULL;
+    free_build(b);
+    r->building = NULL;
+    return 0;
+}
+
+int gs_idle_build(const gs_trace_ctx *c, const gs_idle_opts *opts, gs_idle *out, gs_error *err)
+{
+    return gs_idle_init(out, opts, err) != 0 || gs_idle_add(out, c, err) != 0
+               ? -1
+               : gs_idle_finish(out, err);
 }
 
 void gs_idle_free(gs_idle *r)
@@ -411,5 +456,7 @@ void gs_idle_free(gs_idle *r)
     free(r->devices);
     free(r->gaps);
     free(r->steps);
+    gs_strtab_free(&r->names);
+    free_build(r->building);
     memset(r, 0, sizeof *r);
 }

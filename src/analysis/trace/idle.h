@@ -19,8 +19,8 @@
 #include <stdint.h>
 
 #include "analysis/trace/host_during.h"
-#include "analysis/base/select.h"
 #include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -77,24 +77,29 @@ typedef struct gs_idle_opts {
     size_t max_gaps;       /* how many of the largest gaps to list; 0 lists none */
     bool hta_compat;       /* HTA's activity selection (gs_activity_opts) and, per stream, its
                               gap rule (consecutive pairs, negative gaps summed) */
-    const gs_step_opts *steps; /* NULL: default step detection */
 } gs_idle_opts;
 
 typedef struct gs_idle {
-    gs_idle_scope *streams; /* per stream: traces in profile order, then device, stream */
+    gs_idle_scope *streams; /* per stream: traces by rank, then device, stream */
     size_t nstreams;
-    gs_idle_scope *devices; /* GPU-wide per device: traces in profile order, then device */
+    gs_idle_scope *devices; /* GPU-wide per device: traces by rank, then device */
     size_t ndevices;
     gs_gap *gaps;           /* the largest listed GPU-wide gaps, longest first */
     size_t ngaps;
     size_t gaps_worth_listing; /* how many gaps met the listing threshold before max_gaps */
-    gs_idle_step *steps;    /* per trace and step, in profile and step order */
+    gs_idle_step *steps;    /* per trace and step, by rank and step */
     size_t nsteps;
+    gs_strtab names;        /* owns the listed gaps' names */
+    struct gs_idle_building *building; /* what the traces added, until _finish */
 } gs_idle;
 
-/* Names point into the profile's traces, which must outlive the result. 0, or -1 with err set. */
-int gs_idle_build(const gs_profile *p, const gs_select *sel, const gs_idle_opts *opts,
-                  gs_idle *out, gs_error *err);
+/* Over the traces added one at a time (init, add each, finish; build is the three for one
+ * trace), each inside its context's window, with its context's steps. Each returns 0, or -1 with
+ * err (out of memory); a failed result is freed. */
+int gs_idle_init(gs_idle *r, const gs_idle_opts *opts, gs_error *err);
+int gs_idle_add(gs_idle *r, const gs_trace_ctx *c, gs_error *err);
+int gs_idle_finish(gs_idle *r, gs_error *err);
+int gs_idle_build(const gs_trace_ctx *c, const gs_idle_opts *opts, gs_idle *out, gs_error *err);
 void gs_idle_free(gs_idle *r);
 
 #endif

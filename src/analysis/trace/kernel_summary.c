@@ -5,7 +5,6 @@
 
 #include "analysis/base/dur_groups.h"
 #include "analysis/base/names.h"
-#include "analysis/base/window.h"
 #include "common/log.h"
 
 static int cmp_dims(const int32_t *a, const int32_t *b)
@@ -34,74 +33,16 @@ static int cmp_row(const void *pa, const void *pb)
 /* The operator that launched kernel k, as the TensorBoard plugin's kernel view and HTA name it:
  * the innermost framework operator around its launch, else the innermost NVTX range (emit_nvtx's
  * and gpuscope run's --torch-ops operators), never a step or a user annotation. */
-static const gs_range *launching_op(const gs_trace *t, const gs_kernel *k)
+static const gs_range *launching_op(const gs_trace_ctx *c, const gs_kernel *k)
 {
+    const gs_trace *t = c->trace;
     for (uint32_t r = k->op; r != GS_NONE && r < t->ranges.n; r = t->ranges.v[r].parent) {
         const gs_range *g = &t->ranges.v[r];
         if (g->kind == GS_RANGE_OP ||
-            (g->kind == GS_RANGE_NVTX && !gs_is_profiler_step(gs_trace_str(t, g->name))))
+            (g->kind == GS_RANGE_NVTX && !gs_ctx_name(c, g->name, GS_NAME_PROFILER_STEP)))
             return g;
     }
     return NULL;
-}
-
-static size_t count_kernels(const gs_profile *p, const gs_select *sel)
-{
-    size_t n = 0;
-    for (size_t t = 0; t < p->traces.n; t++)
-        if (gs_selected(sel, p->traces.v[t]))
-            n += p->traces.v[t]->kernels.n;
-    return n;
-}
-
-/* One item per kernel of the selected traces inside their windows, keyed by name (and grid,
- * block); *n counts them. */
-static int collect(const gs_profile *p, const gs_select *sel, bool by_launch, gs_strtab *names,
-                   gs_dur_item *items, size_t *nitems)
-{
-    size_t n = 0;
-    for (size_t t = 0; t < p->traces.n; t++) {
-        const gs_trace *tr = p->traces.v[t];
-        if (!gs_selected(sel, tr))
-            continue;
-        gs_name_map map;
-        gs_window w;
-        if (gs_window_build(tr, sel, &w, NULL) != 0)
-            return -1;
-        if (gs_name_map_init(&map, names, tr, NULL) != 0) {
-            gs_window_free(&w);
-            return -1;
-        }
-        for (size_t i = 0; i < tr->kernels.n; i++) {
-            const gs_kernel *k = &tr->kernels.v[i];
-            if (!gs_window_holds_gpu(&w, tr, k->start, k->api))
-                continue;
-            gs_dur_item *it = &items[n++];
-            memset(it, 0, sizeof *it);
-            it->key.name = gs_name_map_get(&map, k->name);
-            if (it->key.name == GS_STR_ERROR) {
-                gs_name_map_free(&map);
-                gs_window_free(&w);
-                return -1;
-            }
-            if (by_launch) {
-                memcpy(&it->key.tag[0], k->grid, sizeof k->grid);
-                memcpy(&it->key.tag[3], k->block, sizeof k->block);
-            }
-            it->dur = k->end - k->start;
-            const gs_range *op = launching_op(tr, k);
-            it->aux = op ? gs_name_map_get(&map, op->name) : GS_STR_EMPTY;
-            if (it->aux == GS_STR_ERROR) {
-                gs_name_map_free(&map);
-                gs_window_free(&w);
-                return -1;
-            }
-        }
-        gs_name_map_free(&map);
-        gs_window_free(&w);
-    }
-    *nitems = n;
-    return 0;
 }
 
 typedef struct op_time {
@@ -175,26 +116,74 @@ static int make_rows(gs_kernel_summary *s, gs_dur_item *items, size_t n)
     return 0;
 }
 
-int gs_kernel_summary_build(const gs_profile *p, const gs_select *sel, bool by_launch,
-                            gs_kernel_summary *out, gs_error *err)
+int gs_kernel_summary_init(gs_kernel_summary *s, bool by_launch, gs_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->by_launch = by_launch;
+    return gs_strtab_init(&s->names) == 0 ? 0 : gs_fail_oom(err);
+}
+
+/* One item per kernel inside the window, keyed by name (and grid, block), with its launching
+ * operator. */
+static int collect(gs_kernel_summary *s, const gs_trace_ctx *c, gs_name_map *map)
+{
+    const gs_trace *t = c->trace;
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const gs_kernel *k = &t->kernels.v[i];
+        if (!gs_window_holds_gpu(&c->window, t, k->start, k->api))
+            continue;
+        gs_dur_item *it = GS_VEC_PUSH(&s->kernels);
+        it->key.name = gs_name_map_get(map, k->name);
+        if (s->by_launch) {
+            memcpy(&it->key.tag[0], k->grid, sizeof k->grid);
+            memcpy(&it->key.tag[3], k->block, sizeof k->block);
+        }
+        it->dur = k->end - k->start;
+        const gs_range *op = launching_op(c, k);
+        it->aux = op ? gs_name_map_get(map, op->name) : GS_STR_EMPTY;
+        if (it->key.name == GS_STR_ERROR || it->aux == GS_STR_ERROR)
+            return -1;
+    }
+    return 0;
+}
+
+int gs_kernel_summary_add(gs_kernel_summary *s, const gs_trace_ctx *c, gs_error *err)
+{
+    gs_name_map map;
+    if (gs_dur_items_reserve(&s->kernels, c->trace->kernels.n) != 0 ||
+        gs_name_map_init(&map, &s->names, c->trace, NULL) != 0) {
+        gs_kernel_summary_free(s);
+        return gs_fail_oom(err);
+    }
+    int rc = collect(s, c, &map);
+    gs_name_map_free(&map);
+    if (rc != 0) {
+        gs_kernel_summary_free(s);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
+int gs_kernel_summary_finish(gs_kernel_summary *s, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    out->by_launch = by_launch;
-    if (gs_strtab_init(&out->names) != 0)
-        return gs_fail_oom(err);
-    size_t n = count_kernels(p, sel);
-    gs_dur_item *items = malloc((n ? n : 1) * sizeof *items);
-    int rc = items ? collect(p, sel, by_launch, &out->names, items, &n) : -1;
-    if (rc == 0)
-        rc = make_rows(out, items, n);
-    free(items);
+    int rc = make_rows(s, s->kernels.v, s->kernels.n);
+    GS_VEC_FREE(&s->kernels);
     if (rc != 0) {
-        gs_kernel_summary_free(out);
+        gs_kernel_summary_free(s);
         return gs_fail_oom(err);
     }
     GS_LOG_TOOK(logged_at, "kernel summary");
     return 0;
+}
+
+int gs_kernel_summary_build(const gs_trace_ctx *c, bool by_launch, gs_kernel_summary *out,
+                            gs_error *err)
+{
+    return gs_kernel_summary_init(out, by_launch, err) != 0 ||
+                   gs_kernel_summary_add(out, c, err) != 0
+               ? -1
+               : gs_kernel_summary_finish(out, err);
 }
 
 void gs_kernel_summary_free(gs_kernel_summary *s)
@@ -202,5 +191,6 @@ void gs_kernel_summary_free(gs_kernel_summary *s)
     free(s->rows);
     free(s->durations);
     gs_strtab_free(&s->names);
+    GS_VEC_FREE(&s->kernels);
     memset(s, 0, sizeof *s);
 }

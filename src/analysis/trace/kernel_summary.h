@@ -5,8 +5,9 @@
 
 #include <stdbool.h>
 
-#include "analysis/base/select.h"
+#include "analysis/base/dur_groups.h"
 #include "analysis/base/stats.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -26,14 +27,22 @@ typedef struct gs_kernel_summary {
     size_t nrows;
     bool by_launch;
     gs_ns total; /* sum of all rows' totals */
-    gs_strtab names; /* owns the row names */
+    gs_strtab names; /* owns the row and operator names */
     /* Every kernel's duration, each row's ascending: a merge of ranks summarised one at a time
      * (rank_summary.h) needs them for the exact median and deviation across ranks. */
     gs_ns *durations;
+    gs_dur_items kernels; /* the traces' kernels, until _finish */
 } gs_kernel_summary;
 
-int gs_kernel_summary_build(const gs_profile *p, const gs_select *sel, bool by_launch,
-                            gs_kernel_summary *out, gs_error *err);
+/* A summary of the traces added one at a time (init, add each, finish); build is the three for
+ * one trace. Each returns 0, or -1 with err (out of memory); a failed summary is freed. */
+int gs_kernel_summary_init(gs_kernel_summary *s, bool by_launch, gs_error *err);
+/* The kernels of c's trace whose launch (or start, when the launch is not recorded) falls in
+ * c's window. */
+int gs_kernel_summary_add(gs_kernel_summary *s, const gs_trace_ctx *c, gs_error *err);
+int gs_kernel_summary_finish(gs_kernel_summary *s, gs_error *err);
+int gs_kernel_summary_build(const gs_trace_ctx *c, bool by_launch, gs_kernel_summary *out,
+                            gs_error *err);
 void gs_kernel_summary_free(gs_kernel_summary *s);
 
 #endif

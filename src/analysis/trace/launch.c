@@ -166,12 +166,14 @@ static void fill_step_rows(const gs_steps *steps, const item *items, size_t n, g
     }
 }
 
-int gs_launch_trace(const gs_trace *t, const gs_steps *steps, const gs_window *w,
-                    gs_launch_rank *out, gs_error *err)
+static int launch_trace(const gs_trace_ctx *c, gs_launch_rank *out, gs_error *err)
 {
+    const gs_trace *t = c->trace;
+    const gs_steps *steps = &c->steps;
+    const gs_window *w = &c->window;
     memset(out, 0, sizeof *out);
-    out->rank = t->rank;
-    out->path = t->path;
+    out->rank = t->id.rank;
+    out->path = strdup(t->id.path);
     out->step_source = steps->source;
     size_t n = t->kernels.n;
     item *items = malloc((n ? n : 1) * sizeof *items);
@@ -179,7 +181,7 @@ int gs_launch_trace(const gs_trace *t, const gs_steps *steps, const gs_window *w
     gs_ns *scratch = malloc((n ? n : 1) * sizeof *scratch);
     item *kept = malloc((n ? n : 1) * sizeof *kept);
     out->steps = calloc(steps->n ? steps->n : 1, sizeof *out->steps);
-    if (!items || !seen || !scratch || !kept || !out->steps) {
+    if (!items || !seen || !scratch || !kept || !out->steps || !out->path) {
         free(items), free(seen), free(scratch), free(kept);
         gs_launch_rank_free(out);
         return gs_fail_oom(err);
@@ -213,44 +215,44 @@ int gs_launch_trace(const gs_trace *t, const gs_steps *steps, const gs_window *w
 
 void gs_launch_rank_free(gs_launch_rank *r)
 {
+    free(r->path);
     free(r->steps);
     memset(r, 0, sizeof *r);
 }
 
-int gs_launch_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
-                    gs_launch_summary *out, gs_error *err)
+int gs_launch_add(gs_launch_summary *s, const gs_trace_ctx *c, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    out->ranks = calloc(p->traces.n ? p->traces.n : 1, sizeof *out->ranks);
-    if (!out->ranks)
+    gs_launch_rank *grown = realloc(s->ranks, (s->nranks + 1) * sizeof *grown);
+    if (!grown) {
+        gs_launch_summary_free(s);
         return gs_fail_oom(err);
-    for (size_t i = 0; i < p->traces.n; i++) {
-        const gs_trace *t = p->traces.v[i];
-        if (!gs_selected(sel, t))
-            continue;
-        gs_steps steps;
-        gs_window w;
-        if (gs_window_build(t, sel, &w, err) != 0) {
-            gs_launch_summary_free(out);
-            return -1;
-        }
-        if (gs_steps_find(t, step_opts, &steps, err) != 0) {
-            gs_window_free(&w);
-            gs_launch_summary_free(out);
-            return -1;
-        }
-        int rc = gs_launch_trace(t, &steps, &w, &out->ranks[out->nranks], err);
-        gs_steps_free(&steps);
-        gs_window_free(&w);
-        if (rc != 0) {
-            gs_launch_summary_free(out);
-            return -1;
-        }
-        out->nranks++;
     }
+    s->ranks = grown;
+    if (launch_trace(c, &s->ranks[s->nranks], err) != 0) {
+        gs_launch_summary_free(s);
+        return -1;
+    }
+    s->nranks++;
     GS_LOG_TOOK(logged_at, "launch");
     return 0;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    int32_t x = ((const gs_launch_rank *)a)->rank, y = ((const gs_launch_rank *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+void gs_launch_finish(gs_launch_summary *s)
+{
+    gs_stable_sort(s->ranks, s->nranks, sizeof *s->ranks, cmp_rank);
+}
+
+int gs_launch_build(const gs_trace_ctx *c, gs_launch_summary *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    return gs_launch_add(out, c, err);
 }
 
 void gs_launch_summary_free(gs_launch_summary *s)

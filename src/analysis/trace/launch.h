@@ -12,10 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/base/select.h"
 #include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 #include "analysis/trace/cuda_graphs.h"
-#include "analysis/base/window.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -51,7 +50,7 @@ typedef struct gs_launch_step {
 /* One trace (rank). */
 typedef struct gs_launch_rank {
     int32_t rank;
-    const char *path;          /* the trace's file; points into the profile */
+    char *path;                /* the trace's file (owned) */
     enum gs_step_source step_source;
     gs_launch_stats total;     /* every kernel of the trace */
     gs_launch_step *steps;
@@ -65,19 +64,16 @@ typedef struct gs_launch_rank {
 } gs_launch_rank;
 
 typedef struct gs_launch_summary {
-    gs_launch_rank *ranks; /* in profile order */
+    gs_launch_rank *ranks; /* by rank */
     size_t nranks;
 } gs_launch_summary;
 
-/* The profile must outlive the summary (paths point into it). 0, or -1 with err set. */
-int gs_launch_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
-                    gs_launch_summary *out, gs_error *err);
+/* Appends c's rank: every kernel of the trace, and per step of c's steps those that c's window
+ * holds; finish puts the ranks in order. 0, or -1 with err; a failed summary is freed. */
+int gs_launch_add(gs_launch_summary *s, const gs_trace_ctx *c, gs_error *err);
+void gs_launch_finish(gs_launch_summary *s);
+int gs_launch_build(const gs_trace_ctx *c, gs_launch_summary *out, gs_error *err);
 void gs_launch_summary_free(gs_launch_summary *s);
-
-/* One trace, with its steps already found (for the report, which finds steps once); kernels
- * outside the window w (NULL: the whole trace) count in no step. */
-int gs_launch_trace(const gs_trace *t, const gs_steps *steps, const gs_window *w,
-                    gs_launch_rank *out, gs_error *err);
 void gs_launch_rank_free(gs_launch_rank *r);
 
 #endif

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/base/dur_groups.h"
-#include "analysis/base/window.h"
 #include "common/log.h"
 
 enum { TAG_KIND, TAG_SRC, TAG_DST };
@@ -33,38 +31,6 @@ static int cmp_row(const void *pa, const void *pb)
     return strcmp(a->operation, b->operation);
 }
 
-/* The copies and sets of the selected traces inside their windows: how many, and with items
- * one item each. SIZE_MAX when a window cannot be built (out of memory). */
-static size_t collect(const gs_profile *p, const gs_select *sel, gs_dur_item *items)
-{
-    size_t n = 0;
-    for (size_t t = 0; t < p->traces.n; t++) {
-        const gs_trace *tr = p->traces.v[t];
-        if (!gs_selected(sel, tr))
-            continue;
-        gs_window w;
-        if (gs_window_build(tr, sel, &w, NULL) != 0)
-            return SIZE_MAX;
-        for (size_t i = 0; i < tr->memops.n; i++) {
-            const gs_memop *m = &tr->memops.v[i];
-            if (!gs_window_holds_gpu(&w, tr, m->start, m->api))
-                continue;
-            if (items) {
-                gs_dur_item *it = &items[n];
-                memset(it, 0, sizeof *it);
-                it->key.tag[TAG_KIND] = m->kind;
-                it->key.tag[TAG_SRC] = m->src;
-                it->key.tag[TAG_DST] = m->dst;
-                it->dur = m->end - m->start;
-                it->amount = (int64_t)m->bytes;
-            }
-            n++;
-        }
-        gs_window_free(&w);
-    }
-    return n;
-}
-
 void gs_memcpy_rows_sort(gs_memcpy_row *rows, size_t n)
 {
     if (n > 1)
@@ -90,44 +56,65 @@ static gs_memcpy_row make_row(const gs_dur_group *g)
                               g->time_pct);
 }
 
-int gs_memcpy_summary_build(const gs_profile *p, const gs_select *sel, gs_memcpy_summary *out,
-                            gs_error *err)
+int gs_memcpy_summary_add(gs_memcpy_summary *s, const gs_trace_ctx *c, gs_error *err)
 {
-    double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    size_t n = collect(p, sel, NULL);
-    gs_dur_item *items = n != SIZE_MAX ? malloc((n ? n : 1) * sizeof *items) : NULL;
-    if (!items || collect(p, sel, items) == SIZE_MAX) {
-        free(items);
+    const gs_trace *t = c->trace;
+    if (gs_dur_items_reserve(&s->ops, t->memops.n) != 0) {
+        gs_memcpy_summary_free(s);
         return gs_fail_oom(err);
     }
+    for (size_t i = 0; i < t->memops.n; i++) {
+        const gs_memop *m = &t->memops.v[i];
+        if (!gs_window_holds_gpu(&c->window, t, m->start, m->api))
+            continue;
+        gs_dur_item *it = GS_VEC_PUSH(&s->ops);
+        it->key.tag[TAG_KIND] = m->kind;
+        it->key.tag[TAG_SRC] = m->src;
+        it->key.tag[TAG_DST] = m->dst;
+        it->dur = m->end - m->start;
+        it->amount = (int64_t)m->bytes;
+    }
+    return 0;
+}
+
+int gs_memcpy_summary_finish(gs_memcpy_summary *s, gs_error *err)
+{
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
+    gs_dur_item *items = s->ops.v;
+    size_t n = s->ops.n;
     gs_dur_group *groups;
     size_t ngroups;
     int rc = gs_dur_groups(items, n, &groups, &ngroups);
-    out->rows = rc == 0 ? calloc(ngroups ? ngroups : 1, sizeof *out->rows) : NULL;
-    out->durations = rc == 0 ? malloc((n ? n : 1) * sizeof *out->durations) : NULL;
-    if (!out->rows || !out->durations) {
-        free(items);
+    s->rows = rc == 0 ? calloc(ngroups ? ngroups : 1, sizeof *s->rows) : NULL;
+    s->durations = rc == 0 ? malloc((n ? n : 1) * sizeof *s->durations) : NULL;
+    if (!s->rows || !s->durations) {
         free(groups);
-        gs_memcpy_summary_free(out);
+        gs_memcpy_summary_free(s);
         return gs_fail_oom(err);
     }
     for (size_t i = 0; i < n; i++) /* the items are sorted: by group, then duration */
-        out->durations[i] = items[i].dur;
-    free(items);
+        s->durations[i] = items[i].dur;
+    GS_VEC_FREE(&s->ops);
     for (size_t g = 0, first = 0; g < ngroups; first += groups[g++].time.count) {
-        out->rows[out->nrows] = make_row(&groups[g]);
-        out->rows[out->nrows++].first = first;
+        s->rows[s->nrows] = make_row(&groups[g]);
+        s->rows[s->nrows++].first = first;
     }
     free(groups);
-    gs_memcpy_rows_sort(out->rows, out->nrows);
+    gs_memcpy_rows_sort(s->rows, s->nrows);
     GS_LOG_TOOK(logged_at, "copy summary");
     return 0;
+}
+
+int gs_memcpy_summary_build(const gs_trace_ctx *c, gs_memcpy_summary *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    return gs_memcpy_summary_add(out, c, err) != 0 ? -1 : gs_memcpy_summary_finish(out, err);
 }
 
 void gs_memcpy_summary_free(gs_memcpy_summary *s)
 {
     free(s->rows);
     free(s->durations);
+    GS_VEC_FREE(&s->ops);
     memset(s, 0, sizeof *s);
 }

@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/base/select.h"
+#include "analysis/base/dur_groups.h"
 #include "analysis/base/stats.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -30,6 +31,7 @@ typedef struct gs_memcpy_summary {
     /* Every operation's duration, each row's ascending: a merge of ranks summarised one at a
      * time (rank_summary.h) needs them for the exact median and deviation across ranks. */
     gs_ns *durations;
+    gs_dur_items ops; /* the traces' copies and sets, until _finish */
 } gs_memcpy_summary;
 
 /* The table's order: Total time desc, then Count asc, then Operation asc. */
@@ -39,8 +41,11 @@ void gs_memcpy_rows_sort(gs_memcpy_row *rows, size_t n);
 gs_memcpy_row gs_memcpy_row_make(uint8_t kind, uint8_t src, uint8_t dst, gs_dur_stats time,
                                  uint64_t bytes, double time_pct);
 
-int gs_memcpy_summary_build(const gs_profile *p, const gs_select *sel, gs_memcpy_summary *out,
-                            gs_error *err);
+/* A summary of the traces added one at a time (zeroed, add each, finish); build is both for one
+ * trace. Each returns 0, or -1 with err (out of memory); a failed summary is freed. */
+int gs_memcpy_summary_add(gs_memcpy_summary *s, const gs_trace_ctx *c, gs_error *err);
+int gs_memcpy_summary_finish(gs_memcpy_summary *s, gs_error *err);
+int gs_memcpy_summary_build(const gs_trace_ctx *c, gs_memcpy_summary *out, gs_error *err);
 void gs_memcpy_summary_free(gs_memcpy_summary *s);
 
 /* The Operation label of a kind and its locations; unknown locations are left out. */

@@ -5,6 +5,7 @@
 
 #include "analysis/base/thresholds.h"
 #include "common/log.h"
+#include "common/util.h"
 
 /* ---- finding the operator at a time on a thread ------------------------------------------- */
 
@@ -241,9 +242,9 @@ static int build_curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
 /* ---- operator attribution (the plugin's memory view) -------------------------------------- */
 
 typedef struct attrib {
+    const gs_trace_ctx *ctx;
     uint32_t *row_of;  /* trace string id -> row + 1, 0 when the name has none yet */
     gs_str *name_of;   /* row -> trace string id */
-    uint8_t *is_step;  /* trace string id -> 0 not judged yet, 1 no, 2 a ProfilerStep#N name */
 } attrib;
 
 static gs_mem_op *row_for(gs_mem_device *d, attrib *a, const gs_trace *t, gs_str name)
@@ -257,12 +258,9 @@ static gs_mem_op *row_for(gs_mem_device *d, attrib *a, const gs_trace *t, gs_str
     return &d->ops[a->row_of[name] - 1];
 }
 
-/* Judged once per distinct name: the records of a trace walk the same few ancestors. */
-static bool is_step_name(attrib *a, const gs_trace *t, gs_str name)
+static bool is_step_name(const attrib *a, gs_str name)
 {
-    if (!a->is_step[name])
-        a->is_step[name] = gs_is_profiler_step(gs_trace_str(t, name)) ? 2 : 1;
-    return a->is_step[name] == 2;
+    return gs_ctx_name(a->ctx, name, GS_NAME_PROFILER_STEP) != 0;
 }
 
 /* Adds one record to its operator (self) and to every distinct name enclosing it (total). */
@@ -273,7 +271,7 @@ static void add_record(gs_mem_device *d, attrib *a, const gs_trace *t, uint32_t 
     size_t nseen = 0;
     for (uint32_t r = op; r != GS_NONE && nseen < MAX_DEPTH; r = t->ranges.v[r].parent) {
         gs_str name = t->ranges.v[r].name;
-        if (is_step_name(a, t, name))
+        if (is_step_name(a, name))
             continue; /* a step is not an operator: one row per step number would bury them */
         bool dup = false;
         for (size_t k = 0; k < nseen && !dup; k++)
@@ -341,36 +339,56 @@ static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
 
 /* ---- putting it together ----------------------------------------------------------------- */
 
-static int build_device(gs_memory_summary *s, const gs_trace *t, const gs_steps *steps,
-                        const uint32_t *rec, size_t n, attrib *a)
+/* The device's names in the summary's own table: its trace is dropped before the summary. */
+static int own_names(gs_memory_summary *s, gs_mem_device *d, const char *path)
 {
+    d->path = strdup(path);
+    if (!d->path)
+        return -1;
+    for (size_t k = 0; k <= d->nops; k++) {
+        const char **name = k < d->nops ? &d->ops[k].name : &d->peak_op;
+        if (!*name)
+            continue;
+        gs_str id = gs_strtab_intern(&s->names, *name, strlen(*name));
+        if (id == GS_STR_ERROR)
+            return -1;
+        *name = gs_str_get(&s->names, id);
+    }
+    return 0;
+}
+
+static int build_device(gs_memory_summary *s, const gs_trace_ctx *c, const uint32_t *rec,
+                        size_t n, attrib *a)
+{
+    const gs_trace *t = c->trace;
     const gs_mem_event *first = &t->mem_events.v[rec[0]];
     gs_mem_device *d = &s->devices[s->ndevices++];
-    *d = (gs_mem_device){.rank = t->rank, .path = t->path, .device_type = first->device_type,
+    *d = (gs_mem_device){.rank = t->id.rank, .device_type = first->device_type,
                          .device = first->device};
     gs_ns last;
     if (!gs_trace_span(t, &d->origin, &last))
         d->origin = first->ts;
     const gs_mem_event *peak_rec;
     if (build_curve(d, t, rec, n, &peak_rec) != 0 || downsample(d) != 0 ||
-        fit_growth(d, steps) != 0 || attribute(d, t, rec, n, a) != 0)
+        fit_growth(d, &c->steps) != 0 || attribute(d, t, rec, n, a) != 0)
         return -1;
-    find_peak_and_headroom(d, t, steps, peak_rec);
-    return 0;
+    find_peak_and_headroom(d, t, &c->steps, peak_rec);
+    return own_names(s, d, t->id.path);
 }
 
-static int build_trace(gs_memory_summary *s, const gs_trace *t, const gs_steps *steps)
+static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
 {
+    const gs_trace *t = c->trace;
     size_t n = t->mem_events.n;
     if (n == 0)
         return 0;
     rec_key *keys = malloc(n * sizeof *keys);
     uint32_t *rec = malloc(n * sizeof *rec);
     size_t nstr = t->strings.n ? t->strings.n : 1;
-    attrib a = {.row_of = calloc(nstr, sizeof *a.row_of), .name_of = malloc(nstr * sizeof(gs_str)),
-                .is_step = calloc(nstr, 1)};
+    attrib a = {.ctx = c, .row_of = calloc(nstr, sizeof *a.row_of),
+                .name_of = malloc(nstr * sizeof(gs_str))};
     gs_mem_device *grown = realloc(s->devices, (s->ndevices + n) * sizeof *s->devices);
-    int rc = keys && rec && a.row_of && a.name_of && a.is_step && grown ? 0 : -1;
+    int rc = keys && rec && a.row_of && a.name_of && grown ? 0 : -1;
     if (grown)
         s->devices = grown;
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -388,51 +406,60 @@ static int build_trace(gs_memory_summary *s, const gs_trace *t, const gs_steps *
         while (j < n && t->mem_events.v[rec[j]].device_type == m->device_type &&
                t->mem_events.v[rec[j]].device == m->device)
             j++;
-        rc = build_device(s, t, steps, rec + i, j - i, &a);
+        rc = build_device(s, c, rec + i, j - i, &a);
         i = j;
     }
     free(keys);
     free(rec);
     free(a.row_of);
     free(a.name_of);
-    free(a.is_step);
     return rc;
 }
 
-int gs_memory_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
-                    gs_memory_summary *out, gs_error *err)
+int gs_memory_init(gs_memory_summary *s, gs_error *err)
+{
+    memset(s, 0, sizeof *s);
+    return gs_strtab_init(&s->names) == 0 ? 0 : gs_fail_oom(err);
+}
+
+int gs_memory_add(gs_memory_summary *s, const gs_trace_ctx *c, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < p->traces.n; i++) {
-        const gs_trace *t = p->traces.v[i];
-        if (!gs_selected(sel, t) || t->mem_events.n == 0)
-            continue;
-        gs_steps steps;
-        if (gs_steps_find(t, step_opts, &steps, err) != 0) {
-            gs_memory_summary_free(out);
-            return -1;
-        }
-        int rc = build_trace(out, t, &steps);
-        gs_steps_free(&steps);
-        if (rc != 0) {
-            gs_memory_summary_free(out);
-            return gs_fail_oom(err);
-        }
+    if (build_trace(s, c) != 0) {
+        gs_memory_summary_free(s);
+        return gs_fail_oom(err);
     }
     GS_LOG_TOOK(logged_at, "memory");
     return 0;
+}
+
+static int cmp_device(const void *a, const void *b)
+{
+    int32_t x = ((const gs_mem_device *)a)->rank, y = ((const gs_mem_device *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+void gs_memory_finish(gs_memory_summary *s)
+{
+    gs_stable_sort(s->devices, s->ndevices, sizeof *s->devices, cmp_device);
+}
+
+int gs_memory_build(const gs_trace_ctx *c, gs_memory_summary *out, gs_error *err)
+{
+    return gs_memory_init(out, err) != 0 ? -1 : gs_memory_add(out, c, err);
 }
 
 void gs_memory_summary_free(gs_memory_summary *s)
 {
     for (size_t i = 0; i < s->ndevices; i++) {
         gs_mem_device *d = &s->devices[i];
+        free(d->path);
         free(d->series);
         free(d->points);
         free(d->steps);
         free(d->ops);
     }
     free(s->devices);
+    gs_strtab_free(&s->names);
     memset(s, 0, sizeof *s);
 }

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/base/select.h"
+#include "analysis/base/trace_ctx.h"
 #include "analysis/base/steps.h"
 #include "common/error.h"
 #include "model/trace.h"
@@ -60,7 +60,7 @@ typedef struct gs_mem_step {
  * on its thread whose [start, end) holds it; frees inherit the operator of their allocation (by
  * address). "Self" counts records directly on the operator, totals include its children. */
 typedef struct gs_mem_op {
-    const char *name;         /* points into the profile */
+    const char *name;         /* in the summary's names */
     uint64_t alloc_count, self_alloc_count;
     int64_t alloc_bytes, self_alloc_bytes; /* Σ positive bytes */
     int64_t increase, self_increase;       /* Σ bytes, allocations minus frees */
@@ -68,7 +68,7 @@ typedef struct gs_mem_op {
 
 typedef struct gs_mem_device {
     int32_t rank;
-    const char *path;         /* points into the profile */
+    char *path;               /* the trace's file (owned) */
     int8_t device_type;       /* GS_MEM_DEVICE_CUDA or GS_MEM_DEVICE_CPU (or another c10 type) */
     int32_t device;           /* -1 for the host */
     uint8_t allocator;        /* enum gs_mem_allocator */
@@ -87,7 +87,8 @@ typedef struct gs_mem_device {
     int64_t reserved_at_peak; /* 0 when !reserved_known */
     int64_t peak_reserved;    /* max Total Reserved; 0 when !reserved_known */
     int64_t peak_step;        /* number of the step holding peak_ts, -1 if none */
-    const char *peak_op;      /* innermost operator on the peak record's thread, NULL if none */
+    const char *peak_op;      /* innermost operator on the peak record's thread, NULL if none
+                               * (in the summary's names) */
 
     double fragmentation;     /* reserved_at_peak / peak_allocated; 0 when either is unknown */
     bool fragmented;          /* fragmentation > GS_TH_MEM_FRAGMENTATION */
@@ -113,13 +114,18 @@ typedef struct gs_mem_device {
 } gs_mem_device;
 
 typedef struct gs_memory_summary {
-    gs_mem_device *devices;   /* by trace, then CUDA devices by id, then host and other types */
+    gs_mem_device *devices;   /* by trace (rank), then CUDA devices by id, then host and others */
     size_t ndevices;
+    gs_strtab names;          /* owns the operator names */
 } gs_memory_summary;
 
-/* The profile must outlive the summary (names point into it). 0, or -1 with err set. */
-int gs_memory_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
-                    gs_memory_summary *out, gs_error *err);
+/* Over the traces added one at a time (init, add each, finish; build is the three for one
+ * trace): every allocator record of a trace, per step of its context. 0, or -1 with err; a
+ * failed summary is freed. */
+int gs_memory_init(gs_memory_summary *s, gs_error *err);
+int gs_memory_add(gs_memory_summary *s, const gs_trace_ctx *c, gs_error *err);
+void gs_memory_finish(gs_memory_summary *s);
+int gs_memory_build(const gs_trace_ctx *c, gs_memory_summary *out, gs_error *err);
 void gs_memory_summary_free(gs_memory_summary *s);
 
 #endif

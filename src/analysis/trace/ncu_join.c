@@ -111,12 +111,11 @@ static void join_one(const gs_ncu_join *j, const function_name *fns, const gs_nc
     free(f.demangled);
 }
 
-int gs_ncu_join_build(const gs_profile *p, const gs_select *sel, const gs_ncu_report *ncu,
-                      gs_ncu_join *out, gs_error *err)
+int gs_ncu_join_build(gs_kernel_summary *kernels, const gs_ncu_report *ncu, gs_ncu_join *out,
+                      gs_error *err)
 {
-    *out = (gs_ncu_join){.ncu = ncu};
-    if (gs_kernel_summary_build(p, sel, true, &out->kernels, err) != 0)
-        return -1;
+    *out = (gs_ncu_join){.ncu = ncu, .kernels = *kernels};
+    memset(kernels, 0, sizeof *kernels);
     size_t n = ncu->kernels.n;
     function_name *fns = calloc(out->kernels.nrows ? out->kernels.nrows : 1, sizeof *fns);
     out->rows = calloc(n ? n : 1, sizeof *out->rows);

@@ -7,7 +7,6 @@
 
 #include <stddef.h>
 
-#include "analysis/base/select.h"
 #include "analysis/trace/kernel_summary.h"
 #include "common/error.h"
 #include "model/ncu.h"
@@ -41,8 +40,11 @@ typedef struct gs_ncu_join {
     gs_kernel_summary kernels; /* the trace's kernels by launch, which rows point into */
 } gs_ncu_join;
 
-int gs_ncu_join_build(const gs_profile *p, const gs_select *sel, const gs_ncu_report *ncu,
-                      gs_ncu_join *out, gs_error *err);
+/* The join of ncu's kernels with `kernels` (the traces' kernels by launch, finished), which the
+ * join takes over (it is emptied, and freed with the join). ncu must outlive the join. 0, or -1
+ * with err. */
+int gs_ncu_join_build(gs_kernel_summary *kernels, const gs_ncu_report *ncu, gs_ncu_join *out,
+                      gs_error *err);
 void gs_ncu_join_free(gs_ncu_join *j);
 
 #endif

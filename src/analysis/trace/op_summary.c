@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "analysis/base/names.h"
-#include "analysis/base/window.h"
 #include "analysis/trace/compute.h"
 #include "common/log.h"
 
@@ -14,6 +13,12 @@ typedef struct op_item {
     bool has_flops;
     double flops;
 } op_item;
+
+/* Held by the summary between _add and _finish. */
+struct gs_op_items {
+    op_item *v;
+    size_t n, cap;
+};
 
 static int cmp_item(const void *pa, const void *pb)
 {
@@ -129,18 +134,10 @@ static uint32_t *find_only_children(const gs_trace *t)
     return only;
 }
 
-static int collect_trace(const gs_trace *t, const gs_select *sel, bool by_shape,
-                         const gs_step_opts *step_opts, gs_strtab *names, op_item *items,
-                         size_t *n, gs_error *err)
+static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
+                         struct gs_op_items *items)
 {
-    gs_steps st = {0};
-    gs_window w;
-    if (gs_window_build(t, sel, &w, err) != 0)
-        return -1;
-    if (gs_steps_find(t, step_opts, &st, err) != 0) {
-        gs_window_free(&w);
-        return -1;
-    }
+    const gs_trace *t = c->trace;
     gs_ns *self_cuda = calloc(t->ranges.n + 1, sizeof *self_cuda);
     gs_ns *cuda_total = calloc(t->ranges.n + 1, sizeof *cuda_total);
     uint32_t *only_child = find_only_children(t);
@@ -154,10 +151,10 @@ static int collect_trace(const gs_trace *t, const gs_select *sel, bool by_shape,
         for (size_t i = 0; i < t->memops.n; i++)
             charge_gpu(t, t->memops.v[i].op, t->memops.v[i].end - t->memops.v[i].start,
                        self_cuda, cuda_total);
-        charge_steps(t, &st, cuda_total);
+        charge_steps(t, &c->steps, cuda_total);
         for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
             const gs_range *r = &t->ranges.v[i];
-            if (!gs_range_in_op_tree(r) || !gs_window_holds(&w, r->start))
+            if (!gs_range_in_op_tree(r) || !gs_window_holds(&c->window, r->start))
                 continue;
             if (absorbed(t, only_child, (uint32_t)i)) {
                 merged++;
@@ -167,7 +164,7 @@ static int collect_trace(const gs_trace *t, const gs_select *sel, bool by_shape,
             while (only_child[bottom] != GS_NONE && absorbed(t, only_child, only_child[bottom]))
                 bottom = only_child[bottom];
             const gs_range *b = &t->ranges.v[bottom];
-            op_item *it = &items[(*n)++];
+            op_item *it = &items->v[items->n++]; /* room for every range was made */
             it->name = gs_name_map_get(&map, r->name);
             it->dims = by_shape ? gs_name_map_get(&map, r->input_dims) : GS_STR_EMPTY;
             it->cpu = r->end - r->start;
@@ -183,16 +180,14 @@ static int collect_trace(const gs_trace *t, const gs_select *sel, bool by_shape,
         gs_name_map_free(&map);
     }
     if (merged)
-        GS_LOG_ONCE(GS_LOG_INFO,
-                    "%s: ops: %zu operator call(s) inside a call of the same name, as its only "
-                    "child, counted with it (the TensorBoard plugin's rule)",
-                    t->path, merged);
+        GS_LOG(GS_LOG_INFO,
+               "%s: ops: %zu operator call(s) inside a call of the same name, as its only child, "
+               "counted with it (the TensorBoard plugin's rule)",
+               t->id.path, merged);
     free(self_cuda);
     free(cuda_total);
     free(only_child);
-    gs_steps_free(&st);
-    gs_window_free(&w);
-    return rc == 0 ? 0 : gs_fail_oom(err);
+    return rc;
 }
 
 /* Puts equal (name, shapes) items next to each other, in (name, shapes) order: a counting sort
@@ -253,44 +248,70 @@ static int make_rows(gs_op_summary *s, op_item *items, size_t n)
     return 0;
 }
 
-int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape,
-                        const gs_step_opts *steps, gs_op_summary *out, gs_error *err)
+int gs_op_summary_init(gs_op_summary *s, bool by_shape, gs_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->by_shape = by_shape;
+    s->with_flops = true;
+    s->calls = calloc(1, sizeof *s->calls);
+    if (!s->calls || gs_strtab_init(&s->names) != 0) {
+        gs_op_summary_free(s);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
+int gs_op_summary_add(gs_op_summary *s, const gs_trace_ctx *c, gs_error *err)
+{
+    const gs_trace *t = c->trace;
+    s->has_gpu |= t->kernels.n + t->memops.n > 0;
+    struct gs_op_items *items = s->calls;
+    if (items->cap - items->n < t->ranges.n) { /* exactly: a large trace's calls are many */
+        op_item *grown = realloc(items->v, (items->n + t->ranges.n + 1) * sizeof *grown);
+        if (!grown) {
+            gs_op_summary_free(s);
+            return gs_fail_oom(err);
+        }
+        items->v = grown;
+        items->cap = items->n + t->ranges.n + 1;
+    }
+    if (collect_trace(c, s->by_shape, &s->names, items) != 0) {
+        gs_op_summary_free(s);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
+int gs_op_summary_finish(gs_op_summary *s, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    out->by_shape = by_shape;
-    out->with_flops = true;
-    if (gs_strtab_init(&out->names) != 0)
-        return gs_fail_oom(err);
-    size_t cap = 0, n = 0;
-    for (size_t t = 0; t < p->traces.n; t++) {
-        const gs_trace *tr = p->traces.v[t];
-        if (gs_selected(sel, tr)) {
-            cap += tr->ranges.n;
-            out->has_gpu |= tr->kernels.n + tr->memops.n > 0;
-        }
-    }
-    op_item *items = malloc((cap ? cap : 1) * sizeof *items);
-    int rc = items ? 0 : -1;
-    if (!items)
-        gs_fail_oom(err);
-    for (size_t t = 0; t < p->traces.n && rc == 0; t++)
-        if (gs_selected(sel, p->traces.v[t]))
-            rc = collect_trace(p->traces.v[t], sel, by_shape, steps, &out->names, items, &n, err);
-    if (rc == 0 && make_rows(out, items, n) != 0)
-        rc = gs_fail_oom(err);
-    free(items);
+    int rc = make_rows(s, s->calls->v, s->calls->n);
+    GS_VEC_FREE(s->calls);
+    free(s->calls);
+    s->calls = NULL;
     if (rc != 0) {
-        gs_op_summary_free(out);
-        return -1;
+        gs_op_summary_free(s);
+        return gs_fail_oom(err);
     }
     GS_LOG_TOOK(logged_at, "operator summary");
     return 0;
+}
+
+int gs_op_summary_build(const gs_trace_ctx *c, bool by_shape, gs_op_summary *out,
+                        gs_error *err)
+{
+    return gs_op_summary_init(out, by_shape, err) != 0 || gs_op_summary_add(out, c, err) != 0
+               ? -1
+               : gs_op_summary_finish(out, err);
 }
 
 void gs_op_summary_free(gs_op_summary *s)
 {
     free(s->rows);
     gs_strtab_free(&s->names);
+    if (s->calls) {
+        GS_VEC_FREE(s->calls);
+        free(s->calls);
+    }
     memset(s, 0, sizeof *s);
 }

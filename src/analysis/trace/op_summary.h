@@ -7,8 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/base/select.h"
-#include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
@@ -30,20 +29,27 @@ typedef struct gs_op_summary {
     bool by_shape;
     bool has_gpu; /* the selected traces have kernels or memory operations */
     bool with_flops; /* rows have FLOPs (gs_op_summary_build; not a report's merged rows) */
-    gs_strtab names;
+    gs_strtab names;  /* owns the row names and shapes */
+    struct gs_op_items *calls; /* the traces' operator calls, until _finish */
 } gs_op_summary;
 
 /* Ranges of kind GS_RANGE_OP, GS_RANGE_ANNOTATION and GS_RANGE_NVTX: the operator tree that
  * gs_trace_index builds (not Python functions, not annotations projected on GPU streams).
  *
  * GPU time goes to the range that launched it on the launching thread (Self CUDA) and to the
- * ranges enclosing that one (CUDA total), except for the steps (ProfilerStep#N, or the ranges
- * `steps` names: gs_steps_find), whose CUDA total is the GPU work any thread of the process
- * launched while the step's range was open, as the step breakdown counts it. An operator whose
- * only child is an operator of the same name is counted once with it (the TensorBoard plugin's
- * rule; doc/design.md §20). */
-int gs_op_summary_build(const gs_profile *p, const gs_select *sel, bool by_shape,
-                        const gs_step_opts *steps, gs_op_summary *out, gs_error *err);
+ * ranges enclosing that one (CUDA total), except for the steps (the context's), whose CUDA
+ * total is the GPU work any thread of the process launched while the step's range was open, as
+ * the step breakdown counts it. An operator whose only child is an operator of the same name is
+ * counted once with it (the TensorBoard plugin's rule; doc/design.md §20). Ranges count where
+ * they start in the context's window.
+ *
+ * A summary of the traces added one at a time (init, add each, finish); build is the three for
+ * one trace. Each returns 0, or -1 with err (out of memory); a failed summary is freed. */
+int gs_op_summary_init(gs_op_summary *s, bool by_shape, gs_error *err);
+int gs_op_summary_add(gs_op_summary *s, const gs_trace_ctx *c, gs_error *err);
+int gs_op_summary_finish(gs_op_summary *s, gs_error *err);
+int gs_op_summary_build(const gs_trace_ctx *c, bool by_shape, gs_op_summary *out,
+                        gs_error *err);
 void gs_op_summary_free(gs_op_summary *s);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "analysis/base/thresholds.h"
 #include "common/log.h"
+#include "common/util.h"
 
 bool gs_file_tracing_cost_noticeable(const gs_file_facts *f)
 {
@@ -14,12 +15,13 @@ bool gs_file_tracing_cost_noticeable(const gs_file_facts *f)
 }
 
 /* Host ranges only: Kineto also projects annotations on GPU streams, which would count twice. */
-static uint64_t count_steps(const gs_trace *t)
+static uint64_t count_steps(const gs_trace_ctx *c)
 {
+    const gs_trace *t = c->trace;
     uint64_t n = 0;
     for (size_t i = 0; i < t->ranges.n; i++)
         n += t->ranges.v[i].kind != GS_RANGE_GPU_ANNOTATION &&
-             gs_is_profiler_step(gs_trace_str(t, t->ranges.v[i].name));
+             gs_ctx_name(c, t->ranges.v[i].name, GS_NAME_PROFILER_STEP);
     return n;
 }
 
@@ -65,7 +67,8 @@ static int cmp_device_qsort(const void *a, const void *b)
 
 void gs_profile_facts_dedupe_devices(gs_profile_facts *f)
 {
-    qsort(f->devices, f->ndevices, sizeof *f->devices, cmp_device_qsort);
+    if (f->ndevices > 1)
+        qsort(f->devices, f->ndevices, sizeof *f->devices, cmp_device_qsort);
     size_t kept = 0;
     for (size_t i = 0; i < f->ndevices; i++)
         if (kept == 0 || cmp_device(&f->devices[kept - 1], &f->devices[i]) != 0)
@@ -73,31 +76,45 @@ void gs_profile_facts_dedupe_devices(gs_profile_facts *f)
     f->ndevices = kept;
 }
 
-static int cmp_rank(const void *pa, const void *pb)
-{
-    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-    return a < b ? -1 : a > b;
-}
-
 static size_t count_distinct_ranks(const gs_profile_facts *f, int32_t *scratch)
 {
     for (size_t i = 0; i < f->nfiles; i++)
         scratch[i] = f->files[i].rank;
-    qsort(scratch, f->nfiles, sizeof *scratch, cmp_rank);
+    qsort(scratch, f->nfiles, sizeof *scratch, gs_cmp_i32);
     size_t n = 0;
     for (size_t i = 0; i < f->nfiles; i++)
         n += i == 0 || scratch[i] != scratch[i - 1];
     return n;
 }
 
-/* Adds one trace: its file facts, its devices, its events. */
-static void add_trace(gs_profile_facts *f, const gs_trace *t)
+const char *gs_profile_facts_own(gs_profile_facts *f, const char *name)
 {
-    gs_file_facts *file = &f->files[f->nfiles++];
+    if (!name)
+        return NULL;
+    gs_str id = gs_strtab_intern(&f->names, name, strlen(name));
+    return id == GS_STR_ERROR ? NULL : gs_str_get(&f->names, id);
+}
+
+/* Adds one trace: its file facts, its devices, its events. 0, or -1 out of memory. */
+static int add_trace(gs_profile_facts *f, const gs_trace_ctx *c)
+{
+    const gs_trace *t = c->trace;
+    gs_file_facts *file = realloc(f->files, (f->nfiles + 1) * sizeof *f->files);
+    gs_device_facts *devs = realloc(f->devices, (f->ndevices + t->devices.n + 1) * sizeof *devs);
+    if (file)
+        f->files = file;
+    if (devs)
+        f->devices = devs;
+    if (!file || !devs)
+        return -1;
+    file = &f->files[f->nfiles++];
     gs_ns first, last;
     bool has_span = gs_trace_span(t, &first, &last);
-    *file = (gs_file_facts){t->path, gs_trace_str(t, t->format), t->rank, t->world_size,
-                            has_span ? last - first : 0, count_steps(t)};
+    *file = (gs_file_facts){gs_profile_facts_own(f, t->id.path),
+                            gs_profile_facts_own(f, gs_trace_str(t, t->format)), t->id.rank,
+                            t->id.world_size, has_span ? last - first : 0, count_steps(c)};
+    if (!file->path || !file->format)
+        return -1;
     memcpy(file->lost, t->lost, sizeof file->lost);
     file->tracing_cost = t->collector_overhead_ns;
     file->has_graphs = true;
@@ -107,48 +124,70 @@ static void add_trace(gs_profile_facts *f, const gs_trace *t)
     for (size_t d = 0; d < t->devices.n; d++) {
         const gs_device *dev = &t->devices.v[d];
         gs_device_facts *df = &f->devices[f->ndevices++];
-        *df = (gs_device_facts){dev->id, gs_trace_str(t, dev->name), dev->total_memory,
-                                dev->num_sms};
+        *df = (gs_device_facts){dev->id, gs_profile_facts_own(f, gs_trace_str(t, dev->name)),
+                                dev->total_memory, dev->num_sms};
+        if (!df->name)
+            return -1;
         if (dev->compute_major > 0)
             snprintf(df->capability, sizeof df->capability, "%d.%d", (int)dev->compute_major,
                      (int)dev->compute_minor);
     }
-    if (t->world_size > f->world_size)
-        f->world_size = t->world_size;
+    if (t->id.world_size > f->world_size)
+        f->world_size = t->id.world_size;
     if (file->steps > f->steps)
         f->steps = file->steps;
     count_events(t, &f->events);
+    return 0;
 }
 
-int gs_profile_facts_build(const gs_profile *p, const gs_select *sel, gs_profile_facts *out,
-                           gs_error *err)
+int gs_profile_facts_init(gs_profile_facts *f, gs_error *err)
 {
-    double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    size_t ndev = 0;
-    for (size_t t = 0; t < p->traces.n; t++)
-        ndev += p->traces.v[t]->devices.n;
-    out->files = calloc(p->traces.n + 1, sizeof *out->files);
-    out->devices = calloc(ndev + 1, sizeof *out->devices);
-    int32_t *ranks = calloc(p->traces.n + 1, sizeof *ranks);
-    if (!out->files || !out->devices || !ranks) {
-        free(ranks);
-        gs_profile_facts_free(out);
+    memset(f, 0, sizeof *f);
+    return gs_strtab_init(&f->names) == 0 ? 0 : gs_fail_oom(err);
+}
+
+int gs_profile_facts_add(gs_profile_facts *f, const gs_trace_ctx *c, gs_error *err)
+{
+    if (add_trace(f, c) != 0) {
+        gs_profile_facts_free(f);
         return gs_fail_oom(err);
     }
-    for (size_t t = 0; t < p->traces.n; t++)
-        if (gs_selected(sel, p->traces.v[t]))
-            add_trace(out, p->traces.v[t]);
-    out->nranks = count_distinct_ranks(out, ranks);
+    return 0;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    int32_t x = ((const gs_file_facts *)a)->rank, y = ((const gs_file_facts *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+int gs_profile_facts_finish(gs_profile_facts *f, gs_error *err)
+{
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
+    int32_t *ranks = malloc((f->nfiles + 1) * sizeof *ranks);
+    if (!ranks) {
+        gs_profile_facts_free(f);
+        return gs_fail_oom(err);
+    }
+    gs_stable_sort(f->files, f->nfiles, sizeof *f->files, cmp_file);
+    f->nranks = count_distinct_ranks(f, ranks);
     free(ranks);
-    gs_profile_facts_dedupe_devices(out);
+    gs_profile_facts_dedupe_devices(f);
     GS_LOG_TOOK(logged_at, "profile facts");
     return 0;
+}
+
+int gs_profile_facts_build(const gs_trace_ctx *c, gs_profile_facts *out, gs_error *err)
+{
+    return gs_profile_facts_init(out, err) != 0 || gs_profile_facts_add(out, c, err) != 0
+               ? -1
+               : gs_profile_facts_finish(out, err);
 }
 
 void gs_profile_facts_free(gs_profile_facts *f)
 {
     free(f->files);
     free(f->devices);
+    gs_strtab_free(&f->names);
     memset(f, 0, sizeof *f);
 }

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/base/select.h"
+#include "analysis/base/trace_ctx.h"
 #include "analysis/trace/startup.h"
 #include "analysis/trace/cuda_graphs.h"
 #include "common/error.h"
@@ -47,7 +47,7 @@ typedef struct gs_event_counts {
 } gs_event_counts;
 
 typedef struct gs_profile_facts {
-    gs_file_facts *files; /* one per selected trace, in profile order */
+    gs_file_facts *files; /* one per trace, by rank */
     size_t nfiles;
     gs_device_facts *devices; /* distinct (id, name, memory, SMs, capability), by id */
     size_t ndevices;
@@ -57,11 +57,19 @@ typedef struct gs_profile_facts {
                          * different runs, whose union would span days */
     uint64_t steps;     /* most steps any one trace has: every rank runs the same steps */
     gs_event_counts events;
+    gs_strtab names;    /* owns the paths, formats and device names */
 } gs_profile_facts;
 
-int gs_profile_facts_build(const gs_profile *p, const gs_select *sel, gs_profile_facts *out,
-                           gs_error *err);
+/* Over the traces added one at a time (init, add each, finish; build is the three for one
+ * trace). 0, or -1 with err; failed facts are freed. */
+int gs_profile_facts_init(gs_profile_facts *f, gs_error *err);
+int gs_profile_facts_add(gs_profile_facts *f, const gs_trace_ctx *c, gs_error *err);
+int gs_profile_facts_finish(gs_profile_facts *f, gs_error *err);
+int gs_profile_facts_build(const gs_trace_ctx *c, gs_profile_facts *out, gs_error *err);
 void gs_profile_facts_free(gs_profile_facts *f);
+
+/* name interned in f's names (NULL stays NULL); NULL when memory is exhausted. */
+const char *gs_profile_facts_own(gs_profile_facts *f, const char *name);
 
 /* Every rank's trace usually lists every GPU of its host: sorts f->devices by id and keeps one
  * of each (the profile's facts, and a merge of ranks summarised one at a time). */

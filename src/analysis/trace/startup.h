@@ -11,22 +11,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/base/name_rules.h"
 #include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
 /* What a CUDA call does, for the start-up phase; the table in startup.c names them. */
-enum gs_startup_class {
-    GS_STARTUP_CONTEXT,  /* cuInit, context creation, cudaSetDevice */
-    GS_STARTUP_MODULES,  /* module and library loading, function lookup */
-    GS_STARTUP_MEMORY,   /* allocation and freeing, host and device */
-    GS_STARTUP_COPIES,   /* copies and sets (the host side: the model moving in) */
-    GS_STARTUP_LAUNCHES, /* kernel and graph launches */
-    GS_STARTUP_SYNC,     /* waiting for the GPU */
-    GS_STARTUP_OTHER,    /* every other CUDA call */
-    GS_STARTUP__COUNT
-};
-
 const char *gs_startup_class_name(enum gs_startup_class c);
 
 typedef struct gs_startup {
@@ -39,9 +30,9 @@ typedef struct gs_startup {
     gs_ns gpu_busy;     /* GPU time of kernels, copies and sets in the phase */
 } gs_startup;
 
-/* The phase of trace t with steps s (found false when there are no steps to start, or nothing
- * runs before the first kept one). */
-int gs_startup_build(const gs_trace *t, const gs_steps *s, gs_startup *out, gs_error *err);
+/* The phase of c's trace before its first kept step (found false when there are no steps to
+ * start, or nothing runs before the first kept one). */
+int gs_startup_build(const gs_trace_ctx *c, gs_startup *out, gs_error *err);
 
 /* Whether the phase is long enough to be worth a line: GS_TH_STARTUP_SHARE of the span. */
 bool gs_startup_noticeable(const gs_startup *s, gs_ns span);

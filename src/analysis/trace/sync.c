@@ -3,18 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/base/window.h"
 #include "common/log.h"
 #include "common/util.h"
-
-/* Framework operators that synchronize (the PyTorch Performance Tuning Guide, "Avoid unnecessary
- * CPU-GPU synchronization": .item(), .cpu(), .to(), .nonzero()):
- * the outermost of them in a call's op chain names the cause, so `aten::item` wins over the
- * `aten::_local_scalar_dense` it calls and `aten::to` over `aten::copy_`. */
-static const char *const sync_ops[] = {
-    "aten::item",   "aten::_local_scalar_dense", "aten::nonzero", "aten::tolist",
-    "aten::is_nonzero", "aten::cpu", "aten::to", "aten::_to_copy", "aten::copy_",
-};
 
 #define NO_OPERATOR "(no operator)"
 
@@ -23,27 +13,23 @@ static double pct(gs_ns part, gs_ns whole)
     return whole > 0 ? (double)part * 100.0 / (double)whole : 0.0;
 }
 
-static bool is_sync_op(const char *name)
+/* The cause's name for a call (see sync.h): walk the enclosing ranges from the innermost out.
+ * The outermost synchronizing operator (the name rules' SYNC_OP) of the chain names the cause, so
+ * `aten::item` wins over the `aten::_local_scalar_dense` it calls and `aten::to` over
+ * `aten::copy_`. */
+static const char *cause_of(const gs_trace_ctx *c, const gs_api *a, uint32_t step_range)
 {
-    for (size_t i = 0; i < COUNT_OF(sync_ops); i++)
-        if (strcmp(name, sync_ops[i]) == 0)
-            return true;
-    return false;
-}
-
-/* The cause's name for a call (see sync.h): walk the enclosing ranges from the innermost out. */
-static const char *cause_of(const gs_trace *t, const gs_api *a, uint32_t step_range)
-{
+    const gs_trace *t = c->trace;
     const char *known = NULL, *outer_op = NULL, *annotation = NULL;
     for (uint32_t r = a->parent; r != GS_NONE; r = t->ranges.v[r].parent) {
         const gs_range *g = &t->ranges.v[r];
         const char *name = gs_trace_str(t, g->name);
         /* the step is no cause (legacy traces record ProfilerStep#N as an operator) */
-        if (r == step_range || gs_is_profiler_step(name))
+        if (r == step_range || gs_ctx_name(c, g->name, GS_NAME_PROFILER_STEP))
             continue;
         if (g->kind == GS_RANGE_OP) {
             outer_op = name;
-            if (is_sync_op(name))
+            if (gs_ctx_name(c, g->name, GS_NAME_SYNC_OP))
                 known = name;
         } else if (!annotation) {
             annotation = name;
@@ -71,7 +57,12 @@ static int cmp_call(const void *pa, const void *pb)
     return (a->kind > b->kind) - (a->kind < b->kind);
 }
 
-typedef GS_VEC(call) call_vec;
+/* The blocking calls of the traces added, until _finish. */
+struct gs_sync_calls {
+    call *v;
+    size_t n, cap;
+};
+typedef struct gs_sync_calls call_vec;
 
 static gs_str intern(gs_strtab *names, const char *s)
 {
@@ -80,9 +71,11 @@ static gs_str intern(gs_strtab *names, const char *s)
 
 /* The blocking calls of one trace: per-step sums, and per-rank sums and one `call` each for the
  * calls inside the window. */
-static int scan_trace(const gs_trace *t, const gs_steps *steps, const gs_window *w,
-                      gs_sync_rank *r, gs_strtab *names, call_vec *calls)
+static int scan_trace(const gs_trace_ctx *c, gs_sync_rank *r, gs_strtab *names, call_vec *calls)
 {
+    const gs_trace *t = c->trace;
+    const gs_steps *steps = &c->steps;
+    const gs_window *w = &c->window;
     for (size_t s = 0; s < steps->n; s++) {
         const gs_step *st = &steps->v[s];
         r->steps[s] = (gs_sync_step){.number = st->number, .start = st->start, .end = st->end,
@@ -90,12 +83,9 @@ static int scan_trace(const gs_trace *t, const gs_steps *steps, const gs_window 
         if (gs_step_kept(steps, s))
             r->kept_step_time += st->end - st->start;
     }
-    gs_sync_kinds kinds;
-    if (gs_sync_kinds_init(&kinds, t) != 0)
-        return -1;
     for (size_t i = 0; i < t->apis.n; i++) {
         const gs_api *a = &t->apis.v[i];
-        int kind = gs_sync_kind_of(&kinds, t, a);
+        int kind = gs_sync_call_kind(t, &c->names, a);
         if (kind < 0)
             continue;
         long s = steps->n ? gs_steps_at(steps, a->start) : -1;
@@ -125,18 +115,15 @@ static int scan_trace(const gs_trace *t, const gs_steps *steps, const gs_window 
         if (!inside)
             continue;
         uint32_t step_range = s >= 0 ? steps->v[s].range : GS_NONE;
-        call *c = GS_VEC_PUSH(calls);
-        if (c)
-            *c = (call){.op = intern(names, cause_of(t, a, step_range)),
+        call *x = GS_VEC_PUSH(calls);
+        if (x)
+            *x = (call){.op = intern(names, cause_of(c, a, step_range)),
                         .api = intern(names, gs_trace_str(t, a->name)), .kind = (uint8_t)kind,
                         .in_kept_step = kept, .dur = dur, .gpu_wait = wait,
                         .has_wait = has_wait};
-        if (!c || c->op == GS_STR_ERROR || c->api == GS_STR_ERROR) {
-            gs_sync_kinds_free(&kinds);
+        if (!x || x->op == GS_STR_ERROR || x->api == GS_STR_ERROR)
             return -1;
-        }
     }
-    gs_sync_kinds_free(&kinds);
     for (size_t s = 0; s < steps->n; s++) {
         gs_ns d = steps->v[s].end - steps->v[s].start;
         r->steps[s].pct = pct(r->steps[s].blocked, d);
@@ -186,66 +173,91 @@ static int make_causes(gs_sync_summary *s, call *calls, size_t n)
     return 0;
 }
 
-static int build_rank(const gs_trace *t, const gs_select *sel, const gs_step_opts *step_opts,
-                      gs_sync_summary *s, call_vec *calls, gs_error *err)
+static int build_rank(const gs_trace_ctx *c, gs_sync_summary *s)
 {
-    gs_steps steps;
-    gs_window w;
-    if (gs_window_build(t, sel, &w, err) != 0)
+    const gs_trace *t = c->trace;
+    gs_sync_rank *grown = realloc(s->ranks, (s->nranks + 1) * sizeof *grown);
+    if (!grown)
         return -1;
-    if (gs_steps_find(t, step_opts, &steps, err) != 0) {
-        gs_window_free(&w);
-        return -1;
-    }
+    s->ranks = grown;
     gs_sync_rank *r = &s->ranks[s->nranks];
-    *r = (gs_sync_rank){.rank = t->rank, .path = t->path, .step_source = steps.source};
-    r->steps = calloc(steps.n ? steps.n : 1, sizeof *r->steps);
-    int rc = r->steps ? 0 : -1;
-    if (rc == 0) {
-        s->nranks++;
-        r->nsteps = steps.n;
-        rc = scan_trace(t, &steps, &w, r, &s->names, calls);
-    }
-    gs_steps_free(&steps);
-    gs_window_free(&w);
-    if (rc == 0) {
-        s->blocked += r->blocked;
-        s->kept_step_time += r->kept_step_time;
-        s->kept_blocked += r->kept_blocked;
-    }
-    return rc ? gs_fail_oom(err) : 0;
+    *r = (gs_sync_rank){.rank = t->id.rank, .step_source = c->steps.source};
+    r->path = strdup(t->id.path);
+    r->steps = calloc(c->steps.n ? c->steps.n : 1, sizeof *r->steps);
+    s->nranks++; /* freed with the summary from here on */
+    if (!r->path || !r->steps)
+        return -1;
+    r->nsteps = c->steps.n;
+    if (scan_trace(c, r, &s->names, s->calls) != 0)
+        return -1;
+    s->blocked += r->blocked;
+    s->kept_step_time += r->kept_step_time;
+    s->kept_blocked += r->kept_blocked;
+    return 0;
 }
 
-int gs_sync_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
-                  gs_sync_summary *out, gs_error *err)
+int gs_sync_init(gs_sync_summary *s, gs_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->calls = calloc(1, sizeof *s->calls);
+    if (!s->calls || gs_strtab_init(&s->names) != 0) {
+        gs_sync_summary_free(s);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
+int gs_sync_add(gs_sync_summary *s, const gs_trace_ctx *c, gs_error *err)
+{
+    if (build_rank(c, s) != 0) {
+        gs_sync_summary_free(s);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    int32_t x = ((const gs_sync_rank *)a)->rank, y = ((const gs_sync_rank *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+int gs_sync_finish(gs_sync_summary *s, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    call_vec calls = {0};
-    if (gs_strtab_init(&out->names) != 0)
+    int rc = make_causes(s, s->calls->v, s->calls->n);
+    GS_VEC_FREE(s->calls);
+    free(s->calls);
+    s->calls = NULL;
+    if (rc != 0) {
+        gs_sync_summary_free(s);
         return gs_fail_oom(err);
-    out->ranks = calloc(p->traces.n ? p->traces.n : 1, sizeof *out->ranks);
-    int rc = out->ranks ? 0 : gs_fail_oom(err);
-    for (size_t i = 0; rc == 0 && i < p->traces.n; i++)
-        if (gs_selected(sel, p->traces.v[i]))
-            rc = build_rank(p->traces.v[i], sel, step_opts, out, &calls, err);
-    if (rc == 0 && make_causes(out, calls.v, calls.n) != 0)
-        rc = gs_fail_oom(err);
-    out->blocked_pct = pct(out->kept_blocked, out->kept_step_time);
-    GS_VEC_FREE(&calls);
-    if (rc != 0)
-        gs_sync_summary_free(out);
-    else
-        GS_LOG_TOOK(logged_at, "sync");
-    return rc;
+    }
+    s->blocked_pct = pct(s->kept_blocked, s->kept_step_time);
+    gs_stable_sort(s->ranks, s->nranks, sizeof *s->ranks, cmp_rank);
+    GS_LOG_TOOK(logged_at, "sync");
+    return 0;
+}
+
+int gs_sync_build(const gs_trace_ctx *c, gs_sync_summary *out, gs_error *err)
+{
+    return gs_sync_init(out, err) != 0 || gs_sync_add(out, c, err) != 0
+               ? -1
+               : gs_sync_finish(out, err);
 }
 
 void gs_sync_summary_free(gs_sync_summary *s)
 {
-    for (size_t i = 0; i < s->nranks; i++)
+    for (size_t i = 0; i < s->nranks; i++) {
+        free(s->ranks[i].path);
         free(s->ranks[i].steps);
+    }
     free(s->ranks);
     free(s->causes);
     gs_strtab_free(&s->names);
+    if (s->calls) {
+        GS_VEC_FREE(s->calls);
+        free(s->calls);
+    }
     memset(s, 0, sizeof *s);
 }

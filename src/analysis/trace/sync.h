@@ -17,9 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/base/select.h"
-#include "analysis/base/sync_calls.h"
 #include "analysis/base/steps.h"
+#include "analysis/base/sync_calls.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/strtab.h"
 #include "model/trace.h"
@@ -48,7 +48,7 @@ typedef struct gs_sync_step {
 
 typedef struct gs_sync_rank {
     int32_t rank;
-    const char *path;       /* points into the profile */
+    char *path;             /* the trace's file (owned) */
     enum gs_step_source step_source;
     uint64_t calls;         /* blocking calls (wait-event excluded) */
     gs_ns blocked;          /* Σ their host durations */
@@ -65,18 +65,23 @@ typedef struct gs_sync_rank {
 typedef struct gs_sync_summary {
     gs_sync_cause *causes;  /* blocked desc, then calls desc, then op, then api */
     size_t ncauses;
-    gs_sync_rank *ranks;    /* in profile order */
+    gs_sync_rank *ranks;    /* by rank */
     size_t nranks;
     gs_ns blocked;          /* Σ over ranks, all steps and outside them */
     gs_ns kept_step_time;   /* Σ over ranks */
     gs_ns kept_blocked;     /* Σ over ranks */
     double blocked_pct;     /* kept_blocked / kept_step_time × 100 */
     gs_strtab names;        /* owns the cause names */
+    struct gs_sync_calls *calls; /* the traces' blocking calls, until _finish */
 } gs_sync_summary;
 
-/* The profile must outlive the summary (paths point into it). 0, or -1 with err set. */
-int gs_sync_build(const gs_profile *p, const gs_select *sel, const gs_step_opts *step_opts,
-                  gs_sync_summary *out, gs_error *err);
+/* Over the traces added one at a time (init, add each, finish; build is the three for one
+ * trace): every blocking call of a trace per step of its context, the calls inside its context's
+ * window in the totals and causes. Each returns 0, or -1 with err; a failed summary is freed. */
+int gs_sync_init(gs_sync_summary *s, gs_error *err);
+int gs_sync_add(gs_sync_summary *s, const gs_trace_ctx *c, gs_error *err);
+int gs_sync_finish(gs_sync_summary *s, gs_error *err);
+int gs_sync_build(const gs_trace_ctx *c, gs_sync_summary *out, gs_error *err);
 void gs_sync_summary_free(gs_sync_summary *s);
 
 #endif

@@ -5,8 +5,8 @@
 
 #include "analysis/base/intervals.h"
 #include "analysis/base/kernel_class.h"
-#include "analysis/base/window.h"
 #include "common/log.h"
+#include "common/util.h"
 
 static double pct(gs_ns part, gs_ns whole)
 {
@@ -26,17 +26,17 @@ static int measure_class_union(const gs_activities *acts, int cls, gs_spans *tmp
     return 0;
 }
 
-static int fill_row(const gs_trace *t, const gs_window *w, bool hta_compat, gs_activities *acts,
-                    gs_spans *tmp, gs_temporal_row *row)
+static int fill_row(const gs_trace_ctx *c, bool hta_compat, gs_activities *acts, gs_spans *tmp,
+                    gs_temporal_row *row)
 {
     /* GPU-side sync records with a stream are busy, non-compute time in HTA's temporal breakdown: a
      * stream waiting on an event holds the queue even though no SM works, so both modes count
      * them and the numbers mean the same. */
-    const gs_activity_opts ao = {.hta_compat = hta_compat, .with_syncs = true, .window = w};
+    const gs_activity_opts ao = {.hta_compat = hta_compat, .with_syncs = true, .window = &c->window};
     memset(row, 0, sizeof *row);
-    row->rank = t->rank;
-    row->path = t->path;
-    if (gs_activities_collect(t, &ao, acts) != 0)
+    row->rank = c->trace->id.rank;
+    row->path = strdup(c->trace->id.path);
+    if (!row->path || gs_activities_collect(c, &ao, acts) != 0)
         return -1;
     row->activities = acts->n;
     if (acts->n == 0)
@@ -60,41 +60,63 @@ static int fill_row(const gs_trace *t, const gs_window *w, bool hta_compat, gs_a
     return 0;
 }
 
-int gs_temporal_build(const gs_profile *p, const gs_select *sel, bool hta_compat,
-                      gs_temporal *out, gs_error *err)
+int gs_temporal_row_fill(const gs_trace_ctx *c, bool hta_compat, gs_temporal_row *row)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    memset(out, 0, sizeof *out);
-    out->hta_compat = hta_compat;
-    out->rows = calloc(p->traces.n ? p->traces.n : 1, sizeof *out->rows);
-    if (!out->rows)
-        return gs_fail_oom(err);
     gs_activities acts = {0};
     gs_spans tmp = {0};
-    int rc = 0;
-    for (size_t i = 0; i < p->traces.n && rc == 0; i++) {
-        if (!gs_selected(sel, p->traces.v[i]))
-            continue;
-        gs_window w;
-        if (gs_window_build(p->traces.v[i], sel, &w, NULL) != 0) {
-            rc = -1;
-            break;
-        }
-        rc = fill_row(p->traces.v[i], &w, hta_compat, &acts, &tmp, &out->rows[out->nrows++]);
-        gs_window_free(&w);
-    }
+    int rc = fill_row(c, hta_compat, &acts, &tmp, row);
     free(acts.v);
     gs_spans_free(&tmp);
-    if (rc != 0) {
-        gs_temporal_free(out);
+    if (rc != 0)
+        gs_temporal_row_free(row);
+    else
+        GS_LOG_TOOK(logged_at, "temporal breakdown");
+    return rc;
+}
+
+void gs_temporal_row_free(gs_temporal_row *row)
+{
+    free(row->path);
+    memset(row, 0, sizeof *row);
+}
+
+int gs_temporal_add(gs_temporal *t, const gs_trace_ctx *c, bool hta_compat, gs_error *err)
+{
+    t->hta_compat = hta_compat;
+    gs_temporal_row *grown = realloc(t->rows, (t->nrows + 1) * sizeof *grown);
+    if (!grown || gs_temporal_row_fill(c, hta_compat, &grown[t->nrows]) != 0) {
+        if (grown)
+            t->rows = grown;
+        gs_temporal_free(t);
         return gs_fail_oom(err);
     }
-    GS_LOG_TOOK(logged_at, "temporal breakdown");
+    t->rows = grown;
+    t->nrows++;
     return 0;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    int32_t x = ((const gs_temporal_row *)a)->rank, y = ((const gs_temporal_row *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+void gs_temporal_finish(gs_temporal *t)
+{
+    gs_stable_sort(t->rows, t->nrows, sizeof *t->rows, cmp_rank);
+}
+
+int gs_temporal_build(const gs_trace_ctx *c, bool hta_compat, gs_temporal *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    return gs_temporal_add(out, c, hta_compat, err);
 }
 
 void gs_temporal_free(gs_temporal *t)
 {
+    for (size_t i = 0; i < t->nrows; i++)
+        gs_temporal_row_free(&t->rows[i]);
     free(t->rows);
     memset(t, 0, sizeof *t);
 }

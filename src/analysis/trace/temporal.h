@@ -15,13 +15,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/base/select.h"
+#include "analysis/base/trace_ctx.h"
 #include "common/error.h"
 #include "model/trace.h"
 
 typedef struct gs_temporal_row {
     int32_t rank;
-    const char *path;            /* the trace's file (owned by the trace) */
+    char *path;                  /* the trace's file (owned) */
     size_t activities;           /* GPU intervals counted */
     gs_ns window_start, window_end; /* 0, 0 when the trace has no GPU activity */
     gs_ns window;                /* window_end - window_start */
@@ -32,13 +32,20 @@ typedef struct gs_temporal_row {
 } gs_temporal_row;
 
 typedef struct gs_temporal {
-    gs_temporal_row *rows; /* one per selected trace, in profile order */
+    gs_temporal_row *rows; /* one per trace, by rank */
     size_t nrows;
     bool hta_compat;
 } gs_temporal;
 
-int gs_temporal_build(const gs_profile *p, const gs_select *sel, bool hta_compat,
-                      gs_temporal *out, gs_error *err);
+/* One trace's row, over what its context's window holds. 0, or -1 out of memory. */
+int gs_temporal_row_fill(const gs_trace_ctx *c, bool hta_compat, gs_temporal_row *row);
+void gs_temporal_row_free(gs_temporal_row *row);
+
+/* Appends c's row; finish puts the rows in rank order. 0, or -1 with err; a failed result is
+ * freed. */
+int gs_temporal_add(gs_temporal *t, const gs_trace_ctx *c, bool hta_compat, gs_error *err);
+void gs_temporal_finish(gs_temporal *t);
+int gs_temporal_build(const gs_trace_ctx *c, bool hta_compat, gs_temporal *out, gs_error *err);
 void gs_temporal_free(gs_temporal *t);
 
 #endif

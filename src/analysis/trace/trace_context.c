@@ -1,71 +1,10 @@
 #include "analysis/trace/trace_context.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/base/collectives.h"
 #include "common/util.h"
-
-/* ---- names ---------------------------------------------------------------------------------- */
-
-static bool has_ci(const char *s, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *s; s++) {
-        size_t i = 0;
-        while (i < n && s[i] && tolower((unsigned char)s[i]) == needle[i])
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
-static bool has_any_ci(const char *s, const char *const *needles, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (has_ci(s, needles[i]))
-            return true;
-    return false;
-}
-
-#define HAS_ANY(s, list) has_any_ci(s, list, COUNT_OF(list))
-
-/* Half-precision, bfloat16 and FP8 kernels, as cuBLAS, cuDNN, CUTLASS and PyTorch's templates
- * name them (sm90_xmma_gemm_bf16bf16..., at::native::...<c10::BFloat16>, hgemm, h16816). */
-static const char *const low_precision_marks[] = {"bf16", "bfloat16", "fp16", "f16", "half",
-                                                  "fp8",  "e4m3",     "e5m2", "hgemm", "h884",
-                                                  "h1688", "h16816"};
-static const char *const conv_marks[] = {"conv", "fprop", "dgrad", "wgrad", "implicit_gemm",
-                                         "winograd"};
-/* Kernels only a backward pass launches: cuDNN's data and weight gradients, FlashAttention's and
- * PyTorch's *_backward / *_bwd kernels. */
-static const char *const backward_kernel_marks[] = {"backward", "bwd", "dgrad", "wgrad"};
-static const char *const optimizer_kernel_marks[] = {"adam", "sgd", "lamb", "adagrad", "rmsprop"};
-
-enum { NAME_JUDGED = 1, NAME_LOW_PRECISION = 2, NAME_CONV = 4, NAME_BACKWARD = 8,
-       NAME_OPTIMIZER = 16 };
-
-static uint8_t judge_kernel(const char *name)
-{
-    return (uint8_t)(NAME_JUDGED | (HAS_ANY(name, low_precision_marks) ? NAME_LOW_PRECISION : 0) |
-                     (HAS_ANY(name, conv_marks) ? NAME_CONV : 0) |
-                     (HAS_ANY(name, backward_kernel_marks) ? NAME_BACKWARD : 0) |
-                     (HAS_ANY(name, optimizer_kernel_marks) ? NAME_OPTIMIZER : 0));
-}
-
-/* Autograd's nodes ("MmBackward0", "autograd::engine::evaluate_function: ...") and the
- * optimizer's step ("Optimizer.step#AdamW.step") as torch.profiler and emit_nvtx name them. */
-static bool backward_op(const char *name)
-{
-    return strstr(name, "Backward") || strncmp(name, "autograd::engine", 16) == 0;
-}
-
-static bool optimizer_op(const char *name)
-{
-    return strncmp(name, "Optimizer.", 10) == 0 || has_ci(name, "optimizer");
-}
 
 /* ---- facts ---------------------------------------------------------------------------------- */
 
@@ -80,12 +19,12 @@ static uint8_t collector_of(const char *format)
     return GS_COLLECTOR_UNKNOWN;
 }
 
-static void count_ranges(const gs_trace *t, gs_trace_context *c)
+static void count_ranges(const gs_trace_ctx *x, gs_trace_context *c)
 {
+    const gs_trace *t = x->trace;
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
-        const char *name = gs_trace_str(t, r->name);
-        if (r->kind != GS_RANGE_GPU_ANNOTATION && gs_is_profiler_step(name))
+        if (r->kind != GS_RANGE_GPU_ANNOTATION && gs_ctx_name(x, r->name, GS_NAME_PROFILER_STEP))
             c->profiler_steps++;
         switch ((enum gs_range_kind)r->kind) {
         case GS_RANGE_OP:
@@ -95,11 +34,11 @@ static void count_ranges(const gs_trace *t, gs_trace_context *c)
             else
                 c->ops++;
             c->ops_with_shapes += r->input_dims != GS_STR_EMPTY;
-            c->backward_events += backward_op(name);
-            c->optimizer_events += optimizer_op(name);
+            c->backward_events += gs_ctx_name(x, r->name, GS_NAME_BACKWARD_OP);
+            c->optimizer_events += gs_ctx_name(x, r->name, GS_NAME_OPTIMIZER_OP);
             break;
         case GS_RANGE_ANNOTATION:
-            c->optimizer_events += optimizer_op(name);
+            c->optimizer_events += gs_ctx_name(x, r->name, GS_NAME_OPTIMIZER_OP);
             break;
         case GS_RANGE_NVTX:
             c->nvtx_ranges++;
@@ -115,31 +54,24 @@ static void count_ranges(const gs_trace *t, gs_trace_context *c)
 
 /* Kernel time by what the names say; backward and optimizer kernels count only where the trace
  * has no operators to say it (a gpuscope run trace without emit_nvtx). */
-static int judge_kernels(const gs_trace *t, gs_trace_context *c)
+static void judge_kernels(const gs_trace_ctx *x, gs_trace_context *c)
 {
-    uint8_t *by_name = calloc(t->strings.n ? t->strings.n : 1, 1);
-    if (!by_name)
-        return -1;
+    const gs_trace *t = x->trace;
     gs_ns all = 0, low = 0, conv = 0;
     bool ops = c->ops + c->emit_nvtx_ranges > 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        if (!by_name[k->name])
-            by_name[k->name] = judge_kernel(gs_trace_str(t, k->name));
-        uint8_t j = by_name[k->name];
         gs_ns d = k->end - k->start;
         all += d;
-        low += j & NAME_LOW_PRECISION ? d : 0;
-        conv += j & NAME_CONV ? d : 0;
+        low += gs_ctx_name(x, k->name, GS_NAME_LOW_PRECISION) ? d : 0;
+        conv += gs_ctx_name(x, k->name, GS_NAME_CONV_KERNEL) ? d : 0;
         if (!ops) {
-            c->backward_events += (j & NAME_BACKWARD) != 0;
-            c->optimizer_events += (j & NAME_OPTIMIZER) != 0;
+            c->backward_events += gs_ctx_name(x, k->name, GS_NAME_BACKWARD_KERNEL);
+            c->optimizer_events += gs_ctx_name(x, k->name, GS_NAME_OPTIMIZER_KERNEL);
         }
     }
-    free(by_name);
     c->low_precision_share = all ? (double)low / (double)all : -1.0;
     c->conv_share = all ? (double)conv / (double)all : -1.0;
-    return 0;
 }
 
 static uint8_t parallelism_of(const gs_trace_context *c)
@@ -162,37 +94,23 @@ static uint8_t parallelism_of(const gs_trace_context *c)
 
 /* A collective whose kernel name does not say its kind, nor its arguments (a trace exported
  * without them): the operators that launched it do ("nccl:all_reduce", "c10d::allreduce_"). */
-static gs_coll_kind kind_of_ops(const gs_trace *t, uint32_t op)
+static gs_coll_kind kind_of_ops(const gs_trace_ctx *x, uint32_t op)
 {
-    static const struct {
-        const char *token; /* lower case, '_' removed */
-        gs_coll_kind kind;
-    } tokens[] = {
-        {"allreduce", GS_COLL_ALL_REDUCE},         {"allgather", GS_COLL_ALL_GATHER},
-        {"reducescatter", GS_COLL_REDUCE_SCATTER}, {"alltoall", GS_COLL_ALL_TO_ALL},
-        {"broadcast", GS_COLL_BROADCAST},          {"send", GS_COLL_SEND_RECV},
-        {"recv", GS_COLL_SEND_RECV},
-    };
+    const gs_trace *t = x->trace;
     for (int depth = 0; op != GS_NONE && op < t->ranges.n && depth < 8; depth++) {
-        char norm[96];
-        size_t n = 0;
-        for (const char *ch = gs_trace_str(t, t->ranges.v[op].name); *ch && n + 1 < sizeof norm;
-             ch++)
-            if (*ch != '_')
-                norm[n++] = (char)tolower((unsigned char)*ch);
-        norm[n] = '\0';
-        for (size_t i = 0; i < COUNT_OF(tokens); i++)
-            if (strstr(norm, tokens[i].token))
-                return tokens[i].kind;
+        gs_coll_kind k = (gs_coll_kind)gs_ctx_name(x, t->ranges.v[op].name, GS_NAME_OP_COLLECTIVE);
+        if (k != GS_COLL_OTHER)
+            return k;
         op = t->ranges.v[op].parent;
     }
     return GS_COLL_OTHER;
 }
 
-static int count_collectives(const gs_trace *t, gs_trace_context *c, gs_error *err)
+static int count_collectives(const gs_trace_ctx *x, gs_trace_context *c, gs_error *err)
 {
+    const gs_trace *t = x->trace;
     gs_collectives coll = {0};
-    if (gs_collectives_find(t, &coll, err) != 0)
+    if (gs_collectives_find(x, &coll, err) != 0)
         return -1;
     for (size_t i = 0; i < coll.n; i++) {
         uint64_t *kind[GS_COLL__COUNT] = {
@@ -202,7 +120,7 @@ static int count_collectives(const gs_trace *t, gs_trace_context *c, gs_error *e
         };
         gs_coll_kind k = coll.v[i].kind;
         if (k == GS_COLL_OTHER)
-            k = kind_of_ops(t, t->kernels.v[coll.v[i].kernel].op);
+            k = kind_of_ops(x, t->kernels.v[coll.v[i].kernel].op);
         if (kind[k])
             (*kind[k])++;
     }
@@ -296,22 +214,22 @@ static gs_ns capped(gs_ns ns, gs_ns cap)
     return cap > 0 && ns > cap ? cap : ns;
 }
 
-int gs_trace_context_build(const gs_trace *t, gs_trace_context *out, gs_error *err)
+int gs_trace_context_build(const gs_trace_ctx *x, gs_trace_context *out, gs_error *err)
 {
+    const gs_trace *t = x->trace;
     memset(out, 0, sizeof *out);
     out->known = true;
     out->collector = collector_of(
         gs_trace_str(t, t->recorded_by != GS_STR_EMPTY ? t->recorded_by : t->format));
     out->memory_events = t->mem_events.n;
     out->gpu_activities = t->kernels.n + t->memops.n;
-    count_ranges(t, out);
-    if (judge_kernels(t, out) != 0)
-        return gs_fail_oom(err);
+    count_ranges(x, out);
+    judge_kernels(x, out);
     if (out->backward_events > 0 || out->optimizer_events > 0)
         out->workload = GS_WORKLOAD_TRAINING;
     else if (out->ops + out->emit_nvtx_ranges > 0 || t->kernels.n > 0)
         out->workload = GS_WORKLOAD_INFERENCE;
-    if (count_collectives(t, out, err) != 0)
+    if (count_collectives(x, out, err) != 0)
         return -1;
     out->parallelism = parallelism_of(out);
     gs_ns first, last;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "analysis/base/steps.h"
+#include "analysis/base/trace_ctx.h"
 #include "model/trace.h"
 
 enum gs_collector {
@@ -73,7 +74,7 @@ typedef struct gs_trace_context {
 } gs_trace_context;
 
 /* The facts of one trace; fills everything but profiler_step_ns. 0, or -1 with err. */
-int gs_trace_context_build(const gs_trace *t, gs_trace_context *out, gs_error *err);
+int gs_trace_context_build(const gs_trace_ctx *c, gs_trace_context *out, gs_error *err);
 
 /* The profiler's estimated host time per kept step: each of its events in the kept steps at its
  * unit cost, at most the event's own duration. */

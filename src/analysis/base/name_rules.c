@@ -1,0 +1,436 @@
+/* The name rules (name_rules.h): one table, read top to bottom; within a group the first rule
+ * that matches gives the value. */
+#include "analysis/base/name_rules.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/base/collectives.h"
+#include "analysis/base/flops.h"
+#include "analysis/base/kernel_class.h"
+#include "analysis/base/sync_calls.h"
+#include "common/profiler_step.h"
+#include "common/util.h"
+
+enum match {
+    PREFIX,          /* the name starts with a */
+    CONTAINS,        /* a occurs in the name */
+    CONTAINS_CI,     /* a (lower case) occurs in the name, case ignored */
+    EXACT,           /* the name is a */
+    PREFIX_CONTAINS, /* the name starts with a, and b occurs after it: the regex ^a.*b */
+    PREFIX_SUFFIX,   /* the name starts with a and ends with b */
+    CALL,            /* the name is a, or a followed by '_' and a version (cudaMemcpy_v3020) */
+    BEFORE_PAREN,    /* a occurs before the first '(' (a kernel's name, not its parameters) */
+    WORD_CONTAINS,   /* a occurs in the name read in lower case without '_' (all_reduce: allreduce) */
+    WORD_PREFIX,     /* the name read so starts with a */
+    PREFIX_NUMBER,   /* the name is a followed by one or more digits */
+};
+
+typedef struct name_rule {
+    enum gs_name_group group;
+    enum match match;
+    const char *a, *b;
+    unsigned value;
+} name_rule;
+
+#define FLAG(g, m, a) {GS_NAME_##g, m, a, NULL, 1}
+#define NOT(g, m, a) {GS_NAME_##g, m, a, NULL, 0}
+#define IS(g, m, a, v) {GS_NAME_##g, m, a, NULL, v}
+
+static const name_rule rules[] = {
+    /* ---- GPU work ---------------------------------------------------------------------------- */
+    /* Communication kernels (doc/design.md §13): NCCL's, and RCCL's, which are named like NCCL's;
+     * `hip*` names are ordinary ROCm kernels (hipCUB, hipBLASLt). */
+    FLAG(COMM_KERNEL, PREFIX, "nccl"),
+    FLAG(COMM_KERNEL, CONTAINS, "ncclKernel"),
+    FLAG(COMM_KERNEL, CONTAINS, "ncclDevKernel"),
+    FLAG(COMM_KERNEL, PREFIX, "hccl"),
+
+    /* HTA 0.5.0 (hta/utils/utils.py), applied to every GPU row's name, copies and sync records
+     * included: ^nccl.*Kernel is communication; ^Memcpy, ^Memset, ^dma memory; names it keeps out
+     * of computation (.*Memcpy, .*Sync) other; the rest computation. */
+    {GS_NAME_HTA_CLASS, PREFIX_CONTAINS, "nccl", "Kernel", GS_KCLASS_COMMUNICATION},
+    IS(HTA_CLASS, PREFIX, "Memcpy", GS_KCLASS_MEMORY),
+    IS(HTA_CLASS, PREFIX, "Memset", GS_KCLASS_MEMORY),
+    IS(HTA_CLASS, PREFIX, "dma", GS_KCLASS_MEMORY),
+    IS(HTA_CLASS, CONTAINS, "Memcpy", GS_KCLASS_OTHER),
+    IS(HTA_CLASS, CONTAINS, "Sync", GS_KCLASS_OTHER),
+
+    /* Tensor Cores, by name: the TensorBoard plugin's TC_Allowlist
+     * (torch_tb_profiler/profiler/tensor_core.py, after NVIDIA PyProf's tc.py) ... */
+#define PLUGIN_TC(p) FLAG(TENSOR_CORE, CONTAINS, p), FLAG(TENSOR_CORE_PLUGIN, CONTAINS, p)
+    PLUGIN_TC("h884"), PLUGIN_TC("s884"), PLUGIN_TC("h1688"), PLUGIN_TC("s1688"),
+    PLUGIN_TC("hmma"), PLUGIN_TC("i8816"), PLUGIN_TC("16816"),
+    PLUGIN_TC("dgrad_1x1_stride_2x2"), PLUGIN_TC("first_layer_wgrad_kernel"),
+    PLUGIN_TC("conv1x1"), PLUGIN_TC("conv2d_c1_k1"), PLUGIN_TC("direct_group"),
+    PLUGIN_TC("xmma_implicit_gemm"), PLUGIN_TC("xmma_sparse_conv"),
+    PLUGIN_TC("xmma_warp_specialized_implicit_gemm"), PLUGIN_TC("xmma_gemm"),
+    PLUGIN_TC("xmma_sparse_gemm"), PLUGIN_TC("c1688"),
+#undef PLUGIN_TC
+    /* ... then the names that came after it (doc/flops.md, "Tensor Cores"): the memory-efficient
+     * attention in fp32 runs on the SIMT cores; CUTLASS `tensorop`; Hopper warpgroup MMA (`wgmma`,
+     * `gmma`); cuBLASLt's `nvjet_*`; Blackwell's `tcgen05`; xmma operand types half, bf16, tf32,
+     * fp8, int8 (`f32f32_f32f32` xmma kernels are FFMA ones); FlashAttention and the
+     * memory-efficient attention; half-precision cuBLAS GEMMs. */
+    NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassF_f32"), NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassB_f32"),
+    FLAG(TENSOR_CORE, CONTAINS, "tensorop"), FLAG(TENSOR_CORE, CONTAINS, "wgmma"),
+    FLAG(TENSOR_CORE, CONTAINS, "gmma"), FLAG(TENSOR_CORE, CONTAINS, "nvjet"),
+    FLAG(TENSOR_CORE, CONTAINS, "tcgen05"), FLAG(TENSOR_CORE, CONTAINS, "tf32"),
+    FLAG(TENSOR_CORE, CONTAINS, "bf16"), FLAG(TENSOR_CORE, CONTAINS, "f16f16"),
+    FLAG(TENSOR_CORE, CONTAINS, "e4m3"), FLAG(TENSOR_CORE, CONTAINS, "e5m2"),
+    FLAG(TENSOR_CORE, CONTAINS, "i8i8"), FLAG(TENSOR_CORE, CONTAINS, "flash_fwd"),
+    FLAG(TENSOR_CORE, CONTAINS, "flash_bwd"), FLAG(TENSOR_CORE, CONTAINS, "fmha"),
+    FLAG(TENSOR_CORE, CONTAINS, "hgemm"),
+
+    /* Precision, convolution, backward and optimizer kernels as cuBLAS, cuDNN, CUTLASS and
+     * PyTorch's templates name them (sm90_xmma_gemm_bf16bf16..., at::native::...<c10::BFloat16>,
+     * cuDNN's dgrad/wgrad, FlashAttention's *_bwd, fused Adam): doc/diagnosis.md, "What the
+     * advice is conditioned on". */
+    FLAG(LOW_PRECISION, CONTAINS_CI, "bf16"), FLAG(LOW_PRECISION, CONTAINS_CI, "bfloat16"),
+    FLAG(LOW_PRECISION, CONTAINS_CI, "fp16"), FLAG(LOW_PRECISION, CONTAINS_CI, "f16"),
+    FLAG(LOW_PRECISION, CONTAINS_CI, "half"), FLAG(LOW_PRECISION, CONTAINS_CI, "fp8"),
+    FLAG(LOW_PRECISION, CONTAINS_CI, "e4m3"), FLAG(LOW_PRECISION, CONTAINS_CI, "e5m2"),
+    FLAG(LOW_PRECISION, CONTAINS_CI, "hgemm"), FLAG(LOW_PRECISION, CONTAINS_CI, "h884"),
+    FLAG(LOW_PRECISION, CONTAINS_CI, "h1688"), FLAG(LOW_PRECISION, CONTAINS_CI, "h16816"),
+    FLAG(CONV_KERNEL, CONTAINS_CI, "conv"), FLAG(CONV_KERNEL, CONTAINS_CI, "fprop"),
+    FLAG(CONV_KERNEL, CONTAINS_CI, "dgrad"), FLAG(CONV_KERNEL, CONTAINS_CI, "wgrad"),
+    FLAG(CONV_KERNEL, CONTAINS_CI, "implicit_gemm"), FLAG(CONV_KERNEL, CONTAINS_CI, "winograd"),
+    FLAG(BACKWARD_KERNEL, CONTAINS_CI, "backward"), FLAG(BACKWARD_KERNEL, CONTAINS_CI, "bwd"),
+    FLAG(BACKWARD_KERNEL, CONTAINS_CI, "dgrad"), FLAG(BACKWARD_KERNEL, CONTAINS_CI, "wgrad"),
+    FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adam"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "sgd"),
+    FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "lamb"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adagrad"),
+    FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "rmsprop"),
+
+    /* The collective a NCCL or RCCL kernel runs, spelt in CamelCase in its name
+     * (ncclKernel_AllReduce_RING_LL_Sum_float, ncclDevKernel_ReduceScatter_Sum_f32_RING_LL,
+     * ncclDevKernel_SendRecv); Reduce after the longer names that hold it. */
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "AllReduce", GS_COLL_ALL_REDUCE),
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "ReduceScatter", GS_COLL_REDUCE_SCATTER),
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "AllGather", GS_COLL_ALL_GATHER),
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "AllToAll", GS_COLL_ALL_TO_ALL),
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "AlltoAll", GS_COLL_ALL_TO_ALL),
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "Broadcast", GS_COLL_BROADCAST),
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "SendRecv", GS_COLL_SEND_RECV),
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "Send", GS_COLL_SEND_RECV),
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "Recv", GS_COLL_SEND_RECV),
+    IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "Reduce", GS_COLL_REDUCE),
+
+    /* ---- host ranges --------------------------------------------------------------------------- */
+    /* torch.profiler records each training step as a range "ProfilerStep#" and the step's number
+     * (torch/profiler/profiler.py). */
+    FLAG(PROFILER_STEP, PREFIX_NUMBER, GS_PROFILER_STEP_PREFIX),
+
+    /* DataLoader fetches as torch.profiler names them (the TensorBoard plugin's DataLoader
+     * category); gpuscope run's Python hooks use the same names. */
+    {GS_NAME_DATALOADER, PREFIX_SUFFIX, "enumerate(DataLoader)#", ".__next__", 1},
+    FLAG(DATALOADER, PREFIX, "enumerate(DataPipe)#"),
+
+    /* Autograd's nodes ("MmBackward0", "autograd::engine::evaluate_function: ...") and the
+     * optimizer's step ("Optimizer.step#AdamW.step"), as torch.profiler and emit_nvtx name them. */
+    FLAG(BACKWARD_OP, CONTAINS, "Backward"),
+    FLAG(BACKWARD_OP, PREFIX, "autograd::engine"),
+    FLAG(OPTIMIZER_OP, PREFIX, "Optimizer."),
+    FLAG(OPTIMIZER_OP, CONTAINS_CI, "optimizer"),
+
+    /* Framework operators that synchronize (the PyTorch Performance Tuning Guide, "Avoid
+     * unnecessary CPU-GPU synchronization": .item(), .cpu(), .to(), .nonzero()). */
+    FLAG(SYNC_OP, EXACT, "aten::item"), FLAG(SYNC_OP, EXACT, "aten::_local_scalar_dense"),
+    FLAG(SYNC_OP, EXACT, "aten::nonzero"), FLAG(SYNC_OP, EXACT, "aten::tolist"),
+    FLAG(SYNC_OP, EXACT, "aten::is_nonzero"), FLAG(SYNC_OP, EXACT, "aten::cpu"),
+    FLAG(SYNC_OP, EXACT, "aten::to"), FLAG(SYNC_OP, EXACT, "aten::_to_copy"),
+    FLAG(SYNC_OP, EXACT, "aten::copy_"),
+
+    /* Collective calls: every nccl:* and gloo:* operator; the TensorBoard plugin knew only five
+     * of each (trace.py NcclOpNameSet, GlooOpNameSet). */
+    FLAG(COMM_OP, PREFIX, "nccl:"), FLAG(COMM_OP, PREFIX, "gloo:"),
+#define PLUGIN_COMM(n) FLAG(COMM_OP_PLUGIN, EXACT, n)
+    PLUGIN_COMM("nccl:broadcast"), PLUGIN_COMM("nccl:reduce"), PLUGIN_COMM("nccl:all_reduce"),
+    PLUGIN_COMM("nccl:all_gather"), PLUGIN_COMM("nccl:reduce_scatter"),
+    PLUGIN_COMM("gloo:broadcast"), PLUGIN_COMM("gloo:reduce"), PLUGIN_COMM("gloo:all_reduce"),
+    PLUGIN_COMM("gloo:all_gather"), PLUGIN_COMM("gloo:reduce_scatter"),
+#undef PLUGIN_COMM
+
+    /* The collective an operator launches, for a kernel whose name and arguments do not say it
+     * ("nccl:all_reduce", "c10d::allreduce_"). */
+    IS(OP_COLLECTIVE, WORD_CONTAINS, "allreduce", GS_COLL_ALL_REDUCE),
+    IS(OP_COLLECTIVE, WORD_CONTAINS, "allgather", GS_COLL_ALL_GATHER),
+    IS(OP_COLLECTIVE, WORD_CONTAINS, "reducescatter", GS_COLL_REDUCE_SCATTER),
+    IS(OP_COLLECTIVE, WORD_CONTAINS, "alltoall", GS_COLL_ALL_TO_ALL),
+    IS(OP_COLLECTIVE, WORD_CONTAINS, "broadcast", GS_COLL_BROADCAST),
+    IS(OP_COLLECTIVE, WORD_CONTAINS, "send", GS_COLL_SEND_RECV),
+    IS(OP_COLLECTIVE, WORD_CONTAINS, "recv", GS_COLL_SEND_RECV),
+
+    /* Operators that could run on Tensor Cores: the TensorBoard plugin's TC_OP_Allowlist ... */
+#define PLUGIN_TC_OP(n) FLAG(TC_ELIGIBLE, EXACT, n), FLAG(TC_ELIGIBLE_PLUGIN, EXACT, n)
+    PLUGIN_TC_OP("aten::_convolution"), PLUGIN_TC_OP("aten::_convolution_nogroup"),
+    PLUGIN_TC_OP("aten::conv1d"), PLUGIN_TC_OP("aten::conv2d"), PLUGIN_TC_OP("aten::conv3d"),
+    PLUGIN_TC_OP("aten::conv_tbc"), PLUGIN_TC_OP("aten::conv_transpose1d"),
+    PLUGIN_TC_OP("aten::conv_transpose2d"), PLUGIN_TC_OP("aten::conv_transpose3d"),
+    PLUGIN_TC_OP("aten::convolution"), PLUGIN_TC_OP("aten::cudnn_convolution"),
+    PLUGIN_TC_OP("aten::cudnn_convolution_transpose"), PLUGIN_TC_OP("aten::prelu"),
+    PLUGIN_TC_OP("aten::addmm"), PLUGIN_TC_OP("aten::addmv"), PLUGIN_TC_OP("aten::addr"),
+    PLUGIN_TC_OP("aten::matmul"), PLUGIN_TC_OP("aten::mm"), PLUGIN_TC_OP("aten::mv"),
+    PLUGIN_TC_OP("aten::linear"), PLUGIN_TC_OP("aten::addbmm"), PLUGIN_TC_OP("aten::baddbmm"),
+    PLUGIN_TC_OP("aten::bmm"), PLUGIN_TC_OP("aten::chain_matmul"),
+    PLUGIN_TC_OP("aten::linalg_multi_dot"), PLUGIN_TC_OP("aten::_thnn_fused_lstm_cell"),
+    PLUGIN_TC_OP("aten::_thnn_fused_gru_cell"), PLUGIN_TC_OP("aten::lstm_cell"),
+    PLUGIN_TC_OP("aten::gru_cell"), PLUGIN_TC_OP("aten::rnn_tanh_cell"),
+    PLUGIN_TC_OP("aten::rnn_relu_cell"), PLUGIN_TC_OP("CudnnConvolutionBackward"),
+    PLUGIN_TC_OP("BmmBackward0"), PLUGIN_TC_OP("aten::cudnn_convolution_transpose_backward"),
+    PLUGIN_TC_OP("CudnnConvolutionTransposeBackward"), PLUGIN_TC_OP("MmBackward"),
+    PLUGIN_TC_OP("aten::cudnn_convolution_backward_weight"), PLUGIN_TC_OP("aten::addmm_"),
+    PLUGIN_TC_OP("AddmvBackward"), PLUGIN_TC_OP("MvBackward"),
+    PLUGIN_TC_OP("aten::cudnn_convolution_transpose_backward_weight"),
+    PLUGIN_TC_OP("aten::cudnn_convolution_transpose_backward_input"),
+    PLUGIN_TC_OP("AddmmBackward"), PLUGIN_TC_OP("aten::cudnn_convolution_backward_input"),
+    PLUGIN_TC_OP("AddbmmBackward"), PLUGIN_TC_OP("aten::cudnn_convolution_backward"),
+#undef PLUGIN_TC_OP
+    /* ... then the backward nodes' current names, convolution_backward, fp8 GEMMs and attention
+     * (doc/flops.md, "Tensor Cores"). */
+    FLAG(TC_ELIGIBLE, EXACT, "MmBackward0"), FLAG(TC_ELIGIBLE, EXACT, "AddmmBackward0"),
+    FLAG(TC_ELIGIBLE, EXACT, "AddbmmBackward0"), FLAG(TC_ELIGIBLE, EXACT, "BaddbmmBackward0"),
+    FLAG(TC_ELIGIBLE, EXACT, "AddmvBackward0"), FLAG(TC_ELIGIBLE, EXACT, "MvBackward0"),
+    FLAG(TC_ELIGIBLE, EXACT, "ConvolutionBackward0"),
+    FLAG(TC_ELIGIBLE, EXACT, "CudnnConvolutionBackward0"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::convolution_backward"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_addmm_activation"), FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_mm"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::scaled_dot_product_attention"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_dot_product_flash_attention"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_dot_product_efficient_attention"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_dot_product_cudnn_attention"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_dot_product_flash_attention_backward"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_dot_product_efficient_attention_backward"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_dot_product_cudnn_attention_backward"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_flash_attention_forward"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_flash_attention_backward"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_efficient_attention_forward"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_efficient_attention_backward"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_cudnn_attention_forward"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_cudnn_attention_backward"),
+
+    /* ---- CUDA/HIP API calls -------------------------------------------------------------------- */
+    /* Calls that block the host until the GPU catches up, and the stream wait (sync_calls.h);
+     * value: gs_sync_kind + 1, an async copy's GS_SYNC_ASYNC_COPY + 1 (blocking only when its host
+     * side is pageable). A name matches with CUPTI's version suffix too, so cudaMemcpy never
+     * matches cudaMemcpyAsync. */
+#define SYNC(n, k) IS(SYNC_CALL, CALL, n, (k) + 1)
+    SYNC("cudaStreamSynchronize", GS_SYNC_STREAM), SYNC("hipStreamSynchronize", GS_SYNC_STREAM),
+    SYNC("cuStreamSynchronize", GS_SYNC_STREAM), SYNC("cudaDeviceSynchronize", GS_SYNC_DEVICE),
+    SYNC("cudaThreadSynchronize", GS_SYNC_DEVICE), SYNC("hipDeviceSynchronize", GS_SYNC_DEVICE),
+    SYNC("cuCtxSynchronize", GS_SYNC_DEVICE), SYNC("cudaEventSynchronize", GS_SYNC_EVENT),
+    SYNC("hipEventSynchronize", GS_SYNC_EVENT), SYNC("cuEventSynchronize", GS_SYNC_EVENT),
+    SYNC("cudaStreamWaitEvent", GS_SYNC_WAIT_EVENT), SYNC("hipStreamWaitEvent", GS_SYNC_WAIT_EVENT),
+    SYNC("cuStreamWaitEvent", GS_SYNC_WAIT_EVENT), SYNC("cudaMemcpy", GS_SYNC_MEMCPY),
+    SYNC("cudaMemcpy2D", GS_SYNC_MEMCPY), SYNC("cudaMemcpy3D", GS_SYNC_MEMCPY),
+    SYNC("cudaMemcpyToSymbol", GS_SYNC_MEMCPY), SYNC("cudaMemcpyFromSymbol", GS_SYNC_MEMCPY),
+    SYNC("hipMemcpy", GS_SYNC_MEMCPY), SYNC("cuMemcpyDtoH", GS_SYNC_MEMCPY),
+    SYNC("cuMemcpyHtoD", GS_SYNC_MEMCPY), SYNC("cuMemcpy", GS_SYNC_MEMCPY),
+    SYNC("cudaMemcpyAsync", GS_SYNC_ASYNC_COPY), SYNC("cudaMemcpy2DAsync", GS_SYNC_ASYNC_COPY),
+    SYNC("hipMemcpyAsync", GS_SYNC_ASYNC_COPY), SYNC("cuMemcpyDtoHAsync", GS_SYNC_ASYNC_COPY),
+    SYNC("cuMemcpyHtoDAsync", GS_SYNC_ASYNC_COPY), SYNC("cuMemcpyAsync", GS_SYNC_ASYNC_COPY),
+#undef SYNC
+
+    /* What a CUDA call does, by name prefix (NVIDIA's CUDA Runtime and Driver API references);
+     * more specific prefixes first; cuCtxSynchronize waits, it does not create a context. */
+    IS(CALL_CLASS, CONTAINS, "Synchronize", GS_STARTUP_SYNC),
+#define CALLS(p, k) IS(CALL_CLASS, PREFIX, p, GS_STARTUP_##k)
+    CALLS("cuInit", CONTEXT), CALLS("cuCtx", CONTEXT), CALLS("cuDevicePrimaryCtx", CONTEXT),
+    CALLS("cudaSetDevice", CONTEXT), CALLS("cudaDeviceReset", CONTEXT),
+    CALLS("cudaInitDevice", CONTEXT), CALLS("cuLibrary", MODULES), CALLS("cuModule", MODULES),
+    CALLS("cuKernelGet", MODULES), CALLS("cudaGetFuncBySymbol", MODULES),
+    CALLS("cudaGetKernel", MODULES), CALLS("cudaFuncGetAttributes", MODULES),
+    CALLS("cudaFuncSetAttribute", MODULES), CALLS("cuFuncGetAttribute", MODULES),
+    CALLS("cuFuncSetAttribute", MODULES), CALLS("cuLink", MODULES), CALLS("cudaMalloc", MEMORY),
+    CALLS("cudaFree", MEMORY), CALLS("cudaHostAlloc", MEMORY), CALLS("cudaHostRegister", MEMORY),
+    CALLS("cudaHostUnregister", MEMORY), CALLS("cuMemAlloc", MEMORY), CALLS("cuMemFree", MEMORY),
+    CALLS("cuMemHost", MEMORY), CALLS("cuMemCreate", MEMORY), CALLS("cuMemRelease", MEMORY),
+    CALLS("cuMemMap", MEMORY), CALLS("cuMemUnmap", MEMORY), CALLS("cuMemAddress", MEMORY),
+    CALLS("cuMemSetAccess", MEMORY), CALLS("cudaMemcpy", COPIES), CALLS("cudaMemset", COPIES),
+    CALLS("cuMemcpy", COPIES), CALLS("cuMemset", COPIES), CALLS("cudaLaunch", LAUNCHES),
+    CALLS("cuLaunch", LAUNCHES), CALLS("cudaGraphLaunch", LAUNCHES),
+    CALLS("cuGraphLaunch", LAUNCHES),
+#undef CALLS
+
+    /* ---- collective arguments ------------------------------------------------------------------ */
+    /* PyTorch's "Collective name" argument (allreduce, _allgather_base,
+     * allgather_into_tensor_coalesced, reduce_scatter_tensor_coalesced, all_to_all, alltoall_base,
+     * send, recv, recvAnySource, broadcast, reduce ...). "wait" records the host waiting on a work
+     * object: it says nothing about a kernel. */
+    IS(ARG_COLLECTIVE, WORD_PREFIX, "allreduce", GS_COLL_ALL_REDUCE),
+    IS(ARG_COLLECTIVE, WORD_PREFIX, "reducescatter", GS_COLL_REDUCE_SCATTER),
+    IS(ARG_COLLECTIVE, WORD_PREFIX, "allgather", GS_COLL_ALL_GATHER),
+    IS(ARG_COLLECTIVE, WORD_PREFIX, "alltoall", GS_COLL_ALL_TO_ALL),
+    IS(ARG_COLLECTIVE, WORD_PREFIX, "broadcast", GS_COLL_BROADCAST),
+    IS(ARG_COLLECTIVE, WORD_PREFIX, "send", GS_COLL_SEND_RECV),
+    IS(ARG_COLLECTIVE, WORD_PREFIX, "recv", GS_COLL_SEND_RECV),
+    IS(ARG_COLLECTIVE, WORD_PREFIX, "reduce", GS_COLL_REDUCE),
+    IS(ARG_COLLECTIVE, WORD_PREFIX, "wait", GS_COLL_ARG_IGNORED),
+};
+
+#undef FLAG
+#undef NOT
+#undef IS
+
+_Static_assert(GS_NAME__COUNT <= 64, "a bit per group in gs_name_judge_role's `decided`");
+
+/* The groups' layout (name_rules.h). FLOP_KIND has no rules here: its names are the keys of the
+ * FLOP formulas (flops.c), which say it. */
+static const struct group {
+    enum gs_name_role role;
+    uint8_t shift, bits;
+    unsigned dflt;
+} groups[GS_NAME__COUNT] = {
+#define GS_NAME_GROUP_INFO(g, role, shift, bits, dflt) [GS_NAME_##g] = {GS_ROLE_##role, shift, bits, dflt},
+    GS_NAME_GROUPS(GS_NAME_GROUP_INFO)
+#undef GS_NAME_GROUP_INFO
+};
+
+/* ---- matching ------------------------------------------------------------------------------- */
+
+static bool contains_ci(const char *s, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *s; s++) {
+        size_t i = 0;
+        while (i < n && s[i] && tolower((unsigned char)s[i]) == needle[i])
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* Whether `word` (lower case, no '_') matches s read in lower case with its '_' skipped, from s's
+ * start on. */
+static bool word_at(const char *s, const char *word)
+{
+    for (; *word; s++) {
+        if (*s == '_')
+            continue;
+        if (!*s || tolower((unsigned char)*s) != *word)
+            return false;
+        word++;
+    }
+    return true;
+}
+
+static bool word_contains(const char *s, const char *word)
+{
+    for (; *s; s++)
+        if (*s != '_' && word_at(s, word))
+            return true;
+    return false;
+}
+
+static bool matches(const name_rule *r, const char *name)
+{
+    size_t n = strlen(r->a);
+    switch (r->match) {
+    case PREFIX:
+        return strncmp(name, r->a, n) == 0;
+    case CONTAINS:
+        return strstr(name, r->a) != NULL;
+    case CONTAINS_CI:
+        return contains_ci(name, r->a);
+    case EXACT:
+        return strcmp(name, r->a) == 0;
+    case PREFIX_CONTAINS:
+        return strncmp(name, r->a, n) == 0 && strstr(name + n, r->b) != NULL;
+    case PREFIX_SUFFIX:
+        return strncmp(name, r->a, n) == 0 && gs_ends_with(name, r->b);
+    case CALL:
+        return strncmp(name, r->a, n) == 0 && (name[n] == '\0' || name[n] == '_');
+    case BEFORE_PAREN: {
+        const char *hit = strstr(name, r->a);
+        return hit && (size_t)(hit - name) < strcspn(name, "(");
+    }
+    case WORD_CONTAINS:
+        return word_contains(name, r->a);
+    case WORD_PREFIX:
+        return word_at(name, r->a);
+    case PREFIX_NUMBER:
+        return strncmp(name, r->a, n) == 0 && name[n] &&
+               name[n + strspn(name + n, "0123456789")] == '\0';
+    }
+    return false;
+}
+
+unsigned gs_name_judge(enum gs_name_group g, const char *name)
+{
+    if (!name)
+        return groups[g].dflt;
+    if (g == GS_NAME_FLOP_KIND)
+        return gs_flop_kind_of(name);
+    for (size_t i = 0; i < COUNT_OF(rules); i++)
+        if (rules[i].group == g && matches(&rules[i], name))
+            return rules[i].value;
+    return groups[g].dflt;
+}
+
+uint64_t gs_name_judge_role(enum gs_name_role role, const char *name)
+{
+    uint64_t decided = 0, packed = 0; /* decided: a bit per group */
+    for (size_t i = 0; name && i < COUNT_OF(rules); i++) {
+        const name_rule *r = &rules[i];
+        if (groups[r->group].role != role || decided & (1ull << r->group) || !matches(r, name))
+            continue;
+        decided |= 1ull << r->group;
+        packed |= (uint64_t)r->value << groups[r->group].shift;
+    }
+    for (int g = 0; g < GS_NAME__COUNT; g++) {
+        if (groups[g].role != role || decided & (1ull << g))
+            continue;
+        unsigned v = g == GS_NAME_FLOP_KIND && name ? (unsigned)gs_flop_kind_of(name)
+                                                     : groups[g].dflt;
+        packed |= (uint64_t)v << groups[g].shift;
+    }
+    return packed;
+}
+
+/* ---- a trace's names ----------------------------------------------------------------------- */
+
+/* Judges name id for a role once; `seen` holds the roles already judged, a bit each. */
+static void judge(const gs_trace *t, gs_names *out, uint8_t *seen, gs_str id,
+                  enum gs_name_role role)
+{
+    if (seen[id] & (1u << role))
+        return;
+    seen[id] |= (uint8_t)(1u << role);
+    out->v[id] |= gs_name_judge_role(role, gs_trace_str(t, id));
+}
+
+int gs_names_classify(const gs_trace *t, gs_names *out, gs_error *err)
+{
+    size_t n = t->strings.n ? t->strings.n : 1;
+    out->v = calloc(n, sizeof *out->v);
+    out->n = t->strings.n;
+    uint8_t *seen = calloc(n, 1);
+    if (!out->v || !seen) {
+        free(seen);
+        gs_names_free(out);
+        return gs_fail_oom(err);
+    }
+    for (size_t i = 0; i < t->kernels.n; i++)
+        judge(t, out, seen, t->kernels.v[i].name, GS_ROLE_GPU);
+    for (size_t i = 0; i < t->memops.n; i++)
+        judge(t, out, seen, t->memops.v[i].name, GS_ROLE_GPU);
+    for (size_t i = 0; i < t->syncs.n; i++)
+        judge(t, out, seen, t->syncs.v[i].name, GS_ROLE_GPU);
+    for (size_t i = 0; i < t->ranges.n; i++)
+        judge(t, out, seen, t->ranges.v[i].name, GS_ROLE_RANGE);
+    for (size_t i = 0; i < t->apis.n; i++)
+        judge(t, out, seen, t->apis.v[i].name, GS_ROLE_API);
+    for (size_t i = 0; i < t->coll_args.n; i++)
+        judge(t, out, seen, t->coll_args.v[i].collective, GS_ROLE_COLL_ARG);
+    free(seen);
+    return 0;
+}
+
+void gs_names_free(gs_names *n)
+{
+    free(n->v);
+    n->v = NULL;
+    n->n = 0;
+}

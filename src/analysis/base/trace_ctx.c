@@ -1,0 +1,34 @@
+#include "analysis/base/trace_ctx.h"
+
+#include <string.h>
+
+#include "common/log.h"
+
+int gs_trace_ctx_build(const gs_trace *t, const gs_ctx_opts *o, gs_trace_ctx *out, gs_error *err)
+{
+    double logged_at = gs_log_clock(GS_LOG_DETAIL);
+    memset(out, 0, sizeof *out);
+    out->trace = t;
+    const gs_window_spec kept = {.on = true};
+    /* The names first: finding the steps reads which calls wait for the GPU. */
+    if (gs_names_classify(t, &out->names, err) != 0 ||
+        gs_steps_find(t, &out->names, &o->steps, &out->steps, err) != 0 ||
+        gs_window_build(t, &out->steps, &o->window, &out->window, err) != 0 ||
+        gs_window_build(t, &out->steps, &kept, &out->kept, err) != 0) {
+        gs_trace_ctx_free(out);
+        return -1;
+    }
+    GS_LOG_TOOK(logged_at, "trace context (steps, windows, names)");
+    return 0;
+}
+
+void gs_trace_ctx_free(gs_trace_ctx *c)
+{
+    if (!c->is_copy) {
+        gs_steps_free(&c->steps);
+        gs_window_free(&c->window);
+        gs_window_free(&c->kept);
+        gs_names_free(&c->names);
+    }
+    memset(c, 0, sizeof *c);
+}
