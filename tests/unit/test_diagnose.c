@@ -56,8 +56,34 @@ static void test_healthy(void)
     size_t n;
     gs_rules(&n);
     CHECK_INT(d.n, n);
-    for (size_t i = 0; i < d.n; i++)
+    for (size_t i = 0; i < d.n; i++) {
         CHECK(d.findings[i].why[0] != '\0'); /* every rule says why, fired or not */
+        CHECK(d.findings[i].evidence[0] != '\0');
+    }
+    gs_diagnosis_free(&d);
+}
+
+/* The text is as long as what it says: an operator name of a thousand characters (a long
+ * Python call site) leaves the rest of the sentence after it. */
+static void test_long_text_kept_whole(void)
+{
+    enum { NAME = 1000 };
+    char name[NAME + 1];
+    memset(name, 'n', NAME);
+    name[NAME] = '\0';
+    gs_diag_inputs in = healthy();
+    in.sync_top_op = name;
+    in.sync_idle_ns = 30 * MS;
+    in.sync_blocked_ns = 10 * MS;
+    gs_diagnosis d;
+    CHECK_INT(gs_diagnose(&in, &d), 0);
+    const char *evidence = by_id(&d, "sync_bound")->evidence;
+    const char *under = strstr(evidence, ", mostly under nnn");
+    CHECK(under != NULL);
+    if (under)
+        CHECK(strncmp(under + strlen(", mostly under "), name, NAME) == 0);
+    CHECK(strstr(evidence, "; removing them wins at most 10.000 ms per step") != NULL);
+    CHECK(strlen(evidence) > NAME + 200);
     gs_diagnosis_free(&d);
 }
 
@@ -421,6 +447,7 @@ int main(void)
     test_profiler_share();
     test_no_gpu();
     test_healthy();
+    test_long_text_kept_whole();
     test_each_class();
     test_sync_bound_by_host_and_gpu();
     test_speedup_bound();
