@@ -1,6 +1,6 @@
 /* How a diagnosis rule fills its finding: named inputs and thresholds, the evidence and the
  * reason in words, the share of the step and the time at stake. Shared by the rules
- * (diagnose.c); private to this folder. */
+ * (diagnose.c, diag_memory.c); private to this folder. */
 #ifndef GS_DIAG_FINDING_H
 #define GS_DIAG_FINDING_H
 
