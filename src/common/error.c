@@ -1,12 +1,16 @@
 #include "common/error.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int gs_vfail(gs_error *err, enum gs_exit code, const char *fmt, va_list ap)
 {
     if (err) {
         err->code = code;
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        /* A message longer than msg is cut, and says so (as the debug log's lines do). */
+        if (n >= (int)sizeof err->msg)
+            memcpy(err->msg + sizeof err->msg - 4, "...", 4);
     }
     return -1;
 }

@@ -19,7 +19,8 @@ typedef struct gs_error {
     char msg[512];
 } gs_error;
 
-/* Sets err (if not NULL) and returns -1, so callers can `return gs_fail(err, ...)`. */
+/* Sets err (if not NULL) and returns -1, so callers can `return gs_fail(err, ...)`. A message
+ * longer than msg ends in "...". */
 int gs_fail(gs_error *err, enum gs_exit code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int gs_vfail(gs_error *err, enum gs_exit code, const char *fmt, va_list ap);

@@ -56,8 +56,10 @@ static void test_healthy(void)
     size_t n;
     gs_rules(&n);
     CHECK_INT(d.n, n);
-    for (size_t i = 0; i < d.n; i++)
+    for (size_t i = 0; i < d.n; i++) {
         CHECK(d.findings[i].why[0] != '\0'); /* every rule says why, fired or not */
+        CHECK(d.findings[i].evidence[0] != '\0');
+    }
     gs_diagnosis_free(&d);
 }
 
@@ -302,6 +304,46 @@ static bool leaves_out(const gs_finding *f, const char *needle)
     return false;
 }
 
+/* The text is as long as what it says: an operator name of a thousand characters (a long
+ * Python call site) leaves the rest of the sentence after it. */
+static void test_long_text_kept_whole(void)
+{
+    enum { NAME = 1000 };
+    char name[NAME + 1];
+    memset(name, 'n', NAME);
+    name[NAME] = '\0';
+    gs_diag_inputs in = healthy();
+    in.sync_top_op = name;
+    in.sync_idle_ns = 30 * MS;
+    in.sync_blocked_ns = 10 * MS;
+    gs_diagnosis d;
+    CHECK_INT(gs_diagnose(&in, &d), 0);
+    const char *evidence = by_id(&d, "sync_bound")->evidence;
+    const char *under = strstr(evidence, ", mostly under nnn");
+    CHECK(under != NULL);
+    if (under)
+        CHECK(strncmp(under + strlen(", mostly under "), name, NAME) == 0);
+    CHECK(strstr(evidence, "; removing them wins at most 10.000 ms per step") != NULL);
+    CHECK(strlen(evidence) > NAME + 200);
+    gs_diagnosis_free(&d);
+
+    /* An FSDP job's collectives in three process groups: the reason for the FSDP advice is
+     * longer than the 160 bytes it once had, and ends whole. */
+    in = healthy();
+    in.ctx = (gs_trace_context){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
+                                .ops = 1000, .workload = GS_WORKLOAD_TRAINING,
+                                .backward_events = 10, .parallelism = GS_PAR_SHARDED,
+                                .collectives = 1234, .process_groups = 3, .all_gathers = 617,
+                                .reduce_scatters = 617, .low_precision_share = 0.8};
+    CHECK_INT(gs_diagnose(&in, &d), 0);
+    const char *why = NULL;
+    CHECK(gives(by_id(&d, "communication_bound"), "overlap FSDP", &why));
+    CHECK_STR(why, "1234 collectives in 3 process groups (0 all-reduce, 617 all-gather, 617 "
+                   "reduce-scatter, 0 send/recv), training: sharded data parallel (all-gather "
+                   "and reduce-scatter in a training step: FSDP, ZeRO)");
+    gs_diagnosis_free(&d);
+}
+
 /* Every action is conditioned on what the trace shows, and says why. */
 static void test_actions_by_context(void)
 {
@@ -421,6 +463,7 @@ int main(void)
     test_profiler_share();
     test_no_gpu();
     test_healthy();
+    test_long_text_kept_whole();
     test_each_class();
     test_sync_bound_by_host_and_gpu();
     test_speedup_bound();

@@ -1,6 +1,7 @@
 /* Several runs among the inputs (runs.h): traces of one run overlap in time and have distinct
  * ranks; a folder holding two runs of a 2-rank job has each rank twice, and is refused with the
  * runs listed (as on the tokenomics traces: two pairs of rank 0 and rank 1). */
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/pipeline/runs.h"
@@ -24,6 +25,28 @@ static void free_all(gs_rank_summary *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         gs_rank_summary_free(&v[i]);
+}
+
+/* Two runs of a 16-rank job: the runs are listed whole, with every trace name (no list cut at a
+ * fixed size inside a name); the message, longer than gs_error holds, ends in "...". */
+static void test_many_traces(void)
+{
+    enum { RANKS = 16, TRACES = 2 * RANKS };
+    gs_rank_summary v[TRACES];
+    for (int i = 0; i < TRACES; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "dir/run%d_rank%02d.pt.trace.json", i % 2, i / 2);
+        long start = i % 2 ? 3600000 : 0;
+        fake(&v[i], path, i / 2, start, start + 100);
+    }
+    gs_error err;
+    CHECK_INT(gs_runs_check(v, TRACES, &err), -1);
+    CHECK(strstr(err.msg, "the 32 traces are 2 runs") != NULL);
+    CHECK(strstr(err.msg, "run 1: rank 0 run0_rank00.pt.trace.json, rank 1 "
+                          "run0_rank01.pt.trace.json,") != NULL);
+    CHECK_INT(strlen(err.msg), sizeof err.msg - 1);
+    CHECK(strcmp(err.msg + sizeof err.msg - 4, "...") == 0);
+    free_all(v, TRACES);
 }
 
 int main(void)
@@ -51,5 +74,6 @@ int main(void)
     CHECK_INT(gs_runs_check(same, 3, &err), -1);
     CHECK(strstr(err.msg, "a rank appears in several of the 3 traces, which overlap in time") != NULL);
     free_all(v, 4);
+    test_many_traces();
     return check_done("test_runs");
 }

@@ -8,13 +8,14 @@
 #include "analysis/diagnosis/diagnose.h"
 
 #include <inttypes.h>
-#include <stdio.h>
 
 #include "analysis/base/thresholds.h"
+#include "common/strbuf.h"
 
 enum verdict { APPLIES, DOES_NOT, UNKNOWN };
 
-typedef enum verdict (*condition_fn)(const gs_diag_inputs *in, char *why, size_t cap);
+/* A condition decides from the trace and, when it does, says why in `why`. */
+typedef enum verdict (*condition_fn)(const gs_diag_inputs *in, gs_strbuf *why);
 
 static const gs_trace_context *ctx_of(const gs_diag_inputs *in)
 {
@@ -26,40 +27,39 @@ static bool training(const gs_trace_context *c)
     return c->workload == GS_WORKLOAD_TRAINING;
 }
 
-static void say_workload(const gs_trace_context *c, char *why, size_t cap)
+static void say_workload(const gs_trace_context *c, gs_strbuf *why)
 {
     if (training(c) && c->backward_events)
-        snprintf(why, cap, "%" PRIu64 " backward %s in the trace: a training step",
-                 c->backward_events,
-                 c->ops + c->emit_nvtx_ranges ? "operators" : "kernels");
+        gs_strbuf_appendf(why, "%" PRIu64 " backward %s in the trace: a training step",
+                          c->backward_events,
+                          c->ops + c->emit_nvtx_ranges ? "operators" : "kernels");
     else if (training(c))
-        snprintf(why, cap, "an optimizer step in the trace: training");
+        gs_strbuf_append(why, "an optimizer step in the trace: training");
     else if (c->ops + c->emit_nvtx_ranges)
-        snprintf(why, cap, "no backward operator or optimizer step among %" PRIu64
-                 " operators: inference", c->ops + c->emit_nvtx_ranges);
+        gs_strbuf_appendf(why, "no backward operator or optimizer step among %" PRIu64
+                          " operators: inference", c->ops + c->emit_nvtx_ranges);
     else
-        snprintf(why, cap, "no backward or optimizer kernel among the trace's kernels: "
-                           "inference");
+        gs_strbuf_append(why, "no backward or optimizer kernel among the trace's kernels: "
+                              "inference");
 }
 
-static enum verdict when_always(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_always(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    (void)in, (void)why, (void)cap;
+    (void)in, (void)why;
     return APPLIES;
 }
 
-static enum verdict when_training(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_training(const gs_diag_inputs *in, gs_strbuf *why)
 {
     const gs_trace_context *c = ctx_of(in);
     if (c->workload == GS_WORKLOAD_UNKNOWN)
         return UNKNOWN;
-    say_workload(c, why, cap);
+    say_workload(c, why);
     return training(c) ? APPLIES : DOES_NOT;
 }
 
 /* The parallelism conditions: the kind the collectives show, said with their counts. */
-static enum verdict parallel_is(const gs_diag_inputs *in, char *why, size_t cap, uint8_t a,
-                                uint8_t b)
+static enum verdict parallel_is(const gs_diag_inputs *in, gs_strbuf *why, uint8_t a, uint8_t b)
 {
     const gs_trace_context *c = ctx_of(in);
     /* a pattern none of the kinds explains: every kind's advice, as before */
@@ -67,94 +67,94 @@ static enum verdict parallel_is(const gs_diag_inputs *in, char *why, size_t cap,
         c->parallelism == GS_PAR_OTHER)
         return UNKNOWN;
     if (c->collectives == 0) {
-        snprintf(why, cap, "no collective in the trace");
+        gs_strbuf_append(why, "no collective in the trace");
         return DOES_NOT;
     }
-    char groups[48] = "";
+    gs_strbuf_appendf(why, "%" PRIu64 " collectives", c->collectives);
     if (c->process_groups > 1)
-        snprintf(groups, sizeof groups, " in %" PRIu32 " process groups", c->process_groups);
-    snprintf(why, cap,
-             "%" PRIu64 " collectives%s (%" PRIu64 " all-reduce, %" PRIu64 " all-gather, %" PRIu64
-             " reduce-scatter, %" PRIu64 " send/recv), %s: %s",
-             c->collectives, groups, c->all_reduces, c->all_gathers, c->reduce_scatters,
-             c->send_recvs, training(c) ? "training" : "no backward pass",
-             gs_parallelism_name(c->parallelism));
+        gs_strbuf_appendf(why, " in %" PRIu32 " process groups", c->process_groups);
+    gs_strbuf_appendf(why,
+                      " (%" PRIu64 " all-reduce, %" PRIu64 " all-gather, %" PRIu64
+                      " reduce-scatter, %" PRIu64 " send/recv), %s: %s",
+                      c->all_reduces, c->all_gathers, c->reduce_scatters, c->send_recvs,
+                      training(c) ? "training" : "no backward pass",
+                      gs_parallelism_name(c->parallelism));
     return c->parallelism == a || c->parallelism == b ? APPLIES : DOES_NOT;
 }
 
-static enum verdict when_grad_sync(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_grad_sync(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, cap, GS_PAR_DATA, GS_PAR_SHARDED);
+    return parallel_is(in, why, GS_PAR_DATA, GS_PAR_SHARDED);
 }
 
-static enum verdict when_data_parallel(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_data_parallel(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, cap, GS_PAR_DATA, GS_PAR_DATA);
+    return parallel_is(in, why, GS_PAR_DATA, GS_PAR_DATA);
 }
 
-static enum verdict when_sharded(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_sharded(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, cap, GS_PAR_SHARDED, GS_PAR_SHARDED);
+    return parallel_is(in, why, GS_PAR_SHARDED, GS_PAR_SHARDED);
 }
 
-static enum verdict when_tensor_parallel(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_tensor_parallel(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, cap, GS_PAR_TENSOR, GS_PAR_TENSOR);
+    return parallel_is(in, why, GS_PAR_TENSOR, GS_PAR_TENSOR);
 }
 
-static enum verdict when_pipeline(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_pipeline(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, cap, GS_PAR_PIPELINE, GS_PAR_PIPELINE);
+    return parallel_is(in, why, GS_PAR_PIPELINE, GS_PAR_PIPELINE);
 }
 
-static enum verdict when_full_precision(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_full_precision(const gs_diag_inputs *in, gs_strbuf *why)
 {
     double low = ctx_of(in)->low_precision_share;
     if (!ctx_of(in)->known || low < 0)
         return UNKNOWN;
     bool full = low < GS_TH_LOW_PRECISION_SHARE;
-    snprintf(why, cap, "%.0f %% of kernel time is in bf16/fp16 kernels (by name)%s", 100 * low,
-             full ? "" : ": mixed precision is already on");
+    gs_strbuf_appendf(why, "%.0f %% of kernel time is in bf16/fp16 kernels (by name)%s",
+                      100 * low, full ? "" : ": mixed precision is already on");
     return full ? APPLIES : DOES_NOT;
 }
 
-static enum verdict when_conv(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_conv(const gs_diag_inputs *in, gs_strbuf *why)
 {
     double conv = ctx_of(in)->conv_share;
     if (!ctx_of(in)->known || conv < 0)
         return UNKNOWN;
-    snprintf(why, cap, "%.0f %% of kernel time is in convolution kernels", 100 * conv);
+    gs_strbuf_appendf(why, "%.0f %% of kernel time is in convolution kernels", 100 * conv);
     return conv > 0 ? APPLIES : DOES_NOT;
 }
 
-static enum verdict stack(const gs_diag_inputs *in, char *why, size_t cap, bool want)
+static enum verdict stack(const gs_diag_inputs *in, gs_strbuf *why, bool want)
 {
     const gs_trace_context *c = ctx_of(in);
     if (!c->known)
         return UNKNOWN;
     if (c->python_functions)
-        snprintf(why, cap, "the trace holds %" PRIu64 " Python function event%s (with_stack=True)",
-                 c->python_functions, c->python_functions == 1 ? "" : "s");
+        gs_strbuf_appendf(why,
+                          "the trace holds %" PRIu64 " Python function event%s (with_stack=True)",
+                          c->python_functions, c->python_functions == 1 ? "" : "s");
     else
-        snprintf(why, cap, "the trace has no Python stacks (%s)",
-                 c->collector == GS_COLLECTOR_GPUSCOPE_RUN ? "gpuscope run records none"
-                                                           : "with_stack was off");
+        gs_strbuf_appendf(why, "the trace has no Python stacks (%s)",
+                          c->collector == GS_COLLECTOR_GPUSCOPE_RUN ? "gpuscope run records none"
+                                                                    : "with_stack was off");
     return (c->python_functions > 0) == want ? APPLIES : DOES_NOT;
 }
 
-static enum verdict when_no_stack(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_no_stack(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return stack(in, why, cap, false);
+    return stack(in, why, false);
 }
 
-static enum verdict when_stack(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_stack(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return stack(in, why, cap, true);
+    return stack(in, why, true);
 }
 
 /* The collector, and whether the trace marks its steps with ProfilerStep#N. */
-static enum verdict collector_is(const gs_diag_inputs *in, char *why, size_t cap, bool gst,
-                                 int steps)
+static enum verdict collector_is(const gs_diag_inputs *in, gs_strbuf *why, bool gst, int steps)
 {
     const gs_trace_context *c = ctx_of(in);
     if (!c->known || c->collector == GS_COLLECTOR_UNKNOWN)
@@ -166,48 +166,49 @@ static enum verdict collector_is(const gs_diag_inputs *in, char *why, size_t cap
     bool detected = is_gst && !c->profiler_steps && in->steps > 1;
     bool has_steps = c->profiler_steps > 0 || detected;
     if (steps < 0)
-        snprintf(why, cap, "a %s trace", gs_collector_name(c->collector));
+        gs_strbuf_appendf(why, "a %s trace", gs_collector_name(c->collector));
     else if (c->profiler_steps)
-        snprintf(why, cap, "a %s trace with %" PRIu64 " ProfilerStep#N ranges",
-                 gs_collector_name(c->collector), c->profiler_steps);
+        gs_strbuf_appendf(why, "a %s trace with %" PRIu64 " ProfilerStep#N ranges",
+                          gs_collector_name(c->collector), c->profiler_steps);
     else if (detected)
-        snprintf(why, cap, "a %s trace with steps detected from its repeating kernel sequence",
-                 gs_collector_name(c->collector));
+        gs_strbuf_appendf(why,
+                          "a %s trace with steps detected from its repeating kernel sequence",
+                          gs_collector_name(c->collector));
     else
-        snprintf(why, cap, "a %s trace without ProfilerStep#N ranges",
-                 gs_collector_name(c->collector));
+        gs_strbuf_appendf(why, "a %s trace without ProfilerStep#N ranges",
+                          gs_collector_name(c->collector));
     bool match = is_gst == gst && (steps < 0 || has_steps == (steps > 0));
     return match ? APPLIES : DOES_NOT;
 }
 
-static enum verdict when_torch_no_steps(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_torch_no_steps(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return collector_is(in, why, cap, false, 0);
+    return collector_is(in, why, false, 0);
 }
 
-static enum verdict when_torch_steps(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_torch_steps(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return collector_is(in, why, cap, false, 1);
+    return collector_is(in, why, false, 1);
 }
 
-static enum verdict when_gst_no_steps(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_gst_no_steps(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return collector_is(in, why, cap, true, 0);
+    return collector_is(in, why, true, 0);
 }
 
-static enum verdict when_gst_steps(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_gst_steps(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return collector_is(in, why, cap, true, 1);
+    return collector_is(in, why, true, 1);
 }
 
-static enum verdict when_torch(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_torch(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return collector_is(in, why, cap, false, -1);
+    return collector_is(in, why, false, -1);
 }
 
-static enum verdict when_gst(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_gst(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return collector_is(in, why, cap, true, -1);
+    return collector_is(in, why, true, -1);
 }
 
 bool gs_profiler_cost_noticeable(const gs_diag_inputs *in)
@@ -216,15 +217,17 @@ bool gs_profiler_cost_noticeable(const gs_diag_inputs *in)
            (double)in->ctx.profiler_step_ns >= GS_TH_PROFILER_COST_SHARE * (double)in->step_ns;
 }
 
-static enum verdict when_profiler_heavy(const gs_diag_inputs *in, char *why, size_t cap)
+static enum verdict when_profiler_heavy(const gs_diag_inputs *in, gs_strbuf *why)
 {
     const gs_trace_context *c = ctx_of(in);
     if (!c->known)
         return UNKNOWN;
-    snprintf(why, cap, "the profiler's own host time is about %.3f ms of the %.3f ms step "
-             "(%.0f %%, estimated)",
-             (double)c->profiler_step_ns / 1e6, (double)in->step_ns / 1e6,
-             in->step_ns > 0 ? 100.0 * (double)c->profiler_step_ns / (double)in->step_ns : 0.0);
+    gs_strbuf_appendf(why,
+                      "the profiler's own host time is about %.3f ms of the %.3f ms step "
+                      "(%.0f %%, estimated)",
+                      (double)c->profiler_step_ns / 1e6, (double)in->step_ns / 1e6,
+                      in->step_ns > 0 ? 100.0 * (double)c->profiler_step_ns / (double)in->step_ns
+                                      : 0.0);
     return gs_profiler_cost_noticeable(in) ? APPLIES : DOES_NOT;
 }
 
@@ -249,17 +252,23 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_PROFILER_HEAVY] = when_profiler_heavy,
 };
 
-void gs_choose_actions(const gs_diag_inputs *in, gs_finding *f)
+int gs_choose_actions(const gs_diag_inputs *in, gs_finding *f)
 {
     f->nactions = f->nleft_out = 0;
     for (size_t a = 0; a < GS_RULE_MAX_ACTIONS && f->rule->actions[a].text; a++) {
         const gs_action *act = &f->rule->actions[a];
-        char why[GS_ACTION_WHY] = "";
+        gs_strbuf why;
+        gs_strbuf_init(&why);
         condition_fn test = act->when < GS_WHEN__COUNT ? conditions[act->when] : NULL;
-        enum verdict v = test ? test(in, why, sizeof why) : UNKNOWN;
+        enum verdict v = test ? test(in, &why) : UNKNOWN;
+        if (v == UNKNOWN) /* no reason to give: the action applies as to any trace */
+            gs_strbuf_free(&why);
         gs_chosen_action *to = v == DOES_NOT ? &f->left_out[f->nleft_out++]
                                              : &f->actions[f->nactions++];
         to->text = act->text;
-        snprintf(to->why, sizeof to->why, "%s", v == UNKNOWN ? "" : why);
+        to->why = gs_strbuf_steal(&why);
+        if (!to->why)
+            return -1;
     }
+    return 0;
 }

@@ -1,14 +1,15 @@
 /* How a diagnosis rule fills its finding: named inputs and thresholds, the evidence and the
  * reason in words, the share of the step and the time at stake. Shared by the rules
- * (diagnose.c); private to this folder. */
+ * (diagnose.c, diag_memory.c); private to this folder. */
 #ifndef GS_DIAG_FINDING_H
 #define GS_DIAG_FINDING_H
 
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdio.h>
+#include <stdlib.h>
 
 #include "analysis/diagnosis/diagnose.h"
+#include "common/strbuf.h"
 
 static inline void add_input(gs_finding *f, const char *name, double value, enum gs_unit unit)
 {
@@ -22,18 +23,30 @@ static inline void add_threshold(gs_finding *f, const char *name, double value, 
         f->thresholds[f->nthresholds++] = (gs_rule_value){name, value, (uint8_t)unit};
 }
 
-static inline void say(char *buf, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static inline void say(char *buf, size_t cap, const char *fmt, ...)
+/* Hands what b holds to *text (owned by the finding), b left empty. NULL when b failed (out of
+ * memory): every rule says its evidence and why on every path, so gs_diagnose reads a NULL text
+ * after a rule as out of memory. */
+static inline void keep_text(char **text, gs_strbuf *b)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, cap, fmt, ap);
-    va_end(ap);
+    free(*text);
+    *text = gs_strbuf_steal(b);
 }
 
-#define EVIDENCE(f, ...) say((f)->evidence, sizeof (f)->evidence, __VA_ARGS__)
-#define WHY(f, ...) say((f)->why, sizeof (f)->why, __VA_ARGS__)
+/* A text said in one go. */
+static inline void say(char **text, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void say(char **text, const char *fmt, ...)
+{
+    gs_strbuf b;
+    gs_strbuf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    gs_strbuf_vappendf(&b, fmt, ap);
+    va_end(ap);
+    keep_text(text, &b);
+}
+
+#define EVIDENCE(f, ...) say(&(f)->evidence, __VA_ARGS__)
+#define WHY(f, ...) say(&(f)->why, __VA_ARGS__)
 
 static inline double share(const gs_diag_inputs *in, gs_ns ns)
 {

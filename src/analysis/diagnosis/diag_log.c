@@ -1,10 +1,8 @@
 /* The verdict in the debug log: one line per rule with its decision and the --explain reason
  * (the key value against its threshold), at -vv its inputs and thresholds too. */
-#include <stdio.h>
-#include <string.h>
-
 #include "analysis/diagnosis/diagnose.h"
 #include "common/log.h"
+#include "common/strbuf.h"
 #include "common/util.h"
 
 static const char *const severity_names[] = {
@@ -25,46 +23,64 @@ static const struct {
 };
 
 /* name=value pairs in the units the rules think in. */
-static void append_values(char *buf, size_t cap, const gs_rule_value *v, size_t n)
+static void append_values(gs_strbuf *b, const gs_rule_value *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         size_t u = v[i].unit < COUNT_OF(units) ? v[i].unit : GS_UNIT_RATIO;
-        gs_log_append(buf, cap, "%s%s=%.*f%s", i ? ", " : "", v[i].name, units[u].decimals,
-                      v[i].value * units[u].scale, units[u].suffix);
+        gs_strbuf_appendf(b, "%s%s=%.*f%s", i ? ", " : "", v[i].name, units[u].decimals,
+                          v[i].value * units[u].scale, units[u].suffix);
     }
+}
+
+/* A line of the verdict's log starts with whose verdict it is: "rank 3 of 8: ". */
+static void start_line(gs_strbuf *line, const gs_diag_inputs *in)
+{
+    gs_strbuf_init(line);
+    gs_strbuf_appendf(line, "rank %d", (int)in->rank);
+    if (in->strag_ranks > 1)
+        gs_strbuf_appendf(line, " of %zu", in->strag_ranks);
+    gs_strbuf_append(line, ": ");
+}
+
+/* Logs the line and frees it. The log never fails the verdict: a line that ran out of memory is
+ * written as far as it got, and says so. */
+static void write_line(int level, gs_strbuf *line)
+{
+    GS_LOG(level, "%s%s", gs_strbuf_str(line),
+           gs_strbuf_failed(line) ? " ... (cut: out of memory)" : "");
+    gs_strbuf_free(line);
 }
 
 void gs_diagnosis_log(const gs_diag_inputs *in, const gs_diagnosis *d)
 {
-    char who[48];
-    if (in->strag_ranks > 1)
-        snprintf(who, sizeof who, "rank %d of %zu", (int)in->rank, in->strag_ranks);
-    else
-        snprintf(who, sizeof who, "rank %d", (int)in->rank);
-    char fired[512] = "";
+    gs_strbuf line;
+    start_line(&line, in);
+    gs_strbuf_appendf(&line, "verdict on %zu step(s) of %.3f ms (mean): %zu of %zu rules fired",
+                      in->steps, (double)in->step_ns / 1e6, d->nfired, d->n);
     for (size_t k = 0; k < d->nfired && k < d->n; k++) {
         const gs_finding *f = &d->findings[d->order[k]];
-        gs_log_append(fired, sizeof fired, "%s%s (%s)", k ? ", " : ": ", f->rule->id,
-                      severity_names[f->severity]);
+        gs_strbuf_appendf(&line, "%s%s (%s)", k ? ", " : ": ", f->rule->id,
+                          severity_names[f->severity]);
     }
-    GS_LOG(GS_LOG_INFO, "%s: verdict on %zu step(s) of %.3f ms (mean): %zu of %zu rules fired%s",
-           who, in->steps, (double)in->step_ns / 1e6, d->nfired, d->n, fired);
+    write_line(GS_LOG_INFO, &line);
     for (size_t i = 0; i < d->n; i++) {
         const gs_finding *f = &d->findings[i];
-        char stake[96] = "";
+        start_line(&line, in);
+        gs_strbuf_appendf(&line, "rule %s: %s", f->rule->id, severity_names[f->severity]);
         if (f->severity != GS_SEV_NONE && f->at_stake_ns > 0)
-            snprintf(stake, sizeof stake, ", %.3f ms per step at stake (%.1f %%)",
-                     (double)f->at_stake_ns / 1e6, 100 * f->at_stake_share);
-        GS_LOG(GS_LOG_INFO, "%s: rule %s: %s%s: %s", who, f->rule->id,
-               severity_names[f->severity], stake, f->why);
+            gs_strbuf_appendf(&line, ", %.3f ms per step at stake (%.1f %%)",
+                              (double)f->at_stake_ns / 1e6, 100 * f->at_stake_share);
+        gs_strbuf_appendf(&line, ": %s", f->why);
+        write_line(GS_LOG_INFO, &line);
         if (!gs_log_on(GS_LOG_DETAIL))
             continue;
-        char values[768] = "";
-        append_values(values, sizeof values, f->inputs, f->ninputs);
+        start_line(&line, in);
+        gs_strbuf_appendf(&line, "rule %s: inputs: ", f->rule->id);
+        append_values(&line, f->inputs, f->ninputs);
         if (f->nthresholds) {
-            gs_log_append(values, sizeof values, "; thresholds: ");
-            append_values(values, sizeof values, f->thresholds, f->nthresholds);
+            gs_strbuf_append(&line, "; thresholds: ");
+            append_values(&line, f->thresholds, f->nthresholds);
         }
-        GS_LOG(GS_LOG_DETAIL, "%s: rule %s: inputs: %s", who, f->rule->id, values);
+        write_line(GS_LOG_DETAIL, &line);
     }
 }

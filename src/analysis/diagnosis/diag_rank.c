@@ -28,24 +28,36 @@ static bool ranks_before(const gs_finding *a, const gs_finding *b)
     return a->at_stake_ns > b->at_stake_ns;
 }
 
+/* One rule on the trace, its actions chosen. -1 when out of memory: every rule says its evidence
+ * and why on every path (diag_finding.h), so a text left NULL is one that could not be built. */
+static int evaluate(const gs_rule *rule, const gs_diag_inputs *in, gs_finding *f)
+{
+    f->rule = rule;
+    rule->eval(in, f);
+    if (!f->evidence || !f->why || gs_choose_actions(in, f) != 0)
+        return -1;
+    if (f->profiler_ns == 0)
+        f->recorded_share = f->at_stake_share;
+    return 0;
+}
+
 int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out)
 {
     size_t n;
     const gs_rule *table = gs_rules(&n);
     out->findings = calloc(n, sizeof *out->findings);
     out->order = calloc(n, sizeof *out->order);
+    out->n = n;
     if (!out->findings || !out->order) {
         gs_diagnosis_free(out);
         return -1;
     }
-    out->n = n;
     out->nfired = 0;
     for (size_t i = 0; i < n; i++) {
-        out->findings[i].rule = &table[i];
-        table[i].eval(in, &out->findings[i]);
-        gs_choose_actions(in, &out->findings[i]);
-        if (out->findings[i].profiler_ns == 0)
-            out->findings[i].recorded_share = out->findings[i].at_stake_share;
+        if (evaluate(&table[i], in, &out->findings[i]) != 0) {
+            gs_diagnosis_free(out);
+            return -1;
+        }
         out->nfired += out->findings[i].severity != GS_SEV_NONE;
         /* Insertion keeps ties in rule-table order; there are ten rules. */
         size_t k = i;
@@ -60,8 +72,20 @@ int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out)
     return 0;
 }
 
+static void finding_free(gs_finding *f)
+{
+    free(f->evidence);
+    free(f->why);
+    for (size_t a = 0; a < f->nactions; a++)
+        free(f->actions[a].why);
+    for (size_t a = 0; a < f->nleft_out; a++)
+        free(f->left_out[a].why);
+}
+
 void gs_diagnosis_free(gs_diagnosis *d)
 {
+    for (size_t i = 0; d->findings && i < d->n; i++)
+        finding_free(&d->findings[i]);
     free(d->findings);
     free(d->order);
     memset(d, 0, sizeof *d);

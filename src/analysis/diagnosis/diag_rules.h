@@ -1,5 +1,5 @@
-/* The diagnosis rules (diagnose.c), one function each, for the rule table (diag_table.c);
- * private to this folder. */
+/* The diagnosis rules (diagnose.c; the memory rules in diag_memory.c), one function each, for
+ * the rule table (diag_table.c); private to this folder. */
 #ifndef GS_DIAG_RULES_H
 #define GS_DIAG_RULES_H
 

@@ -15,19 +15,15 @@
  *                    straggler, which the straggler rule claims
  *   straggler      = this rank's wait for the straggler inside collectives (on the straggler
  *                    itself: the other ranks' mean wait, what it costs the job)
- *   compute        = kernel time, when the GPU is busy: only faster kernels help */
+ *   compute        = kernel time, when the GPU is busy: only faster kernels help
+ * The memory rules, which put no time at stake, are in diag_memory.c. */
 #include "analysis/diagnosis/diagnose.h"
 
 #include "analysis/diagnosis/diag_finding.h"
 #include "analysis/diagnosis/diag_rules.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "analysis/crossrank/straggler.h"
 #include "analysis/base/thresholds.h"
-#include "common/log.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 
@@ -93,8 +89,10 @@ static void set_stake_without_profiler(const gs_diag_inputs *in, gs_finding *f, 
     f->speedup_bound = f->at_stake_ns < step ? (double)step / (double)(step - f->at_stake_ns) : 0;
 }
 
-/* Adds to a host-side finding what the profiler's share means for it, and lowers its gain. */
-static void take_off_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns idle, double th)
+/* Adds to a host-side finding what the profiler's share means for it (to its evidence, being
+ * built in `evidence`), and lowers its gain. */
+static void take_off_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns idle, double th,
+                              gs_strbuf *evidence)
 {
     gs_ns prof = profiler_part(in, idle);
     if (in->ctx.known)
@@ -106,12 +104,12 @@ static void take_off_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns idl
     set_stake_without_profiler(in, f, idle - prof, prof);
     if (f->at_stake_share <= th)
         f->severity = GS_SEV_FINDING;
-    size_t len = strlen(f->evidence);
-    snprintf(f->evidence + len, sizeof f->evidence - len,
-             "; about %.3f ms of it is the profiler's own host time (%s, estimated: "
-             "doc/diagnosis.md), leaving %.3f ms%s",
-             ms(prof), gs_collector_name(in->ctx.collector), ms(idle - prof),
-             f->severity == GS_SEV_FINDING ? ": the profiler could explain this verdict" : "");
+    gs_strbuf_appendf(evidence,
+                      "; about %.3f ms of it is the profiler's own host time (%s, estimated: "
+                      "doc/diagnosis.md), leaving %.3f ms%s",
+                      ms(prof), gs_collector_name(in->ctx.collector), ms(idle - prof),
+                      f->severity == GS_SEV_FINDING ? ": the profiler could explain this verdict"
+                                                    : "");
 }
 
 /* Many kernels, short ones, shorter than their launch calls: the host's launch rate bounds them. */
@@ -131,19 +129,6 @@ static bool without_gpu(const gs_diag_inputs *in, gs_finding *f)
     set_stake(in, f, 0, true);
     EVIDENCE(f, "no GPU activity in the trace");
     WHY(f, "no GPU activity in the trace: the rule does not apply");
-    return true;
-}
-
-/* The memory rules need allocator records ([memory] events); without them they say so. */
-static bool without_memory_records(double known, gs_finding *f)
-{
-    if (known >= 0)
-        return false;
-    f->severity = GS_SEV_NONE;
-    EVIDENCE(f, "no allocator records in the trace");
-    WHY(f, "no allocator records in the trace (torch.profiler records them with "
-           "profile_memory=True, gpuscope run with --trace memory, its default): the rule does "
-           "not apply");
     return true;
 }
 
@@ -178,19 +163,22 @@ void diag_rule_sync(const gs_diag_inputs *in, gs_finding *f)
     gs_ns claim = sync_claim(in);
     set_stake(in, f, claim, true);
     f->severity = f->at_stake_share > GS_TH_SYNC_SHARE ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
+    gs_strbuf evidence;
+    gs_strbuf_init(&evidence);
+    gs_strbuf_appendf(&evidence,
+                      "after synchronizing calls the GPU sits idle %.3f ms per step (%.1f %%); the "
+                      "host is blocked in them %.3f ms per step",
+                      ms(in->sync_idle_ns), 100 * share(in, in->sync_idle_ns),
+                      ms(in->sync_blocked_ns));
+    if (in->sync_top_op)
+        gs_strbuf_appendf(&evidence, ", mostly under %s", in->sync_top_op);
     /* When the bound is below the idle, say which one holds it. */
-    char bound[160] = "";
     if (claim < in->sync_idle_ns)
-        snprintf(bound, sizeof bound,
-                 "; removing them wins at most %.3f ms per step (the host's own work, %.3f ms, "
-                 "and the GPU's, %.3f ms, stay)",
-                 ms(claim), ms(in->step_ns - in->sync_blocked_ns), ms(gpu_work(in)));
-    EVIDENCE(f,
-             "after synchronizing calls the GPU sits idle %.3f ms per step (%.1f %%); the host "
-             "is blocked in them %.3f ms per step%s%s%s",
-             ms(in->sync_idle_ns), 100 * share(in, in->sync_idle_ns), ms(in->sync_blocked_ns),
-             in->sync_top_op ? ", mostly under " : "", in->sync_top_op ? in->sync_top_op : "",
-             bound);
+        gs_strbuf_appendf(&evidence,
+                          "; removing them wins at most %.3f ms per step (the host's own work, "
+                          "%.3f ms, and the GPU's, %.3f ms, stay)",
+                          ms(claim), ms(in->step_ns - in->sync_blocked_ns), ms(gpu_work(in)));
+    keep_text(&f->evidence, &evidence);
     WHY(f, "idle after syncs %.1f %% of the step, of which removing them can win %.1f %% "
         "(at most the time blocked in them and the step less the GPU's work) vs %.0f %%",
         100 * share(in, in->sync_idle_ns), 100 * f->at_stake_share, 100 * GS_TH_SYNC_SHARE);
@@ -216,19 +204,23 @@ void diag_rule_launch(const gs_diag_inputs *in, gs_finding *f)
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     if (!fires)
         set_stake(in, f, 0, true);
-    EVIDENCE(f,
-             "%.0f kernels per step, median %.1f us, %.0f %% of them shorter than their launch "
-             "call (median %.1f us); the GPU waits on the host %.3f ms per step (%.1f %%)",
-             in->kernels_per_step, (double)in->median_kernel_ns / 1e3,
-             100 * in->short_kernel_share, (double)in->median_launch_ns / 1e3, ms(idle),
-             100 * share(in, idle));
+    gs_strbuf evidence;
+    gs_strbuf_init(&evidence);
+    gs_strbuf_appendf(&evidence,
+                      "%.0f kernels per step, median %.1f us, %.0f %% of them shorter than their "
+                      "launch call (median %.1f us); the GPU waits on the host %.3f ms per step "
+                      "(%.1f %%)",
+                      in->kernels_per_step, (double)in->median_kernel_ns / 1e3,
+                      100 * in->short_kernel_share, (double)in->median_launch_ns / 1e3, ms(idle),
+                      100 * share(in, idle));
     WHY(f, "%.0f kernels per step (>= %d?), median kernel %.1f us (< %.0f us?), short kernels "
         "%.0f %% (>= %.0f %%?), GPU waiting on the host %.1f %% (> %.0f %%?)",
         in->kernels_per_step, GS_TH_LAUNCH_MIN_KERNELS_PER_STEP,
         (double)in->median_kernel_ns / 1e3, GS_TH_SHORT_KERNEL_NS / 1e3,
         100 * in->short_kernel_share, 100 * GS_TH_SHORT_KERNEL_SHARE, 100 * share(in, idle),
         100 * GS_TH_LAUNCH_HOSTWAIT_SHARE);
-    take_off_profiler(in, f, idle, GS_TH_LAUNCH_HOSTWAIT_SHARE);
+    take_off_profiler(in, f, idle, GS_TH_LAUNCH_HOSTWAIT_SHARE, &evidence);
+    keep_text(&f->evidence, &evidence);
 }
 
 /* CUDA graphs captured and instantiated, then (almost) never launched: the step's kernels were
@@ -258,19 +250,23 @@ void diag_rule_graphs(const gs_diag_inputs *in, gs_finding *f)
         WHY(f, "no graph instantiated (> 0?): the rule does not apply");
         return;
     }
-    char captured[96] = "";
+    gs_strbuf evidence;
+    gs_strbuf_init(&evidence);
+    gs_strbuf_appendf(&evidence, "%llu CUDA graph%s instantiated",
+                      (unsigned long long)g->instantiations, g->instantiations == 1 ? "" : "s");
     if (g->captures)
-        snprintf(captured, sizeof captured, " (%llu kernel launch%s recorded in %llu capture%s)",
-                 (unsigned long long)g->captured_launches, g->captured_launches == 1 ? "" : "es",
-                 (unsigned long long)g->captures, g->captures == 1 ? "" : "s");
-    EVIDENCE(f,
-             "%llu CUDA graph%s instantiated%s, %llu graph launch%s: %llu of %llu kernels (%.1f %%) "
-             "ran from a graph, the rest were launched one by one; the GPU waits on the host "
-             "%.3f ms per step (%.1f %%)",
-             (unsigned long long)g->instantiations, g->instantiations == 1 ? "" : "s", captured,
-             (unsigned long long)g->launches, g->launches == 1 ? "" : "es",
-             (unsigned long long)g->graph_kernels, (unsigned long long)g->kernels,
-             100 * gs_graph_kernel_share(g), ms(idle), 100 * share(in, idle));
+        gs_strbuf_appendf(&evidence, " (%llu kernel launch%s recorded in %llu capture%s)",
+                          (unsigned long long)g->captured_launches,
+                          g->captured_launches == 1 ? "" : "es", (unsigned long long)g->captures,
+                          g->captures == 1 ? "" : "s");
+    gs_strbuf_appendf(&evidence,
+                      ", %llu graph launch%s: %llu of %llu kernels (%.1f %%) ran from a graph, the "
+                      "rest were launched one by one; the GPU waits on the host %.3f ms per step "
+                      "(%.1f %%)",
+                      (unsigned long long)g->launches, g->launches == 1 ? "" : "es",
+                      (unsigned long long)g->graph_kernels, (unsigned long long)g->kernels,
+                      100 * gs_graph_kernel_share(g), ms(idle), 100 * share(in, idle));
+    keep_text(&f->evidence, &evidence);
     WHY(f, "%llu graph(s) instantiated (> 0?), %llu launched (0?) or %.1f %% of kernels from a "
         "graph (< %.0f %%?); GPU waiting on the host %.1f %% (> %.0f %% for a bottleneck?)",
         (unsigned long long)g->instantiations, (unsigned long long)g->launches,
@@ -296,24 +292,28 @@ void diag_rule_host(const gs_diag_inputs *in, gs_finding *f)
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     if (!fires)
         set_stake(in, f, 0, true);
+    gs_strbuf evidence;
+    gs_strbuf_init(&evidence);
+    gs_strbuf_appendf(&evidence,
+                      "the GPU waits on host work %.3f ms per step (%.1f %%): CPU operators %.3f "
+                      "ms + runtime calls %.3f ms + untraced host time %.3f ms",
+                      ms(idle), 100 * share(in, idle), ms(in->cpu_exec_ns), ms(in->runtime_ns),
+                      ms(in->other_ns));
     /* The parts add up to the total: the GPU idle after synchronizing calls, which the
      * synchronization rule claims, is named as what is taken off (host_idle). */
-    char less[96] = "";
     if (sync_claim(in) > 0)
-        snprintf(less, sizeof less, ", less %.3f ms after synchronizing calls (Synchronization's)",
-                 ms(sync_claim(in)));
-    EVIDENCE(f,
-             "the GPU waits on host work %.3f ms per step (%.1f %%): CPU operators %.3f ms + "
-             "runtime calls %.3f ms + untraced host time %.3f ms%s; GPU utilization %.0f %%",
-             ms(idle), 100 * share(in, idle), ms(in->cpu_exec_ns), ms(in->runtime_ns),
-             ms(in->other_ns), less, 100 * in->gpu_util);
+        gs_strbuf_appendf(&evidence,
+                          ", less %.3f ms after synchronizing calls (Synchronization's)",
+                          ms(sync_claim(in)));
+    gs_strbuf_appendf(&evidence, "; GPU utilization %.0f %%", 100 * in->gpu_util);
     WHY(f, "GPU waiting on the host %.1f %% of the step (> %.0f %%?)%s", 100 * share(in, idle),
         100 * GS_TH_HOST_WAIT_SHARE,
         graphs_claim_host_idle(in)
             ? "; CUDA graphs were instantiated but not replayed, so this is theirs instead"
         : kernels_short(in) ? "; kernels are short, so this is launch overhead instead"
                             : "");
-    take_off_profiler(in, f, idle, GS_TH_HOST_WAIT_SHARE);
+    take_off_profiler(in, f, idle, GS_TH_HOST_WAIT_SHARE, &evidence);
+    keep_text(&f->evidence, &evidence);
 }
 
 void diag_rule_transfer(const gs_diag_inputs *in, gs_finding *f)
@@ -499,70 +499,6 @@ void diag_rule_low_mfu(const gs_diag_inputs *in, gs_finding *f)
     WHY(f, "kernel time in FLOP-counted operators %.1f %% (>= %.0f %%?), MFU %.1f %% "
         "(< %.0f %%?)",
         100 * in->flop_op_share, 100 * GS_TH_GEMM_DOMINATED, 100 * in->mfu, 100 * GS_TH_LOW_MFU);
-}
-
-void diag_rule_memory_growth(const gs_diag_inputs *in, gs_finding *f)
-{
-    if (without_memory_records(in->mem_growth_r2, f))
-        return;
-    add_input(f, "growth_bytes_per_step", in->mem_growth_per_step, GS_UNIT_BYTES);
-    add_input(f, "fit_r2", in->mem_growth_r2, GS_UNIT_RATIO);
-    add_input(f, "steps", (double)in->mem_growth_steps, GS_UNIT_COUNT);
-    add_threshold(f, "growth_bytes_per_step", (double)GS_TH_MEM_LEAK_MIN_GROWTH, GS_UNIT_BYTES);
-    add_threshold(f, "fit_r2", GS_TH_MEM_LEAK_R2, GS_UNIT_RATIO);
-    add_threshold(f, "steps", GS_TH_MEM_LEAK_MIN_STEPS, GS_UNIT_COUNT);
-    bool fires = in->mem_growth_steps >= GS_TH_MEM_LEAK_MIN_STEPS &&
-                 in->mem_growth_r2 >= GS_TH_MEM_LEAK_R2 &&
-                 in->mem_growth_per_step >= (double)GS_TH_MEM_LEAK_MIN_GROWTH;
-    f->severity = fires ? GS_SEV_RISK : GS_SEV_NONE;
-    EVIDENCE(f, "allocated memory grows %.1f MB per step (linear fit R^2 %.2f over %zu steps)",
-             in->mem_growth_per_step / 1e6, in->mem_growth_r2, in->mem_growth_steps);
-    WHY(f, "growth %.1f MB/step (>= %.0f MB?), R^2 %.2f (>= %.2f?), %zu steps (>= %d?)",
-        in->mem_growth_per_step / 1e6, (double)GS_TH_MEM_LEAK_MIN_GROWTH / 1e6,
-        in->mem_growth_r2, GS_TH_MEM_LEAK_R2, in->mem_growth_steps, GS_TH_MEM_LEAK_MIN_STEPS);
-}
-
-/* "0.93", or "not recorded" for a ratio the trace cannot give (-1). */
-static const char *ratio_text(char *buf, size_t cap, double v)
-{
-    if (v < 0)
-        return "not recorded";
-    snprintf(buf, cap, "%.2f", v);
-    return buf;
-}
-
-void diag_rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f)
-{
-    if (without_memory_records(in->mem_peak_share > in->mem_fragmentation ? in->mem_peak_share
-                                                                          : in->mem_fragmentation,
-                               f))
-        return;
-    /* A figure the records cannot give (reserved of CUDA's own allocations, a device of unknown
-     * size) is no input: the rule reads what is there. */
-    if (in->mem_peak_share >= 0)
-        add_input(f, "peak_share", in->mem_peak_share, GS_UNIT_SHARE);
-    if (in->mem_fragmentation >= 0)
-        add_input(f, "fragmentation", in->mem_fragmentation, GS_UNIT_RATIO);
-    add_threshold(f, "peak_share", GS_TH_MEM_PEAK_SHARE, GS_UNIT_SHARE);
-    add_threshold(f, "fragmentation", GS_TH_MEM_FRAGMENTATION, GS_UNIT_RATIO);
-    bool full = in->mem_peak_share > GS_TH_MEM_PEAK_SHARE;
-    bool fragmented = in->mem_fragmentation > GS_TH_MEM_FRAGMENTATION;
-    f->severity = full ? GS_SEV_RISK : fragmented ? GS_SEV_FINDING : GS_SEV_NONE;
-    char frag[32];
-    const char *frag_text = ratio_text(frag, sizeof frag, in->mem_fragmentation);
-    if (in->mem_peak_share >= 0)
-        EVIDENCE(f, "peak memory held is %.0f %% of the device; reserved / allocated at the "
-                 "peak is %s",
-                 100 * in->mem_peak_share, frag_text);
-    else
-        EVIDENCE(f, "device memory unknown; reserved / allocated at the peak is %s", frag_text);
-    if (in->mem_peak_share >= 0)
-        WHY(f, "peak %.1f %% of the device (> %.0f %%?), fragmentation %s (> %.1f?)",
-            100 * in->mem_peak_share, 100 * GS_TH_MEM_PEAK_SHARE, frag_text,
-            GS_TH_MEM_FRAGMENTATION);
-    else
-        WHY(f, "device memory unknown, fragmentation %s (> %.1f?)", frag_text,
-            GS_TH_MEM_FRAGMENTATION);
 }
 
 void diag_rule_no_gpu(const gs_diag_inputs *in, gs_finding *f)

@@ -85,7 +85,7 @@ typedef struct gs_rule_value {
     uint8_t unit; /* enum gs_unit */
 } gs_rule_value;
 
-enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 8, GS_ACTION_WHY = 160 };
+enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 8 };
 
 /* What the trace must show for an action to apply (diag_actions.c: the test and the reason, in
  * words, that the report prints beside the action). */
@@ -119,7 +119,7 @@ typedef struct gs_action {
 /* An action chosen for a finding (or left out), and why, in words, from the trace. */
 typedef struct gs_chosen_action {
     const char *text;
-    char why[GS_ACTION_WHY]; /* "" when it applies to any trace */
+    char *why; /* owned; "" when it applies to any trace */
 } gs_chosen_action;
 
 typedef struct gs_rule gs_rule;
@@ -139,8 +139,8 @@ typedef struct gs_finding {
     size_t ninputs;
     gs_rule_value thresholds[GS_RULE_MAX_VALUES];
     size_t nthresholds;
-    char evidence[480]; /* one sentence with the numbers */
-    char why[320];      /* why it fired or not: for report --explain */
+    char *evidence; /* owned: one sentence with the numbers */
+    char *why;      /* owned: why it fired or not, for report --explain */
     gs_chosen_action actions[GS_RULE_MAX_ACTIONS]; /* the rule's actions this trace calls for */
     size_t nactions;
     gs_chosen_action left_out[GS_RULE_MAX_ACTIONS]; /* the others, with why they do not apply */
@@ -164,10 +164,13 @@ typedef struct gs_diagnosis {
 
 const gs_rule *gs_rules(size_t *n);
 
+/* Every rule on `in`, ranked. -1 only when out of memory (the caller says so: gs_fail_oom), with
+ * *out freed. The findings own their text; gs_diagnosis_free releases it. */
 int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out);
 
-/* Fills f->actions and f->left_out from the rule's actions and in->ctx (diag_actions.c). */
-void gs_choose_actions(const gs_diag_inputs *in, gs_finding *f);
+/* Fills f->actions and f->left_out from the rule's actions and in->ctx (diag_actions.c). -1 when
+ * out of memory; what it filled is f's, freed with it. */
+int gs_choose_actions(const gs_diag_inputs *in, gs_finding *f);
 
 /* Whether the profiler's estimated cost per step is worth saying beside a host-side verdict
  * (GS_TH_PROFILER_COST_SHARE of the step). */

@@ -1,9 +1,10 @@
 #include "analysis/pipeline/runs.h"
 
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/strbuf.h"
 
 /* A trace's time span on the Unix clock: its first to last event. */
 typedef struct span {
@@ -75,30 +76,38 @@ int gs_runs_check(const gs_rank_summary *v, size_t n, gs_error *err)
             end = s[i].end;
     }
     qsort(s, n, sizeof *s, cmp_index);
-    char list[300] = "", pick[160] = "";
-    size_t len = 0, plen = 0;
-    for (size_t r = 0; r < runs && len < sizeof list; r++) {
-        len += (size_t)snprintf(list + len, sizeof list - len, "%srun %zu:", r ? "; " : "", r + 1);
+    gs_strbuf list, pick;
+    gs_strbuf_init(&list);
+    gs_strbuf_init(&pick);
+    for (size_t r = 0; r < runs; r++) {
+        gs_strbuf_appendf(&list, "%srun %zu:", r ? "; " : "", r + 1);
         bool first = true;
-        for (size_t i = 0; i < n && len < sizeof list; i++) {
+        for (size_t i = 0; i < n; i++) {
             if (s[i].run != r)
                 continue;
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s rank %d %s",
-                                    first ? "" : ",", (int)v[i].id.rank, base_name(v[i].id.path));
+            gs_strbuf_appendf(&list, "%s rank %d %s", first ? "" : ",", (int)v[i].id.rank,
+                              base_name(v[i].id.path));
             first = false;
-            if (r == 0 && plen < sizeof pick)
-                plen += (size_t)snprintf(pick + plen, sizeof pick - plen, " DIR/%s",
-                                         base_name(v[i].id.path));
+            if (r == 0)
+                gs_strbuf_appendf(&pick, " DIR/%s", base_name(v[i].id.path));
         }
     }
     free(s);
-    if (runs > 1)
-        return gs_fail(err, GS_EXIT_INPUT,
-                       "the %zu traces are %zu runs, not one (a rank appears in several; their "
-                       "times do not overlap): %s. Name one run's traces to report it, e.g. "
-                       "gpuscope report%s",
-                       n, runs, list, pick);
-    return gs_fail(err, GS_EXIT_INPUT,
-                   "a rank appears in several of the %zu traces, which overlap in time: %s. Name "
-                   "one trace per rank to report them", n, list);
+    int rc;
+    if (gs_strbuf_failed(&list) || gs_strbuf_failed(&pick))
+        rc = gs_fail_oom(err);
+    else if (runs > 1)
+        rc = gs_fail(err, GS_EXIT_INPUT,
+                     "the %zu traces are %zu runs, not one (a rank appears in several; their "
+                     "times do not overlap): %s. Name one run's traces to report it, e.g. "
+                     "gpuscope report%s",
+                     n, runs, gs_strbuf_str(&list), gs_strbuf_str(&pick));
+    else
+        rc = gs_fail(err, GS_EXIT_INPUT,
+                     "a rank appears in several of the %zu traces, which overlap in time: %s. "
+                     "Name one trace per rank to report them",
+                     n, gs_strbuf_str(&list));
+    gs_strbuf_free(&list);
+    gs_strbuf_free(&pick);
+    return rc;
 }
