@@ -34,8 +34,11 @@ int cmd_summarize(int argc, char **argv)
 {
     const char *out_path = NULL;
     const gs_cli_text texts[] = {{"output", &out_path, 'o'}};
-    const gs_cli_spec spec = {.command = "summarize", .help = summarize_help, .step = true,
-                              .keep_warmup = true, .texts = texts, .ntexts = 1};
+    /* One trace, one summary, no output on stdout: --format, --limit and --rank would change
+     * nothing. */
+    const gs_cli_spec spec = {.command = "summarize", .help = summarize_help, .no_format = true,
+                              .no_limit = true, .no_rank = true, .step = true, .keep_warmup = true,
+                              .texts = texts, .ntexts = 1};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)

@@ -127,7 +127,7 @@ static void build_options(const gs_cli_spec *spec, opt_table *t)
         add_option(t, "sort", required_argument, K_SORT, 0, 0);
     if (traces && !spec->no_limit)
         add_option(t, "limit", required_argument, K_LIMIT, 0, 0);
-    if (traces)
+    if (traces && !spec->no_rank)
         add_option(t, "rank", required_argument, K_RANK, 0, 0);
     if (spec->step) {
         add_option(t, "step", required_argument, K_STEP, 0, 0);

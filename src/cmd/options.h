@@ -101,6 +101,7 @@ typedef struct gs_cli_spec {
     enum gs_cli_operands operands;
     bool no_format;       /* no shared --format (table, csv, json): none, or its own choice */
     bool no_limit;        /* no --limit, though it reads traces */
+    bool no_rank;         /* no --rank, though it reads traces */
     bool csv;             /* --format csv is offered */
     bool sort;            /* --sort is offered */
     bool step;            /* --step REGEX is offered (gs_cli.steps.regex) */
