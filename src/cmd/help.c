@@ -1,6 +1,7 @@
 /* --help made from what it describes: the "options:" lines from the options the parser takes
  * (cmd/option_table.h: each option's own help, the shared options' usual help or the command's
- * wording of it), --sort's list from the view's columns. */
+ * wording of it), the column lines from the column tables (gs_column.help). An option or a
+ * column added without help shows as a bare name, which tests/cli/test_docs.sh refuses. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,10 +9,12 @@
 #include "cmd/options.h"
 #include "common/util.h"
 
-/* Help texts are wrapped by hand to end by this column; --sort's list is wrapped to it, and an
- * option too wide for its column takes a line of its own when its help would pass it. */
+/* Help texts are wrapped by hand to end by this column; --sort's list is wrapped to it, and a
+ * name too wide for its column takes a line of its own when its help would pass it. */
 #define HELP_WIDTH 80
 #define USUAL_INDENT 19
+
+enum { MAX_COLUMNS = 64 }; /* more than the tables of any one --help hold */
 
 /* What the shared options take and their usual help (GS_CLI_OPT_FROM and after). */
 static const struct shared_option {
@@ -217,10 +220,65 @@ static void write_options(FILE *out, const gs_cli_spec *s)
             write_option(out, s, &t, i, indent);
 }
 
+static int find_key(const gs_column *const *list, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i]->key, key))
+            return (int)i;
+    return -1;
+}
+
+/* The columns of a part's tables as one list, by JSON key: a column that only a later table has
+ * goes before the next column of its own table already listed, beside its neighbours there. */
+static size_t merge_columns(const gs_cli_help_part *part, const gs_column **list)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < GS_CLI_HELP_TABLES && part->tables[t]; t++) {
+        size_t ncols;
+        const gs_column *cols = part->tables[t](&ncols);
+        for (size_t c = 0; c < ncols && n < MAX_COLUMNS; c++) {
+            if ((cols[c].flags & GS_COL_JSON_ONLY) || find_key(list, n, cols[c].key) >= 0)
+                continue;
+            size_t at = n;
+            for (size_t next = c + 1; next < ncols && at == n; next++) {
+                int i = find_key(list, n, cols[next].key);
+                if (i >= 0)
+                    at = (size_t)i;
+            }
+            memmove(&list[at + 1], &list[at], (n - at) * sizeof *list);
+            list[at] = &cols[c];
+            n++;
+        }
+    }
+    return n;
+}
+
+/* A line per column; the columns whose help is "" join the titles of the one before. */
+static void write_columns(FILE *out, const gs_cli_help_part *part)
+{
+    const gs_column *list[MAX_COLUMNS];
+    size_t n = merge_columns(part, list);
+    for (size_t i = 0; i < n;) {
+        char titles[256] = "";
+        const char *help = list[i]->help;
+        append_str(titles, sizeof titles, list[i]->title);
+        for (i++; i < n && list[i]->help && !*list[i]->help; i++) {
+            append_str(titles, sizeof titles, ", ");
+            append_str(titles, sizeof titles, list[i]->title);
+        }
+        write_entry(out, titles, help, part->indent);
+    }
+}
+
 void gs_cli_help_write(FILE *out, const gs_cli_spec *spec)
 {
     fputs(spec->help.intro, out);
     write_options(out, spec);
-    for (size_t i = 0; i < spec->help.nparts; i++)
-        fputs(spec->help.parts[i].text, out);
+    for (size_t i = 0; i < spec->help.nparts; i++) {
+        const gs_cli_help_part *part = &spec->help.parts[i];
+        if (part->text)
+            fputs(part->text, out);
+        if (part->tables[0])
+            write_columns(out, part);
+    }
 }

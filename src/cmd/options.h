@@ -94,9 +94,17 @@ enum gs_cli_operands {
 /* The columns of a table that a --help describes, e.g. gs_api_columns. */
 typedef const gs_column *gs_cli_columns_fn(size_t *ncols);
 
-/* A part of --help after the options: text as it is. */
+enum { GS_CLI_HELP_TABLES = 4 };
+
+/* A part of --help after the options: `text` as it is, then, when `tables` names any, a line
+ * per column of those tables (gs_column.help) with its title at column 2 and its help from
+ * column `indent`. The tables make one list: a column that only a later table has goes before
+ * the next column of its own table already listed. A column whose help is "" shares the line
+ * of the column before it ("Min, Max"); JSON-only columns are left out. */
 typedef struct gs_cli_help_part {
     const char *text;
+    gs_cli_columns_fn *tables[GS_CLI_HELP_TABLES];
+    int indent;
 } gs_cli_help_part;
 
 /* How --sort orders rows (gs_table_sort), for the help of --sort. */

@@ -21,17 +21,8 @@ static const char intro[] =
     "\n";
 
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "columns:\n"
-     "  Time (%)   Total of the row / sum of the Totals of all rows x 100\n"
-     "  Total      sum of the calls' durations\n"
-     "  Num Calls  number of calls\n"
-     "  Avg        Total / Num Calls\n"
-     "  Med        median duration; mean of the two middle ones for an even count\n"
-     "  Min, Max   shortest and longest duration\n"
-     "  StdDev     sample standard deviation (n - 1); 0 for one call\n"
-     "  Name       API function\n"
-     "Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n"},
+    {"\ncolumns:\n", {gs_api_columns}, .indent = 13},
+    {"Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n"},
 };
 
 static const gs_column *columns(const gs_view_args *a, size_t *ncols)

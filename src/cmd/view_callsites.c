@@ -40,31 +40,26 @@ static const gs_cli_count counts[] = {
                .help = "with --tree, only the first N levels (default: all)"},
 };
 
-/* The frames' table, the default: what --sort names. */
+/* --help's tables: the frames (the default, and what --sort names), the tree of frames (Depth),
+ * the modules. */
 static const gs_column *frame_columns(size_t *ncols)
 {
     return gs_callsite_columns(GS_CALLSITES_FRAMES, ncols);
 }
 
+static const gs_column *tree_columns(size_t *ncols)
+{
+    return gs_callsite_columns(GS_CALLSITES_TREE, ncols);
+}
+
+static const gs_column *module_columns(size_t *ncols)
+{
+    return gs_callsite_columns(GS_CALLSITES_MODULES, ncols);
+}
+
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "columns:\n"
-     "  Depth      --tree: 0 for an outermost frame (module), then one more a level\n"
-     "  Frame      as the trace names it: \"file.py(line): function\", a built-in\n"
-     "             (\"<built-in method addmm ...>\") or a module (\"nn.Module: Linear_0\")\n"
-     "  Module     --modules: the module path from the outermost module; with --tree\n"
-     "             the module's name (json adds its path)\n"
-     "  Calls      frames (module calls) inside the window\n"
-     "  GPU total  time of the kernels, copies and sets launched while the frame was\n"
-     "             on the launching thread's stack (a frame that recurs counts once)\n"
-     "  GPU %      GPU total / all GPU time launched inside the window x 100, by any\n"
-     "             thread (backward's GPU time is launched by autograd's own thread,\n"
-     "             which has no Python frames: the line under the table says how much)\n"
-     "  GPU self   the part launched while it was the innermost frame (module)\n"
-     "  Launches   kernels, copies and sets in GPU total\n"
-     "  CPU total  the frames' time inside the window (a recursive call once)\n"
-     "  CPU self   CPU total minus the time of the frames (modules) directly inside\n"
-     "Durations are whole ns in csv and json.\n"},
+    {"\ncolumns:\n", {frame_columns, tree_columns, module_columns}, .indent = 13},
+    {"Durations are whole ns in csv and json.\n"},
 };
 
 static enum gs_callsite_view which(const gs_view_args *a)

@@ -44,42 +44,12 @@ static const gs_column *by_launch_columns(size_t *ncols)
 static const char *const help_order[] = {"by-launch", GS_CLI_WINDOW_OPTIONS, "ncu", NULL};
 
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "columns:\n"
-     "  Time (%)   Total of the row / sum of the Totals of all rows x 100\n"
-     "  Total      sum of the kernels' durations\n"
-     "  Instances  number of kernels\n"
-     "  Avg        Total / Instances\n"
-     "  Med        median duration; mean of the two middle ones for an even count\n"
-     "  Min, Max   shortest and longest duration\n"
-     "  StdDev     sample standard deviation (n - 1); 0 for one instance\n"
-     "  GridXYZ    grid dimensions (--by-launch)\n"
-     "  BlockXYZ   block dimensions (--by-launch)\n"
-     "  Operator   the operator that launched most of the row's time: the innermost\n"
-     "             framework operator around the launch call (else an NVTX range;\n"
-     "             never a step or annotation), as the TensorBoard plugin's kernel\n"
-     "             view and HTA show it; '-' when none launched it\n"
-     "  Op (%)     the share of the row's time that operator launched\n"
-     "  Name       kernel name\n"
-     "Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n"
+    {"\ncolumns:\n", {by_launch_columns}, .indent = 13},
+    {"Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n"
      "\n"
-     "columns with --ncu (one row per kernel in the export, in its order):\n"
-     "  ID           ncu's ID of the profiled launch\n"
-     "  Compute (%)  Compute (SM) Throughput, % of peak, as ncu wrote it\n"
-     "  Memory (%)   Memory Throughput, % of peak, as ncu wrote it\n"
-     "  Occupancy (%), Theoretical (%)  achieved and theoretical occupancy\n"
-     "  Limiter      the resource allowing the fewest blocks per SM: registers,\n"
-     "               shared memory, warps, barriers or blocks per SM\n"
-     "  FLOP/B       FP32 FLOP per DRAM byte (raw page's roofline metrics)\n"
-     "  Roofline     compute or memory: FLOP/B above or below the ridge point\n"
-     "  Duration     ncu's duration of the profiled launch\n"
-     "  Instances, Total  the joined kernels of the trace (same function, grid\n"
-     "               and block)\n"
-     "  Top finding, Speedup (%)  ncu's rule with the largest estimated speedup\n"
-     "  Match        name, function (same function spelt differently) or\n"
-     "               unmatched (no trace kernel of that function and launch)\n"
-     "  GridXYZ, BlockXYZ, Name  the launch and ncu's kernel name\n"
-     "Then every rule finding: ID, Speedup (%), Of (local or global), Type (OPT,\n"
+     "columns with --ncu (one row per kernel in the export, in its order):\n",
+     {gs_ncu_columns}, .indent = 15},
+    {"Then every rule finding: ID, Speedup (%), Of (local or global), Type (OPT,\n"
      "INF, WRN), Section, Rule, Description.\n"},
 };
 

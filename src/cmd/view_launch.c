@@ -24,29 +24,19 @@ enum { PER_STEP }; /* its flag */
 
 static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step", .help = "one row per step instead"}};
 
+static const gs_column *rank_columns(size_t *ncols)
+{
+    return gs_launch_columns(false, ncols);
+}
+
+static const gs_column *step_columns(size_t *ncols)
+{
+    return gs_launch_columns(true, ncols);
+}
+
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "columns:\n"
-     "  Steps           kept steps (warm-up left out unless --keep-warmup)\n"
-     "  Kernels/Step    kernels in the kept steps / Steps\n"
-     "  Launches/s      launch calls / step time, in seconds\n"
-     "  Step, Warm-up   the step's number; yes for a warm-up step (--per-step)\n"
-     "  Med Kernel      median kernel duration\n"
-     "  Med Launch      median duration of the launching API calls\n"
-     "  Short           kernels shorter than their launch call, the call <= 50 us\n"
-     "  Short (%)       Short / kernels with a launch call x 100\n"
-     "  Short Time (%)  time in short kernels / kernel time x 100\n"
-     "  Delay Med, P95, Max\n"
-     "                  launch delay: kernel start - launch call end (>= 0)\n"
-     "  Delay >100us    launches delayed more than 100 us\n"
-     "  Graph           kernels run from a CUDA graph (graph id or graph launch)\n"
-     "  Driver          kernels launched by cuLaunchKernel (Triton) or\n"
-     "                  hip(Ext)ModuleLaunchKernel\n"
-     "  Graph (%)       Graph / kernels x 100 (per-rank rows)\n"
-     "  Kernels/Graph   Graph / cudaGraphLaunch calls in the kept steps\n"
-     "  Graphs Inst.    cudaGraphInstantiate calls in the whole trace; graphs\n"
-     "                  instantiated but hardly launched are a verdict in report\n"
-     "A kernel belongs to the step its launch call began in. Medians and\n"
+    {"\ncolumns:\n", {rank_columns, step_columns}, .indent = 18},
+    {"A kernel belongs to the step its launch call began in. Medians and\n"
      "percentiles are nearest-rank; durations are whole ns in csv and json.\n"},
 };
 

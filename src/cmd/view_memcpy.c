@@ -20,20 +20,8 @@ static const char intro[] =
     "\n";
 
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "columns:\n"
-     "  Time (%)   Total of the row / sum of the Totals of all rows x 100\n"
-     "  Total      sum of the operations' durations\n"
-     "  Count      number of operations\n"
-     "  Avg        Total / Count\n"
-     "  Med        median duration; mean of the two middle ones for an even count\n"
-     "  Min, Max   shortest and longest duration\n"
-     "  Bytes      bytes copied or set\n"
-     "  Bandwidth  Bytes / Total, in GB/s (1 GB = 10^9 bytes)\n"
-     "  Operation  kind (HtoD, DtoH, DtoD, HtoH, PtoP, Memset) and, when the trace\n"
-     "             says, the memory on each side: Pageable, Pinned, Device, Array,\n"
-     "             Managed. A pageable side makes an async copy synchronous.\n"
-     "Durations are whole ns and sizes whole bytes in csv and json.\n"},
+    {"\ncolumns:\n", {gs_memcpy_columns}, .indent = 13},
+    {"Durations are whole ns and sizes whole bytes in csv and json.\n"},
 };
 
 static const gs_column *columns(const gs_view_args *a, size_t *ncols)

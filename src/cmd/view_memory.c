@@ -27,32 +27,30 @@ static const gs_cli_flag flags[] = {
     [PER_STEP] = {"per-step", .help = "allocated and reserved at each step's end instead"},
 };
 
+/* --help lists the columns of its four tables. */
+static const gs_column *device_columns(size_t *ncols)
+{
+    return gs_memory_columns(GS_MEMORY_DEVICES, ncols);
+}
+
+static const gs_column *op_columns(size_t *ncols)
+{
+    return gs_memory_columns(GS_MEMORY_OPS, ncols);
+}
+
+static const gs_column *timeline_columns(size_t *ncols)
+{
+    return gs_memory_columns(GS_MEMORY_TIMELINE, ncols);
+}
+
+static const gs_column *step_columns(size_t *ncols)
+{
+    return gs_memory_columns(GS_MEMORY_STEPS, ncols);
+}
+
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "columns:\n"
-     "  Type, Device    c10 device type (cuda, cpu, ...) and index (- for the host)\n"
-     "  Allocator       pytorch: its allocators' records carry allocated (tensors)\n"
-     "                  and reserved (the caching allocator's pool); cuda: CUDA's\n"
-     "                  allocations (cudaMalloc...) recorded by gpuscope run, summed\n"
-     "                  from their sizes: for PyTorch its reserved pool; no reserved\n"
-     "  Peak Alloc      highest allocated\n"
-     "  Reserved@Peak   reserved at that record\n"
-     "  Peak Reserved   highest reserved\n"
-     "  Frag            Reserved@Peak / Peak Alloc (fragmented above 1.5)\n"
-     "  Peak Step       step holding the peak, - when outside every step\n"
-     "  Growth/Step     least-squares slope of allocated at the kept steps' ends\n"
-     "  Fit R2          the fit's coefficient of determination (leak: growth > 0,\n"
-     "                  R2 >= 0.9 over >= 4 steps)\n"
-     "  Device Mem      the device's memory\n"
-     "  Headroom        Device Mem - the peak held (Peak Reserved; Peak Alloc for\n"
-     "                  cuda, what CUDA gave out)\n"
-     "  Peak (%)        the peak held / Device Mem x 100 (near limit above 90)\n"
-     "  Flags           fragmented, near limit, leak\n"
-     "  Peak Operator   innermost operator on the peak record's thread\n"
-     "  --ops: Alloc Size and Allocs sum allocations in the operator and its\n"
-     "  children, Increase allocations minus frees; Self: directly in it. A free\n"
-     "  counts for the operator of its allocation.\n"
-     "Times are from the trace's first event; sizes are bytes in csv and json.\n"},
+    {"\ncolumns:\n", {device_columns, op_columns, timeline_columns, step_columns}, .indent = 18},
+    {"Times are from the trace's first event; sizes are bytes in csv and json.\n"},
 };
 
 static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)

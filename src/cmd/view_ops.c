@@ -33,31 +33,8 @@ static const gs_column *by_shape_columns(size_t *ncols)
 }
 
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "columns:\n"
-     "  Name          operator, annotation or NVTX range\n"
-     "  Calls         number of ranges\n"
-     "  Self CPU      sum of each range's duration minus the ranges and CUDA calls\n"
-     "                directly inside it on its thread\n"
-     "  Self CPU %    Self CPU / the sum of every row's Self CPU x 100 (as PyTorch's\n"
-     "                key_averages table: these add up to 100)\n"
-     "  CPU total     sum of the ranges' durations\n"
-     "  CPU total %   CPU total / the same sum x 100 (a parent holds its children)\n"
-     "  CPU avg       CPU total / Calls\n"
-     "  Self CUDA     sum of the durations of the kernels, copies and sets launched\n"
-     "                directly by the ranges, on the thread that launched them\n"
-     "  Self CUDA %   Self CUDA / the sum of every row's Self CUDA x 100\n"
-     "  CUDA total    Self CUDA plus the GPU time launched by every range inside them;\n"
-     "                for a step, the GPU work launched by every thread of the process\n"
-     "                while the step was open (backward runs on its own thread), as\n"
-     "                the step breakdown counts it\n"
-     "  CUDA avg      CUDA total / Calls\n"
-     "  FLOPs         floating-point operations of the calls, from the trace's flops\n"
-     "                or the input shapes, for matmuls, convolutions and attention\n"
-     "                (doc/flops.md); - for other operators or without shapes\n"
-     "  TFLOP/s       FLOPs / CUDA total\n"
-     "  Input Shapes  input dimensions as the trace recorded them (--group-by-shape)\n"
-     "An operator whose only child is an operator of the same name is one call (as\n"
+    {"\ncolumns:\n", {by_shape_columns}, .indent = 16},
+    {"An operator whose only child is an operator of the same name is one call (as\n"
      "the TensorBoard plugin counts it). PyTorch's emit_nvtx ranges (\"aten::mm,\n"
      "seq = 3, op_id = 7, sizes = [...]\") are read as the operator and its shapes.\n"
      "Durations are whole ns in csv and json.\n"},

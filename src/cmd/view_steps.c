@@ -28,21 +28,9 @@ static const gs_cli_help_part help_parts[] = {
      "  min, max        shortest and longest step\n"
      "  med, p95, p99   nearest-rank percentiles (rank = ceil(p/100 x n))\n"
      "\n"
-     "columns:\n"
-     "  Rank            the trace's rank\n"
-     "  Step            N of ProfilerStep#N; 0, 1, ... for --step, detected steps\n"
-     "                  and the window\n"
-     "  Start           step start, from the trace's first event\n"
-     "  Duration        the step the statistics use: from the later of its host\n"
-     "                  start and the previous step's end, to the later of its host\n"
-     "                  end and the end of the GPU work it launched; shorter than\n"
-     "                  Host Duration when the previous step's GPU work ran into it\n"
-     "  Host Duration   the range as the host recorded it (detected steps: from the\n"
-     "                  host's return from the call before the first launch)\n"
-     "  GPU Ops         kernels, copies and sets launched inside the host range\n"
-     "  Warm-up         yes for a leading step slower than 1.5x the median of\n"
-     "                  the steps after it\n"
-     "Durations are whole ns in csv and json.\n"},
+     "columns:\n",
+     {gs_step_columns}, .indent = 18},
+    {"Durations are whole ns in csv and json.\n"},
 };
 
 /* The steps of each selected trace. */

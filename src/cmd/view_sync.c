@@ -25,23 +25,22 @@ enum { PER_STEP }; /* its flag */
 
 static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step", .help = "one row per step instead"}};
 
+static const gs_column *cause_columns(size_t *ncols)
+{
+    return gs_sync_columns(false, ncols);
+}
+
+static const gs_column *step_columns(size_t *ncols)
+{
+    return gs_sync_columns(true, ncols);
+}
+
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "columns:\n"
-     "  Step (%)   blocked time inside the kept steps / their total time x 100\n"
-     "  Blocked    sum of the host durations of the calls the window holds\n"
-     "  Calls      number of calls\n"
-     "  Avg, Max   Blocked / Calls and the longest call\n"
-     "  GPU Wait   sum of the GPU-side synchronization records of the calls (-\n"
-     "             when none was recorded)\n"
-     "  Kind       stream sync, device sync, event sync, sync memcpy, pageable\n"
-     "             memcpy or stream wait event\n"
-     "  API        the API call\n"
-     "  Operator   outermost synchronizing operator around the call, else the\n"
-     "             outermost operator, else the innermost annotation that is not\n"
-     "             a step, else (no operator)\n"
-     "  --per-step: Step, Warm-up (yes), Duration, Calls, Blocked, Step (%)\n"
-     "Rows are sorted by Blocked, then Calls; durations are whole ns in csv and json.\n"},
+    {"\ncolumns:\n", {cause_columns}, .indent = 13},
+    {"Rows are sorted by Blocked, then Calls; durations are whole ns in csv and json.\n"
+     "\n"
+     "columns with --per-step (one row per step):\n",
+     {step_columns}, .indent = 13},
 };
 
 static int build(const gs_profile *p, const gs_view_args *a, void *state, gs_error *err)
