@@ -6,10 +6,12 @@
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
 #include "common/error.h"
+#include "common/util.h"
 #include "render/comm_tables.h"
 
-/* The same text is in doc/comm.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char comm_help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/comm.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char comm_intro[] =
     "usage: gpuscope comm [OPTIONS] TRACE...\n"
     "\n"
     "Communication per rank: compute and communication time, how much of the\n"
@@ -18,35 +20,27 @@ static const char comm_help[] =
     "reduce-scatter, send/recv, ...) with count, time, message size and bandwidth.\n"
     "Rank summaries (.gsum, from gpuscope summarize) are read too, alone or mixed\n"
     "with traces, with the same numbers (not with --hta).\n"
-    "\n"
-    "options:\n"
-    "  --per-step       also show communication per step\n"
-    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
-    "                   (default: ProfilerStep#N, else detected)\n"
-    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
-    "  --keep-warmup    count warm-up steps in the per-rank step figures\n"
-    "  --hta            reproduce Holistic Trace Analysis' get_comm_comp_overlap: drop\n"
-    "                   the last ProfilerStep and GPU work without a launch call\n"
-    "                   before it, round times to whole us, classify GPU work by\n"
-    "                   HTA's names (GPU-side waits included)\n"
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --limit N        show the first N rows of each section (default: all)\n"
-    "  --rank R         only the traces of rank R\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "definitions:\n"
-    "  Comm         |union of communication kernels| (nccl*, ncclKernel, ncclDevKernel,\n"
-    "               hccl*)\n"
-    "  Compute      |union of compute kernels| (every other kernel)\n"
-    "  Overlap      |compute and communication at once|; Overlap (%) = Overlap / Comm\n"
-    "  Exposed      Comm - Overlap: communication no compute hides\n"
-    "  Idle         GPU window - |union of all GPU activity| (as gpuscope idle)\n"
-    "  Bytes        message size from the collective's args: the larger of In/Out msg\n"
-    "               nelems times the dtype's size\n"
-    "  algbw        Bytes / Total over the collectives whose size is known (GB/s)\n"
-    "  busbw        algbw times nccl-tests' factor for n ranks: all-reduce 2(n-1)/n;\n"
-    "               all-gather, reduce-scatter, all-to-all (n-1)/n; others 1\n"
-    "Durations are whole ns in csv and json; csv writes one block per section.\n";
+    "\n";
+
+static const char *const help_order[] = {"per-step", GS_CLI_STEP_OPTIONS, "hta", NULL};
+
+/* Definitions of ideas that several of comm's tables share, not the columns of one table. */
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "definitions:\n"
+     "  Comm         |union of communication kernels| (nccl*, ncclKernel, ncclDevKernel,\n"
+     "               hccl*)\n"
+     "  Compute      |union of compute kernels| (every other kernel)\n"
+     "  Overlap      |compute and communication at once|; Overlap (%) = Overlap / Comm\n"
+     "  Exposed      Comm - Overlap: communication no compute hides\n"
+     "  Idle         GPU window - |union of all GPU activity| (as gpuscope idle)\n"
+     "  Bytes        message size from the collective's args: the larger of In/Out msg\n"
+     "               nelems times the dtype's size\n"
+     "  algbw        Bytes / Total over the collectives whose size is known (GB/s)\n"
+     "  busbw        algbw times nccl-tests' factor for n ranks: all-reduce 2(n-1)/n;\n"
+     "               all-gather, reduce-scatter, all-to-all (n-1)/n; others 1\n"
+     "Durations are whole ns in csv and json; csv writes one block per section.\n"},
+};
 
 static int render(const gs_cli *cli, const gs_comm *comm, bool per_step)
 {
@@ -62,9 +56,21 @@ static int render(const gs_cli *cli, const gs_comm *comm, bool per_step)
 int cmd_comm(int argc, char **argv)
 {
     bool hta = false, per_step = false;
-    const gs_cli_flag flags[] = {{"hta", &hta}, {"per-step", &per_step}};
-    const gs_cli_spec spec = {.command = "comm", .help = comm_help, .csv = true, .step = true,
-                              .keep_warmup = true, .flags = flags, .nflags = 2};
+    const gs_cli_flag flags[] = {
+        {"hta", &hta,
+         .help = "reproduce Holistic Trace Analysis' get_comm_comp_overlap: drop\n"
+                 "the last ProfilerStep and GPU work without a launch call\n"
+                 "before it, round times to whole us, classify GPU work by\n"
+                 "HTA's names (GPU-side waits included)"},
+        {"per-step", &per_step, .help = "also show communication per step"},
+    };
+    const gs_cli_spec spec = {
+        .command = "comm",
+        .help = {.intro = comm_intro, .order = help_order,
+                 .keep_warmup = "count warm-up steps in the per-rank step figures",
+                 .limit = "show the first N rows of each section (default: all)",
+                 .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+        .csv = true, .step = true, .keep_warmup = true, .flags = flags, .nflags = 2};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)

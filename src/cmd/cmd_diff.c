@@ -3,11 +3,13 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "common/util.h"
 #include "compare/diff.h"
 #include "render/diff_view.h"
 
-/* The same text is in doc/diff.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char diff_help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/diff.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char diff_intro[] =
     "usage: gpuscope diff [OPTIONS] BASE NEW\n"
     "\n"
     "What changed from the run BASE to the run NEW (each a trace file or a folder\n"
@@ -15,48 +17,39 @@ static const char diff_help[] =
     "a rank test, the step breakdown by category, kernel and operator deltas, what\n"
     "was added or removed, and peak memory. Everything is per kept step, so runs\n"
     "that profiled a different number of steps compare.\n"
-    "\n"
-    "options:\n"
-    "  --fail-if-slower PCT  exit 1 when NEW is slower by more than PCT % with 95 %\n"
-    "                   confidence: the interval's lower bound exceeds PCT (a whole\n"
-    "                   number, 0 to 1000); exit 2 without judging when the setups\n"
-    "                   differ (see setup below)\n"
-    "  --force          let --fail-if-slower judge runs whose setups differ\n"
-    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
-    "                   (default: ProfilerStep#N, else detected)\n"
-    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
-    "  --keep-warmup    count the warm-up steps too\n"
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --limit N        rows of the kernel, operator and added/removed tables\n"
-    "                   (default: 10; 0: all)\n"
-    "  --rank R         only the traces of rank R, on both sides\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "step time:\n"
-    "  Ranks are paired by rank number (one trace against one trace always pairs).\n"
-    "  Change is NEW's median step minus BASE's. The interval is a percentile\n"
-    "  bootstrap of the difference of medians (2000 resamples, fixed seed: the same\n"
-    "  output every run); significant when it excludes 0. Mann-Whitney p is the\n"
-    "  two-sided U test (exact for small samples without ties). Fewer than 3 kept\n"
-    "  steps on a side: no interval, no verdict, the gate passes.\n"
-    "\n"
-    "setup:\n"
-    "  Both sides' GPU model, GPUs with kernels, world size, collector (gpuscope\n"
-    "  run or torch.profiler), record_shapes, memory records, with_stack,\n"
-    "  emit_nvtx and low-precision (bf16, fp16) kernels are compared; what differs\n"
-    "  is listed above the step time. A category only one side recorded (CPU\n"
-    "  operators, runtime calls, memory, or memory from different allocators) is\n"
-    "  not compared: its breakdown rows show no change and its tables are empty.\n"
-    "\n"
-    "tables:\n"
-    "  Breakdown  categories of `gpuscope breakdown`, mean per kept step, averaged\n"
-    "             over the rank pairs; pp = percentage points of the step\n"
-    "  Kernels    by |change| per step; matched by name, then a leftover kernel by\n"
-    "             its launch shape (grid, block) when that shape is unique on both\n"
-    "             sides (Match: name or shape; Was: BASE's name)\n"
-    "  Operators  CPU total per step, by name; the step ranges are left out\n"
-    "  Added and removed, then peak allocated and reserved memory per device.\n"
-    "exit codes: 0 ok, 1 the gate tripped, 2 usage, 3 bad input.\n";
+    "\n";
+
+static const char *const help_order[] = {"fail-if-slower", "force", NULL};
+
+/* How the numbers are compared, and the tables of the diff, each made of two runs' rows. */
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "step time:\n"
+     "  Ranks are paired by rank number (one trace against one trace always pairs).\n"
+     "  Change is NEW's median step minus BASE's. The interval is a percentile\n"
+     "  bootstrap of the difference of medians (2000 resamples, fixed seed: the same\n"
+     "  output every run); significant when it excludes 0. Mann-Whitney p is the\n"
+     "  two-sided U test (exact for small samples without ties). Fewer than 3 kept\n"
+     "  steps on a side: no interval, no verdict, the gate passes.\n"
+     "\n"
+     "setup:\n"
+     "  Both sides' GPU model, GPUs with kernels, world size, collector (gpuscope\n"
+     "  run or torch.profiler), record_shapes, memory records, with_stack,\n"
+     "  emit_nvtx and low-precision (bf16, fp16) kernels are compared; what differs\n"
+     "  is listed above the step time. A category only one side recorded (CPU\n"
+     "  operators, runtime calls, memory, or memory from different allocators) is\n"
+     "  not compared: its breakdown rows show no change and its tables are empty.\n"
+     "\n"
+     "tables:\n"
+     "  Breakdown  categories of `gpuscope breakdown`, mean per kept step, averaged\n"
+     "             over the rank pairs; pp = percentage points of the step\n"
+     "  Kernels    by |change| per step; matched by name, then a leftover kernel by\n"
+     "             its launch shape (grid, block) when that shape is unique on both\n"
+     "             sides (Match: name or shape; Was: BASE's name)\n"
+     "  Operators  CPU total per step, by name; the step ranges are left out\n"
+     "  Added and removed, then peak allocated and reserved memory per device.\n"
+     "exit codes: 0 ok, 1 the gate tripped, 2 usage, 3 bad input.\n"},
+};
 
 /* --fail-if-slower's value when the option is absent. */
 #define NO_GATE SIZE_MAX
@@ -83,11 +76,25 @@ int cmd_diff(int argc, char **argv)
 {
     size_t gate = NO_GATE;
     bool force = false;
-    const gs_cli_count counts[] = {{"fail-if-slower", &gate, 1000}};
-    const gs_cli_flag flags[] = {{"force", &force, 0}};
-    const gs_cli_spec spec = {.command = "diff", .help = diff_help, .csv = true, .step = true,
-                              .keep_warmup = true, .default_limit = 10, .counts = counts,
-                              .ncounts = 1, .flags = flags, .nflags = 1};
+    const gs_cli_count counts[] = {
+        {"fail-if-slower", &gate, 1000, .arg = "PCT",
+         .help = "exit 1 when NEW is slower by more than PCT % with 95 %\n"
+                 "confidence: the interval's lower bound exceeds PCT (a whole\n"
+                 "number, 0 to 1000); exit 2 without judging when the setups\n"
+                 "differ (see setup below)"},
+    };
+    const gs_cli_flag flags[] = {
+        {"force", &force, 0, .help = "let --fail-if-slower judge runs whose setups differ"},
+    };
+    const gs_cli_spec spec = {
+        .command = "diff",
+        .help = {.intro = diff_intro, .order = help_order,
+                 .limit = "rows of the kernel, operator and added/removed tables\n"
+                          "(default: 10; 0: all)",
+                 .rank = "only the traces of rank R, on both sides",
+                 .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+        .csv = true, .step = true, .keep_warmup = true, .default_limit = 10, .counts = counts,
+        .ncounts = 1, .flags = flags, .nflags = 1};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)

@@ -12,29 +12,25 @@
 #include "export/out_file.h"
 #include "export/sqlite.h"
 
-/* The same text is in doc/export.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char export_help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/export.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char export_intro[] =
     "usage: gpuscope export [--format chrome|sqlite|csv] [-o OUT] TRACE...\n"
     "\n"
     "Writes the traces in another format: Chrome trace JSON in the PyTorch profiler\n"
     "(Kineto) dialect, which Perfetto, chrome://tracing, HTA and gpuscope read; an\n"
     "SQLite database with a schema modelled on nsys's export; or the view tables\n"
     "as CSV.\n"
-    "\n"
-    "options:\n"
-    "  --format FORMAT   chrome (default), sqlite or csv\n"
-    "  -o, --output OUT  chrome: a file, gzip-compressed when it ends in .gz\n"
-    "                    (default: standard output)\n"
-    "                    sqlite: the database file (required; replaced if present)\n"
-    "                    csv: a folder that gets kernels.csv, ops.csv, api.csv and\n"
-    "                    memcpy.csv; with --table, a file (default: standard output)\n"
-    "  --table NAME      csv: only this table: kernels, ops, api or memcpy\n"
-    "  --rank R          only the traces of rank R\n"
-    "  -h, --help        show this help\n"
-    "\n"
-    "Several traces (ranks) make one output: in chrome each rank is a group of\n"
-    "processes named \"rank R ...\"; in sqlite every table has a rank column; csv\n"
-    "sums them as the views do.\n";
+    "\n";
+
+static const char *const help_order[] = {"format", "output", "table", NULL};
+
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "Several traces (ranks) make one output: in chrome each rank is a group of\n"
+     "processes named \"rank R ...\"; in sqlite every table has a rank column; csv\n"
+     "sums them as the views do.\n"},
+};
 
 enum export_format { EXPORT_CHROME, EXPORT_SQLITE, EXPORT_CSV };
 
@@ -112,15 +108,26 @@ int cmd_export(int argc, char **argv)
     const char *table_names[NCSV];
     for (size_t i = 0; i < NCSV; i++)
         table_names[i] = csv_views[i]->spec.command;
-    const gs_cli_text texts[] = {{"output", &a.out, 'o'}};
-    const gs_cli_choice choices[] = {
-        {"format", format_names, COUNT_OF(format_names), &a.format,
-         "unknown format '%s'"},
-        {"table", table_names, NCSV, &a.table, "no table '%s' (kernels, ops, api or memcpy)"},
+    const gs_cli_text texts[] = {
+        {"output", &a.out, 'o', .arg = "OUT",
+         .help = "chrome: a file, gzip-compressed when it ends in .gz\n"
+                 "(default: standard output)\n"
+                 "sqlite: the database file (required; replaced if present)\n"
+                 "csv: a folder that gets kernels.csv, ops.csv, api.csv and\n"
+                 "memcpy.csv; with --table, a file (default: standard output)"},
     };
-    const gs_cli_spec spec = {.command = "export", .help = export_help, .no_format = true,
-                              .no_limit = true, .texts = texts, .ntexts = 1, .choices = choices,
-                              .nchoices = 2};
+    const gs_cli_choice choices[] = {
+        {"format", format_names, COUNT_OF(format_names), &a.format, "unknown format '%s'",
+         .arg = "FORMAT", .help = "chrome (default), sqlite or csv"},
+        {"table", table_names, NCSV, &a.table, "no table '%s' (kernels, ops, api or memcpy)",
+         .arg = "NAME", .help = "csv: only this table: kernels, ops, api or memcpy"},
+    };
+    const gs_cli_spec spec = {
+        .command = "export",
+        .help = {.intro = export_intro, .order = help_order, .indent = 20, .parts = help_parts,
+                 .nparts = COUNT_OF(help_parts)},
+        .no_format = true, .no_limit = true, .texts = texts, .ntexts = 1, .choices = choices,
+        .nchoices = 2};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN || (rc = check_options(&a)) != GS_CLI_RUN)

@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "common/error.h"
+#include "common/util.h"
 #include "monitor/feed.h"
 #include "monitor/http.h"
 #include "monitor/live.h"
@@ -20,36 +21,26 @@
 #include "monitor/view.h"
 #include "probe/nvml.h"
 
-/* The same text is in doc/monitor.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char monitor_help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/monitor.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char monitor_intro[] =
     "usage: gpuscope monitor [OPTIONS]\n"
     "\n"
     "Shows every GPU's utilization, memory, power, temperature, clocks, PCIe traffic\n"
     "and throttle reasons, and the processes holding GPU memory, from NVML; writes\n"
     "them to a JSONL log; serves them to Prometheus with dcgm-exporter's metric\n"
     "names and labels, plus GPU memory per process.\n"
-    "\n"
-    "options:\n"
-    "  --interval SECONDS     time between samples (default 1; PCIe throughput is\n"
-    "                         read at most once a second, it blocks NVML ~20 ms)\n"
-    "  --once                 one sample, then exit (same as --count 1)\n"
-    "  --count N              N samples, then exit (with --serve: stop sampling and\n"
-    "                         keep serving the last)\n"
-    "  --format FORMAT        table (default; redrawn in place on a terminal), csv\n"
-    "                         (a row per GPU per sample) or json (an object per\n"
-    "                         sample per line)\n"
-    "  --log FILE.jsonl       append every sample to FILE, one line per GPU\n"
-    "  --replay FILE.jsonl    read samples from a log instead of NVML, one per\n"
-    "                         --interval (0: as fast as possible)\n"
-    "  --serve [[ADDR:]PORT]  serve Prometheus text on http://ADDR:PORT/metrics\n"
-    "                         (default 127.0.0.1:9400; port 0 picks a free one)\n"
-    "                         instead of printing; runs until interrupted\n"
-    "  --host-only            no GPU: host CPU and memory only\n"
-    "  -h, --help             show this help\n"
-    "\n"
-    "exit status: 0 ok, 2 usage error, 3 bad --replay log (the message names the\n"
-    "line), 4 no NVML or no GPU (without --host-only), a log or port that cannot\n"
-    "be used.\n";
+    "\n";
+
+static const char *const help_order[] = {"interval", "once", "count", "format", "log",
+                                         "replay", "serve", "host-only", NULL};
+
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "exit status: 0 ok, 2 usage error, 3 bad --replay log (the message names the\n"
+     "line), 4 no NVML or no GPU (without --host-only), a log or port that cannot\n"
+     "be used.\n"},
+};
 
 typedef struct request {
     double interval_s;
@@ -83,21 +74,42 @@ static int parse(int argc, char **argv, request *rq)
     *rq = (request){.interval_s = 1, .interval_text = "1"};
     bool once = false;
     double count = 0;
-    const gs_cli_flag flags[] = {{"once", &once}, {"host-only", &rq->host_only}};
+    const gs_cli_flag flags[] = {
+        {"once", &once, .help = "one sample, then exit (same as --count 1)"},
+        {"host-only", &rq->host_only, .help = "no GPU: host CPU and memory only"},
+    };
     const gs_cli_number numbers[] = {
         {"interval", &rq->interval_s, 0, MAX_INTERVAL_S, false,
-         "--interval wants seconds from 0 to 86400, not '%s'", &rq->interval_text},
-        {"count", &count, 1, 1e12, true, "--count wants a whole number of samples, not '%s'"},
+         "--interval wants seconds from 0 to 86400, not '%s'", &rq->interval_text,
+         .arg = "SECONDS",
+         .help = "time between samples (default 1; PCIe throughput is\n"
+                 "read at most once a second, it blocks NVML ~20 ms)"},
+        {"count", &count, 1, 1e12, true, "--count wants a whole number of samples, not '%s'",
+         .arg = "N",
+         .help = "N samples, then exit (with --serve: stop sampling and\n"
+                 "keep serving the last)"},
     };
     const gs_cli_text texts[] = {
-        {"log", &rq->log},
-        {"replay", &rq->replay},
+        {"log", &rq->log, .arg = "FILE.jsonl",
+         .help = "append every sample to FILE, one line per GPU"},
+        {"replay", &rq->replay, .arg = "FILE.jsonl",
+         .help = "read samples from a log instead of NVML, one per\n"
+                 "--interval (0: as fast as possible)"},
         /* "--serve" alone, or followed by another option, serves on the default address. */
-        {"serve", &rq->serve, .bare = DEFAULT_SERVE},
+        {"serve", &rq->serve, .bare = DEFAULT_SERVE, .arg = "[[ADDR:]PORT]",
+         .help = "serve Prometheus text on http://ADDR:PORT/metrics\n"
+                 "(default 127.0.0.1:9400; port 0 picks a free one)\n"
+                 "instead of printing; runs until interrupted"},
     };
-    const gs_cli_spec spec = {.command = "monitor", .help = monitor_help,
-                              .operands = GS_CLI_NONE, .csv = true, .flags = flags, .nflags = 2,
-                              .numbers = numbers, .nnumbers = 2, .texts = texts, .ntexts = 3};
+    const gs_cli_spec spec = {
+        .command = "monitor",
+        .help = {.intro = monitor_intro, .order = help_order, .indent = 25,
+                 .format = "table (default; redrawn in place on a terminal), csv\n"
+                           "(a row per GPU per sample) or json (an object per\n"
+                           "sample per line)",
+                 .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+        .operands = GS_CLI_NONE, .csv = true, .flags = flags, .nflags = 2, .numbers = numbers,
+        .nnumbers = 2, .texts = texts, .ntexts = 3};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)

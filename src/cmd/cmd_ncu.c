@@ -19,8 +19,9 @@
 #include "ingest/ncu_csv.h"
 #include "render/ncu_tables.h"
 
-/* The same text is in doc/ncu.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char ncu_help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/ncu.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char ncu_intro[] =
     "usage: gpuscope ncu [OPTIONS] TRACE [--] COMMAND [ARGS...]\n"
     "\n"
     "Runs Nsight Compute (ncu) on COMMAND once for each of the N kernels of TRACE\n"
@@ -34,19 +35,16 @@ static const char ncu_help[] =
     "arguments or parameters: what ncu matches by default) and S the number of\n"
     "launches of that function in TRACE before the middle launch of the kernel.\n"
     "COMMAND should do what it did when TRACE was recorded.\n"
-    "\n"
-    "options:\n"
-    "  --top N          kernels to measure (default 3)\n"
-    "  --set SET        ncu's section set (default detailed)\n"
-    "  -o, --output FILE  the CSV of all runs, one after the other (default\n"
-    "                   gpuscope-ncu.csv); read it again with kernels --ncu\n"
-    "  --dry-run        print the ncu command lines and run nothing\n"
-    "  --format FORMAT  table (default), csv or json\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "exit status: 0 when every run succeeded; 4 when ncu is not on PATH or the\n"
-    "output cannot be written; 3 for a TRACE or an export that cannot be read; 1\n"
-    "when an ncu run failed (the others are still shown).\n";
+    "\n";
+
+static const char *const help_order[] = {"top", "set", "output", "dry-run", NULL};
+
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "exit status: 0 when every run succeeded; 4 when ncu is not on PATH or the\n"
+     "output cannot be written; 3 for a TRACE or an export that cannot be read; 1\n"
+     "when an ncu run failed (the others are still shown).\n"},
+};
 
 /* One kernel to measure: its ncu filter and launch. */
 typedef struct target {
@@ -279,12 +277,24 @@ int cmd_ncu(int argc, char **argv)
     size_t top = 3;
     const char *set = "detailed", *output = "gpuscope-ncu.csv";
     bool dry_run = false;
-    const gs_cli_flag flags[] = {{"dry-run", &dry_run}};
-    const gs_cli_count counts[] = {{"top", &top, 64, 0}};
-    const gs_cli_text texts[] = {{"set", &set, 0}, {"output", &output, 'o'}};
-    const gs_cli_spec spec = {.command = "ncu", .help = ncu_help, .operands = GS_CLI_PROGRAM,
-                              .csv = true, .no_limit = true, .flags = flags, .nflags = 1,
-                              .counts = counts, .ncounts = 1, .texts = texts, .ntexts = 2};
+    const gs_cli_flag flags[] = {
+        {"dry-run", &dry_run, .help = "print the ncu command lines and run nothing"},
+    };
+    const gs_cli_count counts[] = {
+        {"top", &top, 64, 0, .arg = "N", .help = "kernels to measure (default 3)"},
+    };
+    const gs_cli_text texts[] = {
+        {"set", &set, 0, .arg = "SET", .help = "ncu's section set (default detailed)"},
+        {"output", &output, 'o', .arg = "FILE",
+         .help = "the CSV of all runs, one after the other (default\n"
+                 "gpuscope-ncu.csv); read it again with kernels --ncu"},
+    };
+    const gs_cli_spec spec = {
+        .command = "ncu",
+        .help = {.intro = ncu_intro, .order = help_order, .parts = help_parts,
+                 .nparts = COUNT_OF(help_parts)},
+        .operands = GS_CLI_PROGRAM, .csv = true, .no_limit = true, .flags = flags, .nflags = 1,
+        .counts = counts, .ncounts = 1, .texts = texts, .ntexts = 2};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)

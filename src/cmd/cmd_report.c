@@ -9,12 +9,14 @@
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
+#include "common/util.h"
 #include "render/html.h"
 #include "render/report.h"
 #include "render/units.h"
 
-/* The same text is in doc/report.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char report_help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/report.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char report_intro[] =
     "usage: gpuscope report [OPTIONS] TRACE...\n"
     "\n"
     "The verdict first: the bottleneck classes ranked by the step time at stake,\n"
@@ -25,38 +27,31 @@ static const char report_help[] =
     "Rank summaries (.gsum, from gpuscope summarize) are read too, alone or mixed\n"
     "with traces: the same report and numbers, less what a summary does not hold\n"
     "(the medians and deviations of kernel and copy durations across ranks).\n"
-    "\n"
-    "options:\n"
-    "  --format FORMAT  table (default) or json\n"
-    "  --html FILE      write the report as one self-contained HTML page with\n"
-    "                   charts to FILE instead (nothing on stdout)\n"
-    "  --explain        after the verdict, every rule: its inputs, thresholds, and\n"
-    "                   why it fired or not (json always carries them)\n"
-    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
-    "                   (default: ProfilerStep#N, else detected)\n"
-    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
-    "  --keep-warmup    count warm-up steps in the statistics\n"
-    "  --limit N        rows in each table (default: 10; 0: all)\n"
-    "  --rank R         only the traces of rank R\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "sections:\n"
-    "  Verdict            per rank: the rules that fired, worst first (doc/diagnosis.md)\n"
-    "  What was profiled  traces, ranks, world size, time span (first to last event\n"
-    "                     of the longest trace), steps (ProfilerStep#N ranges, the\n"
-    "                     most any trace has), events of each class, each rank's\n"
-    "                     start-up (before its first kept step: its length and the\n"
-    "                     CUDA calls that took most of it); one line per\n"
-    "                     trace (Rank, Format, Span, Steps, Path) and per GPU (GPU,\n"
-    "                     Name, Memory, SMs, CC)\n"
-    "  Steps              as 'gpuscope steps' (statistics); then per rank model FLOPs\n"
-    "                     per step, achieved TFLOP/s and MFU with the peak used, and\n"
-    "                     Tensor Core use (doc/flops.md)\n"
-    "  Step breakdown     as 'gpuscope breakdown' (average step, GPU metrics)\n"
-    "  GPU time           as 'gpuscope idle' (temporal breakdown, largest gaps)\n"
-    "  Top kernels        as 'gpuscope kernels'\n"
-    "  Top operators      as 'gpuscope ops'\n"
-    "  Memory copies      as 'gpuscope memcpy'\n";
+    "\n";
+
+static const char *const help_order[] = {"format", "html", "explain", NULL};
+
+/* The report's sections, each made of tables the views describe. */
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "sections:\n"
+     "  Verdict            per rank: the rules that fired, worst first (doc/diagnosis.md)\n"
+     "  What was profiled  traces, ranks, world size, time span (first to last event\n"
+     "                     of the longest trace), steps (ProfilerStep#N ranges, the\n"
+     "                     most any trace has), events of each class, each rank's\n"
+     "                     start-up (before its first kept step: its length and the\n"
+     "                     CUDA calls that took most of it); one line per\n"
+     "                     trace (Rank, Format, Span, Steps, Path) and per GPU (GPU,\n"
+     "                     Name, Memory, SMs, CC)\n"
+     "  Steps              as 'gpuscope steps' (statistics); then per rank model FLOPs\n"
+     "                     per step, achieved TFLOP/s and MFU with the peak used, and\n"
+     "                     Tensor Core use (doc/flops.md)\n"
+     "  Step breakdown     as 'gpuscope breakdown' (average step, GPU metrics)\n"
+     "  GPU time           as 'gpuscope idle' (temporal breakdown, largest gaps)\n"
+     "  Top kernels        as 'gpuscope kernels'\n"
+     "  Top operators      as 'gpuscope ops'\n"
+     "  Memory copies      as 'gpuscope memcpy'\n"},
+};
 
 /* Writes the page and says where, with its size, on stderr: stdout stays empty. */
 static int write_html(const char *path, const gs_report *report, size_t limit)
@@ -98,11 +93,24 @@ int cmd_report(int argc, char **argv)
 {
     const char *html = NULL;
     bool explain = false;
-    const gs_cli_flag flags[] = {{"explain", &explain}};
-    const gs_cli_text texts[] = {{"html", &html, 0}};
-    const gs_cli_spec spec = {.command = "report", .help = report_help, .step = true,
-                              .keep_warmup = true, .default_limit = 10, .flags = flags,
-                              .nflags = 1, .texts = texts, .ntexts = 1};
+    const gs_cli_flag flags[] = {
+        {"explain", &explain,
+         .help = "after the verdict, every rule: its inputs, thresholds, and\n"
+                 "why it fired or not (json always carries them)"},
+    };
+    const gs_cli_text texts[] = {
+        {"html", &html, 0, .arg = "FILE",
+         .help = "write the report as one self-contained HTML page with\n"
+                 "charts to FILE instead (nothing on stdout)"},
+    };
+    const gs_cli_spec spec = {
+        .command = "report",
+        .help = {.intro = report_intro, .order = help_order,
+                 .keep_warmup = "count warm-up steps in the statistics",
+                 .limit = "rows in each table (default: 10; 0: all)",
+                 .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+        .step = true, .keep_warmup = true, .default_limit = 10, .flags = flags, .nflags = 1,
+        .texts = texts, .ntexts = 1};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)

@@ -11,8 +11,9 @@
 #include "common/error.h"
 #include "common/util.h"
 
-/* The same text is in doc/run.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char run_help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/run.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char run_intro[] =
     "usage: gpuscope run [OPTIONS] [--] COMMAND [ARGS...]\n"
     "\n"
     "Runs COMMAND with no change to it and records what the GPU and the host did:\n"
@@ -21,45 +22,18 @@ static const char run_help[] =
     ".gst trace that every gpuscope command reads. COMMAND's output and exit status\n"
     "pass through unchanged; gpuscope's own lines go to stderr, before COMMAND starts\n"
     "and after it ends.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output PATTERN      trace file (default gpuscope.gst); %p is the process\n"
-    "                            id, %h the host name, %q{VAR} the value of VAR in\n"
-    "                            that process (e.g. %q{RANK} under torchrun), %% a %;\n"
-    "                            processes whose name is the same share one file\n"
-    "  -f, --force               overwrite existing trace files\n"
-    "  --trace PARTS             what to record, comma-separated (default all):\n"
-    "                            cuda, nvtx, memory (allocations), sampler\n"
-    "  --sample-rate HZ          NVML and CPU samples per second (default 10)\n"
-    "  --delay SECONDS           keep nothing from the first SECONDS\n"
-    "  --duration SECONDS        keep SECONDS from the end of the delay\n"
-    "  --capture-range RANGE     keep only cudaProfilerApi (between cudaProfilerStart\n"
-    "                            and cudaProfilerStop) or nvtx:NAME (while an NVTX\n"
-    "                            range named NAME is open)\n"
-    "  --steps W,WU,A[,R]        keep steps as torch.profiler's schedule would: skip\n"
-    "                            W, warm up WU, keep A, R cycles (default 1, 0 = all)\n"
-    "  --step-name REGEX         what a step's NVTX range is called, for --steps\n"
-    "                            (default ^ProfilerStep#)\n"
-    "  --flush-interval MS       how often the agent writes its buffers (default\n"
-    "                            200); a killed program loses at most this much\n"
-    "  --cupti MODE              hold (default): gpuscope traces CUDA, and a\n"
-    "                            torch.profiler inside COMMAND gets no GPU activity\n"
-    "                            (NVIDIA's CUPTI serves one client); yield: leave\n"
-    "                            CUDA to the program's own profiler and record NVTX\n"
-    "                            ranges and samples only\n"
-    "  --python-hooks on|off     on (default): Python programs mark their training\n"
-    "                            steps (ProfilerStep#N, ended by each optimizer step)\n"
-    "                            and DataLoader fetches once they import torch, with\n"
-    "                            no change to them; off: nothing is added\n"
-    "  --torch-ops               with the Python hooks, every PyTorch operator as a\n"
-    "                            range too, for ops (slows small operators: see\n"
-    "                            doc/run.md)\n"
-    "  -q, --quiet               print nothing but errors\n"
-    "  -h, --help                show this help\n"
-    "\n"
-    "exit status: COMMAND's own (128+N when signal N killed it); 127 when COMMAND is\n"
-    "not found, 126 when it cannot run; 2 for a usage error and 4 when tracing\n"
-    "cannot start (another tool holds the injection variables, the agent is missing).\n";
+    "\n";
+
+static const char *const help_order[] = {
+    "output", "force", "trace", "sample-rate", "delay", "duration", "capture-range", "steps",
+    "step-name", "flush-interval", "cupti", "python-hooks", "torch-ops", "quiet", NULL};
+
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "exit status: COMMAND's own (128+N when signal N killed it); 127 when COMMAND is\n"
+     "not found, 126 when it cannot run; 2 for a usage error and 4 when tracing\n"
+     "cannot start (another tool holds the injection variables, the agent is missing).\n"},
+};
 
 static bool valid_parts(const char *s)
 {
@@ -92,40 +66,78 @@ int cmd_run(int argc, char **argv)
 {
     gs_run_request rq = {.output = "gpuscope.gst", .sample_rate_hz = 10};
     double flush_ms = 200;
-    const gs_cli_flag flags[] = {{"force", &rq.force, 'f'},
-                                 {"quiet", &rq.quiet, 'q'},
-                                 {"torch-ops", &rq.torch_ops, 0}};
+    const gs_cli_flag flags[] = {
+        {"force", &rq.force, 'f', .help = "overwrite existing trace files"},
+        {"quiet", &rq.quiet, 'q', .help = "print nothing but errors"},
+        {"torch-ops", &rq.torch_ops, 0,
+         .help = "with the Python hooks, every PyTorch operator as a\n"
+                 "range too, for ops (slows small operators: see\n"
+                 "doc/run.md)"},
+    };
     const gs_cli_text texts[] = {
-        {"output", &rq.output, 'o'},
+        {"output", &rq.output, 'o', .arg = "PATTERN",
+         .help = "trace file (default gpuscope.gst); %p is the process\n"
+                 "id, %h the host name, %q{VAR} the value of VAR in\n"
+                 "that process (e.g. %q{RANK} under torchrun), %% a %;\n"
+                 "processes whose name is the same share one file"},
         {"trace", &rq.parts, 0, valid_parts,
-         "--trace takes cuda, nvtx, memory or sampler, not '%s'"},
+         "--trace takes cuda, nvtx, memory or sampler, not '%s'", .arg = "PARTS",
+         .help = "what to record, comma-separated (default all):\n"
+                 "cuda, nvtx, memory (allocations), sampler"},
         {"capture-range", &rq.capture_range, 0, valid_capture_range,
          "--capture-range takes cudaProfilerApi or nvtx:NAME (NAME up to 255 bytes, no ';'), "
-         "not '%s'"},
-        {"steps", &rq.steps},
+         "not '%s'",
+         .arg = "RANGE",
+         .help = "keep only cudaProfilerApi (between cudaProfilerStart\n"
+                 "and cudaProfilerStop) or nvtx:NAME (while an NVTX\n"
+                 "range named NAME is open)"},
+        {"steps", &rq.steps, .arg = "W,WU,A[,R]",
+         .help = "keep steps as torch.profiler's schedule would: skip\n"
+                 "W, warm up WU, keep A, R cycles (default 1, 0 = all)"},
         {"step-name", &rq.step_name, 0, valid_step_name,
-         "--step-name takes up to 255 bytes and no ';': '%s'"},
+         "--step-name takes up to 255 bytes and no ';': '%s'", .arg = "REGEX",
+         .help = "what a step's NVTX range is called, for --steps\n"
+                 "(default ^ProfilerStep#)"},
     };
     const gs_cli_number numbers[] = {
         {"sample-rate", &rq.sample_rate_hz, 0, 1000, false,
-         "--sample-rate takes a rate from 0 to 1000 Hz, not '%s'"},
-        {"delay", &rq.delay_s, 0, 1e7, false, "expected a number of seconds, not '%s'"},
-        {"duration", &rq.duration_s, 0, 1e7, false, "expected a number of seconds, not '%s'"},
+         "--sample-rate takes a rate from 0 to 1000 Hz, not '%s'", .arg = "HZ",
+         .help = "NVML and CPU samples per second (default 10)"},
+        {"delay", &rq.delay_s, 0, 1e7, false, "expected a number of seconds, not '%s'",
+         .arg = "SECONDS", .help = "keep nothing from the first SECONDS"},
+        {"duration", &rq.duration_s, 0, 1e7, false, "expected a number of seconds, not '%s'",
+         .arg = "SECONDS", .help = "keep SECONDS from the end of the delay"},
         {"flush-interval", &flush_ms, 10, 60000, false,
-         "--flush-interval takes 10 to 60000 ms, not '%s'"},
+         "--flush-interval takes 10 to 60000 ms, not '%s'", .arg = "MS",
+         .help = "how often the agent writes its buffers (default\n"
+                 "200); a killed program loses at most this much"},
     };
     static const char *const cupti_modes[] = {"hold", "yield"};
     size_t cupti_mode = 0;
     static const char *const on_off[] = {"on", "off"};
     size_t python_hooks = 0;
     const gs_cli_choice choices[] = {
-        {"cupti", cupti_modes, 2, &cupti_mode, "--cupti takes hold or yield, not '%s'"},
-        {"python-hooks", on_off, 2, &python_hooks, "--python-hooks takes on or off, not '%s'"},
+        {"cupti", cupti_modes, 2, &cupti_mode, "--cupti takes hold or yield, not '%s'",
+         .arg = "MODE",
+         .help = "hold (default): gpuscope traces CUDA, and a\n"
+                 "torch.profiler inside COMMAND gets no GPU activity\n"
+                 "(NVIDIA's CUPTI serves one client); yield: leave\n"
+                 "CUDA to the program's own profiler and record NVTX\n"
+                 "ranges and samples only"},
+        {"python-hooks", on_off, 2, &python_hooks, "--python-hooks takes on or off, not '%s'",
+         .arg = "on|off",
+         .help = "on (default): Python programs mark their training\n"
+                 "steps (ProfilerStep#N, ended by each optimizer step)\n"
+                 "and DataLoader fetches once they import torch, with\n"
+                 "no change to them; off: nothing is added"},
     };
-    const gs_cli_spec spec = {.command = "run", .help = run_help, .operands = GS_CLI_PROGRAM,
-                              .no_format = true, .flags = flags, .nflags = 3, .texts = texts,
-                              .ntexts = 5, .numbers = numbers, .nnumbers = 4,
-                              .choices = choices, .nchoices = 2};
+    const gs_cli_spec spec = {
+        .command = "run",
+        .help = {.intro = run_intro, .order = help_order, .indent = 28, .parts = help_parts,
+                 .nparts = COUNT_OF(help_parts)},
+        .operands = GS_CLI_PROGRAM, .no_format = true, .flags = flags, .nflags = 3,
+        .texts = texts, .ntexts = 5, .numbers = numbers, .nnumbers = 4, .choices = choices,
+        .nchoices = 2};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)

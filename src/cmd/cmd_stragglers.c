@@ -6,44 +6,37 @@
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
 #include "common/error.h"
+#include "common/util.h"
 #include "render/straggler_tables.h"
 
-/* The same text is in doc/stragglers.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char stragglers_help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/stragglers.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char stragglers_intro[] =
     "usage: gpuscope stragglers [OPTIONS] TRACE...\n"
     "\n"
     "Which rank the others wait for. Collectives are matched across ranks (the k-th\n"
     "all-reduce of every rank is one collective); they end together on every rank,\n"
     "so their ends give each file's clock offset, and on the aligned clock the rank\n"
     "whose collective kernel starts last is the one the others waited for.\n"
-    "\n"
-    "options:\n"
-    "  --no-align       use the files' own clocks (same host, or clocks already\n"
-    "                   synchronised); the residual then shows how far apart they are\n"
-    "  --collectives    also list every matched collective: its step, the rank that\n"
-    "                   arrived last, its lateness and the skew\n"
-    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
-    "                   (default: ProfilerStep#N, else detected)\n"
-    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
-    "  --keep-warmup    count warm-up steps in the per-step numbers\n"
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --limit N        show the first N rows of each section (default: all)\n"
-    "  --rank R         only the traces of rank R (leaves nothing to compare)\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "definitions:\n"
-    "  Clock offset   median over matched collectives of (end on this rank - end on\n"
-    "                 the first rank); subtracted from this rank's times\n"
-    "  Residual       |aligned end - median aligned end of the collective|: med, max\n"
-    "  Last           collectives this rank arrived at last (latest aligned start)\n"
-    "  Lateness       the last rank's start - the median start of the others\n"
-    "  Wait/step      time this rank's collective kernels ran before the last rank\n"
-    "                 arrived, per kept step\n"
-    "  Compute/step   |union of compute kernels| per kept step\n"
-    "  Skew           latest - earliest aligned start of one collective\n"
-    "  Straggler      last at more than 60 % of at least 3 collectives, and the\n"
-    "                 others wait for it more than 5 % of the median step\n"
-    "Durations are whole ns in csv and json; csv writes one block per section.\n";
+    "\n";
+
+/* Definitions of ideas that several of the tables share, not the columns of one table. */
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "definitions:\n"
+     "  Clock offset   median over matched collectives of (end on this rank - end on\n"
+     "                 the first rank); subtracted from this rank's times\n"
+     "  Residual       |aligned end - median aligned end of the collective|: med, max\n"
+     "  Last           collectives this rank arrived at last (latest aligned start)\n"
+     "  Lateness       the last rank's start - the median start of the others\n"
+     "  Wait/step      time this rank's collective kernels ran before the last rank\n"
+     "                 arrived, per kept step\n"
+     "  Compute/step   |union of compute kernels| per kept step\n"
+     "  Skew           latest - earliest aligned start of one collective\n"
+     "  Straggler      last at more than 60 % of at least 3 collectives, and the\n"
+     "                 others wait for it more than 5 % of the median step\n"
+     "Durations are whole ns in csv and json; csv writes one block per section.\n"},
+};
 
 static int render(const gs_cli *cli, const gs_stragglers *s, bool each)
 {
@@ -59,9 +52,22 @@ static int render(const gs_cli *cli, const gs_stragglers *s, bool each)
 int cmd_stragglers(int argc, char **argv)
 {
     bool no_align = false, each = false;
-    const gs_cli_flag flags[] = {{"no-align", &no_align}, {"collectives", &each}};
-    const gs_cli_spec spec = {.command = "stragglers", .help = stragglers_help, .csv = true,
-                              .step = true, .keep_warmup = true, .flags = flags, .nflags = 2};
+    const gs_cli_flag flags[] = {
+        {"no-align", &no_align,
+         .help = "use the files' own clocks (same host, or clocks already\n"
+                 "synchronised); the residual then shows how far apart they are"},
+        {"collectives", &each,
+         .help = "also list every matched collective: its step, the rank that\n"
+                 "arrived last, its lateness and the skew"},
+    };
+    const gs_cli_spec spec = {
+        .command = "stragglers",
+        .help = {.intro = stragglers_intro,
+                 .keep_warmup = "count warm-up steps in the per-step numbers",
+                 .limit = "show the first N rows of each section (default: all)",
+                 .rank = "only the traces of rank R (leaves nothing to compare)",
+                 .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+        .csv = true, .step = true, .keep_warmup = true, .flags = flags, .nflags = 2};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)

@@ -10,8 +10,9 @@
 #include "cmd/rank_cli.h"
 #include "analysis/pipeline/gsum_write.h"
 
-/* The same text is in doc/summarize.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char summarize_help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/summarize.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char summarize_intro[] =
     "usage: gpuscope summarize [OPTIONS] TRACE -o RANK.gsum\n"
     "\n"
     "Reduces one rank's trace to the compact summary every multi-rank analysis\n"
@@ -21,21 +22,22 @@ static const char summarize_help[] =
     "job's launcher. gpuscope report, comm and stragglers read .gsum files, alone\n"
     "or mixed with traces, and give the same numbers as on the traces (report less\n"
     "the kernel and copy medians).\n"
-    "\n"
-    "options:\n"
-    "  -o, --output FILE  the summary to write (RANK.gsum)\n"
-    "  --step REGEX       steps are the annotation or NVTX ranges matching REGEX\n"
-    "                     (default: ProfilerStep#N, else detected)\n"
-    "  --detect-steps     steps from the repeating kernel sequence, not ranges\n"
-    "  --keep-warmup      count warm-up steps in the statistics\n"
-    "  -h, --help         show this help\n";
+    "\n";
 
 int cmd_summarize(int argc, char **argv)
 {
     const char *out_path = NULL;
-    const gs_cli_text texts[] = {{"output", &out_path, 'o'}};
-    const gs_cli_spec spec = {.command = "summarize", .help = summarize_help, .step = true,
-                              .keep_warmup = true, .texts = texts, .ntexts = 1};
+    const gs_cli_text texts[] = {
+        {"output", &out_path, 'o', .arg = "FILE", .help = "the summary to write (RANK.gsum)"},
+    };
+    /* One trace, one summary, no output on stdout: --format, --limit and --rank would change
+     * nothing. */
+    const gs_cli_spec spec = {
+        .command = "summarize",
+        .help = {.intro = summarize_intro, .indent = 21,
+                 .keep_warmup = "count warm-up steps in the statistics"},
+        .no_format = true, .no_limit = true, .no_rank = true, .step = true, .keep_warmup = true,
+        .texts = texts, .ntexts = 1};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)

@@ -1,7 +1,6 @@
 #include "cmd/options.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,30 +10,9 @@
 #include <unistd.h>
 
 #include "analysis/base/window.h"
+#include "cmd/option_table.h"
 #include "common/util.h"
 #include "ingest/load.h"
-
-/* Each option getopt_long knows: which of the spec's options it is. Long options return
- * OPT_BASE + their position here, one-letter forms their letter. */
-enum kind { K_HELP, K_FORMAT, K_SORT, K_LIMIT, K_RANK, K_STEP, K_DETECT_STEPS, K_KEEP_WARMUP,
-            K_FROM, K_TO, K_RANGE, K_ALL_STEPS, K_FLAG, K_COUNT, K_NUMBER, K_TEXT, K_CHOICE };
-
-enum { OPT_BASE = 256,
-       MAX_OPTS = 11 + GS_CLI_MAX_FLAGS + GS_CLI_MAX_COUNTS + GS_CLI_MAX_NUMBERS +
-                  GS_CLI_MAX_TEXTS + GS_CLI_MAX_CHOICES };
-
-typedef struct opt_ref {
-    enum kind kind;
-    size_t index; /* into the spec's array of that kind */
-    char letter;
-} opt_ref;
-
-typedef struct opt_table {
-    struct option longs[MAX_OPTS + 1]; /* ends with a zero entry */
-    opt_ref refs[MAX_OPTS];
-    size_t n;
-    char letters[3 + 3 * (1 + GS_CLI_MAX_FLAGS + GS_CLI_MAX_TEXTS)]; /* getopt's optstring */
-} opt_table;
 
 static const struct format_name {
     const char *name;
@@ -96,11 +74,11 @@ static bool parse_uint(const char *arg, long long max, long long *out)
     return true;
 }
 
-static void add_option(opt_table *t, const char *name, int has_arg, enum kind kind,
-                       size_t index, char letter)
+static void add_option(gs_cli_opt_table *t, const char *name, int has_arg,
+                       enum gs_cli_opt_kind kind, size_t index, char letter)
 {
-    t->longs[t->n] = (struct option){name, has_arg, NULL, OPT_BASE + (int)t->n};
-    t->refs[t->n] = (opt_ref){kind, index, letter};
+    t->longs[t->n] = (struct option){name, has_arg, NULL, GS_CLI_OPT_BASE + (int)t->n};
+    t->refs[t->n] = (gs_cli_opt_ref){kind, index, letter};
     t->n++;
     if (letter) {
         size_t len = strlen(t->letters);
@@ -113,53 +91,53 @@ static void add_option(opt_table *t, const char *name, int has_arg, enum kind ki
     }
 }
 
-static void build_options(const gs_cli_spec *spec, opt_table *t)
+void gs_cli_opt_table_build(const gs_cli_spec *spec, gs_cli_opt_table *t)
 {
     bool traces = spec->operands == GS_CLI_TRACES;
     t->n = 0;
     /* '+': stop at the program, so that its own options stay its own; ':': a missing value is
      * told apart from an unknown option. */
     strcpy(t->letters, spec->operands == GS_CLI_PROGRAM ? "+:" : ":");
-    add_option(t, "help", no_argument, K_HELP, 0, 'h');
-    if (!spec->no_format)
-        add_option(t, "format", required_argument, K_FORMAT, 0, 0);
-    if (spec->sort)
-        add_option(t, "sort", required_argument, K_SORT, 0, 0);
-    if (traces && !spec->no_limit)
-        add_option(t, "limit", required_argument, K_LIMIT, 0, 0);
-    if (traces)
-        add_option(t, "rank", required_argument, K_RANK, 0, 0);
-    if (spec->step) {
-        add_option(t, "step", required_argument, K_STEP, 0, 0);
-        add_option(t, "detect-steps", no_argument, K_DETECT_STEPS, 0, 0);
-    }
-    if (spec->keep_warmup)
-        add_option(t, "keep-warmup", no_argument, K_KEEP_WARMUP, 0, 0);
-    if (spec->window) {
-        add_option(t, "from", required_argument, K_FROM, 0, 0);
-        add_option(t, "to", required_argument, K_TO, 0, 0);
-        add_option(t, "range", required_argument, K_RANGE, 0, 0);
-        add_option(t, "all-steps", no_argument, K_ALL_STEPS, 0, 0);
-    }
     for (size_t i = 0; i < spec->nflags && i < GS_CLI_MAX_FLAGS; i++)
-        add_option(t, spec->flags[i].name, no_argument, K_FLAG, i, spec->flags[i].letter);
+        add_option(t, spec->flags[i].name, no_argument, GS_CLI_OPT_FLAG, i, spec->flags[i].letter);
     for (size_t i = 0; i < spec->ncounts && i < GS_CLI_MAX_COUNTS; i++)
-        add_option(t, spec->counts[i].name, required_argument, K_COUNT, i, 0);
+        add_option(t, spec->counts[i].name, required_argument, GS_CLI_OPT_COUNT, i, 0);
     for (size_t i = 0; i < spec->nnumbers && i < GS_CLI_MAX_NUMBERS; i++)
-        add_option(t, spec->numbers[i].name, required_argument, K_NUMBER, i, 0);
+        add_option(t, spec->numbers[i].name, required_argument, GS_CLI_OPT_NUMBER, i, 0);
     for (size_t i = 0; i < spec->ntexts && i < GS_CLI_MAX_TEXTS; i++)
         add_option(t, spec->texts[i].name,
-                   spec->texts[i].bare ? optional_argument : required_argument, K_TEXT, i,
+                   spec->texts[i].bare ? optional_argument : required_argument, GS_CLI_OPT_TEXT, i,
                    spec->texts[i].letter);
     for (size_t i = 0; i < spec->nchoices && i < GS_CLI_MAX_CHOICES; i++)
-        add_option(t, spec->choices[i].name, required_argument, K_CHOICE, i, 0);
+        add_option(t, spec->choices[i].name, required_argument, GS_CLI_OPT_CHOICE, i, 0);
+    if (spec->window) {
+        add_option(t, "from", required_argument, GS_CLI_OPT_FROM, 0, 0);
+        add_option(t, "to", required_argument, GS_CLI_OPT_TO, 0, 0);
+        add_option(t, "range", required_argument, GS_CLI_OPT_RANGE, 0, 0);
+        add_option(t, "all-steps", no_argument, GS_CLI_OPT_ALL_STEPS, 0, 0);
+    }
+    if (spec->step) {
+        add_option(t, "step", required_argument, GS_CLI_OPT_STEP, 0, 0);
+        add_option(t, "detect-steps", no_argument, GS_CLI_OPT_DETECT_STEPS, 0, 0);
+    }
+    if (spec->keep_warmup)
+        add_option(t, "keep-warmup", no_argument, GS_CLI_OPT_KEEP_WARMUP, 0, 0);
+    if (!spec->no_format)
+        add_option(t, "format", required_argument, GS_CLI_OPT_FORMAT, 0, 0);
+    if (spec->sort)
+        add_option(t, "sort", required_argument, GS_CLI_OPT_SORT, 0, 0);
+    if (traces && !spec->no_limit)
+        add_option(t, "limit", required_argument, GS_CLI_OPT_LIMIT, 0, 0);
+    if (traces && !spec->no_rank)
+        add_option(t, "rank", required_argument, GS_CLI_OPT_RANK, 0, 0);
+    add_option(t, "help", no_argument, GS_CLI_OPT_HELP, 0, 'h');
     t->longs[t->n] = (struct option){0};
 }
 
-static const opt_ref *find_option(const opt_table *t, int c)
+static const gs_cli_opt_ref *find_option(const gs_cli_opt_table *t, int c)
 {
-    if (c >= OPT_BASE)
-        return &t->refs[c - OPT_BASE];
+    if (c >= GS_CLI_OPT_BASE)
+        return &t->refs[c - GS_CLI_OPT_BASE];
     for (size_t i = 0; i < t->n; i++)
         if (t->refs[i].letter && t->refs[i].letter == c)
             return &t->refs[i];
@@ -173,7 +151,7 @@ static const opt_ref *find_option(const opt_table *t, int c)
 static int bad_option(const gs_cli_spec *spec, int c, char **argv)
 {
     char shortopt[3] = {'-', (char)optopt, '\0'};
-    bool letter = c == '?' && optopt > 0 && optopt < OPT_BASE;
+    bool letter = c == '?' && optopt > 0 && optopt < GS_CLI_OPT_BASE;
     const char *opt = letter ? shortopt : argv[optind - 1];
     return usage_error(spec, c == ':' ? "option '%s' needs a value" : "unknown option '%s'", opt);
 }
@@ -228,34 +206,34 @@ static int take_choice(const gs_cli_spec *spec, const gs_cli_choice *choice, con
 }
 
 /* One option and its value (NULL when it takes none). */
-static int take_option(const gs_cli_spec *spec, const opt_ref *r, const char *arg, int argc,
-                       char **argv, gs_cli *cli)
+static int take_option(const gs_cli_spec *spec, const gs_cli_opt_ref *r, const char *arg,
+                       int argc, char **argv, gs_cli *cli)
 {
     long long v;
     switch (r->kind) {
-    case K_HELP:
-        fputs(spec->help, stdout);
+    case GS_CLI_OPT_HELP:
+        gs_cli_help_write(stdout, spec);
         return GS_EXIT_OK;
-    case K_FORMAT:
+    case GS_CLI_OPT_FORMAT:
         return parse_format(spec, arg, &cli->format);
-    case K_SORT:
+    case GS_CLI_OPT_SORT:
         cli->sort = arg;
         return GS_CLI_RUN;
-    case K_LIMIT:
+    case GS_CLI_OPT_LIMIT:
         if (!parse_uint(arg, INT32_MAX, &v))
             return usage_error(spec, "--limit wants a whole number, not '%s'", arg);
         cli->limit = (size_t)v;
         return GS_CLI_RUN;
-    case K_RANK:
+    case GS_CLI_OPT_RANK:
         if (!parse_uint(arg, INT32_MAX, &v))
             return usage_error(spec, "--rank wants a whole number, not '%s'", arg);
         cli->select.by_rank = true;
         cli->select.rank = (int32_t)v;
         return GS_CLI_RUN;
-    case K_FROM:
-    case K_TO: {
+    case GS_CLI_OPT_FROM:
+    case GS_CLI_OPT_TO: {
         gs_window_spec *w = &cli->select.window;
-        bool from = r->kind == K_FROM;
+        bool from = r->kind == GS_CLI_OPT_FROM;
         if (!gs_window_parse_time(arg, from ? &w->from : &w->to))
             return usage_error(spec, from ? "--from wants a time from the trace's start (ms, or "
                                             "with a unit: 1.5s, 200ms, 50us), not '%s'"
@@ -264,33 +242,33 @@ static int take_option(const gs_cli_spec *spec, const opt_ref *r, const char *ar
         *(from ? &w->has_from : &w->has_to) = true;
         return GS_CLI_RUN;
     }
-    case K_RANGE:
+    case GS_CLI_OPT_RANGE:
         if (!*arg)
             return usage_error(spec, "%s", "--range wants a range name");
         cli->select.window.range = arg;
         return GS_CLI_RUN;
-    case K_ALL_STEPS:
+    case GS_CLI_OPT_ALL_STEPS:
         cli->select.window.all_steps = true;
         return GS_CLI_RUN;
-    case K_STEP:
+    case GS_CLI_OPT_STEP:
         cli->steps.regex = arg;
         return GS_CLI_RUN;
-    case K_DETECT_STEPS:
+    case GS_CLI_OPT_DETECT_STEPS:
         cli->steps.detect = true;
         return GS_CLI_RUN;
-    case K_KEEP_WARMUP:
+    case GS_CLI_OPT_KEEP_WARMUP:
         cli->steps.keep_warmup = true;
         return GS_CLI_RUN;
-    case K_FLAG:
+    case GS_CLI_OPT_FLAG:
         *spec->flags[r->index].value = true;
         return GS_CLI_RUN;
-    case K_COUNT:
+    case GS_CLI_OPT_COUNT:
         return take_count(spec, &spec->counts[r->index], arg);
-    case K_NUMBER:
+    case GS_CLI_OPT_NUMBER:
         return take_number(spec, &spec->numbers[r->index], arg);
-    case K_TEXT:
+    case GS_CLI_OPT_TEXT:
         return take_text(spec, &spec->texts[r->index], arg, argc, argv);
-    case K_CHOICE:
+    case GS_CLI_OPT_CHOICE:
         return take_choice(spec, &spec->choices[r->index], arg);
     }
     return GS_CLI_RUN;
@@ -347,13 +325,13 @@ static int take_operands(const gs_cli_spec *spec, int argc, char **argv, gs_cli 
 int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli)
 {
     *cli = (gs_cli){.spec = spec, .format = GS_FORMAT_TABLE, .limit = spec->default_limit};
-    opt_table t;
-    build_options(spec, &t);
+    gs_cli_opt_table t;
+    gs_cli_opt_table_build(spec, &t);
     opterr = 0; /* messages are ours, in our format */
     optind = 1;
     int c, rc = GS_CLI_RUN;
     while (rc == GS_CLI_RUN && (c = getopt_long(argc, argv, t.letters, t.longs, NULL)) != -1) {
-        const opt_ref *r = c == '?' || c == ':' ? NULL : find_option(&t, c);
+        const gs_cli_opt_ref *r = c == '?' || c == ':' ? NULL : find_option(&t, c);
         rc = r ? take_option(spec, r, optarg, argc, argv, cli) : bad_option(spec, c, argv);
     }
     if (rc == GS_CLI_RUN)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/base/select.h"
 #include "analysis/base/steps.h"
@@ -26,11 +27,16 @@ enum { GS_CLI_MAX_FLAGS = 8, GS_CLI_MAX_COUNTS = 4, GS_CLI_MAX_NUMBERS = 4, GS_C
 /* Each option below writes through `value` when it is given and leaves it alone otherwise, so
  * the variable's initial value is the default. */
 
+/* Each option's `help` is what --help says of it: its lines, wrapped by hand to end by column 80
+ * where they start at the command's help.indent, '\n' between them. An option that takes a value
+ * names it in --help by its `arg` (--gaps N). */
+
 /* A boolean option of one command, e.g. --by-launch. */
 typedef struct gs_cli_flag {
     const char *name; /* without the dashes */
     bool *value;
     char letter; /* a one-letter form (-f), or 0 */
+    const char *help;
 } gs_cli_flag;
 
 /* A whole-number option of one command, e.g. --gaps N, with its largest accepted value. */
@@ -39,6 +45,7 @@ typedef struct gs_cli_count {
     size_t *value;
     size_t max;
     size_t initial; /* the default of an option bound to its variable later (a view's entry) */
+    const char *arg, *help;
 } gs_cli_count;
 
 /* A plain decimal number in [min, max], e.g. --interval SECONDS. */
@@ -49,6 +56,7 @@ typedef struct gs_cli_number {
     bool whole;          /* only whole numbers */
     const char *refusal; /* the usage message for any other value, %s the value */
     const char **given;  /* when not NULL, the value as written, for later messages */
+    const char *arg, *help;
 } gs_cli_number;
 
 /* An option that takes text, e.g. report's --html FILE. Empty text is refused. */
@@ -63,6 +71,7 @@ typedef struct gs_cli_text {
      * argument is taken as the text unless it starts with '-', so only for commands without
      * operands. */
     const char *bare;
+    const char *arg, *help;
 } gs_cli_text;
 
 /* An option that takes one of a few names, e.g. export's --format chrome|sqlite|csv. */
@@ -72,6 +81,7 @@ typedef struct gs_cli_choice {
     size_t nnames;
     size_t *value;       /* the index of the name given */
     const char *refusal; /* the usage message for another name, %s the value */
+    const char *arg, *help;
 } gs_cli_choice;
 
 /* What follows the options. */
@@ -81,26 +91,56 @@ enum gs_cli_operands {
     GS_CLI_PROGRAM, /* a program and its arguments: the options end at the first operand */
 };
 
-/* The help lines of the options a view with .window, .step and .keep_warmup offers, the same in
- * every such view's help (doc pages repeat them; tests/cli/test_docs.sh checks). */
-#define GS_CLI_WINDOW_HELP                                                                         \
-    "  --from TIME      only what starts TIME or later after the trace's first\n"                  \
-    "                   event (ms, or with a unit: 1.5s, 200ms, 50us, 10ns)\n"                     \
-    "  --to TIME        only what starts before TIME after the trace's first event\n"              \
-    "  --range NAME     only what starts inside the operator, annotation or NVTX\n"                \
-    "                   ranges named NAME (nsys stats --filter-nvtx)\n"                            \
-    "  --all-steps      the whole trace, not only the kept steps\n"                                \
-    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"                  \
-    "                   (default: ProfilerStep#N, else detected)\n"                                \
-    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"                    \
-    "  --keep-warmup    count the warm-up steps too\n"
+/* The columns of a table that a --help describes, e.g. gs_api_columns. */
+typedef const gs_column *gs_cli_columns_fn(size_t *ncols);
+
+enum { GS_CLI_HELP_TABLES = 4 };
+
+/* A part of --help after the options: `text` as it is, then, when `tables` names any, a line
+ * per column of those tables (gs_column.help) with its title at column 2 and its help from
+ * column `indent`. The tables make one list: a column that only a later table has goes before
+ * the next column of its own table already listed. A column whose help is "" shares the line
+ * of the column before it ("Min, Max"); JSON-only columns are left out. */
+typedef struct gs_cli_help_part {
+    const char *text;
+    gs_cli_columns_fn *tables[GS_CLI_HELP_TABLES];
+    int indent;
+} gs_cli_help_part;
+
+/* How --sort orders rows (gs_table_sort), for the help of --sort. */
+#define GS_CLI_SORT_ORDER "numbers sort descending, names ascending"
+
+/* The shared options of a view with .window, .step and .keep_warmup, for gs_cli_help.order. */
+#define GS_CLI_STEP_OPTIONS "step", "detect-steps", "keep-warmup"
+#define GS_CLI_WINDOW_OPTIONS "from", "to", "range", "all-steps", GS_CLI_STEP_OPTIONS
+
+/* A command's --help (doc/<command>.md shows the same; tests/cli/test_docs.sh checks): its
+ * intro, the "options:" made from the spec (each option's own help, the shared options' usual
+ * wording), then its parts. */
+typedef struct gs_cli_help {
+    const char *intro; /* the usage line and what the command does, up to "options:" */
+    /* The options named here (without dashes, NULL-terminated) come first, in this order; the
+     * others follow in the usual order: the command's flags, counts, numbers, texts and choices,
+     * then --from, --to, --range, --all-steps, --step, --detect-steps, --keep-warmup, --format,
+     * --sort, --limit, --rank, -h. */
+    const char *const *order;
+    int indent; /* the column the options' help starts at; 0: 19 */
+    /* The help of the shared options where this command's differs from the usual; NULL: the
+     * usual. --sort lists the sort names of sort_columns, followed by `sort`. */
+    const char *format, *limit, *rank, *step, *keep_warmup;
+    gs_cli_columns_fn *sort_columns;
+    const char *sort;
+    const gs_cli_help_part *parts;
+    size_t nparts;
+} gs_cli_help;
 
 typedef struct gs_cli_spec {
     const char *command;  /* "kernels" */
-    const char *help;     /* the --help text; doc/<command>.md shows the same */
+    gs_cli_help help;
     enum gs_cli_operands operands;
     bool no_format;       /* no shared --format (table, csv, json): none, or its own choice */
     bool no_limit;        /* no --limit, though it reads traces */
+    bool no_rank;         /* no --rank, though it reads traces */
     bool csv;             /* --format csv is offered */
     bool sort;            /* --sort is offered */
     bool step;            /* --step REGEX is offered (gs_cli.steps.regex) */
@@ -140,6 +180,9 @@ int gs_cli_usage(const char *command, const char *fmt, const char *arg);
 
 /* Parses argv (argv[0] is the command name). Prints --help to stdout (exit 0) or a usage error. */
 int gs_cli_parse(const gs_cli_spec *spec, int argc, char **argv, gs_cli *cli);
+
+/* Writes the command's --help (cmd/help.c). */
+void gs_cli_help_write(FILE *out, const gs_cli_spec *spec);
 
 
 /* The progress line shown while a trace is read, on a terminal and only for loads that take a

@@ -3,10 +3,12 @@
 #include "analysis/trace/breakdown.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
+#include "common/util.h"
 #include "render/breakdown_tables.h"
 
-/* The same text is in doc/breakdown.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/breakdown.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char intro[] =
     "usage: gpuscope breakdown [OPTIONS] TRACE...\n"
     "\n"
     "Step time broken into categories, as the TensorBoard profiler plugin's\n"
@@ -14,41 +16,41 @@ static const char help[] =
     "then, in the order Kernel, Memcpy, Memset, Communication, Runtime,\n"
     "DataLoader, CPU Exec, Other. Then GPU utilization, est. SM efficiency and\n"
     "est. achieved occupancy per GPU over the kept steps.\n"
-    "\n"
-    "options:\n"
-    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
-    "                   (default: ProfilerStep#N, else detected)\n"
-    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
-    "  --keep-warmup    count the warm-up steps too (the plugin counts every step)\n"
-    "  --tb-compat      find steps, communication and runtime calls exactly as the\n"
-    "                   plugin did, to compare with its numbers (it misses the\n"
-    "                   NCCL kernels of modern PyTorch and takes a trace without\n"
-    "                   ProfilerStep#N as one step; see doc/breakdown.md)\n"
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --limit N        show the first N steps of each trace (default: all)\n"
-    "  --rank R         only the traces of rank R\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "categories:\n"
-    "  Kernel          GPU kernels other than communication kernels\n"
-    "  Memcpy, Memset  GPU copies and sets\n"
-    "  Communication   NCCL kernels, and host ops named nccl:* or gloo:*\n"
-    "  Runtime         CUDA runtime and driver calls\n"
-    "  DataLoader      enumerate(DataLoader)#...__next__, enumerate(DataPipe)#...\n"
-    "  CPU Exec        other operators, annotations and NVTX ranges\n"
-    "  Other           step time covered by none of these\n"
-    "\n"
-    "GPU metrics (kernels only, over [first kept step start, last step end]):\n"
-    "  Utilization             time with at least one kernel running / window\n"
-    "  Est. SM Efficiency      time-weighted min(sum of running kernels' blocks\n"
-    "                          per SM, 1) / window\n"
-    "  Est. Achieved Occupancy kernel-time-weighted mean of the kernels'\n"
-    "                          estimated achieved occupancy\n"
-    "Durations are whole ns in csv and json.\n";
+    "\n";
 
 enum { TB_COMPAT }; /* its flag */
 
-static const gs_cli_flag flags[] = {[TB_COMPAT] = {"tb-compat"}};
+static const gs_cli_flag flags[] = {
+    [TB_COMPAT] = {"tb-compat",
+                   .help = "find steps, communication and runtime calls exactly as the\n"
+                           "plugin did, to compare with its numbers (it misses the\n"
+                           "NCCL kernels of modern PyTorch and takes a trace without\n"
+                           "ProfilerStep#N as one step; see doc/breakdown.md)"},
+};
+
+static const char *const help_order[] = {GS_CLI_STEP_OPTIONS, "tb-compat", NULL};
+
+/* The categories and the GPU metrics are defined here as ideas, not as the columns of one of
+ * the view's tables. */
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "categories:\n"
+     "  Kernel          GPU kernels other than communication kernels\n"
+     "  Memcpy, Memset  GPU copies and sets\n"
+     "  Communication   NCCL kernels, and host ops named nccl:* or gloo:*\n"
+     "  Runtime         CUDA runtime and driver calls\n"
+     "  DataLoader      enumerate(DataLoader)#...__next__, enumerate(DataPipe)#...\n"
+     "  CPU Exec        other operators, annotations and NVTX ranges\n"
+     "  Other           step time covered by none of these\n"
+     "\n"
+     "GPU metrics (kernels only, over [first kept step start, last step end]):\n"
+     "  Utilization             time with at least one kernel running / window\n"
+     "  Est. SM Efficiency      time-weighted min(sum of running kernels' blocks\n"
+     "                          per SM, 1) / window\n"
+     "  Est. Achieved Occupancy kernel-time-weighted mean of the kernels'\n"
+     "                          estimated achieved occupancy\n"
+     "Durations are whole ns in csv and json.\n"},
+};
 
 static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
 {
@@ -79,8 +81,12 @@ static void free_breakdown(void *state)
 }
 
 const gs_view gs_view_breakdown = {
-    .spec = {.command = "breakdown", .help = help, .csv = true, .step = true,
-             .keep_warmup = true, .flags = flags, .nflags = 1},
+    .spec = {.command = "breakdown",
+             .help = {.intro = intro, .order = help_order,
+                      .keep_warmup = "count the warm-up steps too (the plugin counts every step)",
+                      .limit = "show the first N steps of each trace (default: all)",
+                      .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+             .csv = true, .step = true, .keep_warmup = true, .flags = flags, .nflags = 1},
     .summary = "where each step's time goes; GPU utilization, SM efficiency",
     .state_size = sizeof(gs_breakdown),
     .add = add,

@@ -6,10 +6,12 @@
 #include "analysis/trace/callsites.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
+#include "common/util.h"
 #include "render/callsite_tables.h"
 
-/* The same text is in doc/callsites.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/callsites.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char intro[] =
     "usage: gpuscope callsites [OPTIONS] TRACE...\n"
     "\n"
     "GPU and CPU time per Python frame of a trace recorded with torch.profiler's\n"
@@ -22,46 +24,43 @@ static const char help[] =
     "steps and the time outside every step are left out, as the line above the\n"
     "results says. A frame's CPU time counts the part of it inside the window, GPU\n"
     "work counts where the call that launched it started.\n"
-    "\n"
-    "options:\n"
-    "  --tree          top-down: each frame under the frame that called it, children\n"
-    "                  by GPU total (then CPU total); --sort does not apply\n"
-    "  --modules       per nn.Module path (\"GPT2Model_0/GPT2Block_0/Conv1D_0\")\n"
-    "                  instead of per frame; with --tree, as a tree of modules\n"
-    "  --depth N       with --tree, only the first N levels (default: all)\n"
-    GS_CLI_WINDOW_HELP
-    "  --format FORMAT   table (default), csv or json\n"
-    "  --sort COLUMN     frame (module), calls, gpu_total, gpu_pct, gpu_self,\n"
-    "                    launches, cpu_total or cpu_self; numbers sort descending,\n"
-    "                    names ascending (default: gpu_total, then cpu_total, then\n"
-    "                    name)\n"
-    "  --limit N         show the first N rows (default: all)\n"
-    "  --rank R          only the traces of rank R\n"
-    "  -h, --help        show this help\n"
-    "\n"
-    "columns:\n"
-    "  Depth      --tree: 0 for an outermost frame (module), then one more a level\n"
-    "  Frame      as the trace names it: \"file.py(line): function\", a built-in\n"
-    "             (\"<built-in method addmm ...>\") or a module (\"nn.Module: Linear_0\")\n"
-    "  Module     --modules: the module path from the outermost module; with --tree\n"
-    "             the module's name (json adds its path)\n"
-    "  Calls      frames (module calls) inside the window\n"
-    "  GPU total  time of the kernels, copies and sets launched while the frame was\n"
-    "             on the launching thread's stack (a frame that recurs counts once)\n"
-    "  GPU %      GPU total / all GPU time launched inside the window x 100, by any\n"
-    "             thread (backward's GPU time is launched by autograd's own thread,\n"
-    "             which has no Python frames: the line under the table says how much)\n"
-    "  GPU self   the part launched while it was the innermost frame (module)\n"
-    "  Launches   kernels, copies and sets in GPU total\n"
-    "  CPU total  the frames' time inside the window (a recursive call once)\n"
-    "  CPU self   CPU total minus the time of the frames (modules) directly inside\n"
-    "Durations are whole ns in csv and json.\n";
+    "\n";
 
 enum { TREE, MODULES };  /* its flags */
 enum { DEPTH };          /* its count */
 
-static const gs_cli_flag flags[] = {[TREE] = {"tree"}, [MODULES] = {"modules"}};
-static const gs_cli_count counts[] = {[DEPTH] = {"depth", .max = 65535, .initial = 0}};
+static const gs_cli_flag flags[] = {
+    [TREE] = {"tree", .help = "top-down: each frame under the frame that called it,\n"
+                              "children by GPU total (then CPU total); --sort does not apply"},
+    [MODULES] = {"modules", .help = "per nn.Module path (\"GPT2Model_0/GPT2Block_0/Conv1D_0\")\n"
+                                    "instead of per frame; with --tree, as a tree of modules"},
+};
+static const gs_cli_count counts[] = {
+    [DEPTH] = {"depth", .max = 65535, .initial = 0, .arg = "N",
+               .help = "with --tree, only the first N levels (default: all)"},
+};
+
+/* --help's tables: the frames (the default, and what --sort names), the tree of frames (Depth),
+ * the modules. */
+static const gs_column *frame_columns(size_t *ncols)
+{
+    return gs_callsite_columns(GS_CALLSITES_FRAMES, ncols);
+}
+
+static const gs_column *tree_columns(size_t *ncols)
+{
+    return gs_callsite_columns(GS_CALLSITES_TREE, ncols);
+}
+
+static const gs_column *module_columns(size_t *ncols)
+{
+    return gs_callsite_columns(GS_CALLSITES_MODULES, ncols);
+}
+
+static const gs_cli_help_part help_parts[] = {
+    {"\ncolumns:\n", {frame_columns, tree_columns, module_columns}, .indent = 13},
+    {"Durations are whole ns in csv and json.\n"},
+};
 
 static enum gs_callsite_view which(const gs_view_args *a)
 {
@@ -127,9 +126,13 @@ static void free_callsites(void *state)
 }
 
 const gs_view gs_view_callsites = {
-    .spec = {.command = "callsites", .help = help, .csv = true, .step = true,
-             .keep_warmup = true, .window = true, .flags = flags, .nflags = 2,
-             .counts = counts, .ncounts = 1},
+    .spec = {.command = "callsites",
+             .help = {.intro = intro, .sort_columns = frame_columns,
+                      .sort = " (with --modules: module for frame); " GS_CLI_SORT_ORDER
+                              " (default: gpu_total, then cpu_total, then name)",
+                      .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+             .csv = true, .step = true, .keep_warmup = true, .window = true, .flags = flags,
+             .nflags = 2, .counts = counts, .ncounts = 1},
     .summary = "GPU and CPU time per Python line and nn.Module (with_stack traces)",
     .columns = columns,
     .state_size = sizeof(gs_callsites),

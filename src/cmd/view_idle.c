@@ -4,10 +4,12 @@
 #include "analysis/trace/temporal.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
+#include "common/util.h"
 #include "render/idle_tables.h"
 
-/* The same text is in doc/idle.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/idle.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char intro[] =
     "usage: gpuscope idle [OPTIONS] TRACE...\n"
     "\n"
     "Where the GPU waits: the temporal breakdown per rank (idle, compute, non-compute\n"
@@ -19,39 +21,42 @@ static const char help[] =
     "steps and the time outside every step are left out, as the line above the\n"
     "results says. Host events count where they start, GPU work where the call\n"
     "that launched it started.\n"
-    "\n"
-    "options:\n"
-    "  --gaps N         list the N largest gaps of 1 ms or 5 % of their step or more\n"
-    "                   (default: 10; 0 lists none)\n"
-    "  --hta            reproduce Holistic Trace Analysis: drop the last ProfilerStep\n"
-    "                   and GPU work without a launch call before it, round times to\n"
-    "                   whole us, classify kernels by HTA's names, sum per-stream gaps\n"
-    "                   between consecutive activities as HTA does\n"
-    GS_CLI_WINDOW_HELP
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --limit N        show the first N rows of each section (default: all)\n"
-    "  --rank R         only the traces of rank R\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "definitions:\n"
-    "  GPU window   first GPU activity start to last GPU activity end (kernels,\n"
-    "               copies, sets, and GPU-side waits on a stream such as Stream Wait\n"
-    "               Event, which count as busy non-compute time as in HTA)\n"
-    "  Idle         window - |union of all GPU activity|\n"
-    "  Compute      |union of compute kernels| (not nccl*/ncclKernel/ncclDevKernel/hccl*)\n"
-    "  Non-compute  |union of all activity| - Compute\n"
-    "  host-wait    the launch call of the work after the gap began after the work\n"
-    "               before it ended\n"
-    "  kernel-wait  not host-wait and shorter than 30 us\n"
-    "  other        the remaining gaps\n"
-    "Durations are whole ns in csv and json; csv writes one block per section.\n";
+    "\n";
 
 enum { HTA };  /* its flag */
 enum { GAPS }; /* its count */
 
-static const gs_cli_flag flags[] = {[HTA] = {"hta"}};
+static const gs_cli_flag flags[] = {
+    [HTA] = {"hta", .help = "reproduce Holistic Trace Analysis: drop the last ProfilerStep\n"
+                            "and GPU work without a launch call before it, round times to\n"
+                            "whole us, classify kernels by HTA's names, sum per-stream gaps\n"
+                            "between consecutive activities as HTA does"},
+};
 static const gs_cli_count counts[] = {
-    [GAPS] = {"gaps", .max = 1000000, .initial = GS_IDLE_DEFAULT_GAPS}};
+    [GAPS] = {"gaps", .max = 1000000, .initial = GS_IDLE_DEFAULT_GAPS, .arg = "N",
+              .help = "list the N largest gaps of 1 ms or 5 % of their step or more\n"
+                      "(default: 10; 0 lists none)"},
+};
+
+static const char *const help_order[] = {"gaps", "hta", NULL};
+
+/* The window, the GPU time and the classes of gaps are defined here as ideas that several of the
+ * view's tables share. */
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "definitions:\n"
+     "  GPU window   first GPU activity start to last GPU activity end (kernels,\n"
+     "               copies, sets, and GPU-side waits on a stream such as Stream Wait\n"
+     "               Event, which count as busy non-compute time as in HTA)\n"
+     "  Idle         window - |union of all GPU activity|\n"
+     "  Compute      |union of compute kernels| (not nccl*/ncclKernel/ncclDevKernel/hccl*)\n"
+     "  Non-compute  |union of all activity| - Compute\n"
+     "  host-wait    the launch call of the work after the gap began after the work\n"
+     "               before it ended\n"
+     "  kernel-wait  not host-wait and shorter than 30 us\n"
+     "  other        the remaining gaps\n"
+     "Durations are whole ns in csv and json; csv writes one block per section.\n"},
+};
 
 typedef struct idle_state {
     gs_temporal temporal;
@@ -112,8 +117,11 @@ static void free_idle(void *state)
 }
 
 const gs_view gs_view_idle = {
-    .spec = {.command = "idle", .help = help, .csv = true, .step = true, .keep_warmup = true,
-             .window = true, .flags = flags,
+    .spec = {.command = "idle",
+             .help = {.intro = intro, .order = help_order,
+                      .limit = "show the first N rows of each section (default: all)",
+                      .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+             .csv = true, .step = true, .keep_warmup = true, .window = true, .flags = flags,
              .nflags = 1, .counts = counts, .ncounts = 1},
     .summary = "GPU idle time per rank, idle gaps and what the host was doing",
     .state_size = sizeof(idle_state),

@@ -3,12 +3,14 @@
 #include "analysis/trace/ncu_join.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
+#include "common/util.h"
 #include "ingest/ncu_csv.h"
 #include "render/ncu_tables.h"
 #include "render/view_tables.h"
 
-/* The same text is in doc/kernels.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/kernels.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char intro[] =
     "usage: gpuscope kernels [OPTIONS] TRACE...\n"
     "\n"
     "GPU kernels summed by name over the selected traces (nsys cuda_gpu_kern_sum).\n"
@@ -17,64 +19,39 @@ static const char help[] =
     "steps and the time outside every step are left out, as the line above the\n"
     "results says. Host events count where they start, GPU work where the call\n"
     "that launched it started.\n"
-    "\n"
-    "options:\n"
-    "  --by-launch      group by name, grid and block (nsys cuda_gpu_kern_gb_sum)\n"
-    GS_CLI_WINDOW_HELP
-    "  --ncu FILE       join an Nsight Compute CSV export (ncu --csv, --page details\n"
-    "                   or raw) with the trace's kernels: one row per kernel ncu\n"
-    "                   profiled, then its rule findings (see below)\n"
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --sort COLUMN    time, total, instances, avg, med, min, max, stddev, grid,\n"
-    "                   block, operator, operator_pct or name (with --ncu: its\n"
-    "                   columns below); numbers sort descending, names ascending\n"
-    "                   (default: total, then instances ascending, then name)\n"
-    "  --limit N        show the first N rows (default: all)\n"
-    "  --rank R         only the traces of rank R\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "columns:\n"
-    "  Time (%)   Total of the row / sum of the Totals of all rows x 100\n"
-    "  Total      sum of the kernels' durations\n"
-    "  Instances  number of kernels\n"
-    "  Avg        Total / Instances\n"
-    "  Med        median duration; mean of the two middle ones for an even count\n"
-    "  Min, Max   shortest and longest duration\n"
-    "  StdDev     sample standard deviation (n - 1); 0 for one instance\n"
-    "  GridXYZ    grid dimensions (--by-launch)\n"
-    "  BlockXYZ   block dimensions (--by-launch)\n"
-    "  Operator   the operator that launched most of the row's time: the innermost\n"
-    "             framework operator around the launch call (else an NVTX range;\n"
-    "             never a step or annotation), as the TensorBoard plugin's kernel\n"
-    "             view and HTA show it; '-' when none launched it\n"
-    "  Op (%)     the share of the row's time that operator launched\n"
-    "  Name       kernel name\n"
-    "Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n"
-    "\n"
-    "columns with --ncu (one row per kernel in the export, in its order):\n"
-    "  ID           ncu's ID of the profiled launch\n"
-    "  Compute (%)  Compute (SM) Throughput, % of peak, as ncu wrote it\n"
-    "  Memory (%)   Memory Throughput, % of peak, as ncu wrote it\n"
-    "  Occupancy (%), Theoretical (%)  achieved and theoretical occupancy\n"
-    "  Limiter      the resource allowing the fewest blocks per SM: registers,\n"
-    "               shared memory, warps, barriers or blocks per SM\n"
-    "  FLOP/B       FP32 FLOP per DRAM byte (raw page's roofline metrics)\n"
-    "  Roofline     compute or memory: FLOP/B above or below the ridge point\n"
-    "  Duration     ncu's duration of the profiled launch\n"
-    "  Instances, Total  the joined kernels of the trace (same function, grid\n"
-    "               and block)\n"
-    "  Top finding, Speedup (%)  ncu's rule with the largest estimated speedup\n"
-    "  Match        name, function (same function spelt differently) or\n"
-    "               unmatched (no trace kernel of that function and launch)\n"
-    "  GridXYZ, BlockXYZ, Name  the launch and ncu's kernel name\n"
-    "Then every rule finding: ID, Speedup (%), Of (local or global), Type (OPT,\n"
-    "INF, WRN), Section, Rule, Description.\n";
+    "\n";
 
 enum { BY_LAUNCH };    /* its flag */
 enum { NCU, NTEXTS }; /* its text */
 
-static const gs_cli_flag flags[] = {[BY_LAUNCH] = {"by-launch"}};
-static const gs_cli_text texts[] = {[NCU] = {"ncu"}};
+static const gs_cli_flag flags[] = {
+    [BY_LAUNCH] = {"by-launch",
+                   .help = "group by name, grid and block (nsys cuda_gpu_kern_gb_sum)"},
+};
+static const gs_cli_text texts[] = {
+    [NCU] = {"ncu", .arg = "FILE",
+             .help = "join an Nsight Compute CSV export (ncu --csv, --page details\n"
+                     "or raw) with the trace's kernels: one row per kernel ncu\n"
+                     "profiled, then its rule findings (see below)"},
+};
+
+/* The --by-launch table has every column of the other one. */
+static const gs_column *by_launch_columns(size_t *ncols)
+{
+    return gs_kernel_columns(true, ncols);
+}
+
+static const char *const help_order[] = {"by-launch", GS_CLI_WINDOW_OPTIONS, "ncu", NULL};
+
+static const gs_cli_help_part help_parts[] = {
+    {"\ncolumns:\n", {by_launch_columns}, .indent = 13},
+    {"Durations are whole ns in csv and json (Avg, Med and StdDev rounded down).\n"
+     "\n"
+     "columns with --ncu (one row per kernel in the export, in its order):\n",
+     {gs_ncu_columns}, .indent = 15},
+    {"Then every rule finding: ID, Speedup (%), Of (local or global), Type (OPT,\n"
+     "INF, WRN), Section, Rule, Description.\n"},
+};
 
 typedef struct kernels_state {
     gs_kernel_summary summary;
@@ -143,8 +120,13 @@ static void free_summary(void *state)
 }
 
 const gs_view gs_view_kernels = {
-    .spec = {.command = "kernels", .help = help, .csv = true, .step = true, .keep_warmup = true,
-             .window = true, .flags = flags, .nflags = 1, .texts = texts, .ntexts = NTEXTS},
+    .spec = {.command = "kernels",
+             .help = {.intro = intro, .order = help_order, .sort_columns = by_launch_columns,
+                      .sort = " (with --ncu: its columns below); " GS_CLI_SORT_ORDER
+                              "\n(default: total, then instances ascending, then name)",
+                      .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+             .csv = true, .step = true, .keep_warmup = true, .window = true, .flags = flags,
+             .nflags = 1, .texts = texts, .ntexts = NTEXTS},
     .summary = "GPU kernels summed by name (nsys cuda_gpu_kern_sum)",
     .columns = columns,
     .state_size = sizeof(kernels_state),

@@ -2,10 +2,12 @@
 #include "analysis/trace/launch.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
+#include "common/util.h"
 #include "render/launch_tables.h"
 
-/* The same text is in doc/launch.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/launch.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char intro[] =
     "usage: gpuscope launch [OPTIONS] TRACE...\n"
     "\n"
     "Kernel launch statistics: launch delay, launch-call cost against kernel\n"
@@ -16,41 +18,27 @@ static const char help[] =
     "steps and the time outside every step are left out, as the line above the\n"
     "results says. Host events count where they start, GPU work where the call\n"
     "that launched it started.\n"
-    "\n"
-    "options:\n"
-    "  --per-step       one row per step instead\n"
-    GS_CLI_WINDOW_HELP
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --limit N        show the first N rows (default: all)\n"
-    "  --rank R         only the traces of rank R\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "columns:\n"
-    "  Steps           kept steps (warm-up left out unless --keep-warmup)\n"
-    "  Kernels/Step    kernels in the kept steps / Steps\n"
-    "  Launches/s      launch calls / step time, in seconds\n"
-    "  Step, Warm-up   the step's number; yes for a warm-up step (--per-step)\n"
-    "  Med Kernel      median kernel duration\n"
-    "  Med Launch      median duration of the launching API calls\n"
-    "  Short           kernels shorter than their launch call, the call <= 50 us\n"
-    "  Short (%)       Short / kernels with a launch call x 100\n"
-    "  Short Time (%)  time in short kernels / kernel time x 100\n"
-    "  Delay Med, P95, Max\n"
-    "                  launch delay: kernel start - launch call end (>= 0)\n"
-    "  Delay >100us    launches delayed more than 100 us\n"
-    "  Graph           kernels run from a CUDA graph (graph id or graph launch)\n"
-    "  Driver          kernels launched by cuLaunchKernel (Triton) or\n"
-    "                  hip(Ext)ModuleLaunchKernel\n"
-    "  Graph (%)       Graph / kernels x 100 (per-rank rows)\n"
-    "  Kernels/Graph   Graph / cudaGraphLaunch calls in the kept steps\n"
-    "  Graphs Inst.    cudaGraphInstantiate calls in the whole trace; graphs\n"
-    "                  instantiated but hardly launched are a verdict in report\n"
-    "A kernel belongs to the step its launch call began in. Medians and\n"
-    "percentiles are nearest-rank; durations are whole ns in csv and json.\n";
+    "\n";
 
 enum { PER_STEP }; /* its flag */
 
-static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step"}};
+static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step", .help = "one row per step instead"}};
+
+static const gs_column *rank_columns(size_t *ncols)
+{
+    return gs_launch_columns(false, ncols);
+}
+
+static const gs_column *step_columns(size_t *ncols)
+{
+    return gs_launch_columns(true, ncols);
+}
+
+static const gs_cli_help_part help_parts[] = {
+    {"\ncolumns:\n", {rank_columns, step_columns}, .indent = 18},
+    {"A kernel belongs to the step its launch call began in. Medians and\n"
+     "percentiles are nearest-rank; durations are whole ns in csv and json.\n"},
+};
 
 static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
 {
@@ -77,9 +65,10 @@ static void free_summary(void *state)
 }
 
 const gs_view gs_view_launch = {
-    .spec = {.command = "launch", .help = help, .csv = true, .step = true, .keep_warmup = true,
-             .window = true,
-             .flags = flags, .nflags = 1},
+    .spec = {.command = "launch",
+             .help = {.intro = intro, .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+             .csv = true, .step = true, .keep_warmup = true, .window = true, .flags = flags,
+             .nflags = 1},
     .summary = "kernel launch delay and cost, short kernels, CUDA graphs",
     .state_size = sizeof(gs_launch_summary),
     .add = add,

@@ -3,10 +3,12 @@
 #include "analysis/trace/memory.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
+#include "common/util.h"
 #include "render/memory_tables.h"
 
-/* The same text is in doc/memory.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/memory.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char intro[] =
     "usage: gpuscope memory [OPTIONS] TRACE...\n"
     "\n"
     "Device memory from the allocator's records: PyTorch's (torch.profiler with\n"
@@ -14,50 +16,42 @@ static const char help[] =
     "with the step and operator at the peak, fragmentation, growth per step with\n"
     "a least-squares fit (leak), and headroom against the device's memory. One row\n"
     "per device (host memory apart). \"-\" marks what the records do not give.\n"
-    "\n"
-    "options:\n"
-    "  --ops            the operators that allocate instead (self and total)\n"
-    "  --timeline       allocated and reserved over time instead (<= 200 points\n"
-    "                   per device, the peak kept)\n"
-    "  --per-step       allocated and reserved at each step's end instead\n"
-    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
-    "                   (default: ProfilerStep#N, else detected)\n"
-    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
-    "  --keep-warmup    fit the growth over the warm-up steps too\n"
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --limit N        show the first N rows (default: all)\n"
-    "  --rank R         only the traces of rank R\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "columns:\n"
-    "  Type, Device    c10 device type (cuda, cpu, ...) and index (- for the host)\n"
-    "  Allocator       pytorch: its allocators' records carry allocated (tensors)\n"
-    "                  and reserved (the caching allocator's pool); cuda: CUDA's\n"
-    "                  allocations (cudaMalloc...) recorded by gpuscope run, summed\n"
-    "                  from their sizes: for PyTorch its reserved pool; no reserved\n"
-    "  Peak Alloc      highest allocated\n"
-    "  Reserved@Peak   reserved at that record\n"
-    "  Peak Reserved   highest reserved\n"
-    "  Frag            Reserved@Peak / Peak Alloc (fragmented above 1.5)\n"
-    "  Peak Step       step holding the peak, - when outside every step\n"
-    "  Growth/Step     least-squares slope of allocated at the kept steps' ends\n"
-    "  Fit R2          the fit's coefficient of determination (leak: growth > 0,\n"
-    "                  R2 >= 0.9 over >= 4 steps)\n"
-    "  Device Mem      the device's memory\n"
-    "  Headroom        Device Mem - the peak held (Peak Reserved; Peak Alloc for\n"
-    "                  cuda, what CUDA gave out)\n"
-    "  Peak (%)        the peak held / Device Mem x 100 (near limit above 90)\n"
-    "  Flags           fragmented, near limit, leak\n"
-    "  Peak Operator   innermost operator on the peak record's thread\n"
-    "  --ops: Alloc Size and Allocs sum allocations in the operator and its\n"
-    "  children, Increase allocations minus frees; Self: directly in it. A free\n"
-    "  counts for the operator of its allocation.\n"
-    "Times are from the trace's first event; sizes are bytes in csv and json.\n";
+    "\n";
 
 enum { OPS, TIMELINE, PER_STEP }; /* its flags, which exclude each other */
 
-static const gs_cli_flag flags[] = {[OPS] = {"ops"}, [TIMELINE] = {"timeline"},
-                                    [PER_STEP] = {"per-step"}};
+static const gs_cli_flag flags[] = {
+    [OPS] = {"ops", .help = "the operators that allocate instead (self and total)"},
+    [TIMELINE] = {"timeline", .help = "allocated and reserved over time instead (<= 200 points\n"
+                                      "per device, the peak kept)"},
+    [PER_STEP] = {"per-step", .help = "allocated and reserved at each step's end instead"},
+};
+
+/* --help lists the columns of its four tables. */
+static const gs_column *device_columns(size_t *ncols)
+{
+    return gs_memory_columns(GS_MEMORY_DEVICES, ncols);
+}
+
+static const gs_column *op_columns(size_t *ncols)
+{
+    return gs_memory_columns(GS_MEMORY_OPS, ncols);
+}
+
+static const gs_column *timeline_columns(size_t *ncols)
+{
+    return gs_memory_columns(GS_MEMORY_TIMELINE, ncols);
+}
+
+static const gs_column *step_columns(size_t *ncols)
+{
+    return gs_memory_columns(GS_MEMORY_STEPS, ncols);
+}
+
+static const gs_cli_help_part help_parts[] = {
+    {"\ncolumns:\n", {device_columns, op_columns, timeline_columns, step_columns}, .indent = 18},
+    {"Times are from the trace's first event; sizes are bytes in csv and json.\n"},
+};
 
 static int init(const gs_view_args *a, void *state, gs_error *err)
 {
@@ -94,8 +88,11 @@ static void free_summary(void *state)
 }
 
 const gs_view gs_view_memory = {
-    .spec = {.command = "memory", .help = help, .csv = true, .step = true, .keep_warmup = true,
-             .exclusive_flags = true, .flags = flags, .nflags = 3},
+    .spec = {.command = "memory",
+             .help = {.intro = intro, .keep_warmup = "fit the growth over the warm-up steps too",
+                      .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+             .csv = true, .step = true, .keep_warmup = true, .exclusive_flags = true,
+             .flags = flags, .nflags = 3},
     .summary = "allocated/reserved memory over time, peak, growth, headroom",
     .state_size = sizeof(gs_memory_summary),
     .init = init,

@@ -5,10 +5,12 @@
 #include "analysis/base/steps.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
+#include "common/util.h"
 #include "render/step_tables.h"
 
-/* The same text is in doc/steps.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/steps.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char intro[] =
     "usage: gpuscope steps [OPTIONS] TRACE...\n"
     "\n"
     "The steps of each trace: where they come from, step-time statistics over\n"
@@ -18,37 +20,19 @@ static const char help[] =
     "trace after its start-up; each runs from the end of the step before it to\n"
     "the end of the GPU work it launched, as the TensorBoard profiler plugin's\n"
     "steps do, so Duration can be longer or shorter than the host's range.\n"
-    "\n"
-    "options:\n"
-    "  --step REGEX     steps are the annotation or NVTX ranges matching REGEX\n"
-    "                   (POSIX extended regex)\n"
-    "  --detect-steps   steps from the repeating kernel sequence, not ranges\n"
-    "  --keep-warmup    count the warm-up steps in the statistics too\n"
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --limit N        show the first N steps of each trace (default: all)\n"
-    "  --rank R         only the traces of rank R\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "statistics (over the kept steps):\n"
-    "  mean, std       mean and population standard deviation\n"
-    "  min, max        shortest and longest step\n"
-    "  med, p95, p99   nearest-rank percentiles (rank = ceil(p/100 x n))\n"
-    "\n"
-    "columns:\n"
-    "  Rank            the trace's rank\n"
-    "  Step            N of ProfilerStep#N; 0, 1, ... for --step, detected steps\n"
-    "                  and the window\n"
-    "  Start           step start, from the trace's first event\n"
-    "  Duration        the step the statistics use: from the later of its host\n"
-    "                  start and the previous step's end, to the later of its host\n"
-    "                  end and the end of the GPU work it launched; shorter than\n"
-    "                  Host Duration when the previous step's GPU work ran into it\n"
-    "  Host Duration   the range as the host recorded it (detected steps: from the\n"
-    "                  host's return from the call before the first launch)\n"
-    "  GPU Ops         kernels, copies and sets launched inside the host range\n"
-    "  Warm-up         yes for a leading step slower than 1.5x the median of\n"
-    "                  the steps after it\n"
-    "Durations are whole ns in csv and json.\n";
+    "\n";
+
+static const gs_cli_help_part help_parts[] = {
+    {"\n"
+     "statistics (over the kept steps):\n"
+     "  mean, std       mean and population standard deviation\n"
+     "  min, max        shortest and longest step\n"
+     "  med, p95, p99   nearest-rank percentiles (rank = ceil(p/100 x n))\n"
+     "\n"
+     "columns:\n",
+     {gs_step_columns}, .indent = 18},
+    {"Durations are whole ns in csv and json.\n"},
+};
 
 /* The steps of each selected trace. */
 typedef struct steps_state {
@@ -108,7 +92,14 @@ static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_s
 }
 
 const gs_view gs_view_steps = {
-    .spec = {.command = "steps", .help = help, .csv = true, .step = true, .keep_warmup = true},
+    .spec = {.command = "steps",
+             .help = {.intro = intro,
+                      .step = "steps are the annotation or NVTX ranges matching REGEX\n"
+                              "(POSIX extended regex)",
+                      .keep_warmup = "count the warm-up steps in the statistics too",
+                      .limit = "show the first N steps of each trace (default: all)",
+                      .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+             .csv = true, .step = true, .keep_warmup = true},
     .summary = "steps found, warm-up, step-time statistics and per-step table",
     .state_size = sizeof(steps_state),
     .add = add,

@@ -2,10 +2,12 @@
 #include "analysis/trace/sync.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
+#include "common/util.h"
 #include "render/sync_tables.h"
 
-/* The same text is in doc/sync.md; tests/cli/test_docs.sh keeps the two equal. */
-static const char help[] =
+/* The start of --help: the rest is made from the spec and the column tables it names.
+ * doc/sync.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
+static const char intro[] =
     "usage: gpuscope sync [OPTIONS] TRACE...\n"
     "\n"
     "Time the host spends blocked in synchronizing calls (stream, device and event\n"
@@ -17,34 +19,29 @@ static const char help[] =
     "steps and the time outside every step are left out, as the line above the\n"
     "results says. Host events count where they start, GPU work where the call\n"
     "that launched it started.\n"
-    "\n"
-    "options:\n"
-    "  --per-step       one row per step instead\n"
-    GS_CLI_WINDOW_HELP
-    "  --format FORMAT  table (default), csv or json\n"
-    "  --limit N        show the first N rows (default: all)\n"
-    "  --rank R         only the traces of rank R\n"
-    "  -h, --help       show this help\n"
-    "\n"
-    "columns:\n"
-    "  Step (%)   blocked time inside the kept steps / their total time x 100\n"
-    "  Blocked    sum of the host durations of the calls the window holds\n"
-    "  Calls      number of calls\n"
-    "  Avg, Max   Blocked / Calls and the longest call\n"
-    "  GPU Wait   sum of the GPU-side synchronization records of the calls (-\n"
-    "             when none was recorded)\n"
-    "  Kind       stream sync, device sync, event sync, sync memcpy, pageable\n"
-    "             memcpy or stream wait event\n"
-    "  API        the API call\n"
-    "  Operator   outermost synchronizing operator around the call, else the\n"
-    "             outermost operator, else the innermost annotation that is not\n"
-    "             a step, else (no operator)\n"
-    "  --per-step: Step, Warm-up (yes), Duration, Calls, Blocked, Step (%)\n"
-    "Rows are sorted by Blocked, then Calls; durations are whole ns in csv and json.\n";
+    "\n";
 
 enum { PER_STEP }; /* its flag */
 
-static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step"}};
+static const gs_cli_flag flags[] = {[PER_STEP] = {"per-step", .help = "one row per step instead"}};
+
+static const gs_column *cause_columns(size_t *ncols)
+{
+    return gs_sync_columns(false, ncols);
+}
+
+static const gs_column *step_columns(size_t *ncols)
+{
+    return gs_sync_columns(true, ncols);
+}
+
+static const gs_cli_help_part help_parts[] = {
+    {"\ncolumns:\n", {cause_columns}, .indent = 13},
+    {"Rows are sorted by Blocked, then Calls; durations are whole ns in csv and json.\n"
+     "\n"
+     "columns with --per-step (one row per step):\n",
+     {step_columns}, .indent = 13},
+};
 
 static int init(const gs_view_args *a, void *state, gs_error *err)
 {
@@ -75,9 +72,10 @@ static void free_summary(void *state)
 }
 
 const gs_view gs_view_sync = {
-    .spec = {.command = "sync", .help = help, .csv = true, .step = true, .keep_warmup = true,
-             .window = true,
-             .flags = flags, .nflags = 1},
+    .spec = {.command = "sync",
+             .help = {.intro = intro, .parts = help_parts, .nparts = COUNT_OF(help_parts)},
+             .csv = true, .step = true, .keep_warmup = true, .window = true, .flags = flags,
+             .nflags = 1},
     .summary = "time the host spends blocked in synchronization, and who caused it",
     .state_size = sizeof(gs_sync_summary),
     .init = init,

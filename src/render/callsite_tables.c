@@ -14,19 +14,37 @@ enum stat_col { ST_CALLS, ST_GPU_TOTAL, ST_GPU_PCT, ST_GPU_SELF, ST_LAUNCHES, ST
                 ST_CPU_SELF, ST_NCOLS };
 
 #define STAT_COLUMNS(o)                                                                            \
-    [(o) + ST_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},                      \
+    [(o) + ST_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0,                       \
+                        "frames (module calls) inside the window"},                                \
     [(o) + ST_GPU_TOTAL] = {"gpu_total_ns", "gpu_total", "GPU total", "GPU Total (ns)",            \
-                            GS_COL_NS, 0},                                                         \
-    [(o) + ST_GPU_PCT] = {"gpu_pct", "gpu_pct", "GPU %", "GPU (%)", GS_COL_PCT, 0},                \
-    [(o) + ST_GPU_SELF] = {"gpu_self_ns", "gpu_self", "GPU self", "GPU Self (ns)", GS_COL_NS, 0},  \
-    [(o) + ST_LAUNCHES] = {"launches", "launches", "Launches", "Launches", GS_COL_COUNT, 0},       \
+                            GS_COL_NS, 0,                                                          \
+                            "time of the kernels, copies and sets launched while the frame was\n"  \
+                            "on the launching thread's stack (a frame that recurs counts once)"},  \
+    [(o) + ST_GPU_PCT] = {"gpu_pct", "gpu_pct", "GPU %", "GPU (%)", GS_COL_PCT, 0,                 \
+                          "GPU total / all GPU time launched inside the window x 100, by any\n"    \
+                          "thread (backward's GPU time is launched by autograd's own thread,\n"    \
+                          "which has no Python frames: the line under the table says how much)"},  \
+    [(o) + ST_GPU_SELF] = {"gpu_self_ns", "gpu_self", "GPU self", "GPU Self (ns)", GS_COL_NS, 0,   \
+                           "the part launched while it was the innermost frame (module)"},         \
+    [(o) + ST_LAUNCHES] = {"launches", "launches", "Launches", "Launches", GS_COL_COUNT, 0,        \
+                           "kernels, copies and sets in GPU total"},                               \
     [(o) + ST_CPU_TOTAL] = {"cpu_total_ns", "cpu_total", "CPU total", "CPU Total (ns)",            \
-                            GS_COL_NS, 0},                                                         \
-    [(o) + ST_CPU_SELF] = {"cpu_self_ns", "cpu_self", "CPU self", "CPU Self (ns)", GS_COL_NS, 0}
+                            GS_COL_NS, 0,                                                          \
+                            "the frames' time inside the window (a recursive call once)"},         \
+    [(o) + ST_CPU_SELF] = {"cpu_self_ns", "cpu_self", "CPU self", "CPU Self (ns)", GS_COL_NS, 0,   \
+                           "CPU total minus the time of the frames (modules) directly inside"}
 
-#define DEPTH_COLUMN {"depth", "depth", "Depth", "Depth", GS_COL_COUNT, 0}
-#define FRAME_COLUMN {"frame", "frame", "Frame", "Frame", GS_COL_TEXT, 0}
-#define MODULE_COLUMN {"module", "module", "Module", "Module", GS_COL_TEXT, 0}
+#define DEPTH_COLUMN                                                                               \
+    {"depth", "depth", "Depth", "Depth", GS_COL_COUNT, 0,                                          \
+     "--tree: 0 for an outermost frame (module), then one more a level"}
+#define FRAME_COLUMN                                                                               \
+    {"frame", "frame", "Frame", "Frame", GS_COL_TEXT, 0,                                           \
+     "as the trace names it: \"file.py(line): function\", a built-in\n"                            \
+     "(\"<built-in method addmm ...>\") or a module (\"nn.Module: Linear_0\")"}
+#define MODULE_COLUMN                                                                              \
+    {"module", "module", "Module", "Module", GS_COL_TEXT, 0,                                       \
+     "--modules: the module path from the outermost module; with --tree\n"                         \
+     "the module's name (json adds its path)"}
 
 static const gs_column frame_columns[] = {[0] = FRAME_COLUMN, STAT_COLUMNS(1)};
 static const gs_column tree_columns[] = {[0] = DEPTH_COLUMN, [1] = FRAME_COLUMN, STAT_COLUMNS(2)};

@@ -18,27 +18,37 @@ enum stats_col {
     [(first) + STATS_COL_KERNELS] = {"kernels", "kernels", "Kernels", "Kernels", GS_COL_COUNT,     \
                                      GS_COL_JSON_ONLY},                                            \
     [(first) + STATS_COL_MED_KERNEL_NS] = {"med_kernel_ns", "med_kernel", "Med Kernel",            \
-                                           "Med Kernel (ns)", GS_COL_NS, 0},                       \
+                                           "Med Kernel (ns)", GS_COL_NS, 0,                        \
+                                           "median kernel duration"},                              \
     [(first) + STATS_COL_MED_LAUNCH_NS] = {"med_launch_ns", "med_launch", "Med Launch",            \
-                                           "Med Launch (ns)", GS_COL_NS, 0},                       \
-    [(first) + STATS_COL_SHORT_KERNELS] = {"short_kernels", "short", "Short", "Short Kernels",     \
-                                           GS_COL_COUNT, 0},                                       \
+                                           "Med Launch (ns)", GS_COL_NS, 0,                        \
+                                           "median duration of the launching API calls"},          \
+    [(first) + STATS_COL_SHORT_KERNELS] = {                                                        \
+        "short_kernels", "short", "Short", "Short Kernels", GS_COL_COUNT, 0,                       \
+        "kernels shorter than their launch call, the call <= 50 us"},                              \
     [(first) + STATS_COL_SHORT_PCT] = {"short_pct", "short_pct", "Short (%)", "Short (%)",         \
-                                       GS_COL_PCT, 0},                                             \
+                                       GS_COL_PCT, 0,                                              \
+                                       "Short / kernels with a launch call x 100"},                \
     [(first) + STATS_COL_SHORT_TIME_PCT] = {"short_time_pct", "short_time", "Short Time (%)",      \
-                                            "Short Time (%)", GS_COL_PCT, 0},                      \
+                                            "Short Time (%)", GS_COL_PCT, 0,                       \
+                                            "time in short kernels / kernel time x 100"},          \
     [(first) + STATS_COL_DELAY_MED_NS] = {"delay_med_ns", "delay_med", "Delay Med",                \
-                                          "Delay Med (ns)", GS_COL_NS, 0},                         \
+                                          "Delay Med (ns)", GS_COL_NS, 0,                          \
+                                          "launch delay: kernel start - launch call end (>= 0)"},  \
     [(first) + STATS_COL_DELAY_P95_NS] = {"delay_p95_ns", "delay_p95", "Delay P95",                \
-                                          "Delay P95 (ns)", GS_COL_NS, 0},                         \
+                                          "Delay P95 (ns)", GS_COL_NS, 0, ""},                     \
     [(first) + STATS_COL_DELAY_MAX_NS] = {"delay_max_ns", "delay_max", "Delay Max",                \
-                                          "Delay Max (ns)", GS_COL_NS, 0},                         \
+                                          "Delay Max (ns)", GS_COL_NS, 0, ""},                     \
     [(first) + STATS_COL_DELAY_OUTLIERS] = {"delay_outliers", "delay_outliers", "Delay >100us",    \
-                                            "Delay >100us", GS_COL_COUNT, 0},                      \
-    [(first) + STATS_COL_GRAPH_KERNELS] = {"graph_kernels", "graph", "Graph", "Graph Kernels",     \
-                                           GS_COL_COUNT, 0},                                       \
+                                            "Delay >100us", GS_COL_COUNT, 0,                       \
+                                            "launches delayed more than 100 us"},                  \
+    [(first) + STATS_COL_GRAPH_KERNELS] = {                                                        \
+        "graph_kernels", "graph", "Graph", "Graph Kernels", GS_COL_COUNT, 0,                       \
+        "kernels run from a CUDA graph (graph id or graph launch)"},                               \
     [(first) + STATS_COL_DRIVER_LAUNCHES] = {"driver_launches", "driver", "Driver",                \
-                                             "Driver Launches", GS_COL_COUNT, 0},                  \
+                                             "Driver Launches", GS_COL_COUNT, 0,                   \
+                                             "kernels launched by cuLaunchKernel (Triton) or\n"    \
+                                             "hip(Ext)ModuleLaunchKernel"},                        \
     [(first) + STATS_COL_LAUNCHED] = {"launched", "launched", "Launched", "Launched",              \
                                       GS_COL_COUNT, GS_COL_JSON_ONLY},                             \
     [(first) + STATS_COL_LAUNCH_CALLS] = {"launch_calls", "launch_calls", "Launch Calls",          \
@@ -55,6 +65,12 @@ enum stats_col {
     [(first) + STATS_COL_GRAPH_LAUNCHES] = {"graph_launches", "graph_launches", "Graph Launches",  \
                                             "Graph Launches", GS_COL_COUNT, GS_COL_JSON_ONLY}
 
+/* The columns both tables have besides the numbers above. */
+#define RANK_COLUMN {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0, "the trace's rank"}
+#define LAUNCHES_PER_S_COLUMN                                                                      \
+    {"launches_per_s", "launches_per_s", "Launches/s", "Launches/s", GS_COL_FLOAT, 0,              \
+     "launch calls / step time, in seconds"}
+
 enum rank_col {
     RANK_COL_RANK, RANK_COL_STEPS, RANK_COL_KERNELS_PER_STEP, RANK_COL_LAUNCHES_PER_S,
     RANK_COL_STATS, RANK_COL_GRAPH_PCT = RANK_COL_STATS + STATS_NCOLS, RANK_COL_KERNELS_PER_GRAPH,
@@ -64,21 +80,26 @@ enum rank_col {
 };
 
 static const gs_column rank_columns[] = {
-    [RANK_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    [RANK_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0},
+    [RANK_COL_RANK] = RANK_COLUMN,
+    [RANK_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0,
+                        "kept steps (warm-up left out unless --keep-warmup)"},
     [RANK_COL_KERNELS_PER_STEP] = {"kernels_per_step", "kernels_per_step", "Kernels/Step",
-                                   "Kernels/Step", GS_COL_FLOAT, 0},
-    [RANK_COL_LAUNCHES_PER_S] = {"launches_per_s", "launches_per_s", "Launches/s", "Launches/s",
-                                 GS_COL_FLOAT, 0},
+                                   "Kernels/Step", GS_COL_FLOAT, 0,
+                                   "kernels in the kept steps / Steps"},
+    [RANK_COL_LAUNCHES_PER_S] = LAUNCHES_PER_S_COLUMN,
     LAUNCH_STATS_COLUMNS(RANK_COL_STATS),
     /* CUDA graphs (doc/launch.md): the share over the kept steps, the calls over the trace, as
      * graphs are captured and instantiated once, often before the first kept step. */
     [RANK_COL_GRAPH_PCT] = {"graph_kernel_pct", "graph_pct", "Graph (%)", "Graph (%)", GS_COL_PCT,
-                            0},
+                            0, "Graph / kernels x 100 (per-rank rows)"},
     [RANK_COL_KERNELS_PER_GRAPH] = {"kernels_per_graph_launch", "kernels_per_graph",
-                                    "Kernels/Graph", "Kernels/Graph", GS_COL_FLOAT, 0},
-    [RANK_COL_GRAPH_INSTANTIATIONS] = {"graph_instantiations", "graphs_instantiated",
-                                       "Graphs Inst.", "Graphs Instantiated", GS_COL_COUNT, 0},
+                                    "Kernels/Graph", "Kernels/Graph", GS_COL_FLOAT, 0,
+                                    "Graph / cudaGraphLaunch calls in the kept steps"},
+    [RANK_COL_GRAPH_INSTANTIATIONS] = {
+        "graph_instantiations", "graphs_instantiated", "Graphs Inst.", "Graphs Instantiated",
+        GS_COL_COUNT, 0,
+        "cudaGraphInstantiate calls in the whole trace; graphs\n"
+        "instantiated but hardly launched are a verdict in report"},
     [RANK_COL_TRACE_KERNELS] = {"trace_kernels", "trace_kernels", "Trace Kernels", "Trace Kernels",
                                 GS_COL_COUNT, GS_COL_JSON_ONLY},
     [RANK_COL_GRAPH_CAPTURES] = {"graph_captures", "graph_captures", "Graph Captures",
@@ -100,11 +121,11 @@ enum step_col {
 };
 
 static const gs_column step_columns[] = {
-    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
-    [STEP_COL_LAUNCHES_PER_S] = {"launches_per_s", "launches_per_s", "Launches/s", "Launches/s",
-                                 GS_COL_FLOAT, 0},
+    [STEP_COL_RANK] = RANK_COLUMN,
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0,
+                       "the step's number; yes for a warm-up step (--per-step)"},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0, ""},
+    [STEP_COL_LAUNCHES_PER_S] = LAUNCHES_PER_S_COLUMN,
     LAUNCH_STATS_COLUMNS(STEP_COL_STATS),
     [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS,
                               GS_COL_JSON_ONLY},
@@ -188,6 +209,12 @@ static int fill_step_table(const gs_launch_summary *s, gs_table *out)
         }
     }
     return 0;
+}
+
+const gs_column *gs_launch_columns(bool per_step, size_t *ncols)
+{
+    *ncols = per_step ? COUNT_OF(step_columns) : COUNT_OF(rank_columns);
+    return per_step ? step_columns : rank_columns;
 }
 
 int gs_launch_table(const gs_launch_summary *s, bool per_step, gs_table *out)

@@ -10,10 +10,22 @@ enum id_col {
 };
 
 #define DEVICE_COLUMNS                                                                             \
-    [ID_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},                             \
-    [ID_COL_DEVICE_TYPE] = {"device_type", "device_type", "Type", "Device Type", GS_COL_TEXT, 0},  \
-    [ID_COL_DEVICE] = {"device", "device", "Device", "Device", GS_COL_COUNT, 0},                   \
-    [ID_COL_ALLOCATOR] = {"allocator", "allocator", "Allocator", "Allocator", GS_COL_TEXT, 0}
+    [ID_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0, "the trace's rank"},         \
+    [ID_COL_DEVICE_TYPE] = {"device_type", "device_type", "Type", "Device Type", GS_COL_TEXT, 0,   \
+                            "c10 device type (cuda, cpu, ...) and index (- for the host)"},        \
+    [ID_COL_DEVICE] = {"device", "device", "Device", "Device", GS_COL_COUNT, 0, ""},               \
+    [ID_COL_ALLOCATOR] = {"allocator", "allocator", "Allocator", "Allocator", GS_COL_TEXT, 0,      \
+                          "pytorch: its allocators' records carry allocated (tensors)\n"           \
+                          "and reserved (the caching allocator's pool); cuda: CUDA's\n"            \
+                          "allocations (cudaMalloc...) recorded by gpuscope run, summed\n"         \
+                          "from their sizes: for PyTorch its reserved pool; no reserved"}
+
+/* Allocated and reserved at a time (--timeline) or at a step's end (--per-step). */
+#define ALLOCATED_COLUMN                                                                           \
+    {"allocated_bytes", "allocated", "Allocated", "Allocated (bytes)", GS_COL_BYTES, 0,            \
+     "--timeline: after the record; --per-step: at the step's end"}
+#define RESERVED_COLUMN                                                                            \
+    {"reserved_bytes", "reserved", "Reserved", "Reserved (bytes)", GS_COL_BYTES, 0, ""}
 
 enum device_col {
     DEVICE_COL_PEAK_ALLOCATED_BYTES = ID_NCOLS, DEVICE_COL_RESERVED_AT_PEAK_BYTES,
@@ -27,27 +39,41 @@ enum device_col {
 static const gs_column device_columns[] = {
     DEVICE_COLUMNS,
     [DEVICE_COL_PEAK_ALLOCATED_BYTES] = {"peak_allocated_bytes", "peak_allocated", "Peak Alloc",
-                                         "Peak Allocated (bytes)", GS_COL_BYTES, 0},
+                                         "Peak Allocated (bytes)", GS_COL_BYTES, 0,
+                                         "highest allocated"},
     [DEVICE_COL_RESERVED_AT_PEAK_BYTES] = {"reserved_at_peak_bytes", "reserved_at_peak",
                                            "Reserved@Peak", "Reserved at Peak (bytes)",
-                                           GS_COL_BYTES, 0},
+                                           GS_COL_BYTES, 0, "reserved at that record"},
     [DEVICE_COL_PEAK_RESERVED_BYTES] = {"peak_reserved_bytes", "peak_reserved", "Peak Reserved",
-                                        "Peak Reserved (bytes)", GS_COL_BYTES, 0},
+                                        "Peak Reserved (bytes)", GS_COL_BYTES, 0,
+                                        "highest reserved"},
     [DEVICE_COL_FRAGMENTATION] = {"fragmentation", "fragmentation", "Frag", "Fragmentation",
-                                  GS_COL_FLOAT, 0},
-    [DEVICE_COL_PEAK_STEP] = {"peak_step", "peak_step", "Peak Step", "Peak Step", GS_COL_COUNT, 0},
+                                  GS_COL_FLOAT, 0,
+                                  "Reserved@Peak / Peak Alloc (fragmented above 1.5)"},
+    [DEVICE_COL_PEAK_STEP] = {"peak_step", "peak_step", "Peak Step", "Peak Step", GS_COL_COUNT, 0,
+                              "step holding the peak, - when outside every step"},
     [DEVICE_COL_GROWTH_PER_STEP_BYTES] = {"growth_per_step_bytes", "growth", "Growth/Step",
-                                          "Growth per Step (bytes)", GS_COL_BYTES, 0},
-    [DEVICE_COL_GROWTH_R2] = {"growth_r2", "r2", "Fit R2", "Fit R2", GS_COL_FLOAT, 0},
+                                          "Growth per Step (bytes)", GS_COL_BYTES, 0,
+                                          "least-squares slope of allocated at the kept steps' "
+                                          "ends"},
+    [DEVICE_COL_GROWTH_R2] = {"growth_r2", "r2", "Fit R2", "Fit R2", GS_COL_FLOAT, 0,
+                              "the fit's coefficient of determination (leak: growth > 0,\n"
+                              "R2 >= 0.9 over >= 4 steps)"},
     [DEVICE_COL_DEVICE_MEMORY_BYTES] = {"device_memory_bytes", "device_memory", "Device Mem",
-                                        "Device Memory (bytes)", GS_COL_BYTES, 0},
+                                        "Device Memory (bytes)", GS_COL_BYTES, 0,
+                                        "the device's memory"},
     [DEVICE_COL_HEADROOM_BYTES] = {"headroom_bytes", "headroom", "Headroom", "Headroom (bytes)",
-                                   GS_COL_BYTES, 0},
+                                   GS_COL_BYTES, 0,
+                                   "Device Mem - the peak held (Peak Reserved; Peak Alloc for\n"
+                                   "cuda, what CUDA gave out)"},
     [DEVICE_COL_PEAK_PCT] = {"peak_pct", "peak_pct", "Peak (%)", "Peak Reserved of Device (%)",
-                             GS_COL_PCT, 0},
-    [DEVICE_COL_FLAGS] = {"flags", "flags", "Flags", "Flags", GS_COL_TEXT, 0},
+                             GS_COL_PCT, 0,
+                             "the peak held / Device Mem x 100 (near limit above 90)"},
+    [DEVICE_COL_FLAGS] = {"flags", "flags", "Flags", "Flags", GS_COL_TEXT, 0,
+                          "fragmented, near limit, leak"},
     [DEVICE_COL_PEAK_OPERATOR] = {"peak_operator", "peak_operator", "Peak Operator",
-                                  "Peak Operator", GS_COL_TEXT, 0},
+                                  "Peak Operator", GS_COL_TEXT, 0,
+                                  "innermost operator on the peak record's thread"},
     [DEVICE_COL_RECORDS] = {"records", "records", "Records", "Records", GS_COL_COUNT,
                             GS_COL_JSON_ONLY},
     [DEVICE_COL_ALLOCS] = {"allocs", "allocs", "Allocs", "Allocs", GS_COL_COUNT, GS_COL_JSON_ONLY},
@@ -70,17 +96,23 @@ enum op_col {
 static const gs_column op_columns[] = {
     DEVICE_COLUMNS,
     [OP_COL_ALLOC_BYTES] = {"alloc_bytes", "alloc_bytes", "Alloc Size", "Allocation Size (bytes)",
-                            GS_COL_BYTES, 0},
+                            GS_COL_BYTES, 0,
+                            "--ops: bytes allocated in the operator and its children"},
     [OP_COL_SELF_ALLOC_BYTES] = {"self_alloc_bytes", "self_alloc_bytes", "Self Alloc Size",
-                                 "Self Allocation Size (bytes)", GS_COL_BYTES, 0},
-    [OP_COL_ALLOCS] = {"allocs", "allocs", "Allocs", "Allocation Count", GS_COL_COUNT, 0},
+                                 "Self Allocation Size (bytes)", GS_COL_BYTES, 0,
+                                 "--ops: bytes allocated directly in it"},
+    [OP_COL_ALLOCS] = {"allocs", "allocs", "Allocs", "Allocation Count", GS_COL_COUNT, 0,
+                       "--ops: allocations in the operator and its children"},
     [OP_COL_SELF_ALLOCS] = {"self_allocs", "self_allocs", "Self Allocs", "Self Allocation Count",
-                            GS_COL_COUNT, 0},
+                            GS_COL_COUNT, 0, "--ops: allocations directly in it"},
     [OP_COL_INCREASE_BYTES] = {"increase_bytes", "increase", "Increase", "Size Increase (bytes)",
-                               GS_COL_BYTES, 0},
+                               GS_COL_BYTES, 0,
+                               "--ops: bytes allocated minus bytes freed in the operator and\n"
+                               "its children; a free counts for the operator of its allocation"},
     [OP_COL_SELF_INCREASE_BYTES] = {"self_increase_bytes", "self_increase", "Self Increase",
-                                    "Self Size Increase (bytes)", GS_COL_BYTES, 0},
-    [OP_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+                                    "Self Size Increase (bytes)", GS_COL_BYTES, 0,
+                                    "--ops: the same directly in it"},
+    [OP_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0, "--ops: the operator"},
 };
 _Static_assert(COUNT_OF(op_columns) == OP_NCOLS, "one column per enum op_col");
 
@@ -91,11 +123,10 @@ enum timeline_col {
 
 static const gs_column timeline_columns[] = {
     DEVICE_COLUMNS,
-    [TIMELINE_COL_TIME_NS] = {"time_ns", "time", "Time", "Time (ns)", GS_COL_NS, 0},
-    [TIMELINE_COL_ALLOCATED_BYTES] = {"allocated_bytes", "allocated", "Allocated",
-                                      "Allocated (bytes)", GS_COL_BYTES, 0},
-    [TIMELINE_COL_RESERVED_BYTES] = {"reserved_bytes", "reserved", "Reserved", "Reserved (bytes)",
-                                     GS_COL_BYTES, 0},
+    [TIMELINE_COL_TIME_NS] = {"time_ns", "time", "Time", "Time (ns)", GS_COL_NS, 0,
+                              "--timeline: the record's time"},
+    [TIMELINE_COL_ALLOCATED_BYTES] = ALLOCATED_COLUMN,
+    [TIMELINE_COL_RESERVED_BYTES] = RESERVED_COLUMN,
 };
 _Static_assert(COUNT_OF(timeline_columns) == TIMELINE_NCOLS, "one column per enum timeline_col");
 
@@ -106,12 +137,11 @@ enum step_col {
 
 static const gs_column step_columns[] = {
     DEVICE_COLUMNS,
-    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
-    [STEP_COL_ALLOCATED_BYTES] = {"allocated_bytes", "allocated", "Allocated", "Allocated (bytes)",
-                                  GS_COL_BYTES, 0},
-    [STEP_COL_RESERVED_BYTES] = {"reserved_bytes", "reserved", "Reserved", "Reserved (bytes)",
-                                 GS_COL_BYTES, 0},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0,
+                       "--per-step: the step's number; yes for a warm-up step"},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0, ""},
+    [STEP_COL_ALLOCATED_BYTES] = ALLOCATED_COLUMN,
+    [STEP_COL_RESERVED_BYTES] = RESERVED_COLUMN,
 };
 _Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
@@ -246,6 +276,21 @@ static int fill_step_table(const gs_memory_summary *s, gs_table *out)
         }
     }
     return 0;
+}
+
+const gs_column *gs_memory_columns(enum gs_memory_view view, size_t *ncols)
+{
+    static const struct {
+        const gs_column *cols;
+        size_t ncols;
+    } tables[] = {
+        [GS_MEMORY_DEVICES] = {device_columns, COUNT_OF(device_columns)},
+        [GS_MEMORY_OPS] = {op_columns, COUNT_OF(op_columns)},
+        [GS_MEMORY_TIMELINE] = {timeline_columns, COUNT_OF(timeline_columns)},
+        [GS_MEMORY_STEPS] = {step_columns, COUNT_OF(step_columns)},
+    };
+    *ncols = tables[view].ncols;
+    return tables[view].cols;
 }
 
 int gs_memory_table(const gs_memory_summary *s, enum gs_memory_view view, gs_table *out)

@@ -43,15 +43,33 @@ enum step_col {
 };
 
 static const gs_column step_columns[] = {
-    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    [STEP_COL_START_NS] = {"start_ns", "start", "Start", "Start (ns)", GS_COL_NS, 0},
-    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
-    [STEP_COL_HOST_NS] = {"host_ns", "host", "Host Duration", "Host Duration (ns)", GS_COL_NS, 0},
-    [STEP_COL_GPU_OPS] = {"gpu_ops", "gpu_ops", "GPU Ops", "GPU Ops", GS_COL_COUNT, 0},
-    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
+    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0, "the trace's rank"},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0,
+                       "N of ProfilerStep#N; 0, 1, ... for --step, detected steps\n"
+                       "and the window"},
+    [STEP_COL_START_NS] = {"start_ns", "start", "Start", "Start (ns)", GS_COL_NS, 0,
+                           "step start, from the trace's first event"},
+    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0,
+                              "the step the statistics use: from the later of its host\n"
+                              "start and the previous step's end, to the later of its host\n"
+                              "end and the end of the GPU work it launched; shorter than\n"
+                              "Host Duration when the previous step's GPU work ran into it"},
+    [STEP_COL_HOST_NS] = {"host_ns", "host", "Host Duration", "Host Duration (ns)", GS_COL_NS, 0,
+                          "the range as the host recorded it (detected steps: from the\n"
+                          "host's return from the call before the first launch)"},
+    [STEP_COL_GPU_OPS] = {"gpu_ops", "gpu_ops", "GPU Ops", "GPU Ops", GS_COL_COUNT, 0,
+                          "kernels, copies and sets launched inside the host range"},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0,
+                         "yes for a leading step slower than 1.5x the median of\n"
+                         "the steps after it"},
 };
 _Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
+
+const gs_column *gs_step_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(step_columns);
+    return step_columns;
+}
 
 void gs_step_table_init(gs_table *out)
 {

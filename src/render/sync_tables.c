@@ -7,16 +7,26 @@ enum cause_col {
 };
 
 static const gs_column cause_columns[] = {
-    [CAUSE_COL_STEP_PCT] = {"step_pct", "step_pct", "Step (%)", "Step (%)", GS_COL_PCT, 0},
-    [CAUSE_COL_BLOCKED_NS] = {"blocked_ns", "blocked", "Blocked", "Blocked (ns)", GS_COL_NS, 0},
-    [CAUSE_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},
-    [CAUSE_COL_AVG_NS] = {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},
-    [CAUSE_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
+    [CAUSE_COL_STEP_PCT] = {"step_pct", "step_pct", "Step (%)", "Step (%)", GS_COL_PCT, 0,
+                            "blocked time inside the kept steps / their total time x 100"},
+    [CAUSE_COL_BLOCKED_NS] = {"blocked_ns", "blocked", "Blocked", "Blocked (ns)", GS_COL_NS, 0,
+                              "sum of the host durations of the calls the window holds"},
+    [CAUSE_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0, "number of calls"},
+    [CAUSE_COL_AVG_NS] = {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0,
+                          "Blocked / Calls and the longest call"},
+    [CAUSE_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0, ""},
     [CAUSE_COL_GPU_WAIT_NS] = {"gpu_wait_ns", "gpu_wait", "GPU Wait", "GPU Wait (ns)", GS_COL_NS,
-                               0},
-    [CAUSE_COL_KIND] = {"kind", "kind", "Kind", "Kind", GS_COL_TEXT, 0},
-    [CAUSE_COL_API] = {"api", "api", "API", "API", GS_COL_TEXT, 0},
-    [CAUSE_COL_OPERATOR] = {"operator", "operator", "Operator", "Operator", GS_COL_TEXT, 0},
+                               0,
+                               "sum of the GPU-side synchronization records of the calls (-\n"
+                               "when none was recorded)"},
+    [CAUSE_COL_KIND] = {"kind", "kind", "Kind", "Kind", GS_COL_TEXT, 0,
+                        "stream sync, device sync, event sync, sync memcpy, pageable\n"
+                        "memcpy or stream wait event"},
+    [CAUSE_COL_API] = {"api", "api", "API", "API", GS_COL_TEXT, 0, "the API call"},
+    [CAUSE_COL_OPERATOR] = {"operator", "operator", "Operator", "Operator", GS_COL_TEXT, 0,
+                            "outermost synchronizing operator around the call, else the\n"
+                            "outermost operator, else the innermost annotation that is not\n"
+                            "a step, else (no operator)"},
 };
 _Static_assert(COUNT_OF(cause_columns) == CAUSE_NCOLS, "one column per enum cause_col");
 
@@ -26,13 +36,18 @@ enum step_col {
 };
 
 static const gs_column step_columns[] = {
-    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
-    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
-    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
-    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
-    [STEP_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},
-    [STEP_COL_BLOCKED_NS] = {"blocked_ns", "blocked", "Blocked", "Blocked (ns)", GS_COL_NS, 0},
-    [STEP_COL_STEP_PCT] = {"step_pct", "step_pct", "Step (%)", "Step (%)", GS_COL_PCT, 0},
+    [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0, "the trace's rank"},
+    [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0,
+                       "the step's number; yes for a warm-up step"},
+    [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0, ""},
+    [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0,
+                              "the step's duration"},
+    [STEP_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0,
+                        "calls that start in the step (stream wait event left out)"},
+    [STEP_COL_BLOCKED_NS] = {"blocked_ns", "blocked", "Blocked", "Blocked (ns)", GS_COL_NS, 0,
+                             "sum of their host durations"},
+    [STEP_COL_STEP_PCT] = {"step_pct", "step_pct", "Step (%)", "Step (%)", GS_COL_PCT, 0,
+                           "Blocked / Duration x 100"},
 };
 _Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
 
@@ -79,6 +94,12 @@ static int fill_step_table(const gs_sync_summary *s, gs_table *out)
         }
     }
     return 0;
+}
+
+const gs_column *gs_sync_columns(bool per_step, size_t *ncols)
+{
+    *ncols = per_step ? COUNT_OF(step_columns) : COUNT_OF(cause_columns);
+    return per_step ? step_columns : cause_columns;
 }
 
 int gs_sync_table(const gs_sync_summary *s, bool per_step, gs_table *out)

@@ -37,6 +37,10 @@ typedef struct gs_column {
     const char *csv;   /* CSV header, with the unit of the written integers: "Total Time (ns)" */
     enum gs_col_type type;
     unsigned flags;
+    /* What --help says of it (cmd/help.c): its lines, wrapped by hand to end by column 80 where
+     * they start at the help's indent, '\n' between them; "" shares the line of the column
+     * before ("Min, Max"). NULL in tables that no --help lists, and for JSON-only columns. */
+    const char *help;
 } gs_column;
 
 typedef union gs_cell {

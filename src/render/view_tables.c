@@ -4,10 +4,17 @@
 #include <math.h>
 #include <string.h>
 
-/* Time (%) and Total, first in the kernel, API and copy tables; the arguments are their slots. */
-#define TIME_COLUMNS(time_pct, total)                                                              \
-    [time_pct] = {"time_pct", "time", "Time (%)", "Time (%)", GS_COL_PCT, 0},                      \
-    [total] = {"total_ns", "total", "Total", "Total Time (ns)", GS_COL_NS, 0}
+/* Time (%) and Total, first in the kernel, API and copy tables; the arguments are their slots and
+ * what Total sums (its help). */
+#define TIME_COLUMNS(time_pct, total, total_help)                                                  \
+    [time_pct] = {"time_pct", "time", "Time (%)", "Time (%)", GS_COL_PCT, 0,                       \
+                  "Total of the row / sum of the Totals of all rows x 100"},                       \
+    [total] = {"total_ns", "total", "Total", "Total Time (ns)", GS_COL_NS, 0, total_help}
+
+/* The help of the median and of the shortest and longest, in every table of duration
+ * statistics. */
+#define MED_HELP "median duration; mean of the two middle ones for an even count"
+#define MIN_MAX_HELP "shortest and longest duration"
 
 /* nsys stats columns shared by the kernel and API tables: the time, the count (each table names
  * it), then the duration statistics. */
@@ -16,13 +23,15 @@ enum stats_col {
     STATS_COL_MIN_NS, STATS_COL_MAX_NS, STATS_COL_STDDEV_NS, STATS_NCOLS
 };
 
-#define DURATION_STATS_COLUMNS                                                                     \
-    TIME_COLUMNS(STATS_COL_TIME_PCT, STATS_COL_TOTAL_NS),                                          \
-    [STATS_COL_AVG_NS] = {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},                       \
-    [STATS_COL_MED_NS] = {"med_ns", "med", "Med", "Med (ns)", GS_COL_NS, 0},                       \
-    [STATS_COL_MIN_NS] = {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},                       \
-    [STATS_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},                       \
-    [STATS_COL_STDDEV_NS] = {"stddev_ns", "stddev", "StdDev", "StdDev (ns)", GS_COL_NS, 0}
+/* The arguments are the help of Total, Avg and StdDev, which name what the table counts. */
+#define DURATION_STATS_COLUMNS(total_help, avg_help, stddev_help)                                  \
+    TIME_COLUMNS(STATS_COL_TIME_PCT, STATS_COL_TOTAL_NS, total_help),                              \
+    [STATS_COL_AVG_NS] = {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0, avg_help},             \
+    [STATS_COL_MED_NS] = {"med_ns", "med", "Med", "Med (ns)", GS_COL_NS, 0, MED_HELP},             \
+    [STATS_COL_MIN_NS] = {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0, MIN_MAX_HELP},         \
+    [STATS_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0, ""},                   \
+    [STATS_COL_STDDEV_NS] = {"stddev_ns", "stddev", "StdDev", "StdDev (ns)", GS_COL_NS, 0,         \
+                             stddev_help}
 
 /* ---- kernels -------------------------------------------------------------------------------- */
 
@@ -31,14 +40,25 @@ enum kernel_col { KERNEL_COL_OP = STATS_NCOLS, KERNEL_COL_OP_PCT, KERNEL_COL_NAM
 /* The operator that launched the kernel (most of its time), as the TensorBoard plugin's kernel
  * view and HTA show it. */
 #define LAUNCHING_OP_COLUMNS(op, pct)                                                              \
-    [op] = {"operator", "operator", "Operator", "Operator", GS_COL_TEXT, 0},                       \
-    [pct] = {"operator_pct", "operator_pct", "Op (%)", "Op (%)", GS_COL_PCT, 0}
+    [op] = {"operator", "operator", "Operator", "Operator", GS_COL_TEXT, 0,                        \
+            "the operator that launched most of the row's time: the innermost\n"                   \
+            "framework operator around the launch call (else an NVTX range;\n"                     \
+            "never a step or annotation), as the TensorBoard plugin's kernel\n"                    \
+            "view and HTA show it; '-' when none launched it"},                                    \
+    [pct] = {"operator_pct", "operator_pct", "Op (%)", "Op (%)", GS_COL_PCT, 0,                    \
+             "the share of the row's time that operator launched"}
+
+#define KERNEL_STATS_COLUMNS                                                                       \
+    DURATION_STATS_COLUMNS("sum of the kernels' durations", "Total / Instances",                   \
+                           "sample standard deviation (n - 1); 0 for one instance"),               \
+    [STATS_COL_COUNT] = {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0,      \
+                         "number of kernels"}
+#define KERNEL_NAME_COLUMN {"name", "name", "Name", "Name", GS_COL_TEXT, 0, "kernel name"}
 
 static const gs_column kernel_columns[] = {
-    DURATION_STATS_COLUMNS,
-    [STATS_COL_COUNT] = {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
+    KERNEL_STATS_COLUMNS,
     LAUNCHING_OP_COLUMNS(KERNEL_COL_OP, KERNEL_COL_OP_PCT),
-    [KERNEL_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    [KERNEL_COL_NAME] = KERNEL_NAME_COLUMN,
 };
 _Static_assert(COUNT_OF(kernel_columns) == KERNEL_NCOLS, "one column per enum kernel_col");
 
@@ -48,12 +68,13 @@ enum launch_col {
 };
 
 static const gs_column kernel_launch_columns[] = {
-    DURATION_STATS_COLUMNS,
-    [STATS_COL_COUNT] = {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0},
-    [LAUNCH_COL_GRID] = {"grid", "grid", "GridXYZ", "GridXYZ", GS_COL_XYZ, 0},
-    [LAUNCH_COL_BLOCK] = {"block", "block", "BlockXYZ", "BlockXYZ", GS_COL_XYZ, 0},
+    KERNEL_STATS_COLUMNS,
+    [LAUNCH_COL_GRID] = {"grid", "grid", "GridXYZ", "GridXYZ", GS_COL_XYZ, 0,
+                         "grid dimensions (--by-launch)"},
+    [LAUNCH_COL_BLOCK] = {"block", "block", "BlockXYZ", "BlockXYZ", GS_COL_XYZ, 0,
+                          "block dimensions (--by-launch)"},
     LAUNCHING_OP_COLUMNS(LAUNCH_COL_OP, LAUNCH_COL_OP_PCT),
-    [LAUNCH_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    [LAUNCH_COL_NAME] = KERNEL_NAME_COLUMN,
 };
 _Static_assert(COUNT_OF(kernel_launch_columns) == LAUNCH_NCOLS, "one column per enum launch_col");
 
@@ -106,9 +127,11 @@ int gs_kernel_table(const gs_kernel_summary *s, gs_table *out)
 enum api_col { API_COL_NAME = STATS_NCOLS, API_NCOLS };
 
 static const gs_column api_columns[] = {
-    DURATION_STATS_COLUMNS,
-    [STATS_COL_COUNT] = {"calls", "calls", "Num Calls", "Num Calls", GS_COL_COUNT, 0},
-    [API_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    DURATION_STATS_COLUMNS("sum of the calls' durations", "Total / Num Calls",
+                           "sample standard deviation (n - 1); 0 for one call"),
+    [STATS_COL_COUNT] = {"calls", "calls", "Num Calls", "Num Calls", GS_COL_COUNT, 0,
+                         "number of calls"},
+    [API_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0, "API function"},
 };
 _Static_assert(COUNT_OF(api_columns) == API_NCOLS, "one column per enum api_col");
 
@@ -145,26 +168,48 @@ enum op_col {
 };
 
 #define OP_COLUMNS                                                                                 \
-    [OP_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},                              \
-    [OP_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0},                        \
-    [OP_COL_SELF_CPU_NS] = {"self_cpu_ns", "self_cpu", "Self CPU", "Self CPU (ns)", GS_COL_NS, 0}, \
+    [OP_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0,                               \
+                     "operator, annotation or NVTX range"},                                        \
+    [OP_COL_CALLS] = {"calls", "calls", "Calls", "Calls", GS_COL_COUNT, 0, "number of ranges"},    \
+    [OP_COL_SELF_CPU_NS] = {"self_cpu_ns", "self_cpu", "Self CPU", "Self CPU (ns)", GS_COL_NS, 0,  \
+                            "sum of each range's duration minus the ranges and CUDA calls\n"       \
+                            "directly inside it on its thread"},                                   \
     [OP_COL_SELF_CPU_PCT] = {"self_cpu_pct", "self_cpu_pct", "Self CPU %", "Self CPU (%)",         \
-                             GS_COL_PCT, 0},                                                       \
+                             GS_COL_PCT, 0,                                                        \
+                             "Self CPU / the sum of every row's Self CPU x 100 (as PyTorch's\n"    \
+                             "key_averages table: these add up to 100)"},                          \
     [OP_COL_CPU_TOTAL_NS] = {"cpu_total_ns", "cpu_total", "CPU total", "CPU Total (ns)",           \
-                             GS_COL_NS, 0},                                                        \
+                             GS_COL_NS, 0, "sum of the ranges' durations"},                        \
     [OP_COL_CPU_TOTAL_PCT] = {"cpu_total_pct", "cpu_total_pct", "CPU total %", "CPU Total (%)",    \
-                              GS_COL_PCT, 0},                                                      \
-    [OP_COL_CPU_AVG_NS] = {"cpu_avg_ns", "cpu_avg", "CPU avg", "CPU Avg (ns)", GS_COL_NS, 0},      \
+                              GS_COL_PCT, 0,                                                       \
+                              "CPU total / the same sum x 100 (a parent holds its children)"},     \
+    [OP_COL_CPU_AVG_NS] = {"cpu_avg_ns", "cpu_avg", "CPU avg", "CPU Avg (ns)", GS_COL_NS, 0,       \
+                           "CPU total / Calls"},                                                   \
     [OP_COL_SELF_CUDA_NS] = {"self_cuda_ns", "self_cuda", "Self CUDA", "Self CUDA (ns)",           \
-                             GS_COL_NS, 0},                                                        \
+                             GS_COL_NS, 0,                                                         \
+                             "sum of the durations of the kernels, copies and sets launched\n"     \
+                             "directly by the ranges, on the thread that launched them"},          \
     [OP_COL_SELF_CUDA_PCT] = {"self_cuda_pct", "self_cuda_pct", "Self CUDA %", "Self CUDA (%)",    \
-                              GS_COL_PCT, 0},                                                      \
+                              GS_COL_PCT, 0,                                                       \
+                              "Self CUDA / the sum of every row's Self CUDA x 100"},               \
     [OP_COL_CUDA_TOTAL_NS] = {"cuda_total_ns", "cuda_total", "CUDA total", "CUDA Total (ns)",      \
-                              GS_COL_NS, 0},                                                       \
-    [OP_COL_CUDA_AVG_NS] = {"cuda_avg_ns", "cuda_avg", "CUDA avg", "CUDA Avg (ns)", GS_COL_NS, 0}
-#define OP_FLOPS_COLUMN {"flops", "flops", "FLOPs", "FLOPs", GS_COL_COUNT, 0}
-#define OP_TFLOPS_COLUMN {"tflops", "tflops", "TFLOP/s", "TFLOP/s", GS_COL_FLOAT, 0}
-#define OP_DIMS_COLUMN {"input_dims", "input_dims", "Input Shapes", "Input Shapes", GS_COL_TEXT, 0}
+                              GS_COL_NS, 0,                                                        \
+                              "Self CUDA plus the GPU time launched by every range inside them;\n" \
+                              "for a step, the GPU work launched by every thread of the process\n" \
+                              "while the step was open (backward runs on its own thread), as\n"    \
+                              "the step breakdown counts it"},                                     \
+    [OP_COL_CUDA_AVG_NS] = {"cuda_avg_ns", "cuda_avg", "CUDA avg", "CUDA Avg (ns)", GS_COL_NS, 0,  \
+                            "CUDA total / Calls"}
+#define OP_FLOPS_COLUMN                                                                            \
+    {"flops", "flops", "FLOPs", "FLOPs", GS_COL_COUNT, 0,                                          \
+     "floating-point operations of the calls, from the trace's flops\n"                            \
+     "or the input shapes, for matmuls, convolutions and attention\n"                              \
+     "(doc/flops.md); - for other operators or without shapes"}
+#define OP_TFLOPS_COLUMN                                                                           \
+    {"tflops", "tflops", "TFLOP/s", "TFLOP/s", GS_COL_FLOAT, 0, "FLOPs / CUDA total"}
+#define OP_DIMS_COLUMN                                                                             \
+    {"input_dims", "input_dims", "Input Shapes", "Input Shapes", GS_COL_TEXT, 0,                   \
+     "input dimensions as the trace recorded them (--group-by-shape)"}
 
 static const gs_column op_columns[] = {OP_COLUMNS};
 _Static_assert(COUNT_OF(op_columns) == OP_NBASE, "one column per enum op_col");
@@ -234,16 +279,21 @@ enum memcpy_col {
 };
 
 static const gs_column memcpy_columns[] = {
-    TIME_COLUMNS(MEMCPY_COL_TIME_PCT, MEMCPY_COL_TOTAL_NS),
-    [MEMCPY_COL_COUNT] = {"count", "count", "Count", "Count", GS_COL_COUNT, 0},
-    [MEMCPY_COL_AVG_NS] = {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0},
-    [MEMCPY_COL_MED_NS] = {"med_ns", "med", "Med", "Med (ns)", GS_COL_NS, 0},
-    [MEMCPY_COL_MIN_NS] = {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},
-    [MEMCPY_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
-    [MEMCPY_COL_TOTAL_BYTES] = {"total_bytes", "bytes", "Bytes", "Total (bytes)", GS_COL_BYTES, 0},
+    TIME_COLUMNS(MEMCPY_COL_TIME_PCT, MEMCPY_COL_TOTAL_NS, "sum of the operations' durations"),
+    [MEMCPY_COL_COUNT] = {"count", "count", "Count", "Count", GS_COL_COUNT, 0,
+                          "number of operations"},
+    [MEMCPY_COL_AVG_NS] = {"avg_ns", "avg", "Avg", "Avg (ns)", GS_COL_NS, 0, "Total / Count"},
+    [MEMCPY_COL_MED_NS] = {"med_ns", "med", "Med", "Med (ns)", GS_COL_NS, 0, MED_HELP},
+    [MEMCPY_COL_MIN_NS] = {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0, MIN_MAX_HELP},
+    [MEMCPY_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0, ""},
+    [MEMCPY_COL_TOTAL_BYTES] = {"total_bytes", "bytes", "Bytes", "Total (bytes)", GS_COL_BYTES, 0,
+                                "bytes copied or set"},
     [MEMCPY_COL_BANDWIDTH_GBPS] = {"bandwidth_gbps", "bandwidth", "Bandwidth", "Bandwidth (GB/s)",
-                                   GS_COL_GBPS, 0},
-    [MEMCPY_COL_OPERATION] = {"operation", "operation", "Operation", "Operation", GS_COL_TEXT, 0},
+                                   GS_COL_GBPS, 0, "Bytes / Total, in GB/s (1 GB = 10^9 bytes)"},
+    [MEMCPY_COL_OPERATION] = {"operation", "operation", "Operation", "Operation", GS_COL_TEXT, 0,
+                              "kind (HtoD, DtoH, DtoD, HtoH, PtoP, Memset) and, when the trace\n"
+                              "says, the memory on each side: Pageable, Pinned, Device, Array,\n"
+                              "Managed. A pageable side makes an async copy synchronous."},
     [MEMCPY_COL_KIND] = {"kind", "kind", "Kind", "Kind", GS_COL_TEXT, GS_COL_JSON_ONLY},
     [MEMCPY_COL_SRC] = {"src", "src", "Source", "Source", GS_COL_TEXT, GS_COL_JSON_ONLY},
     [MEMCPY_COL_DST] = {"dst", "dst", "Destination", "Destination", GS_COL_TEXT, GS_COL_JSON_ONLY},

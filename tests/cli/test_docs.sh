@@ -2,7 +2,9 @@
 # The command pages in doc/ show what the program does: for every command `gpuscope --help`
 # lists, the block between <!-- help:begin --> and <!-- help:end --> of doc/COMMAND.md is exactly
 # `gpuscope COMMAND --help` (and -h), and every fenced block after <!-- golden:NAME --> is exactly
-# tests/cli/golden/NAME (itself checked by test_views.sh).
+# tests/cli/golden/NAME (itself checked by test_views.sh). And --help describes every option and
+# every column it lists: those lines are made from the option specs and the column tables
+# (src/cmd/help.c), so an option or a column given no help shows there as a bare name.
 set -u
 exe=${1:?usage: test_docs.sh GPUSCOPE}
 [ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
@@ -19,8 +21,26 @@ block_after() {
 commands=$("$exe" --help | awk '/^commands:$/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
 [ -n "$commands" ] || { echo "FAIL: 'gpuscope --help' lists no command"; exit 1; }
 
+# The entries of the "options:" and "columns...:" sections of a --help (on stdin) that say
+# nothing: a name at column 2 with no text two spaces after it and no line under it.
+undescribed() {
+    awk '
+        function flush() { if (pending != "") print pending; pending = "" }
+        /^[^ ].*:$/ { flush(); checked = $0 == "options:" || $0 ~ /^columns/; next }
+        !checked { next }
+        /^  [^ ]/ { flush(); if (substr($0, 3) !~ /[^ ]  +[^ ]/) pending = $0; next }
+        /^   +[^ ]/ { pending = ""; next }
+        { flush(); checked = 0 }
+        END { flush() }'
+}
+
 failed=0
 for cmd in $commands; do
+    bare=$("$exe" "$cmd" --help | undescribed)
+    if [ -n "$bare" ]; then
+        printf 'FAIL: %s --help says nothing of:\n%s\n' "$cmd" "$bare"
+        failed=$((failed + 1))
+    fi
     page=doc/$cmd.md
     if [ ! -f "$page" ]; then
         echo "FAIL: '$cmd' has no page $page"
