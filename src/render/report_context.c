@@ -29,7 +29,7 @@ static size_t put(char *buf, size_t cap, size_t at, const char *fmt, ...)
 
 /* "torch.profiler with record_shapes, with_stack (14002 Python functions); 3 ProfilerStep#N;
  * training (4800 backward operators); no collectives; bf16/fp16 kernels 62 % of kernel time" */
-static void describe(const gs_trace_context *c, char *buf, size_t cap)
+static void describe(const gs_trace_facts *c, char *buf, size_t cap)
 {
     size_t at = put(buf, cap, 0, "%s", gs_collector_name(c->collector));
     const char *sep = ", options on: ";
@@ -76,8 +76,8 @@ void gs_put_context_lines(FILE *out, const gs_report *r)
     for (size_t i = 0; i <= r->nranks; i++) {
         const gs_diag_inputs *in = i < r->nranks ? &r->ranks[i].summary->inputs : NULL;
         cur[0] = '\0';
-        if (in && in->ctx.known)
-            describe(&in->ctx, cur, sizeof cur);
+        if (in && in->facts.known)
+            describe(&in->facts, cur, sizeof cur);
         if (i > 0 && prev[0] && strcmp(prev, cur) != 0) {
             if (first == last)
                 fprintf(out, "rank %" PRId32 ": %s\n", first, prev);
@@ -96,20 +96,20 @@ void gs_put_context_lines(FILE *out, const gs_report *r)
         if (!gs_profiler_cost_noticeable(in))
             continue;
         char step[GS_UNIT_BUF], total[GS_UNIT_BUF];
-        gs_fmt_duration(step, sizeof step, in->ctx.profiler_step_ns);
-        gs_fmt_duration(total, sizeof total, in->ctx.profiler_cost_ns);
+        gs_fmt_duration(step, sizeof step, in->facts.profiler_step_ns);
+        gs_fmt_duration(total, sizeof total, in->facts.profiler_cost_ns);
         fprintf(out,
                 "rank %" PRId32 ": the profiler's own host time is about %s per kept step "
                 "(%.1f %% of the step), %s over the trace (estimated from its events: "
                 "doc/diagnosis.md); host-side times include it\n",
-                in->rank, step, 100.0 * (double)in->ctx.profiler_step_ns / (double)in->step_ns,
+                in->rank, step, 100.0 * (double)in->facts.profiler_step_ns / (double)in->step_ns,
                 total);
     }
 }
 
 void gs_put_context_json(FILE *out, const gs_diag_inputs *in)
 {
-    const gs_trace_context *c = &in->ctx;
+    const gs_trace_facts *c = &in->facts;
     fputs("\"context\": ", out);
     if (!c->known) {
         fputs("null", out);

@@ -1,4 +1,4 @@
-/* The report's lines on how each rank's trace was recorded and what ran (trace_context.h): the
+/* The report's lines on how each rank's trace was recorded and what ran (trace_facts.h): the
  * collector and the options on, training or inference, parallelism, precision, and the
  * profiler's estimated cost on the host, as text under "What was profiled" and as JSON. */
 #ifndef GS_RENDER_REPORT_CONTEXT_H

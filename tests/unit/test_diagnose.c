@@ -330,7 +330,7 @@ static void test_long_text_kept_whole(void)
     /* An FSDP job's collectives in three process groups: the reason for the FSDP advice is
      * longer than the 160 bytes it once had, and ends whole. */
     in = healthy();
-    in.ctx = (gs_trace_context){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
+    in.facts = (gs_trace_facts){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
                                 .ops = 1000, .workload = GS_WORKLOAD_TRAINING,
                                 .backward_events = 10, .parallelism = GS_PAR_SHARDED,
                                 .collectives = 1234, .process_groups = 3, .all_gathers = 617,
@@ -364,7 +364,7 @@ static void test_actions_by_context(void)
     gs_diagnosis_free(&d);
 
     /* Tensor-parallel bf16 inference from torch.profiler with stacks, without ProfilerStep. */
-    in.ctx = (gs_trace_context){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
+    in.facts = (gs_trace_facts){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
                                 .ops = 1000, .python_functions = 500,
                                 .workload = GS_WORKLOAD_INFERENCE, .parallelism = GS_PAR_TENSOR,
                                 .collectives = 19, .all_gathers = 10, .reduce_scatters = 9,
@@ -387,7 +387,7 @@ static void test_actions_by_context(void)
     gs_diagnosis_free(&d);
 
     /* A gpuscope run trace of DDP fp32 training, no steps marked: no torch.profiler advice. */
-    in.ctx = (gs_trace_context){.known = true, .collector = GS_COLLECTOR_GPUSCOPE_RUN,
+    in.facts = (gs_trace_facts){.known = true, .collector = GS_COLLECTOR_GPUSCOPE_RUN,
                                 .workload = GS_WORKLOAD_TRAINING, .backward_events = 50,
                                 .parallelism = GS_PAR_DATA, .collectives = 40, .all_reduces = 40,
                                 .low_precision_share = 0.0, .conv_share = 0.3};
@@ -421,7 +421,7 @@ static void test_profiler_share(void)
     gs_diag_inputs in = healthy();
     in.kernel_ns = 40 * MS;
     in.cpu_exec_ns = 50 * MS; /* host-bound: 53 ms of GPU-idle host time */
-    in.ctx = (gs_trace_context){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
+    in.facts = (gs_trace_facts){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
                                 .python_functions = 1, .workload = GS_WORKLOAD_TRAINING,
                                 .low_precision_share = 0.5, .profiler_step_ns = 30 * MS};
     gs_diagnosis d;
@@ -439,7 +439,7 @@ static void test_profiler_share(void)
     gs_diagnosis_free(&d);
 
     /* Most of it the profiler's: a finding that says so, not a bottleneck. */
-    in.ctx.profiler_step_ns = 45 * MS;
+    in.facts.profiler_step_ns = 45 * MS;
     gs_diagnose(&in, &d);
     f = by_id(&d, "host_bound");
     CHECK_INT(f->severity, GS_SEV_FINDING);
@@ -448,7 +448,7 @@ static void test_profiler_share(void)
     gs_diagnosis_free(&d);
 
     /* Below 5 % of the step: nothing taken off, no advice to profile with less. */
-    in.ctx.profiler_step_ns = 4 * MS;
+    in.facts.profiler_step_ns = 4 * MS;
     gs_diagnose(&in, &d);
     f = by_id(&d, "host_bound");
     CHECK_INT(f->profiler_ns, 0);

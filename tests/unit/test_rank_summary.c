@@ -137,12 +137,12 @@ static void test_round_trip(void)
     CHECK_INT(back.inputs.graphs.kernels, s.inputs.graphs.kernels);
     CHECK(!s.has_tracing_cost && !back.has_tracing_cost); /* a PyTorch trace does not say */
     /* minor 3: the trace's context travels, so a merged report conditions its advice alike */
-    CHECK(s.inputs.ctx.known && back.inputs.ctx.known);
-    CHECK_INT(back.inputs.ctx.collector, GS_COLLECTOR_TORCH_PROFILER);
-    CHECK_INT(back.inputs.ctx.collectives, s.inputs.ctx.collectives);
-    CHECK_INT(back.inputs.ctx.parallelism, s.inputs.ctx.parallelism);
-    CHECK_INT(back.inputs.ctx.profiler_step_ns, s.inputs.ctx.profiler_step_ns);
-    CHECK(s.inputs.ctx.profiler_step_ns > 0);
+    CHECK(s.inputs.facts.known && back.inputs.facts.known);
+    CHECK_INT(back.inputs.facts.collector, GS_COLLECTOR_TORCH_PROFILER);
+    CHECK_INT(back.inputs.facts.collectives, s.inputs.facts.collectives);
+    CHECK_INT(back.inputs.facts.parallelism, s.inputs.facts.parallelism);
+    CHECK_INT(back.inputs.facts.profiler_step_ns, s.inputs.facts.profiler_step_ns);
+    CHECK(s.inputs.facts.profiler_step_ns > 0);
     CHECK(back.from_gsum && !s.from_gsum);
     CHECK(back.detail == NULL);
     CHECK_STR(back.id.path, "rank-1.json");

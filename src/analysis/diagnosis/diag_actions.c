@@ -1,6 +1,6 @@
 /* Which of a rule's actions a trace calls for, and why (doc/diagnosis.md, "What the advice is
  * conditioned on"). Each condition of the rule table (enum gs_action_when) is one test on the
- * trace's context (trace_context.h) that says, in words, what in the trace makes the action
+ * trace's facts (analysis/trace/trace_facts.h) that says, in words, what in the trace makes the action
  * apply or not: advice to turn on with_stack for a trace that has Python stacks, or to add a
  * torch.profiler schedule to a gpuscope run trace, is left out and the reason kept for
  * report --explain. A trace whose context is not known (a summary of an earlier .gsum minor)
@@ -17,17 +17,17 @@ enum verdict { APPLIES, DOES_NOT, UNKNOWN };
 /* A condition decides from the trace and, when it does, says why in `why`. */
 typedef enum verdict (*condition_fn)(const gs_diag_inputs *in, gs_strbuf *why);
 
-static const gs_trace_context *ctx_of(const gs_diag_inputs *in)
+static const gs_trace_facts *facts_of(const gs_diag_inputs *in)
 {
-    return &in->ctx;
+    return &in->facts;
 }
 
-static bool training(const gs_trace_context *c)
+static bool training(const gs_trace_facts *c)
 {
     return c->workload == GS_WORKLOAD_TRAINING;
 }
 
-static void say_workload(const gs_trace_context *c, gs_strbuf *why)
+static void say_workload(const gs_trace_facts *c, gs_strbuf *why)
 {
     if (training(c) && c->backward_events)
         gs_strbuf_appendf(why, "%" PRIu64 " backward %s in the trace: a training step",
@@ -51,7 +51,7 @@ static enum verdict when_always(const gs_diag_inputs *in, gs_strbuf *why)
 
 static enum verdict when_training(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    const gs_trace_context *c = ctx_of(in);
+    const gs_trace_facts *c = facts_of(in);
     if (c->workload == GS_WORKLOAD_UNKNOWN)
         return UNKNOWN;
     say_workload(c, why);
@@ -61,7 +61,7 @@ static enum verdict when_training(const gs_diag_inputs *in, gs_strbuf *why)
 /* The parallelism conditions: the kind the collectives show, said with their counts. */
 static enum verdict parallel_is(const gs_diag_inputs *in, gs_strbuf *why, uint8_t a, uint8_t b)
 {
-    const gs_trace_context *c = ctx_of(in);
+    const gs_trace_facts *c = facts_of(in);
     /* a pattern none of the kinds explains: every kind's advice, as before */
     if (!c->known || (c->workload == GS_WORKLOAD_UNKNOWN && c->collectives == 0) ||
         c->parallelism == GS_PAR_OTHER)
@@ -109,8 +109,8 @@ static enum verdict when_pipeline(const gs_diag_inputs *in, gs_strbuf *why)
 
 static enum verdict when_full_precision(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    double low = ctx_of(in)->low_precision_share;
-    if (!ctx_of(in)->known || low < 0)
+    double low = facts_of(in)->low_precision_share;
+    if (!facts_of(in)->known || low < 0)
         return UNKNOWN;
     bool full = low < GS_TH_LOW_PRECISION_SHARE;
     gs_strbuf_appendf(why, "%.0f %% of kernel time is in bf16/fp16 kernels (by name)%s",
@@ -120,8 +120,8 @@ static enum verdict when_full_precision(const gs_diag_inputs *in, gs_strbuf *why
 
 static enum verdict when_conv(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    double conv = ctx_of(in)->conv_share;
-    if (!ctx_of(in)->known || conv < 0)
+    double conv = facts_of(in)->conv_share;
+    if (!facts_of(in)->known || conv < 0)
         return UNKNOWN;
     gs_strbuf_appendf(why, "%.0f %% of kernel time is in convolution kernels", 100 * conv);
     return conv > 0 ? APPLIES : DOES_NOT;
@@ -129,7 +129,7 @@ static enum verdict when_conv(const gs_diag_inputs *in, gs_strbuf *why)
 
 static enum verdict stack(const gs_diag_inputs *in, gs_strbuf *why, bool want)
 {
-    const gs_trace_context *c = ctx_of(in);
+    const gs_trace_facts *c = facts_of(in);
     if (!c->known)
         return UNKNOWN;
     if (c->python_functions)
@@ -156,7 +156,7 @@ static enum verdict when_stack(const gs_diag_inputs *in, gs_strbuf *why)
 /* The collector, and whether the trace marks its steps with ProfilerStep#N. */
 static enum verdict collector_is(const gs_diag_inputs *in, gs_strbuf *why, bool gst, int steps)
 {
-    const gs_trace_context *c = ctx_of(in);
+    const gs_trace_facts *c = facts_of(in);
     if (!c->known || c->collector == GS_COLLECTOR_UNKNOWN)
         return UNKNOWN;
     bool is_gst = c->collector == GS_COLLECTOR_GPUSCOPE_RUN;
@@ -213,13 +213,13 @@ static enum verdict when_gst(const gs_diag_inputs *in, gs_strbuf *why)
 
 bool gs_profiler_cost_noticeable(const gs_diag_inputs *in)
 {
-    return in->ctx.known && in->step_ns > 0 &&
-           (double)in->ctx.profiler_step_ns >= GS_TH_PROFILER_COST_SHARE * (double)in->step_ns;
+    return in->facts.known && in->step_ns > 0 &&
+           (double)in->facts.profiler_step_ns >= GS_TH_PROFILER_COST_SHARE * (double)in->step_ns;
 }
 
 static enum verdict when_profiler_heavy(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    const gs_trace_context *c = ctx_of(in);
+    const gs_trace_facts *c = facts_of(in);
     if (!c->known)
         return UNKNOWN;
     gs_strbuf_appendf(why,

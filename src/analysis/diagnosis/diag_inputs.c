@@ -211,10 +211,10 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
     gs_diag_compute_inputs(NULL, out);
     gs_diag_straggler_inputs(&t->id, src->stragglers, out);
-    if (gs_trace_context_build(c, &out->ctx, err) != 0)
+    if (gs_trace_facts_build(c, &out->facts, err) != 0)
         return -1;
-    out->ctx.profiler_step_ns = gs_profiler_step_cost(t, &out->ctx, steps, bd->nkept);
-    if (out->ctx.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */
-        out->ctx.profiler_step_ns = out->step_ns;
+    out->facts.profiler_step_ns = gs_profiler_step_cost(t, &out->facts, steps, bd->nkept);
+    if (out->facts.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */
+        out->facts.profiler_step_ns = out->step_ns;
     return 0;
 }

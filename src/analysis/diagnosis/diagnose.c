@@ -69,7 +69,7 @@ static bool graphs_claim_host_idle(const gs_diag_inputs *in)
 }
 
 /* The host-side rules (launch overhead, host bound) read host time the profiler added to: the
- * profiler's estimated host time per step (trace_context.h), as much of it as the GPU-idle host
+ * profiler's estimated host time per step (trace_facts.h), as much of it as the GPU-idle host
  * time holds, is taken off their time at stake, and the gain is what remains against the step
  * without it. The rule fires on the trace as recorded; when what remains is below its threshold,
  * the finding is kept, as a finding, saying the profiler could explain it. */
@@ -77,7 +77,7 @@ static gs_ns profiler_part(const gs_diag_inputs *in, gs_ns idle)
 {
     if (!gs_profiler_cost_noticeable(in))
         return 0;
-    return in->ctx.profiler_step_ns < idle ? in->ctx.profiler_step_ns : idle;
+    return in->facts.profiler_step_ns < idle ? in->facts.profiler_step_ns : idle;
 }
 
 static void set_stake_without_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns remaining,
@@ -95,8 +95,8 @@ static void take_off_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns idl
                               gs_strbuf *evidence)
 {
     gs_ns prof = profiler_part(in, idle);
-    if (in->ctx.known)
-        add_input(f, "profiler_step_ns", (double)in->ctx.profiler_step_ns, GS_UNIT_NS);
+    if (in->facts.known)
+        add_input(f, "profiler_step_ns", (double)in->facts.profiler_step_ns, GS_UNIT_NS);
     if (f->severity == GS_SEV_NONE || prof <= 0)
         return;
     f->recorded_share = share(in, idle);
@@ -107,7 +107,7 @@ static void take_off_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns idl
     gs_strbuf_appendf(evidence,
                       "; about %.3f ms of it is the profiler's own host time (%s, estimated: "
                       "doc/diagnosis.md), leaving %.3f ms%s",
-                      ms(prof), gs_collector_name(in->ctx.collector), ms(idle - prof),
+                      ms(prof), gs_collector_name(in->facts.collector), ms(idle - prof),
                       f->severity == GS_SEV_FINDING ? ": the profiler could explain this verdict"
                                                     : "");
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "analysis/trace/cuda_graphs.h"
-#include "analysis/trace/trace_context.h"
+#include "analysis/trace/trace_facts.h"
 #include "model/trace.h"
 
 /* The per-step numbers the rules read (means over the kept steps of one rank). A negative value
@@ -64,9 +64,9 @@ typedef struct gs_diag_inputs {
     gs_ns strag_step_ns;       /* the median rank's mean step */
     gs_ns strag_wait_ns;       /* this rank's wait for it, per step (0 on the rank itself) */
     /* How the trace was recorded and what ran: the actions are chosen by it, and the host-side
-     * rules take the profiler's estimated cost per step (ctx.profiler_step_ns) off their gain.
-     * ctx.known false (a summary of an earlier .gsum minor): every action applies, as before. */
-    gs_trace_context ctx;
+     * rules take the profiler's estimated cost per step (facts.profiler_step_ns) off their gain.
+     * facts.known false (a summary of an earlier .gsum minor): every action applies, as before. */
+    gs_trace_facts facts;
 } gs_diag_inputs;
 
 enum gs_severity {
@@ -168,7 +168,7 @@ const gs_rule *gs_rules(size_t *n);
  * *out freed. The findings own their text; gs_diagnosis_free releases it. */
 int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out);
 
-/* Fills f->actions and f->left_out from the rule's actions and in->ctx (diag_actions.c). -1 when
+/* Fills f->actions and f->left_out from the rule's actions and in->facts (diag_actions.c). -1 when
  * out of memory; what it filled is f's, freed with it. */
 int gs_choose_actions(const gs_diag_inputs *in, gs_finding *f);
 

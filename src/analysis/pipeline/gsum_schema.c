@@ -372,7 +372,7 @@ static const gs_gsum_field graph_fields[] = {
     {"first_instantiation_ns", GS_F_I64, GR(first_instantiation), 0},
 };
 #undef GR
-#define X(f) S(R, inputs.ctx.f)
+#define X(f) S(R, inputs.facts.f)
 static const gs_gsum_field context_fields[] = {
     {"collector", GS_F_U8, X(collector), GS_COLLECTOR__COUNT},
     {"profiler_steps", GS_F_U64, X(profiler_steps), 0},
@@ -462,7 +462,7 @@ static const gs_gsum_section sections[] = {
     OBJ1("tracing", tracing_fields, has_tracing_cost),
     OBJ1("startup", startup_fields, has_startup),
     OBJ1("cuda_graphs", graph_fields, has_graphs),
-    OBJ1("context", context_fields, inputs.ctx.known),
+    OBJ1("context", context_fields, inputs.facts.known),
     OBJ1("compute", compute_fields, has_compute),
 };
 

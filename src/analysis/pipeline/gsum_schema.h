@@ -16,7 +16,7 @@
  * what tracing cost the program; minor 3 the start-up phase, for steps detected from the repeating
  * kernel sequence their period and confidence, the CUDA graph facts, and the trace's context
  * (collector and options, workload, parallelism, precision, the profiler's estimated cost:
- * trace_context.h); minor 4 model FLOPs, MFU and Tensor Core use (doc/flops.md). A reader of an
+ * trace_facts.h); minor 4 model FLOPs, MFU and Tensor Core use (doc/flops.md). A reader of an
  * older minor skips them; a file without them reads as a summary without them. */
 #define GS_GSUM_MINOR 4
 

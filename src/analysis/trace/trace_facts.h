@@ -3,8 +3,8 @@
  * of parallelism its collectives show, the precision its kernels run in, and an estimate of the
  * profiler's own cost on the host. The verdict's actions are chosen by these facts, and the
  * report's "What was profiled" states them. */
-#ifndef GS_ANALYSIS_TRACE_CONTEXT_H
-#define GS_ANALYSIS_TRACE_CONTEXT_H
+#ifndef GS_ANALYSIS_TRACE_FACTS_H
+#define GS_ANALYSIS_TRACE_FACTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,7 +47,7 @@ enum gs_parallelism {
 #define GS_COST_EMIT_NVTX_NS 5200     /* an operator range of emit_nvtx, recorded by gpuscope run */
 #define GS_COST_NVTX_RANGE_NS 100     /* a user's NVTX range recorded by gpuscope run */
 
-typedef struct gs_trace_context {
+typedef struct gs_trace_facts {
     bool known;        /* false: not recorded (a rank summary of an earlier .gsum minor) */
     uint8_t collector; /* enum gs_collector */
     /* Options already on, as the trace shows them. */
@@ -71,14 +71,14 @@ typedef struct gs_trace_context {
      * overhead records) and per kept step (filled with the verdict's inputs). */
     gs_ns profiler_cost_ns;
     gs_ns profiler_step_ns;
-} gs_trace_context;
+} gs_trace_facts;
 
 /* The facts of one trace; fills everything but profiler_step_ns. 0, or -1 with err. */
-int gs_trace_context_build(const gs_trace_ctx *c, gs_trace_context *out, gs_error *err);
+int gs_trace_facts_build(const gs_trace_ctx *c, gs_trace_facts *out, gs_error *err);
 
 /* The profiler's estimated host time per kept step: each of its events in the kept steps at its
  * unit cost, at most the event's own duration. */
-gs_ns gs_profiler_step_cost(const gs_trace *t, const gs_trace_context *c, const gs_steps *steps,
+gs_ns gs_profiler_step_cost(const gs_trace *t, const gs_trace_facts *c, const gs_steps *steps,
                             size_t nkept);
 
 const char *gs_collector_name(uint8_t collector);    /* "torch.profiler", "gpuscope run", ... */

@@ -1,4 +1,4 @@
-#include "analysis/trace/trace_context.h"
+#include "analysis/trace/trace_facts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@ static uint8_t collector_of(const char *format)
     return GS_COLLECTOR_UNKNOWN;
 }
 
-static void count_ranges(const gs_trace_ctx *x, gs_trace_context *c)
+static void count_ranges(const gs_trace_ctx *x, gs_trace_facts *c)
 {
     const gs_trace *t = x->trace;
     for (size_t i = 0; i < t->ranges.n; i++) {
@@ -54,7 +54,7 @@ static void count_ranges(const gs_trace_ctx *x, gs_trace_context *c)
 
 /* Kernel time by what the names say; backward and optimizer kernels count only where the trace
  * has no operators to say it (a gpuscope run trace without emit_nvtx). */
-static void judge_kernels(const gs_trace_ctx *x, gs_trace_context *c)
+static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
 {
     const gs_trace *t = x->trace;
     gs_ns all = 0, low = 0, conv = 0;
@@ -74,7 +74,7 @@ static void judge_kernels(const gs_trace_ctx *x, gs_trace_context *c)
     c->conv_share = all ? (double)conv / (double)all : -1.0;
 }
 
-static uint8_t parallelism_of(const gs_trace_context *c)
+static uint8_t parallelism_of(const gs_trace_facts *c)
 {
     bool training = c->workload == GS_WORKLOAD_TRAINING;
     if (c->collectives == 0)
@@ -106,7 +106,7 @@ static gs_coll_kind kind_of_ops(const gs_trace_ctx *x, uint32_t op)
     return GS_COLL_OTHER;
 }
 
-static int count_collectives(const gs_trace_ctx *x, gs_trace_context *c, gs_error *err)
+static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error *err)
 {
     const gs_trace *t = x->trace;
     gs_collectives coll = {0};
@@ -140,7 +140,7 @@ static int count_collectives(const gs_trace_ctx *x, gs_trace_context *c, gs_erro
 /* ---- the profiler's own cost ---------------------------------------------------------------- */
 
 /* The unit cost of a range of the profiler's, 0 for a range it did not add. */
-static gs_ns range_unit_cost(const gs_trace_context *c, const gs_range *r)
+static gs_ns range_unit_cost(const gs_trace_facts *c, const gs_range *r)
 {
     switch ((enum gs_range_kind)r->kind) {
     case GS_RANGE_OP:
@@ -179,7 +179,7 @@ static gs_ns launch_cost(const gs_trace *t, uint32_t api)
 /* Each recorded event at its unit cost; a traced GPU activity at most its launch call's duration,
  * which holds CUPTI's work (a range's cost falls partly outside its own interval: the Python
  * tracer's and RecordFunction's callbacks run around it). steps NULL: the whole trace. */
-static gs_ns estimate_cost(const gs_trace *t, const gs_trace_context *c, const gs_steps *steps)
+static gs_ns estimate_cost(const gs_trace *t, const gs_trace_facts *c, const gs_steps *steps)
 {
     gs_ns ns = 0;
     for (size_t i = 0; i < t->ranges.n; i++) {
@@ -199,7 +199,7 @@ static gs_ns estimate_cost(const gs_trace *t, const gs_trace_context *c, const g
     return ns;
 }
 
-gs_ns gs_profiler_step_cost(const gs_trace *t, const gs_trace_context *c, const gs_steps *steps,
+gs_ns gs_profiler_step_cost(const gs_trace *t, const gs_trace_facts *c, const gs_steps *steps,
                             size_t nkept)
 {
     if (!nkept || !c->known)
@@ -214,7 +214,7 @@ static gs_ns capped(gs_ns ns, gs_ns cap)
     return cap > 0 && ns > cap ? cap : ns;
 }
 
-int gs_trace_context_build(const gs_trace_ctx *x, gs_trace_context *out, gs_error *err)
+int gs_trace_facts_build(const gs_trace_ctx *x, gs_trace_facts *out, gs_error *err)
 {
     const gs_trace *t = x->trace;
     memset(out, 0, sizeof *out);
