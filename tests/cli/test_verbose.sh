@@ -80,9 +80,13 @@ has "$v" "rank 0: verdict on 11 step(s) of 30.033 ms (mean): 2 of 15 rules fired
 has "$v" "rank 0: rule data_loading: bottleneck, 4.234 ms per step at stake (14.1 %): DataLoader share 14.1 % vs 5 % (finding) and 10 % (bottleneck)"
 has "$v" "rank 0: rule compute_bound: not fired: compute kernels busy 83.0 % of the step vs 90 %"
 has "$v" "rank 0: rule straggler: not fired: one rank in the profile: the rule does not apply"
-# Every analysis finds the steps again; the log says it once.
+# One trace context per trace: its steps are found once, for every analysis of the report.
 ran=$((ran + 1))
 [ "$(grep -c 'step 1 is warm-up' "$v")" -eq 1 ] || fail "the warm-up line is repeated"
+ran=$((ran + 1))
+[ "$(grep -c ': 12 step(s) from ProfilerStep#N, ' "$v")" -eq 1 ] || fail "the steps were found more than once"
+has "$v" "$example: trace context: 12 step(s) found once for every analysis; over the whole trace"
+has "$v" "$example: summarised for: facts, breakdown, launch, sync, memory, temporal, idle, comm, kernels, ops, copies, diagnosis, series, stragglers"
 # -vv: per stream, per step, the rules' inputs, timings.
 vv=$tmp/report.vv
 has "$vv" "$example: device 0 stream 7: 821 kernels, 49 copies and sets"
@@ -124,13 +128,34 @@ has "$tmp/r4.v" "$r4/rank-3.json.gz: summarised as rank 3 and dropped"
 has "$tmp/r4.v" "clock alignment: rank 3 ($r4/rank-3.json.gz): offset +34.478 ms, residual median 0.001 ms, max 0.002 ms"
 has "$tmp/r4.v" "stragglers: 4 rank(s), 16 collective(s) matched on every rank"
 has "$tmp/r4.v" "stragglers: rank 3 ($r4/rank-3.json.gz) arrived last at 100 % of 16 collectives (> 60 %?, >= 3?), the others wait for it 13.7 % of the median step (> 5 %?): the straggler"
-# Each rank is judged once, with the other ranks' inputs.
+# The report judges each rank once, with the other ranks' inputs.
+same_stdout r4_report report "$r4"
 ran=$((ran + 1))
-grep -q "rank 3: rule straggler" "$tmp/r4.v" && fail "rank 3 judged alone before the merge"
-has "$tmp/r4.v" "rank 3 of 4: rule straggler: bottleneck, 1.247 ms per step at stake (13.7 %): rank 3 last at 100 % (> 60 %?) of 16 collectives (>= 3?); the others wait 13.7 % of the step (> 5 %?)"
-same_stdout r4_full comm --hta "$r4"
-has "$tmp/r4_full.v" "4 trace(s) loaded together (the full-trace path: every trace in memory)"
-has "$tmp/r4_full.v" "rank 2: $r4/rank-2.json.gz"
+grep -q "rank 3: rule straggler" "$tmp/r4_report.v" && fail "rank 3 judged alone before the merge"
+has "$tmp/r4_report.v" "rank 3 of 4: rule straggler: bottleneck, 1.247 ms per step at stake (13.7 %): rank 3 last at 100 % (> 60 %?) of 16 collectives (>= 3?); the others wait 13.7 % of the step (> 5 %?)"
+# comm and stragglers: one path for one input and for many, each rank summarised for what the
+# command shows and nothing else (no memory, no verdict), one trace in memory at a time.
+r8=tests/data/ranks/r8
+same_stdout r8_comm comm "$r8"
+for r in 0 1 2 3 4 5 6 7; do
+    has "$tmp/r8_comm.v" "$r8/rank-$r.json.gz: summarised for: comm"
+done
+has "$tmp/r8_comm.v" "report: 8 rank(s) merged for: comm"
+same_stdout one_comm comm "$r8/rank-3.json.gz"
+has "$tmp/one_comm.v" "$r8/rank-3.json.gz: summarised for: comm"
+has "$tmp/one_comm.v" "report: 1 rank(s) merged for: comm"
+same_stdout r8_strag stragglers "$r8"
+has "$tmp/r8_strag.v" "$r8/rank-5.json.gz: summarised for: stragglers"
+has "$tmp/r8_strag.v" "report: 8 rank(s) merged for: stragglers"
+same_stdout one_strag stragglers "$r8/rank-5.json.gz"
+has "$tmp/one_strag.v" "$r8/rank-5.json.gz: summarised for: stragglers"
+same_stdout r4_hta comm --hta "$r4"
+has "$tmp/r4_hta.v" "$r4/rank-2.json.gz: summarised for: comm"
+for log in r8_comm one_comm r8_strag one_strag r4_hta; do
+    ran=$((ran + 1))
+    ! grep -qE 'summarised for: .*(memory|diagnosis)|memory took|: rule |verdict on|loaded together' \
+        "$tmp/$log.v" || fail "$log: an analysis the command does not show ran"
+done
 same_stdout r4_no_align stragglers --no-align "$r4"
 has "$tmp/r4_no_align.v" "clock alignment: none (--no-align): each file's own clock"
 "$exe" summarize -o "$tmp/rank0.gsum" "$r4/rank-0.json.gz" || fail "summarize"

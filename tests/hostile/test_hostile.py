@@ -94,7 +94,8 @@ def cases():
              r"GPUSCOPE_MEMORY_LIMIT allows \(64.0 MB\)\n",
              secs=5, mb=160, env={"GPUSCOPE_MEMORY_LIMIT": "64M"}),
         Case("memory limit that is not a size", h.good_trace, ["kernels", "{}"], 2,
-             r"gpuscope: GPUSCOPE_MEMORY_LIMIT='lots' is not a size \(e.g. 512M, 16G, or none\)\n",
+             r"gpuscope: kernels: GPUSCOPE_MEMORY_LIMIT='lots' is not a size \(e.g. 512M, 16G, or "
+             r"none\)\n",
              env={"GPUSCOPE_MEMORY_LIMIT": "lots"}),
         Case("nesting 100 000 deep", h.deep_nesting, ["ops", "{}"], 0, "", out=r"\ba\b"),
         Case("nesting 100 000 deep, never closed", lambda t: (h.deep_nesting(t),

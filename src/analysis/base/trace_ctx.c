@@ -18,6 +18,12 @@ int gs_trace_ctx_build(const gs_trace *t, const gs_ctx_opts *o, gs_trace_ctx *ou
         gs_trace_ctx_free(out);
         return -1;
     }
+    if (gs_log_on(GS_LOG_INFO)) {
+        char window[512];
+        gs_window_describe(&out->window, window, sizeof window);
+        GS_LOG(GS_LOG_INFO, "%s: trace context: %zu step(s) found once for every analysis; %s",
+               t->id.path, out->steps.n, *window ? window : "over the whole trace");
+    }
     GS_LOG_TOOK(logged_at, "trace context (steps, windows, names)");
     return 0;
 }

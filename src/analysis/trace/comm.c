@@ -200,8 +200,9 @@ static int analyse_rank(const gs_trace_ctx *c, bool hta_compat, const gs_tempora
     return build_step_rows(t, &c->steps, s, out, r) == 0 ? 0 : gs_fail_oom(err);
 }
 
-int gs_comm_add(gs_comm *comm, const gs_trace_ctx *c, bool hta_compat, gs_error *err)
+int gs_comm_build(const gs_trace_ctx *c, bool hta_compat, gs_comm *comm, gs_error *err)
 {
+    memset(comm, 0, sizeof *comm);
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
     comm->hta_compat = hta_compat;
     /* The GPU window and idle time of the whole trace, as the temporal breakdown has them. */
@@ -211,11 +212,9 @@ int gs_comm_add(gs_comm *comm, const gs_trace_ctx *c, bool hta_compat, gs_error 
         gs_comm_free(comm);
         return gs_fail_oom(err);
     }
-    gs_comm_rank *grown = realloc(comm->ranks, (comm->nranks + 1) * sizeof *grown);
+    comm->ranks = calloc(1, sizeof *comm->ranks);
     sets s = {0};
-    int rc = grown ? 0 : gs_fail_oom(err);
-    if (grown)
-        comm->ranks = grown;
+    int rc = comm->ranks ? 0 : gs_fail_oom(err);
     if (rc == 0)
         rc = analyse_rank(c, hta_compat, &tp, &s, comm, err);
     free_sets(&s);
@@ -225,37 +224,6 @@ int gs_comm_add(gs_comm *comm, const gs_trace_ctx *c, bool hta_compat, gs_error 
     else
         GS_LOG_TOOK(logged_at, "communication");
     return rc;
-}
-
-static int cmp_rank_row(const void *a, const void *b)
-{
-    int32_t x = ((const gs_comm_rank *)a)->rank, y = ((const gs_comm_rank *)b)->rank;
-    return (x > y) - (x < y);
-}
-
-static int cmp_kind_row(const void *a, const void *b)
-{
-    int32_t x = ((const gs_comm_kind *)a)->rank, y = ((const gs_comm_kind *)b)->rank;
-    return (x > y) - (x < y);
-}
-
-static int cmp_step_row(const void *a, const void *b)
-{
-    int32_t x = ((const gs_comm_step *)a)->rank, y = ((const gs_comm_step *)b)->rank;
-    return (x > y) - (x < y);
-}
-
-void gs_comm_finish(gs_comm *comm)
-{
-    gs_stable_sort(comm->ranks, comm->nranks, sizeof *comm->ranks, cmp_rank_row);
-    gs_stable_sort(comm->kinds, comm->nkinds, sizeof *comm->kinds, cmp_kind_row);
-    gs_stable_sort(comm->steps, comm->nsteps, sizeof *comm->steps, cmp_step_row);
-}
-
-int gs_comm_build(const gs_trace_ctx *c, bool hta_compat, gs_comm *out, gs_error *err)
-{
-    memset(out, 0, sizeof *out);
-    return gs_comm_add(out, c, hta_compat, err);
 }
 
 void gs_comm_free(gs_comm *comm)

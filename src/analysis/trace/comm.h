@@ -67,7 +67,7 @@ typedef struct gs_comm_step {
 } gs_comm_step;
 
 typedef struct gs_comm {
-    gs_comm_rank *ranks; /* by rank */
+    gs_comm_rank *ranks;
     size_t nranks;
     gs_comm_kind *kinds; /* per rank, in gs_coll_kind order, only kinds that occur */
     size_t nkinds;
@@ -76,14 +76,12 @@ typedef struct gs_comm {
     bool hta_compat;
 } gs_comm;
 
-/* Appends c's rows (over the whole trace and c's steps); finish puts them in rank order.
- * hta_compat reproduces HTA's get_comm_comp_overlap: its trace cut (last ProfilerStep and
- * unlaunched GPU work dropped), times rounded to µs, its kernel classes over every GPU row with a
- * stream (so GPU-side sync records count as computation where its names say so). The
- * collectives table and the steps keep gpuscope's definitions. 0, or -1 with err; a failed
- * result is freed. */
-int gs_comm_add(gs_comm *comm, const gs_trace_ctx *c, bool hta_compat, gs_error *err);
-void gs_comm_finish(gs_comm *comm);
+/* The rows of c's trace (over the whole trace and c's steps); several ranks' rows are merged
+ * from their summaries (analysis/pipeline/merge.h). hta_compat reproduces HTA's
+ * get_comm_comp_overlap: its trace cut (last ProfilerStep and unlaunched GPU work dropped), times
+ * rounded to µs, its kernel classes over every GPU row with a stream (so GPU-side sync records
+ * count as computation where its names say so). The collectives table and the steps keep
+ * gpuscope's definitions. 0, or -1 with err; a failed result is freed. */
 int gs_comm_build(const gs_trace_ctx *c, bool hta_compat, gs_comm *out, gs_error *err);
 void gs_comm_free(gs_comm *comm);
 
