@@ -1,5 +1,5 @@
 /* The result table and its three renderers: sorting, alignment, truncation, CSV quoting, JSON
- * escaping of any bytes. */
+ * rows (the JSON writer itself: test_json_write.c). */
 #include <stdlib.h>
 
 #include "check.h"
@@ -162,25 +162,6 @@ static void test_csv_quoting_and_units(void)
     gs_table_free(&t);
 }
 
-static void test_json_escapes_every_byte(void)
-{
-    capture c;
-    gs_json_string(open_capture(&c), "q\"b\\s/\n\r\t\b\f\x01\x1f\x7f µ\xff\xc3");
-    CHECK_STR(close_capture(&c),
-              "\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0001\\u001f\x7f µ\\ufffd\\ufffd\"");
-    free(c.text);
-
-    /* Overlong encodings and UTF-16 surrogates are not valid UTF-8 either. */
-    gs_json_string(open_capture(&c), "\xc0\xaf|\xed\xa0\x80|\xf0\x9f\x98\x80");
-    CHECK_STR(close_capture(&c),
-              "\"\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\xf0\x9f\x98\x80\"");
-    free(c.text);
-
-    gs_json_string(open_capture(&c), NULL);
-    CHECK_STR(close_capture(&c), "null");
-    free(c.text);
-}
-
 static void test_json_rows(void)
 {
     gs_table t;
@@ -205,17 +186,6 @@ static void test_json_rows(void)
     gs_table_free(&t);
 }
 
-static void test_json_numbers(void)
-{
-    capture c;
-    FILE *f = open_capture(&c);
-    gs_json_number(f, 12.345678, 3);
-    fputc(' ', f);
-    gs_json_number(f, 0.0 / 0.0, 2);
-    CHECK_STR(close_capture(&c), "12.346 null");
-    free(c.text);
-}
-
 int main(void)
 {
     test_sort_is_stable_and_limit_keeps_the_first_rows();
@@ -223,8 +193,6 @@ int main(void)
     test_text_truncates_long_names_and_cleans_control_bytes();
     test_text_columns_share_the_line();
     test_csv_quoting_and_units();
-    test_json_escapes_every_byte();
     test_json_rows();
-    test_json_numbers();
     return check_done("test_render");
 }
