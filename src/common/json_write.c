@@ -150,7 +150,7 @@ void gs_json_end(gs_json_writer *w)
     bool own_line = l->lines && (c->members ? c->members > l->head && !l->hang : l->open_empty);
     if (own_line) {
         putc('\n', w->out);
-        put_indent(w->out, c->line);
+        put_indent(w->out, l->margin_close ? 0 : c->line);
     }
     putc(c->array ? ']' : '}', w->out);
     if (w->depth == 0)

@@ -37,12 +37,13 @@
 /* How a container lays out its members. The usual three are below; an output whose established
  * format is laid out otherwise (the Chrome trace's event list, the .gsum file) names its own. */
 typedef struct gs_json_layout {
-    bool lines;      /* members on lines of their own; false: all on the line it opens on */
-    uint8_t head;    /* with lines: the first `head` members stay on the opening line */
-    int8_t indent;   /* with lines: their indent past the indent of the line it opens on */
-    bool hang;       /* with lines: the closing bracket follows the last member, not a new line */
-    bool open_empty; /* with lines: an empty container still closes on a line of its own */
-    bool compact;    /* no space after ',' and ':' */
+    bool lines;        /* members on lines of their own; false: all on the line it opens on */
+    uint8_t head;      /* with lines: the first `head` members stay on the opening line */
+    int8_t indent;     /* with lines: their indent past the indent of the line it opens on */
+    bool hang;         /* with lines: the closing bracket follows the last member */
+    bool open_empty;   /* with lines: an empty container still closes on a line of its own */
+    bool margin_close; /* with lines: the closing bracket starts its line, not indented */
+    bool compact;      /* no space after ',' and ':' */
 } gs_json_layout;
 
 /* {"a": 1, "b": 2} */

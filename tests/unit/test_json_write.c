@@ -109,13 +109,14 @@ static void layouts_of_their_own(void)
     free(c.text);
 
     const gs_json_layout hanging = {.lines = true, .head = 1, .indent = 1, .hang = true};
+    const gs_json_layout flush = {.lines = true, .indent = 2, .margin_close = true};
     const gs_json_layout events = {.lines = true, .indent = -2, .open_empty = true};
     w = start(&c);
     gs_json_begin_object(w, NULL, GS_JSON_BLOCK);
     gs_json_begin_array(w, "list", GS_JSON_BLOCK);
     gs_json_begin_object(w, NULL, hanging);
     gs_json_put_int(w, "rank", 3);
-    gs_json_begin_array(w, "rows", GS_JSON_BLOCK);
+    gs_json_begin_array(w, "rows", flush);
     gs_json_put_real(w, NULL, 1.0 / 3, 6);
     gs_json_end(w);
     gs_json_put_str(w, "path", "p");
@@ -136,7 +137,7 @@ static void layouts_of_their_own(void)
                         "    {\"rank\": 3,\n"
                         "     \"rows\": [\n"
                         "       0.333333\n"
-                        "     ],\n"
+                        "],\n"
                         "     \"path\": \"p\"}\n"
                         "  ],\n"
                         "  \"events\": [\n"
