@@ -17,7 +17,7 @@
 #include "monitor/http.h"
 #include "monitor/live.h"
 #include "monitor/replay.h"
-#include "monitor/view.h"
+#include "monitor/live_table.h"
 #include "probe/nvml.h"
 
 /* The same text is in doc/monitor.md; tests/cli/test_docs.sh keeps the two equal. */
@@ -129,14 +129,14 @@ static void print_sample(printer *p, const gs_snapshot *s, const char *note)
             fputs("\033[H\033[2J", stdout);
         else if (p->printed)
             fputc('\n', stdout);
-        gs_view_table(stdout, s, note);
+        gs_live_table_text(stdout, s, note);
         break;
     case GS_FORMAT_CSV:
-        gs_view_csv(stdout, s, !p->csv_header_done);
+        gs_live_table_csv(stdout, s, !p->csv_header_done);
         p->csv_header_done = true;
         break;
     case GS_FORMAT_JSON:
-        gs_view_json(stdout, s);
+        gs_live_table_json(stdout, s);
         break;
     }
     p->printed++;

@@ -57,19 +57,6 @@ static void put_string(FILE *out, const char *s)
     putc('"', out);
 }
 
-void gs_json_string(FILE *out, const char *s)
-{
-    put_string(out, s);
-}
-
-void gs_json_number(FILE *out, double v, int decimals)
-{
-    if (isfinite(v))
-        fprintf(out, "%.*f", decimals, v);
-    else
-        fputs("null", out);
-}
-
 /* ---- containers ----------------------------------------------------------------------------- */
 
 static void put_indent(FILE *out, int n)

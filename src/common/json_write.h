@@ -101,8 +101,4 @@ void gs_json_put_raw(gs_json_writer *w, const char *key, const char *json);
 void gs_json_put_rawf(gs_json_writer *w, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Until every output writes through gs_json_writer. */
-void gs_json_string(FILE *out, const char *s);
-void gs_json_number(FILE *out, double v, int decimals);
-
 #endif

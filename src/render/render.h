@@ -25,6 +25,8 @@ int gs_render_text(FILE *out, const gs_table *t, const gs_text_style *style);
 
 /* RFC 4180 CSV: a header naming each column with its unit, integers in ns and bytes. */
 void gs_render_csv(FILE *out, const gs_table *t);
+/* The rows alone, under a header written before (monitor --format csv: one table per sample). */
+void gs_render_csv_rows(FILE *out, const gs_table *t);
 
 /* {"command":"<command>","rows":[{...}, ...]} with one row object per line. */
 void gs_render_json(FILE *out, const gs_table *t, const char *command);

@@ -145,6 +145,33 @@ static void test_text_columns_share_the_line(void)
     gs_table_free(&t);
 }
 
+/* Figures the caller formatted are text aligned right and never cut, whatever the width. */
+static void test_text_figures_align_right(void)
+{
+    static const gs_column figures[] = {
+        {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+        {"power", "power", "Power", "Power", GS_COL_TEXT, GS_COL_FIGURES},
+    };
+    gs_table t;
+    gs_table_init(&t, figures, 2, NULL);
+    gs_cell *c = gs_table_add_row(&t);
+    c[0].text = "H100";
+    c[1].text = "512.3 W";
+    c = gs_table_add_row(&t);
+    c[0].text = "a name longer than the line allows it to be";
+    c[1].text = "a figure longer than the line allows it to be";
+    capture out;
+    gs_text_style narrow = {.width = 40};
+    CHECK_INT(gs_render_text(open_capture(&out), &t, &narrow), 0);
+    CHECK_STR(close_capture(&out),
+              "Name                                                              Power\n"
+              "H100                                                            512.3 W\n"
+              "a name longer than the \xe2\x80\xa6  "
+              "a figure longer than the line allows it to be\n");
+    free(out.text);
+    gs_table_free(&t);
+}
+
 static void test_csv_quoting_and_units(void)
 {
     gs_table t;
@@ -192,6 +219,7 @@ int main(void)
     test_text_alignment();
     test_text_truncates_long_names_and_cleans_control_bytes();
     test_text_columns_share_the_line();
+    test_text_figures_align_right();
     test_csv_quoting_and_units();
     test_json_rows();
     return check_done("test_render");
