@@ -42,7 +42,7 @@ typedef struct gs_json_layout {
     int8_t indent;     /* with lines: their indent past the indent of the line it opens on */
     bool hang;         /* with lines: the closing bracket follows the last member */
     bool open_empty;   /* with lines: an empty container still closes on a line of its own */
-    bool margin_close; /* with lines: the closing bracket starts its line, not indented */
+    bool margin_close; /* with lines: the closing bracket starts its line (the report's verdict) */
     bool compact;      /* no space after ',' and ':' */
 } gs_json_layout;
 
@@ -58,7 +58,7 @@ typedef struct gs_json_layout {
 
 /* Deeper than the writer nests: a container opened past it is written as null and whatever is
  * written into it until its gs_json_end is dropped, so the document stays valid JSON, and
- * `too_deep` is set. Every output of gpuscope nests at most 6 deep. */
+ * `too_deep` is set. Every output of gpuscope nests at most 7 deep (the report's rules). */
 #define GS_JSON_MAX_DEPTH 16
 
 typedef struct gs_json_level {
