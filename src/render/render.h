@@ -52,8 +52,8 @@ typedef struct gs_section {
 /* Writes the sections of a multi-table view, --limit applied to each: in JSON as members of the
  * object `json` the caller opened (and closes), each an array of rows; as CSV blocks ("# key");
  * or as titled text tables separated by a blank line (also before the first when `blank_first`:
- * something precedes it). `json` is used in JSON only (NULL otherwise), `out` elsewhere. Returns
- * -1 when memory is exhausted. */
+ * something precedes it). JSON goes to `json` (NULL will do in the other formats), the rest to
+ * `out`. Returns -1 when memory is exhausted. */
 int gs_render_sections(FILE *out, gs_json_writer *json, gs_section *s, size_t n,
                        enum gs_format format, const gs_text_style *style, size_t limit,
                        bool blank_first);
