@@ -107,6 +107,8 @@ endif()
 
 # The layering rule of doc/design.md §3: each source folder includes only the folders below it.
 add_test(NAME lint.layering COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_layering.py)
+# Every JSON output goes through the writer of src/common/json_write.h: no JSON typed by hand.
+add_test(NAME lint.json COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_json_by_hand.py)
 add_test(NAME lint.unused COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_unused.py)
 
 # Hostile and unlucky input (tests/hostile/): every class of bad input gets its exit status and a

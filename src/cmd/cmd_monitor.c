@@ -18,7 +18,7 @@
 #include "monitor/http.h"
 #include "monitor/live.h"
 #include "monitor/replay.h"
-#include "monitor/view.h"
+#include "monitor/live_table.h"
 #include "probe/nvml.h"
 
 /* The start of --help: the rest is made from the spec and the column tables it names.
@@ -141,14 +141,14 @@ static void print_sample(printer *p, const gs_snapshot *s, const char *note)
             fputs("\033[H\033[2J", stdout);
         else if (p->printed)
             fputc('\n', stdout);
-        gs_view_table(stdout, s, note);
+        gs_live_table_text(stdout, s, note);
         break;
     case GS_FORMAT_CSV:
-        gs_view_csv(stdout, s, !p->csv_header_done);
+        gs_live_table_csv(stdout, s, !p->csv_header_done);
         p->csv_header_done = true;
         break;
     case GS_FORMAT_JSON:
-        gs_view_json(stdout, s);
+        gs_live_table_json(stdout, s);
         break;
     }
     p->printed++;

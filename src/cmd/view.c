@@ -71,12 +71,13 @@ static int emit_table(FILE *out, const gs_view *v, const gs_view_args *a, const 
     if (rc == 0) {
         gs_table_limit(&table, a->cli.limit);
         if (a->cli.format == GS_FORMAT_JSON && a->window.restricts) {
-            fputs("{\n  \"command\": ", out);
-            gs_json_string(out, v->spec.command);
-            gs_window_notes_json(out, &a->window);
-            fputs(",\n  \"rows\": ", out);
-            gs_json_rows(out, &table, "  ");
-            fputs("\n}\n", out);
+            gs_json_writer w;
+            gs_json_writer_init(&w, out);
+            gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+            gs_json_put_str(&w, "command", v->spec.command);
+            gs_window_notes_json(&w, &a->window);
+            gs_json_rows(&w, "rows", &table);
+            gs_json_end(&w);
         } else {
             if (a->cli.format == GS_FORMAT_TABLE)
                 gs_window_notes_text(out, &a->window, style);

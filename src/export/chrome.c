@@ -202,23 +202,30 @@ static int write_trace(chrome_ctx *c)
 
 /* ---- the header ------------------------------------------------------------------------------ */
 
-static void write_device(FILE *out, const gs_trace *t, const gs_device *d)
+/* The layouts Kineto-shaped files have had: devices level with their key, sources one level in,
+ * events at the start of their lines; the two lists close on a line of their own when empty. */
+static const gs_json_layout device_list = {.lines = true, .indent = 0};
+static const gs_json_layout source_list = {.lines = true, .indent = 2, .open_empty = true};
+static const gs_json_layout event_list = {.lines = true, .indent = -2, .open_empty = true};
+
+static void write_device(gs_json_writer *w, const gs_trace *t, const gs_device *d)
 {
-    fprintf(out, "\n  {\"id\": %" PRId32 ", \"name\": ", d->id);
-    gs_json_string(out, gs_trace_str(t, d->name));
-    fprintf(out, ", \"totalGlobalMem\": %" PRIu64 ", \"computeMajor\": %" PRId32
-                 ", \"computeMinor\": %" PRId32 ", \"numSms\": %" PRId32,
-            d->total_memory, d->compute_major, d->compute_minor, d->num_sms);
+    gs_json_begin_object(w, NULL, GS_JSON_INLINE);
+    gs_json_put_int(w, "id", d->id);
+    gs_json_put_str(w, "name", gs_trace_str(t, d->name));
+    gs_json_put_uint(w, "totalGlobalMem", d->total_memory);
+    gs_json_put_int(w, "computeMajor", d->compute_major);
+    gs_json_put_int(w, "computeMinor", d->compute_minor);
+    gs_json_put_int(w, "numSms", d->num_sms);
     if (d->max_threads_per_sm > 0)
-        fprintf(out, ", \"maxThreadsPerMultiprocessor\": %" PRId32, d->max_threads_per_sm);
-    fputc('}', out);
+        gs_json_put_int(w, "maxThreadsPerMultiprocessor", d->max_threads_per_sm);
+    gs_json_end(w);
 }
 
 /* Every device once (by id) over the traces: the ranks of one job usually share the model. */
-static void write_devices(FILE *out, const gs_profile *p)
+static void write_devices(gs_json_writer *w, const gs_profile *p)
 {
-    fputs("  \"deviceProperties\": [", out);
-    bool any = false;
+    gs_json_begin_array(w, "deviceProperties", device_list);
     for (size_t i = 0; i < p->traces.n; i++) {
         const gs_trace *t = p->traces.v[i];
         for (size_t d = 0; d < t->devices.n; d++) {
@@ -227,38 +234,35 @@ static void write_devices(FILE *out, const gs_profile *p)
                 seen = gs_trace_device(p->traces.v[j], t->devices.v[d].id) != NULL;
             for (size_t e = 0; e < d && !seen; e++)
                 seen = t->devices.v[e].id == t->devices.v[d].id;
-            if (!seen) {
-                fputs(any ? "," : "", out);
-                write_device(out, t, &t->devices.v[d]);
-                any = true;
-            }
+            if (!seen)
+                write_device(w, t, &t->devices.v[d]);
         }
     }
-    fputs(any ? "\n  ],\n" : "],\n", out);
+    gs_json_end(w);
 }
 
 /* Where each trace came from: not read by Kineto tools, kept for people and provenance. */
-static void write_sources(FILE *out, const gs_profile *p)
+static void write_sources(gs_json_writer *w, const gs_profile *p)
 {
-    fputs("  \"gpuscopeSources\": [", out);
+    gs_json_begin_array(w, "gpuscopeSources", source_list);
     for (size_t i = 0; i < p->traces.n; i++) {
         const gs_trace *t = p->traces.v[i];
-        fputs(i ? ",\n    {\"path\": " : "\n    {\"path\": ", out);
-        gs_json_string(out, t->id.path);
-        fputs(", \"format\": ", out);
-        gs_json_string(out, gs_trace_str(t, t->format));
-        fprintf(out, ", \"rank\": %" PRId32 ", \"world_size\": %" PRId32 ", \"pid\": %" PRId64
-                     ", \"hostname\": ",
-                t->id.rank, t->id.world_size, t->pid);
-        gs_json_string(out, gs_trace_str(t, t->hostname));
-        fprintf(out, ", \"epoch_ns\": %" PRId64 "}", t->id.epoch_ns);
+        gs_json_begin_object(w, NULL, GS_JSON_INLINE);
+        gs_json_put_str(w, "path", t->id.path);
+        gs_json_put_str(w, "format", gs_trace_str(t, t->format));
+        gs_json_put_int(w, "rank", t->id.rank);
+        gs_json_put_int(w, "world_size", t->id.world_size);
+        gs_json_put_int(w, "pid", t->pid);
+        gs_json_put_str(w, "hostname", gs_trace_str(t, t->hostname));
+        gs_json_put_int(w, "epoch_ns", t->id.epoch_ns);
+        gs_json_end(w);
     }
-    fputs("\n  ],\n", out);
+    gs_json_end(w);
 }
 
 /* What the readers skipped, summed over the traces, so that reading the export back still says
  * so: "gpuscopeSkipped": {"dropped_by_collector": 3}. Only when something was. */
-static void write_skipped(FILE *out, const gs_profile *p)
+static void write_skipped(gs_json_writer *w, const gs_profile *p)
 {
     uint64_t lost[GS_LOSS__COUNT] = {0};
     for (size_t i = 0; i < p->traces.n; i++)
@@ -266,14 +270,11 @@ static void write_skipped(FILE *out, const gs_profile *p)
             lost[k] += p->traces.v[i]->lost[k];
     if (!gs_loss_total(lost))
         return;
-    const char *sep = "";
-    fputs("  \"gpuscopeSkipped\": {", out);
-    for (int k = 0; k < GS_LOSS__COUNT; k++) {
+    gs_json_begin_object(w, "gpuscopeSkipped", GS_JSON_INLINE);
+    for (int k = 0; k < GS_LOSS__COUNT; k++)
         if (lost[k])
-            fprintf(out, "%s\"%s\": %" PRIu64, sep, gs_loss_key((enum gs_loss)k), lost[k]);
-        sep = lost[k] ? ", " : sep;
-    }
-    fputs("},\n", out);
+            gs_json_put_uint(w, gs_loss_key((enum gs_loss)k), lost[k]);
+    gs_json_end(w);
 }
 
 int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error *err)
@@ -281,31 +282,35 @@ int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error 
     bool multi = p->traces.n > 1;
     const gs_trace *t0 = p->traces.n ? p->traces.v[0] : NULL;
     gs_ns base = t0 ? t0->id.epoch_ns : 0;
-    fputs("{\n  \"schemaVersion\": 1,\n", out);
-    write_devices(out, p);
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
+    gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+    gs_json_put_int(&w, "schemaVersion", 1);
+    write_devices(&w, p);
     if (t0 && !multi && (t0->id.source != GS_RANK_DEFAULT || t0->id.world_size > 0)) {
-        fprintf(out, "  \"distributedInfo\": {\"rank\": %" PRId32, t0->id.rank);
+        gs_json_begin_object(&w, "distributedInfo", GS_JSON_INLINE);
+        gs_json_put_int(&w, "rank", t0->id.rank);
         if (t0->id.world_size > 0)
-            fprintf(out, ", \"world_size\": %" PRId32, t0->id.world_size);
-        fputs("},\n", out);
+            gs_json_put_int(&w, "world_size", t0->id.world_size);
+        gs_json_end(&w);
     }
-    write_sources(out, p);
-    write_skipped(out, p);
+    write_sources(&w, p);
+    write_skipped(&w, p);
     /* What tracing cost the program (a .gst trace's), read back by gpuscope; other tools skip it. */
     if (t0 && !multi && t0->collector_overhead_ns >= 0)
-        fprintf(out, "  \"gpuscopeTracingCostNs\": %" PRId64 ",\n", t0->collector_overhead_ns);
+        gs_json_put_int(&w, "gpuscopeTracingCostNs", t0->collector_overhead_ns);
     /* Who recorded the events (a .gst or legacy trace's format): the advice read back depends on
      * the collector (doc/diagnosis.md); other tools skip it. */
     const char *by = t0 && !multi ? gs_trace_str(t0, t0->recorded_by != GS_STR_EMPTY
                                                          ? t0->recorded_by : t0->format)
                                   : "";
     if (strcmp(by, "gst") == 0 || strcmp(by, "legacy") == 0)
-        fprintf(out, "  \"gpuscopeRecordedBy\": \"%s\",\n", by);
-    fputs("  \"displayTimeUnit\": \"ms\",\n", out);
+        gs_json_put_str(&w, "gpuscopeRecordedBy", by);
+    gs_json_put_str(&w, "displayTimeUnit", "ms");
     if (base)
-        fprintf(out, "  \"baseTimeNanoseconds\": %" PRId64 ",\n", base);
-    fputs("  \"traceEvents\": [", out);
-    chrome_ctx c = {.out = out, .multi = multi};
+        gs_json_put_int(&w, "baseTimeNanoseconds", base);
+    gs_json_begin_array(&w, "traceEvents", event_list);
+    chrome_ctx c = {.w = &w, .multi = multi};
     for (size_t i = 0; i < p->traces.n; i++) {
         c.t = p->traces.v[i];
         c.index = i;
@@ -313,8 +318,8 @@ int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error 
         if (write_trace(&c) != 0)
             return gs_fail_oom(err);
     }
-    fputs("\n  ],\n  \"traceName\": ", out);
-    gs_json_string(out, name ? name : "");
-    fputs("\n}\n", out);
+    gs_json_end(&w);
+    gs_json_put_str(&w, "traceName", name ? name : "");
+    gs_json_end(&w);
     return 0;
 }

@@ -70,10 +70,10 @@ static bool launches_paired(const gs_trace *t, size_t api)
 static void write_flow(chrome_ctx *c, char ph, uint64_t id, int64_t pid, int64_t tid, gs_ns ts)
 {
     chrome_begin(c, ph, "ac2g", "ac2g", pid, tid);
-    fprintf(c->out, ",\"id\":%llu", (unsigned long long)chrome_flow_id(c, id));
+    gs_json_put_uint(c->w, "id", chrome_flow_id(c, id));
     chrome_times(c, ts, -1);
     if (ph == 'f')
-        fputs(",\"bp\":\"e\"", c->out); /* binds to the enclosing slice: the GPU activity */
+        gs_json_put_str(c->w, "bp", "e"); /* binds to the enclosing slice: the GPU activity */
     chrome_end(c);
 }
 
@@ -189,7 +189,7 @@ void chrome_write_instants(chrome_ctx *c)
         chrome_begin(c, 'i', "cpu_instant_event", gs_trace_str(t, in->name),
                      chrome_host_pid(c, in->pid), in->tid);
         chrome_times(c, in->ts, -1);
-        fputs(",\"s\":\"t\"", c->out);
+        gs_json_put_str(c->w, "s", "t"); /* thread-scoped */
         chrome_end(c);
     }
 }
@@ -201,7 +201,7 @@ void chrome_write_mem_events(chrome_ctx *c)
         const gs_mem_event *m = &t->mem_events.v[i];
         chrome_begin(c, 'i', "cpu_instant_event", "[memory]", chrome_host_pid(c, m->pid), m->tid);
         chrome_times(c, m->ts, -1);
-        fputs(",\"s\":\"t\"", c->out);
+        gs_json_put_str(c->w, "s", "t"); /* thread-scoped */
         chrome_arg_int(c, "Device Type", m->device_type);
         chrome_arg_int(c, "Device Id", m->device);
         chrome_arg_int(c, "Addr", (int64_t)m->addr); /* Kineto writes it signed */

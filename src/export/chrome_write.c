@@ -1,7 +1,6 @@
 #include "export/chrome_write.h"
 
 #include <inttypes.h>
-#include <math.h>
 
 #include "common/json_write.h"
 
@@ -21,85 +20,83 @@ uint64_t chrome_flow_id(const chrome_ctx *c, uint64_t correlation)
     return c->multi ? ((uint64_t)(c->index + 1) << 32) + correlation : correlation;
 }
 
-void chrome_us(FILE *out, gs_ns ns)
+/* ns as µs with exactly three decimals: what Kineto writes, and exact when read back. Integer
+ * arithmetic, never a double: absolute epoch times have 19 significant digits. */
+static void put_us(gs_json_writer *w, const char *key, gs_ns ns)
 {
-    /* Integer arithmetic, never a double: absolute epoch times have 19 significant digits. */
     uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    fprintf(out, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", mag / 1000, (unsigned)(mag % 1000));
+    gs_json_put_rawf(w, key, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", mag / 1000,
+                     (unsigned)(mag % 1000));
 }
 
 void chrome_begin(chrome_ctx *c, char ph, const char *cat, const char *name, int64_t pid,
                   int64_t tid)
 {
-    fprintf(c->out, "%s{\"ph\":\"%c\"", c->any ? ",\n" : "\n", ph);
-    c->any = true;
+    const char phase[2] = {ph, '\0'};
+    gs_json_begin_object(c->w, NULL, GS_JSON_COMPACT);
     c->args = false;
+    gs_json_put_str(c->w, "ph", phase);
     if (cat)
-        fprintf(c->out, ",\"cat\":\"%s\"", cat);
-    fputs(",\"name\":", c->out);
-    gs_json_string(c->out, name);
-    fprintf(c->out, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, pid, tid);
+        gs_json_put_str(c->w, "cat", cat);
+    gs_json_put_str(c->w, "name", name);
+    gs_json_put_int(c->w, "pid", pid);
+    gs_json_put_int(c->w, "tid", tid);
 }
 
 void chrome_times(chrome_ctx *c, gs_ns start, gs_ns dur)
 {
-    fputs(",\"ts\":", c->out);
-    chrome_us(c->out, start + c->shift);
-    if (dur >= 0) {
-        fputs(",\"dur\":", c->out);
-        chrome_us(c->out, dur);
-    }
+    put_us(c->w, "ts", start + c->shift);
+    if (dur >= 0)
+        put_us(c->w, "dur", dur);
 }
 
 void chrome_end(chrome_ctx *c)
 {
-    fputs(c->args ? "}}" : "}", c->out);
+    if (c->args)
+        gs_json_end(c->w);
+    gs_json_end(c->w);
     c->args = false;
 }
 
-static void put_arg_key(chrome_ctx *c, const char *key)
+/* The first argument of an event opens its "args". */
+static gs_json_writer *args(chrome_ctx *c)
 {
-    fputs(c->args ? "," : ",\"args\":{", c->out);
+    if (!c->args)
+        gs_json_begin_object(c->w, "args", GS_JSON_COMPACT);
     c->args = true;
-    gs_json_string(c->out, key);
-    putc(':', c->out);
+    return c->w;
 }
 
 void chrome_arg_int(chrome_ctx *c, const char *key, int64_t v)
 {
-    put_arg_key(c, key);
-    fprintf(c->out, "%" PRId64, v);
+    gs_json_put_int(args(c), key, v);
 }
 
 void chrome_arg_uint(chrome_ctx *c, const char *key, uint64_t v)
 {
-    put_arg_key(c, key);
-    fprintf(c->out, "%" PRIu64, v);
+    gs_json_put_uint(args(c), key, v);
 }
 
 void chrome_arg_real(chrome_ctx *c, const char *key, double v, int sig_digits)
 {
-    put_arg_key(c, key);
-    if (isfinite(v))
-        fprintf(c->out, "%.*g", sig_digits, v);
-    else
-        fputs("null", c->out); /* JSON has no NaN; a reader sees the value as absent */
+    /* JSON has no NaN: a reader sees a value that is not finite as absent (null) */
+    gs_json_put_real(args(c), key, v, sig_digits);
 }
 
 void chrome_arg_str(chrome_ctx *c, const char *key, const char *v)
 {
-    put_arg_key(c, key);
-    gs_json_string(c->out, v);
+    gs_json_put_str(args(c), key, v);
 }
 
 void chrome_arg_raw(chrome_ctx *c, const char *key, const char *json)
 {
-    put_arg_key(c, key);
-    fputs(json, c->out);
+    gs_json_put_raw(args(c), key, json);
 }
 
 void chrome_arg_dim3(chrome_ctx *c, const char *key, const int32_t v[3])
 {
-    put_arg_key(c, key);
-    fprintf(c->out, "[%" PRId32 ", %" PRId32 ", %" PRId32 "]", v[0], v[1], v[2]);
+    gs_json_begin_array(args(c), key, GS_JSON_INLINE);
+    for (int i = 0; i < 3; i++)
+        gs_json_put_int(c->w, NULL, v[i]);
+    gs_json_end(c->w);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/json_write.h"
 #include "model/trace.h"
 
 /* Kineto's conventions (libkineto's output_json.cpp; doc/export.md has the mapping): a GPU
@@ -19,12 +20,11 @@
 #define CHROME_GPU_OFFSET INT64_C(5000000)
 
 typedef struct chrome_ctx {
-    FILE *out;
+    gs_json_writer *w; /* inside the "traceEvents" array */
     const gs_trace *t;
     bool multi;    /* several traces in one file */
     size_t index;  /* of t in the profile */
     gs_ns shift;   /* added to t's times to put them on the file's clock */
-    bool any;      /* an event was written: the next one needs a comma */
     bool args;     /* the current event has an open "args" object */
 } chrome_ctx;
 
@@ -34,13 +34,11 @@ int64_t chrome_gpu_pid(const chrome_ctx *c, int64_t device);
  * (CUPTI's are 32-bit) in a file of several traces, still exact in a JavaScript number. */
 uint64_t chrome_flow_id(const chrome_ctx *c, uint64_t correlation);
 
-/* ns as µs with exactly three decimals: what Kineto writes, and exact when read back. */
-void chrome_us(FILE *out, gs_ns ns);
-
-/* {"ph":PH,"cat":CAT,"name":NAME,"pid":..,"tid":.. — cat may be NULL; the event stays open. */
+/* Opens an event with its "ph", "cat", "name", "pid" and "tid": cat may be NULL; the event stays
+ * open for more members (gs_json_put_* on c->w) and arguments. */
 void chrome_begin(chrome_ctx *c, char ph, const char *cat, const char *name, int64_t pid,
                   int64_t tid);
-/* ,"ts":.. and, for complete events, ,"dur":.. (dur < 0: none). */
+/* "ts" and, for complete events, "dur" (dur < 0: none). */
 void chrome_times(chrome_ctx *c, gs_ns start, gs_ns dur);
 /* Closes the args object (if any) and the event. */
 void chrome_end(chrome_ctx *c);

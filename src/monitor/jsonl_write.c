@@ -28,89 +28,90 @@ int gs_jsonl_avail_parse(const char *name, size_t len)
     return -1;
 }
 
-/* Integers exactly (bytes exceed what %g keeps), fractions (watts from mW, CPU %) to 0.001. */
-void gs_jsonl_number(FILE *out, double v)
+const char *gs_jsonl_number(char buf[GS_JSONL_NUMBER_BUF], double v)
 {
-    if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        fprintf(out, "%.0f", v);
+    if (v == floor(v) && fabs(v) < 9007199254740992.0) /* 2^53: every integer below is exact */
+        snprintf(buf, GS_JSONL_NUMBER_BUF, "%.0f", v);
+    else if (isfinite(v))
+        snprintf(buf, GS_JSONL_NUMBER_BUF, "%.3f", v);
     else
-        gs_json_number(out, v, 3);
+        snprintf(buf, GS_JSONL_NUMBER_BUF, "null"); /* JSON has no NaN or infinity */
+    return buf;
 }
 
-static void put_key(FILE *out, const char *k)
+void gs_jsonl_put_metric(gs_json_writer *w, const char *key, bool known, double v)
 {
-    fprintf(out, ",\"%s\":", k);
+    char text[GS_JSONL_NUMBER_BUF];
+    if (known)
+        gs_json_put_raw(w, key, gs_jsonl_number(text, v));
+    else
+        gs_json_put_null(w, key);
 }
 
-static void put_host_fields(FILE *out, const gs_host_usage *h)
+const char *gs_jsonl_ts(char buf[GS_JSONL_NUMBER_BUF], int64_t ts_ms)
 {
-    put_key(out, "host_cpu_pct");
-    h->have_cpu ? gs_jsonl_number(out, h->cpu_pct) : (void)fputs("null", out);
-    put_key(out, "host_mem_used_bytes");
-    h->have_mem ? gs_jsonl_number(out, (double)h->mem_used_bytes) : (void)fputs("null", out);
-    put_key(out, "host_mem_total_bytes");
-    h->have_mem ? gs_jsonl_number(out, (double)h->mem_total_bytes) : (void)fputs("null", out);
+    snprintf(buf, GS_JSONL_NUMBER_BUF, "%" PRId64 ".%03d", ts_ms / 1000, (int)(ts_ms % 1000));
+    return buf;
 }
 
-static void put_processes(FILE *out, const gs_mon_gpu *g)
+void gs_jsonl_put_processes(gs_json_writer *w, const gs_mon_gpu *g)
 {
-    put_key(out, "processes");
     if (g->procs_avail != GS_NVML_OK) {
-        fputs("null", out);
+        gs_json_put_null(w, "processes");
         return;
     }
-    fputc('[', out);
+    gs_json_begin_array(w, "processes", GS_JSON_COMPACT);
     for (size_t p = 0; p < g->nprocs; p++) {
         const gs_mon_proc *pr = &g->procs[p];
-        fprintf(out, "%s{\"pid\":%" PRIu32 ",\"name\":", p ? "," : "", pr->pid);
-        gs_json_string(out, pr->name);
-        fputs(",\"gpu_memory_bytes\":", out);
-        pr->known ? gs_jsonl_number(out, (double)pr->used_bytes) : (void)fputs("null", out);
-        fputc('}', out);
+        gs_json_begin_object(w, NULL, GS_JSON_COMPACT);
+        gs_json_put_uint(w, "pid", pr->pid);
+        gs_json_put_str(w, "name", pr->name);
+        gs_jsonl_put_metric(w, "gpu_memory_bytes", pr->known, (double)pr->used_bytes);
+        gs_json_end(w);
     }
-    fputc(']', out);
+    gs_json_end(w);
 }
 
 /* "unavailable": why each absent metric is absent, so a reader tells unsupported from failed. */
-static void put_unavailable(FILE *out, const gs_mon_gpu *g)
+static void put_unavailable(gs_json_writer *w, const gs_mon_gpu *g)
 {
-    int n = 0;
-    put_key(out, "unavailable");
-    fputc('{', out);
+    gs_json_begin_object(w, "unavailable", GS_JSON_COMPACT);
     for (int m = 0; m < GS_NVML_NMETRICS; m++) {
         const char *why = gs_jsonl_avail_name(g->avail[m]);
         if (why)
-            fprintf(out, "%s\"%s\":\"%s\"", n++ ? "," : "", gs_nvml_metric_name(m), why);
+            gs_json_put_str(w, gs_nvml_metric_name(m), why);
     }
     const char *why = gs_jsonl_avail_name(g->procs_avail);
     if (why)
-        fprintf(out, "%s\"processes\":\"%s\"", n ? "," : "", why);
-    fputc('}', out);
+        gs_json_put_str(w, "processes", why);
+    gs_json_end(w);
 }
 
 void gs_jsonl_line(FILE *out, const gs_snapshot *s, size_t i)
 {
-    fprintf(out, "{\"ts\":%" PRId64 ".%03d", s->ts_ms / 1000, (int)(s->ts_ms % 1000));
-    put_key(out, "hostname");
-    gs_json_string(out, s->hostname);
+    char ts[GS_JSONL_NUMBER_BUF];
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
+    gs_json_begin_object(&w, NULL, GS_JSON_COMPACT);
+    gs_json_put_raw(&w, "ts", gs_jsonl_ts(ts, s->ts_ms));
+    gs_json_put_str(&w, "hostname", s->hostname);
     if (i < s->ngpus) {
         const gs_mon_gpu *g = &s->gpus[i];
-        fprintf(out, ",\"gpu\":%u", g->index);
-        put_key(out, "name");
-        gs_json_string(out, g->name);
-        put_key(out, "uuid");
-        gs_json_string(out, g->uuid);
-        put_key(out, "pci_bus_id");
-        gs_json_string(out, g->pci_bus_id);
-        for (int m = 0; m < GS_NVML_NMETRICS; m++) {
-            put_key(out, gs_nvml_metric_name(m));
-            g->avail[m] == GS_NVML_OK ? gs_jsonl_number(out, g->value[m]) : (void)fputs("null", out);
-        }
-        put_unavailable(out, g);
-        put_processes(out, g);
+        gs_json_put_uint(&w, "gpu", g->index);
+        gs_json_put_str(&w, "name", g->name);
+        gs_json_put_str(&w, "uuid", g->uuid);
+        gs_json_put_str(&w, "pci_bus_id", g->pci_bus_id);
+        for (int m = 0; m < GS_NVML_NMETRICS; m++)
+            gs_jsonl_put_metric(&w, gs_nvml_metric_name(m), g->avail[m] == GS_NVML_OK,
+                                g->value[m]);
+        put_unavailable(&w, g);
+        gs_jsonl_put_processes(&w, g);
     }
-    put_host_fields(out, &s->host);
-    fputs("}\n", out);
+    const gs_host_usage *h = &s->host;
+    gs_jsonl_put_metric(&w, "host_cpu_pct", h->have_cpu, h->cpu_pct);
+    gs_jsonl_put_metric(&w, "host_mem_used_bytes", h->have_mem, (double)h->mem_used_bytes);
+    gs_jsonl_put_metric(&w, "host_mem_total_bytes", h->have_mem, (double)h->mem_total_bytes);
+    gs_json_end(&w);
 }
 
 /* write(2) of a regular file returns short only when the disk is full or a limit is hit; the

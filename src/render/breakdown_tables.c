@@ -165,58 +165,62 @@ static int render_text(FILE *out, const gs_breakdown *bd, const gs_text_style *s
     return 0;
 }
 
-static int put_json_table(FILE *out, const gs_bd_trace *b, table_fn fn)
+static int put_json_table(gs_json_writer *w, const char *key, const gs_bd_trace *b, table_fn fn)
 {
     gs_table t;
     int rc = fn(b, &t);
     if (rc == 0)
-        gs_json_rows(out, &t, "      ");
+        gs_json_rows(w, key, &t);
     gs_table_free(&t);
     return rc;
 }
 
-static void put_json_average(FILE *out, const gs_bd_trace *b)
+static void put_json_average(gs_json_writer *w, const gs_bd_trace *b)
 {
-    fputs("      \"average\": {\"step_ns\": ", out);
-    gs_json_number(out, b->avg_total_ns, 1);
+    gs_json_begin_object(w, "average", GS_JSON_INLINE);
+    gs_json_put_fixed(w, "step_ns", b->avg_total_ns, 1);
     for (int k = 0; k < GS_BD__COUNT; k++) {
-        fprintf(out, ", \"%s_ns\": ", gs_bd_cat_key((enum gs_bd_cat)k));
-        gs_json_number(out, b->avg_ns[k], 1);
-        fprintf(out, ", \"%s_pct\": ", gs_bd_cat_key((enum gs_bd_cat)k));
-        gs_json_number(out, b->avg_pct[k], 4);
+        char key[64];
+        snprintf(key, sizeof key, "%s_ns", gs_bd_cat_key((enum gs_bd_cat)k));
+        gs_json_put_fixed(w, key, b->avg_ns[k], 1);
+        snprintf(key, sizeof key, "%s_pct", gs_bd_cat_key((enum gs_bd_cat)k));
+        gs_json_put_fixed(w, key, b->avg_pct[k], 4);
     }
-    fputs("},\n", out);
+    gs_json_end(w);
 }
 
 static int render_json(FILE *out, const gs_breakdown *bd, size_t limit)
 {
-    fputs("{\n  \"command\": \"breakdown\",\n  \"traces\": [", out);
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
+    gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+    gs_json_put_str(&w, "command", "breakdown");
+    gs_json_begin_array(&w, "traces", GS_JSON_BLOCK);
     for (size_t i = 0; i < bd->n; i++) {
         const gs_bd_trace *b = &bd->v[i];
-        fputs(i ? ",\n    {\n" : "\n    {\n", out);
-        fputs("      \"path\": ", out);
-        gs_json_string(out, b->id.path);
-        fprintf(out, ",\n      \"rank\": %d,\n      \"source\": \"%s\",\n", b->id.rank,
-                gs_step_source_key(b->steps.source));
-        fprintf(out, "      \"steps\": %zu,\n      \"kept_steps\": %zu,\n", b->steps.n, b->nkept);
-        fprintf(out, "      \"window_start_ns\": %lld,\n      \"window_end_ns\": %lld,\n",
-                (long long)b->gpu.window_start, (long long)b->gpu.window_end);
-        put_json_average(out, b);
-        fputs("      \"gpus\": ", out);
-        if (put_json_table(out, b, gs_bd_gpu_table) != 0)
+        gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+        gs_json_put_str(&w, "path", b->id.path);
+        gs_json_put_int(&w, "rank", b->id.rank);
+        gs_json_put_str(&w, "source", gs_step_source_key(b->steps.source));
+        gs_json_put_uint(&w, "steps", b->steps.n);
+        gs_json_put_uint(&w, "kept_steps", b->nkept);
+        gs_json_put_int(&w, "window_start_ns", b->gpu.window_start);
+        gs_json_put_int(&w, "window_end_ns", b->gpu.window_end);
+        put_json_average(&w, b);
+        if (put_json_table(&w, "gpus", b, gs_bd_gpu_table) != 0)
             return -1;
-        fputs(",\n      \"rows\": ", out);
         gs_table t;
         gs_bd_step_table_init(&t);
         int rc = gs_bd_step_table(b, limit, &t);
         if (rc == 0)
-            gs_json_rows(out, &t, "      ");
+            gs_json_rows(&w, "rows", &t);
         gs_table_free(&t);
         if (rc != 0)
             return -1;
-        fputs("\n    }", out);
+        gs_json_end(&w);
     }
-    fputs(bd->n ? "\n  ]\n}\n" : "]\n}\n", out);
+    gs_json_end(&w);
+    gs_json_end(&w);
     return 0;
 }
 

@@ -164,15 +164,17 @@ int gs_render_callsites(FILE *out, const gs_table *t, const gs_callsites *s,
         return 0;
     }
     if (format == GS_FORMAT_JSON) {
-        fputs("{\n  \"command\": \"callsites\",\n  \"table\": ", out);
-        gs_json_string(out, tables[which].key);
-        fprintf(out, ",\n  \"gpu_ns\": %" PRId64 ",\n  \"unattributed_gpu_ns\": %" PRId64
-                     ",\n  \"python_frames\": %" PRIu64,
-                s->gpu_time, s->gpu_unattributed, s->python_frames);
-        gs_window_notes_json(out, window);
-        fputs(",\n  \"rows\": ", out);
-        gs_json_rows(out, t, "  ");
-        fputs("\n}\n", out);
+        gs_json_writer w;
+        gs_json_writer_init(&w, out);
+        gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+        gs_json_put_str(&w, "command", "callsites");
+        gs_json_put_str(&w, "table", tables[which].key);
+        gs_json_put_int(&w, "gpu_ns", s->gpu_time);
+        gs_json_put_int(&w, "unattributed_gpu_ns", s->gpu_unattributed);
+        gs_json_put_uint(&w, "python_frames", s->python_frames);
+        gs_window_notes_json(&w, window);
+        gs_json_rows(&w, "rows", t);
+        gs_json_end(&w);
         return 0;
     }
     gs_window_notes_text(out, window, style);

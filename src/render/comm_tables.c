@@ -198,11 +198,16 @@ int gs_render_comm(FILE *out, gs_comm_tables *t, bool hta_compat, enum gs_format
          &t->collectives, false, 0},
         {"steps", "Communication per step", &t->steps, false, 0},
     };
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
+    if (format == GS_FORMAT_JSON) {
+        gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+        gs_json_put_str(&w, "command", "comm");
+        gs_json_put_bool(&w, "hta_compat", hta_compat);
+    }
+    int rc = gs_render_sections(out, &w, sections, t->per_step ? 3 : 2, format, style, limit,
+                                false);
     if (format == GS_FORMAT_JSON)
-        fprintf(out, "{\n  \"command\": \"comm\",\n  \"hta_compat\": %s",
-                hta_compat ? "true" : "false");
-    int rc = gs_render_sections(out, sections, t->per_step ? 3 : 2, format, style, limit, false);
-    if (format == GS_FORMAT_JSON)
-        fputs("\n}\n", out);
+        gs_json_end(&w);
     return rc;
 }

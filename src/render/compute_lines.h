@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analysis/trace/compute.h"
+#include "common/json_write.h"
 
 /* Whether a rank's compute facts are worth lines of text: it counted FLOPs, or ran Tensor Core
  * kernels or eligible operators. */
@@ -15,8 +16,8 @@ bool gs_compute_worth_text(const gs_compute *c);
 
 void gs_render_compute_text(FILE *out, int32_t rank, const gs_compute *c);
 
-/* {"flops_per_step": ..., "mfu": ..., ...}; unknown numbers as null. */
-void gs_render_compute_json(FILE *out, const gs_compute *c);
+/* The member "compute": {"flops_per_step": ..., "mfu": ..., ...}; unknown numbers as null. */
+void gs_render_compute_json(gs_json_writer *w, const gs_compute *c);
 
 /* "3.07 T", "512.0 G": FLOPs (or FLOP/s with the unit after) with an SI prefix. */
 void gs_fmt_flops(char *buf, size_t size, double flops);

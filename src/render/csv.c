@@ -57,8 +57,13 @@ void gs_render_csv(FILE *out, const gs_table *t)
         sep = ",";
     }
     putc('\n', out);
+    gs_render_csv_rows(out, t);
+}
+
+void gs_render_csv_rows(FILE *out, const gs_table *t)
+{
     for (size_t r = 0; r < t->nrows; r++) {
-        sep = "";
+        const char *sep = "";
         for (size_t c = 0; c < t->ncols; c++) {
             if (t->cols[c].flags & GS_COL_JSON_ONLY)
                 continue;

@@ -196,100 +196,122 @@ static void render_csv(FILE *out, const gs_diff_view *v, const section *s, size_
     }
 }
 
-static void json_number_or_null(FILE *out, bool known, double v, int decimals)
+static void put_pct_or_null(gs_json_writer *w, const char *key, bool known, double v)
 {
     if (known)
-        gs_json_number(out, v, decimals);
+        gs_json_put_fixed(w, key, v, 3);
     else
-        fputs("null", out);
+        gs_json_put_null(w, key);
 }
 
-/* ,"setup": {"differs": true, "items": [...], "not_compared": [{"category", "why"}]} */
-static void put_setup_json(FILE *out, const gs_diff_setup *s)
+/* The setup object: whether it differs and its items on the first line, the items one per line
+ * under it and closed on the last one's line; then what is not compared. */
+static const gs_json_layout setup_layout = {.lines = true, .head = 2, .indent = 2, .hang = true};
+static const gs_json_layout setup_items_layout = {.lines = true, .indent = 2, .hang = true};
+
+/* "setup": {"differs": true, "items": [...], "not_compared": [{"category", "why"}]} */
+static void put_setup_json(gs_json_writer *w, const gs_diff_setup *s)
 {
-    fprintf(out, ",\n  \"setup\": {\"differs\": %s, \"items\": [", s->differs ? "true" : "false");
+    gs_json_begin_object(w, "setup", setup_layout);
+    gs_json_put_bool(w, "differs", s->differs);
+    gs_json_begin_array(w, "items", setup_items_layout);
     for (int k = 0; k < GS_SETUP__COUNT; k++) {
         const gs_setup_row *r = &s->rows[k];
-        fprintf(out, "%s\n    {\"item\": \"%s\", \"base\": ", k ? "," : "", r->key);
-        if (r->known[0])
-            gs_json_string(out, r->value[0]);
-        else
-            fputs("null", out);
-        fputs(", \"new\": ", out);
-        if (r->known[1])
-            gs_json_string(out, r->value[1]);
-        else
-            fputs("null", out);
-        fprintf(out, ", \"differs\": %s}", r->differs ? "true" : "false");
+        gs_json_begin_object(w, NULL, GS_JSON_INLINE);
+        gs_json_put_str(w, "item", r->key);
+        gs_json_put_str(w, "base", r->known[0] ? r->value[0] : NULL);
+        gs_json_put_str(w, "new", r->known[1] ? r->value[1] : NULL);
+        gs_json_put_bool(w, "differs", r->differs);
+        gs_json_end(w);
     }
-    fputs("],\n    \"not_compared\": [", out);
-    bool first = true;
+    gs_json_end(w);
+    gs_json_begin_array(w, "not_compared", GS_JSON_INLINE);
     for (int c = 0; c < GS_REC__COUNT; c++) {
         if (s->comparable[c])
             continue;
-        fprintf(out, "%s{\"category\": \"%s\", \"why\": ", first ? "" : ", ",
-                gs_setup_category_key((enum gs_setup_category)c));
-        gs_json_string(out, s->why_not[c]);
-        fputc('}', out);
-        first = false;
+        gs_json_begin_object(w, NULL, GS_JSON_INLINE);
+        gs_json_put_str(w, "category", gs_setup_category_key((enum gs_setup_category)c));
+        gs_json_put_str(w, "why", s->why_not[c]);
+        gs_json_end(w);
     }
-    fputs("]}", out);
+    gs_json_end(w);
+    gs_json_end(w);
+}
+
+static void put_method_json(gs_json_writer *w)
+{
+    gs_json_begin_object(w, "method", GS_JSON_INLINE);
+    gs_json_put_str(w, "interval", "percentile bootstrap of the difference of medians");
+    gs_json_put_fixed(w, "level", GS_BOOT_LEVEL, 2);
+    gs_json_put_int(w, "resamples", GS_BOOT_RESAMPLES);
+    gs_json_put_uint(w, "seed", GS_BOOT_SEED);
+    gs_json_put_str(w, "median", "nearest-rank");
+    gs_json_put_str(w, "test", "Mann-Whitney U, two-sided");
+    gs_json_put_int(w, "min_steps", GS_DIFF_MIN_STEPS);
+    gs_json_end(w);
+}
+
+static void put_verdict_json(gs_json_writer *w, const gs_diff *d)
+{
+    const gs_rank_change *rc = &d->pairs[d->headline];
+    char verdict[512];
+    gs_diff_verdict(verdict, sizeof verdict, d);
+    gs_json_begin_object(w, "verdict", GS_JSON_INLINE);
+    gs_json_put_str(w, "text", verdict);
+    gs_json_put_int(w, "base_rank", rc->bd[GS_SIDE_BASE]->id.rank);
+    gs_json_put_int(w, "new_rank", rc->bd[GS_SIDE_NEW]->id.rank);
+    gs_json_put_str(w, "direction", direction(rc));
+    put_pct_or_null(w, "change_pct", rc->has_ci, rc->ci.pct);
+    put_pct_or_null(w, "ci_low_pct", rc->has_ci, rc->ci.pct_lo);
+    put_pct_or_null(w, "ci_high_pct", rc->has_ci, rc->ci.pct_hi);
+    if (rc->has_ci)
+        gs_json_put_real(w, "p_value", rc->mw.p, 6);
+    else
+        gs_json_put_null(w, "p_value");
+    gs_json_end(w);
+}
+
+static void put_gate_json(gs_json_writer *w, const gs_diff_view *v)
+{
+    if (v->gate_pct < 0) {
+        gs_json_put_null(w, "gate");
+        return;
+    }
+    bool refused = gs_diff_gate_refused(v);
+    gs_json_begin_object(w, "gate", GS_JSON_INLINE);
+    gs_json_put_int(w, "fail_if_slower_pct", v->gate_pct);
+    gs_json_put_bool(w, "tripped", !refused && gs_diff_gate(v->diff, (double)v->gate_pct));
+    gs_json_put_str(w, "refused", refused ? v->diff->setup.summary : NULL);
+    gs_json_end(w);
 }
 
 static void render_json(FILE *out, const gs_diff_view *v, const section *s, size_t n,
                         const size_t *totals)
 {
     const gs_diff *d = v->diff;
-    const gs_rank_change *rc = &d->pairs[d->headline];
-    char verdict[512];
-    gs_diff_verdict(verdict, sizeof verdict, d);
-    fputs("{\n  \"command\": \"diff\",\n  \"base\": ", out);
-    gs_json_string(out, v->path[GS_SIDE_BASE]);
-    fputs(",\n  \"new\": ", out);
-    gs_json_string(out, v->path[GS_SIDE_NEW]);
-    fprintf(out, ",\n  \"method\": {\"interval\": \"percentile bootstrap of the difference of "
-                 "medians\", \"level\": %.2f, \"resamples\": %d, \"seed\": %llu, \"median\": "
-                 "\"nearest-rank\", \"test\": \"Mann-Whitney U, two-sided\", \"min_steps\": %d},\n",
-            GS_BOOT_LEVEL, GS_BOOT_RESAMPLES, (unsigned long long)GS_BOOT_SEED, GS_DIFF_MIN_STEPS);
-    fprintf(out, "  \"pairs\": %zu,\n  \"unpaired_base\": %zu,\n  \"unpaired_new\": %zu,\n",
-            d->npairs, d->unpaired[GS_SIDE_BASE], d->unpaired[GS_SIDE_NEW]);
-    fputs("  \"verdict\": {\"text\": ", out);
-    gs_json_string(out, verdict);
-    fprintf(out, ", \"base_rank\": %d, \"new_rank\": %d, \"direction\": \"%s\", \"change_pct\": ",
-            (int)rc->bd[GS_SIDE_BASE]->id.rank, (int)rc->bd[GS_SIDE_NEW]->id.rank, direction(rc));
-    json_number_or_null(out, rc->has_ci, rc->ci.pct, 3);
-    fputs(", \"ci_low_pct\": ", out);
-    json_number_or_null(out, rc->has_ci, rc->ci.pct_lo, 3);
-    fputs(", \"ci_high_pct\": ", out);
-    json_number_or_null(out, rc->has_ci, rc->ci.pct_hi, 3);
-    fputs(", \"p_value\": ", out);
-    if (rc->has_ci)
-        fprintf(out, "%.6g", rc->mw.p);
-    else
-        fputs("null", out);
-    fputs("},\n  \"gate\": ", out);
-    if (v->gate_pct < 0) {
-        fputs("null", out);
-    } else {
-        bool refused = gs_diff_gate_refused(v);
-        fprintf(out, "{\"fail_if_slower_pct\": %ld, \"tripped\": %s, \"refused\": ", v->gate_pct,
-                !refused && gs_diff_gate(d, (double)v->gate_pct) ? "true" : "false");
-        if (refused)
-            gs_json_string(out, d->setup.summary);
-        else
-            fputs("null", out);
-        fputc('}', out);
-    }
-    put_setup_json(out, &d->setup);
-    fputs(",\n  \"step_time\": ", out);
-    gs_json_rows(out, &v->tables->steps, "  ");
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
+    gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+    gs_json_put_str(&w, "command", "diff");
+    gs_json_put_str(&w, "base", v->path[GS_SIDE_BASE]);
+    gs_json_put_str(&w, "new", v->path[GS_SIDE_NEW]);
+    put_method_json(&w);
+    gs_json_put_uint(&w, "pairs", d->npairs);
+    gs_json_put_uint(&w, "unpaired_base", d->unpaired[GS_SIDE_BASE]);
+    gs_json_put_uint(&w, "unpaired_new", d->unpaired[GS_SIDE_NEW]);
+    put_verdict_json(&w, d);
+    put_gate_json(&w, v);
+    put_setup_json(&w, &d->setup);
+    gs_json_rows(&w, "step_time", &v->tables->steps);
     for (size_t i = 0; i < n; i++) {
-        if (s[i].limited)
-            fprintf(out, ",\n  \"%s_total\": %zu", s[i].key, totals[i]);
-        fprintf(out, ",\n  \"%s\": ", s[i].key);
-        gs_json_rows(out, s[i].table, "  ");
+        if (s[i].limited) {
+            char key[64];
+            snprintf(key, sizeof key, "%s_total", s[i].key);
+            gs_json_put_uint(&w, key, totals[i]);
+        }
+        gs_json_rows(&w, s[i].key, s[i].table);
     }
-    fputs("\n}\n", out);
+    gs_json_end(&w);
 }
 
 int gs_render_diff(FILE *out, const gs_diff_view *v, enum gs_format format,

@@ -317,18 +317,22 @@ int gs_render_idle(FILE *out, gs_idle_tables *t, const gs_idle *idle, bool hta_c
          true, idle->gaps_worth_listing},
         {"steps", "GPU idle per step", &t->steps, false, 0},
     };
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
     if (format == GS_FORMAT_JSON) {
-        fputs("{\n  \"command\": \"idle\",\n", out);
-        fprintf(out, "  \"hta_compat\": %s,\n", hta_compat ? "true" : "false");
-        fprintf(out, "  \"gaps_worth_listing\": %zu", idle->gaps_worth_listing);
+        gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+        gs_json_put_str(&w, "command", "idle");
+        gs_json_put_bool(&w, "hta_compat", hta_compat);
+        gs_json_put_uint(&w, "gaps_worth_listing", idle->gaps_worth_listing);
         if (window)
-            gs_window_notes_json(out, window);
+            gs_window_notes_json(&w, window);
     }
     bool noted = format == GS_FORMAT_TABLE && window && window->restricts;
     if (noted)
         gs_window_notes_text(out, window, style);
-    int rc = gs_render_sections(out, sections, COUNT_OF(sections), format, style, limit, noted);
+    int rc = gs_render_sections(out, &w, sections, COUNT_OF(sections), format, style, limit,
+                                noted);
     if (format == GS_FORMAT_JSON)
-        fputs("\n}\n", out);
+        gs_json_end(&w);
     return rc;
 }

@@ -2,68 +2,58 @@
  * percentages with two decimals. */
 #include "render/json.h"
 
-#include <inttypes.h>
-#include <math.h>
-#include <string.h>
-
-#include "common/json_write.h"
 #include "render/render.h"
 
-static void put_value(FILE *out, enum gs_col_type type, const gs_cell *c)
+static void put_cell(gs_json_writer *w, const char *key, enum gs_col_type type, const gs_cell *c)
 {
     switch (type) {
     case GS_COL_TEXT:
-        gs_json_string(out, c->text);
+        gs_json_put_str(w, key, c->text);
         break;
     case GS_COL_COUNT:
     case GS_COL_NS:
     case GS_COL_BYTES:
         if (c->i != GS_CELL_UNKNOWN)
-            fprintf(out, "%" PRId64, c->i);
+            gs_json_put_int(w, key, c->i);
         else
-            fputs("null", out);
+            gs_json_put_null(w, key);
         break;
     case GS_COL_PCT:
-        gs_json_number(out, c->f, 2);
+        gs_json_put_fixed(w, key, c->f, 2);
         break;
     case GS_COL_GBPS:
-        gs_json_number(out, c->f, 3);
+        gs_json_put_fixed(w, key, c->f, 3);
         break;
     case GS_COL_FLOAT:
-        if (isfinite(c->f))
-            fprintf(out, "%.6g", c->f);
-        else
-            fputs("null", out);
+        gs_json_put_real(w, key, c->f, 6);
         break;
     case GS_COL_XYZ:
-        fprintf(out, "[%" PRId32 ",%" PRId32 ",%" PRId32 "]", c->xyz[0], c->xyz[1], c->xyz[2]);
+        gs_json_begin_array(w, key, GS_JSON_COMPACT);
+        for (int k = 0; k < 3; k++)
+            gs_json_put_int(w, NULL, c->xyz[k]);
+        gs_json_end(w);
         break;
     }
 }
 
-void gs_json_rows(FILE *out, const gs_table *t, const char *indent)
+void gs_json_rows(gs_json_writer *w, const char *key, const gs_table *t)
 {
-    if (t->nrows == 0) {
-        fputs("[]", out);
-        return;
-    }
-    fputs("[\n", out);
+    gs_json_begin_array(w, key, GS_JSON_BLOCK);
     for (size_t r = 0; r < t->nrows; r++) {
-        fprintf(out, "%s  {", indent);
-        for (size_t c = 0; c < t->ncols; c++) {
-            fprintf(out, "%s\"%s\": ", c ? ", " : "", t->cols[c].key);
-            put_value(out, t->cols[c].type, gs_table_cell(t, r, c));
-        }
-        fputs(r + 1 < t->nrows ? "},\n" : "}\n", out);
+        gs_json_begin_object(w, NULL, GS_JSON_INLINE);
+        for (size_t c = 0; c < t->ncols; c++)
+            put_cell(w, t->cols[c].key, t->cols[c].type, gs_table_cell(t, r, c));
+        gs_json_end(w);
     }
-    fprintf(out, "%s]", indent);
+    gs_json_end(w);
 }
 
 void gs_render_json(FILE *out, const gs_table *t, const char *command)
 {
-    fputs("{\n  \"command\": ", out);
-    gs_json_string(out, command);
-    fputs(",\n  \"rows\": ", out);
-    gs_json_rows(out, t, "  ");
-    fputs("\n}\n", out);
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
+    gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+    gs_json_put_str(&w, "command", command);
+    gs_json_rows(&w, "rows", t);
+    gs_json_end(&w);
 }

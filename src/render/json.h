@@ -1,4 +1,4 @@
-/* The views' and the report's JSON: tables as arrays of objects (the plain writer is
+/* The views' and the report's JSON: tables as arrays of objects (the writer is
  * common/json_write.h). */
 #ifndef GS_RENDER_JSON_H
 #define GS_RENDER_JSON_H
@@ -8,7 +8,7 @@
 #include "common/json_write.h"
 #include "render/table.h"
 
-/* The table's rows as a JSON array of objects, one per line, each line starting with `indent`. */
-void gs_json_rows(FILE *out, const gs_table *t, const char *indent);
+/* The table's rows as the member `key` (NULL in an array): an array of objects, one per line. */
+void gs_json_rows(gs_json_writer *w, const char *key, const gs_table *t);
 
 #endif

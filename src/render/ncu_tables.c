@@ -164,16 +164,19 @@ int gs_render_ncu(FILE *out, const gs_ncu_join *j, enum gs_format format,
             {"ncu_kernels", title, &kernels, false, 0},
             {"ncu_findings", "Nsight Compute rule findings", &findings, true, 0},
         };
+        gs_json_writer w;
+        gs_json_writer_init(&w, out);
         if (format == GS_FORMAT_JSON) {
-            fputs("{\n  \"command\": \"kernels\",\n  \"ncu\": ", out);
-            gs_json_string(out, j->ncu->path);
-            fprintf(out, ",\n  \"matched\": %zu,\n  \"unmatched\": %zu", j->matched,
-                    j->nrows - j->matched);
+            gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+            gs_json_put_str(&w, "command", "kernels");
+            gs_json_put_str(&w, "ncu", j->ncu->path);
+            gs_json_put_uint(&w, "matched", j->matched);
+            gs_json_put_uint(&w, "unmatched", j->nrows - j->matched);
         }
-        rc = gs_render_sections(out, sections, COUNT_OF(sections), format, style, limit,
+        rc = gs_render_sections(out, &w, sections, COUNT_OF(sections), format, style, limit,
                                 blank_first);
         if (format == GS_FORMAT_JSON)
-            fputs("\n}\n", out);
+            gs_json_end(&w);
     }
     gs_table_free(&kernels);
     gs_table_free(&findings);

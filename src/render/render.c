@@ -28,8 +28,9 @@ void gs_put_title(FILE *out, const gs_text_style *style, const char *title, size
     fputs(bold ? "\033[0m\n" : "\n", out);
 }
 
-int gs_render_sections(FILE *out, gs_section *s, size_t n, enum gs_format format,
-                       const gs_text_style *style, size_t limit, bool blank_first)
+int gs_render_sections(FILE *out, gs_json_writer *json, gs_section *s, size_t n,
+                       enum gs_format format, const gs_text_style *style, size_t limit,
+                       bool blank_first)
 {
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
@@ -39,8 +40,7 @@ int gs_render_sections(FILE *out, gs_section *s, size_t n, enum gs_format format
             gs_table_limit(tb, limit);
         switch (format) {
         case GS_FORMAT_JSON:
-            fprintf(out, ",\n  \"%s\": ", s[i].key);
-            gs_json_rows(out, tb, "  ");
+            gs_json_rows(json, s[i].key, tb);
             break;
         case GS_FORMAT_CSV:
             fprintf(out, "%s# %s\n", i ? "\n" : "", s[i].key);

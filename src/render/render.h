@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "common/json_write.h"
 #include "render/table.h"
 
 enum gs_format { GS_FORMAT_TABLE, GS_FORMAT_CSV, GS_FORMAT_JSON };
@@ -24,6 +25,8 @@ int gs_render_text(FILE *out, const gs_table *t, const gs_text_style *style);
 
 /* RFC 4180 CSV: a header naming each column with its unit, integers in ns and bytes. */
 void gs_render_csv(FILE *out, const gs_table *t);
+/* The rows alone, under a header written before (monitor --format csv: one table per sample). */
+void gs_render_csv_rows(FILE *out, const gs_table *t);
 
 /* {"command":"<command>","rows":[{...}, ...]} with one row object per line. */
 void gs_render_json(FILE *out, const gs_table *t, const char *command);
@@ -46,11 +49,13 @@ typedef struct gs_section {
     size_t total;   /* the count its heading gives; 0: its rows before --limit */
 } gs_section;
 
-/* Writes the sections of a multi-table view, --limit applied to each: after the caller's JSON
- * prologue as members (",\n  \"key\": [...]"), as CSV blocks ("# key"), or as titled text
- * tables separated by a blank line (also before the first when `blank_first`: something
- * precedes it). The caller closes the JSON object. Returns -1 when memory is exhausted. */
-int gs_render_sections(FILE *out, gs_section *s, size_t n, enum gs_format format,
-                       const gs_text_style *style, size_t limit, bool blank_first);
+/* Writes the sections of a multi-table view, --limit applied to each: in JSON as members of the
+ * object `json` the caller opened (and closes), each an array of rows; as CSV blocks ("# key");
+ * or as titled text tables separated by a blank line (also before the first when `blank_first`:
+ * something precedes it). JSON goes to `json` (NULL will do in the other formats), the rest to
+ * `out`. Returns -1 when memory is exhausted. */
+int gs_render_sections(FILE *out, gs_json_writer *json, gs_section *s, size_t n,
+                       enum gs_format format, const gs_text_style *style, size_t limit,
+                       bool blank_first);
 
 #endif

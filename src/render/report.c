@@ -52,17 +52,18 @@ static void put_loss_line(FILE *out, const gs_event_counts *c)
         fprintf(out, "%s\n", note);
 }
 
-/* ,"events_skipped": {"count": 12, "dropped_by_collector": 10, "time_out_of_range": 2} */
-static void put_loss_json(FILE *out, const gs_event_counts *c)
+/* "events_skipped": {"count": 12, "dropped_by_collector": 10, "time_out_of_range": 2} */
+static void put_loss_json(gs_json_writer *w, const gs_event_counts *c)
 {
     uint64_t total = gs_loss_total(c->lost);
     if (!total)
         return;
-    fprintf(out, ",\n    \"events_skipped\": {\"count\": %" PRIu64, total);
+    gs_json_begin_object(w, "events_skipped", GS_JSON_INLINE);
+    gs_json_put_uint(w, "count", total);
     for (int i = 0; i < GS_LOSS__COUNT; i++)
         if (c->lost[i])
-            fprintf(out, ", \"%s\": %" PRIu64, gs_loss_key((enum gs_loss)i), c->lost[i]);
-    fputc('}', out);
+            gs_json_put_uint(w, gs_loss_key((enum gs_loss)i), c->lost[i]);
+    gs_json_end(w);
 }
 
 /* ---- text ----------------------------------------------------------------------------------- */
@@ -348,79 +349,92 @@ static int render_text(FILE *out, const gs_report *r, const gs_report_tables *t,
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
 
-static int render_json(FILE *out, const gs_report *r, const gs_report_tables *t)
+/* A rank of the diagnosis: which rank and trace on the brace's line, the rest aligned one past
+ * the brace, the brace closed on the last member's line. */
+static const gs_json_layout rank_layout = {.lines = true, .head = 2, .indent = 1, .hang = true};
+
+static void put_steps_json(gs_json_writer *w, const gs_steps *st)
+{
+    gs_json_begin_object(w, "steps", GS_JSON_INLINE);
+    gs_json_put_str(w, "source", gs_step_source_key(st->source));
+    gs_json_put_uint(w, "count", st->n);
+    gs_json_put_uint(w, "warmup", st->nwarmup);
+    gs_json_put_uint(w, "kept", st->stats.n);
+    gs_json_put_int(w, "mean_ns", st->stats.mean);
+    gs_json_put_int(w, "std_ns", st->stats.std);
+    gs_json_put_int(w, "min_ns", st->stats.min);
+    gs_json_put_int(w, "med_ns", st->stats.med);
+    gs_json_put_int(w, "p95_ns", st->stats.p95);
+    gs_json_put_int(w, "p99_ns", st->stats.p99);
+    gs_json_put_int(w, "max_ns", st->stats.max);
+    gs_json_end(w);
+}
+
+static void put_profile_json(gs_json_writer *w, const gs_report *r, const gs_report_tables *t)
 {
     const gs_profile_facts *f = &r->facts;
-    fprintf(out,
-            "{\n  \"command\": \"report\",%s\n  \"profile\": {\n"
-            "    \"traces\": %zu,\n    \"ranks\": %zu,\n    \"world_size\": %" PRId32 ",\n"
-            "    \"span_ns\": %" PRId64 ",\n    \"steps\": %" PRIu64 ",\n    \"events\": {",
-            r->from_gsum ? "\n  \"from_summaries\": true," : "", f->nfiles, f->nranks,
-            f->world_size, f->span, f->steps);
+    gs_json_begin_object(w, "profile", GS_JSON_BLOCK);
+    gs_json_put_uint(w, "traces", f->nfiles);
+    gs_json_put_uint(w, "ranks", f->nranks);
+    gs_json_put_int(w, "world_size", f->world_size);
+    gs_json_put_int(w, "span_ns", f->span);
+    gs_json_put_uint(w, "steps", f->steps);
     event_class ev[EVENT_CLASSES];
     list_event_classes(&f->events, ev);
+    gs_json_begin_object(w, "events", GS_JSON_INLINE);
     for (size_t i = 0; i < EVENT_CLASSES; i++)
-        fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", ev[i].key, ev[i].count);
-    fputc('}', out);
-    put_loss_json(out, &f->events);
-    fputs(",\n    \"files\": ", out);
-    gs_json_rows(out, &t->files, "    ");
-    if (r->has_devices) {
-        fputs(",\n    \"devices\": ", out);
-        gs_json_rows(out, &t->devices, "    ");
-    }
-    fputs("\n  },\n  \"diagnosis\": [", out);
+        gs_json_put_uint(w, ev[i].key, ev[i].count);
+    gs_json_end(w);
+    put_loss_json(w, &f->events);
+    gs_json_rows(w, "files", &t->files);
+    if (r->has_devices)
+        gs_json_rows(w, "devices", &t->devices);
+    gs_json_end(w);
+}
+
+static int put_rank_json(gs_json_writer *w, const gs_report_rank *rr)
+{
+    gs_json_begin_object(w, NULL, rank_layout);
+    gs_json_put_int(w, "rank", rr->summary->inputs.rank);
+    gs_json_put_str(w, "path", rr->breakdown->id.path);
+    put_steps_json(w, &rr->breakdown->steps);
+    gs_table avg = {0};
+    int rc = gs_bd_avg_table(rr->breakdown, &avg);
+    if (rc == 0)
+        gs_json_rows(w, "breakdown", &avg);
+    gs_table_free(&avg);
+    gs_put_context_json(w, &rr->summary->inputs);
+    if (rr->summary->has_compute)
+        gs_render_compute_json(w, &rr->summary->compute);
+    gs_render_diagnosis_json(w, &rr->diagnosis);
+    gs_json_end(w);
+    return rc;
+}
+
+static int render_json(FILE *out, const gs_report *r, const gs_report_tables *t)
+{
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
+    gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+    gs_json_put_str(&w, "command", "report");
+    if (r->from_gsum)
+        gs_json_put_bool(&w, "from_summaries", true);
+    put_profile_json(&w, r, t);
     int rc = 0;
-    for (size_t i = 0; i < r->nranks; i++) {
-        const gs_report_rank *rr = &r->ranks[i];
-        const gs_steps *st = &rr->breakdown->steps;
-        fprintf(out, "%s\n    {\"rank\": %" PRId32 ", \"path\": ", i ? "," : "",
-                rr->summary->inputs.rank);
-        gs_json_string(out, rr->breakdown->id.path);
-        fprintf(out,
-                ",\n     \"steps\": {\"source\": \"%s\", \"count\": %zu, \"warmup\": %zu, "
-                "\"kept\": %zu, \"mean_ns\": %" PRId64 ", \"std_ns\": %" PRId64
-                ", \"min_ns\": %" PRId64 ", \"med_ns\": %" PRId64 ", \"p95_ns\": %" PRId64
-                ", \"p99_ns\": %" PRId64 ", \"max_ns\": %" PRId64 "},\n",
-                gs_step_source_key(st->source), st->n, st->nwarmup, st->stats.n, st->stats.mean,
-                st->stats.std, st->stats.min, st->stats.med, st->stats.p95, st->stats.p99,
-                st->stats.max);
-        gs_table avg = {0};
-        rc |= gs_bd_avg_table(rr->breakdown, &avg);
-        fputs("     \"breakdown\": ", out);
-        if (rc == 0)
-            gs_json_rows(out, &avg, "     ");
-        gs_table_free(&avg);
-        fputs(",\n     ", out);
-        gs_put_context_json(out, &rr->summary->inputs);
-        fputs(",\n", out);
-        if (rr->summary->has_compute) {
-            fputs("     \"compute\": ", out);
-            gs_render_compute_json(out, &rr->summary->compute);
-            fputs(",\n", out);
-        }
-        gs_render_diagnosis_json(out, &rr->diagnosis, "     ");
-        fputs("}", out);
-    }
-    fputs("\n  ],\n  \"temporal\": ", out);
-    gs_json_rows(out, &t->idle.temporal, "  ");
-    if (t->has_comm) { /* only then, so reports of single-GPU jobs keep their shape */
-        fputs(",\n  \"communication\": ", out);
-        gs_json_rows(out, &t->comm.ranks, "  ");
-    }
-    if (r->has_gaps) {
-        fputs(",\n  \"gaps\": ", out);
-        gs_json_rows(out, &t->idle.gaps, "  ");
-    }
-    fputs(",\n  \"kernels\": ", out);
-    gs_json_rows(out, &t->kernels, "  ");
-    fputs(",\n  \"ops\": ", out);
-    gs_json_rows(out, &t->ops, "  ");
-    if (r->has_copies) {
-        fputs(",\n  \"memcpy\": ", out);
-        gs_json_rows(out, &t->memcpy, "  ");
-    }
-    fputs("\n}\n", out);
+    gs_json_begin_array(&w, "diagnosis", GS_JSON_BLOCK);
+    for (size_t i = 0; i < r->nranks; i++)
+        rc |= put_rank_json(&w, &r->ranks[i]);
+    gs_json_end(&w);
+    gs_json_rows(&w, "temporal", &t->idle.temporal);
+    if (t->has_comm) /* only then, so reports of single-GPU jobs keep their shape */
+        gs_json_rows(&w, "communication", &t->comm.ranks);
+    if (r->has_gaps)
+        gs_json_rows(&w, "gaps", &t->idle.gaps);
+    gs_json_rows(&w, "kernels", &t->kernels);
+    gs_json_rows(&w, "ops", &t->ops);
+    if (r->has_copies)
+        gs_json_rows(&w, "memcpy", &t->memcpy);
+    gs_json_end(&w);
     return rc ? -1 : 0;
 }
 

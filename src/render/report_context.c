@@ -107,36 +107,36 @@ void gs_put_context_lines(FILE *out, const gs_report *r)
     }
 }
 
-void gs_put_context_json(FILE *out, const gs_diag_inputs *in)
+void gs_put_context_json(gs_json_writer *w, const gs_diag_inputs *in)
 {
     const gs_trace_facts *c = &in->facts;
-    fputs("\"context\": ", out);
     if (!c->known) {
-        fputs("null", out);
+        gs_json_put_null(w, "context");
         return;
     }
-    fputs("{\"collector\": ", out);
-    gs_json_string(out, gs_collector_name(c->collector));
-    fprintf(out,
-            ", \"profiler_steps\": %" PRIu64 ", \"ops\": %" PRIu64 ", \"ops_with_shapes\": %" PRIu64
-            ", \"python_functions\": %" PRIu64 ", \"emit_nvtx_ranges\": %" PRIu64
-            ", \"nvtx_ranges\": %" PRIu64 ", \"memory_events\": %" PRIu64 ", \"workload\": \"%s\""
-            ", \"backward_events\": %" PRIu64 ", \"optimizer_events\": %" PRIu64
-            ", \"parallelism\": ",
-            c->profiler_steps, c->ops, c->ops_with_shapes, c->python_functions,
-            c->emit_nvtx_ranges, c->nvtx_ranges, c->memory_events, workload_name(c->workload),
-            c->backward_events, c->optimizer_events);
-    gs_json_string(out, gs_parallelism_name(c->parallelism));
-    fprintf(out, ", \"collectives\": %" PRIu64 ", \"low_precision_share\": ", c->collectives);
+    gs_json_begin_object(w, "context", GS_JSON_INLINE);
+    gs_json_put_str(w, "collector", gs_collector_name(c->collector));
+    gs_json_put_uint(w, "profiler_steps", c->profiler_steps);
+    gs_json_put_uint(w, "ops", c->ops);
+    gs_json_put_uint(w, "ops_with_shapes", c->ops_with_shapes);
+    gs_json_put_uint(w, "python_functions", c->python_functions);
+    gs_json_put_uint(w, "emit_nvtx_ranges", c->emit_nvtx_ranges);
+    gs_json_put_uint(w, "nvtx_ranges", c->nvtx_ranges);
+    gs_json_put_uint(w, "memory_events", c->memory_events);
+    gs_json_put_str(w, "workload", workload_name(c->workload));
+    gs_json_put_uint(w, "backward_events", c->backward_events);
+    gs_json_put_uint(w, "optimizer_events", c->optimizer_events);
+    gs_json_put_str(w, "parallelism", gs_parallelism_name(c->parallelism));
+    gs_json_put_uint(w, "collectives", c->collectives);
     if (c->low_precision_share < 0)
-        fputs("null", out); /* no kernels */
+        gs_json_put_null(w, "low_precision_share"); /* no kernels */
     else
-        gs_json_number(out, c->low_precision_share, 4);
-    fprintf(out, ", \"profiler_cost_ns\": %" PRId64 ", \"profiler_step_ns\": %" PRId64
-                 ", \"profiler_step_pct\": ",
-            c->profiler_cost_ns, c->profiler_step_ns);
-    gs_json_number(out, in->step_ns > 0 ? 100.0 * (double)c->profiler_step_ns / (double)in->step_ns
-                                        : 0.0,
-                   2);
-    fputc('}', out);
+        gs_json_put_fixed(w, "low_precision_share", c->low_precision_share, 4);
+    gs_json_put_int(w, "profiler_cost_ns", c->profiler_cost_ns);
+    gs_json_put_int(w, "profiler_step_ns", c->profiler_step_ns);
+    gs_json_put_fixed(w, "profiler_step_pct",
+                      in->step_ns > 0 ? 100.0 * (double)c->profiler_step_ns / (double)in->step_ns
+                                      : 0.0,
+                      2);
+    gs_json_end(w);
 }

@@ -7,13 +7,14 @@
 #include <stdio.h>
 
 #include "analysis/pipeline/report.h"
+#include "common/json_write.h"
 
 /* One line per group of consecutive ranks with the same context, and a line per rank whose
  * profiler cost is noticeable (gs_profiler_cost_noticeable). Nothing for ranks whose context is
  * not known (summaries of an earlier .gsum minor). */
 void gs_put_context_lines(FILE *out, const gs_report *r);
 
-/* "context": {...} for one rank's verdict inputs (null when not known), without a comma. */
-void gs_put_context_json(FILE *out, const gs_diag_inputs *in);
+/* The member "context": {...} for one rank's verdict inputs (null when not known). */
+void gs_put_context_json(gs_json_writer *w, const gs_diag_inputs *in);
 
 #endif

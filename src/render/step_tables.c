@@ -157,37 +157,44 @@ static int render_text(FILE *out, const gs_steps_view *v, size_t n, const gs_tex
 
 static int render_json(FILE *out, const gs_steps_view *v, size_t n, size_t limit)
 {
-    fputs("{\n  \"command\": \"steps\",\n  \"traces\": [", out);
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
+    gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+    gs_json_put_str(&w, "command", "steps");
+    gs_json_begin_array(&w, "traces", GS_JSON_BLOCK);
     for (size_t i = 0; i < n; i++) {
         const gs_steps *s = &v[i].steps;
-        fputs(i ? ",\n    {\n" : "\n    {\n", out);
-        fputs("      \"path\": ", out);
-        gs_json_string(out, v[i].id.path);
-        fprintf(out, ",\n      \"rank\": %d,\n      \"source\": \"%s\",\n", v[i].id.rank,
-                gs_step_source_key(s->source));
-        fprintf(out, "      \"steps\": %zu,\n      \"warmup_steps\": %zu,\n", s->n, s->nwarmup);
-        if (s->source == GS_STEPS_DETECTED)
-            fprintf(out, "      \"period_launches\": %" PRIu32 ",\n      \"confidence\": %.4f,\n",
-                    s->period, s->confidence);
-        else
-            fputs("      \"period_launches\": null,\n      \"confidence\": null,\n", out);
-        fprintf(out, "      \"keep_warmup\": %s,\n", s->keep_warmup ? "true" : "false");
-        fprintf(out, "      \"stats\": {\"n\": %zu", s->stats.n);
+        gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+        gs_json_put_str(&w, "path", v[i].id.path);
+        gs_json_put_int(&w, "rank", v[i].id.rank);
+        gs_json_put_str(&w, "source", gs_step_source_key(s->source));
+        gs_json_put_uint(&w, "steps", s->n);
+        gs_json_put_uint(&w, "warmup_steps", s->nwarmup);
+        if (s->source == GS_STEPS_DETECTED) {
+            gs_json_put_uint(&w, "period_launches", s->period);
+            gs_json_put_fixed(&w, "confidence", s->confidence, 4);
+        } else {
+            gs_json_put_null(&w, "period_launches");
+            gs_json_put_null(&w, "confidence");
+        }
+        gs_json_put_bool(&w, "keep_warmup", s->keep_warmup);
+        gs_json_begin_object(&w, "stats", GS_JSON_INLINE);
+        gs_json_put_uint(&w, "n", s->stats.n);
         for (size_t k = 0; k < COUNT_OF(stat_fields); k++)
-            fprintf(out, ", \"%s\": %lld", stat_fields[k].key,
-                    (long long)stat_value(&s->stats, k));
-        fputs("},\n      \"rows\": ", out);
+            gs_json_put_int(&w, stat_fields[k].key, stat_value(&s->stats, k));
+        gs_json_end(&w);
         gs_table t;
         gs_step_table_init(&t);
         int rc = gs_step_table(&v[i], limit, &t);
         if (rc == 0)
-            gs_json_rows(out, &t, "      ");
+            gs_json_rows(&w, "rows", &t);
         gs_table_free(&t);
         if (rc != 0)
             return -1;
-        fputs("\n    }", out);
+        gs_json_end(&w);
     }
-    fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+    gs_json_end(&w);
+    gs_json_end(&w);
     return 0;
 }
 

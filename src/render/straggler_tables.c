@@ -220,25 +220,26 @@ static void put_summary_text(FILE *out, const gs_stragglers *s)
             100.0 * s->compute_excess);
 }
 
-static void put_summary_json(FILE *out, const gs_stragglers *s)
+/* A rank, or null when there is none. */
+static void put_rank_json(gs_json_writer *w, const char *key, const gs_stragglers *s, int i)
 {
-    fprintf(out, "  \"aligned\": %s,\n  \"reference_rank\": %d,\n  \"matched\": %zu,\n",
-            s->clock.aligned ? "true" : "false", rank_of(s, s->nranks ? 0 : -1), s->n);
-    fprintf(out, "  \"residual_med_ns\": %lld,\n  \"residual_max_ns\": %lld,\n",
-            (long long)s->clock.residual_med_ns, (long long)s->clock.residual_max_ns);
-    fprintf(out, "  \"straggler\": ");
-    if (s->straggler >= 0)
-        fprintf(out, "%d", rank_of(s, s->straggler));
+    if (i >= 0)
+        gs_json_put_int(w, key, rank_of(s, i));
     else
-        fputs("null", out);
-    fprintf(out, ",\n  \"most_often_last\": ");
-    if (s->candidate >= 0)
-        fprintf(out, "%d", rank_of(s, s->candidate));
-    else
-        fputs("null", out);
-    fprintf(out, ",\n  \"others_wait_per_step_ns\": %lld,\n  \"compute_excess_pct\": ",
-            (long long)s->others_wait_ns);
-    gs_json_number(out, 100.0 * s->compute_excess, 2);
+        gs_json_put_null(w, key);
+}
+
+static void put_summary_json(gs_json_writer *w, const gs_stragglers *s)
+{
+    gs_json_put_bool(w, "aligned", s->clock.aligned);
+    gs_json_put_int(w, "reference_rank", rank_of(s, s->nranks ? 0 : -1));
+    gs_json_put_uint(w, "matched", s->n);
+    gs_json_put_int(w, "residual_med_ns", s->clock.residual_med_ns);
+    gs_json_put_int(w, "residual_max_ns", s->clock.residual_max_ns);
+    put_rank_json(w, "straggler", s, s->straggler);
+    put_rank_json(w, "most_often_last", s, s->candidate);
+    gs_json_put_int(w, "others_wait_per_step_ns", s->others_wait_ns);
+    gs_json_put_fixed(w, "compute_excess_pct", 100.0 * s->compute_excess, 2);
 }
 
 int gs_render_stragglers(FILE *out, const gs_stragglers *s, gs_straggler_tables *t,
@@ -250,15 +251,18 @@ int gs_render_stragglers(FILE *out, const gs_stragglers *s, gs_straggler_tables 
         {"collectives", "Each collective on every rank: who arrived last", &t->collectives, false,
          0},
     };
+    gs_json_writer w;
+    gs_json_writer_init(&w, out);
     if (format == GS_FORMAT_JSON) {
-        fputs("{\n  \"command\": \"stragglers\",\n", out);
-        put_summary_json(out, s);
+        gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+        gs_json_put_str(&w, "command", "stragglers");
+        put_summary_json(&w, s);
     } else if (format == GS_FORMAT_TABLE) {
         put_summary_text(out, s);
     }
     /* The summary lines precede the first table: a blank line before every title. */
-    int rc = gs_render_sections(out, sections, t->each ? 3 : 2, format, style, limit, true);
+    int rc = gs_render_sections(out, &w, sections, t->each ? 3 : 2, format, style, limit, true);
     if (format == GS_FORMAT_JSON)
-        fputs("\n}\n", out);
+        gs_json_end(&w);
     return rc;
 }

@@ -29,6 +29,9 @@ enum gs_col_type {
 /* Columns whose content another column already shows to people (e.g. a memcpy's kind and
  * locations, which its Operation label spells out): written only in JSON. */
 #define GS_COL_JSON_ONLY 1u
+/* A text column of figures the caller formatted ("87 %", "48.3 GB", "n/a": the monitor's): the
+ * table format aligns it right and never cuts it, as a number column. */
+#define GS_COL_FIGURES 2u
 
 typedef struct gs_column {
     const char *key;   /* JSON field name, e.g. "total_ns" */

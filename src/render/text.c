@@ -125,6 +125,12 @@ static const cell_formatter number_formatters[] = {
 
 /* ---- layout --------------------------------------------------------------------------------- */
 
+/* Text is left-aligned and may be cut to fit the line; numbers and figures are neither. */
+static bool is_text(const gs_column *col)
+{
+    return col->type == GS_COL_TEXT && !(col->flags & GS_COL_FIGURES);
+}
+
 typedef struct layout {
     size_t *shown; /* indexes of the columns shown, in order */
     size_t nshown;
@@ -150,7 +156,7 @@ static void fit_text_columns(const gs_table *t, layout *l, size_t line_width)
     size_t fixed = 0, ntext = 0;
     for (size_t k = 0; k < l->nshown; k++) {
         fixed += k ? COLUMN_GAP : 0;
-        if (t->cols[l->shown[k]].type == GS_COL_TEXT)
+        if (is_text(&t->cols[l->shown[k]]))
             ntext++;
         else
             fixed += l->width[k];
@@ -164,7 +170,7 @@ static void fit_text_columns(const gs_table *t, layout *l, size_t line_width)
         settled = false;
         size_t share = left / ntext;
         for (size_t k = 0; k < l->nshown; k++) {
-            if (t->cols[l->shown[k]].type != GS_COL_TEXT || capped[k] || l->width[k] > share)
+            if (!is_text(&t->cols[l->shown[k]]) || capped[k] || l->width[k] > share)
                 continue;
             capped[k] = settled = true;
             left -= l->width[k];
@@ -177,7 +183,7 @@ static void fit_text_columns(const gs_table *t, layout *l, size_t line_width)
     for (size_t k = 0; k < l->nshown; k++) {
         const gs_column *col = &t->cols[l->shown[k]];
         size_t cap = share > text_width(col->title) ? share : text_width(col->title);
-        if (col->type == GS_COL_TEXT && !capped[k] && l->width[k] > cap)
+        if (is_text(col) && !capped[k] && l->width[k] > cap)
             l->width[k] = cap;
     }
     free(capped);
@@ -223,7 +229,7 @@ static void put_line(FILE *out, const gs_table *t, const layout *l, const char *
 {
     size_t pending = 0;
     for (size_t k = 0; k < l->nshown; k++) {
-        bool text = t->cols[l->shown[k]].type == GS_COL_TEXT;
+        bool text = is_text(&t->cols[l->shown[k]]);
         size_t w = text_width(cells[k]);
         if (w > l->width[k])
             w = l->width[k];

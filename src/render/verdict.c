@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "render/json.h"
+#include "common/json_write.h"
 #include "render/units.h"
 
 const char *gs_severity_name(enum gs_severity s)
@@ -99,93 +99,73 @@ void gs_render_rules_text(FILE *out, const gs_diagnosis *d)
     }
 }
 
-static void json_values(FILE *out, const gs_rule_value *v, size_t n)
+/* Inputs and thresholds: amounts of ns, bytes and counts whole, ratios and shares to 4 places. */
+static void json_values(gs_json_writer *w, const char *key, const gs_rule_value *v, size_t n)
 {
-    fputc('{', out);
+    gs_json_begin_object(w, key, GS_JSON_INLINE);
     for (size_t i = 0; i < n; i++) {
-        fprintf(out, "%s", i ? ", " : "");
-        gs_json_string(out, v[i].name);
-        fputs(": ", out);
-        gs_json_number(out, v[i].value, v[i].unit == GS_UNIT_NS || v[i].unit == GS_UNIT_BYTES ||
-                                                 v[i].unit == GS_UNIT_COUNT
-                                             ? 0
-                                             : 4);
+        bool whole = v[i].unit == GS_UNIT_NS || v[i].unit == GS_UNIT_BYTES ||
+                     v[i].unit == GS_UNIT_COUNT;
+        gs_json_put_fixed(w, v[i].name, v[i].value, whole ? 0 : 4);
     }
-    fputc('}', out);
+    gs_json_end(w);
 }
 
-static void json_finding(FILE *out, const gs_finding *f, const char *indent, bool details)
+static void json_finding(gs_json_writer *w, const gs_finding *f, bool details)
 {
-    fprintf(out, "%s{\"class\": ", indent);
-    gs_json_string(out, f->rule->id);
-    fputs(", \"title\": ", out);
-    gs_json_string(out, f->rule->title);
-    fprintf(out, ", \"severity\": \"%s\", \"at_stake_ns\": %" PRId64 ", \"at_stake_pct\": ",
-            gs_severity_name(f->severity), f->at_stake_ns);
-    gs_json_number(out, 100 * f->at_stake_share, 2);
-    fputs(", \"speedup_bound\": ", out);
-    gs_json_number(out, f->speedup_bound, 3);
+    gs_json_begin_object(w, NULL, GS_JSON_INLINE);
+    gs_json_put_str(w, "class", f->rule->id);
+    gs_json_put_str(w, "title", f->rule->title);
+    gs_json_put_str(w, "severity", gs_severity_name(f->severity));
+    gs_json_put_int(w, "at_stake_ns", f->at_stake_ns);
+    gs_json_put_fixed(w, "at_stake_pct", 100 * f->at_stake_share, 2);
+    gs_json_put_fixed(w, "speedup_bound", f->speedup_bound, 3);
     if (f->profiler_ns > 0) { /* only then, so findings without it keep their shape */
-        fprintf(out, ", \"profiler_ns\": %" PRId64 ", \"recorded_at_stake_pct\": ", f->profiler_ns);
-        gs_json_number(out, 100 * f->recorded_share, 2);
+        gs_json_put_int(w, "profiler_ns", f->profiler_ns);
+        gs_json_put_fixed(w, "recorded_at_stake_pct", 100 * f->recorded_share, 2);
     }
-    fputs(", \"evidence\": ", out);
-    gs_json_string(out, f->evidence);
+    gs_json_put_str(w, "evidence", f->evidence);
     if (details) {
-        fputs(", \"inputs\": ", out);
-        json_values(out, f->inputs, f->ninputs);
-        fputs(", \"thresholds\": ", out);
-        json_values(out, f->thresholds, f->nthresholds);
-        fputs(", \"why\": ", out);
-        gs_json_string(out, f->why);
-        fputs(", \"source\": ", out);
-        gs_json_string(out, f->rule->source);
-        fputs(", \"actions_left_out\": [", out);
+        json_values(w, "inputs", f->inputs, f->ninputs);
+        json_values(w, "thresholds", f->thresholds, f->nthresholds);
+        gs_json_put_str(w, "why", f->why);
+        gs_json_put_str(w, "source", f->rule->source);
+        gs_json_begin_array(w, "actions_left_out", GS_JSON_INLINE);
         for (size_t a = 0; a < f->nleft_out; a++) {
-            fputs(a ? ", {\"action\": " : "{\"action\": ", out);
-            gs_json_string(out, f->left_out[a].text);
-            fputs(", \"why\": ", out);
-            gs_json_string(out, f->left_out[a].why);
-            fputc('}', out);
+            gs_json_begin_object(w, NULL, GS_JSON_INLINE);
+            gs_json_put_str(w, "action", f->left_out[a].text);
+            gs_json_put_str(w, "why", f->left_out[a].why);
+            gs_json_end(w);
         }
-        fputc(']', out);
+        gs_json_end(w);
     } else {
-        fputs(", \"actions\": [", out);
-        for (size_t a = 0; a < f->nactions; a++) {
-            fputs(a ? ", " : "", out);
-            gs_json_string(out, f->actions[a].text);
-        }
+        gs_json_begin_array(w, "actions", GS_JSON_INLINE);
+        for (size_t a = 0; a < f->nactions; a++)
+            gs_json_put_str(w, NULL, f->actions[a].text);
+        gs_json_end(w);
         /* why each applies, in the same order: null when it applies to any trace */
-        fputs("], \"actions_why\": [", out);
-        for (size_t a = 0; a < f->nactions; a++) {
-            fputs(a ? ", " : "", out);
-            if (f->actions[a].why[0])
-                gs_json_string(out, f->actions[a].why);
-            else
-                fputs("null", out);
-        }
-        fputc(']', out);
+        gs_json_begin_array(w, "actions_why", GS_JSON_INLINE);
+        for (size_t a = 0; a < f->nactions; a++)
+            gs_json_put_str(w, NULL, f->actions[a].why[0] ? f->actions[a].why : NULL);
+        gs_json_end(w);
     }
-    fputc('}', out);
+    gs_json_end(w);
 }
 
-void gs_render_diagnosis_json(FILE *out, const gs_diagnosis *d, const char *indent)
+/* The fired findings, one per line; the list's closing bracket has always started its line. */
+static const gs_json_layout verdict_layout = {.lines = true, .indent = 2, .margin_close = true};
+
+void gs_render_diagnosis_json(gs_json_writer *w, const gs_diagnosis *d)
 {
-    fprintf(out, "%s\"verdict\": [", indent);
-    size_t shown = 0;
-    char inner[64];
-    snprintf(inner, sizeof inner, "%s  ", indent);
+    gs_json_begin_array(w, "verdict", verdict_layout);
     for (size_t i = 0; i < d->n; i++) {
         const gs_finding *f = &d->findings[d->order[i]];
-        if (f->severity == GS_SEV_NONE)
-            continue;
-        fputs(shown++ ? ",\n" : "\n", out);
-        json_finding(out, f, inner, false);
+        if (f->severity != GS_SEV_NONE)
+            json_finding(w, f, false);
     }
-    fprintf(out, "%s],\n%s\"rules\": [", shown ? "\n" : "", indent);
-    for (size_t i = 0; i < d->n; i++) {
-        fputs(i ? ",\n" : "\n", out);
-        json_finding(out, &d->findings[i], inner, true);
-    }
-    fprintf(out, "\n%s]", indent);
+    gs_json_end(w);
+    gs_json_begin_array(w, "rules", GS_JSON_BLOCK);
+    for (size_t i = 0; i < d->n; i++)
+        json_finding(w, &d->findings[i], true);
+    gs_json_end(w);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/diagnosis/diagnose.h"
+#include "common/json_write.h"
 #include "render/render.h"
 
 const char *gs_severity_name(enum gs_severity s);
@@ -17,8 +18,8 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
 /* Every rule: fired or not, inputs, thresholds, why. */
 void gs_render_rules_text(FILE *out, const gs_diagnosis *d);
 
-/* {"verdict": [...fired, ranked...], "rules": [...every rule...]} members, without the braces;
- * `explain` adds inputs and thresholds to the rules. */
-void gs_render_diagnosis_json(FILE *out, const gs_diagnosis *d, const char *indent);
+/* The members "verdict": [...fired, ranked...] and "rules": [...every rule, with its inputs and
+ * thresholds...]. */
+void gs_render_diagnosis_json(gs_json_writer *w, const gs_diagnosis *d);
 
 #endif

@@ -79,35 +79,35 @@ static const char *kind_key(enum gs_window_kind k)
     return keys[k];
 }
 
-static void put_window(FILE *out, int32_t rank, const gs_window *w)
+static void put_window(gs_json_writer *w, int32_t rank, const gs_window *win)
 {
     char note[512];
-    fprintf(out, "{\"rank\": %" PRId32 ", \"kind\": ", rank);
-    gs_json_string(out, kind_key(w->kind));
-    fprintf(out, ", \"from_ns\": %" PRId64 ", \"to_ns\": %" PRId64, w->from - w->origin,
-            w->to - w->origin);
-    if (w->kind == GS_WINDOW_STEPS)
-        fprintf(out, ", \"steps\": %zu, \"steps_kept\": %zu, \"first_step\": %" PRId64
-                     ", \"last_step\": %" PRId64 ", \"warmup_steps_left_out\": %zu",
-                w->nsteps, w->nkept, w->first_step, w->last_step, w->nwarmup_out);
-    if (w->kind == GS_WINDOW_RANGE) {
-        fputs(", \"range\": ", out);
-        gs_json_string(out, w->range);
-        fprintf(out, ", \"ranges\": %zu", w->nranges);
+    gs_json_begin_object(w, NULL, GS_JSON_INLINE);
+    gs_json_put_int(w, "rank", rank);
+    gs_json_put_str(w, "kind", kind_key(win->kind));
+    gs_json_put_int(w, "from_ns", win->from - win->origin);
+    gs_json_put_int(w, "to_ns", win->to - win->origin);
+    if (win->kind == GS_WINDOW_STEPS) {
+        gs_json_put_uint(w, "steps", win->nsteps);
+        gs_json_put_uint(w, "steps_kept", win->nkept);
+        gs_json_put_int(w, "first_step", win->first_step);
+        gs_json_put_int(w, "last_step", win->last_step);
+        gs_json_put_uint(w, "warmup_steps_left_out", win->nwarmup_out);
     }
-    fputs(", \"note\": ", out);
-    gs_json_string(out, gs_window_describe(w, note, sizeof note));
-    fputc('}', out);
+    if (win->kind == GS_WINDOW_RANGE) {
+        gs_json_put_str(w, "range", win->range);
+        gs_json_put_uint(w, "ranges", win->nranges);
+    }
+    gs_json_put_str(w, "note", gs_window_describe(win, note, sizeof note));
+    gs_json_end(w);
 }
 
-void gs_window_notes_json(FILE *out, const gs_window_notes *n)
+void gs_window_notes_json(gs_json_writer *w, const gs_window_notes *n)
 {
     if (!n->restricts)
         return;
-    fputs(",\n  \"window\": [", out);
-    for (size_t i = 0; i < n->n; i++) {
-        fputs(i ? ",\n    " : "\n    ", out);
-        put_window(out, n->v[i].rank, &n->v[i].window);
-    }
-    fputs("\n  ]", out);
+    gs_json_begin_array(w, "window", GS_JSON_BLOCK);
+    for (size_t i = 0; i < n->n; i++)
+        put_window(w, n->v[i].rank, &n->v[i].window);
+    gs_json_end(w);
 }

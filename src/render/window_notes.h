@@ -34,8 +34,8 @@ void gs_window_notes_free(gs_window_notes *n);
  * same window, else one per trace ("rank 1: over ..."); nothing when no window restricts. */
 void gs_window_notes_text(FILE *out, const gs_window_notes *n, const gs_text_style *style);
 
-/* ",\n  \"window\": [{...}, ...]": one object per trace (doc/output-json.md), to follow the
+/* The member "window": [{...}, ...], one object per trace (doc/output-json.md), to follow the
  * "command" member; nothing when no window restricts. */
-void gs_window_notes_json(FILE *out, const gs_window_notes *n);
+void gs_window_notes_json(gs_json_writer *w, const gs_window_notes *n);
 
 #endif

@@ -10,7 +10,7 @@
 #include "monitor/jsonl.h"
 #include "monitor/prometheus.h"
 #include "monitor/replay.h"
-#include "monitor/view.h"
+#include "monitor/live_table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,9 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (gs_replay_parse_line(p, len, "fuzz: line 1", &s, &err) == 0) {
             gs_prom_health h = {true, 1, 1, 0, 0.5};
             gs_prom_write(sink, &s, &h);
-            gs_view_table(sink, &s, NULL);
-            gs_view_csv(sink, &s, true);
-            gs_view_json(sink, &s);
+            gs_live_table_text(sink, &s, NULL);
+            gs_live_table_csv(sink, &s, true);
+            gs_live_table_json(sink, &s);
             for (size_t i = 0; i < s.ngpus; i++)
                 gs_jsonl_line(sink, &s, i);
         }

@@ -4,7 +4,7 @@
 
 #include "check.h"
 #include "monitor/prometheus.h"
-#include "monitor/view.h"
+#include "monitor/live_table.h"
 
 static char *render(void (*fn)(FILE *, const gs_snapshot *, const void *), const gs_snapshot *s,
                     const void *arg)
@@ -24,19 +24,19 @@ static void prom(FILE *out, const gs_snapshot *s, const void *h)
 
 static void table(FILE *out, const gs_snapshot *s, const void *note)
 {
-    gs_view_table(out, s, note);
+    gs_live_table_text(out, s, note);
 }
 
 static void csv(FILE *out, const gs_snapshot *s, const void *arg)
 {
     (void)arg;
-    gs_view_csv(out, s, true);
+    gs_live_table_csv(out, s, true);
 }
 
 static void json(FILE *out, const gs_snapshot *s, const void *arg)
 {
     (void)arg;
-    gs_view_json(out, s);
+    gs_live_table_json(out, s);
 }
 
 static int count(const char *text, const char *needle)

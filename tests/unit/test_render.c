@@ -1,5 +1,5 @@
 /* The result table and its three renderers: sorting, alignment, truncation, CSV quoting, JSON
- * escaping of any bytes. */
+ * rows (the JSON writer itself: test_json_write.c). */
 #include <stdlib.h>
 
 #include "check.h"
@@ -145,6 +145,33 @@ static void test_text_columns_share_the_line(void)
     gs_table_free(&t);
 }
 
+/* Figures the caller formatted are text aligned right and never cut, whatever the width. */
+static void test_text_figures_align_right(void)
+{
+    static const gs_column figures[] = {
+        {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+        {"power", "power", "Power", "Power", GS_COL_TEXT, GS_COL_FIGURES},
+    };
+    gs_table t;
+    gs_table_init(&t, figures, 2, NULL);
+    gs_cell *c = gs_table_add_row(&t);
+    c[0].text = "H100";
+    c[1].text = "512.3 W";
+    c = gs_table_add_row(&t);
+    c[0].text = "a name longer than the line allows it to be";
+    c[1].text = "a figure longer than the line allows it to be";
+    capture out;
+    gs_text_style narrow = {.width = 40};
+    CHECK_INT(gs_render_text(open_capture(&out), &t, &narrow), 0);
+    CHECK_STR(close_capture(&out),
+              "Name                                                              Power\n"
+              "H100                                                            512.3 W\n"
+              "a name longer than the \xe2\x80\xa6  "
+              "a figure longer than the line allows it to be\n");
+    free(out.text);
+    gs_table_free(&t);
+}
+
 static void test_csv_quoting_and_units(void)
 {
     gs_table t;
@@ -160,25 +187,6 @@ static void test_csv_quoting_and_units(void)
                                  "6,1,0.00,\n");
     free(c.text);
     gs_table_free(&t);
-}
-
-static void test_json_escapes_every_byte(void)
-{
-    capture c;
-    gs_json_string(open_capture(&c), "q\"b\\s/\n\r\t\b\f\x01\x1f\x7f µ\xff\xc3");
-    CHECK_STR(close_capture(&c),
-              "\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0001\\u001f\x7f µ\\ufffd\\ufffd\"");
-    free(c.text);
-
-    /* Overlong encodings and UTF-16 surrogates are not valid UTF-8 either. */
-    gs_json_string(open_capture(&c), "\xc0\xaf|\xed\xa0\x80|\xf0\x9f\x98\x80");
-    CHECK_STR(close_capture(&c),
-              "\"\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\xf0\x9f\x98\x80\"");
-    free(c.text);
-
-    gs_json_string(open_capture(&c), NULL);
-    CHECK_STR(close_capture(&c), "null");
-    free(c.text);
 }
 
 static void test_json_rows(void)
@@ -205,26 +213,14 @@ static void test_json_rows(void)
     gs_table_free(&t);
 }
 
-static void test_json_numbers(void)
-{
-    capture c;
-    FILE *f = open_capture(&c);
-    gs_json_number(f, 12.345678, 3);
-    fputc(' ', f);
-    gs_json_number(f, 0.0 / 0.0, 2);
-    CHECK_STR(close_capture(&c), "12.346 null");
-    free(c.text);
-}
-
 int main(void)
 {
     test_sort_is_stable_and_limit_keeps_the_first_rows();
     test_text_alignment();
     test_text_truncates_long_names_and_cleans_control_bytes();
     test_text_columns_share_the_line();
+    test_text_figures_align_right();
     test_csv_quoting_and_units();
-    test_json_escapes_every_byte();
     test_json_rows();
-    test_json_numbers();
     return check_done("test_render");
 }
