@@ -3,8 +3,8 @@
  * as the report on all the traces at once would: every kernel's and copy's duration. It is never
  * written to a .gsum (durations grow with the events, and a summary must stay small): it costs 8
  * bytes per kernel and copy, against the whole trace the rank no longer holds. */
-#ifndef GS_ANALYSIS_RANKS_DETAIL_H
-#define GS_ANALYSIS_RANKS_DETAIL_H
+#ifndef GS_ANALYSIS_PIPELINE_DETAIL_H
+#define GS_ANALYSIS_PIPELINE_DETAIL_H
 
 #include <stddef.h>
 

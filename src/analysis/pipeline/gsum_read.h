@@ -1,8 +1,8 @@
 /* Reads a .gsum rank summary (doc/FORMAT.md, "Rank summaries"): checks the magic and version,
  * fills every known field, skips unknown keys (a later minor addition), and refuses anything
  * else with one message naming the file and byte offset (exit code 3). */
-#ifndef GS_ANALYSIS_RANKS_GSUM_READ_H
-#define GS_ANALYSIS_RANKS_GSUM_READ_H
+#ifndef GS_ANALYSIS_PIPELINE_GSUM_READ_H
+#define GS_ANALYSIS_PIPELINE_GSUM_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
  * summary, shared by the writer (gsum_write.h) and the reader (gsum_read.h) so the two cannot
  * drift apart. Every number is written exactly (integers as integers, doubles with 17
  * significant digits), so a summary read back gives the same report as the trace. */
-#ifndef GS_ANALYSIS_RANKS_GSUM_SCHEMA_H
-#define GS_ANALYSIS_RANKS_GSUM_SCHEMA_H
+#ifndef GS_ANALYSIS_PIPELINE_GSUM_SCHEMA_H
+#define GS_ANALYSIS_PIPELINE_GSUM_SCHEMA_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,8 +5,8 @@
  *     sections the command asks for (a .gsum file is read instead);
  *   - for a view, to the view, which folds it into its result (gs_traces_each).
  * --rank keeps the inputs of one rank; the others are read only for their rank. */
-#ifndef GS_ANALYSIS_RANKS_INPUTS_H
-#define GS_ANALYSIS_RANKS_INPUTS_H
+#ifndef GS_ANALYSIS_PIPELINE_INPUTS_H
+#define GS_ANALYSIS_PIPELINE_INPUTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

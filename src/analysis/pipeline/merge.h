@@ -9,8 +9,8 @@
  * Each section owns what it holds (names and paths copied from the summaries), so it is freed
  * by its own free function, even when a merge fails half way. Each returns 0, or -1 out of
  * memory (with err where it takes one). */
-#ifndef GS_ANALYSIS_RANKS_MERGE_H
-#define GS_ANALYSIS_RANKS_MERGE_H
+#ifndef GS_ANALYSIS_PIPELINE_MERGE_H
+#define GS_ANALYSIS_PIPELINE_MERGE_H
 
 #include <stdbool.h>
 

@@ -10,8 +10,8 @@
  * A command names the stages it shows (comm: the communication; stragglers: the collectives;
  * report: all), and only their analyses run on each rank; one input or many go through the same
  * code. The command passes the paths and options and prints the result or the error. */
-#ifndef GS_ANALYSIS_RANKS_PIPELINE_H
-#define GS_ANALYSIS_RANKS_PIPELINE_H
+#ifndef GS_ANALYSIS_PIPELINE_PIPELINE_H
+#define GS_ANALYSIS_PIPELINE_PIPELINE_H
 
 #include <stdbool.h>
 

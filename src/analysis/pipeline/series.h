@@ -4,8 +4,8 @@
  * (summarise.h) and carried by the rank's summary and its .gsum, so a page is drawn rank by
  * rank with one trace in memory at a time, or from summaries alone. The renderer computes
  * nothing from events. */
-#ifndef GS_ANALYSIS_RANKS_SERIES_H
-#define GS_ANALYSIS_RANKS_SERIES_H
+#ifndef GS_ANALYSIS_PIPELINE_SERIES_H
+#define GS_ANALYSIS_PIPELINE_SERIES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
  * (summary.h) by the same analyses a view runs, so the summary holds the numbers a report on that
  * trace shows for its rank. A command asks only for the stages it shows: `comm` for the
  * communication, `stragglers` for the collectives; `report` and `summarize` for all of them. */
-#ifndef GS_ANALYSIS_RANKS_SUMMARISE_H
-#define GS_ANALYSIS_RANKS_SUMMARISE_H
+#ifndef GS_ANALYSIS_PIPELINE_SUMMARISE_H
+#define GS_ANALYSIS_PIPELINE_SUMMARISE_H
 
 #include <stdbool.h>
 

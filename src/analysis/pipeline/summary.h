@@ -11,8 +11,8 @@
  * start, end, bytes) that clock alignment and the straggler analysis match across ranks. Single
  * events are dropped: medians and deviations of durations across ranks need the rank's detail
  * (detail.h), which only a summary built in this process has. */
-#ifndef GS_ANALYSIS_RANKS_SUMMARY_H
-#define GS_ANALYSIS_RANKS_SUMMARY_H
+#ifndef GS_ANALYSIS_PIPELINE_SUMMARY_H
+#define GS_ANALYSIS_PIPELINE_SUMMARY_H
 
 #include <stdbool.h>
 #include <stddef.h>

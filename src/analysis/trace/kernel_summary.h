@@ -29,7 +29,7 @@ typedef struct gs_kernel_summary {
     gs_ns total; /* sum of all rows' totals */
     gs_strtab names; /* owns the row and operator names */
     /* Every kernel's duration, each row's ascending: a merge of ranks summarised one at a time
-     * (rank_summary.h) needs them for the exact median and deviation across ranks. */
+     * (analysis/pipeline/summary.h) needs them for the exact median and deviation across ranks. */
     gs_ns *durations;
     gs_dur_items kernels; /* the traces' kernels, until _finish */
 } gs_kernel_summary;

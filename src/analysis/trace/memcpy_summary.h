@@ -29,7 +29,7 @@ typedef struct gs_memcpy_summary {
     gs_memcpy_row *rows; /* Total time desc, then Count asc, then Operation asc */
     size_t nrows;
     /* Every operation's duration, each row's ascending: a merge of ranks summarised one at a
-     * time (rank_summary.h) needs them for the exact median and deviation across ranks. */
+     * time (analysis/pipeline/summary.h) needs them for the exact median and deviation across ranks. */
     gs_ns *durations;
     gs_dur_items ops; /* the traces' copies and sets, until _finish */
 } gs_memcpy_summary;
