@@ -23,7 +23,7 @@ enum match {
     PREFIX_SUFFIX,   /* the name starts with a and ends with b */
     CALL,            /* the name is a, or a followed by '_' and a version (cudaMemcpy_v3020) */
     BEFORE_PAREN,    /* a occurs before the first '(' (a kernel's name, not its parameters) */
-    WORD_CONTAINS,   /* a occurs in the name read in lower case without '_' (all_reduce: allreduce) */
+    WORD_CONTAINS,   /* a occurs in the name read in lower case without '_' (all_reduce) */
     WORD_PREFIX,     /* the name read so starts with a */
     PREFIX_NUMBER,   /* the name is a followed by one or more digits */
 };
@@ -74,7 +74,8 @@ static const name_rule rules[] = {
      * `gmma`); cuBLASLt's `nvjet_*`; Blackwell's `tcgen05`; xmma operand types half, bf16, tf32,
      * fp8, int8 (`f32f32_f32f32` xmma kernels are FFMA ones); FlashAttention and the
      * memory-efficient attention; half-precision cuBLAS GEMMs. */
-    NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassF_f32"), NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassB_f32"),
+    NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassF_f32"),
+    NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassB_f32"),
     FLAG(TENSOR_CORE, CONTAINS, "tensorop"), FLAG(TENSOR_CORE, CONTAINS, "wgmma"),
     FLAG(TENSOR_CORE, CONTAINS, "gmma"), FLAG(TENSOR_CORE, CONTAINS, "nvjet"),
     FLAG(TENSOR_CORE, CONTAINS, "tcgen05"), FLAG(TENSOR_CORE, CONTAINS, "tf32"),
@@ -117,7 +118,7 @@ static const name_rule rules[] = {
     IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "Recv", GS_COLL_SEND_RECV),
     IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "Reduce", GS_COLL_REDUCE),
 
-    /* ---- host ranges --------------------------------------------------------------------------- */
+    /* ---- host ranges ------------------------------------------------------------------------- */
     /* torch.profiler records each training step as a range "ProfilerStep#" and the step's number
      * (torch/profiler/profiler.py). */
     FLAG(PROFILER_STEP, PREFIX_NUMBER, GS_PROFILER_STEP_PREFIX),
@@ -195,7 +196,8 @@ static const name_rule rules[] = {
     FLAG(TC_ELIGIBLE, EXACT, "ConvolutionBackward0"),
     FLAG(TC_ELIGIBLE, EXACT, "CudnnConvolutionBackward0"),
     FLAG(TC_ELIGIBLE, EXACT, "aten::convolution_backward"),
-    FLAG(TC_ELIGIBLE, EXACT, "aten::_addmm_activation"), FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_mm"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_addmm_activation"),
+    FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_mm"),
     FLAG(TC_ELIGIBLE, EXACT, "aten::scaled_dot_product_attention"),
     FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_dot_product_flash_attention"),
     FLAG(TC_ELIGIBLE, EXACT, "aten::_scaled_dot_product_efficient_attention"),
@@ -210,7 +212,7 @@ static const name_rule rules[] = {
     FLAG(TC_ELIGIBLE, EXACT, "aten::_cudnn_attention_forward"),
     FLAG(TC_ELIGIBLE, EXACT, "aten::_cudnn_attention_backward"),
 
-    /* ---- CUDA/HIP API calls -------------------------------------------------------------------- */
+    /* ---- CUDA/HIP API calls ------------------------------------------------------------------ */
     /* Calls that block the host until the GPU catches up, and the stream wait (sync_calls.h);
      * value: gs_sync_kind + 1, an async copy's GS_SYNC_ASYNC_COPY + 1 (blocking only when its host
      * side is pageable). A name matches with CUPTI's version suffix too, so cudaMemcpy never
@@ -253,7 +255,7 @@ static const name_rule rules[] = {
     CALLS("cuGraphLaunch", LAUNCHES),
 #undef CALLS
 
-    /* ---- collective arguments ------------------------------------------------------------------ */
+    /* ---- collective arguments ---------------------------------------------------------------- */
     /* PyTorch's "Collective name" argument (allreduce, _allgather_base,
      * allgather_into_tensor_coalesced, reduce_scatter_tensor_coalesced, all_to_all, alltoall_base,
      * send, recv, recvAnySource, broadcast, reduce ...). "wait" records the host waiting on a work
@@ -282,7 +284,8 @@ static const struct group {
     uint8_t shift, bits;
     unsigned dflt;
 } groups[GS_NAME__COUNT] = {
-#define GS_NAME_GROUP_INFO(g, role, shift, bits, dflt) [GS_NAME_##g] = {GS_ROLE_##role, shift, bits, dflt},
+#define GS_NAME_GROUP_INFO(g, role, shift, bits, dflt)                                             \
+    [GS_NAME_##g] = {GS_ROLE_##role, shift, bits, dflt},
     GS_NAME_GROUPS(GS_NAME_GROUP_INFO)
 #undef GS_NAME_GROUP_INFO
 };

@@ -58,7 +58,7 @@ enum gs_name_role {
     X(SYNC_CALL, API, 24, 3, 0)           /* gs_sync_kind + 1 of a blocking call (sync_calls.h) */ \
     X(ARG_COLLECTIVE, COLL_ARG, 27, 4, 7) /* gs_coll_kind, or GS_COLL_ARG_IGNORED */          \
     X(PROFILER_STEP, RANGE, 31, 1, 0)     /* PyTorch's ProfilerStep#N */                           \
-    X(SYNC_OP, RANGE, 32, 1, 0)           /* an operator that waits for the GPU (.item(), .cpu()) */ \
+    X(SYNC_OP, RANGE, 32, 1, 0)           /* an operator that waits for the GPU (.item()) */       \
     X(CALL_CLASS, API, 33, 3, 6)          /* enum gs_startup_class: what a CUDA call does */
 
 enum gs_name_group {

@@ -1,11 +1,11 @@
 /* The pipeline of every command that reads traces: every input is a rank, one trace is a
  * profile of one rank, and only one trace is in memory at a time.
  *
- *   paths --inputs.h--> files --+-- trace: load, context (trace_ctx.h), then one of --+
- *                               |     report, comm, stragglers: summarise (summarise.h) |--> summaries
- *                               |     a view: fold into its result (gs_traces_each)     |
- *                               +-- .gsum: read (gsum_read.h) --------------------------+
- *   summaries --(--rank)--> merge (merge.h) --> gs_report (analysis/pipeline/report.h), which owns them
+ *   paths --inputs.h--> files, one at a time:
+ *     trace --load--> context (trace_ctx.h) --+--> a view: folded into its result (gs_traces_each)
+ *                                             +--> summarised (summarise.h) --+
+ *     .gsum --read (gsum_read.h)--------------------------------------------+--> rank summaries
+ *   rank summaries --(--rank)--> merge (merge.h) --> gs_report (report.h), which owns them
  *
  * A command names the stages it shows (comm: the communication; stragglers: the collectives;
  * report: all), and only their analyses run on each rank; one input or many go through the same

@@ -70,7 +70,8 @@ static int merge_sections(gs_report *r)
         r->comm.hta_compat = r->hta_compat;
     }
     return (merging(r, GS_STAGE_FACTS) && gs_merge_facts(v, n, &r->facts, &r->has_devices) != 0) ||
-                   (merging(r, GS_STAGE_IDLE) && gs_merge_gaps(v, n, &r->idle, &r->has_gaps) != 0) ||
+                   (merging(r, GS_STAGE_IDLE) &&
+                    gs_merge_gaps(v, n, &r->idle, &r->has_gaps) != 0) ||
                    (merging(r, GS_STAGE_KERNELS) &&
                     gs_merge_kernels(v, n, &r->kernels, &r->kernel_spread) != 0) ||
                    (merging(r, GS_STAGE_OPS) && gs_merge_ops(v, n, &r->ops) != 0) ||

@@ -113,16 +113,17 @@ static void *run_device_side(void *arg)
     rank_analyses *a = j->a;
     /* The GPU's time over the kept steps, the window the step breakdown's utilization is over. */
     const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
-    j->rc = (asked(j, GS_STAGE_BREAKDOWN) &&
-             gs_breakdown_build(j->c, false, &a->breakdown, &j->err) != 0) ||
-                    (asked(j, GS_STAGE_LAUNCH) && gs_launch_build(j->c, &a->launch, &j->err) != 0) ||
-                    (asked(j, GS_STAGE_SYNC) && gs_sync_build(j->c, &a->sync, &j->err) != 0) ||
-                    (asked(j, GS_STAGE_KERNELS) &&
-                     gs_kernel_summary_build(j->c, false, &a->kernels, &j->err) != 0) ||
-                    (asked(j, GS_STAGE_TEMPORAL) &&
-                     gs_temporal_build(&kept, false, &a->temporal, &j->err) != 0)
-                ? -1
-                : 0;
+    j->rc = 0;
+    if (j->rc == 0 && asked(j, GS_STAGE_BREAKDOWN))
+        j->rc = gs_breakdown_build(j->c, false, &a->breakdown, &j->err);
+    if (j->rc == 0 && asked(j, GS_STAGE_LAUNCH))
+        j->rc = gs_launch_build(j->c, &a->launch, &j->err);
+    if (j->rc == 0 && asked(j, GS_STAGE_SYNC))
+        j->rc = gs_sync_build(j->c, &a->sync, &j->err);
+    if (j->rc == 0 && asked(j, GS_STAGE_KERNELS))
+        j->rc = gs_kernel_summary_build(j->c, false, &a->kernels, &j->err);
+    if (j->rc == 0 && asked(j, GS_STAGE_TEMPORAL))
+        j->rc = gs_temporal_build(&kept, false, &a->temporal, &j->err);
     return NULL;
 }
 
@@ -132,17 +133,19 @@ static void run_host_side(analysis_job *j)
     /* The gaps of the kept steps: warm-up is left out of every per-step number the report gives. */
     const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
     const gs_idle_opts idle_opts = {.max_gaps = GS_RANK_GAPS};
-    j->rc = (asked(j, GS_STAGE_FACTS) && gs_profile_facts_build(j->c, &a->facts, &j->err) != 0) ||
-                    (asked(j, GS_STAGE_MEMORY) && gs_memory_build(j->c, &a->memory, &j->err) != 0) ||
-                    (asked(j, GS_STAGE_IDLE) &&
-                     gs_idle_build(&kept, &idle_opts, &a->idle, &j->err) != 0) ||
-                    (asked(j, GS_STAGE_COMM) &&
-                     gs_comm_build(j->c, j->o->hta_compat, &a->comm, &j->err) != 0) ||
-                    (asked(j, GS_STAGE_OPS) && gs_op_summary_build(j->c, false, &a->ops, &j->err) != 0) ||
-                    (asked(j, GS_STAGE_COPIES) &&
-                     gs_memcpy_summary_build(j->c, &a->memcpy, &j->err) != 0)
-                ? -1
-                : 0;
+    j->rc = 0;
+    if (j->rc == 0 && asked(j, GS_STAGE_FACTS))
+        j->rc = gs_profile_facts_build(j->c, &a->facts, &j->err);
+    if (j->rc == 0 && asked(j, GS_STAGE_MEMORY))
+        j->rc = gs_memory_build(j->c, &a->memory, &j->err);
+    if (j->rc == 0 && asked(j, GS_STAGE_IDLE))
+        j->rc = gs_idle_build(&kept, &idle_opts, &a->idle, &j->err);
+    if (j->rc == 0 && asked(j, GS_STAGE_COMM))
+        j->rc = gs_comm_build(j->c, j->o->hta_compat, &a->comm, &j->err);
+    if (j->rc == 0 && asked(j, GS_STAGE_OPS))
+        j->rc = gs_op_summary_build(j->c, false, &a->ops, &j->err);
+    if (j->rc == 0 && asked(j, GS_STAGE_COPIES))
+        j->rc = gs_memcpy_summary_build(j->c, &a->memcpy, &j->err);
 }
 
 static int run_analyses(const gs_trace_ctx *c, const gs_summarise_opts *o, rank_analyses *a,

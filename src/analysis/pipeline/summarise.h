@@ -23,10 +23,10 @@ enum gs_stage {
     GS_STAGE_KERNELS = 1u << 8,    /* kernels by name (kernel_summary.h) */
     GS_STAGE_OPS = 1u << 9,        /* operators by name (op_summary.h) */
     GS_STAGE_COPIES = 1u << 10,    /* copies and sets (memcpy_summary.h) */
-    GS_STAGE_DIAGNOSIS = 1u << 11, /* the verdict's inputs, FLOPs and Tensor Cores (diag_inputs.h) */
+    GS_STAGE_DIAGNOSIS = 1u << 11, /* the verdict's inputs, FLOPs, Tensor Cores (diag_inputs.h) */
     GS_STAGE_SERIES = 1u << 12,    /* the series the HTML page draws (series.h) */
     GS_STAGE_STRAGGLERS = 1u << 13, /* collectives and compute per step (straggler.h) */
-    GS_STAGE_ALL = (1u << 14) - 1,
+    GS_STAGE_ALL = (GS_STAGE_STRAGGLERS << 1) - 1,
 };
 
 /* The stages `stages` needs run too: the diagnosis reads the breakdown, launch, sync, memory and

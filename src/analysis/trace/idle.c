@@ -425,8 +425,10 @@ int gs_idle_finish(gs_idle *r, gs_error *err)
     for (size_t i = 0; i < n; i++)
         r->gaps[i] = b->cands.v[i].gap;
     r->ngaps = n;
-    for (size_t k = 0; k < b->steps.n; k++)
-        b->steps.v[k].idle_pct = pct(b->steps.v[k].idle_total, b->steps.v[k].end - b->steps.v[k].start);
+    for (size_t k = 0; k < b->steps.n; k++) {
+        gs_idle_step *st = &b->steps.v[k];
+        st->idle_pct = pct(st->idle_total, st->end - st->start);
+    }
     gs_stable_sort(b->streams.v, b->streams.n, sizeof *b->streams.v, cmp_scope);
     gs_stable_sort(b->devices.v, b->devices.n, sizeof *b->devices.v, cmp_scope);
     gs_stable_sort(b->steps.v, b->steps.n, sizeof *b->steps.v, cmp_step);

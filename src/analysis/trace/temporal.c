@@ -32,7 +32,8 @@ static int fill_row(const gs_trace_ctx *c, bool hta_compat, gs_activities *acts,
     /* GPU-side sync records with a stream are busy, non-compute time in HTA's temporal breakdown: a
      * stream waiting on an event holds the queue even though no SM works, so both modes count
      * them and the numbers mean the same. */
-    const gs_activity_opts ao = {.hta_compat = hta_compat, .with_syncs = true, .window = &c->window};
+    const gs_activity_opts ao = {.hta_compat = hta_compat, .with_syncs = true,
+                                 .window = &c->window};
     memset(row, 0, sizeof *row);
     row->rank = c->trace->id.rank;
     row->path = strdup(c->trace->id.path);
