@@ -47,7 +47,8 @@ int gs_dur_groups(gs_dur_item *items, size_t n, gs_dur_group **groups, size_t *n
         *groups = NULL;
         return -1;
     }
-    qsort(items, n, sizeof *items, cmp_item);
+    if (n > 1) /* items is NULL when a summary met nothing */
+        qsort(items, n, sizeof *items, cmp_item);
     gs_ns total = 0;
     for (size_t i = 0; i < n;) {
         gs_dur_group *g = &(*groups)[(*ngroups)++];

@@ -336,8 +336,10 @@ static int own_name(gs_strtab *names, const char **s)
  * all traces are among them), each with what the host was doing and its names owned. */
 static int keep_longest(idle_build *b, gs_idle *out, const gs_trace_ctx *c, size_t first)
 {
-    candidate *v = b->cands.v + first;
     size_t n = b->cands.n - first;
+    if (n == 0)
+        return 0; /* and cands.v may be NULL */
+    candidate *v = b->cands.v + first;
     out->gaps_worth_listing += n;
     if (n > 1)
         qsort(v, n, sizeof *v, cmp_candidate);

@@ -208,7 +208,8 @@ static int group_items(op_item *items, size_t n, size_t nnames, bool by_shape)
         start[k + 1] += start[k];
     for (size_t i = 0; i < n; i++)
         sorted[start[items[i].name]++] = items[i];
-    memcpy(items, sorted, n * sizeof *items);
+    if (n)
+        memcpy(items, sorted, n * sizeof *items);
     free(sorted);
     free(start);
     for (size_t i = 0; by_shape && i < n;) {
