@@ -3,26 +3,8 @@
 
 #include "analysis/trace/kernel_summary.h"
 #include "check.h"
+#include "profile_fold.h"
 #include "trace_builder.h"
-
-/* The summary a view folds over the traces `sel` selects: each trace's context added, then
- * finished. */
-static int summarise(const gs_profile *p, const gs_select *sel, bool by_launch,
-                     gs_kernel_summary *s, gs_error *err)
-{
-    if (gs_kernel_summary_init(s, by_launch, err) != 0)
-        return -1;
-    for (size_t i = 0; i < p->traces.n; i++) {
-        if (!gs_selected(sel, &p->traces.v[i]->id))
-            continue;
-        gs_trace_ctx c = tb_ctx(p->traces.v[i], NULL);
-        int rc = gs_kernel_summary_add(s, &c, err);
-        gs_trace_ctx_free(&c);
-        if (rc != 0)
-            return -1;
-    }
-    return gs_kernel_summary_finish(s, err);
-}
 
 static const gs_kernel_row *find(const gs_kernel_summary *s, const char *name)
 {
@@ -59,7 +41,7 @@ static void test_groups_by_name_across_traces(void)
     build(&p);
     gs_kernel_summary s;
     gs_error err;
-    CHECK_INT(summarise(&p, NULL, false, &s, &err), 0);
+    CHECK_INT(fold_kernels(&p, NULL, false, &s, &err), 0);
     CHECK_INT(s.nrows, 4);
     CHECK_INT(s.total, 321);
     CHECK_STR(s.rows[0].name, "b"); /* 100 ns, 1 instance */
@@ -93,7 +75,7 @@ static void test_rank_selection(void)
     gs_kernel_summary s;
     gs_error err;
     gs_select sel = {.by_rank = true, .rank = 1};
-    CHECK_INT(summarise(&p, &sel, false, &s, &err), 0);
+    CHECK_INT(fold_kernels(&p, &sel, false, &s, &err), 0);
     CHECK_INT(s.nrows, 2);
     CHECK_STR(s.rows[0].name, "a");
     CHECK_INT(s.rows[0].time.total, 70);
@@ -109,7 +91,7 @@ static void test_by_launch_splits_a_name_by_grid_and_block(void)
     build(&p);
     gs_kernel_summary s;
     gs_error err;
-    CHECK_INT(summarise(&p, NULL, true, &s, &err), 0);
+    CHECK_INT(fold_kernels(&p, NULL, true, &s, &err), 0);
     CHECK_INT(s.nrows, 5);
     /* "a" at 1x1x1 (rank 1: 30 + 40 = 70 ns) and at 2x1x1 / 128x1x1 (rank 0: 10 + 20 = 30 ns) */
     size_t seen = 0;

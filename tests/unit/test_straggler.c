@@ -10,6 +10,7 @@
 
 #include "analysis/diagnosis/diagnose.h"
 #include "check.h"
+#include "profile_fold.h"
 #include "trace_builder.h"
 
 #define US 1000
@@ -44,40 +45,6 @@ static void build(gs_profile *p, const gs_ns *compute, const gs_ns (*extra)[STEP
         tb_add(p, rank_trace(r, compute[r], extra[r], max));
 }
 
-#define MAX_RANKS 4
-
-/* The stragglers among the ranks `sel` selects, clocks aligned, as the report finds them: each
- * rank's collectives, steps and compute per step read from its context. */
-static int stragglers(const gs_profile *p, const gs_select *sel, gs_stragglers *s, gs_error *err)
-{
-    gs_trace_ctx ctx[MAX_RANKS];
-    gs_collectives coll[MAX_RANKS];
-    gs_strag_input in[MAX_RANKS];
-    size_t n = 0;
-    int rc = 0;
-    for (size_t i = 0; i < p->traces.n && n < MAX_RANKS && rc == 0; i++) {
-        if (!gs_selected(sel, &p->traces.v[i]->id))
-            continue;
-        ctx[n] = tb_ctx(p->traces.v[i], NULL);
-        in[n] = (gs_strag_input){.id = &p->traces.v[i]->id, .coll = &coll[n],
-                                 .steps = &ctx[n].steps};
-        rc = gs_collectives_find(&ctx[n], &coll[n], err);
-        if (rc == 0 && (rc = gs_strag_compute_per_step(&ctx[n], &in[n].compute_ns)) != 0)
-            gs_collectives_free(&coll[n]);
-        if (rc != 0)
-            gs_trace_ctx_free(&ctx[n]);
-        else
-            n++;
-    }
-    if (rc == 0)
-        rc = gs_stragglers_from(in, n, true, s, err);
-    for (size_t r = 0; r < n; r++) {
-        gs_collectives_free(&coll[r]);
-        gs_trace_ctx_free(&ctx[r]);
-    }
-    return rc;
-}
-
 static void test_straggler_found(void)
 {
     const gs_ns compute[] = {6000, 6000, 7000};
@@ -86,7 +53,7 @@ static void test_straggler_found(void)
     build(&p, compute, extra);
     gs_stragglers s;
     gs_error err;
-    CHECK(stragglers(&p, NULL, &s, &err) == 0);
+    CHECK(fold_stragglers(&p, NULL, true, &s, &err) == 0);
     CHECK_INT(s.nranks, 3);
     CHECK_INT(s.n, STEPS);
     CHECK_INT(s.straggler, 2);
@@ -130,7 +97,7 @@ static void test_balanced(void)
     build(&p, compute, extra);
     gs_stragglers s;
     gs_error err;
-    CHECK(stragglers(&p, NULL, &s, &err) == 0);
+    CHECK(fold_stragglers(&p, NULL, true, &s, &err) == 0);
     CHECK_INT(s.candidate, 0);
     CHECK(s.ranks[0].last_share == 0.5);
     CHECK_INT(s.straggler, -1);
@@ -147,7 +114,7 @@ static void test_not_material(void)
     build(&p, compute, extra);
     gs_stragglers s;
     gs_error err;
-    CHECK(stragglers(&p, NULL, &s, &err) == 0);
+    CHECK(fold_stragglers(&p, NULL, true, &s, &err) == 0);
     CHECK_INT(s.candidate, 2);
     CHECK_INT(s.others_wait_ns, 100 * US);
     CHECK_INT(s.straggler, -1);
@@ -155,7 +122,7 @@ static void test_not_material(void)
 
     /* one rank selected: nothing to compare */
     gs_select only1 = {.by_rank = true, .rank = 1};
-    CHECK(stragglers(&p, &only1, &s, &err) == 0);
+    CHECK(fold_stragglers(&p, &only1, true, &s, &err) == 0);
     CHECK_INT(s.nranks, 1);
     CHECK_INT(s.n, 0);
     CHECK_INT(s.candidate, -1);
