@@ -233,6 +233,22 @@ static void test_step_counts_every_thread(void)
     gs_profile_free(&p);
 }
 
+/* A trace without operators (a kernel, its launch): no rows, no GPU time attributed. */
+static void test_no_operators(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("no_ops.json", 0);
+    tb_api(t, "cudaLaunchKernel", 0, 10, 1);
+    tb_kernel(t, "k", 20, 40, 1);
+    tb_add(&p, t);
+    gs_op_summary s;
+    gs_error err;
+    CHECK_INT(summarise(t, false, NULL, &s, &err), 0); /* src bug: see report */
+    CHECK_INT(s.nrows, 0);
+    gs_op_summary_free(&s);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
     test_recursion_counted_once();
@@ -240,5 +256,6 @@ int main(void)
     test_self_and_total_through_nesting();
     test_group_by_shape();
     test_cpu_only_orders_by_cpu_total();
+    test_no_operators(); /* last: under UBSan it stops the program (src bug: see report) */
     return check_done("test_op_summary");
 }
