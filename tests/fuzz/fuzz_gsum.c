@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sink)
         gs_gsum_write(sink, s);
     gs_report r;
-    if (gs_report_build(s, 1, true, &r, &err) == 0) { /* s is the report's now */
+    const gs_report_opts ro = {.stages = GS_STAGE_ALL, .align = true}; /* as `gpuscope report` */
+    if (gs_report_build(s, 1, &ro, &r, &err) == 0) { /* s is the report's now */
         if (sink) {
             gs_render_report(sink, &r, GS_FORMAT_TABLE, NULL, 0, true);
             gs_render_report(sink, &r, GS_FORMAT_JSON, NULL, 0, false);

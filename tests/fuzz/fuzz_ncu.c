@@ -1,6 +1,6 @@
 /* Fuzz target for the Nsight Compute CSV reader (src/ingest/ncu_csv.c) and the join with a trace
- * (analysis/trace/ncu_join.c): the join runs on an empty profile, so every kernel goes unmatched
- * but every derived number (limiter, roofline, top finding) is computed. */
+ * (analysis/trace/ncu_join.c): the join runs on the kernels of no trace, so every kernel goes
+ * unmatched but every derived number (limiter, roofline, top finding) is computed. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,9 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gs_ncu_report r;
     if (gs_ncu_read_buffer((const char *)data, size, "fuzz.csv", &r, &err) != 0)
         return 0;
-    gs_profile p = {0};
+    gs_kernel_summary no_kernels; /* the kernels by launch of no trace */
     gs_ncu_join j;
-    if (gs_ncu_join_build(&p, NULL, &r, &j, &err) == 0)
+    if (gs_kernel_summary_init(&no_kernels, true, &err) == 0 &&
+        gs_kernel_summary_finish(&no_kernels, &err) == 0 &&
+        gs_ncu_join_build(&no_kernels, &r, &j, &err) == 0)
         gs_ncu_join_free(&j);
     gs_ncu_report_free(&r);
     return 0;

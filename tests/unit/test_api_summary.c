@@ -31,9 +31,10 @@ static void test_summary(void)
     tb_api(t, "cudaMemcpy_v3020", 40, 60, 4);
     tb_api(t, "cudaStreamSynchronize", 70, 90, 0);
     tb_add(&p, t);
+    gs_trace_ctx c = tb_ctx(t, NULL);
     gs_api_summary s;
     gs_error err;
-    CHECK_INT(gs_api_summary_build(&p, NULL, &s, &err), 0);
+    CHECK_INT(gs_api_summary_build(&c, &s, &err), 0);
     CHECK_INT(s.nrows, 3);
     /* cudaLaunchKernel 20 ns total, 3 calls; cudaMemcpy and cudaStreamSynchronize 20 ns, 1 call
      * each: Total desc, then Num Calls asc, then Name asc. */
@@ -48,6 +49,7 @@ static void test_summary(void)
     CHECK_INT(launch->time.stddev, 3); /* mean 6.67: squares 7.11 + 0.44 + 11.11 = 18.67 / 2 -> 3.06 */
     CHECK(launch->time_pct > 33.33 && launch->time_pct < 33.34);
     gs_api_summary_free(&s);
+    gs_trace_ctx_free(&c);
     gs_profile_free(&p);
 }
 

@@ -55,6 +55,15 @@ static gs_trace *build(void)
     return t;
 }
 
+/* The breakdown of t over its default steps (ProfilerStep#N, warm-up left out). */
+static int breakdown(const gs_trace *t, bool tb_compat, gs_breakdown *b, gs_error *err)
+{
+    gs_trace_ctx c = tb_ctx(t, NULL);
+    int rc = gs_breakdown_build(&c, tb_compat, b, err);
+    gs_trace_ctx_free(&c);
+    return rc;
+}
+
 static void check_ns(const gs_bd_step *s, const gs_ns want[GS_BD__COUNT])
 {
     gs_ns sum = 0;
@@ -73,10 +82,11 @@ int main(void)
     *slot = t;
     gs_error err;
     gs_breakdown b;
-    gs_bd_opts opts = {0};
-    CHECK_INT(gs_breakdown_build(&p, NULL, NULL, &b, &err), 0); /* NULL: the defaults */
+    CHECK_INT(breakdown(t, false, &b, &err), 0);
     CHECK_INT(b.n, 1);
     const gs_bd_trace *bt = &b.v[0];
+    CHECK_STR(bt->id.path, "bd");
+    CHECK(bt->id.path != t->id.path); /* the breakdown's own copy */
     CHECK_INT(bt->steps.n, 1);
     CHECK_INT(bt->step[0].start, 0);
     CHECK_INT(bt->step[0].end, 120);
@@ -106,8 +116,7 @@ int main(void)
 
     /* The plugin's detection: the NCCL kernel's External id (99) is not the nccl:all_reduce op's
      * (7), so it is a Kernel: Kernel [30,60) + [80,120) = 70, Communication 0. */
-    opts.tb_compat = true;
-    CHECK_INT(gs_breakdown_build(&p, NULL, &opts, &b, &err), 0);
+    CHECK_INT(breakdown(t, true, &b, &err), 0);
     const gs_ns want_tb[GS_BD__COUNT] = {70, 10, 0, 0, 15, 5, 10, 10};
     check_ns(&b.v[0].step[0], want_tb);
     gs_breakdown_free(&b);
@@ -117,7 +126,7 @@ int main(void)
         if (t->kernels.v[i].external_id == 99)
             t->kernels.v[i].external_id = 7;
     }
-    CHECK_INT(gs_breakdown_build(&p, NULL, &opts, &b, &err), 0);
+    CHECK_INT(breakdown(t, true, &b, &err), 0);
     check_ns(&b.v[0].step[0], want);
     gs_breakdown_free(&b);
 

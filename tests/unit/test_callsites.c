@@ -50,6 +50,20 @@ static gs_trace *build(void)
     return t;
 }
 
+/* The call sites of trace t (indexed) inside the window `window` asks for (NULL: the whole
+ * trace). */
+static int summarise(const gs_trace *t, const gs_window_spec *window, gs_callsites *s,
+                     gs_error *err)
+{
+    gs_ctx_opts o = {0};
+    if (window)
+        o.window = *window;
+    gs_trace_ctx c = tb_ctx(t, &o);
+    int rc = gs_callsites_build(&c, s, err);
+    gs_trace_ctx_free(&c);
+    return rc;
+}
+
 static const gs_callsite_row *find(const gs_callsite_row *rows, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
@@ -78,7 +92,7 @@ static void test_flat_frames(void)
     tb_add(&p, build());
     gs_callsites s;
     gs_error err;
-    CHECK_INT(gs_callsites_build(&p, NULL, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], NULL, &s, &err), 0);
     CHECK_INT(s.gpu_time, 250);
     CHECK_INT(s.gpu_unattributed, 50);
     CHECK_INT(s.python_frames, 7);
@@ -103,7 +117,7 @@ static void test_call_tree(void)
     tb_add(&p, build());
     gs_callsites s;
     gs_error err;
-    CHECK_INT(gs_callsites_build(&p, NULL, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], NULL, &s, &err), 0);
     /* depth first, siblings by GPU total: <module>, Net_0, forward, Linear_0, Linear_1, helper,
      * helper */
     static const char *const names[] = {"main.py(1): <module>", "nn.Module: Net_0",
@@ -133,7 +147,7 @@ static void test_module_paths(void)
     tb_add(&p, build());
     gs_callsites s;
     gs_error err;
-    CHECK_INT(gs_callsites_build(&p, NULL, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], NULL, &s, &err), 0);
     CHECK_INT(s.nmodules, 3);
     if (s.nmodules == 3) {
         CHECK_STR(s.modules[0].name, "Net_0");
@@ -155,10 +169,10 @@ static void test_window_clips_frames(void)
 {
     gs_profile p = {0};
     tb_add(&p, build());
-    gs_select sel = {.window = {.on = true, .all_steps = true, .has_to = true, .to = 650}};
+    gs_window_spec to_650 = {.on = true, .all_steps = true, .has_to = true, .to = 650};
     gs_callsites s;
     gs_error err;
-    CHECK_INT(gs_callsites_build(&p, &sel, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], &to_650, &s, &err), 0);
     CHECK_INT(s.gpu_time, 220);
     CHECK_INT(s.gpu_unattributed, 50);
     check_row(find(s.frames, s.nframes, "main.py(1): <module>"), 1, 170, 0, 3, 650, 150);
@@ -177,7 +191,7 @@ static void test_no_python_frames(void)
     tb_add(&p, t);
     gs_callsites s;
     gs_error err;
-    CHECK_INT(gs_callsites_build(&p, NULL, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], NULL, &s, &err), 0);
     CHECK_INT(s.nframes + s.ntree + s.nmodules, 0);
     CHECK_INT(s.gpu_time, 20);
     CHECK_INT(s.gpu_unattributed, 20);

@@ -23,6 +23,15 @@ static gs_coll_args *add_args(gs_trace *t, enum gs_coll_args_on on, uint64_t cor
     return a;
 }
 
+/* The collectives of t (indexed), found through its context. */
+static int collectives_of(const gs_trace *t, gs_collectives *out, gs_error *err)
+{
+    gs_trace_ctx c = tb_ctx(t, NULL);
+    int rc = gs_collectives_find(&c, out, err);
+    gs_trace_ctx_free(&c);
+    return rc;
+}
+
 static void test_kinds_and_seq(void)
 {
     gs_trace *t = tb_new("kinds.json", 0);
@@ -46,7 +55,7 @@ static void test_kinds_and_seq(void)
     tb_add(&p, t);
     gs_collectives c;
     gs_error err;
-    CHECK_INT(gs_collectives_find(t, &c, &err), 0);
+    CHECK_INT(collectives_of(t, &c, &err), 0);
     CHECK_INT(c.n, 10); /* gemm is not communication */
     static const struct {
         gs_coll_kind kind;
@@ -107,7 +116,7 @@ static void test_args(void)
     tb_add(&p, t);
     gs_collectives c;
     gs_error err;
-    CHECK_INT(gs_collectives_find(t, &c, &err), 0);
+    CHECK_INT(collectives_of(t, &c, &err), 0);
     CHECK_INT(c.n, 6);
     if (c.n == 6) {
         CHECK_INT(c.v[0].kind, GS_COLL_ALL_REDUCE);
@@ -142,7 +151,7 @@ static void test_empty(void)
     tb_add(&p, t);
     gs_collectives c;
     gs_error err;
-    CHECK_INT(gs_collectives_find(t, &c, &err), 0);
+    CHECK_INT(collectives_of(t, &c, &err), 0);
     CHECK_INT(c.n, 0);
     gs_collectives_free(&c);
     gs_profile_free(&p);
@@ -189,7 +198,7 @@ static void test_reader(void)
     }
     /* the kernel's own args win over its op's */
     gs_collectives c;
-    CHECK_INT(gs_collectives_find(t, &c, &err), 0);
+    CHECK_INT(collectives_of(t, &c, &err), 0);
     CHECK_INT(c.n, 1);
     if (c.n == 1) {
         CHECK_INT(c.v[0].kind, GS_COLL_ALL_GATHER);

@@ -5,6 +5,7 @@
 
 #include "analysis/trace/comm.h"
 #include "check.h"
+#include "profile_fold.h"
 #include "trace_builder.h"
 
 #define US 1000
@@ -52,9 +53,7 @@ static void test_rank(void)
     tb_add(&p, build(0));
     gs_comm c;
     gs_error err;
-    const gs_step_opts so = {0};
-    const gs_comm_opts opts = {.steps = &so};
-    CHECK_INT(gs_comm_build(&p, NULL, &opts, &c, &err), 0);
+    CHECK_INT(fold_comm(&p, NULL, false, &c, &err), 0);
     CHECK_INT(c.nranks, 1);
     const gs_comm_rank *r = &c.ranks[0];
     CHECK_INT(r->compute, 220 * US);
@@ -130,8 +129,7 @@ static void test_select_and_none(void)
     tb_add(&p, t);
     gs_comm c;
     gs_error err;
-    const gs_comm_opts opts = {0};
-    CHECK_INT(gs_comm_build(&p, &(gs_select){.by_rank = true, .rank = 1}, &opts, &c, &err), 0);
+    CHECK_INT(fold_comm(&p, &(gs_select){.by_rank = true, .rank = 1}, false, &c, &err), 0);
     CHECK_INT(c.nranks, 1);
     CHECK_INT(c.ranks[0].rank, 1);
     CHECK_INT(c.ranks[0].communication, 0);
@@ -141,6 +139,37 @@ static void test_select_and_none(void)
     CHECK_INT(c.nsteps, 1); /* the whole trace as one window */
     gs_comm_free(&c);
     gs_profile_free(&p);
+}
+
+/* Rows by rank whatever order the traces come in; each rank's path is the result's own. */
+static void test_rank_order(void)
+{
+    gs_profile p = {0};
+    tb_add(&p, build(1));
+    tb_add(&p, build(0));
+    gs_comm c;
+    gs_error err;
+    CHECK_INT(fold_comm(&p, NULL, false, &c, &err), 0);
+    gs_profile_free(&p);
+    CHECK_INT(c.nranks, 2);
+    CHECK_INT(c.ranks[0].rank, 0);
+    CHECK_STR(c.ranks[0].path, "r0.json");
+    CHECK_INT(c.ranks[1].rank, 1);
+    CHECK_STR(c.ranks[1].path, "r1.json");
+    CHECK_INT(c.nkinds, 4);
+    CHECK_INT(c.kinds[0].rank, 0);
+    CHECK_INT(c.kinds[0].kind, GS_COLL_ALL_REDUCE);
+    CHECK_INT(c.kinds[1].rank, 0);
+    CHECK_INT(c.kinds[1].kind, GS_COLL_ALL_GATHER);
+    CHECK_INT(c.kinds[2].rank, 1);
+    CHECK_INT(c.nsteps, 4);
+    CHECK_INT(c.steps[0].rank, 0);
+    CHECK_INT(c.steps[0].number, 1);
+    CHECK_INT(c.steps[1].rank, 0);
+    CHECK_INT(c.steps[1].number, 2);
+    CHECK_INT(c.steps[2].rank, 1);
+    CHECK_INT(c.steps[2].number, 1);
+    gs_comm_free(&c);
 }
 
 /* --hta: HTA 0.5.0 classes (Stream Wait Event counts as computation) and µs rounding. */
@@ -159,12 +188,10 @@ static void test_hta(void)
     tb_add(&p, t);
     gs_comm c;
     gs_error err;
-    gs_comm_opts opts = {0};
-    CHECK_INT(gs_comm_build(&p, NULL, &opts, &c, &err), 0);
+    CHECK_INT(fold_comm(&p, NULL, false, &c, &err), 0);
     CHECK_INT(c.ranks[0].overlap, 1600); /* [9400, 11000) */
     gs_comm_free(&c);
-    opts.hta_compat = true;
-    CHECK_INT(gs_comm_build(&p, NULL, &opts, &c, &err), 0);
+    CHECK_INT(fold_comm(&p, NULL, true, &c, &err), 0);
     /* the gemm starts at 10 µs once rounded up; the wait [0,3) µs overlaps [1,3) */
     CHECK_INT(c.ranks[0].communication, 10000);
     CHECK_INT(c.ranks[0].overlap, 1000 + 2000);
@@ -179,6 +206,7 @@ int main(void)
     test_rank();
     test_bus_factors();
     test_select_and_none();
+    test_rank_order();
     test_hta();
     return check_done("test_comm");
 }

@@ -146,12 +146,10 @@ static gs_trace *gemm_trace(void)
 static void test_step(void)
 {
     gs_trace *t = gemm_trace();
-    gs_steps steps;
+    gs_trace_ctx ctx = tb_ctx(t, NULL); /* the default steps */
     gs_error err;
-    gs_step_opts opts = {0};
-    CHECK(gs_steps_find(t, &opts, &steps, &err) == 0);
     gs_compute c;
-    CHECK(gs_compute_build(t, &steps, &c, &err) == 0);
+    CHECK(gs_compute_build(&ctx, &c, &err) == 0);
     double gemm = 2.0 * 128 * 256 * 64;
     CHECK_INT(c.counted_ops, 4);
     CHECK_INT(c.trace_flops_ops, 2);
@@ -171,7 +169,7 @@ static void test_step(void)
     CHECK(NEAR(c.eligible_share, 8000.0 / 9000.0));
     CHECK(NEAR(c.eligible_unused_share, 3000.0 / 8000.0));
     CHECK(NEAR(c.flop_op_share, 8000.0 / 9000.0));
-    gs_steps_free(&steps);
+    gs_trace_ctx_free(&ctx);
     gs_trace_delete(t);
 }
 
@@ -189,14 +187,12 @@ static void test_outer_without_shapes(void)
     gs_error err;
     if (gs_trace_index(t, &err) != 0)
         abort();
-    gs_steps steps;
-    gs_step_opts opts = {0};
-    CHECK(gs_steps_find(t, &opts, &steps, &err) == 0);
+    gs_trace_ctx ctx = tb_ctx(t, NULL);
     gs_compute c;
-    CHECK(gs_compute_build(t, &steps, &c, &err) == 0);
+    CHECK(gs_compute_build(&ctx, &c, &err) == 0);
     CHECK_INT(c.counted_ops, 1);
     CHECK(NEAR(c.flops_per_step, 2.0 * 128 * 256 * 64));
-    gs_steps_free(&steps);
+    gs_trace_ctx_free(&ctx);
     gs_trace_delete(t);
 }
 

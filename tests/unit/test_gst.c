@@ -85,11 +85,11 @@ static void test_round_trip(void)
         return;
     CHECK_STR(gs_trace_str(t, t->format), "gst");
     CHECK_INT(t->pid, 77);
-    CHECK_INT(t->rank, 3);
-    CHECK_INT(t->world_size, 8);
-    CHECK_INT(t->rank_source, GS_RANK_FROM_METADATA);
+    CHECK_INT(t->id.rank, 3);
+    CHECK_INT(t->id.world_size, 8);
+    CHECK_INT(t->id.source, GS_RANK_FROM_METADATA);
     CHECK_STR(gs_trace_str(t, t->hostname), "host-a");
-    CHECK_INT(t->epoch_ns, 1700000000000000000);
+    CHECK_INT(t->id.epoch_ns, 1700000000000000000);
     CHECK_INT(t->lost[GS_LOSS_DROPPED], 17);
     CHECK_INT(t->devices.n, 1);
     const gs_device *d = &t->devices.v[0];

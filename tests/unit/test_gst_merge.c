@@ -316,8 +316,8 @@ static void test_merge_three(void)
     /* The first PROCESS record (A's: the sampler has none) names the trace. */
     CHECK_INT(t->pid, 100);
     CHECK_STR(gs_trace_str(t, t->hostname), "hostA");
-    CHECK_INT(t->rank, 0);
-    CHECK_INT(t->world_size, 2);
+    CHECK_INT(t->id.rank, 0);
+    CHECK_INT(t->id.world_size, 2);
     CHECK_INT(t->lost[GS_LOSS_DROPPED], 3 + 5 + 1 + 2);
     CHECK_INT(t->kernels.n, 2);
     if (t->kernels.n == 2) {
@@ -388,7 +388,7 @@ static void test_merge_three(void)
     if (t) {
         CHECK_INT(t->pid, 200);
         CHECK_STR(gs_trace_str(t, t->hostname), "hostB");
-        CHECK_INT(t->rank, 1);
+        CHECK_INT(t->id.rank, 1);
         CHECK_INT(t->kernels.n, 2);
         if (t->kernels.n == 2) {
             CHECK_STR(gs_trace_str(t, t->kernels.v[0].name), "kernA");

@@ -34,6 +34,15 @@ static gs_trace *build_streams(void)
     return t;
 }
 
+/* The idle analysis of t over its whole trace and default steps. */
+static int idle(const gs_trace *t, const gs_idle_opts *opts, gs_idle *out, gs_error *err)
+{
+    gs_trace_ctx c = tb_ctx(t, NULL);
+    int rc = gs_idle_build(&c, opts, out, err);
+    gs_trace_ctx_free(&c);
+    return rc;
+}
+
 static void check_totals(const gs_gap_totals *g, gs_ns hw, gs_ns kw, gs_ns other)
 {
     CHECK_INT(g->total[GS_GAP_HOST_WAIT], hw);
@@ -50,7 +59,7 @@ static void test_classification(void)
     tb_add(&p, build_streams());
     gs_idle r;
     gs_error err;
-    CHECK_INT(gs_idle_build(&p, NULL, &(gs_idle_opts){.max_gaps = 10}, &r, &err), 0);
+    CHECK_INT(idle(p.traces.v[0], &(gs_idle_opts){.max_gaps = 10}, &r, &err), 0);
     CHECK_INT(r.nstreams, 2);
     CHECK_INT(r.streams[0].stream, 7);
     CHECK_INT(r.streams[0].activities, 4);
@@ -78,7 +87,7 @@ static void test_classification(void)
     CHECK_INT(r.steps[0].idle_total, 165 * US);
     gs_idle_free(&r);
 
-    CHECK_INT(gs_idle_build(&p, NULL, &(gs_idle_opts){.max_gaps = 1}, &r, &err), 0);
+    CHECK_INT(idle(p.traces.v[0], &(gs_idle_opts){.max_gaps = 1}, &r, &err), 0);
     CHECK_INT(r.ngaps, 1);
     CHECK_INT(r.gaps_worth_listing, 3);
     gs_idle_free(&r);
@@ -97,10 +106,10 @@ static void test_overlap_on_a_stream(void)
     tb_add(&p, t);
     gs_idle r;
     gs_error err;
-    CHECK_INT(gs_idle_build(&p, NULL, &(gs_idle_opts){0}, &r, &err), 0);
+    CHECK_INT(idle(p.traces.v[0], &(gs_idle_opts){0}, &r, &err), 0); /* src bug: see report */
     check_totals(&r.streams[0].gaps, 0, 0, 0);
     gs_idle_free(&r);
-    CHECK_INT(gs_idle_build(&p, NULL, &(gs_idle_opts){.hta_compat = true}, &r, &err), 0);
+    CHECK_INT(idle(p.traces.v[0], &(gs_idle_opts){.hta_compat = true}, &r, &err), 0);
     check_totals(&r.streams[0].gaps, 0, -40 * US, 0);
     gs_idle_free(&r);
     gs_profile_free(&p);
@@ -125,7 +134,7 @@ static void test_host_activity(void)
     tb_add(&p, t);
     gs_idle r;
     gs_error err;
-    CHECK_INT(gs_idle_build(&p, NULL, &(gs_idle_opts){.max_gaps = 10}, &r, &err), 0);
+    CHECK_INT(idle(p.traces.v[0], &(gs_idle_opts){.max_gaps = 10}, &r, &err), 0);
     CHECK_INT(r.ngaps, 1);
     const gs_gap *g = &r.gaps[0];
     CHECK_INT(g->start, 1 * MS);
@@ -151,7 +160,7 @@ static void test_host_activity(void)
 int main(void)
 {
     test_classification();
-    test_overlap_on_a_stream();
     test_host_activity();
+    test_overlap_on_a_stream(); /* last: under UBSan it stops the program (src bug: see report) */
     return check_done("test_idle");
 }

@@ -63,9 +63,10 @@ static void test_collect_classes(void)
     add_sync(t, "Stream Wait Event", 7, 500, 510);
     add_sync(t, "Context Sync", -1, 600, 700);
     tb_add(&p, t);
+    gs_trace_ctx c = tb_ctx(t, NULL);
 
     gs_activities a = {0};
-    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){.with_syncs = true}, &a), 0);
+    CHECK_INT(gs_activities_collect(&c, &(gs_activity_opts){.with_syncs = true}, &a), 0);
     CHECK_INT(a.n, 4); /* Context Sync has no stream */
     CHECK_INT(a.v[0].start, 0);
     CHECK_INT(a.v[0].kclass, GS_KCLASS_COMPUTE);
@@ -73,9 +74,10 @@ static void test_collect_classes(void)
     CHECK_INT(a.v[2].kclass, GS_KCLASS_COMMUNICATION);
     CHECK_INT(a.v[3].kclass, GS_KCLASS_OTHER);
     CHECK_STR(gs_activity_name(t, &a.v[2]), "ncclDevKernel_AllReduce");
-    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){0}, &a), 0);
+    CHECK_INT(gs_activities_collect(&c, &(gs_activity_opts){0}, &a), 0);
     CHECK_INT(a.n, 3);
     free(a.v);
+    gs_trace_ctx_free(&c);
     gs_profile_free(&p);
 }
 
@@ -93,17 +95,19 @@ static void test_hta_cut_and_rounding(void)
     tb_kernel(t, "b", 120000, 130000, 2);
     tb_kernel(t, "no_launch", 40000, 50000, 0);
     tb_add(&p, t);
+    gs_trace_ctx c = tb_ctx(t, NULL);
 
     gs_activities a = {0};
-    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){.hta_compat = true}, &a), 0);
+    CHECK_INT(gs_activities_collect(&c, &(gs_activity_opts){.hta_compat = true}, &a), 0);
     CHECK_INT(a.n, 1);
     CHECK_INT(a.v[0].start, 21000);
     CHECK_INT(a.v[0].end, 30000);
     CHECK_INT(a.v[0].launch, 10000);
-    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){0}, &a), 0);
+    CHECK_INT(gs_activities_collect(&c, &(gs_activity_opts){0}, &a), 0);
     CHECK_INT(a.n, 3); /* gpuscope keeps the whole trace */
     CHECK_INT(a.v[0].start, 20500);
     free(a.v);
+    gs_trace_ctx_free(&c);
     gs_profile_free(&p);
 }
 
@@ -117,14 +121,16 @@ static void test_hta_float_rounding(void)
     tb_kernel(t, "a", ts, ts + 4928, 0);
     tb_kernel(t, "b", ts + 10500, ts + 12000, 0);
     tb_add(&p, t);
+    gs_trace_ctx c = tb_ctx(t, NULL);
     gs_activities a = {0};
-    CHECK_INT(gs_activities_collect(t, &(gs_activity_opts){.hta_compat = true}, &a), 0);
+    CHECK_INT(gs_activities_collect(&c, &(gs_activity_opts){.hta_compat = true}, &a), 0);
     CHECK_INT(a.n, 2);
     CHECK_INT(a.v[0].start, ts);
     CHECK_INT(a.v[0].end, ts + 5000);
     CHECK_INT(a.v[1].start, ts + 11000);
     CHECK_INT(a.v[1].end, ts + 12000);
     free(a.v);
+    gs_trace_ctx_free(&c);
     gs_profile_free(&p);
 }
 

@@ -75,10 +75,10 @@ static void test_modern(void)
         return;
     }
     CHECK_STR(str(t, t->format), "kineto");
-    CHECK_INT(t->rank, 3);
-    CHECK_INT(t->world_size, 8);
-    CHECK_INT(t->rank_source, GS_RANK_FROM_METADATA);
-    CHECK_INT(t->epoch_ns, 1700000000000000000LL);
+    CHECK_INT(t->id.rank, 3);
+    CHECK_INT(t->id.world_size, 8);
+    CHECK_INT(t->id.source, GS_RANK_FROM_METADATA);
+    CHECK_INT(t->id.epoch_ns, 1700000000000000000LL);
     CHECK_INT(t->devices.n, 1);
     CHECK_STR(str(t, t->devices.v[0].name), "NVIDIA H100 80GB HBM3");
     CHECK_INT(t->devices.v[0].num_sms, 132);
@@ -177,9 +177,9 @@ static void test_old_dialect(void)
         fprintf(stderr, "  %s\n", err.msg);
         return;
     }
-    CHECK_INT(t->rank, 12); /* no distributedInfo: taken from the file name */
-    CHECK_INT(t->rank_source, GS_RANK_FROM_FILENAME);
-    CHECK_INT(t->epoch_ns, 0);
+    CHECK_INT(t->id.rank, 12); /* no distributedInfo: taken from the file name */
+    CHECK_INT(t->id.source, GS_RANK_FROM_FILENAME);
+    CHECK_INT(t->id.epoch_ns, 0);
     CHECK_INT(t->ranges.n, 1);
     CHECK_INT(t->ranges.v[0].tid, 25738);
     CHECK_INT(t->ranges.v[0].external_id, 9);

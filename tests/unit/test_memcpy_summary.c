@@ -28,9 +28,10 @@ static void test_summary(void)
     tb_memop(t, GS_MEMOP_DTOH, GS_LOC_DEVICE, GS_LOC_PINNED, 500, 700, 750, 0);
     tb_memop(t, GS_MEMOP_MEMSET, GS_LOC_UNKNOWN, GS_LOC_DEVICE, 64, 800, 802, 0);
     tb_add(&p, t);
+    gs_trace_ctx c = tb_ctx(t, NULL);
     gs_memcpy_summary s;
     gs_error err;
-    CHECK_INT(gs_memcpy_summary_build(&p, NULL, &s, &err), 0);
+    CHECK_INT(gs_memcpy_summary_build(&c, &s, &err), 0);
     CHECK_INT(s.nrows, 4);
     /* 400 ns pageable HtoD; 50 ns pinned HtoD and 50 ns DtoH tie (1 each): by operation name */
     CHECK_STR(s.rows[0].operation, "HtoD (Pageable -> Device)");
@@ -52,6 +53,7 @@ static void test_summary(void)
     CHECK_INT(s.rows[3].kind, GS_MEMOP_MEMSET);
     CHECK_INT(s.rows[3].bytes, 64);
     gs_memcpy_summary_free(&s);
+    gs_trace_ctx_free(&c);
     gs_profile_free(&p);
 }
 

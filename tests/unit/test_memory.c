@@ -47,6 +47,16 @@ static gs_trace *build(void)
     return t;
 }
 
+/* The memory summary of t (indexed) over its whole trace, with the steps `steps` finds. */
+static int summarise(const gs_trace *t, const gs_step_opts *steps, gs_memory_summary *s,
+                     gs_error *err)
+{
+    gs_trace_ctx c = tb_ctx(t, &(gs_ctx_opts){.steps = *steps});
+    int rc = gs_memory_build(&c, s, err);
+    gs_trace_ctx_free(&c);
+    return rc;
+}
+
 static void check_op(const gs_mem_op *op, const char *name, uint64_t allocs, uint64_t self_allocs,
                      int64_t bytes, int64_t self_bytes, int64_t increase, int64_t self_increase)
 {
@@ -122,7 +132,7 @@ static void test_downsample(void)
     gs_memory_summary s;
     gs_error err;
     gs_step_opts opts = {0};
-    CHECK_INT(gs_memory_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], &opts, &s, &err), 0);
     CHECK_INT(s.ndevices, 1);
     if (s.ndevices == 1) {
         const gs_mem_device *d = &s.devices[0];
@@ -157,7 +167,7 @@ static void test_leak(size_t nsteps, bool want)
     gs_memory_summary s;
     gs_error err;
     gs_step_opts opts = {.keep_warmup = true};
-    CHECK_INT(gs_memory_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], &opts, &s, &err), 0);
     CHECK_INT(s.ndevices, 1);
     if (s.ndevices == 1) {
         CHECK(s.devices[0].slope > (double)(32LL << 20) - 1 &&
@@ -198,7 +208,7 @@ static void test_cuda_allocations(void)
     gs_memory_summary s;
     gs_error err;
     gs_step_opts opts = {.keep_warmup = true};
-    CHECK_INT(gs_memory_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], &opts, &s, &err), 0);
     CHECK_INT(s.ndevices, 1);
     if (s.ndevices == 1) {
         const gs_mem_device *d = &s.devices[0];
@@ -240,7 +250,7 @@ int main(void)
     gs_memory_summary s;
     gs_error err;
     gs_step_opts opts = {0};
-    CHECK_INT(gs_memory_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], &opts, &s, &err), 0);
     CHECK_INT(s.ndevices, 2); /* CUDA first, then the host */
     if (s.ndevices == 2) {
         test_cuda(&s.devices[0]);

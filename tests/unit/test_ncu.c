@@ -60,6 +60,22 @@ static void test_details_page(void)
     gs_ncu_report_free(&r);
 }
 
+/* ncu's kernels joined with t's kernels by launch (the whole trace), as `kernels --ncu` joins
+ * them: the summary, finished, is handed to the join. */
+static int join(const gs_trace *t, const gs_ncu_report *r, gs_ncu_join *j, gs_error *err)
+{
+    gs_trace_ctx c = tb_ctx(t, NULL);
+    gs_kernel_summary by_launch;
+    int rc = gs_kernel_summary_build(&c, true, &by_launch, err);
+    gs_trace_ctx_free(&c);
+    if (rc != 0)
+        return -1;
+    rc = gs_ncu_join_build(&by_launch, r, j, err);
+    CHECK_INT(by_launch.nrows, 0); /* the join took the summary over */
+    CHECK(by_launch.rows == NULL);
+    return rc;
+}
+
 static const char raw[] =
     "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"gpu__time_duration.sum\","
     "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\","
@@ -96,7 +112,7 @@ static void test_raw_page_and_join(void)
     tb_launch_config(t, 8, 128);
     tb_add(&p, t);
     gs_ncu_join j;
-    CHECK_INT(gs_ncu_join_build(&p, NULL, &r, &j, &err), 0);
+    CHECK_INT(join(p.traces.v[0], &r, &j, &err), 0);
     CHECK_INT(j.nrows, 1);
     CHECK_INT(j.matched, 0); /* grid (4,2,1) is in no trace kernel */
     gs_ncu_join_free(&j);
@@ -107,7 +123,7 @@ static void test_raw_page_and_join(void)
     tb_kernel(t, "gemm_kernel", 0, 10, 0);
     t->kernels.v[0].grid[0] = 4, t->kernels.v[0].grid[1] = 2, t->kernels.v[0].block[0] = 128;
     tb_add(&p, t);
-    CHECK_INT(gs_ncu_join_build(&p, NULL, &r, &j, &err), 0);
+    CHECK_INT(join(p.traces.v[0], &r, &j, &err), 0);
     CHECK_INT(j.matched, 1);
     CHECK_INT(j.rows[0].match, GS_NCU_MATCH_NAME);
     CHECK_INT(j.rows[0].trace->time.total, 10);
@@ -134,7 +150,8 @@ static void test_join_by_function(void)
     t->kernels.v[1].grid[0] = 4, t->kernels.v[1].grid[1] = 2, t->kernels.v[1].block[0] = 128;
     tb_add(&p, t);
     gs_ncu_join j;
-    CHECK_INT(gs_ncu_join_build(&p, NULL, &r, &j, &err), 0);
+    CHECK_INT(join(p.traces.v[0], &r, &j, &err), 0);
+    gs_profile_free(&p); /* the join owns the trace's kernel names */
     CHECK_INT(j.nrows, 3);
     CHECK_INT(j.matched, 2);
     CHECK_INT(j.rows[0].match, GS_NCU_MATCH_NAME);
@@ -146,7 +163,6 @@ static void test_join_by_function(void)
     CHECK_STR(j.rows[1].trace->name, norm);
     CHECK_INT(j.rows[2].match, GS_NCU_UNMATCHED);
     gs_ncu_join_free(&j);
-    gs_profile_free(&p);
     gs_ncu_report_free(&r);
 }
 

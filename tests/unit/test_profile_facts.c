@@ -6,7 +6,7 @@
 static gs_trace *rank_trace(const char *path, int32_t rank)
 {
     gs_trace *t = tb_new(path, rank);
-    t->world_size = 2;
+    t->id.world_size = 2;
     tb_device(t, 0, "NVIDIA A100-SXM4-80GB", 85899345920ull, 108, 8, 0);
     tb_device(t, 1, "NVIDIA A100-SXM4-80GB", 85899345920ull, 108, 8, 0);
     tb_range(t, GS_RANGE_ANNOTATION, "ProfilerStep#1", 0, 100, NULL);
@@ -18,6 +18,23 @@ static gs_trace *rank_trace(const char *path, int32_t rank)
     tb_memop(t, GS_MEMOP_HTOD, GS_LOC_PINNED, GS_LOC_DEVICE, 4, 40, 41, 0);
     tb_api(t, "cudaLaunchKernel", 11, 12, 0);
     return t;
+}
+
+/* The facts of the ranks `sel` selects, each trace's context added, then finished. */
+static int facts(const gs_profile *p, const gs_select *sel, gs_profile_facts *f, gs_error *err)
+{
+    if (gs_profile_facts_init(f, err) != 0)
+        return -1;
+    for (size_t i = 0; i < p->traces.n; i++) {
+        if (!gs_selected(sel, &p->traces.v[i]->id))
+            continue;
+        gs_trace_ctx c = tb_ctx(p->traces.v[i], NULL);
+        int rc = gs_profile_facts_add(f, &c, err);
+        gs_trace_ctx_free(&c);
+        if (rc != 0)
+            return -1;
+    }
+    return gs_profile_facts_finish(f, err);
 }
 
 static void test_step_names(void)
@@ -39,7 +56,7 @@ static void test_two_ranks(void)
     tb_add(&p, r1);
     gs_profile_facts f;
     gs_error err;
-    CHECK_INT(gs_profile_facts_build(&p, NULL, &f, &err), 0);
+    CHECK_INT(facts(&p, NULL, &f, &err), 0);
     CHECK_INT(f.nfiles, 2);
     CHECK_STR(f.files[0].path, "rank0.json");
     CHECK_STR(f.files[0].format, "kineto");
@@ -66,11 +83,35 @@ static void test_two_ranks(void)
     gs_profile_facts_free(&f);
 
     gs_select sel = {.by_rank = true, .rank = 1};
-    CHECK_INT(gs_profile_facts_build(&p, &sel, &f, &err), 0);
+    CHECK_INT(facts(&p, &sel, &f, &err), 0);
     CHECK_INT(f.nfiles, 1);
     CHECK_INT(f.nranks, 1);
     CHECK_INT(f.span, 300);
     CHECK_INT(f.events.kernels, 1);
+    /* the facts own their names: they outlive the traces */
+    gs_profile_free(&p);
+    CHECK_STR(f.files[0].path, "rank1.json");
+    CHECK_STR(f.files[0].format, "kineto");
+    CHECK_STR(f.devices[0].name, "NVIDIA A100-SXM4-80GB");
+    gs_profile_facts_free(&f);
+}
+
+/* Files are listed by rank, whatever order the traces were added in. */
+static void test_files_by_rank(void)
+{
+    gs_profile p = {0};
+    tb_add(&p, rank_trace("b/rank1.json", 1));
+    tb_add(&p, rank_trace("a/rank0.json", 0));
+    gs_profile_facts f;
+    gs_error err;
+    CHECK_INT(facts(&p, NULL, &f, &err), 0);
+    CHECK_INT(f.nfiles, 2);
+    if (f.nfiles == 2) {
+        CHECK_INT(f.files[0].rank, 0);
+        CHECK_STR(f.files[0].path, "a/rank0.json");
+        CHECK_INT(f.files[1].rank, 1);
+        CHECK_STR(f.files[1].path, "b/rank1.json");
+    }
     gs_profile_facts_free(&f);
     gs_profile_free(&p);
 }
@@ -79,5 +120,6 @@ int main(void)
 {
     test_step_names();
     test_two_ranks();
+    test_files_by_rank();
     return check_done("test_profile_facts");
 }

@@ -14,6 +14,7 @@
 #include "analysis/pipeline/summarise.h"
 #include "check.h"
 #include "analysis/pipeline/gsum_write.h"
+#include "profile_fold.h"
 #include "rank_fixture.h"
 
 static void fixture_profile(gs_profile *p)
@@ -27,15 +28,26 @@ static void fixture_profile(gs_profile *p)
     }
 }
 
+/* The summary of t as the report makes it: every stage, the default steps. */
+static int summarise(const gs_trace *t, bool detail, gs_rank_summary *s, gs_error *err)
+{
+    gs_trace_ctx c = tb_ctx(t, NULL);
+    int rc = gs_rank_summarise(&c, &(gs_summarise_opts){.stages = GS_STAGE_ALL, .detail = detail},
+                               s, err);
+    gs_trace_ctx_free(&c);
+    return rc;
+}
+
+static const gs_report_opts whole_report = {.stages = GS_STAGE_ALL, .align = true};
+
 /* The report of the profile's traces summarised one by one (rank 1 first: the merge sorts). */
 static void merged_report(const gs_profile *p, bool detail, gs_report *r)
 {
     gs_rank_summary *v = calloc(2, sizeof *v);
     gs_error err;
-    const gs_step_opts steps = {0};
-    CHECK(gs_rank_summarise(p->traces.v[1], &steps, detail, &v[0], &err) == 0);
-    CHECK(gs_rank_summarise(p->traces.v[0], &steps, detail, &v[1], &err) == 0);
-    CHECK(gs_report_build(v, 2, true, r, &err) == 0);
+    CHECK(summarise(p->traces.v[1], detail, &v[0], &err) == 0);
+    CHECK(summarise(p->traces.v[0], detail, &v[1], &err) == 0);
+    CHECK(gs_report_build(v, 2, &whole_report, r, &err) == 0);
 }
 
 static bool same_stats(const gs_dur_stats *a, const gs_dur_stats *b)
@@ -63,7 +75,7 @@ static void test_merge_equals_traces(void)
     CHECK_INT(r.facts.ndevices, 2);
 
     gs_kernel_summary k;
-    CHECK(gs_kernel_summary_build(&p, NULL, false, &k, &err) == 0);
+    CHECK(fold_kernels(&p, NULL, false, &k, &err) == 0);
     CHECK_INT(r.kernels.nrows, k.nrows);
     for (size_t i = 0; i < k.nrows && i < r.kernels.nrows; i++) {
         CHECK_STR(r.kernels.rows[i].name, k.rows[i].name);
@@ -82,7 +94,7 @@ static void test_merge_equals_traces(void)
     gs_kernel_summary_free(&k);
 
     gs_op_summary o;
-    CHECK(gs_op_summary_build(&p, NULL, false, NULL, &o, &err) == 0);
+    CHECK(fold_ops(&p, NULL, false, &o, &err) == 0);
     CHECK_INT(r.ops.nrows, o.nrows);
     for (size_t i = 0; i < o.nrows && i < r.ops.nrows; i++) {
         CHECK_STR(r.ops.rows[i].name, o.rows[i].name);
@@ -96,7 +108,7 @@ static void test_merge_equals_traces(void)
     gs_op_summary_free(&o);
 
     gs_memcpy_summary m;
-    CHECK(gs_memcpy_summary_build(&p, NULL, &m, &err) == 0);
+    CHECK(fold_copies(&p, NULL, &m, &err) == 0);
     CHECK_INT(r.memcpy.nrows, 1);
     CHECK_INT(m.nrows, 1);
     CHECK(same_stats(&r.memcpy.rows[0].time, &m.rows[0].time));
@@ -107,8 +119,7 @@ static void test_merge_equals_traces(void)
 
     /* stragglers and clock offsets through the same code as the traces' */
     gs_stragglers s;
-    const gs_strag_opts so = {.align = true};
-    CHECK(gs_stragglers_build(&p, NULL, &so, &s, &err) == 0);
+    CHECK(fold_stragglers(&p, NULL, true, &s, &err) == 0);
     CHECK_INT(r.stragglers.nranks, 2);
     CHECK_INT(r.stragglers.n, s.n);
     CHECK_INT(r.stragglers.candidate, 1);
@@ -124,8 +135,7 @@ static void test_merge_equals_traces(void)
     gs_stragglers_free(&s);
 
     gs_comm c;
-    const gs_comm_opts co = {0};
-    CHECK(gs_comm_build(&p, NULL, &co, &c, &err) == 0);
+    CHECK(fold_comm(&p, NULL, false, &c, &err) == 0);
     CHECK_INT(r.comm.nranks, c.nranks);
     for (size_t i = 0; i < c.nranks && i < r.comm.nranks; i++)
         CHECK(r.comm.ranks[i].communication == c.ranks[i].communication &&
@@ -175,10 +185,9 @@ static void test_one_rank(void)
     gs_trace *t = fixture_rank(0);
     gs_rank_summary *v = calloc(1, sizeof *v);
     gs_error err;
-    const gs_step_opts steps = {0};
     gs_report r;
-    CHECK(gs_rank_summarise(t, &steps, true, v, &err) == 0);
-    CHECK(gs_report_build(v, 1, true, &r, &err) == 0);
+    CHECK(summarise(t, true, v, &err) == 0);
+    CHECK(gs_report_build(v, 1, &whole_report, &r, &err) == 0);
     CHECK_INT(r.stragglers.nranks, 1);
     CHECK_INT(r.stragglers.n, 0);
     CHECK_INT(r.stragglers.straggler, -1);
@@ -196,8 +205,7 @@ static void write_summary(const char *dir, int32_t rank)
     gs_trace *t = fixture_rank(rank);
     gs_rank_summary s;
     gs_error err;
-    const gs_step_opts steps = {0};
-    CHECK(gs_rank_summarise(t, &steps, false, &s, &err) == 0);
+    CHECK(summarise(t, false, &s, &err) == 0);
     char path[256];
     snprintf(path, sizeof path, "%s/rank-%d.gsum", dir, (int)rank);
     FILE *f = fopen(path, "w");
@@ -219,10 +227,10 @@ static void test_pipeline(void)
     const char *paths[] = {dir};
     gs_rank_inputs in;
     gs_error err;
-    CHECK(gs_rank_inputs_list(paths, 1, &in, &err) == 0);
+    CHECK(gs_rank_inputs_list(paths, 1, true, &in, &err) == 0);
     CHECK_INT(in.n, 2);
     CHECK_INT(in.ngsum, 2);
-    gs_pipeline_opts o = {.align = true};
+    gs_pipeline_opts o = {.load.summary.stages = GS_STAGE_ALL, .align = true};
     gs_report r;
     CHECK(gs_pipeline_report(&in, &o, &r, &err) == 0);
     CHECK_INT(r.nranks, 2);

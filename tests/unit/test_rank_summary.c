@@ -12,6 +12,16 @@
 #include "analysis/pipeline/merge.h"
 #include "rank_fixture.h"
 
+/* The summary of t as report and summarize make it: every stage, the default steps. */
+static int summarise(const gs_trace *t, bool detail, gs_rank_summary *s, gs_error *err)
+{
+    gs_trace_ctx c = tb_ctx(t, NULL);
+    int rc = gs_rank_summarise(&c, &(gs_summarise_opts){.stages = GS_STAGE_ALL, .detail = detail},
+                               s, err);
+    gs_trace_ctx_free(&c);
+    return rc;
+}
+
 static const gs_sum_kernel *kernel_named(const gs_rank_summary *s, const char *name)
 {
     for (size_t i = 0; i < s->nkernels; i++)
@@ -25,9 +35,10 @@ static void test_summary(void)
     gs_trace *t = fixture_rank(1);
     gs_rank_summary s;
     gs_error err;
-    const gs_step_opts steps = {0};
-    CHECK(gs_rank_summarise(t, &steps, true, &s, &err) == 0);
+    CHECK(summarise(t, true, &s, &err) == 0);
+    CHECK_INT(s.stages, GS_STAGE_ALL);
     CHECK_STR(s.id.path, "rank-1.json");
+    CHECK(s.id.path != t->id.path); /* the summary's own copy */
     CHECK_INT(s.id.rank, 1);
     CHECK_INT(s.id.world_size, 2);
     CHECK_STR(s.format, "kineto");
@@ -73,6 +84,35 @@ static void test_summary(void)
     gs_trace_delete(t);
 }
 
+/* A command that shows one section asks for its stage alone: the communication, without the
+ * kernels, operators or copies; the diagnosis brings the stages it reads. */
+static void test_stages(void)
+{
+    CHECK_INT(gs_stages_needed(GS_STAGE_COMM), GS_STAGE_COMM);
+    CHECK_INT(gs_stages_needed(GS_STAGE_DIAGNOSIS),
+              GS_STAGE_DIAGNOSIS | GS_STAGE_BREAKDOWN | GS_STAGE_LAUNCH | GS_STAGE_SYNC |
+                  GS_STAGE_MEMORY | GS_STAGE_COMM);
+    CHECK_INT(gs_stages_needed(GS_STAGE_SERIES),
+              GS_STAGE_SERIES | GS_STAGE_BREAKDOWN | GS_STAGE_MEMORY);
+    char buf[64];
+    CHECK_STR(gs_stages_describe(GS_STAGE_FACTS | GS_STAGE_COMM, buf, sizeof buf), "facts, comm");
+
+    gs_trace *t = fixture_rank(1);
+    gs_trace_ctx c = tb_ctx(t, NULL);
+    gs_rank_summary s;
+    gs_error err;
+    CHECK(gs_rank_summarise(&c, &(gs_summarise_opts){.stages = GS_STAGE_COMM}, &s, &err) == 0);
+    CHECK_INT(s.stages, GS_STAGE_COMM);
+    CHECK_INT(s.comm.collectives, STEPS);
+    CHECK_INT(s.steps.n, STEPS); /* the steps, whatever the stages */
+    CHECK_INT(s.nkernels, 0);
+    CHECK_INT(s.nops, 0);
+    CHECK_INT(s.ncopies, 0);
+    gs_rank_summary_free(&s);
+    gs_trace_ctx_free(&c);
+    gs_trace_delete(t);
+}
+
 /* The charts' series: one bar per step, the utilization buckets add up to the union of kernels
  * (per step [T + 100, T + 100 + CMAX + 600): 7603 µs). */
 static void test_series(void)
@@ -80,8 +120,7 @@ static void test_series(void)
     gs_trace *t = fixture_rank(0);
     gs_rank_summary s;
     gs_error err;
-    const gs_step_opts steps = {0};
-    CHECK(gs_rank_summarise(t, &steps, false, &s, &err) == 0);
+    CHECK(summarise(t, false, &s, &err) == 0);
     const gs_rank_series *v = &s.series;
     CHECK(v->has_util && v->has_steps && v->has_memory);
     CHECK(v->util.kernels);
@@ -125,8 +164,7 @@ static void test_round_trip(void)
     gs_trace *t = fixture_rank(1);
     gs_rank_summary s, back;
     gs_error err;
-    const gs_step_opts steps = {0};
-    CHECK(gs_rank_summarise(t, &steps, true, &s, &err) == 0);
+    CHECK(summarise(t, true, &s, &err) == 0);
     size_t n1, n2;
     char *first = write_gsum(&s, &n1);
     CHECK(gs_gsum_read_buffer(first, n1, "rank-1.gsum", &back, &err) == 0);
@@ -182,8 +220,7 @@ static void test_tracing_cost(void)
     t->collector_overhead_ns = 34397636;
     gs_rank_summary s, back;
     gs_error err;
-    const gs_step_opts steps = {0};
-    CHECK(gs_rank_summarise(t, &steps, false, &s, &err) == 0);
+    CHECK(summarise(t, false, &s, &err) == 0);
     CHECK(s.has_tracing_cost);
     CHECK_INT(s.tracing_cost_ns, 34397636);
     size_t n;
@@ -260,6 +297,7 @@ static void test_bad_indexes(void)
 int main(void)
 {
     test_summary();
+    test_stages();
     test_series();
     test_round_trip();
     test_tracing_cost();

@@ -13,9 +13,14 @@
 static void fake(gs_rank_summary *s, const char *path, int rank, long start, long end)
 {
     gs_error err;
-    CHECK_INT(gs_rank_summary_init(s, path, &err), 0);
-    s->id.rank = rank;
-    s->id.world_size = 2;
+    char own_path[64];
+    snprintf(own_path, sizeof own_path, "%s", path);
+    const gs_rank_id id = {.path = own_path, .rank = rank, .world_size = 2};
+    CHECK_INT(gs_rank_summary_init(s, &id, &err), 0);
+    CHECK(s->id.path != own_path); /* the summary's own copy */
+    CHECK_STR(s->id.path, path);
+    CHECK_INT(s->id.rank, rank);
+    CHECK_INT(s->id.world_size, 2);
     s->series.has_util = true;
     s->series.util.first = start * MS;
     s->series.util.last = end * MS;

@@ -94,13 +94,24 @@ static gs_trace *make_indexed_loop(const loop_opts *o, gs_ns *iteration_start)
     return t;
 }
 
+/* gs_steps_detect with the trace's names, as gs_steps_find calls it. */
+static int detect(const gs_trace *t, gs_detected_steps *d, gs_error *err)
+{
+    gs_names names;
+    if (gs_names_classify(t, &names, err) != 0)
+        return -1;
+    int rc = gs_steps_detect(t, &names, d, err);
+    gs_names_free(&names);
+    return rc;
+}
+
 static void check_detected(const loop_opts *o, size_t want_steps, const char *what)
 {
     gs_ns starts[64];
     gs_trace *t = make_indexed_loop(o, starts);
     gs_detected_steps d;
     gs_error err;
-    CHECK_INT(gs_steps_detect(t, &d, &err), 0);
+    CHECK_INT(detect(t, &d, &err), 0);
     if (d.n != want_steps)
         fprintf(stderr, "%s: %zu steps, want %zu\n", what, d.n, want_steps);
     CHECK_INT(d.n, want_steps);
@@ -165,7 +176,7 @@ static void test_batch_copies(void)
     gs_error err;
     CHECK_INT(gs_trace_index(g.t, &err), 0);
     gs_detected_steps d;
-    CHECK_INT(gs_steps_detect(g.t, &d, &err), 0);
+    CHECK_INT(detect(g.t, &d, &err), 0);
     CHECK_INT(d.n, 6);
     CHECK_INT(d.period, BODY + 1);
     for (size_t i = 0; i < d.n && i < 6; i++)
@@ -202,7 +213,7 @@ static void test_graph_replay(void)
     gs_error err;
     CHECK_INT(gs_trace_index(g.t, &err), 0);
     gs_detected_steps d;
-    CHECK_INT(gs_steps_detect(g.t, &d, &err), 0);
+    CHECK_INT(detect(g.t, &d, &err), 0);
     CHECK_INT(d.n, 8);
     CHECK_INT(d.period, 2);
     for (size_t i = 0; i < d.n && i < 8; i++)
@@ -227,14 +238,12 @@ static void test_no_period(void)
     gs_error err;
     CHECK_INT(gs_trace_index(g.t, &err), 0);
     gs_detected_steps d;
-    CHECK_INT(gs_steps_detect(g.t, &d, &err), 0);
+    CHECK_INT(detect(g.t, &d, &err), 0);
     CHECK_INT(d.n, 0);
-    gs_steps s;
-    gs_step_opts opts = {0};
-    CHECK_INT(gs_steps_find(g.t, &opts, &s, &err), 0);
-    CHECK_INT(s.source, GS_STEPS_WINDOW);
-    CHECK_INT(s.n, 1);
-    gs_steps_free(&s);
+    gs_trace_ctx c = tb_ctx(g.t, NULL); /* the default steps */
+    CHECK_INT(c.steps.source, GS_STEPS_WINDOW);
+    CHECK_INT(c.steps.n, 1);
+    gs_trace_ctx_free(&c);
     gs_trace_delete(g.t);
 
     /* One kernel over and over matches itself at every lag: that is no loop either. */
@@ -242,7 +251,7 @@ static void test_no_period(void)
     for (int i = 0; i < 100; i++)
         launch(&g, "k");
     CHECK_INT(gs_trace_index(g.t, &err), 0);
-    CHECK_INT(gs_steps_detect(g.t, &d, &err), 0);
+    CHECK_INT(detect(g.t, &d, &err), 0);
     CHECK_INT(d.n, 0);
     gs_trace_delete(g.t);
 }
@@ -255,9 +264,8 @@ static void test_find_and_startup(void)
     loop_opts o = {.iterations = 6, .startup_ops = 10, .sync = true};
     gs_trace *t = make_indexed_loop(&o, starts);
     gs_error err;
-    gs_steps s;
-    gs_step_opts opts = {0};
-    CHECK_INT(gs_steps_find(t, &opts, &s, &err), 0);
+    gs_trace_ctx c = tb_ctx(t, NULL); /* the default steps */
+    const gs_steps s = c.steps;
     CHECK_INT(s.source, GS_STEPS_DETECTED);
     CHECK_INT(s.n, 6);
     CHECK_INT(s.period, BODY);
@@ -268,7 +276,7 @@ static void test_find_and_startup(void)
     /* Start-up: from the first event (the first set-up launch at 1000 us) to step 0's start;
      * 10 launches of 5 us each plus one 20 us sync, no warm-up step (all steps alike). */
     gs_startup su;
-    CHECK_INT(gs_startup_build(t, &s, &su, &err), 0);
+    CHECK_INT(gs_startup_build(&c, &su, &err), 0);
     CHECK(su.found);
     CHECK_INT(su.start, 1000 * US);
     CHECK_INT(su.end, s.v[0].start);
@@ -276,7 +284,7 @@ static void test_find_and_startup(void)
     CHECK_INT(su.calls[GS_STARTUP_LAUNCHES], 10 * 5 * US);
     CHECK_INT(su.calls[GS_STARTUP_SYNC], 20 * US);
     CHECK_INT(su.gpu_busy, 10 * 10 * US);
-    gs_steps_free(&s);
+    gs_trace_ctx_free(&c);
     gs_trace_delete(t);
 }
 
@@ -294,18 +302,16 @@ static void test_startup_classes(void)
     tb_api(t, "cuLibraryLoadData", 50250 * US, 50550 * US, 902);
     gs_error err;
     CHECK_INT(gs_trace_index(t, &err), 0);
-    gs_steps s;
-    gs_step_opts opts = {0};
-    CHECK_INT(gs_steps_find(t, &opts, &s, &err), 0);
+    gs_trace_ctx c = tb_ctx(t, NULL);
     gs_startup su;
-    CHECK_INT(gs_startup_build(t, &s, &su, &err), 0);
+    CHECK_INT(gs_startup_build(&c, &su, &err), 0);
     CHECK(su.found);
     CHECK_INT(su.start, 100 * US);
     CHECK_INT(su.calls[GS_STARTUP_CONTEXT], 50000 * US);
     CHECK_INT(su.calls[GS_STARTUP_MODULES], 300 * US);
     CHECK_INT(su.calls[GS_STARTUP_LAUNCHES], 100 * US);
     CHECK_INT(gs_startup_top_class(&su), GS_STARTUP_CONTEXT);
-    gs_steps_free(&s);
+    gs_trace_ctx_free(&c);
     gs_trace_delete(t);
 }
 

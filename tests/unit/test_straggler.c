@@ -10,6 +10,7 @@
 
 #include "analysis/diagnosis/diagnose.h"
 #include "check.h"
+#include "profile_fold.h"
 #include "trace_builder.h"
 
 #define US 1000
@@ -44,8 +45,6 @@ static void build(gs_profile *p, const gs_ns *compute, const gs_ns (*extra)[STEP
         tb_add(p, rank_trace(r, compute[r], extra[r], max));
 }
 
-static const gs_strag_opts opts = {.align = true};
-
 static void test_straggler_found(void)
 {
     const gs_ns compute[] = {6000, 6000, 7000};
@@ -54,7 +53,7 @@ static void test_straggler_found(void)
     build(&p, compute, extra);
     gs_stragglers s;
     gs_error err;
-    CHECK(gs_stragglers_build(&p, NULL, &opts, &s, &err) == 0);
+    CHECK(fold_stragglers(&p, NULL, true, &s, &err) == 0);
     CHECK_INT(s.nranks, 3);
     CHECK_INT(s.n, STEPS);
     CHECK_INT(s.straggler, 2);
@@ -80,7 +79,11 @@ static void test_straggler_found(void)
     CHECK_INT(s.skew[GS_COLL_ALL_REDUCE].n, STEPS);
     CHECK_INT(s.skew[GS_COLL_ALL_REDUCE].med, 1000 * US);
     CHECK_INT(s.skew_all.p95, 1000 * US);
-    CHECK_INT(gs_stragglers_rank_of(&s, p.traces.v[1]), 1);
+    CHECK_INT(gs_stragglers_rank_of(&s, &p.traces.v[1]->id), 1);
+    CHECK_INT(gs_stragglers_rank_of(&s, &(gs_rank_id){.path = "rank.json", .rank = 7}), -1);
+    CHECK(s.ranks[1].id != &p.traces.v[1]->id); /* the result's own copy */
+    CHECK_INT(s.ranks[1].id->rank, 1);
+    CHECK_STR(s.ranks[1].id->path, "rank.json");
     gs_stragglers_free(&s);
     gs_profile_free(&p);
 }
@@ -94,7 +97,7 @@ static void test_balanced(void)
     build(&p, compute, extra);
     gs_stragglers s;
     gs_error err;
-    CHECK(gs_stragglers_build(&p, NULL, &opts, &s, &err) == 0);
+    CHECK(fold_stragglers(&p, NULL, true, &s, &err) == 0);
     CHECK_INT(s.candidate, 0);
     CHECK(s.ranks[0].last_share == 0.5);
     CHECK_INT(s.straggler, -1);
@@ -111,7 +114,7 @@ static void test_not_material(void)
     build(&p, compute, extra);
     gs_stragglers s;
     gs_error err;
-    CHECK(gs_stragglers_build(&p, NULL, &opts, &s, &err) == 0);
+    CHECK(fold_stragglers(&p, NULL, true, &s, &err) == 0);
     CHECK_INT(s.candidate, 2);
     CHECK_INT(s.others_wait_ns, 100 * US);
     CHECK_INT(s.straggler, -1);
@@ -119,7 +122,7 @@ static void test_not_material(void)
 
     /* one rank selected: nothing to compare */
     gs_select only1 = {.by_rank = true, .rank = 1};
-    CHECK(gs_stragglers_build(&p, &only1, &opts, &s, &err) == 0);
+    CHECK(fold_stragglers(&p, &only1, true, &s, &err) == 0);
     CHECK_INT(s.nranks, 1);
     CHECK_INT(s.n, 0);
     CHECK_INT(s.candidate, -1);

@@ -56,6 +56,15 @@ static gs_trace *build(void)
     return t;
 }
 
+/* The sync summary of t (indexed) over its whole trace and default steps. */
+static int summarise(const gs_trace *t, gs_sync_summary *s, gs_error *err)
+{
+    gs_trace_ctx c = tb_ctx(t, NULL);
+    int rc = gs_sync_build(&c, s, err);
+    gs_trace_ctx_free(&c);
+    return rc;
+}
+
 static void check_cause(const gs_sync_cause *c, const char *op_name, const char *api,
                         enum gs_sync_kind kind, uint64_t calls, gs_ns blocked, gs_ns gpu_wait)
 {
@@ -73,8 +82,7 @@ int main(void)
     tb_add(&p, build());
     gs_sync_summary s;
     gs_error err;
-    gs_step_opts opts = {0};
-    CHECK_INT(gs_sync_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(summarise(p.traces.v[0], &s, &err), 0);
     CHECK_INT(s.ncauses, 5);
     CHECK_INT(s.nranks, 1);
     if (s.ncauses == 5) {
@@ -125,7 +133,7 @@ int main(void)
     tb_kernel(t, "k", 20 * US, 30 * US, 1);
     p = (gs_profile){0};
     tb_add(&p, t);
-    CHECK_INT(gs_sync_build(&p, NULL, &opts, &s, &err), 0);
+    CHECK_INT(summarise(t, &s, &err), 0);
     CHECK_INT(s.ncauses, 1);
     if (s.ncauses == 1)
         check_cause(&s.causes[0], "eval", "cudaDeviceSynchronize", GS_SYNC_DEVICE, 1, 100 * US, 0);
