@@ -6,6 +6,8 @@
 #define GS_TEST_PROFILE_FOLD_H
 
 #include "analysis/crossrank/straggler.h"
+#include "analysis/pipeline/merge.h"
+#include "analysis/pipeline/summarise.h"
 #include "analysis/trace/comm.h"
 #include "analysis/trace/kernel_summary.h"
 #include "analysis/trace/memcpy_summary.h"
@@ -62,21 +64,33 @@ static inline int fold_copies(const gs_profile *p, const gs_select *sel, gs_memc
     return gs_memcpy_summary_finish(out, err);
 }
 
+/* The communication of the selected ranks as comm shows it: each rank summarised for its
+ * communication alone, then the summaries merged (analysis/pipeline/merge.h). */
 static inline int fold_comm(const gs_profile *p, const gs_select *sel, bool hta_compat,
                             gs_comm *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < p->traces.n; i++) {
+    gs_rank_summary *v = calloc(p->traces.n + 1, sizeof *v);
+    size_t n = 0;
+    int rc = v ? 0 : -1;
+    const gs_summarise_opts o = {.stages = GS_STAGE_COMM, .hta_compat = hta_compat};
+    for (size_t i = 0; i < p->traces.n && rc == 0; i++) {
         if (!gs_selected(sel, &p->traces.v[i]->id))
             continue;
         gs_trace_ctx c = tb_ctx(p->traces.v[i], NULL);
-        int rc = gs_comm_add(out, &c, hta_compat, err);
+        rc = gs_rank_summarise(&c, &o, &v[n], err);
+        n += rc == 0;
         gs_trace_ctx_free(&c);
-        if (rc != 0)
-            return -1;
     }
-    gs_comm_finish(out);
-    return 0;
+    if (rc == 0) {
+        gs_rank_summaries_sort(v, n);
+        rc = gs_merge_comm(v, n, out);
+        out->hta_compat = hta_compat;
+    }
+    for (size_t i = 0; i < n; i++)
+        gs_rank_summary_free(&v[i]);
+    free(v);
+    return rc;
 }
 
 #define FOLD_MAX_RANKS 8

@@ -121,7 +121,7 @@ static void test_no_kernels(void)
     gs_trace_ctx c = tb_ctx(t, NULL);
     gs_kernel_summary s;
     gs_error err;
-    CHECK_INT(gs_kernel_summary_build(&c, false, &s, &err), 0); /* src bug: see report */
+    CHECK_INT(gs_kernel_summary_build(&c, false, &s, &err), 0);
     CHECK_INT(s.nrows, 0);
     CHECK_INT(s.total, 0);
     gs_kernel_summary_free(&s);
@@ -167,6 +167,6 @@ int main(void)
     test_rank_selection();
     test_by_launch_splits_a_name_by_grid_and_block();
     test_launching_operator();
-    test_no_kernels(); /* last: under UBSan it stops the program (src bug: see report) */
+    test_no_kernels();
     return check_done("test_kernel_summary");
 }

@@ -174,7 +174,7 @@ static void test_no_idle_across_ranges(const gs_profile *p)
     gs_idle idle;
     gs_error err;
     const gs_idle_opts io = {.max_gaps = 10};
-    CHECK_INT(gs_idle_build(&range, &io, &idle, &err), 0); /* src bug: see report */
+    CHECK_INT(gs_idle_build(&range, &io, &idle, &err), 0);
     CHECK_INT(idle.devices[0].gaps.idle, 0);
     gs_idle_free(&idle);
     gs_trace_ctx_free(&range);
@@ -200,7 +200,7 @@ int main(void)
     test_default_steps(&p);
     test_other_windows(&p);
     test_parse_time();
-    test_no_idle_across_ranges(&p); /* last: under UBSan it stops (src bug: see report) */
+    test_no_idle_across_ranges(&p);
     gs_profile_free(&p);
     return check_done("test_window");
 }
