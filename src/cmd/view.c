@@ -128,16 +128,17 @@ static int write_state(FILE *out, const gs_view *v, gs_view_args *a, void *state
     return rc;
 }
 
-/* Feeds the state each trace `each` gives, then writes the view; -1 with `err` set. */
+/* Feeds the state each trace `each` gives (saying what each lost when `losses`), then writes the
+ * view; -1 with `err` set. */
 static int run_view(FILE *out, const gs_view *v, gs_view_args *a, int sort_col,
-                    const gs_text_style *style,
+                    const gs_text_style *style, bool losses,
                     int (*each)(view_run *r, const void *from, gs_error *err), const void *from,
                     gs_error *err)
 {
     void *state = calloc(1, v->state_size);
     if (!state)
         return gs_fail_oom(err);
-    view_run r = {v, a, state, out == stdout};
+    view_run r = {v, a, state, losses};
     int rc = v->init ? v->init(a, state, err) : 0;
     if (rc == 0)
         rc = each(&r, from, err);
@@ -176,7 +177,7 @@ int gs_view_run(const gs_view *v, int argc, char **argv)
         return rc;
     gs_text_style style = gs_cli_text_style();
     gs_error err;
-    rc = run_view(stdout, v, &a, sort_col, &style, each_input, &in, &err) == 0
+    rc = run_view(stdout, v, &a, sort_col, &style, true, each_input, &in, &err) == 0
              ? GS_EXIT_OK
              : gs_cli_pipeline_fail(&a.cli, &err);
     gs_rank_inputs_free(&in);
@@ -208,5 +209,6 @@ int gs_view_write_csv(const gs_view *v, const gs_profile *p, FILE *out, gs_error
     a.cli = (gs_cli){.spec = &b.spec, .format = GS_FORMAT_CSV};
     a.cli.select.window.on = v->spec.window; /* the view's default window: the kept steps */
     const gs_text_style style = {0};
-    return run_view(out, v, &a, -1, &style, each_loaded, p, err);
+    /* export said what the loaded traces lost */
+    return run_view(out, v, &a, -1, &style, false, each_loaded, p, err);
 }

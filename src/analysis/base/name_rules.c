@@ -394,20 +394,38 @@ uint64_t gs_name_judge_role(enum gs_name_role role, const char *name)
 
 /* ---- a trace's names ----------------------------------------------------------------------- */
 
+/* The bits of a role's groups, and every group's default packed. */
+static uint64_t role_bits(enum gs_name_role role)
+{
+    uint64_t bits = 0;
+    for (int g = 0; g < GS_NAME__COUNT; g++)
+        if (groups[g].role == role)
+            bits |= ((1ull << groups[g].bits) - 1) << groups[g].shift;
+    return bits;
+}
+
+static uint64_t default_word(void)
+{
+    uint64_t word = 0;
+    for (int g = 0; g < GS_NAME__COUNT; g++)
+        word |= (uint64_t)groups[g].dflt << groups[g].shift;
+    return word;
+}
+
 /* Judges name id for a role once; `seen` holds the roles already judged, a bit each. */
 static void judge(const gs_trace *t, gs_names *out, uint8_t *seen, gs_str id,
-                  enum gs_name_role role)
+                  enum gs_name_role role, uint64_t bits)
 {
     if (seen[id] & (1u << role))
         return;
     seen[id] |= (uint8_t)(1u << role);
-    out->v[id] |= gs_name_judge_role(role, gs_trace_str(t, id));
+    out->v[id] = (out->v[id] & ~bits) | gs_name_judge_role(role, gs_trace_str(t, id));
 }
 
 int gs_names_classify(const gs_trace *t, gs_names *out, gs_error *err)
 {
     size_t n = t->strings.n ? t->strings.n : 1;
-    out->v = calloc(n, sizeof *out->v);
+    out->v = malloc(n * sizeof *out->v);
     out->n = t->strings.n;
     uint8_t *seen = calloc(n, 1);
     if (!out->v || !seen) {
@@ -415,18 +433,26 @@ int gs_names_classify(const gs_trace *t, gs_names *out, gs_error *err)
         gs_names_free(out);
         return gs_fail_oom(err);
     }
+    /* A name not judged for a role reads as the role's defaults, never as another answer. */
+    const uint64_t dflt = default_word();
+    for (size_t i = 0; i < n; i++)
+        out->v[i] = dflt;
+    uint64_t bits[GS_ROLE__COUNT];
+    for (int r = 0; r < GS_ROLE__COUNT; r++)
+        bits[r] = role_bits((enum gs_name_role)r);
     for (size_t i = 0; i < t->kernels.n; i++)
-        judge(t, out, seen, t->kernels.v[i].name, GS_ROLE_GPU);
+        judge(t, out, seen, t->kernels.v[i].name, GS_ROLE_GPU, bits[GS_ROLE_GPU]);
     for (size_t i = 0; i < t->memops.n; i++)
-        judge(t, out, seen, t->memops.v[i].name, GS_ROLE_GPU);
+        judge(t, out, seen, t->memops.v[i].name, GS_ROLE_GPU, bits[GS_ROLE_GPU]);
     for (size_t i = 0; i < t->syncs.n; i++)
-        judge(t, out, seen, t->syncs.v[i].name, GS_ROLE_GPU);
+        judge(t, out, seen, t->syncs.v[i].name, GS_ROLE_GPU, bits[GS_ROLE_GPU]);
     for (size_t i = 0; i < t->ranges.n; i++)
-        judge(t, out, seen, t->ranges.v[i].name, GS_ROLE_RANGE);
+        judge(t, out, seen, t->ranges.v[i].name, GS_ROLE_RANGE, bits[GS_ROLE_RANGE]);
     for (size_t i = 0; i < t->apis.n; i++)
-        judge(t, out, seen, t->apis.v[i].name, GS_ROLE_API);
+        judge(t, out, seen, t->apis.v[i].name, GS_ROLE_API, bits[GS_ROLE_API]);
     for (size_t i = 0; i < t->coll_args.n; i++)
-        judge(t, out, seen, t->coll_args.v[i].collective, GS_ROLE_COLL_ARG);
+        judge(t, out, seen, t->coll_args.v[i].collective, GS_ROLE_COLL_ARG,
+              bits[GS_ROLE_COLL_ARG]);
     free(seen);
     return 0;
 }

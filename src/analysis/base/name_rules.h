@@ -84,7 +84,8 @@ typedef struct gs_names {
     size_t n;
 } gs_names;
 
-/* Judges each distinct name of t once per role it has in t. 0, or -1 with err (out of memory). */
+/* Judges each distinct name of t once per role it has in t; a group of a role a name does not
+ * have reads as its default. 0, or -1 with err (out of memory). */
 int gs_names_classify(const gs_trace *t, gs_names *out, gs_error *err);
 void gs_names_free(gs_names *n);
 
