@@ -67,6 +67,14 @@ set_tests_properties(anchors.tb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # The README's examples are what the program prints.
 add_test(NAME docs.readme
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/cli/check_readme.py $<TARGET_FILE:gpuscope>)
+# CONTRIBUTING.md's worked example, applied word for word to a copy of the tree, built (gpuscope
+# and its unit test, with this build's compiler, in Debug) and run
+# (tests/docs/check_contributing_example.py; about 20 s on two cores).
+add_test(NAME docs.contributing_example
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/docs/check_contributing_example.py
+                 --cc ${CMAKE_C_COMPILER})
+set_tests_properties(docs.contributing_example PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                     PROCESSORS 2)
 
 # The verdict names the planted bottleneck first on every generated scenario.
 add_test(NAME diagnosis.scenarios
