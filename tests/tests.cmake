@@ -75,6 +75,8 @@ add_test(NAME docs.contributing_example
                  --cc ${CMAKE_C_COMPILER})
 set_tests_properties(docs.contributing_example PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                      PROCESSORS 2)
+# Every path README.md, CONTRIBUTING.md and doc/*.md cite exists (tests/docs/check_doc_paths.py).
+add_test(NAME docs.paths COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/docs/check_doc_paths.py)
 
 # The verdict names the planted bottleneck first on every generated scenario.
 add_test(NAME diagnosis.scenarios
