@@ -115,7 +115,8 @@ if(GS_HAVE_AGENT AND NOT GS_SANITIZE AND NOT GS_FUZZ)
                        SKIP_RETURN_CODE 77 TIMEOUT 1200 PROCESSORS 2)
 endif()
 
-# The layering rule of doc/design.md §3: each source folder includes only the folders below it.
+# The layering rule: each source folder includes only the folders the table of doc/design.md §3
+# lets it (tests/lint/check_layering.py reads the table from the page).
 add_test(NAME lint.layering COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_layering.py)
 # Every JSON output goes through the writer of src/common/json_write.h: no JSON typed by hand.
 add_test(NAME lint.json COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_json_by_hand.py)
