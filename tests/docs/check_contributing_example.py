@@ -17,6 +17,7 @@ Exits 77 (skip) only when cmake or a C compiler is missing.
 usage: check_contributing_example.py [--cc COMPILER] [--keep]"""
 import argparse
 import csv
+import difflib
 import io
 import json
 import os
@@ -86,6 +87,11 @@ def block_after(text, marker):
     raise Failure(f'no fenced block after "{marker}"')
 
 
+def diff(want, got, what):
+    return ''.join(difflib.unified_diff(want.splitlines(True), got.splitlines(True),
+                                        f'{what} (the page)', f'{what} (the program)'))
+
+
 def check_page(exe, tree, page):
     text = open(os.path.join(tree, page), encoding='utf-8').read()
     want = block_after(text, '<!-- help:begin -->')
@@ -93,7 +99,7 @@ def check_page(exe, tree, page):
         got = run([exe, COMMAND, flag], tree, f'{COMMAND} {flag}')
         if got != want:
             raise Failure(f"'gpuscope {COMMAND} {flag}' differs from the help block of {page}:\n"
-                          f'--- page\n{want}--- program\n{got}')
+                          + diff(want, got, 'help'))
     examples = re.findall(r'```\n\$ gpuscope (.*?)\n(.*?)```', text, re.S)
     if not examples:
         raise Failure(f'{page} has no example block starting with "$ gpuscope"')
@@ -101,7 +107,7 @@ def check_page(exe, tree, page):
         got = run([exe] + shlex.split(args), tree, f'gpuscope {args}')
         if got.rstrip('\n') != want.rstrip('\n'):
             raise Failure(f"{page}: the example 'gpuscope {args}' differs from what it prints:\n"
-                          f'--- page\n{want}--- program\n{got}')
+                          + diff(want.rstrip('\n') + '\n', got.rstrip('\n') + '\n', args))
     listed = run([exe, '--help'], tree, 'gpuscope --help')
     if not re.search(rf'^  {COMMAND} +\S', listed, re.M):
         raise Failure(f"'gpuscope --help' does not list {COMMAND}:\n{listed}")
