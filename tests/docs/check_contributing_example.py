@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """CONTRIBUTING.md's worked example builds and works, word for word: the tree (the files git
-tracks, and those it does not ignore: not build folders) is copied to a temporary folder, the example's files and
-one-line additions are applied from the page (contributing_example.py), the copy is built
-(gpuscope and the example's unit test only), and then
+tracks, and those it does not ignore: not build folders) is copied to a temporary folder, the
+example's files and one-line additions are applied from the page (contributing_example.py), the
+copy is built (gpuscope and the example's unit test only), and then
 
 - the unit test passes;
 - every block of the view's page that starts with `$ gpuscope ARGS` is what the program prints;
