@@ -67,6 +67,16 @@ set_tests_properties(anchors.tb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # The README's examples are what the program prints.
 add_test(NAME docs.readme
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/cli/check_readme.py $<TARGET_FILE:gpuscope>)
+# CONTRIBUTING.md's worked example, applied word for word to a copy of the tree, built (gpuscope
+# and its unit test, with this build's compiler, in Debug) and run
+# (tests/docs/check_contributing_example.py; about 20 s on two cores).
+add_test(NAME docs.contributing_example
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/docs/check_contributing_example.py
+                 --cc ${CMAKE_C_COMPILER})
+set_tests_properties(docs.contributing_example PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                     PROCESSORS 2)
+# Every path README.md, CONTRIBUTING.md and doc/*.md cite exists (tests/docs/check_doc_paths.py).
+add_test(NAME docs.paths COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/docs/check_doc_paths.py)
 
 # The verdict names the planted bottleneck first on every generated scenario.
 add_test(NAME diagnosis.scenarios
@@ -105,7 +115,8 @@ if(GS_HAVE_AGENT AND NOT GS_SANITIZE AND NOT GS_FUZZ)
                        SKIP_RETURN_CODE 77 TIMEOUT 1200 PROCESSORS 2)
 endif()
 
-# The layering rule of doc/design.md §3: each source folder includes only the folders below it.
+# The layering rule: each source folder includes only the folders the table of doc/design.md §3
+# lets it (tests/lint/check_layering.py reads the table from the page).
 add_test(NAME lint.layering COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_layering.py)
 # Every JSON output goes through the writer of src/common/json_write.h: no JSON typed by hand.
 add_test(NAME lint.json COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_json_by_hand.py)
