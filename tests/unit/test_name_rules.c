@@ -306,7 +306,16 @@ static void test_classify_trace(void)
               GS_STARTUP_LAUNCHES);
     CHECK_INT(gs_names_get(&names, tb_str(t, "allreduce"), GS_NAME_ARG_COLLECTIVE),
               GS_COLL_ALL_REDUCE);
-    CHECK_INT(names.v[t->format], 0); /* "kineto" names no event */
+    /* "kineto" names no event: every group reads as its default, never as another answer */
+    CHECK_INT(gs_names_get(&names, t->format, GS_NAME_KERNEL_COLLECTIVE), GS_COLL_OTHER);
+    CHECK_INT(gs_names_get(&names, t->format, GS_NAME_OP_COLLECTIVE), GS_COLL_OTHER);
+    CHECK_INT(gs_names_get(&names, t->format, GS_NAME_ARG_COLLECTIVE), GS_COLL_OTHER);
+    CHECK_INT(gs_names_get(&names, t->format, GS_NAME_CALL_CLASS), GS_STARTUP_OTHER);
+    CHECK_INT(gs_names_get(&names, t->format, GS_NAME_COMM_KERNEL), 0);
+    CHECK_INT(gs_names_get(&names, t->format, GS_NAME_SYNC_CALL), 0);
+    /* a range name read as a kernel: the kernel groups' defaults too */
+    CHECK_INT(gs_names_get(&names, tb_str(t, "nccl:all_reduce"), GS_NAME_KERNEL_COLLECTIVE),
+              GS_COLL_OTHER);
 
     /* a blocking call as the sync view and step detection read it */
     const gs_api *sync = NULL;
