@@ -24,22 +24,15 @@ static const char comm_intro[] =
 
 static const char *const help_order[] = {"per-step", GS_CLI_STEP_OPTIONS, "hta", NULL};
 
-/* Definitions of ideas that several of comm's tables share, not the columns of one table. */
+static const char *const defined_keys[] = {"communication_ns", "compute_ns", "overlap_ns",
+                                            "overlap_pct", "exposed_ns", "idle_ns", "bytes",
+                                            "algbw_gbps", "busbw_gbps", NULL};
+
+/* The definitions are those of columns of the per-rank and per-kind tables. */
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "definitions:\n"
-     "  Comm         |union of communication kernels| (nccl*, ncclKernel, ncclDevKernel,\n"
-     "               hccl*)\n"
-     "  Compute      |union of compute kernels| (every other kernel)\n"
-     "  Overlap      |compute and communication at once|; Overlap (%) = Overlap / Comm\n"
-     "  Exposed      Comm - Overlap: communication no compute hides\n"
-     "  Idle         GPU window - |union of all GPU activity| (as gpuscope idle)\n"
-     "  Bytes        message size from the collective's args: the larger of In/Out msg\n"
-     "               nelems times the dtype's size\n"
-     "  algbw        Bytes / Total over the collectives whose size is known (GB/s)\n"
-     "  busbw        algbw times nccl-tests' factor for n ranks: all-reduce 2(n-1)/n;\n"
-     "               all-gather, reduce-scatter, all-to-all (n-1)/n; others 1\n"
-     "Durations are whole ns in csv and json; csv writes one block per section.\n"},
+    {"\ndefinitions:\n", {gs_comm_rank_columns, gs_comm_kind_columns}, .indent = 15,
+     .keys = defined_keys},
+    {"Durations are whole ns in csv and json; csv writes one block per section.\n"},
 };
 
 static int render(const gs_cli *cli, const gs_comm *comm, bool per_step)

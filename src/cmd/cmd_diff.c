@@ -5,6 +5,7 @@
 #include "cmd/options.h"
 #include "common/util.h"
 #include "compare/diff.h"
+#include "render/diff_tables.h"
 #include "render/diff_view.h"
 
 /* The start of --help: the rest is made from the spec and the column tables it names.
@@ -21,7 +22,10 @@ static const char diff_intro[] =
 
 static const char *const help_order[] = {"fail-if-slower", "force", NULL};
 
-/* How the numbers are compared, and the tables of the diff, each made of two runs' rows. */
+static const char *const defined_keys[] = {"change_pp", "match", "base_name", NULL};
+
+/* How the numbers are compared, the tables of the diff, each made of two runs' rows, and the
+ * columns of the breakdown and kernel tables that need a word. */
 static const gs_cli_help_part help_parts[] = {
     {"\n"
      "step time:\n"
@@ -42,13 +46,15 @@ static const gs_cli_help_part help_parts[] = {
      "\n"
      "tables:\n"
      "  Breakdown  categories of `gpuscope breakdown`, mean per kept step, averaged\n"
-     "             over the rank pairs; pp = percentage points of the step\n"
+     "             over the rank pairs\n"
      "  Kernels    by |change| per step; matched by name, then a leftover kernel by\n"
-     "             its launch shape (grid, block) when that shape is unique on both\n"
-     "             sides (Match: name or shape; Was: BASE's name)\n"
+     "             its launch shape (grid, block) when that shape is unique on both sides\n"
      "  Operators  CPU total per step, by name; the step ranges are left out\n"
      "  Added and removed, then peak allocated and reserved memory per device.\n"
-     "exit codes: 0 ok, 1 the gate tripped, 2 usage, 3 bad input.\n"},
+     "\n"
+     "definitions:\n",
+     {gs_diff_breakdown_columns, gs_diff_kernel_columns}, .indent = 15, .keys = defined_keys},
+    {"exit codes: 0 ok, 1 the gate tripped, 2 usage, 3 bad input.\n"},
 };
 
 /* --fail-if-slower's value when the option is absent. */

@@ -13,6 +13,7 @@
 #include "render/html.h"
 #include "render/report.h"
 #include "render/units.h"
+#include "render/view_tables.h"
 
 /* The start of --help: the rest is made from the spec and the column tables it names.
  * doc/report.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
@@ -31,7 +32,8 @@ static const char report_intro[] =
 
 static const char *const help_order[] = {"format", "html", "explain", NULL};
 
-/* The report's sections, each made of tables the views describe. */
+/* The report's sections, each made of tables the views describe but What was profiled's, whose
+ * columns follow. */
 static const gs_cli_help_part help_parts[] = {
     {"\n"
      "sections:\n"
@@ -40,9 +42,8 @@ static const gs_cli_help_part help_parts[] = {
      "                     of the longest trace), steps (ProfilerStep#N ranges, the\n"
      "                     most any trace has), events of each class, each rank's\n"
      "                     start-up (before its first kept step: its length and the\n"
-     "                     CUDA calls that took most of it); one line per\n"
-     "                     trace (Rank, Format, Span, Steps, Path) and per GPU (GPU,\n"
-     "                     Name, Memory, SMs, CC)\n"
+     "                     CUDA calls that took most of it); one line per trace and\n"
+     "                     per GPU (columns below)\n"
      "  Steps              as 'gpuscope steps' (statistics); then per rank model FLOPs\n"
      "                     per step, achieved TFLOP/s and MFU with the peak used, and\n"
      "                     Tensor Core use (doc/flops.md)\n"
@@ -50,7 +51,11 @@ static const gs_cli_help_part help_parts[] = {
      "  GPU time           as 'gpuscope idle' (temporal breakdown, largest gaps)\n"
      "  Top kernels        as 'gpuscope kernels'\n"
      "  Top operators      as 'gpuscope ops'\n"
-     "  Memory copies      as 'gpuscope memcpy'\n"},
+     "  Memory copies      as 'gpuscope memcpy'\n"
+     "\n"
+     "columns of What was profiled, one line per trace:\n",
+     {gs_file_columns}, .indent = 10},
+    {"columns of What was profiled, one line per GPU:\n", {gs_device_columns}, .indent = 10},
 };
 
 /* Writes the page and says where, with its size, on stderr: stdout stays empty. */

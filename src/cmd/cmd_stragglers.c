@@ -20,22 +20,15 @@ static const char stragglers_intro[] =
     "whose collective kernel starts last is the one the others waited for.\n"
     "\n";
 
-/* Definitions of ideas that several of the tables share, not the columns of one table. */
+static const char *const defined_keys[] = {
+    "offset_ns", "residual_med_ns", "residual_max_ns", "last", "lateness_ns", "wait_per_step_ns",
+    "compute_per_step_ns", "skew_ns", "straggler", NULL};
+
+/* The definitions are those of columns of the per-rank table and of --collectives' table. */
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "definitions:\n"
-     "  Clock offset   median over matched collectives of (end on this rank - end on\n"
-     "                 the first rank); subtracted from this rank's times\n"
-     "  Residual       |aligned end - median aligned end of the collective|: med, max\n"
-     "  Last           collectives this rank arrived at last (latest aligned start)\n"
-     "  Lateness       the last rank's start - the median start of the others\n"
-     "  Wait/step      time this rank's collective kernels ran before the last rank\n"
-     "                 arrived, per kept step\n"
-     "  Compute/step   |union of compute kernels| per kept step\n"
-     "  Skew           latest - earliest aligned start of one collective\n"
-     "  Straggler      last at more than 60 % of at least 3 collectives, and the\n"
-     "                 others wait for it more than 5 % of the median step\n"
-     "Durations are whole ns in csv and json; csv writes one block per section.\n"},
+    {"\ndefinitions:\n", {gs_straggler_rank_columns, gs_straggler_collective_columns},
+     .indent = 17, .keys = defined_keys},
+    {"Durations are whole ns in csv and json; csv writes one block per section.\n"},
 };
 
 static int render(const gs_cli *cli, const gs_stragglers *s, bool each)

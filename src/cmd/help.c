@@ -253,11 +253,35 @@ static size_t merge_columns(const gs_cli_help_part *part, const gs_column **list
     return n;
 }
 
+/* The columns of part->keys, in that order, each from the first table that shows it; a key no
+ * table shows stands as a column of that title and no help, so that its line is a bare name. */
+static size_t pick_columns(const gs_cli_help_part *part, const gs_column **list,
+                           gs_column *unknown)
+{
+    size_t n = 0;
+    for (const char *const *key = part->keys; *key && n < MAX_COLUMNS; key++, n++) {
+        list[n] = NULL;
+        for (size_t t = 0; t < GS_CLI_HELP_TABLES && part->tables[t] && !list[n]; t++) {
+            size_t ncols;
+            const gs_column *cols = part->tables[t](&ncols);
+            for (size_t c = 0; c < ncols && !list[n]; c++)
+                if (!(cols[c].flags & GS_COL_JSON_ONLY) && !strcmp(cols[c].key, *key))
+                    list[n] = &cols[c];
+        }
+        if (!list[n]) {
+            unknown[n] = (gs_column){.key = *key, .title = *key};
+            list[n] = &unknown[n];
+        }
+    }
+    return n;
+}
+
 /* A line per column; the columns whose help is "" join the titles of the one before. */
 static void write_columns(FILE *out, const gs_cli_help_part *part)
 {
     const gs_column *list[MAX_COLUMNS];
-    size_t n = merge_columns(part, list);
+    gs_column unknown[MAX_COLUMNS];
+    size_t n = part->keys ? pick_columns(part, list, unknown) : merge_columns(part, list);
     for (size_t i = 0; i < n;) {
         char titles[256] = "";
         const char *help = list[i]->help;

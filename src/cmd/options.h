@@ -100,11 +100,17 @@ enum { GS_CLI_HELP_TABLES = 4 };
  * per column of those tables (gs_column.help) with its title at column 2 and its help from
  * column `indent`. The tables make one list: a column that only a later table has goes before
  * the next column of its own table already listed. A column whose help is "" shares the line
- * of the column before it ("Min, Max"); JSON-only columns are left out. */
+ * of the column before it ("Min, Max"); JSON-only columns are left out.
+ *
+ * With `keys`, only the columns of those JSON keys (NULL-terminated), in that order, each from
+ * the first of the tables that shows it: for a part that defines a few columns of several tables
+ * (idle's "definitions:"). A key that no table shows makes a line of its own bare name, which
+ * tests/cli/test_docs.sh refuses. */
 typedef struct gs_cli_help_part {
     const char *text;
     gs_cli_columns_fn *tables[GS_CLI_HELP_TABLES];
     int indent;
+    const char *const *keys;
 } gs_cli_help_part;
 
 /* How --sort orders rows (gs_table_sort), for the help of --sort. */

@@ -30,26 +30,15 @@ static const gs_cli_flag flags[] = {
 
 static const char *const help_order[] = {GS_CLI_STEP_OPTIONS, "tb-compat", NULL};
 
-/* The categories and the GPU metrics are defined here as ideas, not as the columns of one of
- * the view's tables. */
+static const char *const gpu_metric_keys[] = {"utilization_pct", "sm_efficiency_pct",
+                                               "occupancy_pct", NULL};
+
+/* The categories are the per-step table's columns, the GPU metrics some of the GPU table's. */
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "categories:\n"
-     "  Kernel          GPU kernels other than communication kernels\n"
-     "  Memcpy, Memset  GPU copies and sets\n"
-     "  Communication   NCCL kernels, and host ops named nccl:* or gloo:*\n"
-     "  Runtime         CUDA runtime and driver calls\n"
-     "  DataLoader      enumerate(DataLoader)#...__next__, enumerate(DataPipe)#...\n"
-     "  CPU Exec        other operators, annotations and NVTX ranges\n"
-     "  Other           step time covered by none of these\n"
-     "\n"
-     "GPU metrics (kernels only, over [first kept step start, last step end]):\n"
-     "  Utilization             time with at least one kernel running / window\n"
-     "  Est. SM Efficiency      time-weighted min(sum of running kernels' blocks\n"
-     "                          per SM, 1) / window\n"
-     "  Est. Achieved Occupancy kernel-time-weighted mean of the kernels'\n"
-     "                          estimated achieved occupancy\n"
-     "Durations are whole ns in csv and json.\n"},
+    {"\ncategories:\n", {gs_bd_category_columns}, .indent = 18},
+    {"\nGPU metrics (kernels only, over [first kept step start, last step end]):\n",
+     {gs_bd_gpu_columns}, .indent = 31, .keys = gpu_metric_keys},
+    {"Durations are whole ns in csv and json.\n"},
 };
 
 static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)

@@ -40,18 +40,14 @@ static const gs_cli_count counts[] = {
 
 static const char *const help_order[] = {"gaps", "hta", NULL};
 
-/* The window, the GPU time and the classes of gaps are defined here as ideas that several of the
- * view's tables share. */
+static const char *const defined_keys[] = {"window_ns", "idle_ns", "compute_ns",
+                                            "non_compute_ns", NULL};
+
+/* The times defined are columns of the temporal breakdown; the classes of gaps are values of the
+ * gaps' Class column (and name columns of several tables), so they are defined here. */
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "definitions:\n"
-     "  GPU window   first GPU activity start to last GPU activity end (kernels,\n"
-     "               copies, sets, and GPU-side waits on a stream such as Stream Wait\n"
-     "               Event, which count as busy non-compute time as in HTA)\n"
-     "  Idle         window - |union of all GPU activity|\n"
-     "  Compute      |union of compute kernels| (not nccl*/ncclKernel/ncclDevKernel/hccl*)\n"
-     "  Non-compute  |union of all activity| - Compute\n"
-     "  host-wait    the launch call of the work after the gap began after the work\n"
+    {"\ndefinitions:\n", {gs_idle_temporal_columns}, .indent = 15, .keys = defined_keys},
+    {"  host-wait    the launch call of the work after the gap began after the work\n"
      "               before it ended\n"
      "  kernel-wait  not host-wait and shorter than 30 us\n"
      "  other        the remaining gaps\n"

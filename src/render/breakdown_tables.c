@@ -14,28 +14,39 @@ enum step_col {
     STEP_COL_WARMUP = STEP_COL_CATEGORY + GS_BD__COUNT, STEP_NCOLS
 };
 
+/* The categories' help is what each category holds, for breakdown's --help "categories:". */
 static const gs_column step_columns[] = {
     [STEP_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
     [STEP_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
     [STEP_COL_DURATION_NS] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0},
     [STEP_COL_CATEGORY + GS_BD_KERNEL] = {"kernel_ns", "kernel", "Kernel", "Kernel (ns)", GS_COL_NS,
-                                          0},
+                                          0, "GPU kernels other than communication kernels"},
     [STEP_COL_CATEGORY + GS_BD_MEMCPY] = {"memcpy_ns", "memcpy", "Memcpy", "Memcpy (ns)", GS_COL_NS,
-                                          0},
+                                          0, "GPU copies and sets"},
     [STEP_COL_CATEGORY + GS_BD_MEMSET] = {"memset_ns", "memset", "Memset", "Memset (ns)", GS_COL_NS,
-                                          0},
+                                          0, ""},
     [STEP_COL_CATEGORY + GS_BD_COMM] = {"communication_ns", "communication", "Communication",
-                                        "Communication (ns)", GS_COL_NS, 0},
+                                        "Communication (ns)", GS_COL_NS, 0,
+                                        "NCCL kernels, and host ops named nccl:* or gloo:*"},
     [STEP_COL_CATEGORY + GS_BD_RUNTIME] = {"runtime_ns", "runtime", "Runtime", "Runtime (ns)",
-                                           GS_COL_NS, 0},
-    [STEP_COL_CATEGORY + GS_BD_DATALOADER] = {"dataloader_ns", "dataloader", "DataLoader",
-                                              "DataLoader (ns)", GS_COL_NS, 0},
+                                           GS_COL_NS, 0, "CUDA runtime and driver calls"},
+    [STEP_COL_CATEGORY + GS_BD_DATALOADER] = {
+        "dataloader_ns", "dataloader", "DataLoader", "DataLoader (ns)", GS_COL_NS, 0,
+        "enumerate(DataLoader)#...__next__, enumerate(DataPipe)#..."},
     [STEP_COL_CATEGORY + GS_BD_CPU_EXEC] = {"cpu_exec_ns", "cpu_exec", "CPU Exec", "CPU Exec (ns)",
-                                            GS_COL_NS, 0},
-    [STEP_COL_CATEGORY + GS_BD_OTHER] = {"other_ns", "other", "Other", "Other (ns)", GS_COL_NS, 0},
+                                            GS_COL_NS, 0,
+                                            "other operators, annotations and NVTX ranges"},
+    [STEP_COL_CATEGORY + GS_BD_OTHER] = {"other_ns", "other", "Other", "Other (ns)", GS_COL_NS, 0,
+                                         "step time covered by none of these"},
     [STEP_COL_WARMUP] = {"warmup", "warmup", "Warm-up", "Warm-up", GS_COL_TEXT, 0},
 };
 _Static_assert(COUNT_OF(step_columns) == STEP_NCOLS, "one column per enum step_col");
+
+const gs_column *gs_bd_category_columns(size_t *ncols)
+{
+    *ncols = GS_BD__COUNT;
+    return &step_columns[STEP_COL_CATEGORY];
+}
 
 void gs_bd_step_table_init(gs_table *out)
 {
@@ -91,17 +102,29 @@ enum gpu_col {
     GPU_COL_BUSY_NS, GPU_NCOLS
 };
 
+/* The metrics' help is their definition, for breakdown's --help "GPU metrics". */
 static const gs_column gpu_columns[] = {
     [GPU_COL_DEVICE] = {"device", "device", "GPU", "GPU", GS_COL_COUNT, 0},
     [GPU_COL_UTILIZATION_PCT] = {"utilization_pct", "utilization", "Utilization (%)",
-                                 "Utilization (%)", GS_COL_PCT, 0},
+                                 "Utilization (%)", GS_COL_PCT, 0,
+                                 "time with at least one kernel running / window"},
     [GPU_COL_SM_EFFICIENCY_PCT] = {"sm_efficiency_pct", "sm_efficiency", "Est. SM Efficiency (%)",
-                                   "Est. SM Efficiency (%)", GS_COL_PCT, 0},
+                                   "Est. SM Efficiency (%)", GS_COL_PCT, 0,
+                                   "time-weighted min(sum of running kernels' blocks\n"
+                                   "per SM, 1) / window"},
     [GPU_COL_OCCUPANCY_PCT] = {"occupancy_pct", "occupancy", "Est. Achieved Occupancy (%)",
-                               "Est. Achieved Occupancy (%)", GS_COL_PCT, 0},
+                               "Est. Achieved Occupancy (%)", GS_COL_PCT, 0,
+                               "kernel-time-weighted mean of the kernels'\n"
+                               "estimated achieved occupancy"},
     [GPU_COL_BUSY_NS] = {"busy_ns", "busy", "Kernel Busy", "Kernel Busy (ns)", GS_COL_NS, 0},
 };
 _Static_assert(COUNT_OF(gpu_columns) == GPU_NCOLS, "one column per enum gpu_col");
+
+const gs_column *gs_bd_gpu_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(gpu_columns);
+    return gpu_columns;
+}
 
 int gs_bd_gpu_table(const gs_bd_trace *b, gs_table *out)
 {

@@ -10,6 +10,11 @@
 #include "render/render.h"
 #include "render/table.h"
 
+/* The eight category columns of the per-step table, in the order of enum gs_bd_cat, and the
+ * columns of the GPU metrics table: for --help. */
+const gs_column *gs_bd_category_columns(size_t *ncols);
+const gs_column *gs_bd_gpu_columns(size_t *ncols);
+
 /* One row per step (rank, step, duration, the eight categories in ns, warm-up), appended. */
 void gs_bd_step_table_init(gs_table *out);
 int gs_bd_step_table(const gs_bd_trace *b, size_t limit, gs_table *out);

@@ -20,32 +20,45 @@ enum rank_col {
     RANK_COL_IDLE_PCT, RANK_COL_COLLECTIVES, RANK_COL_FILE, RANK_NCOLS
 };
 
+/* The help of the times that comm's --help defines ("definitions:"). */
 static const gs_column rank_columns[] = {
     [RANK_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
     [RANK_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0},
     [RANK_COL_STEP_MEDIAN_NS] = {"step_median_ns", "step", "Step (med)", "Step Median (ns)",
                                  GS_COL_NS, 0},
     [RANK_COL_WINDOW_NS] = {"window_ns", "window", "GPU window", "GPU Window (ns)", GS_COL_NS, 0},
-    [RANK_COL_COMPUTE_NS] = {"compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0},
-    [RANK_COL_COMMUNICATION_NS] = {"communication_ns", "communication", "Comm",
-                                   "Communication (ns)", GS_COL_NS, 0},
-    [RANK_COL_OVERLAP_NS] = {"overlap_ns", "overlap", "Overlap", "Overlap (ns)", GS_COL_NS, 0},
+    [RANK_COL_COMPUTE_NS] = {"compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0,
+                             "|union of compute kernels| (every other kernel)"},
+    [RANK_COL_COMMUNICATION_NS] = {
+        "communication_ns", "communication", "Comm", "Communication (ns)", GS_COL_NS, 0,
+        "|union of communication kernels| (nccl*, ncclKernel, ncclDevKernel,\n"
+        "hccl*)"},
+    [RANK_COL_OVERLAP_NS] = {"overlap_ns", "overlap", "Overlap", "Overlap (ns)", GS_COL_NS, 0,
+                             "|compute and communication at once|"},
     [RANK_COL_OVERLAP_PCT] = {"overlap_pct", "overlap_pct", "Overlap (%)", "Overlap (%)",
-                              GS_COL_PCT, 0},
-    [RANK_COL_EXPOSED_NS] = {"exposed_ns", "exposed", "Exposed", "Exposed (ns)", GS_COL_NS, 0},
+                              GS_COL_PCT, 0, "Overlap / Comm"},
+    [RANK_COL_EXPOSED_NS] = {"exposed_ns", "exposed", "Exposed", "Exposed (ns)", GS_COL_NS, 0,
+                             "Comm - Overlap: communication no compute hides"},
     [RANK_COL_EXPOSED_PCT] = {"exposed_pct", "exposed_pct", "Exp. (% win)", "Exposed (% of window)",
                               GS_COL_PCT, 0},
     [RANK_COL_EXPOSED_PER_STEP_NS] = {"exposed_per_step_ns", "exposed_per_step", "Exp./step",
                                       "Exposed per Step (ns)", GS_COL_NS, 0},
     [RANK_COL_EXPOSED_STEP_PCT] = {"exposed_step_pct", "exposed_step_pct", "Exp. (% step)",
                                    "Exposed (% of step)", GS_COL_PCT, 0},
-    [RANK_COL_IDLE_NS] = {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0},
+    [RANK_COL_IDLE_NS] = {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0,
+                          "GPU window - |union of all GPU activity| (as gpuscope idle)"},
     [RANK_COL_IDLE_PCT] = {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
     [RANK_COL_COLLECTIVES] = {"collectives", "collectives", "Collectives", "Collectives",
                               GS_COL_COUNT, 0},
     [RANK_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, 0},
 };
 _Static_assert(COUNT_OF(rank_columns) == RANK_NCOLS, "one column per enum rank_col");
+
+const gs_column *gs_comm_rank_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(rank_columns);
+    return rank_columns;
+}
 
 static int fill_rank_table(const gs_comm *c, gs_table *out)
 {
@@ -83,6 +96,7 @@ enum kind_col {
     KIND_COL_BUSBW_GBPS, KIND_COL_GROUP_SIZE, KIND_NCOLS
 };
 
+/* The help of the size and bandwidths that comm's --help defines. */
 static const gs_column kind_columns[] = {
     [KIND_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
     [KIND_COL_COLLECTIVE] = {"collective", "collective", "Collective", "Collective", GS_COL_TEXT,
@@ -93,12 +107,23 @@ static const gs_column kind_columns[] = {
     [KIND_COL_MIN_NS] = {"min_ns", "min", "Min", "Min (ns)", GS_COL_NS, 0},
     [KIND_COL_MAX_NS] = {"max_ns", "max", "Max", "Max (ns)", GS_COL_NS, 0},
     [KIND_COL_SIZED] = {"sized", "sized", "Sized", "Sized", GS_COL_COUNT, 0},
-    [KIND_COL_BYTES] = {"bytes", "bytes", "Bytes", "Bytes", GS_COL_BYTES, 0},
-    [KIND_COL_ALGBW_GBPS] = {"algbw_gbps", "algbw", "algbw", "algbw (GB/s)", GS_COL_GBPS, 0},
-    [KIND_COL_BUSBW_GBPS] = {"busbw_gbps", "busbw", "busbw", "busbw (GB/s)", GS_COL_GBPS, 0},
+    [KIND_COL_BYTES] = {"bytes", "bytes", "Bytes", "Bytes", GS_COL_BYTES, 0,
+                        "message size from the collective's args: the larger of In/Out msg\n"
+                        "nelems times the dtype's size"},
+    [KIND_COL_ALGBW_GBPS] = {"algbw_gbps", "algbw", "algbw", "algbw (GB/s)", GS_COL_GBPS, 0,
+                             "Bytes / Total over the collectives whose size is known (GB/s)"},
+    [KIND_COL_BUSBW_GBPS] = {"busbw_gbps", "busbw", "busbw", "busbw (GB/s)", GS_COL_GBPS, 0,
+                             "algbw times nccl-tests' factor for n ranks: all-reduce 2(n-1)/n;\n"
+                             "all-gather, reduce-scatter, all-to-all (n-1)/n; others 1"},
     [KIND_COL_GROUP_SIZE] = {"group_size", "group_size", "Ranks", "Group Size", GS_COL_COUNT, 0},
 };
 _Static_assert(COUNT_OF(kind_columns) == KIND_NCOLS, "one column per enum kind_col");
+
+const gs_column *gs_comm_kind_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(kind_columns);
+    return kind_columns;
+}
 
 static int fill_kind_table(const gs_comm *c, gs_table *out)
 {

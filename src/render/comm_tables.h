@@ -16,6 +16,10 @@ typedef struct gs_comm_tables {
     bool per_step; /* the steps section is written */
 } gs_comm_tables;
 
+/* The columns of the per-rank and per-kind tables, for --help. */
+const gs_column *gs_comm_rank_columns(size_t *ncols);
+const gs_column *gs_comm_kind_columns(size_t *ncols);
+
 /* The cells point into comm, which must outlive the tables. -1 out of memory. */
 int gs_comm_tables_make(const gs_comm *comm, bool per_step, gs_comm_tables *out);
 void gs_comm_tables_free(gs_comm_tables *t);

@@ -91,6 +91,7 @@ enum breakdown_col {
     BREAKDOWN_COL_CHANGE_PP, BREAKDOWN_NCOLS
 };
 
+/* Change (pp)'s help is its definition in diff's --help ("definitions:"). */
 static const gs_column breakdown_columns[] = {
     [BREAKDOWN_COL_CATEGORY] = {"category", "category", "Category", "Category", GS_COL_TEXT, 0},
     [BREAKDOWN_COL_BASE_NS] = {"base_ns", "base", "Base/Step", "Base per Step (ns)", GS_COL_NS, 0},
@@ -102,9 +103,15 @@ static const gs_column breakdown_columns[] = {
                                 0},
     [BREAKDOWN_COL_NEW_PCT] = {"new_pct", "new_pct", "New (%)", "New (% of step)", GS_COL_PCT, 0},
     [BREAKDOWN_COL_CHANGE_PP] = {"change_pp", "change_pp", "Change (pp)", "Change (pp)", GS_COL_PCT,
-                                 0},
+                                 0, "New (%) - Base (%), in percentage points of the step"},
 };
 _Static_assert(COUNT_OF(breakdown_columns) == BREAKDOWN_NCOLS, "one column per enum breakdown_col");
+
+const gs_column *gs_diff_breakdown_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(breakdown_columns);
+    return breakdown_columns;
+}
 
 static double share(double part, double whole)
 {
@@ -147,7 +154,8 @@ static int fill_breakdown_table(const gs_diff *d, gs_table *t)
 
 /* ---- kernels and operators ------------------------------------------------------------------ */
 
-/* The columns kernels and operators share (what: "instances" or "calls"), then each one's own. */
+/* The columns kernels and operators share (what: "instances" or "calls"), then each one's own.
+ * Match's help, for diff's --help, holds for both: operators are only ever matched by name. */
 enum delta_col {
     DELTA_COL_MATCH, DELTA_COL_BASE_NS, DELTA_COL_NEW_NS, DELTA_COL_CHANGE_NS, DELTA_COL_CHANGE_PCT,
     DELTA_COL_BASE_COUNT, DELTA_COL_NEW_COUNT, DELTA_COL_BASE_AVG_NS, DELTA_COL_NEW_AVG_NS,
@@ -155,7 +163,8 @@ enum delta_col {
 };
 
 #define DELTA_COLUMNS(what)                                                                        \
-    [DELTA_COL_MATCH] = {"match", "match", "Match", "Match", GS_COL_TEXT, 0},                      \
+    [DELTA_COL_MATCH] = {"match", "match", "Match", "Match", GS_COL_TEXT, 0,                       \
+                         "name, or shape for a kernel matched by its launch shape"},               \
     [DELTA_COL_BASE_NS] = {"base_ns", "base", "Base/Step", "Base per Step (ns)", GS_COL_NS, 0},    \
     [DELTA_COL_NEW_NS] = {"new_ns", "new", "New/Step", "New per Step (ns)", GS_COL_NS, 0},         \
     [DELTA_COL_CHANGE_NS] = {"change_ns", "change", "Change", "Change (ns)", GS_COL_NS, 0},        \
@@ -178,10 +187,17 @@ static const gs_column kernel_columns[] = {
     DELTA_COLUMNS("instances"),
     [KERNEL_COL_GRID] = {"grid", "grid", "Grid", "Grid", GS_COL_XYZ, GS_COL_JSON_ONLY},
     [KERNEL_COL_BLOCK] = {"block", "block", "Block", "Block", GS_COL_XYZ, GS_COL_JSON_ONLY},
-    [KERNEL_COL_BASE_NAME] = {"base_name", "base_name", "Was", "Base Name", GS_COL_TEXT, 0},
+    [KERNEL_COL_BASE_NAME] = {"base_name", "base_name", "Was", "Base Name", GS_COL_TEXT, 0,
+                              "BASE's name of a kernel matched by shape"},
     [KERNEL_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
 };
 _Static_assert(COUNT_OF(kernel_columns) == KERNEL_NCOLS, "one column per enum kernel_col");
+
+const gs_column *gs_diff_kernel_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(kernel_columns);
+    return kernel_columns;
+}
 
 enum op_col {
     OP_COL_BASE_CUDA_NS = DELTA_NCOLS, OP_COL_NEW_CUDA_NS, OP_COL_NAME, OP_NCOLS

@@ -15,6 +15,10 @@ typedef struct gs_diff_tables {
     char (*devices)[24]; /* per memory row: "cuda:0", "cpu" */
 } gs_diff_tables;
 
+/* The columns of the breakdown shift and of the kernel deltas, for --help. */
+const gs_column *gs_diff_breakdown_columns(size_t *ncols);
+const gs_column *gs_diff_kernel_columns(size_t *ncols);
+
 /* -1 when memory is exhausted (the tables are freed). */
 int gs_diff_tables_make(const gs_diff *d, gs_diff_tables *out);
 void gs_diff_tables_free(gs_diff_tables *t);

@@ -14,17 +14,25 @@ enum temporal_col {
     TEMPORAL_COL_ACTIVITIES, TEMPORAL_COL_FILE, TEMPORAL_NCOLS
 };
 
+/* The help of the times that idle's --help defines ("definitions:"). */
 static const gs_column temporal_columns[] = {
     [TEMPORAL_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
     [TEMPORAL_COL_WINDOW_NS] = {"window_ns", "window", "GPU window", "GPU Window (ns)", GS_COL_NS,
-                                0},
-    [TEMPORAL_COL_IDLE_NS] = {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0},
+                                0,
+                                "first GPU activity start to last GPU activity end (kernels,\n"
+                                "copies, sets, and GPU-side waits on a stream such as Stream Wait\n"
+                                "Event, which count as busy non-compute time as in HTA)"},
+    [TEMPORAL_COL_IDLE_NS] = {"idle_ns", "idle", "Idle", "Idle (ns)", GS_COL_NS, 0,
+                              "window - |union of all GPU activity|"},
     [TEMPORAL_COL_IDLE_PCT] = {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
-    [TEMPORAL_COL_COMPUTE_NS] = {"compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0},
+    [TEMPORAL_COL_COMPUTE_NS] = {
+        "compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0,
+        "|union of compute kernels| (not nccl*/ncclKernel/ncclDevKernel/hccl*)"},
     [TEMPORAL_COL_COMPUTE_PCT] = {"compute_pct", "compute_pct", "Compute (%)", "Compute (%)",
                                   GS_COL_PCT, 0},
     [TEMPORAL_COL_NON_COMPUTE_NS] = {"non_compute_ns", "non_compute", "Non-compute",
-                                     "Non-compute (ns)", GS_COL_NS, 0},
+                                     "Non-compute (ns)", GS_COL_NS, 0,
+                                     "|union of all activity| - Compute"},
     [TEMPORAL_COL_NON_COMPUTE_PCT] = {"non_compute_pct", "non_compute_pct", "Non-compute (%)",
                                       "Non-compute (%)", GS_COL_PCT, 0},
     [TEMPORAL_COL_COMMUNICATION_NS] = {"communication_ns", "communication", "Comm",
@@ -35,6 +43,12 @@ static const gs_column temporal_columns[] = {
     [TEMPORAL_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, 0},
 };
 _Static_assert(COUNT_OF(temporal_columns) == TEMPORAL_NCOLS, "one column per enum temporal_col");
+
+const gs_column *gs_idle_temporal_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(temporal_columns);
+    return temporal_columns;
+}
 
 static int fill_temporal_table(const gs_temporal *tp, gs_table *out)
 {

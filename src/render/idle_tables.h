@@ -16,6 +16,9 @@ typedef struct gs_idle_tables {
     gs_table temporal, streams, gpus, gaps, steps;
 } gs_idle_tables;
 
+/* The columns of the temporal breakdown, for --help. */
+const gs_column *gs_idle_temporal_columns(size_t *ncols);
+
 /* The cells point into tp and idle, which must outlive the tables. -1 out of memory. */
 int gs_idle_tables_make(const gs_temporal *tp, const gs_idle *idle, gs_idle_tables *out);
 void gs_idle_tables_free(gs_idle_tables *t);

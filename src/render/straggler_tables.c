@@ -14,29 +14,45 @@ enum rank_col {
     RANK_COL_STRAGGLER, RANK_COL_FILE, RANK_NCOLS
 };
 
+/* The help of the columns that stragglers' --help defines ("definitions:"). */
 static const gs_column rank_columns[] = {
     [RANK_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
     [RANK_COL_OFFSET_NS] = {"offset_ns", "offset", "Clock offset", "Clock Offset (ns)", GS_COL_NS,
-                            0},
+                            0,
+                            "median over matched collectives of (end on this rank - end on\n"
+                            "the first rank); subtracted from this rank's times"},
     [RANK_COL_RESIDUAL_MED_NS] = {"residual_med_ns", "residual", "Residual med",
-                                  "Residual Med (ns)", GS_COL_NS, 0},
+                                  "Residual Med (ns)", GS_COL_NS, 0,
+                                  "|aligned end - median aligned end of the collective|"},
     [RANK_COL_RESIDUAL_MAX_NS] = {"residual_max_ns", "residual_max", "Residual max",
-                                  "Residual Max (ns)", GS_COL_NS, 0},
-    [RANK_COL_LAST] = {"last", "last", "Last", "Last", GS_COL_COUNT, 0},
+                                  "Residual Max (ns)", GS_COL_NS, 0, ""},
+    [RANK_COL_LAST] = {"last", "last", "Last", "Last", GS_COL_COUNT, 0,
+                       "collectives this rank arrived at last (latest aligned start)"},
     [RANK_COL_LAST_PCT] = {"last_pct", "last_pct", "Last (%)", "Last (%)", GS_COL_PCT, 0},
     [RANK_COL_MEAN_LATENESS_NS] = {"mean_lateness_ns", "lateness", "Mean lateness",
                                    "Mean Lateness (ns)", GS_COL_NS, 0},
     [RANK_COL_WAIT_PER_STEP_NS] = {"wait_per_step_ns", "wait", "Wait/step", "Wait per Step (ns)",
-                                   GS_COL_NS, 0},
+                                   GS_COL_NS, 0,
+                                   "time this rank's collective kernels ran before the last rank\n"
+                                   "arrived, per kept step"},
     [RANK_COL_COMPUTE_PER_STEP_NS] = {"compute_per_step_ns", "compute", "Compute/step",
-                                      "Compute per Step (ns)", GS_COL_NS, 0},
+                                      "Compute per Step (ns)", GS_COL_NS, 0,
+                                      "|union of compute kernels| per kept step"},
     [RANK_COL_COMPUTE_VS_MEDIAN_PCT] = {"compute_vs_median_pct", "compute_vs_median",
                                         "vs median (%)", "Compute vs Median (%)", GS_COL_PCT, 0},
     [RANK_COL_STEP_NS] = {"step_ns", "step", "Step", "Step (ns)", GS_COL_NS, 0},
-    [RANK_COL_STRAGGLER] = {"straggler", "straggler", "Straggler", "Straggler", GS_COL_TEXT, 0},
+    [RANK_COL_STRAGGLER] = {"straggler", "straggler", "Straggler", "Straggler", GS_COL_TEXT, 0,
+                            "last at more than 60 % of at least 3 collectives, and the\n"
+                            "others wait for it more than 5 % of the median step"},
     [RANK_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, 0},
 };
 _Static_assert(COUNT_OF(rank_columns) == RANK_NCOLS, "one column per enum rank_col");
+
+const gs_column *gs_straggler_rank_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(rank_columns);
+    return rank_columns;
+}
 
 enum kind_col {
     KIND_COL_KIND, KIND_COL_INSTANCES, KIND_COL_SKEW_MED_NS, KIND_COL_SKEW_P95_NS,
@@ -57,6 +73,7 @@ enum collective_col {
     COLLECTIVE_COL_LATENESS_NS, COLLECTIVE_COL_SKEW_NS, COLLECTIVE_NCOLS
 };
 
+/* The help of the lateness and skew that stragglers' --help defines. */
 static const gs_column collective_columns[] = {
     [COLLECTIVE_COL_STEP] = {"step", "step", "Step", "Step", GS_COL_COUNT, 0},
     [COLLECTIVE_COL_KIND] = {"kind", "kind", "Collective", "Collective", GS_COL_TEXT, 0},
@@ -64,11 +81,19 @@ static const gs_column collective_columns[] = {
     [COLLECTIVE_COL_LAST_RANK] = {"last_rank", "last_rank", "Last rank", "Last Rank", GS_COL_COUNT,
                                   0},
     [COLLECTIVE_COL_LATENESS_NS] = {"lateness_ns", "lateness", "Lateness", "Lateness (ns)",
-                                    GS_COL_NS, 0},
-    [COLLECTIVE_COL_SKEW_NS] = {"skew_ns", "skew", "Skew", "Skew (ns)", GS_COL_NS, 0},
+                                    GS_COL_NS, 0,
+                                    "the last rank's start - the median start of the others"},
+    [COLLECTIVE_COL_SKEW_NS] = {"skew_ns", "skew", "Skew", "Skew (ns)", GS_COL_NS, 0,
+                                "latest - earliest aligned start of one collective"},
 };
 _Static_assert(COUNT_OF(collective_columns) == COLLECTIVE_NCOLS,
                "one column per enum collective_col");
+
+const gs_column *gs_straggler_collective_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(collective_columns);
+    return collective_columns;
+}
 
 static int fill_rank_table(const gs_stragglers *s, gs_table *out)
 {

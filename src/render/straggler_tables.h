@@ -17,6 +17,10 @@ typedef struct gs_straggler_tables {
     bool each; /* the collectives section is written */
 } gs_straggler_tables;
 
+/* The columns of the per-rank table and of the table of every collective, for --help. */
+const gs_column *gs_straggler_rank_columns(size_t *ncols);
+const gs_column *gs_straggler_collective_columns(size_t *ncols);
+
 /* The cells point into s, which must outlive the tables. -1 out of memory. */
 int gs_straggler_tables_make(const gs_stragglers *s, bool each, gs_straggler_tables *out);
 void gs_straggler_tables_free(gs_straggler_tables *t);

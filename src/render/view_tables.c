@@ -347,13 +347,16 @@ enum file_col {
 };
 
 static const gs_column file_columns[] = {
-    [FILE_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0},
+    [FILE_COL_RANK] = {"rank", "rank", "Rank", "Rank", GS_COL_COUNT, 0, "the trace's rank"},
     [FILE_COL_WORLD_SIZE] = {"world_size", "world_size", "World", "World Size", GS_COL_COUNT,
                              GS_COL_JSON_ONLY},
-    [FILE_COL_FORMAT] = {"format", "format", "Format", "Format", GS_COL_TEXT, 0},
-    [FILE_COL_SPAN_NS] = {"span_ns", "span", "Span", "Span (ns)", GS_COL_NS, 0},
-    [FILE_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0},
-    [FILE_COL_PATH] = {"path", "path", "Path", "Path", GS_COL_TEXT, 0},
+    [FILE_COL_FORMAT] = {"format", "format", "Format", "Format", GS_COL_TEXT, 0,
+                         "kineto, legacy (torch.autograd.profiler) or gst (gpuscope run)"},
+    [FILE_COL_SPAN_NS] = {"span_ns", "span", "Span", "Span (ns)", GS_COL_NS, 0,
+                          "the trace's first to last event"},
+    [FILE_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0,
+                        "the trace's ProfilerStep#N ranges"},
+    [FILE_COL_PATH] = {"path", "path", "Path", "Path", GS_COL_TEXT, 0, "the trace's file"},
     [FILE_COL_TRACING_COST_NS] = {"tracing_cost_ns", "tracing_cost", "Tracing Cost",
                                   "Tracing Cost (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
     [FILE_COL_STARTUP_NS] = {"startup_ns", "startup", "Start-up", "Start-up (ns)", GS_COL_NS,
@@ -370,6 +373,12 @@ static const gs_column file_columns[] = {
                                 "Graph Kernels", GS_COL_COUNT, GS_COL_JSON_ONLY},
 };
 _Static_assert(COUNT_OF(file_columns) == FILE_NCOLS, "one column per enum file_col");
+
+const gs_column *gs_file_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(file_columns);
+    return file_columns;
+}
 
 int gs_file_table(const gs_profile_facts *f, gs_table *out)
 {
@@ -404,15 +413,21 @@ enum device_col {
 };
 
 static const gs_column device_columns[] = {
-    [DEVICE_COL_ID] = {"id", "id", "GPU", "GPU", GS_COL_COUNT, 0},
-    [DEVICE_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    [DEVICE_COL_ID] = {"id", "id", "GPU", "GPU", GS_COL_COUNT, 0, "the CUDA device index"},
+    [DEVICE_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0, "the GPU's name"},
     [DEVICE_COL_TOTAL_MEMORY_BYTES] = {"total_memory_bytes", "memory", "Memory", "Memory (bytes)",
-                                       GS_COL_BYTES, 0},
-    [DEVICE_COL_SMS] = {"sms", "sms", "SMs", "SMs", GS_COL_COUNT, 0},
+                                       GS_COL_BYTES, 0, "total memory (1 GB = 10^9 bytes)"},
+    [DEVICE_COL_SMS] = {"sms", "sms", "SMs", "SMs", GS_COL_COUNT, 0, "streaming multiprocessors"},
     [DEVICE_COL_COMPUTE_CAPABILITY] = {"compute_capability", "cc", "CC", "Compute Capability",
-                                       GS_COL_TEXT, 0},
+                                       GS_COL_TEXT, 0, "compute capability"},
 };
 _Static_assert(COUNT_OF(device_columns) == DEVICE_NCOLS, "one column per enum device_col");
+
+const gs_column *gs_device_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(device_columns);
+    return device_columns;
+}
 
 int gs_device_table(const gs_profile_facts *f, gs_table *out)
 {

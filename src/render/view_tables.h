@@ -18,6 +18,8 @@ const gs_column *gs_kernel_columns(bool by_launch, size_t *ncols);
 const gs_column *gs_op_columns(bool by_shape, bool with_flops, size_t *ncols);
 const gs_column *gs_api_columns(size_t *ncols);
 const gs_column *gs_memcpy_columns(size_t *ncols);
+const gs_column *gs_file_columns(size_t *ncols);
+const gs_column *gs_device_columns(size_t *ncols);
 
 /* Each returns -1 when memory is exhausted. */
 int gs_kernel_table(const gs_kernel_summary *s, gs_table *out);

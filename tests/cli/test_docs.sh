@@ -21,12 +21,18 @@ block_after() {
 commands=$("$exe" --help | awk '/^commands:$/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
 [ -n "$commands" ] || { echo "FAIL: 'gpuscope --help' lists no command"; exit 1; }
 
-# The entries of the "options:" and "columns...:" sections of a --help (on stdin) that say
-# nothing: a name at column 2 with no text two spaces after it and no line under it.
+# The sections of a --help written as paragraphs, not as a name and its text per line: diff's.
+prose='^(step time|setup|tables):$'
+
+# The entries of the sections from "options:" on that say nothing: a name at column 2 with no
+# text two spaces after it and no line under it. Those are the options, the column lines made
+# from the tables ("columns:", idle's "definitions:", breakdown's "categories:" ...) and the
+# definitions written beside them, all but the paragraphs of $prose.
 undescribed() {
-    awk '
+    awk -v prose="$prose" '
         function flush() { if (pending != "") print pending; pending = "" }
-        /^[^ ].*:$/ { flush(); checked = $0 == "options:" || $0 ~ /^columns/; next }
+        /^options:$/ { on = 1 }
+        /^[^ ].*:$/ { flush(); checked = on && $0 !~ prose; next }
         !checked { next }
         /^  [^ ]/ { flush(); if (substr($0, 3) !~ /[^ ]  +[^ ]/) pending = $0; next }
         /^   +[^ ]/ { pending = ""; next }
