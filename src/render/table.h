@@ -42,7 +42,7 @@ typedef struct gs_column {
     unsigned flags;
     /* What --help says of it (cmd/help.c): its lines, wrapped by hand to end by column 80 where
      * they start at the help's indent, '\n' between them; "" shares the line of the column
-     * before ("Min, Max"). NULL in tables that no --help lists, and for JSON-only columns. */
+     * before ("Min, Max"). NULL for columns no --help lists, and for JSON-only ones. */
     const char *help;
 } gs_column;
 
