@@ -1,8 +1,8 @@
 /* The trace context: what every analysis of one trace starts from, built once per trace
- * (doc/design.md §2, §8). It holds the trace and its indexes, its steps (marked, --step, detected, or the whole
- * trace: found once), the window the command looks at and the kept steps, and what every name of
- * the trace says (name_rules.h). Analyses take the context and nothing else of the trace's, so
- * each is computed once however many analyses read it.
+ * (doc/design.md §2, §8). It holds the trace and its indexes, its steps (marked, --step,
+ * detected, or the whole trace: found once), the window the command looks at and the kept steps,
+ * and what every name of the trace says (name_rules.h). Analyses take the context and nothing
+ * else of the trace's, so each is computed once however many analyses read it.
  *
  * The context points into its trace, which must outlive it; what it built (steps, windows, names)
  * it owns. Another window over the same trace is a copy of the context with that window
