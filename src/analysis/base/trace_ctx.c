@@ -11,8 +11,12 @@ int gs_trace_ctx_build(const gs_trace *t, const gs_ctx_opts *o, gs_trace_ctx *ou
     out->trace = t;
     const gs_window_spec kept = {.on = true};
     /* The names first: finding the steps reads which calls wait for the GPU. */
-    if (gs_names_classify(t, &out->names, err) != 0 ||
-        gs_steps_find(t, &out->names, &o->steps, &out->steps, err) != 0 ||
+    if (gs_names_classify(t, &out->names, err) != 0) {
+        gs_trace_ctx_free(out);
+        return -1;
+    }
+    GS_LOG_TOOK(logged_at, "names judged");
+    if (gs_steps_find(t, &out->names, &o->steps, &out->steps, err) != 0 ||
         gs_window_build(t, &out->steps, &o->window, &out->window, err) != 0 ||
         gs_window_build(t, &out->steps, &kept, &out->kept, err) != 0) {
         gs_trace_ctx_free(out);
