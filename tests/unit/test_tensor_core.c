@@ -5,9 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/base/tensor_core.h"
+#include "analysis/base/name_rules.h"
 #include "check.h"
 #include "ingest/load.h"
+
+/* The name rules' Tensor-Core groups (analysis/base/name_rules.c), one name at a time. */
+static bool uses_tensor_cores(const char *kernel)
+{
+    return gs_name_judge(GS_NAME_TENSOR_CORE, kernel) != 0;
+}
+
+static bool uses_tensor_cores_plugin(const char *kernel)
+{
+    return gs_name_judge(GS_NAME_TENSOR_CORE_PLUGIN, kernel) != 0;
+}
+
+static bool tc_eligible(const char *op)
+{
+    return gs_name_judge(GS_NAME_TC_ELIGIBLE, op) != 0;
+}
+
+static bool tc_eligible_plugin(const char *op)
+{
+    return gs_name_judge(GS_NAME_TC_ELIGIBLE_PLUGIN, op) != 0;
+}
 
 static void test_names(void)
 {
@@ -43,23 +64,23 @@ static void test_names(void)
         "fmha_cutlassF_f32_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<float>)",
     };
     for (size_t i = 0; i < sizeof tc / sizeof tc[0]; i++)
-        CHECK(gs_kernel_uses_tensor_cores(tc[i]));
+        CHECK(uses_tensor_cores(tc[i]));
     for (size_t i = 0; i < sizeof simt / sizeof simt[0]; i++)
-        CHECK(!gs_kernel_uses_tensor_cores(simt[i]));
-    CHECK(gs_kernel_uses_tensor_cores_plugin("volta_h884gemm_64x64_ldg8_nn"));
-    CHECK(!gs_kernel_uses_tensor_cores_plugin("nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT"));
+        CHECK(!uses_tensor_cores(simt[i]));
+    CHECK(uses_tensor_cores_plugin("volta_h884gemm_64x64_ldg8_nn"));
+    CHECK(!uses_tensor_cores_plugin("nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT"));
 }
 
 static void test_ops(void)
 {
-    CHECK(gs_op_tensor_core_eligible_plugin("aten::addmm"));
-    CHECK(gs_op_tensor_core_eligible_plugin("aten::cudnn_convolution"));
-    CHECK(!gs_op_tensor_core_eligible_plugin("AddmmBackward0")); /* spelt AddmmBackward there */
-    CHECK(gs_op_tensor_core_eligible("AddmmBackward0"));
-    CHECK(gs_op_tensor_core_eligible("aten::_scaled_dot_product_cudnn_attention_backward"));
-    CHECK(gs_op_tensor_core_eligible("aten::convolution_backward"));
-    CHECK(!gs_op_tensor_core_eligible("aten::add"));
-    CHECK(!gs_op_tensor_core_eligible("aten::mm_")); /* whole names, not prefixes */
+    CHECK(tc_eligible_plugin("aten::addmm"));
+    CHECK(tc_eligible_plugin("aten::cudnn_convolution"));
+    CHECK(!tc_eligible_plugin("AddmmBackward0")); /* spelt AddmmBackward there */
+    CHECK(tc_eligible("AddmmBackward0"));
+    CHECK(tc_eligible("aten::_scaled_dot_product_cudnn_attention_backward"));
+    CHECK(tc_eligible("aten::convolution_backward"));
+    CHECK(!tc_eligible("aten::add"));
+    CHECK(!tc_eligible("aten::mm_")); /* whole names, not prefixes */
 }
 
 /* Distinct kernel names of a trace: how many the plugin's patterns call Tensor Core ones, and
@@ -80,7 +101,7 @@ static int count_trace(const char *dir, const char *rel, size_t *plugin, size_t 
         if (seen[id]++)
             continue;
         const char *name = gs_trace_str(t, id);
-        bool p = gs_kernel_uses_tensor_cores_plugin(name), o = gs_kernel_uses_tensor_cores(name);
+        bool p = uses_tensor_cores_plugin(name), o = uses_tensor_cores(name);
         *plugin += p;
         *ours += o;
         if (p && !o)

@@ -10,30 +10,13 @@
 
 /* ---- classification by name ----------------------------------------------------------------- */
 
-enum gs_kclass gs_kclass_of_name(const char *name, bool hta_compat)
-{
-    if (hta_compat)
-        return (enum gs_kclass)gs_name_judge(GS_NAME_HTA_CLASS, name);
-    return gs_name_judge(GS_NAME_COMM_KERNEL, name) ? GS_KCLASS_COMMUNICATION : GS_KCLASS_COMPUTE;
-}
-
-/* The same, from the names a trace context judged. */
+/* A kernel's class by its name, as the context judged it (the name rules' COMM_KERNEL, or with
+ * hta_compat HTA_CLASS). */
 static enum gs_kclass kclass_of(const gs_trace_ctx *c, gs_str name, bool hta_compat)
 {
     if (hta_compat)
         return (enum gs_kclass)gs_ctx_name(c, name, GS_NAME_HTA_CLASS);
     return gs_ctx_name(c, name, GS_NAME_COMM_KERNEL) ? GS_KCLASS_COMMUNICATION : GS_KCLASS_COMPUTE;
-}
-
-const char *gs_kclass_name(enum gs_kclass c)
-{
-    static const char *const names[GS_KCLASS__COUNT] = {
-        [GS_KCLASS_COMPUTE] = "compute",
-        [GS_KCLASS_COMMUNICATION] = "communication",
-        [GS_KCLASS_MEMORY] = "memory",
-        [GS_KCLASS_OTHER] = "other",
-    };
-    return (unsigned)c < GS_KCLASS__COUNT ? names[c] : "?";
 }
 
 /* ---- HTA's event selection ------------------------------------------------------------------ */

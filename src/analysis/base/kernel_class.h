@@ -1,7 +1,8 @@
 /* Kernel classes (doc/design.md §13) and the GPU activities the temporal breakdown and
  * the idle analysis walk over.
  *
- * Classes: communication (collective kernels: `nccl*`, `*ncclKernel*`, `*ncclDevKernel*`, `hccl*`),
+ * Classes (by the name rules, name_rules.h): communication (collective kernels: `nccl*`,
+ * `*ncclKernel*`, `*ncclDevKernel*`, `hccl*`),
  * memory (copies and sets: every gs_memop), compute (every other kernel).
  *
  * HTA's later sources (get_kernel_type, hta/utils/utils.py) also count every name starting with
@@ -25,14 +26,6 @@ enum gs_kclass {
     GS_KCLASS_OTHER, /* GPU sync records; in the HTA-compatible mode, names HTA leaves out */
     GS_KCLASS__COUNT
 };
-
-const char *gs_kclass_name(enum gs_kclass c); /* "compute", "communication", "memory", "other" */
-
-/* The class of a kernel by its name (the name rules' COMM_KERNEL). hta_compat applies HTA 0.5.0's
- * regular expressions exactly (`^nccl.*Kernel` is communication; `Memcpy`/`Memset`/`dma`
- * prefixes are memory; names it keeps out of COMPUTATION, such as `...Sync` or `...Memcpy...`,
- * are OTHER; the name rules' HTA_CLASS). */
-enum gs_kclass gs_kclass_of_name(const char *name, bool hta_compat);
 
 /* One interval of GPU activity of a trace: a kernel, a copy or set, or a GPU-side sync record. */
 typedef struct gs_activity {
