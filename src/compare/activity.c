@@ -112,7 +112,8 @@ static int cmp_act_name(const void *a, const void *b)
  * (grid, block) order), so the same kernel launched two ways still has one shape to match. */
 static int group(gs_act_set *set, item *items, size_t n)
 {
-    qsort(items, n, sizeof *items, cmp_item);
+    if (n > 1) /* items is NULL when a side has none */
+        qsort(items, n, sizeof *items, cmp_item);
     set->v = calloc(n ? n : 1, sizeof *set->v);
     if (!set->v)
         return -1;
