@@ -251,10 +251,13 @@ int gs_traces_each(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_trac
         free(ranks);
         return gs_fail_oom(err);
     }
-    memcpy(order, in->paths, in->n * sizeof *order);
-    qsort(order, in->n, sizeof *order, cmp_path);
-    if (in->n > 1)
+    if (in->n > 1) {
+        memcpy(order, in->paths, in->n * sizeof *order);
+        qsort(order, in->n, sizeof *order, cmp_path);
         mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* as gs_rank_set_load, for the same reason */
+    } else if (in->n == 1) {
+        order[0] = in->paths[0];
+    }
     size_t kept = 0;
     int rc = 0;
     for (size_t i = 0; i < in->n && rc == 0; i++) {
