@@ -57,6 +57,17 @@ void gs_strtab_free(gs_strtab *t)
     memset(t, 0, sizeof *t);
 }
 
+int gs_strtab_keep(gs_strtab *t, const char **s)
+{
+    if (!*s)
+        return 0;
+    gs_str id = gs_strtab_intern(t, *s, strlen(*s));
+    if (id == GS_STR_ERROR)
+        return -1;
+    *s = gs_str_get(t, id);
+    return 0;
+}
+
 size_t gs_strtab_bytes(const gs_strtab *t)
 {
     return t->block_bytes + t->cap * (sizeof *t->ptr + sizeof *t->len) +

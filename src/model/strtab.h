@@ -25,6 +25,10 @@ int gs_strtab_init(gs_strtab *t);
 void gs_strtab_free(gs_strtab *t);
 gs_str gs_strtab_intern(gs_strtab *t, const char *s, size_t len);
 
+/* Points *s at the table's copy of the string (interned), so it lives as long as the table and
+ * no longer than that of whatever it was read from; NULL stays NULL. 0, or -1 out of memory. */
+int gs_strtab_keep(gs_strtab *t, const char **s);
+
 /* The memory the table holds, in bytes. */
 size_t gs_strtab_bytes(const gs_strtab *t);
 

@@ -128,20 +128,6 @@ static gs_ns gap_length(const gs_gap *g)
 /* Each rank kept its longest, so the longest across ranks are among them. Ties go to the earlier
  * rank, then the earlier gap, as the idle analysis orders a profile's: the ranks' gaps are
  * gathered in rank order, each rank's longest first, and sorted by length stably. */
-static int own_gap_names(gs_strtab *names, gs_gap *g)
-{
-    const char **name[] = {&g->before, &g->after, &g->host.op, &g->host.api, &g->host.sync_api};
-    for (size_t k = 0; k < COUNT_OF(name); k++) {
-        if (!*name[k])
-            continue;
-        gs_str id = gs_strtab_intern(names, *name[k], strlen(*name[k]));
-        if (id == GS_STR_ERROR)
-            return -1;
-        *name[k] = gs_str_get(names, id);
-    }
-    return 0;
-}
-
 int gs_merge_gaps(const gs_rank_summary *v, size_t n, gs_idle *idle, bool *has_gaps)
 {
     memset(idle, 0, sizeof *idle);
@@ -174,7 +160,7 @@ int gs_merge_gaps(const gs_rank_summary *v, size_t n, gs_idle *idle, bool *has_g
     if (idle->ngaps > GS_RANK_GAPS)
         idle->ngaps = GS_RANK_GAPS;
     for (size_t i = 0; i < idle->ngaps; i++)
-        if (own_gap_names(&idle->names, &idle->gaps[i]) != 0)
+        if (gs_gap_keep_names(&idle->gaps[i], &idle->names) != 0)
             return -1;
     return 0;
 }
@@ -244,11 +230,8 @@ int gs_merge_ops(const gs_rank_summary *v, size_t n, gs_op_summary *o)
     }
     qsort(all, o->nrows, sizeof *all, o->has_gpu ? cmp_op_cuda : cmp_op_cpu);
     o->rows = all;
-    for (size_t i = 0; i < o->nrows; i++) {
-        gs_str id = gs_strtab_intern(&o->names, all[i].name, strlen(all[i].name));
-        if (id == GS_STR_ERROR)
+    for (size_t i = 0; i < o->nrows; i++)
+        if (gs_strtab_keep(&o->names, &all[i].name) != 0)
             return -1;
-        all[i].name = gs_str_get(&o->names, id);
-    }
     return 0;
 }

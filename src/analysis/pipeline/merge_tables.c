@@ -126,9 +126,7 @@ int gs_merge_kernels(const gs_rank_summary *v, size_t n, gs_kernel_summary *out,
             ;
         gs_kernel_row *row = &out->rows[out->nrows++];
         merge_kernel(parts + a, b - a, *spread, durs, scratch, row);
-        gs_str id = gs_strtab_intern(&out->names, row->name, strlen(row->name));
-        rc = id == GS_STR_ERROR ? -1 : 0;
-        row->name = rc == 0 ? gs_str_get(&out->names, id) : "";
+        rc = gs_strtab_keep(&out->names, &row->name);
     }
     for (size_t r = 0; r < out->nrows; r++)
         out->total += out->rows[r].time.total;

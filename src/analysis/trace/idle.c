@@ -323,13 +323,13 @@ static int cmp_candidate(const void *pa, const void *pb)
     return a->gap.start < b->gap.start ? -1 : a->gap.start > b->gap.start;
 }
 
-static int own_name(gs_strtab *names, const char **s)
+int gs_gap_keep_names(gs_gap *g, gs_strtab *names)
 {
-    if (!*s)
-        return 0;
-    gs_str id = gs_strtab_intern(names, *s, strlen(*s));
-    *s = id == GS_STR_ERROR ? NULL : gs_str_get(names, id);
-    return id == GS_STR_ERROR ? -1 : 0;
+    const char **name[] = {&g->before, &g->after, &g->host.op, &g->host.api, &g->host.sync_api};
+    for (size_t k = 0; k < COUNT_OF(name); k++)
+        if (gs_strtab_keep(names, name[k]) != 0)
+            return -1;
+    return 0;
 }
 
 /* The trace's candidates from `first` on: the longest max_gaps of them are kept (the longest of
@@ -351,10 +351,8 @@ static int keep_longest(idle_build *b, gs_idle *out, const gs_trace_ctx *c, size
     for (size_t i = 0; i < n && rc == 0; i++) {
         gs_gap *g = &v[i].gap;
         rc = gs_host_during(ix, v[i].pid, g->start, g->end, &g->host);
-        const char **names[] = {&g->before, &g->after, &g->host.op, &g->host.api,
-                                &g->host.sync_api};
-        for (size_t k = 0; k < COUNT_OF(names) && rc == 0; k++)
-            rc = own_name(&out->names, names[k]);
+        if (rc == 0)
+            rc = gs_gap_keep_names(g, &out->names);
     }
     gs_host_index_free(ix);
     return rc;

@@ -62,6 +62,10 @@ typedef struct gs_gap {
     gs_gap_host host;       /* what the launching process's threads did (gs_host_during) */
 } gs_gap;
 
+/* Points the gap's names (before, after, what the host did) at their copies in `names`, so the
+ * gap outlives its trace. 0, or -1 out of memory. */
+int gs_gap_keep_names(gs_gap *g, gs_strtab *names);
+
 /* Idle time per step of one trace (GPU-wide, summed over its devices). */
 typedef struct gs_idle_step {
     int32_t rank;

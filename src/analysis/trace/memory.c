@@ -345,16 +345,10 @@ static int own_names(gs_memory_summary *s, gs_mem_device *d, const char *path)
     d->path = strdup(path);
     if (!d->path)
         return -1;
-    for (size_t k = 0; k <= d->nops; k++) {
-        const char **name = k < d->nops ? &d->ops[k].name : &d->peak_op;
-        if (!*name)
-            continue;
-        gs_str id = gs_strtab_intern(&s->names, *name, strlen(*name));
-        if (id == GS_STR_ERROR)
+    for (size_t k = 0; k < d->nops; k++)
+        if (gs_strtab_keep(&s->names, &d->ops[k].name) != 0)
             return -1;
-        *name = gs_str_get(&s->names, id);
-    }
-    return 0;
+    return gs_strtab_keep(&s->names, &d->peak_op);
 }
 
 static int build_device(gs_memory_summary *s, const gs_trace_ctx *c, const uint32_t *rec,

@@ -89,10 +89,7 @@ static size_t count_distinct_ranks(const gs_profile_facts *f, int32_t *scratch)
 
 const char *gs_profile_facts_own(gs_profile_facts *f, const char *name)
 {
-    if (!name)
-        return NULL;
-    gs_str id = gs_strtab_intern(&f->names, name, strlen(name));
-    return id == GS_STR_ERROR ? NULL : gs_str_get(&f->names, id);
+    return gs_strtab_keep(&f->names, &name) == 0 ? name : NULL;
 }
 
 /* Adds one trace: its file facts, its devices, its events. 0, or -1 out of memory. */
