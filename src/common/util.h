@@ -40,6 +40,10 @@ static inline int gs_cmp_double(const void *pa, const void *pb)
  * sort in place when memory for the merge is short, so it cannot fail. */
 void gs_stable_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
+/* The same by an int32_t at `offset` in each element, ascending: rows put in rank order
+ * (gs_stable_sort_by_i32(rows, n, sizeof *rows, offsetof(row_type, rank))). */
+void gs_stable_sort_by_i32(void *base, size_t n, size_t size, size_t offset);
+
 static inline bool gs_starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;

@@ -1,6 +1,7 @@
 #include "render/window_notes.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,15 +22,9 @@ int gs_window_notes_add(gs_window_notes *n, const gs_trace_ctx *c)
     return 0;
 }
 
-static int cmp_note(const void *a, const void *b)
-{
-    int32_t x = ((const gs_window_note *)a)->rank, y = ((const gs_window_note *)b)->rank;
-    return (x > y) - (x < y);
-}
-
 void gs_window_notes_finish(gs_window_notes *n)
 {
-    gs_stable_sort(n->v, n->n, sizeof *n->v, cmp_note);
+    gs_stable_sort_by_i32(n->v, n->n, sizeof *n->v, offsetof(gs_window_note, rank));
 }
 
 void gs_window_notes_free(gs_window_notes *n)

@@ -1,7 +1,8 @@
-/* gs_stable_sort (common/util.h): sorted by the key, equal keys in the order they came, for
+/* gs_stable_sort and gs_stable_sort_by_i32 (common/util.h): sorted by the key, equal keys in the order they came, for
  * 0, 1, 2, odd and large counts, elements of several sizes; checked against a counting sort,
  * which is stable by construction. (Its own fallback, the in-place insertion sort taken when
  * memory for the merge is short, is not reached here.) */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,8 @@ enum shape { RANDOM, ASCENDING, DESCENDING };
 static void check_sorted(size_t n, int32_t keys, enum shape shape, uint32_t seed)
 {
     item *v = malloc((n ? n : 1) * sizeof *v), *want = malloc((n ? n : 1) * sizeof *want);
-    if (!v || !want)
+    item *by_field = malloc((n ? n : 1) * sizeof *by_field);
+    if (!v || !want || !by_field)
         abort();
     for (size_t i = 0; i < n; i++) {
         int32_t k = shape == RANDOM      ? (int32_t)(next_random(&seed) % (uint32_t)keys)
@@ -59,10 +61,14 @@ static void check_sorted(size_t n, int32_t keys, enum shape shape, uint32_t seed
         v[i] = (item){.key = k, .order = (uint32_t)i};
     }
     counting_sort(v, n, keys, want);
+    if (n)
+        memcpy(by_field, v, n * sizeof *v);
     gs_stable_sort(v, n, sizeof *v, cmp_key);
+    gs_stable_sort_by_i32(by_field, n, sizeof *by_field, offsetof(item, key));
     size_t wrong = 0;
     for (size_t i = 0; i < n; i++)
-        wrong += v[i].key != want[i].key || v[i].order != want[i].order;
+        wrong += v[i].key != want[i].key || v[i].order != want[i].order ||
+                 by_field[i].key != want[i].key || by_field[i].order != want[i].order;
     if (wrong)
         fprintf(stderr, "n %zu, keys %d, shape %d: %zu elements out of place\n", n, (int)keys,
                 (int)shape, wrong);
@@ -75,6 +81,7 @@ static void check_sorted(size_t n, int32_t keys, enum shape shape, uint32_t seed
     CHECK_INT(unstable, 0);
     free(v);
     free(want);
+    free(by_field);
 }
 
 static void test_counts(void)

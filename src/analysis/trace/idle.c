@@ -1,5 +1,6 @@
 #include "analysis/trace/idle.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -399,18 +400,6 @@ int gs_idle_add(gs_idle *r, const gs_trace_ctx *c, gs_error *err)
     return 0;
 }
 
-static int cmp_scope(const void *a, const void *b)
-{
-    int32_t x = ((const gs_idle_scope *)a)->rank, y = ((const gs_idle_scope *)b)->rank;
-    return (x > y) - (x < y);
-}
-
-static int cmp_step(const void *a, const void *b)
-{
-    int32_t x = ((const gs_idle_step *)a)->rank, y = ((const gs_idle_step *)b)->rank;
-    return (x > y) - (x < y);
-}
-
 int gs_idle_finish(gs_idle *r, gs_error *err)
 {
     idle_build *b = r->building;
@@ -429,9 +418,12 @@ int gs_idle_finish(gs_idle *r, gs_error *err)
         gs_idle_step *st = &b->steps.v[k];
         st->idle_pct = pct(st->idle_total, st->end - st->start);
     }
-    gs_stable_sort(b->streams.v, b->streams.n, sizeof *b->streams.v, cmp_scope);
-    gs_stable_sort(b->devices.v, b->devices.n, sizeof *b->devices.v, cmp_scope);
-    gs_stable_sort(b->steps.v, b->steps.n, sizeof *b->steps.v, cmp_step);
+    gs_stable_sort_by_i32(b->streams.v, b->streams.n, sizeof *b->streams.v,
+                          offsetof(gs_idle_scope, rank));
+    gs_stable_sort_by_i32(b->devices.v, b->devices.n, sizeof *b->devices.v,
+                          offsetof(gs_idle_scope, rank));
+    gs_stable_sort_by_i32(b->steps.v, b->steps.n, sizeof *b->steps.v,
+                          offsetof(gs_idle_step, rank));
     r->streams = b->streams.v;
     r->nstreams = b->streams.n;
     r->devices = b->devices.v;

@@ -6,6 +6,7 @@
 #include "common/log.h"
 #include "common/util.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,15 +239,9 @@ int gs_launch_add(gs_launch_summary *s, const gs_trace_ctx *c, gs_error *err)
     return 0;
 }
 
-static int cmp_rank(const void *a, const void *b)
-{
-    int32_t x = ((const gs_launch_rank *)a)->rank, y = ((const gs_launch_rank *)b)->rank;
-    return (x > y) - (x < y);
-}
-
 void gs_launch_finish(gs_launch_summary *s)
 {
-    gs_stable_sort(s->ranks, s->nranks, sizeof *s->ranks, cmp_rank);
+    gs_stable_sort_by_i32(s->ranks, s->nranks, sizeof *s->ranks, offsetof(gs_launch_rank, rank));
 }
 
 int gs_launch_build(const gs_trace_ctx *c, gs_launch_summary *out, gs_error *err)

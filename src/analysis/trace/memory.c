@@ -1,5 +1,6 @@
 #include "analysis/trace/memory.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -427,15 +428,10 @@ int gs_memory_add(gs_memory_summary *s, const gs_trace_ctx *c, gs_error *err)
     return 0;
 }
 
-static int cmp_device(const void *a, const void *b)
-{
-    int32_t x = ((const gs_mem_device *)a)->rank, y = ((const gs_mem_device *)b)->rank;
-    return (x > y) - (x < y);
-}
-
 void gs_memory_finish(gs_memory_summary *s)
 {
-    gs_stable_sort(s->devices, s->ndevices, sizeof *s->devices, cmp_device);
+    gs_stable_sort_by_i32(s->devices, s->ndevices, sizeof *s->devices,
+                          offsetof(gs_mem_device, rank));
 }
 
 int gs_memory_build(const gs_trace_ctx *c, gs_memory_summary *out, gs_error *err)

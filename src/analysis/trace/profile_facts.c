@@ -1,6 +1,7 @@
 #include "analysis/trace/profile_facts.h"
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,12 +153,6 @@ int gs_profile_facts_add(gs_profile_facts *f, const gs_trace_ctx *c, gs_error *e
     return 0;
 }
 
-static int cmp_file(const void *a, const void *b)
-{
-    int32_t x = ((const gs_file_facts *)a)->rank, y = ((const gs_file_facts *)b)->rank;
-    return (x > y) - (x < y);
-}
-
 int gs_profile_facts_finish(gs_profile_facts *f, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
@@ -166,7 +161,7 @@ int gs_profile_facts_finish(gs_profile_facts *f, gs_error *err)
         gs_profile_facts_free(f);
         return gs_fail_oom(err);
     }
-    gs_stable_sort(f->files, f->nfiles, sizeof *f->files, cmp_file);
+    gs_stable_sort_by_i32(f->files, f->nfiles, sizeof *f->files, offsetof(gs_file_facts, rank));
     f->nranks = count_distinct_ranks(f, ranks);
     free(ranks);
     gs_profile_facts_dedupe_devices(f);

@@ -1,5 +1,6 @@
 #include "analysis/trace/sync.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,12 +217,6 @@ int gs_sync_add(gs_sync_summary *s, const gs_trace_ctx *c, gs_error *err)
     return 0;
 }
 
-static int cmp_rank(const void *a, const void *b)
-{
-    int32_t x = ((const gs_sync_rank *)a)->rank, y = ((const gs_sync_rank *)b)->rank;
-    return (x > y) - (x < y);
-}
-
 int gs_sync_finish(gs_sync_summary *s, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
@@ -234,7 +229,7 @@ int gs_sync_finish(gs_sync_summary *s, gs_error *err)
         return gs_fail_oom(err);
     }
     s->blocked_pct = pct(s->kept_blocked, s->kept_step_time);
-    gs_stable_sort(s->ranks, s->nranks, sizeof *s->ranks, cmp_rank);
+    gs_stable_sort_by_i32(s->ranks, s->nranks, sizeof *s->ranks, offsetof(gs_sync_rank, rank));
     GS_LOG_TOOK(logged_at, "sync");
     return 0;
 }

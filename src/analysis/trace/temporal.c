@@ -1,5 +1,6 @@
 #include "analysis/trace/temporal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,15 +98,9 @@ int gs_temporal_add(gs_temporal *t, const gs_trace_ctx *c, bool hta_compat, gs_e
     return 0;
 }
 
-static int cmp_rank(const void *a, const void *b)
-{
-    int32_t x = ((const gs_temporal_row *)a)->rank, y = ((const gs_temporal_row *)b)->rank;
-    return (x > y) - (x < y);
-}
-
 void gs_temporal_finish(gs_temporal *t)
 {
-    gs_stable_sort(t->rows, t->nrows, sizeof *t->rows, cmp_rank);
+    gs_stable_sort_by_i32(t->rows, t->nrows, sizeof *t->rows, offsetof(gs_temporal_row, rank));
 }
 
 int gs_temporal_build(const gs_trace_ctx *c, bool hta_compat, gs_temporal *out, gs_error *err)
