@@ -39,12 +39,6 @@ void gs_rank_inputs_free(gs_rank_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
-/* A rank --rank leaves out: its path and rank only, for the message when no input is kept. */
-static int fill_stand_in(const gs_trace *t, gs_rank_summary *out, gs_error *err)
-{
-    return gs_rank_summary_init(out, &t->id, err);
-}
-
 /* Loads path and builds its context when --rank keeps it (*selected). On success the caller
  * frees both: the context (when selected), then the trace. */
 static int open_trace(const char *path, const gs_rank_load_opts *o, gs_trace **t,
@@ -70,7 +64,9 @@ static int summarise_trace(const char *path, const gs_rank_load_opts *o, gs_rank
         memset(out, 0, sizeof *out);
         return -1;
     }
-    int rc = selected ? gs_rank_summarise(&c, &o->summary, out, err) : fill_stand_in(t, out, err);
+    /* A rank --rank leaves out stands in by its id alone, for the message when none is kept. */
+    int rc = selected ? gs_rank_summarise(&c, &o->summary, out, err)
+                      : gs_rank_summary_init(out, &t->id, err);
     if (selected)
         gs_trace_ctx_free(&c);
     gs_trace_delete(t); /* the trace goes as soon as it is summarised: memory stays one rank's */
