@@ -21,23 +21,16 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile_inputs as h  # noqa: E402
+from hostile_case import Case, E, LOSS  # noqa: E402
+# One module of cases per area, so that work on one area does not touch the others' lists.
+import cases_inputs  # noqa: E402
+import cases_monitor  # noqa: E402
+import cases_output  # noqa: E402
+import cases_run  # noqa: E402
+
+AREAS = (cases_inputs, cases_monitor, cases_output, cases_run)
 
 FIXTURE = "tests/data/gst/sample.gst"
-E = r"gpuscope: %s: "  # the start of a message about a file
-
-
-class Case:
-    """gpuscope ARGS on an input made by `make`: exit `rc`, stderr matching `err` (a regex for
-    the whole of it), within `secs` seconds and `mb` MB of peak RSS."""
-
-    def __init__(self, name, make, args, rc, err, secs=2, mb=40, env=None, out=None,
-                 as_nobody=False, feed=None, run=False, closed=False, after=None):
-        self.name, self.make, self.args, self.rc, self.err = name, make, args, rc, err
-        self.secs, self.mb, self.env, self.out = secs, mb, env or {}, out
-        self.as_nobody, self.feed = as_nobody, feed
-        self.run = run          # gpuscope run of tests/run/nvtx_target: needs the agent
-        self.closed = closed    # started with stdout and stderr closed (cron, daemons, >&-)
-        self.after = after      # after(tmp): what is wrong with what the command left
 
 
 def summary_of_extreme(tmp):
@@ -68,7 +61,7 @@ def dangling_link(tmp):
 
 
 def cases():
-    loss = r"[0-9]+ events? skipped \(%s\)\n"
+    loss = LOSS
     return [
         Case("empty file", lambda t: h.write(t + "/empty.json", ""), ["kernels", "{}"], 3,
              E % ".*empty.json" + "empty file\n"),
@@ -165,7 +158,7 @@ def cases():
              ["monitor", "--replay", "{}"], 3,
              r"gpuscope: monitor: .*huge.jsonl: line 1: byte [0-9]+: \"gpu_mem_used_bytes\" is "
              r"out of range \(more than 9e18\)\n"),
-    ]
+    ] + [case for area in AREAS for case in area.cases()]
 
 
 def drop_to_nobody():
