@@ -15,6 +15,7 @@
 #include "cmd/options.h"
 #include "collect/child.h"
 #include "common/demangle.h"
+#include "common/shell_quote.h"
 #include "common/util.h"
 #include "ingest/ncu_csv.h"
 #include "render/ncu_tables.h"
@@ -100,25 +101,37 @@ static bool on_path(const char *prog)
     return gs_child_check(prog, &err) == 0;
 }
 
+/* ncu and its arguments before COMMAND, for one target: what runs and what --dry-run prints. */
+enum { NHEAD = 14 };
+typedef struct ncu_head {
+    const char *arg[NHEAD];
+    char skip[32];
+} ncu_head;
+
+static void head_fill(ncu_head *h, const target *tg, const char *set, const char *part)
+{
+    snprintf(h->skip, sizeof h->skip, "%zu", tg->skip);
+    const char *arg[NHEAD] = {"ncu", "--csv", "--page", "details", "--set", set, "--kernel-name",
+                              tg->regex, "--launch-skip", h->skip, "--launch-count", "1",
+                              "--log-file", part};
+    memcpy(h->arg, arg, sizeof arg);
+}
+
 static int run_one(const target *tg, const char *set, const char *part, char **program)
 {
     size_t n = 0;
     while (program[n])
         n++;
-    char skip[32];
-    snprintf(skip, sizeof skip, "%zu", tg->skip);
-    const char *head[] = {"ncu", "--csv", "--page", "details", "--set", set, "--kernel-name",
-                          tg->regex, "--launch-skip", skip, "--launch-count", "1", "--log-file",
-                          part};
-    size_t nh = COUNT_OF(head);
-    char **all = malloc((nh + n + 1) * sizeof *all);
+    ncu_head h;
+    head_fill(&h, tg, set, part);
+    char **all = malloc((NHEAD + n + 1) * sizeof *all);
     if (!all)
         return gs_cli_out_of_memory();
-    for (size_t i = 0; i < nh; i++)
-        all[i] = (char *)head[i];
+    for (size_t i = 0; i < NHEAD; i++)
+        all[i] = (char *)h.arg[i];
     for (size_t i = 0; i < n; i++)
-        all[nh + i] = program[i];
-    all[nh + n] = NULL;
+        all[NHEAD + i] = program[i];
+    all[NHEAD + n] = NULL;
     pid_t pid;
     gs_error err;
     int rc;
@@ -132,12 +145,20 @@ static int run_one(const target *tg, const char *set, const char *part, char **p
     return rc;
 }
 
+/* The command line run_one runs, for a shell: every argument quoted as it needs, since kernel
+ * names come from the trace and could otherwise end the quotes and run commands of their own. */
 static void print_command(const target *tg, const char *set, char **program)
 {
-    printf("ncu --csv --page details --set %s --kernel-name '%s' --launch-skip %zu "
-           "--launch-count 1 --log-file PART", set, tg->regex, tg->skip);
-    for (size_t i = 0; program[i]; i++)
-        printf(" %s", program[i]);
+    ncu_head h;
+    head_fill(&h, tg, set, "PART");
+    for (size_t i = 0; i < NHEAD; i++) {
+        fputs(i ? " " : "", stdout);
+        gs_shell_word_write(stdout, h.arg[i]);
+    }
+    for (size_t i = 0; program[i]; i++) {
+        putchar(' ');
+        gs_shell_word_write(stdout, program[i]);
+    }
     putchar('\n');
 }
 
