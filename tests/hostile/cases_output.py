@@ -1,5 +1,6 @@
 """Hostile cases for what gpuscope writes: output files, CSV cells, printed commands, names in messages (run by tests/hostile/test_hostile.py)."""
 
+import gzip
 import os
 import re
 import subprocess
@@ -50,6 +51,17 @@ def trace_and_alias(tmp):
     h.good_trace(tmp)
     os.symlink("good.json", tmp + "/alias.json")
     return tmp
+
+
+def sync_bound_named(tmp):
+    """The planted synchronization-bound trace with its blocking operator, aten::item, renamed to
+    clear the screen (and the operator inside it, which takes its place otherwise): the verdict's
+    evidence names it."""
+    text = gzip.open("tests/gen/scenarios/sync_bound.json.gz", "rt").read()
+    for name in ("aten::item", "aten::_local_scalar_dense"):
+        text = text.replace('"%s"' % name, '"%s\\u001b[2J"' % name)
+    h.write(tmp + "/sync.json", text)
+    return tmp + "/sync.json"
 
 
 def escaping_file_name(tmp):
@@ -170,6 +182,8 @@ def cases():
              r"gpuscope: kernels: cannot sort by '\\x1b\[2J'; columns:[a-z_ ]+\n"),
         Case("a command of terminal escapes", lambda t: t, ["\x1b[2J"], 2,
              r"gpuscope: '\\x1b\[2J' is not a command; see 'gpuscope --help'\n"),
+        Case("report: a name of terminal escapes in the verdict's evidence", sync_bound_named,
+             ["report", "{}"], 0, "", out="mostly under aten::item\ufffd\\[2J\n"),
         Case("CSV cells that a spreadsheet would run", lambda t: kernels_named(t, FORMULAS),
              ["kernels", "--format", "csv", "--sort", "name", "{}/named.json"], 0, "",
              out="(?s)" + "".join("(?=.*,%s\n)" % re.escape(c) for c in
