@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/say.h"
 #include "cmd/verbosity.h"
 #include "common/error.h"
 #include "common/util.h"
@@ -89,6 +90,6 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    fprintf(stderr, "gpuscope: '%s' is not a command; see 'gpuscope --help'\n", name);
+    gs_say("'%s' is not a command; see 'gpuscope --help'", name);
     return GS_EXIT_USAGE;
 }

@@ -131,6 +131,13 @@ add_test(NAME hostile.inputs
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/test_hostile.py $<TARGET_FILE:gpuscope>
                  ${GS_HOSTILE_FLAGS})
 set_tests_properties(hostile.inputs PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} TIMEOUT 300)
+# What gpuscope leaves where it writes when a write fails half way (a file size limit), when two
+# write one file at once, and kernel names in ncu's progress lines: tests/hostile/check_output_files.py.
+add_test(NAME hostile.output_files
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/check_output_files.py
+                 $<TARGET_FILE:gpuscope>)
+set_tests_properties(hostile.output_files PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+                     TIMEOUT 300)
 
 # What a user reads from `gpuscope run` traces, on the real H100 captures in ../shared/gpu-captures
 # (tests/traces/check_captures.py: kernel names as torch.profiler's, one row per GPU, ...;

@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "common/output_file.h"
 #include "common/util.h"
 #include "export/chrome.h"
 #include "export/out_file.h"
@@ -66,24 +67,36 @@ static int check_options(const export_args *a)
     return GS_CLI_RUN;
 }
 
+/* An output that is one of the traces read would destroy it. */
+static int refuse_input(const gs_profile *all, const char *out, gs_error *err)
+{
+    for (size_t i = 0; i < all->traces.n; i++)
+        if (gs_output_check_inputs(out, (const char *const *)&all->traces.v[i]->id.path, 1,
+                                   err) != 0)
+            return -1;
+    return 0;
+}
+
 /* Writes a stream format (chrome, or one CSV table) to -o or standard output. */
 static int write_stream(const gs_profile *p, const gs_cli *cli, const export_args *a,
                         gs_error *err)
 {
-    FILE *f = gs_out_open(a->out, err);
-    if (!f)
+    gs_out out;
+    if (gs_out_open(&out, a->out, err) != 0)
         return -1;
     const char *name = gs_out_is_stdout(a->out) ? cli->paths[0] : a->out;
     int rc = a->format == EXPORT_CHROME
-                 ? gs_export_chrome(p, f, name, err)
-                 : gs_view_write_csv(csv_views[a->table], p, f, err);
-    if (gs_out_close(f, gs_out_is_stdout(a->out) ? "-" : a->out, rc == 0 ? err : NULL) != 0)
+                 ? gs_export_chrome(p, out.f, name, err)
+                 : gs_view_write_csv(csv_views[a->table], p, out.f, err);
+    if (gs_out_close(&out, rc == 0, err) != 0)
         rc = -1;
     return rc;
 }
 
-/* Every CSV view into `dir` (created when absent) as NAME.csv. */
-static int write_csv_dir(const gs_profile *p, const char *dir, gs_error *err)
+/* Every CSV view into `dir` (created when absent) as NAME.csv; none may be one of the traces
+ * read (`all`). */
+static int write_csv_dir(const gs_profile *p, const gs_profile *all, const char *dir,
+                         gs_error *err)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return gs_fail(err, GS_EXIT_ENV, "%s: cannot create the folder: %s", dir, strerror(errno));
@@ -92,11 +105,11 @@ static int write_csv_dir(const gs_profile *p, const char *dir, gs_error *err)
         if ((size_t)snprintf(path, sizeof path, "%s/%s.csv", dir, csv_views[i]->spec.command) >=
             sizeof path)
             return gs_fail(err, GS_EXIT_USAGE, "%s: path too long", dir);
-        FILE *f = gs_out_open(path, err);
-        if (!f)
+        gs_out out;
+        if (refuse_input(all, path, err) != 0 || gs_out_open(&out, path, err) != 0)
             return -1;
-        int rc = gs_view_write_csv(csv_views[i], p, f, err);
-        if (gs_out_close(f, path, rc == 0 ? err : NULL) != 0 || rc != 0)
+        int rc = gs_view_write_csv(csv_views[i], p, out.f, err);
+        if (gs_out_close(&out, rc == 0, err) != 0)
             return -1;
     }
     return 0;
@@ -146,11 +159,14 @@ int cmd_export(int argc, char **argv)
             if (slot)
                 *slot = profile.traces.v[i];
         }
+    bool to_folder = a.format == EXPORT_CSV && a.table == NO_TABLE;
+    if (!fail && !to_folder && !gs_out_is_stdout(a.out))
+        fail = refuse_input(&profile, a.out, &err);
     if (!fail) {
         if (a.format == EXPORT_SQLITE)
             fail = gs_export_sqlite(&chosen, a.out, &err);
-        else if (a.format == EXPORT_CSV && a.table == NO_TABLE)
-            fail = write_csv_dir(&chosen, a.out, &err);
+        else if (to_folder)
+            fail = write_csv_dir(&chosen, &profile, a.out, &err);
         else
             fail = write_stream(&chosen, &cli, &a, &err);
     }

@@ -3,7 +3,6 @@
  * what ncu measured joined with the trace (as kernels --ncu). ncu's options are those of NVIDIA's
  * Nsight Compute CLI documentation: --kernel-name regex:..., matched against the function name
  * (--kernel-name-base function, its default), --launch-skip, --launch-count, --log-file. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +12,11 @@
 #include "analysis/trace/ncu_join.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/say.h"
 #include "collect/child.h"
 #include "common/demangle.h"
+#include "common/output_file.h"
+#include "common/shell_quote.h"
 #include "common/util.h"
 #include "ingest/ncu_csv.h"
 #include "render/ncu_tables.h"
@@ -100,25 +102,37 @@ static bool on_path(const char *prog)
     return gs_child_check(prog, &err) == 0;
 }
 
+/* ncu and its arguments before COMMAND, for one target: what runs and what --dry-run prints. */
+enum { NHEAD = 14 };
+typedef struct ncu_head {
+    const char *arg[NHEAD];
+    char skip[32];
+} ncu_head;
+
+static void head_fill(ncu_head *h, const target *tg, const char *set, const char *part)
+{
+    snprintf(h->skip, sizeof h->skip, "%zu", tg->skip);
+    const char *arg[NHEAD] = {"ncu", "--csv", "--page", "details", "--set", set, "--kernel-name",
+                              tg->regex, "--launch-skip", h->skip, "--launch-count", "1",
+                              "--log-file", part};
+    memcpy(h->arg, arg, sizeof arg);
+}
+
 static int run_one(const target *tg, const char *set, const char *part, char **program)
 {
     size_t n = 0;
     while (program[n])
         n++;
-    char skip[32];
-    snprintf(skip, sizeof skip, "%zu", tg->skip);
-    const char *head[] = {"ncu", "--csv", "--page", "details", "--set", set, "--kernel-name",
-                          tg->regex, "--launch-skip", skip, "--launch-count", "1", "--log-file",
-                          part};
-    size_t nh = COUNT_OF(head);
-    char **all = malloc((nh + n + 1) * sizeof *all);
+    ncu_head h;
+    head_fill(&h, tg, set, part);
+    char **all = malloc((NHEAD + n + 1) * sizeof *all);
     if (!all)
         return gs_cli_out_of_memory();
-    for (size_t i = 0; i < nh; i++)
-        all[i] = (char *)head[i];
+    for (size_t i = 0; i < NHEAD; i++)
+        all[i] = (char *)h.arg[i];
     for (size_t i = 0; i < n; i++)
-        all[nh + i] = program[i];
-    all[nh + n] = NULL;
+        all[NHEAD + i] = program[i];
+    all[NHEAD + n] = NULL;
     pid_t pid;
     gs_error err;
     int rc;
@@ -132,12 +146,20 @@ static int run_one(const target *tg, const char *set, const char *part, char **p
     return rc;
 }
 
+/* The command line run_one runs, for a shell: every argument quoted as it needs, since kernel
+ * names come from the trace and could otherwise end the quotes and run commands of their own. */
 static void print_command(const target *tg, const char *set, char **program)
 {
-    printf("ncu --csv --page details --set %s --kernel-name '%s' --launch-skip %zu "
-           "--launch-count 1 --log-file PART", set, tg->regex, tg->skip);
-    for (size_t i = 0; program[i]; i++)
-        printf(" %s", program[i]);
+    ncu_head h;
+    head_fill(&h, tg, set, "PART");
+    for (size_t i = 0; i < NHEAD; i++) {
+        fputs(i ? " " : "", stdout);
+        gs_shell_word_write(stdout, h.arg[i]);
+    }
+    for (size_t i = 0; program[i]; i++) {
+        putchar(' ');
+        gs_shell_word_write(stdout, program[i]);
+    }
     putchar('\n');
 }
 
@@ -213,37 +235,33 @@ static int measure(const gs_cli *cli, const gs_profile *p, char **program, size_
     if (!tg || pick_targets(p, &ks, top, tg, &ntg) != 0)
         rc = gs_cli_out_of_memory();
     if (rc == GS_EXIT_OK && ntg == 0) {
-        fputs("gpuscope: ncu: the trace has no GPU kernels to measure\n", stderr);
+        gs_say("ncu: the trace has no GPU kernels to measure");
         rc = GS_EXIT_INPUT;
     }
     if (rc == GS_EXIT_OK && dry_run) {
         for (size_t i = 0; i < ntg; i++)
             print_command(&tg[i], set, program);
     } else if (rc == GS_EXIT_OK) {
-        FILE *out = fopen(output, "w");
-        if (!out) {
-            fprintf(stderr, "gpuscope: ncu: cannot write %s: %s\n", output, strerror(errno));
-            rc = GS_EXIT_ENV;
-        }
+        gs_output out;
+        bool opened = gs_output_open(&out, output, &err) == 0;
+        if (!opened)
+            rc = gs_cli_fail(&err);
         size_t failed = 0;
         char part[4096];
         snprintf(part, sizeof part, "%s.part", output);
-        for (size_t i = 0; out && i < ntg; i++) {
-            fprintf(stderr, "gpuscope: ncu: %zu of %zu: %s (launch-skip %zu)\n", i + 1, ntg,
-                    tg[i].name, tg[i].skip);
+        for (size_t i = 0; opened && i < ntg; i++) {
+            gs_say("ncu: %zu of %zu: %s (launch-skip %zu)", i + 1, ntg, tg[i].name, tg[i].skip);
             int run = run_one(&tg[i], set, part, program);
             if (run != 0) {
-                fprintf(stderr, "gpuscope: ncu: the run for %s exited %d\n", tg[i].regex, run);
+                gs_say("ncu: the run for %s exited %d", tg[i].regex, run);
                 failed++;
             }
-            if (append_part(part, out) != 0 && run == 0)
+            if (append_part(part, out.f) != 0 && run == 0)
                 failed++;
         }
-        if (out && fclose(out) != 0) {
-            fprintf(stderr, "gpuscope: ncu: cannot write %s: %s\n", output, strerror(errno));
-            rc = GS_EXIT_ENV;
-        }
-        if (out && rc == GS_EXIT_OK) {
+        if (opened && gs_output_close(&out, true, &err) != 0)
+            rc = gs_cli_fail(&err);
+        if (opened && rc == GS_EXIT_OK) {
             gs_ncu_report report;
             gs_ncu_join join;
             gs_kernel_summary joined;
@@ -306,6 +324,9 @@ int cmd_ncu(int argc, char **argv)
         return gs_cli_usage("ncu", "%s", "no COMMAND to run after TRACE");
     if (top == 0)
         return gs_cli_usage("ncu", "%s", "--top must be at least 1");
+    gs_error err;
+    if (!dry_run && gs_output_check_inputs(output, (const char *const *)cli.program, 1, &err) != 0)
+        return gs_cli_fail(&err);
     if (!dry_run && !on_path("ncu")) {
         fputs("gpuscope: ncu: Nsight Compute's 'ncu' is not on PATH: install it (part of the "
               "CUDA toolkit) or add its folder to PATH; 'gpuscope kernels --ncu FILE.csv' reads "

@@ -1,14 +1,14 @@
 /* gpuscope report: the verdict, what was profiled, the analyses and the top kernels, operators
  * and copies, as text, JSON, or one HTML page with charts (--html FILE). */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/stat.h>
 
 #include "analysis/pipeline/report.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
+#include "cmd/say.h"
+#include "common/output_file.h"
 #include "common/util.h"
 #include "render/html.h"
 #include "render/report.h"
@@ -61,28 +61,18 @@ static const gs_cli_help_part help_parts[] = {
 /* Writes the page and says where, with its size, on stderr: stdout stays empty. */
 static int write_html(const char *path, const gs_report *report, size_t limit)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "gpuscope: cannot write %s: %s\n", path, strerror(errno));
-        return GS_EXIT_ENV;
-    }
-    int rc = gs_render_html(f, report, limit);
-    bool io_error = ferror(f) != 0;
-    if (fclose(f) != 0)
-        io_error = true;
-    if (rc != 0) {
-        remove(path);
-        return gs_cli_out_of_memory();
-    }
-    if (io_error) {
-        fprintf(stderr, "gpuscope: cannot write %s: %s\n", path, strerror(errno));
-        return GS_EXIT_ENV;
-    }
+    gs_error err;
+    gs_output out;
+    if (gs_output_open(&out, path, &err) != 0)
+        return gs_cli_fail(&err);
+    bool rendered = gs_render_html(out.f, report, limit) == 0;
+    if (gs_output_close(&out, rendered, &err) != 0)
+        return rendered ? gs_cli_fail(&err) : gs_cli_out_of_memory();
     struct stat st;
     char size[GS_UNIT_BUF] = "?";
     if (stat(path, &st) == 0)
         gs_fmt_bytes(size, sizeof size, (int64_t)st.st_size);
-    fprintf(stderr, "gpuscope: wrote %s (%s)\n", path, size);
+    gs_say("wrote %s (%s)", path, size);
     return GS_EXIT_OK;
 }
 
@@ -129,6 +119,11 @@ int cmd_report(int argc, char **argv)
     gs_rank_inputs in;
     if ((rc = gs_cli_list_ranks(&cli, true, &in)) != GS_CLI_RUN)
         return rc;
+    gs_error err;
+    if (html && gs_output_check_inputs(html, (const char *const *)in.paths, in.n, &err) != 0) {
+        gs_rank_inputs_free(&in);
+        return gs_cli_fail(&err);
+    }
     /* Every input a rank, one trace in memory at a time, each kernel's and copy's duration kept
      * so medians across ranks are exact. */
     const gs_pipeline_opts opts = {.load = gs_cli_rank_opts(&cli, GS_STAGE_ALL, true),

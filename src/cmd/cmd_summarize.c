@@ -1,14 +1,11 @@
 /* gpuscope summarize: one trace reduced to its rank summary (.gsum), to run next to each rank's
  * trace under the job's own launcher; report, comm and stragglers merge the summaries. */
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-
+#include "analysis/pipeline/gsum_write.h"
 #include "analysis/pipeline/inputs.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/rank_cli.h"
-#include "analysis/pipeline/gsum_write.h"
+#include "common/output_file.h"
 
 /* The start of --help: the rest is made from the spec and the column tables it names.
  * doc/summarize.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
@@ -47,24 +44,19 @@ int cmd_summarize(int argc, char **argv)
     if (cli.npaths != 1)
         return gs_cli_usage("summarize", "%s", "one trace per summary");
     gs_error err;
+    if (gs_output_check_inputs(out_path, cli.paths, 1, &err) != 0)
+        return gs_cli_fail(&err);
     gs_rank_summary s;
     const gs_rank_load_opts opts = gs_cli_rank_opts(&cli, GS_STAGE_ALL, false);
     if (gs_rank_trace_summarise(cli.paths[0], &opts, &s, &err) != 0)
         return gs_cli_fail(&err);
     gs_cli_note_losses(cli.paths[0], s.events.lost);
-    FILE *f = fopen(out_path, "w");
-    if (!f) {
-        fprintf(stderr, "gpuscope: cannot write %s: %s\n", out_path, strerror(errno));
-        gs_rank_summary_free(&s);
-        return GS_EXIT_ENV;
+    gs_output out;
+    rc = gs_output_open(&out, out_path, &err);
+    if (rc == 0) {
+        gs_gsum_write(out.f, &s);
+        rc = gs_output_close(&out, true, &err);
     }
-    gs_gsum_write(f, &s);
     gs_rank_summary_free(&s);
-    bool io_error = ferror(f) != 0;
-    if (fclose(f) != 0 || io_error) {
-        fprintf(stderr, "gpuscope: cannot write %s: %s\n", out_path, strerror(errno));
-        remove(out_path);
-        return GS_EXIT_ENV;
-    }
-    return GS_EXIT_OK;
+    return rc == 0 ? GS_EXIT_OK : gs_cli_fail(&err);
 }

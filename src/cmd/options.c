@@ -11,6 +11,8 @@
 
 #include "analysis/base/window.h"
 #include "cmd/option_table.h"
+#include "cmd/say.h"
+#include "common/term_text.h"
 #include "common/util.h"
 #include "ingest/load.h"
 
@@ -25,9 +27,9 @@ static const struct format_name {
 
 int gs_cli_usage(const char *command, const char *fmt, const char *arg)
 {
-    fprintf(stderr, "gpuscope: %s: ", command);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see 'gpuscope %s --help')\n", command);
+    char what[1024];
+    snprintf(what, sizeof what, fmt, arg);
+    gs_say("%s: %s (see 'gpuscope %s --help')", command, what, command);
     return GS_EXIT_USAGE;
 }
 
@@ -364,10 +366,12 @@ static void show_progress(void *ctx, const char *path, uint64_t done, uint64_t t
         return;
     p->last = t;
     p->shown = true;
+    char safe[1024];
+    gs_term_escape(safe, sizeof safe, path);
     if (total)
-        fprintf(stderr, "\rgpuscope: reading %s %3d%%\033[K", path, (int)(done * 100 / total));
+        fprintf(stderr, "\rgpuscope: reading %s %3d%%\033[K", safe, (int)(done * 100 / total));
     else
-        fprintf(stderr, "\rgpuscope: reading %s\033[K", path);
+        fprintf(stderr, "\rgpuscope: reading %s\033[K", safe);
 }
 
 static int no_such_rank(const gs_cli *cli, const gs_profile *profile)
@@ -424,12 +428,12 @@ void gs_cli_note_losses(const char *path, const uint64_t lost[GS_LOSS__COUNT])
 {
     char note[256];
     if (*gs_loss_note(lost, note, sizeof note))
-        fprintf(stderr, "gpuscope: %s: %s\n", path, note);
+        gs_say("%s: %s", path, note);
 }
 
 int gs_cli_fail(const gs_error *err)
 {
-    fprintf(stderr, "gpuscope: %s\n", err->msg);
+    gs_say("%s", err->msg);
     return err->code ? (int)err->code : GS_EXIT_INPUT;
 }
 

@@ -1,6 +1,6 @@
 #include "cmd/rank_cli.h"
 
-#include <stdio.h>
+#include "cmd/say.h"
 
 int gs_cli_list_ranks(const gs_cli *cli, bool with_gsum, gs_rank_inputs *out)
 {
@@ -21,7 +21,7 @@ int gs_cli_pipeline_fail(const gs_cli *cli, const gs_error *err)
 {
     if (err->code != GS_EXIT_USAGE)
         return gs_cli_fail(err);
-    fprintf(stderr, "gpuscope: %s: %s\n", cli->spec->command, err->msg);
+    gs_say("%s: %s", cli->spec->command, err->msg);
     return GS_EXIT_USAGE;
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 
 #include "cmd/rank_cli.h"
+#include "cmd/say.h"
+#include "common/log.h"
 #include "render/json.h"
 
 /* The parser writes an option through its value pointer; a view's entry cannot hold one (it is
@@ -52,11 +54,11 @@ static int sort_column(const gs_view *v, const gs_view_args *a, int *col)
     *col = gs_columns_find_sort(cols, ncols, a->cli.sort);
     if (*col >= 0)
         return GS_CLI_RUN;
-    fprintf(stderr, "gpuscope: %s: cannot sort by '%s'; columns:", v->spec.command, a->cli.sort);
+    char names[1024] = "";
     for (size_t c = 0; c < ncols; c++)
         if (!(cols[c].flags & GS_COL_JSON_ONLY))
-            fprintf(stderr, " %s", cols[c].sort);
-    fputc('\n', stderr);
+            gs_log_append(names, sizeof names, " %s", cols[c].sort);
+    gs_say("%s: cannot sort by '%s'; columns:%s", v->spec.command, a->cli.sort, names);
     return GS_EXIT_USAGE;
 }
 

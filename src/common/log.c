@@ -1,4 +1,5 @@
 #include "common/log.h"
+#include "common/term_text.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -27,16 +28,15 @@ void gs_log_set(int level, gs_log_sink s, void *ctx)
 
 static void emit(const char *fmt, va_list ap)
 {
-    char line[LINE_MAX_BYTES];
-    int n = vsnprintf(line, sizeof line, fmt, ap);
+    char text[LINE_MAX_BYTES], line[LINE_MAX_BYTES];
+    int n = vsnprintf(text, sizeof text, fmt, ap);
     if (n < 0)
         return;
-    if ((size_t)n >= sizeof line)
-        memcpy(line + sizeof line - 4, "...", 4);
-    /* One message, one line: a path or a name with a newline must not start another. */
-    for (char *p = line; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
+    if ((size_t)n >= sizeof text)
+        memcpy(text + sizeof text - 4, "...", 4);
+    /* One message, one line, that cannot drive the terminal: a path or a name with a newline
+     * must not start another line, nor one with an escape sequence clear the screen. */
+    gs_term_escape(line, sizeof line, text);
     pthread_mutex_lock(&lock);
     if (sink)
         sink(sink_ctx, line);

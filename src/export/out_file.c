@@ -35,41 +35,60 @@ static int gz_close(void *cookie)
     return gzclose((gzFile)cookie) == Z_OK ? 0 : EOF;
 }
 
-FILE *gs_out_open(const char *path, gs_error *err)
+/* A gzip stream over the output file: zlib writes its own duplicate of the descriptor, which
+ * gzclose closes; the file's stream, never written, is closed by gs_output_close. */
+static FILE *gz_stream(gs_output *file)
 {
-    if (gs_out_is_stdout(path))
-        return stdout;
-    FILE *f = NULL;
-    if (gs_ends_with(path, ".gz")) {
-        gzFile gz = gzopen(path, "wb6");
-        if (gz) {
-            cookie_io_functions_t io = {.write = gz_write, .close = gz_close};
-            f = fopencookie(gz, "w", io);
-            if (!f)
-                gzclose(gz);
-        }
-    } else {
-        f = fopen(path, "w");
+    int fd = dup(fileno(file->f));
+    gzFile gz = fd >= 0 ? gzdopen(fd, "wb6") : NULL;
+    if (!gz) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
     }
+    cookie_io_functions_t io = {.write = gz_write, .close = gz_close};
+    FILE *f = fopencookie(gz, "w", io);
     if (!f)
-        gs_fail(err, GS_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
+        gzclose(gz);
     return f;
 }
 
-int gs_out_close(FILE *f, const char *path, gs_error *err)
+int gs_out_open(gs_out *o, const char *path, gs_error *err)
 {
-    if (f == stdout)
-        return fflush(f) != 0 || ferror(f)
-                   ? gs_fail(err, GS_EXIT_ENV, "write error on standard output")
-                   : 0;
-    bool failed = ferror(f) != 0;
-    int saved = errno;
-    if (fclose(f) != 0 && !failed) {
-        failed = true;
-        saved = errno;
-    }
-    if (!failed)
+    *o = (gs_out){0};
+    if (gs_out_is_stdout(path)) {
+        o->f = stdout;
         return 0;
-    remove(path);
-    return gs_fail(err, GS_EXIT_ENV, "%s: write error: %s", path, strerror(saved ? saved : EIO));
+    }
+    if (gs_output_open(&o->file, path, err) != 0)
+        return -1;
+    o->f = gs_ends_with(path, ".gz") ? gz_stream(&o->file) : o->file.f;
+    if (o->f)
+        return 0;
+    int e = errno;
+    gs_output_close(&o->file, false, NULL);
+    return gs_fail(err, GS_EXIT_ENV, "%s: cannot write: %s", path, strerror(e ? e : ENOMEM));
+}
+
+int gs_out_close(gs_out *o, bool keep, gs_error *err)
+{
+    if (o->f == stdout) {
+        bool failed = fflush(stdout) != 0 || ferror(stdout);
+        if (failed && keep)
+            gs_fail(err, GS_EXIT_ENV, "write error on standard output");
+        return keep && !failed ? 0 : -1;
+    }
+    if (o->f != o->file.f) { /* the gzip stream: its write errors are the file's */
+        bool failed = ferror(o->f) != 0;
+        if (fclose(o->f) != 0)
+            failed = true;
+        int saved = errno;
+        if (failed) {
+            if (keep)
+                gs_fail(err, GS_EXIT_ENV, "%s: write error: %s", o->file.path,
+                        strerror(saved ? saved : EIO));
+            keep = false;
+        }
+    }
+    return gs_output_close(&o->file, keep, err);
 }

@@ -1,14 +1,13 @@
 #include "export/sqlite.h"
 
-#include <errno.h>
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/dynlib.h"
+#include "common/output_file.h"
 #include "common/util.h"
 #include "export/sqlite_tables.h"
 
@@ -163,19 +162,23 @@ int gs_export_sqlite(const gs_profile *p, const char *path, gs_error *err)
     out_db o = {.path = path};
     if (gs_dynlib_load(&sqlite_lib, &o.sq, err) != 0)
         return -1;
-    /* The database is written afresh, so what is there is removed first: only a file or a link
-     * (as root, `-o /dev/null` replaced the device with a regular file). */
+    /* The database is written afresh, as a file: a device or FIFO cannot hold one (and as root,
+     * `-o /dev/null` once replaced the device with a regular file). */
     struct stat st;
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return gs_fail(err, GS_EXIT_ENV, "%s: not a regular file: the database is written as a new "
                        "file", path);
-    if (unlink(path) != 0 && errno != ENOENT)
-        return gs_fail(err, GS_EXIT_ENV, "%s: cannot replace: %s", path, strerror(errno));
-    int rc = o.sq.open_v2(path, &o.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    /* SQLite opens files by name: it writes the output's temporary file (empty, so a new
+     * database), which replaces the path once the database is complete. */
+    gs_output out;
+    if (gs_output_open(&out, path, err) != 0)
+        return -1;
+    int rc = o.sq.open_v2(gs_output_name(&out), &o.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                          NULL);
     rc = rc == SQLITE_OK ? write_db(&o, p, err) : db_fail(&o, err);
     if (o.sq.close(o.db) != SQLITE_OK && rc == 0)
         rc = db_fail(&o, err);
-    if (rc != 0)
-        unlink(path);
+    if (gs_output_close(&out, rc == 0, err) != 0)
+        rc = -1;
     return rc;
 }

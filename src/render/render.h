@@ -23,7 +23,13 @@ typedef struct gs_text_style {
  * Returns -1 when memory is exhausted. */
 int gs_render_text(FILE *out, const gs_table *t, const gs_text_style *style);
 
-/* RFC 4180 CSV: a header naming each column with its unit, integers in ns and bytes. */
+/* Free text of the table format that holds names from the trace (the verdict's evidence): s with
+ * control characters and invalid UTF-8 shown as U+FFFD, as in a table cell, so that a name
+ * cannot drive the terminal. */
+void gs_text_put_clean(FILE *out, const char *s);
+
+/* RFC 4180 CSV: a header naming each column with its unit, integers in ns and bytes, and names
+ * that a spreadsheet would run as formulas behind a '. */
 void gs_render_csv(FILE *out, const gs_table *t);
 /* The rows alone, under a header written before (monitor --format csv: one table per sample). */
 void gs_render_csv_rows(FILE *out, const gs_table *t);

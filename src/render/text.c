@@ -54,6 +54,11 @@ static void put_text(FILE *out, const char *s, size_t cols)
         fputs("…", out);
 }
 
+void gs_text_put_clean(FILE *out, const char *s)
+{
+    put_text(out, s, text_width(s));
+}
+
 static void pad(FILE *out, size_t n)
 {
     while (n--)

@@ -60,12 +60,18 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
             fprintf(out, ": %s per step at stake, %.1f %% of the step; up to %.2fx faster if "
                          "removed",
                     stake, 100 * f->at_stake_share, f->speedup_bound);
-        fprintf(out, ")\n    %s\n", f->evidence);
+        /* evidence and actions name operators and kernels of the trace */
+        fputs(")\n    ", out);
+        gs_text_put_clean(out, f->evidence);
         for (size_t a = 0; a < f->nactions; a++) {
-            fprintf(out, "    - %s\n", f->actions[a].text);
-            if (f->actions[a].why[0])
-                fprintf(out, "      why: %s\n", f->actions[a].why);
+            fputs("\n    - ", out);
+            gs_text_put_clean(out, f->actions[a].text);
+            if (f->actions[a].why[0]) {
+                fputs("\n      why: ", out);
+                gs_text_put_clean(out, f->actions[a].why);
+            }
         }
+        putc('\n', out);
     }
     if (!shown)
         fputs("No rule fired: no bottleneck stands out in this trace "
@@ -92,7 +98,9 @@ void gs_render_rules_text(FILE *out, const gs_diagnosis *d)
                 f->rule->title, f->rule->source);
         put_values(out, "inputs", f->inputs, f->ninputs);
         put_values(out, "thresholds", f->thresholds, f->nthresholds);
-        fprintf(out, "    why: %s\n", f->why);
+        fputs("    why: ", out);
+        gs_text_put_clean(out, f->why);
+        putc('\n', out);
         for (size_t a = 0; a < f->nleft_out; a++)
             fprintf(out, "    action left out: %s (%s)\n", f->left_out[a].text,
                     f->left_out[a].why);

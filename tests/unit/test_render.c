@@ -1,5 +1,5 @@
-/* The result table and its three renderers: sorting, alignment, truncation, CSV quoting, JSON
- * rows (the JSON writer itself: test_json_write.c). */
+/* The result table and its three renderers: sorting, alignment, truncation, CSV quoting and
+ * formulas, JSON rows (the JSON writer itself: test_json_write.c). */
 #include <stdlib.h>
 
 #include "check.h"
@@ -189,6 +189,42 @@ static void test_csv_quoting_and_units(void)
     gs_table_free(&t);
 }
 
+/* Names a spreadsheet would run as formulas get a ' in front (inside the quotes when quoted);
+ * plain numbers, in a text column too, keep their sign; number columns are never touched. */
+static void test_csv_formulas(void)
+{
+    static const char *const names[] = {
+        "=1+2", "+SUM(1)", "-2+3", "@SUM(A1)", "\tx", "\rx", "=a,\"b\"", "-", "1e", "-.",
+        "-3", "+1.5e3", "-.5", "-2E-7", "a=b", "",
+    };
+    static const char *const want = "Total Time (ns),Count,Time (%),Name\n"
+                                    "-7,1,-2.50,'=1+2\n"
+                                    "-7,1,-2.50,'+SUM(1)\n"
+                                    "-7,1,-2.50,'-2+3\n"
+                                    "-7,1,-2.50,'@SUM(A1)\n"
+                                    "-7,1,-2.50,'\tx\n"
+                                    "-7,1,-2.50,\"'\rx\"\n"
+                                    "-7,1,-2.50,\"'=a,\"\"b\"\"\"\n"
+                                    "-7,1,-2.50,'-\n"
+                                    "-7,1,-2.50,1e\n"
+                                    "-7,1,-2.50,'-.\n"
+                                    "-7,1,-2.50,-3\n"
+                                    "-7,1,-2.50,+1.5e3\n"
+                                    "-7,1,-2.50,-.5\n"
+                                    "-7,1,-2.50,-2E-7\n"
+                                    "-7,1,-2.50,a=b\n"
+                                    "-7,1,-2.50,\n";
+    gs_table t;
+    gs_table_init(&t, cols, NCOLS, NULL);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        add(&t, -7, 1, -2.5, names[i]);
+    capture c;
+    gs_render_csv(open_capture(&c), &t);
+    CHECK_STR(close_capture(&c), want);
+    free(c.text);
+    gs_table_free(&t);
+}
+
 static void test_json_rows(void)
 {
     gs_table t;
@@ -221,6 +257,7 @@ int main(void)
     test_text_columns_share_the_line();
     test_text_figures_align_right();
     test_csv_quoting_and_units();
+    test_csv_formulas();
     test_json_rows();
     return check_done("test_render");
 }
