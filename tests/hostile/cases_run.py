@@ -1,8 +1,39 @@
 """Hostile cases for gpuscope run and its agent: the program's own files, bad options, empty runs, .gst ends (run by tests/hostile/test_hostile.py)."""
 
+import os
+import re
+
 import hostile_inputs as h  # noqa: F401
 from hostile_case import Case, E, LOSS  # noqa: F401
 
+USAGE = r"gpuscope: run: %s \(see 'gpuscope run --help'\)\n"
+
+
+def nothing_at(name):
+    """after(tmp): the run refused its options before it started, so it left no trace."""
+    return lambda tmp: ["%s was written: the program ran" % name] * os.path.exists(
+        os.path.join(tmp, name))
+
+
+def bad_steps(value):
+    return Case("run --steps " + value, lambda t: t + "/steps.gst",
+                ["run", "-o", "{}", "--steps", value, "--", "{target}", "steps", "3"], 2,
+                USAGE % (r"--steps takes W,WU,A\[,R\]: whole numbers up to 1000000, A at "
+                         r"least 1, not '%s'" % re.escape(value)),
+                run=True, after=nothing_at("steps.gst"))
+
 
 def cases():
-    return []
+    return [
+        bad_steps("1,2"),
+        bad_steps("-1,0,1"),
+        bad_steps("0,0,0"),
+        bad_steps("1,2,3,4,5"),
+        bad_steps(" 1,1,1"),
+        Case("run --step-name '('", lambda t: t + "/name.gst",
+             ["run", "-o", "{}", "--steps", "0,0,1", "--step-name", "(", "--", "{target}",
+              "steps", "3"], 2,
+             USAGE % (r"--step-name takes a regular expression \(POSIX extended\) of up to 255 "
+                      r"bytes and no ';', not '\('"),
+             run=True, after=nothing_at("name.gst")),
+    ]
