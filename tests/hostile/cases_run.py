@@ -23,6 +23,28 @@ def bad_steps(value):
                 run=True, after=nothing_at("steps.gst"))
 
 
+def earlier_trace(tmp, name="earlier.gst", data=None):
+    """An earlier run's trace at the -o path (the committed fixture), or other bytes."""
+    if data is None:
+        data = open("tests/data/gst/sample.gst", "rb").read()
+    return h.write(os.path.join(tmp, name), data)
+
+
+def gone(name):
+    return lambda tmp: ["%s is still there" % name] * os.path.exists(os.path.join(tmp, name))
+
+
+def kept(name, data):
+    def check(tmp):
+        path = os.path.join(tmp, name)
+        return [] if os.path.exists(path) and open(path, "rb").read() == data else [
+            "%s was changed or removed" % name]
+    return check
+
+
+NOTHING = r"gpuscope: nothing recorded: 'true' used neither CUDA nor NVTX, and the sampler was off"
+
+
 def cases():
     return [
         bad_steps("1,2"),
@@ -36,4 +58,14 @@ def cases():
              USAGE % (r"--step-name takes a regular expression \(POSIX extended\) of up to 255 "
                       r"bytes and no ';', not '\('"),
              run=True, after=nothing_at("name.gst")),
+        # A run that records nothing must not leave an earlier run's trace to be read as its own.
+        Case("run recording nothing over an earlier trace", earlier_trace,
+             ["run", "-f", "--trace", "nvtx", "-o", "{}", "--", "true"], 0,
+             NOTHING + r"; removed .*/earlier.gst, an earlier run's trace\n",
+             run=True, after=gone("earlier.gst")),
+        Case("run recording nothing over a file that is not a trace",
+             lambda t: earlier_trace(t, "notes.gst", b"my notes\n"),
+             ["run", "-f", "--trace", "nvtx", "-o", "{}", "--", "true"], 0,
+             NOTHING + r"; .*/notes.gst is not a \.gst trace: left as it was\n",
+             run=True, after=kept("notes.gst", b"my notes\n")),
     ]
