@@ -44,6 +44,14 @@ int gst_writer_flush(gst_writer *w)
         return w->error;
     if (w->records == 0)
         return 0;
+    int fd = w->fd_check ? w->fd_check(w->fd_check_ctx, w->fd) : w->fd;
+    if (fd < 0) {
+        w->records_dropped += w->records;
+        w->used = GST_CHUNK_HEADER_SIZE;
+        w->records = 0;
+        return 0;
+    }
+    w->fd = fd;
     gst_chunk_header h = {GST_CHUNK_MAGIC, GST_CHUNK_RECORDS, 0,
                           (uint32_t)(w->used - GST_CHUNK_HEADER_SIZE), w->records};
     gst_encode_chunk_header(&h, w->buf);

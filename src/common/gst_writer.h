@@ -20,6 +20,14 @@ typedef struct gst_writer {
     uint32_t records;  /* in the current chunk */
     uint64_t chunks_written;
     int error;         /* first -errno seen; once set, every call returns it */
+    /* Set by the caller after open, or NULL: called before each chunk is written with `fd`,
+     * returns the descriptor to write it to (fd, or another open on the same file, which
+     * replaces fd), or -1 to drop the chunk, whose records are counted in records_dropped (the
+     * writer stays usable). The agent uses it to never write through a descriptor that the
+     * program closed or reused (src/agent/agent.c). */
+    int (*fd_check)(void *ctx, int fd);
+    void *fd_check_ctx;
+    uint64_t records_dropped;
 } gst_writer;
 
 /* Smallest buffer a writer accepts: one chunk header and the largest fixed record. */

@@ -2,6 +2,7 @@
 
 import os
 import re
+import subprocess
 
 import hostile_inputs as h  # noqa: F401
 from hostile_case import Case, E, LOSS  # noqa: F401
@@ -42,6 +43,18 @@ def kept(name, data):
     return check
 
 
+def all_ranges_recorded(tmp):
+    """after(tmp): the trace of 'closefds' holds every range, recorded before and after the
+    program closed the agent's descriptors (its own files were checked by the program)."""
+    got = subprocess.run([os.environ["HOSTILE_EXE"], "ops", "--format", "csv",
+                          tmp + "/closefds.gst"], capture_output=True, text=True)
+    calls = dict(line.split(",")[:2] for line in got.stdout.splitlines()[1:])
+    want = {"before": "10", "after": "25000"}
+    problems = [] if got.returncode == 0 else ["ops on the trace: " + got.stderr.strip()]
+    return problems + ["%s: %s calls, want %s" % (k, calls.get(k), v) for k, v in want.items()
+                       if calls.get(k) != v]
+
+
 NOTHING = r"gpuscope: nothing recorded: 'true' used neither CUDA nor NVTX, and the sampler was off"
 
 
@@ -58,6 +71,14 @@ def cases():
              USAGE % (r"--step-name takes a regular expression \(POSIX extended\) of up to 255 "
                       r"bytes and no ';', not '\('"),
              run=True, after=nothing_at("name.gst")),
+        # A program that closes every descriptor and opens its own files gets none of the agent's
+        # bytes in them (it exits 3 if it does), and the trace still has every range.
+        Case("run of a program that closes the agent's descriptors",
+             lambda t: t + "/closefds.gst",
+             ["run", "-o", "{}", "--flush-interval", "20", "--", "{target}", "closefds", "{}"],
+             0, r"(gpuscope: no NVIDIA driver .*\n)?gpuscope: .*/closefds.gst: 1 process, .*, "
+             r"25010 NVTX ranges, .*\n",
+             secs=10, mb=60, run=True, after=all_ranges_recorded),
         # A run that records nothing must not leave an earlier run's trace to be read as its own.
         Case("run recording nothing over an earlier trace", earlier_trace,
              ["run", "-f", "--trace", "nvtx", "-o", "{}", "--", "true"], 0,

@@ -378,6 +378,50 @@ static void test_writer_errors(void)
     CHECK_INT(gst_writer_flush(&w), -EBADF);
 }
 
+/* The descriptor check before each chunk: -1 drops the chunk and counts its records, the writer
+ * stays usable; another descriptor replaces the writer's and takes the next chunk. */
+static int check_result;
+static int check_fd(void *ctx, int fd)
+{
+    (void)fd;
+    ++*(int *)ctx;
+    return check_result;
+}
+
+static void test_writer_fd_check(void)
+{
+    static uint8_t buf[GST_WRITER_MIN_BUFFER];
+    int a[2], b[2], calls = 0;
+    CHECK_INT(pipe(a), 0);
+    CHECK_INT(pipe(b), 0);
+    gst_writer w;
+    CHECK_INT(gst_writer_open(&w, a[1], buf, sizeof buf, GST_CLOCK_REALTIME, 0), 0);
+    uint8_t header[GST_FILE_HEADER_SIZE];
+    CHECK_INT(read(a[0], header, sizeof header), GST_FILE_HEADER_SIZE);
+    w.fd_check = check_fd;
+    w.fd_check_ctx = &calls;
+    gst_counter c = {0};
+    check_result = -1;
+    CHECK_INT(gst_writer_add(&w, GST_REC_COUNTER, &c) | gst_writer_add(&w, GST_REC_COUNTER, &c), 0);
+    CHECK_INT(gst_writer_flush(&w), 0);
+    CHECK_INT(calls, 1);
+    CHECK_INT(w.records_dropped, 2);
+    CHECK_INT(w.chunks_written, 0);
+    check_result = b[1];
+    CHECK_INT(gst_writer_add(&w, GST_REC_COUNTER, &c), 0);
+    CHECK_INT(gst_writer_flush(&w), 0);
+    CHECK_INT(w.fd, b[1]);
+    CHECK_INT(w.chunks_written, 1);
+    CHECK_INT(w.records_dropped, 2);
+    uint8_t chunk[256];
+    CHECK_INT(read(b[0], chunk, sizeof chunk), GST_CHUNK_HEADER_SIZE + 32);
+    CHECK_INT(gst_get_u32(chunk + 12), 1); /* one record: the dropped ones are not resent */
+    for (int i = 0; i < 2; i++) {
+        close(a[i]);
+        close(b[i]);
+    }
+}
+
 /* The layout tables and the sizes documented in doc/FORMAT.md agree. */
 static void test_layouts(void)
 {
@@ -398,6 +442,7 @@ static void test_layouts(void)
 int main(void)
 {
     test_layouts();
+    test_writer_fd_check();
     test_round_trip();
     test_truncation();
     test_corrupt();
