@@ -219,8 +219,9 @@ static void note_dropped_chunks(void)
     if (!dropped)
         return;
     g.dropped_noted = g.w.records_dropped;
-    const char *text = "records were lost: the program closed gpuscope's trace file, and it could "
-                       "not be opened again at once";
+    char text[200];
+    snprintf(text, sizeof text, "%llu trace records were lost: the program closed gpuscope's "
+             "trace file, and it could not be opened again at once", (unsigned long long)dropped);
     gst_note rec = {gsa_now_ns(), dropped, 0, GST_NOTE_AGENT, gsa_intern(text, strlen(text))};
     gsa_write(GST_REC_NOTE, &rec);
 }
@@ -231,7 +232,10 @@ static void drain_round(bool final)
         g.hooks[i](final);
     write_notes();
     note_dropped_chunks();
-    if (atomic_load(&g.state) == ON && gst_writer_flush(&g.w) != 0)
+    /* The last round (exit, or a signal whose default action may end the process now) ends the
+     * file with its end marker: a file without one was cut short (gst_format.h). */
+    if (atomic_load(&g.state) == ON &&
+        (final ? gst_writer_end(&g.w) : gst_writer_flush(&g.w)) != 0)
         disable_after_write_error();
     atomic_fetch_add(&g.rounds, 1);
 }

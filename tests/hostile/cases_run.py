@@ -1,5 +1,6 @@
 """Hostile cases for gpuscope run and its agent: the program's own files, bad options, empty runs, .gst ends (run by tests/hostile/test_hostile.py)."""
 
+import json
 import os
 import re
 import subprocess
@@ -55,6 +56,27 @@ def all_ranges_recorded(tmp):
                        if calls.get(k) != v]
 
 
+def gst_without_end(tmp):
+    """The fixture (version 1.1) cut at a chunk boundary: its end marker, the last 32 bytes, gone,
+    as a copy that stopped early or a writer killed between chunks leaves it."""
+    data = open("tests/data/gst/sample.gst", "rb").read()
+    assert data[-32 + 4:-32 + 6] == b"\x02\x00", "the fixture does not end with an end marker"
+    return h.write(os.path.join(tmp, "cut.gst"), data[:-32])
+
+
+def says_cut_short(tmp):
+    """after(tmp): report's JSON counts the capture cut short beside the events skipped."""
+    got = subprocess.run([os.environ["HOSTILE_EXE"], "report", "--format", "json",
+                          tmp + "/cut.gst"], capture_output=True, text=True)
+    if got.returncode != 0:
+        return ["report: " + got.stderr.strip()]
+    skipped = json.loads(got.stdout).get("profile", {}).get("events_skipped", {})
+    want = {"count": 3, "dropped_by_collector": 3, "captures_cut_short": 1}
+    return [] if skipped == want else ["events_skipped %r, want %r" % (skipped, want)]
+
+
+CUT = r"the capture was cut short: it has no end marker, so what was recorded last is missing\n"
+
 NOTHING = r"gpuscope: nothing recorded: 'true' used neither CUDA nor NVTX, and the sampler was off"
 
 
@@ -79,6 +101,10 @@ def cases():
              0, r"(gpuscope: no NVIDIA driver .*\n)?gpuscope: .*/closefds.gst: 1 process, .*, "
              r"25010 NVTX ranges, .*\n",
              secs=10, mb=60, run=True, after=all_ranges_recorded),
+        # A .gst cut at a chunk boundary does not read as whole.
+        Case(".gst cut at a chunk boundary", gst_without_end, ["kernels", "{}"], 0,
+             E % ".*cut.gst" + r"3 events skipped \(3 dropped by the collector\); " + CUT,
+             out=r"sgemm", after=says_cut_short),
         # A run that records nothing must not leave an earlier run's trace to be read as its own.
         Case("run recording nothing over an earlier trace", earlier_trace,
              ["run", "-f", "--trace", "nvtx", "-o", "{}", "--", "true"], 0,
