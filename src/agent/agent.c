@@ -6,13 +6,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +32,11 @@
 #define NOTE_TEXT 1400 /* CUPTI's "not found" note lists every place it looked */
 /* How long exit and signal paths wait for the writer: a hung GPU must not hang the target. */
 #define SHUTDOWN_WAIT_NS 2000000000LL
+/* The agent's descriptors are moved to this number or above (less where the program's limit on
+ * open files is lower): far from the lowest free numbers that the program's open() takes and
+ * the small ones it dup2()s to. A program may still close them (daemons close every descriptor
+ * from 3 up): each write checks first (own_fd). */
+#define HIGH_FD 900
 
 enum state { NOT_STARTED, ON, DISABLED };
 
@@ -49,7 +56,13 @@ static struct {
     unsigned parts;
     int flush_ms;
     int fd;
-    int wake[2];           /* pipe: producers and signal handlers wake the writer */
+    dev_t dev;             /* the file fd was opened on: what own_fd checks */
+    ino_t ino;
+    uint64_t dropped_noted; /* of g.w.records_dropped, already written in a note */
+    /* 1 when the writer is asked to wake: a futex word, so that waking needs no descriptor of
+     * the agent's in the program (a pipe's could be closed and its number reused by the
+     * program's own files) and stays async-signal-safe. */
+    atomic_int wake;
     gst_writer w;
     uint8_t *buf;
     char path[PATH_MAX];
@@ -70,7 +83,7 @@ static struct {
     uint64_t notes_lost;
     struct sigaction old_term, old_int;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER, .notes_lock = PTHREAD_MUTEX_INITIALIZER,
-       .fd = -1, .wake = {-1, -1}, .next_strid = 1};
+       .fd = -1, .next_strid = 1};
 
 static __thread int64_t tls_tid __attribute__((tls_model("initial-exec")));
 
@@ -114,11 +127,17 @@ const char *gsa_file_path(void)
 
 void gsa_wake_writer(void)
 {
-    if (g.wake[1] >= 0) {
-        char c = 1;
-        ssize_t rc = write(g.wake[1], &c, 1); /* full pipe: the writer is awake anyway */
-        (void)rc;
-    }
+    if (atomic_exchange(&g.wake, 1) == 0)
+        syscall(SYS_futex, &g.wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Until woken or `ms` have passed (a relative wait: a jump of the wall clock changes nothing). */
+static void wait_for_wake(int ms)
+{
+    struct timespec period = {ms / 1000, (long)(ms % 1000) * 1000000};
+    if (atomic_load(&g.wake) == 0) /* the kernel checks again: a wake in between is not lost */
+        syscall(SYS_futex, &g.wake, FUTEX_WAIT_PRIVATE, 0, &period, NULL, 0);
+    atomic_store(&g.wake, 0);
 }
 
 void gsa_note(uint32_t source, const char *text, uint64_t records_dropped, int64_t overhead_ns)
@@ -192,12 +211,31 @@ static void write_notes(void)
     }
 }
 
+/* Chunks the writer dropped because the program took the file away (own_fd), said in a note
+ * once the file is reachable again. */
+static void note_dropped_chunks(void)
+{
+    uint64_t dropped = g.w.records_dropped - g.dropped_noted;
+    if (!dropped)
+        return;
+    g.dropped_noted = g.w.records_dropped;
+    char text[200];
+    snprintf(text, sizeof text, "%llu trace records were lost: the program closed gpuscope's "
+             "trace file, and it could not be opened again at once", (unsigned long long)dropped);
+    gst_note rec = {gsa_now_ns(), dropped, 0, GST_NOTE_AGENT, gsa_intern(text, strlen(text))};
+    gsa_write(GST_REC_NOTE, &rec);
+}
+
 static void drain_round(bool final)
 {
     for (int i = 0; i < g.nhooks; i++)
         g.hooks[i](final);
     write_notes();
-    if (atomic_load(&g.state) == ON && gst_writer_flush(&g.w) != 0)
+    note_dropped_chunks();
+    /* The last round (exit, or a signal whose default action may end the process now) ends the
+     * file with its end marker: a file without one was cut short (gst_format.h). */
+    if (atomic_load(&g.state) == ON &&
+        (final ? gst_writer_end(&g.w) : gst_writer_flush(&g.w)) != 0)
         disable_after_write_error();
     atomic_fetch_add(&g.rounds, 1);
 }
@@ -206,12 +244,7 @@ static void *writer_main(void *arg)
 {
     (void)arg;
     while (!atomic_load(&g.stop)) {
-        struct pollfd p = {g.wake[0], POLLIN, 0};
-        if (poll(&p, 1, g.flush_ms) > 0) {
-            char junk[64];
-            while (read(g.wake[0], junk, sizeof junk) > 0)
-                ;
-        }
+        wait_for_wake(g.flush_ms);
         if (atomic_load(&g.stop))
             break;
         bool forced = atomic_exchange(&g.flush_request, false);
@@ -243,16 +276,50 @@ static unsigned parse_parts(const char *spec)
     return parts;
 }
 
-/* A descriptor of the agent's moved above 0-2: when the program runs with stdout or stderr
- * closed, open() hands the agent those numbers, and the program's own output would go into the
- * trace (and the agent's into the program's input). The program keeps them closed. */
-static int off_std_fds(int fd)
+/* A descriptor of the agent's moved to HIGH_FD or above: open() hands out the lowest free
+ * number, which the program expects for its own files; and when it runs with stdout or stderr
+ * closed, the agent would get those, and the program's output would go into the trace. Where no
+ * high number is free, any from 3 up; the original is closed either way. */
+static int move_high(int fd)
 {
-    if (fd < 0 || fd > 2)
+    if (fd < 0)
         return fd;
-    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    struct rlimit rl;
+    int floor = HIGH_FD;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur / 2 < (rlim_t)floor)
+        floor = (int)(rl.rlim_cur / 2);
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, floor > 3 ? floor : 3);
+    if (moved < 0 && fd <= 2)
+        moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (moved < 0 && fd > 2)
+        return fd;
     close(fd);
     return moved;
+}
+
+static bool is_trace_file(int fd)
+{
+    struct stat st;
+    return fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == g.dev && st.st_ino == g.ino;
+}
+
+/* The writer's check before each chunk (gst_writer.h): whether g.fd is still the trace file.
+ * The program may have closed it, and opened its own file at that number: that descriptor is
+ * never written nor closed. The trace file is opened again by its path, for appending, when it
+ * is still the same file; otherwise the chunk is dropped and counted (note_dropped_chunks). */
+static int own_fd(void *ctx, int fd)
+{
+    (void)ctx;
+    if (is_trace_file(fd))
+        return fd;
+    int again = move_high(open(g.path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC));
+    if (again >= 0 && !is_trace_file(again)) {
+        close(again);
+        again = -1;
+    }
+    g.fd = again;
+    return again;
 }
 
 /* What the launcher needs to place this process's file: the -o pattern expanded here, with
@@ -265,7 +332,7 @@ static void write_target(const char *run_dir, const char *host)
                                      target, sizeof target) != 0)
         return; /* the launcher falls back to the unexpanded pattern */
     snprintf(path, sizeof path, "%s/%ld.target", run_dir, (long)getpid());
-    int fd = off_std_fds(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    int fd = move_high(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (fd < 0)
         return;
     ssize_t rc = write(fd, target, strlen(target));
@@ -276,7 +343,7 @@ static void write_target(const char *run_dir, const char *host)
 static gst_strid intern_cmdline(void)
 {
     char buf[4096];
-    int fd = off_std_fds(open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC));
+    int fd = move_high(open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC));
     if (fd < 0)
         return 0;
     ssize_t n = read(fd, buf, sizeof buf - 1);
@@ -341,9 +408,17 @@ static void install_hooks(void)
 static bool open_file(const char *run_dir, const char *host)
 {
     snprintf(g.path, sizeof g.path, "%s/%ld.gst", run_dir, (long)getpid());
-    g.fd = off_std_fds(open(g.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-    if (g.fd < 0)
+    g.fd = move_high(open(g.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    struct stat st;
+    if (g.fd < 0 || fstat(g.fd, &st) != 0) {
+        if (g.fd >= 0)
+            close(g.fd);
+        g.fd = -1;
         return false;
+    }
+    g.dev = st.st_dev;
+    g.ino = st.st_ino;
+    g.dropped_noted = 0;
     g.buf = malloc(WRITER_BUFFER);
     if (!g.buf || gst_writer_open(&g.w, g.fd, g.buf, WRITER_BUFFER, GST_CLOCK_REALTIME, 0) != 0) {
         free(g.buf);
@@ -353,18 +428,14 @@ static bool open_file(const char *run_dir, const char *host)
         unlink(g.path);
         return false;
     }
+    g.w.fd_check = own_fd;
     write_target(run_dir, host);
     return true;
 }
 
 static bool start_writer_thread(void)
 {
-    if (pipe2(g.wake, O_NONBLOCK | O_CLOEXEC) != 0)
-        return false;
-    g.wake[0] = off_std_fds(g.wake[0]);
-    g.wake[1] = off_std_fds(g.wake[1]);
-    if (g.wake[0] < 0 || g.wake[1] < 0)
-        return false;
+    atomic_store(&g.wake, 0);
     /* The writer takes no signal meant for the program. */
     sigset_t all, old;
     sigfillset(&all);
@@ -448,15 +519,11 @@ void gsa_shutdown(void)
     if (atomic_load(&g.state) == ON) {
         drain_round(true);
         atomic_store(&g.state, NOT_STARTED);
-        close(g.fd);
+        if (is_trace_file(g.fd)) /* else it is closed, or the program's now */
+            close(g.fd);
         g.fd = -1;
         free(g.buf);
         g.buf = NULL;
-        if (!g.thread_running) {
-            close(g.wake[0]);
-            close(g.wake[1]);
-            g.wake[0] = g.wake[1] = -1;
-        }
     }
     pthread_mutex_unlock(&g.lock);
 }
@@ -494,7 +561,7 @@ static void after_fork_child(void)
     g.fd = -1;
     free(g.buf); /* the parent's unwritten chunk: its data, not the child's */
     g.buf = NULL;
-    g.wake[0] = g.wake[1] = -1;
+    atomic_store(&g.wake, 0);
     g.path[0] = '\0';
     atomic_store(&g.flush_request, false);
     gsa_capture_reset();

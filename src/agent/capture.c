@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/profiler_step.h"
+#include "common/step_schedule.h"
 
 #define MAX_WINDOWS 65536
 #define STILL_OPEN INT64_MAX
@@ -70,28 +71,13 @@ static void close_window(int64_t ts)
 
 static int parse_steps(const char *v)
 {
-    unsigned vals[4] = {0, 0, 0, 1};
-    int n = 0;
-    const char *s = v;
-    for (; n < 4; n++) {
-        char *end;
-        unsigned long x = strtoul(s, &end, 10);
-        if (end == s || x > 1000000)
-            return -1;
-        vals[n] = (unsigned)x;
-        if (*end != ',') {
-            s = end;
-            n++;
-            break;
-        }
-        s = end + 1;
-    }
-    if (*s || n < 3 || vals[2] == 0)
+    gs_step_schedule sched;
+    if (gs_step_schedule_parse(v, &sched) != 0)
         return -1;
-    c.wait = vals[0];
-    c.warmup = vals[1];
-    c.active = vals[2];
-    c.repeat = n == 4 ? vals[3] : 1;
+    c.wait = sched.wait;
+    c.warmup = sched.warmup;
+    c.active = sched.active;
+    c.repeat = sched.repeat;
     return 0;
 }
 

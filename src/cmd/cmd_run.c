@@ -1,6 +1,7 @@
 /* gpuscope run: starts a program with the agent injected and the sampler running, and leaves a
  * .gst trace of what it did. The program's standard streams and exit status are its own: the
  * launcher writes only to its own stderr, after the program ended. */
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "cmd/options.h"
 #include "cmd/run_session.h"
 #include "common/error.h"
+#include "common/step_schedule.h"
 #include "common/util.h"
 
 /* The start of --help: the rest is made from the spec and the column tables it names.
@@ -57,9 +59,22 @@ static bool valid_capture_range(const char *s)
            (!strncmp(s, "nvtx:", 5) && s[5] && !strchr(s, ';') && strlen(s + 5) <= 255);
 }
 
+/* The agent compiles it as below: one it cannot compile would leave every step kept. */
 static bool valid_step_name(const char *s)
 {
-    return !strchr(s, ';') && strlen(s) <= 255;
+    regex_t re;
+    if (strchr(s, ';') || strlen(s) > 255 || regcomp(&re, s, REG_EXTENDED | REG_NOSUB) != 0)
+        return false;
+    regfree(&re);
+    return true;
+}
+
+/* Checked here, before the program starts: the agent would only note a bad one and keep every
+ * step. */
+static bool valid_steps(const char *s)
+{
+    gs_step_schedule sched;
+    return gs_step_schedule_parse(s, &sched) == 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -91,11 +106,15 @@ int cmd_run(int argc, char **argv)
          .help = "keep only cudaProfilerApi (between cudaProfilerStart\n"
                  "and cudaProfilerStop) or nvtx:NAME (while an NVTX\n"
                  "range named NAME is open)"},
-        {"steps", &rq.steps, .arg = "W,WU,A[,R]",
+        {"steps", &rq.steps, 0, valid_steps,
+         "--steps takes W,WU,A[,R]: whole numbers up to 1000000, A at least 1, not '%s'",
+         .arg = "W,WU,A[,R]",
          .help = "keep steps as torch.profiler's schedule would: skip\n"
                  "W, warm up WU, keep A, R cycles (default 1, 0 = all)"},
         {"step-name", &rq.step_name, 0, valid_step_name,
-         "--step-name takes up to 255 bytes and no ';': '%s'", .arg = "REGEX",
+         "--step-name takes a regular expression (POSIX extended) of up to 255 bytes and no "
+         "';', not '%s'",
+         .arg = "REGEX",
          .help = "what a step's NVTX range is called, for --steps\n"
                  "(default ^ProfilerStep#)"},
     };

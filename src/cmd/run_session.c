@@ -335,8 +335,21 @@ static void summarise(const session *s, const gs_run_outputs *outs, int64_t run_
         say(s, "--cupti yield: CUDA tracing was left to the program's own profiler "
                "(torch.profiler records its kernels); this trace has NVTX ranges and samples");
     if (outs->n == 0) {
-        say(s, "nothing recorded: '%s' used neither CUDA nor NVTX%s", s->rq->argv[0],
-            s->sampler ? "" : ", and the sampler was off");
+        /* What became of the file at the output's path: the words before and after it. */
+        static const struct {
+            const char *before, *after;
+        } earlier[] = {
+            [GS_EARLIER_NONE] = {"", ""},
+            [GS_EARLIER_REMOVED] = {"; removed ", ", an earlier run's trace"},
+            [GS_EARLIER_NOT_GST] = {"; ", " is not a .gst trace: left as it was"},
+            [GS_EARLIER_NOT_FORCED] = {"; ", " is an earlier run's trace (--force removes it)"},
+            [GS_EARLIER_NOT_FILE] = {"; ", " is not a regular file: left as it was"},
+            [GS_EARLIER_FAILED] = {"; ", ", an earlier run's trace, could not be removed"},
+        };
+        bool said = outs->earlier != GS_EARLIER_NONE;
+        say(s, "nothing recorded: '%s' used neither CUDA nor NVTX%s%s%s%s", s->rq->argv[0],
+            s->sampler ? "" : ", and the sampler was off", earlier[outs->earlier].before,
+            said ? outs->earlier_path : "", earlier[outs->earlier].after);
         return;
     }
     for (size_t i = 0; i < outs->n; i++) {

@@ -41,6 +41,9 @@ typedef struct merge {
     note_ref *notes;
     size_t nnotes, notes_cap;
     uint64_t torn_records; /* in this input's torn last chunk, as its header declares */
+    bool torn;             /* this input ends inside a chunk of records, counted torn */
+    bool has_process;      /* this input is a process's file: it has a PROCESS record */
+    bool ended;            /* its last chunk so far is an end marker */
 } merge;
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -107,6 +110,7 @@ static int rewrite_record(merge *m, uint8_t *rec, uint32_t type, size_t size)
         return -1;
     if (type == GST_REC_NOTE && keep_note(m, payload) != 0)
         return -1;
+    m->has_process |= type == GST_REC_PROCESS;
     uint8_t *field = payload;
     for (unsigned i = 0; i < l->nfields; i++) {
         if (l->fields[i].is_string)
@@ -157,8 +161,11 @@ static int copy_chunk(merge *m, FILE *f)
     if (fread(m->chunk, 1, h.payload_size, f) < h.payload_size) {
         m->stats->torn_files++;
         m->torn_records = h.record_count;
+        m->torn = h.record_count > 0; /* else (a torn end marker) nothing says it is cut */
         return 0;
     }
+    /* An input's end markers are its own: the output gets one of its own at the end. */
+    m->ended = h.type == GST_CHUNK_END;
     if (h.type != GST_CHUNK_RECORDS)
         return 1;
     return copy_records(m, &h, at + GST_CHUNK_HEADER_SIZE) == 0 ? 1 : -1;
@@ -240,6 +247,30 @@ static int note_torn_records(merge *m)
                                                                           : gs_fail_oom(m->err);
 }
 
+static const char cut_text[] = "a process ended before gpuscope finished its trace (killed, or "
+                              "left through _exit or exec): what it recorded after its last "
+                              "flush is missing";
+
+/* A process's file of version 1.1 or later that stops at a chunk boundary without its end
+ * marker, as a NOTE of the merged file (source CUT_SHORT), which itself ends whole: its reader
+ * still says that a capture was cut short. The launcher's sampler file has no PROCESS record and
+ * is finished before the merge, so only the agent's files are judged. */
+static int note_cut_short(merge *m, uint16_t minor)
+{
+    if (minor < 1 || !m->has_process || m->ended || m->torn)
+        return 0;
+    uint32_t id = m->base + ++m->max_id;
+    gst_note n = {0, 0, 0, GST_NOTE_CUT_SHORT, id};
+    note_ref ref = {id, GST_NOTE_CUT_SHORT, 0, 0};
+    m->stats->cut_files++;
+    if (gst_writer_string(&m->w, id, 0, cut_text, sizeof cut_text - 1) != 0 ||
+        gst_writer_add(&m->w, GST_REC_NOTE, &n) != 0)
+        return gs_fail(m->err, GS_EXIT_ENV, "cannot write the merged trace: %s",
+                       strerror(-m->w.error ? -m->w.error : EMSGSIZE));
+    return add_note(m->stats, cut_text, sizeof cut_text - 1, &ref) == 0 ? 0
+                                                                        : gs_fail_oom(m->err);
+}
+
 static int copy_file(merge *m, const char *path)
 {
     m->path = path;
@@ -263,6 +294,7 @@ static int copy_file(merge *m, const char *path)
                          "%s: a .gst version or clock this merge does not handle", path);
         m->max_id = 0;
         m->torn_records = 0;
+        m->torn = m->has_process = m->ended = false;
         int more = rc == 0 ? 1 : -1;
         while (more == 1)
             more = copy_chunk(m, f);
@@ -271,6 +303,8 @@ static int copy_file(merge *m, const char *path)
             rc = resolve_notes(m);
         if (rc == 0)
             rc = note_torn_records(m);
+        if (rc == 0)
+            rc = note_cut_short(m, h.version_minor);
         m->base += m->max_id;
     }
     fclose(f);
@@ -318,7 +352,7 @@ int gs_gst_merge(const char *const *inputs, size_t n, const char *output, bool r
     int rc = gst_writer_open(&m.w, fd, buf, OUT_BUFFER, GST_CLOCK_REALTIME, 0) == 0 ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = copy_file(&m, inputs[i]);
-    if (rc == 0 && gst_writer_flush(&m.w) != 0)
+    if (rc == 0 && gst_writer_end(&m.w) != 0)
         rc = -1;
     if (rc != 0 && m.w.error)
         gs_fail(err, GS_EXIT_ENV, "%s: %s", output, strerror(-m.w.error));

@@ -1,6 +1,8 @@
 /* Merging .gst files (one per process, plus the launcher's sampler) into one. Records are copied
  * as they are encoded; only string ids are renumbered, since every writer numbers its strings
- * from 1. A file cut short (a killed process) contributes its complete chunks. */
+ * from 1. A file cut short (a killed process) contributes its complete chunks, and a note that
+ * says what it lost (a torn chunk's records, or that its end is missing). The output ends with
+ * its own end marker. */
 #ifndef GS_COLLECT_GST_MERGE_H
 #define GS_COLLECT_GST_MERGE_H
 
@@ -25,6 +27,7 @@ typedef struct gs_merge_note {
 typedef struct gs_merge_stats {
     uint64_t records[GST_REC__COUNT]; /* copied, by type */
     uint64_t torn_files;              /* inputs that ended in a partial chunk */
+    uint64_t cut_files;               /* process files that ended without their end marker */
     uint64_t bytes_written;
     gs_merge_note *notes;
     size_t nnotes;

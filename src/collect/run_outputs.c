@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/gst_format.h"
 #include "common/log.h"
 #include "common/out_pattern.h"
 
@@ -135,11 +137,39 @@ static void remove_run_dir(const char *run_dir)
     rmdir(run_dir);
 }
 
+/* Nothing was recorded: what is at `target` cannot be this run's trace. Only a regular file that
+ * starts as a .gst trace is removed, checked on the file opened without following a link. */
+static enum gs_earlier_output clear_earlier(const char *target, bool force)
+{
+    struct stat st, opened;
+    if (lstat(target, &st) != 0)
+        return GS_EARLIER_NONE;
+    if (!S_ISREG(st.st_mode))
+        return GS_EARLIER_NOT_FILE;
+    int fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return GS_EARLIER_FAILED;
+    char head[GST_MAGIC_SIZE];
+    bool same = fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) &&
+                opened.st_dev == st.st_dev && opened.st_ino == st.st_ino;
+    bool is_gst = same && read(fd, head, sizeof head) == (ssize_t)sizeof head &&
+                  memcmp(head, GST_MAGIC, GST_MAGIC_SIZE) == 0;
+    close(fd);
+    if (!same)
+        return GS_EARLIER_NOT_FILE; /* replaced between the two looks */
+    if (!is_gst)
+        return GS_EARLIER_NOT_GST;
+    if (!force)
+        return GS_EARLIER_NOT_FORCED;
+    return unlink(target) == 0 ? GS_EARLIER_REMOVED : GS_EARLIER_FAILED;
+}
+
 int gs_run_outputs_write(const char *run_dir, const char *pattern, long launched_pid,
                          bool force, gs_run_outputs *outs, gs_error *err)
 {
     outs->v = NULL;
     outs->n = 0;
+    outs->earlier = GS_EARLIER_NONE;
     process_file *files = NULL;
     size_t n = 0;
     bool has_sampler = false;
@@ -148,6 +178,9 @@ int gs_run_outputs_write(const char *run_dir, const char *pattern, long launched
     if (n == 0 && !has_sampler) {
         free(files);
         remove_run_dir(run_dir);
+        expand_target(run_dir, pattern, launched_pid, outs->earlier_path,
+                      sizeof outs->earlier_path);
+        outs->earlier = clear_earlier(outs->earlier_path, force);
         return 0; /* nothing was recorded: the caller says so */
     }
     outs->v = calloc(n ? n : 1, sizeof *outs->v);

@@ -14,12 +14,21 @@
 #define GST_MAGIC "\x89GST\r\n\x1a\n"
 #define GST_MAGIC_SIZE 8
 #define GST_VERSION_MAJOR 1 /* a reader refuses another major version */
-#define GST_VERSION_MINOR 0 /* newer minors only append fields, records or chunk types */
+/* Newer minors only append fields, records or chunk types. 1: a finished file ends with an END
+ * chunk. */
+#define GST_VERSION_MINOR 1
 #define GST_FILE_HEADER_SIZE 32
 #define GST_CHUNK_HEADER_SIZE 16
 #define GST_RECORD_HEADER_SIZE 8
 #define GST_CHUNK_MAGIC 0x4b4e4843u /* "CHNK" read as a little-endian u32 */
 #define GST_CHUNK_RECORDS 1
+/* The end marker (version 1.1): a writer that finishes a file ends it with this chunk, so that a
+ * file cut at a chunk boundary (a killed writer, a copy cut short) can be told from a whole one.
+ * Its record_count is 0 and its payload two u64: the chunks before it that are not END chunks,
+ * and the records they declare. More chunks may follow it (a writer that flushed at a signal and
+ * went on); a file is whole when its last chunk is an END chunk. */
+#define GST_CHUNK_END 2
+#define GST_END_PAYLOAD_SIZE 16
 /* A reader refuses larger chunks as corrupt: bounds its memory on hostile input. */
 #define GST_MAX_CHUNK_PAYLOAD (64u << 20)
 
@@ -99,13 +108,17 @@ enum gst_sync_type {
 enum gst_nvtx_style { GST_NVTX_PUSH_POP = 0, GST_NVTX_START_END = 1 };
 
 /* GST_NOTE_MERGE: records of a per-process file's torn last chunk (its process was killed while
- * writing), counted by the merge of gpuscope run; the reader counts them as torn, not dropped. */
+ * writing), counted by the merge of gpuscope run; the reader counts them as torn, not dropped.
+ * GST_NOTE_CUT_SHORT: a per-process file that ended at a chunk boundary without its end marker
+ * (the process died before the agent finished it), one note per file; the reader counts a
+ * capture cut short. */
 enum gst_note_source {
     GST_NOTE_CUPTI = 0,
     GST_NOTE_AGENT = 1,
     GST_NOTE_NVTX = 2,
     GST_NOTE_SAMPLER = 3,
     GST_NOTE_MERGE = 4,
+    GST_NOTE_CUT_SHORT = 5,
 };
 
 /* String ids are the writer's: 0 is the empty string, others are defined by a STRING record

@@ -44,17 +44,44 @@ int gst_writer_flush(gst_writer *w)
         return w->error;
     if (w->records == 0)
         return 0;
+    int fd = w->fd_check ? w->fd_check(w->fd_check_ctx, w->fd) : w->fd;
+    if (fd < 0) {
+        w->records_dropped += w->records;
+        w->used = GST_CHUNK_HEADER_SIZE;
+        w->records = 0;
+        return 0;
+    }
+    w->fd = fd;
     gst_chunk_header h = {GST_CHUNK_MAGIC, GST_CHUNK_RECORDS, 0,
                           (uint32_t)(w->used - GST_CHUNK_HEADER_SIZE), w->records};
     gst_encode_chunk_header(&h, w->buf);
     int rc = write_all(w, w->buf, w->used);
     /* The chunk is dropped even when the write failed: the file is broken from here on and
      * w->error keeps every later call from writing after a torn chunk. */
+    if (rc == 0) {
+        w->chunks_written++;
+        w->records_written += w->records;
+    }
     w->used = GST_CHUNK_HEADER_SIZE;
     w->records = 0;
-    if (rc == 0)
-        w->chunks_written++;
     return rc;
+}
+
+int gst_writer_end(gst_writer *w)
+{
+    int rc = gst_writer_flush(w);
+    if (rc != 0)
+        return rc;
+    uint8_t end[GST_CHUNK_HEADER_SIZE + GST_END_PAYLOAD_SIZE];
+    gst_chunk_header h = {GST_CHUNK_MAGIC, GST_CHUNK_END, 0, GST_END_PAYLOAD_SIZE, 0};
+    gst_encode_chunk_header(&h, end);
+    gst_put_u64(end + GST_CHUNK_HEADER_SIZE, w->chunks_written);
+    gst_put_u64(end + GST_CHUNK_HEADER_SIZE + 8, w->records_written);
+    int fd = w->fd_check ? w->fd_check(w->fd_check_ctx, w->fd) : w->fd;
+    if (fd < 0)
+        return 0; /* the file is out of reach: it stays without its end, as a cut one */
+    w->fd = fd;
+    return write_all(w, end, sizeof end);
 }
 
 /* Room for a record of `size` bytes in the current chunk, flushing it first when full. */

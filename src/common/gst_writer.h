@@ -18,8 +18,16 @@ typedef struct gst_writer {
     uint8_t *buf;      /* chunk header + payload being built */
     size_t cap, used;  /* used includes the chunk header space */
     uint32_t records;  /* in the current chunk */
-    uint64_t chunks_written;
+    uint64_t chunks_written, records_written; /* chunks of records, and what they declare */
     int error;         /* first -errno seen; once set, every call returns it */
+    /* Set by the caller after open, or NULL: called before each chunk is written with `fd`,
+     * returns the descriptor to write it to (fd, or another open on the same file, which
+     * replaces fd), or -1 to drop the chunk, whose records are counted in records_dropped (the
+     * writer stays usable). The agent uses it to never write through a descriptor that the
+     * program closed or reused (src/agent/agent.c). */
+    int (*fd_check)(void *ctx, int fd);
+    void *fd_check_ctx;
+    uint64_t records_dropped;
 } gst_writer;
 
 /* Smallest buffer a writer accepts: one chunk header and the largest fixed record. */
@@ -45,5 +53,10 @@ int gst_writer_raw(gst_writer *w, const uint8_t *record, size_t size);
 /* Writes the buffered chunk, if any. Call it at exit, at a signal-safe point, or periodically:
  * only flushed chunks survive a kill. 0 or -errno. */
 int gst_writer_flush(gst_writer *w);
+
+/* Writes the buffered chunk, then the end marker (GST_CHUNK_END): the file is whole up to here.
+ * Call it when the file is finished (or everything is flushed before a signal's default action
+ * ends the process); more records may still follow, and a later end marker. 0 or -errno. */
+int gst_writer_end(gst_writer *w);
 
 #endif

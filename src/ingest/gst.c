@@ -28,6 +28,10 @@ typedef struct reader {
     size_t chunk_cap;
     gs_hashtab writer_ids; /* writer id -> model id */
     unsigned process_seen;
+    uint16_t minor;           /* the file's minor version: from 1, a whole file has an end */
+    uint64_t chunks, records; /* chunks read that are not end markers, and their records */
+    bool ended;               /* the last chunk read was an end marker */
+    bool torn;                /* the last chunk was cut inside: its records are counted torn */
 } reader;
 
 static int map_put(reader *r, uint32_t writer_id, gs_str id)
@@ -323,10 +327,14 @@ static int add_counter(reader *r, const record *u)
 
 static int add_note(reader *r, const record *u)
 {
-    uint64_t *lost = &r->t->lost[u->note.source == GST_NOTE_MERGE ? GS_LOSS_TORN_CHUNK
-                                                                   : GS_LOSS_DROPPED];
-    *lost = *lost + u->note.records_dropped >= *lost ? *lost + u->note.records_dropped
-                                                     : UINT64_MAX;
+    /* The merge's notes say what a per-process file lost: its torn chunk's records, or its end
+     * (one capture cut short); every other note's count is of records the collector dropped. */
+    uint32_t source = u->note.source;
+    uint64_t *lost = &r->t->lost[source == GST_NOTE_MERGE       ? GS_LOSS_TORN_CHUNK
+                                 : source == GST_NOTE_CUT_SHORT ? GS_LOSS_CUT_SHORT
+                                                                : GS_LOSS_DROPPED];
+    uint64_t n = source == GST_NOTE_CUT_SHORT ? 1 : u->note.records_dropped;
+    *lost = *lost + n >= *lost ? *lost + n : UINT64_MAX;
     /* CUPTI's overhead records: what CUDA tracing cost the program. */
     gs_trace *t = r->t;
     if (u->note.source == GST_NOTE_CUPTI && u->note.overhead_ns > 0 &&
@@ -420,6 +428,7 @@ static int read_header(reader *r)
     if (h.header_size < GST_FILE_HEADER_SIZE || h.header_size > 4096)
         return corrupt(r, 12, "header size");
     r->t->id.epoch_ns = h.epoch_ns;
+    r->minor = h.version_minor;
     /* A newer minor version's longer header: skip what this reader does not know. */
     for (uint32_t extra = h.header_size - GST_FILE_HEADER_SIZE; extra > 0;) {
         uint32_t n = extra < sizeof buf ? extra : (uint32_t)sizeof buf;
@@ -431,6 +440,23 @@ static int read_header(reader *r)
                            r->t->id.path, r->offset);
         extra -= n;
     }
+    return 0;
+}
+
+/* An end marker: what it counts must be what was read, or chunks went missing in between. */
+static int read_end(reader *r, const gst_chunk_header *h, uint64_t at)
+{
+    if (h->payload_size < GST_END_PAYLOAD_SIZE)
+        return corrupt(r, at + 8, "end marker smaller than its two counts");
+    uint64_t chunks = gst_get_u64(r->chunk), records = gst_get_u64(r->chunk + 8);
+    if (chunks != r->chunks || records != r->records) {
+        char what[160];
+        snprintf(what, sizeof what,
+                 "the end marker counts %" PRIu64 " chunks of %" PRIu64 " records, the file has "
+                 "%" PRIu64 " of %" PRIu64, chunks, records, r->chunks, r->records);
+        return corrupt(r, at + GST_CHUNK_HEADER_SIZE, what);
+    }
+    r->ended = true;
     return 0;
 }
 
@@ -474,8 +500,14 @@ static int read_chunk(reader *r)
     }
     if (have < h.payload_size) {
         r->t->lost[GS_LOSS_TORN_CHUNK] += h.record_count; /* the writer was killed mid-chunk */
+        r->torn = h.record_count > 0; /* else (a torn end marker) nothing says it is cut */
         return 0;
     }
+    if (h.type == GST_CHUNK_END)
+        return read_end(r, &h, at) == 0 ? 1 : -1;
+    r->ended = false;
+    r->chunks++;
+    r->records += h.record_count;
     if (h.type != GST_CHUNK_RECORDS) {
         gs_trace_skip(r->t, GS_SKIP_UNKNOWN, h.record_count); /* a newer writer's chunk type */
         return 1;
@@ -567,6 +599,10 @@ int gst_read(gs_source *src, gs_trace *t, const gs_load_opts *opts, gs_error *er
             break;
         }
     }
+    /* From version 1.1 a whole file ends with an end marker: one that stops at a chunk boundary
+     * without it was cut short, and what came after is missing (a torn chunk says so already). */
+    if (rc == 0 && r.minor >= 1 && !r.ended && !r.torn)
+        t->lost[GS_LOSS_CUT_SHORT]++;
     /* Fields still hold writer ids even on failure; the caller frees the trace unread. */
     if (rc == 0)
         rc = remap_all(&r);

@@ -235,6 +235,10 @@ enum gs_loss {
     GS_LOSS_NEGATIVE_DURATION, /* a duration < 0: the end before the start */
     GS_LOSS_SIZE_RANGE,        /* a byte count out of range (beyond +-GS_BYTES_MAX) */
     GS_LOSS_TORN_CHUNK,        /* records of a .gst chunk cut short (the writer was killed) */
+    /* Not events: captures (.gst files, or a process's part of one) that end without their end
+     * marker, so what they recorded last is missing and cannot be counted. Left out of
+     * gs_loss_total; gs_loss_note says it apart. */
+    GS_LOSS_CUT_SHORT,
     GS_LOSS__COUNT
 };
 
@@ -315,11 +319,12 @@ int gs_trace_check(gs_trace *t, gs_error *err);
  * Called once by every reader after loading. */
 int gs_trace_index(gs_trace *t, gs_error *err);
 
-/* The events lost, all reasons together. */
+/* The events lost, all reasons together (not GS_LOSS_CUT_SHORT, which counts captures). */
 uint64_t gs_loss_total(const uint64_t lost[GS_LOSS__COUNT]);
 
-/* "12 events skipped (10 dropped by the collector, 2 with a time out of range)" into buf, or ""
- * when nothing was lost: the note shown beside results wherever they are shown. Returns buf. */
+/* "12 events skipped (10 dropped by the collector, 2 with a time out of range)" into buf, then
+ * what GS_LOSS_CUT_SHORT says ("; the capture was cut short: ..."), or "" when nothing was lost:
+ * the note shown beside results wherever they are shown. Returns buf. */
 const char *gs_loss_note(const uint64_t lost[GS_LOSS__COUNT], char *buf, size_t cap);
 
 /* A reason's name in machine-readable output: "dropped_by_collector", "time_out_of_range". */

@@ -56,7 +56,7 @@ static void put_loss_line(FILE *out, const gs_event_counts *c)
 static void put_loss_json(gs_json_writer *w, const gs_event_counts *c)
 {
     uint64_t total = gs_loss_total(c->lost);
-    if (!total)
+    if (!total && !c->lost[GS_LOSS_CUT_SHORT])
         return;
     gs_json_begin_object(w, "events_skipped", GS_JSON_INLINE);
     gs_json_put_uint(w, "count", total);

@@ -95,7 +95,7 @@ static inline int gst_write_sample(gst_writer *w)
     for (gst_strid id = 10; id <= 18; id++)
         rc |= sample_str(w, id, 0, strings[id]);
     rc |= sample_str(w, 19, 6, "registered_step"); /* an NVTX registered string of my_domain */
-    return rc ? -1 : gst_writer_flush(w);
+    return rc ? -1 : gst_writer_end(w);
 }
 
 #endif

@@ -60,7 +60,7 @@ static int write_extremes(const char *dir)
     for (size_t i = 0; i < 3; i++)
         rc |= gst_writer_add(&w, GST_REC_NVTX_RANGE, &ranges[i]) |
               gst_writer_add(&w, GST_REC_API, &calls[i]);
-    rc |= gst_writer_flush(&w);
+    rc |= gst_writer_end(&w);
     close(fd);
     return rc != 0;
 }
@@ -77,7 +77,8 @@ int main(int argc, char **argv)
         failed |= seed(argv[2], "small_chunks.gst", GST_WRITER_MIN_BUFFER, 0);
         failed |= seed(argv[2], "torn_last_chunk.gst", GST_WRITER_MIN_BUFFER, 1000);
         failed |= write_extremes(argv[2]);
-        /* A header alone: the writer opened the file and the target died before a flush. */
+        /* A header alone: the writer opened the file and the target died before a flush (a
+         * capture cut short: no end marker). */
         char path[4096];
         snprintf(path, sizeof path, "%s/header_only.gst", argv[2]);
         int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);

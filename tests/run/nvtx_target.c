@@ -4,6 +4,11 @@
  *   nvtx_target ranges EXIT_CODE   the ranges below, then exits with EXIT_CODE
  *   nvtx_target hang PID_FILE      10 "before" ranges, writes its pid, then ranges until killed
  *   nvtx_target steps N            N ProfilerStep#i ranges, each around one "work" range
+ *   nvtx_target closefds PREFIX    10 "before" ranges, then, as a daemon does, closes every
+ *                                  descriptor from 3 up, opens files PREFIX.own0..7 (the numbers
+ *                                  the agent's files had), and records 25000 "after" ranges in
+ *                                  bursts between lines it writes to them; exits 0 when its files
+ *                                  hold exactly its lines, 3 when anything else got into them
  *   nvtx_target emit_nvtx N        N ProfilerStep#i ranges of operator calls named as PyTorch's
  *                                  emit_nvtx names them: two aten::conv2d of two shapes, each
  *                                  around an aten::convolution, and an aten::div whose only
@@ -14,10 +19,13 @@
  * work-item 20 (2 inside each worker), child 2 (in a forked child); marks: tick 4. */
 #include <nvtx3/nvToolsExt.h>
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -146,6 +154,79 @@ static int steps(int n)
     return 0;
 }
 
+/* Every descriptor from 3 up, as daemons and some launchers close them: close_range where the
+ * kernel has it, else one by one up to the limit. */
+static void close_from_3(void)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
+        return;
+#endif
+    struct rlimit rl;
+    rlim_t top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+                         rl.rlim_cur < (1u << 20)
+                     ? rl.rlim_cur
+                     : (1u << 20);
+    for (rlim_t fd = 3; fd < top; fd++)
+        close((int)fd);
+}
+
+#define OWN_FILES 8
+#define OWN_ROUNDS 5
+
+static int closefds(const char *prefix)
+{
+    for (int i = 0; i < 10; i++) {
+        nvtxRangePushA("before");
+        nvtxRangePop();
+    }
+    /* The agent's writer has flushed by now: its files are open. */
+    struct timespec pause = {0, 300 * 1000000L};
+    nanosleep(&pause, NULL);
+    close_from_3();
+    char path[OWN_FILES][4096];
+    int fd[OWN_FILES];
+    for (int i = 0; i < OWN_FILES; i++) {
+        snprintf(path[i], sizeof path[i], "%s.own%d", prefix, i);
+        fd[i] = open(path[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd[i] < 0)
+            return 1;
+    }
+    struct timespec round_pause = {0, 50 * 1000000L};
+    for (int r = 0; r < OWN_ROUNDS; r++) {
+        /* A burst fills the thread's buffer past half: the agent wakes its writer. */
+        for (int k = 0; k < 5000; k++) {
+            nvtxRangePushA("after");
+            nvtxRangePop();
+        }
+        for (int i = 0; i < OWN_FILES; i++) {
+            char line[64];
+            int n = snprintf(line, sizeof line, "round %d of file %d\n", r, i);
+            if (write(fd[i], line, (size_t)n) != n)
+                return 1;
+        }
+        nanosleep(&round_pause, NULL);
+    }
+    nanosleep(&pause, NULL);
+    int foreign = 0;
+    for (int i = 0; i < OWN_FILES; i++) {
+        close(fd[i]);
+        char want[1024] = "", got[1024];
+        for (int r = 0; r < OWN_ROUNDS; r++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "round %d of file %d\n", r,
+                     i);
+        FILE *f = fopen(path[i], "rb");
+        size_t n = f ? fread(got, 1, sizeof got, f) : 0;
+        if (f)
+            fclose(f);
+        if (n != strlen(want) || memcmp(got, want, n) != 0) {
+            fprintf(stderr, "nvtx_target: %s holds bytes it did not write\n", path[i]);
+            foreign = 1;
+        }
+    }
+    return foreign ? 3 : 0;
+}
+
 /* One operator call as torch.autograd.profiler.emit_nvtx names it. */
 static void push_op(const char *name, int *seq, int *op_id, const char *sizes)
 {
@@ -191,6 +272,9 @@ int main(int argc, char **argv)
         return ranges(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "hang") == 0)
         return hang(argv[2]);
-    fprintf(stderr, "usage: nvtx_target ranges EXIT_CODE | hang PID_FILE | steps N | emit_nvtx N\n");
+    if (argc == 3 && strcmp(argv[1], "closefds") == 0)
+        return closefds(argv[2]);
+    fprintf(stderr, "usage: nvtx_target ranges EXIT_CODE | hang PID_FILE | closefds PREFIX | steps N | "
+                    "emit_nvtx N\n");
     return 2;
 }

@@ -199,14 +199,17 @@ static int fill_sample(gst_writer *w)
 }
 
 /* Every prefix of a many-chunk file loads (header complete) or fails with exit 3; the events
- * kept grow with the prefix and the full file has them all. */
+ * kept grow with the prefix and the full file has them all. A prefix that is not the whole file
+ * says it is cut: its torn chunk's records, or, cut at a chunk boundary, a capture cut short (the
+ * end marker is missing); a file of version 1.0, written before end markers, says neither at a
+ * boundary. */
 static void test_truncation(void)
 {
     static uint8_t file[MAX_FILE];
     size_t n = write_file(fill_sample, GST_WRITER_MIN_BUFFER, file);
     unlink(tmp_path);
     size_t last_kernels = 0, loaded = 0;
-    bool monotone = true, clean = true;
+    bool monotone = true, clean = true, cut_said = true, old_quiet = true;
     for (size_t len = 0; len <= n; len++) {
         gs_error err = {0};
         gs_trace *t = load_bytes(file, len, &err);
@@ -215,6 +218,18 @@ static void test_truncation(void)
             continue;
         }
         loaded++;
+        bool torn = t->lost[GS_LOSS_TORN_CHUNK] > 0, cut = t->lost[GS_LOSS_CUT_SHORT] == 1;
+        cut_said &= len == n ? !torn && t->lost[GS_LOSS_CUT_SHORT] == 0 : torn != cut;
+        gs_trace_delete(t);
+        /* The same bytes as version 1.0: no end marker is expected, none is missed. */
+        uint8_t minor[2];
+        memcpy(minor, file + 10, 2);
+        gst_put_u16(file + 10, 0);
+        t = load_bytes(file, len, &err);
+        old_quiet &= t && t->lost[GS_LOSS_CUT_SHORT] == 0;
+        gs_trace_delete(t);
+        memcpy(file + 10, minor, 2);
+        t = load_bytes(file, len, &err);
         monotone &= t->kernels.n >= last_kernels;
         last_kernels = t->kernels.n;
         if (len == n) {
@@ -228,6 +243,8 @@ static void test_truncation(void)
     }
     CHECK(clean);
     CHECK(monotone);
+    CHECK(cut_said);
+    CHECK(old_quiet);
     CHECK_INT(loaded, n + 1 - GST_FILE_HEADER_SIZE);
 }
 
@@ -255,6 +272,48 @@ static void expect_error(const uint8_t *data, size_t n, const char *want)
         check_failures++;
         fprintf(stderr, "error \"%s\" lacks \"%s\"\n", err.msg, want);
     }
+}
+
+/* The end marker: whole after it, cut short when records follow it without another, corrupt
+ * when its counts are not what the file holds. */
+static void test_end_marker(void)
+{
+    static uint8_t file[MAX_FILE];
+    size_t n = write_file(fill_sample, GST_WRITER_MIN_BUFFER, file);
+    unlink(tmp_path);
+    const size_t end_size = GST_CHUNK_HEADER_SIZE + GST_END_PAYLOAD_SIZE;
+    CHECK_INT(gst_get_u16(file + n - end_size + 4), GST_CHUNK_END);
+    CHECK_INT(gst_get_u32(file + n - end_size + 12), 0); /* a 1.0 reader skips no record */
+    gs_error err;
+    gs_trace *t = load_bytes(file, n, &err);
+    CHECK(t && t->lost[GS_LOSS_CUT_SHORT] == 0);
+    gs_trace_delete(t);
+    /* Flushed at a signal, then more: the marker in the middle, the file whole at its end. */
+    static uint8_t twice[MAX_FILE];
+    size_t chunk = GST_CHUNK_HEADER_SIZE + gst_get_u32(file + GST_FILE_HEADER_SIZE + 8);
+    size_t m = 0;
+    memcpy(twice, file, GST_FILE_HEADER_SIZE + chunk);
+    m = GST_FILE_HEADER_SIZE + chunk;
+    uint8_t *end = twice + m;
+    gst_chunk_header h = {GST_CHUNK_MAGIC, GST_CHUNK_END, 0, GST_END_PAYLOAD_SIZE, 0};
+    gst_encode_chunk_header(&h, end);
+    gst_put_u64(end + GST_CHUNK_HEADER_SIZE, 1);
+    gst_put_u64(end + GST_CHUNK_HEADER_SIZE + 8, gst_get_u32(file + GST_FILE_HEADER_SIZE + 12));
+    m += end_size;
+    memcpy(twice + m, file + GST_FILE_HEADER_SIZE + chunk, n - GST_FILE_HEADER_SIZE - chunk);
+    m += n - GST_FILE_HEADER_SIZE - chunk;
+    t = load_bytes(twice, m, &err);
+    CHECK(t && t->lost[GS_LOSS_CUT_SHORT] == 0 && t->kernels.n == 6);
+    gs_trace_delete(t);
+    t = load_bytes(twice, m - end_size, &err);
+    CHECK(t && t->lost[GS_LOSS_CUT_SHORT] == 1 && t->kernels.n == 6);
+    gs_trace_delete(t);
+    /* A chunk gone from the middle: the counts say so. */
+    gst_put_u64(file + n - GST_END_PAYLOAD_SIZE, gst_get_u64(file + n - GST_END_PAYLOAD_SIZE) + 1);
+    expect_error(file, n, "corrupt .gst file: the end marker counts");
+    gst_put_u64(file + n - GST_END_PAYLOAD_SIZE, gst_get_u64(file + n - GST_END_PAYLOAD_SIZE) - 1);
+    gst_put_u32(file + n - end_size + 8, 8);
+    expect_error(file, n - 8, "end marker smaller than its two counts");
 }
 
 static void test_corrupt(void)
@@ -378,6 +437,50 @@ static void test_writer_errors(void)
     CHECK_INT(gst_writer_flush(&w), -EBADF);
 }
 
+/* The descriptor check before each chunk: -1 drops the chunk and counts its records, the writer
+ * stays usable; another descriptor replaces the writer's and takes the next chunk. */
+static int check_result;
+static int check_fd(void *ctx, int fd)
+{
+    (void)fd;
+    ++*(int *)ctx;
+    return check_result;
+}
+
+static void test_writer_fd_check(void)
+{
+    static uint8_t buf[GST_WRITER_MIN_BUFFER];
+    int a[2], b[2], calls = 0;
+    CHECK_INT(pipe(a), 0);
+    CHECK_INT(pipe(b), 0);
+    gst_writer w;
+    CHECK_INT(gst_writer_open(&w, a[1], buf, sizeof buf, GST_CLOCK_REALTIME, 0), 0);
+    uint8_t header[GST_FILE_HEADER_SIZE];
+    CHECK_INT(read(a[0], header, sizeof header), GST_FILE_HEADER_SIZE);
+    w.fd_check = check_fd;
+    w.fd_check_ctx = &calls;
+    gst_counter c = {0};
+    check_result = -1;
+    CHECK_INT(gst_writer_add(&w, GST_REC_COUNTER, &c) | gst_writer_add(&w, GST_REC_COUNTER, &c), 0);
+    CHECK_INT(gst_writer_flush(&w), 0);
+    CHECK_INT(calls, 1);
+    CHECK_INT(w.records_dropped, 2);
+    CHECK_INT(w.chunks_written, 0);
+    check_result = b[1];
+    CHECK_INT(gst_writer_add(&w, GST_REC_COUNTER, &c), 0);
+    CHECK_INT(gst_writer_flush(&w), 0);
+    CHECK_INT(w.fd, b[1]);
+    CHECK_INT(w.chunks_written, 1);
+    CHECK_INT(w.records_dropped, 2);
+    uint8_t chunk[256];
+    CHECK_INT(read(b[0], chunk, sizeof chunk), GST_CHUNK_HEADER_SIZE + 32);
+    CHECK_INT(gst_get_u32(chunk + 12), 1); /* one record: the dropped ones are not resent */
+    for (int i = 0; i < 2; i++) {
+        close(a[i]);
+        close(b[i]);
+    }
+}
+
 /* The layout tables and the sizes documented in doc/FORMAT.md agree. */
 static void test_layouts(void)
 {
@@ -398,6 +501,8 @@ static void test_layouts(void)
 int main(void)
 {
     test_layouts();
+    test_writer_fd_check();
+    test_end_marker();
     test_round_trip();
     test_truncation();
     test_corrupt();

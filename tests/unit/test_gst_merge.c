@@ -53,7 +53,7 @@ static int fill_a(gst_writer *w)
     rc |= str(w, 3, 0, "kernA") | str(w, 4, 0, "rangeA") | str(w, 5, 0, "domA") |
           str(w, 6, 0, "util") | str(w, 7, 0, "CUPTI buffer full");
     rc |= str(w, 10, 5, "registered") | str(w, 11, 0, "GPU A") | str(w, 12, 0, "GPU-a-uuid");
-    return rc ? -1 : gst_writer_flush(w);
+    return rc ? -1 : gst_writer_end(w);
 }
 
 /* File B: a child process (pid 200). The same ids, other texts; one note text as A's. */
@@ -74,7 +74,7 @@ static int fill_b(gst_writer *w)
     rc |= str(w, 1, 0, "kernB") | str(w, 2, 0, "rangeB") | str(w, 3, 0, "domB") |
           str(w, 4, 0, "CUPTI buffer full") | str(w, 5, 0, "hostB") | str(w, 6, 0, "threadB") |
           str(w, 7, 0, "other note");
-    return rc ? -1 : gst_writer_flush(w);
+    return rc ? -1 : gst_writer_end(w);
 }
 
 /* File C: the launcher's sampler. No PROCESS record. */
@@ -88,7 +88,7 @@ static int fill_c(gst_writer *w)
     rc |= gst_writer_add(w, GST_REC_NOTE, &o) | gst_writer_add(w, GST_REC_NOTE, &o2);
     rc |= str(w, 1, 0, "gpu_util_pct") | str(w, 2, 0, "cpu_pct") | str(w, 3, 0, "sampler note") |
           str(w, 4, 0, "other note");
-    return rc ? -1 : gst_writer_flush(w);
+    return rc ? -1 : gst_writer_end(w);
 }
 
 static uint8_t wbuf[1 << 16];
@@ -139,7 +139,8 @@ typedef struct chunk_info {
     uint64_t counts[GST_REC__COUNT];   /* records by type */
 } chunk_info;
 
-/* Splits a well-formed file into its chunks; returns how many. */
+/* Splits a well-formed file into its chunks (an end marker is one, with no records); returns
+ * how many. */
 static size_t scan_chunks(const uint8_t *d, size_t n, chunk_info *out, size_t max)
 {
     size_t k = 0;
@@ -148,7 +149,8 @@ static size_t scan_chunks(const uint8_t *d, size_t n, chunk_info *out, size_t ma
         uint32_t payload = gst_get_u32(d + at + 8);
         chunk_info *c = &out[k++];
         memset(c, 0, sizeof *c);
-        for (size_t pos = 0; pos < payload;) {
+        bool records = gst_get_u16(d + at + 4) == GST_CHUNK_RECORDS;
+        for (size_t pos = 0; records && pos < payload;) {
             const uint8_t *r = d + at + GST_CHUNK_HEADER_SIZE + pos;
             uint32_t type = gst_get_u16(r), size = gst_get_u32(r + 4);
             if (type < GST_REC__COUNT)
@@ -422,7 +424,7 @@ static void test_merge_three(void)
     }
     /* No input: a valid empty trace. */
     CHECK_INT(merge(NULL, 0, out, &st, &err), 0);
-    CHECK_INT(st.bytes_written, GST_FILE_HEADER_SIZE);
+    CHECK_INT(st.bytes_written, GST_FILE_HEADER_SIZE + GST_CHUNK_HEADER_SIZE + GST_END_PAYLOAD_SIZE);
     gs_merge_stats_free(&st);
     t = load(out);
     if (t) {
@@ -438,7 +440,7 @@ static int fill_d(gst_writer *w)
     gst_counter n = {6000, 1.0, -1, 1};
     int rc = gst_writer_add(w, GST_REC_NOTE, &o) | gst_writer_add(w, GST_REC_COUNTER, &n) |
              str(w, 1, 0, "d_counter");
-    return rc ? -1 : gst_writer_flush(w);
+    return rc ? -1 : gst_writer_end(w);
 }
 
 /* A note's text comes from its own file only: an id another file defined does not lend it one. */
@@ -505,6 +507,10 @@ static void test_torn(void)
         if (k < nchunks && keep >= torn_at + GST_CHUNK_HEADER_SIZE)
             for (int ty = 0; ty < GST_REC__COUNT; ty++)
                 want_torn += chunks[k].counts[ty];
+        /* A cut after A's PROCESS record and before the end of its end marker, where no torn
+         * chunk's records say it already: a process's capture cut short, said by a note of the
+         * merged file. */
+        uint64_t want_cut = keep >= chunks[0].end && keep < n && want_torn == 0;
         /* B's records on top. */
         want[GST_REC_PROCESS] += 1;
         want[GST_REC_KERNEL] += 1;
@@ -530,6 +536,12 @@ static void test_torn(void)
             &st, "records of a chunk cut short (the process was killed while writing)",
             GST_NOTE_MERGE);
         CHECK(want_torn ? torn && torn->records_dropped == want_torn : torn == NULL);
+        CHECK_INT(st.cut_files, want_cut);
+        const gs_merge_note *cut_note = find_note(
+            &st, "a process ended before gpuscope finished its trace (killed, or left through "
+                 "_exit or exec): what it recorded after its last flush is missing",
+            GST_NOTE_CUT_SHORT);
+        CHECK(want_cut ? cut_note && cut_note->count == 1 : cut_note == NULL);
         gs_merge_stats_free(&st);
         gs_trace *t = load(out);
         if (!t)
@@ -551,6 +563,7 @@ static void test_torn(void)
         CHECK_INT(t->pid, keep >= chunks[0].end ? 100 : 200);
         CHECK_INT(t->kernels.n, want[GST_REC_KERNEL]);
         CHECK_INT(t->lost[GS_LOSS_TORN_CHUNK], want_torn);
+        CHECK_INT(t->lost[GS_LOSS_CUT_SHORT], want_cut);
         gs_trace_delete(t);
     }
     free(data);
@@ -701,7 +714,7 @@ static int fill_huge_notes(gst_writer *w)
                   .source = GST_NOTE_CUPTI, .text = 1};
     int rc = gst_writer_add(w, GST_REC_NOTE, &a) | gst_writer_add(w, GST_REC_NOTE, &b) |
              str(w, 1, 0, "huge");
-    return rc ? -1 : gst_writer_flush(w);
+    return rc ? -1 : gst_writer_end(w);
 }
 
 static void test_note_sums_saturate(void)
