@@ -1,6 +1,7 @@
 """Hostile cases for inputs that mix runs, folders, exports read back, diff, Python, demangling (run by tests/hostile/test_hostile.py)."""
 
 import os
+import struct
 
 import hostile_inputs as h  # noqa: F401
 from hostile_case import Case, E, LOSS  # noqa: F401
@@ -35,6 +36,20 @@ def ranks_and_empty(tmp):
     return tmp
 
 
+def mangled_gst(tmp):
+    """A .gst trace of one kernel named by its CUPTI symbol, _Z6kernelPf: kernel(float*)."""
+    kernel = h.gst_record(4, struct.pack("<qqQqiiI3i3iii", 100, 200, 1, -1, 0, 7, 1, 1, 1, 1,
+                                         128, 1, 1, -1, -1))
+    return h.write(os.path.join(tmp, "mangled.gst"), h.gst_header() + h.gst_chunk(
+        [h.gst_string(1, b"_Z6kernelPf"), kernel]))
+
+
+def fake_libstdcxx(kind):
+    """LD_LIBRARY_PATH to a stand-in libstdc++.so.6 the build made (tests/tests.cmake)."""
+    build = os.path.dirname(os.environ.get("HOSTILE_EXE", ""))
+    return {"LD_LIBRARY_PATH": os.path.join(build, "fake-libstdcxx", kind)}
+
+
 NOT_A_FILE = E % ".*/ranks" + "%s named like a trace but not a file: %s; move %s out of the " \
     "folder, or name the traces to read\n"
 
@@ -51,4 +66,14 @@ def cases():
         Case("an empty folder after a folder of traces", ranks_and_empty,
              ["kernels", "{}/ranks", "{}/empty"], 3,
              E % ".*/empty" + r"no traces in this folder .*\n"),
+        # A name that cannot be demangled for want of memory is not shown mangled with exit 0.
+        Case("demangled kernel name", mangled_gst, ["kernels", "--format", "csv", "{}"], 0, "",
+             out=r",kernel\(float\*\)\n"),
+        Case("demangler out of memory", mangled_gst, ["kernels", "{}"], 3,
+             E % ".*mangled.gst" + r"out of memory demangling the kernel name _Z6kernelPf\n",
+             env=fake_libstdcxx("oom")),
+        Case("libstdc++ installed but not loadable", mangled_gst, ["kernels", "{}"], 3,
+             E % ".*mangled.gst" + r"demangling kernel names needs libstdc\+\+\.so\.6, which "
+             r"cannot be loaded \(.*\), though it is installed: out of memory or of address "
+             r"space \(ulimit -v\)\?\n", env=fake_libstdcxx("unloadable")),
     ]
