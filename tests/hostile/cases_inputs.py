@@ -1,7 +1,10 @@
 """Hostile cases for inputs that mix runs, folders, exports read back, diff, Python, demangling (run by tests/hostile/test_hostile.py)."""
 
+import json
 import os
 import struct
+import subprocess
+import sys
 
 import hostile_inputs as h  # noqa: F401
 from hostile_case import Case, E, LOSS  # noqa: F401
@@ -50,6 +53,35 @@ def fake_libstdcxx(kind):
     return {"LD_LIBRARY_PATH": os.path.join(build, "fake-libstdcxx", kind)}
 
 
+def gen_rank(folder, rank, world, later_ns=0):
+    """rank-R.json of a generated job of `world` ranks (tests/gen/gen_trace.py), its clock moved
+    later_ns on."""
+    path = os.path.join(folder, "rank-%d.json" % rank)
+    subprocess.run([sys.executable, "tests/gen/gen_trace.py", "--steps", "2", "--rank", str(rank),
+                    "--world-size", str(world), "-o", path], check=True)
+    if later_ns:
+        with open(path) as f:
+            trace = json.load(f)
+        trace["baseTimeNanoseconds"] += later_ns
+        with open(path, "w") as f:
+            json.dump(trace, f)
+    return path
+
+
+def two_world_sizes(tmp):
+    """Rank 0 of a 4-rank job beside rank 1 of an 8-rank job."""
+    gen_rank(tmp, 0, 4)
+    gen_rank(tmp, 1, 8)
+    return tmp
+
+
+def a_day_apart(tmp):
+    """Ranks 0 and 1 of one 2-rank job, rank 1's clock a day later."""
+    gen_rank(tmp, 0, 2)
+    gen_rank(tmp, 1, 2, later_ns=86400 * 10**9)
+    return tmp
+
+
 NOT_A_FILE = E % ".*/ranks" + "%s named like a trace but not a file: %s; move %s out of the " \
     "folder, or name the traces to read\n"
 
@@ -66,6 +98,16 @@ def cases():
         Case("an empty folder after a folder of traces", ranks_and_empty,
              ["kernels", "{}/ranks", "{}/empty"], 3,
              E % ".*/empty" + r"no traces in this folder .*\n"),
+        # Traces of different jobs are not analysed as one: refused with the groups listed.
+        Case("world sizes 4 and 8 in one folder", two_world_sizes, ["report", "{}"], 3,
+             "gpuscope: the 2 traces are not one job, their world sizes differ: world size 4: "
+             r"rank 0 rank-0\.json; world size 8: rank 1 rank-1\.json\. Name one job's traces to "
+             r"report it, e\.g\. gpuscope report DIR/rank-0\.json\n", secs=4),
+        Case("ranks a day apart: stragglers", a_day_apart, ["stragglers", "{}"], 3,
+             "gpuscope: the 2 traces are 2 runs, not one job: their times are more than an hour "
+             r"apart: run 1 \(from 2025-07-18 09:14:43 UTC\): rank 0 rank-0\.json; run 2 \(from "
+             r"2025-07-19 09:14:43 UTC\): rank 1 rank-1\.json\. Name one run's traces to report "
+             r"it, e\.g\. gpuscope report DIR/rank-0\.json\n", secs=4),
         # A name that cannot be demangled for want of memory is not shown mangled with exit 0.
         Case("demangled kernel name", mangled_gst, ["kernels", "--format", "csv", "{}"], 0, "",
              out=r",kernel\(float\*\)\n"),
