@@ -115,6 +115,12 @@ if(GS_HAVE_AGENT AND NOT GS_SANITIZE AND NOT GS_FUZZ)
                        SKIP_RETURN_CODE 77 TIMEOUT 1200 PROCESSORS 2)
 endif()
 
+# The Python package from the source tree on this build: traces named like options, and every
+# failure a GpuscopeError (tests/wheel/check_python_errors.py; no install, no pandas needed).
+add_test(NAME python.errors
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/wheel/check_python_errors.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(python.errors PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
 # The layering rule: each source folder includes only the folders the table of doc/design.md §3
 # lets it (tests/lint/check_layering.py reads the table from the page).
 add_test(NAME lint.layering COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_layering.py)
