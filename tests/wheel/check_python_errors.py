@@ -53,6 +53,13 @@ def main():
                 check(f"a trace named {name}", got == want, f"{len(got)} rows, want {len(want)}")
             except Exception as e:  # noqa: BLE001
                 check(f"a trace named {name}", False, f"raised {type(e).__name__}: {e}")
+        # Every command the package runs takes the `--`.
+        named_help = gpuscope.load("--help")
+        for view in gpuscope.VIEWS:
+            try:
+                named_help.records(view)
+            except Exception as e:  # noqa: BLE001
+                check(f"{view} of a trace named --help", False, f"raised {type(e).__name__}: {e}")
         raises("no trace", 2, lambda: gpuscope.load(), "no trace given")
         raises("a trace that is no path", 2, lambda: gpuscope.load(3), "not 3")
         raises("a missing trace", 3, lambda: gpuscope.load("missing.json").records("kernels"),
