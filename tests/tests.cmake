@@ -115,6 +115,12 @@ if(GS_HAVE_AGENT AND NOT GS_SANITIZE AND NOT GS_FUZZ)
                        SKIP_RETURN_CODE 77 TIMEOUT 1200 PROCESSORS 2)
 endif()
 
+# The Python package from the source tree on this build: traces named like options, and every
+# failure a GpuscopeError (tests/wheel/check_python_errors.py; no install, no pandas needed).
+add_test(NAME python.errors
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/wheel/check_python_errors.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(python.errors PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
 # The layering rule: each source folder includes only the folders the table of doc/design.md §3
 # lets it (tests/lint/check_layering.py reads the table from the page).
 add_test(NAME lint.layering COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_layering.py)
@@ -127,6 +133,13 @@ add_test(NAME lint.unused COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/lint/check_u
 if(GS_SANITIZE)
   set(GS_HOSTILE_FLAGS --sanitized)
 endif()
+# Two stand-ins for libstdc++.so.6 that hostile cases put on LD_LIBRARY_PATH: one whose demangler
+# runs out of memory (tests/hostile/fake_cxxabi.c), one that is no library at all and cannot be
+# loaded, as the real one cannot when ulimit -v leaves no address space to map it.
+add_library(fake_cxxabi MODULE ${CMAKE_SOURCE_DIR}/tests/hostile/fake_cxxabi.c)
+set_target_properties(fake_cxxabi PROPERTIES PREFIX "" OUTPUT_NAME "libstdc++" SUFFIX ".so.6"
+                      LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fake-libstdcxx/oom)
+file(WRITE ${CMAKE_BINARY_DIR}/fake-libstdcxx/unloadable/libstdc++.so.6 "not a shared object\n")
 add_test(NAME hostile.inputs
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/test_hostile.py $<TARGET_FILE:gpuscope>
                  ${GS_HOSTILE_FLAGS})

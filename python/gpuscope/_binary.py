@@ -10,8 +10,10 @@ _BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bin", "gpu
 
 
 class GpuscopeError(RuntimeError):
-    """gpuscope exited with an error: `argv` is what ran, `returncode` its exit code (2 usage,
-    3 bad input, 4 environment) and `stderr` what it said."""
+    """What every failure of the package raises: gpuscope exited with an error, or could not be
+    run, or was asked for something that is not there. `argv` is what ran (or would have),
+    `returncode` gpuscope's exit code or the one it would have given (2 usage, 3 bad input,
+    4 environment) and `stderr` what it said."""
 
     def __init__(self, argv, returncode, stderr):
         self.argv = list(argv)
@@ -30,10 +32,31 @@ def binary():
     return path
 
 
-def run_json(command, *args):
-    """Runs `gpuscope COMMAND --format json ARGS...` and returns the parsed document."""
-    argv = [binary(), command, "--format", "json", *[os.fspath(a) for a in args]]
-    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def _arg(argv, value):
+    """One argument as text: a str, bytes or path-like; anything else is a usage error."""
+    try:
+        value = os.fspath(value)
+    except TypeError:
+        raise GpuscopeError(argv, 2, f"gpuscope: {value!r} is not a path or an option "
+                            "value") from None
+    return os.fsdecode(value)
+
+
+def run_json(command, *args, traces=()):
+    """Runs `gpuscope COMMAND --format json ARGS... -- TRACES...` and returns the parsed
+    document. The traces come after `--`, so a file named like an option ("--help") is read as
+    a trace; ARGS are options."""
+    argv = [binary(), command, "--format", "json"]
+    argv += [_arg(argv, a) for a in args]
+    argv += ["--"] + [_arg(argv, t) for t in traces]
+    try:
+        done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as e:
+        raise GpuscopeError(argv, 4, f"gpuscope: cannot run {argv[0]}: {e.strerror}") from e
+    stderr = done.stderr.decode("utf-8", "replace")
     if done.returncode != 0:
-        raise GpuscopeError(argv, done.returncode, done.stderr.decode("utf-8", "replace"))
-    return json.loads(done.stdout)
+        raise GpuscopeError(argv, done.returncode, stderr)
+    try:
+        return json.loads(done.stdout)
+    except ValueError as e:  # json.JSONDecodeError and invalid UTF-8 alike
+        raise GpuscopeError(argv, 3, f"gpuscope: {command} printed no JSON document ({e})") from e

@@ -1,7 +1,7 @@
 """A profile (one trace, or one per rank) and its views as DataFrames or lists of dicts."""
 import os
 
-from gpuscope._binary import run_json
+from gpuscope._binary import GpuscopeError, run_json
 
 # Each view: the command that computes it and where its rows are in that command's JSON
 # document. A path through a list of objects (steps' "traces", report's "diagnosis") gathers the
@@ -74,9 +74,14 @@ class Profile:
     them). Views run the binary when first asked for and are kept; load again to re-read."""
 
     def __init__(self, traces):
-        self.traces = [os.fspath(t) for t in traces]
+        argv = ["gpuscope.load", *map(repr, traces)]
+        try:
+            self.traces = [os.fspath(t) for t in traces]
+        except TypeError:
+            raise GpuscopeError(argv, 2, "gpuscope.load: a trace is a path (str, bytes or "
+                                "os.PathLike), not " + ", ".join(argv[1:])) from None
         if not self.traces:
-            raise ValueError("gpuscope.load: no trace given")
+            raise GpuscopeError(argv, 2, "gpuscope.load: no trace given")
         self._documents = {}
 
     def __repr__(self):
@@ -87,13 +92,21 @@ class Profile:
         args = _flags(options)
         key = (command, tuple(args))
         if key not in self._documents:
-            self._documents[key] = run_json(command, *args, *self.traces)
+            self._documents[key] = run_json(command, *args, traces=self.traces)
         return self._documents[key]
 
     def records(self, view, **options):
         """The rows of one view (a name in gpuscope.VIEWS) as a list of dicts."""
+        if view not in VIEWS:
+            raise GpuscopeError(["gpuscope", str(view)], 2, f"gpuscope: no view {view!r} (views: "
+                                + ", ".join(VIEWS) + ")")
         command, path = VIEWS[view]
-        return _gather(self.document(command, **options), path)
+        document = self.document(command, **options)
+        try:
+            return _gather(document, path)
+        except (AttributeError, TypeError, ValueError) as e:  # a document of another shape
+            raise GpuscopeError([command], 3, f"gpuscope: {command}'s JSON has no rows where "
+                                f"{view} expects them ({e})") from e
 
     def view(self, view, **options):
         """The rows of one view as a DataFrame (a list of dicts without pandas)."""

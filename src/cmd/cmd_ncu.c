@@ -66,33 +66,40 @@ static void put_escaped(char *out, size_t cap, const char *s, size_t len)
     out[n] = 0;
 }
 
-/* The function name of a kernel name (demangled first when mangled), into buf. */
-static void function_name(const char *name, char *buf, size_t cap)
+/* The function name of a kernel name (demangled first when mangled), into buf. 0, or -1 with
+ * err when it could not be demangled (out of memory). */
+static int function_name(const char *name, char *buf, size_t cap, gs_error *err)
 {
-    char *demangled = !strncmp(name, "_Z", 2) ? gs_demangle(name, strlen(name)) : NULL;
+    char *demangled;
+    if (gs_demangle(name, strlen(name), &demangled, err) != 0)
+        return -1;
     const char *start;
     size_t len = gs_kernel_function(demangled ? demangled : name, &start);
     snprintf(buf, cap, "%.*s", (int)len, start);
     free(demangled);
+    return 0;
 }
 
-/* How many launches of `function` ncu sees before the middle launch of row r: the kernels of
- * the trace are in start order. */
-static size_t launches_before_middle(const gs_trace *t, const gs_kernel_row *r, const char *function)
+/* How many launches of `function` ncu sees before the middle launch of row r, into *before: the
+ * kernels of the trace are in start order. 0, or -1 with err. */
+static int launches_before_middle(const gs_trace *t, const gs_kernel_row *r, const char *function,
+                                  size_t *before, gs_error *err)
 {
-    size_t seen = 0, middle = r->time.count / 2, before = 0;
+    size_t seen = 0, middle = r->time.count / 2;
     char buf[1024];
+    *before = 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
         const char *name = gs_trace_str(t, k->name);
         bool same_row = !strcmp(name, r->name) && !memcmp(k->grid, r->grid, sizeof k->grid) &&
                         !memcmp(k->block, r->block, sizeof k->block);
         if (same_row && seen++ == middle)
-            return before;
-        function_name(name, buf, sizeof buf);
-        before += !strcmp(buf, function);
+            return 0;
+        if (function_name(name, buf, sizeof buf, err) != 0)
+            return -1;
+        *before += !strcmp(buf, function);
     }
-    return before;
+    return 0;
 }
 
 /* Whether `prog` is an executable on PATH. */
@@ -182,20 +189,24 @@ static int append_part(const char *part, FILE *out)
 
 /* Picks the targets from the first selected trace. */
 static int pick_targets(const gs_profile *p, const gs_kernel_summary *ks, size_t top,
-                        target *tg, size_t *ntg)
+                        target *tg, size_t *ntg, gs_error *err)
 {
     const gs_trace *t = p->traces.v[0];
     *ntg = 0;
     for (size_t i = 0; i < ks->nrows && *ntg < top; i++) {
         char fn[1024], esc[2200];
-        function_name(ks->rows[i].name, fn, sizeof fn);
+        if (function_name(ks->rows[i].name, fn, sizeof fn, err) != 0)
+            return -1;
         put_escaped(esc, sizeof esc, fn, strlen(fn));
         size_t len = strlen(esc) + 16;
         tg[*ntg].regex = malloc(len);
         if (!tg[*ntg].regex)
-            return -1;
+            return gs_fail_oom(err);
         snprintf(tg[*ntg].regex, len, "regex:^%s$", esc);
-        tg[*ntg].skip = launches_before_middle(t, &ks->rows[i], fn);
+        if (launches_before_middle(t, &ks->rows[i], fn, &tg[*ntg].skip, err) != 0) {
+            free(tg[*ntg].regex);
+            return -1;
+        }
         tg[*ntg].name = ks->rows[i].name;
         (*ntg)++;
     }
@@ -232,8 +243,10 @@ static int measure(const gs_cli *cli, const gs_profile *p, char **program, size_
     target *tg = calloc(top ? top : 1, sizeof *tg);
     size_t ntg = 0;
     int rc = GS_EXIT_OK;
-    if (!tg || pick_targets(p, &ks, top, tg, &ntg) != 0)
+    if (!tg)
         rc = gs_cli_out_of_memory();
+    else if (pick_targets(p, &ks, top, tg, &ntg, &err) != 0)
+        rc = gs_cli_fail(&err);
     if (rc == GS_EXIT_OK && ntg == 0) {
         gs_say("ncu: the trace has no GPU kernels to measure");
         rc = GS_EXIT_INPUT;

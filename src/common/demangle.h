@@ -6,19 +6,25 @@
  * torch.profiler trace of the same job name every kernel alike.
  *
  * __cxa_demangle has C linkage; libstdc++.so.6 is loaded on first use (dynlib.h), so the binary
- * keeps no C++ runtime dependency. Where it cannot be loaded, names stay mangled (the debug log
- * says why). Thread-safe. */
+ * keeps no C++ runtime dependency. Where it is not installed, names stay mangled (the debug log
+ * says why). Where it is installed but cannot be loaded (the address space `ulimit -v` allows is
+ * spent), or runs out of memory demangling, the names are not shown mangled as if that were the
+ * answer: the caller gets an error. Thread-safe. */
 #ifndef GS_COMMON_DEMANGLE_H
 #define GS_COMMON_DEMANGLE_H
 
 #include <stddef.h>
 
+#include "common/error.h"
+
 /* Kineto's kMaxSymbolSize: longer names are shown mangled by torch.profiler, so here too. */
 #define GS_DEMANGLE_MAX_LEN 1024
 
-/* The demangled form of name[0..len) (a mangled C++ name starts with "_Z"), malloc'ed; NULL when
- * the name is not one, is longer than GS_DEMANGLE_MAX_LEN, does not demangle, libstdc++ is
- * missing or memory ran out: the caller then keeps the name as it is. */
-char *gs_demangle(const char *name, size_t len);
+/* The demangled form of name[0..len) (a mangled C++ name starts with "_Z") into *out, malloc'ed;
+ * *out NULL when the name is to be kept as it is: it is not one, is longer than
+ * GS_DEMANGLE_MAX_LEN, does not demangle, or libstdc++ is not installed. 0, or -1 with err
+ * (GS_EXIT_INPUT) when it could not be demangled for want of memory or because libstdc++, though
+ * installed, cannot be loaded. */
+int gs_demangle(const char *name, size_t len, char **out, gs_error *err);
 
 #endif

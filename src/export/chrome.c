@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/chrome_coll.h"
 #include "export/chrome_events.h"
 #include "common/json_write.h"
 
@@ -187,7 +188,7 @@ static int write_trace(chrome_ctx *c)
     name_processes(c, &k, first);
     int rc = name_threads(c, &k, first);
     free_tracks(&k);
-    if (rc != 0)
+    if (rc != 0 || chrome_coll_index(c) != 0)
         return -1;
     chrome_write_ranges(c);
     chrome_write_apis(c);
@@ -197,6 +198,7 @@ static int write_trace(chrome_ctx *c)
     chrome_write_instants(c);
     chrome_write_mem_events(c);
     chrome_write_counters(c);
+    chrome_coll_index_free(c);
     return 0;
 }
 

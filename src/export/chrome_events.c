@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "export/chrome_coll.h"
+
 /* ---- host side ------------------------------------------------------------------------------- */
 
 static const char *const range_cats[GS_RANGE__COUNT] = {
@@ -28,7 +30,7 @@ void chrome_write_ranges(chrome_ctx *c)
         chrome_begin(c, 'X', chrome_range_cat(r->kind), gs_trace_str(t, r->name), pid, r->tid);
         chrome_times(c, r->start, r->end - r->start);
         if (r->external_id)
-            chrome_arg_int(c, "External id", r->external_id);
+            chrome_arg_int(c, "External id", chrome_external_id(c, r->external_id));
         if (r->input_dims != GS_STR_EMPTY)
             chrome_arg_raw(c, "Input Dims", gs_trace_str(t, r->input_dims)); /* kept as JSON */
         if (r->input_types != GS_STR_EMPTY)
@@ -39,6 +41,8 @@ void chrome_write_ranges(chrome_ctx *c)
             chrome_arg_int(c, "flops", (int64_t)r->flops);
         if (r->domain != GS_STR_EMPTY)
             chrome_arg_str(c, "domain", gs_trace_str(t, r->domain));
+        if (r->kind == GS_RANGE_OP) /* the reader takes them from operators and kernels only */
+            chrome_write_coll_args(c, GS_COLL_ARGS_ON_OP, r->external_id);
         chrome_end(c);
     }
 }
@@ -70,7 +74,7 @@ static bool launches_paired(const gs_trace *t, size_t api)
 static void write_flow(chrome_ctx *c, char ph, uint64_t id, int64_t pid, int64_t tid, gs_ns ts)
 {
     chrome_begin(c, ph, "ac2g", "ac2g", pid, tid);
-    gs_json_put_uint(c->w, "id", chrome_flow_id(c, id));
+    gs_json_put_uint(c->w, "id", chrome_correlation(c, id));
     chrome_times(c, ts, -1);
     if (ph == 'f')
         gs_json_put_str(c->w, "bp", "e"); /* binds to the enclosing slice: the GPU activity */
@@ -87,11 +91,11 @@ void chrome_write_apis(chrome_ctx *c)
                      gs_trace_str(t, a->name), pid, a->tid);
         chrome_times(c, a->start, a->end - a->start);
         if (a->external_id)
-            chrome_arg_int(c, "External id", a->external_id);
+            chrome_arg_int(c, "External id", chrome_external_id(c, a->external_id));
         if (a->cbid >= 0)
             chrome_arg_int(c, "cbid", a->cbid);
         if (a->correlation)
-            chrome_arg_uint(c, "correlation", a->correlation);
+            chrome_arg_uint(c, "correlation", chrome_correlation(c, a->correlation));
         chrome_end(c);
         if (launches_paired(t, i))
             write_flow(c, 's', a->correlation, pid, a->tid, a->start);
@@ -104,11 +108,11 @@ static void write_gpu_ids(chrome_ctx *c, int32_t device, int32_t stream, uint64_
                           int64_t external_id)
 {
     if (external_id)
-        chrome_arg_int(c, "External id", external_id);
+        chrome_arg_int(c, "External id", chrome_external_id(c, external_id));
     chrome_arg_int(c, "device", device);
     chrome_arg_int(c, "stream", stream);
     if (correlation)
-        chrome_arg_uint(c, "correlation", correlation);
+        chrome_arg_uint(c, "correlation", chrome_correlation(c, correlation));
 }
 
 void chrome_write_kernels(chrome_ctx *c)
@@ -137,6 +141,7 @@ void chrome_write_kernels(chrome_ctx *c)
             chrome_arg_int(c, "graph id", k->graph_id);
         if (k->mangled != GS_STR_EMPTY) /* the CUPTI symbol a .gst kernel name came from */
             chrome_arg_str(c, "mangled name", gs_trace_str(t, k->mangled));
+        chrome_write_coll_args(c, GS_COLL_ARGS_ON_KERNEL, (int64_t)k->correlation);
         chrome_end(c);
         if (flow_pair(t, k->api, GS_GPU_KERNEL, i))
             write_flow(c, 'f', k->correlation, pid, k->stream, k->start);

@@ -15,9 +15,20 @@ int64_t chrome_gpu_pid(const chrome_ctx *c, int64_t device)
                     : device;
 }
 
-uint64_t chrome_flow_id(const chrome_ctx *c, uint64_t correlation)
+static uint64_t rank_id_base(const chrome_ctx *c)
 {
-    return c->multi ? ((uint64_t)(c->index + 1) << 32) + correlation : correlation;
+    return c->multi ? (uint64_t)(c->index + 1) << 32 : 0;
+}
+
+uint64_t chrome_correlation(const chrome_ctx *c, uint64_t correlation)
+{
+    return correlation ? rank_id_base(c) + correlation : 0;
+}
+
+int64_t chrome_external_id(const chrome_ctx *c, int64_t external_id)
+{
+    /* In unsigned arithmetic: an id near INT64_MAX wraps instead of overflowing. */
+    return external_id > 0 ? (int64_t)(rank_id_base(c) + (uint64_t)external_id) : external_id;
 }
 
 /* ns as µs with exactly three decimals: what Kineto writes, and exact when read back. Integer

@@ -19,6 +19,8 @@
 #define CHROME_RANK_STRIDE INT64_C(10000000)
 #define CHROME_GPU_OFFSET INT64_C(5000000)
 
+typedef struct chrome_coll_key chrome_coll_key; /* export/chrome_coll.c */
+
 typedef struct chrome_ctx {
     gs_json_writer *w; /* inside the "traceEvents" array */
     const gs_trace *t;
@@ -26,13 +28,19 @@ typedef struct chrome_ctx {
     size_t index;  /* of t in the profile */
     gs_ns shift;   /* added to t's times to put them on the file's clock */
     bool args;     /* the current event has an open "args" object */
+    chrome_coll_key *coll; /* t's collective args by where they go (chrome_coll.h) */
+    size_t ncoll;
 } chrome_ctx;
 
 int64_t chrome_host_pid(const chrome_ctx *c, int64_t pid);
 int64_t chrome_gpu_pid(const chrome_ctx *c, int64_t device);
-/* Flow ids are correlation ids, which repeat across ranks: trace i's go above (i + 1) << 32
- * (CUPTI's are 32-bit) in a file of several traces, still exact in a JavaScript number. */
-uint64_t chrome_flow_id(const chrome_ctx *c, uint64_t correlation);
+/* Correlation ids (and the flow ids made of them) and External ids repeat across ranks, and the
+ * reader links a launch to its GPU work by the first and an operator to its kernels by the
+ * second: in a file of several traces, trace i's go above (i + 1) << 32 (CUPTI's and Kineto's
+ * are 32-bit), still exact in a JavaScript number. 0 (unknown) stays 0, and an External id
+ * below 0 (no link) as it is. */
+uint64_t chrome_correlation(const chrome_ctx *c, uint64_t correlation);
+int64_t chrome_external_id(const chrome_ctx *c, int64_t external_id);
 
 /* Opens an event with its "ph", "cat", "name", "pid" and "tid": cat may be NULL; the event stays
  * open for more members (gs_json_put_* on c->w) and arguments. */

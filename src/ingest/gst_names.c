@@ -25,30 +25,39 @@ static gs_str intern(gs_trace *t, const char *s, size_t len)
     return gs_strtab_intern(&t->strings, s, len);
 }
 
-static gs_str demangled(gs_trace *t, memo *m, gs_str name)
+static gs_str demangled(gs_trace *t, memo *m, gs_str name, gs_error *err)
 {
     if (name >= m->n)
         return name;
     if (!m->to[name]) {
-        char *d = gs_demangle(gs_trace_str(t, name), gs_str_len(&t->strings, name));
+        char *d;
+        if (gs_demangle(gs_trace_str(t, name), gs_str_len(&t->strings, name), &d, err) != 0) {
+            gs_error why = *err; /* err's message is both an argument and the output */
+            gs_fail(err, why.code, "%s: %s", t->id.path, why.msg);
+            return GS_STR_ERROR;
+        }
         gs_str id = d ? intern(t, d, strlen(d)) : name;
         free(d);
-        if (id == GS_STR_ERROR)
+        if (id == GS_STR_ERROR) {
+            gs_fail_oom(err);
             return GS_STR_ERROR;
+        }
         m->to[name] = id + 1;
     }
     return m->to[name] - 1;
 }
 
-static int demangle_kernels(gs_trace *t)
+/* A name that cannot be demangled for want of memory fails the read (err says why), rather than
+ * show the kernel under its symbol as if that were its name. */
+static int demangle_kernels(gs_trace *t, gs_error *err)
 {
     memo m;
     if (memo_init(&m, t) != 0)
-        return -1;
+        return gs_fail_oom(err);
     size_t done = 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
         gs_kernel *k = &t->kernels.v[i];
-        gs_str d = demangled(t, &m, k->name);
+        gs_str d = demangled(t, &m, k->name, err);
         if (d == GS_STR_ERROR) {
             free(m.to);
             return -1;
@@ -133,7 +142,9 @@ static int parse_op_ranges(gs_trace *t)
 
 int gst_names_refine(gs_trace *t, gs_error *err)
 {
-    if (demangle_kernels(t) != 0 || strip_api_versions(t) != 0 || parse_op_ranges(t) != 0)
+    if (demangle_kernels(t, err) != 0)
+        return -1;
+    if (strip_api_versions(t) != 0 || parse_op_ranges(t) != 0)
         return gs_fail_oom(err);
     return 0;
 }

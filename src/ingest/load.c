@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/log.h"
+#include "common/strbuf.h"
 #include "common/util.h"
 #include "ingest/gst.h"
 #include "ingest/json.h"
@@ -147,6 +148,28 @@ static int cmp_str(const void *a, const void *b)
 
 typedef GS_VEC(char *) path_list;
 
+/* What an entry named like a trace is when it is not a file; a folder reads regular files only,
+ * since a FIFO there would wait for a writer, and a device or socket is no trace. */
+static const struct {
+    mode_t type;
+    const char *what;
+} not_files[] = {
+    {S_IFIFO, "a FIFO"},         {S_IFDIR, "a folder"}, {S_IFCHR, "a character device"},
+    {S_IFBLK, "a block device"}, {S_IFSOCK, "a socket"},
+};
+
+/* Why the entry at path is not read as a trace, or NULL when it is a regular file. */
+static const char *not_a_file(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return errno == ENOENT ? "a link to nothing" : strerror(errno);
+    for (size_t i = 0; i < COUNT_OF(not_files); i++)
+        if ((st.st_mode & S_IFMT) == not_files[i].type)
+            return not_files[i].what;
+    return S_ISREG(st.st_mode) ? NULL : "not a regular file";
+}
+
 /* The trace files directly inside a folder, sorted by name. */
 static int list_folder(const char *dir, bool with_gsum, path_list *files, gs_error *err)
 {
@@ -155,6 +178,9 @@ static int list_folder(const char *dir, bool with_gsum, path_list *files, gs_err
         return gs_fail(err, GS_EXIT_INPUT, "%s: %s", dir, strerror(errno));
     struct dirent *e;
     int rc = 0;
+    size_t first = files->n, nrefused = 0;
+    gs_strbuf refused;
+    gs_strbuf_init(&refused);
     while (rc == 0 && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.' || !is_trace_name(e->d_name, with_gsum))
             continue;
@@ -169,8 +195,12 @@ static int list_folder(const char *dir, bool with_gsum, path_list *files, gs_err
         size_t dlen = strlen(dir);
         bool slash = dlen > 0 && dir[dlen - 1] == '/';
         snprintf(path, len, "%s%s%s", dir, slash ? "" : "/", e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        /* Skipped, it would leave its rank out of the analysis without a word: the folder is
+         * refused, every such entry named. */
+        const char *what = not_a_file(path);
+        if (what) {
+            gs_strbuf_appendf(&refused, "%s%s (%s)", nrefused ? ", " : "", e->d_name, what);
+            nrefused++;
             free(path);
             files->n--;
             continue;
@@ -178,15 +208,31 @@ static int list_folder(const char *dir, bool with_gsum, path_list *files, gs_err
         *slot = path;
     }
     closedir(d);
-    if (rc == 0 && files->n == 0)
+    if (rc == 0 && gs_strbuf_failed(&refused))
+        rc = gs_fail_oom(err);
+    else if (rc == 0 && nrefused > 0)
         rc = gs_fail(err, GS_EXIT_INPUT,
-                     "%s: no traces in this folder (looked for *.json, *.json.gz, *.gst)", dir);
-    if (files->n > 1)
-        qsort(files->v, files->n, sizeof *files->v, cmp_str);
-    if (rc == 0)
-        GS_LOG(GS_LOG_INFO, "%s: a folder: %zu file(s) named *.json, *.json.gz, *.gst%s", dir,
-               files->n, with_gsum ? " or *.gsum" : "");
-    return rc;
+                     "%s: %s named like a trace but not a file: %s; move %s out of the folder, or "
+                     "name the traces to read",
+                     dir, nrefused == 1 ? "an entry" : "entries", gs_strbuf_str(&refused),
+                     nrefused == 1 ? "it" : "them");
+    gs_strbuf_free(&refused);
+    if (rc != 0) {
+        for (size_t i = first; i < files->n; i++)
+            free(files->v[i]);
+        files->n = first;
+        return rc;
+    }
+    /* files may hold the files of the paths before this one: only this folder's count here. */
+    size_t n = files->n - first;
+    if (n == 0)
+        return gs_fail(err, GS_EXIT_INPUT,
+                       "%s: no traces in this folder (looked for *.json, *.json.gz, *.gst)", dir);
+    if (n > 1)
+        qsort(files->v + first, n, sizeof *files->v, cmp_str);
+    GS_LOG(GS_LOG_INFO, "%s: a folder: %zu file(s) named *.json, *.json.gz, *.gst%s", dir, n,
+           with_gsum ? " or *.gsum" : "");
+    return 0;
 }
 
 static int cmp_trace(const void *pa, const void *pb)

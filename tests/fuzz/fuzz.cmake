@@ -40,3 +40,10 @@ add_executable(fuzz_ncu ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_ncu.c)
 target_link_libraries(fuzz_ncu PRIVATE gscore)
 target_compile_options(fuzz_ncu PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_ncu PRIVATE -fsanitize=fuzzer,address,undefined)
+
+# gpuscope diff (src/compare/): two traces split from the input, compared and rendered; seeds in
+# tests/fuzz/corpus/diff/ are pairs of small traces written by tests/fuzz/make_diff_seeds.py.
+add_executable(fuzz_diff ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_diff.c)
+target_link_libraries(fuzz_diff PRIVATE gscore)
+target_compile_options(fuzz_diff PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_options(fuzz_diff PRIVATE -fsanitize=fuzzer,address,undefined)

@@ -25,6 +25,7 @@ targets=(
     "fuzz_gsum gsum 131072"
     "fuzz_monitor_replay monitor 65536"
     "fuzz_ncu ncu 65536"
+    "fuzz_diff diff 131072"
 )
 
 if [ "$only" != "  " ]; then

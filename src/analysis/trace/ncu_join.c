@@ -17,10 +17,12 @@ typedef struct function_name {
     size_t len;
 } function_name;
 
-static void function_of(const char *name, function_name *f)
+static int function_of(const char *name, function_name *f, gs_error *err)
 {
-    f->demangled = !strncmp(name, "_Z", 2) ? gs_demangle(name, strlen(name)) : NULL;
+    if (gs_demangle(name, strlen(name), &f->demangled, err) != 0)
+        return -1;
     f->len = gs_kernel_function(f->demangled ? f->demangled : name, &f->start);
+    return 0;
 }
 
 static bool same_function(const function_name *a, const function_name *b)
@@ -90,11 +92,12 @@ static void rules_of(const gs_ncu_report *ncu, gs_ncu_row *rows)
 
 /* The trace row joined to k: the same name first, else the same function; the largest total
  * among several (rows are by total, descending). */
-static void join_one(const gs_ncu_join *j, const function_name *fns, const gs_ncu_kernel *k,
-                     gs_ncu_row *row)
+static int join_one(const gs_ncu_join *j, const function_name *fns, const gs_ncu_kernel *k,
+                    gs_ncu_row *row, gs_error *err)
 {
     function_name f;
-    function_of(row->name, &f);
+    if (function_of(row->name, &f, err) != 0)
+        return -1;
     row->trace = NULL;
     row->match = GS_NCU_UNMATCHED;
     for (size_t i = 0; i < j->kernels.nrows; i++) {
@@ -109,6 +112,7 @@ static void join_one(const gs_ncu_join *j, const function_name *fns, const gs_nc
             row->trace = r, row->match = GS_NCU_MATCH_FUNCTION;
     }
     free(f.demangled);
+    return 0;
 }
 
 int gs_ncu_join_build(gs_kernel_summary *kernels, const gs_ncu_report *ncu, gs_ncu_join *out,
@@ -124,23 +128,28 @@ int gs_ncu_join_build(gs_kernel_summary *kernels, const gs_ncu_report *ncu, gs_n
         gs_ncu_join_free(out);
         return gs_fail_oom(err);
     }
-    for (size_t i = 0; i < out->kernels.nrows; i++)
-        function_of(out->kernels.rows[i].name, &fns[i]);
-    for (size_t i = 0; i < n; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < out->kernels.nrows && rc == 0; i++)
+        rc = function_of(out->kernels.rows[i].name, &fns[i], err);
+    for (size_t i = 0; i < n && rc == 0; i++) {
         const gs_ncu_kernel *k = &ncu->kernels.v[i];
         gs_ncu_row *row = &out->rows[i];
         row->k = k;
         row->name = gs_ncu_str(ncu, k->name);
-        join_one(out, fns, k, row);
+        rc = join_one(out, fns, k, row, err);
         row->limiter = limiter_of(k);
         roofline_of(k, row);
         out->matched += row->trace != NULL;
     }
-    out->nrows = n;
-    rules_of(ncu, out->rows);
     for (size_t i = 0; i < out->kernels.nrows; i++)
         free(fns[i].demangled);
     free(fns);
+    if (rc != 0) {
+        gs_ncu_join_free(out);
+        return -1;
+    }
+    out->nrows = n;
+    rules_of(ncu, out->rows);
     return 0;
 }
 
