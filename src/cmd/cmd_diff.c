@@ -3,6 +3,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/say.h"
 #include "common/util.h"
 #include "compare/diff.h"
 #include "render/diff_tables.h"
@@ -71,10 +72,9 @@ static int load_side(const gs_cli *cli, const char *const *path, gs_profile *out
 /* A gate between runs of different setups would blame the code for the hardware or the profiler. */
 static int refuse_gate(const gs_diff *d)
 {
-    fprintf(stderr,
-            "gpuscope: diff: --fail-if-slower will not judge runs whose setups differ (%s); "
-            "compare runs of one setup, or give --force to judge anyway\n",
-            d->setup.summary);
+    gs_say("diff: --fail-if-slower will not judge runs whose setups differ (%s); compare runs of "
+           "one setup, or give --force to judge anyway",
+           d->setup.summary);
     return GS_EXIT_USAGE;
 }
 
