@@ -170,6 +170,13 @@ if(NOT GS_FUZZ)
                    $<TARGET_FILE:gpuscope> ${GS_HOSTILE_FLAGS})
   set_tests_properties(hostile.hung_nvml PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+# Slow clients on six addresses do not starve a seventh's scrapes, nor hold up SIGTERM
+# (tests/monitor/starvation_test.py).
+add_test(NAME monitor.starvation
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/monitor/starvation_test.py
+                 $<TARGET_FILE:gpuscope> ${CMAKE_SOURCE_DIR}/tests/data/monitor/two_gpus.jsonl
+                 ${GS_HOSTILE_FLAGS})
+set_tests_properties(monitor.starvation PROPERTIES TIMEOUT 120)
 
 # What a user reads from `gpuscope run` traces, on the real H100 captures in ../shared/gpu-captures
 # (tests/traces/check_captures.py: kernel names as torch.profiler's, one row per GPU, ...;
