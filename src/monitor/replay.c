@@ -13,7 +13,9 @@
 #include "ingest/source.h"
 #include "monitor/jsonl.h"
 
-#define MAX_STRING 511 /* longer than any name the writer keeps */
+/* The longest string the writer makes: a hostname of GS_MON_HOST_MAX - 1 bytes, each escaped to
+ * at most 6 (\u00XX, or \ufffd for a byte that is not UTF-8). Decoded, it is no longer. */
+#define MAX_STRING (6 * (GS_MON_HOST_MAX - 1))
 #define FIRST_LINE_CAP ((size_t)64 << 10) /* grown for longer lines */
 
 /* What one line said, before it is checked as a whole. */
