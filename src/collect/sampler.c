@@ -355,7 +355,9 @@ static int abandon(gs_sampler *s, int64_t wait_ns, gs_error *err)
     pthread_mutex_unlock(&s->wmu);
     pthread_detach(s->thread);
     s->running = false;
-    return rc ? write_failed(err, rc) : GS_SAMPLER_ABANDONED;
+    if (rc)
+        write_failed(err, rc); /* the note is lost; the thread is left all the same */
+    return GS_SAMPLER_ABANDONED;
 }
 
 int gs_sampler_stop(gs_sampler *s, int64_t wait_ns, gs_error *err)

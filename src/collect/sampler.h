@@ -64,9 +64,10 @@ int gs_sampler_start(gs_sampler *s, gs_error *err);
 /* Ends the thread and flushes: 0, or -1 with the first error of a tick or of the flush. Without
  * a running thread it only flushes. A thread still inside an NVML call after `wait_ns` (a hung
  * GPU or driver: the call may never return) is abandoned: a note saying so is written after the
- * samples taken so far, the file is left complete, and GS_SAMPLER_ABANDONED is returned. The
- * thread then writes nothing more; it may still be in NVML, so the caller must not close the
- * gs_nvml, and the sampler is never freed (destroy does nothing). The fd may be closed. */
+ * samples taken so far, the file is left complete, and GS_SAMPLER_ABANDONED is returned (with
+ * a message in err only if that write failed). The thread then writes nothing more; it may
+ * still be in NVML, so the caller must not close the gs_nvml, and the sampler is never freed
+ * (destroy does nothing). The fd may be closed. */
 int gs_sampler_stop(gs_sampler *s, int64_t wait_ns, gs_error *err);
 
 /* Samples taken (ticks inside the window) since create. */
