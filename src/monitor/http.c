@@ -118,7 +118,8 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
         *socket_context = NULL;
         return;
     }
-    const union MHD_ConnectionInfo *fd = h->mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *fd =
+        h->mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     const union MHD_ConnectionInfo *addr =
         h->mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     *socket_context = fd ? gs_admit_started(&h->admit, fd->connect_fd,

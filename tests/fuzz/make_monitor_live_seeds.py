@@ -70,7 +70,8 @@ SEEDS = {
     "two_gpus_procs.bin": seed(2, "gpu-host", ["python", "torchrun", "pt_main_thread"],
                                gpu_open(0, "NVIDIA A100-SXM4-80GB") +
                                gpu_open(1, "NVIDIA A100-SXM4-80GB") +
-                               gpu_sample(98, 70 << 30, 350000, procs=[(0, 40 << 30), (1, 30 << 30)]) +
+                               gpu_sample(98, 70 << 30, 350000,
+                                          procs=[(0, 40 << 30), (1, 30 << 30)]) +
                                gpu_sample(97, 71 << 30, 340000, throttle=4, procs=[(2, 71 << 30)])),
     "all_ones.bin": seed(1, "broken", ["\x1b[2Jname"], gpu_open(0, "GPU \"quoted\"\n") +
                          gpu_sample(1, 1, 1, procs=[(0x80, 1), (3, 1)], ones=True) +

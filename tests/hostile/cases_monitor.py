@@ -35,7 +35,7 @@ def monitor_log(name, **settings):
 
 
 NO_NEGATIVE = r"(?![\s\S]*\s-[0-9])"   # no number printed negative ("-9223372.0 TB", "-2 B")
-NO_HUGE = r"(?![\s\S]*[0-9]{20})"       # no integer past 9e18 (2^64 written as 18446744073709551616)
+NO_HUGE = r"(?![\s\S]*[0-9]{20})"       # no integer past 9e18 (2^64: 18446744073709551616)
 
 
 def cases():

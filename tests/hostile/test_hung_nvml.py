@@ -63,7 +63,8 @@ def run_case(exe, fake_dir, tmp, name, hang_after, bound_s, want_note):
         expect(False, f"run, NVML hung {name}: ends (killed after {bound_s * 4 + 10:.0f} s)")
         return
     wall = time.monotonic() - t0
-    expect(r.returncode == 7, f"run, NVML hung {name}: the program's exit status 7 ({r.returncode})")
+    expect(r.returncode == 7,
+           f"run, NVML hung {name}: the program's exit status 7 ({r.returncode})")
     expect(wall < bound_s, f"run, NVML hung {name}: ends in {wall:.2f} s (bound {bound_s:.0f} s)")
     expect(not SANITIZER_REPORT.search(r.stderr), f"run, NVML hung {name}: no sanitizer report")
     rc, calls = ranges_in(exe, trace) if os.path.exists(trace) else (-1, {})
