@@ -140,6 +140,17 @@ add_library(fake_cxxabi MODULE ${CMAKE_SOURCE_DIR}/tests/hostile/fake_cxxabi.c)
 set_target_properties(fake_cxxabi PROPERTIES PREFIX "" OUTPUT_NAME "libstdc++" SUFFIX ".so.6"
                       LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fake-libstdcxx/oom)
 file(WRITE ${CMAKE_BINARY_DIR}/fake-libstdcxx/unloadable/libstdc++.so.6 "not a shared object\n")
+# A stand-in for NVML that can be told to hang or to answer values out of range
+# (tests/hostile/fake_nvml.c), built as fake-nvml/libnvidia-ml.so.1 for the cases that put it on
+# LD_LIBRARY_PATH. Not in the fuzz build, whose instrumentation needs the fuzzer's runtime.
+if(NOT GS_FUZZ)
+  add_library(fake_nvml SHARED ${CMAKE_SOURCE_DIR}/tests/hostile/fake_nvml.c)
+  target_include_directories(fake_nvml PRIVATE ${CMAKE_SOURCE_DIR}/src)
+  # NVML's entry points are declared by nvml.h, which gpuscope does without.
+  target_compile_options(fake_nvml PRIVATE -Wno-missing-prototypes)
+  set_target_properties(fake_nvml PROPERTIES OUTPUT_NAME nvidia-ml PREFIX lib SUFFIX .so.1
+                        LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fake-nvml)
+endif()
 add_test(NAME hostile.inputs
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/test_hostile.py $<TARGET_FILE:gpuscope>
                  ${GS_HOSTILE_FLAGS})
@@ -151,6 +162,21 @@ add_test(NAME hostile.output_files
                  $<TARGET_FILE:gpuscope>)
 set_tests_properties(hostile.output_files PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
                      TIMEOUT 300)
+# An NVML whose calls never return (the fake above): `gpuscope run` still ends with the program's
+# status and its trace, `monitor` and `monitor --serve` stop on SIGTERM and SIGINT within 2 s.
+if(NOT GS_FUZZ)
+  add_test(NAME hostile.hung_nvml
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/test_hung_nvml.py
+                   $<TARGET_FILE:gpuscope> ${GS_HOSTILE_FLAGS})
+  set_tests_properties(hostile.hung_nvml PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+# Slow clients on six addresses do not starve a seventh's scrapes, nor hold up SIGTERM
+# (tests/monitor/starvation_test.py).
+add_test(NAME monitor.starvation
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/monitor/starvation_test.py
+                 $<TARGET_FILE:gpuscope> ${CMAKE_SOURCE_DIR}/tests/data/monitor/two_gpus.jsonl
+                 ${GS_HOSTILE_FLAGS})
+set_tests_properties(monitor.starvation PROPERTIES TIMEOUT 120)
 
 # What a user reads from `gpuscope run` traces, on the real H100 captures in ../shared/gpu-captures
 # (tests/traces/check_captures.py: kernel names as torch.profiler's, one row per GPU, ...;

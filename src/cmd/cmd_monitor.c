@@ -20,6 +20,7 @@
 #include "monitor/replay.h"
 #include "monitor/live_table.h"
 #include "probe/nvml.h"
+#include "probe/nvml_guard.h"
 
 /* The start of --help: the rest is made from the spec and the column tables it names.
  * doc/monitor.md shows the whole; tests/cli/test_docs.sh keeps the two equal. */
@@ -38,8 +39,8 @@ static const char *const help_order[] = {"interval", "once", "count", "format", 
 static const gs_cli_help_part help_parts[] = {
     {"\n"
      "exit status: 0 ok, 2 usage error, 3 bad --replay log (the message names the\n"
-     "line), 4 no NVML or no GPU (without --host-only), a log or port that cannot\n"
-     "be used.\n"},
+     "line), 4 no NVML or no GPU (without --host-only), NVML hung, a log or port\n"
+     "that cannot be used.\n"},
 };
 
 typedef struct request {
@@ -213,6 +214,20 @@ static int run_replay(const request *rq, gs_feed *feed, printer *p)
     return rc;
 }
 
+/* A signal does not wake a wait on the feed: wait in slices this long, to stop soon after one. */
+#define SIGNAL_POLL_NS 100000000LL
+
+/* Waits for a sample newer than *seq until `deadline`, or until a signal asks to stop. */
+static int wait_sample(gs_feed *feed, uint64_t *seq, int64_t deadline, gs_snapshot *out)
+{
+    int rc = GS_FEED_TIMEOUT;
+    for (int64_t now = gs_mono_ns(); rc == GS_FEED_TIMEOUT && !stop_requested && now < deadline;
+         now = gs_mono_ns())
+        rc = gs_feed_wait(feed, seq, deadline - now > SIGNAL_POLL_NS ? now + SIGNAL_POLL_NS
+                                                                     : deadline, out);
+    return rc;
+}
+
 /* Prints each new sample; on a terminal, a sample late by more than an interval (NVML hung in
  * a call) redraws the last one marked stale, so the screen never freezes silently. */
 static void display_live(const request *rq, gs_feed *feed, printer *p)
@@ -221,8 +236,8 @@ static void display_live(const request *rq, gs_feed *feed, printer *p)
     uint64_t seq = 0;
     int64_t interval = (int64_t)(rq->interval_s * 1e9);
     while (!stop_requested) {
-        int rc = gs_feed_wait(feed, &seq, gs_mono_ns() + interval, &shown);
-        if (rc == GS_FEED_CLOSED || rc < 0)
+        int rc = wait_sample(feed, &seq, gs_mono_ns() + interval, &shown);
+        if (stop_requested || rc == GS_FEED_CLOSED || rc < 0)
             break;
         if (rc == GS_FEED_NEW) {
             print_sample(p, &shown, NULL);
@@ -241,7 +256,9 @@ static int run_live(const request *rq, gs_feed *feed, printer *p)
     gs_error err;
     gs_nvml *nvml = NULL;
     if (!rq->host_only) {
-        if (gs_nvml_open(NULL, &nvml, &err)) {
+        /* On a thread: a hung driver may never return from nvmlInit, and a signal must still
+         * stop the monitor. */
+        if (gs_nvml_open_guarded(NULL, 0, &stop_requested, &nvml, &err)) {
             fprintf(stderr, "gpuscope: monitor: %s; use --host-only for host metrics or "
                             "--replay to read a log\n", err.msg);
             return GS_EXIT_ENV;
@@ -265,8 +282,11 @@ static int run_live(const request *rq, gs_feed *feed, printer *p)
             wait_for_signal();
         else
             display_live(rq, feed, p);
-        if (gs_live_stop(live, &err))
+        int stopped = gs_live_stop(live, GS_LIVE_STOP_WAIT_NS, &err);
+        if (stopped != 0)
             rc = fail(&err);
+        if (stopped == GS_LIVE_ABANDONED)
+            return rc; /* its thread may still be inside NVML: neither it nor NVML is freed */
     }
     gs_live_destroy(live);
     gs_nvml_close(nvml);

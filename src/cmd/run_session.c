@@ -23,7 +23,12 @@
 #include "common/run_env.h"
 #include "common/util.h"
 #include "probe/nvml.h"
+#include "probe/nvml_guard.h"
 #include "render/units.h"
+
+/* How long the launcher waits for NVML to start before it runs the program without GPU
+ * samples: a cold start on a machine without persistence mode takes seconds. */
+#define NVML_OPEN_WAIT_NS 5000000000LL
 
 typedef struct session {
     const gs_run_request *rq;
@@ -276,7 +281,7 @@ static void check_machine(session *s)
     if (!s->sampler)
         return;
     gs_error err;
-    if (gs_nvml_open(NULL, &s->nvml, &err) != 0) {
+    if (gs_nvml_open_guarded(NULL, NVML_OPEN_WAIT_NS, NULL, &s->nvml, &err) != 0) {
         s->nvml = NULL;
         if (s->have_driver)
             say(s, "%s: GPU samples are off", err.msg);
@@ -302,16 +307,21 @@ static void start_sampler(session *s, pid_t pid, int64_t from, int64_t until)
 
 static void stop_sampler(session *s)
 {
+    /* A sampler stuck in NVML is abandoned with a note in its file (the summary says it): the
+     * program's status and the trace do not wait for a call that may never return. */
+    int rc = 0;
     if (s->smp) {
         gs_error err;
-        if (gs_sampler_stop(s->smp, &err) != 0)
+        rc = gs_sampler_stop(s->smp, GS_SAMPLER_STOP_WAIT_NS, &err);
+        if (rc < 0)
             say(s, "sampler: %s", err.msg);
         s->samples = gs_sampler_samples(s->smp);
         gs_sampler_destroy(s->smp);
     }
     if (s->sampler_fd >= 0)
         close(s->sampler_fd);
-    gs_nvml_close(s->nvml);
+    if (rc != GS_SAMPLER_ABANDONED) /* else its thread may still be inside NVML */
+        gs_nvml_close(s->nvml);
 }
 
 /* The collector's notes in words a PyTorch user reads (run_notes.h): what CUDA tracing cost

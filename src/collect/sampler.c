@@ -50,12 +50,21 @@ struct gs_sampler {
     uint64_t samples;
 
     pthread_t thread;
-    bool running, stopping;
+    bool running, stopping, finished; /* finished: the thread is about to return */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int thread_rc;
     gs_error thread_err;
+    /* The writer and what a tick counts are used under wmu, which a tick lets go only while
+     * NVML is called: so a stop that gives up on a thread stuck in NVML still writes the note
+     * and the last samples, and once it has set `abandoned` the thread writes nothing more. */
+    pthread_mutex_t wmu;
+    bool abandoned;
+    int64_t busy_since; /* CLOCK_MONOTONIC ns when the tick in progress began; 0 between (mu) */
 };
+
+/* What a tick returns when the sampler was abandoned while it was inside NVML. */
+#define TICK_ABANDONED 1
 
 static int write_failed(gs_error *err, int rc)
 {
@@ -139,6 +148,7 @@ int gs_sampler_create(const gs_sampler_opts *o, gs_sampler **out, gs_error *err)
     s->next_id = FIRST_DYNAMIC_ID;
     s->ticks_per_s = gs_proc_ticks_per_second();
     pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->wmu, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     /* Deadlines on the monotonic clock: a jump of the wall clock neither stalls nor rushes. */
@@ -199,7 +209,12 @@ static int sample_gpus(gs_sampler *s, int64_t now, gs_error *err)
     }
     for (unsigned i = 0; i < gs_nvml_device_count(s->o.nvml); i++) {
         int32_t dev = (int32_t)gs_nvml_device_at(s->o.nvml, i)->index;
-        if (gs_nvml_sample_device(s->o.nvml, i, flags, &s->nv, err) != 0)
+        pthread_mutex_unlock(&s->wmu);
+        int rc = gs_nvml_sample_device(s->o.nvml, i, flags, &s->nv, err);
+        pthread_mutex_lock(&s->wmu);
+        if (s->abandoned)
+            return TICK_ABANDONED;
+        if (rc != 0)
             return -1;
         for (int m = 0; m < GS_NVML_NMETRICS; m++)
             if (s->nv.avail[m] == GS_NVML_OK &&
@@ -218,8 +233,11 @@ static int sample_gpus(gs_sampler *s, int64_t now, gs_error *err)
     return 0;
 }
 
-int gs_sampler_tick(gs_sampler *s, int64_t now_ns, gs_error *err)
+/* gs_sampler_tick under wmu: -1, 0, or TICK_ABANDONED. */
+static int tick_locked(gs_sampler *s, int64_t now_ns, gs_error *err)
 {
+    if (s->abandoned)
+        return TICK_ABANDONED;
     bool keep = (!s->o.from_ns || now_ns >= s->o.from_ns) &&
                 (!s->o.until_ns || now_ns <= s->o.until_ns);
     if (s->o.proc_root && sample_host(s, now_ns, keep, err) != 0)
@@ -227,9 +245,16 @@ int gs_sampler_tick(gs_sampler *s, int64_t now_ns, gs_error *err)
     if (!keep)
         return 0;
     s->samples++;
-    if (s->o.nvml && sample_gpus(s, now_ns, err) != 0)
-        return -1;
-    return flush(s, err);
+    int rc = s->o.nvml ? sample_gpus(s, now_ns, err) : 0;
+    return rc != 0 ? rc : flush(s, err);
+}
+
+int gs_sampler_tick(gs_sampler *s, int64_t now_ns, gs_error *err)
+{
+    pthread_mutex_lock(&s->wmu);
+    int rc = tick_locked(s, now_ns, err);
+    pthread_mutex_unlock(&s->wmu);
+    return rc == TICK_ABANDONED ? 0 : rc;
 }
 
 static int64_t clock_ns(clockid_t c)
@@ -248,10 +273,16 @@ static void *run(void *arg)
     int64_t next = clock_ns(CLOCK_MONOTONIC);
     pthread_mutex_lock(&s->mu);
     while (!s->stopping) {
+        s->busy_since = clock_ns(CLOCK_MONOTONIC);
         pthread_mutex_unlock(&s->mu);
         int64_t now = clock_ns(CLOCK_REALTIME);
-        int rc = gs_sampler_tick(s, now, &s->thread_err);
+        pthread_mutex_lock(&s->wmu);
+        int rc = tick_locked(s, now, &s->thread_err);
+        pthread_mutex_unlock(&s->wmu);
         pthread_mutex_lock(&s->mu);
+        s->busy_since = 0;
+        if (rc == TICK_ABANDONED)
+            break;
         if (rc != 0) {
             s->thread_rc = -1;
             break;
@@ -268,6 +299,8 @@ static void *run(void *arg)
         while (!s->stopping && pthread_cond_timedwait(&s->cv, &s->mu, &deadline) != ETIMEDOUT)
             ;
     }
+    s->finished = true;
+    pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
     return NULL;
 }
@@ -276,7 +309,7 @@ int gs_sampler_start(gs_sampler *s, gs_error *err)
 {
     if (s->running)
         return gs_fail(err, GS_EXIT_USAGE, "the sampler is already running");
-    s->stopping = false;
+    s->stopping = s->finished = false;
     s->thread_rc = 0;
     int rc = pthread_create(&s->thread, NULL, run, s);
     if (rc)
@@ -285,14 +318,54 @@ int gs_sampler_start(gs_sampler *s, gs_error *err)
     return 0;
 }
 
-int gs_sampler_stop(gs_sampler *s, gs_error *err)
+/* Waits until the thread has finished, at most `wait_ns` from the start of the tick in progress
+ * (a thread already inside NVML for longer is not waited for again); true when finished. */
+static bool wait_finished(gs_sampler *s, int64_t wait_ns)
+{
+    pthread_mutex_lock(&s->mu);
+    int64_t deadline = (s->busy_since ? s->busy_since : clock_ns(CLOCK_MONOTONIC)) + wait_ns;
+    struct timespec ts = {(time_t)(deadline / NS_PER_S), (long)(deadline % NS_PER_S)};
+    s->stopping = true;
+    pthread_cond_broadcast(&s->cv);
+    while (!s->finished && pthread_cond_timedwait(&s->cv, &s->mu, &ts) != ETIMEDOUT)
+        ;
+    bool finished = s->finished;
+    pthread_mutex_unlock(&s->mu);
+    return finished;
+}
+
+/* The thread is stuck in NVML: the samples so far and a note go to the file, then the thread is
+ * left to itself. It holds wmu only outside NVML, so taking it waits at most for a write. */
+static int abandon(gs_sampler *s, int64_t wait_ns, gs_error *err)
+{
+    pthread_mutex_lock(&s->wmu);
+    char text[256];
+    snprintf(text, sizeof text,
+             "the GPU sampler was abandoned: an NVML call had not returned for more than "
+             "%.1f s (a GPU or its driver is hung); the samples taken before it are kept",
+             (double)wait_ns / NS_PER_S);
+    gst_strid id = s->next_id++;
+    gst_note note = {clock_ns(CLOCK_REALTIME), 0, 0, GST_NOTE_SAMPLER, id};
+    int rc = gst_writer_add(&s->w, GST_REC_NOTE, &note);
+    if (rc == 0)
+        rc = gst_writer_string(&s->w, id, 0, text, strlen(text));
+    if (rc == 0)
+        rc = gst_writer_flush(&s->w);
+    s->abandoned = true;
+    pthread_mutex_unlock(&s->wmu);
+    pthread_detach(s->thread);
+    s->running = false;
+    if (rc)
+        write_failed(err, rc); /* the note is lost; the thread is left all the same */
+    return GS_SAMPLER_ABANDONED;
+}
+
+int gs_sampler_stop(gs_sampler *s, int64_t wait_ns, gs_error *err)
 {
     int rc = 0;
     if (s->running) {
-        pthread_mutex_lock(&s->mu);
-        s->stopping = true;
-        pthread_cond_signal(&s->cv);
-        pthread_mutex_unlock(&s->mu);
+        if (!wait_finished(s, wait_ns))
+            return abandon(s, wait_ns, err);
         pthread_join(s->thread, NULL);
         s->running = false;
         if (s->thread_rc) {
@@ -307,22 +380,27 @@ int gs_sampler_stop(gs_sampler *s, gs_error *err)
     return rc;
 }
 
-uint64_t gs_sampler_samples(const gs_sampler *s)
+uint64_t gs_sampler_samples(gs_sampler *s)
 {
-    return s->samples;
+    pthread_mutex_lock(&s->wmu);
+    uint64_t n = s->samples;
+    pthread_mutex_unlock(&s->wmu);
+    return n;
 }
 
 void gs_sampler_destroy(gs_sampler *s)
 {
-    if (!s)
+    /* An abandoned thread may still come back from NVML and read its sampler: it is never freed. */
+    if (!s || s->abandoned)
         return;
-    if (s->running)
-        gs_sampler_stop(s, NULL);
+    if (s->running && gs_sampler_stop(s, GS_SAMPLER_STOP_WAIT_NS, NULL) == GS_SAMPLER_ABANDONED)
+        return;
     gs_proc_tree_free(&s->trees[0]);
     gs_proc_tree_free(&s->trees[1]);
     gs_nvml_sample_free(&s->nv);
     pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->wmu);
     free(s->pids);
     free(s->buf);
     free(s);

@@ -54,14 +54,27 @@ int gs_sampler_tick(gs_sampler *s, int64_t now_ns, gs_error *err);
  * a failed tick, or the end of the window. Not while another thread calls gs_sampler_tick. */
 int gs_sampler_start(gs_sampler *s, gs_error *err);
 
-/* Ends the thread: returns within one NVML sample of the call. Flushes; -1 with the first
- * error of a tick or of the flush. Without a running thread it only flushes. */
-int gs_sampler_stop(gs_sampler *s, gs_error *err);
+/* How long a stop waits for a thread inside NVML: one sample of every GPU takes well under a
+ * second (PCIe throughput, the slowest query, ~20 ms per direction and GPU). */
+#define GS_SAMPLER_STOP_WAIT_NS 2000000000LL
 
-/* Samples taken (ticks inside the window) since create; not while the thread runs. */
-uint64_t gs_sampler_samples(const gs_sampler *s);
+/* What gs_sampler_stop returns when it gave up on the thread. */
+#define GS_SAMPLER_ABANDONED 1
 
-/* Stops a running thread and frees; the caller closes the fd. NULL is fine. */
+/* Ends the thread and flushes: 0, or -1 with the first error of a tick or of the flush. Without
+ * a running thread it only flushes. A thread still inside an NVML call after `wait_ns` (a hung
+ * GPU or driver: the call may never return) is abandoned: a note saying so is written after the
+ * samples taken so far, the file is left complete, and GS_SAMPLER_ABANDONED is returned (with
+ * a message in err only if that write failed). The thread then writes nothing more; it may
+ * still be in NVML, so the caller must not close the gs_nvml, and the sampler is never freed
+ * (destroy does nothing). The fd may be closed. */
+int gs_sampler_stop(gs_sampler *s, int64_t wait_ns, gs_error *err);
+
+/* Samples taken (ticks inside the window) since create. */
+uint64_t gs_sampler_samples(gs_sampler *s);
+
+/* Stops a running thread (abandoning it as gs_sampler_stop does) and frees; the caller closes the
+ * fd. NULL is fine. */
 void gs_sampler_destroy(gs_sampler *s);
 
 #endif

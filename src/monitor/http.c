@@ -22,6 +22,7 @@ typedef struct mhd_api {
     __typeof__(MHD_start_daemon) *start_daemon;
     __typeof__(MHD_stop_daemon) *stop_daemon;
     __typeof__(MHD_get_daemon_info) *get_daemon_info;
+    __typeof__(MHD_get_connection_info) *get_connection_info;
     __typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
     __typeof__(MHD_add_response_header) *add_response_header;
     __typeof__(MHD_queue_response) *queue_response;
@@ -31,6 +32,7 @@ typedef struct mhd_api {
 #define SYM(name) {"MHD_" #name, offsetof(mhd_api, name)}
 static const gs_dynsym mhd_syms[] = {
     SYM(start_daemon),        SYM(stop_daemon),         SYM(get_daemon_info),
+    SYM(get_connection_info),
     SYM(create_response_from_buffer), SYM(add_response_header), SYM(queue_response),
     SYM(destroy_response),
 };
@@ -47,6 +49,7 @@ struct gs_http {
     gs_feed *feed;
     unsigned port;
     char addr[INET6_ADDRSTRLEN];
+    gs_admit admit;
 };
 
 static enum MHD_Result reply(const mhd_api *m, struct MHD_Connection *c, unsigned status,
@@ -76,6 +79,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     (void)upload_size;
     (void)con_cls;
     const mhd_api *m = &h->mhd;
+    const union MHD_ConnectionInfo *info =
+        m->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    gs_admit_headers_done(&h->admit, info ? info->socket_context : NULL);
     if (strcmp(url, "/metrics") != 0)
         return reply(m, c, MHD_HTTP_NOT_FOUND, "not found: the metrics are at /metrics\n", NULL);
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
@@ -94,6 +100,48 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     enum MHD_Result rc = m->queue_response(c, MHD_HTTP_OK, r);
     m->destroy_response(r);
     return rc;
+}
+
+static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+    (void)len;
+    gs_http *h = cls;
+    return gs_admit_accept(&h->admit, addr, gs_mono_ns()) ? MHD_YES : MHD_NO;
+}
+
+static void notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                              enum MHD_ConnectionNotificationCode code)
+{
+    gs_http *h = cls;
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        gs_admit_closed(&h->admit, *socket_context);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *fd =
+        h->mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *addr =
+        h->mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    *socket_context = fd ? gs_admit_started(&h->admit, fd->connect_fd,
+                                            addr ? addr->client_addr : NULL, gs_mono_ns())
+                         : NULL;
+}
+
+/* A response is sent: a kept-alive connection waits for its next request's headers. */
+static void request_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                              enum MHD_RequestTerminationCode code)
+{
+    (void)con_cls;
+    (void)code;
+    gs_http *h = cls;
+    const union MHD_ConnectionInfo *info =
+        h->mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    gs_admit_request_done(&h->admit, info ? info->socket_context : NULL, gs_mono_ns());
+}
+
+static void cut_connection(int fd)
+{
+    shutdown(fd, SHUT_RDWR);
 }
 
 /* "PORT", "ADDR:PORT", "[V6]:PORT" into a socket address. */
@@ -146,18 +194,23 @@ int gs_http_start(const char *spec, gs_feed *feed, gs_http **out, gs_error *err)
         free(h);
         return -1;
     }
+    gs_admit_init(&h->admit, cut_connection);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
     if (ss.ss_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     errno = 0;
+    /* The limits are the accept policy's (http_admit.h); the server's own limit only bounds the
+     * connections already cut and not yet closed on top of them. */
     h->daemon = h->mhd.start_daemon(
-        flags, 0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+        flags, 0, accept_policy, h, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)GS_HTTP_THREADS, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)GS_HTTP_MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)GS_HTTP_MAX_PER_IP, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)GS_HTTP_TIMEOUT_S,
+        (unsigned)(GS_HTTP_MAX_CONNECTIONS + GS_HTTP_CUT_SLACK), MHD_OPTION_NOTIFY_CONNECTION,
+        notify_connection, h, MHD_OPTION_NOTIFY_COMPLETED, request_completed, h,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)GS_HTTP_TIMEOUT_S,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)GS_HTTP_MEMORY, MHD_OPTION_END);
     if (!h->daemon) {
         int e = errno;
+        gs_admit_destroy(&h->admit);
         free(h);
         return gs_fail(err, GS_EXIT_ENV, "cannot listen on %s%s%s", spec, e ? ": " : "",
                        e ? strerror(e) : "");
@@ -187,6 +240,8 @@ void gs_http_stop(gs_http *h)
 {
     if (!h)
         return;
+    gs_admit_cut_all(&h->admit);
     h->mhd.stop_daemon(h->daemon);
+    gs_admit_destroy(&h->admit);
     free(h);
 }

@@ -1,19 +1,19 @@
 /* The Prometheus endpoint: GET (or HEAD) /metrics over HTTP with libmicrohttpd, rendered from
  * the feed's latest snapshot; every other path is 404 and every other method 405.
  *
- * Limits, so that a scraper on the network can always get through: at most
- * GS_HTTP_MAX_CONNECTIONS connections in all and GS_HTTP_MAX_PER_IP from one address (a slow or
- * hostile client holds only its own share), a connection idle for GS_HTTP_TIMEOUT_S seconds is
- * closed, and the request line with its headers must fit GS_HTTP_MEMORY bytes (a longer URL is
- * answered 414, longer headers 431). Two threads serve, from a pool. */
+ * Limits, so that a scraper on the network can always get through: the admission rules of
+ * http_admit.h (a share per address, a global cap, a deadline for the headers: slow clients
+ * hold only their share, and never for long when others need the room), a connection idle for
+ * GS_HTTP_TIMEOUT_S seconds is closed, and the request line with its headers must fit
+ * GS_HTTP_MEMORY bytes (a longer URL is answered 414, longer headers 431). Two threads serve,
+ * from a pool. */
 #ifndef GS_MONITOR_HTTP_H
 #define GS_MONITOR_HTTP_H
 
 #include "common/error.h"
 #include "monitor/feed.h"
+#include "monitor/http_admit.h"
 
-#define GS_HTTP_MAX_CONNECTIONS 64
-#define GS_HTTP_MAX_PER_IP 16
 #define GS_HTTP_TIMEOUT_S 5
 #define GS_HTTP_MEMORY (16u << 10)
 #define GS_HTTP_THREADS 2
@@ -33,7 +33,8 @@ unsigned gs_http_port(const gs_http *h);
 /* The address listened on, as text ("127.0.0.1", "::1"). */
 const char *gs_http_addr(const gs_http *h);
 
-/* Stops serving (waits for requests in progress) and frees h. NULL is fine. */
+/* Stops serving (cuts every connection first: a slow client does not hold up the stop) and
+ * frees h. NULL is fine. */
 void gs_http_stop(gs_http *h);
 
 #endif

@@ -32,7 +32,10 @@ struct gs_live {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool running, stopping;
+    /* finished: the thread is about to return; abandoned: the stop gave up on it while it was in
+     * NVML, so it must not touch the feed (whose owner goes on to free it) when it comes back. */
+    bool running, stopping, finished, abandoned;
+    int64_t busy_since; /* CLOCK_MONOTONIC ns when the sample in progress began; 0 between */
     int thread_rc;
     gs_error thread_err;
 };
@@ -65,10 +68,11 @@ int gs_live_create(const gs_live_opts *o, gs_live **out, gs_error *err)
 
 void gs_live_destroy(gs_live *l)
 {
-    if (!l)
+    /* An abandoned thread may still come back from NVML and read its state: never freed. */
+    if (!l || l->abandoned)
         return;
-    if (l->running)
-        gs_live_stop(l, NULL);
+    if (l->running && gs_live_stop(l, GS_LIVE_STOP_WAIT_NS, NULL) == GS_LIVE_ABANDONED)
+        return;
     gs_nvml_sample_free(&l->nv);
     gs_snapshot_free(&l->work);
     pthread_cond_destroy(&l->cv);
@@ -159,11 +163,16 @@ static void *run(void *arg)
     uint64_t done = 0;
     pthread_mutex_lock(&l->mu);
     while (!l->stopping) {
+        l->busy_since = gs_mono_ns();
         pthread_mutex_unlock(&l->mu);
         int rc = gs_live_sample(l, gs_wall_ms(), &l->work, &l->thread_err);
+        pthread_mutex_lock(&l->mu);
+        l->busy_since = 0;
+        if (l->abandoned)
+            break;
+        /* Published under mu, so that a stop that abandons the thread waits for it to finish. */
         if (rc == 0)
             rc = gs_feed_publish(l->feed, &l->work, l->nvml_errors, &l->thread_err);
-        pthread_mutex_lock(&l->mu);
         if (rc != 0) {
             l->thread_rc = -1;
             break;
@@ -179,8 +188,11 @@ static void *run(void *arg)
         while (!l->stopping && pthread_cond_timedwait(&l->cv, &l->mu, &deadline) != ETIMEDOUT)
             ;
     }
+    if (!l->abandoned)
+        gs_feed_close(l->feed);
+    l->finished = true;
+    pthread_cond_broadcast(&l->cv);
     pthread_mutex_unlock(&l->mu);
-    gs_feed_close(l->feed);
     return NULL;
 }
 
@@ -189,7 +201,7 @@ int gs_live_start(gs_live *l, gs_feed *feed, gs_error *err)
     if (l->running)
         return gs_fail(err, GS_EXIT_USAGE, "the monitor is already sampling");
     l->feed = feed;
-    l->stopping = false;
+    l->stopping = l->finished = false;
     l->thread_rc = 0;
     int rc = pthread_create(&l->thread, NULL, run, l);
     if (rc)
@@ -198,16 +210,32 @@ int gs_live_start(gs_live *l, gs_feed *feed, gs_error *err)
     return 0;
 }
 
-int gs_live_stop(gs_live *l, gs_error *err)
+int gs_live_stop(gs_live *l, int64_t wait_ns, gs_error *err)
 {
     if (!l->running)
         return 0;
     pthread_mutex_lock(&l->mu);
+    /* The wait counts from the start of the sample in progress: a thread already inside NVML
+     * for longer than that is not waited for again. */
+    int64_t end = (l->busy_since ? l->busy_since : gs_mono_ns()) + wait_ns;
+    struct timespec deadline = {(time_t)(end / NS_PER_S), (long)(end % NS_PER_S)};
     l->stopping = true;
-    pthread_cond_signal(&l->cv);
+    pthread_cond_broadcast(&l->cv);
+    while (!l->finished && pthread_cond_timedwait(&l->cv, &l->mu, &deadline) != ETIMEDOUT)
+        ;
+    /* Still inside an NVML call that may never return: left behind, so that a signal ends the
+     * monitor now rather than when (if) the driver answers. */
+    l->abandoned = !l->finished;
     pthread_mutex_unlock(&l->mu);
-    /* A thread inside a hung NVML call is joined when the call returns; the caller has already
-     * stopped showing its output, so only exit waits for it. */
+    if (l->abandoned) {
+        pthread_detach(l->thread);
+        l->running = false;
+        gs_fail(err, GS_EXIT_ENV,
+                "NVML did not answer: the sampling thread was inside an NVML call for more "
+                "than %.1f s (a GPU or its driver is hung) and was left behind",
+                (double)wait_ns / NS_PER_S);
+        return GS_LIVE_ABANDONED;
+    }
     pthread_join(l->thread, NULL);
     l->running = false;
     if (l->thread_rc) {

@@ -39,7 +39,16 @@ uint64_t gs_live_nvml_errors(const gs_live *l);
 /* Starts the thread: samples every interval (a sample that overruns skips the slots it
  * missed), publishes to feed, and closes the feed after `count` samples or on failure. */
 int gs_live_start(gs_live *l, gs_feed *feed, gs_error *err);
-/* Stops and joins the thread; -1 with the thread's error if it failed. */
-int gs_live_stop(gs_live *l, gs_error *err);
+/* How long a stop waits for the thread to come back from NVML: a sample of every GPU takes well
+ * under a second. */
+#define GS_LIVE_STOP_WAIT_NS 1000000000LL
+/* What gs_live_stop returns when it gave up on the thread. */
+#define GS_LIVE_ABANDONED 1
+
+/* Stops and joins the thread; -1 with the thread's error if it failed. A thread still inside an
+ * NVML call after `wait_ns` is left behind: GS_LIVE_ABANDONED, with a message in err. It will
+ * not touch the feed again, but it may still be in NVML: the caller must not close the gs_nvml,
+ * and gs_live_destroy then frees nothing. */
+int gs_live_stop(gs_live *l, int64_t wait_ns, gs_error *err);
 
 #endif

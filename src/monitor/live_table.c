@@ -67,7 +67,7 @@ static void fmt_unit(const gs_mon_gpu *g, enum gs_nvml_metric m, const char *fmt
 static void fmt_bytes(const gs_mon_gpu *g, enum gs_nvml_metric m, char *cell)
 {
     if (have(g, m, cell))
-        gs_fmt_bytes(cell, CELL, (int64_t)g->value[m]);
+        gs_fmt_bytes(cell, CELL, gs_mon_int(g->value[m]));
 }
 
 static void fmt_rate(const gs_mon_gpu *g, enum gs_nvml_metric m, char *cell)
@@ -140,7 +140,7 @@ static void print_gpu_table(FILE *out, const gs_snapshot *s)
         const gs_mon_gpu *gpu = &s->gpus[i];
         char names[CELL * 2];
         if (have(gpu, GS_NVML_THROTTLE, names))
-            gs_throttle_names((unsigned long long)gpu->value[GS_NVML_THROTTLE], ", ", names,
+            gs_throttle_names(gs_mon_mask(gpu->value[GS_NVML_THROTTLE]), ", ", names,
                               sizeof names);
         fprintf(out, "GPU %u clocks throttled by: %s\n", gpu->index, names);
     }
@@ -183,7 +183,7 @@ static void fill_proc_row(const top_proc *tp, proc_row *row)
     snprintf(c[P_PID], CELL, "%" PRIu32, tp->p->pid);
     clean(c[P_NAME], tp->p->name[0] ? tp->p->name : "?");
     if (tp->p->known)
-        gs_fmt_bytes(c[P_MEMORY], CELL, (int64_t)tp->p->used_bytes);
+        gs_fmt_bytes(c[P_MEMORY], CELL, gs_mon_int((double)tp->p->used_bytes));
     else
         snprintf(c[P_MEMORY], CELL, "n/a");
 }
@@ -249,8 +249,8 @@ void gs_live_table_text(FILE *out, const gs_snapshot *s, const char *note)
     if (s->host.have_cpu)
         snprintf(cpu, sizeof cpu, "%.1f %%", s->host.cpu_pct);
     if (s->host.have_mem) {
-        gs_fmt_bytes(used, sizeof used, (int64_t)s->host.mem_used_bytes);
-        gs_fmt_bytes(total, sizeof total, (int64_t)s->host.mem_total_bytes);
+        gs_fmt_bytes(used, sizeof used, gs_mon_int((double)s->host.mem_used_bytes));
+        gs_fmt_bytes(total, sizeof total, gs_mon_int((double)s->host.mem_total_bytes));
     }
     fprintf(out, "host CPU %s, memory %s / %s\n", cpu, used, total);
     if (s->ngpus == 0)
@@ -302,7 +302,7 @@ static void fill_csv_row(const gs_snapshot *s, const gs_mon_gpu *g, csv_row *row
             g->avail[m] == GS_NVML_OK ? gs_jsonl_number(row->metric[m], g->value[m]) : NULL;
     cells[K_THROTTLE] = NULL;
     if (g->avail[GS_NVML_THROTTLE] == GS_NVML_OK) {
-        gs_throttle_names((unsigned long long)g->value[GS_NVML_THROTTLE], "|", row->throttle,
+        gs_throttle_names(gs_mon_mask(g->value[GS_NVML_THROTTLE]), "|", row->throttle,
                           sizeof row->throttle);
         cells[K_THROTTLE] = row->throttle;
     }
@@ -346,7 +346,7 @@ static void put_json_gpu(gs_json_writer *w, const gs_mon_gpu *g)
     for (int m = 0; m < GS_NVML_NMETRICS; m++)
         gs_jsonl_put_metric(w, gs_nvml_metric_name(m), g->avail[m] == GS_NVML_OK, g->value[m]);
     if (g->avail[GS_NVML_THROTTLE] == GS_NVML_OK) {
-        unsigned long long mask = (unsigned long long)g->value[GS_NVML_THROTTLE];
+        unsigned long long mask = gs_mon_mask(g->value[GS_NVML_THROTTLE]);
         gs_json_begin_array(w, "throttle_reason_names", GS_JSON_COMPACT);
         for (size_t r = 0; r < gs_throttle_nreasons; r++)
             if (mask & gs_throttle_reasons[r].bit)

@@ -13,7 +13,10 @@
 #include "ingest/source.h"
 #include "monitor/jsonl.h"
 
-#define MAX_STRING 511 /* longer than any name the writer keeps */
+/* The longest string the writer makes: a hostname of GS_MON_HOST_MAX - 1 bytes, each escaped to
+ * at most 6 (\u00XX, or \ufffd for a byte that is not UTF-8). Decoded, it is no longer. */
+#define MAX_STRING (6 * (GS_MON_HOST_MAX - 1))
+#define FIRST_LINE_CAP ((size_t)64 << 10) /* grown for longer lines */
 
 /* What one line said, before it is checked as a whole. */
 typedef struct line_state {
@@ -75,9 +78,19 @@ static int read_string(line_state *st, const char *key, char *dst, size_t cap)
     return 0;
 }
 
-/* Values beyond this are no metric any GPU or host reports (bytes, W, MHz, %): refused, so that
- * every value converts to a 64-bit integer (bytes shown as TB) without overflowing. */
-#define MAX_VALUE 9e18
+/* Values beyond GS_NVML_MAX_VALUE are no metric any GPU or host reports (bytes, W, MHz, %), and
+ * the monitor never writes them: refused, so that every value converts to a 64-bit integer
+ * (bytes shown as TB) without overflowing. */
+#define MAX_VALUE GS_NVML_MAX_VALUE
+
+/* The longest line the monitor writes (jsonl_write.c), where the JSON writer escapes a byte into
+ * at most 6 (\u00XX): per process at most 460 bytes (a 10-digit pid, a name of
+ * GS_MON_PROC_NAME_MAX - 1 bytes, the memory up to 9e18 with 3 decimals, keys and punctuation);
+ * the rest of the line (hostname, names, metrics) under 16 KiB. */
+#define MAX_PROC_BYTES (45 + 10 + 6 * (GS_MON_PROC_NAME_MAX - 1) + 27)
+_Static_assert(MAX_PROC_BYTES <= 460, "the per-process bound below");
+_Static_assert(GS_REPLAY_MAX_LINE >= (size_t)GS_NVML_MAX_PROCS * 460 + (16u << 10),
+               "--replay reads every line the monitor writes");
 
 /* A number, or null (*present = false) when nullable. */
 static int read_number(line_state *st, const char *key, bool nullable, double *v, bool *present)
@@ -314,7 +327,8 @@ int gs_replay_parse_line(const char *line, size_t len, const char *where, gs_sna
 struct gs_replay {
     FILE *f;
     char *path;
-    char *line; /* GS_REPLAY_MAX_LINE + 2 bytes */
+    char *line; /* grown as lines need, up to GS_REPLAY_MAX_LINE + 1 bytes */
+    size_t line_cap;
     unsigned long lineno;
     gs_snapshot pending; /* the first line of the next sample */
     bool have_pending;
@@ -331,7 +345,7 @@ int gs_replay_open(const char *path, gs_replay **out, gs_error *err)
     if (!f)
         return gs_fail(err, GS_EXIT_INPUT, "%s: %s", path, strerror(errno));
     gs_replay *r = calloc(1, sizeof *r);
-    char *line = malloc(GS_REPLAY_MAX_LINE + 2);
+    char *line = malloc(FIRST_LINE_CAP);
     char *p = strdup(path);
     if (!r || !line || !p) {
         fclose(f);
@@ -340,7 +354,7 @@ int gs_replay_open(const char *path, gs_replay **out, gs_error *err)
         free(p);
         return gs_fail_oom(err);
     }
-    *r = (gs_replay){.f = f, .path = p, .line = line};
+    *r = (gs_replay){.f = f, .path = p, .line = line, .line_cap = FIRST_LINE_CAP};
     *out = r;
     return 0;
 }
@@ -356,24 +370,51 @@ void gs_replay_close(gs_replay *r)
     free(r);
 }
 
+/* Reads one line without its newline into r->line, growing it up to the bound: 1 with *len
+ * and whether it holds a NUL byte, 0 at the end of the file, -1 with err. */
+static int read_raw_line(gs_replay *r, size_t *len, bool *nul, gs_error *err)
+{
+    size_t n = 0;
+    int c = EOF;
+    *nul = false;
+    while ((c = getc_unlocked(r->f)) != EOF && c != '\n') {
+        if (n == GS_REPLAY_MAX_LINE)
+            return gs_fail(err, GS_EXIT_INPUT, "%s: line %lu: longer than %zu bytes", r->path,
+                           r->lineno + 1, GS_REPLAY_MAX_LINE);
+        if (n + 1 >= r->line_cap) {
+            size_t cap = r->line_cap * 2 > GS_REPLAY_MAX_LINE + 1 ? GS_REPLAY_MAX_LINE + 1
+                                                                 : r->line_cap * 2;
+            char *grown = realloc(r->line, cap);
+            if (!grown)
+                return gs_fail_oom(err);
+            r->line = grown;
+            r->line_cap = cap;
+        }
+        *nul |= c == '\0';
+        r->line[n++] = (char)c;
+    }
+    if (ferror(r->f))
+        return gs_fail(err, GS_EXIT_INPUT, "%s: read error", r->path);
+    r->line[n] = '\0';
+    *len = n;
+    return c == EOF && n == 0 ? 0 : 1;
+}
+
 /* Reads the next non-empty line into r->pending: 1, 0 at the end, -1 on error. */
 static int read_line(gs_replay *r, gs_error *err)
 {
     for (;;) {
-        if (!fgets(r->line, (int)GS_REPLAY_MAX_LINE + 2, r->f))
-            return ferror(r->f) ? gs_fail(err, GS_EXIT_INPUT, "%s: read error", r->path) : 0;
+        size_t len = 0;
+        bool nul = false;
+        int got = read_raw_line(r, &len, &nul, err);
+        if (got <= 0)
+            return got;
         r->lineno++;
-        size_t len = strlen(r->line);
-        bool whole = len > 0 && r->line[len - 1] == '\n';
-        if (!whole && len > GS_REPLAY_MAX_LINE)
-            return gs_fail(err, GS_EXIT_INPUT, "%s: line %lu: longer than %zu bytes", r->path,
-                           r->lineno, GS_REPLAY_MAX_LINE);
-        len -= whole;
         if (len == 0)
             continue;
         char where[64 + 4096];
         snprintf(where, sizeof where, "%s: line %lu", r->path, r->lineno);
-        if (strlen(r->line) != len + whole)
+        if (nul)
             return gs_fail(err, GS_EXIT_INPUT, "%s: a NUL byte", where);
         return gs_replay_parse_line(r->line, len, where, &r->pending, err) == 0 ? 1 : -1;
     }

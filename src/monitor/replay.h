@@ -1,13 +1,15 @@
 /* Reading a monitor log (jsonl.h) back as snapshots, for --replay: consecutive lines with the
  * same "ts" are one sample. Memory is bounded: a line longer than GS_REPLAY_MAX_LINE or a sample
- * with more than GS_REPLAY_MAX_GPUS GPUs is an error, not growth. */
+ * with more than GS_REPLAY_MAX_GPUS GPUs is an error, not growth. The bound holds the longest
+ * line the monitor writes, so that it always reads its own log back: a GPU with
+ * GS_NVML_MAX_PROCS processes (replay.c checks the sum). */
 #ifndef GS_MONITOR_REPLAY_H
 #define GS_MONITOR_REPLAY_H
 
 #include "common/error.h"
 #include "monitor/snapshot.h"
 
-#define GS_REPLAY_MAX_LINE ((size_t)1 << 20)
+#define GS_REPLAY_MAX_LINE ((size_t)32 << 20)
 #define GS_REPLAY_MAX_GPUS 64
 
 typedef struct gs_replay gs_replay;

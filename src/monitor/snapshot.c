@@ -1,6 +1,7 @@
 /* The monitor's snapshot: memory handling, process order and throttle reason names. */
 #include "monitor/snapshot.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,4 +161,21 @@ int gs_snapshot_copy(gs_snapshot *dst, const gs_snapshot *src)
         }
     }
     return 0;
+}
+
+int64_t gs_mon_int(double v)
+{
+    if (!(v == v))
+        return 0;
+    /* 2^63 is exact as a double; INT64_MAX is not. */
+    if (v >= 9223372036854775808.0)
+        return INT64_MAX;
+    return v <= -9223372036854775808.0 ? INT64_MIN : (int64_t)v;
+}
+
+unsigned long long gs_mon_mask(double v)
+{
+    if (!(v > 0))
+        return 0;
+    return v >= 18446744073709551616.0 ? ULLONG_MAX : (unsigned long long)v;
 }

@@ -64,6 +64,12 @@ uint64_t gs_snapshot_failed_reads(const gs_snapshot *s);
 /* Deep copy into dst (whose memory is reused); -1 when memory is exhausted. */
 int gs_snapshot_copy(gs_snapshot *dst, const gs_snapshot *src);
 
+/* A value as a 64-bit integer, saturating (NaN: 0): converting a double beyond the integer's
+ * range is undefined behaviour, and values come from a driver, /proc or a log. */
+int64_t gs_mon_int(double v);
+/* A throttle-reason metric as its bit mask (0 when negative or NaN, saturating above). */
+unsigned long long gs_mon_mask(double v);
+
 /* Copies a string into a fixed buffer, cut at a byte boundary that keeps UTF-8 whole. */
 void gs_mon_strlcpy(char *dst, size_t cap, const char *src, size_t len);
 

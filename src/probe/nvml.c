@@ -208,6 +208,8 @@ const gs_nvml_device *gs_nvml_device_at(const gs_nvml *n, unsigned i)
 /* Records one metric's outcome. */
 static void put(gs_nvml_sample *s, enum gs_nvml_metric m, nvmlReturn_t r, double v)
 {
+    if (r == NVML_SUCCESS && !(v <= GS_NVML_MAX_VALUE))
+        r = NVML_ERROR_UNKNOWN;
     if (r == NVML_SUCCESS) {
         s->avail[m] = GS_NVML_OK;
         s->value[m] = v;
@@ -272,11 +274,14 @@ static int sample_procs(const gs_nvml_api *a, nvmlDevice_t h, gs_nvml_sample *s)
         /* `got` is now the number needed; more may start before the next call. */
         if (r == NVML_ERROR_INSUFFICIENT_SIZE)
             want = (size_t)got + PROC_SLACK > want ? (size_t)got + PROC_SLACK : want + PROC_SLACK;
+        if (r == NVML_ERROR_INSUFFICIENT_SIZE && got > GS_NVML_MAX_PROCS)
+            break;
     }
     if (r == NVML_SUCCESS) {
         size_t n = got < s->procs_cap ? got : s->procs_cap;
         for (size_t i = 0; i < n; i++) {
-            int known = raw[i].usedGpuMemory != NVML_VALUE_NOT_AVAILABLE;
+            int known = raw[i].usedGpuMemory != NVML_VALUE_NOT_AVAILABLE &&
+                        (double)raw[i].usedGpuMemory <= GS_NVML_MAX_VALUE;
             s->procs[i] = (gs_nvml_proc){raw[i].pid, known, known ? raw[i].usedGpuMemory : 0};
         }
         s->nprocs = n;

@@ -91,6 +91,16 @@ enum gs_nvml_metric {
 /* The counter name of a metric. */
 const char *gs_nvml_metric_name(enum gs_nvml_metric m);
 
+/* Past this no metric is real (bytes, W, MHz, %, a bit mask): a value above it is a broken
+ * driver's, or NVML's all-ones "not available" (~0ULL), and reads as GS_NVML_FAILED. So every value
+ * kept fits a 64-bit integer, and the monitor's log, which refuses more, reads it back. */
+#define GS_NVML_MAX_VALUE 9e18
+
+/* More compute processes than this on one GPU is a broken driver's answer (each holds a context
+ * of hundreds of MB): the list reads as GS_NVML_FAILED rather than growing without bound. It
+ * also bounds the monitor's log lines (replay.h). */
+#define GS_NVML_MAX_PROCS 65536
+
 enum gs_nvml_avail {
     GS_NVML_NOT_READ = 0, /* not asked for in this sample (PCIe without GS_NVML_WITH_PCIE) */
     GS_NVML_OK,
@@ -100,7 +110,8 @@ enum gs_nvml_avail {
 
 typedef struct gs_nvml_proc {
     uint32_t pid;
-    int known;            /* 0 when NVML could not tell the memory (usedGpuMemory == ~0ULL) */
+    int known;            /* 0 when NVML could not tell the memory (usedGpuMemory == ~0ULL, or
+                             above GS_NVML_MAX_VALUE) */
     uint64_t used_bytes;
 } gs_nvml_proc;
 

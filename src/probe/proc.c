@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "probe/nvml.h" /* GS_NVML_MAX_VALUE: the largest value the monitor keeps */
+
 /* Reads a small /proc file whole into buf (NUL-terminated); its length, or -1. */
 static ssize_t read_small(int dirfd, const char *path, char *buf, size_t cap)
 {
@@ -253,12 +255,14 @@ static bool read_cpu(const char *root, uint64_t *busy, uint64_t *total)
     return true;
 }
 
-/* The value in kB of "key:" in /proc/meminfo, as bytes. */
+/* The value in kB of "key:" in /proc/meminfo, as bytes; one past GS_NVML_MAX_VALUE bytes is no
+ * machine's, and would not fit the monitor's log. */
 static bool meminfo_field(const char *text, const char *key, uint64_t *bytes)
 {
     const char *p = strstr(text, key);
     uint64_t kb;
-    if (!p || (p != text && p[-1] != '\n') || sscanf(p + strlen(key), " %" SCNu64, &kb) != 1)
+    if (!p || (p != text && p[-1] != '\n') || sscanf(p + strlen(key), " %" SCNu64, &kb) != 1 ||
+        (double)kb * 1024 > GS_NVML_MAX_VALUE)
         return false;
     *bytes = kb * 1024;
     return true;
@@ -269,8 +273,10 @@ void gs_host_read(gs_host_probe *h, gs_host_usage *out)
     memset(out, 0, sizeof *out);
     uint64_t busy, total;
     if (read_cpu(h->proc_root, &busy, &total)) {
-        /* Counters only grow; a smaller total means a different /proc, not negative time. */
-        if (h->have_prev && total > h->prev_total && busy >= h->prev_busy) {
+        /* Counters only grow, and busy time within the total; else this is a different /proc
+         * (or a wrapped sum), not a CPU use. */
+        if (h->have_prev && total > h->prev_total && busy >= h->prev_busy &&
+            busy - h->prev_busy <= total - h->prev_total) {
             out->have_cpu = true;
             out->cpu_pct = 100.0 * (double)(busy - h->prev_busy) / (double)(total - h->prev_total);
         }

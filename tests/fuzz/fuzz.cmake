@@ -20,6 +20,14 @@ target_link_libraries(fuzz_monitor_replay PRIVATE gscore)
 target_compile_options(fuzz_monitor_replay PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_monitor_replay PRIVATE -fsanitize=fuzzer,address,undefined)
 
+# The live monitor path (src/probe/, src/monitor/live.c): a fake NVML and /proc driven by the input,
+# every renderer, and the log line read back by the replay reader; seeds in
+# tests/fuzz/corpus/monitor_live/ are written by tests/fuzz/make_monitor_live_seeds.py.
+add_executable(fuzz_monitor_live ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_monitor_live.c)
+target_link_libraries(fuzz_monitor_live PRIVATE gscore)
+target_compile_options(fuzz_monitor_live PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_options(fuzz_monitor_live PRIVATE -fsanitize=fuzzer,address,undefined)
+
 # The per-process .gst merge of gpuscope run (src/collect/gst_merge.c); seeds: the .gst corpus.
 add_executable(fuzz_gst_merge ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gst_merge.c)
 target_link_libraries(fuzz_gst_merge PRIVATE gscore)

@@ -24,6 +24,7 @@ targets=(
     "fuzz_gst_merge gst 131072"
     "fuzz_gsum gsum 131072"
     "fuzz_monitor_replay monitor 65536"
+    "fuzz_monitor_live monitor_live 65536"
     "fuzz_ncu ncu 65536"
     "fuzz_diff diff 131072"
 )

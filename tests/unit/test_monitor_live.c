@@ -101,7 +101,7 @@ static void count_closes(gs_nvml *n)
     CHECK(news >= 1 && news <= 3);
     CHECK_INT(seq, 3); /* --count 3: three samples, then the feed closes */
     CHECK(!s.host.have_mem); /* an unreadable /proc leaves host metrics absent */
-    CHECK(gs_live_stop(live, &err) == 0);
+    CHECK(gs_live_stop(live, GS_LIVE_STOP_WAIT_NS, &err) == 0);
     gs_snapshot_free(&s);
     gs_live_destroy(live);
     gs_feed_destroy(feed);
@@ -128,7 +128,7 @@ int main(void)
     pcie_rate(feed);
     hung_nvml(feed);
     int64_t t0 = gs_mono_ns();
-    CHECK(gs_live_stop(live, &err) == 0);
+    CHECK(gs_live_stop(live, GS_LIVE_STOP_WAIT_NS, &err) == 0);
     CHECK(gs_mono_ns() - t0 < INTERVAL + SLACK); /* stop wakes the thread between samples */
     gs_live_destroy(live);
     gs_feed_destroy(feed);

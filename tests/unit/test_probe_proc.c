@@ -142,9 +142,18 @@ static void test_host(void)
     fake_proc_write(".", "stat", "cpu  1 1 1 1 1 1 1 1 0 0\n");
     gs_host_read(&h, &u);
     CHECK(!u.have_cpu);
+    /* A sum that wraps makes busy time larger than the total: no CPU use (it was 1.8e21 %,
+     * which the monitor's log could not hold). */
+    fake_proc_write(".", "stat", "cpu  18446744073709551615 0 0 10 0 0 0 0\n");
+    gs_host_read(&h, &u);
+    CHECK(!u.have_cpu);
     fake_proc_write(".", "meminfo", "MemTotal:  100 kB\nMemAvailable:  200 kB\n");
     gs_host_read(&h, &u);
     CHECK(!u.have_mem); /* more available than there is: not a real meminfo */
+    /* Past 9e18 bytes (here 2^64 - 1024 after the kB): no machine's memory. */
+    fake_proc_write(".", "meminfo", "MemTotal:  18014398509481983 kB\nMemAvailable:  1 kB\n");
+    gs_host_read(&h, &u);
+    CHECK(!u.have_mem);
 
     char name[64] = "stale";
     fake_proc_write("77", "comm", "python3\n");

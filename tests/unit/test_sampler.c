@@ -131,7 +131,7 @@ static void test_ticks(void)
         return;
     CHECK_INT(run_ticks(s, 12), 0);
     CHECK_INT(gs_sampler_samples(s), 12);
-    CHECK_INT(gs_sampler_stop(s, &err), 0);
+    CHECK_INT(gs_sampler_stop(s, GS_SAMPLER_STOP_WAIT_NS, &err), 0);
     gs_sampler_destroy(s);
     close(fd);
     gs_nvml_close(nv);
@@ -316,7 +316,7 @@ static void test_thread(void)
     struct timespec pause = {0, 300000000};
     nanosleep(&pause, NULL);
     int64_t before = mono_ns();
-    CHECK_INT(gs_sampler_stop(s, &err), 0);
+    CHECK_INT(gs_sampler_stop(s, GS_SAMPLER_STOP_WAIT_NS, &err), 0);
     CHECK(mono_ns() - before < 1000000000LL);
     uint64_t samples = gs_sampler_samples(s);
     CHECK(samples >= 2);
