@@ -1,7 +1,6 @@
 /* Fuzz target for the trace readers (Kineto object and legacy array) and the model's indexes; an
  * input naming gpuscopeRanks (a chrome export of several ranks) is also read as its first two
  * parts, as a command would read them. */
-#define _GNU_SOURCE /* memmem */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
