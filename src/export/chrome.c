@@ -9,6 +9,7 @@
 #include "export/chrome_coll.h"
 #include "export/chrome_events.h"
 #include "common/json_write.h"
+#include "ingest/rank_parts.h"
 
 /* Kineto sorts GPU processes after the host's: sort index 5000000 + device (≈2.3+). */
 #define GPU_SORT_BASE INT64_C(5000000)
@@ -144,11 +145,12 @@ static void name_processes(chrome_ctx *c, tracks *k, gs_ns ts)
 static int name_threads(chrome_ctx *c, tracks *k, gs_ns ts)
 {
     const gs_trace *t = c->t;
-    id_set named = {0}; /* GPU streams the trace names itself (Kineto input) */
+    id_set named = {0}; /* GPU tracks the trace names itself (Kineto input, an export read back) */
     char name[64];
     for (size_t i = 0; i < t->threads.n; i++) {
         const gs_thread *th = &t->threads.v[i];
-        bool gpu = id_set_has(&k->streams, th->pid, th->tid);
+        bool gpu = id_set_has(&k->streams, th->pid, th->tid) ||
+                   id_set_has(&k->syncs, th->pid, th->tid - CHROME_SYNC_TID_OFFSET);
         if (gpu && id_set_add(&named, th->pid, th->tid) != 0) {
             GS_VEC_FREE(&named.v);
             return -1;
@@ -168,8 +170,10 @@ static int name_threads(chrome_ctx *c, tracks *k, gs_ns ts)
     for (size_t i = 0; i < k->syncs.v.n; i++) {
         id_pair s = k->syncs.v.v[i];
         int64_t pid = chrome_gpu_pid(c, s.a), tid = s.b + CHROME_SYNC_TID_OFFSET;
-        snprintf(name, sizeof name, "stream %" PRId64 " (sync)", s.b);
-        write_meta(c, "thread_name", pid, tid, ts, "name", name, 0);
+        if (!id_set_has(&named, s.a, tid)) {
+            snprintf(name, sizeof name, "stream %" PRId64 " (sync)", s.b);
+            write_meta(c, "thread_name", pid, tid, ts, "name", name, 0);
+        }
         write_meta(c, "thread_sort_index", pid, tid, ts, "sort_index", NULL, tid);
     }
     GS_VEC_FREE(&named.v);
@@ -262,14 +266,19 @@ static void write_sources(gs_json_writer *w, const gs_profile *p)
     gs_json_end(w);
 }
 
-/* What the readers skipped, summed over the traces, so that reading the export back still says
- * so: "gpuscopeSkipped": {"dropped_by_collector": 3}. Only when something was. */
-static void write_skipped(gs_json_writer *w, const gs_profile *p)
+static void write_distributed_info(gs_json_writer *w, const gs_trace *t)
 {
-    uint64_t lost[GS_LOSS__COUNT] = {0};
-    for (size_t i = 0; i < p->traces.n; i++)
-        for (int k = 0; k < GS_LOSS__COUNT; k++)
-            lost[k] += p->traces.v[i]->lost[k];
+    gs_json_begin_object(w, "distributedInfo", GS_JSON_INLINE);
+    gs_json_put_int(w, "rank", t->id.rank);
+    if (t->id.world_size > 0)
+        gs_json_put_int(w, "world_size", t->id.world_size);
+    gs_json_end(w);
+}
+
+/* What the readers skipped, so that reading the export back still says so:
+ * "gpuscopeSkipped": {"dropped_by_collector": 3}. Only when something was. */
+static void write_skipped(gs_json_writer *w, const uint64_t lost[GS_LOSS__COUNT])
+{
     if (!gs_loss_total(lost))
         return;
     gs_json_begin_object(w, "gpuscopeSkipped", GS_JSON_INLINE);
@@ -279,35 +288,68 @@ static void write_skipped(gs_json_writer *w, const gs_profile *p)
     gs_json_end(w);
 }
 
+/* Keys that gpuscope reads back and other tools skip: what tracing cost the program (a .gst
+ * trace's), and who recorded the events (a .gst or legacy trace's format), on which the advice
+ * read back depends (doc/diagnosis.md). */
+static void write_collector(gs_json_writer *w, const gs_trace *t)
+{
+    if (t->collector_overhead_ns >= 0)
+        gs_json_put_int(w, "gpuscopeTracingCostNs", t->collector_overhead_ns);
+    const char *by = gs_trace_str(t, t->recorded_by != GS_STR_EMPTY ? t->recorded_by : t->format);
+    if (strcmp(by, "gst") == 0 || strcmp(by, "legacy") == 0)
+        gs_json_put_str(w, "gpuscopeRecordedBy", by);
+}
+
+/* The first key of a file of several traces: for each, in the order of its ids (part i), the keys
+ * its own export would have at the top, which gpuscope reads to give each part back its identity,
+ * clock and devices (ingest/rank_parts.h). Other tools skip it. */
+static void write_ranks(gs_json_writer *w, const gs_profile *p)
+{
+    gs_json_begin_array(w, "gpuscopeRanks", source_list);
+    for (size_t i = 0; i < p->traces.n; i++) {
+        const gs_trace *t = p->traces.v[i];
+        gs_json_begin_object(w, NULL, GS_JSON_INLINE);
+        write_distributed_info(w, t);
+        gs_json_put_int(w, "baseTimeNanoseconds", t->id.epoch_ns);
+        gs_json_begin_array(w, "deviceProperties", GS_JSON_INLINE);
+        for (size_t d = 0; d < t->devices.n; d++)
+            write_device(w, t, &t->devices.v[d]);
+        gs_json_end(w);
+        write_skipped(w, t->lost);
+        write_collector(w, t);
+        gs_json_end(w);
+    }
+    gs_json_end(w);
+}
+
 int gs_export_chrome(const gs_profile *p, FILE *out, const char *name, gs_error *err)
 {
+    if (p->traces.n > GS_PARTS_MAX)
+        return gs_fail(err, GS_EXIT_USAGE,
+                       "%zu traces: one chrome file holds at most %d, since each is read back on "
+                       "its own; export them in several files (--rank R)",
+                       p->traces.n, GS_PARTS_MAX);
     bool multi = p->traces.n > 1;
     const gs_trace *t0 = p->traces.n ? p->traces.v[0] : NULL;
     gs_ns base = t0 ? t0->id.epoch_ns : 0;
     gs_json_writer w;
     gs_json_writer_init(&w, out);
     gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
+    if (multi)
+        write_ranks(&w, p); /* first, so that a reader finds it without reading the events */
     gs_json_put_int(&w, "schemaVersion", 1);
     write_devices(&w, p);
-    if (t0 && !multi && (t0->id.source != GS_RANK_DEFAULT || t0->id.world_size > 0)) {
-        gs_json_begin_object(&w, "distributedInfo", GS_JSON_INLINE);
-        gs_json_put_int(&w, "rank", t0->id.rank);
-        if (t0->id.world_size > 0)
-            gs_json_put_int(&w, "world_size", t0->id.world_size);
-        gs_json_end(&w);
-    }
+    if (t0 && !multi && (t0->id.source != GS_RANK_DEFAULT || t0->id.world_size > 0))
+        write_distributed_info(&w, t0);
     write_sources(&w, p);
-    write_skipped(&w, p);
-    /* What tracing cost the program (a .gst trace's), read back by gpuscope; other tools skip it. */
-    if (t0 && !multi && t0->collector_overhead_ns >= 0)
-        gs_json_put_int(&w, "gpuscopeTracingCostNs", t0->collector_overhead_ns);
-    /* Who recorded the events (a .gst or legacy trace's format): the advice read back depends on
-     * the collector (doc/diagnosis.md); other tools skip it. */
-    const char *by = t0 && !multi ? gs_trace_str(t0, t0->recorded_by != GS_STR_EMPTY
-                                                         ? t0->recorded_by : t0->format)
-                                  : "";
-    if (strcmp(by, "gst") == 0 || strcmp(by, "legacy") == 0)
-        gs_json_put_str(&w, "gpuscopeRecordedBy", by);
+    /* Summed over the traces: what a reader that takes the file as one trace sees. */
+    uint64_t lost[GS_LOSS__COUNT] = {0};
+    for (size_t i = 0; i < p->traces.n; i++)
+        for (int k = 0; k < GS_LOSS__COUNT; k++)
+            lost[k] += p->traces.v[i]->lost[k];
+    write_skipped(&w, lost);
+    if (t0 && !multi)
+        write_collector(&w, t0);
     gs_json_put_str(&w, "displayTimeUnit", "ms");
     if (base)
         gs_json_put_int(&w, "baseTimeNanoseconds", base);

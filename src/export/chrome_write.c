@@ -3,21 +3,21 @@
 #include <inttypes.h>
 
 #include "common/json_write.h"
+#include "ingest/rank_parts.h"
 
 int64_t chrome_host_pid(const chrome_ctx *c, int64_t pid)
 {
-    return c->multi ? (int64_t)(c->index + 1) * CHROME_RANK_STRIDE + pid : pid;
+    return c->multi ? gs_part_host_pid(c->index, pid) : pid;
 }
 
 int64_t chrome_gpu_pid(const chrome_ctx *c, int64_t device)
 {
-    return c->multi ? (int64_t)(c->index + 1) * CHROME_RANK_STRIDE + CHROME_GPU_OFFSET + device
-                    : device;
+    return c->multi ? gs_part_gpu_pid(c->index, device) : device;
 }
 
 static uint64_t rank_id_base(const chrome_ctx *c)
 {
-    return c->multi ? (uint64_t)(c->index + 1) << 32 : 0;
+    return c->multi ? gs_part_id_base(c->index) : 0;
 }
 
 uint64_t chrome_correlation(const chrome_ctx *c, uint64_t correlation)

@@ -14,10 +14,6 @@
  * "process" is the device index, its threads are CUDA streams, GPU-side sync records go on
  * stream + 1000000. */
 #define CHROME_SYNC_TID_OFFSET 1000000
-/* With several traces in one file, trace i's ids are moved to (i + 1) * CHROME_RANK_STRIDE +
- * id (host) or + CHROME_GPU_OFFSET + device: Linux pids stay below 2^22, so no two collide. */
-#define CHROME_RANK_STRIDE INT64_C(10000000)
-#define CHROME_GPU_OFFSET INT64_C(5000000)
 
 typedef struct chrome_coll_key chrome_coll_key; /* export/chrome_coll.c */
 
@@ -32,13 +28,13 @@ typedef struct chrome_ctx {
     size_t ncoll;
 } chrome_ctx;
 
+/* In a file of several traces, trace i's pids and ids are moved as ingest/rank_parts.h says, so
+ * that none collide and gpuscope reads each trace back on its own. */
 int64_t chrome_host_pid(const chrome_ctx *c, int64_t pid);
 int64_t chrome_gpu_pid(const chrome_ctx *c, int64_t device);
-/* Correlation ids (and the flow ids made of them) and External ids repeat across ranks, and the
- * reader links a launch to its GPU work by the first and an operator to its kernels by the
- * second: in a file of several traces, trace i's go above (i + 1) << 32 (CUPTI's and Kineto's
- * are 32-bit), still exact in a JavaScript number. 0 (unknown) stays 0, and an External id
- * below 0 (no link) as it is. */
+/* Correlation ids (and the flow ids made of them) and External ids, which repeat across ranks:
+ * still exact in a JavaScript number when moved. 0 (unknown) stays 0, and an External id below 0
+ * (no link) as it is. */
 uint64_t chrome_correlation(const chrome_ctx *c, uint64_t correlation);
 int64_t chrome_external_id(const chrome_ctx *c, int64_t external_id);
 

@@ -4,7 +4,12 @@
 #include "ingest/kineto.h"
 #include "common/util.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "ingest/kineto_header.h"
 
 enum { PROGRESS_EVERY = 1 << 16 };
 
@@ -330,98 +335,12 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
 
 /* ---- the top-level object -------------------------------------------------------------------- */
 
-static int read_device(gs_json *j, gs_trace *t, kscratch *s)
-{
-    gs_device *d = GS_VEC_PUSH(&t->devices);
-    if (!d)
-        return gs_fail_oom(j->err);
-    for (;;) {
-        enum gs_json_tok tok = gs_json_next(j);
-        if (tok == GS_JSON_OBJECT_END)
-            return 0;
-        if (tok != GS_JSON_KEY)
-            return gs_json_fail(j, "expected a key in deviceProperties");
-        int64_t v = 0;
-        if (gs_json_tok_is(j, "name")) {
-            if (gs_json_next(j) == GS_JSON_STRING) {
-                d->name = kineto_intern_token(j, t, s);
-                if (d->name == GS_STR_ERROR)
-                    return gs_fail_oom(j->err);
-                continue;
-            }
-        } else {
-            static const char *const keys[] = {"id", "totalGlobalMem", "numSms", "computeMajor",
-                                               "computeMinor", "maxThreadsPerMultiprocessor"};
-            size_t k = 0;
-            while (k < 6 && !gs_json_tok_is(j, keys[k]))
-                k++;
-            enum gs_json_tok vt = gs_json_next(j);
-            if (k < 6 && vt == GS_JSON_NUMBER && gs_json_int(j, &v)) {
-                switch (k) {
-                case 0: d->id = (int32_t)v; break;
-                case 1: d->total_memory = (uint64_t)v; break;
-                case 2: d->num_sms = (int32_t)v; break;
-                case 3: d->compute_major = (int32_t)v; break;
-                case 4: d->compute_minor = (int32_t)v; break;
-                case 5: d->max_threads_per_sm = (int32_t)v; break;
-                }
-                continue;
-            }
-        }
-        if (gs_json_skip(j) != 0)
-            return -1;
-    }
-}
-
-static int read_device_properties(gs_json *j, gs_trace *t, kscratch *s)
-{
-    if (gs_json_next(j) != GS_JSON_ARRAY)
-        return gs_json_skip(j);
-    for (;;) {
-        enum gs_json_tok tok = gs_json_next(j);
-        if (tok == GS_JSON_ARRAY_END)
-            return 0;
-        if (tok == GS_JSON_OBJECT) {
-            if (read_device(j, t, s) != 0)
-                return -1;
-        } else if (tok == GS_JSON_END || tok == GS_JSON_ERROR) {
-            return gs_json_fail(j, "input ends inside deviceProperties");
-        } else if (gs_json_skip(j) != 0) {
-            return -1;
-        }
-    }
-}
-
-static int read_distributed_info(gs_json *j, gs_trace *t)
-{
-    if (gs_json_next(j) != GS_JSON_OBJECT)
-        return gs_json_skip(j);
-    for (;;) {
-        enum gs_json_tok tok = gs_json_next(j);
-        if (tok == GS_JSON_OBJECT_END)
-            return 0;
-        if (tok != GS_JSON_KEY)
-            return gs_json_fail(j, "expected a key in distributedInfo");
-        bool rank = gs_json_tok_is(j, "rank"), world = gs_json_tok_is(j, "world_size");
-        int64_t v;
-        if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &v) && v >= 0 && v < INT32_MAX) {
-            if (rank) {
-                t->id.rank = (int32_t)v;
-                t->id.source = GS_RANK_FROM_METADATA;
-            } else if (world) {
-                t->id.world_size = (int32_t)v;
-            }
-        } else if (gs_json_skip(j) != 0) {
-            return -1;
-        }
-    }
-}
-
 int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
-                       kineto_classify_fn classify)
+                       kineto_classify_fn classify, const kpart *part)
 {
     kscratch scratch = {0};
     kevent ev;
+    uint64_t read = 0;
     int rc = 0;
     for (;;) {
         enum gs_json_tok tok = gs_json_next(j);
@@ -446,11 +365,13 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
         }
         if (classify)
             classify(t, &ev);
-        if (kineto_add_event(t, &ev) != 0) {
+        bool kept = !part || kpart_take(part, &ev); /* another rank's, in a file of several */
+        if (kept && kineto_add_event(t, &ev) != 0) {
             rc = gs_fail_oom(j->err);
             break;
         }
-        if (++*count % PROGRESS_EVERY != 0 || !opts)
+        *count += kept;
+        if (++read % PROGRESS_EVERY != 0 || !opts)
             continue;
         if (gs_mem_budget_check(opts->budget, t, gs_json_offset(j), j->err) != 0) {
             rc = -1;
@@ -464,32 +385,96 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
     return rc;
 }
 
-/* "gpuscopeSkipped" (gpuscope's export): what the readers of the exported traces skipped, by
- * gs_loss_key, so a trace read back still tells it. */
-static int read_skipped(gs_json *j, gs_trace *t)
+/* An entry of gpuscopeRanks: the header keys of its rank (kineto_header.h). */
+static int read_rank_entry(gs_json *j, gs_trace *t, kscratch *s)
 {
-    if (gs_json_next(j) != GS_JSON_OBJECT)
-        return gs_json_skip(j);
     for (;;) {
         enum gs_json_tok tok = gs_json_next(j);
         if (tok == GS_JSON_OBJECT_END)
             return 0;
         if (tok != GS_JSON_KEY)
-            return gs_json_fail(j, "expected a key in gpuscopeSkipped");
-        int k = 0;
-        while (k < GS_LOSS__COUNT && !gs_json_tok_is(j, gs_loss_key((enum gs_loss)k)))
-            k++;
-        int64_t v;
-        if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &v) && v > 0 && k < GS_LOSS__COUNT)
-            t->lost[k] += (uint64_t)v;
-        else if (gs_json_skip(j) != 0)
+            return gs_json_fail(j, "expected a key in gpuscopeRanks");
+        bool known;
+        if (kineto_read_header_key(j, t, s, &known) != 0)
+            return -1;
+        if (!known && (gs_json_next(j) == GS_JSON_ERROR || gs_json_skip(j) != 0))
             return -1;
     }
+}
+
+/* "PATH (rank R)": the part's name wherever a result or a message names its trace. */
+static int name_part(gs_json *j, gs_trace *t)
+{
+    size_t len = strlen(t->id.path) + 32;
+    char *name = malloc(len);
+    if (!name)
+        return gs_fail_oom(j->err);
+    snprintf(name, len, "%s (rank %" PRId32 ")", t->id.path, t->id.rank);
+    free(t->id.path);
+    t->id.path = name;
+    return 0;
+}
+
+/* gpuscopeRanks, reading part p: its entry gives the trace its rank, clock and devices. */
+static int read_ranks(gs_json *j, gs_trace *t, kscratch *s, kpart *p)
+{
+    if (p->found)
+        return gs_json_fail(j, "gpuscopeRanks twice");
+    if (gs_json_next(j) != GS_JSON_ARRAY)
+        return gs_json_fail(j, "gpuscopeRanks is not an array");
+    for (uint32_t i = 0;; i++) {
+        enum gs_json_tok tok = gs_json_next(j);
+        if (tok == GS_JSON_ARRAY_END)
+            return 0;
+        if (tok == GS_JSON_ERROR)
+            return -1;
+        if (tok != GS_JSON_OBJECT)
+            return gs_json_fail(j, "gpuscopeRanks holds something other than objects");
+        if (i != p->index) {
+            if (gs_json_skip(j) != 0)
+                return -1;
+            continue;
+        }
+        if (read_rank_entry(j, t, s) != 0 || name_part(j, t) != 0)
+            return -1;
+        p->found = true;
+        p->base = t->id.epoch_ns;
+    }
+}
+
+/* A key of the top level. Reading one part of a file of several ranks, the keys that describe
+ * a trace are the part's entry's, and the top level's baseTimeNanoseconds is the clock of the
+ * file's events. */
+static int read_top_key(gs_json *j, gs_trace *t, kscratch *s, kpart *p, bool saw_events)
+{
+    if (gs_json_tok_is(j, "gpuscopeRanks")) {
+        if (p)
+            return read_ranks(j, t, s, p);
+        return gs_json_fail(j, saw_events
+                                   ? "gpuscopeRanks after traceEvents: the ranks of this file "
+                                     "cannot be read apart (gpuscope writes the table first)"
+                                   : "a file of several ranks (gpuscopeRanks) read as one "
+                                     "trace: give it as a file (not a pipe) to a command that "
+                                     "reads several, or export one rank (--rank R)");
+    }
+    if (p && gs_json_tok_is(j, "baseTimeNanoseconds")) {
+        if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &p->file_base))
+            return 0;
+        return gs_json_skip(j);
+    }
+    bool known = false;
+    if (!p && kineto_read_header_key(j, t, s, &known) != 0)
+        return -1;
+    if (!known && (gs_json_next(j) == GS_JSON_ERROR || gs_json_skip(j) != 0))
+        return -1;
+    return 0;
 }
 
 int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
 {
     kscratch scratch = {0};
+    kpart part = {.index = opts && opts->part ? opts->part - 1 : 0};
+    kpart *p = opts && opts->part ? &part : NULL;
     bool saw_events = false;
     uint64_t count = 0;
     int rc = 0;
@@ -509,38 +494,11 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
                 break;
             }
             saw_events = true;
-            rc = kineto_read_events(j, t, opts, &count, NULL);
-        } else if (gs_json_tok_is(j, "deviceProperties")) {
-            rc = read_device_properties(j, t, &scratch);
-        } else if (gs_json_tok_is(j, "distributedInfo")) {
-            rc = read_distributed_info(j, t);
-        } else if (gs_json_tok_is(j, "gpuscopeSkipped")) {
-            rc = read_skipped(j, t);
-        } else if (gs_json_tok_is(j, "baseTimeNanoseconds")) {
-            int64_t base;
-            if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &base))
-                t->id.epoch_ns = base;
-            else
-                rc = gs_json_skip(j);
-        } else if (gs_json_tok_is(j, "gpuscopeRecordedBy")) {
-            /* gpuscope's export of a .gst or legacy trace: who recorded the events */
-            if (gs_json_next(j) == GS_JSON_STRING) {
-                t->recorded_by = kineto_intern_token(j, t, &scratch);
-                if (t->recorded_by == GS_STR_ERROR)
-                    rc = gs_fail_oom(j->err);
-            } else {
-                rc = gs_json_skip(j);
-            }
-        } else if (gs_json_tok_is(j, "gpuscopeTracingCostNs")) {
-            /* gpuscope's export of a .gst trace: what tracing cost the program */
-            int64_t cost;
-            if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &cost) && cost >= 0)
-                t->collector_overhead_ns = cost;
-            else
-                rc = gs_json_skip(j);
+            if (p && (rc = kpart_start(j, p)) != 0)
+                break;
+            rc = kineto_read_events(j, t, opts, &count, NULL, p);
         } else {
-            gs_json_next(j);
-            rc = gs_json_skip(j);
+            rc = read_top_key(j, t, &scratch, p, saw_events);
         }
         if (rc != 0)
             break;

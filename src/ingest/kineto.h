@@ -5,9 +5,10 @@
 
 #include "ingest/json.h"
 #include "ingest/kineto_event.h"
+#include "ingest/kineto_part.h"
 #include "ingest/load.h"
 
-/* After the top-level '{': reads the whole trace object. */
+/* After the top-level '{': reads the whole trace object, or the part of it opts->part names. */
 int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts);
 
 /* Gives an event the category its format implies when it names none. */
@@ -15,9 +16,11 @@ typedef void (*kineto_classify_fn)(gs_trace *t, kevent *ev);
 
 /* Reads the events of an array whose '[' was just returned, up to its ']'. With a classifier
  * (a bare-array format, whose every element must be an event) each event goes through it before
- * joining the model; without one (traceEvents) elements that are not objects are skipped. */
+ * joining the model; without one (traceEvents) elements that are not objects are skipped. With a
+ * part (one rank of a file of several), only that part's events join, moved back. *count: the
+ * events that joined. */
 int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
-                       kineto_classify_fn classify);
+                       kineto_classify_fn classify, const kpart *part);
 
 /* Adds one parsed event to the model by its phase and category. 0, or -1 out of memory. */
 int kineto_add_event(gs_trace *t, const kevent *ev);

@@ -104,7 +104,8 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
         return -1;
     }
     gs_source_close(src);
-    if (t->id.source == GS_RANK_DEFAULT && rank_from_filename(path, &t->id.rank))
+    /* A part's rank is its entry's: the file's name names several. */
+    if (!o.part && t->id.source == GS_RANK_DEFAULT && rank_from_filename(path, &t->id.rank))
         t->id.source = GS_RANK_FROM_FILENAME;
     double parsed = gs_log_clock(GS_LOG_INFO);
     if (gs_trace_check(t, err) != 0 || gs_trace_index(t, err) != 0) {
@@ -235,16 +236,116 @@ static int list_folder(const char *dir, bool with_gsum, path_list *files, gs_err
     return 0;
 }
 
+/* ---- a file's ranks ------------------------------------------------------------------------ */
+
+/* The ranks the trace file at path holds: 0 for one (any trace but gpuscope's chrome export of
+ * several), else the entries of its gpuscopeRanks, read from the start of the file. A file that
+ * cannot be read as JSON is left to its load, which says why. -1 with err: a broken table. */
+static int count_parts(const char *path, uint32_t *n, gs_error *err)
+{
+    *n = 0;
+    gs_error peek_err = {0};
+    gs_source *src = gs_source_open_head(path, &peek_err);
+    if (!src)
+        return 0;
+    char head[4];
+    ssize_t got = gs_source_peek(src, head, sizeof head, &peek_err);
+    gs_json j;
+    int rc = 0;
+    if (got > 0 && !gst_is_magic(head, (size_t)got) && gs_json_init(&j, src, &peek_err) == 0) {
+        if (gs_json_next(&j) == GS_JSON_OBJECT)
+            rc = kineto_count_parts(&j, n);
+        gs_json_free(&j);
+    }
+    gs_source_close(src);
+    if (rc != 0 && err)
+        *err = peek_err;
+    if (rc == 0 && *n)
+        GS_LOG(GS_LOG_INFO, "%s: %" PRIu32 " ranks in one file (gpuscopeRanks): each is read on "
+               "its own, %" PRIu32 " reads of the file", path, *n, *n);
+    return rc;
+}
+
+typedef struct input {
+    char *path;
+    uint32_t part; /* gs_load_opts.part */
+} input;
+
+typedef GS_VEC(input) input_list;
+
+static void free_inputs(input_list *in)
+{
+    for (size_t i = 0; i < in->n; i++)
+        free(in->v[i].path);
+    GS_VEC_FREE(in);
+}
+
+/* The file at path (owned: taken, or freed on failure) as inputs: itself, or each of its ranks.
+ * Only regular files are looked into (a pipe is read once) and not rank summaries. */
+static int add_file(input_list *out, char *path, bool regular, gs_error *err)
+{
+    static const char gsum[] = ".gsum";
+    size_t len = strlen(path);
+    bool summary = len >= strlen(gsum) && !strcmp(path + len - strlen(gsum), gsum);
+    uint32_t n = 0;
+    if (regular && !summary && count_parts(path, &n, err) != 0) {
+        free(path);
+        return -1;
+    }
+    for (uint32_t i = 0; i < (n ? n : 1); i++) {
+        char *copy = i == 0 ? path : strdup(path);
+        input *slot = copy ? GS_VEC_PUSH(out) : NULL;
+        if (!slot) {
+            free(copy); /* path itself when the first fails, else out holds it */
+            return gs_fail_oom(err);
+        }
+        *slot = (input){copy, n ? i + 1 : 0};
+    }
+    return 0;
+}
+
+/* Every input the paths name: files, folders' trace files, the ranks of files of several. */
+static int list_all(const char *const *paths, size_t npaths, bool with_gsum, input_list *out,
+                    gs_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < npaths && rc == 0; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            rc = gs_fail(err, GS_EXIT_INPUT, "%s: %s", paths[i], strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+            path_list files = {0};
+            rc = list_folder(paths[i], with_gsum, &files, err);
+            size_t f = 0;
+            for (; f < files.n && rc == 0; f++)
+                rc = add_file(out, files.v[f], true, err);
+            for (; f < files.n; f++)
+                free(files.v[f]);
+            GS_VEC_FREE(&files);
+        } else {
+            char *copy = strdup(paths[i]);
+            rc = copy ? add_file(out, copy, S_ISREG(st.st_mode), err) : gs_fail_oom(err);
+        }
+    }
+    if (rc != 0)
+        free_inputs(out);
+    return rc;
+}
+
+/* ---- loading ------------------------------------------------------------------------------- */
+
 static int cmp_trace(const void *pa, const void *pb)
 {
     const gs_trace *a = *(gs_trace *const *)pa, *b = *(gs_trace *const *)pb;
     return gs_rank_id_cmp(&a->id, &b->id);
 }
 
-static int load_one(const char *path, const gs_load_opts *opts, gs_profile *out, gs_error *err)
+static int load_one(const input *in, const gs_load_opts *opts, gs_profile *out, gs_error *err)
 {
     gs_trace *t;
-    if (gs_load_trace(path, opts, &t, err) != 0)
+    gs_load_opts o = *opts;
+    o.part = in->part;
+    if (gs_load_trace(in->path, &o, &t, err) != 0)
         return -1;
     gs_trace **slot = GS_VEC_PUSH(&out->traces);
     if (!slot) {
@@ -267,25 +368,11 @@ int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts 
         return -1;
     if (!o.budget)
         o.budget = &budget;
-    opts = &o;
-    int rc = 0;
-    for (size_t i = 0; i < npaths && rc == 0; i++) {
-        struct stat st;
-        if (stat(paths[i], &st) != 0) {
-            rc = gs_fail(err, GS_EXIT_INPUT, "%s: %s", paths[i], strerror(errno));
-        } else if (S_ISDIR(st.st_mode)) {
-            path_list files = {0};
-            rc = list_folder(paths[i], false, &files, err);
-            for (size_t f = 0; f < files.n; f++) {
-                if (rc == 0)
-                    rc = load_one(files.v[f], opts, out, err);
-                free(files.v[f]);
-            }
-            GS_VEC_FREE(&files);
-        } else {
-            rc = load_one(paths[i], opts, out, err);
-        }
-    }
+    input_list inputs = {0};
+    int rc = list_all(paths, npaths, false, &inputs, err);
+    for (size_t i = 0; i < inputs.n && rc == 0; i++)
+        rc = load_one(&inputs.v[i], &o, out, err);
+    free_inputs(&inputs);
     if (rc != 0) {
         gs_profile_free(out);
         return -1;
@@ -301,35 +388,25 @@ int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts 
 }
 
 int gs_list_inputs(const char *const *paths, size_t npaths, bool with_gsum, char ***out,
-                   size_t *n, gs_error *err)
+                   uint32_t **parts, size_t *n, gs_error *err)
 {
-    path_list all = {0};
-    int rc = 0;
-    for (size_t i = 0; i < npaths && rc == 0; i++) {
-        struct stat st;
-        if (stat(paths[i], &st) != 0) {
-            rc = gs_fail(err, GS_EXIT_INPUT, "%s: %s", paths[i], strerror(errno));
-        } else if (S_ISDIR(st.st_mode)) {
-            rc = list_folder(paths[i], with_gsum, &all, err);
-        } else {
-            char *copy = strdup(paths[i]);
-            char **slot = copy ? GS_VEC_PUSH(&all) : NULL;
-            if (!slot) {
-                free(copy);
-                rc = gs_fail_oom(err);
-            } else {
-                *slot = copy;
-            }
-        }
-    }
-    if (rc != 0) {
-        for (size_t i = 0; i < all.n; i++)
-            free(all.v[i]);
-        GS_VEC_FREE(&all);
+    input_list all = {0};
+    if (list_all(paths, npaths, with_gsum, &all, err) != 0)
         return -1;
+    *out = malloc((all.n ? all.n : 1) * sizeof **out);
+    *parts = malloc((all.n ? all.n : 1) * sizeof **parts);
+    if (!*out || !*parts) {
+        free(*out);
+        free(*parts);
+        free_inputs(&all);
+        return gs_fail_oom(err);
     }
-    *out = all.v;
+    for (size_t i = 0; i < all.n; i++) {
+        (*out)[i] = all.v[i].path;
+        (*parts)[i] = all.v[i].part;
+    }
     *n = all.n;
-    GS_LOG(GS_LOG_INFO, "inputs: %zu file(s) from %zu argument(s)", all.n, npaths);
+    GS_VEC_FREE(&all);
+    GS_LOG(GS_LOG_INFO, "inputs: %zu trace(s) from %zu argument(s)", *n, npaths);
     return 0;
 }

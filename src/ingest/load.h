@@ -18,9 +18,14 @@ typedef struct gs_load_opts {
     void *progress_ctx;
     /* The memory the traces may take (ingest/mem_budget.h); NULL: gs_mem_budget_default(). */
     gs_mem_budget *budget;
+    /* 0: the whole file is the trace. i + 1: the file holds several ranks (gpuscope's chrome
+     * export of several traces, its "gpuscopeRanks"), and the trace is its i-th, named
+     * "PATH (rank R)" (gs_list_inputs lists a file's parts). */
+    uint32_t part;
 } gs_load_opts;
 
-/* Reads one file into a new, indexed trace. */
+/* Reads one file (or the part of it opts->part names) into a new, indexed trace. A file of
+ * several ranks read whole is refused: its ranks are read one at a time. */
 int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err);
 
 /* The same from bytes in memory (plain JSON, not gzip); `name` stands for the path in messages
@@ -29,13 +34,15 @@ int gs_load_trace_buffer(const char *data, size_t size, const char *name, const 
                          gs_trace **out, gs_error *err);
 
 /* Reads each path (a file, or a folder whose *.json / *.json.gz / *.gst files are one trace
- * each) into `out`, sorted by rank then path. */
+ * each; a file of several ranks is a trace per rank) into `out`, sorted by rank then path. */
 int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts *opts,
                     gs_profile *out, gs_error *err);
 
 /* The files the paths name, folders expanded to their traces (and rank summaries, *.gsum, when
- * with_gsum), for analyses that read one rank at a time. *out (and each path) is malloc'ed. */
+ * with_gsum), for analyses that read one rank at a time; a file of several ranks is listed once
+ * per rank. *out (and each path) and *parts (the gs_load_opts.part of each) are malloc'ed. The
+ * first bytes of each regular trace file are read to find its ranks. */
 int gs_list_inputs(const char *const *paths, size_t npaths, bool with_gsum, char ***out,
-                   size_t *n, gs_error *err);
+                   uint32_t **parts, size_t *n, gs_error *err);
 
 #endif

@@ -54,14 +54,17 @@ static const char *file_kind(mode_t mode)
     return "not a regular file or a pipe";
 }
 
-/* Inflated on another core; zlib passes bytes that are not gzip through unchanged. */
-static int start_inflater(gs_source *s, int fd, gs_error *err)
+/* Inflated on another core (ahead), or on this one as bytes are asked for; zlib passes bytes
+ * that are not gzip through unchanged. */
+static int start_inflater(gs_source *s, int fd, bool ahead, gs_error *err)
 {
     s->gz = gzdopen(fd, "rb");
     if (!s->gz) {
         close(fd);
         return gs_fail_oom(err);
     }
+    if (!ahead)
+        return 0;
     gzbuffer(s->gz, 1 << 18);
     s->inflater = inflate_thread_start(s->gz);
     return s->inflater ? 0 : gs_fail_oom(err);
@@ -84,7 +87,7 @@ static const char *wait_for_writer(int fd)
     return rc == 0 ? "a FIFO nothing was written to in 5 s" : NULL;
 }
 
-gs_source *gs_source_open(const char *path, gs_error *err)
+static gs_source *open_source(const char *path, bool ahead, gs_error *err)
 {
     /* One open, and one that cannot block: a FIFO with no writer opens at once instead of
      * hanging in open(), and a fed pipe is read once, through the same descriptor the format
@@ -121,11 +124,21 @@ gs_source *gs_source_open(const char *path, gs_error *err)
      * cannot be looked into without consuming it, so zlib reads it, gzip or not. */
     if (S_ISREG(st.st_mode) && !s->is_gzip) {
         s->fd = fd;
-    } else if (start_inflater(s, fd, err) != 0) {
+    } else if (start_inflater(s, fd, ahead, err) != 0) {
         gs_source_close(s);
         return NULL;
     }
     return s;
+}
+
+gs_source *gs_source_open(const char *path, gs_error *err)
+{
+    return open_source(path, true, err);
+}
+
+gs_source *gs_source_open_head(const char *path, gs_error *err)
+{
+    return open_source(path, false, err);
 }
 
 gs_source *gs_source_memory(const char *data, size_t size, const char *name, gs_error *err)
@@ -205,9 +218,12 @@ static ssize_t read_stream(gs_source *s, char *buf, size_t n, gs_error *err)
     }
     if (n > (1u << 30))
         n = 1u << 30;
-    int zerr;
+    int zerr = Z_OK;
     const char *msg;
-    int got = inflate_thread_read(s->inflater, buf, n, &zerr, &msg);
+    int got = s->inflater ? inflate_thread_read(s->inflater, buf, n, &zerr, &msg)
+                          : gzread(s->gz, buf, (unsigned)n);
+    if (got < 0 && !s->inflater)
+        msg = gzerror(s->gz, &zerr);
     if (got >= 0)
         return got;
     /* zlib reports a gzip stream that stops early as Z_BUF_ERROR "unexpected end of file". */
@@ -218,7 +234,7 @@ static ssize_t read_stream(gs_source *s, char *buf, size_t n, gs_error *err)
     if (!strncmp(msg, s->name, name_len) && !strncmp(msg + name_len, ": ", 2))
         msg += name_len + 2;
     return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: gzip: %s", s->name,
-                   (unsigned long long)inflate_thread_file_offset(s->inflater), msg);
+                   (unsigned long long)gs_source_file_offset(s), msg);
 }
 
 const char *gs_source_name(const gs_source *s)
@@ -235,6 +251,8 @@ uint64_t gs_source_file_offset(const gs_source *s)
 {
     if (s->inflater)
         return inflate_thread_file_offset(s->inflater);
+    if (s->gz)
+        return (uint64_t)gzoffset(s->gz);
     return s->fd >= 0 ? s->file_pos : s->mem_pos;
 }
 

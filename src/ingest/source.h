@@ -14,6 +14,9 @@
 typedef struct gs_source gs_source;
 
 gs_source *gs_source_open(const char *path, gs_error *err);
+/* The same with gzip inflated on the calling thread as bytes are read, not ahead on another:
+ * for reading the first bytes of a file and no more. */
+gs_source *gs_source_open_head(const char *path, gs_error *err);
 gs_source *gs_source_memory(const char *data, size_t size, const char *name, gs_error *err);
 void gs_source_close(gs_source *s);
 

@@ -24,7 +24,7 @@ int gs_rank_inputs_list(const char *const *paths, size_t npaths, bool with_gsum,
                         gs_rank_inputs *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (gs_list_inputs(paths, npaths, with_gsum, &out->paths, &out->n, err) != 0)
+    if (gs_list_inputs(paths, npaths, with_gsum, &out->paths, &out->parts, &out->n, err) != 0)
         return -1;
     for (size_t i = 0; i < out->n; i++)
         out->ngsum += gs_is_gsum_path(out->paths[i]);
@@ -36,15 +36,18 @@ void gs_rank_inputs_free(gs_rank_inputs *in)
     for (size_t i = 0; i < in->n; i++)
         free(in->paths[i]);
     free(in->paths);
+    free(in->parts);
     memset(in, 0, sizeof *in);
 }
 
-/* Loads path and builds its context when --rank keeps it (*selected). On success the caller
- * frees both: the context (when selected), then the trace. */
-static int open_trace(const char *path, const gs_rank_load_opts *o, gs_trace **t,
+/* Loads path (its part) and builds its context when --rank keeps it (*selected). On success the
+ * caller frees both: the context (when selected), then the trace. */
+static int open_trace(const char *path, uint32_t part, const gs_rank_load_opts *o, gs_trace **t,
                       gs_trace_ctx *c, bool *selected, gs_error *err)
 {
-    if (gs_load_trace(path, &o->load, t, err) != 0)
+    gs_load_opts load = o->load;
+    load.part = part;
+    if (gs_load_trace(path, &load, t, err) != 0)
         return -1;
     *selected = gs_selected(&o->select, &(*t)->id);
     if (*selected && gs_trace_ctx_build(*t, &o->ctx, c, err) != 0) {
@@ -54,13 +57,13 @@ static int open_trace(const char *path, const gs_rank_load_opts *o, gs_trace **t
     return 0;
 }
 
-static int summarise_trace(const char *path, const gs_rank_load_opts *o, gs_rank_summary *out,
-                           gs_error *err)
+static int summarise_trace(const char *path, uint32_t part, const gs_rank_load_opts *o,
+                           gs_rank_summary *out, gs_error *err)
 {
     gs_trace *t;
     gs_trace_ctx c;
     bool selected;
-    if (open_trace(path, o, &t, &c, &selected, err) != 0) {
+    if (open_trace(path, part, o, &t, &c, &selected, err) != 0) {
         memset(out, 0, sizeof *out);
         return -1;
     }
@@ -71,7 +74,8 @@ static int summarise_trace(const char *path, const gs_rank_load_opts *o, gs_rank
         gs_trace_ctx_free(&c);
     gs_trace_delete(t); /* the trace goes as soon as it is summarised: memory stays one rank's */
     if (rc == 0)
-        GS_LOG(GS_LOG_INFO, "%s: summarised as rank %" PRId32 " and dropped", path, out->id.rank);
+        GS_LOG(GS_LOG_INFO, "%s: summarised as rank %" PRId32 " and dropped", out->id.path,
+               out->id.rank);
     return rc;
 }
 
@@ -80,14 +84,14 @@ int gs_rank_trace_summarise(const char *path, const gs_rank_load_opts *o, gs_ran
 {
     gs_rank_load_opts all = *o;
     all.select.by_rank = false;
-    return summarise_trace(path, &all, out, err);
+    return summarise_trace(path, 0, &all, out, err);
 }
 
-static int summarise_input(const char *path, const gs_rank_load_opts *o, gs_rank_summary *out,
-                           gs_error *err)
+static int summarise_input(const gs_rank_inputs *in, size_t i, const gs_rank_load_opts *o,
+                           gs_rank_summary *out, gs_error *err)
 {
-    return gs_is_gsum_path(path) ? gs_gsum_read(path, out, err)
-                                 : summarise_trace(path, o, out, err);
+    return gs_is_gsum_path(in->paths[i]) ? gs_gsum_read(in->paths[i], out, err)
+                                         : summarise_trace(in->paths[i], in->parts[i], o, out, err);
 }
 
 /* ---- the worker ---------------------------------------------------------------------------- */
@@ -112,7 +116,7 @@ static void *summarise_inputs(void *arg)
         if (i >= w->in->n)
             return NULL;
         gs_error err = {0};
-        if (summarise_input(w->in->paths[i], w->opts, &w->out[i], &err) != 0) {
+        if (summarise_input(w->in, i, w->opts, &w->out[i], &err) != 0) {
             pthread_mutex_lock(&w->lock);
             if (!w->failed)
                 w->err = err;
@@ -191,7 +195,7 @@ int gs_rank_set_load(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_ra
     work w = {.in = in, .opts = o, .out = out->v};
     if (in->n == 1) {
         /* One input: on this thread, and glibc's heap as it is (below). */
-        w.failed = summarise_input(in->paths[0], o, &out->v[0], &w.err) != 0;
+        w.failed = summarise_input(in, 0, o, &out->v[0], &w.err) != 0;
     } else {
         GS_LOG(GS_LOG_INFO, "%zu input(s) rank by rank: traces summarised one at a time, .gsum "
                "summaries read as they are", in->n);
@@ -232,27 +236,34 @@ void gs_rank_set_free(gs_rank_set *s)
 
 /* ---- the views' loop ------------------------------------------------------------------------- */
 
-static int cmp_path(const void *a, const void *b)
+typedef struct input_ref {
+    const char *path;
+    uint32_t part;
+} input_ref;
+
+/* Inputs by path, then the ranks of one file in its order. */
+static int cmp_input(const void *pa, const void *pb)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const input_ref *a = pa, *b = pb;
+    int c = strcmp(a->path, b->path);
+    return c ? c : (a->part > b->part) - (a->part < b->part);
 }
 
 int gs_traces_each(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_trace_fn fn,
                    void *user, gs_error *err)
 {
-    char **order = malloc((in->n ? in->n : 1) * sizeof *order);
+    input_ref *order = malloc((in->n ? in->n : 1) * sizeof *order);
     int32_t *ranks = malloc((in->n ? in->n : 1) * sizeof *ranks);
     if (!order || !ranks) {
         free(order);
         free(ranks);
         return gs_fail_oom(err);
     }
+    for (size_t i = 0; i < in->n; i++)
+        order[i] = (input_ref){in->paths[i], in->parts[i]};
     if (in->n > 1) {
-        memcpy(order, in->paths, in->n * sizeof *order);
-        qsort(order, in->n, sizeof *order, cmp_path);
+        qsort(order, in->n, sizeof *order, cmp_input);
         mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* as gs_rank_set_load, for the same reason */
-    } else if (in->n == 1) {
-        order[0] = in->paths[0];
     }
     size_t kept = 0;
     int rc = 0;
@@ -260,7 +271,7 @@ int gs_traces_each(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_trac
         gs_trace *t;
         gs_trace_ctx c;
         bool selected;
-        rc = open_trace(order[i], o, &t, &c, &selected, err);
+        rc = open_trace(order[i].path, order[i].part, o, &t, &c, &selected, err);
         if (rc != 0)
             break;
         ranks[i] = t->id.rank;

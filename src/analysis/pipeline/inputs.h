@@ -18,7 +18,9 @@
 #include "ingest/load.h"
 
 typedef struct gs_rank_inputs {
-    char **paths; /* every file the command's paths name, folders listed (gs_list_inputs) */
+    char **paths; /* every file the command's paths name, folders listed (gs_list_inputs); a
+                   * file of several ranks once per rank */
+    uint32_t *parts; /* parallel to paths: the rank of the file each is (gs_load_opts.part) */
     size_t n;
     size_t ngsum; /* how many of them are rank summaries (.gsum) */
 } gs_rank_inputs;
@@ -37,8 +39,8 @@ typedef struct gs_rank_load_opts {
     gs_load_opts load;         /* progress while a trace is read */
 } gs_rank_load_opts;
 
-/* One trace file loaded, summarised and dropped (what gpuscope summarize writes). 0, or -1 with
- * err. */
+/* One trace file loaded, summarised and dropped (what gpuscope summarize writes); a file of
+ * several ranks is refused. 0, or -1 with err. */
 int gs_rank_trace_summarise(const char *path, const gs_rank_load_opts *o, gs_rank_summary *out,
                             gs_error *err);
 
@@ -56,8 +58,8 @@ void gs_rank_set_free(gs_rank_set *s);
 /* What a view does with each trace --rank keeps: fold it into its result. 0, or -1 with err. */
 typedef int (*gs_trace_fn)(const gs_trace_ctx *c, void *user, gs_error *err);
 
-/* Each input in path order (so traces of one rank come in path order; results order their ranks
- * themselves), loaded as a trace, its context built with o->ctx, given to fn and dropped.
+/* Each input in path order (so traces of one rank come in path order, the ranks of one file in
+ * its order; results order their ranks themselves), loaded as a trace, its context built with o->ctx, given to fn and dropped.
  * o->summary is not used. 0, or -1 with err: fn's, a load's, or GS_EXIT_USAGE when
  * --rank keeps no trace. */
 int gs_traces_each(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_trace_fn fn,
