@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/say.h"
 #include "common/error.h"
 #include "common/util.h"
 #include "monitor/feed.h"
@@ -66,7 +67,7 @@ static void on_signal(int sig)
 
 static int fail(const gs_error *err)
 {
-    fprintf(stderr, "gpuscope: monitor: %s\n", err->msg);
+    gs_say("monitor: %s", err->msg);
     return err->code ? (int)err->code : GS_EXIT_ENV;
 }
 
@@ -259,14 +260,14 @@ static int run_live(const request *rq, gs_feed *feed, printer *p)
         /* On a thread: a hung driver may never return from nvmlInit, and a signal must still
          * stop the monitor. */
         if (gs_nvml_open_guarded(NULL, 0, &stop_requested, &nvml, &err)) {
-            fprintf(stderr, "gpuscope: monitor: %s; use --host-only for host metrics or "
-                            "--replay to read a log\n", err.msg);
+            gs_say("monitor: %s; use --host-only for host metrics or --replay to read a log",
+                   err.msg);
             return GS_EXIT_ENV;
         }
         if (gs_nvml_device_count(nvml) == 0) {
             gs_nvml_close(nvml);
-            fprintf(stderr, "gpuscope: monitor: NVML sees no GPU that this process may use; "
-                            "use --host-only for host metrics\n");
+            gs_say("monitor: NVML sees no GPU that this process may use; use --host-only for host "
+                   "metrics");
             return GS_EXIT_ENV;
         }
     }
@@ -302,7 +303,7 @@ int cmd_monitor(int argc, char **argv)
     gs_error err;
     int log_fd = -1;
     if (rq.log && (log_fd = open(rq.log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
-        fprintf(stderr, "gpuscope: monitor: cannot open the log %s: %s\n", rq.log,
+        gs_say("monitor: cannot open the log %s: %s", rq.log,
                 strerror(errno));
         return GS_EXIT_ENV;
     }
@@ -320,7 +321,7 @@ int cmd_monitor(int argc, char **argv)
         if (http) {
             const char *a = gs_http_addr(http);
             bool v6 = strchr(a, ':') != NULL;
-            fprintf(stderr, "gpuscope: monitor: serving http://%s%s%s:%u/metrics\n", v6 ? "[" : "",
+            gs_say("monitor: serving http://%s%s%s:%u/metrics", v6 ? "[" : "",
                     a, v6 ? "]" : "", gs_http_port(http));
         }
         printer p = {rq.format, isatty(STDOUT_FILENO) == 1, false, 0};
@@ -329,7 +330,7 @@ int cmd_monitor(int argc, char **argv)
     gs_http_stop(http);
     gs_feed_destroy(feed);
     if (log_fd >= 0 && close(log_fd) != 0 && rc == GS_EXIT_OK) {
-        fprintf(stderr, "gpuscope: monitor: cannot write the log %s: %s\n", rq.log,
+        gs_say("monitor: cannot write the log %s: %s", rq.log,
                 strerror(errno));
         rc = GS_EXIT_ENV;
     }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/say.h"
 #include "collect/child.h"
 #include "collect/run_notes.h"
 #include "collect/run_outputs.h"
@@ -43,20 +44,13 @@ typedef struct session {
     uint64_t samples;
 } session;
 
-static void print_line(const char *fmt, va_list ap)
-{
-    fputs("gpuscope: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
 /* An error line: printed even with --quiet. Returns `code`. */
 static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    print_line(fmt, ap);
+    gs_vsay(fmt, ap);
     va_end(ap);
     return code;
 }
@@ -69,7 +63,7 @@ static void say(const session *s, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    print_line(fmt, ap);
+    gs_vsay(fmt, ap);
     va_end(ap);
 }
 

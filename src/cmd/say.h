@@ -6,6 +6,9 @@
 #ifndef GS_CMD_SAY_H
 #define GS_CMD_SAY_H
 
+#include <stdarg.h>
+
 void gs_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gs_vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif
