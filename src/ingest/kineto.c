@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ingest/kineto_header.h"
+#include "ingest/rank_parts.h"
 
 enum { PROGRESS_EVERY = 1 << 16 };
 
@@ -402,14 +403,13 @@ static int read_rank_entry(gs_json *j, gs_trace *t, kscratch *s)
     }
 }
 
-/* "PATH (rank R)": the part's name wherever a result or a message names its trace. */
 static int name_part(gs_json *j, gs_trace *t)
 {
     size_t len = strlen(t->id.path) + 32;
     char *name = malloc(len);
     if (!name)
         return gs_fail_oom(j->err);
-    snprintf(name, len, "%s (rank %" PRId32 ")", t->id.path, t->id.rank);
+    snprintf(name, len, GS_PART_NAME_FMT, t->id.path, t->id.rank);
     free(t->id.path);
     t->id.path = name;
     return 0;

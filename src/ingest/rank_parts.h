@@ -10,8 +10,11 @@
 #ifndef GS_INGEST_RANK_PARTS_H
 #define GS_INGEST_RANK_PARTS_H
 
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #define GS_PART_PID_STRIDE INT64_C(10000000)
 #define GS_PART_GPU_OFFSET INT64_C(5000000)
@@ -34,6 +37,18 @@ static inline int64_t gs_part_gpu_pid(size_t part, int64_t device)
 static inline uint64_t gs_part_id_base(size_t part)
 {
     return (uint64_t)(part + 1) << 32;
+}
+
+/* A part is named "PATH (rank R)" wherever a result or a message names its trace. */
+#define GS_PART_NAME_FMT "%s (rank %" PRId32 ")"
+
+/* The length of the file's path in `name`: all of it, unless `name` is part `rank`'s name, for
+ * what a user can type (a command line names the file, not the part). */
+static inline size_t gs_part_file_len(const char *name, int32_t rank)
+{
+    char tail[32];
+    size_t n = strlen(name), t = (size_t)snprintf(tail, sizeof tail, " (rank %" PRId32 ")", rank);
+    return n > t && memcmp(name + n - t, tail, t) == 0 ? n - t : n;
 }
 
 #endif

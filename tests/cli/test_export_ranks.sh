@@ -55,7 +55,7 @@ External id: 0 shared"
 # run_blank OUT ARGS...: gpuscope ARGS' stdout, the fields that name a file blanked, into OUT,
 # then its exit status, then its stderr with each trace's name (a folder's [DIR/]NAME, a part of
 # a file's [DIR/]FILE (rank R)) written TRACE, and the command a refusal suggests left out (it
-# names the traces, which a part of a file cannot be on the command line).
+# names the folder's files, or the one file of every rank: checked on its own below).
 run_blank() {
     local out=$1
     shift
@@ -118,6 +118,11 @@ for args in "$tmp/all.json $folder/rank-2.json.gz|$folder $folder/rank-2.json.gz
         same "$v ${args%|*}: as $v ${args#*|}" "$tmp/folder.json" "$tmp/export.json"
     done
 done
+
+# The way out a refusal suggests names a file of several ranks once, as it is typed.
+way_out=$("$exe" report "$tmp/all.json" tests/data/ranks/r8 2>&1 | sed -n 's/.*e\.g\. //p')
+check "the way out of a refusal names the file, not its parts" "$way_out" \
+    "gpuscope report DIR/all.json"
 
 # One file per rank.
 for rank in 0 1 2 3; do

@@ -8,6 +8,7 @@
 
 #include "common/strbuf.h"
 #include "common/util.h"
+#include "ingest/rank_parts.h"
 
 /* A trace's time span on the Unix clock: its first to last event, and the group a rule puts it
  * in (NO_GROUP: the rule cannot place it). */
@@ -201,6 +202,20 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path ? path : "-";
 }
 
+/* " DIR/NAME" of trace i's file into `pick`, once for the ranks of one file (an export of
+ * several ranks): the way out must be a command line one can type. */
+static void pick_file(gs_strbuf *pick, const gs_rank_summary *v, size_t i, const char **last,
+                      size_t *last_len)
+{
+    const char *name = base_name(v[i].id.path);
+    size_t len = gs_part_file_len(name, v[i].id.rank);
+    if (*last && *last_len == len && memcmp(*last, name, len) == 0)
+        return;
+    gs_strbuf_appendf(pick, " DIR/%.*s", (int)len, name);
+    *last = name;
+    *last_len = len;
+}
+
 /* Refuses the traces: "GROUP: rank 0 a.json, rank 1 b.json; GROUP: ...", and the first group's
  * files as the way out. */
 static int refuse(const rule *r, const gs_rank_summary *v, const span *s, size_t n,
@@ -209,6 +224,8 @@ static int refuse(const rule *r, const gs_rank_summary *v, const span *s, size_t
     gs_strbuf list, pick;
     gs_strbuf_init(&list);
     gs_strbuf_init(&pick);
+    const char *last = NULL;
+    size_t last_len = 0;
     for (size_t g = 0; g < groups; g++) {
         bool first = true;
         for (size_t i = 0; i < n; i++) {
@@ -223,7 +240,7 @@ static int refuse(const rule *r, const gs_rank_summary *v, const span *s, size_t
                               base_name(v[i].id.path));
             first = false;
             if (g == 0)
-                gs_strbuf_appendf(&pick, " DIR/%s", base_name(v[i].id.path));
+                pick_file(&pick, v, i, &last, &last_len);
         }
     }
     int rc = gs_strbuf_failed(&list) || gs_strbuf_failed(&pick)
