@@ -275,11 +275,12 @@ static void write_distributed_info(gs_json_writer *w, const gs_trace *t)
     gs_json_end(w);
 }
 
-/* What the readers skipped, so that reading the export back still says so:
- * "gpuscopeSkipped": {"dropped_by_collector": 3}. Only when something was. */
+/* What the readers skipped, and captures cut short (which skipped nothing they could count), so
+ * that reading the export back still says so: "gpuscopeSkipped": {"dropped_by_collector": 3}.
+ * Only when there is something to say. */
 static void write_skipped(gs_json_writer *w, const uint64_t lost[GS_LOSS__COUNT])
 {
-    if (!gs_loss_total(lost))
+    if (!gs_loss_total(lost) && !lost[GS_LOSS_CUT_SHORT])
         return;
     gs_json_begin_object(w, "gpuscopeSkipped", GS_JSON_INLINE);
     for (int k = 0; k < GS_LOSS__COUNT; k++)

@@ -75,6 +75,21 @@ def says_cut_short(tmp):
     return [] if skipped == want else ["events_skipped %r, want %r" % (skipped, want)]
 
 
+def cut_short_only(tmp):
+    """An export of a capture cut short that lost nothing else: its only note is the cut."""
+    trace = {"gpuscopeSkipped": {"captures_cut_short": 1}, "traceEvents": [
+        {"ph": "X", "cat": "kernel", "name": "sgemm", "pid": 0, "tid": 7, "ts": 1, "dur": 2,
+         "args": {"device": 0, "stream": 7, "correlation": 1}}]}
+    return h.write(os.path.join(tmp, "cut.json"), json.dumps(trace))
+
+
+def export_says_cut_short(tmp):
+    """after(tmp): the export of the export, read back, still says the capture was cut short."""
+    got = subprocess.run([os.environ["HOSTILE_EXE"], "kernels", tmp + "/cut.json.json"],
+                         capture_output=True, text=True)
+    return [] if re.search(CUT, got.stderr) else ["the export read back says %r" % got.stderr]
+
+
 CUT = r"the capture was cut short: it has no end marker, so what was recorded last is missing\n"
 
 NOTHING = r"gpuscope: nothing recorded: 'true' used neither CUDA nor NVTX, and the sampler was off"
@@ -105,6 +120,9 @@ def cases():
         Case(".gst cut at a chunk boundary", gst_without_end, ["kernels", "{}"], 0,
              E % ".*cut.gst" + r"3 events skipped \(3 dropped by the collector\); " + CUT,
              out=r"sgemm", after=says_cut_short),
+        Case("a capture cut short, exported", cut_short_only,
+             ["export", "-o", "{}.json", "{}"], 0, E % ".*cut.json" + CUT,
+             after=export_says_cut_short),
         # A run that records nothing must not leave an earlier run's trace to be read as its own.
         Case("run recording nothing over an earlier trace", earlier_trace,
              ["run", "-f", "--trace", "nvtx", "-o", "{}", "--", "true"], 0,
