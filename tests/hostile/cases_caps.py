@@ -29,7 +29,8 @@ def with_capability(major, minor, name="cc.json"):
 
 
 def cases():
-    not_in_table = r"why: compute capability %s is not in gpuscope's table: the advice depends on it"
+    not_in_table = (r"why: compute capability %s is not in gpuscope's table: "
+                    r"the advice depends on it")
     return [
         Case("compute capability past any GPU", with_capability("2147483647", "-2147483648"),
              ["report", "{}"], 0, "", secs=10, mb=120,

@@ -49,6 +49,8 @@ def main():
             check(not lines, f"{rel}: report never says {word!r} {lines[:1]}")
         out = subprocess.run([exe, "report", "--format", "json", path], capture_output=True,
                              text=True)
+        check(f'"compute_capability": "{capability}"' in out.stdout,
+              f"{rel}: the report reads compute capability {capability}")
         diagnosis = json.loads(out.stdout)["diagnosis"][0]
         actions = [a for v in diagnosis["verdict"] for a in v["actions"]]
         for word in NEVER:
@@ -57,8 +59,9 @@ def main():
         mixed = [a for a in actions if "autocast" in a]
         check(all("float16" in a and "GradScaler" in a for a in mixed),
               f"{rel}: mixed-precision advice is float16 with GradScaler {mixed}")
-        print(f"      {rel} (compute capability {capability}): "
-              f"{[v['class'] for v in diagnosis['verdict']]}, {len(mixed)} mixed-precision action(s)")
+        classes = [v["class"] for v in diagnosis["verdict"]]
+        print(f"      {rel} (compute capability {capability}): {classes}, "
+              f"{len(mixed)} mixed-precision action(s)")
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

@@ -57,7 +57,8 @@ static void test_what_advice_reads(void)
     char small[8];
     CHECK_STR(gs_tc_precisions_name(0, small, sizeof small), "none");
     /* a buffer too small keeps whole words only */
-    CHECK_STR(gs_tc_precisions_name(GS_TC_FP16 | GS_TC_BF16 | GS_TC_FP8, small, sizeof small), "fp16");
+    CHECK_STR(gs_tc_precisions_name(GS_TC_FP16 | GS_TC_BF16 | GS_TC_FP8, small, sizeof small),
+              "fp16");
 }
 
 int main(void)
