@@ -81,6 +81,10 @@ add_test(NAME docs.paths COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/docs/check_do
 # The verdict names the planted bottleneck first on every generated scenario.
 add_test(NAME diagnosis.scenarios
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gen/check_scenarios.py $<TARGET_FILE:gpuscope>)
+# The advice fits the GPU: the scenarios rewritten to Volta, Turing, Ampere, Hopper, Pascal and an
+# unknown GPU give only the precisions each can run (tests/gen/check_gpu_caps.py).
+add_test(NAME diagnosis.gpu_caps
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gen/check_gpu_caps.py $<TARGET_FILE:gpuscope>)
 
 # A program with NVTX ranges of every kind, run under `gpuscope run` by tests/cli/test_run.sh
 # (no GPU needed: NVTX is injected without CUDA). Built beside gpuscope, where the test finds it.
@@ -208,3 +212,8 @@ endif()
 add_test(NAME traces.context
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_context.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.context PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# No bf16, TF32 or FP8 advice on the real V100 and RTX 2080 Ti traces
+# (tests/traces/check_gpu_advice.py; skipped when ../shared is absent).
+add_test(NAME traces.gpu_advice
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_gpu_advice.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.gpu_advice PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -23,13 +23,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile_inputs as h  # noqa: E402
 from hostile_case import Case, E, LOSS  # noqa: E402
 # One module of cases per area, so that work on one area does not touch the others' lists.
+import cases_caps  # noqa: E402
 import cases_inputs  # noqa: E402
 import cases_monitor  # noqa: E402
 import cases_output  # noqa: E402
 import cases_run  # noqa: E402
 import cases_split  # noqa: E402
 
-AREAS = (cases_inputs, cases_monitor, cases_output, cases_run, cases_split)
+AREAS = (cases_caps, cases_inputs, cases_monitor, cases_output, cases_run, cases_split)
 
 FIXTURE = "tests/data/gst/sample.gst"
 

@@ -357,7 +357,10 @@ static void test_actions_by_context(void)
 
     /* Context not known (an older .gsum): every action, no reason, as before. */
     gs_diagnose(&in, &d);
-    CHECK(gives(by_id(&d, "compute_bound"), "mixed precision", &why) && why[0] == '\0');
+    /* ... but the GPU's: its compute capability is in every summary */
+    CHECK(gives(by_id(&d, "compute_bound"), "with bfloat16", &why) &&
+          strcmp(why, "compute capability 9.0 (Hopper)") == 0);
+    CHECK(gives(by_id(&d, "compute_bound"), "channels_last", &why) && why[0] == '\0');
     CHECK(gives(by_id(&d, "warmup"), "torch.profiler.schedule", NULL));
     CHECK(gives(by_id(&d, "warmup"), "ProfilerStep#N", NULL));
     CHECK_INT(by_id(&d, "communication_bound")->nleft_out, 0);
@@ -457,9 +460,56 @@ static void test_profiler_share(void)
     gs_diagnosis_free(&d);
 }
 
+/* The mixed-precision advice is the GPU's (analysis/base/gpu_caps.h): float16 with GradScaler on
+ * Volta and Turing, bf16 and TF32 from Ampere, FP8 from Ada, both said when the GPU is unknown. */
+static void test_actions_by_gpu(void)
+{
+    static const struct {
+        int32_t major, minor;
+        const char *given, *not_given;
+        bool left_out; /* not given, and said why (the GPU lacks it); else another GPU's version */
+    } cases[] = {
+        {7, 0, "dtype=torch.float16", "dtype=torch.bfloat16", true},
+        {7, 5, "dtype=torch.float16", "allow_tf32", true},
+        {8, 0, "dtype=torch.bfloat16", "dtype=torch.float16", false},
+        {8, 6, "allow_tf32", "FP8", true},
+        {8, 9, "FP8", "by GPU", false},
+        {9, 0, "FP8", "dtype=torch.float16", false},
+        {0, 0, "by GPU", "dtype=torch.bfloat16) around", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gs_diag_inputs in = healthy();
+        in.kernel_ns = 95 * MS; /* compute-bound, and eligible time without Tensor Cores */
+        in.tc_eligible_share = 0.8;
+        in.tc_unused_share = 1.0;
+        in.compute_major = cases[i].major;
+        in.compute_minor = cases[i].minor;
+        gs_diagnosis d;
+        CHECK_INT(gs_diagnose(&in, &d), 0);
+        const gs_finding *tc = by_id(&d, "tensor_cores_unused"), *cb = by_id(&d, "compute_bound");
+        CHECK(gives(tc, cases[i].given, NULL) || gives(cb, cases[i].given, NULL));
+        CHECK(!gives(tc, cases[i].not_given, NULL) && !gives(cb, cases[i].not_given, NULL));
+        CHECK((leaves_out(tc, cases[i].not_given) || leaves_out(cb, cases[i].not_given)) ==
+              cases[i].left_out);
+        gs_diagnosis_free(&d);
+    }
+    /* before Volta: no Tensor Cores, no rule about them, no mixed-precision advice */
+    gs_diag_inputs in = healthy();
+    in.kernel_ns = 95 * MS;
+    in.tc_eligible_share = 0.8;
+    in.tc_unused_share = 1.0;
+    in.compute_major = 6;
+    gs_diagnosis d;
+    CHECK_INT(gs_diagnose(&in, &d), 0);
+    CHECK_INT(by_id(&d, "tensor_cores_unused")->severity, GS_SEV_NONE);
+    CHECK(!gives(by_id(&d, "compute_bound"), "autocast", NULL));
+    gs_diagnosis_free(&d);
+}
+
 int main(void)
 {
     test_actions_by_context();
+    test_actions_by_gpu();
     test_profiler_share();
     test_no_gpu();
     test_healthy();

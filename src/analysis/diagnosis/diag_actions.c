@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 
+#include "analysis/base/gpu_caps.h"
 #include "analysis/base/thresholds.h"
 #include "common/strbuf.h"
 
@@ -252,6 +253,79 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_PROFILER_HEAVY] = when_profiler_heavy,
 };
 
+/* The GPU conditions (enum gs_action_gpu): the Tensor Core precisions the GPU must have and
+ * must not have (a Volta or Turing GPU gets float16 with GradScaler; bf16 and TF32 only from
+ * Ampere on). GS_GPU_UNKNOWN is the advice for a GPU the trace does not name. */
+static const struct {
+    uint32_t has, lacks;
+} gpu_needs[GS_GPU__COUNT] = {
+    [GS_GPU_BF16] = {GS_TC_BF16 | GS_TC_TF32, 0},
+    [GS_GPU_FP16_ONLY] = {GS_TC_FP16, GS_TC_BF16},
+    [GS_GPU_FP8] = {GS_TC_FP8, 0},
+};
+
+/* ALTERNATIVE: the action is another GPU's version of one given (float16 where bf16 is given,
+ * the by-GPU wording where the GPU is known), dropped without a word rather than left out. */
+enum { ALTERNATIVE = UNKNOWN + 1 };
+
+static int gpu_can(const gs_diag_inputs *in, uint8_t need, gs_strbuf *why)
+{
+    if (need == GS_GPU_ANY || need >= GS_GPU__COUNT)
+        return APPLIES;
+    const gs_gpu_caps *g = gs_gpu_caps_find(in->compute_major, in->compute_minor);
+    if (!g) {
+        if (need == GS_GPU_BF16 || need == GS_GPU_FP16_ONLY)
+            return ALTERNATIVE; /* the by-GPU action says both */
+        if (in->compute_major)
+            gs_strbuf_appendf(why, "compute capability %d.%d is not in gpuscope's table",
+                              (int)in->compute_major, (int)in->compute_minor);
+        else
+            gs_strbuf_append(why, "the trace does not record the GPU's compute capability");
+        gs_strbuf_append(why, need == GS_GPU_UNKNOWN ? ": the advice depends on it"
+                                                     : " (FP8 needs 8.9 or later)");
+        return need == GS_GPU_UNKNOWN ? APPLIES : DOES_NOT;
+    }
+    uint32_t missing = gpu_needs[need].has & ~g->tensor_core;
+    if (need == GS_GPU_UNKNOWN || (!missing && (g->tensor_core & gpu_needs[need].lacks)))
+        return ALTERNATIVE;
+    gs_strbuf_appendf(why, "compute capability %d.%d (%s)", (int)in->compute_major,
+                      (int)in->compute_minor, g->arch);
+    if (!missing)
+        return APPLIES;
+    char has[64], lacks[64];
+    if (g->tensor_core)
+        gs_strbuf_appendf(why, ": Tensor Cores for %s, not %s",
+                          gs_tc_precisions_name(g->tensor_core, has, sizeof has),
+                          gs_tc_precisions_name(missing, lacks, sizeof lacks));
+    else
+        gs_strbuf_append(why, ": no Tensor Cores");
+    return DOES_NOT;
+}
+
+/* An action applies unless its trace condition or its GPU condition rules it out; the reasons
+ * of both are kept, joined. */
+static int judge(const gs_diag_inputs *in, const gs_action *act, gs_strbuf *why)
+{
+    gs_strbuf trace_why, gpu_why;
+    gs_strbuf_init(&trace_why);
+    gs_strbuf_init(&gpu_why);
+    condition_fn test = act->when < GS_WHEN__COUNT ? conditions[act->when] : NULL;
+    enum verdict v = test ? test(in, &trace_why) : UNKNOWN;
+    int g = gpu_can(in, act->gpu, &gpu_why);
+    if (v != UNKNOWN && trace_why.len)
+        gs_strbuf_append(why, gs_strbuf_str(&trace_why));
+    if (gpu_why.len)
+        gs_strbuf_appendf(why, "%s%s", why->len ? "; " : "", gs_strbuf_str(&gpu_why));
+    why->failed |= trace_why.failed || gpu_why.failed; /* out of memory: the caller says so */
+    gs_strbuf_free(&trace_why);
+    gs_strbuf_free(&gpu_why);
+    if (g == ALTERNATIVE)
+        return ALTERNATIVE;
+    if (v == DOES_NOT || g == DOES_NOT)
+        return DOES_NOT;
+    return v == UNKNOWN && g == APPLIES && !why->len ? UNKNOWN : APPLIES;
+}
+
 int gs_choose_actions(const gs_diag_inputs *in, gs_finding *f)
 {
     f->nactions = f->nleft_out = 0;
@@ -259,8 +333,11 @@ int gs_choose_actions(const gs_diag_inputs *in, gs_finding *f)
         const gs_action *act = &f->rule->actions[a];
         gs_strbuf why;
         gs_strbuf_init(&why);
-        condition_fn test = act->when < GS_WHEN__COUNT ? conditions[act->when] : NULL;
-        enum verdict v = test ? test(in, &why) : UNKNOWN;
+        int v = judge(in, act, &why);
+        if (v == ALTERNATIVE) {
+            gs_strbuf_free(&why);
+            continue;
+        }
         if (v == UNKNOWN) /* no reason to give: the action applies as to any trace */
             gs_strbuf_free(&why);
         gs_chosen_action *to = v == DOES_NOT ? &f->left_out[f->nleft_out++]

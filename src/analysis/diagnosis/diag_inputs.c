@@ -209,6 +209,7 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
     fill_memory_inputs(src->memory, out);
     out->tensor_core_share = measure_tensor_core_share(c);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
+    out->compute_minor = t->devices.n ? t->devices.v[0].compute_minor : 0;
     gs_diag_compute_inputs(NULL, out);
     gs_diag_straggler_inputs(&t->id, src->stragglers, out);
     if (gs_trace_facts_build(c, &out->facts, err) != 0)

@@ -1,5 +1,7 @@
 /* The rule table: each rule's id, title, source, function, and the actions it gives with the
- * condition under which each applies (doc/diagnosis.md lists the same). */
+ * condition under which each applies and what the GPU must run for it (its compute capability:
+ * analysis/base/gpu_caps.h), so that no action asks for a precision the GPU lacks
+ * (doc/diagnosis.md lists the same). */
 #include "analysis/diagnosis/diag_rules.h"
 #include "common/util.h"
 
@@ -110,7 +112,17 @@ static const gs_rule rules[] = {
      "doc/diagnosis.md#thresholds (compute kernels >= 90 % of the step)", diag_rule_compute,
      {{"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
        "Cores; allow TF32 for the rest",
-       GS_WHEN_FULL_PRECISION},
+       GS_WHEN_FULL_PRECISION, GS_GPU_BF16},
+      {"mixed precision (torch.autocast with float16; torch.amp.GradScaler when training) so "
+       "matmuls and convolutions use Tensor Cores",
+       GS_WHEN_FULL_PRECISION, GS_GPU_FP16_ONLY},
+      {"mixed precision so matmuls and convolutions use Tensor Cores: on Ampere or later "
+       "(compute capability 8.0+) torch.autocast with bfloat16 and TF32 for the rest; on "
+       "Volta/Turing (7.x) torch.autocast with float16 and torch.amp.GradScaler",
+       GS_WHEN_FULL_PRECISION, GS_GPU_UNKNOWN},
+      {"FP8 for the largest matmuls: Transformer Engine (te.fp8_autocast) or torchao's float8 "
+       "(convert_to_float8_training)",
+       GS_WHEN_ALWAYS, GS_GPU_FP8},
       {"Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
        GS_WHEN_ALWAYS},
       {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_ALWAYS},
@@ -121,10 +133,18 @@ static const gs_rule rules[] = {
      "TensorBoard profiler plugin (tc_eligible, tc_ratio); thresholds: doc/diagnosis.md#thresholds",
      diag_rule_tensor_cores,
      {{"mixed precision: torch.autocast(\"cuda\", dtype=torch.bfloat16) around the forward pass",
-       GS_WHEN_ALWAYS},
+       GS_WHEN_ALWAYS, GS_GPU_BF16},
       {"for fp32: torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 "
        "= True (or torch.set_float32_matmul_precision(\"high\"))",
-       GS_WHEN_ALWAYS},
+       GS_WHEN_ALWAYS, GS_GPU_BF16},
+      {"mixed precision: torch.autocast(\"cuda\", dtype=torch.float16) around the forward pass; "
+       "when training, scale the loss with torch.amp.GradScaler(\"cuda\")",
+       GS_WHEN_ALWAYS, GS_GPU_FP16_ONLY},
+      {"mixed precision, by GPU: on Ampere or later (compute capability 8.0+) "
+       "torch.autocast(\"cuda\", dtype=torch.bfloat16), and for fp32 "
+       "torch.backends.cuda.matmul.allow_tf32 = True; on Volta/Turing (7.x) "
+       "torch.autocast(\"cuda\", dtype=torch.float16) with torch.amp.GradScaler(\"cuda\")",
+       GS_WHEN_ALWAYS, GS_GPU_UNKNOWN},
       {"Tensor-Core-friendly shapes: batch, channel, hidden and vocabulary sizes multiples of 8",
        GS_WHEN_ALWAYS},
       {"gpuscope kernels: the eligible operators' kernels without Tensor Cores", GS_WHEN_ALWAYS}}},
@@ -148,7 +168,13 @@ static const gs_rule rules[] = {
      {{"activation checkpointing, or a smaller micro-batch with gradient accumulation",
        GS_WHEN_TRAINING},
       {"mixed precision (torch.autocast with bfloat16) to halve activations",
-       GS_WHEN_FULL_PRECISION},
+       GS_WHEN_FULL_PRECISION, GS_GPU_BF16},
+      {"mixed precision (torch.autocast with float16; torch.amp.GradScaler when training) to "
+       "halve activations",
+       GS_WHEN_FULL_PRECISION, GS_GPU_FP16_ONLY},
+      {"mixed precision to halve activations: torch.autocast with bfloat16 on Ampere or later "
+       "(compute capability 8.0+), with float16 and torch.amp.GradScaler on Volta/Turing (7.x)",
+       GS_WHEN_FULL_PRECISION, GS_GPU_UNKNOWN},
       {"a smaller batch (or a smaller KV cache) per forward", GS_WHEN_ALWAYS},
       {"against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
        GS_WHEN_ALWAYS}}},

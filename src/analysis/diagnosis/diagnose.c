@@ -23,6 +23,7 @@
 #include "analysis/diagnosis/diag_rules.h"
 
 #include "analysis/crossrank/straggler.h"
+#include "analysis/base/gpu_caps.h"
 #include "analysis/base/thresholds.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
@@ -450,7 +451,10 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
     add_input(f, "tensor_core_share", in->tensor_core_share, GS_UNIT_SHARE);
     add_threshold(f, "tc_eligible_unused_share", GS_TH_TC_UNUSED_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "unused_step_share", GS_TH_TC_UNUSED_STEP, GS_UNIT_SHARE);
-    bool known = unused >= 0 && eligible >= 0 && (in->compute_major == 0 || in->compute_major >= 7);
+    /* a GPU the capability table knows to have no Tensor Cores (before Volta) has nothing to use */
+    const gs_gpu_caps *gpu = gs_gpu_caps_find(in->compute_major, in->compute_minor);
+    bool no_tensor_cores = gpu && !gpu->tensor_core;
+    bool known = unused >= 0 && eligible >= 0 && !no_tensor_cores;
     gs_ns at_stake = known ? (gs_ns)(unused * eligible * (double)in->kernel_ns) : 0;
     bool fires = known && unused >= GS_TH_TC_UNUSED_SHARE &&
                  share(in, at_stake) >= GS_TH_TC_UNUSED_STEP;
@@ -458,8 +462,7 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
     if (!known) {
         EVIDENCE(f, "no Tensor-Core-eligible operator with kernels%s",
-                 in->compute_major > 0 && in->compute_major < 7 ? " (a GPU without Tensor Cores)"
-                                                                : "");
+                 no_tensor_cores ? " (a GPU without Tensor Cores)" : "");
         WHY(f, "not known from this trace: the rule does not apply");
         return;
     }

@@ -45,7 +45,9 @@ typedef struct gs_diag_inputs {
     size_t mem_growth_steps;
     /* Compute: share of kernel time in Tensor Core kernels (by name). */
     double tensor_core_share;
-    int32_t compute_major;
+    /* The first GPU's compute capability, 0.0 when the trace does not record it: which
+     * precisions its Tensor Cores take (analysis/base/gpu_caps.h) decides the advice. */
+    int32_t compute_major, compute_minor;
     /* Compute use (doc/flops.md), -1 when unknown: model FLOPs utilization against the GPU's
      * dense peak, the share of kernel time launched by operators with a FLOPs formula (GEMM,
      * convolution, attention), and of the kernel time of Tensor-Core-eligible operators the
@@ -111,9 +113,21 @@ enum gs_action_when {
     GS_WHEN__COUNT
 };
 
+/* What the GPU must be able to run for an action to apply (its compute capability, read from
+ * the capability table analysis/base/gpu_caps.h), beside the trace condition above. */
+enum gs_action_gpu {
+    GS_GPU_ANY,
+    GS_GPU_BF16,      /* bf16 and TF32 Tensor Cores: compute capability 8.0 or later */
+    GS_GPU_FP16_ONLY, /* fp16 Tensor Cores without bf16 or TF32: Volta, Turing (7.x) */
+    GS_GPU_FP8,       /* fp8 Tensor Cores: Ada (8.9), Hopper (9.0) and later */
+    GS_GPU_UNKNOWN,   /* the trace does not record the compute capability */
+    GS_GPU__COUNT
+};
+
 typedef struct gs_action {
     const char *text;
     uint8_t when; /* enum gs_action_when */
+    uint8_t gpu;  /* enum gs_action_gpu; 0: any GPU */
 } gs_action;
 
 /* An action chosen for a finding (or left out), and why, in words, from the trace. */

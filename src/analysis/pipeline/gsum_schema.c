@@ -106,6 +106,7 @@ static const gs_gsum_field input_fields[] = {
     {"mem_growth_steps", GS_F_SIZE, I(mem_growth_steps), 0},
     {"tensor_core_share", GS_F_DBL, I(tensor_core_share), 0},
     {"compute_major", GS_F_I32, I(compute_major), 0},
+    {"compute_minor", GS_F_I32, I(compute_minor), 0}, /* absent in earlier files: reads as 0 */
 };
 #undef I
 

@@ -1,0 +1,37 @@
+/* What a GPU's Tensor Cores can do, by compute capability (doc/diagnosis.md, "What the GPU can
+ * run"): the precisions its Tensor Cores take, from NVIDIA's CUDA C++ Programming Guide (the
+ * compute capabilities' features) and the architecture whitepapers. The advice reads it, so
+ * that no action asks for bf16 or TF32 on Volta, or FP8 before Ada. */
+#ifndef GS_ANALYSIS_GPU_CAPS_H
+#define GS_ANALYSIS_GPU_CAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Tensor Core precisions, one bit each. */
+enum gs_tc_precision {
+    GS_TC_FP16 = 1u << 0,
+    GS_TC_INT8 = 1u << 1,
+    GS_TC_BF16 = 1u << 2,
+    GS_TC_TF32 = 1u << 3,
+    GS_TC_FP8 = 1u << 4,
+    GS_TC_FP4 = 1u << 5, /* and the microscaling formats (MXFP4/6/8, NVFP4) */
+};
+
+typedef struct gs_gpu_caps {
+    int32_t major, minor_lo, minor_hi; /* the compute capabilities of the row */
+    const char *arch;                  /* "Volta" */
+    uint32_t tensor_core;              /* enum gs_tc_precision bits; 0: no Tensor Cores */
+} gs_gpu_caps;
+
+/* The row for compute capability major.minor; NULL when it is unknown (major 0: the trace does
+ * not say) or newer than the table. */
+const gs_gpu_caps *gs_gpu_caps_find(int32_t major, int32_t minor);
+
+/* Whether the GPU's Tensor Cores take every precision in `bits`; false for an unknown GPU. */
+bool gs_gpu_caps_has(const gs_gpu_caps *g, uint32_t bits);
+
+/* The precisions in `bits` as words, "fp16, int8", into buf; "none" when there are none. */
+const char *gs_tc_precisions_name(uint32_t bits, char *buf, unsigned size);
+
+#endif
