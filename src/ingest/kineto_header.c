@@ -1,5 +1,7 @@
 #include "ingest/kineto_header.h"
 
+#include <stdint.h>
+
 #include "common/util.h"
 
 static int read_device(gs_json *j, gs_trace *t, kscratch *s)
@@ -28,7 +30,11 @@ static int read_device(gs_json *j, gs_trace *t, kscratch *s)
             while (k < 6 && !gs_json_tok_is(j, keys[k]))
                 k++;
             enum gs_json_tok vt = gs_json_next(j);
+            /* Counts and ids are never negative, and all but the memory fit 32 bits: a value
+             * out of that range stays unknown rather than wrapping to another GPU's. */
             if (k < 6 && vt == GS_JSON_NUMBER && gs_json_int(j, &v)) {
+                if (v < 0 || (k != 1 && v > INT32_MAX))
+                    continue;
                 switch (k) {
                 case 0: d->id = (int32_t)v; break;
                 case 1: d->total_memory = (uint64_t)v; break;
