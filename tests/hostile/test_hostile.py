@@ -28,8 +28,9 @@ import cases_monitor  # noqa: E402
 import cases_output  # noqa: E402
 import cases_run  # noqa: E402
 import cases_split  # noqa: E402
+import cases_flops  # noqa: E402
 
-AREAS = (cases_inputs, cases_monitor, cases_output, cases_run, cases_split)
+AREAS = (cases_inputs, cases_monitor, cases_output, cases_run, cases_split, cases_flops)
 
 FIXTURE = "tests/data/gst/sample.gst"
 
