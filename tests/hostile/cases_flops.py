@@ -47,6 +47,13 @@ def sizes_only_memory(tmp):
         events, key=lambda e: int(e.split('"ts": ')[1].split(",")[0]))))
 
 
+def nested_in_itself(tmp, depth=50000):
+    """aten::a inside aten::a, 50 000 deep on one thread: one call, found in linear time (walking
+    each range up to its outermost took seconds)."""
+    return h.write(os.path.join(tmp, "nested_in_itself.json"), h.trace(
+        [h.event("aten::a", i, 2 * (depth - i)) for i in range(depth)]))
+
+
 def cases():
     return [
         Case("autocast addmm inside addmm: one call, its FLOPs and GPU time once", autocast_addmm,
@@ -57,4 +64,7 @@ def cases():
              ["memory", "--format", "json", "{}"], 0, "",
              out=r'"allocator": "pytorch", "peak_allocated_bytes": 1200, .*"peak_operator": '
                  r'"aten::mm"'),
+        Case("an operator nested in itself 50 000 deep: one call", nested_in_itself,
+             ["ops", "--format", "csv", "{}"], 0, "", secs=2, mb=100,
+             out=r"\naten::a,1,100000000,100\.00,100000000,100\.00,100000000,"),
     ]

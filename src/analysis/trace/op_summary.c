@@ -112,14 +112,6 @@ static bool absorbed(const gs_trace *t, uint32_t r)
            t->ranges.v[p].name == x->name;
 }
 
-/* The outermost range of the call that range r is part of. */
-static uint32_t call_of(const gs_trace *t, uint32_t r)
-{
-    while (absorbed(t, r))
-        r = t->ranges.v[r].parent;
-    return r;
-}
-
 /* Per call (indexed by its outermost range): the self times and FLOPs of every range merged into
  * it. Self CPU and Self CUDA add up (each range's own time is the call's own); FLOPs are the
  * largest of the ranges' (the same GEMM, recorded with or without shapes at each level). */
@@ -127,8 +119,11 @@ typedef struct call_sums {
     gs_ns *self_cpu, *self_cuda;
     double *flops;
     bool *has_flops;
+    uint32_t *call; /* range -> the outermost range of its call */
 } call_sums;
 
+/* In the model's per-thread order (parents before children), so that each range finds its call
+ * through its parent's: linear however deep a name nests in itself. */
 static int sum_calls(const gs_trace *t, const gs_ns *self_cuda, call_sums *cs)
 {
     size_t n = t->ranges.n ? t->ranges.n : 1;
@@ -136,13 +131,13 @@ static int sum_calls(const gs_trace *t, const gs_ns *self_cuda, call_sums *cs)
     cs->self_cuda = calloc(n, sizeof *cs->self_cuda);
     cs->flops = calloc(n, sizeof *cs->flops);
     cs->has_flops = calloc(n, sizeof *cs->has_flops);
-    if (!cs->self_cpu || !cs->self_cuda || !cs->flops || !cs->has_flops)
+    cs->call = malloc(n * sizeof *cs->call);
+    if (!cs->self_cpu || !cs->self_cuda || !cs->flops || !cs->has_flops || !cs->call)
         return -1;
-    for (size_t i = 0; i < t->ranges.n; i++) {
+    for (size_t o = 0; o < t->thread_ranges.n; o++) {
+        uint32_t i = t->thread_ranges.v[o];
         const gs_range *r = &t->ranges.v[i];
-        if (!gs_range_in_op_tree(r))
-            continue;
-        uint32_t top = call_of(t, (uint32_t)i);
+        uint32_t top = cs->call[i] = absorbed(t, i) ? cs->call[r->parent] : i;
         cs->self_cpu[top] += r->self_ns;
         cs->self_cuda[top] += self_cuda[i];
         gs_op_flops f;
@@ -157,7 +152,7 @@ static int sum_calls(const gs_trace *t, const gs_ns *self_cuda, call_sums *cs)
 
 static void free_call_sums(call_sums *cs)
 {
-    free(cs->self_cpu), free(cs->self_cuda), free(cs->flops), free(cs->has_flops);
+    free(cs->self_cpu), free(cs->self_cuda), free(cs->flops), free(cs->has_flops), free(cs->call);
 }
 
 static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
