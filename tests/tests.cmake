@@ -193,6 +193,11 @@ set_tests_properties(traces.captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME traces.callsites
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_callsites.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.callsites PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# Each GEMM counted once in `ops` under autocast (tests/traces/check_op_flops.py: aten::addmm inside
+# aten::addmm is one call; its FLOPs as the trace's shapes give them and as `report` counts them).
+add_test(NAME traces.op_flops
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_op_flops.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.op_flops PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Steps with no code change on the captures (tests/traces/check_detected_steps.py: the unmodified
 # ResNet-50's 8 steps detected, the GPT-2 ones matching its marked ranges, start-up left out).
 add_test(NAME traces.detected_steps

@@ -34,8 +34,9 @@ static const gs_column *by_shape_columns(size_t *ncols)
 
 static const gs_cli_help_part help_parts[] = {
     {"\ncolumns:\n", {by_shape_columns}, .indent = 16},
-    {"An operator whose only child is an operator of the same name is one call (as\n"
-     "the TensorBoard plugin counts it). PyTorch's emit_nvtx ranges (\"aten::mm,\n"
+    {"An operator directly inside an operator of the same name (autocast's\n"
+     "aten::addmm around its casts and the bf16 aten::addmm) is part of that call:\n"
+     "its FLOPs and GPU time count once. PyTorch's emit_nvtx ranges (\"aten::mm,\n"
      "seq = 3, op_id = 7, sizes = [...]\") are read as the operator and its shapes.\n"
      "Durations are whole ns in csv and json.\n"},
 };

@@ -223,8 +223,10 @@ int gs_html_memory_chart(FILE *out, const gs_mem_chart *d, const gs_mem_point *p
     size_t n = d->npoints;
     double span = (double)(d->end - d->origin);
     /* CUDA's own allocations (a gpuscope run trace) have no reserved figure: they are what the
-     * device gave out. */
-    int64_t held = d->cuda_allocator ? d->peak_allocated : d->peak_reserved;
+     * device gave out. Nor do PyTorch's records that carry only their sizes (1.9 and earlier),
+     * whose peak reserved is 0. */
+    bool has_reserved = !d->cuda_allocator && d->peak_reserved > 0;
+    int64_t held = has_reserved ? d->peak_reserved : d->peak_allocated;
     bool show_device = d->device_memory && (double)held >= 0.5 * (double)d->device_memory;
     double ymax = (double)(d->peak_reserved > d->peak_allocated ? d->peak_reserved
                                                                 : d->peak_allocated);
@@ -258,7 +260,7 @@ int gs_html_memory_chart(FILE *out, const gs_mem_chart *d, const gs_mem_point *p
     gs_svg_chart ch;
     gs_svg_begin(&ch, out, "allocated and reserved memory over time", CHART_W, SMALL_H, &x, &y);
     gs_svg_area(&ch, "memalloc", xs, alloc, m);
-    if (!d->cuda_allocator)
+    if (has_reserved)
         gs_svg_line(&ch, "memres", xs, reserved, m);
     if (show_device) {
         char v[GS_UNIT_BUF], label[GS_UNIT_BUF + 16];
@@ -284,10 +286,12 @@ int gs_html_memory_chart(FILE *out, const gs_mem_chart *d, const gs_mem_point *p
               "<li><i class=\"sw peak\"></i>peak allocated</li></ul>\n",
               out);
     else
-        fputs("<ul class=\"legend\"><li><i class=\"sw memalloc\"></i>allocated</li>"
-              "<li><i class=\"sw memres\"></i>reserved by the caching allocator</li>"
-              "<li><i class=\"sw peak\"></i>peak allocated</li></ul>\n",
-              out);
+        fprintf(out,
+                "<ul class=\"legend\"><li><i class=\"sw memalloc\"></i>allocated</li>%s"
+                "<li><i class=\"sw peak\"></i>peak allocated</li></ul>\n",
+                has_reserved
+                    ? "<li><i class=\"sw memres\"></i>reserved by the caching allocator</li>"
+                    : "");
     free(xs);
     return 0;
 }

@@ -16,7 +16,8 @@ enum id_col {
     [ID_COL_DEVICE] = {"device", "device", "Device", "Device", GS_COL_COUNT, 0, ""},               \
     [ID_COL_ALLOCATOR] = {"allocator", "allocator", "Allocator", "Allocator", GS_COL_TEXT, 0,      \
                           "pytorch: its allocators' records carry allocated (tensors)\n"           \
-                          "and reserved (the caching allocator's pool); cuda: CUDA's\n"            \
+                          "and reserved (the caching allocator's pool), or only sizes\n"          \
+                          "(summed; no reserved); cuda: CUDA's\n"                                  \
                           "allocations (cudaMalloc...) recorded by gpuscope run, summed\n"         \
                           "from their sizes: for PyTorch its reserved pool; no reserved"}
 

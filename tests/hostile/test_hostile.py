@@ -9,6 +9,8 @@ inputs are made at run time (tests/hostile/hostile_inputs.py). Under the sanitiz
 """
 
 import argparse
+import glob
+import importlib
 import json
 import os
 import re
@@ -22,15 +24,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile_inputs as h  # noqa: E402
 from hostile_case import Case, E, LOSS  # noqa: E402
-# One module of cases per area, so that work on one area does not touch the others' lists.
-import cases_caps  # noqa: E402
-import cases_inputs  # noqa: E402
-import cases_monitor  # noqa: E402
-import cases_output  # noqa: E402
-import cases_run  # noqa: E402
-import cases_split  # noqa: E402
-
-AREAS = (cases_caps, cases_inputs, cases_monitor, cases_output, cases_run, cases_split)
+# One module of cases per area (cases_*.py, found here), so that work on one area does not touch
+# the others' lists nor this file.
+AREAS = [importlib.import_module(os.path.basename(p)[:-3]) for p in
+         sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases_*.py")))]
 
 FIXTURE = "tests/data/gst/sample.gst"
 

@@ -78,11 +78,12 @@ def kernels(events, legacy=False):
 
 
 def ops(events, legacy=False):
-    """Per op name: {calls, total_ns (= CPU total), min_ns, max_ns}. An operator whose only child
-    (on its thread, among the ops and annotations) is an operator of the same name is one call
-    with it: the TensorBoard plugin's remove_dup_nodes (torch_tb_profiler op_tree.py), as ops
-    counts it (doc/ops.md). Nesting is the model's (a range inside [start, end] of the one
-    before it; the plugin does not nest a zero-length range at its parent's very end)."""
+    """Per op name: {calls, total_ns (= CPU total), min_ns, max_ns}. An operator directly inside
+    (on its thread, among the ops and annotations) an operator of the same name is part of that
+    call (autocast's aten::addmm around the casts and the bf16 aten::addmm; the TensorBoard
+    plugin's remove_dup_nodes for an only child), as ops counts it (doc/ops.md). Nesting is the
+    model's (a range inside [start, end] of the one before it; the plugin does not nest a
+    zero-length range at its parent's very end)."""
     threads = {}
     for e in events:
         if _is_x(e) and (legacy or e.get("cat") in OP_CATS):
@@ -90,8 +91,7 @@ def ops(events, legacy=False):
             dur = us_to_ns(e.get("dur", 0))
             threads.setdefault(_tid_key(e), []).append(
                 {"name": e.get("name"), "start": start, "end": start + dur, "dur": dur,
-                 "op": legacy or e.get("cat") != "user_annotation", "parent": None,
-                 "children": 0, "only": None})
+                 "op": legacy or e.get("cat") != "user_annotation", "parent": None})
     out = {}
     for nodes in threads.values():
         nodes.sort(key=lambda n: (n["start"], -n["dur"]))
@@ -100,14 +100,11 @@ def ops(events, legacy=False):
             while stack and not (n["start"] >= stack[-1]["start"] and n["end"] <= stack[-1]["end"]):
                 stack.pop()
             if stack:
-                p = stack[-1]
-                n["parent"] = p
-                p["children"] += 1
-                p["only"] = n if p["children"] == 1 else None
+                n["parent"] = stack[-1]
             stack.append(n)
         for n in nodes:
             p = n["parent"]
-            if p is not None and p["only"] is n and n["op"] and p["op"] and p["name"] == n["name"]:
+            if p is not None and n["op"] and p["op"] and p["name"] == n["name"]:
                 continue
             _add(out, n["name"], n["dur"], "calls")
     return out

@@ -190,6 +190,7 @@ static void test_leak(size_t nsteps, bool want)
 static void test_cuda_allocations(void)
 {
     gs_trace *t = tb_new("cuda.gst", 0);
+    t->format = tb_str(t, "gst"); /* CUPTI's records */
     tb_device(t, 0, "GPU", 990, 100, 9, 0);
     for (gs_ns i = 1; i <= 3; i++) {
         char name[32];
@@ -240,9 +241,70 @@ static void test_cuda_allocations(void)
     gs_profile_free(&p);
 }
 
+/* PyTorch's records with only Bytes (no address, no totals; PyTorch 1.9 and earlier wrote
+ * them): allocated is the running sum of the sizes per device from the trace's start, whatever
+ * the addresses (all 0 here). Device 0 (990 bytes), steps 1 [1000, 2000) and 2 [2000, 3000):
+ *
+ *   step 1: aten::empty [1100, 1200) allocates 300 at 1110, aten::mm [1300, 1400) 400 at 1310;
+ *           aten::add [1500, 1600) frees 300 at 1510
+ *   step 2: aten::mm [2100, 2200) allocates 500 at 2110, frees 400 at 2120
+ *
+ * allocated after each record: 300, 700, 400, 900, 500: peak 900 at 2110 in step 2, in aten::mm
+ * (summed by address, as CUDA's records are, every record is at address 0 and the peak would be
+ * 500). The allocator is PyTorch's, reserved unknown; the memory held is the peak allocated.
+ * A free goes to the operator that frees: aten::add's increase is -300, aten::mm's 400 + 500 -
+ * 400 = 500. */
+static void test_pytorch_sizes_only(void)
+{
+    gs_trace *t = tb_new("old_torch.json", 0);
+    tb_device(t, 0, "GPU", 990, 100, 9, 0);
+    tb_range(t, GS_RANGE_ANNOTATION, "ProfilerStep#1", 1000 * US, 2000 * US, NULL);
+    tb_range(t, GS_RANGE_ANNOTATION, "ProfilerStep#2", 2000 * US, 3000 * US, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::empty", 1100 * US, 1200 * US, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::mm", 1300 * US, 1400 * US, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::add", 1500 * US, 1600 * US, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::mm", 2100 * US, 2200 * US, NULL);
+    mem(t, 1, 0, 1110, 0, 300, -1, -1);
+    mem(t, 1, 0, 1310, 0, 400, -1, -1);
+    mem(t, 1, 0, 1510, 0, -300, -1, -1);
+    mem(t, 1, 0, 2110, 0, 500, -1, -1);
+    mem(t, 1, 0, 2120, 0, -400, -1, -1);
+    gs_profile p = {0};
+    tb_add(&p, t);
+    gs_memory_summary s;
+    gs_error err;
+    gs_step_opts opts = {.keep_warmup = true};
+    CHECK_INT(summarise(p.traces.v[0], &opts, &s, &err), 0);
+    CHECK_INT(s.ndevices, 1);
+    if (s.ndevices == 1) {
+        const gs_mem_device *d = &s.devices[0];
+        CHECK_INT(d->allocator, GS_MEM_PYTORCH);
+        CHECK(!d->reserved_known);
+        CHECK_INT(d->nseries, 5);
+        static const int64_t after[] = {300, 700, 400, 900, 500};
+        for (size_t i = 0; i < d->nseries && i < 5; i++)
+            CHECK_INT(d->series[i].allocated, after[i]);
+        CHECK_INT(d->peak_allocated, 900);
+        CHECK_INT(d->peak_ts, 2110 * US);
+        CHECK_INT(d->peak_step, 2);
+        CHECK(d->peak_op && !strcmp(d->peak_op, "aten::mm"));
+        CHECK_INT(d->peak_held, 900);
+        CHECK_INT(d->headroom, 90);
+        for (size_t k = 0; k < d->nops; k++) {
+            if (!strcmp(d->ops[k].name, "aten::add"))
+                CHECK_INT(d->ops[k].increase, -300);
+            if (!strcmp(d->ops[k].name, "aten::mm"))
+                CHECK_INT(d->ops[k].increase, 500);
+        }
+    }
+    gs_memory_summary_free(&s);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
     test_cuda_allocations();
+    test_pytorch_sizes_only();
     test_leak(GS_TH_MEM_LEAK_MIN_STEPS, true);
     test_leak(GS_TH_MEM_LEAK_MIN_STEPS - 1, false);
     gs_profile p = {0};

@@ -143,12 +143,12 @@ static void test_cpu_only_orders_by_cpu_total(void)
  *     aten::div [10, 90)           only child aten::div: the same call again
  *       aten::div [20, 80)
  *         cudaLaunchKernel [30, 40) -> kernel [50, 60)  10 ns
- *   aten::add [200, 300)           two children of its name: three calls, as key_averages
+ *   aten::add [200, 300)           two children of its name: one call too
  *     aten::add [210, 240)
  *     aten::add [250, 280)
  *
  * aten::div: 1 call, CPU total 100, self 100 - 60 + (60 - 10) = 90, Self CUDA 10, CUDA total 10
- * (without the rule: 3 calls, CPU total 240, CUDA total 30). */
+ * (without the rule: 3 calls, CPU total 240, CUDA total 30). aten::add: 1 call, CPU total 100. */
 static void test_recursion_counted_once(void)
 {
     gs_profile p = {0};
@@ -173,8 +173,53 @@ static void test_recursion_counted_once(void)
         CHECK_INT(div->self_cpu, 90);
         CHECK_INT(div->self_cuda, 10);
         CHECK_INT(div->cuda_total, 10);
-        CHECK_INT(add->calls, 3);
-        CHECK_INT(add->cpu_total, 160);
+        CHECK_INT(add->calls, 1);
+        CHECK_INT(add->cpu_total, 100);
+        CHECK_INT(add->self_cpu, 100);
+    }
+    gs_op_summary_free(&s);
+    gs_profile_free(&p);
+}
+
+/* Autocast's aten::addmm: the fp32 call casts its inputs (aten::to) and runs the bf16 aten::addmm
+ * inside it, next to the casts. One GEMM: its FLOPs once, its kernel once in the CUDA total.
+ *
+ *   aten::addmm [0, 1000)  dims [[8], [4, 16], [16, 8]]: 2 x 4 x 16 x 8 = 1024 FLOPs
+ *     aten::to [100, 300)
+ *       cudaLaunchKernel [120, 140) -> cast kernel [150, 170)   20 ns
+ *     aten::addmm [400, 900)  the same dims
+ *       cudaLaunchKernel [500, 520) -> gemm [600, 1100)          500 ns
+ *
+ * aten::addmm: 1 call, CPU total 1000, Self CPU (1000 - 200 - 500) + (500 - 20) = 780,
+ * Self CUDA 500, CUDA total 520, 1024 FLOPs (before: 2 calls, CPU total 1500, CUDA total 1020,
+ * 2048 FLOPs). */
+static void test_autocast_addmm_counted_once(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("autocast.json", 0);
+    const char *dims = "[[8], [4, 16], [16, 8]]";
+    tb_range(t, GS_RANGE_OP, "aten::addmm", 0, 1000, dims);
+    tb_range(t, GS_RANGE_OP, "aten::to", 100, 300, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::addmm", 400, 900, dims);
+    tb_api(t, "cudaLaunchKernel", 120, 140, 1);
+    tb_api(t, "cudaLaunchKernel", 500, 520, 2);
+    tb_kernel(t, "cast", 150, 170, 1);
+    tb_kernel(t, "gemm", 600, 1100, 2);
+    tb_add(&p, t);
+    gs_op_summary s;
+    gs_error err;
+    CHECK_INT(summarise(p.traces.v[0], false, NULL, &s, &err), 0);
+    const gs_op_row *mm = find(&s, "aten::addmm", NULL), *to = find(&s, "aten::to", NULL);
+    CHECK(mm && to);
+    if (mm && to) {
+        CHECK_INT(mm->calls, 1);
+        CHECK_INT(mm->cpu_total, 1000);
+        CHECK_INT(mm->self_cpu, 780);
+        CHECK_INT(mm->self_cuda, 500);
+        CHECK_INT(mm->cuda_total, 520);
+        CHECK(mm->has_flops);
+        CHECK(mm->flops == 1024.0);
+        CHECK_INT(to->cuda_total, 20);
     }
     gs_op_summary_free(&s);
     gs_profile_free(&p);
@@ -252,6 +297,7 @@ static void test_no_operators(void)
 int main(void)
 {
     test_recursion_counted_once();
+    test_autocast_addmm_counted_once();
     test_step_counts_every_thread();
     test_self_and_total_through_nesting();
     test_group_by_shape();

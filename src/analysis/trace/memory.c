@@ -201,7 +201,28 @@ static int64_t *sum_allocations(const gs_trace *t, const uint32_t *rec, size_t n
     return delta;
 }
 
-/* The curve, the peak and the counts from the records rec[0..n) of one device. */
+/* PyTorch's records without totals (PyTorch 1.9 and earlier wrote only Bytes: no
+ * address, no Total Allocated): the bytes allocated after each record rec[i] since the trace
+ * began, the running sum of the sizes (a free is the negative of its allocation's size). */
+static int64_t *sum_sizes(const gs_trace *t, const uint32_t *rec, size_t n)
+{
+    int64_t *sum = malloc((n ? n : 1) * sizeof *sum);
+    for (size_t i = 0; sum && i < n; i++)
+        sum[i] = (i ? sum[i - 1] : 0) + t->mem_events.v[rec[i]].bytes;
+    return sum;
+}
+
+/* Whose records a trace holds: CUDA's, recorded by CUPTI (a .gst trace, or a chrome export of
+ * one), else PyTorch's allocators'. */
+static bool cuda_records(const gs_trace *t)
+{
+    gs_str who = t->recorded_by != GS_STR_EMPTY ? t->recorded_by : t->format;
+    return strcmp(gs_trace_str(t, who), "gst") == 0;
+}
+
+/* The curve, the peak and the counts from the records rec[0..n) of one device. Allocated comes
+ * from the records' totals when they carry them; else it is summed from their sizes: CUDA's by
+ * address (a free's size is not recorded), PyTorch's as a running sum. */
 static int build_curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec, size_t n,
                        const gs_mem_event **peak_rec)
 {
@@ -211,9 +232,11 @@ static int build_curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
     bool totals = false;
     for (size_t i = 0; i < n && !totals; i++)
         totals = t->mem_events.v[rec[i]].total_allocated >= 0;
-    d->allocator = totals ? GS_MEM_PYTORCH : GS_MEM_CUDA;
+    d->allocator = !totals && cuda_records(t) ? GS_MEM_CUDA : GS_MEM_PYTORCH;
     d->reserved_known = totals;
-    int64_t *summed = totals ? NULL : sum_allocations(t, rec, n);
+    int64_t *summed = totals                         ? NULL
+                      : d->allocator == GS_MEM_CUDA ? sum_allocations(t, rec, n)
+                                                    : sum_sizes(t, rec, n);
     if (!totals && !summed)
         return -1;
     *peak_rec = NULL;
@@ -305,7 +328,8 @@ static int cmp_op_row(const void *pa, const void *pb)
 }
 
 /* Allocations go to the innermost operator on their thread; a free goes to the operator of the
- * allocation at its address before it, so walking the records by (address, time) is enough. */
+ * allocation at its address before it, so walking the records by (address, time) is enough (a
+ * record without address, from PyTorch 1.9 or earlier, goes where it happened). */
 static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
                      size_t n, attrib *a)
 {
@@ -326,8 +350,8 @@ static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
         uint32_t op;
         if (m->bytes > 0)
             owner = op = op_at(t, m->pid, m->tid, m->ts);
-        else
-            op = owner;
+        else /* a free without its address: the operator that frees */
+            op = m->addr ? owner : op_at(t, m->pid, m->tid, m->ts);
         if (op != GS_NONE)
             add_record(d, a, t, op, m->bytes);
     }

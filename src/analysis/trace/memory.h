@@ -6,8 +6,9 @@
  *
  * Records are grouped by (trace, device type, device). Records without totals (-1) are skipped for
  * the curve, as the plugin skips NaN; they still count for operator attribution. A device none of
- * whose records has totals (CUPTI's, gs_mem_allocator GS_MEM_CUDA) gets its allocated curve summed
- * from the records' sizes. */
+ * whose records has totals gets its allocated curve summed from the records' sizes: by address
+ * for CUPTI's (GS_MEM_CUDA), as a running sum from the trace's start for PyTorch's (PyTorch
+ * 1.9 and earlier recorded only Bytes). */
 #ifndef GS_ANALYSIS_MEMORY_H
 #define GS_ANALYSIS_MEMORY_H
 
@@ -34,7 +35,8 @@ enum { GS_MEM_DEVICE_CPU = 0, GS_MEM_DEVICE_CUDA = 1 }; /* c10::DeviceType value
 /* Whose allocations the records are, which decides what allocated and reserved mean. */
 enum gs_mem_allocator {
     /* PyTorch's allocators ([memory] events, torch.profiler profile_memory=True): each record
-     * carries the totals, allocated (tensors) and reserved (the caching allocator's pool). */
+     * carries the totals, allocated (tensors) and reserved (the caching allocator's pool); before
+     * 1.10, only its size (allocated summed, reserved unknown). */
     GS_MEM_PYTORCH,
     /* CUDA's (a .gst trace: CUPTI's records of cudaMalloc, cuMemAlloc, cudaHostAlloc, ... by the
      * program and its libraries): records carry sizes only, so allocated is summed from them (a
@@ -72,7 +74,7 @@ typedef struct gs_mem_device {
     int8_t device_type;       /* GS_MEM_DEVICE_CUDA or GS_MEM_DEVICE_CPU (or another c10 type) */
     int32_t device;           /* -1 for the host */
     uint8_t allocator;        /* enum gs_mem_allocator */
-    bool reserved_known;      /* the records give reserved (GS_MEM_PYTORCH) */
+    bool reserved_known;      /* the records give reserved (GS_MEM_PYTORCH with totals) */
     gs_ns origin;             /* the trace's first timestamp: timeline times are relative to it */
     uint64_t records;         /* allocator records of this device */
     uint64_t allocs, frees;

@@ -99,39 +99,60 @@ static void charge_steps(const gs_trace *t, const gs_steps *st, gs_ns *cuda_tota
     }
 }
 
-/* The TensorBoard plugin's rule for recursion (remove_dup_nodes in torch_tb_profiler's
- * op_tree.py, after PyTorch's EventList._remove_dup_nodes): an operator whose only child is an
- * operator of the same name is one call; the child's children and launches become its own. So
- * the chain's top counts the call, its CPU time, and the bottom's self time, self CUDA and CUDA
- * total; the ranges below the top are not counted again. only_child[r] is r's child when it has
- * exactly one, else GS_NONE. */
-static bool absorbed(const gs_trace *t, const uint32_t *only_child, uint32_t r)
+/* An operator directly inside an operator of the same name is part of that call, not a call of
+ * its own: autocast records aten::addmm (fp32 inputs) around aten::to casts and the aten::addmm
+ * that runs in bf16, and the TensorBoard plugin (remove_dup_nodes in torch_tb_profiler's
+ * op_tree.py) merges an only child of the same name. Counting the inner one again would count the
+ * same GEMM's FLOPs twice and add its kernels to the row's CUDA total a second time. */
+static bool absorbed(const gs_trace *t, uint32_t r)
 {
     const gs_range *x = &t->ranges.v[r];
     uint32_t p = x->parent;
-    return p != GS_NONE && only_child[p] == r && x->kind == GS_RANGE_OP &&
-           t->ranges.v[p].kind == GS_RANGE_OP && t->ranges.v[p].name == x->name;
+    return p != GS_NONE && x->kind == GS_RANGE_OP && t->ranges.v[p].kind == GS_RANGE_OP &&
+           t->ranges.v[p].name == x->name;
 }
 
-static uint32_t *find_only_children(const gs_trace *t)
+/* Per call (indexed by its outermost range): the self times and FLOPs of every range merged into
+ * it. Self CPU and Self CUDA add up (each range's own time is the call's own); FLOPs are the
+ * largest of the ranges' (the same GEMM, recorded with or without shapes at each level). */
+typedef struct call_sums {
+    gs_ns *self_cpu, *self_cuda;
+    double *flops;
+    bool *has_flops;
+    uint32_t *call; /* range -> the outermost range of its call */
+} call_sums;
+
+/* In the model's per-thread order (parents before children), so that each range finds its call
+ * through its parent's: linear however deep a name nests in itself. */
+static int sum_calls(const gs_trace *t, const gs_ns *self_cuda, call_sums *cs)
 {
-    uint32_t *only = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *only);
-    uint8_t *count = calloc(t->ranges.n ? t->ranges.n : 1, 1);
-    if (!only || !count) {
-        free(only), free(count);
-        return NULL;
+    size_t n = t->ranges.n ? t->ranges.n : 1;
+    cs->self_cpu = calloc(n, sizeof *cs->self_cpu);
+    cs->self_cuda = calloc(n, sizeof *cs->self_cuda);
+    cs->flops = calloc(n, sizeof *cs->flops);
+    cs->has_flops = calloc(n, sizeof *cs->has_flops);
+    cs->call = malloc(n * sizeof *cs->call);
+    if (!cs->self_cpu || !cs->self_cuda || !cs->flops || !cs->has_flops || !cs->call)
+        return -1;
+    for (size_t o = 0; o < t->thread_ranges.n; o++) {
+        uint32_t i = t->thread_ranges.v[o];
+        const gs_range *r = &t->ranges.v[i];
+        uint32_t top = cs->call[i] = absorbed(t, i) ? cs->call[r->parent] : i;
+        cs->self_cpu[top] += r->self_ns;
+        cs->self_cuda[top] += self_cuda[i];
+        gs_op_flops f;
+        if (gs_range_flops(t, r, &f) != GS_FLOP_NONE && f.flops > 0) {
+            cs->has_flops[top] = true;
+            if (f.flops > cs->flops[top])
+                cs->flops[top] = f.flops;
+        }
     }
-    for (size_t i = 0; i < t->ranges.n; i++)
-        only[i] = GS_NONE;
-    for (size_t i = 0; i < t->ranges.n; i++) {
-        uint32_t p = t->ranges.v[i].parent;
-        if (p == GS_NONE || !gs_range_in_op_tree(&t->ranges.v[i]))
-            continue;
-        count[p] = count[p] < 2 ? count[p] + 1 : 2;
-        only[p] = count[p] == 1 ? (uint32_t)i : GS_NONE;
-    }
-    free(count);
-    return only;
+    return 0;
+}
+
+static void free_call_sums(call_sums *cs)
+{
+    free(cs->self_cpu), free(cs->self_cuda), free(cs->flops), free(cs->has_flops), free(cs->call);
 }
 
 static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
@@ -140,9 +161,9 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
     const gs_trace *t = c->trace;
     gs_ns *self_cuda = calloc(t->ranges.n + 1, sizeof *self_cuda);
     gs_ns *cuda_total = calloc(t->ranges.n + 1, sizeof *cuda_total);
-    uint32_t *only_child = find_only_children(t);
+    call_sums cs = {0};
     gs_name_map map;
-    int rc = self_cuda && cuda_total && only_child ? gs_name_map_init(&map, names, t, NULL) : -1;
+    int rc = self_cuda && cuda_total ? 0 : -1;
     size_t merged = 0;
     if (rc == 0) {
         for (size_t i = 0; i < t->kernels.n; i++)
@@ -152,28 +173,26 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
             charge_gpu(t, t->memops.v[i].op, t->memops.v[i].end - t->memops.v[i].start,
                        self_cuda, cuda_total);
         charge_steps(t, &c->steps, cuda_total);
+        rc = sum_calls(t, self_cuda, &cs) == 0 ? gs_name_map_init(&map, names, t, NULL) : -1;
+    }
+    if (rc == 0) {
         for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
             const gs_range *r = &t->ranges.v[i];
             if (!gs_range_in_op_tree(r) || !gs_window_holds(&c->window, r->start))
                 continue;
-            if (absorbed(t, only_child, (uint32_t)i)) {
+            if (absorbed(t, (uint32_t)i)) {
                 merged++;
                 continue;
             }
-            uint32_t bottom = (uint32_t)i;
-            while (only_child[bottom] != GS_NONE && absorbed(t, only_child, only_child[bottom]))
-                bottom = only_child[bottom];
-            const gs_range *b = &t->ranges.v[bottom];
             op_item *it = &items->v[items->n++]; /* room for every range was made */
             it->name = gs_name_map_get(&map, r->name);
             it->dims = by_shape ? gs_name_map_get(&map, r->input_dims) : GS_STR_EMPTY;
             it->cpu = r->end - r->start;
-            it->self_cpu = it->cpu - (b->end - b->start) + b->self_ns;
-            it->self_cuda = self_cuda[bottom];
-            it->cuda_total = cuda_total[bottom];
-            gs_op_flops f;
-            it->has_flops = gs_range_flops(t, r, &f) != GS_FLOP_NONE && f.flops > 0;
-            it->flops = f.flops;
+            it->self_cpu = cs.self_cpu[i];
+            it->self_cuda = cs.self_cuda[i];
+            it->cuda_total = cuda_total[i];
+            it->has_flops = cs.has_flops[i];
+            it->flops = cs.flops[i];
             if (it->name == GS_STR_ERROR || it->dims == GS_STR_ERROR)
                 rc = -1;
         }
@@ -181,12 +200,12 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
     }
     if (merged)
         GS_LOG(GS_LOG_INFO,
-               "%s: ops: %zu operator call(s) inside a call of the same name, as its only child, "
-               "counted with it (the TensorBoard plugin's rule)",
+               "%s: ops: %zu operator call(s) directly inside a call of the same name (autocast's "
+               "redispatch) counted as part of it: their FLOPs and GPU time once",
                t->id.path, merged);
     free(self_cuda);
     free(cuda_total);
-    free(only_child);
+    free_call_sums(&cs);
     return rc;
 }
 

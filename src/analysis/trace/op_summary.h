@@ -39,9 +39,9 @@ typedef struct gs_op_summary {
  * GPU time goes to the range that launched it on the launching thread (Self CUDA) and to the
  * ranges enclosing that one (CUDA total), except for the steps (the context's), whose CUDA
  * total is the GPU work any thread of the process launched while the step's range was open, as
- * the step breakdown counts it. An operator whose only child is an operator of the same name is
- * counted once with it (the TensorBoard plugin's rule; doc/design.md §20). Ranges count where
- * they start in the context's window.
+ * the step breakdown counts it. An operator directly inside an operator of the same name
+ * (autocast's aten::addmm around the bf16 aten::addmm) is part of that call: its FLOPs and GPU
+ * time count once (doc/ops.md). Ranges count where they start in the context's window.
  *
  * A summary of the traces added one at a time (init, add each, finish); build is the three for
  * one trace. Each returns 0, or -1 with err (out of memory); a failed summary is freed. */
