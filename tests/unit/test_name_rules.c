@@ -400,6 +400,9 @@ static const name_case modern_kernels[] = {
     {GS_NAME_TENSOR_CORE, "void vllm::scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>"
                           "(c10::Float8_e4m3fn*, c10::BFloat16 const*, float const*, long)",
      0},
+    {GS_NAME_TENSOR_CORE, "void fbgemm_gpu::(anonymous namespace)::_compute_FP8_quantize_cuda_"
+                          "kernel<float>(float const*, float const*, int, int, unsigned char*, bool)",
+     0},
     /* low precision in any case: cuBLASLt/TRT-LLM's E4m3, MX and NV fp4 */
     {GS_NAME_LOW_PRECISION, "bmm_MxE2m1MxE2m1_Fp32_t128x256x256_s3_sm100a", 1},
     {GS_NAME_LOW_PRECISION, "void cutlass::device_kernel<...cutlass::float_e5m2_t...>(...)", 1},

@@ -27,7 +27,8 @@ enum match {
     WORD_PREFIX,     /* the name read so starts with a */
     PREFIX_NUMBER,   /* the name is a followed by one or more digits */
     BOTH,            /* a and b both occur in the name */
-    BOTH_CI,         /* a and b (lower case) both occur in the name, case ignored */
+    WORD_WITH,       /* a word of the name starts with a, and b occurs in it; a and b lower
+                        case, case ignored */
     TOKEN,           /* a (lower case) is a whole word of the name, case ignored (tokens below) */
     TOKEN_PREFIX,    /* a word of the name starts with a (lower case), case ignored */
 };
@@ -92,8 +93,9 @@ static const name_rule rules[] = {
      * mainloops; CUTLASS 3 kernels for Sm90 and later (`cutlass::device_kernel`); cuBLASLt's
      * `nvjet_*`; xmma operand types half, bf16, tf32, int8 (`f32f32_f32f32` xmma kernels are FFMA
      * ones); FlashAttention 2 and 3, the memory-efficient attention, TensorRT-LLM's and cuDNN's
-     * fused attention; half-precision cuBLAS GEMMs; and a GEMM (`gemm`, TensorRT-LLM's `bmm_`) of
-     * fp8 or fp4 operands, spelt in any case (an fp8 cast or scale is no matrix product). */
+     * fused attention; half-precision cuBLAS GEMMs; and a GEMM (a word starting `gemm`,
+     * TensorRT-LLM's `bmm_`) of fp8 or fp4 operands, spelt in any case (an fp8 cast or scale is no
+     * matrix product, nor is every kernel of the library fbgemm). */
     NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassF_f32"),
     NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassB_f32"),
     NOT(TENSOR_CORE, CONTAINS, "FlashAttnBwdPreprocess"),
@@ -111,7 +113,7 @@ static const name_rule rules[] = {
     {GS_NAME_TENSOR_CORE, BOTH, "cudnn", "_sdpa_", 1},
     FLAG(TENSOR_CORE, CONTAINS, "hgemm"),
 #define LOW_PRECISION_GEMM(p)                                                                      \
-    {GS_NAME_TENSOR_CORE, BOTH_CI, "gemm", p, 1}, {GS_NAME_TENSOR_CORE, BOTH_CI, "bmm_", p, 1}
+    {GS_NAME_TENSOR_CORE, WORD_WITH, "gemm", p, 1}, {GS_NAME_TENSOR_CORE, WORD_WITH, "bmm", p, 1}
     LOW_PRECISION_GEMM("e4m3"), LOW_PRECISION_GEMM("e5m2"), LOW_PRECISION_GEMM("e2m1"),
     LOW_PRECISION_GEMM("fp8"), LOW_PRECISION_GEMM("fp4"),
 #undef LOW_PRECISION_GEMM
@@ -449,8 +451,8 @@ static bool matches(const name_rule *r, const char *name)
         return word_at(name, r->a);
     case BOTH:
         return strstr(name, r->a) != NULL && strstr(name, r->b) != NULL;
-    case BOTH_CI:
-        return contains_ci(name, r->a) && contains_ci(name, r->b);
+    case WORD_WITH:
+        return token_match(name, r->a, false) && contains_ci(name, r->b);
     case TOKEN:
         return token_match(name, r->a, true);
     case TOKEN_PREFIX:
