@@ -188,6 +188,11 @@ set_tests_properties(monitor.starvation PROPERTIES TIMEOUT 120)
 add_test(NAME traces.captures
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_captures.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# The name rules on real traces where letters were read as words (tests/traces/check_name_rules.py:
+# PyTorch's lambda kernels are no LAMB optimizer, cuDNN's convert and SDPA kernels no convolution).
+add_test(NAME traces.name_rules
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_name_rules.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.name_rules PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Python call sites on the torch.profiler capture with stacks (tests/traces/check_callsites.py: the top
 # frame's GPU time is the sum over the kernels it launched, computed from the trace's events).
 add_test(NAME traces.callsites

@@ -31,8 +31,8 @@ static const gs_column rank_columns[] = {
                              "|union of compute kernels| (every other kernel)"},
     [RANK_COL_COMMUNICATION_NS] = {
         "communication_ns", "communication", "Comm", "Communication (ns)", GS_COL_NS, 0,
-        "|union of communication kernels| (nccl*, ncclKernel, ncclDevKernel,\n"
-        "hccl*)"},
+        "|union of communication kernels| (NCCL, RCCL, HCCL, NVSHMEM,\n"
+        "DeepEP, custom all-reduce: doc/name_rules.md)"},
     [RANK_COL_OVERLAP_NS] = {"overlap_ns", "overlap", "Overlap", "Overlap (ns)", GS_COL_NS, 0,
                              "|compute and communication at once|"},
     [RANK_COL_OVERLAP_PCT] = {"overlap_pct", "overlap_pct", "Overlap (%)", "Overlap (%)",

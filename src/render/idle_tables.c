@@ -27,7 +27,8 @@ static const gs_column temporal_columns[] = {
     [TEMPORAL_COL_IDLE_PCT] = {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
     [TEMPORAL_COL_COMPUTE_NS] = {
         "compute_ns", "compute", "Compute", "Compute (ns)", GS_COL_NS, 0,
-        "|union of compute kernels| (not nccl*/ncclKernel/ncclDevKernel/hccl*)"},
+        "|union of compute kernels| (not communication kernels:\n"
+        "doc/name_rules.md)"},
     [TEMPORAL_COL_COMPUTE_PCT] = {"compute_pct", "compute_pct", "Compute (%)", "Compute (%)",
                                   GS_COL_PCT, 0},
     [TEMPORAL_COL_NON_COMPUTE_NS] = {"non_compute_ns", "non_compute", "Non-compute",

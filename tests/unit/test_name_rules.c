@@ -338,11 +338,179 @@ static void test_classify_trace(void)
     gs_trace_delete(t);
 }
 
+/* One name and what a group must say of it. */
+typedef struct name_case {
+    enum gs_name_group group;
+    const char *name;
+    unsigned want;
+} name_case;
+
+/* Kernels of current libraries, each named as its source (doc/name_rules.md) defines it, and the
+ * names a substring match misread. */
+static const name_case modern_kernels[] = {
+    /* CUTLASS 3 GEMMs (Sm90 GMMA, Sm100 UMMA, grouped), FlashAttention-3, TRT-LLM's FMHA, cuDNN's
+     * SDPA, low-precision GEMMs in any case */
+    {GS_NAME_TENSOR_CORE,
+     "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, "
+     "int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
+     "MainloopSm90TmaGmmaWarpSpecialized<4, cute::tuple<cute::C<2>, cute::C<1>, cute::C<1>>, "
+     "cutlass::gemm::KernelTmaWarpSpecializedCooperative>, cutlass::bfloat16_t>>>(...)",
+     1},
+    {GS_NAME_TENSOR_CORE,
+     "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cutlass::gemm::"
+     "GroupProblemShape<cute::tuple<int, int, int>>, cutlass::gemm::collective::CollectiveMma<"
+     "cutlass::gemm::MainloopSm100ArrayTmaUmmaWarpSpecialized<3, 2, 2>>>>(...)",
+     1},
+    {GS_NAME_TENSOR_CORE,
+     "void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::"
+     "CollectiveMainloopFwdSm90<2, cute::tuple<cute::C<1>, cute::C<1>, cute::C<1>>>>>>(...)",
+     1},
+    {GS_NAME_TENSOR_CORE,
+     "void cutlass::device_kernel<flash::enable_sm80_to_sm89<flash::FlashAttnBwdSm80<flash::"
+     "CollectiveMainloopBwdSm80<2, 2>>>>(...)",
+     1},
+    {GS_NAME_TENSOR_CORE,
+     "void flash::compute_attn_ws<Flash_fwd_kernel_traits<128, 128, 176, 12, 2, false, 1, "
+     "cutlass::half_t>, true, false>(flash::Flash_fwd_params)",
+     1},
+    {GS_NAME_TENSOR_CORE,
+     "fmhaSm100aKernel_QkvE4m3OBfloat16H128PagedKvCausalP64VarSeqQ128Kv128PersistentSwapsAbForGen",
+     1},
+    {GS_NAME_TENSOR_CORE, "cudnn_generated_fort_native_sdpa_sm80_flash_fprop_f16_knob_3_64x64x64_"
+                          "4x1x1_kernel0_0",
+     1},
+    {GS_NAME_TENSOR_CORE, "bmm_MxE2m1E4m3_Fp32_t128x8x256u2_s6_et64x8_m128x8x32_cga1x1x1_16dp256b_"
+                          "TN_transOut_schedS_sm100a",
+     1},
+    {GS_NAME_TENSOR_CORE, "void deep_gemm::fp8_gemm_kernel<128u, 128u, 128u>(float*, ...)", 1},
+    {GS_NAME_TENSOR_CORE, "nvjet_tst_128x256_64x4_1x2_h_bz_coopA_NNT", 1},
+    /* the FlashAttention-3 backward's pre- and post-processing copy, they multiply nothing; an fp8
+     * cast or scale is no matrix product */
+    {GS_NAME_TENSOR_CORE,
+     "void cutlass::device_kernel<flash::FlashAttnBwdPostprocessConvertdQ<cute::tuple<cute::C<64>, "
+     "cute::C<128>>, 3, cutlass::bfloat16_t, cute::SM90_64x128x16_F32BF16BF16_SS<1, 1>>>(...)",
+     0},
+    {GS_NAME_TENSOR_CORE,
+     "void flash::FlashAttnBwdPreprocess<cute::tuple<cute::C<128>, cute::C<128>>>(...)", 0},
+    {GS_NAME_TENSOR_CORE,
+     "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+     "direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()"
+     "#14}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>>(int, c10::Float8_e4m3fn)",
+     0},
+    {GS_NAME_TENSOR_CORE, "void vllm::scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>"
+                          "(c10::Float8_e4m3fn*, c10::BFloat16 const*, float const*, long)",
+     0},
+    {GS_NAME_TENSOR_CORE, "void fbgemm_gpu::(anonymous namespace)::_compute_FP8_quantize_cuda_"
+                          "kernel<float>(float const*, float const*, int, int, unsigned char*, bool)",
+     0},
+    /* low precision in any case: cuBLASLt/TRT-LLM's E4m3, MX and NV fp4 */
+    {GS_NAME_LOW_PRECISION, "bmm_MxE2m1MxE2m1_Fp32_t128x256x256_s3_sm100a", 1},
+    {GS_NAME_LOW_PRECISION, "void cutlass::device_kernel<...cutlass::float_e5m2_t...>(...)", 1},
+    {GS_NAME_LOW_PRECISION, "void tensorrt_llm::kernels::quantize_with_block_size<nvfp4>(...)", 1},
+    {GS_NAME_LOW_PRECISION, "void vllm::cvt_fp16_to_fp4<__nv_bfloat16>(int, int, ...)", 1},
+    {GS_NAME_LOW_PRECISION, "void marlin::Marlin<mxfp4_t>(...)", 1},
+
+    /* communication beyond NCCL: RCCL's generic kernel, NVSHMEM's on-stream collectives, DeepEP,
+     * PyTorch's symmetric memory, vLLM's and TRT-LLM's custom all-reduce, MSCCL++ */
+    {GS_NAME_COMM_KERNEL, "ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)", 1},
+    {GS_NAME_COMM_KERNEL, "barrier_on_stream_kernel(int, int, int, long*, long*)", 1},
+    {GS_NAME_COMM_KERNEL, "alltoall_float_on_stream_kernel(int, float*, float const*, unsigned long)",
+     1},
+    {GS_NAME_COMM_KERNEL, "void nvshmemi_int_wait_until_on_stream_kernel(int volatile*, int, int)",
+     1},
+    {GS_NAME_COMM_KERNEL, "void deep_ep::intranode::notify_dispatch<8>(int const*, int*, ...)", 1},
+    {GS_NAME_COMM_KERNEL, "void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, ...)", 1},
+    {GS_NAME_COMM_KERNEL, "void deep_ep::intranode::cached_notify_combine<8>(void**, int*, ...)", 1},
+    {GS_NAME_COMM_KERNEL, "void deep_ep::internode::cached_notify<false>(int, int, int, ...)", 1},
+    {GS_NAME_COMM_KERNEL, "void deep_ep::internode::combine<true, 2, 4, 8192>(int4*, ...)", 1},
+    {GS_NAME_COMM_KERNEL, "void deep_ep::internode_ll::dispatch<false, 3, 7168>(void*, ...)", 1},
+    {GS_NAME_COMM_KERNEL, "void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, ...)",
+     0},
+    {GS_NAME_COMM_KERNEL, "void c10d::symmetric_memory::multimem_all_reduce_kernel<float, "
+                          "(c10d::symmetric_memory::AllReduceAlgo)0>(float*, unsigned long, ...)",
+     1},
+    {GS_NAME_COMM_KERNEL, "void (anonymous namespace)::one_shot_all_reduce_kernel<float, 8>(...)", 1},
+    {GS_NAME_COMM_KERNEL, "void (anonymous namespace)::two_shot_all_reduce_kernel<c10::BFloat16, "
+                          "8>(...)",
+     1},
+    {GS_NAME_COMM_KERNEL, "void vllm::cross_device_reduce_1stage<float, 8>(vllm::RankData*, ...)", 1},
+    {GS_NAME_COMM_KERNEL, "void vllm::cross_device_reduce_2stage<__nv_bfloat16, 4>(...)", 1},
+    {GS_NAME_COMM_KERNEL, "void tensorrt_llm::kernels::oneShotAllReduceKernel<half, 8, true, "
+                          "false>(tensorrt_llm::kernels::AllReduceParams)",
+     1},
+    {GS_NAME_COMM_KERNEL, "void mscclpp::executionKernel<float, mscclpp::LL16Packet>(int, ...)", 1},
+    {GS_NAME_KERNEL_COLLECTIVE, "void deep_ep::internode::dispatch<false, 4, 8>(int4*, ...)",
+     GS_COLL_ALL_TO_ALL},
+    {GS_NAME_KERNEL_COLLECTIVE, "void vllm::cross_device_reduce_1stage<float, 8>(...)",
+     GS_COLL_ALL_REDUCE},
+    {GS_NAME_KERNEL_COLLECTIVE, "void (anonymous namespace)::two_shot_all_reduce_kernel<float, 8>"
+                                "(...)",
+     GS_COLL_ALL_REDUCE},
+    {GS_NAME_KERNEL_COLLECTIVE, "alltoall_float_on_stream_kernel(int, float*, float const*, "
+                                "unsigned long)",
+     GS_COLL_ALL_TO_ALL},
+
+    /* convolution by word, not by letters: ConvertdQ and convert are no convolution */
+    {GS_NAME_CONV_KERNEL, "void cudnn::cnn::conv2d_grouped_direct_kernel<false, true, float>(...)",
+     1},
+    {GS_NAME_CONV_KERNEL, "void at::native::conv_depthwise2d_forward_kernel<3, float, int>(...)", 1},
+    {GS_NAME_CONV_KERNEL, "void cutlass::Kernel<cutlass_tensorop_h16816fprop_optimized_256x128_32x3>"
+                          "(...)",
+     1},
+    {GS_NAME_CONV_KERNEL,
+     "void cutlass::device_kernel<cutlass::conv::kernel::ConvUniversal<...Sm90...>>(...)", 1},
+    {GS_NAME_CONV_KERNEL, "void cudnn::detail::implicit_convolve_sgemm<float, float, 128, 5, 5>(...)",
+     1},
+    {GS_NAME_CONV_KERNEL,
+     "void cutlass::device_kernel<flash::FlashAttnBwdPostprocessConvertdQ<cute::tuple<cute::C<64>, "
+     "cute::C<128>>, 3, cutlass::bfloat16_t>>(...)",
+     0},
+    {GS_NAME_CONV_KERNEL, "void vllm::convert_fp8<unsigned char, c10::BFloat16>(...)", 0},
+    {GS_NAME_CONV_KERNEL, "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_"
+                          "64x128x64_4x1x1_kernel0_0",
+     0},
+
+    /* the LAMB optimizer by word: PyTorch's lambdas are no optimizer */
+    {GS_NAME_OPTIMIZER_KERNEL,
+     "void multi_tensor_apply_kernel<TensorListMetadata<4>, LAMBStage1Functor<float>, float>(...)",
+     1},
+    {GS_NAME_OPTIMIZER_KERNEL, "void multi_tensor_lamb_stage2_cuda_kernel(float*, ...)", 1},
+    {GS_NAME_OPTIMIZER_KERNEL,
+     "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+     "launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::"
+     "ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda("
+     "float)#1}, std::array<char*, 2ul>>(int, ...)",
+     0},
+    {GS_NAME_OPTIMIZER_KERNEL, "lambda", 0},
+};
+
+static void test_modern_kernels(void)
+{
+    for (size_t i = 0; i < COUNT_OF(modern_kernels); i++) {
+        const name_case *nc = &modern_kernels[i];
+        unsigned got = gs_name_judge(nc->group, nc->name);
+        if (got != nc->want)
+            fprintf(stderr, "group %d of %s: %u, want %u\n", (int)nc->group, nc->name, got,
+                    nc->want);
+        CHECK_INT(got, nc->want);
+    }
+    /* PyTorch < 1.11 recorded the convolution's backward as two operators */
+    CHECK_INT(gs_name_judge(GS_NAME_FLOP_KIND, "aten::cudnn_convolution_backward_input"),
+              GS_FLOP_CONV);
+    CHECK_INT(gs_name_judge(GS_NAME_FLOP_KIND, "aten::cudnn_convolution_backward_weight"),
+              GS_FLOP_CONV);
+    CHECK_INT(read_group(gs_name_judge_role(GS_ROLE_RANGE, "aten::cudnn_convolution_backward_input"),
+                         GS_NAME_FLOP_KIND),
+              GS_FLOP_CONV);
+    CHECK_INT(gs_name_judge(GS_NAME_FLOP_KIND, "aten::addmm"), GS_FLOP_GEMM);
+}
+
 int main(void)
 {
     test_layout();
     test_packed_equals_single();
     test_gpu_groups();
+    test_modern_kernels();
     test_range_groups();
     test_api_and_argument_groups();
     test_classify_trace();

@@ -1,8 +1,8 @@
 /* Kernel classes (doc/design.md §13) and the GPU activities the temporal breakdown and
  * the idle analysis walk over.
  *
- * Classes (by the name rules, name_rules.h): communication (collective kernels: `nccl*`,
- * `*ncclKernel*`, `*ncclDevKernel*`, `hccl*`),
+ * Classes (by the name rules, name_rules.h): communication (collective kernels of NCCL, RCCL,
+ * HCCL, NVSHMEM, DeepEP, the custom all-reduces: doc/name_rules.md),
  * memory (copies and sets: every gs_memop), compute (every other kernel).
  *
  * HTA's later sources (get_kernel_type, hta/utils/utils.py) also count every name starting with

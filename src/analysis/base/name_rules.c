@@ -26,6 +26,11 @@ enum match {
     WORD_CONTAINS,   /* a occurs in the name read in lower case without '_' (all_reduce) */
     WORD_PREFIX,     /* the name read so starts with a */
     PREFIX_NUMBER,   /* the name is a followed by one or more digits */
+    BOTH,            /* a and b both occur in the name */
+    WORD_WITH,       /* a word of the name starts with a, and b occurs in it; a and b lower
+                        case, case ignored */
+    TOKEN,           /* a (lower case) is a whole word of the name, case ignored (tokens below) */
+    TOKEN_PREFIX,    /* a word of the name starts with a (lower case), case ignored */
 };
 
 typedef struct name_rule {
@@ -41,12 +46,24 @@ typedef struct name_rule {
 
 static const name_rule rules[] = {
     /* ---- GPU work ---------------------------------------------------------------------------- */
-    /* Communication kernels (doc/design.md §13): NCCL's, and RCCL's, which are named like NCCL's;
-     * `hip*` names are ordinary ROCm kernels (hipCUB, hipBLASLt). */
+    /* Communication kernels, each library's own names (doc/name_rules.md): NCCL's, and RCCL's,
+     * which are named like NCCL's (`hip*` names are ordinary ROCm kernels: hipCUB, hipBLASLt);
+     * NVSHMEM's on-stream collectives; DeepEP's dispatch and combine (deep_ep::intranode,
+     * ::internode, ::internode_ll; not its local ::layout); PyTorch's symmetric-memory
+     * all-reduces; vLLM's and TensorRT-LLM's custom all-reduce; MSCCL++. */
     FLAG(COMM_KERNEL, PREFIX, "nccl"),
     FLAG(COMM_KERNEL, CONTAINS, "ncclKernel"),
     FLAG(COMM_KERNEL, CONTAINS, "ncclDevKernel"),
     FLAG(COMM_KERNEL, PREFIX, "hccl"),
+    FLAG(COMM_KERNEL, CONTAINS, "nvshmem"),
+    FLAG(COMM_KERNEL, CONTAINS, "_on_stream_kernel"),
+    FLAG(COMM_KERNEL, CONTAINS, "ep::intranode::"),
+    FLAG(COMM_KERNEL, CONTAINS, "ep::internode"),
+    FLAG(COMM_KERNEL, WORD_CONTAINS, "multimem"),
+    FLAG(COMM_KERNEL, WORD_CONTAINS, "oneshotallreduce"),
+    FLAG(COMM_KERNEL, WORD_CONTAINS, "twoshotallreduce"),
+    FLAG(COMM_KERNEL, WORD_CONTAINS, "crossdevicereduce"),
+    FLAG(COMM_KERNEL, CONTAINS, "mscclpp::"),
 
     /* HTA 0.5.0 (hta/utils/utils.py), applied to every GPU row's name, copies and sync records
      * included: ^nccl.*Kernel is communication; ^Memcpy, ^Memset, ^dma memory; names it keeps out
@@ -69,44 +86,70 @@ static const name_rule rules[] = {
     PLUGIN_TC("xmma_warp_specialized_implicit_gemm"), PLUGIN_TC("xmma_gemm"),
     PLUGIN_TC("xmma_sparse_gemm"), PLUGIN_TC("c1688"),
 #undef PLUGIN_TC
-    /* ... then the names that came after it (doc/flops.md, "Tensor Cores"): the memory-efficient
-     * attention in fp32 runs on the SIMT cores; CUTLASS `tensorop`; Hopper warpgroup MMA (`wgmma`,
-     * `gmma`); cuBLASLt's `nvjet_*`; Blackwell's `tcgen05`; xmma operand types half, bf16, tf32,
-     * fp8, int8 (`f32f32_f32f32` xmma kernels are FFMA ones); FlashAttention and the
-     * memory-efficient attention; half-precision cuBLAS GEMMs. */
+    /* ... then the names that came after it (doc/flops.md, "Tensor Cores"; doc/name_rules.md):
+     * the memory-efficient attention in fp32 runs on the SIMT cores, FlashAttention-3's backward
+     * pre- and post-processing kernels only copy and scale; CUTLASS `tensorop`; Hopper warpgroup
+     * MMA (`wgmma`, CUTLASS 3's `TmaGmma` mainloops); Blackwell's `tcgen05` and CUTLASS's `Umma`
+     * mainloops; CUTLASS 3 kernels for Sm90 and later (`cutlass::device_kernel`); cuBLASLt's
+     * `nvjet_*`; xmma operand types half, bf16, tf32, int8 (`f32f32_f32f32` xmma kernels are FFMA
+     * ones); FlashAttention 2 and 3, the memory-efficient attention, TensorRT-LLM's and cuDNN's
+     * fused attention; half-precision cuBLAS GEMMs; and a GEMM (a word starting `gemm`,
+     * TensorRT-LLM's `bmm_`) of fp8 or fp4 operands, spelt in any case (an fp8 cast or scale is no
+     * matrix product, nor is every kernel of the library fbgemm). */
     NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassF_f32"),
     NOT(TENSOR_CORE, CONTAINS, "fmha_cutlassB_f32"),
-    FLAG(TENSOR_CORE, CONTAINS, "tensorop"), FLAG(TENSOR_CORE, CONTAINS, "wgmma"),
-    FLAG(TENSOR_CORE, CONTAINS, "gmma"), FLAG(TENSOR_CORE, CONTAINS, "nvjet"),
-    FLAG(TENSOR_CORE, CONTAINS, "tcgen05"), FLAG(TENSOR_CORE, CONTAINS, "tf32"),
+    NOT(TENSOR_CORE, CONTAINS, "FlashAttnBwdPreprocess"),
+    NOT(TENSOR_CORE, CONTAINS, "FlashAttnBwdPostprocess"),
+    FLAG(TENSOR_CORE, CONTAINS, "tensorop"), FLAG(TENSOR_CORE, CONTAINS_CI, "gmma"),
+    FLAG(TENSOR_CORE, CONTAINS, "tcgen05"), FLAG(TENSOR_CORE, CONTAINS, "Umma"),
+    {GS_NAME_TENSOR_CORE, BOTH, "cutlass::device_kernel", "Sm90", 1},
+    {GS_NAME_TENSOR_CORE, BOTH, "cutlass::device_kernel", "Sm100", 1},
+    {GS_NAME_TENSOR_CORE, BOTH, "cutlass::device_kernel", "Sm120", 1},
+    FLAG(TENSOR_CORE, CONTAINS, "nvjet"), FLAG(TENSOR_CORE, CONTAINS, "tf32"),
     FLAG(TENSOR_CORE, CONTAINS, "bf16"), FLAG(TENSOR_CORE, CONTAINS, "f16f16"),
-    FLAG(TENSOR_CORE, CONTAINS, "e4m3"), FLAG(TENSOR_CORE, CONTAINS, "e5m2"),
     FLAG(TENSOR_CORE, CONTAINS, "i8i8"), FLAG(TENSOR_CORE, CONTAINS, "flash_fwd"),
-    FLAG(TENSOR_CORE, CONTAINS, "flash_bwd"), FLAG(TENSOR_CORE, CONTAINS, "fmha"),
+    FLAG(TENSOR_CORE, CONTAINS, "flash_bwd"), FLAG(TENSOR_CORE, CONTAINS, "flash::FlashAttn"),
+    FLAG(TENSOR_CORE, CONTAINS, "flash::compute_attn"), FLAG(TENSOR_CORE, CONTAINS, "fmha"),
+    {GS_NAME_TENSOR_CORE, BOTH, "cudnn", "_sdpa_", 1},
     FLAG(TENSOR_CORE, CONTAINS, "hgemm"),
+#define LOW_PRECISION_GEMM(p)                                                                      \
+    {GS_NAME_TENSOR_CORE, WORD_WITH, "gemm", p, 1}, {GS_NAME_TENSOR_CORE, WORD_WITH, "bmm", p, 1}
+    LOW_PRECISION_GEMM("e4m3"), LOW_PRECISION_GEMM("e5m2"), LOW_PRECISION_GEMM("e2m1"),
+    LOW_PRECISION_GEMM("fp8"), LOW_PRECISION_GEMM("fp4"),
+#undef LOW_PRECISION_GEMM
 
     /* Precision, convolution, backward and optimizer kernels as cuBLAS, cuDNN, CUTLASS and
      * PyTorch's templates name them (sm90_xmma_gemm_bf16bf16..., at::native::...<c10::BFloat16>,
      * cuDNN's dgrad/wgrad, FlashAttention's *_bwd, fused Adam): doc/diagnosis.md, "What the
-     * advice is conditioned on". */
+     * advice is conditioned on". Precisions in any case (E4m3, MxE2m1, nvfp4, mxfp4). A
+     * convolution and LAMB are whole words (`conv`, `convol...`, `LAMB`), never the letters of
+     * `ConvertdQ`, `convert` or `lambda`; cuDNN's fused attention says `fprop` too. */
     FLAG(LOW_PRECISION, CONTAINS_CI, "bf16"), FLAG(LOW_PRECISION, CONTAINS_CI, "bfloat16"),
     FLAG(LOW_PRECISION, CONTAINS_CI, "fp16"), FLAG(LOW_PRECISION, CONTAINS_CI, "f16"),
     FLAG(LOW_PRECISION, CONTAINS_CI, "half"), FLAG(LOW_PRECISION, CONTAINS_CI, "fp8"),
     FLAG(LOW_PRECISION, CONTAINS_CI, "e4m3"), FLAG(LOW_PRECISION, CONTAINS_CI, "e5m2"),
     FLAG(LOW_PRECISION, CONTAINS_CI, "hgemm"), FLAG(LOW_PRECISION, CONTAINS_CI, "h884"),
     FLAG(LOW_PRECISION, CONTAINS_CI, "h1688"), FLAG(LOW_PRECISION, CONTAINS_CI, "h16816"),
-    FLAG(CONV_KERNEL, CONTAINS_CI, "conv"), FLAG(CONV_KERNEL, CONTAINS_CI, "fprop"),
+    FLAG(LOW_PRECISION, CONTAINS_CI, "fp4"), FLAG(LOW_PRECISION, CONTAINS_CI, "e2m1"),
+    FLAG(LOW_PRECISION, CONTAINS_CI, "mxf"),
+    NOT(CONV_KERNEL, CONTAINS_CI, "_sdpa_"),
+    FLAG(CONV_KERNEL, TOKEN, "conv"), FLAG(CONV_KERNEL, TOKEN_PREFIX, "convol"),
+    FLAG(CONV_KERNEL, CONTAINS_CI, "fprop"),
     FLAG(CONV_KERNEL, CONTAINS_CI, "dgrad"), FLAG(CONV_KERNEL, CONTAINS_CI, "wgrad"),
     FLAG(CONV_KERNEL, CONTAINS_CI, "implicit_gemm"), FLAG(CONV_KERNEL, CONTAINS_CI, "winograd"),
     FLAG(BACKWARD_KERNEL, CONTAINS_CI, "backward"), FLAG(BACKWARD_KERNEL, CONTAINS_CI, "bwd"),
     FLAG(BACKWARD_KERNEL, CONTAINS_CI, "dgrad"), FLAG(BACKWARD_KERNEL, CONTAINS_CI, "wgrad"),
     FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adam"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "sgd"),
-    FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "lamb"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adagrad"),
+    FLAG(OPTIMIZER_KERNEL, TOKEN, "lamb"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adagrad"),
     FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "rmsprop"),
 
     /* The collective a NCCL or RCCL kernel runs, spelt in CamelCase in its name
      * (ncclKernel_AllReduce_RING_LL_Sum_float, ncclDevKernel_ReduceScatter_Sum_f32_RING_LL,
-     * ncclDevKernel_SendRecv); Reduce after the longer names that hold it. */
+     * ncclDevKernel_SendRecv); Reduce after the longer names that hold it. Then the other
+     * libraries' names: DeepEP's kernels move tokens to and from experts, an all-to-all; NVSHMEM's
+     * fcollect is an all-gather, its rdxn an all-reduce (doc/name_rules.md). */
+    IS(KERNEL_COLLECTIVE, CONTAINS, "ep::intranode::", GS_COLL_ALL_TO_ALL),
+    IS(KERNEL_COLLECTIVE, CONTAINS, "ep::internode", GS_COLL_ALL_TO_ALL),
     IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "AllReduce", GS_COLL_ALL_REDUCE),
     IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "ReduceScatter", GS_COLL_REDUCE_SCATTER),
     IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "AllGather", GS_COLL_ALL_GATHER),
@@ -117,6 +160,14 @@ static const name_rule rules[] = {
     IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "Send", GS_COLL_SEND_RECV),
     IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "Recv", GS_COLL_SEND_RECV),
     IS(KERNEL_COLLECTIVE, BEFORE_PAREN, "Reduce", GS_COLL_REDUCE),
+    IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "allreduce", GS_COLL_ALL_REDUCE),
+    IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "crossdevicereduce", GS_COLL_ALL_REDUCE),
+    IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "rdxnonstream", GS_COLL_ALL_REDUCE),
+    IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "allgather", GS_COLL_ALL_GATHER),
+    IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "fcollect", GS_COLL_ALL_GATHER),
+    IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "alltoall", GS_COLL_ALL_TO_ALL),
+    IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "reducescatter", GS_COLL_REDUCE_SCATTER),
+    IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "broadcast", GS_COLL_BROADCAST),
 
     /* ---- host ranges ------------------------------------------------------------------------- */
     /* torch.profiler records each training step as a range "ProfilerStep#" and the step's number
@@ -212,6 +263,14 @@ static const name_rule rules[] = {
     FLAG(TC_ELIGIBLE, EXACT, "aten::_cudnn_attention_forward"),
     FLAG(TC_ELIGIBLE, EXACT, "aten::_cudnn_attention_backward"),
 
+    /* The FLOP formula of an operator is the formula table's (analysis/base/flops.c); these names
+     * of a convolution's backward, which PyTorch < 1.11 recorded as two operators
+     * (aten/src/ATen/native/native_functions.yaml of those versions), are convolutions too. */
+    IS(FLOP_KIND, EXACT, "aten::cudnn_convolution_backward_input", GS_FLOP_CONV),
+    IS(FLOP_KIND, EXACT, "aten::cudnn_convolution_backward_weight", GS_FLOP_CONV),
+    IS(FLOP_KIND, EXACT, "aten::cudnn_convolution_transpose_backward_input", GS_FLOP_CONV),
+    IS(FLOP_KIND, EXACT, "aten::cudnn_convolution_transpose_backward_weight", GS_FLOP_CONV),
+
     /* ---- CUDA/HIP API calls ------------------------------------------------------------------ */
     /* Calls that block the host until the GPU catches up, and the stream wait (sync_calls.h);
      * value: gs_sync_kind + 1, an async copy's GS_SYNC_ASYNC_COPY + 1 (blocking only when its host
@@ -277,8 +336,8 @@ static const name_rule rules[] = {
 
 _Static_assert(GS_NAME__COUNT <= 64, "a bit per group in gs_name_judge_role's `decided`");
 
-/* The groups' layout (name_rules.h). FLOP_KIND has no rules here: its names are the keys of the
- * FLOP formulas (flops.c), which say it. */
+/* The groups' layout (name_rules.h). FLOP_KIND's names beyond its rules are the keys of the FLOP
+ * formulas (flops.c), which say it. */
 static const struct group {
     enum gs_name_role role;
     uint8_t shift, bits;
@@ -327,6 +386,43 @@ static bool word_contains(const char *s, const char *word)
     return false;
 }
 
+/* Words of a name: runs of letters or of digits, split where a lower-case letter meets an upper-case
+ * one (ConvertdQ: Convertd, Q) and before the last capital of a run of capitals that a lower-case
+ * letter follows (LAMBStage: LAMB, Stage), as C++ and CUDA identifiers are written. */
+static bool word_starts(const char *name, size_t i)
+{
+    unsigned char c = (unsigned char)name[i];
+    if (!isalnum(c))
+        return false;
+    if (i == 0)
+        return true;
+    unsigned char p = (unsigned char)name[i - 1], n = (unsigned char)name[i + 1];
+    if (!isalnum(p) || !isalpha(p) != !isalpha(c))
+        return true;
+    return isupper(c) && (islower(p) || (isupper(p) && islower(n)));
+}
+
+static bool word_ends(const char *name, size_t i)
+{
+    return name[i] == '\0' || word_starts(name, i) || !isalnum((unsigned char)name[i]);
+}
+
+/* Whether a word of name starts with `word` (lower case); whole: is it. */
+static bool token_match(const char *name, const char *word, bool whole)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; name[i]; i++) {
+        if (!word_starts(name, i))
+            continue;
+        size_t k = 0;
+        while (k < n && name[i + k] && tolower((unsigned char)name[i + k]) == word[k])
+            k++;
+        if (k == n && (!whole || word_ends(name, i + n)))
+            return true;
+    }
+    return false;
+}
+
 static bool matches(const name_rule *r, const char *name)
 {
     size_t n = strlen(r->a);
@@ -353,6 +449,14 @@ static bool matches(const name_rule *r, const char *name)
         return word_contains(name, r->a);
     case WORD_PREFIX:
         return word_at(name, r->a);
+    case BOTH:
+        return strstr(name, r->a) != NULL && strstr(name, r->b) != NULL;
+    case WORD_WITH:
+        return token_match(name, r->a, false) && contains_ci(name, r->b);
+    case TOKEN:
+        return token_match(name, r->a, true);
+    case TOKEN_PREFIX:
+        return token_match(name, r->a, false);
     case PREFIX_NUMBER:
         return strncmp(name, r->a, n) == 0 && name[n] &&
                name[n + strspn(name + n, "0123456789")] == '\0';
@@ -364,12 +468,10 @@ unsigned gs_name_judge(enum gs_name_group g, const char *name)
 {
     if (!name)
         return groups[g].dflt;
-    if (g == GS_NAME_FLOP_KIND)
-        return gs_flop_kind_of(name);
     for (size_t i = 0; i < COUNT_OF(rules); i++)
         if (rules[i].group == g && matches(&rules[i], name))
             return rules[i].value;
-    return groups[g].dflt;
+    return g == GS_NAME_FLOP_KIND ? (unsigned)gs_flop_kind_of(name) : groups[g].dflt;
 }
 
 uint64_t gs_name_judge_role(enum gs_name_role role, const char *name)
