@@ -64,6 +64,21 @@ static void test_formulas(void)
                         NULL, "[\"\", \"\", \"\", \"\", \"[2, 2]\", \"[3, 3]\", \"[1, 1]\", "
                         "\"False\", \"[0, 0]\", \"1\", \"\"]", NULL),
                2 * conv));
+    /* PyTorch < 1.11, one gradient each, as many FLOPs as the forward: the input's from
+     * grad_output and the weight; the weight's needs the weight's size, an int list only
+     * Concrete Inputs records (argument 0) */
+    CHECK(NEAR(flops_of("aten::cudnn_convolution_backward_input",
+                        "[[], [32, 64, 112, 112], [64, 3, 7, 7], [], [], [], [], [], [], []]",
+                        NULL, NULL, NULL),
+               conv));
+    CHECK(NEAR(flops_of("aten::cudnn_convolution_backward_weight",
+                        "[[], [32, 64, 112, 112], [32, 3, 224, 224], [], [], [], [], [], [], []]",
+                        NULL, "[\"[64, 3, 7, 7]\", \"\", \"\"]", NULL),
+               conv));
+    CHECK(flops_of("aten::cudnn_convolution_backward_weight",
+                   "[[], [32, 64, 112, 112], [32, 3, 224, 224], [], [], [], [], [], [], []]",
+                   NULL, NULL, NULL) == 0);
+    CHECK_INT(gs_flop_kind_of("aten::cudnn_convolution_backward_weight"), GS_FLOP_CONV);
     /* grouped (depthwise): weight [C, 1, 3, 3] */
     CHECK(NEAR(flops_of("aten::conv2d", "[[2, 16, 8, 8], [16, 1, 3, 3], []]", NULL,
                         "[\"\", \"\", \"\", \"[1, 1]\", \"[1, 1]\", \"[1, 1]\", \"16\"]", NULL),

@@ -254,8 +254,8 @@ static double attention_flops(shape q, shape k, shape v, bool backward, bool bsh
 /* Where each operator's operands are: the first matrix (and its dtype), the second, and for
  * convolutions and attention the layout of the rest. */
 enum form {
-    F_MATMUL, F_LINEAR, F_CONV, F_CONV_T, F_CONV_BWD, F_CUDNN_CONV_BWD, F_SDPA, F_SDPA_BWD,
-    F_KERNEL_ATTN, F_KERNEL_ATTN_BWD,
+    F_MATMUL, F_LINEAR, F_CONV, F_CONV_T, F_CONV_BWD, F_CUDNN_CONV_BWD, F_CUDNN_CONV_BWD_INPUT,
+    F_CUDNN_CONV_BWD_WEIGHT, F_SDPA, F_SDPA_BWD, F_KERNEL_ATTN, F_KERNEL_ATTN_BWD,
 };
 
 static const struct op_form {
@@ -291,6 +291,13 @@ static const struct op_form {
     {"aten::convolution_backward", GS_FLOP_CONV, F_CONV_BWD, 1, 2, -1, -1, -1, 7},
     /* cudnn_convolution_backward(self, grad_output, weight, ...) (PyTorch < 1.11) */
     {"aten::cudnn_convolution_backward", GS_FLOP_CONV, F_CUDNN_CONV_BWD, 0, 2, -1, -1, -1, -1},
+    /* each gradient on its own (PyTorch < 1.11): cudnn_convolution_backward_input(self_size,
+     * grad_output, weight, ...) and cudnn_convolution_backward_weight(weight_size, grad_output,
+     * self, ...); a and b are grad_output and weight, or grad_output and self */
+    {"aten::cudnn_convolution_backward_input", GS_FLOP_CONV, F_CUDNN_CONV_BWD_INPUT, 1, 2, -1, -1,
+     -1, -1},
+    {"aten::cudnn_convolution_backward_weight", GS_FLOP_CONV, F_CUDNN_CONV_BWD_WEIGHT, 1, 2, -1,
+     -1, -1, -1},
     /* (query, key, value, ...) as [B, H, S, D] */
     {"aten::scaled_dot_product_attention", GS_FLOP_ATTENTION, F_SDPA, 0, 1, -1, -1, -1, -1},
     {"aten::_scaled_dot_product_flash_attention", GS_FLOP_ATTENTION, F_SDPA, 0, 1, -1, -1, -1, -1},
@@ -349,6 +356,19 @@ static double conv_form_flops(const struct op_form *f, const char *dims, const c
         memcpy(spatial, (transposed ? x : out).d + 2, (size_t)ns * sizeof *spatial);
         return 2 * conv_flops(x, w, spatial, ns);
     }
+    if (f->form == F_CUDNN_CONV_BWD_INPUT || f->form == F_CUDNN_CONV_BWD_WEIGHT) {
+        /* one gradient, as many FLOPs as the forward, whose output is grad_output (x here). The
+         * weight's gradient needs the weight's size, an int list only Concrete Inputs records
+         * (argument 0); without it the operator is not counted. */
+        shape g = x;
+        if (f->form == F_CUDNN_CONV_BWD_WEIGHT) {
+            w.n = arg_ints(concrete, 0, w.d, MAX_DIMS);
+            if (w.n != g.n)
+                return 0;
+        }
+        memcpy(spatial, g.d + 2, (size_t)ns * sizeof *spatial);
+        return conv_flops(g, w, spatial, ns);
+    }
     if (transposed)
         memcpy(spatial, x.d + 2, (size_t)ns * sizeof *spatial);
     else if (!conv_out_spatial(x, w, concrete, f->stride, f->pad, f->dil, spatial))
@@ -374,7 +394,9 @@ enum gs_flop_kind gs_op_flops_compute(const char *name, const char *dims, const 
     case F_CONV:
     case F_CONV_T:
     case F_CONV_BWD:
-    case F_CUDNN_CONV_BWD: out->flops = conv_form_flops(f, dims, concrete); break;
+    case F_CUDNN_CONV_BWD:
+    case F_CUDNN_CONV_BWD_INPUT:
+    case F_CUDNN_CONV_BWD_WEIGHT: out->flops = conv_form_flops(f, dims, concrete); break;
     case F_SDPA:
     case F_SDPA_BWD:
     case F_KERNEL_ATTN:
