@@ -67,9 +67,12 @@ void gs_render_compute_text(FILE *out, int32_t rank, const gs_compute *c)
         putc('\n', out);
     }
     if (c->tc_share > 0 || c->eligible_share > 0) {
-        fprintf(out, "rank %" PRId32 ": Tensor Cores %.1f %% of kernel time; "
-                "Tensor-Core-eligible operators %.1f %%", rank, 100 * c->tc_share,
-                100 * (c->eligible_share > 0 ? c->eligible_share : 0));
+        fprintf(out, "rank %" PRId32 ": Tensor Cores %.1f %% of kernel time; ", rank,
+                100 * c->tc_share);
+        if (c->eligible_share < 0)
+            fputs("Tensor-Core-eligible operators - (no operator recorded)", out);
+        else
+            fprintf(out, "Tensor-Core-eligible operators %.1f %%", 100 * c->eligible_share);
         if (c->eligible_share > 0)
             fprintf(out, ", %.1f %% of theirs without Tensor Cores",
                     100 * c->eligible_unused_share);

@@ -16,8 +16,19 @@ const char *gs_severity_name(enum gs_severity s)
     return (unsigned)s <= GS_SEV_RISK ? names[s] : "?";
 }
 
+/* A share below 0 is the analyses' "not known from this trace" (a share is never negative):
+ * shown as "-" and written null, never as -100 %. */
+static bool unknown_share(const gs_rule_value *v)
+{
+    return v->unit == GS_UNIT_SHARE && v->value < 0;
+}
+
 static void fmt_value(char *buf, size_t size, const gs_rule_value *v)
 {
+    if (unknown_share(v)) {
+        snprintf(buf, size, "-");
+        return;
+    }
     switch ((enum gs_unit)v->unit) {
     case GS_UNIT_NS:
         gs_fmt_duration(buf, size, (int64_t)llround(v->value));
@@ -114,7 +125,10 @@ static void json_values(gs_json_writer *w, const char *key, const gs_rule_value 
     for (size_t i = 0; i < n; i++) {
         bool whole = v[i].unit == GS_UNIT_NS || v[i].unit == GS_UNIT_BYTES ||
                      v[i].unit == GS_UNIT_COUNT;
-        gs_json_put_fixed(w, v[i].name, v[i].value, whole ? 0 : 4);
+        if (unknown_share(&v[i]))
+            gs_json_put_null(w, v[i].name);
+        else
+            gs_json_put_fixed(w, v[i].name, v[i].value, whole ? 0 : 4);
     }
     gs_json_end(w);
 }

@@ -211,11 +211,32 @@ static void test_outer_without_shapes(void)
     gs_trace_delete(t);
 }
 
+/* Kernels launched inside no recorded operator (a capture without operators): whether their
+ * operators were Tensor-Core eligible is not known, -1, not 0 % (shown "-"). */
+static void test_without_operators(void)
+{
+    gs_trace *t = tb_new("noops.json", 0);
+    tb_device(t, 0, "NVIDIA H100 80GB HBM3", 80000000000ull, 132, 9, 0);
+    tb_api(t, "cudaLaunchKernel", 30, 40, 1);
+    tb_kernel(t, "nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT", 1000, 5000, 1);
+    gs_error err;
+    if (gs_trace_index(t, &err) != 0)
+        abort();
+    gs_trace_ctx ctx = tb_ctx(t, NULL);
+    gs_compute c;
+    CHECK(gs_compute_build(&ctx, &c, &err) == 0);
+    CHECK(NEAR(c.tc_share, 1.0));
+    CHECK(c.eligible_share == -1 && c.eligible_unused_share == -1);
+    gs_trace_ctx_free(&ctx);
+    gs_trace_delete(t);
+}
+
 int main(void)
 {
     test_formulas();
     test_peaks();
     test_step();
     test_outer_without_shapes();
+    test_without_operators();
     return check_done("test_flops");
 }

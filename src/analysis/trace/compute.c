@@ -104,6 +104,7 @@ static void count_flops(const gs_trace_ctx *c, uint32_t *root, flop_tally *tally
 
 typedef struct kernel_tally {
     gs_ns all, tc, under_flop_ops, eligible, eligible_tc, flop_ops_tc;
+    gs_ns under_ranges; /* launched inside a recorded operator or range */
 } kernel_tally;
 
 /* The plugin's rule: a kernel is eligible when the operator that launched it (the innermost) is
@@ -122,6 +123,7 @@ static void count_kernels(const gs_trace_ctx *c, const uint32_t *root, kernel_ta
         k->tc += tc ? d : 0;
         if (kn->op == GS_NONE)
             continue;
+        k->under_ranges += d;
         if (root[kn->op] != GS_NONE) {
             k->under_flop_ops += d;
             k->flop_ops_tc += tc ? d : 0;
@@ -208,9 +210,13 @@ int gs_compute_build(const gs_trace_ctx *c, gs_compute *out, gs_error *err)
     out->kernel_ns = (gs_ns)((double)kt.all / n);
     out->flop_op_share = share(kt.under_flop_ops, kt.all);
     out->tc_share = share(kt.tc, kt.all);
-    out->eligible_share = share(kt.eligible, kt.all);
-    out->eligible_unused_share = kt.eligible > 0 ? share(kt.eligible - kt.eligible_tc, kt.eligible)
-                                                 : (kt.all > 0 ? 0 : -1);
+    /* Eligibility is the launching operator's: unknown, not 0, when no kernel was launched
+     * inside a recorded operator (a capture without operators or NVTX ranges). */
+    bool ops_known = kt.under_ranges > 0;
+    out->eligible_share = ops_known ? share(kt.eligible, kt.all) : -1;
+    out->eligible_unused_share = !ops_known ? -1
+                                 : kt.eligible > 0 ? share(kt.eligible - kt.eligible_tc, kt.eligible)
+                                                   : 0;
     fill_peak(t, out);
     return 0;
 }
