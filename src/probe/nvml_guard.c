@@ -82,7 +82,6 @@ int gs_nvml_open_guarded(const char *library, int64_t wait_ns, const volatile si
         return gs_fail(err, GS_EXIT_ENV, "NVML not available: cannot start a thread: %s",
                        strerror(rc));
     }
-    pthread_detach(t);
     int64_t start = mono_ns(), end = wait_ns > 0 ? start + wait_ns : INT64_MAX;
     pthread_mutex_lock(&o->mu);
     while (!o->done && !(stop && *stop)) {
@@ -96,6 +95,12 @@ int gs_nvml_open_guarded(const char *library, int64_t wait_ns, const volatile si
     bool done = o->done;
     o->left = !done;
     pthread_mutex_unlock(&o->mu);
+    /* A thread that answered has only to return: joined, so that what it holds (dlerror's
+     * per-thread buffer) is freed before this process may exit. One left in NVML is let go. */
+    if (done)
+        pthread_join(t, NULL);
+    else
+        pthread_detach(t);
     if (!done)
         return gs_fail(err, GS_EXIT_ENV,
                        "NVML did not answer within %.1f s: nvmlInit_v2 or the first device "
