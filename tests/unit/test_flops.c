@@ -152,19 +152,27 @@ static gs_trace *gemm_trace(void)
     tb_kernel(t, "volta_sgemm_128x64_nn", 5000, 8000, 2);
     tb_kernel(t, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", 8000, 9000, 3);
     tb_kernel(t, "void at::native::vectorized_elementwise_kernel<4, add>", 9000, 10000, 4);
+    return t;
+}
+
+/* What compute gives over the default steps of t, a trace the test built (indexed here, deleted
+ * after). */
+static gs_compute compute_of(gs_trace *t)
+{
     gs_error err;
     if (gs_trace_index(t, &err) != 0)
         abort();
-    return t;
+    gs_trace_ctx ctx = tb_ctx(t, NULL);
+    gs_compute c;
+    CHECK(gs_compute_build(&ctx, &c, &err) == 0);
+    gs_trace_ctx_free(&ctx);
+    gs_trace_delete(t);
+    return c;
 }
 
 static void test_step(void)
 {
-    gs_trace *t = gemm_trace();
-    gs_trace_ctx ctx = tb_ctx(t, NULL); /* the default steps */
-    gs_error err;
-    gs_compute c;
-    CHECK(gs_compute_build(&ctx, &c, &err) == 0);
+    gs_compute c = compute_of(gemm_trace());
     double gemm = 2.0 * 128 * 256 * 64;
     CHECK_INT(c.counted_ops, 4);
     CHECK_INT(c.trace_flops_ops, 2);
@@ -184,8 +192,6 @@ static void test_step(void)
     CHECK(NEAR(c.eligible_share, 8000.0 / 9000.0));
     CHECK(NEAR(c.eligible_unused_share, 3000.0 / 8000.0));
     CHECK(NEAR(c.flop_op_share, 8000.0 / 9000.0));
-    gs_trace_ctx_free(&ctx);
-    gs_trace_delete(t);
 }
 
 /* An outer operator with a formula but no shapes (aten::linear recorded without them) does not
@@ -199,16 +205,9 @@ static void test_outer_without_shapes(void)
     tb_range(t, GS_RANGE_OP, "aten::addmm", 20, 290, "[[64], [128, 256], [256, 64], [], []]");
     tb_api(t, "cudaLaunchKernel", 30, 40, 1);
     tb_kernel(t, "nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT", 1000, 5000, 1);
-    gs_error err;
-    if (gs_trace_index(t, &err) != 0)
-        abort();
-    gs_trace_ctx ctx = tb_ctx(t, NULL);
-    gs_compute c;
-    CHECK(gs_compute_build(&ctx, &c, &err) == 0);
+    gs_compute c = compute_of(t);
     CHECK_INT(c.counted_ops, 1);
     CHECK(NEAR(c.flops_per_step, 2.0 * 128 * 256 * 64));
-    gs_trace_ctx_free(&ctx);
-    gs_trace_delete(t);
 }
 
 /* Kernels launched inside no recorded operator (a capture without operators): whether their
@@ -219,16 +218,9 @@ static void test_without_operators(void)
     tb_device(t, 0, "NVIDIA H100 80GB HBM3", 80000000000ull, 132, 9, 0);
     tb_api(t, "cudaLaunchKernel", 30, 40, 1);
     tb_kernel(t, "nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT", 1000, 5000, 1);
-    gs_error err;
-    if (gs_trace_index(t, &err) != 0)
-        abort();
-    gs_trace_ctx ctx = tb_ctx(t, NULL);
-    gs_compute c;
-    CHECK(gs_compute_build(&ctx, &c, &err) == 0);
+    gs_compute c = compute_of(t);
     CHECK(NEAR(c.tc_share, 1.0));
     CHECK(c.eligible_share == -1 && c.eligible_unused_share == -1);
-    gs_trace_ctx_free(&ctx);
-    gs_trace_delete(t);
 }
 
 int main(void)
