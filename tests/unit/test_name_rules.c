@@ -138,6 +138,18 @@ static void test_gpu_groups(void)
     CHECK_INT(judge(GS_NAME_TENSOR_CORE, "fmha_cutlassF_f32_aligned_64x64_rf_sm80"), 0);
     CHECK_INT(judge(GS_NAME_TENSOR_CORE, "fmha_cutlassF_bf16_aligned_64x64_rf_sm80"), 1);
     CHECK_INT(judge(GS_NAME_TENSOR_CORE, "nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT"), 1);
+    /* AMD: Tensile/hipBLASLt GEMMs with an MFMA instruction, AOTriton's attention; bf16 in */
+    static const char tensile_bf16[] =
+        "Cijk_Alik_Bljk_B_BS_BH_Bias_HA_S_SAV_UserArgs_MT256x128x64_MI16x16x1_SN_LDSB1_AFC1";
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, tensile_bf16), 1);
+    CHECK_INT(judge(GS_NAME_LOW_PRECISION, tensile_bf16), 1);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "Cijk_Ailk_Bljk_BBS_BH_Bias_HAS_SAV_MT64x64x64_MI32x32x8x1_SN"), 1);
+    CHECK_INT(judge(GS_NAME_LOW_PRECISION, "Cijk_Ailk_Bljk_BBS_BH_Bias_HAS_SAV_MT64x64x64_MI32x32x8x1"), 1);
+    CHECK_INT(judge(GS_NAME_LOW_PRECISION, "Cijk_Ailk_Bljk_SB_Bias_AS_SAV_UserArgs_MT16x16x128"), 0);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "Cijk_Ailk_Bljk_SB_Bias_AS_SAV_UserArgs_MT16x16x128_MIAV0"), 0);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "attn_fwd"), 1);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "bwd_kernel_dk_dv"), 1);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "attn_fwd_helper"), 0);
     CHECK_INT(judge(GS_NAME_TENSOR_CORE_PLUGIN, "nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT"),
               0);
     CHECK_INT(judge(GS_NAME_TENSOR_CORE, "volta_sgemm_128x64_nn"), 0);

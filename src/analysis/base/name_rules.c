@@ -112,6 +112,12 @@ static const name_rule rules[] = {
     FLAG(TENSOR_CORE, CONTAINS, "flash::compute_attn"), FLAG(TENSOR_CORE, CONTAINS, "fmha"),
     {GS_NAME_TENSOR_CORE, BOTH, "cudnn", "_sdpa_", 1},
     FLAG(TENSOR_CORE, CONTAINS, "hgemm"),
+    /* AMD's matrix cores (ROCm): Tensile/hipBLASLt GEMMs name their MFMA instruction
+     * (Cijk_..._MI16x16x1_...; a kernel without one has no MI token), AOTriton's flash attention
+     * (PyTorch's ROCm SDPA) names its kernels attn_fwd, bwd_kernel_dk_dv, bwd_kernel_dq. */
+    FLAG(TENSOR_CORE, TOKEN_PREFIX, "mi4x"), FLAG(TENSOR_CORE, TOKEN_PREFIX, "mi16x"),
+    FLAG(TENSOR_CORE, TOKEN_PREFIX, "mi32x"), FLAG(TENSOR_CORE, EXACT, "attn_fwd"),
+    FLAG(TENSOR_CORE, PREFIX, "bwd_kernel_dk_dv"), FLAG(TENSOR_CORE, PREFIX, "bwd_kernel_dq"),
 #define LOW_PRECISION_GEMM(p)                                                                      \
     {GS_NAME_TENSOR_CORE, WORD_WITH, "gemm", p, 1}, {GS_NAME_TENSOR_CORE, WORD_WITH, "bmm", p, 1}
     LOW_PRECISION_GEMM("e4m3"), LOW_PRECISION_GEMM("e5m2"), LOW_PRECISION_GEMM("e2m1"),
@@ -132,6 +138,12 @@ static const name_rule rules[] = {
     FLAG(LOW_PRECISION, CONTAINS_CI, "h1688"), FLAG(LOW_PRECISION, CONTAINS_CI, "h16816"),
     FLAG(LOW_PRECISION, CONTAINS_CI, "fp4"), FLAG(LOW_PRECISION, CONTAINS_CI, "e2m1"),
     FLAG(LOW_PRECISION, CONTAINS_CI, "mxf"),
+    /* Tensile's data types, one letter each after the index names (H half, B bfloat16, S
+     * single): Cijk_Alik_Bljk_B_BS_..., Cijk_Ailk_Bljk_BBS_..., Cijk_..._HHS_... */
+    {GS_NAME_LOW_PRECISION, PREFIX_CONTAINS, "Cijk_", "_B_BS_", 1},
+    {GS_NAME_LOW_PRECISION, PREFIX_CONTAINS, "Cijk_", "_BBS_", 1},
+    {GS_NAME_LOW_PRECISION, PREFIX_CONTAINS, "Cijk_", "_H_HS_", 1},
+    {GS_NAME_LOW_PRECISION, PREFIX_CONTAINS, "Cijk_", "_HHS_", 1},
     NOT(CONV_KERNEL, CONTAINS_CI, "_sdpa_"),
     FLAG(CONV_KERNEL, TOKEN, "conv"), FLAG(CONV_KERNEL, TOKEN_PREFIX, "convol"),
     FLAG(CONV_KERNEL, CONTAINS_CI, "fprop"),

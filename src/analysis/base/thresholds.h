@@ -139,6 +139,11 @@
  * converting the model is not worth its risk). */
 #define GS_TH_TC_UNUSED_SHARE 0.2
 #define GS_TH_TC_UNUSED_STEP 0.05
+/* The gain estimated for moving those kernels to Tensor Cores: they run this many times faster.
+ * NVIDIA's "Automatic Mixed Precision for Deep Learning" page gives up to 3x for whole models on
+ * Volta and Turing; the peak ratios (V100: 125 fp16 against 15.7 fp32 TFLOP/s) are far above what
+ * kernels that were not at the fp32 peak gain, so the lower, published figure stands for all. */
+#define GS_TH_TC_SPEEDUP 3.0
 
 /* Low MFU on a GEMM-dominated step (doc/diagnosis.md): at least GS_TH_GEMM_DOMINATED of the
  * kernel time is in operators with a FLOPs formula (matrix multiplies, convolutions, attention)

@@ -259,7 +259,8 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
 static const struct {
     uint32_t has, lacks;
 } gpu_needs[GS_GPU__COUNT] = {
-    [GS_GPU_BF16] = {GS_TC_BF16 | GS_TC_TF32, 0},
+    [GS_GPU_BF16] = {GS_TC_BF16, 0},
+    [GS_GPU_TF32] = {GS_TC_TF32, 0},
     [GS_GPU_FP16_ONLY] = {GS_TC_FP16, GS_TC_BF16},
     [GS_GPU_FP8] = {GS_TC_FP8, 0},
 };
@@ -272,9 +273,9 @@ static int gpu_can(const gs_diag_inputs *in, uint8_t need, gs_strbuf *why)
 {
     if (need == GS_GPU_ANY || need >= GS_GPU__COUNT)
         return APPLIES;
-    const gs_gpu_caps *g = gs_gpu_caps_find(in->compute_major, in->compute_minor);
+    const gs_gpu_caps *g = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
     if (!g) {
-        if (need == GS_GPU_BF16 || need == GS_GPU_FP16_ONLY)
+        if (need == GS_GPU_BF16 || need == GS_GPU_TF32 || need == GS_GPU_FP16_ONLY)
             return ALTERNATIVE; /* the by-GPU action says both */
         if (in->compute_major)
             gs_strbuf_appendf(why, "compute capability %d.%d is not in gpuscope's table",

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/gpu_caps.h"
 #include "analysis/base/intervals.h"
 
 static double per_step(double total, size_t nkept)
@@ -210,6 +211,8 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
     out->tensor_core_share = measure_tensor_core_share(c);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
     out->compute_minor = t->devices.n ? t->devices.v[0].compute_minor : 0;
+    out->gpu_vendor = t->devices.n ? gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name))
+                                   : GS_VENDOR_NVIDIA;
     gs_diag_compute_inputs(NULL, out);
     gs_diag_straggler_inputs(&t->id, src->stragglers, out);
     if (gs_trace_facts_build(c, &out->facts, err) != 0)

@@ -111,7 +111,7 @@ static const gs_rule rules[] = {
     {"compute_bound", "GPU compute",
      "doc/diagnosis.md#thresholds (compute kernels >= 90 % of the step)", diag_rule_compute,
      {{"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
-       "Cores; allow TF32 for the rest",
+       "Cores",
        GS_WHEN_FULL_PRECISION, GS_GPU_BF16},
       {"mixed precision (torch.autocast with float16; torch.amp.GradScaler when training) so "
        "matmuls and convolutions use Tensor Cores",
@@ -136,7 +136,7 @@ static const gs_rule rules[] = {
        GS_WHEN_ALWAYS, GS_GPU_BF16},
       {"for fp32: torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 "
        "= True (or torch.set_float32_matmul_precision(\"high\"))",
-       GS_WHEN_ALWAYS, GS_GPU_BF16},
+       GS_WHEN_ALWAYS, GS_GPU_TF32},
       {"mixed precision: torch.autocast(\"cuda\", dtype=torch.float16) around the forward pass; "
        "when training, scale the loss with torch.amp.GradScaler(\"cuda\")",
        GS_WHEN_ALWAYS, GS_GPU_FP16_ONLY},

@@ -415,6 +415,28 @@ void diag_rule_straggler(const gs_diag_inputs *in, gs_finding *f)
         100 * GS_TH_STRAGGLER_WAIT_SHARE);
 }
 
+/* What faster kernels would gain (doc/diagnosis.md, "The gain at stake, and the order"): the
+ * eligible kernels without Tensor Cores GS_TH_TC_SPEEDUP x faster, and the FLOP-counted kernels
+ * brought up to GS_TH_LOW_MFU of the peak. 0 when the trace does not tell. */
+static gs_ns tensor_core_gain(const gs_diag_inputs *in)
+{
+    const gs_gpu_caps *gpu = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
+    if (in->tc_unused_share < 0 || in->tc_eligible_share < 0 || (gpu && !gpu->tensor_core))
+        return 0;
+    double unused = in->tc_unused_share * in->tc_eligible_share * (double)in->kernel_ns;
+    return (gs_ns)(unused * (1.0 - 1.0 / GS_TH_TC_SPEEDUP));
+}
+
+static gs_ns mfu_gain(const gs_diag_inputs *in)
+{
+    if (in->mfu < 0 || in->flop_op_share < 0 || in->mfu >= GS_TH_LOW_MFU)
+        return 0;
+    /* the same FLOPs at GS_TH_LOW_MFU of the peak take mfu / GS_TH_LOW_MFU of the step */
+    double flop_ns = in->flop_op_share * (double)in->kernel_ns;
+    double at_target = in->mfu / GS_TH_LOW_MFU * (double)in->step_ns;
+    return flop_ns > at_target ? (gs_ns)(flop_ns - at_target) : 0;
+}
+
 /* Busy means compute kernels: collectives keep the GPU "utilized" while it waits on the network,
  * so the TensorBoard plugin's utilization (all kernels) would call a communication-bound step
  * compute-bound. The Kernel category of the breakdown holds compute kernels only. */
@@ -430,6 +452,10 @@ void diag_rule_compute(const gs_diag_inputs *in, gs_finding *f)
     bool fires = busy >= GS_TH_UTIL_BUSY;
     set_stake(in, f, fires ? in->kernel_ns : 0, false);
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
+    /* its actions make kernels faster: the larger of the two estimates of that */
+    gs_ns tc = tensor_core_gain(in), mfu = mfu_gain(in);
+    if (fires)
+        set_gain(in, f, tc >= mfu ? tc : mfu, tc >= mfu ? GS_GAIN_TENSOR_CORES : GS_GAIN_MFU_TARGET);
     EVIDENCE(f,
              "compute kernels run %.0f %% of the step; %.0f %% of kernel time is in Tensor "
              "Core kernels: only faster kernels make the step faster",
@@ -452,7 +478,7 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
     add_threshold(f, "tc_eligible_unused_share", GS_TH_TC_UNUSED_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "unused_step_share", GS_TH_TC_UNUSED_STEP, GS_UNIT_SHARE);
     /* a GPU the capability table knows to have no Tensor Cores (before Volta) has nothing to use */
-    const gs_gpu_caps *gpu = gs_gpu_caps_find(in->compute_major, in->compute_minor);
+    const gs_gpu_caps *gpu = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
     bool no_tensor_cores = gpu && !gpu->tensor_core;
     bool known = unused >= 0 && eligible >= 0 && !no_tensor_cores;
     gs_ns at_stake = known ? (gs_ns)(unused * eligible * (double)in->kernel_ns) : 0;
@@ -460,6 +486,8 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
                  share(in, at_stake) >= GS_TH_TC_UNUSED_STEP;
     set_stake(in, f, fires ? at_stake : 0, false);
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
+    if (fires)
+        set_gain(in, f, tensor_core_gain(in), GS_GAIN_TENSOR_CORES);
     if (!known) {
         EVIDENCE(f, "no Tensor-Core-eligible operator with kernels%s",
                  no_tensor_cores ? " (a GPU without Tensor Cores)" : "");
@@ -476,8 +504,8 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
 }
 
 /* Most kernel time in matrix multiplies, convolutions and attention, yet far below the GPU's
- * peak: the kernels are small, badly shaped or waiting on memory. No time bound: what a better
- * kernel would save is not known from the trace. */
+ * peak: the kernels are small, badly shaped or waiting on memory. No time bound; the gain is
+ * estimated as those kernels reaching the rule's own threshold of the peak. */
 void diag_rule_low_mfu(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
@@ -496,6 +524,8 @@ void diag_rule_low_mfu(const gs_diag_inputs *in, gs_finding *f)
     }
     bool fires = in->flop_op_share >= GS_TH_GEMM_DOMINATED && in->mfu < GS_TH_LOW_MFU;
     f->severity = fires ? GS_SEV_FINDING : GS_SEV_NONE;
+    if (fires)
+        set_gain(in, f, mfu_gain(in), GS_GAIN_MFU_TARGET);
     EVIDENCE(f, "matrix multiplies, convolutions and attention take %.0f %% of kernel time, and "
              "the step reaches %.1f %% of the GPU's dense peak (MFU)",
              100 * in->flop_op_share, 100 * in->mfu);

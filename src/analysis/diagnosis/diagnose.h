@@ -48,6 +48,7 @@ typedef struct gs_diag_inputs {
     /* The first GPU's compute capability, 0.0 when the trace does not record it: which
      * precisions its Tensor Cores take (analysis/base/gpu_caps.h) decides the advice. */
     int32_t compute_major, compute_minor;
+    int32_t gpu_vendor; /* enum gs_gpu_vendor, from the device's name: whose numbering */
     /* Compute use (doc/flops.md), -1 when unknown: model FLOPs utilization against the GPU's
      * dense peak, the share of kernel time launched by operators with a FLOPs formula (GEMM,
      * convolution, attention), and of the kernel time of Tensor-Core-eligible operators the
@@ -117,10 +118,11 @@ enum gs_action_when {
  * the capability table analysis/base/gpu_caps.h), beside the trace condition above. */
 enum gs_action_gpu {
     GS_GPU_ANY,
-    GS_GPU_BF16,      /* bf16 and TF32 Tensor Cores: compute capability 8.0 or later */
+    GS_GPU_BF16,      /* bf16 Tensor Cores: NVIDIA compute capability 8.0 or later, AMD MI300 */
     GS_GPU_FP16_ONLY, /* fp16 Tensor Cores without bf16 or TF32: Volta, Turing (7.x) */
     GS_GPU_FP8,       /* fp8 Tensor Cores: Ada (8.9), Hopper (9.0) and later */
     GS_GPU_UNKNOWN,   /* the trace does not record the compute capability */
+    GS_GPU_TF32,      /* TF32 Tensor Cores: NVIDIA compute capability 8.0 or later */
     GS_GPU__COUNT
 };
 
@@ -138,12 +140,28 @@ typedef struct gs_chosen_action {
 
 typedef struct gs_rule gs_rule;
 
+/* How a finding's gain is estimated (doc/diagnosis.md, "The gain at stake, and the order"). */
+enum gs_gain_basis {
+    GS_GAIN_NONE,         /* no step time: a risk, a note, or nothing known to speed up */
+    GS_GAIN_REMOVED,      /* the time at stake, removed entirely: an upper bound */
+    GS_GAIN_TENSOR_CORES, /* the eligible kernels without Tensor Cores, GS_TH_TC_SPEEDUP x faster */
+    GS_GAIN_MFU_TARGET,   /* the FLOP-counted kernels brought up to GS_TH_LOW_MFU of the peak */
+    GS_GAIN__COUNT
+};
+
 typedef struct gs_finding {
     const gs_rule *rule;
     uint8_t severity; /* enum gs_severity */
     gs_ns at_stake_ns;     /* step time the cause costs, per step */
     double at_stake_share; /* of the mean step */
     double speedup_bound;  /* step / (step - at stake); 0 when not a time bound */
+    /* What the step would gain per step if the finding's actions worked, as estimated by
+     * gain_basis (enum gs_gain_basis); the verdict is ordered by it. For a time bound it is the
+     * time at stake; for the kernel-speed rules an estimate of faster kernels. */
+    gs_ns gain_ns;
+    double gain_share;       /* of the mean step */
+    double gain_speedup;     /* step / (step - gain); 0 without a gain */
+    uint8_t gain_basis;
     /* A host-side finding's part that the profiler's estimated cost explains, taken off its time
      * at stake (whose share and bound are then of the step without it), and the share of the
      * recorded step it had before (equal to at_stake_share when nothing was taken off). */
@@ -172,7 +190,7 @@ struct gs_rule {
 typedef struct gs_diagnosis {
     gs_finding *findings; /* one per rule, in rule-table order */
     size_t n;
-    size_t *order; /* fired findings first, risks then bottlenecks by time at stake */
+    size_t *order; /* fired findings first: risks, then bottlenecks and findings by gain, notes */
     size_t nfired;
 } gs_diagnosis;
 
@@ -190,6 +208,9 @@ int gs_choose_actions(const gs_diag_inputs *in, gs_finding *f);
  * (GS_TH_PROFILER_COST_SHARE of the step). */
 bool gs_profiler_cost_noticeable(const gs_diag_inputs *in);
 void gs_diagnosis_free(gs_diagnosis *d);
+
+/* "removed", "tensor_cores", "mfu_target", "none": JSON's gain_basis. */
+const char *gs_gain_basis_name(uint8_t basis);
 
 /* Tells the debug log (common/log.h) each rule's decision; gs_diagnose calls it when -v is on. */
 void gs_diagnosis_log(const gs_diag_inputs *in, const gs_diagnosis *d);

@@ -107,6 +107,7 @@ static const gs_gsum_field input_fields[] = {
     {"tensor_core_share", GS_F_DBL, I(tensor_core_share), 0},
     {"compute_major", GS_F_I32, I(compute_major), 0},
     {"compute_minor", GS_F_I32, I(compute_minor), 0}, /* absent in earlier files: reads as 0 */
+    {"gpu_vendor", GS_F_I32, I(gpu_vendor), 0}, /* absent in earlier files: 0, NVIDIA */
 };
 #undef I
 
