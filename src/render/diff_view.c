@@ -195,9 +195,9 @@ static void put_setup_lines(FILE *out, const gs_diff *d)
         char cost[GS_SIDES][GS_UNIT_BUF];
         gs_fmt_duration(cost[GS_SIDE_BASE], sizeof cost[0], w->cost[GS_SIDE_BASE]);
         gs_fmt_duration(cost[GS_SIDE_NEW], sizeof cost[1], w->cost[GS_SIDE_NEW]);
-        fprintf(out, "  %-22s BASE %s, NEW %s per kept step (estimated: doc/diagnosis.md); the "
-                "verdict rests on the GPU work\n", "own host time", cost[GS_SIDE_BASE],
-                cost[GS_SIDE_NEW]);
+        fprintf(out, "  %-22s BASE %s, NEW %s per kept step (estimated: doc/diagnosis.md)%s\n",
+                "own host time", cost[GS_SIDE_BASE], cost[GS_SIDE_NEW],
+                gs_diff_on_gpu_work(d) ? "; the verdict rests on the GPU work" : "");
     }
     for (int c = 0; c < GS_REC__COUNT; c++)
         if (!s->comparable[c])
