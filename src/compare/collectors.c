@@ -46,7 +46,8 @@ static int compare_gpu_work(const gs_trace_ctx *const ctx[GS_SIDES],
                                       GS_BOOT_SEED, &out->gpu_ci);
     if (rc == 0)
         rc = gs_mann_whitney(work[0], n[0], work[1], n[1], &out->gpu_mw);
-    out->has_ci = rc == 0;
+    /* A median step without GPU work on BASE gives no change in percent: nothing to rest on. */
+    out->has_ci = rc == 0 && out->gpu_ci.base_med > 0;
     out->gpu_significant = out->has_ci && (out->gpu_ci.diff_lo > 0 || out->gpu_ci.diff_hi < 0);
     free(work[0]);
     free(work[1]);

@@ -20,7 +20,8 @@
 #include "compare/match.h"
 
 typedef struct gs_collector_change {
-    bool has_ci;                /* the interval and test below are valid */
+    bool has_ci;                /* the interval and test below are valid: enough kept steps,
+                                 * and GPU work in BASE's median step */
     gs_boot_ci gpu_ci;          /* GPU work per kept step: medians, change and its interval */
     gs_mw gpu_mw;
     bool gpu_significant;       /* the interval excludes 0 */
