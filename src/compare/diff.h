@@ -7,7 +7,9 @@
  * time is compared per pair; the verdict is the pair with the strongest evidence of a slowdown
  * (the highest lower bound of its interval), so a CI gate catches one slow rank among many. The
  * breakdown is averaged over the pairs; kernels, operators and memory sum the paired traces.
- * Traces with no partner are counted and left out. */
+ * Traces with no partner are counted and left out. When the two sides were recorded differently
+ * (another collector, or its options), the verdict rests on the GPU work per kept step instead,
+ * with the step-time change set against the collectors' own cost (compare/collectors.h). */
 #ifndef GS_COMPARE_DIFF_H
 #define GS_COMPARE_DIFF_H
 

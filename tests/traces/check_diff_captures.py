@@ -21,7 +21,8 @@ import os
 import subprocess
 import sys
 
-CAPTURES = os.environ.get("GS_GPU_CAPTURES", "../shared/gpu-captures")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CAPTURES = os.environ.get("GS_GPU_CAPTURES") or os.path.join(REPO, "..", "shared", "gpu-captures")
 GST, TWIN = "gpt2_train.gst", "gpt2_train_torchprofiler.json.gz"
 PLAIN, NVTX = "resnet50_unmodified.gst", "resnet50_emit_nvtx.gst"
 errors = []
