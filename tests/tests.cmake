@@ -188,6 +188,12 @@ set_tests_properties(monitor.starvation PROPERTIES TIMEOUT 120)
 add_test(NAME traces.captures
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_captures.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# diff across collectors on the captures (tests/traces/check_diff_captures.py: the .gst and
+# torch.profiler twins, and with emit_nvtx against without, are judged on their GPU work, the same,
+# with the step-time change set against the collectors' own cost).
+add_test(NAME traces.diff_captures
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_diff_captures.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.diff_captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # The name rules on real traces where letters were read as words (tests/traces/check_name_rules.py:
 # PyTorch's lambda kernels are no LAMB optimizer, cuDNN's convert and SDPA kernels no convolution).
 add_test(NAME traces.name_rules
