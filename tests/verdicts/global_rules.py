@@ -10,7 +10,7 @@ GPU_WORDS = (
     (("bfloat16", "bf16", "tf32"), 8.0),
     (("fp8", "float8", "transformer engine", "e4m3"), 8.9),
     (("fp4", "mxfp"), 10.0),
-    (("autocast", "tensor core", "gradscaler"), 7.0),
+    (("autocast", "tensor core", "tensor-core", "gradscaler"), 7.0),
 )
 # What only a training step has: optimizers, gradients, loss scaling, DDP's buckets, activation
 # checkpointing, and any action that says it is for training.
