@@ -34,7 +34,7 @@ from global_rules import global_problems  # noqa: E402
 MIRRORS = os.environ.get("GS_MIRRORS", "/work/.mirror")
 # Another folder of cases: tests/verdicts/test_check_verdicts.py checks the runner on its own.
 CASES = os.environ.get("GS_VERDICT_CASES", os.path.join(HERE, "cases"))
-KEYS = {"trace", "args", "gpu", "stack", "workload", "first_finding", "findings_must",
+KEYS = {"trace", "also", "rank", "args", "gpu", "stack", "workload", "first_finding", "findings_must",
         "findings_must_not", "actions_must", "actions_must_not", "why", "pending"}
 STACKS = ("eager", "compile", "cuda-graphs", "fp8", "ep")
 WORKLOADS = ("training", "inference", "decode")
@@ -53,9 +53,8 @@ def mirror_git_dir(repo):
     return None
 
 
-def materialize(case, tmp):
+def materialize(trace, tmp):
     """The trace file to read, made in tmp when generated or read from a mirror."""
-    trace = case["trace"]
     if trace.startswith("gen:"):
         return stack_rewrite.make(trace[4:], tmp)
     if trace.startswith("github:"):
@@ -64,7 +63,7 @@ def materialize(case, tmp):
         git_dir = mirror_git_dir(repo)
         if git_dir is None:
             raise Skip(f"no fetched mirror of {repo} under {MIRRORS}")
-        out = os.path.join(tmp, os.path.basename(path))
+        out = os.path.join(tmp, f"{len(os.listdir(tmp))}_{os.path.basename(path)}")
         with open(out, "wb") as f:
             r = subprocess.run(["git", "--git-dir", git_dir, "show", (commit or "HEAD") + ":" + path],
                                stdout=f,
@@ -78,12 +77,17 @@ def materialize(case, tmp):
     return path
 
 
-def run_report(exe, case, path):
-    cmd = [exe, "report", "--format", "json"] + case.get("args", []) + [path]
+def run_report(exe, case, paths):
+    """The diagnosis of the case's rank (the first rank when it names none): the other traces
+    of "also" are the other ranks of the same run, read together for the cross-rank rules."""
+    cmd = [exe, "report", "--format", "json"] + case.get("args", []) + paths
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"exit {out.returncode}: {out.stderr.strip()[:300]}")
-    return json.loads(out.stdout)["diagnosis"][0]
+    diagnosis = json.loads(out.stdout)["diagnosis"]
+    if "rank" not in case:
+        return diagnosis[0]
+    return next(d for d in diagnosis if d["rank"] == case["rank"])
 
 
 def kernel_names(exe, path):
@@ -117,12 +121,13 @@ def check_case(exe, name, case):
     """(status, text): status ok, fail, pending or skip."""
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            path = materialize(case, tmp)
+            paths = [materialize(t, tmp) for t in [case["trace"]] + case.get("also", [])]
         except Skip as e:
             return "skip", str(e)
+        path = paths[0]
         try:
-            diag = run_report(exe, case, path)
-        except (RuntimeError, ValueError, KeyError, IndexError) as e:
+            diag = run_report(exe, case, paths)
+        except (RuntimeError, ValueError, KeyError, IndexError, StopIteration) as e:
             problems = [f"report failed: {e}"]
         else:
             problems = expected_problems(case, diag)
