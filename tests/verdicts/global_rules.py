@@ -1,8 +1,8 @@
 """What no verdict may advise, whatever the case expects (tests/verdicts/README.md): an action
 the GPU cannot run (doc/diagnosis.md, "What the GPU can run": bf16 and TF32 from compute
 capability 8.0, FP8 from 8.9, FP4 from 10.0, no Tensor Cores before 7.0; FP8 and FP4 never on a
-GPU the trace does not name), training-only advice on inference, pipeline advice without
-send/recv, channels_last without a convolution."""
+GPU the trace does not name), a workload read wrong, training-only advice on inference, pipeline
+advice without send/recv, channels_last without a convolution."""
 import re
 
 # (words an action may not hold, the compute capability that can run them); matched without case
@@ -44,9 +44,18 @@ def gpu_problems(cc, actions):
     return problems
 
 
+def workload_problems(case, diag):
+    """The workload the report says it read (its context) is the case's: training, or not
+    (inference and decode, which the advice treats alike)."""
+    said = (diag.get("context") or {}).get("workload")
+    if said is None or (said == "training") == (case["workload"] == "training"):
+        return []
+    return [f"global: the report reads the workload as {said}, the trace is {case['workload']}"]
+
+
 def global_problems(case, diag, kernels_csv):
     actions = [a for f in diag["verdict"] for a in f["actions"]]
-    problems = gpu_problems(compute_capability(case["gpu"]), actions)
+    problems = gpu_problems(compute_capability(case["gpu"]), actions) + workload_problems(case, diag)
     if case["workload"] in ("inference", "decode"):
         for a in actions:
             hit = next((w for w in TRAINING_WORDS if w in a.lower()), None)
