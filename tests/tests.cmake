@@ -234,7 +234,7 @@ set_tests_properties(traces.gpu_advice PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 30
 # a fake gpuscope (tests/verdicts/test_check_verdicts.py).
 add_test(NAME verdicts.corpus
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/verdicts/check_verdicts.py $<TARGET_FILE:gpuscope>)
-set_tests_properties(verdicts.corpus PROPERTIES TIMEOUT 300 PROCESSORS 2)
+set_tests_properties(verdicts.corpus PROPERTIES TIMEOUT 600 PROCESSORS 2)
 add_test(NAME verdicts.runner
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/verdicts/test_check_verdicts.py)
 set_tests_properties(verdicts.runner PROPERTIES TIMEOUT 60)
