@@ -34,8 +34,8 @@ from global_rules import global_problems  # noqa: E402
 MIRRORS = os.environ.get("GS_MIRRORS", "/work/.mirror")
 # Another folder of cases: tests/verdicts/test_check_verdicts.py checks the runner on its own.
 CASES = os.environ.get("GS_VERDICT_CASES", os.path.join(HERE, "cases"))
-KEYS = {"trace", "also", "rank", "args", "gpu", "stack", "workload", "first_finding", "findings_must",
-        "findings_must_not", "actions_must", "actions_must_not", "why", "pending"}
+KEYS = {"trace", "also", "rank", "args", "gpu", "stack", "workload", "first_finding",
+        "findings_must", "findings_must_not", "actions_must", "actions_must_not", "why", "pending"}
 STACKS = ("eager", "compile", "cuda-graphs", "fp8", "ep")
 WORKLOADS = ("training", "inference", "decode")
 
@@ -48,7 +48,8 @@ def mirror_git_dir(repo):
     """The fetched mirror's git directory: /work/.mirror/OWNER+REPO/..., wherever fetch put it."""
     base = os.path.join(MIRRORS, repo.replace("/", "+"))
     for path in [base] + sorted(glob.glob(os.path.join(base, "**"), recursive=True)):
-        if os.path.isfile(os.path.join(path, "HEAD")) and os.path.isdir(os.path.join(path, "objects")):
+        if os.path.isfile(os.path.join(path, "HEAD")) \
+                and os.path.isdir(os.path.join(path, "objects")):
             return path
     return None
 
@@ -65,9 +66,8 @@ def materialize(trace, tmp):
             raise Skip(f"no fetched mirror of {repo} under {MIRRORS}")
         out = os.path.join(tmp, f"{len(os.listdir(tmp))}_{os.path.basename(path)}")
         with open(out, "wb") as f:
-            r = subprocess.run(["git", "--git-dir", git_dir, "show", (commit or "HEAD") + ":" + path],
-                               stdout=f,
-                               stderr=subprocess.PIPE)
+            r = subprocess.run(["git", "--git-dir", git_dir, "show",
+                                (commit or "HEAD") + ":" + path], stdout=f, stderr=subprocess.PIPE)
         if r.returncode != 0:
             raise Skip(f"{path} not in {repo}'s mirror: {r.stderr.decode().strip()}")
         return out

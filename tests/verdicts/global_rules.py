@@ -55,7 +55,8 @@ def workload_problems(case, diag):
 
 def global_problems(case, diag, kernels_csv):
     actions = [a for f in diag["verdict"] for a in f["actions"]]
-    problems = gpu_problems(compute_capability(case["gpu"]), actions) + workload_problems(case, diag)
+    problems = gpu_problems(compute_capability(case["gpu"]), actions)
+    problems += workload_problems(case, diag)
     if case["workload"] in ("inference", "decode"):
         for a in actions:
             hit = next((w for w in TRAINING_WORDS if w in a.lower()), None)
