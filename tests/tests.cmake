@@ -233,3 +233,14 @@ set_tests_properties(traces.context PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME traces.gpu_advice
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_gpu_advice.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.gpu_advice PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The verdict corpus: the verdict on every real trace and capture of ../shared (skipped when absent),
+# on public traces fetched under /work/.mirror (skipped when absent) and on generated traces for each
+# GPU generation and stack, against one hand-written expected verdict per case, plus the advice no
+# GPU, workload or parallelism allows (tests/verdicts/README.md); and the runner's own judgement on
+# a fake gpuscope (tests/verdicts/test_check_verdicts.py).
+add_test(NAME verdicts.corpus
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/verdicts/check_verdicts.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(verdicts.corpus PROPERTIES TIMEOUT 600 PROCESSORS 2)
+add_test(NAME verdicts.runner
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/verdicts/test_check_verdicts.py)
+set_tests_properties(verdicts.runner PROPERTIES TIMEOUT 60)
