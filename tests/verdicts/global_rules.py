@@ -2,7 +2,9 @@
 the GPU cannot run (doc/diagnosis.md, "What the GPU can run": bf16 and TF32 from compute
 capability 8.0, FP8 from 8.9, FP4 from 10.0, no Tensor Cores before 7.0; FP8 and FP4 never on a
 GPU the trace does not name), a workload read wrong, training-only advice on inference, pipeline
-advice without send/recv, channels_last without a convolution."""
+advice without send/recv, channels_last without a convolution. An AMD GPU is read by its GFX
+version: gfx942 (MI300) takes bf16 and FP8 on its matrix cores, not TF32; gfx90a (MI200) is
+judged as a GPU the trace does not name."""
 import re
 
 # (words an action may not hold, the compute capability that can run them); matched without case
@@ -22,11 +24,24 @@ CONV = re.compile(r"conv|fprop|dgrad|wgrad|implicit_gemm|winograd", re.I)
 CC = re.compile(r"\b(\d+\.\d+)\b")
 
 
+# The NVIDIA capability whose advice an AMD GPU's matrix cores can take, by GFX version, with the
+# words that capability allows but the AMD GPU does not (doc/diagnosis.md, AMD's rows).
+AMD_AS = {"gfx942": (8.9, ("tf32",)), "gfx950": (10.0, ("tf32",))}
+
+
 def compute_capability(gpu):
-    """The case's "gpu" ("Volta 7.0", "NVIDIA H100 9.0") as a number; None when not an NVIDIA
-    GPU with a known compute capability (AMD, MTIA, unknown)."""
+    """The case's "gpu" ("Volta 7.0", "NVIDIA H100 9.0") as a number; None when not a GPU with a
+    known compute capability (MTIA, unknown, an AMD GPU not in AMD_AS)."""
+    if gpu.startswith("AMD"):
+        return next((cc for arch, (cc, _) in AMD_AS.items() if arch in gpu), None)
     m = CC.search(gpu)
-    return float(m.group(1)) if m and not gpu.startswith(("AMD", "MTIA", "unknown")) else None
+    return float(m.group(1)) if m and not gpu.startswith(("MTIA", "unknown")) else None
+
+
+def amd_problems(gpu, actions):
+    lacks = next((words for arch, (_, words) in AMD_AS.items() if arch in gpu), ())
+    return [f"global: {w!r} on {gpu}: {a[:80]!r}" for a in actions for w in lacks
+            if w in a.lower()]
 
 
 def gpu_problems(cc, actions):
@@ -56,6 +71,7 @@ def workload_problems(case, diag):
 def global_problems(case, diag, kernels_csv):
     actions = [a for f in diag["verdict"] for a in f["actions"]]
     problems = gpu_problems(compute_capability(case["gpu"]), actions)
+    problems += amd_problems(case["gpu"], actions)
     problems += workload_problems(case, diag)
     if case["workload"] in ("inference", "decode"):
         for a in actions:
