@@ -94,7 +94,7 @@ static void put_finding(FILE *out, const gs_finding *f, size_t number)
             sev, number);
     gs_xml_text(out, f->rule->title);
     fprintf(out, "</h3><span class=\"badge\">%s</span></div>\n", sev);
-    if (f->speedup_bound > 0) {
+    if (f->speedup_bound > 0 && f->at_stake_ns > 0) {
         char stake[GS_UNIT_BUF];
         gs_fmt_duration(stake, sizeof stake, f->at_stake_ns);
         double pct = 100 * f->at_stake_share;

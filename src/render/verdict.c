@@ -90,7 +90,7 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
         fprintf(out, "%2zu. ", ++shown);
         put_bold(out, style, f->rule->title);
         fprintf(out, " (%s", gs_severity_name(f->severity));
-        if (f->speedup_bound > 0)
+        if (f->speedup_bound > 0 && f->at_stake_ns > 0)
             fprintf(out, ": %s per step at stake, %.1f %% of the step; up to %.2fx faster if "
                          "removed",
                     stake, 100 * f->at_stake_share, f->speedup_bound);

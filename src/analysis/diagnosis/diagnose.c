@@ -61,12 +61,21 @@ static bool graphs_unreplayed(const gs_diag_inputs *in)
            (in->graphs.launches == 0 || gs_graph_kernel_share(&in->graphs) < GS_TH_GRAPH_REPLAYED_SHARE);
 }
 
-/* The graphs rule claims the GPU-idle host time when it is a bottleneck: the launch and host
- * rules then leave it (one cause per share of the step). */
+/* A trace of the capture itself: no graph launched, and more launches recorded into graphs than
+ * kernels run (a server capturing its decode graphs at start-up, replayed after the trace). */
+static bool capture_only(const gs_diag_inputs *in)
+{
+    return graphs_unreplayed(in) && in->graphs.launches == 0 &&
+           in->graphs.captured_launches > 0 && in->graphs.captured_launches >= in->graphs.kernels;
+}
+
+/* The graphs rule claims the GPU-idle host time when it is a bottleneck, or when the trace holds
+ * only the capture (its host time is the capture's): the launch and host rules then leave it
+ * (one cause per share of the step). */
 static bool graphs_claim_host_idle(const gs_diag_inputs *in)
 {
     return in->gpu_activities > 0 && graphs_unreplayed(in) &&
-           share(in, host_idle(in)) > GS_TH_LAUNCH_HOSTWAIT_SHARE;
+           (capture_only(in) || share(in, host_idle(in)) > GS_TH_LAUNCH_HOSTWAIT_SHARE);
 }
 
 /* The host-side rules (launch overhead, host bound) read host time the profiler added to: the
@@ -241,10 +250,24 @@ void diag_rule_graphs(const gs_diag_inputs *in, gs_finding *f)
     add_threshold(f, "graph_kernel_share", GS_TH_GRAPH_REPLAYED_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "host_idle_share", GS_TH_LAUNCH_HOSTWAIT_SHARE, GS_UNIT_SHARE);
     bool fires = graphs_unreplayed(in);
-    set_stake(in, f, fires ? idle : 0, true);
+    set_stake(in, f, fires && !capture_only(in) ? idle : 0, true);
     f->severity = !fires                   ? GS_SEV_NONE
+                  : capture_only(in)       ? GS_SEV_NOTE
                   : graphs_claim_host_idle(in) ? GS_SEV_BOTTLENECK
                                                : GS_SEV_FINDING;
+    if (fires && capture_only(in)) {
+        EVIDENCE(f, "the trace holds the capture: %llu kernel launch%s recorded into %llu CUDA "
+                 "graph%s, %llu kernel%s run, no graph launched; the graphs are replayed after "
+                 "it, outside the trace (a server capturing at start-up), so neither their replay "
+                 "nor the steady state is in it",
+                 (unsigned long long)g->captured_launches, g->captured_launches == 1 ? "" : "es",
+                 (unsigned long long)g->instantiations, g->instantiations == 1 ? "" : "s",
+                 (unsigned long long)g->kernels, g->kernels == 1 ? "" : "s");
+        WHY(f, "no graph launched and %llu captured launches >= %llu kernels run: a trace of the "
+            "capture, a note",
+            (unsigned long long)g->captured_launches, (unsigned long long)g->kernels);
+        return;
+    }
     if (!g->instantiations) {
         EVIDENCE(f, "no CUDA graph instantiated; %llu of %llu kernels ran from a graph",
                  (unsigned long long)g->graph_kernels, (unsigned long long)g->kernels);
