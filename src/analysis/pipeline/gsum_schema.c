@@ -401,6 +401,7 @@ static const gs_gsum_field context_fields[] = {
     {"conv_share", GS_F_DBL, X(conv_share), 0},
     {"profiler_cost_ns", GS_F_I64, X(profiler_cost_ns), 0},
     {"profiler_step_ns", GS_F_I64, X(profiler_step_ns), 0},
+    {"decode_events", GS_F_U64, X(decode_events), 0}, /* absent in earlier files: reads as 0 */
 };
 #undef X
 
