@@ -87,7 +87,7 @@ typedef struct gs_rule_value {
     uint8_t unit; /* enum gs_unit */
 } gs_rule_value;
 
-enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 8 };
+enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 12 };
 
 /* What the trace must show for an action to apply (diag_actions.c: the test and the reason, in
  * words, that the report prints beside the action). */
@@ -110,6 +110,8 @@ enum gs_action_when {
     GS_WHEN_TORCH,           /* torch.profiler or the autograd profiler */
     GS_WHEN_GST,             /* gpuscope run */
     GS_WHEN_PROFILER_HEAVY,  /* the profiler's estimated cost is a noticeable share of the step */
+    GS_WHEN_INFERENCE,       /* no backward pass nor optimizer step: inference */
+    GS_WHEN_DECODE,          /* inference that decodes: decode steps or decode attention kernels */
     GS_WHEN__COUNT
 };
 
@@ -128,6 +130,8 @@ typedef struct gs_action {
     const char *text;
     uint8_t when; /* enum gs_action_when */
     uint8_t gpu;  /* enum gs_action_gpu; 0: any GPU */
+    uint8_t also; /* enum gs_action_when that must hold too (the workload of a precision's
+                   * advice: GradScaler for training only); 0: none */
 } gs_action;
 
 /* An action chosen for a finding (or left out), and why, in words, from the trace. */
