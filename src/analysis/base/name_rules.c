@@ -318,6 +318,11 @@ static const name_rule rules[] = {
     /* What a CUDA call does, by name prefix (NVIDIA's CUDA Runtime and Driver API references);
      * more specific prefixes first; cuCtxSynchronize waits, it does not create a context. */
     IS(CALL_CLASS, CONTAINS, "Synchronize", GS_STARTUP_SYNC),
+    /* Loading GPU code, the cost a first use pays once per kernel under lazy loading
+     * (CUDA_MODULE_LOADING=LAZY, the default from CUDA 12.2) and each time Triton or
+     * torch.compile brings a new kernel: the module and library loads and the JIT linker. */
+    FLAG(CODE_LOAD, PREFIX, "cuModuleLoad"), FLAG(CODE_LOAD, PREFIX, "cuLibraryLoad"),
+    FLAG(CODE_LOAD, PREFIX, "cuLink"),
 #define CALLS(p, k) IS(CALL_CLASS, PREFIX, p, GS_STARTUP_##k)
     CALLS("cuInit", CONTEXT), CALLS("cuCtx", CONTEXT), CALLS("cuDevicePrimaryCtx", CONTEXT),
     CALLS("cudaSetDevice", CONTEXT), CALLS("cudaDeviceReset", CONTEXT),

@@ -261,6 +261,16 @@ static enum verdict when_profiler_heavy(const gs_diag_inputs *in, gs_strbuf *why
     return gs_profiler_cost_noticeable(in) ? APPLIES : DOES_NOT;
 }
 
+static enum verdict when_code_loads(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    if (!in->first_use_steps)
+        return UNKNOWN;
+    gs_strbuf_appendf(why, "%zu of %zu steps after the first load GPU code (cuModuleLoad, "
+                           "cuLibraryLoad, cuLink)",
+                      in->first_use_load_steps, in->first_use_steps);
+    return in->first_use_load_steps ? APPLIES : DOES_NOT;
+}
+
 static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_ALWAYS] = when_always,
     [GS_WHEN_TRAINING] = when_training,
@@ -282,6 +292,7 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_PROFILER_HEAVY] = when_profiler_heavy,
     [GS_WHEN_INFERENCE] = when_inference,
     [GS_WHEN_DECODE] = when_decode,
+    [GS_WHEN_CODE_LOADS] = when_code_loads,
 };
 
 /* One trace condition, or none when `when` is out of the table. */

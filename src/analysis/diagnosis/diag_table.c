@@ -228,6 +228,27 @@ static const gs_rule rules[] = {
        GS_WHEN_TORCH},
       {"with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)",
        GS_WHEN_GST}}},
+    {"first_use_per_shape", "First use per shape",
+     "CUDA C++ Programming Guide (lazy loading, CUDA_MODULE_LOADING); PyTorch docs: "
+     "torch.compile dynamic shapes; 1.5x, 5 %, 10 %: doc/diagnosis.md#thresholds",
+     diag_rule_first_use,
+     {{"keep input shapes static: pad to a fixed length, or to a few buckets (lengths rounded up "
+       "to a multiple of 64 or a power of two), so each shape's first use is paid once",
+       GS_WHEN_ALWAYS},
+      {"warm every shape before serving or timing: one pass over each bucket (each batch size "
+       "and sequence length) first",
+       GS_WHEN_ALWAYS},
+      {"CUDA_MODULE_LOADING=EAGER loads every kernel at start-up instead of at its first launch",
+       GS_WHEN_CODE_LOADS},
+      {"with torch.compile: dynamic=True, or torch._dynamo.mark_dynamic on the dimension that "
+       "grows, so a new length does not recompile (TORCH_LOGS=recompiles names each recompile)",
+       GS_WHEN_ALWAYS},
+      {"decoding: a static KV cache (cache_implementation=\"static\" in transformers' generate) "
+       "gives every token the same shapes, so one compiled graph serves them all",
+       GS_WHEN_DECODE},
+      {"torch.backends.cudnn.benchmark=True tunes again for every new shape: leave it off when "
+       "shapes keep changing",
+       GS_WHEN_CONV}}},
     {"warmup", "Warm-up",
      "PyTorch profiler recipe (schedule warmup); 1.5x: doc/diagnosis.md#thresholds", diag_rule_warmup,
      {{"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "

@@ -69,6 +69,10 @@ typedef struct gs_diag_inputs {
      * rules take the profiler's estimated cost per step (facts.profiler_step_ns) off their gain.
      * facts.known false (a summary of an earlier .gsum minor): every action applies, as before. */
     gs_trace_facts facts;
+    /* First use per shape (analysis/trace/first_use.h), over every step after the first, warm-up
+     * included: how many met a new input shape or loaded GPU code, and their cost. */
+    size_t first_use_steps, first_use_new_steps, first_use_shape_steps, first_use_load_steps;
+    gs_ns first_use_mean_ns, first_use_new_ns, first_use_seen_ns, first_use_extra_ns;
 } gs_diag_inputs;
 
 enum gs_severity {
@@ -112,6 +116,7 @@ enum gs_action_when {
     GS_WHEN_PROFILER_HEAVY,  /* the profiler's estimated cost is a noticeable share of the step */
     GS_WHEN_INFERENCE,       /* no backward pass nor optimizer step: inference */
     GS_WHEN_DECODE,          /* inference that decodes: decode steps or decode attention kernels */
+    GS_WHEN_CODE_LOADS,      /* steps after the first load GPU code (lazy loading, JIT) */
     GS_WHEN__COUNT
 };
 

@@ -107,6 +107,15 @@ static const gs_gsum_field input_fields[] = {
     {"tensor_core_share", GS_F_DBL, I(tensor_core_share), 0},
     {"compute_major", GS_F_I32, I(compute_major), 0},
     {"compute_minor", GS_F_I32, I(compute_minor), 0}, /* absent in earlier files: reads as 0 */
+    /* first use per shape; absent in earlier files: 0, nothing compared */
+    {"first_use_steps", GS_F_SIZE, I(first_use_steps), 0},
+    {"first_use_new_steps", GS_F_SIZE, I(first_use_new_steps), 0},
+    {"first_use_shape_steps", GS_F_SIZE, I(first_use_shape_steps), 0},
+    {"first_use_load_steps", GS_F_SIZE, I(first_use_load_steps), 0},
+    {"first_use_mean_ns", GS_F_I64, I(first_use_mean_ns), 0},
+    {"first_use_new_ns", GS_F_I64, I(first_use_new_ns), 0},
+    {"first_use_seen_ns", GS_F_I64, I(first_use_seen_ns), 0},
+    {"first_use_extra_ns", GS_F_I64, I(first_use_extra_ns), 0},
 };
 #undef I
 
