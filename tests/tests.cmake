@@ -226,6 +226,11 @@ endif()
 add_test(NAME traces.context
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_context.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.context PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# Inference traces get no training-only advice; SGLang's decode trace is decoding
+# (tests/traces/check_inference_advice.py; skipped when ../shared is absent).
+add_test(NAME traces.inference_advice
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_inference_advice.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.inference_advice PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # No bf16, TF32 or FP8 advice on the real V100 and RTX 2080 Ti traces
 # (tests/traces/check_gpu_advice.py; skipped when ../shared is absent).
 add_test(NAME traces.gpu_advice
