@@ -23,9 +23,9 @@ def check(exe, trace, want):
     d = json.loads(out)["diagnosis"][0]
     problems = []
     ctx = d["context"]
-    if ctx["workload"] != want["workload"] or ctx["decode"] != want["decode"]:
+    if ctx["workload"] != want["workload"] or ctx.get("decode", False) != want["decode"]:
         problems.append("workload %s, decode %s; expected %s, %s"
-                        % (ctx["workload"], ctx["decode"], want["workload"], want["decode"]))
+                        % (ctx["workload"], ctx.get("decode", False), want["workload"], want["decode"]))
     fired = {f["class"]: f for f in d["verdict"]}
     classes = [f["class"] for f in d["verdict"]]
     if "first" in want and (not classes or classes[0] != want["first"]):

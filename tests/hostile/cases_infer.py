@@ -89,7 +89,7 @@ def cases():
              out=RULE + r'[^\n]*"evidence": "11 of 11 steps after the first met a new input '
                         r'shape or loaded GPU code, and none met only shapes seen before'),
         Case("20000 new shapes per step", shape_flood, ["report", "--format", "json", "{}"], 0,
-             "", secs=30, mb=400, out=r'"new_shape_steps": 2[,}]'),
+             "", secs=10, mb=200, out=r'"new_shape_steps": 2[,}]'),
         # a step of no duration holds nothing: no first use is found in it, nothing divided by 0
         Case("steps of no duration", zero_length_steps, ["report", "--format", "json", "{}"], 0,
              "", secs=10, mb=120, out=RULE + r'[^\n]*"evidence": "0 of 5 steps after the first'),

@@ -42,9 +42,9 @@ def main():
                              text=True, check=True).stdout
         d = json.loads(out)["diagnosis"][0]
         ctx = d["context"]
-        if ctx["workload"] != workload or ctx["decode"] != decode:
+        if ctx["workload"] != workload or ctx.get("decode", False) != decode:
             failures.append("%s: workload %s, decode %s; expected %s, %s"
-                            % (rel, ctx["workload"], ctx["decode"], workload, decode))
+                            % (rel, ctx["workload"], ctx.get("decode", False), workload, decode))
         if workload != "inference":
             continue
         for f in d["verdict"]:
