@@ -56,8 +56,10 @@ void diag_rule_first_use(const gs_diag_inputs *in, gs_finding *f)
                  in->first_use_new_steps ? ", and none met only shapes seen before: nothing to "
                                            "compare them with"
                                          : "");
-        WHY(f, "%zu steps with a first use, %s: the rule does not apply", in->first_use_new_steps,
-            in->first_use_seen_ns ? "some with none" : "none without one");
+        WHY(f, "%s: the rule does not apply",
+            !in->first_use_new_steps ? "no step after the first met a new shape or loaded GPU code"
+                                     : "every step after the first met a new shape or loaded GPU "
+                                       "code: none to compare them with");
         return;
     }
     /* The share of the mean step compared: set_stake's step is that step here. */
