@@ -25,7 +25,8 @@ def check(exe, trace, want):
     ctx = d["context"]
     if ctx["workload"] != want["workload"] or ctx.get("decode", False) != want["decode"]:
         problems.append("workload %s, decode %s; expected %s, %s"
-                        % (ctx["workload"], ctx.get("decode", False), want["workload"], want["decode"]))
+                        % (ctx["workload"], ctx.get("decode", False), want["workload"],
+                           want["decode"]))
     fired = {f["class"]: f for f in d["verdict"]}
     classes = [f["class"] for f in d["verdict"]]
     if "first" in want and (not classes or classes[0] != want["first"]):
@@ -51,7 +52,8 @@ def check(exe, trace, want):
             problems.append("first_use_per_shape input %s = %s, expected %s"
                             % (key, rule and rule["inputs"].get(key), value))
     if "extra_per_step_ns" in want:
-        got, expect = fired.get("first_use_per_shape", {}).get("at_stake_ns"), want["extra_per_step_ns"]
+        got = fired.get("first_use_per_shape", {}).get("at_stake_ns")
+        expect = want["extra_per_step_ns"]
         if got is None or abs(got - expect) > 0.01 * expect:
             problems.append("at stake %s ns per step, generator says %s" % (got, expect))
     return problems
