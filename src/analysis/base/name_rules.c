@@ -154,6 +154,13 @@ static const name_rule rules[] = {
     FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adam"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "sgd"),
     FLAG(OPTIMIZER_KERNEL, TOKEN, "lamb"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adagrad"),
     FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "rmsprop"),
+    /* Attention kernels made for decoding, one new token per sequence against its KV cache:
+     * vLLM's paged attention (csrc/attention/paged_attention_v1.cu, and ROCm's
+     * paged_attention_ll4mi), FlashAttention's split-KV kernel (flash_fwd_splitkv_kernel, what
+     * flash_attn_with_kvcache runs), FlashInfer's BatchDecodeWithPagedKVCacheKernel. */
+    FLAG(DECODE_KERNEL, CONTAINS, "paged_attention"),
+    FLAG(DECODE_KERNEL, CONTAINS, "splitkv"),
+    FLAG(DECODE_KERNEL, WORD_CONTAINS, "batchdecode"),
 
     /* The collective a NCCL or RCCL kernel runs, spelt in CamelCase in its name
      * (ncclKernel_AllReduce_RING_LL_Sum_float, ncclDevKernel_ReduceScatter_Sum_f32_RING_LL,
@@ -191,12 +198,27 @@ static const name_rule rules[] = {
     {GS_NAME_DATALOADER, PREFIX_SUFFIX, "enumerate(DataLoader)#", ".__next__", 1},
     FLAG(DATALOADER, PREFIX, "enumerate(DataPipe)#"),
 
-    /* Autograd's nodes ("MmBackward0", "autograd::engine::evaluate_function: ...") and the
-     * optimizer's step ("Optimizer.step#AdamW.step"), as torch.profiler and emit_nvtx name them. */
-    FLAG(BACKWARD_OP, CONTAINS, "Backward"),
+    /* Backward work as torch.profiler and emit_nvtx name it: autograd's nodes ("MmBackward0",
+     * "CompiledFunctionBackward", "torch::autograd::AccumulateGrad"), the engine that runs them
+     * ("autograd::engine::evaluate_function: ..."), ATen's backward operators
+     * ("aten::convolution_backward"), "backward" a whole word. The optimizer by its step, as
+     * torch/optim/optimizer.py's profile hook names it ("Optimizer.step#AdamW.step",
+     * "Optimizer.zero_grad#AdamW.zero_grad"), and ATen's fused optimizers (_fused_adam_,
+     * _fused_adamw_, _fused_sgd_, _fused_adagrad_); never a name that merely holds "optimizer",
+     * which an inference program's own ranges can (a graph or KV-cache optimizer). */
+    FLAG(BACKWARD_OP, TOKEN, "backward"),
     FLAG(BACKWARD_OP, PREFIX, "autograd::engine"),
-    FLAG(OPTIMIZER_OP, PREFIX, "Optimizer."),
-    FLAG(OPTIMIZER_OP, CONTAINS_CI, "optimizer"),
+    FLAG(BACKWARD_OP, EXACT, "torch::autograd::AccumulateGrad"),
+    FLAG(OPTIMIZER_OP, PREFIX, "Optimizer.step#"),
+    FLAG(OPTIMIZER_OP, PREFIX, "Optimizer.zero_grad#"),
+    FLAG(OPTIMIZER_OP, PREFIX, "aten::_fused_adam"),
+    FLAG(OPTIMIZER_OP, PREFIX, "aten::_fused_sgd"),
+    FLAG(OPTIMIZER_OP, PREFIX, "aten::_fused_adagrad"),
+
+    /* Autoregressive decoding (doc/name_rules.md): SGLang's per-batch annotation
+     * ("step[DECODE bs=32]"), a range whose name holds "decode" as a whole word (never
+     * "Decoder", a decoder layer that also trains). */
+    FLAG(DECODE_RANGE, TOKEN, "decode"),
 
     /* Framework operators that synchronize (the PyTorch Performance Tuning Guide, "Avoid
      * unnecessary CPU-GPU synchronization": .item(), .cpu(), .to(), .nonzero()). */
@@ -308,6 +330,11 @@ static const name_rule rules[] = {
     /* What a CUDA call does, by name prefix (NVIDIA's CUDA Runtime and Driver API references);
      * more specific prefixes first; cuCtxSynchronize waits, it does not create a context. */
     IS(CALL_CLASS, CONTAINS, "Synchronize", GS_STARTUP_SYNC),
+    /* Loading GPU code, the cost a first use pays once per kernel under lazy loading
+     * (CUDA_MODULE_LOADING=LAZY, the default from CUDA 12.2) and each time Triton or
+     * torch.compile brings a new kernel: the module and library loads and the JIT linker. */
+    FLAG(CODE_LOAD, PREFIX, "cuModuleLoad"), FLAG(CODE_LOAD, PREFIX, "cuLibraryLoad"),
+    FLAG(CODE_LOAD, PREFIX, "cuLink"),
 #define CALLS(p, k) IS(CALL_CLASS, PREFIX, p, GS_STARTUP_##k)
     CALLS("cuInit", CONTEXT), CALLS("cuCtx", CONTEXT), CALLS("cuDevicePrimaryCtx", CONTEXT),
     CALLS("cudaSetDevice", CONTEXT), CALLS("cudaDeviceReset", CONTEXT),

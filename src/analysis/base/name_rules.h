@@ -59,7 +59,10 @@ enum gs_name_role {
     X(ARG_COLLECTIVE, COLL_ARG, 27, 4, 7) /* gs_coll_kind, or GS_COLL_ARG_IGNORED */          \
     X(PROFILER_STEP, RANGE, 31, 1, 0)     /* PyTorch's ProfilerStep#N */                           \
     X(SYNC_OP, RANGE, 32, 1, 0)           /* an operator that waits for the GPU (.item()) */       \
-    X(CALL_CLASS, API, 33, 3, 6)          /* enum gs_startup_class: what a CUDA call does */
+    X(CALL_CLASS, API, 33, 3, 6)          /* enum gs_startup_class: what a CUDA call does */ \
+    X(DECODE_KERNEL, GPU, 36, 1, 0)       /* attention over a KV cache, one token per query */   \
+    X(DECODE_RANGE, RANGE, 37, 1, 0)      /* a serving engine's decode step */                   \
+    X(CODE_LOAD, API, 38, 1, 0)           /* loads GPU code: a module, library or JIT link */
 
 enum gs_name_group {
 #define GS_NAME_GROUP_ENUM(g, role, shift, bits, dflt) GS_NAME_##g,

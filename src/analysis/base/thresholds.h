@@ -68,6 +68,21 @@
 /* Too few steps to trust statistics. */
 #define GS_TH_MIN_STEPS 3
 
+/* First use per shape (doc/diagnosis.md): at least this many steps after the first meet an input
+ * shape (or load GPU code) for the first time ... */
+#define GS_TH_FIRST_USE_MIN_STEPS 2
+/* ... and at least this share of the steps compared: a cost that recurs (every generate call, every
+ * new length), not a start-up paid in one or two steps of a long trace (a CUDA graph captured, a
+ * function compiled), which is warm-up ... */
+#define GS_TH_FIRST_USE_MIN_SHARE 0.10
+/* ... and run on average this many times the median step whose shapes were all seen before (the
+ * warm-up factor: the same cost, paid once per shape instead of once) ... */
+#define GS_TH_FIRST_USE_FACTOR 1.5
+/* ... costing at least this share of the step (as the other findings), a bottleneck from the
+ * second. */
+#define GS_TH_FIRST_USE_FINDING 0.05
+#define GS_TH_FIRST_USE_BOTTLENECK 0.10
+
 /* ---- analyses ----------------------------------------------------------------------------- */
 
 /* Steps: a first step slower than this × the median of the steps after it is warm-up

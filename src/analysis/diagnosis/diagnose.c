@@ -575,6 +575,14 @@ void diag_rule_warmup(const gs_diag_inputs *in, gs_finding *f)
     add_input(f, "warmup_steps", (double)in->warmup_steps, GS_UNIT_COUNT);
     add_input(f, "warmup_ratio", in->warmup_ratio, GS_UNIT_RATIO);
     add_threshold(f, "min_steps", GS_TH_MIN_STEPS, GS_UNIT_COUNT);
+    if (diag_first_use_fires(in)) {
+        f->severity = GS_SEV_NONE;
+        EVIDENCE(f, "the slow steps are first uses of new input shapes (first_use_per_shape), "
+                    "which more steps would not leave behind");
+        WHY(f, "first uses of new shapes explain the %zu slow step(s): first_use_per_shape says it",
+            in->warmup_steps);
+        return;
+    }
     bool few = in->steps < GS_TH_MIN_STEPS;
     f->severity = in->warmup_steps > 0 || few ? GS_SEV_NOTE : GS_SEV_NONE;
     if (in->warmup_steps > 0)

@@ -70,6 +70,10 @@ typedef struct gs_diag_inputs {
      * rules take the profiler's estimated cost per step (facts.profiler_step_ns) off their gain.
      * facts.known false (a summary of an earlier .gsum minor): every action applies, as before. */
     gs_trace_facts facts;
+    /* First use per shape (analysis/trace/first_use.h), over every step after the first, warm-up
+     * included: how many met a new input shape or loaded GPU code, and their cost. */
+    size_t first_use_steps, first_use_new_steps, first_use_shape_steps, first_use_load_steps;
+    gs_ns first_use_mean_ns, first_use_new_ns, first_use_seen_ns, first_use_extra_ns;
 } gs_diag_inputs;
 
 enum gs_severity {
@@ -88,7 +92,7 @@ typedef struct gs_rule_value {
     uint8_t unit; /* enum gs_unit */
 } gs_rule_value;
 
-enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 8 };
+enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 12 };
 
 /* What the trace must show for an action to apply (diag_actions.c: the test and the reason, in
  * words, that the report prints beside the action). */
@@ -111,6 +115,9 @@ enum gs_action_when {
     GS_WHEN_TORCH,           /* torch.profiler or the autograd profiler */
     GS_WHEN_GST,             /* gpuscope run */
     GS_WHEN_PROFILER_HEAVY,  /* the profiler's estimated cost is a noticeable share of the step */
+    GS_WHEN_INFERENCE,       /* no backward pass nor optimizer step: inference */
+    GS_WHEN_DECODE,          /* inference that decodes: decode steps or decode attention kernels */
+    GS_WHEN_CODE_LOADS,      /* steps after the first load GPU code (lazy loading, JIT) */
     GS_WHEN__COUNT
 };
 
@@ -130,6 +137,8 @@ typedef struct gs_action {
     const char *text;
     uint8_t when; /* enum gs_action_when */
     uint8_t gpu;  /* enum gs_action_gpu; 0: any GPU */
+    uint8_t also; /* enum gs_action_when that must hold too (the workload of a precision's
+                   * advice: GradScaler for training only); 0: none */
 } gs_action;
 
 /* An action chosen for a finding (or left out), and why, in words, from the trace. */

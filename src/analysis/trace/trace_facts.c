@@ -36,9 +36,12 @@ static void count_ranges(const gs_trace_ctx *x, gs_trace_facts *c)
             c->ops_with_shapes += r->input_dims != GS_STR_EMPTY;
             c->backward_events += gs_ctx_name(x, r->name, GS_NAME_BACKWARD_OP);
             c->optimizer_events += gs_ctx_name(x, r->name, GS_NAME_OPTIMIZER_OP);
+            c->decode_events += gs_ctx_name(x, r->name, GS_NAME_DECODE_RANGE);
             break;
         case GS_RANGE_ANNOTATION:
+            /* record_function's ranges: the optimizer's step hook, a serving engine's step */
             c->optimizer_events += gs_ctx_name(x, r->name, GS_NAME_OPTIMIZER_OP);
+            c->decode_events += gs_ctx_name(x, r->name, GS_NAME_DECODE_RANGE);
             break;
         case GS_RANGE_NVTX:
             c->nvtx_ranges++;
@@ -52,8 +55,9 @@ static void count_ranges(const gs_trace_ctx *x, gs_trace_facts *c)
     }
 }
 
-/* Kernel time by what the names say; backward and optimizer kernels count only where the trace
- * has no operators to say it (a gpuscope run trace without emit_nvtx). */
+/* Kernel time by what the names say; decode kernels; backward and optimizer kernels count only
+ * where the trace has no operators to say it (a gpuscope run trace without emit_nvtx): an
+ * operator's name is the surer sign, and an inference trace's kernels can hold the letters. */
 static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
 {
     const gs_trace *t = x->trace;
@@ -65,6 +69,7 @@ static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
         all += d;
         low += gs_ctx_name(x, k->name, GS_NAME_LOW_PRECISION) ? d : 0;
         conv += gs_ctx_name(x, k->name, GS_NAME_CONV_KERNEL) ? d : 0;
+        c->decode_events += gs_ctx_name(x, k->name, GS_NAME_DECODE_KERNEL);
         if (!ops) {
             c->backward_events += gs_ctx_name(x, k->name, GS_NAME_BACKWARD_KERNEL);
             c->optimizer_events += gs_ctx_name(x, k->name, GS_NAME_OPTIMIZER_KERNEL);
@@ -72,6 +77,19 @@ static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
     }
     c->low_precision_share = all ? (double)low / (double)all : -1.0;
     c->conv_share = all ? (double)conv / (double)all : -1.0;
+}
+
+/* Training is backward work or an optimizer step; anything else that ran is inference, which
+ * decodes (autoregressive generation) where decode steps or kernels show it (gs_trace_decodes).
+ * A trace that both decodes and trains (a reinforcement-learning rollout beside its update)
+ * trains: the training advice is the one it needs. */
+static uint8_t workload_of(const gs_trace_ctx *x, const gs_trace_facts *c)
+{
+    if (c->backward_events > 0 || c->optimizer_events > 0)
+        return GS_WORKLOAD_TRAINING;
+    if (c->ops + c->emit_nvtx_ranges > 0 || x->trace->kernels.n > 0)
+        return GS_WORKLOAD_INFERENCE;
+    return GS_WORKLOAD_UNKNOWN;
 }
 
 static uint8_t parallelism_of(const gs_trace_facts *c)
@@ -225,10 +243,7 @@ int gs_trace_facts_build(const gs_trace_ctx *x, gs_trace_facts *out, gs_error *e
     out->gpu_activities = t->kernels.n + t->memops.n;
     count_ranges(x, out);
     judge_kernels(x, out);
-    if (out->backward_events > 0 || out->optimizer_events > 0)
-        out->workload = GS_WORKLOAD_TRAINING;
-    else if (out->ops + out->emit_nvtx_ranges > 0 || t->kernels.n > 0)
-        out->workload = GS_WORKLOAD_INFERENCE;
+    out->workload = workload_of(x, out);
     if (count_collectives(x, out, err) != 0)
         return -1;
     out->parallelism = parallelism_of(out);
