@@ -326,6 +326,7 @@ static const struct {
 } gpu_needs[GS_GPU__COUNT] = {
     [GS_GPU_BF16] = {GS_TC_BF16, 0},
     [GS_GPU_TF32] = {GS_TC_TF32, 0},
+    [GS_GPU_TENSOR_CORES] = {GS_TC_FP16, 0},
     [GS_GPU_FP16_ONLY] = {GS_TC_FP16, GS_TC_BF16},
     [GS_GPU_FP8] = {GS_TC_FP8, 0},
 };
@@ -340,6 +341,8 @@ static int gpu_can(const gs_diag_inputs *in, uint8_t need, gs_strbuf *why)
         return APPLIES;
     const gs_gpu_caps *g = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
     if (!g) {
+        if (need == GS_GPU_TENSOR_CORES)
+            return APPLIES;
         if (need == GS_GPU_BF16 || need == GS_GPU_TF32 || need == GS_GPU_FP16_ONLY)
             return ALTERNATIVE; /* the by-GPU action says both */
         if (in->compute_major)
@@ -354,6 +357,8 @@ static int gpu_can(const gs_diag_inputs *in, uint8_t need, gs_strbuf *why)
     uint32_t missing = gpu_needs[need].has & ~g->tensor_core;
     if (need == GS_GPU_UNKNOWN || (!missing && (g->tensor_core & gpu_needs[need].lacks)))
         return ALTERNATIVE;
+    if (need == GS_GPU_TENSOR_CORES && !missing)
+        return APPLIES; /* any GPU of the kind: nothing to say */
     gs_strbuf_appendf(why, "compute capability %d.%d (%s)", (int)in->compute_major,
                       (int)in->compute_minor, g->arch);
     if (!missing)

@@ -130,6 +130,7 @@ enum gs_action_gpu {
     GS_GPU_FP8,       /* fp8 Tensor Cores: Ada (8.9), Hopper (9.0) and later */
     GS_GPU_UNKNOWN,   /* the trace does not record the compute capability */
     GS_GPU_TF32,      /* TF32 Tensor Cores: NVIDIA compute capability 8.0 or later */
+    GS_GPU_TENSOR_CORES, /* any Tensor Cores (Volta on; an unknown GPU is given the benefit) */
     GS_GPU__COUNT
 };
 
