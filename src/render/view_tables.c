@@ -157,9 +157,9 @@ int gs_api_table(const gs_api_summary *s, gs_table *out)
 
 /* ---- operators ------------------------------------------------------------------------------ */
 
-/* The operator table: key_averages' columns (the shares are of the sum of Self CPU, or Self
- * CUDA, over every operator, as PyTorch's profiler table computes them, so Self CPU % adds up to
- * 100 and CPU total % does not: a parent's total holds its children's); the ops view has two
+/* The operator table: key_averages' columns (the CPU shares are of the profiled CPU time, the sum
+ * of every event's self time with the CUDA calls', as PyTorch's profiler table computes them, so
+ * no CPU total % is over 100; the CUDA shares of the sum of Self CUDA); the ops view has two
  * columns more, FLOPs and TFLOP/s (doc/flops.md), and grouped by shape one more, Input Shapes. */
 enum op_col {
     OP_COL_NAME, OP_COL_CALLS, OP_COL_SELF_CPU_NS, OP_COL_SELF_CPU_PCT, OP_COL_CPU_TOTAL_NS,
@@ -176,13 +176,15 @@ enum op_col {
                             "directly inside it on its thread"},                                   \
     [OP_COL_SELF_CPU_PCT] = {"self_cpu_pct", "self_cpu_pct", "Self CPU %", "Self CPU (%)",         \
                              GS_COL_PCT, 0,                                                        \
-                             "Self CPU / the sum of every row's Self CPU x 100 (as PyTorch's\n"    \
-                             "key_averages table: these add up to 100)"},                          \
+                             "Self CPU / the profiled CPU time x 100: every row's Self CPU\n"      \
+                             "and the CUDA calls' time (PyTorch's key_averages table counts\n"     \
+                             "those as rows; gpuscope api lists them), so no row is over 100"},    \
     [OP_COL_CPU_TOTAL_NS] = {"cpu_total_ns", "cpu_total", "CPU total", "CPU Total (ns)",           \
                              GS_COL_NS, 0, "sum of the ranges' durations"},                        \
     [OP_COL_CPU_TOTAL_PCT] = {"cpu_total_pct", "cpu_total_pct", "CPU total %", "CPU Total (%)",    \
                               GS_COL_PCT, 0,                                                       \
-                              "CPU total / the same sum x 100 (a parent holds its children)"},     \
+                              "CPU total / the profiled CPU time x 100 (a parent holds its\n"      \
+                              "children)"},                                                        \
     [OP_COL_CPU_AVG_NS] = {"cpu_avg_ns", "cpu_avg", "CPU avg", "CPU Avg (ns)", GS_COL_NS, 0,       \
                            "CPU total / Calls"},                                                   \
     [OP_COL_SELF_CUDA_NS] = {"self_cuda_ns", "self_cuda", "Self CUDA", "Self CUDA (ns)",           \
@@ -240,6 +242,8 @@ int gs_op_table(const gs_op_summary *s, gs_table *out)
         self_cpu += (double)s->rows[r].self_cpu;
         self_cuda += (double)s->rows[r].self_cuda;
     }
+    if (s->cpu_base > 0) /* unknown (a summary from an older .gsum): the rows' Self CPU */
+        self_cpu = (double)s->cpu_base;
     for (size_t r = 0; r < s->nrows; r++) {
         const gs_op_row *row = &s->rows[r];
         gs_cell *c = gs_table_add_row(out);

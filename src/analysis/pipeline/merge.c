@@ -202,6 +202,7 @@ int gs_merge_ops(const gs_rank_summary *v, size_t n, gs_op_summary *o)
     for (size_t i = 0; i < n; i++) {
         nr += v[i].nops;
         o->has_gpu |= v[i].ops_gpu;
+        o->cpu_base += v[i].ops_cpu;
     }
     gs_op_row *all = malloc((nr ? nr : 1) * sizeof *all);
     if (!all)
