@@ -345,7 +345,7 @@ int gs_memcpy_table(const gs_memcpy_summary *s, gs_table *out)
 
 enum file_col {
     FILE_COL_RANK, FILE_COL_WORLD_SIZE, FILE_COL_FORMAT, FILE_COL_SPAN_NS, FILE_COL_STEPS,
-    FILE_COL_PATH, FILE_COL_TRACING_COST_NS, FILE_COL_GRAPH_CAPTURES,
+    FILE_COL_STEPS_FROM, FILE_COL_PATH, FILE_COL_TRACING_COST_NS, FILE_COL_GRAPH_CAPTURES,
     FILE_COL_GRAPH_INSTANTIATIONS, FILE_COL_GRAPH_LAUNCHES, FILE_COL_GRAPH_KERNELS,
     FILE_COL_STARTUP_NS, FILE_NCOLS
 };
@@ -359,7 +359,10 @@ static const gs_column file_columns[] = {
     [FILE_COL_SPAN_NS] = {"span_ns", "span", "Span", "Span (ns)", GS_COL_NS, 0,
                           "the trace's first to last event"},
     [FILE_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0,
-                        "the trace's ProfilerStep#N ranges"},
+                        "the steps the report uses, warm-up included"},
+    [FILE_COL_STEPS_FROM] = {"steps_from", "steps_from", "From", "Steps From", GS_COL_TEXT, 0,
+                             "where they came from: ProfilerStep#N, --step, detected (the\n"
+                             "repeating kernel sequence) or whole trace (one window)"},
     [FILE_COL_PATH] = {"path", "path", "Path", "Path", GS_COL_TEXT, 0, "the trace's file"},
     [FILE_COL_TRACING_COST_NS] = {"tracing_cost_ns", "tracing_cost", "Tracing Cost",
                                   "Tracing Cost (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
@@ -384,6 +387,12 @@ const gs_column *gs_file_columns(size_t *ncols)
     return file_columns;
 }
 
+/* Short enough for the rank table's column (step_tables.c has the sentence). */
+static const char *const step_source_label[] = {
+    [GS_STEPS_PROFILER] = "ProfilerStep#N", [GS_STEPS_REGEX] = "--step",
+    [GS_STEPS_WINDOW] = "whole trace", [GS_STEPS_DETECTED] = "detected",
+};
+
 int gs_file_table(const gs_profile_facts *f, gs_table *out)
 {
     gs_table_init(out, file_columns, COUNT_OF(file_columns), "no traces selected");
@@ -397,6 +406,9 @@ int gs_file_table(const gs_profile_facts *f, gs_table *out)
         c[FILE_COL_FORMAT].text = file->format;
         c[FILE_COL_SPAN_NS].i = file->span;
         c[FILE_COL_STEPS].i = (int64_t)file->steps;
+        size_t from = file->step_source < COUNT_OF(step_source_label) ? file->step_source
+                                                                        : GS_STEPS_WINDOW;
+        c[FILE_COL_STEPS_FROM].text = step_source_label[from];
         c[FILE_COL_PATH].text = file->path;
         c[FILE_COL_TRACING_COST_NS].i = gs_cell_known(file->tracing_cost, file->tracing_cost >= 0);
         c[FILE_COL_STARTUP_NS].i =
