@@ -222,6 +222,12 @@ endif()
 add_test(NAME traces.context
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_context.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.context PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# Every percentage on the base printed beside it, on the real traces (tests/traces/check_bases.py:
+# ops' CPU shares, the profiler's host time, the rank table's steps; skipped when ../shared is
+# absent).
+add_test(NAME traces.bases
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_bases.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.bases PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # No bf16, TF32 or FP8 advice on the real V100 and RTX 2080 Ti traces
 # (tests/traces/check_gpu_advice.py; skipped when ../shared is absent).
 add_test(NAME traces.gpu_advice
