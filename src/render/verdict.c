@@ -67,10 +67,18 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
         fprintf(out, "%2zu. ", ++shown);
         put_bold(out, style, f->rule->title);
         fprintf(out, " (%s", gs_severity_name(f->severity));
+        /* With the profiler's host time taken off, the share and the bound are of the step
+         * less that time: printed, so the share reads against the step it is of. */
+        char base[GS_UNIT_BUF + 64] = "the step";
+        if (f->profiler_ns > 0 && f->at_stake_share > 0) {
+            char step[GS_UNIT_BUF];
+            gs_fmt_duration(step, sizeof step,
+                            (int64_t)llround((double)f->at_stake_ns / f->at_stake_share));
+            snprintf(base, sizeof base, "the %s step without the profiler's host time", step);
+        }
         if (f->speedup_bound > 0)
-            fprintf(out, ": %s per step at stake, %.1f %% of the step; up to %.2fx faster if "
-                         "removed",
-                    stake, 100 * f->at_stake_share, f->speedup_bound);
+            fprintf(out, ": %s per step at stake, %.1f %% of %s; up to %.2fx faster if removed",
+                    stake, 100 * f->at_stake_share, base, f->speedup_bound);
         /* evidence and actions name operators and kernels of the trace */
         fputs(")\n    ", out);
         gs_text_put_clean(out, f->evidence);

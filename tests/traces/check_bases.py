@@ -25,6 +25,12 @@ OPS_TRACES = ["tracelens/h100/Falconsai_nsfw_image_detection__1016002.json.gz",
               "hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"]
 QWEN = "tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
 RESNET = "param/resnet_kineto.json.gz"
+CAPTURES = os.path.join(ROOT, "..", "shared", "gpu-captures")
+# Host-side verdicts from which the profiler's host time is taken off (doc/diagnosis.md).
+HEADLINE_TRACES = [os.path.join(CAPTURES, "gpt2_train_torchprofiler_flops_stack.json.gz"),
+                   os.path.join(CAPTURES, "resnet50_emit_nvtx.gst"),
+                   os.path.join(TRACES, RESNET)]
+UNITS = {"ns": 1e-6, "µs": 1e-3, "ms": 1.0, "s": 1e3}
 
 
 def run(exe, *args):
@@ -61,6 +67,27 @@ def check_profiler_line(exe, failures):
         failures.append("qwen: the profiler's host time still reads 100 % of the step")
 
 
+def ms(number, unit):
+    return float(number) * UNITS[unit]
+
+
+def check_headlines(exe, failures):
+    """Each verdict headline's share is of the step it names: the mean step the Steps section
+    prints, or the step it prints itself (the step less the profiler's host time)."""
+    for path in HEADLINE_TRACES:
+        if not os.path.exists(path):
+            continue
+        text = run(exe, "report", path)
+        mean = re.search(r"^  mean ([\d.]+) (\S+)", text, re.M)
+        for m in re.finditer(r"([\d.]+) (\S+) per step at stake, ([\d.]+) % of the "
+                             r"(?:([\d.]+) (\S+) )?step", text):
+            step = ms(*m.group(4, 5)) if m.group(4) else ms(*mean.groups())
+            want = 100.0 * ms(*m.group(1, 2)) / step
+            if abs(want - float(m.group(3))) > 0.1:
+                failures.append(f"{os.path.basename(path)}: '{m.group(0)}': "
+                                f"{m.group(1)} {m.group(2)} is {want:.1f} % of that step")
+
+
 def check_rank_steps(exe, failures):
     """ResNet has no ProfilerStep#N range: its 30 steps are detected, and the rank table says so."""
     text = run(exe, "report", os.path.join(TRACES, RESNET))
@@ -80,6 +107,7 @@ def main():
     check_ops(exe, failures)
     check_profiler_line(exe, failures)
     check_rank_steps(exe, failures)
+    check_headlines(exe, failures)
     for f in failures:
         print("FAIL", f)
     print(f"{len(failures)} failure(s)")
