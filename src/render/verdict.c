@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "common/json_write.h"
 #include "render/units.h"
@@ -64,9 +65,9 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
             continue;
         char stake[GS_UNIT_BUF];
         gs_fmt_duration(stake, sizeof stake, f->at_stake_ns);
-        fprintf(out, "%2zu. ", ++shown);
-        put_bold(out, style, f->rule->title);
-        fprintf(out, " (%s", gs_severity_name(f->severity));
+        size_t width = gs_text_width(style);
+        char head[512];
+        int at = snprintf(head, sizeof head, " (%s", gs_severity_name(f->severity));
         /* With the profiler's host time taken off, the share and the bound are of the step
          * less that time: printed, so the share reads against the step it is of. */
         char base[GS_UNIT_BUF + 64] = "the step";
@@ -76,18 +77,24 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
                             (int64_t)llround((double)f->at_stake_ns / f->at_stake_share));
             snprintf(base, sizeof base, "the %s step without the profiler's host time", step);
         }
-        if (f->speedup_bound > 0)
-            fprintf(out, ": %s per step at stake, %.1f %% of %s; up to %.2fx faster if removed",
-                    stake, 100 * f->at_stake_share, base, f->speedup_bound);
-        /* evidence and actions name operators and kernels of the trace */
+        if (f->speedup_bound > 0 && at > 0 && (size_t)at < sizeof head)
+            snprintf(head + at, sizeof head - (size_t)at,
+                     ": %s per step at stake, %.1f %% of %s; up to %.2fx faster if removed", stake,
+                     100 * f->at_stake_share, base, f->speedup_bound);
+        fprintf(out, "%2zu. ", ++shown);
+        put_bold(out, style, f->rule->title);
+        /* Each part wrapped within the line, under its own start: the headline under the title,
+         * the evidence, each action and its why. Evidence and actions name operators and kernels
+         * of the trace: cleaned. */
+        gs_text_put_wrapped(out, head, 4 + strlen(f->rule->title), 4, width);
         fputs(")\n    ", out);
-        gs_text_put_clean(out, f->evidence);
+        gs_text_put_wrapped(out, f->evidence, 4, 4, width);
         for (size_t a = 0; a < f->nactions; a++) {
             fputs("\n    - ", out);
-            gs_text_put_clean(out, f->actions[a].text);
+            gs_text_put_wrapped(out, f->actions[a].text, 6, 6, width);
             if (f->actions[a].why[0]) {
                 fputs("\n      why: ", out);
-                gs_text_put_clean(out, f->actions[a].why);
+                gs_text_put_wrapped(out, f->actions[a].why, 11, 11, width);
             }
         }
         putc('\n', out);

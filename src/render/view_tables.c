@@ -185,7 +185,8 @@ enum op_col {
                               GS_COL_PCT, 0,                                                       \
                               "CPU total / the profiled CPU time x 100 (a parent holds its\n"      \
                               "children)"},                                                        \
-    [OP_COL_CPU_AVG_NS] = {"cpu_avg_ns", "cpu_avg", "CPU avg", "CPU Avg (ns)", GS_COL_NS, 0,       \
+    [OP_COL_CPU_AVG_NS] = {"cpu_avg_ns", "cpu_avg", "CPU avg", "CPU Avg (ns)", GS_COL_NS,          \
+                           GS_COL_NARROW_DROP,                                                     \
                            "CPU total / Calls"},                                                   \
     [OP_COL_SELF_CUDA_NS] = {"self_cuda_ns", "self_cuda", "Self CUDA", "Self CUDA (ns)",           \
                              GS_COL_NS, 0,                                                         \
@@ -200,7 +201,8 @@ enum op_col {
                               "for a step, the GPU work launched by every thread of the process\n" \
                               "while the step was open (backward runs on its own thread), as\n"    \
                               "the step breakdown counts it"},                                     \
-    [OP_COL_CUDA_AVG_NS] = {"cuda_avg_ns", "cuda_avg", "CUDA avg", "CUDA Avg (ns)", GS_COL_NS, 0,  \
+    [OP_COL_CUDA_AVG_NS] = {"cuda_avg_ns", "cuda_avg", "CUDA avg", "CUDA Avg (ns)", GS_COL_NS,     \
+                            GS_COL_NARROW_DROP,                                                    \
                             "CUDA total / Calls"}
 #define OP_FLOPS_COLUMN                                                                            \
     {"flops", "flops", "FLOPs", "FLOPs", GS_COL_COUNT, 0,                                          \
@@ -363,7 +365,8 @@ static const gs_column file_columns[] = {
     [FILE_COL_STEPS_FROM] = {"steps_from", "steps_from", "From", "Steps From", GS_COL_TEXT, 0,
                              "where they came from: ProfilerStep#N, --step, detected (the\n"
                              "repeating kernel sequence) or whole trace (one window)"},
-    [FILE_COL_PATH] = {"path", "path", "Path", "Path", GS_COL_TEXT, 0, "the trace's file"},
+    [FILE_COL_PATH] = {"path", "path", "Path", "Path", GS_COL_TEXT, GS_COL_CUT_START,
+                       "the trace's file"},
     [FILE_COL_TRACING_COST_NS] = {"tracing_cost_ns", "tracing_cost", "Tracing Cost",
                                   "Tracing Cost (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
     [FILE_COL_STARTUP_NS] = {"startup_ns", "startup", "Start-up", "Start-up (ns)", GS_COL_NS,
