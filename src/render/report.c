@@ -13,6 +13,7 @@
 #include "render/step_tables.h"
 #include "render/units.h"
 #include "render/verdict.h"
+#include "render/verdict_ranks.h"
 
 typedef struct event_class {
     const char *key;        /* JSON field */
@@ -298,9 +299,12 @@ static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_t
     return rc ? -1 : 0;
 }
 
-static void render_verdicts_text(FILE *out, const gs_report *r, const gs_text_style *style,
-                                 bool explain)
+static int render_verdicts_text(FILE *out, const gs_report *r, const gs_text_style *style,
+                                bool explain)
 {
+    /* Several ranks read together, unless each rank's rules follow its verdict (--explain). */
+    if (r->nranks > 1 && !explain)
+        return gs_render_verdicts_by_rank(out, r, style);
     for (size_t i = 0; i < r->nranks; i++) {
         char title[64];
         if (r->nranks > 1)
@@ -317,6 +321,7 @@ static void render_verdicts_text(FILE *out, const gs_report *r, const gs_text_st
         }
         putc('\n', out);
     }
+    return 0;
 }
 
 /* What the report lacks, when some of its ranks come from .gsum summaries: "no GPU list, idle
@@ -356,10 +361,10 @@ static void put_profile_prose(FILE *out, const gs_report *r)
 static int render_text(FILE *out, const gs_report *r, const gs_report_tables *t,
                        const gs_text_style *style, bool explain)
 {
-    render_verdicts_text(out, r, style, explain);
+    int rc = render_verdicts_text(out, r, style, explain);
     fprintf(out, "%sWhat was profiled%s\n", style && style->tty ? "\033[1m" : "",
             style && style->tty ? "\033[0m" : "");
-    int rc = put_prose(out, r, put_profile_prose, gs_text_width(style));
+    rc |= put_prose(out, r, put_profile_prose, gs_text_width(style));
     putc('\n', out);
     rc |= gs_render_text(out, &t->files, style);
     if (r->has_devices) {
