@@ -52,7 +52,8 @@ def check_profiler_line(exe, failures):
     """Qwen's GPU is 90 % busy: its profiler estimate, capped at the step, is 100 % of it, but
     what it can lengthen the step by is the GPU-idle part, about 10 %."""
     path = os.path.join(TRACES, QWEN)
-    line = next((l for l in run(exe, "report", path).splitlines()
+    text = re.sub(r"\n {4,}", " ", run(exe, "report", path))  # its sentences, unwrapped
+    line = next((l for l in text.splitlines()
                  if "the profiler's own host time" in l and l.startswith("rank")), "")
     m = re.search(r"lengthen the (\S+ \S+) step by at most (\S+ \S+) \(([\d.]+) %\)", line)
     if not m:
