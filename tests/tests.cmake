@@ -67,6 +67,12 @@ set_tests_properties(anchors.tb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # The README's examples are what the program prints.
 add_test(NAME docs.readme
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/cli/check_readme.py $<TARGET_FILE:gpuscope>)
+# The report's default text within 120 columns, and no two rows of a table alike once cut, on the
+# golden reports, the generated ranks and the real traces when ../shared is there
+# (tests/cli/check_report_width.py).
+add_test(NAME cli.report_width
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/cli/check_report_width.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(cli.report_width PROPERTIES TIMEOUT 300)
 # CONTRIBUTING.md's worked example, applied word for word to a copy of the tree, built (gpuscope
 # and its unit test, with this build's compiler, in Debug) and run
 # (tests/docs/check_contributing_example.py; about 20 s on two cores).
@@ -237,6 +243,12 @@ set_tests_properties(traces.context PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME traces.inference_advice
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_inference_advice.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.inference_advice PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# Every percentage on the base printed beside it, on the real traces (tests/traces/check_bases.py:
+# ops' CPU shares, the profiler's host time, the rank table's steps; skipped when ../shared is
+# absent).
+add_test(NAME traces.bases
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_bases.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.bases PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # No bf16, TF32 or FP8 advice on the real V100 and RTX 2080 Ti traces
 # (tests/traces/check_gpu_advice.py; skipped when ../shared is absent).
 add_test(NAME traces.gpu_advice

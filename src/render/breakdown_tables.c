@@ -99,7 +99,7 @@ int gs_bd_avg_table(const gs_bd_trace *b, gs_table *out)
 
 enum gpu_col {
     GPU_COL_DEVICE, GPU_COL_UTILIZATION_PCT, GPU_COL_SM_EFFICIENCY_PCT, GPU_COL_OCCUPANCY_PCT,
-    GPU_COL_BUSY_NS, GPU_NCOLS
+    GPU_COL_BUSY_NS, GPU_COL_WINDOW_NS, GPU_NCOLS
 };
 
 /* The metrics' help is their definition, for breakdown's --help "GPU metrics". */
@@ -117,6 +117,9 @@ static const gs_column gpu_columns[] = {
                                "kernel-time-weighted mean of the kernels'\n"
                                "estimated achieved occupancy"},
     [GPU_COL_BUSY_NS] = {"busy_ns", "busy", "Kernel Busy", "Kernel Busy (ns)", GS_COL_NS, 0},
+    [GPU_COL_WINDOW_NS] = {"window_ns", "window", "Window", "Window (ns)", GS_COL_NS, 0,
+                           "the window the shares are of: first kept step's start to\n"
+                           "last step's end"},
 };
 _Static_assert(COUNT_OF(gpu_columns) == GPU_NCOLS, "one column per enum gpu_col");
 
@@ -124,6 +127,16 @@ const gs_column *gs_bd_gpu_columns(size_t *ncols)
 {
     *ncols = COUNT_OF(gpu_columns);
     return gpu_columns;
+}
+
+/* The window the metrics are of, printed beside them: the GPU time table next to them in the
+ * report has its own (first to last GPU activity). A rank summary read from a .gsum keeps the
+ * device's busy time and utilization, not the window: it is their quotient. -1 when unknown. */
+static gs_ns metrics_window(const gs_gpu_metrics *g, const gs_gpu_device_metrics *m)
+{
+    if (g->window_end > g->window_start)
+        return g->window_end - g->window_start;
+    return m->utilization > 0 ? (gs_ns)llround((double)m->busy_ns / m->utilization) : -1;
 }
 
 int gs_bd_gpu_table(const gs_bd_trace *b, gs_table *out)
@@ -139,6 +152,8 @@ int gs_bd_gpu_table(const gs_bd_trace *b, gs_table *out)
         c[GPU_COL_SM_EFFICIENCY_PCT].f = m->has_sm_efficiency ? m->sm_efficiency * 100.0 : NAN;
         c[GPU_COL_OCCUPANCY_PCT].f = m->has_occupancy ? m->occupancy_pct : NAN;
         c[GPU_COL_BUSY_NS].i = m->busy_ns;
+        gs_ns window = metrics_window(&b->gpu, m);
+        c[GPU_COL_WINDOW_NS].i = gs_cell_known(window, window >= 0);
     }
     return 0;
 }

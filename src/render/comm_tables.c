@@ -50,7 +50,7 @@ static const gs_column rank_columns[] = {
     [RANK_COL_IDLE_PCT] = {"idle_pct", "idle_pct", "Idle (%)", "Idle (%)", GS_COL_PCT, 0},
     [RANK_COL_COLLECTIVES] = {"collectives", "collectives", "Collectives", "Collectives",
                               GS_COL_COUNT, 0},
-    [RANK_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, 0},
+    [RANK_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, GS_COL_CUT_START},
 };
 _Static_assert(COUNT_OF(rank_columns) == RANK_NCOLS, "one column per enum rank_col");
 

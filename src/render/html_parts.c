@@ -108,8 +108,9 @@ static void put_finding(FILE *out, const gs_finding *f, size_t number)
         fprintf(out, "<div class=\"stake\"><div class=\"stakebar\"><span style=\"width:%.1f%%\">"
                      "</span></div><p>",
                 pct < 0 ? 0 : pct > 100 ? 100 : pct);
-        gs_render_gain_estimate(out, f); /* numbers and fixed words: nothing to escape */
-        fputs("</p></div>\n", out);
+        char gain[256];
+        gs_render_gain_estimate(gain, sizeof gain, "", f);
+        fprintf(out, "%s</p></div>\n", gain); /* numbers and fixed words: nothing to escape */
     }
     fputs("<p class=\"evidence\">", out);
     gs_xml_text(out, f->evidence);

@@ -36,12 +36,14 @@ static const gs_column temporal_columns[] = {
                                      "|union of all activity| - Compute"},
     [TEMPORAL_COL_NON_COMPUTE_PCT] = {"non_compute_pct", "non_compute_pct", "Non-compute (%)",
                                       "Non-compute (%)", GS_COL_PCT, 0},
+    /* parts of Non-compute, and a count: left out of a table too narrow for them */
     [TEMPORAL_COL_COMMUNICATION_NS] = {"communication_ns", "communication", "Comm",
-                                       "Communication (ns)", GS_COL_NS, 0},
-    [TEMPORAL_COL_MEMORY_NS] = {"memory_ns", "memory", "Memory", "Memory (ns)", GS_COL_NS, 0},
+                                       "Communication (ns)", GS_COL_NS, GS_COL_NARROW_DROP},
+    [TEMPORAL_COL_MEMORY_NS] = {"memory_ns", "memory", "Memory", "Memory (ns)", GS_COL_NS,
+                                GS_COL_NARROW_DROP},
     [TEMPORAL_COL_ACTIVITIES] = {"activities", "activities", "Activities", "Activities",
-                                 GS_COL_COUNT, 0},
-    [TEMPORAL_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, 0},
+                                 GS_COL_COUNT, GS_COL_NARROW_DROP},
+    [TEMPORAL_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, GS_COL_CUT_START},
 };
 _Static_assert(COUNT_OF(temporal_columns) == TEMPORAL_NCOLS, "one column per enum temporal_col");
 
@@ -199,10 +201,15 @@ static const gs_column gap_columns[] = {
     [GAP_COL_STEP_PCT] = {"step_pct", "step_pct", "Of step (%)", "Of Step (%)", GS_COL_PCT, 0},
     [GAP_COL_DATALOADER_NS] = {"dataloader_ns", "dataloader", "DataLoader", "DataLoader (ns)",
                                GS_COL_NS, 0},
-    [GAP_COL_SYNC] = {"sync", "sync", "Sync call", "Sync Call", GS_COL_TEXT, 0},
-    [GAP_COL_SYNC_NS] = {"sync_ns", "sync_ns", "Sync", "Sync (ns)", GS_COL_NS, 0},
-    [GAP_COL_HOST_API] = {"host_api", "host_api", "API call", "API Call", GS_COL_TEXT, 0},
-    [GAP_COL_HOST_API_NS] = {"host_api_ns", "host_api_ns", "API", "API (ns)", GS_COL_NS, 0},
+    /* The host's calls in detail and the kernel after: left out, right to left, of a table too
+     * narrow for them (the class says what the host did; the gap, step and operator stay). */
+    [GAP_COL_SYNC] = {"sync", "sync", "Sync call", "Sync Call", GS_COL_TEXT, GS_COL_NARROW_DROP},
+    [GAP_COL_SYNC_NS] = {"sync_ns", "sync_ns", "Sync", "Sync (ns)", GS_COL_NS,
+                         GS_COL_NARROW_DROP},
+    [GAP_COL_HOST_API] = {"host_api", "host_api", "API call", "API Call", GS_COL_TEXT,
+                          GS_COL_NARROW_DROP},
+    [GAP_COL_HOST_API_NS] = {"host_api_ns", "host_api_ns", "API", "API (ns)", GS_COL_NS,
+                             GS_COL_NARROW_DROP},
     [GAP_COL_HOST_OP_NS] = {"host_op_ns", "host_op_ns", "Op", "Op (ns)", GS_COL_NS, 0},
     [GAP_COL_HOST_OP] = {"host_op", "host_op", "Host op", "Host Op", GS_COL_TEXT, 0},
     [GAP_COL_AFTER_STREAM] = {"after_stream", "after_stream", "Stream", "Stream", GS_COL_COUNT,
@@ -210,7 +217,7 @@ static const gs_column gap_columns[] = {
     [GAP_COL_LAUNCH_START_NS] = {"launch_start_ns", "launch_start", "Launch", "Launch Start (ns)",
                                  GS_COL_NS, GS_COL_JSON_ONLY},
     [GAP_COL_BEFORE] = {"before", "before", "Before", "Before", GS_COL_TEXT, GS_COL_JSON_ONLY},
-    [GAP_COL_AFTER] = {"after", "after", "After", "After", GS_COL_TEXT, 0},
+    [GAP_COL_AFTER] = {"after", "after", "After", "After", GS_COL_TEXT, GS_COL_NARROW_DROP},
 };
 _Static_assert(COUNT_OF(gap_columns) == GAP_NCOLS, "one column per enum gap_col");
 

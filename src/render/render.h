@@ -10,8 +10,9 @@
 
 enum gs_format { GS_FORMAT_TABLE, GS_FORMAT_CSV, GS_FORMAT_JSON };
 
-/* Line width the table format keeps text columns within when the caller has no terminal width. */
-#define GS_TEXT_DEFAULT_WIDTH 160
+/* Line width the table format keeps its lines within when the caller has no terminal width: text
+ * columns are cut and free text wrapped to it (doc/report.md, "Width"). */
+#define GS_TEXT_DEFAULT_WIDTH 120
 
 typedef struct gs_text_style {
     bool tty;     /* the output is a terminal: bold header */
@@ -27,6 +28,14 @@ int gs_render_text(FILE *out, const gs_table *t, const gs_text_style *style);
  * control characters and invalid UTF-8 shown as U+FFFD, as in a table cell, so that a name
  * cannot drive the terminal. */
 void gs_text_put_clean(FILE *out, const char *s);
+
+/* The columns a style's lines keep within. */
+size_t gs_text_width(const gs_text_style *style);
+
+/* s cleaned as gs_text_put_clean, continuing a line on which `at` columns are used, wrapped at
+ * spaces so that lines stay within `width` columns, each new line indented by `hang` spaces.
+ * A word longer than a line is kept whole; s that fits is written as it is. No final newline. */
+void gs_text_put_wrapped(FILE *out, const char *s, size_t at, size_t hang, size_t width);
 
 /* RFC 4180 CSV: a header naming each column with its unit, integers in ns and bytes, and names
  * that a spreadsheet would run as formulas behind a '. */

@@ -2,6 +2,8 @@
 #include "render/report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "render/breakdown_tables.h"
 #include "render/compute_lines.h"
@@ -11,6 +13,7 @@
 #include "render/step_tables.h"
 #include "render/units.h"
 #include "render/verdict.h"
+#include "render/verdict_ranks.h"
 
 typedef struct event_class {
     const char *key;        /* JSON field */
@@ -179,6 +182,33 @@ static void put_title(FILE *out, const gs_text_style *style, const char *title, 
     fputs(bold ? "\033[0m\n" : "\n", out);
 }
 
+/* The profile's sentences (what was profiled, the steps), each line wrapped within the width with
+ * a hanging indent: written whole, then cut at spaces. */
+typedef void (*prose_fn)(FILE *out, const gs_report *r);
+
+static int put_prose(FILE *out, const gs_report *r, prose_fn fn, size_t width)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return -1;
+    fn(mem, r);
+    if (fclose(mem) != 0) {
+        free(text);
+        return -1;
+    }
+    for (char *line = text, *end; line && *line; line = end ? end + 1 : NULL) {
+        end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        gs_text_put_wrapped(out, line, 0, 4, width);
+        putc('\n', out);
+    }
+    free(text);
+    return 0;
+}
+
 static void put_steps_line(FILE *out, const gs_bd_trace *b)
 {
     const gs_steps *s = &b->steps;
@@ -212,11 +242,15 @@ static void put_comm_line(FILE *out, const gs_comm_rank *c)
             c->exposed_step_pct);
 }
 
-static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_tables *t,
-                                const gs_text_style *style)
+static void put_comm_prose(FILE *out, const gs_report *r)
 {
-    int rc = 0;
-    put_title(out, style, "Steps", 0, 0);
+    for (size_t i = 0; i < r->comm.nranks; i++)
+        if (r->comm.ranks[i].collectives > 0)
+            put_comm_line(out, &r->comm.ranks[i]);
+}
+
+static void put_steps_prose(FILE *out, const gs_report *r)
+{
     for (size_t i = 0; i < r->breakdown.n; i++)
         put_steps_line(out, &r->breakdown.v[i]);
     for (size_t i = 0; i < r->nranks; i++) {
@@ -224,6 +258,13 @@ static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_t
         if (s->has_compute && gs_compute_worth_text(&s->compute))
             gs_render_compute_text(out, s->inputs.rank, &s->compute);
     }
+}
+
+static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_tables *t,
+                                const gs_text_style *style)
+{
+    put_title(out, style, "Steps", 0, 0);
+    int rc = put_prose(out, r, put_steps_prose, gs_text_width(style));
     for (size_t i = 0; i < r->breakdown.n; i++) {
         const gs_bd_trace *b = &r->breakdown.v[i];
         char title[96];
@@ -248,9 +289,7 @@ static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_t
     rc |= gs_render_text(out, &t->idle.temporal, style);
     if (t->has_comm) {
         put_title(out, style, "Communication per rank (gpuscope comm)", 0, 0);
-        for (size_t i = 0; i < r->comm.nranks; i++)
-            if (r->comm.ranks[i].collectives > 0)
-                put_comm_line(out, &r->comm.ranks[i]);
+        rc |= put_prose(out, r, put_comm_prose, gs_text_width(style));
     }
     if (t->idle.gaps.nrows) {
         put_title(out, style,
@@ -260,9 +299,12 @@ static int render_analyses_text(FILE *out, const gs_report *r, const gs_report_t
     return rc ? -1 : 0;
 }
 
-static void render_verdicts_text(FILE *out, const gs_report *r, const gs_text_style *style,
-                                 bool explain)
+static int render_verdicts_text(FILE *out, const gs_report *r, const gs_text_style *style,
+                                bool explain)
 {
+    /* Several ranks read together, unless each rank's rules follow its verdict (--explain). */
+    if (r->nranks > 1 && !explain)
+        return gs_render_verdicts_by_rank(out, r, style);
     for (size_t i = 0; i < r->nranks; i++) {
         char title[64];
         if (r->nranks > 1)
@@ -279,6 +321,7 @@ static void render_verdicts_text(FILE *out, const gs_report *r, const gs_text_st
         }
         putc('\n', out);
     }
+    return 0;
 }
 
 /* What the report lacks, when some of its ranks come from .gsum summaries: "no GPU list, idle
@@ -308,17 +351,22 @@ static void put_missing_line(FILE *out, const gs_report *r)
     putc('\n', out);
 }
 
-static int render_text(FILE *out, const gs_report *r, const gs_report_tables *t,
-                       const gs_text_style *style, bool explain)
+static void put_profile_prose(FILE *out, const gs_report *r)
 {
-    render_verdicts_text(out, r, style, explain);
-    fprintf(out, "%sWhat was profiled%s\n", style && style->tty ? "\033[1m" : "",
-            style && style->tty ? "\033[0m" : "");
     put_profile_lines(out, &r->facts);
     gs_put_context_lines(out, r);
     put_missing_line(out, r);
+}
+
+static int render_text(FILE *out, const gs_report *r, const gs_report_tables *t,
+                       const gs_text_style *style, bool explain)
+{
+    int rc = render_verdicts_text(out, r, style, explain);
+    fprintf(out, "%sWhat was profiled%s\n", style && style->tty ? "\033[1m" : "",
+            style && style->tty ? "\033[0m" : "");
+    rc |= put_prose(out, r, put_profile_prose, gs_text_width(style));
     putc('\n', out);
-    int rc = gs_render_text(out, &t->files, style);
+    rc |= gs_render_text(out, &t->files, style);
     if (r->has_devices) {
         putc('\n', out);
         rc |= gs_render_text(out, &t->devices, style);

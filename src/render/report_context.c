@@ -98,15 +98,22 @@ void gs_put_context_lines(FILE *out, const gs_report *r)
         const gs_diag_inputs *in = &r->ranks[i].summary->inputs;
         if (!gs_profiler_cost_noticeable(in))
             continue;
-        char step[GS_UNIT_BUF], total[GS_UNIT_BUF];
+        /* Its share of the step would read 100 % on a step the GPU keeps busy: what it can
+         * lengthen the step by is the GPU-idle part, so that is the share given, of the step
+         * printed beside it. */
+        char step[GS_UNIT_BUF], total[GS_UNIT_BUF], mean[GS_UNIT_BUF], longer[GS_UNIT_BUF];
+        gs_ns lengthening = gs_profiler_step_lengthening(in);
         gs_fmt_duration(step, sizeof step, in->facts.profiler_step_ns);
         gs_fmt_duration(total, sizeof total, in->facts.profiler_cost_ns);
+        gs_fmt_duration(mean, sizeof mean, in->step_ns);
+        gs_fmt_duration(longer, sizeof longer, lengthening);
         fprintf(out,
-                "rank %" PRId32 ": the profiler's own host time is about %s per kept step "
-                "(%.1f %% of the step), %s over the trace (estimated from its events: "
-                "doc/diagnosis.md); host-side times include it\n",
-                in->rank, step, 100.0 * (double)in->facts.profiler_step_ns / (double)in->step_ns,
-                total);
+                "rank %" PRId32 ": the profiler's own host time is about %s per kept step, %s "
+                "over the trace (estimated from its events: doc/diagnosis.md); host-side times "
+                "include it; it can lengthen the %s step by at most %s (%.1f %%), the time the "
+                "GPU waits on the host\n",
+                in->rank, step, total, mean, longer,
+                100.0 * (double)lengthening / (double)in->step_ns);
     }
 }
 
@@ -143,5 +150,6 @@ void gs_put_context_json(gs_json_writer *w, const gs_diag_inputs *in)
                       in->step_ns > 0 ? 100.0 * (double)c->profiler_step_ns / (double)in->step_ns
                                       : 0.0,
                       2);
+    gs_json_put_int(w, "profiler_lengthens_ns", gs_profiler_step_lengthening(in));
     gs_json_end(w);
 }

@@ -44,7 +44,7 @@ static const gs_column rank_columns[] = {
     [RANK_COL_STRAGGLER] = {"straggler", "straggler", "Straggler", "Straggler", GS_COL_TEXT, 0,
                             "last at more than 60 % of at least 3 collectives, and the\n"
                             "others wait for it more than 5 % of the median step"},
-    [RANK_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, 0},
+    [RANK_COL_FILE] = {"file", "file", "File", "File", GS_COL_TEXT, GS_COL_CUT_START},
 };
 _Static_assert(COUNT_OF(rank_columns) == RANK_NCOLS, "one column per enum rank_col");
 

@@ -32,6 +32,12 @@ enum gs_col_type {
 /* A text column of figures the caller formatted ("87 %", "48.3 GB", "n/a": the monitor's): the
  * table format aligns it right and never cuts it, as a number column. */
 #define GS_COL_FIGURES 2u
+/* A column the others make up for (an average beside its total and count, a part beside its
+ * whole): the table format leaves it out, right to left, while a line would not fit the width
+ * otherwise (doc/report.md, "Width"); CSV and JSON keep it. */
+#define GS_COL_NARROW_DROP 4u
+/* A text column of file paths: cut from the left when too wide, as the end names the file. */
+#define GS_COL_CUT_START 8u
 
 typedef struct gs_column {
     const char *key;   /* JSON field name, e.g. "total_ns" */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "render/text_cut.h"
 #include "render/units.h"
 #include "common/utf8.h"
 
@@ -26,13 +27,7 @@ static bool is_control(uint32_t cp)
 /* One column per code point; an invalid byte counts as one (it is shown as U+FFFD). */
 static size_t text_width(const char *s)
 {
-    size_t width = 0, len = strlen(s);
-    for (size_t i = 0; i < len; width++) {
-        uint32_t cp;
-        size_t n = gs_utf8_decode(s + i, len - i, &cp);
-        i += n ? n : 1;
-    }
-    return width;
+    return gs_text_columns(s);
 }
 
 /* Writes s in at most `cols` columns, ending with "…" when it had to be cut. */
@@ -63,6 +58,43 @@ static void pad(FILE *out, size_t n)
 {
     while (n--)
         putc(' ', out);
+}
+
+size_t gs_text_width(const gs_text_style *style)
+{
+    return style && style->width ? style->width : GS_TEXT_DEFAULT_WIDTH;
+}
+
+void gs_text_put_wrapped(FILE *out, const char *s, size_t at, size_t hang, size_t width)
+{
+    char *words = strdup(s);
+    if (!words || at + text_width(s) <= width) { /* out of memory: one long line, still clean */
+        gs_text_put_clean(out, s);
+        free(words);
+        return;
+    }
+    size_t col = at;
+    char *w = words;
+    for (bool first = true;; first = false) {
+        char *space = strchr(w, ' ');
+        if (space)
+            *space = '\0';
+        size_t ww = text_width(w);
+        if (!first && col + 1 + ww > width && col > hang) {
+            putc('\n', out);
+            pad(out, hang);
+            col = hang;
+        } else if (!first) {
+            putc(' ', out);
+            col++;
+        }
+        put_text(out, w, ww);
+        col += ww;
+        if (!space)
+            break;
+        w = space + 1;
+    }
+    free(words);
 }
 
 /* ---- numeric cells: one formatter per column type ------------------------------------------- */
@@ -140,6 +172,7 @@ typedef struct layout {
     size_t *shown; /* indexes of the columns shown, in order */
     size_t nshown;
     size_t *width; /* per shown column */
+    enum gs_cut *cut; /* per shown column: how its names too wide are cut */
     char *numbers; /* formatted numeric cells: [row][shown column][GS_UNIT_BUF] */
 } layout;
 
@@ -194,16 +227,28 @@ static void fit_text_columns(const gs_table *t, layout *l, size_t line_width)
     free(capped);
 }
 
-static int make_layout(const gs_table *t, size_t line_width, layout *l)
+/* The narrowest line the shown columns make: numbers whole, text cut as far as it may be. */
+static size_t narrowest_line(const gs_table *t, const layout *l)
 {
-    memset(l, 0, sizeof *l);
-    l->shown = malloc((t->ncols + 1) * sizeof *l->shown);
-    l->width = malloc((t->ncols + 1) * sizeof *l->width);
-    l->numbers = malloc((t->nrows * t->ncols + 1) * GS_UNIT_BUF);
-    if (!l->shown || !l->width || !l->numbers)
-        return -1;
+    size_t sum = 0;
+    for (size_t k = 0; k < l->nshown; k++) {
+        const gs_column *col = &t->cols[l->shown[k]];
+        size_t w = l->width[k], floor = text_width(col->title);
+        if (floor < MIN_TEXT_COLUMNS)
+            floor = MIN_TEXT_COLUMNS;
+        sum += (k ? COLUMN_GAP : 0) + (is_text(col) && w > floor ? floor : w);
+    }
+    return sum;
+}
+
+/* Measures the shown columns (formatting the numbers) and says whether the line fits; when it
+ * does not, leaves out the rightmost column that may be (GS_COL_NARROW_DROP) and returns false
+ * to be measured again. */
+static bool measure_columns(const gs_table *t, size_t line_width, bool *dropped, layout *l)
+{
+    l->nshown = 0;
     for (size_t c = 0; c < t->ncols; c++)
-        if (!(t->cols[c].flags & GS_COL_JSON_ONLY))
+        if (!(t->cols[c].flags & GS_COL_JSON_ONLY) && !dropped[c])
             l->shown[l->nshown++] = c;
     for (size_t k = 0; k < l->nshown; k++) {
         const gs_column *col = &t->cols[l->shown[k]];
@@ -217,14 +262,64 @@ static int make_layout(const gs_table *t, size_t line_width, layout *l)
                 l->width[k] = w;
         }
     }
-    fit_text_columns(t, l, line_width);
+    if (narrowest_line(t, l) <= line_width)
+        return true;
+    for (size_t k = l->nshown; k-- > 0;)
+        if (t->cols[l->shown[k]].flags & GS_COL_NARROW_DROP) {
+            dropped[l->shown[k]] = true;
+            return false;
+        }
+    return true; /* nothing more to leave out: the numbers make the line */
+}
+
+/* Per text column, how its cells too wide are cut: so that no two rows read the same (paths
+ * from the left first, other names from the right first). */
+static int choose_cuts(const gs_table *t, layout *l)
+{
+    l->cut = malloc((l->nshown + 1) * sizeof *l->cut);
+    const char **cells = malloc((t->nrows + 1) * sizeof *cells);
+    if (!l->cut || !cells) {
+        free(cells);
+        return -1;
+    }
+    for (size_t k = 0; k < l->nshown; k++) {
+        const gs_column *col = &t->cols[l->shown[k]];
+        l->cut[k] = col->flags & GS_COL_CUT_START ? GS_CUT_START : GS_CUT_END;
+        bool too_wide = false;
+        for (size_t r = 0; is_text(col) && r < t->nrows; r++) {
+            cells[r] = cell_text(t, l, r, k);
+            too_wide |= text_width(cells[r]) > l->width[k];
+        }
+        if (too_wide)
+            l->cut[k] = gs_text_cut_unique(cells, t->nrows, l->width[k], l->cut[k]);
+    }
+    free(cells);
     return 0;
+}
+
+static int make_layout(const gs_table *t, size_t line_width, layout *l)
+{
+    memset(l, 0, sizeof *l);
+    l->shown = malloc((t->ncols + 1) * sizeof *l->shown);
+    l->width = malloc((t->ncols + 1) * sizeof *l->width);
+    l->numbers = malloc((t->nrows * t->ncols + 1) * GS_UNIT_BUF);
+    bool *dropped = calloc(t->ncols + 1, sizeof *dropped);
+    if (!l->shown || !l->width || !l->numbers || !dropped) {
+        free(dropped);
+        return -1;
+    }
+    while (!measure_columns(t, line_width, dropped, l))
+        ;
+    free(dropped);
+    fit_text_columns(t, l, line_width);
+    return choose_cuts(t, l);
 }
 
 static void free_layout(layout *l)
 {
     free(l->shown);
     free(l->width);
+    free(l->cut);
     free(l->numbers);
 }
 
@@ -241,7 +336,11 @@ static void put_line(FILE *out, const gs_table *t, const layout *l, const char *
         pending += (k ? COLUMN_GAP : 0) + (text ? 0 : l->width[k] - w);
         if (w) {
             pad(out, pending);
-            put_text(out, cells[k], l->width[k]);
+            char *cut = w < text_width(cells[k]) && l->cut
+                            ? gs_text_cut(cells[k], l->width[k], l->cut[k])
+                            : NULL;
+            put_text(out, cut ? cut : cells[k], l->width[k]); /* uncut: cut at the end */
+            free(cut);
             pending = 0;
         }
         if (text)

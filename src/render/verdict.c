@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "analysis/base/thresholds.h"
 #include "common/json_write.h"
@@ -52,24 +53,20 @@ static void fmt_value(char *buf, size_t size, const gs_rule_value *v)
 
 /* A gain that is not a removed time: how it was estimated (doc/diagnosis.md, "The gain at
  * stake, and the order"). */
-void gs_render_gain_estimate(FILE *out, const gs_finding *f)
+void gs_render_gain_estimate(char *buf, size_t size, const char *lead, const gs_finding *f)
 {
     char gain[GS_UNIT_BUF];
     gs_fmt_duration(gain, sizeof gain, f->gain_ns);
-    fprintf(out, "about %s per step to gain, %.1f %% of the step, %.2fx faster, ", gain,
-            100 * f->gain_share, f->gain_speedup);
     if (f->gain_basis == GS_GAIN_TENSOR_CORES)
-        fprintf(out, "if the eligible kernels without Tensor Cores ran %.0fx faster",
-                GS_TH_TC_SPEEDUP);
+        snprintf(buf, size,
+                 "%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the eligible "
+                 "kernels without Tensor Cores ran %.0fx faster",
+                 lead, gain, 100 * f->gain_share, f->gain_speedup, GS_TH_TC_SPEEDUP);
     else
-        fprintf(out, "if the FLOP-counted kernels reached %.0f %% of the GPU's peak",
-                100 * GS_TH_LOW_MFU);
-}
-
-static void put_estimated_gain(FILE *out, const gs_finding *f)
-{
-    fputs(": ", out);
-    gs_render_gain_estimate(out, f);
+        snprintf(buf, size,
+                 "%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the "
+                 "FLOP-counted kernels reached %.0f %% of the GPU's peak",
+                 lead, gain, 100 * f->gain_share, f->gain_speedup, 100 * GS_TH_LOW_MFU);
 }
 
 static void put_bold(FILE *out, const gs_text_style *style, const char *text)
@@ -87,24 +84,38 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
             continue;
         char stake[GS_UNIT_BUF];
         gs_fmt_duration(stake, sizeof stake, f->at_stake_ns);
+        size_t width = gs_text_width(style);
+        char head[512];
+        int at = snprintf(head, sizeof head, " (%s", gs_severity_name(f->severity));
+        /* With the profiler's host time taken off, the share and the bound are of the step
+         * less that time: printed, so the share reads against the step it is of. */
+        char base[GS_UNIT_BUF + 64] = "the step";
+        if (f->profiler_ns > 0 && f->at_stake_share > 0) {
+            char step[GS_UNIT_BUF];
+            gs_fmt_duration(step, sizeof step,
+                            (int64_t)llround((double)f->at_stake_ns / f->at_stake_share));
+            snprintf(base, sizeof base, "the %s step without the profiler's host time", step);
+        }
+        if (f->speedup_bound > 0 && f->at_stake_ns > 0 && at > 0 && (size_t)at < sizeof head)
+            snprintf(head + at, sizeof head - (size_t)at,
+                     ": %s per step at stake, %.1f %% of %s; up to %.2fx faster if removed", stake,
+                     100 * f->at_stake_share, base, f->speedup_bound);
+        else if (f->gain_basis != GS_GAIN_NONE && at > 0 && (size_t)at + 2 < sizeof head)
+            gs_render_gain_estimate(head + at, sizeof head - (size_t)at, ": ", f);
         fprintf(out, "%2zu. ", ++shown);
         put_bold(out, style, f->rule->title);
-        fprintf(out, " (%s", gs_severity_name(f->severity));
-        if (f->speedup_bound > 0 && f->at_stake_ns > 0)
-            fprintf(out, ": %s per step at stake, %.1f %% of the step; up to %.2fx faster if "
-                         "removed",
-                    stake, 100 * f->at_stake_share, f->speedup_bound);
-        else if (f->gain_basis != GS_GAIN_NONE)
-            put_estimated_gain(out, f);
-        /* evidence and actions name operators and kernels of the trace */
+        /* Each part wrapped within the line, under its own start: the headline under the title,
+         * the evidence, each action and its why. Evidence and actions name operators and kernels
+         * of the trace: cleaned. */
+        gs_text_put_wrapped(out, head, 4 + strlen(f->rule->title), 4, width);
         fputs(")\n    ", out);
-        gs_text_put_clean(out, f->evidence);
+        gs_text_put_wrapped(out, f->evidence, 4, 4, width);
         for (size_t a = 0; a < f->nactions; a++) {
             fputs("\n    - ", out);
-            gs_text_put_clean(out, f->actions[a].text);
+            gs_text_put_wrapped(out, f->actions[a].text, 6, 6, width);
             if (f->actions[a].why[0]) {
                 fputs("\n      why: ", out);
-                gs_text_put_clean(out, f->actions[a].why);
+                gs_text_put_wrapped(out, f->actions[a].why, 11, 11, width);
             }
         }
         putc('\n', out);
@@ -142,9 +153,9 @@ void gs_render_rules_text(FILE *out, const gs_diagnosis *d)
             gs_fmt_duration(gain, sizeof gain, f->gain_ns);
             fprintf(out, "    gain: %s per step, the time at stake removed (an upper bound)\n", gain);
         } else if (f->gain_basis != GS_GAIN_NONE) {
-            fputs("    gain: ", out);
-            gs_render_gain_estimate(out, f);
-            putc('\n', out);
+            char gain[256];
+            gs_render_gain_estimate(gain, sizeof gain, "", f);
+            fprintf(out, "    gain: %s\n", gain);
         }
         for (size_t a = 0; a < f->nleft_out; a++)
             fprintf(out, "    action left out: %s (%s)\n", f->left_out[a].text,

@@ -157,9 +157,9 @@ int gs_api_table(const gs_api_summary *s, gs_table *out)
 
 /* ---- operators ------------------------------------------------------------------------------ */
 
-/* The operator table: key_averages' columns (the shares are of the sum of Self CPU, or Self
- * CUDA, over every operator, as PyTorch's profiler table computes them, so Self CPU % adds up to
- * 100 and CPU total % does not: a parent's total holds its children's); the ops view has two
+/* The operator table: key_averages' columns (the CPU shares are of the profiled CPU time, the sum
+ * of every event's self time with the CUDA calls', as PyTorch's profiler table computes them, so
+ * no CPU total % is over 100; the CUDA shares of the sum of Self CUDA); the ops view has two
  * columns more, FLOPs and TFLOP/s (doc/flops.md), and grouped by shape one more, Input Shapes. */
 enum op_col {
     OP_COL_NAME, OP_COL_CALLS, OP_COL_SELF_CPU_NS, OP_COL_SELF_CPU_PCT, OP_COL_CPU_TOTAL_NS,
@@ -176,14 +176,17 @@ enum op_col {
                             "directly inside it on its thread"},                                   \
     [OP_COL_SELF_CPU_PCT] = {"self_cpu_pct", "self_cpu_pct", "Self CPU %", "Self CPU (%)",         \
                              GS_COL_PCT, 0,                                                        \
-                             "Self CPU / the sum of every row's Self CPU x 100 (as PyTorch's\n"    \
-                             "key_averages table: these add up to 100)"},                          \
+                             "Self CPU / the profiled CPU time x 100: every row's Self CPU\n"      \
+                             "and the CUDA calls' time (PyTorch's key_averages table counts\n"     \
+                             "those as rows; gpuscope api lists them), so no row is over 100"},    \
     [OP_COL_CPU_TOTAL_NS] = {"cpu_total_ns", "cpu_total", "CPU total", "CPU Total (ns)",           \
                              GS_COL_NS, 0, "sum of the ranges' durations"},                        \
     [OP_COL_CPU_TOTAL_PCT] = {"cpu_total_pct", "cpu_total_pct", "CPU total %", "CPU Total (%)",    \
                               GS_COL_PCT, 0,                                                       \
-                              "CPU total / the same sum x 100 (a parent holds its children)"},     \
-    [OP_COL_CPU_AVG_NS] = {"cpu_avg_ns", "cpu_avg", "CPU avg", "CPU Avg (ns)", GS_COL_NS, 0,       \
+                              "CPU total / the profiled CPU time x 100 (a parent holds its\n"      \
+                              "children)"},                                                        \
+    [OP_COL_CPU_AVG_NS] = {"cpu_avg_ns", "cpu_avg", "CPU avg", "CPU Avg (ns)", GS_COL_NS,          \
+                           GS_COL_NARROW_DROP,                                                     \
                            "CPU total / Calls"},                                                   \
     [OP_COL_SELF_CUDA_NS] = {"self_cuda_ns", "self_cuda", "Self CUDA", "Self CUDA (ns)",           \
                              GS_COL_NS, 0,                                                         \
@@ -198,7 +201,8 @@ enum op_col {
                               "for a step, the GPU work launched by every thread of the process\n" \
                               "while the step was open (backward runs on its own thread), as\n"    \
                               "the step breakdown counts it"},                                     \
-    [OP_COL_CUDA_AVG_NS] = {"cuda_avg_ns", "cuda_avg", "CUDA avg", "CUDA Avg (ns)", GS_COL_NS, 0,  \
+    [OP_COL_CUDA_AVG_NS] = {"cuda_avg_ns", "cuda_avg", "CUDA avg", "CUDA Avg (ns)", GS_COL_NS,     \
+                            GS_COL_NARROW_DROP,                                                    \
                             "CUDA total / Calls"}
 #define OP_FLOPS_COLUMN                                                                            \
     {"flops", "flops", "FLOPs", "FLOPs", GS_COL_COUNT, 0,                                          \
@@ -240,6 +244,8 @@ int gs_op_table(const gs_op_summary *s, gs_table *out)
         self_cpu += (double)s->rows[r].self_cpu;
         self_cuda += (double)s->rows[r].self_cuda;
     }
+    if (s->cpu_base > 0) /* unknown (a summary from an older .gsum): the rows' Self CPU */
+        self_cpu = (double)s->cpu_base;
     for (size_t r = 0; r < s->nrows; r++) {
         const gs_op_row *row = &s->rows[r];
         gs_cell *c = gs_table_add_row(out);
@@ -341,7 +347,7 @@ int gs_memcpy_table(const gs_memcpy_summary *s, gs_table *out)
 
 enum file_col {
     FILE_COL_RANK, FILE_COL_WORLD_SIZE, FILE_COL_FORMAT, FILE_COL_SPAN_NS, FILE_COL_STEPS,
-    FILE_COL_PATH, FILE_COL_TRACING_COST_NS, FILE_COL_GRAPH_CAPTURES,
+    FILE_COL_STEPS_FROM, FILE_COL_PATH, FILE_COL_TRACING_COST_NS, FILE_COL_GRAPH_CAPTURES,
     FILE_COL_GRAPH_INSTANTIATIONS, FILE_COL_GRAPH_LAUNCHES, FILE_COL_GRAPH_KERNELS,
     FILE_COL_STARTUP_NS, FILE_NCOLS
 };
@@ -355,8 +361,12 @@ static const gs_column file_columns[] = {
     [FILE_COL_SPAN_NS] = {"span_ns", "span", "Span", "Span (ns)", GS_COL_NS, 0,
                           "the trace's first to last event"},
     [FILE_COL_STEPS] = {"steps", "steps", "Steps", "Steps", GS_COL_COUNT, 0,
-                        "the trace's ProfilerStep#N ranges"},
-    [FILE_COL_PATH] = {"path", "path", "Path", "Path", GS_COL_TEXT, 0, "the trace's file"},
+                        "the steps the report uses, warm-up included"},
+    [FILE_COL_STEPS_FROM] = {"steps_from", "steps_from", "From", "Steps From", GS_COL_TEXT, 0,
+                             "where they came from: ProfilerStep#N, --step, detected (the\n"
+                             "repeating kernel sequence) or whole trace (one window)"},
+    [FILE_COL_PATH] = {"path", "path", "Path", "Path", GS_COL_TEXT, GS_COL_CUT_START,
+                       "the trace's file"},
     [FILE_COL_TRACING_COST_NS] = {"tracing_cost_ns", "tracing_cost", "Tracing Cost",
                                   "Tracing Cost (ns)", GS_COL_NS, GS_COL_JSON_ONLY},
     [FILE_COL_STARTUP_NS] = {"startup_ns", "startup", "Start-up", "Start-up (ns)", GS_COL_NS,
@@ -380,6 +390,12 @@ const gs_column *gs_file_columns(size_t *ncols)
     return file_columns;
 }
 
+/* Short enough for the rank table's column (step_tables.c has the sentence). */
+static const char *const step_source_label[] = {
+    [GS_STEPS_PROFILER] = "ProfilerStep#N", [GS_STEPS_REGEX] = "--step",
+    [GS_STEPS_WINDOW] = "whole trace", [GS_STEPS_DETECTED] = "detected",
+};
+
 int gs_file_table(const gs_profile_facts *f, gs_table *out)
 {
     gs_table_init(out, file_columns, COUNT_OF(file_columns), "no traces selected");
@@ -393,6 +409,9 @@ int gs_file_table(const gs_profile_facts *f, gs_table *out)
         c[FILE_COL_FORMAT].text = file->format;
         c[FILE_COL_SPAN_NS].i = file->span;
         c[FILE_COL_STEPS].i = (int64_t)file->steps;
+        size_t from = file->step_source < COUNT_OF(step_source_label) ? file->step_source
+                                                                        : GS_STEPS_WINDOW;
+        c[FILE_COL_STEPS_FROM].text = step_source_label[from];
         c[FILE_COL_PATH].text = file->path;
         c[FILE_COL_TRACING_COST_NS].i = gs_cell_known(file->tracing_cost, file->tracing_cost >= 0);
         c[FILE_COL_STARTUP_NS].i =

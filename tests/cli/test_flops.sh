@@ -36,7 +36,9 @@ sys.exit(0 if ok else 1)
 PY
 rm -f /tmp/gs_flops_$$.json
 # the text line names the peak it used
-"$exe" report "$trace" | grep -q "MFU [0-9.]* % of the H100 SXM's dense bf16 peak, 989.4 TFLOP/s" ||
+# (read as one line: the report wraps its sentences within 120 columns)
+"$exe" report "$trace" | tr '\n' ' ' | tr -s ' ' |
+    grep -q "MFU [0-9.]* % of the H100 SXM's dense bf16 peak, 989.4 TFLOP/s" ||
     { echo "FAIL: report's MFU line"; fail=1; }
 # ops: aten::mm's FLOPs are the sum of its calls' 2 M N K
 "$exe" ops --format json --sort flops --limit 1 "$trace" | python3 -c '

@@ -565,8 +565,27 @@ static void test_actions_by_gpu(void)
     gs_diagnosis_free(&d);
 }
 
+/* The profiler's host time can lengthen the step by at most the step's GPU-idle host time: on a
+ * 100 ms step whose GPU is busy 90 ms, 100 ms of profiler host time (capped at the step) lengthen
+ * it by at most 10 ms, 10 %, not 100 %. Below the noticeable share: 0. */
+static void test_profiler_lengthening(void)
+{
+    gs_diag_inputs in = healthy();
+    in.step_ns = 100000000;
+    in.kernel_ns = 85000000, in.memcpy_ns = 3000000, in.memset_ns = 0, in.comm_ns = 2000000;
+    in.runtime_ns = 4000000, in.dataloader_ns = 0, in.cpu_exec_ns = 5000000, in.other_ns = 1000000;
+    in.facts.known = true;
+    in.facts.profiler_step_ns = 100000000;
+    CHECK_INT(gs_profiler_step_lengthening(&in), 10000000);
+    in.facts.profiler_step_ns = 7000000; /* less than the idle time: all of it */
+    CHECK_INT(gs_profiler_step_lengthening(&in), 7000000);
+    in.facts.profiler_step_ns = 1000000; /* 1 %: not noticeable */
+    CHECK_INT(gs_profiler_step_lengthening(&in), 0);
+}
+
 int main(void)
 {
+    test_profiler_lengthening();
     test_actions_by_context();
     test_actions_by_gpu();
     test_profiler_share();

@@ -14,8 +14,12 @@
  * CUDA total: addmm 150, linear (30 + 150) + 10 = 190, step 190.
  * Self CPU: addmm 300 - 20 - 20 = 260; linear (400 - 300 - 20) + (100 - 10) = 170;
  *           step 1000 - 400 - 100 = 500. */
+#include <math.h>
+#include <string.h>
+
 #include "analysis/trace/op_summary.h"
 #include "check.h"
+#include "render/view_tables.h"
 #include "trace_builder.h"
 
 static gs_trace *build(void)
@@ -294,8 +298,42 @@ static void test_no_operators(void)
     gs_profile_free(&p);
 }
 
+/* The CPU shares are of the profiled CPU time, as key_averages' table computes them: the sum of
+ * every event's self time, the CUDA calls' included (930 ns of operators' self time, 70 ns of
+ * CUDA calls: 1000 ns, the step's whole range). No row is over 100 %: the step, which holds
+ * everything, is exactly 100 % (it was 1000 / 930 = 107.5 % over the operators' self time). */
+static void test_cpu_shares_of_profiled_time(void)
+{
+    gs_profile p = {0};
+    tb_add(&p, build());
+    gs_op_summary s;
+    gs_error err;
+    CHECK_INT(summarise(p.traces.v[0], false, NULL, &s, &err), 0);
+    CHECK_INT(s.cpu_base, 1000);
+    gs_table tab;
+    CHECK_INT(gs_op_table(&s, &tab), 0);
+    size_t total_col = 0, self_col = 0;
+    for (size_t c = 0; c < tab.ncols; c++) {
+        total_col = strcmp(tab.cols[c].key, "cpu_total_pct") ? total_col : c;
+        self_col = strcmp(tab.cols[c].key, "self_cpu_pct") ? self_col : c;
+    }
+    for (size_t r = 0; r < tab.nrows; r++) {
+        double total = gs_table_cell(&tab, r, total_col)->f;
+        double self = gs_table_cell(&tab, r, self_col)->f;
+        CHECK(total <= 100.0 + 1e-9);
+        if (!strcmp(s.rows[r].name, "step"))
+            CHECK(fabs(total - 100.0) < 1e-9 && fabs(self - 50.0) < 1e-9);
+        if (!strcmp(s.rows[r].name, "aten::addmm"))
+            CHECK(fabs(total - 30.0) < 1e-9 && fabs(self - 26.0) < 1e-9);
+    }
+    gs_table_free(&tab);
+    gs_op_summary_free(&s);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
+    test_cpu_shares_of_profiled_time();
     test_recursion_counted_once();
     test_autocast_addmm_counted_once();
     test_step_counts_every_thread();

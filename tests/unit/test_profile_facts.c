@@ -116,8 +116,33 @@ static void test_files_by_rank(void)
     gs_profile_free(&p);
 }
 
+/* A trace without ProfilerStep#N ranges whose steps come from --step: the file's steps are the
+ * steps the analyses use (3, from the regex), not its ProfilerStep#N ranges (0). */
+static void test_steps_used(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("iters.json", 0);
+    for (int i = 0; i < 3; i++)
+        tb_range(t, GS_RANGE_ANNOTATION, "iteration", 100 * i, 100 * i + 90, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::mm", 10, 20, NULL);
+    tb_add(&p, t);
+    gs_ctx_opts o = {.steps = {.regex = "^iteration$"}};
+    gs_trace_ctx c = tb_ctx(t, &o);
+    gs_profile_facts f;
+    gs_error err;
+    CHECK_INT(gs_profile_facts_init(&f, &err), 0);
+    CHECK_INT(gs_profile_facts_add(&f, &c, &err), 0);
+    CHECK_INT(gs_profile_facts_finish(&f, &err), 0);
+    CHECK_INT(f.files[0].steps, 3);
+    CHECK_INT(f.files[0].step_source, GS_STEPS_REGEX);
+    gs_profile_facts_free(&f);
+    gs_trace_ctx_free(&c);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
+    test_steps_used();
     test_step_names();
     test_two_ranks();
     test_files_by_rank();

@@ -11,6 +11,7 @@
 #include "analysis/trace/kernel_summary.h"
 #include "analysis/trace/memcpy_summary.h"
 #include "analysis/trace/op_summary.h"
+#include "analysis/pipeline/merge.h"
 #include "analysis/pipeline/summarise.h"
 #include "check.h"
 #include "analysis/pipeline/gsum_write.h"
@@ -256,8 +257,30 @@ static void test_pipeline(void)
     rmdir(dir);
 }
 
+/* The rank table's steps are the steps the report uses: a rank whose steps were detected from the
+ * repeating kernel sequence (no ProfilerStep#N range) has its detected steps there, not 0. */
+static void test_facts_steps_used(void)
+{
+    gs_profile p;
+    fixture_profile(&p);
+    gs_rank_summary s;
+    gs_error err;
+    CHECK(summarise(p.traces.v[0], false, &s, &err) == 0);
+    s.profiler_steps = 0; /* as a trace whose steps were detected */
+    s.steps.source = GS_STEPS_DETECTED;
+    gs_profile_facts f;
+    bool has_devices;
+    CHECK_INT(gs_merge_facts(&s, 1, &f, &has_devices), 0);
+    CHECK_INT(f.files[0].steps, STEPS);
+    CHECK_INT(f.files[0].step_source, GS_STEPS_DETECTED);
+    gs_profile_facts_free(&f);
+    gs_rank_summary_free(&s);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
+    test_facts_steps_used();
     test_merge_equals_traces();
     test_merge_without_detail();
     test_one_rank();

@@ -170,7 +170,9 @@ static void test_round_trip(void)
     CHECK(gs_gsum_read_buffer(first, n1, "rank-1.gsum", &back, &err) == 0);
     char *again = write_gsum(&back, &n2);
     CHECK(n1 == n2 && memcmp(first, again, n1) == 0);
-    CHECK(strstr(first, "\"version\": 1, \"minor\": 4") != NULL);
+    CHECK(strstr(first, "\"version\": 1, \"minor\": 5") != NULL);
+    /* minor 5: the profiled CPU time the merged operator table's CPU shares are of */
+    CHECK(s.ops_cpu > 0 && back.ops_cpu == s.ops_cpu);
     CHECK(s.has_graphs && back.has_graphs); /* minor 3: the CUDA graph facts */
     CHECK_INT(back.inputs.graphs.kernels, s.inputs.graphs.kernels);
     CHECK(!s.has_tracing_cost && !back.has_tracing_cost); /* a PyTorch trace does not say */

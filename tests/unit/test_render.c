@@ -249,8 +249,79 @@ static void test_json_rows(void)
     gs_table_free(&t);
 }
 
+/* Names that share their first 23 columns would read the same cut at the end, and cut in the
+ * middle (their last 11 columns are alike too): the column is cut from the left, where they
+ * differ, so no two rows read the same; a path is cut from the left first, its end naming the
+ * file. */
+static void test_text_cuts_so_rows_differ(void)
+{
+    static const gs_column two[] = {
+        {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+        {"path", "path", "Path", "Path", GS_COL_TEXT, GS_COL_CUT_START},
+    };
+    gs_table t;
+    gs_table_init(&t, two, 2, NULL);
+    gs_cell *c = gs_table_add_row(&t);
+    c[0].text = "void at::native::vectorized_elementwise_kernel<4, AddFunctor<float>>";
+    c[1].text = "/data/traces/job-17/rank-0.json";
+    c = gs_table_add_row(&t);
+    c[0].text = "void at::native::vectorized_elementwise_kernel<4, MulFunctor<float>>";
+    c[1].text = "/data/traces/job-17/rank-1.json";
+    capture out;
+    gs_text_style style = {.width = 50}; /* 24 columns each, a gap of 2 */
+    CHECK_INT(gs_render_text(open_capture(&out), &t, &style), 0);
+    CHECK_STR(close_capture(&out), "Name                      Path\n"
+                                   "…l<4, AddFunctor<float>>  …aces/job-17/rank-0.json\n"
+                                   "…l<4, MulFunctor<float>>  …aces/job-17/rank-1.json\n");
+    free(out.text);
+    gs_table_free(&t);
+}
+
+/* A column the others make up for is left out while the line would not fit, and only then. */
+static void test_text_leaves_out_narrow_drop_columns(void)
+{
+    static const gs_column three[] = {
+        {"total_ns", "total", "Total", "Total (ns)", GS_COL_NS, 0},
+        {"avg_ns", "avg", "Average", "Avg (ns)", GS_COL_NS, GS_COL_NARROW_DROP},
+        {"name", "name", "Name", "Name", GS_COL_TEXT, 0},
+    };
+    gs_table t;
+    gs_table_init(&t, three, 3, NULL);
+    gs_cell *c = gs_table_add_row(&t);
+    c[0].i = 1000, c[1].i = 500, c[2].text = "aten::mm";
+    capture out;
+    gs_text_style wide = {.width = 30}, narrow = {.width = 20};
+    CHECK_INT(gs_render_text(open_capture(&out), &t, &wide), 0);
+    CHECK_STR(close_capture(&out), "  Total  Average  Name\n"
+                                   "1.00 µs   500 ns  aten::mm\n");
+    free(out.text);
+    CHECK_INT(gs_render_text(open_capture(&out), &t, &narrow), 0); /* 7 + 2 + 7 + 2 + 8 > 20 with it */
+    CHECK_STR(close_capture(&out), "  Total  Name\n"
+                                   "1.00 µs  aten::mm\n");
+    free(out.text);
+    gs_table_free(&t);
+}
+
+/* Free text wraps at spaces within the width, each new line under the hanging indent; text that
+ * fits is written as it is. */
+static void test_text_wraps_at_spaces(void)
+{
+    capture out;
+    FILE *f = open_capture(&out);
+    gs_text_put_wrapped(f, "the GPU waits on host work 6.662 ms per step", 4, 4, 24);
+    CHECK_STR(close_capture(&out), "the GPU waits on\n    host work 6.662 ms\n    per step");
+    free(out.text);
+    f = open_capture(&out);
+    gs_text_put_wrapped(f, "fits  as it is", 4, 4, 24);
+    CHECK_STR(close_capture(&out), "fits  as it is");
+    free(out.text);
+}
+
 int main(void)
 {
+    test_text_leaves_out_narrow_drop_columns();
+    test_text_wraps_at_spaces();
+    test_text_cuts_so_rows_differ();
     test_sort_is_stable_and_limit_keeps_the_first_rows();
     test_text_alignment();
     test_text_truncates_long_names_and_cleans_control_bytes();

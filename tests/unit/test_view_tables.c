@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "render/breakdown_tables.h"
 #include "render/view_tables.h"
 
 /* The column whose JSON key is key, or -1. */
@@ -60,8 +61,27 @@ static void test_op_shares(void)
     gs_table_free(&t);
 }
 
+/* GPU utilization is printed with the window it is of (Kernel Busy / Window), since the GPU time
+ * table beside it has a window of its own: [first kept step, last step] = 2000 ns here, busy 1500
+ * ns, 75 %. A rank summary read from a .gsum keeps no window: it is Kernel Busy / Utilization. */
+static void test_gpu_window(void)
+{
+    gs_gpu_device_metrics dev = {.device = 0, .busy_ns = 1500, .utilization = 0.75};
+    gs_bd_trace b = {.gpu = {.window_start = 1000, .window_end = 3000, .v = &dev, .n = 1}};
+    gs_table t;
+    CHECK_INT(gs_bd_gpu_table(&b, &t), 0);
+    CHECK_INT(num(&t, 0, "window_ns"), 2000);
+    CHECK(fabs(pct(&t, 0, "utilization_pct") - 75.0) < 1e-9);
+    gs_table_free(&t);
+    b.gpu.window_start = b.gpu.window_end = 0;
+    CHECK_INT(gs_bd_gpu_table(&b, &t), 0);
+    CHECK_INT(num(&t, 0, "window_ns"), 2000);
+    gs_table_free(&t);
+}
+
 int main(void)
 {
+    test_gpu_window();
     test_op_shares();
     return check_done("test_view_tables");
 }

@@ -217,6 +217,11 @@ int gs_choose_actions(const gs_diag_inputs *in, gs_finding *f);
 /* Whether the profiler's estimated cost per step is worth saying beside a host-side verdict
  * (GS_TH_PROFILER_COST_SHARE of the step). */
 bool gs_profiler_cost_noticeable(const gs_diag_inputs *in);
+
+/* The most the profiler's host time per step can lengthen the step: as much of it as the step's
+ * GPU-idle host time holds (its runtime, DataLoader, CPU exec and other time: while the GPU is
+ * busy, host time the profiler adds runs beside it). 0 when the cost is not noticeable. */
+gs_ns gs_profiler_step_lengthening(const gs_diag_inputs *in);
 void gs_diagnosis_free(gs_diagnosis *d);
 
 /* "removed", "tensor_cores", "mfu_target", "none": JSON's gain_basis. */

@@ -16,6 +16,7 @@ static const gs_gsum_field rank_fields[] = {
     {"mem_peak_allocated", GS_F_I64, S(R, mem_peak_allocated), 0},
     {"mem_peak_reserved", GS_F_I64, S(R, mem_peak_reserved), 0},
     {"ops_gpu", GS_F_BOOL, S(R, ops_gpu), 0},      {"sync_top_op", GS_F_STR, S(R, sync_top_op), 0},
+    {"ops_cpu_ns", GS_F_I64, S(R, ops_cpu), 0}, /* minor 5: absent reads as 0 (unknown) */
     {"avg_total_ns", GS_F_DBL, S(R, avg_total_ns), 0},
     {"avg_kernel_ns", GS_F_DBL, S(R, avg_ns[GS_BD_KERNEL]), 0},
     {"avg_memcpy_ns", GS_F_DBL, S(R, avg_ns[GS_BD_MEMCPY]), 0},

@@ -18,7 +18,7 @@
  * (collector and options, workload, parallelism, precision, the profiler's estimated cost:
  * trace_facts.h); minor 4 model FLOPs, MFU and Tensor Core use (doc/flops.md). A reader of an
  * older minor skips them; a file without them reads as a summary without them. */
-#define GS_GSUM_MINOR 4
+#define GS_GSUM_MINOR 5
 
 enum gs_gsum_type {
     GS_F_I64,  /* int64_t, gs_ns */

@@ -55,7 +55,8 @@ int gs_merge_facts(const gs_rank_summary *v, size_t n, gs_profile_facts *f, bool
         const gs_rank_summary *s = &v[i];
         f->files[i] = (gs_file_facts){gs_profile_facts_own(f, s->id.path),
                                       gs_profile_facts_own(f, s->format), s->id.rank,
-                                      s->id.world_size, s->span, s->profiler_steps};
+                                      s->id.world_size, s->span, s->steps.n,
+                                      (uint8_t)s->steps.source};
         if (!f->files[i].path || !f->files[i].format)
             return -1;
         memcpy(f->files[i].lost, s->events.lost, sizeof f->files[i].lost);
@@ -202,6 +203,7 @@ int gs_merge_ops(const gs_rank_summary *v, size_t n, gs_op_summary *o)
     for (size_t i = 0; i < n; i++) {
         nr += v[i].nops;
         o->has_gpu |= v[i].ops_gpu;
+        o->cpu_base += v[i].ops_cpu;
     }
     gs_op_row *all = malloc((nr ? nr : 1) * sizeof *all);
     if (!all)

@@ -311,6 +311,7 @@ static int fill_kernels(const gs_kernel_summary *k, gs_rank_summary *s)
 static int fill_ops(const gs_op_summary *o, gs_rank_summary *s)
 {
     s->ops_gpu = o->has_gpu;
+    s->ops_cpu = o->cpu_base;
     s->ops = calloc(o->nrows ? o->nrows : 1, sizeof *s->ops);
     if (!s->ops)
         return -1;

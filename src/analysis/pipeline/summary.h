@@ -85,6 +85,8 @@ typedef struct gs_rank_summary {
     gs_sum_op *ops;         /* by CUDA total (CPU total without GPU work), largest first */
     size_t nops;
     bool ops_gpu;           /* the trace has kernels or memory operations */
+    gs_ns ops_cpu;          /* the profiled CPU time the CPU shares are of (gs_op_summary.cpu_base);
+                             * 0 in a .gsum of an earlier minor: the rows' Self CPU then */
 
     /* Sections a .gsum of an earlier minor version lacks (has_* false), as every summary built
      * here has them. Strings are owned. */

@@ -29,6 +29,10 @@ typedef struct gs_op_summary {
     bool by_shape;
     bool has_gpu; /* the selected traces have kernels or memory operations */
     bool with_flops; /* rows have FLOPs (gs_op_summary_build; not a report's merged rows) */
+    /* The profiled CPU time the CPU shares are of, as key_averages' table takes it: the sum of
+     * every event's self time, the CUDA calls' included (they are events of their own there),
+     * which is the time of the outermost ranges plus the CUDA calls outside any range. */
+    gs_ns cpu_base;
     gs_strtab names;  /* owns the row names and shapes */
     struct gs_op_items *calls; /* the traces' operator calls, until _finish */
 } gs_op_summary;

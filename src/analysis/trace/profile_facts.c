@@ -110,7 +110,8 @@ static int add_trace(gs_profile_facts *f, const gs_trace_ctx *c)
     bool has_span = gs_trace_span(t, &first, &last);
     *file = (gs_file_facts){gs_profile_facts_own(f, t->id.path),
                             gs_profile_facts_own(f, gs_trace_str(t, t->format)), t->id.rank,
-                            t->id.world_size, has_span ? last - first : 0, count_steps(c)};
+                            t->id.world_size, has_span ? last - first : 0, c->steps.n,
+                            (uint8_t)c->steps.source};
     if (!file->path || !file->format)
         return -1;
     memcpy(file->lost, t->lost, sizeof file->lost);
@@ -132,8 +133,9 @@ static int add_trace(gs_profile_facts *f, const gs_trace_ctx *c)
     }
     if (t->id.world_size > f->world_size)
         f->world_size = t->id.world_size;
-    if (file->steps > f->steps)
-        f->steps = file->steps;
+    uint64_t profiler_steps = count_steps(c);
+    if (profiler_steps > f->steps)
+        f->steps = profiler_steps;
     count_events(t, &f->events);
     return 0;
 }

@@ -17,7 +17,8 @@ typedef struct gs_file_facts {
     const char *format; /* "kineto", "legacy", "gst" */
     int32_t rank, world_size; /* world_size 0 when unknown */
     gs_ns span;         /* last - first event, 0 when the trace has no timed event */
-    uint64_t steps;     /* ranges named ProfilerStep#N */
+    uint64_t steps;     /* the steps the analyses use (gs_trace_ctx's), warm-up included */
+    uint8_t step_source; /* enum gs_step_source: where they came from */
     uint64_t lost[GS_LOSS__COUNT]; /* events this trace's reader skipped, by reason */
     gs_ns tracing_cost; /* what tracing cost the program (gpuscope run's CUDA tracing: CUPTI's
                          * overhead records); -1 when the trace does not say */
@@ -55,7 +56,8 @@ typedef struct gs_profile_facts {
     int32_t world_size; /* largest any trace reports, 0 when none does */
     gs_ns span;         /* the longest trace's span: traces in one folder may come from
                          * different runs, whose union would span days */
-    uint64_t steps;     /* most steps any one trace has: every rank runs the same steps */
+    uint64_t steps;     /* most ProfilerStep#N ranges any one trace has: every rank runs the
+                         * same steps */
     gs_event_counts events;
     gs_strtab names;    /* owns the paths, formats and device names */
 } gs_profile_facts;
