@@ -25,6 +25,9 @@ SETS = {
            "--gzip"],
 }
 BALANCED = ["--ranks", "4", "--steps", "6", "--seed", "3", "--slowdown", "0"]
+# All-to-alls run by NCCL's generic SendRecv kernel under c10d::alltoall_base_, the forward in
+# DDP's annotation, the last rank late (DLRM-style embedding exchange).
+ALL_TO_ALL = ["--ranks", "4", "--steps", "6", "--seed", "5", "--collective", "all_to_all"]
 OFFSET_TOLERANCE_NS = 5000
 
 failures = []
@@ -120,6 +123,25 @@ def verdicts(exe, name, folder, ans):
               % (name, d["rank"], ev))
 
 
+def all_to_all_facts(exe, folder):
+    """The SendRecv kernels are all-to-alls: the parallelism is DDP and all-to-all, not pipeline,
+    and the communication finding gives all-to-all advice, never the pipeline's."""
+    rep = run(exe, "report", "--format", "json", folder)
+    for d in rep["diagnosis"]:
+        tag = "all_to_all rank %d: " % d["rank"]
+        ctx = d["context"]
+        check(ctx["parallel_kinds"] == ["data", "all_to_all"],
+              tag + "parallel kinds %s, want data and all_to_all" % ctx["parallel_kinds"])
+        check(ctx["all_to_alls"] == 12 and ctx["send_recvs"] == 0,
+              tag + "%d all-to-all, %d send/recv; want 12, 0"
+              % (ctx["all_to_alls"], ctx["send_recvs"]))
+        comm = [v for v in d["verdict"] if v["class"] == "communication_bound"]
+        check(len(comm) == 1, tag + "no communication finding")
+        acts = " | ".join(comm[0]["actions"]) if comm else ""
+        check("micro-batches" not in acts, tag + "pipeline advice for all-to-all: " + acts)
+        check("all-to-all" in acts, tag + "no all-to-all advice: " + acts)
+
+
 def main():
     exe = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,6 +157,13 @@ def main():
             ans = json.load(f)
         planted(exe, "balanced", bal, ans)
         verdicts(exe, "balanced", bal, ans)
+        a2a = os.path.join(tmp, "all_to_all")
+        gen(a2a, ALL_TO_ALL, a2a + ".answers.json")
+        with open(a2a + ".answers.json") as f:
+            ans = json.load(f)
+        planted(exe, "all_to_all", a2a, ans)
+        verdicts(exe, "all_to_all", a2a, ans)
+        all_to_all_facts(exe, a2a)
     print("%d failures" % len(failures))
     return 1 if failures else 0
 
