@@ -76,7 +76,7 @@ class Rank(object):
         self.main = gt.Thread(self.tl, self.tl.main_tid, self.tl.t0 + self.tl.d(40.0, 80.0))
         self.steps = []                        # (number, CpuEvent)
         self.comm = COLLECTIVES[args.collective]
-        self.ddp = args.collective == "all_to_all"  # the model wrapped in DDP (DLRM-style)
+        self.ddp = args.collective == "all_to_all"  # experts under DDP: data + expert parallel
 
     def op(self, names, kname, us, slow=True):
         """Nested operators around one kernel launch; the straggler's kernels run longer."""

@@ -170,7 +170,7 @@ static void test_round_trip(void)
     CHECK(gs_gsum_read_buffer(first, n1, "rank-1.gsum", &back, &err) == 0);
     char *again = write_gsum(&back, &n2);
     CHECK(n1 == n2 && memcmp(first, again, n1) == 0);
-    CHECK(strstr(first, "\"version\": 1, \"minor\": 4") != NULL);
+    CHECK(strstr(first, "\"version\": 1, \"minor\": 5") != NULL);
     CHECK(s.has_graphs && back.has_graphs); /* minor 3: the CUDA graph facts */
     CHECK_INT(back.inputs.graphs.kernels, s.inputs.graphs.kernels);
     CHECK(!s.has_tracing_cost && !back.has_tracing_cost); /* a PyTorch trace does not say */
@@ -178,7 +178,7 @@ static void test_round_trip(void)
     CHECK(s.inputs.facts.known && back.inputs.facts.known);
     CHECK_INT(back.inputs.facts.collector, GS_COLLECTOR_TORCH_PROFILER);
     CHECK_INT(back.inputs.facts.collectives, s.inputs.facts.collectives);
-    CHECK_INT(back.inputs.facts.parallelism, s.inputs.facts.parallelism);
+    CHECK_INT(back.inputs.facts.parallel_kinds, s.inputs.facts.parallel_kinds);
     CHECK_INT(back.inputs.facts.profiler_step_ns, s.inputs.facts.profiler_step_ns);
     CHECK(s.inputs.facts.profiler_step_ns > 0);
     CHECK(back.from_gsum && !s.from_gsum);

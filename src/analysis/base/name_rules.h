@@ -26,6 +26,9 @@ enum gs_startup_class {
     GS_STARTUP__COUNT
 };
 
+/* The data-parallel wrapper whose forward or hooks a range records (PARALLEL_WRAPPER). */
+enum gs_parallel_wrapper { GS_WRAPPER_NONE, GS_WRAPPER_DDP, GS_WRAPPER_FSDP };
+
 /* What a name names: the groups asked of it depend on it. */
 enum gs_name_role {
     GS_ROLE_GPU,      /* a kernel, copy, set or GPU-side sync record */
@@ -59,7 +62,9 @@ enum gs_name_role {
     X(ARG_COLLECTIVE, COLL_ARG, 27, 4, 7) /* gs_coll_kind, or GS_COLL_ARG_IGNORED */          \
     X(PROFILER_STEP, RANGE, 31, 1, 0)     /* PyTorch's ProfilerStep#N */                           \
     X(SYNC_OP, RANGE, 32, 1, 0)           /* an operator that waits for the GPU (.item()) */       \
-    X(CALL_CLASS, API, 33, 3, 6)          /* enum gs_startup_class: what a CUDA call does */
+    X(CALL_CLASS, API, 33, 3, 6)          /* enum gs_startup_class: what a CUDA call does */ \
+    X(PARALLEL_WRAPPER, RANGE, 36, 2, 0)  /* enum gs_parallel_wrapper: DDP's or FSDP's range */  \
+    X(EMBEDDING_KERNEL, GPU, 38, 1, 0)    /* an embedding-table lookup (fbgemm's TBE) */
 
 enum gs_name_group {
 #define GS_NAME_GROUP_ENUM(g, role, shift, bits, dflt) GS_NAME_##g,

@@ -87,7 +87,7 @@ typedef struct gs_rule_value {
     uint8_t unit; /* enum gs_unit */
 } gs_rule_value;
 
-enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 8 };
+enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 10 };
 
 /* What the trace must show for an action to apply (diag_actions.c: the test and the reason, in
  * words, that the report prints beside the action). */
@@ -95,10 +95,10 @@ enum gs_action_when {
     GS_WHEN_ALWAYS,
     GS_WHEN_TRAINING,        /* a backward pass or an optimizer step in the trace */
     GS_WHEN_GRAD_SYNC,       /* gradients synchronized: data or sharded data parallel */
-    GS_WHEN_DATA_PARALLEL,   /* DDP: all-reduce in a training step */
+    GS_WHEN_DATA_PARALLEL,   /* DDP: its ranges, or all-reduce in a training step */
     GS_WHEN_SHARDED,         /* FSDP / ZeRO: all-gather and reduce-scatter in a training step */
-    GS_WHEN_TENSOR_PARALLEL, /* collectives with no backward pass */
-    GS_WHEN_PIPELINE,        /* send/recv */
+    GS_WHEN_TENSOR_PARALLEL, /* all-reduces in the forward, or collectives with no backward */
+    GS_WHEN_PIPELINE,        /* send/recv that are not an all-to-all's */
     GS_WHEN_FULL_PRECISION,  /* no bf16/fp16 kernels to speak of */
     GS_WHEN_CONV,            /* convolution kernels */
     GS_WHEN_NO_STACK,        /* no Python stacks recorded */
@@ -110,6 +110,8 @@ enum gs_action_when {
     GS_WHEN_TORCH,           /* torch.profiler or the autograd profiler */
     GS_WHEN_GST,             /* gpuscope run */
     GS_WHEN_PROFILER_HEAVY,  /* the profiler's estimated cost is a noticeable share of the step */
+    GS_WHEN_EXPERT_PARALLEL, /* all-to-all, no embedding-table kernels: a mixture of experts */
+    GS_WHEN_EMBEDDING_ALL_TO_ALL, /* all-to-all with embedding-table kernels: sharded tables */
     GS_WHEN__COUNT
 };
 
