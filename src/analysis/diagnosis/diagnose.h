@@ -97,7 +97,7 @@ enum gs_action_when {
     GS_WHEN_GRAD_SYNC,       /* gradients synchronized: data or sharded data parallel */
     GS_WHEN_DATA_PARALLEL,   /* DDP: its ranges, or all-reduce in a training step */
     GS_WHEN_SHARDED,         /* FSDP / ZeRO: all-gather and reduce-scatter in a training step */
-    GS_WHEN_TENSOR_PARALLEL, /* all-reduces in the forward, or collectives with no backward */
+    GS_WHEN_TENSOR_PARALLEL, /* all-reduces in the forward; all-reduce, -gather without backward */
     GS_WHEN_PIPELINE,        /* send/recv that are not an all-to-all's */
     GS_WHEN_FULL_PRECISION,  /* no bf16/fp16 kernels to speak of */
     GS_WHEN_CONV,            /* convolution kernels */

@@ -104,15 +104,15 @@ static bool shows_sharded(const gs_trace_facts *c)
 
 /* Tensor parallelism communicates inside the forward: in training, more all-reduces outside the
  * backward operators than one per step (a loss averaged for logging is one), where the trace
- * has backward operators to tell them apart; without a backward pass, any collective that is
- * neither an all-to-all nor a pipeline's send/recv. */
+ * has backward operators to tell them apart; without a backward pass, all-reduce, all-gather or
+ * reduce-scatter (a collective of no known kind says nothing). */
 static bool shows_tensor(const gs_trace_facts *c)
 {
     uint64_t steps = c->profiler_steps ? c->profiler_steps : 1;
     if (training(c))
         return c->backward_events > 0 && c->ops > 0 && c->forward_all_reduces > steps;
     return c->workload == GS_WORKLOAD_INFERENCE &&
-           c->collectives > c->all_to_alls + c->send_recvs;
+           c->all_reduces + c->all_gathers + c->reduce_scatters > 0;
 }
 
 static bool shows_pipeline(const gs_trace_facts *c)

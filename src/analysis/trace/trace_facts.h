@@ -29,7 +29,7 @@ enum gs_workload { GS_WORKLOAD_UNKNOWN, GS_WORKLOAD_TRAINING, GS_WORKLOAD_INFERE
  * operators and the collectives (doc/diagnosis.md, "What the advice is conditioned on"): DDP's
  * or FSDP's own ranges, or in a training step all-reduce (data) and all-gather with
  * reduce-scatter (sharded); all-reduces in a training step's forward, more than one per step, or
- * collectives with no backward pass, that are not all-to-all or send/recv (tensor); send/recv
+ * all-reduce, all-gather or reduce-scatter with no backward pass (tensor); send/recv
  * that are not an all-to-all's (pipeline); all-to-alls, with fbgemm's embedding-table kernels
  * (embedding tables sharded across ranks) or without (expert). None of them with collectives:
  * a pattern gpuscope does not recognize. */
@@ -74,7 +74,7 @@ typedef struct gs_trace_facts {
     uint8_t parallel_kinds;    /* a bit per enum gs_parallelism */
     uint64_t all_reduces, all_gathers, reduce_scatters, send_recvs, all_to_alls, collectives;
     uint64_t forward_all_reduces; /* all-reduces launched outside a backward operator */
-    uint64_t ddp_ranges, fsdp_ranges; /* the wrappers' own ranges (DistributedDataParallel.forward) */
+    uint64_t ddp_ranges, fsdp_ranges; /* DDP's and FSDP's own ranges (their forward) */
     uint64_t embedding_kernels;   /* fbgemm's embedding-table kernels */
     uint32_t process_groups;   /* distinct process group names in collective arguments */
     double low_precision_share; /* kernel time in bf16/fp16/fp8 kernels (by name), -1: none */
