@@ -81,6 +81,10 @@ add_test(NAME docs.paths COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/docs/check_do
 # The verdict names the planted bottleneck first on every generated scenario.
 add_test(NAME diagnosis.scenarios
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gen/check_scenarios.py $<TARGET_FILE:gpuscope>)
+# Inference and decode traces made at run time (tests/gen/gen_inference.py): no training-only
+# advice, and a decode loop meeting a new shape every token gets first_use_per_shape, not warm-up.
+add_test(NAME diagnosis.inference
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gen/check_inference.py $<TARGET_FILE:gpuscope>)
 # The advice fits the GPU: the scenarios rewritten to Volta, Turing, Ampere, Hopper, Pascal and an
 # unknown GPU give only the precisions each can run (tests/gen/check_gpu_caps.py).
 add_test(NAME diagnosis.gpu_caps
@@ -188,6 +192,12 @@ set_tests_properties(monitor.starvation PROPERTIES TIMEOUT 120)
 add_test(NAME traces.captures
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_captures.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# diff across collectors on the captures (tests/traces/check_diff_captures.py: the .gst and
+# torch.profiler twins, and with emit_nvtx against without, are judged on their GPU work, the same,
+# with the step-time change set against the collectors' own cost).
+add_test(NAME traces.diff_captures
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_diff_captures.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.diff_captures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # The name rules on real traces where letters were read as words (tests/traces/check_name_rules.py:
 # PyTorch's lambda kernels are no LAMB optimizer, cuDNN's convert and SDPA kernels no convolution).
 add_test(NAME traces.name_rules
@@ -222,6 +232,11 @@ endif()
 add_test(NAME traces.context
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_context.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.context PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# Inference traces get no training-only advice; SGLang's decode trace is decoding
+# (tests/traces/check_inference_advice.py; skipped when ../shared is absent).
+add_test(NAME traces.inference_advice
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_inference_advice.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.inference_advice PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # DDP, all-to-alls run by SendRecv kernels and stragglers at them, on the real TorchRec and ResNet
 # traces (tests/traces/check_parallelism.py; skipped when ../shared is absent).
 add_test(NAME traces.parallelism
@@ -232,3 +247,14 @@ set_tests_properties(traces.parallelism PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 3
 add_test(NAME traces.gpu_advice
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_gpu_advice.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.gpu_advice PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The verdict corpus: the verdict on every real trace and capture of ../shared (skipped when absent),
+# on public traces fetched under /work/.mirror (skipped when absent) and on generated traces for each
+# GPU generation and stack, against one hand-written expected verdict per case, plus the advice no
+# GPU, workload or parallelism allows (tests/verdicts/README.md); and the runner's own judgement on
+# a fake gpuscope (tests/verdicts/test_check_verdicts.py).
+add_test(NAME verdicts.corpus
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/verdicts/check_verdicts.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(verdicts.corpus PROPERTIES TIMEOUT 600 PROCESSORS 2)
+add_test(NAME verdicts.runner
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/verdicts/test_check_verdicts.py)
+set_tests_properties(verdicts.runner PROPERTIES TIMEOUT 60)

@@ -44,23 +44,32 @@ static gs_ns *kept_durations(const gs_steps *s, size_t *n)
     return v;
 }
 
-static int compare_steps(gs_rank_change *rc)
+static int compare_steps(gs_rank_change *rc, gs_error *error)
 {
     gs_ns *d[GS_SIDES];
     for (int s = 0; s < GS_SIDES; s++)
         d[s] = kept_durations(&rc->bd[s]->steps, &rc->kept[s]);
-    int err = d[0] && d[1] ? 0 : -1;
+    int status = d[0] && d[1] ? 0 : -1;
     rc->has_ci = rc->kept[0] >= GS_DIFF_MIN_STEPS && rc->kept[1] >= GS_DIFF_MIN_STEPS;
-    if (err == 0 && rc->has_ci) {
-        err = gs_bootstrap_median_diff(d[0], rc->kept[0], d[1], rc->kept[1], GS_BOOT_RESAMPLES,
+    if (status == 0 && rc->has_ci) {
+        status = gs_bootstrap_median_diff(d[0], rc->kept[0], d[1], rc->kept[1], GS_BOOT_RESAMPLES,
                                        GS_BOOT_SEED, &rc->ci);
-        if (err == 0)
-            err = gs_mann_whitney(d[0], rc->kept[0], d[1], rc->kept[1], &rc->mw);
-        rc->significant = err == 0 && (rc->ci.diff_lo > 0 || rc->ci.diff_hi < 0);
+        if (status == 0)
+            status = gs_mann_whitney(d[0], rc->kept[0], d[1], rc->kept[1], &rc->mw);
+        rc->significant = status == 0 && (rc->ci.diff_lo > 0 || rc->ci.diff_hi < 0);
     }
     free(d[0]);
     free(d[1]);
-    return err;
+    if (status != 0)
+        return gs_fail_oom(error);
+    const gs_trace_ctx *const ctx[GS_SIDES] = {rc->ctx[0], rc->ctx[1]};
+    const gs_steps *const steps[GS_SIDES] = {&rc->bd[0]->steps, &rc->bd[1]->steps};
+    const double step_ns[GS_SIDES] = {rc->bd[0]->avg_total_ns, rc->bd[1]->avg_total_ns};
+    if (gs_collector_change_build(ctx, steps, step_ns, rc->has_ci, &rc->work, error) != 0)
+        return -1;
+    if (rc->has_ci)
+        gs_collector_change_attribute(&rc->work, &rc->ci);
+    return 0;
 }
 
 /* The pair with the highest lower bound of its change (NaN never wins), else the first. */
@@ -205,8 +214,7 @@ static int build_pairs(gs_diff *d, gs_error *err)
             c->ctx[s] = &d->ctx[s][idx[p][s]];
             c->bd[s] = &d->bd[s].v[idx[p][s]];
         }
-        if (compare_steps(c) != 0)
-            rc = gs_fail_oom(err);
+        rc = compare_steps(c, err);
     }
     free(idx);
     if (rc == 0) {
@@ -310,6 +318,11 @@ void gs_diff_free(gs_diff *d)
     gs_delta_list_free(&d->ops_only);
     free(d->mem);
     memset(d, 0, sizeof *d);
+}
+
+bool gs_diff_on_gpu_work(const gs_diff *d)
+{
+    return d->setup.collection_differs && d->npairs && d->pairs[d->headline].work.has_ci;
 }
 
 bool gs_diff_gate(const gs_diff *d, double pct)

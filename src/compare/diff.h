@@ -7,7 +7,9 @@
  * time is compared per pair; the verdict is the pair with the strongest evidence of a slowdown
  * (the highest lower bound of its interval), so a CI gate catches one slow rank among many. The
  * breakdown is averaged over the pairs; kernels, operators and memory sum the paired traces.
- * Traces with no partner are counted and left out. */
+ * Traces with no partner are counted and left out. When the two sides were recorded differently
+ * (another collector, or its options), the verdict rests on the GPU work per kept step instead,
+ * with the step-time change set against the collectors' own cost (compare/collectors.h). */
 #ifndef GS_COMPARE_DIFF_H
 #define GS_COMPARE_DIFF_H
 
@@ -21,6 +23,7 @@
 #include "common/error.h"
 #include "compare/activity.h"
 #include "compare/bootstrap.h"
+#include "compare/collectors.h"
 #include "compare/mann_whitney.h"
 #include "compare/match.h"
 #include "compare/setup.h"
@@ -44,6 +47,7 @@ typedef struct gs_rank_change {
     gs_boot_ci ci;                   /* valid when has_ci */
     gs_mw mw;                        /* valid when has_ci */
     bool significant;                /* has_ci and the interval excludes 0 */
+    gs_collector_change work;        /* GPU work per kept step, the collectors' own cost */
 } gs_rank_change;
 
 /* Peak memory of one device of one pair; a side without it has present = false and zeros. */
@@ -80,6 +84,10 @@ void gs_diff_free(gs_diff *d);
  * operators (its operator time is untraced, Other), not Runtime when one side recorded no runtime
  * calls. */
 bool gs_diff_category_comparable(const gs_diff *d, enum gs_bd_cat c);
+
+/* The verdict rests on the GPU work rather than the step time: the two sides were recorded
+ * differently (setup.collection_differs), which moves the step time by the collectors' own cost. */
+bool gs_diff_on_gpu_work(const gs_diff *d);
 
 /* The CI gate: we are 95 % confident NEW's median step is more than pct % slower, i.e. the
  * headline interval's lower bound exceeds pct. */

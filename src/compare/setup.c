@@ -5,6 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The items that say how a side was recorded rather than what ran: when one differs, the step
+ * times differ by the collectors' own cost (compare/collectors.h). */
+static const bool collection_item[GS_SETUP__COUNT] = {
+    [GS_SETUP_COLLECTOR] = true, [GS_SETUP_RECORD_SHAPES] = true,
+    [GS_SETUP_PROFILE_MEMORY] = true, [GS_SETUP_WITH_STACK] = true, [GS_SETUP_EMIT_NVTX] = true,
+};
+
 static const char *const item_names[GS_SETUP__COUNT][2] = {
     [GS_SETUP_GPU_MODEL] = {"GPU model", "gpu_model"},
     [GS_SETUP_GPU_COUNT] = {"GPUs with kernels", "gpu_count"},
@@ -32,7 +39,7 @@ typedef struct side_facts {
     char models[64];              /* distinct names of those devices, ", "-separated */
     bool models_known;
     const char *collector;
-    uint64_t ops, shaped, python, seq_nvtx, apis, mem_events;
+    uint64_t ops, shaped, python, seq_nvtx, emit_nvtx, apis, mem_events;
     bool mem_cuda;                /* allocation records are CUDA's (a .gst capture) */
     gs_ns kernel_ns, bf16_ns, fp16_ns;
 } side_facts;
@@ -96,16 +103,20 @@ static void read_trace(const gs_trace *t, side_facts *f)
                 f->models_known = true;
             }
     }
+    /* gpuscope run records operators only as emit_nvtx names them (emit_nvtx, or --torch-ops:
+     * doc/run.md), and its own cost grows with them as emit_nvtx's does */
+    bool gst = !strcmp(gs_trace_str(t, t->format), "gst");
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
         f->ops += r->kind == GS_RANGE_OP;
+        f->emit_nvtx += gst && r->kind == GS_RANGE_OP;
         f->python += r->kind == GS_RANGE_PYTHON;
         f->seq_nvtx += r->kind == GS_RANGE_NVTX && r->has_seq;
         f->shaped += r->input_dims != GS_STR_EMPTY;
     }
     f->apis += t->apis.n;
     f->mem_events += t->mem_events.n;
-    f->mem_cuda |= t->mem_events.n && !strcmp(gs_trace_str(t, t->format), "gst");
+    f->mem_cuda |= t->mem_events.n && gst;
 }
 
 static void put(gs_setup_row *row, int side, bool known, const char *fmt, const char *text)
@@ -134,7 +145,7 @@ static void fill_rows(const side_facts *f, int s, gs_setup_row *rows)
     put(&rows[GS_SETUP_WITH_STACK], s, pytorch, "%s", yes_no(f->python));
     put(&rows[GS_SETUP_PROFILE_MEMORY], s, true, "%s",
         !f->mem_events ? "none" : f->mem_cuda ? "CUDA's allocations" : "PyTorch's allocator");
-    put(&rows[GS_SETUP_EMIT_NVTX], s, true, "%s", yes_no(f->seq_nvtx));
+    put(&rows[GS_SETUP_EMIT_NVTX], s, true, "%s", yes_no(f->seq_nvtx + f->emit_nvtx));
     char dtype[64];
     double bf16 = f->kernel_ns ? (double)f->bf16_ns / (double)f->kernel_ns : 0;
     double fp16 = f->kernel_ns ? (double)f->fp16_ns / (double)f->kernel_ns : 0;
@@ -183,6 +194,7 @@ void gs_diff_setup_build(const gs_trace *const *traces[GS_SIDES], const size_t n
         if (!r->differs)
             continue;
         out->differs = true;
+        out->collection_differs |= collection_item[k];
         len += (size_t)snprintf(out->summary + len, len < sizeof out->summary ? sizeof out->summary - len : 0,
                                 "%s%s %s vs %s", len ? "; " : "", r->name, r->value[0], r->value[1]);
         if (len >= sizeof out->summary)

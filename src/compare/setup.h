@@ -45,6 +45,7 @@ enum gs_setup_category {
 typedef struct gs_diff_setup {
     gs_setup_row rows[GS_SETUP__COUNT];
     bool differs;                            /* some row differs */
+    bool collection_differs;                 /* the collector or its options differ */
     bool recorded[GS_SIDES][GS_REC__COUNT];
     bool comparable[GS_REC__COUNT];          /* recorded alike on both sides */
     char why_not[GS_REC__COUNT][320];        /* for a category not comparable: why */

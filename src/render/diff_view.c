@@ -1,5 +1,6 @@
 #include "render/diff_view.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -7,18 +8,19 @@
 #include "render/json.h"
 #include "render/step_tables.h"
 #include "render/units.h"
+#include "analysis/trace/trace_facts.h"
 
 #define METHOD "bootstrap of medians"
 
 /* ---- the verdict ---------------------------------------------------------------------------- */
 
-static const char *direction(const gs_rank_change *rc)
+static const char *direction(bool has_ci, bool significant, const gs_boot_ci *ci)
 {
-    if (!rc->has_ci)
+    if (!has_ci)
         return "unknown";
-    if (!rc->significant)
+    if (!significant)
         return "none";
-    return rc->ci.diff_lo > 0 ? "slower" : "faster";
+    return ci->diff_lo > 0 ? "slower" : "faster";
 }
 
 static void format_p_phrase(char *buf, size_t size, double p)
@@ -29,12 +31,60 @@ static void format_p_phrase(char *buf, size_t size, double p)
         snprintf(buf, size, "p = %.3f", p);
 }
 
+/* "GPU work per step: the same within 0.2 % (...)" or "NEW has 5.20 % more GPU work per step
+ * (...)": GPU work moves by tenths of a percent, hence two decimals. */
+static size_t put_gpu_work_phrase(char *buf, size_t size, const gs_collector_change *w)
+{
+    char p[24];
+    const gs_boot_ci *ci = &w->gpu_ci;
+    format_p_phrase(p, sizeof p, w->gpu_mw.p);
+    int n;
+    if (!w->gpu_significant)
+        n = snprintf(buf, size, "GPU work per step: the same within %.2f %% (NEW %+.2f %%, 95 %% CI "
+                     "%+.2f %% to %+.2f %%; Mann-Whitney %s)",
+                     fabs(ci->pct_lo) > fabs(ci->pct_hi) ? fabs(ci->pct_lo) : fabs(ci->pct_hi),
+                     ci->pct, ci->pct_lo, ci->pct_hi, p);
+    else
+        n = snprintf(buf, size, "NEW has %.2f %% %s GPU work per step (95 %% CI %+.2f %% to %+.2f %%; "
+                     "Mann-Whitney %s)", fabs(ci->pct), ci->diff_lo > 0 ? "more" : "less",
+                     ci->pct_lo, ci->pct_hi, p);
+    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+/* The verdict between runs recorded differently: on the GPU work, with the step-time change set
+ * beside the collectors' own cost (compare/collectors.h). */
+static void gpu_work_verdict(char *buf, size_t size, const char *rank, const gs_rank_change *rc)
+{
+    const gs_collector_change *w = &rc->work;
+    char cost[GS_SIDES][GS_UNIT_BUF], left[GS_UNIT_BUF];
+    gs_fmt_duration(cost[GS_SIDE_BASE], sizeof cost[0], w->cost[GS_SIDE_BASE]);
+    gs_fmt_duration(cost[GS_SIDE_NEW], sizeof cost[1], w->cost[GS_SIDE_NEW]);
+    gs_fmt_duration(left, sizeof left, w->unexplained_ns < 0 ? -w->unexplained_ns
+                                                              : w->unexplained_ns);
+    size_t len = (size_t)snprintf(buf, size, "%s", rank);
+    len += put_gpu_work_phrase(buf + len, size - len, w);
+    if (w->explained)
+        snprintf(buf + len, size - len, "; the step-time change (NEW %+.1f %%) is within what the "
+                 "collectors' own cost explains: BASE %s vs NEW %s per step (estimated)",
+                 rc->ci.pct, cost[GS_SIDE_BASE], cost[GS_SIDE_NEW]);
+    else
+        snprintf(buf + len, size - len, "; the step-time change (NEW %+.1f %%, 95 %% CI %+.1f %% to "
+                 "%+.1f %%) is not what the collectors' own cost explains (BASE %s vs NEW %s per "
+                 "step, estimated): %s%s per step is left", rc->ci.pct, rc->ci.pct_lo,
+                 rc->ci.pct_hi, cost[GS_SIDE_BASE], cost[GS_SIDE_NEW],
+                 w->unexplained_ns < 0 ? "-" : "+", left);
+}
+
 void gs_diff_verdict(char *buf, size_t size, const gs_diff *d)
 {
     const gs_rank_change *rc = &d->pairs[d->headline];
     char rank[32] = "", p[24];
     if (d->npairs > 1)
         snprintf(rank, sizeof rank, "rank %d: ", (int)rc->bd[GS_SIDE_BASE]->id.rank);
+    if (gs_diff_on_gpu_work(d)) {
+        gpu_work_verdict(buf, size, rank, rc);
+        return;
+    }
     if (!rc->has_ci) {
         snprintf(buf, size,
                  "%sno verdict: BASE has %zu kept step%s and NEW %zu; a confidence interval "
@@ -128,15 +178,26 @@ static void put_side_line(FILE *out, const char *label, const gs_bd_trace *b, si
     fputc('\n', out);
 }
 
-/* What differs in the setup, and what is not compared because one side did not record it. */
-static void put_setup_lines(FILE *out, const gs_diff_setup *s)
+/* What differs in the setup (with the collectors' own cost when they differ), and what is not
+ * compared because one side did not record it. */
+static void put_setup_lines(FILE *out, const gs_diff *d)
 {
+    const gs_diff_setup *s = &d->setup;
     if (s->differs) {
         fputs("setups differ, so a change in step time is not only the code's:\n", out);
         for (int k = 0; k < GS_SETUP__COUNT; k++)
             if (s->rows[k].differs)
                 fprintf(out, "  %-22s BASE %s, NEW %s\n", s->rows[k].name, s->rows[k].value[0],
                         s->rows[k].value[1]);
+    }
+    if (s->collection_differs) {
+        const gs_collector_change *w = &d->pairs[d->headline].work;
+        char cost[GS_SIDES][GS_UNIT_BUF];
+        gs_fmt_duration(cost[GS_SIDE_BASE], sizeof cost[0], w->cost[GS_SIDE_BASE]);
+        gs_fmt_duration(cost[GS_SIDE_NEW], sizeof cost[1], w->cost[GS_SIDE_NEW]);
+        fprintf(out, "  %-22s BASE %s, NEW %s per kept step (estimated: doc/diagnosis.md)%s\n",
+                "own host time", cost[GS_SIDE_BASE], cost[GS_SIDE_NEW],
+                gs_diff_on_gpu_work(d) ? "; the verdict rests on the GPU work" : "");
     }
     for (int c = 0; c < GS_REC__COUNT; c++)
         if (!s->comparable[c])
@@ -155,7 +216,7 @@ static void text_header(FILE *out, const gs_diff_view *v, const gs_text_style *s
     if (d->unpaired[GS_SIDE_BASE] || d->unpaired[GS_SIDE_NEW])
         fprintf(out, "left out, with no trace of the same rank on the other side: %zu of BASE, "
                      "%zu of NEW\n", d->unpaired[GS_SIDE_BASE], d->unpaired[GS_SIDE_NEW]);
-    put_setup_lines(out, &d->setup);
+    put_setup_lines(out, d);
     fputc('\n', out);
     char title[200];
     snprintf(title, sizeof title,
@@ -167,7 +228,7 @@ static void text_header(FILE *out, const gs_diff_view *v, const gs_text_style *s
 static int render_text(FILE *out, const gs_diff_view *v, const gs_text_style *style,
                        const section *s, size_t n, const size_t *totals)
 {
-    char verdict[512], gate[600];
+    char verdict[768], gate[600];
     text_header(out, v, style);
     int rc = gs_render_text(out, &v->tables->steps, style);
     gs_diff_verdict(verdict, sizeof verdict, v->diff);
@@ -251,23 +312,74 @@ static void put_method_json(gs_json_writer *w)
     gs_json_end(w);
 }
 
+/* direction, change_pct, ci_low_pct, ci_high_pct, p_value of one comparison. */
+static void put_change_json(gs_json_writer *w, bool has_ci, bool significant, const gs_boot_ci *ci,
+                            const gs_mw *mw)
+{
+    gs_json_put_str(w, "direction", direction(has_ci, significant, ci));
+    put_pct_or_null(w, "change_pct", has_ci, ci->pct);
+    put_pct_or_null(w, "ci_low_pct", has_ci, ci->pct_lo);
+    put_pct_or_null(w, "ci_high_pct", has_ci, ci->pct_hi);
+    if (has_ci)
+        gs_json_put_real(w, "p_value", mw->p, 6);
+    else
+        gs_json_put_null(w, "p_value");
+}
+
+/* The verdict's numbers are those of what it rests on (basis): the step time, or the GPU work
+ * when the two sides were recorded differently. */
 static void put_verdict_json(gs_json_writer *w, const gs_diff *d)
 {
     const gs_rank_change *rc = &d->pairs[d->headline];
-    char verdict[512];
+    const gs_collector_change *g = &rc->work;
+    bool on_gpu = gs_diff_on_gpu_work(d);
+    char verdict[768];
     gs_diff_verdict(verdict, sizeof verdict, d);
     gs_json_begin_object(w, "verdict", GS_JSON_INLINE);
     gs_json_put_str(w, "text", verdict);
+    gs_json_put_str(w, "basis", on_gpu ? "gpu_work" : "step_time");
     gs_json_put_int(w, "base_rank", rc->bd[GS_SIDE_BASE]->id.rank);
     gs_json_put_int(w, "new_rank", rc->bd[GS_SIDE_NEW]->id.rank);
-    gs_json_put_str(w, "direction", direction(rc));
-    put_pct_or_null(w, "change_pct", rc->has_ci, rc->ci.pct);
-    put_pct_or_null(w, "ci_low_pct", rc->has_ci, rc->ci.pct_lo);
-    put_pct_or_null(w, "ci_high_pct", rc->has_ci, rc->ci.pct_hi);
-    if (rc->has_ci)
-        gs_json_put_real(w, "p_value", rc->mw.p, 6);
+    if (on_gpu)
+        put_change_json(w, g->has_ci, g->gpu_significant, &g->gpu_ci, &g->gpu_mw);
     else
-        gs_json_put_null(w, "p_value");
+        put_change_json(w, rc->has_ci, rc->significant, &rc->ci, &rc->mw);
+    gs_json_end(w);
+}
+
+/* "gpu_work": the headline pair's GPU work per kept step (medians, change, interval, test);
+ * "collectors": who recorded each side, their estimated own host time per kept step, and how
+ * much of the step-time change that explains. */
+static void put_gpu_work_json(gs_json_writer *w, const gs_diff *d)
+{
+    const gs_rank_change *rc = &d->pairs[d->headline];
+    const gs_collector_change *g = &rc->work;
+    gs_json_begin_object(w, "gpu_work", GS_JSON_INLINE);
+    if (g->has_ci) {
+        gs_json_put_int(w, "base_med_ns", g->gpu_ci.base_med);
+        gs_json_put_int(w, "new_med_ns", g->gpu_ci.new_med);
+        gs_json_put_int(w, "change_ns", g->gpu_ci.diff);
+    } else {
+        gs_json_put_null(w, "base_med_ns");
+        gs_json_put_null(w, "new_med_ns");
+        gs_json_put_null(w, "change_ns");
+    }
+    put_change_json(w, g->has_ci, g->gpu_significant, &g->gpu_ci, &g->gpu_mw);
+    gs_json_end(w);
+    gs_json_begin_object(w, "collectors", GS_JSON_INLINE);
+    gs_json_put_bool(w, "differ", d->setup.collection_differs);
+    gs_json_put_str(w, "base", gs_collector_name(g->collector[GS_SIDE_BASE]));
+    gs_json_put_str(w, "new", gs_collector_name(g->collector[GS_SIDE_NEW]));
+    gs_json_put_int(w, "base_own_ns", g->cost[GS_SIDE_BASE]);
+    gs_json_put_int(w, "new_own_ns", g->cost[GS_SIDE_NEW]);
+    gs_json_put_int(w, "own_change_ns", g->cost[GS_SIDE_NEW] - g->cost[GS_SIDE_BASE]);
+    if (rc->has_ci) {
+        gs_json_put_bool(w, "explains_step_change", g->explained);
+        gs_json_put_int(w, "unexplained_ns", g->unexplained_ns);
+    } else {
+        gs_json_put_null(w, "explains_step_change");
+        gs_json_put_null(w, "unexplained_ns");
+    }
     gs_json_end(w);
 }
 
@@ -300,6 +412,7 @@ static void render_json(FILE *out, const gs_diff_view *v, const section *s, size
     gs_json_put_uint(&w, "unpaired_base", d->unpaired[GS_SIDE_BASE]);
     gs_json_put_uint(&w, "unpaired_new", d->unpaired[GS_SIDE_NEW]);
     put_verdict_json(&w, d);
+    put_gpu_work_json(&w, d);
     put_gate_json(&w, v);
     put_setup_json(&w, &d->setup);
     gs_json_rows(&w, "step_time", &v->tables->steps);

@@ -12,7 +12,10 @@
 #include "render/render.h"
 
 /* The verdict in one line, e.g. "NEW is 12.3 % slower (95 % CI 10.1–14.6 %, bootstrap of
- * medians; Mann-Whitney p < 0.001)" or "no significant change (...)". */
+ * medians; Mann-Whitney p < 0.001)" or "no significant change (...)"; between runs recorded
+ * differently, "GPU work per step: the same within 0.18 % (...); the step-time change (NEW
+ * -24.1 %) is within what the collectors' own cost explains: BASE 19.618 ms vs NEW 6.849 ms per
+ * step (estimated)". */
 void gs_diff_verdict(char *buf, size_t size, const gs_diff *d);
 
 /* What the command was asked and what it found about its gate. */

@@ -94,7 +94,7 @@ static void put_finding(FILE *out, const gs_finding *f, size_t number)
             sev, number);
     gs_xml_text(out, f->rule->title);
     fprintf(out, "</h3><span class=\"badge\">%s</span></div>\n", sev);
-    if (f->speedup_bound > 0) {
+    if (f->speedup_bound > 0 && f->at_stake_ns > 0) {
         char stake[GS_UNIT_BUF];
         gs_fmt_duration(stake, sizeof stake, f->at_stake_ns);
         double pct = 100 * f->at_stake_share;
@@ -103,6 +103,13 @@ static void put_finding(FILE *out, const gs_finding *f, size_t number)
                 "</div><p><b>%s</b> per step at stake (%.1f %% of the step) &middot; up to "
                 "<b>%.2f&times;</b> faster if removed</p></div>\n",
                 pct < 0 ? 0 : pct > 100 ? 100 : pct, stake, pct, f->speedup_bound);
+    } else if (f->gain_basis != GS_GAIN_NONE) {
+        double pct = 100 * f->gain_share;
+        fprintf(out, "<div class=\"stake\"><div class=\"stakebar\"><span style=\"width:%.1f%%\">"
+                     "</span></div><p>",
+                pct < 0 ? 0 : pct > 100 ? 100 : pct);
+        gs_render_gain_estimate(out, f); /* numbers and fixed words: nothing to escape */
+        fputs("</p></div>\n", out);
     }
     fputs("<p class=\"evidence\">", out);
     gs_xml_text(out, f->evidence);

@@ -59,6 +59,9 @@ static void describe(const gs_trace_facts *c, char *buf, size_t cap)
     if (c->backward_events)
         at = put(buf, cap, at, " (%" PRIu64 " backward %s)", c->backward_events,
                  c->ops + c->emit_nvtx_ranges ? "operators" : "kernels");
+    else if (gs_trace_decodes(c))
+        at = put(buf, cap, at, ", decoding (%" PRIu64 " decode steps and kernels)",
+                 c->decode_events);
     char kinds[GS_PAR_NAMES_MAX];
     if (c->collectives || c->parallel_kinds)
         at = put(buf, cap, at, "; %s, %" PRIu64 " collectives",
@@ -128,6 +131,8 @@ void gs_put_context_json(gs_json_writer *w, const gs_diag_inputs *in)
     gs_json_put_str(w, "workload", workload_name(c->workload));
     gs_json_put_uint(w, "backward_events", c->backward_events);
     gs_json_put_uint(w, "optimizer_events", c->optimizer_events);
+    gs_json_put_uint(w, "decode_events", c->decode_events);
+    gs_json_put_bool(w, "decode", gs_trace_decodes(c));
     char kinds[GS_PAR_NAMES_MAX];
     gs_json_put_str(w, "parallelism",
                     gs_parallel_kinds_name(c->parallel_kinds, c->collectives, kinds, sizeof kinds));

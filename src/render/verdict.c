@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "analysis/base/thresholds.h"
 #include "common/json_write.h"
 #include "render/units.h"
 
@@ -49,6 +50,28 @@ static void fmt_value(char *buf, size_t size, const gs_rule_value *v)
     snprintf(buf, size, "%g", v->value);
 }
 
+/* A gain that is not a removed time: how it was estimated (doc/diagnosis.md, "The gain at
+ * stake, and the order"). */
+void gs_render_gain_estimate(FILE *out, const gs_finding *f)
+{
+    char gain[GS_UNIT_BUF];
+    gs_fmt_duration(gain, sizeof gain, f->gain_ns);
+    fprintf(out, "about %s per step to gain, %.1f %% of the step, %.2fx faster, ", gain,
+            100 * f->gain_share, f->gain_speedup);
+    if (f->gain_basis == GS_GAIN_TENSOR_CORES)
+        fprintf(out, "if the eligible kernels without Tensor Cores ran %.0fx faster",
+                GS_TH_TC_SPEEDUP);
+    else
+        fprintf(out, "if the FLOP-counted kernels reached %.0f %% of the GPU's peak",
+                100 * GS_TH_LOW_MFU);
+}
+
+static void put_estimated_gain(FILE *out, const gs_finding *f)
+{
+    fputs(": ", out);
+    gs_render_gain_estimate(out, f);
+}
+
 static void put_bold(FILE *out, const gs_text_style *style, const char *text)
 {
     bool bold = style && style->tty;
@@ -67,10 +90,12 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
         fprintf(out, "%2zu. ", ++shown);
         put_bold(out, style, f->rule->title);
         fprintf(out, " (%s", gs_severity_name(f->severity));
-        if (f->speedup_bound > 0)
+        if (f->speedup_bound > 0 && f->at_stake_ns > 0)
             fprintf(out, ": %s per step at stake, %.1f %% of the step; up to %.2fx faster if "
                          "removed",
                     stake, 100 * f->at_stake_share, f->speedup_bound);
+        else if (f->gain_basis != GS_GAIN_NONE)
+            put_estimated_gain(out, f);
         /* evidence and actions name operators and kernels of the trace */
         fputs(")\n    ", out);
         gs_text_put_clean(out, f->evidence);
@@ -112,6 +137,15 @@ void gs_render_rules_text(FILE *out, const gs_diagnosis *d)
         fputs("    why: ", out);
         gs_text_put_clean(out, f->why);
         putc('\n', out);
+        if (f->gain_basis == GS_GAIN_REMOVED) {
+            char gain[GS_UNIT_BUF];
+            gs_fmt_duration(gain, sizeof gain, f->gain_ns);
+            fprintf(out, "    gain: %s per step, the time at stake removed (an upper bound)\n", gain);
+        } else if (f->gain_basis != GS_GAIN_NONE) {
+            fputs("    gain: ", out);
+            gs_render_gain_estimate(out, f);
+            putc('\n', out);
+        }
         for (size_t a = 0; a < f->nleft_out; a++)
             fprintf(out, "    action left out: %s (%s)\n", f->left_out[a].text,
                     f->left_out[a].why);
@@ -142,6 +176,10 @@ static void json_finding(gs_json_writer *w, const gs_finding *f, bool details)
     gs_json_put_int(w, "at_stake_ns", f->at_stake_ns);
     gs_json_put_fixed(w, "at_stake_pct", 100 * f->at_stake_share, 2);
     gs_json_put_fixed(w, "speedup_bound", f->speedup_bound, 3);
+    gs_json_put_int(w, "gain_ns", f->gain_ns);
+    gs_json_put_fixed(w, "gain_pct", 100 * f->gain_share, 2);
+    gs_json_put_fixed(w, "gain_speedup", f->gain_speedup, 3);
+    gs_json_put_str(w, "gain_basis", gs_gain_basis_name(f->gain_basis));
     if (f->profiler_ns > 0) { /* only then, so findings without it keep their shape */
         gs_json_put_int(w, "profiler_ns", f->profiler_ns);
         gs_json_put_fixed(w, "recorded_at_stake_pct", 100 * f->recorded_share, 2);

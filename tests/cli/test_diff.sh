@@ -4,7 +4,8 @@
 # a Triton kernel renamed with the same launch shape; one kernel and operator removed, one added;
 # 500 MB more memory at the peak), checked against the generator's answers.json; a trace against
 # itself; .gst against itself and against Kineto JSON (setups that differ: what is not compared,
-# the gate refused); the CI gate's exit codes; usage errors.
+# the gate refused); different collectors over the same GPU work (the verdict on the GPU work, the
+# step-time change set against the collectors' own cost); the CI gate's exit codes; usage errors.
 #
 #   bash tests/cli/test_diff.sh path/to/gpuscope            # run from the source root
 #   GS_UPDATE_GOLDEN=1 bash tests/cli/test_diff.sh ...       # rewrite the goldens (then review!)
@@ -122,6 +123,63 @@ sys.exit(1 if errors else 0)
 PY
     failed=$((failed + 1))
 fi
+
+# Different collectors, the same GPU work (tests/gen/gen_diff_pair.py --pair collectors: NEW
+# under record_shapes and with_stack, whose Python events hold each step back by what they cost):
+# the verdict rests on the GPU work, the same, and the step-time change is the collectors' cost.
+# Then that NEW against the changed NEW above, whose GEMM is slower: GPU work 19 % more, and a
+# step-time change the collectors' cost does not explain.
+python3 tests/gen/gen_diff_pair.py --pair collectors -o "$tmp/coll"
+"$exe" diff --format json "$tmp/coll/base.json" "$tmp/coll/new.json" >"$tmp/coll.json"
+"$exe" diff --format json "$tmp/coll/new.json" "$new" >"$tmp/coll-gemm.json"
+"$exe" diff "$tmp/coll/base.json" "$tmp/coll/new.json" >"$tmp/coll.table"
+ran=$((ran + 1))
+if ! python3 - "$tmp/coll/answers.json" "$tmp/coll.json" "$tmp/coll-gemm.json" "$tmp/coll.table" <<'PY'; then
+import json, sys
+ans, same, gemm = (json.load(open(p)) for p in sys.argv[1:4])
+table = open(sys.argv[4]).read()
+errors = []
+def want(cond, what):
+    if not cond:
+        errors.append(what)
+b, n = ans["base"], ans["new"]
+v, g, c = same["verdict"], same.get("gpu_work", {}), same.get("collectors", {})
+row = same["step_time"][0]
+want(row["change_ns"] == ans["change_ns"] and row["significant"] == "yes", "step row %s" % row)
+want(same["setup"]["differs"] and c.get("differ"), "collectors differ %s" % c)
+want(v.get("basis") == "gpu_work" and v.get("direction") == "none", "verdict %s" % v)
+want(g.get("base_med_ns", 0) == b["gpu_work_median_ns"] and g.get("new_med_ns", 0) == n["gpu_work_median_ns"],
+     "gpu work medians %s" % g)
+want(g.get("ci_low_pct", 0) < 0 < g.get("ci_high_pct", 0) and v.get("change_pct") == g.get("change_pct", 0), "gpu interval %s" % g)
+want(c.get("base") == c.get("new") == "torch.profiler", "collector names %s" % c)
+want(c.get("base_own_ns", 0) == b["own_per_step_ns"] and c.get("new_own_ns", 0) == n["own_per_step_ns"],
+     "own cost %s vs %s, %s" % (c, b["own_per_step_ns"], n["own_per_step_ns"]))
+own = n["own_per_step_ns"] - b["own_per_step_ns"]
+want(c.get("own_change_ns", 0) == own and c.get("explains_step_change") is True
+     and c.get("unexplained_ns", 0) == ans["change_ns"] - own, "attribution %s" % c)
+want(v["text"].startswith("GPU work per step: the same within ") and
+     "the step-time change (NEW +15.4 %) is within what the collectors' own cost explains: "
+     "BASE 35.25 \u00b5s vs NEW 1.335 ms per step (estimated)" in v["text"], v["text"])
+want("NEW is 15.4 % slower" not in table and v["text"] in table, "table verdict")
+want("  own host time          BASE 35.25 \u00b5s, NEW 1.335 ms per kept step" in table, "own host time line")
+v, g, c = gemm["verdict"], gemm.get("gpu_work", {}), gemm.get("collectors", {})
+step = gemm["step_time"][0]["change_ns"]
+want(v.get("basis") == "gpu_work" and v.get("direction") == "slower" and 18 < g.get("change_pct", 0) < 21
+     and g.get("ci_low_pct", 0) > 15, "gemm gpu work %s" % g)
+want(c.get("explains_step_change") is False and c.get("unexplained_ns", 0) == step - c.get("own_change_ns", 0)
+     and c.get("own_change_ns", 0) == -own, "gemm attribution %s" % c)
+want(v["text"].startswith("NEW has 19.") and "is not what the collectors' own cost explains" in v["text"],
+     v["text"])
+for e in errors:
+    print("FAIL:", e)
+sys.exit(1 if errors else 0)
+PY
+    failed=$((failed + 1))
+fi
+# Same collectors: the verdict rests on the step time, as before.
+ran=$((ran + 1))
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["verdict"].get("basis") != "step_time" or d.get("collectors", {}).get("differ", True))' "$tmp/pair.json" ||
+    { echo "FAIL: same collectors judged on GPU work"; failed=$((failed + 1)); }
 
 # The same output every run: the bootstrap's seed is fixed.
 ran=$((ran + 1))

@@ -13,6 +13,12 @@ Every step: the ops launch their kernels one after another (cudaLaunchKernel ins
 then cudaDeviceSynchronize waits for the GPU; so a step lasts as long as its GPU work. Kernel
 durations carry +-2 % of seeded noise; step 1 is a 3x slower warm-up step.
 
+With --pair collectors, the same loop twice with the same GPU work, recorded differently: NEW
+under record_shapes and with_stack, whose Python function events (PY_EVENTS a step, PY_EVENT_NS
+apart) hold the host back before the step's first launch, so NEW's step is longer by what the
+profiler itself costs, and no kernel changed. Its answers add each side's GPU work per kept step
+and the profiler's own host time per kept step at the unit costs of doc/diagnosis.md.
+
 Writes OUT/base.json, OUT/new.json and OUT/answers.json (the kept steps' durations, their
 nearest-rank medians and change, the kernels per kept step, the memory peaks), computed from the
 timeline, never from the written text. SYNTHETIC: no GPU ran it. Python 3 standard library only;
@@ -85,9 +91,19 @@ class Trace:
         return self.ext
 
 
-def build(side, steps, slowdown, seed):
-    """The trace text and its answers."""
+# --pair collectors: NEW's Python function events a step, each this long with the gap after it;
+# and the unit costs of doc/diagnosis.md ("The profiler's own cost") they are estimated at.
+PY_EVENTS, PY_EVENT_NS, PY_GAP_NS = 200, 6000, 500
+COST_TORCH_OP_NS, COST_PYTHON_EVENT_NS, COST_CUDA_ACTIVITY_NS = 2050, 6500, 6150
+
+
+def build(side, steps, slowdown, seed, collectors=False):
+    """The trace text and its answers. collectors: the --pair collectors loop (the same GPU work
+    on both sides; NEW recorded with shapes and Python stacks)."""
     rng = random.Random("%s-%d" % (side, seed))
+    stacks = collectors and side == "new"
+    if collectors:
+        side = "base"  # the same operators, kernels and memory on both sides
     base_step = 5000000 + 2000000 + 1000000 + 500000 + 300000
     gemm_ns = 5000000 if side == "base" else 5000000 + int(round(base_step * slowdown / 100.0))
     tr = Trace()
@@ -95,7 +111,9 @@ def build(side, steps, slowdown, seed):
     static, reserved0 = 500 * MB, 2000 * MB
     per_step = 1000 * MB if side == "base" else 1500 * MB
     answers = {"steps": [], "kernels": {}, "peak_allocated": static + per_step,
-               "peak_reserved": reserved0 + (0 if side == "base" else 500 * MB)}
+               "peak_reserved": reserved0 + (0 if side == "base" else 500 * MB),
+               "gpu_work": [], "own_ns": 0}
+    python_id = 0
     tr.memory(t - 500000, static, static, reserved0, 0x7f0000000000)
     for k in range(1, steps + 1):
         warm = 3.0 if k == 1 else 1.0
@@ -104,8 +122,15 @@ def build(side, steps, slowdown, seed):
         host = t + 20000
         reserved = answers["peak_reserved"]
         tr.memory(host, per_step, static + per_step, reserved, 0x7f1000000000)
+        for _ in range(PY_EVENTS if stacks else 0):
+            python_id += 1
+            tr.x("python_function", "train.py(%d): forward" % (10 + python_id % 7), PID, TID, host,
+                 PY_EVENT_NS, {"Python id": python_id, "Python parent id": 0})
+            host += PY_EVENT_NS + PY_GAP_NS
         gpu_free = host
-        for op, kernel, grid, block, nominal in model(side, gemm_ns):
+        gpu_work = 0
+        launched = model(side, gemm_ns)
+        for op, kernel, grid, block, nominal in launched:
             ext = tr.next_ext()
             tr.corr += 1
             op_start, launch_start = host, host + 3000
@@ -113,8 +138,10 @@ def build(side, steps, slowdown, seed):
             op_end = launch_end + 2000
             dur = int(round(nominal * warm * (1 + rng.uniform(-0.02, 0.02))))
             kstart = max(gpu_free + 1500, launch_end + 4000)
-            tr.x("cpu_op", op, PID, TID, op_start, op_end - op_start,
-                 {"External id": ext, "Record function id": 0})
+            op_args = {"External id": ext, "Record function id": 0}
+            if stacks:
+                op_args["Input Dims"] = [[64, 64], [64, 64]]
+            tr.x("cpu_op", op, PID, TID, op_start, op_end - op_start, op_args)
             tr.x("cuda_runtime", "cudaLaunchKernel", PID, TID, launch_start,
                  launch_end - launch_start, {"External id": ext, "cbid": 211,
                                              "correlation": tr.corr})
@@ -124,6 +151,7 @@ def build(side, steps, slowdown, seed):
                   "shared memory": 0, "blocks per SM": 0.5, "warps per SM": 4.0,
                   "grid": list(grid), "block": list(block), "est. achieved occupancy %": 6})
             gpu_free = kstart + dur
+            gpu_work += dur
             host = op_end + 1000
             if k > 1:
                 a = answers["kernels"].setdefault(kernel, {"count": 0, "total_ns": 0})
@@ -139,6 +167,10 @@ def build(side, steps, slowdown, seed):
              {"External id": step_ext, "Record function id": 0})
         if k > 1:
             answers["steps"].append(step_end - step_start)
+            answers["gpu_work"].append(gpu_work)
+            # each operator; each kernel at most its launch call (5 us); each Python event
+            answers["own_ns"] += len(launched) * (COST_TORCH_OP_NS + min(COST_CUDA_ACTIVITY_NS, 5000))
+            answers["own_ns"] += (PY_EVENTS if stacks else 0) * COST_PYTHON_EVENT_NS
         t = step_end + 50000
     head = {"schemaVersion": 1, "deviceProperties": [H100],
             "synthetic": "SYNTHETIC trace written by gpuscope tests/gen/gen_diff_pair.py; "
@@ -160,14 +192,23 @@ def main():
     ap.add_argument("--steps", type=int, default=16)
     ap.add_argument("--slowdown", type=float, default=20.0, help="percent of a BASE step added to the GEMM")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pair", choices=("changes", "collectors"), default="changes",
+                    help="changes: the code changed (default); collectors: the same GPU work, "
+                         "NEW recorded with record_shapes and with_stack")
     a = ap.parse_args()
     os.makedirs(a.output, exist_ok=True)
     answers = {}
+    collectors = a.pair == "collectors"
     for side in ("base", "new"):
-        text, ans = build(side, a.steps, a.slowdown, a.seed)
+        text, ans = build(side, a.steps, a.slowdown, a.seed, collectors)
         with open(os.path.join(a.output, side + ".json"), "w") as f:
             f.write(text)
         ans["median_ns"] = nearest_rank_median(ans["steps"])
+        if collectors:
+            ans["gpu_work_median_ns"] = nearest_rank_median(ans["gpu_work"])
+            ans["own_per_step_ns"] = ans["own_ns"] // len(ans["steps"])
+        else:
+            del ans["gpu_work"], ans["own_ns"]
         answers[side] = ans
     b, n = answers["base"]["median_ns"], answers["new"]["median_ns"]
     answers["change_ns"] = n - b

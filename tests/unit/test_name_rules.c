@@ -138,6 +138,18 @@ static void test_gpu_groups(void)
     CHECK_INT(judge(GS_NAME_TENSOR_CORE, "fmha_cutlassF_f32_aligned_64x64_rf_sm80"), 0);
     CHECK_INT(judge(GS_NAME_TENSOR_CORE, "fmha_cutlassF_bf16_aligned_64x64_rf_sm80"), 1);
     CHECK_INT(judge(GS_NAME_TENSOR_CORE, "nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT"), 1);
+    /* AMD: Tensile/hipBLASLt GEMMs with an MFMA instruction, AOTriton's attention; bf16 in */
+    static const char tensile_bf16[] =
+        "Cijk_Alik_Bljk_B_BS_BH_Bias_HA_S_SAV_UserArgs_MT256x128x64_MI16x16x1_SN_LDSB1_AFC1";
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, tensile_bf16), 1);
+    CHECK_INT(judge(GS_NAME_LOW_PRECISION, tensile_bf16), 1);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "Cijk_Ailk_Bljk_BBS_BH_Bias_HAS_SAV_MT64x64x64_MI32x32x8x1_SN"), 1);
+    CHECK_INT(judge(GS_NAME_LOW_PRECISION, "Cijk_Ailk_Bljk_BBS_BH_Bias_HAS_SAV_MT64x64x64_MI32x32x8x1"), 1);
+    CHECK_INT(judge(GS_NAME_LOW_PRECISION, "Cijk_Ailk_Bljk_SB_Bias_AS_SAV_UserArgs_MT16x16x128"), 0);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "Cijk_Ailk_Bljk_SB_Bias_AS_SAV_UserArgs_MT16x16x128_MIAV0"), 0);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "attn_fwd"), 1);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "bwd_kernel_dk_dv"), 1);
+    CHECK_INT(judge(GS_NAME_TENSOR_CORE, "attn_fwd_helper"), 0);
     CHECK_INT(judge(GS_NAME_TENSOR_CORE_PLUGIN, "nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT"),
               0);
     CHECK_INT(judge(GS_NAME_TENSOR_CORE, "volta_sgemm_128x64_nn"), 0);
@@ -193,6 +205,46 @@ static void test_range_groups(void)
     CHECK_INT(judge(GS_NAME_OPTIMIZER_OP, "Optimizer.step#AdamW.step"), 1);
     CHECK_INT(judge(GS_NAME_OPTIMIZER_OP, "Optimizer.zero_grad#AdamW.zero_grad"), 1);
     CHECK_INT(judge(GS_NAME_OPTIMIZER_OP, "aten::add_"), 0);
+
+    /* backward work by word: autograd's nodes, ATen's *_backward operators, AccumulateGrad */
+    CHECK_INT(judge(GS_NAME_BACKWARD_OP, "aten::convolution_backward"), 1);
+    CHECK_INT(judge(GS_NAME_BACKWARD_OP, "aten::native_layer_norm_backward"), 1);
+    CHECK_INT(judge(GS_NAME_BACKWARD_OP, "torch::autograd::AccumulateGrad"), 1);
+    CHECK_INT(judge(GS_NAME_BACKWARD_OP, "CompiledFunctionBackward"), 1);
+    CHECK_INT(judge(GS_NAME_BACKWARD_OP, "aten::_flash_attention_forward"), 0);
+    /* the optimizer by its step, never a name that merely holds "optimizer" (an inference
+     * program's own ranges: a KV-cache or graph optimizer) */
+    CHECK_INT(judge(GS_NAME_OPTIMIZER_OP, "aten::_fused_adamw_"), 1);
+    CHECK_INT(judge(GS_NAME_OPTIMIZER_OP, "aten::_fused_sgd_"), 1);
+    CHECK_INT(judge(GS_NAME_OPTIMIZER_OP, "kv_cache_optimizer.prepare"), 0);
+    CHECK_INT(judge(GS_NAME_OPTIMIZER_OP, "TensorRT graph optimizer"), 0);
+
+    /* decoding: SGLang's step annotation, vLLM's and FlashAttention's and FlashInfer's decode
+     * kernels; a decoder layer is no decode step */
+    CHECK_INT(judge(GS_NAME_DECODE_RANGE, "step[DECODE bs=32]"), 1);
+    CHECK_INT(judge(GS_NAME_DECODE_RANGE, "decode_step"), 1);
+    CHECK_INT(judge(GS_NAME_DECODE_RANGE, "nn.Module: Qwen2DecoderLayer_9"), 0);
+    CHECK_INT(judge(GS_NAME_DECODE_RANGE, "step[EXTEND bs=4]"), 0);
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL,
+                    "void vllm::paged_attention_v1_kernel<__nv_bfloat16, __nv_bfloat16, 128, 16, "
+                    "128, (vllm::Fp8KVCacheDataType)0, false>(...)"),
+              1);
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL,
+                    "void paged_attention_ll4mi_reduce_kernel<__hip_bfloat16, __hip_bfloat16, "
+                    "128, 128, 256, 3, false>(...)"),
+              1);
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL,
+                    "void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, "
+                    "4, false, false, cutlass::bfloat16_t>, false, false>(Flash_fwd_params)"),
+              1);
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL,
+                    "void flashinfer::BatchDecodeWithPagedKVCacheKernel<...>(...)"),
+              1);
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL,
+                    "void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, "
+                    "false, cutlass::bfloat16_t>, false>(Flash_fwd_params)"),
+              0);
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL, "kernel_unified_attention_2d"), 0);
 
     /* Tensor-Core eligible operators: the plugin's list lacks the backward nodes' new names */
     CHECK_INT(judge(GS_NAME_TC_ELIGIBLE, "MmBackward0"), 1);

@@ -121,7 +121,7 @@ static void test_kinds(void)
     CHECK_INT(moe.all_to_alls, 3);
     CHECK_INT(moe.send_recvs, 0);
     CHECK_INT(moe.all_reduces, 1);
-    CHECK_INT(moe.forward_all_reduces, 0); /* DDP's is inside the backward operator */
+    CHECK_INT(moe.forward_all_reduces, 0); /* DDP's is launched after the backward began */
     CHECK_INT(moe.ddp_ranges, 1);
     CHECK_INT(facts_of(TENSOR_TRAINING).forward_all_reduces, 4);
     char name[GS_PAR_NAMES_MAX];

@@ -3,40 +3,74 @@
  * fp16 from 7.0, int8 from 7.2/7.5, bf16 and tf32 from 8.0, fp8 from 8.9, fp4 from 10.0); the
  * Volta, Turing, Ampere, Ada, Hopper and Blackwell architecture whitepapers; PyTorch's CUDA
  * semantics page (TF32 on Ampere and later) and torch.amp (bfloat16 needs compute capability
- * 8.0: torch.cuda.is_bf16_supported). */
+ * 8.0: torch.cuda.is_bf16_supported). AMD's rows: the ROCm documentation's GPU hardware
+ * specifications (matrix core data types per Instinct and Radeon generation). */
 #include "analysis/base/gpu_caps.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/util.h"
 
 #define AMPERE (GS_TC_FP16 | GS_TC_INT8 | GS_TC_BF16 | GS_TC_TF32)
+#define NV GS_VENDOR_NVIDIA
+#define AMD GS_VENDOR_AMD
 
 static const gs_gpu_caps table[] = {
     /* Pascal and older: no Tensor Cores (Pascal's fp16 is plain arithmetic) */
-    {1, 0, 9, "Tesla", 0},
-    {2, 0, 9, "Fermi", 0},
-    {3, 0, 9, "Kepler", 0},
-    {5, 0, 9, "Maxwell", 0},
-    {6, 0, 9, "Pascal", 0},
-    {7, 0, 0, "Volta", GS_TC_FP16},
-    {7, 2, 2, "Volta", GS_TC_FP16 | GS_TC_INT8}, /* Xavier */
-    {7, 5, 5, "Turing", GS_TC_FP16 | GS_TC_INT8},
-    {8, 0, 7, "Ampere", AMPERE},
-    {8, 9, 9, "Ada", AMPERE | GS_TC_FP8},
-    {9, 0, 0, "Hopper", AMPERE | GS_TC_FP8},
-    {10, 0, 9, "Blackwell", AMPERE | GS_TC_FP8 | GS_TC_FP4},
-    {11, 0, 9, "Blackwell", AMPERE | GS_TC_FP8 | GS_TC_FP4}, /* Thor */
-    {12, 0, 9, "Blackwell", AMPERE | GS_TC_FP8 | GS_TC_FP4}, /* GeForce RTX 50, RTX PRO */
+    {NV, 1, 0, 9, "Tesla", 0},
+    {NV, 2, 0, 9, "Fermi", 0},
+    {NV, 3, 0, 9, "Kepler", 0},
+    {NV, 5, 0, 9, "Maxwell", 0},
+    {NV, 6, 0, 9, "Pascal", 0},
+    {NV, 7, 0, 0, "Volta", GS_TC_FP16},
+    {NV, 7, 2, 2, "Volta", GS_TC_FP16 | GS_TC_INT8}, /* Xavier */
+    {NV, 7, 5, 5, "Turing", GS_TC_FP16 | GS_TC_INT8},
+    {NV, 8, 0, 7, "Ampere", AMPERE},
+    {NV, 8, 9, 9, "Ada", AMPERE | GS_TC_FP8},
+    {NV, 9, 0, 0, "Hopper", AMPERE | GS_TC_FP8},
+    {NV, 10, 0, 9, "Blackwell", AMPERE | GS_TC_FP8 | GS_TC_FP4},
+    {NV, 11, 0, 9, "Blackwell", AMPERE | GS_TC_FP8 | GS_TC_FP4}, /* Thor */
+    {NV, 12, 0, 9, "Blackwell", AMPERE | GS_TC_FP8 | GS_TC_FP4}, /* GeForce RTX 50, RTX PRO */
+    /* AMD; no TF32 claimed: PyTorch does not document allow_tf32 reaching ROCm's XF32 */
+    {AMD, 9, 4, 4, "AMD CDNA 3, MI300", GS_TC_FP16 | GS_TC_BF16 | GS_TC_INT8 | GS_TC_FP8},
+    {AMD, 9, 5, 5, "AMD CDNA 4, MI350",
+     GS_TC_FP16 | GS_TC_BF16 | GS_TC_INT8 | GS_TC_FP8 | GS_TC_FP4},
+    {AMD, 10, 0, 9, "AMD RDNA 1/2", 0},
+    {AMD, 11, 0, 9, "AMD RDNA 3", GS_TC_FP16 | GS_TC_BF16 | GS_TC_INT8},
+    {AMD, 12, 0, 9, "AMD RDNA 4", GS_TC_FP16 | GS_TC_BF16 | GS_TC_INT8 | GS_TC_FP8},
 };
+#undef NV
+#undef AMD
 
-const gs_gpu_caps *gs_gpu_caps_find(int32_t major, int32_t minor)
+const gs_gpu_caps *gs_gpu_caps_find(int32_t vendor, int32_t major, int32_t minor)
 {
     for (size_t i = 0; i < COUNT_OF(table); i++)
-        if (table[i].major == major && minor >= table[i].minor_lo && minor <= table[i].minor_hi)
+        if (table[i].vendor == vendor && table[i].major == major && minor >= table[i].minor_lo &&
+            minor <= table[i].minor_hi)
             return &table[i];
     return NULL;
+}
+
+static bool has_word(const char *name, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = name; (p = strstr(p, word)) != NULL; p += n) {
+        bool starts = p == name || !isalnum((unsigned char)p[-1]);
+        if (starts && !isalnum((unsigned char)p[n]))
+            return true;
+    }
+    return false;
+}
+
+int32_t gs_gpu_vendor_of(const char *device_name)
+{
+    static const char *const amd[] = {"AMD", "Instinct", "Radeon"};
+    for (size_t i = 0; device_name && i < COUNT_OF(amd); i++)
+        if (has_word(device_name, amd[i]))
+            return GS_VENDOR_AMD;
+    return GS_VENDOR_NVIDIA;
 }
 
 bool gs_gpu_caps_has(const gs_gpu_caps *g, uint32_t bits)

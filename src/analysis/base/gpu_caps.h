@@ -18,15 +18,25 @@ enum gs_tc_precision {
     GS_TC_FP4 = 1u << 5, /* and the microscaling formats (MXFP4/6/8, NVFP4) */
 };
 
+/* Whose numbering the compute capability is in: ROCm reports the GFX version as major.minor
+ * (gfx942 as 9.4), which would read as an NVIDIA GPU's. */
+enum gs_gpu_vendor { GS_VENDOR_NVIDIA, GS_VENDOR_AMD };
+
 typedef struct gs_gpu_caps {
+    int32_t vendor;                    /* enum gs_gpu_vendor */
     int32_t major, minor_lo, minor_hi; /* the compute capabilities of the row */
     const char *arch;                  /* "Volta" */
     uint32_t tensor_core;              /* enum gs_tc_precision bits; 0: no Tensor Cores */
 } gs_gpu_caps;
 
-/* The row for compute capability major.minor; NULL when it is unknown (major 0: the trace does
- * not say) or newer than the table. */
-const gs_gpu_caps *gs_gpu_caps_find(int32_t major, int32_t minor);
+/* The row for compute capability major.minor of a vendor's GPU; NULL when it is unknown (major
+ * 0: the trace does not say), newer than the table, or ambiguous (AMD's 9.0 is gfx906, gfx908
+ * and gfx90a: no matrix cores, or fp16 and bf16 ones). */
+const gs_gpu_caps *gs_gpu_caps_find(int32_t vendor, int32_t major, int32_t minor);
+
+/* The vendor a device name says ("AMD Instinct MI300X", "AMD Radeon Graphics"): AMD when a word
+ * of it is AMD, Instinct or Radeon; NVIDIA otherwise. */
+int32_t gs_gpu_vendor_of(const char *device_name);
 
 /* Whether the GPU's Tensor Cores take every precision in `bits`; false for an unknown GPU. */
 bool gs_gpu_caps_has(const gs_gpu_caps *g, uint32_t bits);

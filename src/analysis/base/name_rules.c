@@ -112,6 +112,12 @@ static const name_rule rules[] = {
     FLAG(TENSOR_CORE, CONTAINS, "flash::compute_attn"), FLAG(TENSOR_CORE, CONTAINS, "fmha"),
     {GS_NAME_TENSOR_CORE, BOTH, "cudnn", "_sdpa_", 1},
     FLAG(TENSOR_CORE, CONTAINS, "hgemm"),
+    /* AMD's matrix cores (ROCm): Tensile/hipBLASLt GEMMs name their MFMA instruction
+     * (Cijk_..._MI16x16x1_...; a kernel without one has no MI token), AOTriton's flash attention
+     * (PyTorch's ROCm SDPA) names its kernels attn_fwd, bwd_kernel_dk_dv, bwd_kernel_dq. */
+    FLAG(TENSOR_CORE, TOKEN_PREFIX, "mi4x"), FLAG(TENSOR_CORE, TOKEN_PREFIX, "mi16x"),
+    FLAG(TENSOR_CORE, TOKEN_PREFIX, "mi32x"), FLAG(TENSOR_CORE, EXACT, "attn_fwd"),
+    FLAG(TENSOR_CORE, PREFIX, "bwd_kernel_dk_dv"), FLAG(TENSOR_CORE, PREFIX, "bwd_kernel_dq"),
 #define LOW_PRECISION_GEMM(p)                                                                      \
     {GS_NAME_TENSOR_CORE, WORD_WITH, "gemm", p, 1}, {GS_NAME_TENSOR_CORE, WORD_WITH, "bmm", p, 1}
     LOW_PRECISION_GEMM("e4m3"), LOW_PRECISION_GEMM("e5m2"), LOW_PRECISION_GEMM("e2m1"),
@@ -132,6 +138,12 @@ static const name_rule rules[] = {
     FLAG(LOW_PRECISION, CONTAINS_CI, "h1688"), FLAG(LOW_PRECISION, CONTAINS_CI, "h16816"),
     FLAG(LOW_PRECISION, CONTAINS_CI, "fp4"), FLAG(LOW_PRECISION, CONTAINS_CI, "e2m1"),
     FLAG(LOW_PRECISION, CONTAINS_CI, "mxf"),
+    /* Tensile's data types, one letter each after the index names (H half, B bfloat16, S
+     * single): Cijk_Alik_Bljk_B_BS_..., Cijk_Ailk_Bljk_BBS_..., Cijk_..._HHS_... */
+    {GS_NAME_LOW_PRECISION, PREFIX_CONTAINS, "Cijk_", "_B_BS_", 1},
+    {GS_NAME_LOW_PRECISION, PREFIX_CONTAINS, "Cijk_", "_BBS_", 1},
+    {GS_NAME_LOW_PRECISION, PREFIX_CONTAINS, "Cijk_", "_H_HS_", 1},
+    {GS_NAME_LOW_PRECISION, PREFIX_CONTAINS, "Cijk_", "_HHS_", 1},
     NOT(CONV_KERNEL, CONTAINS_CI, "_sdpa_"),
     FLAG(CONV_KERNEL, TOKEN, "conv"), FLAG(CONV_KERNEL, TOKEN_PREFIX, "convol"),
     FLAG(CONV_KERNEL, CONTAINS_CI, "fprop"),
@@ -142,6 +154,13 @@ static const name_rule rules[] = {
     FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adam"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "sgd"),
     FLAG(OPTIMIZER_KERNEL, TOKEN, "lamb"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adagrad"),
     FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "rmsprop"),
+    /* Attention kernels made for decoding, one new token per sequence against its KV cache:
+     * vLLM's paged attention (csrc/attention/paged_attention_v1.cu, and ROCm's
+     * paged_attention_ll4mi), FlashAttention's split-KV kernel (flash_fwd_splitkv_kernel, what
+     * flash_attn_with_kvcache runs), FlashInfer's BatchDecodeWithPagedKVCacheKernel. */
+    FLAG(DECODE_KERNEL, CONTAINS, "paged_attention"),
+    FLAG(DECODE_KERNEL, CONTAINS, "splitkv"),
+    FLAG(DECODE_KERNEL, WORD_CONTAINS, "batchdecode"),
 
     /* The collective a NCCL or RCCL kernel runs, spelt in CamelCase in its name
      * (ncclKernel_AllReduce_RING_LL_Sum_float, ncclDevKernel_ReduceScatter_Sum_f32_RING_LL,
@@ -193,12 +212,27 @@ static const name_rule rules[] = {
     {GS_NAME_DATALOADER, PREFIX_SUFFIX, "enumerate(DataLoader)#", ".__next__", 1},
     FLAG(DATALOADER, PREFIX, "enumerate(DataPipe)#"),
 
-    /* Autograd's nodes ("MmBackward0", "autograd::engine::evaluate_function: ...") and the
-     * optimizer's step ("Optimizer.step#AdamW.step"), as torch.profiler and emit_nvtx name them. */
-    FLAG(BACKWARD_OP, CONTAINS, "Backward"),
+    /* Backward work as torch.profiler and emit_nvtx name it: autograd's nodes ("MmBackward0",
+     * "CompiledFunctionBackward", "torch::autograd::AccumulateGrad"), the engine that runs them
+     * ("autograd::engine::evaluate_function: ..."), ATen's backward operators
+     * ("aten::convolution_backward"), "backward" a whole word. The optimizer by its step, as
+     * torch/optim/optimizer.py's profile hook names it ("Optimizer.step#AdamW.step",
+     * "Optimizer.zero_grad#AdamW.zero_grad"), and ATen's fused optimizers (_fused_adam_,
+     * _fused_adamw_, _fused_sgd_, _fused_adagrad_); never a name that merely holds "optimizer",
+     * which an inference program's own ranges can (a graph or KV-cache optimizer). */
+    FLAG(BACKWARD_OP, TOKEN, "backward"),
     FLAG(BACKWARD_OP, PREFIX, "autograd::engine"),
-    FLAG(OPTIMIZER_OP, PREFIX, "Optimizer."),
-    FLAG(OPTIMIZER_OP, CONTAINS_CI, "optimizer"),
+    FLAG(BACKWARD_OP, EXACT, "torch::autograd::AccumulateGrad"),
+    FLAG(OPTIMIZER_OP, PREFIX, "Optimizer.step#"),
+    FLAG(OPTIMIZER_OP, PREFIX, "Optimizer.zero_grad#"),
+    FLAG(OPTIMIZER_OP, PREFIX, "aten::_fused_adam"),
+    FLAG(OPTIMIZER_OP, PREFIX, "aten::_fused_sgd"),
+    FLAG(OPTIMIZER_OP, PREFIX, "aten::_fused_adagrad"),
+
+    /* Autoregressive decoding (doc/name_rules.md): SGLang's per-batch annotation
+     * ("step[DECODE bs=32]"), a range whose name holds "decode" as a whole word (never
+     * "Decoder", a decoder layer that also trains). */
+    FLAG(DECODE_RANGE, TOKEN, "decode"),
 
     /* Framework operators that synchronize (the PyTorch Performance Tuning Guide, "Avoid
      * unnecessary CPU-GPU synchronization": .item(), .cpu(), .to(), .nonzero()). */
@@ -310,6 +344,11 @@ static const name_rule rules[] = {
     /* What a CUDA call does, by name prefix (NVIDIA's CUDA Runtime and Driver API references);
      * more specific prefixes first; cuCtxSynchronize waits, it does not create a context. */
     IS(CALL_CLASS, CONTAINS, "Synchronize", GS_STARTUP_SYNC),
+    /* Loading GPU code, the cost a first use pays once per kernel under lazy loading
+     * (CUDA_MODULE_LOADING=LAZY, the default from CUDA 12.2) and each time Triton or
+     * torch.compile brings a new kernel: the module and library loads and the JIT linker. */
+    FLAG(CODE_LOAD, PREFIX, "cuModuleLoad"), FLAG(CODE_LOAD, PREFIX, "cuLibraryLoad"),
+    FLAG(CODE_LOAD, PREFIX, "cuLink"),
 #define CALLS(p, k) IS(CALL_CLASS, PREFIX, p, GS_STARTUP_##k)
     CALLS("cuInit", CONTEXT), CALLS("cuCtx", CONTEXT), CALLS("cuDevicePrimaryCtx", CONTEXT),
     CALLS("cudaSetDevice", CONTEXT), CALLS("cudaDeviceReset", CONTEXT),

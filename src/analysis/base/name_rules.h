@@ -63,8 +63,11 @@ enum gs_name_role {
     X(PROFILER_STEP, RANGE, 31, 1, 0)     /* PyTorch's ProfilerStep#N */                           \
     X(SYNC_OP, RANGE, 32, 1, 0)           /* an operator that waits for the GPU (.item()) */       \
     X(CALL_CLASS, API, 33, 3, 6)          /* enum gs_startup_class: what a CUDA call does */ \
-    X(PARALLEL_WRAPPER, RANGE, 36, 2, 0)  /* enum gs_parallel_wrapper: DDP's or FSDP's range */  \
-    X(EMBEDDING_KERNEL, GPU, 38, 1, 0)    /* an embedding-table lookup (fbgemm's TBE) */
+    X(DECODE_KERNEL, GPU, 36, 1, 0)       /* attention over a KV cache, one token per query */   \
+    X(DECODE_RANGE, RANGE, 37, 1, 0)      /* a serving engine's decode step */                   \
+    X(CODE_LOAD, API, 38, 1, 0)           /* loads GPU code: a module, library or JIT link */ \
+    X(PARALLEL_WRAPPER, RANGE, 39, 2, 0)  /* enum gs_parallel_wrapper: DDP's or FSDP's range */  \
+    X(EMBEDDING_KERNEL, GPU, 41, 1, 0)    /* an embedding-table lookup (fbgemm's TBE) */
 
 enum gs_name_group {
 #define GS_NAME_GROUP_ENUM(g, role, shift, bits, dflt) GS_NAME_##g,

@@ -68,6 +68,21 @@
 /* Too few steps to trust statistics. */
 #define GS_TH_MIN_STEPS 3
 
+/* First use per shape (doc/diagnosis.md): at least this many steps after the first meet an input
+ * shape (or load GPU code) for the first time ... */
+#define GS_TH_FIRST_USE_MIN_STEPS 2
+/* ... and at least this share of the steps compared: a cost that recurs (every generate call, every
+ * new length), not a start-up paid in one or two steps of a long trace (a CUDA graph captured, a
+ * function compiled), which is warm-up ... */
+#define GS_TH_FIRST_USE_MIN_SHARE 0.10
+/* ... and run on average this many times the median step whose shapes were all seen before (the
+ * warm-up factor: the same cost, paid once per shape instead of once) ... */
+#define GS_TH_FIRST_USE_FACTOR 1.5
+/* ... costing at least this share of the step (as the other findings), a bottleneck from the
+ * second. */
+#define GS_TH_FIRST_USE_FINDING 0.05
+#define GS_TH_FIRST_USE_BOTTLENECK 0.10
+
 /* ---- analyses ----------------------------------------------------------------------------- */
 
 /* Steps: a first step slower than this × the median of the steps after it is warm-up
@@ -139,6 +154,11 @@
  * converting the model is not worth its risk). */
 #define GS_TH_TC_UNUSED_SHARE 0.2
 #define GS_TH_TC_UNUSED_STEP 0.05
+/* The gain estimated for moving those kernels to Tensor Cores: they run this many times faster.
+ * NVIDIA's "Automatic Mixed Precision for Deep Learning" page gives up to 3x for whole models on
+ * Volta and Turing; the peak ratios (V100: 125 fp16 against 15.7 fp32 TFLOP/s) are far above what
+ * kernels that were not at the fp32 peak gain, so the lower, published figure stands for all. */
+#define GS_TH_TC_SPEEDUP 3.0
 
 /* Low MFU on a GEMM-dominated step (doc/diagnosis.md): at least GS_TH_GEMM_DOMINATED of the
  * kernel time is in operators with a FLOPs formula (matrix multiplies, convolutions, attention)

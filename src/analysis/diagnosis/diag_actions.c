@@ -59,6 +59,35 @@ static enum verdict when_training(const gs_diag_inputs *in, gs_strbuf *why)
     return training(c) ? APPLIES : DOES_NOT;
 }
 
+/* Inference-only advice (CUDA graphs for decode, a static KV cache, batching requests) is never
+ * given to a trace that trains, nor to one whose workload is not known: the training wording is
+ * what such a trace has always been given. */
+static enum verdict when_inference(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    const gs_trace_facts *c = facts_of(in);
+    if (!c->known || c->workload == GS_WORKLOAD_UNKNOWN) {
+        gs_strbuf_append(why, c->known ? "the trace shows neither operators nor kernels"
+                                       : "the summary does not record what ran");
+        return DOES_NOT;
+    }
+    say_workload(c, why);
+    return training(c) ? DOES_NOT : APPLIES;
+}
+
+static enum verdict when_decode(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    const gs_trace_facts *c = facts_of(in);
+    if (when_inference(in, why) != APPLIES)
+        return DOES_NOT;
+    if (gs_trace_decodes(c))
+        gs_strbuf_appendf(why, "; %" PRIu64 " decode steps and kernels: autoregressive decoding",
+                          c->decode_events);
+    else
+        gs_strbuf_append(why, "; no decode step nor decode attention kernel (paged_attention, "
+                              "splitkv): not autoregressive decoding");
+    return gs_trace_decodes(c) ? APPLIES : DOES_NOT;
+}
+
 /* The parallelism conditions: whether the trace shows one of the kinds in `mask` (a bit per
  * enum gs_parallelism; a job combines several), said with the collectives' counts and every
  * kind it shows. */
@@ -255,6 +284,16 @@ static enum verdict when_profiler_heavy(const gs_diag_inputs *in, gs_strbuf *why
     return gs_profiler_cost_noticeable(in) ? APPLIES : DOES_NOT;
 }
 
+static enum verdict when_code_loads(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    if (!in->first_use_steps)
+        return UNKNOWN;
+    gs_strbuf_appendf(why, "%zu of %zu steps after the first load GPU code (cuModuleLoad, "
+                           "cuLibraryLoad, cuLink)",
+                      in->first_use_load_steps, in->first_use_steps);
+    return in->first_use_load_steps ? APPLIES : DOES_NOT;
+}
+
 static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_ALWAYS] = when_always,
     [GS_WHEN_TRAINING] = when_training,
@@ -274,9 +313,35 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_TORCH] = when_torch,
     [GS_WHEN_GST] = when_gst,
     [GS_WHEN_PROFILER_HEAVY] = when_profiler_heavy,
+    [GS_WHEN_INFERENCE] = when_inference,
+    [GS_WHEN_DECODE] = when_decode,
+    [GS_WHEN_CODE_LOADS] = when_code_loads,
     [GS_WHEN_EXPERT_PARALLEL] = when_expert,
     [GS_WHEN_EMBEDDING_ALL_TO_ALL] = when_embedding,
 };
+
+/* One trace condition, or none when `when` is out of the table. */
+static enum verdict test_when(const gs_diag_inputs *in, uint8_t when, gs_strbuf *why)
+{
+    condition_fn test = when < GS_WHEN__COUNT ? conditions[when] : NULL;
+    return test ? test(in, why) : UNKNOWN;
+}
+
+/* An action's trace conditions, `when` and `also`: it is left out when either rules it out. */
+static enum verdict test_trace(const gs_diag_inputs *in, const gs_action *act, gs_strbuf *why)
+{
+    enum verdict v = test_when(in, act->when, why);
+    if (act->also == GS_WHEN_ALWAYS || v == DOES_NOT)
+        return v;
+    gs_strbuf also;
+    gs_strbuf_init(&also);
+    enum verdict w = test_when(in, act->also, &also);
+    if (also.len)
+        gs_strbuf_appendf(why, "%s%s", why->len ? "; " : "", gs_strbuf_str(&also));
+    why->failed |= also.failed;
+    gs_strbuf_free(&also);
+    return w == DOES_NOT ? DOES_NOT : v == APPLIES || w == APPLIES ? APPLIES : UNKNOWN;
+}
 
 /* The GPU conditions (enum gs_action_gpu): the Tensor Core precisions the GPU must have and
  * must not have (a Volta or Turing GPU gets float16 with GradScaler; bf16 and TF32 only from
@@ -284,7 +349,8 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
 static const struct {
     uint32_t has, lacks;
 } gpu_needs[GS_GPU__COUNT] = {
-    [GS_GPU_BF16] = {GS_TC_BF16 | GS_TC_TF32, 0},
+    [GS_GPU_BF16] = {GS_TC_BF16, 0},
+    [GS_GPU_TF32] = {GS_TC_TF32, 0},
     [GS_GPU_FP16_ONLY] = {GS_TC_FP16, GS_TC_BF16},
     [GS_GPU_FP8] = {GS_TC_FP8, 0},
 };
@@ -297,9 +363,9 @@ static int gpu_can(const gs_diag_inputs *in, uint8_t need, gs_strbuf *why)
 {
     if (need == GS_GPU_ANY || need >= GS_GPU__COUNT)
         return APPLIES;
-    const gs_gpu_caps *g = gs_gpu_caps_find(in->compute_major, in->compute_minor);
+    const gs_gpu_caps *g = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
     if (!g) {
-        if (need == GS_GPU_BF16 || need == GS_GPU_FP16_ONLY)
+        if (need == GS_GPU_BF16 || need == GS_GPU_TF32 || need == GS_GPU_FP16_ONLY)
             return ALTERNATIVE; /* the by-GPU action says both */
         if (in->compute_major)
             gs_strbuf_appendf(why, "compute capability %d.%d is not in gpuscope's table",
@@ -334,8 +400,7 @@ static int judge(const gs_diag_inputs *in, const gs_action *act, gs_strbuf *why)
     gs_strbuf trace_why, gpu_why;
     gs_strbuf_init(&trace_why);
     gs_strbuf_init(&gpu_why);
-    condition_fn test = act->when < GS_WHEN__COUNT ? conditions[act->when] : NULL;
-    enum verdict v = test ? test(in, &trace_why) : UNKNOWN;
+    enum verdict v = test_trace(in, act, &trace_why);
     int g = gpu_can(in, act->gpu, &gpu_why);
     if (v != UNKNOWN && trace_why.len)
         gs_strbuf_append(why, gs_strbuf_str(&trace_why));

@@ -63,6 +63,17 @@ static inline void set_stake(const gs_diag_inputs *in, gs_finding *f, gs_ns ns, 
                            : 0.0;
 }
 
+/* A gain estimated otherwise than by removing the time at stake (the kernel-speed rules). */
+static inline void set_gain(const gs_diag_inputs *in, gs_finding *f, gs_ns ns, uint8_t basis)
+{
+    f->gain_ns = ns > 0 ? ns : 0;
+    f->gain_share = share(in, f->gain_ns);
+    f->gain_speedup = f->gain_ns > 0 && f->gain_ns < in->step_ns
+                          ? (double)in->step_ns / (double)(in->step_ns - f->gain_ns)
+                          : 0.0;
+    f->gain_basis = f->gain_ns > 0 ? basis : GS_GAIN_NONE;
+}
+
 static inline double ms(gs_ns ns)
 {
     return (double)ns / 1e6;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/gpu_caps.h"
 #include "analysis/base/intervals.h"
 
 static double per_step(double total, size_t nkept)
@@ -119,6 +120,22 @@ static void fill_memory_inputs(const gs_memory_summary *m, gs_diag_inputs *in)
     in->mem_growth_steps = worst->fit_steps;
 }
 
+static int fill_first_use(const gs_trace_ctx *c, gs_diag_inputs *in, gs_error *err)
+{
+    gs_first_use u;
+    if (gs_first_use_build(c, &u, err) != 0)
+        return -1;
+    in->first_use_steps = u.steps;
+    in->first_use_new_steps = u.new_steps;
+    in->first_use_shape_steps = u.shape_steps;
+    in->first_use_load_steps = u.load_steps;
+    in->first_use_mean_ns = u.mean_ns;
+    in->first_use_new_ns = u.new_mean_ns;
+    in->first_use_seen_ns = u.seen_med_ns;
+    in->first_use_extra_ns = u.extra_ns;
+    return 0;
+}
+
 void gs_diag_compute_inputs(const gs_compute *c, gs_diag_inputs *in)
 {
     in->mfu = c ? c->mfu : -1;
@@ -210,9 +227,11 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
     out->tensor_core_share = measure_tensor_core_share(c);
     out->compute_major = t->devices.n ? t->devices.v[0].compute_major : 0;
     out->compute_minor = t->devices.n ? t->devices.v[0].compute_minor : 0;
+    out->gpu_vendor = t->devices.n ? gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name))
+                                   : GS_VENDOR_NVIDIA;
     gs_diag_compute_inputs(NULL, out);
     gs_diag_straggler_inputs(&t->id, src->stragglers, out);
-    if (gs_trace_facts_build(c, &out->facts, err) != 0)
+    if (gs_trace_facts_build(c, &out->facts, err) != 0 || fill_first_use(c, out, err) != 0)
         return -1;
     out->facts.profiler_step_ns = gs_profiler_step_cost(t, &out->facts, steps, bd->nkept);
     if (out->facts.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */

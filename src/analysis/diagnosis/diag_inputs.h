@@ -6,6 +6,7 @@
 #include "analysis/trace/breakdown.h"
 #include "analysis/trace/comm.h"
 #include "analysis/trace/compute.h"
+#include "analysis/trace/first_use.h"
 #include "analysis/diagnosis/diagnose.h"
 #include "analysis/trace/launch.h"
 #include "analysis/trace/memory.h"

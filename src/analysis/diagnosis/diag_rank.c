@@ -10,11 +10,12 @@
 /* ---- ranking -------------------------------------------------------------------------------- */
 
 /* Risks first (a job that runs out of memory matters more than a slow one), then bottlenecks
- * and findings by time at stake, then notes. */
-static int rank_of(const gs_finding *f)
+ * and findings together by their estimated gain, then notes. Severity only breaks ties: a
+ * finding worth 1.5x outranks a bottleneck worth less. */
+static int group_of(const gs_finding *f)
 {
     static const int by_severity[] = {
-        [GS_SEV_NONE] = 4, [GS_SEV_NOTE] = 3, [GS_SEV_FINDING] = 2, [GS_SEV_BOTTLENECK] = 1,
+        [GS_SEV_NONE] = 3, [GS_SEV_NOTE] = 2, [GS_SEV_FINDING] = 1, [GS_SEV_BOTTLENECK] = 1,
         [GS_SEV_RISK] = 0,
     };
     return by_severity[f->severity];
@@ -22,10 +23,34 @@ static int rank_of(const gs_finding *f)
 
 static bool ranks_before(const gs_finding *a, const gs_finding *b)
 {
-    int ra = rank_of(a), rb = rank_of(b);
-    if (ra != rb)
-        return ra < rb;
-    return a->at_stake_ns > b->at_stake_ns;
+    int ga = group_of(a), gb = group_of(b);
+    if (ga != gb)
+        return ga < gb;
+    if (a->gain_ns != b->gain_ns)
+        return a->gain_ns > b->gain_ns;
+    return a->severity > b->severity;
+}
+
+/* A time bound's gain is its time at stake, removed: the rules that estimate otherwise (faster
+ * kernels) set their own. */
+static void fill_gain(gs_finding *f)
+{
+    if (f->gain_basis != GS_GAIN_NONE || f->speedup_bound <= 0 || f->at_stake_ns <= 0 ||
+        f->severity == GS_SEV_NONE)
+        return;
+    f->gain_ns = f->at_stake_ns;
+    f->gain_share = f->at_stake_share;
+    f->gain_speedup = f->speedup_bound;
+    f->gain_basis = GS_GAIN_REMOVED;
+}
+
+const char *gs_gain_basis_name(uint8_t basis)
+{
+    static const char *const names[GS_GAIN__COUNT] = {
+        [GS_GAIN_NONE] = "none", [GS_GAIN_REMOVED] = "removed",
+        [GS_GAIN_TENSOR_CORES] = "tensor_cores", [GS_GAIN_MFU_TARGET] = "mfu_target",
+    };
+    return basis < GS_GAIN__COUNT ? names[basis] : "none";
 }
 
 /* One rule on the trace, its actions chosen. -1 when out of memory: every rule says its evidence
@@ -38,6 +63,7 @@ static int evaluate(const gs_rule *rule, const gs_diag_inputs *in, gs_finding *f
         return -1;
     if (f->profiler_ns == 0)
         f->recorded_share = f->at_stake_share;
+    fill_gain(f);
     return 0;
 }
 

@@ -20,5 +20,10 @@ void diag_rule_memory_growth(const gs_diag_inputs *in, gs_finding *f);
 void diag_rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f);
 void diag_rule_no_gpu(const gs_diag_inputs *in, gs_finding *f);
 void diag_rule_warmup(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_first_use(const gs_diag_inputs *in, gs_finding *f);
+
+/* Whether first uses of new shapes explain the slow steps (diag_first_use.c): the warm-up rule
+ * then stays silent, its advice (run more steps) being no cure for them. */
+bool diag_first_use_fires(const gs_diag_inputs *in);
 
 #endif

@@ -48,7 +48,15 @@ static const gs_rule rules[] = {
        GS_WHEN_ALWAYS},
       {"fuse small operations with torch.compile", GS_WHEN_ALWAYS},
       {"fused optimizers (foreach=True / fused=True)", GS_WHEN_TRAINING},
-      {"raise the batch size so each kernel does more work", GS_WHEN_ALWAYS},
+      {"raise the batch size so each kernel does more work", GS_WHEN_TRAINING},
+      {"batch requests together (dynamic or continuous batching, as vLLM, SGLang and TorchServe "
+       "do) so each kernel does more work",
+       GS_WHEN_INFERENCE},
+      {"capture the decode step in a CUDA graph: a static KV cache "
+       "(cache_implementation=\"static\" in transformers' generate) with "
+       "torch.compile(mode=\"reduce-overhead\"), or the serving engine's own capture (vLLM "
+       "without enforce_eager, SGLang without --disable-cuda-graph)",
+       GS_WHEN_DECODE},
       {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
        "emit_nvtx) to see the host time without the profiler's",
        GS_WHEN_PROFILER_HEAVY}}},
@@ -62,7 +70,14 @@ static const gs_rule rules[] = {
        GS_WHEN_STACK},
       {"torch.compile to cut framework overhead between kernels", GS_WHEN_ALWAYS},
       {"overlap host work with GPU work: prefetch, asynchronous logging and checkpointing",
-       GS_WHEN_ALWAYS},
+       GS_WHEN_TRAINING},
+      {"overlap host work with GPU work: tokenize, schedule and sample the next batch of requests "
+       "while the GPU runs this one",
+       GS_WHEN_INFERENCE},
+      {"a CUDA graph per decode step takes the per-token launches off the host: a static KV cache "
+       "(cache_implementation=\"static\") with torch.compile(mode=\"reduce-overhead\"), or the "
+       "serving engine's CUDA graph capture",
+       GS_WHEN_DECODE},
       {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
        "emit_nvtx) to see the host time without the profiler's",
        GS_WHEN_PROFILER_HEAVY}}},
@@ -119,18 +134,28 @@ static const gs_rule rules[] = {
     {"compute_bound", "GPU compute",
      "doc/diagnosis.md#thresholds (compute kernels >= 90 % of the step)", diag_rule_compute,
      {{"mixed precision (torch.autocast with bfloat16) so matmuls and convolutions use Tensor "
-       "Cores; allow TF32 for the rest",
+       "Cores",
        GS_WHEN_FULL_PRECISION, GS_GPU_BF16},
       {"mixed precision (torch.autocast with float16; torch.amp.GradScaler when training) so "
        "matmuls and convolutions use Tensor Cores",
-       GS_WHEN_FULL_PRECISION, GS_GPU_FP16_ONLY},
+       GS_WHEN_FULL_PRECISION, GS_GPU_FP16_ONLY, GS_WHEN_TRAINING},
+      {"run the model in float16 (model.half(), or torch.autocast with float16) so matmuls and "
+       "convolutions use Tensor Cores",
+       GS_WHEN_FULL_PRECISION, GS_GPU_FP16_ONLY, GS_WHEN_INFERENCE},
       {"mixed precision so matmuls and convolutions use Tensor Cores: on Ampere or later "
        "(compute capability 8.0+) torch.autocast with bfloat16 and TF32 for the rest; on "
        "Volta/Turing (7.x) torch.autocast with float16 and torch.amp.GradScaler",
-       GS_WHEN_FULL_PRECISION, GS_GPU_UNKNOWN},
+       GS_WHEN_FULL_PRECISION, GS_GPU_UNKNOWN, GS_WHEN_TRAINING},
+      {"half precision so matmuls and convolutions use Tensor Cores: bfloat16 weights on Ampere "
+       "or later (compute capability 8.0+) with TF32 for the rest, float16 on Volta/Turing (7.x)",
+       GS_WHEN_FULL_PRECISION, GS_GPU_UNKNOWN, GS_WHEN_INFERENCE},
       {"FP8 for the largest matmuls: Transformer Engine (te.fp8_autocast) or torchao's float8 "
        "(convert_to_float8_training)",
-       GS_WHEN_ALWAYS, GS_GPU_FP8},
+       GS_WHEN_TRAINING, GS_GPU_FP8},
+      {"FP8 for the largest matmuls: torchao's float8 inference quantization "
+       "(quantize_ with float8_dynamic_activation_float8_weight), or the serving engine's fp8 "
+       "(vLLM quantization=\"fp8\")",
+       GS_WHEN_INFERENCE, GS_GPU_FP8},
       {"Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
        GS_WHEN_ALWAYS},
       {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_ALWAYS},
@@ -144,22 +169,32 @@ static const gs_rule rules[] = {
        GS_WHEN_ALWAYS, GS_GPU_BF16},
       {"for fp32: torch.backends.cuda.matmul.allow_tf32 = True and torch.backends.cudnn.allow_tf32 "
        "= True (or torch.set_float32_matmul_precision(\"high\"))",
-       GS_WHEN_ALWAYS, GS_GPU_BF16},
+       GS_WHEN_ALWAYS, GS_GPU_TF32},
       {"mixed precision: torch.autocast(\"cuda\", dtype=torch.float16) around the forward pass; "
        "when training, scale the loss with torch.amp.GradScaler(\"cuda\")",
-       GS_WHEN_ALWAYS, GS_GPU_FP16_ONLY},
+       GS_WHEN_TRAINING, GS_GPU_FP16_ONLY},
+      {"half precision: torch.autocast(\"cuda\", dtype=torch.float16) around the forward pass, "
+       "or the model in float16 (model.half())",
+       GS_WHEN_INFERENCE, GS_GPU_FP16_ONLY},
       {"mixed precision, by GPU: on Ampere or later (compute capability 8.0+) "
        "torch.autocast(\"cuda\", dtype=torch.bfloat16), and for fp32 "
        "torch.backends.cuda.matmul.allow_tf32 = True; on Volta/Turing (7.x) "
        "torch.autocast(\"cuda\", dtype=torch.float16) with torch.amp.GradScaler(\"cuda\")",
-       GS_WHEN_ALWAYS, GS_GPU_UNKNOWN},
+       GS_WHEN_TRAINING, GS_GPU_UNKNOWN},
+      {"half precision, by GPU: on Ampere or later (compute capability 8.0+) "
+       "torch.autocast(\"cuda\", dtype=torch.bfloat16), and for fp32 "
+       "torch.backends.cuda.matmul.allow_tf32 = True; on Volta/Turing (7.x) "
+       "torch.autocast(\"cuda\", dtype=torch.float16)",
+       GS_WHEN_INFERENCE, GS_GPU_UNKNOWN},
       {"Tensor-Core-friendly shapes: batch, channel, hidden and vocabulary sizes multiples of 8",
        GS_WHEN_ALWAYS},
       {"gpuscope kernels: the eligible operators' kernels without Tensor Cores", GS_WHEN_ALWAYS}}},
     {"low_mfu", "Low MFU", "doc/diagnosis.md#thresholds (MFU < 30 % on a GEMM-dominated step)",
      diag_rule_low_mfu,
      {{"larger matrices per kernel: raise the batch or micro-batch, fuse small matmuls",
-       GS_WHEN_ALWAYS},
+       GS_WHEN_TRAINING},
+      {"larger matrices per kernel: batch more requests together, fuse small matmuls",
+       GS_WHEN_INFERENCE},
       {"pad dimensions to multiples of 64 (vocabulary, hidden, heads x head size)", GS_WHEN_ALWAYS},
       {"torch.compile (mode=\"max-autotune\") to pick faster GEMM kernels and fuse the rest",
        GS_WHEN_ALWAYS},
@@ -179,11 +214,21 @@ static const gs_rule rules[] = {
        GS_WHEN_FULL_PRECISION, GS_GPU_BF16},
       {"mixed precision (torch.autocast with float16; torch.amp.GradScaler when training) to "
        "halve activations",
-       GS_WHEN_FULL_PRECISION, GS_GPU_FP16_ONLY},
+       GS_WHEN_FULL_PRECISION, GS_GPU_FP16_ONLY, GS_WHEN_TRAINING},
+      {"the model in float16 (model.half()) to halve weights and activations",
+       GS_WHEN_FULL_PRECISION, GS_GPU_FP16_ONLY, GS_WHEN_INFERENCE},
       {"mixed precision to halve activations: torch.autocast with bfloat16 on Ampere or later "
        "(compute capability 8.0+), with float16 and torch.amp.GradScaler on Volta/Turing (7.x)",
-       GS_WHEN_FULL_PRECISION, GS_GPU_UNKNOWN},
-      {"a smaller batch (or a smaller KV cache) per forward", GS_WHEN_ALWAYS},
+       GS_WHEN_FULL_PRECISION, GS_GPU_UNKNOWN, GS_WHEN_TRAINING},
+      {"half precision to halve weights and activations: bfloat16 on Ampere or later (compute "
+       "capability 8.0+), float16 on Volta/Turing (7.x)",
+       GS_WHEN_FULL_PRECISION, GS_GPU_UNKNOWN, GS_WHEN_INFERENCE},
+      {"a smaller batch per forward", GS_WHEN_ALWAYS},
+      {"run under torch.inference_mode() so no activation is kept for a backward pass",
+       GS_WHEN_INFERENCE},
+      {"cap the KV cache: fewer sequences at once or a shorter maximum length (vLLM "
+       "gpu_memory_utilization and max_num_seqs), or an fp8 KV cache",
+       GS_WHEN_DECODE},
       {"against fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
        GS_WHEN_ALWAYS}}},
     {"no_gpu", "No GPU activity", "PyTorch profiler recipe (ProfilerActivity.CUDA)", diag_rule_no_gpu,
@@ -191,6 +236,27 @@ static const gs_rule rules[] = {
        GS_WHEN_TORCH},
       {"with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)",
        GS_WHEN_GST}}},
+    {"first_use_per_shape", "First use per shape",
+     "CUDA C++ Programming Guide (lazy loading, CUDA_MODULE_LOADING); PyTorch docs: "
+     "torch.compile dynamic shapes; 1.5x, 5 %, 10 %: doc/diagnosis.md#thresholds",
+     diag_rule_first_use,
+     {{"keep input shapes static: pad to a fixed length, or to a few buckets (lengths rounded up "
+       "to a multiple of 64 or a power of two), so each shape's first use is paid once",
+       GS_WHEN_ALWAYS},
+      {"warm every shape before serving or timing: one pass over each bucket (each batch size "
+       "and sequence length) first",
+       GS_WHEN_ALWAYS},
+      {"CUDA_MODULE_LOADING=EAGER loads every kernel at start-up instead of at its first launch",
+       GS_WHEN_CODE_LOADS},
+      {"with torch.compile: dynamic=True, or torch._dynamo.mark_dynamic on the dimension that "
+       "grows, so a new length does not recompile (TORCH_LOGS=recompiles names each recompile)",
+       GS_WHEN_ALWAYS},
+      {"decoding: a static KV cache (cache_implementation=\"static\" in transformers' generate) "
+       "gives every token the same shapes, so one compiled graph serves them all",
+       GS_WHEN_DECODE},
+      {"torch.backends.cudnn.benchmark=True tunes again for every new shape: leave it off when "
+       "shapes keep changing",
+       GS_WHEN_CONV}}},
     {"warmup", "Warm-up",
      "PyTorch profiler recipe (schedule warmup); 1.5x: doc/diagnosis.md#thresholds", diag_rule_warmup,
      {{"profile with a schedule that skips warm-up: torch.profiler.schedule(wait=1, warmup=1, "

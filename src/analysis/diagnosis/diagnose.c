@@ -61,12 +61,21 @@ static bool graphs_unreplayed(const gs_diag_inputs *in)
            (in->graphs.launches == 0 || gs_graph_kernel_share(&in->graphs) < GS_TH_GRAPH_REPLAYED_SHARE);
 }
 
-/* The graphs rule claims the GPU-idle host time when it is a bottleneck: the launch and host
- * rules then leave it (one cause per share of the step). */
+/* A trace of the capture itself: no graph launched, and more launches recorded into graphs than
+ * kernels run (a server capturing its decode graphs at start-up, replayed after the trace). */
+static bool capture_only(const gs_diag_inputs *in)
+{
+    return graphs_unreplayed(in) && in->graphs.launches == 0 &&
+           in->graphs.captured_launches > 0 && in->graphs.captured_launches >= in->graphs.kernels;
+}
+
+/* The graphs rule claims the GPU-idle host time when it is a bottleneck, or when the trace holds
+ * only the capture (its host time is the capture's): the launch and host rules then leave it
+ * (one cause per share of the step). */
 static bool graphs_claim_host_idle(const gs_diag_inputs *in)
 {
     return in->gpu_activities > 0 && graphs_unreplayed(in) &&
-           share(in, host_idle(in)) > GS_TH_LAUNCH_HOSTWAIT_SHARE;
+           (capture_only(in) || share(in, host_idle(in)) > GS_TH_LAUNCH_HOSTWAIT_SHARE);
 }
 
 /* The host-side rules (launch overhead, host bound) read host time the profiler added to: the
@@ -241,10 +250,24 @@ void diag_rule_graphs(const gs_diag_inputs *in, gs_finding *f)
     add_threshold(f, "graph_kernel_share", GS_TH_GRAPH_REPLAYED_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "host_idle_share", GS_TH_LAUNCH_HOSTWAIT_SHARE, GS_UNIT_SHARE);
     bool fires = graphs_unreplayed(in);
-    set_stake(in, f, fires ? idle : 0, true);
+    set_stake(in, f, fires && !capture_only(in) ? idle : 0, true);
     f->severity = !fires                   ? GS_SEV_NONE
+                  : capture_only(in)       ? GS_SEV_NOTE
                   : graphs_claim_host_idle(in) ? GS_SEV_BOTTLENECK
                                                : GS_SEV_FINDING;
+    if (fires && capture_only(in)) {
+        EVIDENCE(f, "the trace holds the capture: %llu kernel launch%s recorded into %llu CUDA "
+                 "graph%s, %llu kernel%s run, no graph launched; the graphs are replayed after "
+                 "it, outside the trace (a server capturing at start-up), so neither their replay "
+                 "nor the steady state is in it",
+                 (unsigned long long)g->captured_launches, g->captured_launches == 1 ? "" : "es",
+                 (unsigned long long)g->instantiations, g->instantiations == 1 ? "" : "s",
+                 (unsigned long long)g->kernels, g->kernels == 1 ? "" : "s");
+        WHY(f, "no graph launched and %llu captured launches >= %llu kernels run: a trace of the "
+            "capture, a note",
+            (unsigned long long)g->captured_launches, (unsigned long long)g->kernels);
+        return;
+    }
     if (!g->instantiations) {
         EVIDENCE(f, "no CUDA graph instantiated; %llu of %llu kernels ran from a graph",
                  (unsigned long long)g->graph_kernels, (unsigned long long)g->kernels);
@@ -415,6 +438,28 @@ void diag_rule_straggler(const gs_diag_inputs *in, gs_finding *f)
         100 * GS_TH_STRAGGLER_WAIT_SHARE);
 }
 
+/* What faster kernels would gain (doc/diagnosis.md, "The gain at stake, and the order"): the
+ * eligible kernels without Tensor Cores GS_TH_TC_SPEEDUP x faster, and the FLOP-counted kernels
+ * brought up to GS_TH_LOW_MFU of the peak. 0 when the trace does not tell. */
+static gs_ns tensor_core_gain(const gs_diag_inputs *in)
+{
+    const gs_gpu_caps *gpu = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
+    if (in->tc_unused_share < 0 || in->tc_eligible_share < 0 || (gpu && !gpu->tensor_core))
+        return 0;
+    double unused = in->tc_unused_share * in->tc_eligible_share * (double)in->kernel_ns;
+    return (gs_ns)(unused * (1.0 - 1.0 / GS_TH_TC_SPEEDUP));
+}
+
+static gs_ns mfu_gain(const gs_diag_inputs *in)
+{
+    if (in->mfu < 0 || in->flop_op_share < 0 || in->mfu >= GS_TH_LOW_MFU)
+        return 0;
+    /* the same FLOPs at GS_TH_LOW_MFU of the peak take mfu / GS_TH_LOW_MFU of the step */
+    double flop_ns = in->flop_op_share * (double)in->kernel_ns;
+    double at_target = in->mfu / GS_TH_LOW_MFU * (double)in->step_ns;
+    return flop_ns > at_target ? (gs_ns)(flop_ns - at_target) : 0;
+}
+
 /* Busy means compute kernels: collectives keep the GPU "utilized" while it waits on the network,
  * so the TensorBoard plugin's utilization (all kernels) would call a communication-bound step
  * compute-bound. The Kernel category of the breakdown holds compute kernels only. */
@@ -430,6 +475,10 @@ void diag_rule_compute(const gs_diag_inputs *in, gs_finding *f)
     bool fires = busy >= GS_TH_UTIL_BUSY;
     set_stake(in, f, fires ? in->kernel_ns : 0, false);
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
+    /* its actions make kernels faster: the larger of the two estimates of that */
+    gs_ns tc = tensor_core_gain(in), mfu = mfu_gain(in);
+    if (fires)
+        set_gain(in, f, tc >= mfu ? tc : mfu, tc >= mfu ? GS_GAIN_TENSOR_CORES : GS_GAIN_MFU_TARGET);
     EVIDENCE(f,
              "compute kernels run %.0f %% of the step; %.0f %% of kernel time is in Tensor "
              "Core kernels: only faster kernels make the step faster",
@@ -452,7 +501,7 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
     add_threshold(f, "tc_eligible_unused_share", GS_TH_TC_UNUSED_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "unused_step_share", GS_TH_TC_UNUSED_STEP, GS_UNIT_SHARE);
     /* a GPU the capability table knows to have no Tensor Cores (before Volta) has nothing to use */
-    const gs_gpu_caps *gpu = gs_gpu_caps_find(in->compute_major, in->compute_minor);
+    const gs_gpu_caps *gpu = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
     bool no_tensor_cores = gpu && !gpu->tensor_core;
     bool known = unused >= 0 && eligible >= 0 && !no_tensor_cores;
     gs_ns at_stake = known ? (gs_ns)(unused * eligible * (double)in->kernel_ns) : 0;
@@ -460,6 +509,8 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
                  share(in, at_stake) >= GS_TH_TC_UNUSED_STEP;
     set_stake(in, f, fires ? at_stake : 0, false);
     f->severity = fires ? GS_SEV_BOTTLENECK : GS_SEV_NONE;
+    if (fires)
+        set_gain(in, f, tensor_core_gain(in), GS_GAIN_TENSOR_CORES);
     if (!known) {
         EVIDENCE(f, "no Tensor-Core-eligible operator with kernels%s",
                  no_tensor_cores ? " (a GPU without Tensor Cores)" : "");
@@ -476,8 +527,8 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
 }
 
 /* Most kernel time in matrix multiplies, convolutions and attention, yet far below the GPU's
- * peak: the kernels are small, badly shaped or waiting on memory. No time bound: what a better
- * kernel would save is not known from the trace. */
+ * peak: the kernels are small, badly shaped or waiting on memory. No time bound; the gain is
+ * estimated as those kernels reaching the rule's own threshold of the peak. */
 void diag_rule_low_mfu(const gs_diag_inputs *in, gs_finding *f)
 {
     if (without_gpu(in, f))
@@ -496,6 +547,8 @@ void diag_rule_low_mfu(const gs_diag_inputs *in, gs_finding *f)
     }
     bool fires = in->flop_op_share >= GS_TH_GEMM_DOMINATED && in->mfu < GS_TH_LOW_MFU;
     f->severity = fires ? GS_SEV_FINDING : GS_SEV_NONE;
+    if (fires)
+        set_gain(in, f, mfu_gain(in), GS_GAIN_MFU_TARGET);
     EVIDENCE(f, "matrix multiplies, convolutions and attention take %.0f %% of kernel time, and "
              "the step reaches %.1f %% of the GPU's dense peak (MFU)",
              100 * in->flop_op_share, 100 * in->mfu);
@@ -522,6 +575,14 @@ void diag_rule_warmup(const gs_diag_inputs *in, gs_finding *f)
     add_input(f, "warmup_steps", (double)in->warmup_steps, GS_UNIT_COUNT);
     add_input(f, "warmup_ratio", in->warmup_ratio, GS_UNIT_RATIO);
     add_threshold(f, "min_steps", GS_TH_MIN_STEPS, GS_UNIT_COUNT);
+    if (diag_first_use_fires(in)) {
+        f->severity = GS_SEV_NONE;
+        EVIDENCE(f, "the slow steps are first uses of new input shapes (first_use_per_shape), "
+                    "which more steps would not leave behind");
+        WHY(f, "first uses of new shapes explain the %zu slow step(s): first_use_per_shape says it",
+            in->warmup_steps);
+        return;
+    }
     bool few = in->steps < GS_TH_MIN_STEPS;
     f->severity = in->warmup_steps > 0 || few ? GS_SEV_NOTE : GS_SEV_NONE;
     if (in->warmup_steps > 0)

@@ -48,6 +48,7 @@ typedef struct gs_diag_inputs {
     /* The first GPU's compute capability, 0.0 when the trace does not record it: which
      * precisions its Tensor Cores take (analysis/base/gpu_caps.h) decides the advice. */
     int32_t compute_major, compute_minor;
+    int32_t gpu_vendor; /* enum gs_gpu_vendor, from the device's name: whose numbering */
     /* Compute use (doc/flops.md), -1 when unknown: model FLOPs utilization against the GPU's
      * dense peak, the share of kernel time launched by operators with a FLOPs formula (GEMM,
      * convolution, attention), and of the kernel time of Tensor-Core-eligible operators the
@@ -69,6 +70,10 @@ typedef struct gs_diag_inputs {
      * rules take the profiler's estimated cost per step (facts.profiler_step_ns) off their gain.
      * facts.known false (a summary of an earlier .gsum minor): every action applies, as before. */
     gs_trace_facts facts;
+    /* First use per shape (analysis/trace/first_use.h), over every step after the first, warm-up
+     * included: how many met a new input shape or loaded GPU code, and their cost. */
+    size_t first_use_steps, first_use_new_steps, first_use_shape_steps, first_use_load_steps;
+    gs_ns first_use_mean_ns, first_use_new_ns, first_use_seen_ns, first_use_extra_ns;
 } gs_diag_inputs;
 
 enum gs_severity {
@@ -87,7 +92,7 @@ typedef struct gs_rule_value {
     uint8_t unit; /* enum gs_unit */
 } gs_rule_value;
 
-enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 10 };
+enum { GS_RULE_MAX_VALUES = 8, GS_RULE_MAX_ACTIONS = 12 };
 
 /* What the trace must show for an action to apply (diag_actions.c: the test and the reason, in
  * words, that the report prints beside the action). */
@@ -110,6 +115,9 @@ enum gs_action_when {
     GS_WHEN_TORCH,           /* torch.profiler or the autograd profiler */
     GS_WHEN_GST,             /* gpuscope run */
     GS_WHEN_PROFILER_HEAVY,  /* the profiler's estimated cost is a noticeable share of the step */
+    GS_WHEN_INFERENCE,       /* no backward pass nor optimizer step: inference */
+    GS_WHEN_DECODE,          /* inference that decodes: decode steps or decode attention kernels */
+    GS_WHEN_CODE_LOADS,      /* steps after the first load GPU code (lazy loading, JIT) */
     GS_WHEN_EXPERT_PARALLEL, /* all-to-all, no embedding-table kernels: a mixture of experts */
     GS_WHEN_EMBEDDING_ALL_TO_ALL, /* all-to-all with embedding-table kernels: sharded tables */
     GS_WHEN__COUNT
@@ -119,10 +127,11 @@ enum gs_action_when {
  * the capability table analysis/base/gpu_caps.h), beside the trace condition above. */
 enum gs_action_gpu {
     GS_GPU_ANY,
-    GS_GPU_BF16,      /* bf16 and TF32 Tensor Cores: compute capability 8.0 or later */
+    GS_GPU_BF16,      /* bf16 Tensor Cores: NVIDIA compute capability 8.0 or later, AMD MI300 */
     GS_GPU_FP16_ONLY, /* fp16 Tensor Cores without bf16 or TF32: Volta, Turing (7.x) */
     GS_GPU_FP8,       /* fp8 Tensor Cores: Ada (8.9), Hopper (9.0) and later */
     GS_GPU_UNKNOWN,   /* the trace does not record the compute capability */
+    GS_GPU_TF32,      /* TF32 Tensor Cores: NVIDIA compute capability 8.0 or later */
     GS_GPU__COUNT
 };
 
@@ -130,6 +139,8 @@ typedef struct gs_action {
     const char *text;
     uint8_t when; /* enum gs_action_when */
     uint8_t gpu;  /* enum gs_action_gpu; 0: any GPU */
+    uint8_t also; /* enum gs_action_when that must hold too (the workload of a precision's
+                   * advice: GradScaler for training only); 0: none */
 } gs_action;
 
 /* An action chosen for a finding (or left out), and why, in words, from the trace. */
@@ -140,12 +151,28 @@ typedef struct gs_chosen_action {
 
 typedef struct gs_rule gs_rule;
 
+/* How a finding's gain is estimated (doc/diagnosis.md, "The gain at stake, and the order"). */
+enum gs_gain_basis {
+    GS_GAIN_NONE,         /* no step time: a risk, a note, or nothing known to speed up */
+    GS_GAIN_REMOVED,      /* the time at stake, removed entirely: an upper bound */
+    GS_GAIN_TENSOR_CORES, /* the eligible kernels without Tensor Cores, GS_TH_TC_SPEEDUP x faster */
+    GS_GAIN_MFU_TARGET,   /* the FLOP-counted kernels brought up to GS_TH_LOW_MFU of the peak */
+    GS_GAIN__COUNT
+};
+
 typedef struct gs_finding {
     const gs_rule *rule;
     uint8_t severity; /* enum gs_severity */
     gs_ns at_stake_ns;     /* step time the cause costs, per step */
     double at_stake_share; /* of the mean step */
     double speedup_bound;  /* step / (step - at stake); 0 when not a time bound */
+    /* What the step would gain per step if the finding's actions worked, as estimated by
+     * gain_basis (enum gs_gain_basis); the verdict is ordered by it. For a time bound it is the
+     * time at stake; for the kernel-speed rules an estimate of faster kernels. */
+    gs_ns gain_ns;
+    double gain_share;       /* of the mean step */
+    double gain_speedup;     /* step / (step - gain); 0 without a gain */
+    uint8_t gain_basis;
     /* A host-side finding's part that the profiler's estimated cost explains, taken off its time
      * at stake (whose share and bound are then of the step without it), and the share of the
      * recorded step it had before (equal to at_stake_share when nothing was taken off). */
@@ -174,7 +201,7 @@ struct gs_rule {
 typedef struct gs_diagnosis {
     gs_finding *findings; /* one per rule, in rule-table order */
     size_t n;
-    size_t *order; /* fired findings first, risks then bottlenecks by time at stake */
+    size_t *order; /* fired findings first: risks, then bottlenecks and findings by gain, notes */
     size_t nfired;
 } gs_diagnosis;
 
@@ -192,6 +219,9 @@ int gs_choose_actions(const gs_diag_inputs *in, gs_finding *f);
  * (GS_TH_PROFILER_COST_SHARE of the step). */
 bool gs_profiler_cost_noticeable(const gs_diag_inputs *in);
 void gs_diagnosis_free(gs_diagnosis *d);
+
+/* "removed", "tensor_cores", "mfu_target", "none": JSON's gain_basis. */
+const char *gs_gain_basis_name(uint8_t basis);
 
 /* Tells the debug log (common/log.h) each rule's decision; gs_diagnose calls it when -v is on. */
 void gs_diagnosis_log(const gs_diag_inputs *in, const gs_diagnosis *d);

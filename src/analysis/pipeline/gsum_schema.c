@@ -107,6 +107,16 @@ static const gs_gsum_field input_fields[] = {
     {"tensor_core_share", GS_F_DBL, I(tensor_core_share), 0},
     {"compute_major", GS_F_I32, I(compute_major), 0},
     {"compute_minor", GS_F_I32, I(compute_minor), 0}, /* absent in earlier files: reads as 0 */
+    {"gpu_vendor", GS_F_I32, I(gpu_vendor), 0}, /* absent in earlier files: 0, NVIDIA */
+    /* first use per shape; absent in earlier files: 0, nothing compared */
+    {"first_use_steps", GS_F_SIZE, I(first_use_steps), 0},
+    {"first_use_new_steps", GS_F_SIZE, I(first_use_new_steps), 0},
+    {"first_use_shape_steps", GS_F_SIZE, I(first_use_shape_steps), 0},
+    {"first_use_load_steps", GS_F_SIZE, I(first_use_load_steps), 0},
+    {"first_use_mean_ns", GS_F_I64, I(first_use_mean_ns), 0},
+    {"first_use_new_ns", GS_F_I64, I(first_use_new_ns), 0},
+    {"first_use_seen_ns", GS_F_I64, I(first_use_seen_ns), 0},
+    {"first_use_extra_ns", GS_F_I64, I(first_use_extra_ns), 0},
 };
 #undef I
 
@@ -407,6 +417,7 @@ static const gs_gsum_field context_fields[] = {
     {"conv_share", GS_F_DBL, X(conv_share), 0},
     {"profiler_cost_ns", GS_F_I64, X(profiler_cost_ns), 0},
     {"profiler_step_ns", GS_F_I64, X(profiler_step_ns), 0},
+    {"decode_events", GS_F_U64, X(decode_events), 0}, /* absent in earlier files: reads as 0 */
 };
 #undef X
 

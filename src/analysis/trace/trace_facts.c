@@ -40,9 +40,12 @@ static void count_ranges(const gs_trace_ctx *x, gs_trace_facts *c)
             c->ops_with_shapes += r->input_dims != GS_STR_EMPTY;
             c->backward_events += gs_ctx_name(x, r->name, GS_NAME_BACKWARD_OP);
             c->optimizer_events += gs_ctx_name(x, r->name, GS_NAME_OPTIMIZER_OP);
+            c->decode_events += gs_ctx_name(x, r->name, GS_NAME_DECODE_RANGE);
             break;
         case GS_RANGE_ANNOTATION:
+            /* record_function's ranges: the optimizer's step hook, a serving engine's step */
             c->optimizer_events += gs_ctx_name(x, r->name, GS_NAME_OPTIMIZER_OP);
+            c->decode_events += gs_ctx_name(x, r->name, GS_NAME_DECODE_RANGE);
             break;
         case GS_RANGE_NVTX:
             c->nvtx_ranges++;
@@ -56,8 +59,9 @@ static void count_ranges(const gs_trace_ctx *x, gs_trace_facts *c)
     }
 }
 
-/* Kernel time by what the names say; backward and optimizer kernels count only where the trace
- * has no operators to say it (a gpuscope run trace without emit_nvtx). */
+/* Kernel time by what the names say; decode kernels; backward and optimizer kernels count only
+ * where the trace has no operators to say it (a gpuscope run trace without emit_nvtx): an
+ * operator's name is the surer sign, and an inference trace's kernels can hold the letters. */
 static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
 {
     const gs_trace *t = x->trace;
@@ -70,6 +74,7 @@ static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
         low += gs_ctx_name(x, k->name, GS_NAME_LOW_PRECISION) ? d : 0;
         conv += gs_ctx_name(x, k->name, GS_NAME_CONV_KERNEL) ? d : 0;
         c->embedding_kernels += gs_ctx_name(x, k->name, GS_NAME_EMBEDDING_KERNEL);
+        c->decode_events += gs_ctx_name(x, k->name, GS_NAME_DECODE_KERNEL);
         if (!ops) {
             c->backward_events += gs_ctx_name(x, k->name, GS_NAME_BACKWARD_KERNEL);
             c->optimizer_events += gs_ctx_name(x, k->name, GS_NAME_OPTIMIZER_KERNEL);
@@ -77,6 +82,19 @@ static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
     }
     c->low_precision_share = all ? (double)low / (double)all : -1.0;
     c->conv_share = all ? (double)conv / (double)all : -1.0;
+}
+
+/* Training is backward work or an optimizer step; anything else that ran is inference, which
+ * decodes (autoregressive generation) where decode steps or kernels show it (gs_trace_decodes).
+ * A trace that both decodes and trains (a reinforcement-learning rollout beside its update)
+ * trains: the training advice is the one it needs. */
+static uint8_t workload_of(const gs_trace_ctx *x, const gs_trace_facts *c)
+{
+    if (c->backward_events > 0 || c->optimizer_events > 0)
+        return GS_WORKLOAD_TRAINING;
+    if (c->ops + c->emit_nvtx_ranges > 0 || x->trace->kernels.n > 0)
+        return GS_WORKLOAD_INFERENCE;
+    return GS_WORKLOAD_UNKNOWN;
 }
 
 /* Which kinds of parallelism the trace shows: each kind's test, on the counts. */
@@ -102,9 +120,9 @@ static bool shows_sharded(const gs_trace_facts *c)
                                   !c->ddp_ranges && !c->embedding_kernels);
 }
 
-/* Tensor parallelism communicates inside the forward: in training, more all-reduces outside the
- * backward operators than one per step (a loss averaged for logging is one), where the trace
- * has backward operators to tell them apart; without a backward pass, all-reduce, all-gather or
+/* Tensor parallelism communicates inside the forward: in training, more all-reduces launched
+ * before their step's first backward operator than one per step (a loss averaged for logging is
+ * one), where the trace has backward operators to tell them apart; without a backward pass, all-reduce, all-gather or
  * reduce-scatter (a collective of no known kind says nothing). */
 static bool shows_tensor(const gs_trace_facts *c)
 {
@@ -144,20 +162,35 @@ static uint8_t parallel_kinds_of(const gs_trace_facts *c)
     return kinds;
 }
 
-/* Whether the operators that launched kernel k hold a backward one (autograd's nodes run DDP's
- * gradient hooks, so its all-reduces are inside one); false without operators. */
-enum { MAX_OP_DEPTH = 64 };
-
-static bool in_backward(const gs_trace_ctx *x, const gs_kernel *k)
+/* The start of each step's first backward operator (GS_NS_MAX: none). An all-reduce launched
+ * before it is in the forward: tensor parallelism's; DDP's run during or after the backward
+ * (from autograd's hooks, or the last bucket after it). */
+static gs_ns *first_backward_of_steps(const gs_trace_ctx *x)
 {
     const gs_trace *t = x->trace;
-    uint32_t op = k->op;
-    for (int depth = 0; op != GS_NONE && op < t->ranges.n && depth < MAX_OP_DEPTH; depth++) {
-        if (gs_ctx_name(x, t->ranges.v[op].name, GS_NAME_BACKWARD_OP))
-            return true;
-        op = t->ranges.v[op].parent;
+    gs_ns *first = malloc((x->steps.n ? x->steps.n : 1) * sizeof *first);
+    if (!first)
+        return NULL;
+    for (size_t i = 0; i < x->steps.n; i++)
+        first[i] = INT64_MAX;
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        long s = r->kind == GS_RANGE_OP && gs_ctx_name(x, r->name, GS_NAME_BACKWARD_OP)
+                     ? gs_steps_at(&x->steps, r->start)
+                     : -1;
+        if (s >= 0 && r->start < first[s])
+            first[s] = r->start;
     }
-    return false;
+    return first;
+}
+
+static bool in_forward(const gs_trace_ctx *x, const gs_ns *first_backward, const gs_kernel *k)
+{
+    if (k->op == GS_NONE || k->op >= x->trace->ranges.n)
+        return false;
+    gs_ns at = x->trace->ranges.v[k->op].start;
+    long s = gs_steps_at(&x->steps, at);
+    return s >= 0 && first_backward[s] != INT64_MAX && at < first_backward[s];
 }
 
 static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error *err)
@@ -166,6 +199,11 @@ static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error 
     gs_collectives coll = {0};
     if (gs_collectives_find(x, &coll, err) != 0)
         return -1;
+    gs_ns *first_backward = first_backward_of_steps(x);
+    if (!first_backward) {
+        gs_collectives_free(&coll);
+        return gs_fail_oom(err);
+    }
     for (size_t i = 0; i < coll.n; i++) {
         uint64_t *kind[GS_COLL__COUNT] = {
             [GS_COLL_ALL_REDUCE] = &c->all_reduces, [GS_COLL_ALL_GATHER] = &c->all_gathers,
@@ -178,9 +216,10 @@ static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error 
         bool unclaimed = coll.v[i].kind == GS_COLL_SEND_RECV && k->op == GS_NONE && c->ops > 0;
         if (kind[coll.v[i].kind] && !unclaimed)
             (*kind[coll.v[i].kind])++;
-        if (coll.v[i].kind == GS_COLL_ALL_REDUCE && k->op != GS_NONE && !in_backward(x, k))
+        if (coll.v[i].kind == GS_COLL_ALL_REDUCE && in_forward(x, first_backward, k))
             c->forward_all_reduces++;
     }
+    free(first_backward);
     c->collectives = coll.n;
     gs_collectives_free(&coll);
     /* Process groups by name: the arguments are few (one per collective at most). */
@@ -282,10 +321,7 @@ int gs_trace_facts_build(const gs_trace_ctx *x, gs_trace_facts *out, gs_error *e
     out->gpu_activities = t->kernels.n + t->memops.n;
     count_ranges(x, out);
     judge_kernels(x, out);
-    if (out->backward_events > 0 || out->optimizer_events > 0)
-        out->workload = GS_WORKLOAD_TRAINING;
-    else if (out->ops + out->emit_nvtx_ranges > 0 || t->kernels.n > 0)
-        out->workload = GS_WORKLOAD_INFERENCE;
+    out->workload = workload_of(x, out);
     if (count_collectives(x, out, err) != 0)
         return -1;
     out->parallel_kinds = parallel_kinds_of(out);

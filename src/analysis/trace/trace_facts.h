@@ -71,9 +71,10 @@ typedef struct gs_trace_facts {
     uint8_t workload;          /* enum gs_workload */
     uint64_t backward_events;  /* backward operators, or backward kernels without operators */
     uint64_t optimizer_events; /* optimizer steps (operators) or optimizer kernels */
+    uint64_t decode_events;    /* decode steps (ranges) and decode attention kernels */
     uint8_t parallel_kinds;    /* a bit per enum gs_parallelism */
     uint64_t all_reduces, all_gathers, reduce_scatters, send_recvs, all_to_alls, collectives;
-    uint64_t forward_all_reduces; /* all-reduces launched outside a backward operator */
+    uint64_t forward_all_reduces; /* all-reduces launched before their step's backward */
     uint64_t ddp_ranges, fsdp_ranges; /* DDP's and FSDP's own ranges (their forward) */
     uint64_t embedding_kernels;   /* fbgemm's embedding-table kernels */
     uint32_t process_groups;   /* distinct process group names in collective arguments */
@@ -84,6 +85,13 @@ typedef struct gs_trace_facts {
     gs_ns profiler_cost_ns;
     gs_ns profiler_step_ns;
 } gs_trace_facts;
+
+/* Whether the trace is inference that decodes (autoregressive generation): decode steps or
+ * decode attention kernels, and no backward pass. */
+static inline bool gs_trace_decodes(const gs_trace_facts *c)
+{
+    return c->workload == GS_WORKLOAD_INFERENCE && c->decode_events > 0;
+}
 
 /* The facts of one trace; fills everything but profiler_step_ns. 0, or -1 with err. */
 int gs_trace_facts_build(const gs_trace_ctx *c, gs_trace_facts *out, gs_error *err);
