@@ -249,6 +249,11 @@ set_tests_properties(traces.inference_advice PROPERTIES SKIP_RETURN_CODE 77 TIME
 add_test(NAME traces.bases
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_bases.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.bases PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# DDP, all-to-alls run by SendRecv kernels and stragglers at them, on the real TorchRec and ResNet
+# traces (tests/traces/check_parallelism.py; skipped when ../shared is absent).
+add_test(NAME traces.parallelism
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_parallelism.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.parallelism PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # No bf16, TF32 or FP8 advice on the real V100 and RTX 2080 Ti traces
 # (tests/traces/check_gpu_advice.py; skipped when ../shared is absent).
 add_test(NAME traces.gpu_advice

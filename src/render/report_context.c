@@ -62,8 +62,10 @@ static void describe(const gs_trace_facts *c, char *buf, size_t cap)
     else if (gs_trace_decodes(c))
         at = put(buf, cap, at, ", decoding (%" PRIu64 " decode steps and kernels)",
                  c->decode_events);
-    if (c->collectives)
-        at = put(buf, cap, at, "; %s, %" PRIu64 " collectives", gs_parallelism_name(c->parallelism),
+    char kinds[GS_PAR_NAMES_MAX];
+    if (c->collectives || c->parallel_kinds)
+        at = put(buf, cap, at, "; %s, %" PRIu64 " collectives",
+                 gs_parallel_kinds_name(c->parallel_kinds, c->collectives, kinds, sizeof kinds),
                  c->collectives);
     /* said as on or off, so ranks a percent apart share a line */
     if (c->low_precision_share >= GS_TH_LOW_PRECISION_SHARE)
@@ -138,8 +140,20 @@ void gs_put_context_json(gs_json_writer *w, const gs_diag_inputs *in)
     gs_json_put_uint(w, "optimizer_events", c->optimizer_events);
     gs_json_put_uint(w, "decode_events", c->decode_events);
     gs_json_put_bool(w, "decode", gs_trace_decodes(c));
-    gs_json_put_str(w, "parallelism", gs_parallelism_name(c->parallelism));
+    char kinds[GS_PAR_NAMES_MAX];
+    gs_json_put_str(w, "parallelism",
+                    gs_parallel_kinds_name(c->parallel_kinds, c->collectives, kinds, sizeof kinds));
+    gs_json_begin_array(w, "parallel_kinds", GS_JSON_INLINE);
+    for (int k = 0; k < GS_PAR__COUNT; k++)
+        if (gs_par_has(c->parallel_kinds, (enum gs_parallelism)k))
+            gs_json_put_str(w, NULL, gs_parallelism_key((enum gs_parallelism)k));
+    gs_json_end(w);
     gs_json_put_uint(w, "collectives", c->collectives);
+    gs_json_put_uint(w, "all_reduces", c->all_reduces);
+    gs_json_put_uint(w, "all_gathers", c->all_gathers);
+    gs_json_put_uint(w, "reduce_scatters", c->reduce_scatters);
+    gs_json_put_uint(w, "send_recvs", c->send_recvs);
+    gs_json_put_uint(w, "all_to_alls", c->all_to_alls);
     if (c->low_precision_share < 0)
         gs_json_put_null(w, "low_precision_share"); /* no kernels */
     else

@@ -25,6 +25,9 @@ SETS = {
            "--gzip"],
 }
 BALANCED = ["--ranks", "4", "--steps", "6", "--seed", "3", "--slowdown", "0"]
+# All-to-alls run by NCCL's generic SendRecv kernel under c10d::alltoall_base_, the forward in
+# DDP's annotation (a mixture of experts under DDP), the last rank late.
+ALL_TO_ALL = ["--ranks", "4", "--steps", "6", "--seed", "5", "--collective", "all_to_all"]
 OFFSET_TOLERANCE_NS = 5000
 
 failures = []
@@ -120,6 +123,32 @@ def verdicts(exe, name, folder, ans):
               % (name, d["rank"], ev))
 
 
+def all_to_all_facts(exe, folder):
+    """The SendRecv kernels are all-to-alls: the parallelism is DDP and expert parallel, not
+    pipeline; the communication rule leaves the pipeline's advice out, and the embedding tables'
+    (no embedding kernel), and keeps DDP's and the experts' (said when the rule fires)."""
+    rep = run(exe, "report", "--format", "json", folder)
+    for d in rep["diagnosis"]:
+        tag = "all_to_all rank %d: " % d["rank"]
+        ctx = d["context"]
+        check(ctx["parallel_kinds"] == ["data", "expert"],
+              tag + "parallel kinds %s, want data and expert" % ctx["parallel_kinds"])
+        check(ctx["all_to_alls"] == 12 and ctx["send_recvs"] == 0,
+              tag + "%d all-to-all, %d send/recv; want 12, 0"
+              % (ctx["all_to_alls"], ctx["send_recvs"]))
+        comm = [v for v in d["rules"] if v["class"] == "communication_bound"]
+        left = " | ".join(a["action"] for a in comm[0].get("actions_left_out", [])) if comm else ""
+        check("interleaved schedule" in left, tag + "pipeline advice not left out: " + left)
+        check("embedding all-to-all" in left, tag + "embedding advice not left out: " + left)
+        check("expert-parallel" not in left and "DDP" not in left,
+              tag + "expert or DDP advice left out: " + left)
+        fired = [v for v in d["verdict"] if v["class"] == "communication_bound"]
+        for v in fired:
+            acts = " | ".join(v["actions"])
+            check("expert-parallel all-to-all" in acts and "interleaved schedule" not in acts,
+                  tag + "actions " + acts)
+
+
 def main():
     exe = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,6 +164,13 @@ def main():
             ans = json.load(f)
         planted(exe, "balanced", bal, ans)
         verdicts(exe, "balanced", bal, ans)
+        a2a = os.path.join(tmp, "all_to_all")
+        gen(a2a, ALL_TO_ALL, a2a + ".answers.json")
+        with open(a2a + ".answers.json") as f:
+            ans = json.load(f)
+        planted(exe, "all_to_all", a2a, ans)
+        verdicts(exe, "all_to_all", a2a, ans)
+        all_to_all_facts(exe, a2a)
     print("%d failures" % len(failures))
     return 1 if failures else 0
 

@@ -38,6 +38,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_trace as gt  # noqa: E402  (the writer and the timeline model are gen_trace's)
 
 NCCL_KERNEL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+# NCCL runs an all-to-all as grouped sends and receives: its kernel is the generic SendRecv one,
+# and only the operators above it (c10d::alltoall_base_, nccl:all_to_all) and the "Collective
+# name" argument say it is an all-to-all.
+SENDRECV_KERNEL = "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)"
+# --collective: (c10d operator, "Collective name" argument, annotation, kernel)
+COLLECTIVES = {
+    "all_reduce": ("c10d::allreduce_", "allreduce", "nccl:all_reduce", NCCL_KERNEL),
+    "all_to_all": ("c10d::alltoall_base_", "all_to_all", "nccl:all_to_all", SENDRECV_KERNEL),
+}
 
 # One step of the model: (operator names, kernel, nominal us) on the compute stream.
 FORWARD = [(("aten::linear", "aten::addmm"), gt.K_GEMM, 900.0),
@@ -66,6 +75,8 @@ class Rank(object):
         self.scale = 1.0 + (args.slowdown / 100.0 if rank == args.straggler else 0.0)
         self.main = gt.Thread(self.tl, self.tl.main_tid, self.tl.t0 + self.tl.d(40.0, 80.0))
         self.steps = []                        # (number, CpuEvent)
+        self.comm = COLLECTIVES[args.collective]
+        self.ddp = args.collective == "all_to_all"  # experts under DDP: data + expert parallel
 
     def op(self, names, kname, us, slow=True):
         """Nested operators around one kernel launch; the straggler's kernels run longer."""
@@ -77,24 +88,26 @@ class Rank(object):
             s.__exit__(None, None, None)
         return g
 
-    def allreduce(self, nelems):
+    def collective(self, nelems):
         """c10d::allreduce_ > record_param_comms > nccl:all_reduce > the kernel on the NCCL stream,
-        which first waits for the compute stream (cudaStreamWaitEvent). Yields the kernel so the
-        coordinator can end it when every rank has arrived."""
+        which first waits for the compute stream (cudaStreamWaitEvent); with --collective
+        all_to_all, c10d::alltoall_base_ > ... > nccl:all_to_all > a SendRecv kernel. Yields the
+        kernel so the coordinator can end it when every rank has arrived."""
         tl, th = self.tl, self.main
-        args = {"Collective name": "allreduce", "dtype": "Float", "In msg nelems": nelems,
+        c10d, coll_name, annotation, kernel = self.comm
+        args = {"Collective name": coll_name, "dtype": "Float", "In msg nelems": nelems,
                 "Out msg nelems": nelems, "Group size": tl.world_size, "Process Group Name": "0",
                 "Process Group Description": "default_pg",
                 "Process Group Ranks": "[%s]" % ", ".join(str(r) for r in range(tl.world_size)),
                 "Global rank start": 0, "Global rank stride": 1}
-        with th.span("c10d::allreduce_"):
+        with th.span(c10d):
             with th.span("record_param_comms", args=args):
-                with th.span("nccl:all_reduce", "ann"):
+                with th.span(annotation, "ann"):
                     th.api("cudaEventRecord", 1.0, 2.0)
                     th.api("cudaStreamWaitEvent", 1.0, 2.0)
                     tl.stream_free[gt.NCCL_STREAM] = max(tl.stream_free.get(gt.NCCL_STREAM, 0),
                                                          tl.stream_free.get(gt.KERNEL_STREAM, 0))
-                    g = th.launch(NCCL_KERNEL, 10.0, stream=gt.NCCL_STREAM, grid=(32, 1, 1),
+                    g = th.launch(kernel, 10.0, stream=gt.NCCL_STREAM, grid=(32, 1, 1),
                                   block=(640, 1, 1), regs=96, api="cudaLaunchKernelExC",
                                   launch_us=(8.0, 14.0))
                     yield g
@@ -107,16 +120,17 @@ class Rank(object):
             span = th.span("ProfilerStep#%d" % (n + 1), "ann")
             ev = span.__enter__()
             th.work(400.0, 500.0)   # Python between steps (zero_grad, logging): the GPU idles
-            with th.span("## forward ##", "ann"):
+            with th.span("DistributedDataParallel.forward" if self.ddp else "## forward ##",
+                         "ann"):
                 for names, k, us in FORWARD:
                     self.op(names, k, us)
             with th.span("## backward ##", "ann"):
                 for names, k, us in BACKWARD_A:
                     self.op(names, k, us)
-                yield from self.allreduce(BUCKETS[0][1])
+                yield from self.collective(BUCKETS[0][1])
                 for names, k, us in BACKWARD_B:
                     self.op(names, k, us)
-                yield from self.allreduce(BUCKETS[1][1])
+                yield from self.collective(BUCKETS[1][1])
             with th.span("## optimizer ##", "ann"):
                 th.api("cudaStreamWaitEvent", 1.0, 2.0)   # the optimizer waits for the gradients
                 tl.stream_free[gt.KERNEL_STREAM] = max(tl.stream_free.get(gt.KERNEL_STREAM, 0),
@@ -218,7 +232,7 @@ def answers(args, ranks, collectives):
     out = {"synthetic": "SYNTHETIC profile written by gpuscope tests/gen/gen_ranks.py",
            "ranks": args.ranks, "steps": args.steps, "seed": args.seed,
            "slowdown_pct": args.slowdown, "collectives": len(collectives),
-           "collective_kind": "all_reduce", "end_jitter_ns": END_JITTER_NS,
+           "collective_kind": args.collective, "end_jitter_ns": END_JITTER_NS,
            "straggler": args.straggler if args.slowdown > 0 else None,
            "per_rank": per_rank,
            "per_collective": [{k: c[k] for k in ("last_rank", "lateness_ns", "skew_ns")}
@@ -256,6 +270,9 @@ def main(argv=None):
     ap.add_argument("--offsets", help="clock offset of each rank in us, comma-separated")
     ap.add_argument("--answers", help="write the planted answers here as JSON")
     ap.add_argument("--gzip", action="store_true", help="write rank-R.json.gz")
+    ap.add_argument("--collective", choices=sorted(COLLECTIVES), default="all_reduce",
+                    help="what the two collectives of a step are (all_to_all: SendRecv kernels "
+                         "under c10d::alltoall_base_, and the forward inside DDP's annotation)")
     args = ap.parse_args(argv)
     if args.ranks < 2 or args.steps < 1:
         ap.error("need --ranks >= 2 and --steps >= 1")

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "common/util.h"
 #include "ingest/load.h"
 #include "trace_builder.h"
 
@@ -133,12 +134,52 @@ static void test_args(void)
         CHECK_INT(c.v[4].kind, GS_COLL_BROADCAST);
         CHECK_INT(c.v[4].bytes, -1);
         CHECK_INT(c.v[4].group_size, -1);
-        /* the name wins over the args: the kernel ran a send/recv */
-        CHECK_INT(c.v[5].kind, GS_COLL_SEND_RECV);
+        /* SendRecv is generic (NCCL runs an all-to-all as grouped sends and receives): the
+         * args win, the kernel ran an all-to-all */
+        CHECK_INT(c.v[5].kind, GS_COLL_ALL_TO_ALL);
         CHECK_INT(c.v[5].bytes, 64 * 8);
         CHECK_INT(c.v[5].group_size, 8);
-        CHECK_INT(c.v[5].seq, 1);
+        CHECK_INT(c.v[5].seq, 0);
     }
+    gs_collectives_free(&c);
+    gs_profile_free(&p);
+}
+
+/* A generic kernel (SendRecv, Generic) without args takes the kind of the operators that
+ * launched it: an all-to-all under c10d::alltoall_base_, a send under nccl:send; a kernel whose
+ * name says its collective keeps it whatever the operators say. */
+static void test_kind_from_ops(void)
+{
+    gs_trace *t = tb_new("ops.json", 0);
+    static const struct {
+        const char *outer, *inner, *kernel;
+        gs_coll_kind want;
+    } cases[] = {
+        {"c10d::alltoall_base_", "nccl:all_to_all", "ncclDevKernel_SendRecv(ncclDevKernelArgs)",
+         GS_COLL_ALL_TO_ALL},
+        {"c10d::send", "nccl:send", "ncclDevKernel_SendRecv(ncclDevKernelArgs)", GS_COLL_SEND_RECV},
+        {"c10d::allreduce_", "nccl:all_reduce", "ncclDevKernel_Generic(ncclDevKernelArgs)",
+         GS_COLL_ALL_REDUCE},
+        {"c10d::alltoall_base_", "nccl:all_to_all", "ncclDevKernel_AllGather_RING_LL",
+         GS_COLL_ALL_GATHER},
+        {"aten::mm", "record_param_comms", "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t",
+         GS_COLL_SEND_RECV},
+    };
+    for (size_t i = 0; i < COUNT_OF(cases); i++) {
+        gs_ns at = (gs_ns)i * 100 * US;
+        tb_range(t, GS_RANGE_OP, cases[i].outer, at, at + 50 * US, NULL);
+        tb_range(t, GS_RANGE_ANNOTATION, cases[i].inner, at + 1 * US, at + 40 * US, NULL);
+        tb_api(t, "cudaLaunchKernel", at + 2 * US, at + 3 * US, 500 + i);
+        tb_kernel(t, cases[i].kernel, at + 10 * US, at + 20 * US, 500 + i);
+    }
+    gs_profile p = {0};
+    tb_add(&p, t);
+    gs_collectives c;
+    gs_error err;
+    CHECK_INT(collectives_of(t, &c, &err), 0);
+    CHECK_INT(c.n, COUNT_OF(cases));
+    for (size_t i = 0; i < c.n && i < COUNT_OF(cases); i++)
+        CHECK_INT(c.v[i].kind, cases[i].want);
     gs_collectives_free(&c);
     gs_profile_free(&p);
 }
@@ -214,6 +255,7 @@ int main(void)
     test_reader();
     test_kinds_and_seq();
     test_args();
+    test_kind_from_ops();
     test_empty();
     return check_done("test_collectives");
 }

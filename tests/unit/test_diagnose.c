@@ -391,15 +391,15 @@ static void test_long_text_kept_whole(void)
     in = healthy();
     in.facts = (gs_trace_facts){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
                                 .ops = 1000, .workload = GS_WORKLOAD_TRAINING,
-                                .backward_events = 10, .parallelism = GS_PAR_SHARDED,
+                                .backward_events = 10, .parallel_kinds = 1u << GS_PAR_SHARDED,
                                 .collectives = 1234, .process_groups = 3, .all_gathers = 617,
                                 .reduce_scatters = 617, .low_precision_share = 0.8};
     CHECK_INT(gs_diagnose(&in, &d), 0);
     const char *why = NULL;
     CHECK(gives(by_id(&d, "communication_bound"), "overlap FSDP", &why));
     CHECK_STR(why, "1234 collectives in 3 process groups (0 all-reduce, 617 all-gather, 617 "
-                   "reduce-scatter, 0 send/recv), training: sharded data parallel (all-gather "
-                   "and reduce-scatter in a training step: FSDP, ZeRO)");
+                   "reduce-scatter, 0 send/recv, 0 all-to-all), training: sharded data parallel "
+                   "(FSDP, ZeRO)");
     gs_diagnosis_free(&d);
 }
 
@@ -428,7 +428,8 @@ static void test_actions_by_context(void)
     /* Tensor-parallel bf16 inference from torch.profiler with stacks, without ProfilerStep. */
     in.facts = (gs_trace_facts){.known = true, .collector = GS_COLLECTOR_TORCH_PROFILER,
                                 .ops = 1000, .python_functions = 500,
-                                .workload = GS_WORKLOAD_INFERENCE, .parallelism = GS_PAR_TENSOR,
+                                .workload = GS_WORKLOAD_INFERENCE,
+                                .parallel_kinds = 1u << GS_PAR_TENSOR,
                                 .collectives = 19, .all_gathers = 10, .reduce_scatters = 9,
                                 .low_precision_share = 0.77, .conv_share = 0};
     gs_diagnose(&in, &d);
@@ -451,7 +452,7 @@ static void test_actions_by_context(void)
     /* A gpuscope run trace of DDP fp32 training, no steps marked: no torch.profiler advice. */
     in.facts = (gs_trace_facts){.known = true, .collector = GS_COLLECTOR_GPUSCOPE_RUN,
                                 .workload = GS_WORKLOAD_TRAINING, .backward_events = 50,
-                                .parallelism = GS_PAR_DATA, .collectives = 40, .all_reduces = 40,
+                                .parallel_kinds = 1u << GS_PAR_DATA, .collectives = 40, .all_reduces = 40,
                                 .low_precision_share = 0.0, .conv_share = 0.3};
     size_t steps = in.steps;
     in.steps = 1; /* one window: no range marked the steps and none were detected */

@@ -180,7 +180,7 @@ static void test_round_trip(void)
     CHECK(s.inputs.facts.known && back.inputs.facts.known);
     CHECK_INT(back.inputs.facts.collector, GS_COLLECTOR_TORCH_PROFILER);
     CHECK_INT(back.inputs.facts.collectives, s.inputs.facts.collectives);
-    CHECK_INT(back.inputs.facts.parallelism, s.inputs.facts.parallelism);
+    CHECK_INT(back.inputs.facts.parallel_kinds, s.inputs.facts.parallel_kinds);
     CHECK_INT(back.inputs.facts.profiler_step_ns, s.inputs.facts.profiler_step_ns);
     CHECK(s.inputs.facts.profiler_step_ns > 0);
     CHECK(back.from_gsum && !s.from_gsum);

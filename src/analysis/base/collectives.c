@@ -1,5 +1,6 @@
 #include "analysis/base/collectives.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,8 +9,16 @@
 
 /* ---- the kind of a collective ---------------------------------------------------------------- */
 
-/* A kernel's name says its collective (the name rules' KERNEL_COLLECTIVE); PyTorch's arguments
- * fill in what it does not (ARG_COLLECTIVE). */
+/* A kernel's name says its collective (the name rules' KERNEL_COLLECTIVE) unless the name is
+ * generic: NCCL runs an all-to-all, a scatter or a gather as grouped sends and receives, in the
+ * same SendRecv kernel as a pipeline's send (ncclDevKernel_SendRecv), and some kernels name no
+ * collective at all (ncclDevKernel_Generic). For those, what PyTorch says of the call wins:
+ * its "Collective name" argument (ARG_COLLECTIVE), else the operators that launched the kernel
+ * ("c10d::alltoall_base_", "nccl:all_to_all": OP_COLLECTIVE). */
+static bool generic(gs_coll_kind k)
+{
+    return k == GS_COLL_SEND_RECV || k == GS_COLL_OTHER;
+}
 
 const char *gs_coll_kind_key(gs_coll_kind k)
 {
@@ -119,6 +128,24 @@ static const gs_coll_args *op_args(const gs_trace *t, const keyed *v, size_t n, 
     return a;
 }
 
+/* The collective the operators above kernel k name, nearest first, a few levels at most (the
+ * collective's operator is close: record_param_comms, nccl:all_to_all, c10d::alltoall_base_). */
+enum { MAX_OP_DEPTH = 8 };
+
+static gs_coll_kind kind_of_ops(const gs_trace_ctx *ctx, const gs_kernel *k)
+{
+    const gs_trace *t = ctx->trace;
+    uint32_t op = k->op;
+    for (int depth = 0; op != GS_NONE && op < t->ranges.n && depth < MAX_OP_DEPTH; depth++) {
+        gs_coll_kind kind =
+            (gs_coll_kind)gs_ctx_name(ctx, t->ranges.v[op].name, GS_NAME_OP_COLLECTIVE);
+        if (kind != GS_COLL_OTHER)
+            return kind;
+        op = t->ranges.v[op].parent;
+    }
+    return GS_COLL_OTHER;
+}
+
 /* ---- the collectives ------------------------------------------------------------------------- */
 
 static void describe(const gs_trace_ctx *ctx, const gs_coll_args *a, gs_collective *c)
@@ -127,8 +154,7 @@ static void describe(const gs_trace_ctx *ctx, const gs_coll_args *a, gs_collecti
     unsigned args_kind = gs_ctx_name(ctx, a->collective, GS_NAME_ARG_COLLECTIVE);
     if (args_kind == GS_COLL_ARG_IGNORED)
         return;
-    /* The kernel name says what ran; the args fill in what it does not. */
-    if (c->kind == GS_COLL_OTHER)
+    if (generic(c->kind) && args_kind != GS_COLL_OTHER)
         c->kind = (gs_coll_kind)args_kind;
     c->bytes = message_bytes(t, a);
     c->group_size = a->group_size > 0 ? a->group_size : -1;
@@ -168,6 +194,11 @@ int gs_collectives_find(const gs_trace_ctx *ctx, gs_collectives *out, gs_error *
             a = op_args(t, by_ext, next, k);
         if (a)
             describe(ctx, a, c);
+        if (generic(c->kind)) {
+            gs_coll_kind by_ops = kind_of_ops(ctx, k);
+            if (by_ops != GS_COLL_OTHER)
+                c->kind = by_ops;
+        }
         c->seq = seq[c->kind]++;
     }
     free(by_corr);

@@ -188,7 +188,21 @@ static const name_rule rules[] = {
     IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "reducescatter", GS_COLL_REDUCE_SCATTER),
     IS(KERNEL_COLLECTIVE, WORD_CONTAINS, "broadcast", GS_COLL_BROADCAST),
 
+    /* fbgemm_gpu's table-batched embedding kernels (split_embedding_codegen_forward_*,
+     * split_embedding_backward_codegen_*): the sharded embedding tables of a recommendation
+     * model, whose all-to-alls exchange the looked-up embeddings (doc/name_rules.md). */
+    FLAG(EMBEDDING_KERNEL, CONTAINS, "split_embedding"),
+
     /* ---- host ranges ------------------------------------------------------------------------- */
+    /* The data-parallel wrappers' own ranges: DDP's forward records
+     * "DistributedDataParallel.forward" (torch/nn/parallel/distributed.py), FSDP's "FullyShardedDataParallel.forward" and its hooks
+     * (torch/distributed/fsdp/fully_sharded_data_parallel.py), fully_shard's (FSDP2)
+     * "FSDP::pre_forward", "FSDP::all_gather" ...; with_stack's module events name the wrapper
+     * too ("nn.Module: DistributedDataParallel_0"). */
+    IS(PARALLEL_WRAPPER, CONTAINS, "FullyShardedDataParallel", GS_WRAPPER_FSDP),
+    IS(PARALLEL_WRAPPER, PREFIX, "FSDP::", GS_WRAPPER_FSDP),
+    IS(PARALLEL_WRAPPER, CONTAINS, "DistributedDataParallel", GS_WRAPPER_DDP),
+
     /* torch.profiler records each training step as a range "ProfilerStep#" and the step's number
      * (torch/profiler/profiler.py). */
     FLAG(PROFILER_STEP, PREFIX_NUMBER, GS_PROFILER_STEP_PREFIX),

@@ -26,6 +26,9 @@ enum gs_startup_class {
     GS_STARTUP__COUNT
 };
 
+/* The data-parallel wrapper whose forward or hooks a range records (PARALLEL_WRAPPER). */
+enum gs_parallel_wrapper { GS_WRAPPER_NONE, GS_WRAPPER_DDP, GS_WRAPPER_FSDP };
+
 /* What a name names: the groups asked of it depend on it. */
 enum gs_name_role {
     GS_ROLE_GPU,      /* a kernel, copy, set or GPU-side sync record */
@@ -62,7 +65,9 @@ enum gs_name_role {
     X(CALL_CLASS, API, 33, 3, 6)          /* enum gs_startup_class: what a CUDA call does */ \
     X(DECODE_KERNEL, GPU, 36, 1, 0)       /* attention over a KV cache, one token per query */   \
     X(DECODE_RANGE, RANGE, 37, 1, 0)      /* a serving engine's decode step */                   \
-    X(CODE_LOAD, API, 38, 1, 0)           /* loads GPU code: a module, library or JIT link */
+    X(CODE_LOAD, API, 38, 1, 0)           /* loads GPU code: a module, library or JIT link */ \
+    X(PARALLEL_WRAPPER, RANGE, 39, 2, 0)  /* enum gs_parallel_wrapper: DDP's or FSDP's range */  \
+    X(EMBEDDING_KERNEL, GPU, 41, 1, 0)    /* an embedding-table lookup (fbgemm's TBE) */
 
 enum gs_name_group {
 #define GS_NAME_GROUP_ENUM(g, role, shift, bits, dflt) GS_NAME_##g,

@@ -88,15 +88,18 @@ static enum verdict when_decode(const gs_diag_inputs *in, gs_strbuf *why)
     return gs_trace_decodes(c) ? APPLIES : DOES_NOT;
 }
 
-/* The parallelism conditions: the kind the collectives show, said with their counts. */
-static enum verdict parallel_is(const gs_diag_inputs *in, gs_strbuf *why, uint8_t a, uint8_t b)
+/* The parallelism conditions: whether the trace shows one of the kinds in `mask` (a bit per
+ * enum gs_parallelism; a job combines several), said with the collectives' counts and every
+ * kind it shows. */
+static enum verdict parallel_is(const gs_diag_inputs *in, gs_strbuf *why, uint8_t mask)
 {
     const gs_trace_facts *c = facts_of(in);
-    /* a pattern none of the kinds explains: every kind's advice, as before */
+    /* collectives of a pattern none of the kinds explains, or a summary of an earlier .gsum
+     * minor that did not record the kinds: every kind's advice, as before */
     if (!c->known || (c->workload == GS_WORKLOAD_UNKNOWN && c->collectives == 0) ||
-        c->parallelism == GS_PAR_OTHER)
+        (c->collectives > 0 && c->parallel_kinds == 0))
         return UNKNOWN;
-    if (c->collectives == 0) {
+    if (c->collectives == 0 && c->parallel_kinds == 0) {
         gs_strbuf_append(why, "no collective in the trace");
         return DOES_NOT;
     }
@@ -105,37 +108,57 @@ static enum verdict parallel_is(const gs_diag_inputs *in, gs_strbuf *why, uint8_
         gs_strbuf_appendf(why, " in %" PRIu32 " process groups", c->process_groups);
     gs_strbuf_appendf(why,
                       " (%" PRIu64 " all-reduce, %" PRIu64 " all-gather, %" PRIu64
-                      " reduce-scatter, %" PRIu64 " send/recv), %s: %s",
+                      " reduce-scatter, %" PRIu64 " send/recv, %" PRIu64 " all-to-all)",
                       c->all_reduces, c->all_gathers, c->reduce_scatters, c->send_recvs,
-                      training(c) ? "training" : "no backward pass",
-                      gs_parallelism_name(c->parallelism));
-    return c->parallelism == a || c->parallelism == b ? APPLIES : DOES_NOT;
+                      c->all_to_alls);
+    if (c->ddp_ranges || c->fsdp_ranges)
+        gs_strbuf_appendf(why, ", %" PRIu64 " %s ranges", c->ddp_ranges + c->fsdp_ranges,
+                          c->ddp_ranges ? "DistributedDataParallel" : "FullyShardedDataParallel");
+    char kinds[GS_PAR_NAMES_MAX];
+    gs_strbuf_appendf(why, ", %s: %s", training(c) ? "training" : "no backward pass",
+                      gs_parallel_kinds_name(c->parallel_kinds, c->collectives, kinds,
+                                             sizeof kinds));
+    return c->parallel_kinds & mask ? APPLIES : DOES_NOT;
 }
+
+#define PAR(k) (uint8_t)(1u << (k))
 
 static enum verdict when_grad_sync(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, GS_PAR_DATA, GS_PAR_SHARDED);
+    return parallel_is(in, why, PAR(GS_PAR_DATA) | PAR(GS_PAR_SHARDED));
 }
 
 static enum verdict when_data_parallel(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, GS_PAR_DATA, GS_PAR_DATA);
+    return parallel_is(in, why, PAR(GS_PAR_DATA));
 }
 
 static enum verdict when_sharded(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, GS_PAR_SHARDED, GS_PAR_SHARDED);
+    return parallel_is(in, why, PAR(GS_PAR_SHARDED));
 }
 
 static enum verdict when_tensor_parallel(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, GS_PAR_TENSOR, GS_PAR_TENSOR);
+    return parallel_is(in, why, PAR(GS_PAR_TENSOR));
 }
 
 static enum verdict when_pipeline(const gs_diag_inputs *in, gs_strbuf *why)
 {
-    return parallel_is(in, why, GS_PAR_PIPELINE, GS_PAR_PIPELINE);
+    return parallel_is(in, why, PAR(GS_PAR_PIPELINE));
 }
+
+static enum verdict when_expert(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    return parallel_is(in, why, PAR(GS_PAR_EXPERT));
+}
+
+static enum verdict when_embedding(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    return parallel_is(in, why, PAR(GS_PAR_EMBEDDING));
+}
+
+#undef PAR
 
 static enum verdict when_full_precision(const gs_diag_inputs *in, gs_strbuf *why)
 {
@@ -306,6 +329,8 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_INFERENCE] = when_inference,
     [GS_WHEN_DECODE] = when_decode,
     [GS_WHEN_CODE_LOADS] = when_code_loads,
+    [GS_WHEN_EXPERT_PARALLEL] = when_expert,
+    [GS_WHEN_EMBEDDING_ALL_TO_ALL] = when_embedding,
 };
 
 /* One trace condition, or none when `when` is out of the table. */

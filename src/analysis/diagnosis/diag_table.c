@@ -107,6 +107,14 @@ static const gs_rule rules[] = {
        GS_WHEN_TENSOR_PARALLEL},
       {"more micro-batches per step, or an interleaved schedule, to shrink the pipeline bubble",
        GS_WHEN_PIPELINE},
+      {"expert-parallel all-to-all: balance the experts' load (capacity factor, load-balancing "
+       "loss), overlap dispatch and combine with compute, and use a hierarchical all-to-all "
+       "(NVLink inside the node, one transfer per node: DeepEP)",
+       GS_WHEN_EXPERT_PARALLEL},
+      {"embedding all-to-all: pipeline the embedding exchange with the dense compute of the "
+       "neighbouring batch (TorchRec's TrainPipelineSparseDist) and balance the tables' sharding "
+       "plan across ranks",
+       GS_WHEN_EMBEDDING_ALL_TO_ALL},
       {"look for a straggler rank: the others wait for it inside the collective (gpuscope "
        "stragglers on every rank's trace)",
        GS_WHEN_ALWAYS}}},

@@ -100,10 +100,10 @@ enum gs_action_when {
     GS_WHEN_ALWAYS,
     GS_WHEN_TRAINING,        /* a backward pass or an optimizer step in the trace */
     GS_WHEN_GRAD_SYNC,       /* gradients synchronized: data or sharded data parallel */
-    GS_WHEN_DATA_PARALLEL,   /* DDP: all-reduce in a training step */
+    GS_WHEN_DATA_PARALLEL,   /* DDP: its ranges, or all-reduce in a training step */
     GS_WHEN_SHARDED,         /* FSDP / ZeRO: all-gather and reduce-scatter in a training step */
-    GS_WHEN_TENSOR_PARALLEL, /* collectives with no backward pass */
-    GS_WHEN_PIPELINE,        /* send/recv */
+    GS_WHEN_TENSOR_PARALLEL, /* all-reduces in the forward; all-reduce, -gather without backward */
+    GS_WHEN_PIPELINE,        /* send/recv that are not an all-to-all's */
     GS_WHEN_FULL_PRECISION,  /* no bf16/fp16 kernels to speak of */
     GS_WHEN_CONV,            /* convolution kernels */
     GS_WHEN_NO_STACK,        /* no Python stacks recorded */
@@ -118,6 +118,8 @@ enum gs_action_when {
     GS_WHEN_INFERENCE,       /* no backward pass nor optimizer step: inference */
     GS_WHEN_DECODE,          /* inference that decodes: decode steps or decode attention kernels */
     GS_WHEN_CODE_LOADS,      /* steps after the first load GPU code (lazy loading, JIT) */
+    GS_WHEN_EXPERT_PARALLEL, /* all-to-all, no embedding-table kernels: a mixture of experts */
+    GS_WHEN_EMBEDDING_ALL_TO_ALL, /* all-to-all with embedding-table kernels: sharded tables */
     GS_WHEN__COUNT
 };
 

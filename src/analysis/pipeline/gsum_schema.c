@@ -400,7 +400,9 @@ static const gs_gsum_field context_fields[] = {
     {"workload", GS_F_U8, X(workload), GS_WORKLOAD__COUNT},
     {"backward_events", GS_F_U64, X(backward_events), 0},
     {"optimizer_events", GS_F_U64, X(optimizer_events), 0},
-    {"parallelism", GS_F_U8, X(parallelism), GS_PAR__COUNT},
+    /* minor 5: the kinds as a set; minor 3's single "parallelism" is skipped (read as a set
+     * with none, which the advice reads as an unrecognized pattern when there were collectives) */
+    {"parallel_kinds", GS_F_U8, X(parallel_kinds), 1 << GS_PAR__COUNT},
     {"all_reduces", GS_F_U64, X(all_reduces), 0},
     {"all_gathers", GS_F_U64, X(all_gathers), 0},
     {"reduce_scatters", GS_F_U64, X(reduce_scatters), 0},
@@ -408,6 +410,10 @@ static const gs_gsum_field context_fields[] = {
     {"all_to_alls", GS_F_U64, X(all_to_alls), 0},
     {"collectives", GS_F_U64, X(collectives), 0},
     {"process_groups", GS_F_U32, X(process_groups), 0},
+    {"forward_all_reduces", GS_F_U64, X(forward_all_reduces), 0}, /* minor 5, as the rest */
+    {"ddp_ranges", GS_F_U64, X(ddp_ranges), 0},
+    {"fsdp_ranges", GS_F_U64, X(fsdp_ranges), 0},
+    {"embedding_kernels", GS_F_U64, X(embedding_kernels), 0},
     {"low_precision_share", GS_F_DBL, X(low_precision_share), 0},
     {"conv_share", GS_F_DBL, X(conv_share), 0},
     {"profiler_cost_ns", GS_F_I64, X(profiler_cost_ns), 0},

@@ -16,8 +16,11 @@
  * what tracing cost the program; minor 3 the start-up phase, for steps detected from the repeating
  * kernel sequence their period and confidence, the CUDA graph facts, and the trace's context
  * (collector and options, workload, parallelism, precision, the profiler's estimated cost:
- * trace_facts.h); minor 4 model FLOPs, MFU and Tensor Core use (doc/flops.md). A reader of an
- * older minor skips them; a file without them reads as a summary without them. */
+ * trace_facts.h); minor 4 model FLOPs, MFU and Tensor Core use (doc/flops.md); minor 5 the
+ * parallelism as a set of kinds and what it is read from (DDP's and FSDP's ranges, all-reduces in
+ * the forward, embedding-table kernels), and the profiled CPU time the merged operator table's CPU
+ * shares are of. A reader of an older minor skips them; a file without them reads as a summary
+ * without them. */
 #define GS_GSUM_MINOR 5
 
 enum gs_gsum_type {

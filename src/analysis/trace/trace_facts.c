@@ -1,5 +1,6 @@
 #include "analysis/trace/trace_facts.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,9 @@ static void count_ranges(const gs_trace_ctx *x, gs_trace_facts *c)
         const gs_range *r = &t->ranges.v[i];
         if (r->kind != GS_RANGE_GPU_ANNOTATION && gs_ctx_name(x, r->name, GS_NAME_PROFILER_STEP))
             c->profiler_steps++;
+        unsigned wrapper = gs_ctx_name(x, r->name, GS_NAME_PARALLEL_WRAPPER);
+        c->ddp_ranges += wrapper == GS_WRAPPER_DDP;
+        c->fsdp_ranges += wrapper == GS_WRAPPER_FSDP;
         switch ((enum gs_range_kind)r->kind) {
         case GS_RANGE_OP:
             /* gpuscope run's operators are emit_nvtx's ranges, named as operators */
@@ -69,6 +73,7 @@ static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
         all += d;
         low += gs_ctx_name(x, k->name, GS_NAME_LOW_PRECISION) ? d : 0;
         conv += gs_ctx_name(x, k->name, GS_NAME_CONV_KERNEL) ? d : 0;
+        c->embedding_kernels += gs_ctx_name(x, k->name, GS_NAME_EMBEDDING_KERNEL);
         c->decode_events += gs_ctx_name(x, k->name, GS_NAME_DECODE_KERNEL);
         if (!ops) {
             c->backward_events += gs_ctx_name(x, k->name, GS_NAME_BACKWARD_KERNEL);
@@ -92,36 +97,100 @@ static uint8_t workload_of(const gs_trace_ctx *x, const gs_trace_facts *c)
     return GS_WORKLOAD_UNKNOWN;
 }
 
-static uint8_t parallelism_of(const gs_trace_facts *c)
+/* Which kinds of parallelism the trace shows: each kind's test, on the counts. */
+typedef bool (*shows_fn)(const gs_trace_facts *c);
+
+static bool training(const gs_trace_facts *c)
 {
-    bool training = c->workload == GS_WORKLOAD_TRAINING;
-    if (c->collectives == 0)
-        return GS_PAR_NONE;
-    if (c->send_recvs > 0)
-        return GS_PAR_PIPELINE;
-    if (training && c->all_gathers > 0 && c->reduce_scatters > 0)
-        return GS_PAR_SHARDED;
-    if (training && c->all_reduces > 0)
-        return GS_PAR_DATA;
-    if (c->all_to_alls > 0)
-        return GS_PAR_EXPERT;
-    if (!training && c->workload == GS_WORKLOAD_INFERENCE)
-        return GS_PAR_TENSOR;
-    return GS_PAR_OTHER;
+    return c->workload == GS_WORKLOAD_TRAINING;
 }
 
-/* A collective whose kernel name does not say its kind, nor its arguments (a trace exported
- * without them): the operators that launched it do ("nccl:all_reduce", "c10d::allreduce_"). */
-static gs_coll_kind kind_of_ops(const gs_trace_ctx *x, uint32_t op)
+static bool shows_data(const gs_trace_facts *c)
+{
+    return c->ddp_ranges > 0 || (training(c) && c->all_reduces > 0 && !c->fsdp_ranges &&
+                                 !(c->all_gathers > 0 && c->reduce_scatters > 0));
+}
+
+/* All-gather with reduce-scatter is FSDP's pattern unless DDP's ranges say the data parallelism
+ * is DDP, or embedding-table kernels say they exchange sharded tables (TorchRec's row-wise
+ * sharding reduce-scatters the pooled embeddings). */
+static bool shows_sharded(const gs_trace_facts *c)
+{
+    return c->fsdp_ranges > 0 || (training(c) && c->all_gathers > 0 && c->reduce_scatters > 0 &&
+                                  !c->ddp_ranges && !c->embedding_kernels);
+}
+
+/* Tensor parallelism communicates inside the forward: in training, more all-reduces launched
+ * before their step's first backward operator than one per step (a loss averaged for logging is
+ * one), where the trace has backward operators to tell them apart; without a backward pass, all-reduce, all-gather or
+ * reduce-scatter (a collective of no known kind says nothing). */
+static bool shows_tensor(const gs_trace_facts *c)
+{
+    uint64_t steps = c->profiler_steps ? c->profiler_steps : 1;
+    if (training(c))
+        return c->backward_events > 0 && c->ops > 0 && c->forward_all_reduces > steps;
+    return c->workload == GS_WORKLOAD_INFERENCE &&
+           c->all_reduces + c->all_gathers + c->reduce_scatters > 0;
+}
+
+static bool shows_pipeline(const gs_trace_facts *c)
+{
+    return c->send_recvs > 0;
+}
+
+static bool shows_expert(const gs_trace_facts *c)
+{
+    return c->all_to_alls > 0 && c->embedding_kernels == 0;
+}
+
+static bool shows_embedding(const gs_trace_facts *c)
+{
+    return c->all_to_alls > 0 && c->embedding_kernels > 0;
+}
+
+static const shows_fn shows[GS_PAR__COUNT] = {
+    [GS_PAR_DATA] = shows_data,         [GS_PAR_SHARDED] = shows_sharded,
+    [GS_PAR_TENSOR] = shows_tensor,     [GS_PAR_PIPELINE] = shows_pipeline,
+    [GS_PAR_EXPERT] = shows_expert,     [GS_PAR_EMBEDDING] = shows_embedding,
+};
+
+static uint8_t parallel_kinds_of(const gs_trace_facts *c)
+{
+    uint8_t kinds = 0;
+    for (int k = 0; k < GS_PAR__COUNT; k++)
+        kinds |= (uint8_t)(shows[k](c) << k);
+    return kinds;
+}
+
+/* The start of each step's first backward operator (GS_NS_MAX: none). An all-reduce launched
+ * before it is in the forward: tensor parallelism's; DDP's run during or after the backward
+ * (from autograd's hooks, or the last bucket after it). */
+static gs_ns *first_backward_of_steps(const gs_trace_ctx *x)
 {
     const gs_trace *t = x->trace;
-    for (int depth = 0; op != GS_NONE && op < t->ranges.n && depth < 8; depth++) {
-        gs_coll_kind k = (gs_coll_kind)gs_ctx_name(x, t->ranges.v[op].name, GS_NAME_OP_COLLECTIVE);
-        if (k != GS_COLL_OTHER)
-            return k;
-        op = t->ranges.v[op].parent;
+    gs_ns *first = malloc((x->steps.n ? x->steps.n : 1) * sizeof *first);
+    if (!first)
+        return NULL;
+    for (size_t i = 0; i < x->steps.n; i++)
+        first[i] = INT64_MAX;
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        long s = r->kind == GS_RANGE_OP && gs_ctx_name(x, r->name, GS_NAME_BACKWARD_OP)
+                     ? gs_steps_at(&x->steps, r->start)
+                     : -1;
+        if (s >= 0 && r->start < first[s])
+            first[s] = r->start;
     }
-    return GS_COLL_OTHER;
+    return first;
+}
+
+static bool in_forward(const gs_trace_ctx *x, const gs_ns *first_backward, const gs_kernel *k)
+{
+    if (k->op == GS_NONE || k->op >= x->trace->ranges.n)
+        return false;
+    gs_ns at = x->trace->ranges.v[k->op].start;
+    long s = gs_steps_at(&x->steps, at);
+    return s >= 0 && first_backward[s] != INT64_MAX && at < first_backward[s];
 }
 
 static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error *err)
@@ -130,18 +199,27 @@ static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error 
     gs_collectives coll = {0};
     if (gs_collectives_find(x, &coll, err) != 0)
         return -1;
+    gs_ns *first_backward = first_backward_of_steps(x);
+    if (!first_backward) {
+        gs_collectives_free(&coll);
+        return gs_fail_oom(err);
+    }
     for (size_t i = 0; i < coll.n; i++) {
         uint64_t *kind[GS_COLL__COUNT] = {
             [GS_COLL_ALL_REDUCE] = &c->all_reduces, [GS_COLL_ALL_GATHER] = &c->all_gathers,
             [GS_COLL_REDUCE_SCATTER] = &c->reduce_scatters, [GS_COLL_SEND_RECV] = &c->send_recvs,
             [GS_COLL_ALL_TO_ALL] = &c->all_to_alls,
         };
-        gs_coll_kind k = coll.v[i].kind;
-        if (k == GS_COLL_OTHER)
-            k = kind_of_ops(x, t->kernels.v[coll.v[i].kernel].op);
-        if (kind[k])
-            (*kind[k])++;
+        const gs_kernel *k = &t->kernels.v[coll.v[i].kernel];
+        /* A SendRecv kernel no operator claims, in a trace with operators (its launch lost),
+         * may be an all-to-all's as well as a pipeline's: a collective of no known kind. */
+        bool unclaimed = coll.v[i].kind == GS_COLL_SEND_RECV && k->op == GS_NONE && c->ops > 0;
+        if (kind[coll.v[i].kind] && !unclaimed)
+            (*kind[coll.v[i].kind])++;
+        if (coll.v[i].kind == GS_COLL_ALL_REDUCE && in_forward(x, first_backward, k))
+            c->forward_all_reduces++;
     }
+    free(first_backward);
     c->collectives = coll.n;
     gs_collectives_free(&coll);
     /* Process groups by name: the arguments are few (one per collective at most). */
@@ -246,7 +324,7 @@ int gs_trace_facts_build(const gs_trace_ctx *x, gs_trace_facts *out, gs_error *e
     out->workload = workload_of(x, out);
     if (count_collectives(x, out, err) != 0)
         return -1;
-    out->parallelism = parallelism_of(out);
+    out->parallel_kinds = parallel_kinds_of(out);
     gs_ns first, last;
     out->profiler_cost_ns =
         capped(estimate_cost(t, out, NULL), gs_trace_span(t, &first, &last) ? last - first : 0);
@@ -266,17 +344,40 @@ const char *gs_collector_name(uint8_t collector)
     return collector < GS_COLLECTOR__COUNT ? names[collector] : names[0];
 }
 
-const char *gs_parallelism_name(uint8_t parallelism)
+const char *gs_parallelism_key(enum gs_parallelism k)
+{
+    static const char *const keys[GS_PAR__COUNT] = {
+        [GS_PAR_DATA] = "data",         [GS_PAR_SHARDED] = "sharded",
+        [GS_PAR_TENSOR] = "tensor",     [GS_PAR_PIPELINE] = "pipeline",
+        [GS_PAR_EXPERT] = "expert",     [GS_PAR_EMBEDDING] = "embedding",
+    };
+    return (unsigned)k < GS_PAR__COUNT ? keys[k] : "other";
+}
+
+const char *gs_parallel_kinds_name(uint8_t kinds, uint64_t collectives, char *buf, size_t cap)
 {
     static const char *const names[GS_PAR__COUNT] = {
-        [GS_PAR_NONE] = "none",
-        [GS_PAR_DATA] = "data parallel (all-reduce in a training step: DDP)",
-        [GS_PAR_SHARDED] = ("sharded data parallel (all-gather and reduce-scatter in a training "
-                            "step: FSDP, ZeRO)"),
-        [GS_PAR_TENSOR] = "tensor parallel (collectives with no backward pass)",
+        [GS_PAR_DATA] = "data parallel (DDP)",
+        [GS_PAR_SHARDED] = "sharded data parallel (FSDP, ZeRO)",
+        [GS_PAR_TENSOR] = "tensor parallel (collectives in the forward)",
         [GS_PAR_PIPELINE] = "pipeline parallel (send/recv)",
         [GS_PAR_EXPERT] = "expert parallel (all-to-all)",
-        [GS_PAR_OTHER] = "collectives of an unrecognized pattern",
+        [GS_PAR_EMBEDDING] = "sharded embedding tables (all-to-all)",
     };
-    return parallelism < GS_PAR__COUNT ? names[parallelism] : names[GS_PAR_OTHER];
+    const char *alone = collectives ? "collectives of an unrecognized pattern" : "none";
+    size_t at = 0;
+    if (cap == 0)
+        return buf;
+    buf[0] = '\0';
+    for (int k = 0; k < GS_PAR__COUNT; k++) {
+        if (!gs_par_has(kinds, (enum gs_parallelism)k))
+            continue;
+        int n = snprintf(buf + at, cap - at, "%s%s", at ? " + " : "", names[k]);
+        if (n < 0 || (size_t)n >= cap - at)
+            return buf; /* cut short: the caller's buffer holds every name (GS_PAR_NAMES_MAX) */
+        at += (size_t)n;
+    }
+    if (at == 0)
+        snprintf(buf, cap, "%s", alone);
+    return buf;
 }

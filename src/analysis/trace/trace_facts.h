@@ -24,20 +24,29 @@ enum gs_collector {
 enum gs_workload { GS_WORKLOAD_UNKNOWN, GS_WORKLOAD_TRAINING, GS_WORKLOAD_INFERENCE,
                    GS_WORKLOAD__COUNT };
 
-/* Read from the collectives, in this order of precedence: point-to-point is a pipeline; in a
- * training step all-gather with reduce-scatter is sharded data parallelism (FSDP, ZeRO) and
- * all-reduce is data parallelism (DDP); all-to-all is expert parallelism; collectives with no
- * backward pass are tensor (model) parallelism, the only kind inference communicates for. */
+/* The kinds of parallelism a trace shows, a bit each (1u << kind): real jobs combine them (3D
+ * parallelism is data + tensor + pipeline, a mixture of experts data + expert). Read from the
+ * operators and the collectives (doc/diagnosis.md, "What the advice is conditioned on"): DDP's
+ * or FSDP's own ranges, or in a training step all-reduce (data) and all-gather with
+ * reduce-scatter (sharded); all-reduces in a training step's forward, more than one per step, or
+ * all-reduce, all-gather or reduce-scatter with no backward pass (tensor); send/recv
+ * that are not an all-to-all's (pipeline); all-to-alls, with fbgemm's embedding-table kernels
+ * (embedding tables sharded across ranks) or without (expert). None of them with collectives:
+ * a pattern gpuscope does not recognize. */
 enum gs_parallelism {
-    GS_PAR_NONE,
-    GS_PAR_DATA,
-    GS_PAR_SHARDED,
+    GS_PAR_DATA,      /* DDP */
+    GS_PAR_SHARDED,   /* FSDP, ZeRO */
     GS_PAR_TENSOR,
     GS_PAR_PIPELINE,
-    GS_PAR_EXPERT,
-    GS_PAR_OTHER, /* collectives whose pattern none of the above explains */
+    GS_PAR_EXPERT,    /* all-to-all: expert parallel (a mixture of experts) */
+    GS_PAR_EMBEDDING, /* all-to-all of sharded embedding tables (a recommendation model) */
     GS_PAR__COUNT
 };
+
+static inline bool gs_par_has(uint8_t kinds, enum gs_parallelism k)
+{
+    return (kinds >> k) & 1u;
+}
 
 /* Measured unit costs of the profiler on the host, per recorded event (doc/diagnosis.md, "The
  * profiler's own cost", has the measurements and their sources). */
@@ -63,8 +72,11 @@ typedef struct gs_trace_facts {
     uint64_t backward_events;  /* backward operators, or backward kernels without operators */
     uint64_t optimizer_events; /* optimizer steps (operators) or optimizer kernels */
     uint64_t decode_events;    /* decode steps (ranges) and decode attention kernels */
-    uint8_t parallelism;       /* enum gs_parallelism */
+    uint8_t parallel_kinds;    /* a bit per enum gs_parallelism */
     uint64_t all_reduces, all_gathers, reduce_scatters, send_recvs, all_to_alls, collectives;
+    uint64_t forward_all_reduces; /* all-reduces launched before their step's backward */
+    uint64_t ddp_ranges, fsdp_ranges; /* DDP's and FSDP's own ranges (their forward) */
+    uint64_t embedding_kernels;   /* fbgemm's embedding-table kernels */
     uint32_t process_groups;   /* distinct process group names in collective arguments */
     double low_precision_share; /* kernel time in bf16/fp16/fp8 kernels (by name), -1: none */
     double conv_share;          /* kernel time in convolution kernels (by name), -1: none */
@@ -90,6 +102,11 @@ gs_ns gs_profiler_step_cost(const gs_trace *t, const gs_trace_facts *c, const gs
                             size_t nkept);
 
 const char *gs_collector_name(uint8_t collector);    /* "torch.profiler", "gpuscope run", ... */
-const char *gs_parallelism_name(uint8_t parallelism); /* "data parallel (DDP)", ... */
+enum { GS_PAR_NAMES_MAX = 256 }; /* room for every kind's name, joined */
+
+/* The kinds in words, joined by " + " ("data parallel (DDP) + expert parallel (all-to-all)"),
+ * "none" or "collectives of an unrecognized pattern": written into buf, which is returned. */
+const char *gs_parallel_kinds_name(uint8_t kinds, uint64_t collectives, char *buf, size_t cap);
+const char *gs_parallelism_key(enum gs_parallelism k); /* "data", "expert", ... (JSON) */
 
 #endif
