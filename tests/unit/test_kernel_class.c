@@ -34,7 +34,7 @@ static const name_case names[] = {
     {"", GS_KCLASS_COMPUTE, GS_KCLASS_COMPUTE},
 };
 
-/* A kernel's class by the name rules (analysis/base/name_rules.c), as the activities take it. */
+/* A kernel's class by the name rules (analysis/base/name_rule_table.c), as the activities take it. */
 static enum gs_kclass kclass_of(const char *name, bool hta)
 {
     if (hta)

@@ -9,7 +9,7 @@
 #include "check.h"
 #include "ingest/load.h"
 
-/* The name rules' Tensor-Core groups (analysis/base/name_rules.c), one name at a time. */
+/* The name rules' Tensor-Core groups (analysis/base/name_rule_table.c), one name at a time. */
 static bool uses_tensor_cores(const char *kernel)
 {
     return gs_name_judge(GS_NAME_TENSOR_CORE, kernel) != 0;

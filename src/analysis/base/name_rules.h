@@ -1,5 +1,5 @@
 /* What a name says: every classification gpuscope makes from the name of a kernel, an operator or
- * range, a CUDA API call or a collective's argument, in one table of rules (name_rules.c) that a
+ * range, a CUDA API call or a collective's argument, in one table of rules (name_rule_table.c) that a
  * reviewer can read top to bottom, each block with its public source.
  *
  * A group is one question asked of a name ("is it a communication kernel?", "which blocking call

@@ -1,5 +1,5 @@
 /* Which CUDA/HIP API calls block the host until the GPU catches up (sync_calls.h); the names are
- * the name rules' (name_rules.c, SYNC_CALL). */
+ * the name rules' (name_rule_table.c, SYNC_CALL). */
 #include "analysis/base/sync_calls.h"
 
 #include "analysis/base/name_rules.h"

@@ -1,6 +1,6 @@
 /* Blocking calls: the CUDA/HIP API calls that make the host wait for the GPU (stream, device and
  * event synchronize, a synchronous cudaMemcpy, a cudaMemcpyAsync whose host side is pageable), and
- * cudaStreamWaitEvent, which makes only a stream wait, named by the name rules (name_rules.c);
+ * cudaStreamWaitEvent, which makes only a stream wait, named by the name rules (name_rule_table.c);
  * the sync view (analysis/trace/sync.h) and step detection read them. */
 #ifndef GS_ANALYSIS_SYNC_CALLS_H
 #define GS_ANALYSIS_SYNC_CALLS_H

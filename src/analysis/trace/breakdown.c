@@ -42,7 +42,7 @@ const char *gs_bd_cat_title(enum gs_bd_cat c)
 }
 
 /* Host ranges that are collective calls: every nccl:/gloo: op, or only the plugin's five names
- * of each (name_rules.c, COMM_OP and COMM_OP_PLUGIN). */
+ * of each (name_rule_table.c, COMM_OP and COMM_OP_PLUGIN). */
 static bool is_comm_op(const gs_trace_ctx *c, gs_str name, bool tb_compat)
 {
     return gs_ctx_name(c, name, tb_compat ? GS_NAME_COMM_OP_PLUGIN : GS_NAME_COMM_OP) != 0;
