@@ -92,6 +92,19 @@ const gs_name_rule gs_name_rules[] = {
     LOW_PRECISION_GEMM("fp8"), LOW_PRECISION_GEMM("fp4"),
 #undef LOW_PRECISION_GEMM
 
+    /* FP8 and FP4 operands by name, any case: with a Tensor-Core kernel (trace_facts.c), the
+     * step's matmuls already run in FP8 or FP4 (PyTorch's Float8_e4m3fn casts are not Tensor-Core
+     * kernels). torch.compile's own work: Inductor names the Triton kernels it generates
+     * triton_poi_, triton_red_, triton_per_, triton_tem_ ... (torch/_inductor/codegen/triton.py),
+     * Dynamo records each compiled region as "Torch-Compiled Region: N/M" and AOTAutograd runs it
+     * as the autograd function CompiledFunction. */
+    FLAG(FP8_NAME, CONTAINS_CI, "e4m3"), FLAG(FP8_NAME, CONTAINS_CI, "e5m2"),
+    FLAG(FP8_NAME, CONTAINS_CI, "e2m1"), FLAG(FP8_NAME, CONTAINS_CI, "fp8"),
+    FLAG(FP8_NAME, CONTAINS_CI, "fp4"), FLAG(FP8_NAME, CONTAINS_CI, "mxf"),
+    FLAG(COMPILED_KERNEL, PREFIX, "triton_"),
+    FLAG(COMPILED_RANGE, PREFIX, "Torch-Compiled Region"),
+    FLAG(COMPILED_RANGE, PREFIX, "CompiledFunction"),
+
     /* Precision, convolution, backward and optimizer kernels as cuBLAS, cuDNN, CUTLASS and
      * PyTorch's templates name them (sm90_xmma_gemm_bf16bf16..., at::native::...<c10::BFloat16>,
      * cuDNN's dgrad/wgrad, FlashAttention's *_bwd, fused Adam): doc/diagnosis.md, "What the

@@ -171,6 +171,61 @@ static enum verdict when_full_precision(const gs_diag_inputs *in, gs_strbuf *why
     return full ? APPLIES : DOES_NOT;
 }
 
+/* FP8 advice to a step whose matmuls already run in FP8 (Tensor-Core kernels with fp8 or fp4
+ * operands, GS_TH_LOW_PRECISION_SHARE of kernel time, as mixed precision) is advice it took. */
+static enum verdict when_not_fp8(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    double fp8 = facts_of(in)->fp8_share;
+    if (!facts_of(in)->known || fp8 < 0)
+        return UNKNOWN;
+    bool on = fp8 >= GS_TH_LOW_PRECISION_SHARE;
+    gs_strbuf_appendf(why, "%.0f %% of kernel time is in fp8/fp4 Tensor-Core kernels (by name)%s",
+                      100 * fp8, on ? ": FP8 is already on" : "");
+    return on ? DOES_NOT : APPLIES;
+}
+
+/* torch.compile advice to a program torch.compile already runs: its regions in the trace, or
+ * Inductor's kernels a noticeable share of kernel time. */
+static enum verdict when_not_compiled(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    const gs_trace_facts *c = facts_of(in);
+    if (!c->known)
+        return UNKNOWN;
+    double share = c->compiled_share > 0 ? c->compiled_share : 0;
+    bool on = c->compiled_regions > 0 || share >= GS_TH_LOW_PRECISION_SHARE;
+    if (!c->compiled_regions && share == 0) {
+        gs_strbuf_append(why, "no torch.compile region nor Inductor kernel in the trace");
+        return APPLIES;
+    }
+    gs_strbuf_appendf(why, "%" PRIu64 " torch.compile region%s (Torch-Compiled Region, "
+                      "CompiledFunction), %.0f %% of kernel time in Inductor's Triton kernels%s",
+                      c->compiled_regions, c->compiled_regions == 1 ? "" : "s", 100 * share,
+                      on ? ": torch.compile is already on" : "");
+    return on ? DOES_NOT : APPLIES;
+}
+
+/* A trace of the capture itself (graphs_unreplayed's note): the replay happens after it. */
+static enum verdict capture(const gs_diag_inputs *in, gs_strbuf *why, bool want)
+{
+    const gs_graph_facts *g = &in->graphs;
+    bool only = gs_graphs_capture_only(g);
+    gs_strbuf_appendf(why, "%" PRIu64 " launches recorded into graphs, %" PRIu64
+                      " kernels run, %" PRIu64 " graph launches%s",
+                      (uint64_t)g->captured_launches, (uint64_t)g->kernels, (uint64_t)g->launches,
+                      only ? ": the trace holds the capture, the replay comes after it" : "");
+    return only == want ? APPLIES : DOES_NOT;
+}
+
+static enum verdict when_replay_missing(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    return capture(in, why, false);
+}
+
+static enum verdict when_capture_only(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    return capture(in, why, true);
+}
+
 static enum verdict when_conv(const gs_diag_inputs *in, gs_strbuf *why)
 {
     double conv = facts_of(in)->conv_share;
@@ -331,6 +386,10 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_CODE_LOADS] = when_code_loads,
     [GS_WHEN_EXPERT_PARALLEL] = when_expert,
     [GS_WHEN_EMBEDDING_ALL_TO_ALL] = when_embedding,
+    [GS_WHEN_NOT_FP8] = when_not_fp8,
+    [GS_WHEN_NOT_COMPILED] = when_not_compiled,
+    [GS_WHEN_REPLAY_MISSING] = when_replay_missing,
+    [GS_WHEN_CAPTURE_ONLY] = when_capture_only,
 };
 
 /* One trace condition, or none when `when` is out of the table. */

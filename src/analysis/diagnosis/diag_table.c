@@ -34,19 +34,22 @@ static const gs_rule rules[] = {
      {{"find why the graph is not replayed: run with TORCH_LOGS=perf_hints, which prints the "
        "\"skipping cudagraphs due to ...\" reason (mutated inputs, CPU tensors, dynamic shapes, "
        "ops that cannot be captured)",
-       GS_WHEN_ALWAYS},
+       GS_WHEN_REPLAY_MISSING},
       {"keep input shapes fixed (pad or bucket them): every new shape records a new graph, and "
        "reduce-overhead warms up before it records",
-       GS_WHEN_ALWAYS},
+       GS_WHEN_REPLAY_MISSING},
       {"call the compiled function the same way each step (same device, no graph break inside), "
        "then check that gpuscope launch shows Graph (%) near 100",
-       GS_WHEN_ALWAYS}}},
+       GS_WHEN_REPLAY_MISSING},
+      {"profile the steady state: start the profiler after the capture (a server after its "
+       "warm-up, e.g. a few requests in) to see the graphs replayed and what each step costs",
+       GS_WHEN_CAPTURE_ONLY}}},
     {"launch_bound", "Kernel launch overhead",
      "HTA kernel launch statistics; thresholds: doc/diagnosis.md#thresholds", diag_rule_launch,
      {{"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "
        "torch.cuda.graphs)",
        GS_WHEN_ALWAYS},
-      {"fuse small operations with torch.compile", GS_WHEN_ALWAYS},
+      {"fuse small operations with torch.compile", GS_WHEN_NOT_COMPILED},
       {"fused optimizers (foreach=True / fused=True)", GS_WHEN_TRAINING},
       {"raise the batch size so each kernel does more work", GS_WHEN_TRAINING},
       {"batch requests together (dynamic or continuous batching, as vLLM, SGLang and TorchServe "
@@ -68,7 +71,7 @@ static const gs_rule rules[] = {
       {"find the per-step Python work in the Python functions the trace holds (their time in "
        "Perfetto or TensorBoard) and move it out of the loop",
        GS_WHEN_STACK},
-      {"torch.compile to cut framework overhead between kernels", GS_WHEN_ALWAYS},
+      {"torch.compile to cut framework overhead between kernels", GS_WHEN_NOT_COMPILED},
       {"overlap host work with GPU work: prefetch, asynchronous logging and checkpointing",
        GS_WHEN_TRAINING},
       {"overlap host work with GPU work: tokenize, schedule and sample the next batch of requests "
@@ -99,7 +102,8 @@ static const gs_rule rules[] = {
        GS_WHEN_SHARDED},
       {"accumulate gradients over micro-batches (no_sync) to communicate less often",
        GS_WHEN_GRAD_SYNC},
-      {"raise the per-rank batch, or all-reduce in bf16/fp16 (communication hooks)",
+      {"raise the per-rank batch, or compress the gradients the all-reduce sends (DDP "
+       "communication hooks such as fp16_compress_hook)",
        GS_WHEN_DATA_PARALLEL},
       {"tensor-parallel collectives sit in every forward: keep the tensor-parallel group on "
        "NVLink, fewer and larger collectives (sequence parallelism, fused all-reduce), or overlap "
@@ -151,14 +155,14 @@ static const gs_rule rules[] = {
        GS_WHEN_FULL_PRECISION, GS_GPU_UNKNOWN, GS_WHEN_INFERENCE},
       {"FP8 for the largest matmuls: Transformer Engine (te.fp8_autocast) or torchao's float8 "
        "(convert_to_float8_training)",
-       GS_WHEN_TRAINING, GS_GPU_FP8},
+       GS_WHEN_TRAINING, GS_GPU_FP8, GS_WHEN_NOT_FP8},
       {"FP8 for the largest matmuls: torchao's float8 inference quantization "
        "(quantize_ with float8_dynamic_activation_float8_weight), or the serving engine's fp8 "
        "(vLLM quantization=\"fp8\")",
-       GS_WHEN_INFERENCE, GS_GPU_FP8},
+       GS_WHEN_INFERENCE, GS_GPU_FP8, GS_WHEN_NOT_FP8},
       {"Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
        GS_WHEN_ALWAYS, GS_GPU_TENSOR_CORES},
-      {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_ALWAYS},
+      {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_NOT_COMPILED},
       {"channels_last memory format for convolutions", GS_WHEN_CONV},
       {"start from the top kernels (gpuscope kernels): the largest single wins are there",
        GS_WHEN_ALWAYS}}},

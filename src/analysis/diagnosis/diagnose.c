@@ -61,12 +61,10 @@ static bool graphs_unreplayed(const gs_diag_inputs *in)
            (in->graphs.launches == 0 || gs_graph_kernel_share(&in->graphs) < GS_TH_GRAPH_REPLAYED_SHARE);
 }
 
-/* A trace of the capture itself: no graph launched, and more launches recorded into graphs than
- * kernels run (a server capturing its decode graphs at start-up, replayed after the trace). */
+/* A trace of the capture itself (cuda_graphs.h): the replay comes after the trace. */
 static bool capture_only(const gs_diag_inputs *in)
 {
-    return graphs_unreplayed(in) && in->graphs.launches == 0 &&
-           in->graphs.captured_launches > 0 && in->graphs.captured_launches >= in->graphs.kernels;
+    return graphs_unreplayed(in) && gs_graphs_capture_only(&in->graphs);
 }
 
 /* The graphs rule claims the GPU-idle host time when it is a bottleneck, or when the trace holds

@@ -120,6 +120,10 @@ enum gs_action_when {
     GS_WHEN_CODE_LOADS,      /* steps after the first load GPU code (lazy loading, JIT) */
     GS_WHEN_EXPERT_PARALLEL, /* all-to-all, no embedding-table kernels: a mixture of experts */
     GS_WHEN_EMBEDDING_ALL_TO_ALL, /* all-to-all with embedding-table kernels: sharded tables */
+    GS_WHEN_NOT_FP8,         /* the matmuls do not run in fp8/fp4 already */
+    GS_WHEN_NOT_COMPILED,    /* no torch.compile region nor Inductor kernel to speak of */
+    GS_WHEN_REPLAY_MISSING,  /* graphs instantiated, their replay expected in the trace */
+    GS_WHEN_CAPTURE_ONLY,    /* the trace holds a graph capture, its replay outside the trace */
     GS_WHEN__COUNT
 };
 

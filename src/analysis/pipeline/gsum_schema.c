@@ -419,6 +419,9 @@ static const gs_gsum_field context_fields[] = {
     {"profiler_cost_ns", GS_F_I64, X(profiler_cost_ns), 0},
     {"profiler_step_ns", GS_F_I64, X(profiler_step_ns), 0},
     {"decode_events", GS_F_U64, X(decode_events), 0}, /* absent in earlier files: reads as 0 */
+    {"fp8_share", GS_F_DBL, X(fp8_share), 0},           /* absent: 0, not fp8 already */
+    {"compiled_share", GS_F_DBL, X(compiled_share), 0}, /* absent: 0, not compiled */
+    {"compiled_regions", GS_F_U64, X(compiled_regions), 0},
 };
 #undef X
 

@@ -89,6 +89,12 @@ double gs_graph_kernel_share(const gs_graph_facts *g)
     return g->kernels ? (double)g->graph_kernels / (double)g->kernels : 0.0;
 }
 
+bool gs_graphs_capture_only(const gs_graph_facts *g)
+{
+    return g->instantiations > 0 && g->launches == 0 && g->captured_launches > 0 &&
+           g->captured_launches >= g->kernels;
+}
+
 bool gs_graph_facts_any(const gs_graph_facts *g)
 {
     return g->captures || g->instantiations || g->launches || g->graph_kernels;

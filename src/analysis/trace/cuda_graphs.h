@@ -31,6 +31,11 @@ void gs_graph_facts_count(const gs_trace *t, gs_graph_facts *out);
 /* Share of the trace's kernels run from a graph, 0 when it has none. */
 double gs_graph_kernel_share(const gs_graph_facts *g);
 
+/* Whether the trace holds a capture and not its replay: graphs instantiated, none launched, and at
+ * least as many launches recorded into graphs as kernels run (a server capturing its decode
+ * graphs at start-up, which it replays after the trace). */
+bool gs_graphs_capture_only(const gs_graph_facts *g);
+
 /* Whether the trace used CUDA graphs at all (a capture, instantiation or launch). */
 bool gs_graph_facts_any(const gs_graph_facts *g);
 

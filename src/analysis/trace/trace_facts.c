@@ -27,6 +27,7 @@ static void count_ranges(const gs_trace_ctx *x, gs_trace_facts *c)
         const gs_range *r = &t->ranges.v[i];
         if (r->kind != GS_RANGE_GPU_ANNOTATION && gs_ctx_name(x, r->name, GS_NAME_PROFILER_STEP))
             c->profiler_steps++;
+        c->compiled_regions += gs_ctx_name(x, r->name, GS_NAME_COMPILED_RANGE);
         unsigned wrapper = gs_ctx_name(x, r->name, GS_NAME_PARALLEL_WRAPPER);
         c->ddp_ranges += wrapper == GS_WRAPPER_DDP;
         c->fsdp_ranges += wrapper == GS_WRAPPER_FSDP;
@@ -65,7 +66,7 @@ static void count_ranges(const gs_trace_ctx *x, gs_trace_facts *c)
 static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
 {
     const gs_trace *t = x->trace;
-    gs_ns all = 0, low = 0, conv = 0;
+    gs_ns all = 0, low = 0, conv = 0, fp8 = 0, compiled = 0;
     bool ops = c->ops + c->emit_nvtx_ranges > 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
@@ -73,6 +74,10 @@ static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
         all += d;
         low += gs_ctx_name(x, k->name, GS_NAME_LOW_PRECISION) ? d : 0;
         conv += gs_ctx_name(x, k->name, GS_NAME_CONV_KERNEL) ? d : 0;
+        fp8 += gs_ctx_name(x, k->name, GS_NAME_FP8_NAME) && gs_ctx_name(x, k->name, GS_NAME_TENSOR_CORE)
+                   ? d
+                   : 0;
+        compiled += gs_ctx_name(x, k->name, GS_NAME_COMPILED_KERNEL) ? d : 0;
         c->embedding_kernels += gs_ctx_name(x, k->name, GS_NAME_EMBEDDING_KERNEL);
         c->decode_events += gs_ctx_name(x, k->name, GS_NAME_DECODE_KERNEL);
         if (!ops) {
@@ -82,6 +87,8 @@ static void judge_kernels(const gs_trace_ctx *x, gs_trace_facts *c)
     }
     c->low_precision_share = all ? (double)low / (double)all : -1.0;
     c->conv_share = all ? (double)conv / (double)all : -1.0;
+    c->fp8_share = all ? (double)fp8 / (double)all : -1.0;
+    c->compiled_share = all ? (double)compiled / (double)all : -1.0;
 }
 
 /* Training is backward work or an optimizer step; anything else that ran is inference, which

@@ -80,6 +80,9 @@ typedef struct gs_trace_facts {
     uint32_t process_groups;   /* distinct process group names in collective arguments */
     double low_precision_share; /* kernel time in bf16/fp16/fp8 kernels (by name), -1: none */
     double conv_share;          /* kernel time in convolution kernels (by name), -1: none */
+    double fp8_share;      /* kernel time in Tensor-Core kernels with fp8/fp4 operands, -1: none */
+    double compiled_share; /* kernel time in torch.compile's generated kernels, -1: none */
+    uint64_t compiled_regions; /* ranges of regions torch.compile compiled */
     /* The profiler's own host time over the trace (estimated; at least the collector's own
      * overhead records) and per kept step (filled with the verdict's inputs). */
     gs_ns profiler_cost_ns;
