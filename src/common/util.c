@@ -1,5 +1,6 @@
 #include "common/util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 /* What the elements are ordered by: a comparator, or an int32_t at an offset in each. */
@@ -81,4 +82,24 @@ void gs_stable_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, 
 void gs_stable_sort_by_i32(void *base, size_t n, size_t size, size_t offset)
 {
     stable_sort(base, n, size, &(order){.offset = offset});
+}
+
+bool gs_has_word(const char *s, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = s; *p;) {
+        while (*p && !isalnum((unsigned char)*p))
+            p++;
+        const char *start = p;
+        while (*p && isalnum((unsigned char)*p))
+            p++;
+        if ((size_t)(p - start) != n)
+            continue;
+        size_t i = 0;
+        while (i < n && toupper((unsigned char)start[i]) == toupper((unsigned char)word[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
 }

@@ -55,4 +55,8 @@ static inline bool gs_ends_with(const char *s, const char *suffix)
     return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+/* Whether `word` is one of the words of s (runs of letters and digits), ignoring case: "H100" in
+ * "NVIDIA H100 80GB HBM3", "AMD" in "AMD Instinct MI300X", not in "CAMDEN". */
+bool gs_has_word(const char *s, const char *word);
+
 #endif

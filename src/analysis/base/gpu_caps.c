@@ -7,7 +7,6 @@
  * specifications (matrix core data types per Instinct and Radeon generation). */
 #include "analysis/base/gpu_caps.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,22 +52,11 @@ const gs_gpu_caps *gs_gpu_caps_find(int32_t vendor, int32_t major, int32_t minor
     return NULL;
 }
 
-static bool has_word(const char *name, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = name; (p = strstr(p, word)) != NULL; p += n) {
-        bool starts = p == name || !isalnum((unsigned char)p[-1]);
-        if (starts && !isalnum((unsigned char)p[n]))
-            return true;
-    }
-    return false;
-}
-
 int32_t gs_gpu_vendor_of(const char *device_name)
 {
     static const char *const amd[] = {"AMD", "Instinct", "Radeon"};
     for (size_t i = 0; device_name && i < COUNT_OF(amd); i++)
-        if (has_word(device_name, amd[i]))
+        if (gs_has_word(device_name, amd[i]))
             return GS_VENDOR_AMD;
     return GS_VENDOR_NVIDIA;
 }

@@ -2,11 +2,8 @@
  * half of it. Every number here is in doc/flops.md with its datasheet. Rows are tried in order,
  * the more specific spelling (H100 PCIe, H100 NVL) before the plain one (H100 = SXM). */
 #include "analysis/base/gpu_peaks.h"
-#include "common/util.h"
 
-#include <ctype.h>
-#include <stdbool.h>
-#include <string.h>
+#include "common/util.h"
 
 #define PEAKS(fp64, fp32, tf32, fp16, bf16, fp8, int8)                                            \
     {[GS_DTYPE_FP64] = fp64, [GS_DTYPE_FP32] = fp32, [GS_DTYPE_TF32] = tf32,                       \
@@ -28,27 +25,6 @@ static const gs_gpu_peaks table[] = {
     {"L4", {"L4", NULL}, PEAKS(0, 30.3, 60, 121, 121, 242.5, 242.5)},
 };
 
-/* Whether `word` is one of the name's words (runs of letters and digits), ignoring case. */
-static bool has_word(const char *name, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = name; *p;) {
-        while (*p && !isalnum((unsigned char)*p))
-            p++;
-        const char *start = p;
-        while (*p && isalnum((unsigned char)*p))
-            p++;
-        if ((size_t)(p - start) != n)
-            continue;
-        size_t i = 0;
-        while (i < n && toupper((unsigned char)start[i]) == toupper((unsigned char)word[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
 const gs_gpu_peaks *gs_gpu_peaks_find(const char *device_name)
 {
     if (!device_name)
@@ -56,7 +32,7 @@ const gs_gpu_peaks *gs_gpu_peaks_find(const char *device_name)
     for (size_t i = 0; i < COUNT_OF(table); i++) {
         bool all = true;
         for (size_t k = 0; k < 3 && table[i].tokens[k]; k++)
-            all = all && has_word(device_name, table[i].tokens[k]);
+            all = all && gs_has_word(device_name, table[i].tokens[k]);
         if (all)
             return &table[i];
     }
