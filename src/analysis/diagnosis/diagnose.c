@@ -439,13 +439,25 @@ void diag_rule_straggler(const gs_diag_inputs *in, gs_finding *f)
 /* What faster kernels would gain (doc/diagnosis.md, "The gain at stake, and the order"): the
  * eligible kernels without Tensor Cores GS_TH_TC_SPEEDUP x faster, and the FLOP-counted kernels
  * brought up to GS_TH_LOW_MFU of the peak. 0 when the trace does not tell. */
-static gs_ns tensor_core_gain(const gs_diag_inputs *in)
+static bool gpu_without_tensor_cores(const gs_diag_inputs *in)
 {
     const gs_gpu_caps *gpu = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
-    if (in->tc_unused_share < 0 || in->tc_eligible_share < 0 || (gpu && !gpu->tensor_core))
-        return 0;
-    double unused = in->tc_unused_share * in->tc_eligible_share * (double)in->kernel_ns;
-    return (gs_ns)(unused * (1.0 - 1.0 / GS_TH_TC_SPEEDUP));
+    return gpu && !gpu->tensor_core;
+}
+
+/* The eligible operators' kernel time per step without Tensor Cores; -1 when the trace does not
+ * tell, or the GPU (known to the capability table) has no Tensor Cores to use. */
+static gs_ns tensor_cores_unused_ns(const gs_diag_inputs *in)
+{
+    if (in->tc_unused_share < 0 || in->tc_eligible_share < 0 || gpu_without_tensor_cores(in))
+        return -1;
+    return (gs_ns)(in->tc_unused_share * in->tc_eligible_share * (double)in->kernel_ns);
+}
+
+static gs_ns tensor_core_gain(const gs_diag_inputs *in)
+{
+    gs_ns unused = tensor_cores_unused_ns(in);
+    return unused > 0 ? (gs_ns)((double)unused * (1.0 - 1.0 / GS_TH_TC_SPEEDUP)) : 0;
 }
 
 static gs_ns mfu_gain(const gs_diag_inputs *in)
@@ -498,11 +510,9 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
     add_input(f, "tensor_core_share", in->tensor_core_share, GS_UNIT_SHARE);
     add_threshold(f, "tc_eligible_unused_share", GS_TH_TC_UNUSED_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "unused_step_share", GS_TH_TC_UNUSED_STEP, GS_UNIT_SHARE);
-    /* a GPU the capability table knows to have no Tensor Cores (before Volta) has nothing to use */
-    const gs_gpu_caps *gpu = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
-    bool no_tensor_cores = gpu && !gpu->tensor_core;
-    bool known = unused >= 0 && eligible >= 0 && !no_tensor_cores;
-    gs_ns at_stake = known ? (gs_ns)(unused * eligible * (double)in->kernel_ns) : 0;
+    gs_ns unused_ns = tensor_cores_unused_ns(in);
+    bool known = unused_ns >= 0;
+    gs_ns at_stake = known ? unused_ns : 0;
     bool fires = known && unused >= GS_TH_TC_UNUSED_SHARE &&
                  share(in, at_stake) >= GS_TH_TC_UNUSED_STEP;
     set_stake(in, f, fires ? at_stake : 0, false);
@@ -511,7 +521,7 @@ void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f)
         set_gain(in, f, tensor_core_gain(in), GS_GAIN_TENSOR_CORES);
     if (!known) {
         EVIDENCE(f, "no Tensor-Core-eligible operator with kernels%s",
-                 no_tensor_cores ? " (a GPU without Tensor Cores)" : "");
+                 gpu_without_tensor_cores(in) ? " (a GPU without Tensor Cores)" : "");
         WHY(f, "not known from this trace: the rule does not apply");
         return;
     }
