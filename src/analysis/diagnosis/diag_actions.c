@@ -23,18 +23,13 @@ static const gs_trace_facts *facts_of(const gs_diag_inputs *in)
     return &in->facts;
 }
 
-static bool training(const gs_trace_facts *c)
-{
-    return c->workload == GS_WORKLOAD_TRAINING;
-}
-
 static void say_workload(const gs_trace_facts *c, gs_strbuf *why)
 {
-    if (training(c) && c->backward_events)
+    if (gs_trace_trains(c) && c->backward_events)
         gs_strbuf_appendf(why, "%" PRIu64 " backward %s in the trace: a training step",
                           c->backward_events,
                           c->ops + c->emit_nvtx_ranges ? "operators" : "kernels");
-    else if (training(c))
+    else if (gs_trace_trains(c))
         gs_strbuf_append(why, "an optimizer step in the trace: training");
     else if (c->ops + c->emit_nvtx_ranges)
         gs_strbuf_appendf(why, "no backward operator or optimizer step among %" PRIu64
@@ -56,7 +51,7 @@ static enum verdict when_training(const gs_diag_inputs *in, gs_strbuf *why)
     if (c->workload == GS_WORKLOAD_UNKNOWN)
         return UNKNOWN;
     say_workload(c, why);
-    return training(c) ? APPLIES : DOES_NOT;
+    return gs_trace_trains(c) ? APPLIES : DOES_NOT;
 }
 
 /* Inference-only advice (CUDA graphs for decode, a static KV cache, batching requests) is never
@@ -71,7 +66,7 @@ static enum verdict when_inference(const gs_diag_inputs *in, gs_strbuf *why)
         return DOES_NOT;
     }
     say_workload(c, why);
-    return training(c) ? DOES_NOT : APPLIES;
+    return gs_trace_trains(c) ? DOES_NOT : APPLIES;
 }
 
 static enum verdict when_decode(const gs_diag_inputs *in, gs_strbuf *why)
@@ -115,7 +110,7 @@ static enum verdict parallel_is(const gs_diag_inputs *in, gs_strbuf *why, uint8_
         gs_strbuf_appendf(why, ", %" PRIu64 " %s ranges", c->ddp_ranges + c->fsdp_ranges,
                           c->ddp_ranges ? "DistributedDataParallel" : "FullyShardedDataParallel");
     char kinds[GS_PAR_NAMES_MAX];
-    gs_strbuf_appendf(why, ", %s: %s", training(c) ? "training" : "no backward pass",
+    gs_strbuf_appendf(why, ", %s: %s", gs_trace_trains(c) ? "training" : "no backward pass",
                       gs_parallel_kinds_name(c->parallel_kinds, c->collectives, kinds,
                                              sizeof kinds));
     return c->parallel_kinds & mask ? APPLIES : DOES_NOT;

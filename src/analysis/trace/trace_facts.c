@@ -107,14 +107,9 @@ static uint8_t workload_of(const gs_trace_ctx *x, const gs_trace_facts *c)
 /* Which kinds of parallelism the trace shows: each kind's test, on the counts. */
 typedef bool (*shows_fn)(const gs_trace_facts *c);
 
-static bool training(const gs_trace_facts *c)
-{
-    return c->workload == GS_WORKLOAD_TRAINING;
-}
-
 static bool shows_data(const gs_trace_facts *c)
 {
-    return c->ddp_ranges > 0 || (training(c) && c->all_reduces > 0 && !c->fsdp_ranges &&
+    return c->ddp_ranges > 0 || (gs_trace_trains(c) && c->all_reduces > 0 && !c->fsdp_ranges &&
                                  !(c->all_gathers > 0 && c->reduce_scatters > 0));
 }
 
@@ -123,7 +118,7 @@ static bool shows_data(const gs_trace_facts *c)
  * sharding reduce-scatters the pooled embeddings). */
 static bool shows_sharded(const gs_trace_facts *c)
 {
-    return c->fsdp_ranges > 0 || (training(c) && c->all_gathers > 0 && c->reduce_scatters > 0 &&
+    return c->fsdp_ranges > 0 || (gs_trace_trains(c) && c->all_gathers > 0 && c->reduce_scatters > 0 &&
                                   !c->ddp_ranges && !c->embedding_kernels);
 }
 
@@ -134,7 +129,7 @@ static bool shows_sharded(const gs_trace_facts *c)
 static bool shows_tensor(const gs_trace_facts *c)
 {
     uint64_t steps = c->profiler_steps ? c->profiler_steps : 1;
-    if (training(c))
+    if (gs_trace_trains(c))
         return c->backward_events > 0 && c->ops > 0 && c->forward_all_reduces > steps;
     return c->workload == GS_WORKLOAD_INFERENCE &&
            c->all_reduces + c->all_gathers + c->reduce_scatters > 0;

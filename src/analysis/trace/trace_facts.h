@@ -89,6 +89,12 @@ typedef struct gs_trace_facts {
     gs_ns profiler_step_ns;
 } gs_trace_facts;
 
+/* Whether the trace trains: backward work or an optimizer step. */
+static inline bool gs_trace_trains(const gs_trace_facts *c)
+{
+    return c->workload == GS_WORKLOAD_TRAINING;
+}
+
 /* Whether the trace is inference that decodes (autoregressive generation): decode steps or
  * decode attention kernels, and no backward pass. */
 static inline bool gs_trace_decodes(const gs_trace_facts *c)
