@@ -320,16 +320,26 @@ bool gs_profiler_cost_noticeable(const gs_diag_inputs *in)
            (double)in->facts.profiler_step_ns >= GS_TH_PROFILER_COST_SHARE * (double)in->step_ns;
 }
 
-/* The profiler's host time per step that the step's GPU-idle host time holds. */
-static gs_ns profiler_in_gpu_idle(const gs_diag_inputs *in)
+/* The profiler's host time per step that `host_ns` holds, noticeable or not. */
+static gs_ns profiler_in(const gs_diag_inputs *in, gs_ns host_ns)
 {
-    gs_ns idle = in->runtime_ns + in->dataloader_ns + in->cpu_exec_ns + in->other_ns;
-    return in->facts.profiler_step_ns < idle ? in->facts.profiler_step_ns : idle;
+    return in->facts.profiler_step_ns < host_ns ? in->facts.profiler_step_ns : host_ns;
+}
+
+/* The step's GPU-idle host time: runtime, DataLoader, CPU exec and other. */
+static gs_ns gpu_idle_host_ns(const gs_diag_inputs *in)
+{
+    return in->runtime_ns + in->dataloader_ns + in->cpu_exec_ns + in->other_ns;
+}
+
+gs_ns gs_profiler_within(const gs_diag_inputs *in, gs_ns host_ns)
+{
+    return gs_profiler_cost_noticeable(in) ? profiler_in(in, host_ns) : 0;
 }
 
 gs_ns gs_profiler_step_lengthening(const gs_diag_inputs *in)
 {
-    return gs_profiler_cost_noticeable(in) ? profiler_in_gpu_idle(in) : 0;
+    return gs_profiler_within(in, gpu_idle_host_ns(in));
 }
 
 static enum verdict when_profiler_heavy(const gs_diag_inputs *in, gs_strbuf *why)
@@ -337,7 +347,7 @@ static enum verdict when_profiler_heavy(const gs_diag_inputs *in, gs_strbuf *why
     const gs_trace_facts *c = facts_of(in);
     if (!c->known)
         return UNKNOWN;
-    gs_ns longer = profiler_in_gpu_idle(in);
+    gs_ns longer = profiler_in(in, gpu_idle_host_ns(in));
     gs_strbuf_appendf(why,
                       "the profiler's own host time is about %.3f ms per step (estimated), at "
                       "most %.3f ms of it in the %.3f ms step's GPU-idle time (%.0f %% of the step)",

@@ -81,13 +81,6 @@ static bool graphs_claim_host_idle(const gs_diag_inputs *in)
  * time holds, is taken off their time at stake, and the gain is what remains against the step
  * without it. The rule fires on the trace as recorded; when what remains is below its threshold,
  * the finding is kept, as a finding, saying the profiler could explain it. */
-static gs_ns profiler_part(const gs_diag_inputs *in, gs_ns idle)
-{
-    if (!gs_profiler_cost_noticeable(in))
-        return 0;
-    return in->facts.profiler_step_ns < idle ? in->facts.profiler_step_ns : idle;
-}
-
 static void set_stake_without_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns remaining,
                                        gs_ns profiler)
 {
@@ -102,7 +95,7 @@ static void set_stake_without_profiler(const gs_diag_inputs *in, gs_finding *f, 
 static void take_off_profiler(const gs_diag_inputs *in, gs_finding *f, gs_ns idle, double th,
                               gs_strbuf *evidence)
 {
-    gs_ns prof = profiler_part(in, idle);
+    gs_ns prof = gs_profiler_within(in, idle);
     if (in->facts.known)
         add_input(f, "profiler_step_ns", (double)in->facts.profiler_step_ns, GS_UNIT_NS);
     if (f->severity == GS_SEV_NONE || prof <= 0)

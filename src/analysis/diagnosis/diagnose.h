@@ -224,6 +224,10 @@ int gs_choose_actions(const gs_diag_inputs *in, gs_finding *f);
  * (GS_TH_PROFILER_COST_SHARE of the step). */
 bool gs_profiler_cost_noticeable(const gs_diag_inputs *in);
 
+/* The profiler's estimated host time per step that `host_ns` of the step's host time holds; 0 when
+ * the cost is not noticeable. */
+gs_ns gs_profiler_within(const gs_diag_inputs *in, gs_ns host_ns);
+
 /* The most the profiler's host time per step can lengthen the step: as much of it as the step's
  * GPU-idle host time holds (its runtime, DataLoader, CPU exec and other time: while the GPU is
  * busy, host time the profiler adds runs beside it). 0 when the cost is not noticeable. */
