@@ -24,16 +24,10 @@ static bool is_control(uint32_t cp)
     return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
 }
 
-/* One column per code point; an invalid byte counts as one (it is shown as U+FFFD). */
-static size_t text_width(const char *s)
-{
-    return gs_text_columns(s);
-}
-
 /* Writes s in at most `cols` columns, ending with "…" when it had to be cut. */
 static void put_text(FILE *out, const char *s, size_t cols)
 {
-    size_t width = text_width(s);
+    size_t width = gs_text_columns(s);
     size_t keep = width <= cols ? width : (cols ? cols - 1 : 0);
     size_t len = strlen(s), i = 0;
     for (size_t w = 0; w < keep; w++) {
@@ -51,7 +45,7 @@ static void put_text(FILE *out, const char *s, size_t cols)
 
 void gs_text_put_clean(FILE *out, const char *s)
 {
-    put_text(out, s, text_width(s));
+    put_text(out, s, gs_text_columns(s));
 }
 
 static void pad(FILE *out, size_t n)
@@ -68,7 +62,7 @@ size_t gs_text_width(const gs_text_style *style)
 void gs_text_put_wrapped(FILE *out, const char *s, size_t at, size_t hang, size_t width)
 {
     char *words = strdup(s);
-    if (!words || at + text_width(s) <= width) { /* out of memory: one long line, still clean */
+    if (!words || at + gs_text_columns(s) <= width) { /* out of memory: one long line, still clean */
         gs_text_put_clean(out, s);
         free(words);
         return;
@@ -79,7 +73,7 @@ void gs_text_put_wrapped(FILE *out, const char *s, size_t at, size_t hang, size_
         char *space = strchr(w, ' ');
         if (space)
             *space = '\0';
-        size_t ww = text_width(w);
+        size_t ww = gs_text_columns(w);
         if (!first && col + 1 + ww > width && col > hang) {
             putc('\n', out);
             pad(out, hang);
@@ -220,7 +214,7 @@ static void fit_text_columns(const gs_table *t, layout *l, size_t line_width)
         share = MIN_TEXT_COLUMNS;
     for (size_t k = 0; k < l->nshown; k++) {
         const gs_column *col = &t->cols[l->shown[k]];
-        size_t cap = share > text_width(col->title) ? share : text_width(col->title);
+        size_t cap = share > gs_text_columns(col->title) ? share : gs_text_columns(col->title);
         if (is_text(col) && !capped[k] && l->width[k] > cap)
             l->width[k] = cap;
     }
@@ -233,7 +227,7 @@ static size_t narrowest_line(const gs_table *t, const layout *l)
     size_t sum = 0;
     for (size_t k = 0; k < l->nshown; k++) {
         const gs_column *col = &t->cols[l->shown[k]];
-        size_t w = l->width[k], floor = text_width(col->title);
+        size_t w = l->width[k], floor = gs_text_columns(col->title);
         if (floor < MIN_TEXT_COLUMNS)
             floor = MIN_TEXT_COLUMNS;
         sum += (k ? COLUMN_GAP : 0) + (is_text(col) && w > floor ? floor : w);
@@ -252,12 +246,12 @@ static bool measure_columns(const gs_table *t, size_t line_width, bool *dropped,
             l->shown[l->nshown++] = c;
     for (size_t k = 0; k < l->nshown; k++) {
         const gs_column *col = &t->cols[l->shown[k]];
-        l->width[k] = text_width(col->title);
+        l->width[k] = gs_text_columns(col->title);
         for (size_t r = 0; r < t->nrows; r++) {
             if (col->type != GS_COL_TEXT)
                 number_formatters[col->type](&l->numbers[(r * l->nshown + k) * GS_UNIT_BUF],
                                              GS_UNIT_BUF, gs_table_cell(t, r, l->shown[k]));
-            size_t w = text_width(cell_text(t, l, r, k));
+            size_t w = gs_text_columns(cell_text(t, l, r, k));
             if (w > l->width[k])
                 l->width[k] = w;
         }
@@ -288,7 +282,7 @@ static int choose_cuts(const gs_table *t, layout *l)
         bool too_wide = false;
         for (size_t r = 0; is_text(col) && r < t->nrows; r++) {
             cells[r] = cell_text(t, l, r, k);
-            too_wide |= text_width(cells[r]) > l->width[k];
+            too_wide |= gs_text_columns(cells[r]) > l->width[k];
         }
         if (too_wide)
             l->cut[k] = gs_text_cut_unique(cells, t->nrows, l->width[k], l->cut[k]);
@@ -330,13 +324,13 @@ static void put_line(FILE *out, const gs_table *t, const layout *l, const char *
     size_t pending = 0;
     for (size_t k = 0; k < l->nshown; k++) {
         bool text = is_text(&t->cols[l->shown[k]]);
-        size_t w = text_width(cells[k]);
+        size_t w = gs_text_columns(cells[k]);
         if (w > l->width[k])
             w = l->width[k];
         pending += (k ? COLUMN_GAP : 0) + (text ? 0 : l->width[k] - w);
         if (w) {
             pad(out, pending);
-            char *cut = w < text_width(cells[k]) && l->cut
+            char *cut = w < gs_text_columns(cells[k]) && l->cut
                             ? gs_text_cut(cells[k], l->width[k], l->cut[k])
                             : NULL;
             put_text(out, cut ? cut : cells[k], l->width[k]); /* uncut: cut at the end */
