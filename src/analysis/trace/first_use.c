@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/util.h"
+#include "analysis/base/stats.h"
 
 /* One operator call: its name and input shapes (string ids) and its step. */
 typedef struct use {
@@ -94,8 +94,7 @@ static void compare(const gs_steps *steps, const bool *shape, const bool *load, 
         out->new_mean_ns = new_sum / (gs_ns)out->new_steps;
     if (!nseen)
         return;
-    qsort(seen, nseen, sizeof *seen, gs_cmp_i64);
-    out->seen_med_ns = seen[(nseen - 1) / 2];
+    out->seen_med_ns = gs_percentile_select(seen, nseen, 50); /* the lower middle value */
     for (size_t i = 1; i < steps->n; i++)
         if ((shape[i] || load[i]) && step_ns(&steps->v[i]) > out->seen_med_ns)
             out->extra_ns += step_ns(&steps->v[i]) - out->seen_med_ns;
