@@ -88,3 +88,11 @@ int gs_bootstrap_median_diff(const gs_ns *base, size_t nb, const gs_ns *next, si
     free(pcts);
     return 0;
 }
+
+int gs_compare_samples(const gs_ns *base, size_t nb, const gs_ns *next, size_t nn, gs_boot_ci *ci,
+                       gs_mw *mw)
+{
+    if (gs_bootstrap_median_diff(base, nb, next, nn, GS_BOOT_RESAMPLES, GS_BOOT_SEED, ci) != 0)
+        return -1;
+    return gs_mann_whitney(base, nb, next, nn, mw);
+}

@@ -12,9 +12,11 @@
 #ifndef GS_COMPARE_BOOTSTRAP_H
 #define GS_COMPARE_BOOTSTRAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compare/mann_whitney.h"
 #include "model/trace.h"
 
 #define GS_BOOT_RESAMPLES 2000
@@ -44,5 +46,17 @@ typedef struct gs_boot_ci {
  * too, not a rescaled one). nb, nn > 0. 0, or -1 when memory is exhausted. */
 int gs_bootstrap_median_diff(const gs_ns *base, size_t nb, const gs_ns *next, size_t nn,
                              size_t resamples, uint64_t seed, gs_boot_ci *out);
+
+/* Two samples compared as diff compares them (step times, GPU work per step): the interval with
+ * GS_BOOT_RESAMPLES and GS_BOOT_SEED, and the Mann-Whitney test beside it. nb, nn > 0. 0, or -1
+ * when memory is exhausted. */
+int gs_compare_samples(const gs_ns *base, size_t nb, const gs_ns *next, size_t nn, gs_boot_ci *ci,
+                       gs_mw *mw);
+
+/* A change is significant when its interval leaves out 0. */
+static inline bool gs_boot_ci_excludes_zero(const gs_boot_ci *ci)
+{
+    return ci->diff_lo > 0 || ci->diff_hi < 0;
+}
 
 #endif

@@ -42,13 +42,10 @@ static int compare_gpu_work(const gs_trace_ctx *const ctx[GS_SIDES],
         work[s] = gpu_work_per_step(ctx[s]->trace, steps[s], &n[s]);
     int rc = work[0] && work[1] ? 0 : -1;
     if (rc == 0)
-        rc = gs_bootstrap_median_diff(work[0], n[0], work[1], n[1], GS_BOOT_RESAMPLES,
-                                      GS_BOOT_SEED, &out->gpu_ci);
-    if (rc == 0)
-        rc = gs_mann_whitney(work[0], n[0], work[1], n[1], &out->gpu_mw);
+        rc = gs_compare_samples(work[0], n[0], work[1], n[1], &out->gpu_ci, &out->gpu_mw);
     /* A median step without GPU work on BASE gives no change in percent: nothing to rest on. */
     out->has_ci = rc == 0 && out->gpu_ci.base_med > 0;
-    out->gpu_significant = out->has_ci && (out->gpu_ci.diff_lo > 0 || out->gpu_ci.diff_hi < 0);
+    out->gpu_significant = out->has_ci && gs_boot_ci_excludes_zero(&out->gpu_ci);
     free(work[0]);
     free(work[1]);
     return rc;
@@ -63,11 +60,8 @@ int gs_collector_change_build(const gs_trace_ctx *const ctx[GS_SIDES],
         gs_trace_facts facts;
         if (gs_trace_facts_build(ctx[s], &facts, err) != 0)
             return -1;
-        size_t kept = 0;
-        for (size_t i = 0; i < steps[s]->n; i++)
-            kept += gs_step_kept(steps[s], i);
         out->collector[s] = facts.collector;
-        out->cost[s] = gs_profiler_step_cost(ctx[s]->trace, &facts, steps[s], kept);
+        out->cost[s] = gs_profiler_step_cost(ctx[s]->trace, &facts, steps[s], steps[s]->stats.n);
         /* unit costs measured on a slower host can pass the step: then all of it */
         if ((double)out->cost[s] > step_ns[s])
             out->cost[s] = (gs_ns)step_ns[s];

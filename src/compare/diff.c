@@ -52,11 +52,8 @@ static int compare_steps(gs_rank_change *rc, gs_error *error)
     int status = d[0] && d[1] ? 0 : -1;
     rc->has_ci = rc->kept[0] >= GS_DIFF_MIN_STEPS && rc->kept[1] >= GS_DIFF_MIN_STEPS;
     if (status == 0 && rc->has_ci) {
-        status = gs_bootstrap_median_diff(d[0], rc->kept[0], d[1], rc->kept[1], GS_BOOT_RESAMPLES,
-                                       GS_BOOT_SEED, &rc->ci);
-        if (status == 0)
-            status = gs_mann_whitney(d[0], rc->kept[0], d[1], rc->kept[1], &rc->mw);
-        rc->significant = status == 0 && (rc->ci.diff_lo > 0 || rc->ci.diff_hi < 0);
+        status = gs_compare_samples(d[0], rc->kept[0], d[1], rc->kept[1], &rc->ci, &rc->mw);
+        rc->significant = status == 0 && gs_boot_ci_excludes_zero(&rc->ci);
     }
     free(d[0]);
     free(d[1]);
