@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The layering rule of doc/design.md §3: each source folder includes only the folders it may.
 The rule is the table of that section, read from the page: a row per folder of src/ (analysis's
-five folders each a row), its last column the folders it may include, in backticks (`analysis`
-for all five, — for none, "anything" for no rule). Prints every include that breaks it and exits
+six folders each a row), its last column the folders it may include, in backticks (`analysis`
+for all six, — for none, "anything" for no rule). Prints every include that breaks it and exits
 1; exits 1 too, saying why, when the table cannot be read or misses a folder; exit 0 when the
 tree follows the rule."""
 import os
