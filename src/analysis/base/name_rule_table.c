@@ -135,6 +135,17 @@ const gs_name_rule gs_name_rules[] = {
     FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adam"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "sgd"),
     FLAG(OPTIMIZER_KERNEL, TOKEN, "lamb"), FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "adagrad"),
     FLAG(OPTIMIZER_KERNEL, CONTAINS_CI, "rmsprop"),
+    /* What the replay's actions change (doc/whatif.md). Pointwise kernels, which torch.compile's
+     * Inductor fuses into one: ATen's elementwise templates (aten/src/ATen/native/cuda/Loops.cuh,
+     * CUDALoops.cuh: vectorized_elementwise_kernel, unrolled_elementwise_kernel,
+     * elementwise_kernel) and Inductor's own pointwise kernels (triton_poi_). Kernels that apply
+     * one launch to a list of tensors, as the foreach and fused optimizers do
+     * (aten/src/ATen/native/cuda/MultiTensorApply.cuh; apex's multi_tensor_apply). */
+    FLAG(POINTWISE_KERNEL, CONTAINS, "elementwise_kernel"),
+    FLAG(POINTWISE_KERNEL, PREFIX, "triton_poi_"),
+    FLAG(MULTI_TENSOR_KERNEL, CONTAINS, "multi_tensor_apply"),
+    FLAG(MULTI_TENSOR_KERNEL, CONTAINS_CI, "foreach"),
+    FLAG(MULTI_TENSOR_KERNEL, CONTAINS, "fused_adam"), FLAG(MULTI_TENSOR_KERNEL, CONTAINS, "FusedAdam"),
     /* Attention kernels made for decoding, one new token per sequence against its KV cache:
      * vLLM's paged attention (csrc/attention/paged_attention_v1.cu, and ROCm's
      * paged_attention_ll4mi), FlashAttention's split-KV kernel (flash_fwd_splitkv_kernel, what

@@ -1,66 +1,386 @@
-/* STUB: replaced by the real model. Returns the measured kept steps unchanged. */
+/* The replay of a trace's kept steps (replay.h): choosing the window and the lanes, gathering the
+ * GPU ops, building and ordering the graph, then evaluating it unchanged and transformed and
+ * measuring the steps on the replayed times. */
 #include "analysis/replay/replay.h"
 
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct gs_replay {
-    gs_replay_step *steps;
-    size_t n;
-};
+#include "analysis/base/gpu_caps.h"
+#include "analysis/base/sync_calls.h"
+#include "analysis/replay/replay_build.h"
+
+#define RP_MAX_LANES 64
+
+/* Whether the call launched GPU work or blocks the host: what makes its thread a lane. */
+static bool call_matters(const gs_trace_ctx *c, const gs_api *a)
+{
+    return a->gpu != GS_NONE || gs_sync_kind_blocks(gs_sync_call_kind(c->trace, &c->names, a));
+}
+
+static int lane_find(rp_builder *b, int64_t pid, int64_t tid, bool add)
+{
+    for (size_t l = 0; l < b->nlanes; l++)
+        if (b->lanes[l].pid == pid && b->lanes[l].tid == tid)
+            return (int)l;
+    if (!add || b->nlanes == RP_MAX_LANES)
+        return -1;
+    b->lanes[b->nlanes] = (rp_lane){.id = (uint32_t)b->nlanes, .pid = pid, .tid = tid};
+    return (int)b->nlanes++;
+}
+
+/* Lane 0: the steps' thread (their ranges'), else the thread that launched most in the window;
+ * then every other thread of its process that launched or waited there. */
+static void choose_lanes(rp_builder *b)
+{
+    const gs_trace *t = b->t;
+    const gs_step *first = b->steps.v[0].step;
+    int64_t pid = 0, tid = 0;
+    if (first->range != GS_NONE) {
+        pid = t->ranges.v[first->range].pid;
+        tid = t->ranges.v[first->range].tid;
+    } else {
+        size_t best = 0;
+        for (size_t i = 0; i < t->apis.n; i++) {
+            const gs_api *a = &t->apis.v[i];
+            if (a->start < b->w0 || a->start >= b->w1 || a->gpu == GS_NONE)
+                continue;
+            size_t n = 0;
+            for (size_t j = i; j < t->apis.n && n <= best; j++)
+                n += t->apis.v[j].pid == a->pid && t->apis.v[j].tid == a->tid;
+            if (n > best) {
+                best = n;
+                pid = a->pid;
+                tid = a->tid;
+            }
+        }
+    }
+    lane_find(b, pid, tid, true);
+    for (size_t i = 0; i < t->apis.n; i++) {
+        const gs_api *a = &t->apis.v[i];
+        if (a->pid == pid && a->end > b->w0 && a->start < b->w1 && call_matters(b->c, a))
+            lane_find(b, a->pid, a->tid, true);
+    }
+    b->inputs.host_lanes = b->nlanes;
+}
+
+/* The kept step whose host range holds the launching call wholly (the TensorBoard plugin's
+ * rule, as steps.c), or -1. */
+static int32_t step_of_call(const rp_builder *b, const gs_api *a)
+{
+    for (size_t s = 0; s < b->steps.n; s++) {
+        const gs_step *st = b->steps.v[s].step;
+        if (a->start >= st->host_start && a->start < st->host_end)
+            return a->end <= st->host_end ? (int32_t)s : -1;
+    }
+    return -1;
+}
+
+/* One GPU op: launched by a call of a lane, or running in the window (then fixed in time). */
+static int add_op(rp_builder *b, uint32_t index, bool is_memop)
+{
+    const gs_trace *t = b->t;
+    gs_ns start = is_memop ? t->memops.v[index].start : t->kernels.v[index].start;
+    gs_ns end = is_memop ? t->memops.v[index].end : t->kernels.v[index].end;
+    uint32_t api = is_memop ? t->memops.v[index].api : t->kernels.v[index].api;
+    uint32_t call = api != GS_NONE && b->call_start[api] != GS_NONE ? b->call_top[api] : GS_NONE;
+    if (call == GS_NONE && (end <= b->w0 || start >= b->w1))
+        return 0;
+    rp_op *o = GS_VEC_PUSH(&b->ops);
+    if (!o)
+        return -1;
+    o->index = index;
+    o->is_memop = is_memop;
+    o->call = call;
+    o->dur = end - start;
+    o->step = call != GS_NONE && t->apis.v[api].pid == b->lanes[0].pid
+                  ? step_of_call(b, &t->apis.v[api]) : -1;
+    if (call != GS_NONE && b->call_edge[call] != GS_NONE)
+        b->edges.v[b->call_edge[call]].flags |=
+            RP_LAUNCHES | (is_memop && t->memops.v[index].kind == GS_MEMOP_HTOD ? RP_HTOD : 0);
+    return rp_point(b, start, &o->start) != 0 || rp_point(b, end, &o->end) != 0 ? -1 : 0;
+}
+
+static int add_ops(rp_builder *b)
+{
+    for (uint32_t i = 0; i < b->t->kernels.n; i++)
+        if (add_op(b, i, false) != 0)
+            return -1;
+    for (uint32_t i = 0; i < b->t->memops.n; i++)
+        if (add_op(b, i, true) != 0)
+            return -1;
+    b->inputs.gpu_ops = b->ops.n;
+    return 0;
+}
+
+/* Each top-level DataLoader fetch of the main lane gets a batch point just before its end, joined
+ * to the previous fetch's (off until the workers' action sets the time between batches). */
+static int add_batches(rp_builder *b)
+{
+    const gs_trace *t = b->t;
+    uint32_t prev = GS_NONE;
+    for (uint32_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        if (b->range_start[i] == GS_NONE || b->range_end[i] == GS_NONE ||
+            b->point_lane.v[b->range_start[i]] != 0 || r->kind == GS_RANGE_NVTX ||
+            !gs_ctx_name(b->c, r->name, GS_NAME_DATALOADER))
+            continue;
+        bool nested = false;
+        for (uint32_t p = r->parent; p != GS_NONE && !nested; p = t->ranges.v[p].parent)
+            nested = gs_ctx_name(b->c, t->ranges.v[p].name, GS_NAME_DATALOADER);
+        uint32_t v;
+        if (nested || rp_point(b, b->time.v[b->range_end[i]], &v) != 0)
+            continue;
+        if (rp_edge_add(b, b->range_start[i], v, RP_OFF, RP_BATCH, RP_IN_DATA, i) != 0 ||
+            rp_edge_add(b, v, b->range_end[i], RP_OFF, RP_BATCH, RP_IN_DATA, i) != 0 ||
+            (prev != GS_NONE && rp_edge_add(b, prev, v, RP_OFF, RP_BATCH, 0, i) != 0))
+            return -1;
+        prev = v;
+    }
+    return 0;
+}
+
+static int add_steps(rp_builder *b)
+{
+    const gs_steps *s = &b->c->steps;
+    b->w0 = INT64_MAX;
+    b->w1 = INT64_MIN;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!gs_step_kept(s, i))
+            continue;
+        rp_step *st = GS_VEC_PUSH(&b->steps);
+        if (!st)
+            return -1;
+        bool follows = i > 0 && gs_step_kept(s, i - 1);
+        *st = (rp_step){&s->v[i], GS_NONE, GS_NONE, follows ? INT64_MIN : s->v[i].start};
+        b->w0 = s->v[i].host_start < b->w0 ? s->v[i].host_start : b->w0;
+        b->w1 = s->v[i].end > b->w1 ? s->v[i].end : b->w1;
+    }
+    return 0;
+}
+
+static uint32_t *nones(size_t n)
+{
+    uint32_t *v = malloc((n ? n : 1) * sizeof *v);
+    if (v)
+        memset(v, 0xff, (n ? n : 1) * sizeof *v);
+    return v;
+}
+
+static void builder_free(rp_builder *b)
+{
+    GS_VEC_FREE(&b->time);
+    GS_VEC_FREE(&b->point_lane);
+    GS_VEC_FREE(&b->edges);
+    GS_VEC_FREE(&b->ops);
+    GS_VEC_FREE(&b->steps);
+    for (size_t l = 0; l < b->nlanes; l++)
+        free(b->lanes[l].points);
+    free(b->lanes);
+    free(b->call_start);
+    free(b->call_end);
+    free(b->call_top);
+    free(b->call_edge);
+    free(b->call_lane);
+    free(b->range_start);
+    free(b->range_end);
+    free(b->ends);
+}
+
+static int build_graph(rp_builder *b)
+{
+    const gs_trace *t = b->t;
+    b->lanes = calloc(RP_MAX_LANES, sizeof *b->lanes);
+    b->call_start = nones(t->apis.n);
+    b->call_end = nones(t->apis.n);
+    b->call_top = nones(t->apis.n);
+    b->call_edge = nones(t->apis.n);
+    b->call_lane = nones(t->apis.n);
+    b->range_start = nones(t->ranges.n);
+    b->range_end = nones(t->ranges.n);
+    if (!b->lanes || !b->call_start || !b->call_end || !b->call_top || !b->call_edge ||
+        !b->call_lane || !b->range_start || !b->range_end)
+        return -1;
+    choose_lanes(b);
+    if (rp_build_host(b) != 0 || add_ops(b) != 0 || rp_build_gpu(b) != 0 ||
+        rp_build_waits(b) != 0 || rp_build_wakes(b) != 0 || add_batches(b) != 0)
+        return -1;
+    return 0;
+}
+
+/* Moves what the builder made into the model. */
+static void take(gs_replay *m, rp_builder *b)
+{
+    m->npoints = b->time.n;
+    m->time = b->time.v;
+    b->time.v = NULL;
+    m->edges = b->edges.v;
+    m->nedges = b->edges.n;
+    b->edges.v = NULL;
+    m->ops = b->ops.v;
+    m->nops = b->ops.n;
+    b->ops.v = NULL;
+    m->steps = b->steps.v;
+    m->nsteps = b->steps.n;
+    b->steps.v = NULL;
+    m->call_edge = b->call_edge;
+    b->call_edge = NULL;
+    m->range_start = b->range_start;
+    b->range_start = NULL;
+    m->inputs = b->inputs;
+}
 
 int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **out,
                     const char **why, gs_error *err)
 {
-    (void)facts;
     *out = NULL;
     *why = NULL;
-    size_t n = 0;
+    bool launched = false;
     for (size_t i = 0; i < c->steps.n; i++)
-        n += gs_step_kept(&c->steps, i) && c->steps.v[i].gpu_ops > 0;
-    if (!n) {
+        launched = launched || (gs_step_kept(&c->steps, i) && c->steps.v[i].gpu_ops > 0);
+    if (!launched) {
         *why = "no kept step launched GPU work";
         return 0;
     }
     gs_replay *m = calloc(1, sizeof *m);
-    if (!m || !(m->steps = calloc(n, sizeof *m->steps))) {
-        free(m);
-        return gs_fail_oom(err);
+    rp_builder b = {.c = c, .t = c->trace};
+    if (!m || add_steps(&b) != 0 || build_graph(&b) != 0)
+        goto oom;
+    take(m, &b);
+    builder_free(&b);
+    m->ctx = c;
+    m->facts = *facts;
+    const gs_trace *t = c->trace;
+    if (t->devices.n) {
+        m->compute_major = t->devices.v[0].compute_major;
+        m->compute_minor = t->devices.v[0].compute_minor;
+        m->vendor = gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name));
     }
-    for (size_t i = 0; i < c->steps.n; i++)
-        if (gs_step_kept(&c->steps, i) && c->steps.v[i].gpu_ops > 0) {
-            gs_replay_step *s = &m->steps[m->n++];
-            s->number = c->steps.v[i].number;
-            s->measured_ns = s->replayed_ns = s->changed_ns = c->steps.v[i].end - c->steps.v[i].start;
-        }
+    if (rp_finish(m) != 0)
+        goto oom;
+    for (size_t i = 0; i < m->nedges; i++)
+        if (m->edges[i].kind == RP_CALL)
+            m->call_edge[m->edges[i].ref] = (uint32_t)i;
     *out = m;
     return 0;
+oom:
+    builder_free(&b);
+    gs_replay_free(m);
+    return gs_fail_oom(err);
 }
 
 void gs_replay_free(gs_replay *m)
 {
-    if (m) {
-        free(m->steps);
-        free(m);
+    if (!m)
+        return;
+    free(m->time);
+    free(m->order);
+    free(m->pos);
+    free(m->edges);
+    free(m->first_in);
+    free(m->ops);
+    free(m->steps);
+    free(m->call_edge);
+    free(m->range_start);
+    free(m);
+}
+
+/* The kept steps on the replayed times `at`, as steps.c measures them: from the host start (or
+ * the previous step's end) to the last end of the GPU work launched inside. */
+static void measure_steps(const gs_replay *m, const gs_ns *at, gs_ns *ends, gs_ns *len)
+{
+    for (size_t s = 0; s < m->nsteps; s++)
+        ends[s] = at[m->steps[s].host_end];
+    for (size_t i = 0; i < m->nops; i++)
+        if (m->ops[i].step >= 0 && at[m->ops[i].end] > ends[m->ops[i].step])
+            ends[m->ops[i].step] = at[m->ops[i].end];
+    gs_ns prev_end = INT64_MIN;
+    for (size_t s = 0; s < m->nsteps; s++) {
+        gs_ns start = at[m->steps[s].host_start];
+        gs_ns floor = m->steps[s].floor != INT64_MIN ? m->steps[s].floor : prev_end;
+        start = floor > start ? floor : start;
+        gs_ns end = ends[s] > start ? ends[s] : start;
+        len[s] = end - start;
+        prev_end = end;
     }
+}
+
+static gs_ns mean_of(const gs_replay_step *v, size_t n, size_t field)
+{
+    gs_ns sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += *(const gs_ns *)((const char *)&v[i] + field);
+    return n ? sum / (gs_ns)n : 0;
 }
 
 int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
                   gs_replay_result *out, gs_error *err)
 {
-    (void)p;
+    static const gs_replay_params defaults = {0};
     memset(out, 0, sizeof *out);
     out->actions = actions;
-    if (!(out->steps = calloc(m->n, sizeof *out->steps)))
-        return gs_fail_oom(err);
-    memcpy(out->steps, m->steps, m->n * sizeof *m->steps);
-    out->nsteps = m->n;
-    gs_ns sum = 0;
-    for (size_t i = 0; i < m->n; i++)
-        sum += m->steps[i].measured_ns;
-    out->measured_mean_ns = out->replayed_mean_ns = out->changed_mean_ns = sum / (gs_ns)m->n;
-    out->speedup = 1.0;
-    out->expected_step_ns = out->measured_mean_ns;
+    out->inputs = m->inputs;
+    size_t n = m->npoints;
+    gs_ns *at = malloc((n ? n : 1) * sizeof *at);
+    gs_ns *ends = malloc(m->nsteps * sizeof *ends), *len = malloc(m->nsteps * sizeof *len);
+    rp_edge *edges = malloc((m->nedges ? m->nedges : 1) * sizeof *edges);
+    out->steps = calloc(m->nsteps, sizeof *out->steps);
+    int rc = -1;
+    if (!at || !ends || !len || !edges || !out->steps)
+        goto done;
+    out->nsteps = m->nsteps;
+    memcpy(at, m->time, n * sizeof *at);
+    rp_evaluate(m, m->edges, at);
+    measure_steps(m, at, ends, len);
+    for (size_t s = 0; s < m->nsteps; s++) {
+        out->steps[s].number = m->steps[s].step->number;
+        out->steps[s].measured_ns = m->steps[s].step->end - m->steps[s].step->start;
+        out->steps[s].replayed_ns = out->steps[s].changed_ns = len[s];
+    }
+    memcpy(edges, m->edges, m->nedges * sizeof *edges);
+    if (rp_transform(m, actions, p ? p : &defaults, edges, out->change, err) != 0) {
+        rc = -2;
+        goto done;
+    }
+    if (actions) {
+        memcpy(at, m->time, n * sizeof *at);
+        rp_evaluate(m, edges, at);
+        measure_steps(m, at, ends, len);
+        for (size_t s = 0; s < m->nsteps; s++)
+            out->steps[s].changed_ns = len[s];
+    }
+    for (int a = 0; a < GS_REPLAY__COUNT; a++) {
+        gs_replay_change *c = &out->change[a];
+        gs_ns k = (gs_ns)(m->nsteps ? m->nsteps : 1);
+        c->host_before /= k;
+        c->host_after /= k;
+        c->gpu_before /= k;
+        c->gpu_after /= k;
+    }
+    out->measured_mean_ns = mean_of(out->steps, m->nsteps, offsetof(gs_replay_step, measured_ns));
+    out->replayed_mean_ns = mean_of(out->steps, m->nsteps, offsetof(gs_replay_step, replayed_ns));
+    out->changed_mean_ns = mean_of(out->steps, m->nsteps, offsetof(gs_replay_step, changed_ns));
+    out->error = out->measured_mean_ns
+                     ? (double)out->replayed_mean_ns / (double)out->measured_mean_ns - 1.0 : 0.0;
+    out->speedup = out->changed_mean_ns
+                       ? (double)out->replayed_mean_ns / (double)out->changed_mean_ns : 1.0;
+    out->expected_step_ns = out->replayed_mean_ns
+                                ? (gs_ns)llround((double)out->measured_mean_ns *
+                                                 (double)out->changed_mean_ns /
+                                                 (double)out->replayed_mean_ns)
+                                : out->measured_mean_ns;
+    rc = 0;
+done:
+    free(at);
+    free(ends);
+    free(len);
+    free(edges);
+    if (rc != 0) {
+        gs_replay_result_free(out);
+        return rc == -1 ? gs_fail_oom(err) : -1;
+    }
     return 0;
 }
 

@@ -238,7 +238,7 @@ static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error 
 /* ---- the profiler's own cost ---------------------------------------------------------------- */
 
 /* The unit cost of a range of the profiler's, 0 for a range it did not add. */
-static gs_ns range_unit_cost(const gs_trace_facts *c, const gs_range *r)
+gs_ns gs_profiler_range_cost(const gs_trace_facts *c, const gs_range *r)
 {
     switch ((enum gs_range_kind)r->kind) {
     case GS_RANGE_OP:
@@ -266,12 +266,17 @@ static bool counted(const gs_steps *steps, gs_ns ts)
     return s >= 0 && gs_step_kept(steps, (size_t)s);
 }
 
-/* The cost of one traced GPU activity, at most its launch call: CUPTI's work is inside it. */
-static gs_ns launch_cost(const gs_trace *t, uint32_t api)
+gs_ns gs_profiler_activity_cost(const gs_trace_facts *c, gs_ns call_ns)
 {
-    if (api == GS_NONE || api >= t->apis.n)
-        return GS_COST_CUDA_ACTIVITY_NS;
-    return at_most(GS_COST_CUDA_ACTIVITY_NS, t->apis.v[api].end - t->apis.v[api].start);
+    if (c->collector != GS_COLLECTOR_TORCH_PROFILER && c->collector != GS_COLLECTOR_GPUSCOPE_RUN)
+        return 0;
+    return call_ns < 0 ? GS_COST_CUDA_ACTIVITY_NS : at_most(GS_COST_CUDA_ACTIVITY_NS, call_ns);
+}
+
+static gs_ns launch_cost(const gs_trace *t, const gs_trace_facts *c, uint32_t api)
+{
+    bool known = api != GS_NONE && api < t->apis.n;
+    return gs_profiler_activity_cost(c, known ? t->apis.v[api].end - t->apis.v[api].start : -1);
 }
 
 /* Each recorded event at its unit cost; a traced GPU activity at most its launch call's duration,
@@ -282,7 +287,7 @@ static gs_ns estimate_cost(const gs_trace *t, const gs_trace_facts *c, const gs_
     gs_ns ns = 0;
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
-        gs_ns unit = range_unit_cost(c, r);
+        gs_ns unit = gs_profiler_range_cost(c, r);
         if (unit && counted(steps, r->start))
             ns += unit;
     }
@@ -290,10 +295,10 @@ static gs_ns estimate_cost(const gs_trace *t, const gs_trace_facts *c, const gs_
         return ns;
     for (size_t i = 0; i < t->kernels.n; i++)
         if (counted(steps, t->kernels.v[i].start))
-            ns += launch_cost(t, t->kernels.v[i].api);
+            ns += launch_cost(t, c, t->kernels.v[i].api);
     for (size_t i = 0; i < t->memops.n; i++)
         if (counted(steps, t->memops.v[i].start))
-            ns += launch_cost(t, t->memops.v[i].api);
+            ns += launch_cost(t, c, t->memops.v[i].api);
     return ns;
 }
 

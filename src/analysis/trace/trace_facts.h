@@ -110,6 +110,12 @@ int gs_trace_facts_build(const gs_trace_ctx *c, gs_trace_facts *out, gs_error *e
 gs_ns gs_profiler_step_cost(const gs_trace *t, const gs_trace_facts *c, const gs_steps *steps,
                             size_t nkept);
 
+/* The profiler's estimated host cost of recording range r, and of tracing one GPU activity whose
+ * launch call lasted call_ns (-1: unknown), at the unit costs above; 0 for what the trace's
+ * collector does not record at a cost. */
+gs_ns gs_profiler_range_cost(const gs_trace_facts *c, const gs_range *r);
+gs_ns gs_profiler_activity_cost(const gs_trace_facts *c, gs_ns call_ns);
+
 const char *gs_collector_name(uint8_t collector);    /* "torch.profiler", "gpuscope run", ... */
 enum { GS_PAR_NAMES_MAX = 256 }; /* room for every kind's name, joined */
 

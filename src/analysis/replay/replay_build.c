@@ -1,0 +1,486 @@
+/* Building the replay's graph from a trace context (replay.h says what the graph holds): host
+ * lanes from each launching thread's operators and calls, GPU lanes from each stream's ops, and
+ * the edges between them, each with the measured gap when it decided its point's time and the
+ * physical least otherwise. */
+#include "analysis/replay/replay_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/base/stats.h"
+#include "analysis/base/sync_calls.h"
+#include "analysis/replay/replay_build.h"
+
+/* Launch latency and stream gap when the trace shows none to measure them by: about what a
+ * kernel launch takes to reach an idle GPU, and two kernels' gap on a busy stream, on current
+ * NVIDIA GPUs (NVIDIA's CUDA Graphs post, 2019: ~2-3 us per launch; the gaps seen on H100). */
+#define RP_DEFAULT_LAUNCH_NS 4000
+#define RP_DEFAULT_STREAM_GAP_NS 1000
+/* A segment this long where a thread ran no operator is taken as a wait for another thread when
+ * the other thread ran in it (autograd's backward thread, the main thread waiting for it). */
+#define RP_IDLE_MIN_NS 10000
+/* A GPU op that started this much later than its launch and its stream allowed waited for
+ * another stream (an event, a collective's stream), when an op of another stream ended then. */
+#define RP_STREAM_WAIT_MIN_NS 5000
+
+enum item_type { ITEM_RANGE, ITEM_API, ITEM_MARK };
+
+typedef struct lane_item {
+    gs_ns start, end;
+    uint32_t idx; /* range, API call, or kept step (marks: 2 * step + is_end) */
+    uint8_t type;
+} lane_item;
+
+static int item_cmp(const void *pa, const void *pb)
+{
+    const lane_item *a = pa, *b = pb;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->end != b->end)
+        return a->end > b->end ? -1 : 1;
+    if (a->type != b->type)
+        return a->type - b->type;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* What encloses the sweep's current time on a lane. */
+typedef struct lane_state {
+    uint32_t open[RP_MAX_DEPTH]; /* items (index into the lane's items) */
+    size_t depth;
+    uint32_t inner_op; /* innermost operator range, GS_NONE */
+    uint32_t top_api;  /* the open top-level call, GS_NONE */
+} lane_state;
+
+static uint8_t state_flags(const rp_builder *b, const lane_item *items, const lane_state *s)
+{
+    uint8_t f = 0;
+    for (size_t i = 0; i < s->depth; i++) {
+        const lane_item *it = &items[s->open[i]];
+        if (it->type != ITEM_RANGE)
+            continue;
+        const gs_range *r = &b->t->ranges.v[it->idx];
+        if (r->kind == GS_RANGE_OP)
+            f |= RP_IN_OP;
+        if (r->kind != GS_RANGE_NVTX && gs_ctx_name(b->c, r->name, GS_NAME_DATALOADER))
+            f |= RP_IN_DATA;
+        if (gs_ctx_name(b->c, r->name, GS_NAME_OPTIMIZER_OP))
+            f |= RP_IN_OPT;
+        if (gs_ctx_name(b->c, r->name, GS_NAME_COMPILED_RANGE))
+            f |= RP_IN_COMPILED;
+    }
+    return f;
+}
+
+static uint32_t inner_op(const rp_builder *b, const lane_item *items, const lane_state *s)
+{
+    for (size_t i = s->depth; i-- > 0;) {
+        const lane_item *it = &items[s->open[i]];
+        if (it->type == ITEM_RANGE && b->t->ranges.v[it->idx].kind == GS_RANGE_OP)
+            return it->idx;
+    }
+    return GS_NONE;
+}
+
+/* Emits one point of the lane at time ts (clipped to the lane's last), joined to the previous
+ * point by a segment, or by the call's edge when the previous point is the open call's start. */
+static int emit(rp_builder *b, rp_lane *lane, const lane_item *items, const lane_state *s,
+                gs_ns ts, uint32_t *out)
+{
+    if (lane->npoints && ts < b->time.v[lane->last]) {
+        ts = b->time.v[lane->last];
+        b->inputs.clipped++;
+    }
+    uint32_t p;
+    if (rp_point(b, ts, &p) != 0)
+        return -1;
+    if (lane->npoints) {
+        bool call = s->top_api != GS_NONE && b->call_start[s->top_api] == lane->last;
+        uint8_t kind = call ? RP_CALL : RP_SEGMENT;
+        uint32_t ref = call ? s->top_api : inner_op(b, items, s);
+        if (rp_edge_add(b, lane->last, p, ts - b->time.v[lane->last], kind, state_flags(b, items, s),
+                        ref) != 0)
+            return -1;
+        if (call)
+            b->call_edge[s->top_api] = (uint32_t)(b->edges.n - 1);
+        else
+            b->inputs.host_segments++;
+    }
+    if (rp_lane_point(b, lane, p) != 0)
+        return -1;
+    *out = p;
+    return 0;
+}
+
+static int close_top(rp_builder *b, rp_lane *lane, const lane_item *items, lane_state *s)
+{
+    const lane_item *it = &items[s->open[s->depth - 1]];
+    gs_ns end = it->end;
+    if (s->depth > 1 && items[s->open[s->depth - 2]].end < end)
+        end = items[s->open[s->depth - 2]].end; /* broken nesting: the child ends with its parent */
+    uint32_t p;
+    if (emit(b, lane, items, s, end, &p) != 0)
+        return -1;
+    if (it->type == ITEM_API) {
+        b->call_end[it->idx] = p;
+        s->top_api = GS_NONE;
+    } else if (b->range_end) {
+        b->range_end[it->idx] = p;
+    }
+    s->depth--;
+    return 0;
+}
+
+/* The lane's points in time order, from its items: a sweep keeping the open ones on a stack. */
+static int sweep_lane(rp_builder *b, rp_lane *lane, lane_item *items, size_t n)
+{
+    qsort(items, n, sizeof *items, item_cmp);
+    lane_state s = {.inner_op = GS_NONE, .top_api = GS_NONE};
+    for (size_t i = 0; i < n; i++) {
+        const lane_item *it = &items[i];
+        while (s.depth && items[s.open[s.depth - 1]].end <= it->start)
+            if (close_top(b, lane, items, &s) != 0)
+                return -1;
+        if (it->type == ITEM_API && s.top_api != GS_NONE) {
+            b->call_top[it->idx] = s.top_api; /* a call inside a call: the outer one stands */
+            continue;
+        }
+        uint32_t p;
+        if (emit(b, lane, items, &s, it->start, &p) != 0)
+            return -1;
+        if (it->type == ITEM_MARK) {
+            rp_step *st = &b->steps.v[it->idx / 2];
+            *(it->idx % 2 ? &st->host_end : &st->host_start) = p;
+            continue;
+        }
+        if (it->type == ITEM_API) {
+            b->call_start[it->idx] = p;
+            b->call_top[it->idx] = it->idx;
+            b->call_lane[it->idx] = lane->id;
+            s.top_api = it->idx;
+            b->inputs.host_calls++;
+        } else if (b->range_start) {
+            b->range_start[it->idx] = p;
+        }
+        if (s.depth == RP_MAX_DEPTH) { /* deeper than any real stack: the item is left out */
+            b->inputs.clipped++;
+            if (it->type == ITEM_API)
+                s.top_api = GS_NONE;
+            continue;
+        }
+        s.open[s.depth++] = (uint32_t)i;
+    }
+    while (s.depth)
+        if (close_top(b, lane, items, &s) != 0)
+            return -1;
+    return 0;
+}
+
+/* Every lane's items: its operators, annotations and calls that overlap the window, and on the
+ * main lane the kept steps' host starts and ends. */
+int rp_build_host(rp_builder *b)
+{
+    const gs_trace *t = b->t;
+    GS_VEC(lane_item) items = {0};
+    int rc = 0;
+    for (size_t l = 0; l < b->nlanes && rc == 0; l++) {
+        rp_lane *lane = &b->lanes[l];
+        items.n = 0;
+        for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
+            const gs_range *r = &t->ranges.v[i];
+            if (gs_range_in_op_tree(r) && r->pid == lane->pid && r->tid == lane->tid &&
+                r->end > b->w0 && r->start < b->w1) {
+                lane_item *it = GS_VEC_PUSH(&items);
+                if (!it)
+                    rc = -1;
+                else
+                    *it = (lane_item){r->start, r->end, (uint32_t)i, ITEM_RANGE};
+            }
+        }
+        for (size_t i = 0; i < t->apis.n && rc == 0; i++) {
+            const gs_api *a = &t->apis.v[i];
+            if (a->pid == lane->pid && a->tid == lane->tid && a->end > b->w0 && a->start < b->w1) {
+                lane_item *it = GS_VEC_PUSH(&items);
+                if (!it)
+                    rc = -1;
+                else
+                    *it = (lane_item){a->start, a->end, (uint32_t)i, ITEM_API};
+            }
+        }
+        for (size_t s = 0; l == 0 && s < b->steps.n && rc == 0; s++) {
+            const gs_step *st = b->steps.v[s].step;
+            for (int end = 0; end < 2 && rc == 0; end++) {
+                gs_ns ts = end ? st->host_end : st->host_start;
+                lane_item *it = GS_VEC_PUSH(&items);
+                if (!it)
+                    rc = -1;
+                else
+                    *it = (lane_item){ts, ts, (uint32_t)(2 * s + (size_t)end), ITEM_MARK};
+            }
+        }
+        if (rc == 0)
+            rc = sweep_lane(b, lane, items.v, items.n);
+    }
+    GS_VEC_FREE(&items);
+    return rc;
+}
+
+/* ---- GPU lanes ------------------------------------------------------------------------------ */
+
+/* Sort keys: ops by stream then start, and by end. */
+typedef struct op_key {
+    int32_t device, stream;
+    gs_ns ts;
+    uint32_t id;
+} op_key;
+
+static int op_key_cmp(const void *pa, const void *pb)
+{
+    const op_key *a = pa, *b = pb;
+    if (a->device != b->device)
+        return a->device < b->device ? -1 : 1;
+    if (a->stream != b->stream)
+        return a->stream < b->stream ? -1 : 1;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The ops' ids ordered by key: by stream and start (by_stream), or by end alone. */
+static int sort_ops(const rp_builder *b, bool by_stream, uint32_t *out)
+{
+    size_t n = b->ops.n;
+    op_key *k = malloc((n ? n : 1) * sizeof *k);
+    if (!k)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const rp_op *o = &b->ops.v[i];
+        k[i] = by_stream ? (op_key){rp_op_device(b, o), rp_op_stream(b, o), b->time.v[o->start],
+                                    (uint32_t)i}
+                         : (op_key){0, 0, b->time.v[o->end], (uint32_t)i};
+    }
+    qsort(k, n, sizeof *k, op_key_cmp);
+    for (size_t i = 0; i < n; i++)
+        out[i] = k[i].id;
+    free(k);
+    return 0;
+}
+
+/* The op whose end is the latest at or before `ts`, on `device` but not `stream` (stream -1: any),
+ * and no earlier than `floor`, launched no later than `launched_by`; GS_NONE when none. */
+static uint32_t latest_end(const rp_builder *b, gs_ns ts, gs_ns floor, int32_t device,
+                           int32_t stream, gs_ns launched_by)
+{
+    size_t lo = 0, hi = b->nends;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->time.v[b->ops.v[b->ends[mid]].end] <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo, looked = 0; k-- > 0 && looked < 64; looked++) {
+        const rp_op *o = &b->ops.v[b->ends[k]];
+        if (b->time.v[o->end] < floor)
+            break;
+        if ((device >= 0 && rp_op_device(b, o) != device) ||
+            (stream >= 0 && rp_op_stream(b, o) == stream))
+            continue;
+        if (o->call != GS_NONE && b->t->apis.v[o->call].start > launched_by)
+            continue;
+        return b->ends[k];
+    }
+    return GS_NONE;
+}
+
+/* The least gaps: the 10th percentile of the gaps that decided a start. */
+static void least_gaps(rp_builder *b, const uint32_t *by_stream)
+{
+    GS_VEC(gs_ns) launch = {0}, stream = {0};
+    bool oom = false;
+    for (size_t i = 0; i < b->ops.n && !oom; i++) {
+        const rp_op *o = &b->ops.v[by_stream[i]];
+        const rp_op *prev = i && rp_same_stream(b, &b->ops.v[by_stream[i - 1]], o)
+                                ? &b->ops.v[by_stream[i - 1]] : NULL;
+        gs_ns s = b->time.v[o->start];
+        gs_ns tc = o->call != GS_NONE ? b->time.v[b->call_start[o->call]] : INT64_MIN;
+        gs_ns tp = prev ? b->time.v[prev->end] : INT64_MIN;
+        gs_ns *g = NULL;
+        if (tc != INT64_MIN && tc >= tp && s >= tc)
+            g = GS_VEC_PUSH(&launch), g ? *g = s - tc : 0;
+        else if (tp != INT64_MIN && tp > tc && s >= tp)
+            g = GS_VEC_PUSH(&stream), g ? *g = s - tp : 0;
+        else
+            continue;
+        oom = g == NULL;
+    }
+    b->inputs.launch_latency_ns = launch.n && !oom ? gs_percentile_select(launch.v, launch.n, 0.1)
+                                                   : RP_DEFAULT_LAUNCH_NS;
+    b->inputs.stream_gap_ns = stream.n && !oom ? gs_percentile_select(stream.v, stream.n, 0.1)
+                                               : RP_DEFAULT_STREAM_GAP_NS;
+    GS_VEC_FREE(&launch);
+    GS_VEC_FREE(&stream);
+}
+
+static gs_ns at_most(gs_ns v, gs_ns cap)
+{
+    return v < cap ? v : cap;
+}
+
+/* The edges into one op's start: its launch, its stream, a wait on another stream; the one that
+ * decided the measured start keeps the measured gap, the others their least. */
+static int start_edges(rp_builder *b, uint32_t i, const rp_op *prev)
+{
+    const rp_op *o = &b->ops.v[i];
+    gs_ns s = b->time.v[o->start];
+    uint32_t cp = o->call != GS_NONE ? b->call_start[o->call] : GS_NONE;
+    gs_ns tc = cp != GS_NONE ? b->time.v[cp] : INT64_MIN;
+    gs_ns tp = prev ? b->time.v[prev->end] : INT64_MIN;
+    gs_ns ready = tc > tp ? tc : tp;
+    uint32_t other = GS_NONE;
+    if (ready != INT64_MIN && s - ready > RP_STREAM_WAIT_MIN_NS)
+        other = latest_end(b, s, ready, rp_op_device(b, o), rp_op_stream(b, o), s);
+    bool by_other = other != GS_NONE;
+    if (cp != GS_NONE) {
+        bool binding = !by_other && tc >= tp;
+        gs_ns lag = binding ? s - tc : at_most(s - tc, b->inputs.launch_latency_ns);
+        if (rp_edge_add(b, cp, o->start, lag, RP_LAUNCH, 0, i) != 0)
+            return -1;
+    }
+    if (prev) {
+        bool binding = !by_other && tp > tc;
+        gs_ns lag = binding ? s - tp : at_most(s - tp, b->inputs.stream_gap_ns);
+        if (rp_edge_add(b, prev->end, o->start, lag, RP_STREAM, 0, i) != 0)
+            return -1;
+    }
+    if (by_other) {
+        const rp_op *w = &b->ops.v[other];
+        if (rp_edge_add(b, w->end, o->start, s - b->time.v[w->end], RP_XSTREAM, 0, i) != 0)
+            return -1;
+        b->inputs.stream_waits++;
+    }
+    return 0;
+}
+
+/* The ops' edges: durations, launches, stream order, waits between streams; and the index of
+ * their ends that blocking calls look up. */
+int rp_build_gpu(rp_builder *b)
+{
+    size_t n = b->ops.n;
+    uint32_t *by_stream = malloc((n ? n : 1) * sizeof *by_stream);
+    b->ends = malloc((n ? n : 1) * sizeof *b->ends);
+    if (!by_stream || !b->ends) {
+        free(by_stream);
+        return -1;
+    }
+    b->nends = n;
+    if (sort_ops(b, true, by_stream) != 0 || sort_ops(b, false, b->ends) != 0) {
+        free(by_stream);
+        return -1;
+    }
+    least_gaps(b, by_stream);
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        uint32_t i = by_stream[k];
+        rp_op *o = &b->ops.v[i];
+        const rp_op *prev = NULL;
+        if (k && rp_same_stream(b, &b->ops.v[by_stream[k - 1]], o)) {
+            prev = &b->ops.v[by_stream[k - 1]];
+            if (b->time.v[prev->end] > b->time.v[o->start])
+                prev = NULL; /* overlapping on one stream: the clocks disagree; no order kept */
+        } else {
+            b->inputs.gpu_lanes++;
+        }
+        rc = rp_edge_add(b, o->start, o->end, o->dur, RP_GPU, 0, i);
+        if (rc == 0)
+            rc = start_edges(b, i, prev);
+    }
+    free(by_stream);
+    return rc;
+}
+
+/* ---- waits ---------------------------------------------------------------------------------- */
+
+/* Each blocking call waits for the GPU op that ended last before it returned among those
+ * launched before: the call then ends at the latest of its own cost and that op's end plus the
+ * measured tail. */
+int rp_build_waits(rp_builder *b)
+{
+    const gs_trace *t = b->t;
+    for (size_t a = 0; a < t->apis.n; a++) {
+        if (b->call_start[a] == GS_NONE || b->call_top[a] != a || b->call_end[a] == GS_NONE)
+            continue;
+        int kind = gs_sync_call_kind(t, &b->c->names, &t->apis.v[a]);
+        if (!gs_sync_kind_blocks(kind))
+            continue;
+        rp_edge *call = &b->edges.v[b->call_edge[a]];
+        call->flags |= RP_BLOCKS;
+        gs_ns cs = b->time.v[b->call_start[a]], ce = b->time.v[b->call_end[a]];
+        uint32_t w = latest_end(b, ce, cs, -1, -1, ce);
+        if (w == GS_NONE)
+            continue;
+        gs_ns tail = ce - b->time.v[b->ops.v[w].end];
+        call->lag = at_most(call->lag, tail);
+        if (rp_edge_add(b, b->ops.v[w].end, b->call_end[a], tail, RP_WAIT, 0, (uint32_t)a) != 0)
+            return -1;
+        b->inputs.blocking_waits++;
+    }
+    return 0;
+}
+
+/* The last point of `lane` in (from, to]; GS_NONE when none. */
+static uint32_t last_point_in(const rp_builder *b, const rp_lane *lane, gs_ns from, gs_ns to,
+                              bool first)
+{
+    size_t lo = 0, hi = lane->npoints;
+    while (lo < hi) { /* the first point after `to` */
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->time.v[lane->points[mid]] <= to)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || b->time.v[lane->points[lo - 1]] <= from)
+        return GS_NONE;
+    if (!first)
+        return lane->points[lo - 1];
+    size_t f = lo - 1;
+    while (f > 0 && b->time.v[lane->points[f - 1]] > from)
+        f--;
+    return lane->points[f];
+}
+
+/* A thread idle for a while (no operator) while another thread ran waited for it: the main
+ * thread for autograd's backward thread, a worker thread for the main thread's hand-off. */
+int rp_build_wakes(rp_builder *b)
+{
+    size_t nedges = b->edges.n;
+    for (size_t e = 0; e < nedges; e++) {
+        rp_edge *seg = &b->edges.v[e];
+        if (seg->kind != RP_SEGMENT || (seg->flags & RP_IN_OP) || seg->lag < RP_IDLE_MIN_NS)
+            continue;
+        gs_ns from = b->time.v[seg->from], to = b->time.v[seg->to];
+        uint32_t lane = b->point_lane.v[seg->from];
+        uint32_t first = GS_NONE, last = GS_NONE;
+        for (size_t l = 0; l < b->nlanes; l++) {
+            if (l == lane || (lane != 0 && l != 0))
+                continue; /* the main lane waits for any, the others for the main lane */
+            uint32_t f = last_point_in(b, &b->lanes[l], from, to - 1, true);
+            uint32_t z = last_point_in(b, &b->lanes[l], from, to - 1, false);
+            if (f == GS_NONE)
+                continue;
+            if (first == GS_NONE || b->time.v[f] < b->time.v[first])
+                first = f;
+            if (last == GS_NONE || b->time.v[z] > b->time.v[last])
+                last = z;
+        }
+        if (last == GS_NONE)
+            continue;
+        gs_ns own = lane == 0 ? (b->time.v[first] - from) + (to - b->time.v[last]) : 0;
+        b->edges.v[e].lag = own;
+        b->edges.v[e].flags |= RP_IDLE;
+        if (rp_edge_add(b, last, b->edges.v[e].to, to - b->time.v[last], RP_WAKE, 0, GS_NONE) != 0)
+            return -1;
+        b->inputs.thread_waits++;
+    }
+    return 0;
+}

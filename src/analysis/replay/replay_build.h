@@ -1,0 +1,66 @@
+/* The state of building a replay graph (replay_build.c, replay.c): the points and edges so far,
+ * the host lanes, and where each call, range and op landed. Private to this folder. */
+#ifndef GS_ANALYSIS_REPLAY_BUILD_H
+#define GS_ANALYSIS_REPLAY_BUILD_H
+
+#include "analysis/replay/replay_model.h"
+#include "common/vec.h"
+
+#define RP_MAX_DEPTH 256 /* open ranges and calls on one thread */
+
+/* A host thread that launched or waited for GPU work in the window; lane 0 is the main one (the
+ * steps' thread). */
+typedef struct rp_lane {
+    uint32_t id;
+    int64_t pid, tid;
+    uint32_t *points; /* in time order */
+    size_t npoints, cap;
+    uint32_t last;
+} rp_lane;
+
+typedef struct rp_builder {
+    const gs_trace_ctx *c;
+    const gs_trace *t;
+    gs_ns w0, w1; /* the window: the kept steps, host start to end */
+    GS_VEC(gs_ns) time;
+    GS_VEC(uint32_t) point_lane; /* the host lane of a point, GS_NONE for the others */
+    GS_VEC(rp_edge) edges;
+    GS_VEC(rp_op) ops;
+    GS_VEC(rp_step) steps;
+    rp_lane *lanes;
+    size_t nlanes;
+    /* Per API call of the trace (GS_NONE when not in the graph): its points, the top-level call
+     * standing for it, the edge of its duration, its lane. */
+    uint32_t *call_start, *call_end, *call_top, *call_edge, *call_lane;
+    uint32_t *range_start, *range_end; /* per range of the trace */
+    uint32_t *ends; /* ops by end time */
+    size_t nends;
+    gs_replay_inputs inputs;
+} rp_builder;
+
+int rp_point(rp_builder *b, gs_ns ts, uint32_t *out);
+int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t kind,
+                uint8_t flags, uint32_t ref);
+int rp_lane_point(rp_builder *b, rp_lane *lane, uint32_t p);
+
+int rp_build_host(rp_builder *b);
+int rp_build_gpu(rp_builder *b);
+int rp_build_waits(rp_builder *b);
+int rp_build_wakes(rp_builder *b);
+
+static inline int32_t rp_op_device(const rp_builder *b, const rp_op *o)
+{
+    return o->is_memop ? b->t->memops.v[o->index].device : b->t->kernels.v[o->index].device;
+}
+
+static inline int32_t rp_op_stream(const rp_builder *b, const rp_op *o)
+{
+    return o->is_memop ? b->t->memops.v[o->index].stream : b->t->kernels.v[o->index].stream;
+}
+
+static inline bool rp_same_stream(const rp_builder *b, const rp_op *x, const rp_op *y)
+{
+    return rp_op_device(b, x) == rp_op_device(b, y) && rp_op_stream(b, x) == rp_op_stream(b, y);
+}
+
+#endif

@@ -1,0 +1,188 @@
+/* The graph's storage: adding points and edges while building, then ordering the points so that
+ * every edge goes forward (by time, and by dependency where times tie) and grouping each point's
+ * in-edges, which is all the evaluation needs. */
+#include "analysis/replay/replay_build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rp_point(rp_builder *b, gs_ns ts, uint32_t *out)
+{
+    gs_ns *t = GS_VEC_PUSH(&b->time);
+    uint32_t *l = GS_VEC_PUSH(&b->point_lane);
+    if (!t || !l)
+        return -1;
+    *t = ts;
+    *l = GS_NONE;
+    *out = (uint32_t)(b->time.n - 1);
+    return 0;
+}
+
+int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t kind,
+                uint8_t flags, uint32_t ref)
+{
+    rp_edge *e = GS_VEC_PUSH(&b->edges);
+    if (!e)
+        return -1;
+    if (lag < 0 && lag != RP_OFF) {
+        lag = 0; /* the trace's times contradict the dependency */
+        b->inputs.clipped++;
+    }
+    *e = (rp_edge){.from = from, .to = to, .lag = lag, .kind = kind, .flags = flags, .ref = ref};
+    return 0;
+}
+
+int rp_lane_point(rp_builder *b, rp_lane *lane, uint32_t p)
+{
+    if (lane->npoints == lane->cap) {
+        size_t cap = lane->cap ? 2 * lane->cap : 64;
+        uint32_t *v = realloc(lane->points, cap * sizeof *v);
+        if (!v)
+            return -1;
+        lane->points = v;
+        lane->cap = cap;
+    }
+    lane->points[lane->npoints++] = p;
+    lane->last = p;
+    b->point_lane.v[p] = lane->id;
+    return 0;
+}
+
+/* A min-heap of points by (time, id): Kahn's order takes the earliest ready point first. */
+typedef struct heap {
+    uint32_t *v;
+    size_t n;
+    const gs_ns *time;
+} heap;
+
+static bool before(const heap *h, uint32_t a, uint32_t b)
+{
+    return h->time[a] != h->time[b] ? h->time[a] < h->time[b] : a < b;
+}
+
+static void heap_push(heap *h, uint32_t p)
+{
+    size_t i = h->n++;
+    while (i > 0 && before(h, p, h->v[(i - 1) / 2])) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = p;
+}
+
+static uint32_t heap_pop(heap *h)
+{
+    uint32_t top = h->v[0], last = h->v[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && before(h, h->v[c + 1], h->v[c]))
+            c++;
+        if (!before(h, h->v[c], last))
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n)
+        h->v[i] = last;
+    return top;
+}
+
+/* Kahn's algorithm; points left in a cycle (times that tie both ways) follow in time order. */
+static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t *out_to)
+{
+    size_t n = m->npoints;
+    uint32_t *indeg = calloc(n ? n : 1, sizeof *indeg);
+    heap h = {malloc((n ? n : 1) * sizeof *h.v), 0, m->time};
+    if (!indeg || !h.v) {
+        free(indeg);
+        free(h.v);
+        return -1;
+    }
+    for (size_t e = 0; e < m->nedges; e++)
+        indeg[m->edges[e].to]++;
+    for (uint32_t p = 0; p < n; p++)
+        if (!indeg[p])
+            heap_push(&h, p);
+    size_t k = 0;
+    while (k < n) {
+        if (!h.n) { /* a cycle: release its earliest point */
+            uint32_t best = GS_NONE;
+            for (uint32_t p = 0; p < n; p++)
+                if (indeg[p] && (best == GS_NONE || before(&h, p, best)))
+                    best = p;
+            indeg[best] = 0;
+            heap_push(&h, best);
+            m->inputs.clipped++;
+        }
+        uint32_t p = heap_pop(&h);
+        m->pos[p] = (uint32_t)k;
+        m->order[k++] = p;
+        for (uint32_t i = out_first[p]; i < out_first[p + 1]; i++)
+            if (indeg[out_to[i]] && --indeg[out_to[i]] == 0)
+                heap_push(&h, out_to[i]);
+    }
+    free(indeg);
+    free(h.v);
+    return 0;
+}
+
+/* Groups edges by the point they end at (counting sort), and by the point they leave from for
+ * the ordering. */
+int rp_finish(gs_replay *m)
+{
+    size_t n = m->npoints, ne = m->nedges;
+    uint32_t *out_first = calloc(n + 1, sizeof *out_first);
+    uint32_t *out_to = malloc((ne ? ne : 1) * sizeof *out_to);
+    rp_edge *sorted = malloc((ne ? ne : 1) * sizeof *sorted);
+    m->first_in = calloc(n + 1, sizeof *m->first_in);
+    m->order = malloc((n ? n : 1) * sizeof *m->order);
+    m->pos = malloc((n ? n : 1) * sizeof *m->pos);
+    int rc = -1;
+    if (!out_first || !out_to || !sorted || !m->first_in || !m->order || !m->pos)
+        goto done;
+    for (size_t e = 0; e < ne; e++) {
+        out_first[m->edges[e].from + 1]++;
+        m->first_in[m->edges[e].to + 1]++;
+    }
+    for (size_t p = 0; p < n; p++) {
+        out_first[p + 1] += out_first[p];
+        m->first_in[p + 1] += m->first_in[p];
+    }
+    uint32_t *fill = calloc(n + 1, sizeof *fill);
+    if (!fill)
+        goto done;
+    memcpy(fill, out_first, (n + 1) * sizeof *fill);
+    for (size_t e = 0; e < ne; e++)
+        out_to[fill[m->edges[e].from]++] = m->edges[e].to;
+    memcpy(fill, m->first_in, (n + 1) * sizeof *fill);
+    for (size_t e = 0; e < ne; e++)
+        sorted[fill[m->edges[e].to]++] = m->edges[e];
+    free(fill);
+    free(m->edges);
+    m->edges = sorted;
+    sorted = NULL;
+    rc = order_points(m, out_first, out_to);
+done:
+    free(out_first);
+    free(out_to);
+    free(sorted);
+    return rc;
+}
+
+void rp_evaluate(const gs_replay *m, const rp_edge *edges, gs_ns *at)
+{
+    for (size_t k = 0; k < m->npoints; k++) {
+        uint32_t p = m->order[k];
+        gs_ns best = INT64_MIN;
+        for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++) {
+            if (edges[e].lag == RP_OFF)
+                continue;
+            gs_ns v = at[edges[e].from] + edges[e].lag;
+            best = v > best ? v : best;
+        }
+        at[p] = best == INT64_MIN ? m->time[p] : best;
+    }
+}

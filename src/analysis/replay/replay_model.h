@@ -1,0 +1,97 @@
+/* The replay's graph (replay.h says what it models): private to the files of this folder, which
+ * build it (replay_build.c), transform it (replay_transform.c) and evaluate it (replay.c). */
+#ifndef GS_ANALYSIS_REPLAY_MODEL_H
+#define GS_ANALYSIS_REPLAY_MODEL_H
+
+#include "analysis/replay/replay.h"
+
+/* What an edge stands for; a transformation changes edges by kind and flags. */
+enum rp_edge_kind {
+    RP_SEGMENT, /* CPU time on a host thread between two of its points */
+    RP_CALL,    /* a CUDA call's duration, start to end */
+    RP_GPU,     /* a GPU op's duration, start to end */
+    RP_LAUNCH,  /* a launch call's start to its GPU op's start */
+    RP_STREAM,  /* the previous op's end on the stream to the op's start */
+    RP_XSTREAM, /* an op's end on another stream to the op's start: a wait between streams */
+    RP_WAIT,    /* a GPU op's end to the end of the blocking call that waited for it */
+    RP_WAKE,    /* another host thread's point to this thread's: one hands work to the other */
+    RP_BATCH,   /* a DataLoader batch's arrival (off unless the workers' action is on) */
+};
+
+/* Flags of a segment or a call: what encloses it on its thread. */
+enum {
+    RP_IN_OP = 1u << 0,       /* inside a framework operator: its dispatch */
+    RP_IN_DATA = 1u << 1,     /* inside a DataLoader fetch */
+    RP_IN_OPT = 1u << 2,      /* inside the optimizer's step */
+    RP_IN_COMPILED = 1u << 3, /* inside a region torch.compile compiled */
+    RP_LAUNCHES = 1u << 4,    /* a call that launched GPU work */
+    RP_BLOCKS = 1u << 5,      /* a call that blocks the host until the GPU is done */
+    RP_HTOD = 1u << 6,        /* a call that copied host to device */
+    RP_IDLE = 1u << 7,        /* a segment where the thread waited for another (RP_WAKE) */
+};
+
+#define RP_OFF INT64_MIN /* an edge's lag when the edge is not in the graph */
+
+typedef struct rp_edge {
+    uint32_t from, to; /* points */
+    gs_ns lag;         /* the least time from `from` to `to`; RP_OFF: off */
+    uint8_t kind;      /* enum rp_edge_kind */
+    uint8_t flags;
+    uint32_t ref; /* RP_CALL: the API call; RP_SEGMENT: the innermost operator (GS_NONE);
+                   * RP_GPU, RP_LAUNCH, RP_STREAM, RP_XSTREAM: the GPU op (rp_model.ops);
+                   * RP_WAIT: the call; RP_BATCH: the DataLoader range */
+} rp_edge;
+
+/* A GPU op of the model: a kernel, copy or set. */
+typedef struct rp_op {
+    uint32_t index;       /* into the trace's kernels, or memops when is_memop */
+    bool is_memop;
+    uint32_t start, end;  /* points */
+    uint32_t call;        /* the top-level API call that launched it, GS_NONE */
+    int32_t step;         /* the kept step (rp_model.steps) it was launched in, -1 */
+    gs_ns dur;
+} rp_op;
+
+typedef struct rp_step {
+    const gs_step *step;
+    uint32_t host_start, host_end; /* points */
+    gs_ns floor;                   /* GPU work before the first kept step: its earliest start */
+} rp_step;
+
+struct gs_replay {
+    const gs_trace_ctx *ctx;
+    gs_trace_facts facts;
+    size_t npoints;
+    gs_ns *time;    /* each point's measured time */
+    uint32_t *order; /* the points in an order every edge goes forward in (by time) */
+    uint32_t *pos;   /* a point's place in `order` */
+    rp_edge *edges;  /* sorted by `to`'s place: a point's in-edges follow one another */
+    size_t nedges;
+    uint32_t *first_in; /* npoints + 1: edges[first_in[p] .. first_in[p + 1]) end at p, by pos */
+    rp_op *ops;
+    size_t nops;
+    rp_step *steps;
+    size_t nsteps;
+    gs_replay_inputs inputs;
+    /* What the transformations look up: per API call of the trace, the edge of its duration
+     * (GS_NONE when not in the graph). */
+    uint32_t *call_edge;
+    uint32_t *range_start; /* per range of the trace: the point it starts at, GS_NONE */
+    int32_t compute_major, compute_minor, vendor; /* the first GPU's, 0.0 when unknown */
+};
+
+/* Applies `actions` to a copy of m's edges (lags and sources changed in place; a source only ever
+ * moves to a point earlier in m's order, so the order holds), summing what each changed into
+ * change[] over the whole window. 0, or -1 with err. */
+int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
+                 rp_edge *edges, gs_replay_change change[GS_REPLAY__COUNT], gs_error *err);
+
+/* Orders m's points and groups its edges by the point they end at (replay_graph.c). 0, or -1
+ * out of memory. */
+int rp_finish(gs_replay *m);
+
+/* Each point's time with `edges` (m's, or a transformed copy with the same order): the latest of
+ * its in-edges, its measured time when it has none. at[] starts as the measured times. */
+void rp_evaluate(const gs_replay *m, const rp_edge *edges, gs_ns *at);
+
+#endif

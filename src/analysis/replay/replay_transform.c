@@ -1,0 +1,552 @@
+/* The actions' transformations of the replay's edges, one function per action in the order of
+ * enum gs_replay_action (replay_actions.c says what each assumes; doc/whatif.md derives it). Each
+ * changes lags, turns edges off, or moves an edge's source to an earlier point. */
+#include "analysis/replay/replay_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/base/gpu_caps.h"
+#include "analysis/base/thresholds.h"
+#include "common/vec.h"
+
+/* A graph launch and a fused kernel replace this many launches of a foreach optimizer: PyTorch's
+ * multi_tensor_apply takes up to about a hundred tensors per launch (MultiTensorApply.cuh's
+ * depth_to_max_tensors). */
+#define RP_TENSORS_PER_LAUNCH 100
+/* What an async copy's call costs the host once it no longer waits: a launch call's cost. */
+#define RP_ASYNC_CALL_NS 5000
+/* Main-process share of a batch's loading time that stays with workers: receiving the batch. */
+#define RP_BATCH_RESIDUE 0.1
+/* Pinned host-to-device bandwidth by PCIe generation, bytes per ns (GB/s), when the trace has no
+ * large pinned copy to measure it by: x16 links, about 80 % of the raw rate (PCIe 3: Volta and
+ * Turing boards; 4: Ampere; 5: Hopper and later). */
+#define RP_PCIE3_BW 12.0
+#define RP_PCIE4_BW 24.0
+#define RP_PCIE5_BW 48.0
+#define RP_PINNED_MEASURE_BYTES (1u << 20)
+
+typedef struct tx {
+    const gs_replay *m;
+    const gs_trace *t;
+    rp_edge *e;
+    const gs_replay_params *p;
+    gs_replay_change *change; /* the current action's */
+} tx;
+
+static bool is_host(const rp_edge *e)
+{
+    return e->kind == RP_SEGMENT || e->kind == RP_CALL;
+}
+
+/* Sets edge i's lag, counting what changed for the current action. */
+static void set_lag(tx *x, size_t i, gs_ns lag)
+{
+    rp_edge *e = &x->e[i];
+    if (e->lag == lag)
+        return;
+    gs_ns before = e->lag == RP_OFF ? 0 : e->lag, after = lag == RP_OFF ? 0 : lag;
+    if (is_host(e)) {
+        x->change->host_before += before;
+        x->change->host_after += after;
+    } else if (e->kind == RP_GPU) {
+        x->change->gpu_before += before;
+        x->change->gpu_after += after;
+    }
+    if (is_host(e) || e->kind == RP_GPU || e->kind == RP_WAIT)
+        x->change->items++;
+    e->lag = lag;
+}
+
+static gs_ns lag_of(const rp_edge *e)
+{
+    return e->lag == RP_OFF ? 0 : e->lag;
+}
+
+/* Moves edge i's source to `from` when that point comes earlier in the order. */
+static bool move_source(tx *x, size_t i, uint32_t from)
+{
+    if (x->m->pos[from] >= x->m->pos[x->e[i].to])
+        return false;
+    x->e[i].from = from;
+    return true;
+}
+
+static const gs_kernel *kernel_of(const tx *x, const rp_op *o)
+{
+    return o->is_memop ? NULL : &x->t->kernels.v[o->index];
+}
+
+static bool kernel_is(const tx *x, const rp_op *o, enum gs_name_group g)
+{
+    const gs_kernel *k = kernel_of(x, o);
+    return k && gs_ctx_name(x->m->ctx, k->name, g);
+}
+
+/* Whether the op's operator, or one enclosing it (a few levels up), is in group g. */
+static bool op_within(const tx *x, const rp_op *o, enum gs_name_group g)
+{
+    uint32_t r = o->is_memop ? x->t->memops.v[o->index].op : x->t->kernels.v[o->index].op;
+    for (int depth = 0; r != GS_NONE && depth < 8; depth++, r = x->t->ranges.v[r].parent)
+        if (gs_ctx_name(x->m->ctx, x->t->ranges.v[r].name, g))
+            return true;
+    return false;
+}
+
+/* ---- CUDA graphs ------------------------------------------------------------------------- */
+
+static bool is_step_mark(const gs_replay *m, uint32_t p)
+{
+    for (size_t s = 0; s < m->nsteps; s++)
+        if (m->steps[s].host_start == p || m->steps[s].host_end == p)
+            return true;
+    return false;
+}
+
+/* Runs of a lane's edges between two blocking calls (or DataLoader fetches, or step bounds)
+ * become one graph each: its first launch call stands for the graph launch, the other calls and
+ * the operators' dispatch go; the graph's ops start from the graph launch and follow one another
+ * at the stream's least gap. Python time (segments outside operators) stays. */
+static int cuda_graphs(tx *x)
+{
+    const gs_replay *m = x->m;
+    uint32_t *graph_of_call = malloc((x->t->apis.n ? x->t->apis.n : 1) * sizeof *graph_of_call);
+    if (!graph_of_call)
+        return -1;
+    memset(graph_of_call, 0xff, (x->t->apis.n ? x->t->apis.n : 1) * sizeof *graph_of_call);
+    /* The operators' dispatch before a run's first launch goes with the graph too: kept aside
+     * until the run shows it launches anything. */
+    GS_VEC(uint32_t) before = {0};
+    uint32_t graph = GS_NONE, last_to = GS_NONE;
+    int rc = 0;
+    for (size_t i = 0; i < m->nedges && rc == 0; i++) {
+        const rp_edge *e = &x->e[i];
+        if (!is_host(e))
+            continue;
+        if (e->from != last_to || is_step_mark(m, e->from) || (e->flags & RP_IN_DATA) ||
+            (e->flags & RP_BLOCKS)) {
+            graph = GS_NONE; /* a new lane, a step's bound, a fetch or a wait ends the graph */
+            before.n = 0;
+        }
+        last_to = e->to;
+        if (e->kind == RP_CALL && !(e->flags & RP_BLOCKS) && !(e->flags & RP_IN_DATA)) {
+            if (graph == GS_NONE && (e->flags & RP_LAUNCHES)) {
+                graph = e->from; /* the graph launch: costs what this call cost */
+                graph_of_call[e->ref] = graph;
+                for (size_t k = 0; k < before.n; k++)
+                    set_lag(x, before.v[k], 0);
+                before.n = 0;
+                continue;
+            }
+            if (graph != GS_NONE) {
+                graph_of_call[e->ref] = graph;
+                set_lag(x, i, 0);
+            }
+        } else if (e->kind == RP_SEGMENT && (e->flags & RP_IN_OP)) {
+            uint32_t *slot = graph == GS_NONE ? GS_VEC_PUSH(&before) : NULL;
+            if (graph != GS_NONE)
+                set_lag(x, i, 0);
+            else if (slot)
+                *slot = (uint32_t)i;
+            else
+                rc = -1;
+        }
+    }
+    GS_VEC_FREE(&before);
+    for (size_t i = 0; i < m->nedges; i++) {
+        rp_edge *e = &x->e[i];
+        if (e->kind != RP_LAUNCH && e->kind != RP_STREAM)
+            continue;
+        const rp_op *o = &m->ops[e->ref];
+        if (o->call == GS_NONE || graph_of_call[o->call] == GS_NONE)
+            continue;
+        if (e->kind == RP_LAUNCH) {
+            move_source(x, i, graph_of_call[o->call]);
+            if (e->lag > m->inputs.launch_latency_ns)
+                e->lag = m->inputs.launch_latency_ns;
+        } else if (e->lag > m->inputs.stream_gap_ns) {
+            e->lag = m->inputs.stream_gap_ns;
+        }
+    }
+    free(graph_of_call);
+    return rc;
+}
+
+/* ---- torch.compile fusion ---------------------------------------------------------------- */
+
+static bool fusable(const tx *x, const rp_op *o)
+{
+    return kernel_is(x, o, GS_NAME_POINTWISE_KERNEL) && !kernel_is(x, o, GS_NAME_COMPILED_KERNEL);
+}
+
+/* Pointwise kernels that follow one another on a stream within a step become one, as long as
+ * the longest; the kernels fused away lose their launch, and their operators' host time goes. */
+static int compile_fusion(tx *x)
+{
+    const gs_replay *m = x->m;
+    size_t nops = m->nops;
+    uint32_t *prev = malloc((nops ? nops : 1) * sizeof *prev);
+    uint32_t *next = malloc((nops ? nops : 1) * sizeof *next);
+    uint32_t *op_at_end = malloc((m->npoints ? m->npoints : 1) * sizeof *op_at_end);
+    uint32_t *gpu_edge = malloc((nops ? nops : 1) * sizeof *gpu_edge);
+    uint8_t *gone_range = calloc(x->t->ranges.n ? x->t->ranges.n : 1, 1);
+    int rc = -1;
+    if (!prev || !next || !op_at_end || !gpu_edge || !gone_range)
+        goto done;
+    memset(prev, 0xff, (nops ? nops : 1) * sizeof *prev);
+    memset(next, 0xff, (nops ? nops : 1) * sizeof *next);
+    memset(op_at_end, 0xff, (m->npoints ? m->npoints : 1) * sizeof *op_at_end);
+    for (size_t i = 0; i < nops; i++)
+        op_at_end[m->ops[i].end] = (uint32_t)i;
+    for (size_t i = 0; i < m->nedges; i++) {
+        if (x->e[i].kind == RP_STREAM && op_at_end[x->e[i].from] != GS_NONE) {
+            prev[x->e[i].ref] = op_at_end[x->e[i].from];
+            next[op_at_end[x->e[i].from]] = x->e[i].ref;
+        }
+        if (x->e[i].kind == RP_GPU)
+            gpu_edge[x->e[i].ref] = (uint32_t)i;
+    }
+    /* The stream edges give each op its neighbours; a chain's head is a fusable op whose
+     * predecessor is not one (or is in another step). */
+    for (size_t i = 0; i < nops; i++) {
+        const rp_op *o = &m->ops[i];
+        if (!fusable(x, o) || (prev[i] != GS_NONE && fusable(x, &m->ops[prev[i]]) &&
+                               m->ops[prev[i]].step == o->step))
+            continue;
+        /* i heads a chain: walk it by the stream's successors. */
+        gs_ns longest = o->dur;
+        size_t len = 1;
+        for (uint32_t j = next[i]; j != GS_NONE && fusable(x, &m->ops[j]) &&
+                                   m->ops[j].step == o->step;
+             j = next[j], len++) {
+            const rp_op *f = &m->ops[j];
+            longest = f->dur > longest ? f->dur : longest;
+            set_lag(x, gpu_edge[j], 0);
+            for (uint32_t e = m->first_in[f->start]; e < m->first_in[f->start + 1]; e++)
+                if (x->e[e].kind == RP_LAUNCH)
+                    x->e[e].lag = RP_OFF;
+                else if (x->e[e].kind == RP_STREAM)
+                    x->e[e].lag = 0;
+            if (f->call != GS_NONE && m->call_edge[f->call] != GS_NONE)
+                set_lag(x, m->call_edge[f->call], 0);
+            uint32_t r = x->t->kernels.v[f->index].op;
+            if (r != GS_NONE)
+                gone_range[r] = 1;
+        }
+        if (len > 1)
+            set_lag(x, gpu_edge[i], longest);
+    }
+    for (size_t i = 0; i < m->nedges; i++)
+        if (x->e[i].kind == RP_SEGMENT && x->e[i].ref != GS_NONE && gone_range[x->e[i].ref])
+            set_lag(x, i, 0);
+    rc = 0;
+done:
+    free(prev);
+    free(next);
+    free(op_at_end);
+    free(gpu_edge);
+    free(gone_range);
+    return rc;
+}
+
+/* ---- DataLoader workers ------------------------------------------------------------------ */
+
+/* The batches arrive one per interval from the workers: the fetch ends at the latest of its
+ * start plus the residue (receiving the batch) and the batch's arrival, the previous batch's
+ * plus the interval. Loading in the main process (single-process iterator): the interval is
+ * the mean fetch over k workers and the residue a tenth of it. Workers already (their number
+ * unknown): twice as many halve the interval, taken as one mean step (the loader kept the step
+ * waiting, so a batch came once per step), and the residue is the shortest fetch. */
+static int dataloader_workers(tx *x)
+{
+    const gs_replay *m = x->m;
+    const gs_trace *t = x->t;
+    gs_ns sum = 0, shortest = INT64_MAX;
+    size_t n = 0;
+    bool single = false;
+    for (size_t i = 0; i < m->nedges; i++) {
+        const rp_edge *e = &x->e[i];
+        if (e->kind != RP_BATCH || !(e->flags & RP_IN_DATA) || m->time[e->to] < m->time[e->from])
+            continue;
+        if (m->range_start[e->ref] != e->from)
+            continue; /* the fetch's start to its batch point: one per fetch */
+        const gs_range *r = &t->ranges.v[e->ref];
+        gs_ns d = r->end - r->start;
+        sum += d;
+        shortest = d < shortest ? d : shortest;
+        n++;
+        single = single || strstr(gs_trace_str(t, r->name), "SingleProcess") != NULL;
+    }
+    if (!n)
+        return 0;
+    gs_ns mean = sum / (gs_ns)n, steps = 0;
+    for (size_t s = 0; s < m->nsteps; s++)
+        steps += m->steps[s].step->end - m->steps[s].step->start;
+    int k = x->p->dataloader_workers > 0 ? x->p->dataloader_workers : 4;
+    gs_ns interval = single ? mean / k : steps / (gs_ns)m->nsteps / 2;
+    gs_ns residue = single ? (gs_ns)((double)mean * RP_BATCH_RESIDUE) : shortest;
+    for (size_t i = 0; i < m->nedges; i++) {
+        rp_edge *e = &x->e[i];
+        if (e->kind == RP_BATCH)
+            e->lag = !(e->flags & RP_IN_DATA) ? interval : m->range_start[e->ref] == e->from
+                                                             ? residue : 0;
+        else if (is_host(e) && (e->flags & RP_IN_DATA))
+            set_lag(x, i, 0);
+    }
+    x->change->host_after += residue * (gs_ns)n;
+    return 0;
+}
+
+/* ---- pinned memory ----------------------------------------------------------------------- */
+
+static double pinned_bandwidth(const tx *x)
+{
+    double best = 0;
+    for (size_t i = 0; i < x->t->memops.n; i++) {
+        const gs_memop *c = &x->t->memops.v[i];
+        bool pinned = c->src == GS_LOC_PINNED || c->dst == GS_LOC_PINNED;
+        if (pinned && c->bytes >= RP_PINNED_MEASURE_BYTES && c->end > c->start) {
+            double bw = (double)c->bytes / (double)(c->end - c->start);
+            best = bw > best ? bw : best;
+        }
+    }
+    if (best > 0)
+        return best;
+    int32_t major = x->m->vendor == GS_VENDOR_NVIDIA ? x->m->compute_major : 0;
+    return major >= 9 ? RP_PCIE5_BW : major >= 1 && major <= 7 ? RP_PCIE3_BW : RP_PCIE4_BW;
+}
+
+/* Copies with a pageable side run at the pinned bandwidth; the host-to-device ones no longer
+ * block their call, which then costs a launch's. */
+static int pinned_memory(tx *x)
+{
+    const gs_replay *m = x->m;
+    double bw = pinned_bandwidth(x);
+    for (size_t i = 0; i < m->nedges; i++) {
+        rp_edge *e = &x->e[i];
+        if (e->kind == RP_GPU && m->ops[e->ref].is_memop) {
+            const gs_memop *c = &x->t->memops.v[m->ops[e->ref].index];
+            if (c->src != GS_LOC_PAGEABLE && c->dst != GS_LOC_PAGEABLE)
+                continue;
+            gs_ns fast = (gs_ns)((double)c->bytes / bw);
+            if (fast < e->lag)
+                set_lag(x, i, fast);
+        } else if (e->kind == RP_WAIT && m->call_edge[e->ref] != GS_NONE) {
+            rp_edge *call = &x->e[m->call_edge[e->ref]];
+            if (!(call->flags & RP_HTOD) || !(call->flags & RP_BLOCKS))
+                continue;
+            set_lag(x, i, RP_OFF);
+            if (call->lag > RP_ASYNC_CALL_NS)
+                set_lag(x, m->call_edge[e->ref], RP_ASYNC_CALL_NS);
+        }
+    }
+    return 0;
+}
+
+/* ---- host synchronization ---------------------------------------------------------------- */
+
+/* Blocking calls stop waiting for the GPU; their own cost after the GPU finished stays. Host-to-
+ * device copies are the pinned-memory action's. */
+static int remove_syncs(tx *x)
+{
+    const gs_replay *m = x->m;
+    for (size_t i = 0; i < m->nedges; i++) {
+        const rp_edge *e = &x->e[i];
+        if (e->kind == RP_WAIT && e->lag != RP_OFF &&
+            (m->call_edge[e->ref] == GS_NONE || !(x->e[m->call_edge[e->ref]].flags & RP_HTOD)))
+            set_lag(x, i, RP_OFF);
+    }
+    return 0;
+}
+
+/* ---- mixed precision --------------------------------------------------------------------- */
+
+/* Kernels of Tensor-Core-eligible operators that ran without Tensor Cores, and not in a low
+ * precision already, run GS_TH_TC_SPEEDUP times faster, on a GPU with Tensor Cores (an unknown
+ * GPU is given the benefit, as the advice does). */
+static int mixed_precision(tx *x)
+{
+    const gs_replay *m = x->m;
+    const gs_gpu_caps *caps = gs_gpu_caps_find(m->vendor, m->compute_major, m->compute_minor);
+    if (m->compute_major && caps && !caps->tensor_core)
+        return 0;
+    for (size_t i = 0; i < m->nedges; i++) {
+        const rp_edge *e = &x->e[i];
+        if (e->kind != RP_GPU)
+            continue;
+        const rp_op *o = &m->ops[e->ref];
+        if (o->is_memop || kernel_is(x, o, GS_NAME_TENSOR_CORE) ||
+            kernel_is(x, o, GS_NAME_LOW_PRECISION) || kernel_is(x, o, GS_NAME_COMM_KERNEL) ||
+            !op_within(x, o, GS_NAME_TC_ELIGIBLE))
+            continue;
+        set_lag(x, i, (gs_ns)((double)e->lag / GS_TH_TC_SPEEDUP));
+    }
+    return 0;
+}
+
+/* ---- fused optimizer --------------------------------------------------------------------- */
+
+/* The optimizer step's host time (its operators and launches) shrinks to one launch per
+ * RP_TENSORS_PER_LAUNCH kernels it made, and its kernels follow one another without gaps; the
+ * kernels' own time (the bytes they move) stays. Nothing changes when most of its kernels are
+ * multi-tensor already. */
+static int fused_optimizer(tx *x)
+{
+    const gs_replay *m = x->m;
+    size_t launched = 0, multi = 0;
+    for (size_t i = 0; i < m->nops; i++) {
+        const rp_op *o = &m->ops[i];
+        if (o->call == GS_NONE || m->call_edge[o->call] == GS_NONE ||
+            !(x->e[m->call_edge[o->call]].flags & RP_IN_OPT))
+            continue;
+        launched++;
+        multi += kernel_is(x, o, GS_NAME_MULTI_TENSOR_KERNEL);
+    }
+    if (!launched || 2 * multi >= launched)
+        return 0;
+    double keep = (double)((launched + RP_TENSORS_PER_LAUNCH - 1) / RP_TENSORS_PER_LAUNCH) /
+                  (double)launched;
+    for (size_t i = 0; i < m->nedges; i++) {
+        const rp_edge *e = &x->e[i];
+        if (is_host(e) && (e->flags & RP_IN_OPT))
+            set_lag(x, i, (gs_ns)((double)e->lag * keep));
+        else if (e->kind == RP_STREAM && m->ops[e->ref].call != GS_NONE &&
+                 m->call_edge[m->ops[e->ref].call] != GS_NONE &&
+                 (x->e[m->call_edge[m->ops[e->ref].call]].flags & RP_IN_OPT))
+            x->e[i].lag = 0;
+    }
+    return 0;
+}
+
+/* ---- communication overlap --------------------------------------------------------------- */
+
+typedef struct timed_op {
+    gs_ns start;
+    uint32_t op;
+} timed_op;
+
+static int timed_cmp(const void *pa, const void *pb)
+{
+    const timed_op *a = pa, *b = pb;
+    return a->start != b->start ? (a->start < b->start ? -1 : 1) : (a->op > b->op) - (a->op < b->op);
+}
+
+static bool backward_compute(const tx *x, const rp_op *o)
+{
+    return !o->is_memop && !kernel_is(x, o, GS_NAME_COMM_KERNEL) &&
+           (kernel_is(x, o, GS_NAME_BACKWARD_KERNEL) || op_within(x, o, GS_NAME_BACKWARD_OP));
+}
+
+/* In each step, the collectives launched once the backward pass began may start when the part of
+ * the backward compute before them in proportion has run (the j-th of m after the first
+ * ceil((j+1)/m) share of the backward kernels): their launch moves there, and their wait on the
+ * compute stream goes. Collectives before the backward pass keep their place. */
+static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
+{
+    const gs_replay *m = x->m;
+    size_t nb = 0, nc = 0;
+    for (size_t i = 0; i < m->nops; i++) {
+        const rp_op *o = &m->ops[i];
+        if (o->step != step)
+            continue;
+        if (backward_compute(x, o))
+            bwd[nb++] = (timed_op){m->time[o->start], (uint32_t)i};
+        else if (kernel_is(x, o, GS_NAME_COMM_KERNEL))
+            comm[nc++] = (timed_op){m->time[o->start], (uint32_t)i};
+    }
+    if (!nb || !nc)
+        return 0;
+    qsort(bwd, nb, sizeof *bwd, timed_cmp);
+    qsort(comm, nc, sizeof *comm, timed_cmp);
+    size_t first = 0;
+    gs_ns bwd_launch = m->ops[bwd[0].op].call != GS_NONE
+                           ? x->t->apis.v[m->ops[bwd[0].op].call].start : bwd[0].start;
+    while (first < nc && (m->ops[comm[first].op].call == GS_NONE ||
+                          x->t->apis.v[m->ops[comm[first].op].call].start < bwd_launch))
+        first++;
+    size_t mc = nc - first;
+    for (size_t j = 0; j < mc; j++) {
+        const rp_op *c = &m->ops[comm[first + j].op];
+        size_t k = ((j + 1) * nb + mc - 1) / mc - 1;
+        uint32_t ready = m->ops[bwd[k].op].end;
+        for (uint32_t e = m->first_in[c->start]; e < m->first_in[c->start + 1]; e++) {
+            if (x->e[e].kind == RP_XSTREAM) {
+                x->e[e].lag = RP_OFF;
+            } else if (x->e[e].kind == RP_LAUNCH && m->time[ready] < m->time[x->e[e].from] &&
+                       move_source(x, e, ready)) {
+                x->e[e].lag = 0;
+                x->change->items++;
+            }
+        }
+    }
+    return 0;
+}
+
+static int overlap_comm(tx *x)
+{
+    size_t n = x->m->nops ? x->m->nops : 1;
+    timed_op *bwd = malloc(n * sizeof *bwd), *comm = malloc(n * sizeof *comm);
+    int rc = bwd && comm ? 0 : -1;
+    for (size_t s = 0; s < x->m->nsteps && rc == 0; s++)
+        rc = overlap_one_step(x, (int32_t)s, bwd, comm);
+    free(bwd);
+    free(comm);
+    return rc;
+}
+
+/* ---- the profiler's cost ----------------------------------------------------------------- */
+
+/* Each recorded range gives its unit cost back from the host time before it, each traced GPU
+ * activity from its launch call (trace_facts.h's unit costs). */
+static int no_profiler(tx *x)
+{
+    const gs_replay *m = x->m;
+    const gs_trace *t = x->t;
+    for (size_t r = 0; r < t->ranges.n; r++) {
+        uint32_t p = m->range_start[r];
+        gs_ns cost = p != GS_NONE ? gs_profiler_range_cost(&m->facts, &t->ranges.v[r]) : 0;
+        for (uint32_t e = cost ? m->first_in[p] : 0; cost && e < m->first_in[p + 1]; e++)
+            if (is_host(&x->e[e])) {
+                gs_ns lag = lag_of(&x->e[e]);
+                set_lag(x, e, lag > cost ? lag - cost : 0);
+            }
+    }
+    for (size_t i = 0; i < m->nops; i++) {
+        uint32_t call = m->ops[i].call;
+        if (call == GS_NONE || m->call_edge[call] == GS_NONE)
+            continue;
+        size_t e = m->call_edge[call];
+        gs_ns cost = gs_profiler_activity_cost(&m->facts, t->apis.v[call].end - t->apis.v[call].start);
+        gs_ns lag = lag_of(&x->e[e]);
+        set_lag(x, e, lag > cost ? lag - cost : 0);
+    }
+    return 0;
+}
+
+/* ---- all of them ------------------------------------------------------------------------- */
+
+static int (*const transforms[GS_REPLAY__COUNT])(tx *) = {
+    [GS_REPLAY_CUDA_GRAPHS] = cuda_graphs,
+    [GS_REPLAY_COMPILE] = compile_fusion,
+    [GS_REPLAY_DATALOADER_WORKERS] = dataloader_workers,
+    [GS_REPLAY_PINNED_MEMORY] = pinned_memory,
+    [GS_REPLAY_REMOVE_SYNCS] = remove_syncs,
+    [GS_REPLAY_MIXED_PRECISION] = mixed_precision,
+    [GS_REPLAY_FUSED_OPTIMIZER] = fused_optimizer,
+    [GS_REPLAY_OVERLAP_COMM] = overlap_comm,
+    [GS_REPLAY_NO_PROFILER] = no_profiler,
+};
+
+int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
+                 rp_edge *edges, gs_replay_change change[GS_REPLAY__COUNT], gs_error *err)
+{
+    tx x = {.m = m, .t = m->ctx->trace, .e = edges, .p = p};
+    for (int a = GS_REPLAY_NONE + 1; a < GS_REPLAY__COUNT; a++) {
+        if (!(actions & GS_REPLAY_BIT(a)))
+            continue;
+        x.change = &change[a];
+        if (transforms[a](&x) != 0)
+            return gs_fail_oom(err);
+    }
+    return 0;
+}
