@@ -27,13 +27,30 @@ static const char *const help_order[] = {"action", "workers", "explain", NULL};
 
 static const char *const defined_keys[] = {
     "steps", "measured_step_ns", "replay_step_ns", "replay_error", "expected_step_ns",
-    "expected_speedup", "alone_product", "host_before_ns", "gpu_before_ns", "items", "why",
+    "expected_speedup", "alone_product", "host_before_ns", "host_after_ns", "gpu_before_ns", "gpu_after_ns", "items",
+    "why",
     NULL};
 
+/* The actions for --help as a column list (name, then title), made from the replay's table so
+ * that --help names exactly the actions --action takes. */
+static const gs_column *action_columns(size_t *ncols)
+{
+    static gs_column cols[GS_REPLAY__COUNT - 1];
+    for (int a = GS_REPLAY_NONE + 1; a < GS_REPLAY__COUNT; a++) {
+        const gs_replay_action_info *info = gs_replay_action_get(a);
+        cols[a - 1] = (gs_column){info->name, info->name, info->name, info->name, GS_COL_TEXT, 0,
+                                  info->title};
+    }
+    *ncols = COUNT_OF(cols);
+    return cols;
+}
+
 static const gs_cli_help_part help_parts[] = {
+    {"\nactions (doc/whatif.md says what each changes and assumes, as --explain):\n",
+     {action_columns}, .indent = 22},
     {"\ndefinitions:\n",
      {gs_whatif_rank_columns, gs_whatif_together_columns, gs_whatif_alone_columns},
-     .indent = 16, .keys = defined_keys},
+     .indent = 17, .keys = defined_keys},
     {"Durations are whole ns in csv and json; csv writes one block per section.\n"},
 };
 
@@ -124,9 +141,9 @@ int cmd_whatif(int argc, char **argv)
                  "default: 4 from none, else twice as many)"},
     };
     const gs_cli_text texts[] = {
-        {"action", &actions, .arg = "NAME[,NAME...]",
-         .help = "replay these actions together (names below, or in\n"
-                 "doc/whatif.md), each alone beside them"},
+        {"action", &actions, .arg = "NAMES",
+         .help = "replay the actions NAMES (names below, separated by\n"
+                 "commas) together, and each alone beside them"},
     };
     const gs_cli_spec spec = {
         .command = "whatif",
