@@ -26,10 +26,9 @@ static const char whatif_intro[] =
 static const char *const help_order[] = {"action", "workers", "explain", NULL};
 
 static const char *const defined_keys[] = {
-    "steps", "measured_step_ns", "replay_step_ns", "replay_error", "expected_step_ns",
-    "expected_speedup", "alone_product", "host_before_ns", "host_after_ns", "gpu_before_ns", "gpu_after_ns", "items",
-    "why",
-    NULL};
+    "steps", "measured_step_ns", "replay_step_ns", "replay_error_pct", "expected_step_ns",
+    "expected_speedup", "alone_product", "host_before_ns", "host_after_ns", "gpu_before_ns",
+    "gpu_after_ns", "items", "why", NULL};
 
 /* The actions for --help as a column list (name, then title), made from the replay's table so
  * that --help names exactly the actions --action takes. */

@@ -20,7 +20,8 @@ static const gs_column rank_columns[] = {
                            GS_COL_NS, 0, "the mean kept step as the trace has it"},
     [RANK_COL_REPLAYED] = {"replay_step_ns", "replayed", "Replayed", "Replayed Step (ns)",
                            GS_COL_NS, 0, "the mean kept step the model gives with no action"},
-    [RANK_COL_ERROR] = {"replay_error", "error", "Error (%)", "Replay Error (%)", GS_COL_PCT, 0,
+    [RANK_COL_ERROR] = {"replay_error_pct", "error", "Error (%)", "Replay Error (%)",
+                        GS_COL_PCT, 0,
                         "(Replayed / Measured - 1) x 100: how far the unchanged\n"
                         "model is from the trace"},
     [RANK_COL_PATH] = {"path", "path", "Trace", "Trace", GS_COL_TEXT, GS_COL_CUT_START},
