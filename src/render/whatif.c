@@ -76,7 +76,7 @@ static const gs_column alone_columns[] = {
     [ALONE_COL_GPU_AFTER] = {"gpu_after_ns", "gpu_after", "GPU after", "GPU After (ns)",
                              GS_COL_NS, 0, ""},
     [ALONE_COL_ITEMS] = {"items", "items", "Items", "Items", GS_COL_COUNT, 0,
-                         "CUDA calls, CPU segments and GPU ops it changed, in all"},
+                         "host calls, CPU segments and GPU ops it changed, in all"},
 };
 _Static_assert(COUNT_OF(alone_columns) == ALONE_NCOLS, "one column per enum alone_col");
 
@@ -283,12 +283,12 @@ static void put_inputs_text(FILE *out, const gs_whatif *w, const gs_text_style *
         gs_fmt_duration(latency, sizeof latency, in->launch_latency_ns);
         gs_fmt_duration(gap, sizeof gap, in->stream_gap_ns);
         snprintf(line, sizeof line,
-                 "rank %d: %zu host threads and %zu GPU streams; %zu CUDA calls, %zu CPU "
-                 "segments between events, %zu GPU ops; %zu blocking calls joined to the GPU "
-                 "work they waited for, %zu GPU ops waiting for another stream, %zu hand-offs "
-                 "between host threads; %zu points whose measured time their dependencies "
-                 "contradict (clipped); least launch latency %s, least gap between two GPU ops "
-                 "of a stream %s.",
+                 "rank %d: %zu host threads and %zu GPU streams; %zu host calls (operators, "
+                 "annotations, CUDA calls), %zu CPU segments between them, %zu GPU ops; %zu "
+                 "blocking calls joined to the GPU work they waited for, %zu GPU ops waiting "
+                 "for another stream, %zu hand-offs between host threads; %zu points whose "
+                 "measured time their dependencies contradict (clipped); least launch latency "
+                 "%s, least gap between two GPU ops of a stream %s.",
                  (int)r->rank, in->host_lanes, in->gpu_lanes, in->host_calls, in->host_segments,
                  in->gpu_ops, in->blocking_waits, in->stream_waits, in->thread_waits,
                  in->clipped, latency, gap);
