@@ -18,6 +18,7 @@ static const struct command {
 } commands[] = {
     {"run", cmd_run, "run a program and record what the GPU and host did (.gst)"},
     {"report", cmd_report, "what was profiled and what is slow: the first thing to run"},
+    {"whatif", cmd_whatif, "what a change would buy: the steps replayed with it applied"},
     {.view = &gs_view_kernels},
     {.view = &gs_view_ops},
     {.view = &gs_view_callsites},

@@ -27,5 +27,6 @@ int cmd_comm(int argc, char **argv);
 int cmd_stragglers(int argc, char **argv);
 int cmd_summarize(int argc, char **argv);
 int cmd_ncu(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 
 #endif
