@@ -97,6 +97,11 @@ typedef struct gs_replay_result {
     size_t nsteps;
     gs_ns measured_mean_ns, replayed_mean_ns, changed_mean_ns;
     double error;          /* replayed_mean / measured_mean - 1: the unchanged model's error */
+    /* The model's own accuracy: the steps replayed from the work alone (host segments, calls and
+     * GPU durations as measured) with every launch, stream and cross-stream gap at its least, so
+     * that what the dependencies do not explain shows as error. */
+    gs_ns structural_mean_ns;
+    double structural_error; /* structural_mean / measured_mean - 1 */
     double speedup;        /* replayed_mean / changed_mean: 1 without actions */
     gs_ns expected_step_ns; /* measured_mean / speedup */
     gs_replay_change change[GS_REPLAY__COUNT];
