@@ -78,6 +78,23 @@ static int32_t step_of_call(const rp_builder *b, const gs_api *a)
     return -1;
 }
 
+/* Where a launch by `inner` (inside top-level call `call`, or the call itself) leaves from: the
+ * last point of the call's lane at or before the inner call's start, no earlier than the call's. */
+static uint32_t launch_point(const rp_builder *b, uint32_t call, const gs_api *inner)
+{
+    const rp_lane *lane = &b->lanes[b->call_lane[call]];
+    size_t lo = 0, hi = lane->npoints;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->time.v[lane->points[mid]] <= inner->start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint32_t p = lo ? lane->points[lo - 1] : b->call_start[call];
+    return b->time.v[p] >= b->time.v[b->call_start[call]] ? p : b->call_start[call];
+}
+
 /* One GPU op: launched by a call of a lane, or running in the window (then fixed in time). */
 static int add_op(rp_builder *b, uint32_t index, bool is_memop)
 {
@@ -94,6 +111,7 @@ static int add_op(rp_builder *b, uint32_t index, bool is_memop)
     o->index = index;
     o->is_memop = is_memop;
     o->call = call;
+    o->launch = call != GS_NONE ? launch_point(b, call, &t->apis.v[api]) : GS_NONE;
     o->dur = end - start;
     o->step = call != GS_NONE && t->apis.v[api].pid == b->lanes[0].pid
                   ? step_of_call(b, &t->apis.v[api]) : -1;
@@ -315,16 +333,17 @@ static gs_ns mean_of(const gs_replay_step *v, size_t n, size_t field)
     return n ? sum / (gs_ns)n : 0;
 }
 
-/* The mean step with every gap between dependent points at its least (replay.h). */
+/* The mean step with every gap that decided a GPU op's start cut to the usual most of its kind
+ * (replay.h: the structural replay). */
 static gs_ns structural_mean(const gs_replay *m, rp_edge *edges, gs_ns *at, gs_ns *ends, gs_ns *len)
 {
     for (size_t i = 0; i < m->nedges; i++) {
         rp_edge *e = &edges[i];
-        gs_ns least = e->kind == RP_LAUNCH ? m->inputs.launch_latency_ns
-                      : e->kind == RP_STREAM || e->kind == RP_XSTREAM ? m->inputs.stream_gap_ns
-                                                                     : INT64_MAX;
-        if (e->lag != RP_OFF && e->lag > least)
-            e->lag = least;
+        gs_ns most = e->kind == RP_LAUNCH ? m->inputs.launch_latency_max_ns
+                     : e->kind == RP_STREAM || e->kind == RP_XSTREAM ? m->inputs.stream_gap_max_ns
+                                                                    : INT64_MAX;
+        if (e->lag != RP_OFF && e->lag > most)
+            e->lag = most;
     }
     memcpy(at, m->time, m->npoints * sizeof *at);
     rp_evaluate(m, edges, at);

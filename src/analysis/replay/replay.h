@@ -89,6 +89,9 @@ typedef struct gs_replay_inputs {
     size_t clipped;           /* points whose measured time their dependencies contradict */
     gs_ns launch_latency_ns;  /* least time from a launch call's start to its GPU work */
     gs_ns stream_gap_ns;      /* least gap between two GPU ops on a stream */
+    /* The usual most of each (90th percentile): a longer gap is a wait the model cannot explain,
+     * which the structural replay leaves out. */
+    gs_ns launch_latency_max_ns, stream_gap_max_ns;
 } gs_replay_inputs;
 
 typedef struct gs_replay_result {
@@ -97,9 +100,9 @@ typedef struct gs_replay_result {
     size_t nsteps;
     gs_ns measured_mean_ns, replayed_mean_ns, changed_mean_ns;
     double error;          /* replayed_mean / measured_mean - 1: the unchanged model's error */
-    /* The model's own accuracy: the steps replayed from the work alone (host segments, calls and
-     * GPU durations as measured) with every launch, stream and cross-stream gap at its least, so
-     * that what the dependencies do not explain shows as error. */
+    /* The model's own accuracy: the steps replayed with every launch, stream and cross-stream gap
+     * that decided a GPU op's start cut to the usual most of its kind (inputs' *_max_ns), so that
+     * waits the dependencies do not explain show as error. */
     gs_ns structural_mean_ns;
     double structural_error; /* structural_mean / measured_mean - 1 */
     double speedup;        /* replayed_mean / changed_mean: 1 without actions */

@@ -292,7 +292,8 @@ static uint32_t latest_end(const rp_builder *b, gs_ns ts, gs_ns floor, int32_t d
     return GS_NONE;
 }
 
-/* The least gaps: the 10th percentile of the gaps that decided a start. */
+/* The least gaps and their usual most: the 10th and 90th percentiles of the gaps that decided a
+ * start, by kind. */
 static void least_gaps(rp_builder *b, const uint32_t *by_stream)
 {
     GS_VEC(gs_ns) launch = {0}, stream = {0};
@@ -302,7 +303,7 @@ static void least_gaps(rp_builder *b, const uint32_t *by_stream)
         const rp_op *prev = i && rp_same_stream(b, &b->ops.v[by_stream[i - 1]], o)
                                 ? &b->ops.v[by_stream[i - 1]] : NULL;
         gs_ns s = b->time.v[o->start];
-        gs_ns tc = o->call != GS_NONE ? b->time.v[b->call_start[o->call]] : INT64_MIN;
+        gs_ns tc = o->launch != GS_NONE ? b->time.v[o->launch] : INT64_MIN;
         gs_ns tp = prev ? b->time.v[prev->end] : INT64_MIN;
         gs_ns *g = NULL;
         if (tc != INT64_MIN && tc >= tp && s >= tc)
@@ -313,10 +314,15 @@ static void least_gaps(rp_builder *b, const uint32_t *by_stream)
             continue;
         oom = g == NULL;
     }
-    b->inputs.launch_latency_ns = launch.n && !oom ? gs_percentile_select(launch.v, launch.n, 0.1)
-                                                   : RP_DEFAULT_LAUNCH_NS;
-    b->inputs.stream_gap_ns = stream.n && !oom ? gs_percentile_select(stream.v, stream.n, 0.1)
-                                               : RP_DEFAULT_STREAM_GAP_NS;
+    bool l = launch.n && !oom, g = stream.n && !oom;
+    b->inputs.launch_latency_ns = l ? gs_percentile_select(launch.v, launch.n, 10)
+                                    : RP_DEFAULT_LAUNCH_NS;
+    b->inputs.launch_latency_max_ns = l ? gs_percentile_select(launch.v, launch.n, 90)
+                                        : RP_DEFAULT_LAUNCH_NS;
+    b->inputs.stream_gap_ns = g ? gs_percentile_select(stream.v, stream.n, 10)
+                                : RP_DEFAULT_STREAM_GAP_NS;
+    b->inputs.stream_gap_max_ns = g ? gs_percentile_select(stream.v, stream.n, 90)
+                                    : RP_DEFAULT_STREAM_GAP_NS;
     GS_VEC_FREE(&launch);
     GS_VEC_FREE(&stream);
 }
@@ -332,7 +338,7 @@ static int start_edges(rp_builder *b, uint32_t i, const rp_op *prev)
 {
     const rp_op *o = &b->ops.v[i];
     gs_ns s = b->time.v[o->start];
-    uint32_t cp = o->call != GS_NONE ? b->call_start[o->call] : GS_NONE;
+    uint32_t cp = o->launch;
     gs_ns tc = cp != GS_NONE ? b->time.v[cp] : INT64_MIN;
     gs_ns tp = prev ? b->time.v[prev->end] : INT64_MIN;
     gs_ns ready = tc > tp ? tc : tp;

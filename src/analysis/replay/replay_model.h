@@ -48,6 +48,9 @@ typedef struct rp_op {
     bool is_memop;
     uint32_t start, end;  /* points */
     uint32_t call;        /* the top-level API call that launched it, GS_NONE */
+    uint32_t launch;      /* the point its launch leaves from: the call's start, or for a call
+                           * inside another (a driver call under a runtime one) the outer call's
+                           * last point before the inner one started; GS_NONE */
     int32_t step;         /* the kept step (rp_model.steps) it was launched in, -1 */
     gs_ns dur;
 } rp_op;
