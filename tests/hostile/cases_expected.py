@@ -35,6 +35,16 @@ def no_gpu_steps(tmp):
     return h.write(os.path.join(tmp, "no_gpu_steps.json"), h.trace(events))
 
 
+def html_says_expected(tmp):
+    """The page shows the expected speedup where it shows the bound."""
+    page = open(os.path.join(tmp, "views_small.json.html"), encoding="utf-8").read()
+    want = ("expected <b>", "&times;</b> faster (replay), at most <b>1.44&times;</b> faster if "
+            "removed")
+    at = page.find(want[0])
+    return [] if at >= 0 and page.find(want[1], at) >= 0 else [
+        "the page does not say the expected speedup beside the bound"]
+
+
 def cases():
     return [
         Case("report --explain: the replay's inputs beside the finding's gain", views_small,
@@ -44,6 +54,9 @@ def cases():
              out=r'"mean_ns": 210000, "replay_step_ns": [0-9]+, (?s:.*)"class": "transfer_bound"'
                  r'[^\n]*"expected_step_ns": [0-9]+, "expected_speedup": [0-9]+\.[0-9]{3}, '
                  r'"expected_by": "pinned_memory"'),
+        Case("report --html: the expected speedup beside the bound", views_small,
+             ["report", "--html", "{}.html", "{}"], 0, r"gpuscope: wrote .*\n", out=".*",
+             after=html_says_expected),
         Case("report json: nothing to replay, the expected gains unknown", no_gpu_steps,
              ["report", "--format", "json", "{}"], 0, "",
              out=r'"replay_step_ns": null(?s:.*)"expected_step_ns": null, '
