@@ -1,7 +1,9 @@
 /* The rule table: each rule's id, title, source, function, and the actions it gives with the
  * condition under which each applies and what the GPU must run for it (its compute capability:
  * analysis/base/gpu_caps.h), so that no action asks for a precision the GPU lacks
- * (doc/diagnosis.md lists the same). */
+ * (doc/diagnosis.md lists the same); last, the replay action that models the rule's main action
+ * and so estimates its expected gain (diag_expected.c; doc/diagnosis.md, "The gain at stake, and
+ * the order"). */
 #include "analysis/diagnosis/diag_rules.h"
 #include "common/util.h"
 
