@@ -186,6 +186,35 @@ static void test_mixed_precision_by_gpu(void)
     }
 }
 
+/* Overlapping collectives with the backward pass is the advice of a data-parallel job; a
+ * tensor-parallel job's collectives sit in the forward, where the replay keeps them, and its
+ * advice is another: its finding keeps its bound alone. */
+static void test_overlap_by_parallelism(void)
+{
+    static const struct {
+        uint8_t kinds;
+        bool expected;
+    } cases[] = {{1u << GS_PAR_DATA, true}, {1u << GS_PAR_SHARDED, true},
+                 {1u << GS_PAR_TENSOR, false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gs_diag_inputs in = healthy();
+        in.comm_ns = 40 * MS;
+        in.facts.known = true;
+        in.facts.workload = GS_WORKLOAD_TRAINING;
+        in.facts.backward_events = 10;
+        in.facts.collectives = in.facts.all_reduces = 20;
+        in.facts.parallel_kinds = cases[i].kinds;
+        set_replay(&in, 100 * MS, GS_REPLAY_OVERLAP_COMM, 80 * MS);
+        gs_diagnosis d;
+        CHECK_INT(gs_diagnose(&in, &d), 0);
+        const gs_finding *f = by_id(&d, "communication_bound");
+        CHECK_INT(f->severity, GS_SEV_BOTTLENECK);
+        CHECK(f->expected_speedup == (cases[i].expected ? 1.25 : 0.0));
+        CHECK_INT(f->expected_step_ns, cases[i].expected ? 80 * MS : 0);
+        gs_diagnosis_free(&d);
+    }
+}
+
 int main(void)
 {
     test_rule_actions();
@@ -193,5 +222,6 @@ int main(void)
     test_ranking_by_expected_gain();
     test_no_gain_ranks_low();
     test_mixed_precision_by_gpu();
+    test_overlap_by_parallelism();
     return check_done("test_diag_expected");
 }
