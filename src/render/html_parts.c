@@ -98,11 +98,16 @@ static void put_finding(FILE *out, const gs_finding *f, size_t number)
         char stake[GS_UNIT_BUF];
         gs_fmt_duration(stake, sizeof stake, f->at_stake_ns);
         double pct = 100 * f->at_stake_share;
+        /* the replay's expected speedup where it gave one, the bound as "at most" */
+        char expected[96] = "up to";
+        if (f->expected_speedup > 0)
+            snprintf(expected, sizeof expected,
+                     "expected <b>%.2f&times;</b> faster (replay), at most", f->expected_speedup);
         fprintf(out,
                 "<div class=\"stake\"><div class=\"stakebar\"><span style=\"width:%.1f%%\"></span>"
-                "</div><p><b>%s</b> per step at stake (%.1f %% of the step) &middot; up to "
+                "</div><p><b>%s</b> per step at stake (%.1f %% of the step) &middot; %s "
                 "<b>%.2f&times;</b> faster if removed</p></div>\n",
-                pct < 0 ? 0 : pct > 100 ? 100 : pct, stake, pct, f->speedup_bound);
+                pct < 0 ? 0 : pct > 100 ? 100 : pct, stake, pct, expected, f->speedup_bound);
     } else if (f->gain_basis != GS_GAIN_NONE) {
         double pct = 100 * f->gain_share;
         fprintf(out, "<div class=\"stake\"><div class=\"stakebar\"><span style=\"width:%.1f%%\">"

@@ -317,7 +317,7 @@ static int render_verdicts_text(FILE *out, const gs_report *r, const gs_text_sty
         gs_render_verdict_text(out, &r->ranks[i].diagnosis, style);
         if (explain) {
             fputs("\nRules (report --explain)\n", out);
-            gs_render_rules_text(out, &r->ranks[i].diagnosis);
+            gs_render_rules_text(out, &r->ranks[i].diagnosis, &r->ranks[i].summary->inputs);
         }
         putc('\n', out);
     }
@@ -401,7 +401,9 @@ static int render_text(FILE *out, const gs_report *r, const gs_report_tables *t,
  * the brace, the brace closed on the last member's line. */
 static const gs_json_layout rank_layout = {.lines = true, .head = 2, .indent = 1, .hang = true};
 
-static void put_steps_json(gs_json_writer *w, const gs_steps *st)
+/* The kept steps' statistics, and beside their mean the replay's unchanged mean step (null
+ * when there was nothing to replay): how far the model is from the trace. */
+static void put_steps_json(gs_json_writer *w, const gs_steps *st, const gs_diag_inputs *in)
 {
     gs_json_begin_object(w, "steps", GS_JSON_INLINE);
     gs_json_put_str(w, "source", gs_step_source_key(st->source));
@@ -409,6 +411,10 @@ static void put_steps_json(gs_json_writer *w, const gs_steps *st)
     gs_json_put_uint(w, "warmup", st->nwarmup);
     gs_json_put_uint(w, "kept", st->stats.n);
     gs_json_put_int(w, "mean_ns", st->stats.mean);
+    if (in->replay_step_ns > 0)
+        gs_json_put_int(w, "replay_step_ns", in->replay_step_ns);
+    else
+        gs_json_put_null(w, "replay_step_ns");
     gs_json_put_int(w, "std_ns", st->stats.std);
     gs_json_put_int(w, "min_ns", st->stats.min);
     gs_json_put_int(w, "med_ns", st->stats.med);
@@ -445,7 +451,7 @@ static int put_rank_json(gs_json_writer *w, const gs_report_rank *rr)
     gs_json_begin_object(w, NULL, rank_layout);
     gs_json_put_int(w, "rank", rr->summary->inputs.rank);
     gs_json_put_str(w, "path", rr->breakdown->id.path);
-    put_steps_json(w, &rr->breakdown->steps);
+    put_steps_json(w, &rr->breakdown->steps, &rr->summary->inputs);
     gs_table avg = {0};
     int rc = gs_bd_avg_table(rr->breakdown, &avg);
     if (rc == 0)

@@ -55,18 +55,22 @@ static void fmt_value(char *buf, size_t size, const gs_rule_value *v)
  * stake, and the order"). */
 void gs_render_gain_estimate(char *buf, size_t size, const char *lead, const gs_finding *f)
 {
-    char gain[GS_UNIT_BUF];
+    char gain[GS_UNIT_BUF], expected[64] = "";
     gs_fmt_duration(gain, sizeof gain, f->gain_ns);
+    /* The replay's estimate first where there is one: the rule's own estimate assumes the
+     * kernels alone change. */
+    if (f->expected_speedup > 0)
+        snprintf(expected, sizeof expected, "expected %.2fx faster (replay); ", f->expected_speedup);
     if (f->gain_basis == GS_GAIN_TENSOR_CORES)
         snprintf(buf, size,
-                 "%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the eligible "
-                 "kernels without Tensor Cores ran %.0fx faster",
-                 lead, gain, 100 * f->gain_share, f->gain_speedup, GS_TH_TC_SPEEDUP);
+                 "%s%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the "
+                 "eligible kernels without Tensor Cores ran %.0fx faster",
+                 lead, expected, gain, 100 * f->gain_share, f->gain_speedup, GS_TH_TC_SPEEDUP);
     else
         snprintf(buf, size,
-                 "%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the "
+                 "%s%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the "
                  "FLOP-counted kernels reached %.0f %% of the GPU's peak",
-                 lead, gain, 100 * f->gain_share, f->gain_speedup, 100 * GS_TH_LOW_MFU);
+                 lead, expected, gain, 100 * f->gain_share, f->gain_speedup, 100 * GS_TH_LOW_MFU);
 }
 
 static void put_bold(FILE *out, const gs_text_style *style, const char *text)
@@ -96,10 +100,15 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
                             (int64_t)llround((double)f->at_stake_ns / f->at_stake_share));
             snprintf(base, sizeof base, "the %s step without the profiler's host time", step);
         }
+        /* The replay's expected speedup where it gave one; the bound stays, as "at most". */
+        char expected[64] = "up to";
+        if (f->expected_speedup > 0)
+            snprintf(expected, sizeof expected, "expected %.2fx faster (replay), at most",
+                     f->expected_speedup);
         if (f->speedup_bound > 0 && f->at_stake_ns > 0 && at > 0 && (size_t)at < sizeof head)
             snprintf(head + at, sizeof head - (size_t)at,
-                     ": %s per step at stake, %.1f %% of %s; up to %.2fx faster if removed", stake,
-                     100 * f->at_stake_share, base, f->speedup_bound);
+                     ": %s per step at stake, %.1f %% of %s; %s %.2fx faster if removed", stake,
+                     100 * f->at_stake_share, base, expected, f->speedup_bound);
         else if (f->gain_basis != GS_GAIN_NONE && at > 0 && (size_t)at + 2 < sizeof head)
             gs_render_gain_estimate(head + at, sizeof head - (size_t)at, ": ", f);
         fprintf(out, "%2zu. ", ++shown);
@@ -137,7 +146,27 @@ static void put_values(FILE *out, const char *label, const gs_rule_value *v, siz
     fputs(n ? "\n" : " none\n", out);
 }
 
-void gs_render_rules_text(FILE *out, const gs_diagnosis *d)
+/* What the replay of the finding's action read and gave: the measured step, the replay's
+ * unchanged step and its error, the step with the action. */
+static void put_replay(FILE *out, const gs_diag_inputs *in, const gs_finding *f)
+{
+    const gs_replay_action_info *a = gs_replay_action_get(f->rule->replay);
+    if (!a || f->expected_speedup <= 0)
+        return;
+    char measured[GS_UNIT_BUF], unchanged[GS_UNIT_BUF], with[GS_UNIT_BUF], expected[GS_UNIT_BUF];
+    gs_fmt_duration(measured, sizeof measured, in->step_ns);
+    gs_fmt_duration(unchanged, sizeof unchanged, in->replay_step_ns);
+    gs_fmt_duration(with, sizeof with, in->replay_expected_ns[f->rule->replay]);
+    gs_fmt_duration(expected, sizeof expected, f->expected_step_ns);
+    fprintf(out,
+            "    replay: %s (%s): measured step %s, replayed unchanged %s (error %+.1f %%), with "
+            "the action %s; expected %.2fx faster, %s per step\n",
+            a->name, a->title, measured, unchanged,
+            100.0 * ((double)in->replay_step_ns / (double)in->step_ns - 1.0), with,
+            f->expected_speedup, expected);
+}
+
+void gs_render_rules_text(FILE *out, const gs_diagnosis *d, const gs_diag_inputs *in)
 {
     for (size_t i = 0; i < d->n; i++) {
         const gs_finding *f = &d->findings[i];
@@ -157,6 +186,7 @@ void gs_render_rules_text(FILE *out, const gs_diagnosis *d)
             gs_render_gain_estimate(gain, sizeof gain, "", f);
             fprintf(out, "    gain: %s\n", gain);
         }
+        put_replay(out, in, f);
         for (size_t a = 0; a < f->nleft_out; a++)
             fprintf(out, "    action left out: %s (%s)\n", f->left_out[a].text,
                     f->left_out[a].why);
@@ -191,6 +221,17 @@ static void json_finding(gs_json_writer *w, const gs_finding *f, bool details)
     gs_json_put_fixed(w, "gain_pct", 100 * f->gain_share, 2);
     gs_json_put_fixed(w, "gain_speedup", f->gain_speedup, 3);
     gs_json_put_str(w, "gain_basis", gs_gain_basis_name(f->gain_basis));
+    /* the replay's estimate of the rule's action (null without one): expected, not a bound */
+    const gs_replay_action_info *replay = gs_replay_action_get(f->rule->replay);
+    if (f->expected_speedup > 0 && replay) {
+        gs_json_put_int(w, "expected_step_ns", f->expected_step_ns);
+        gs_json_put_fixed(w, "expected_speedup", f->expected_speedup, 3);
+        gs_json_put_str(w, "expected_by", replay->name);
+    } else {
+        gs_json_put_null(w, "expected_step_ns");
+        gs_json_put_null(w, "expected_speedup");
+        gs_json_put_null(w, "expected_by");
+    }
     if (f->profiler_ns > 0) { /* only then, so findings without it keep their shape */
         gs_json_put_int(w, "profiler_ns", f->profiler_ns);
         gs_json_put_fixed(w, "recorded_at_stake_pct", 100 * f->recorded_share, 2);

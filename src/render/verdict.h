@@ -15,12 +15,13 @@ const char *gs_severity_name(enum gs_severity s);
 /* The fired findings in rank order, each with evidence, gain and actions. */
 void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_style *style);
 
-/* lead + "about 61.098 ms per step to gain, 18.4 % of the step, 1.23x faster, if ...": a finding's
+/* lead + ["expected 1.12x faster (replay); "] + "about 61.098 ms per step to gain, 18.4 % of the step, 1.23x faster, if ...": a finding's
  * gain estimated otherwise than by removing its time at stake (gain_basis not "removed"). */
 void gs_render_gain_estimate(char *buf, size_t size, const char *lead, const gs_finding *f);
 
-/* Every rule: fired or not, inputs, thresholds, why. */
-void gs_render_rules_text(FILE *out, const gs_diagnosis *d);
+/* Every rule: fired or not, inputs, thresholds, why, and what the replay of its action read and
+ * gave (in: the inputs d was diagnosed from). */
+void gs_render_rules_text(FILE *out, const gs_diagnosis *d, const gs_diag_inputs *in);
 
 /* The members "verdict": [...fired, ranked...] and "rules": [...every rule, with its inputs and
  * thresholds...]. */

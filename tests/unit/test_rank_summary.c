@@ -170,7 +170,15 @@ static void test_round_trip(void)
     CHECK(gs_gsum_read_buffer(first, n1, "rank-1.gsum", &back, &err) == 0);
     char *again = write_gsum(&back, &n2);
     CHECK(n1 == n2 && memcmp(first, again, n1) == 0);
-    CHECK(strstr(first, "\"version\": 1, \"minor\": 5") != NULL);
+    CHECK(strstr(first, "\"version\": 1, \"minor\": 6") != NULL);
+    /* minor 6: the replay's steps, so a report on summaries expects what one on traces does */
+    CHECK(s.has_replay && back.has_replay);
+    CHECK(s.inputs.replay_step_ns > 0);
+    CHECK_INT(back.inputs.replay_step_ns, s.inputs.replay_step_ns);
+    for (int a = GS_REPLAY_NONE + 1; a < GS_REPLAY__COUNT; a++) {
+        CHECK(s.inputs.replay_expected_ns[a] > 0);
+        CHECK_INT(back.inputs.replay_expected_ns[a], s.inputs.replay_expected_ns[a]);
+    }
     /* minor 5: the profiled CPU time the merged operator table's CPU shares are of */
     CHECK(s.ops_cpu > 0 && back.ops_cpu == s.ops_cpu);
     CHECK(s.has_graphs && back.has_graphs); /* minor 3: the CUDA graph facts */
@@ -263,11 +271,17 @@ static void test_minor0(void)
     CHECK_STR(s.format, "");
     CHECK(!s.has_devices && !s.has_gaps && !s.has_copies && !s.has_tracing_cost);
     CHECK(!s.series.has_util && !s.series.has_steps && !s.series.has_memory);
+    /* nor the replay of minor 6: unknown, not 0 */
+    CHECK(!s.has_replay);
+    CHECK_INT(s.inputs.replay_step_ns, -1);
+    for (int a = 0; a < GS_REPLAY__COUNT; a++)
+        CHECK_INT(s.inputs.replay_expected_ns[a], -1);
     size_t n;
     char *out = write_gsum(&s, &n);
     CHECK(strstr(out, "\"steps\"") != NULL);
     CHECK(strstr(out, "\"devices\"") == NULL && strstr(out, "\"idle_gaps\"") == NULL &&
-          strstr(out, "\"step_bars\"") == NULL && strstr(out, "\"memory_charts\"") == NULL);
+          strstr(out, "\"step_bars\"") == NULL && strstr(out, "\"memory_charts\"") == NULL &&
+          strstr(out, "\"replay\"") == NULL);
     free(out);
     gs_rank_summary_free(&s);
 }

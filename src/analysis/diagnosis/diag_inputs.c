@@ -5,6 +5,7 @@
 
 #include "analysis/base/gpu_caps.h"
 #include "analysis/base/intervals.h"
+#include "common/log.h"
 
 static double per_step(double total, size_t nkept)
 {
@@ -136,6 +137,45 @@ static int fill_first_use(const gs_trace_ctx *c, gs_diag_inputs *in, gs_error *e
     return 0;
 }
 
+void gs_diag_replay_unknown(gs_diag_inputs *in)
+{
+    in->replay_step_ns = -1;
+    for (int a = 0; a < GS_REPLAY__COUNT; a++)
+        in->replay_expected_ns[a] = -1;
+}
+
+/* The replay's mean step unchanged and with each action alone: one model, one run per action
+ * (each linear in the trace). Nothing to replay leaves them unknown. */
+static int fill_replay(const gs_trace_ctx *c, gs_diag_inputs *in, gs_error *err)
+{
+    gs_diag_replay_unknown(in);
+    gs_replay *m = NULL;
+    const char *why = NULL;
+    if (gs_replay_build(c, &in->facts, &m, &why, err) != 0)
+        return -1;
+    if (!m) {
+        GS_LOG(GS_LOG_INFO, "no replay of rank %d: %s", (int)in->rank, why ? why : "?");
+        return 0;
+    }
+    int rc = 0;
+    for (int a = GS_REPLAY_NONE; a < GS_REPLAY__COUNT && rc == 0; a++) {
+        gs_replay_result r;
+        gs_replay_set set = a == GS_REPLAY_NONE ? 0 : GS_REPLAY_BIT(a);
+        rc = gs_replay_run(m, set, NULL, &r, err);
+        if (rc != 0)
+            break;
+        if (a == GS_REPLAY_NONE)
+            in->replay_step_ns = r.replayed_mean_ns;
+        else
+            in->replay_expected_ns[a] = r.changed_mean_ns;
+        gs_replay_result_free(&r);
+    }
+    gs_replay_free(m);
+    if (rc != 0)
+        gs_diag_replay_unknown(in);
+    return rc;
+}
+
 void gs_diag_compute_inputs(const gs_compute *c, gs_diag_inputs *in)
 {
     in->mfu = c ? c->mfu : -1;
@@ -236,5 +276,5 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
     out->facts.profiler_step_ns = gs_profiler_step_cost(t, &out->facts, steps, bd->nkept);
     if (out->facts.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */
         out->facts.profiler_step_ns = out->step_ns;
-    return 0;
+    return fill_replay(c, out, err);
 }

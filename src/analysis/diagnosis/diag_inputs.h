@@ -36,4 +36,7 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
  * read from a .gsum written before they existed). */
 void gs_diag_compute_inputs(const gs_compute *c, gs_diag_inputs *in);
 
+/* The replay inputs unknown (-1): a summary read from a .gsum written before they existed. */
+void gs_diag_replay_unknown(gs_diag_inputs *in);
+
 #endif

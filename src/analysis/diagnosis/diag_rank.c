@@ -1,6 +1,7 @@
-/* The verdict's order (doc/diagnosis.md, "Time at stake, and why the ranking is fair"): every
+/* The verdict's order (doc/diagnosis.md, "The gain at stake, and the order"): every
  * rule of the table evaluated, its actions chosen for the trace, then ranked. */
 #include "analysis/diagnosis/diagnose.h"
+#include "analysis/diagnosis/diag_expected.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,9 @@
 /* ---- ranking -------------------------------------------------------------------------------- */
 
 /* Risks first (a job that runs out of memory matters more than a slow one), then bottlenecks
- * and findings together by their estimated gain, then notes. Severity only breaks ties: a
- * finding worth 1.5x outranks a bottleneck worth less. */
+ * and findings together by their expected gain (the replay's where it gave one, else the
+ * estimate or bound of gain_ns), then notes. Severity only breaks ties: a finding worth 1.5x
+ * outranks a bottleneck worth less. */
 static int group_of(const gs_finding *f)
 {
     static const int by_severity[] = {
@@ -21,13 +23,14 @@ static int group_of(const gs_finding *f)
     return by_severity[f->severity];
 }
 
-static bool ranks_before(const gs_finding *a, const gs_finding *b)
+static bool ranks_before(const gs_diag_inputs *in, const gs_finding *a, const gs_finding *b)
 {
     int ga = group_of(a), gb = group_of(b);
     if (ga != gb)
         return ga < gb;
-    if (a->gain_ns != b->gain_ns)
-        return a->gain_ns > b->gain_ns;
+    gs_ns ea = diag_expected_gain(in, a), eb = diag_expected_gain(in, b);
+    if (ea != eb)
+        return ea > eb;
     return a->severity > b->severity;
 }
 
@@ -64,6 +67,7 @@ static int evaluate(const gs_rule *rule, const gs_diag_inputs *in, gs_finding *f
     if (f->profiler_ns == 0)
         f->recorded_share = f->at_stake_share;
     fill_gain(f);
+    diag_fill_expected(in, f);
     return 0;
 }
 
@@ -87,7 +91,7 @@ int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out)
         out->nfired += out->findings[i].severity != GS_SEV_NONE;
         /* Insertion keeps ties in rule-table order; there are ten rules. */
         size_t k = i;
-        while (k > 0 && ranks_before(&out->findings[i], &out->findings[out->order[k - 1]])) {
+        while (k > 0 && ranks_before(in, &out->findings[i], &out->findings[out->order[k - 1]])) {
             out->order[k] = out->order[k - 1];
             k--;
         }

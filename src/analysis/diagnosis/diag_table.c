@@ -1,7 +1,9 @@
 /* The rule table: each rule's id, title, source, function, and the actions it gives with the
  * condition under which each applies and what the GPU must run for it (its compute capability:
  * analysis/base/gpu_caps.h), so that no action asks for a precision the GPU lacks
- * (doc/diagnosis.md lists the same). */
+ * (doc/diagnosis.md lists the same); last, the replay action that models the rule's main action
+ * and so estimates its expected gain (diag_expected.c; doc/diagnosis.md, "The gain at stake, and
+ * the order"). */
 #include "analysis/diagnosis/diag_rules.h"
 #include "common/util.h"
 
@@ -14,7 +16,8 @@ static const gs_rule rules[] = {
       {"pin_memory=True and .to(device, non_blocking=True)", GS_WHEN_ALWAYS},
       {"move decoding and augmentation off the critical path: GPU transforms, pre-processed data",
        GS_WHEN_ALWAYS},
-      {"raise prefetch_factor", GS_WHEN_ALWAYS}}},
+      {"raise prefetch_factor", GS_WHEN_ALWAYS}},
+     GS_REPLAY_DATALOADER_WORKERS},
     {"sync_bound", "Synchronization",
      "PyTorch performance tuning guide (avoid CPU-GPU synchronization); 5 %: "
      "doc/diagnosis.md#thresholds",
@@ -26,7 +29,8 @@ static const gs_rule rules[] = {
        GS_WHEN_ALWAYS},
       {"drop explicit torch.cuda.synchronize() outside timing code", GS_WHEN_ALWAYS},
       {"avoid data-dependent shapes (nonzero, masked_select, boolean indexing) in the hot loop",
-       GS_WHEN_ALWAYS}}},
+       GS_WHEN_ALWAYS}},
+     GS_REPLAY_REMOVE_SYNCS},
     {"graphs_unreplayed", "CUDA graphs captured but not replayed",
      "PyTorch docs: CUDA graphs (torch.cuda.graphs) and torch.compile's CUDA graph trees "
      "(mode=\"reduce-overhead\"); 1 %: doc/diagnosis.md#thresholds",
@@ -43,7 +47,8 @@ static const gs_rule rules[] = {
        GS_WHEN_REPLAY_MISSING},
       {"profile the steady state: start the profiler after the capture (a server after its "
        "warm-up, e.g. a few requests in) to see the graphs replayed and what each step costs",
-       GS_WHEN_CAPTURE_ONLY}}},
+       GS_WHEN_CAPTURE_ONLY}},
+     GS_REPLAY_CUDA_GRAPHS},
     {"launch_bound", "Kernel launch overhead",
      "HTA kernel launch statistics; thresholds: doc/diagnosis.md#thresholds", diag_rule_launch,
      {{"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "
@@ -62,7 +67,8 @@ static const gs_rule rules[] = {
        GS_WHEN_DECODE},
       {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
        "emit_nvtx) to see the host time without the profiler's",
-       GS_WHEN_PROFILER_HEAVY}}},
+       GS_WHEN_PROFILER_HEAVY}},
+     GS_REPLAY_CUDA_GRAPHS},
     {"host_bound", "Host (CPU) bound",
      "doc/diagnosis.md#thresholds (GPU waiting on the host > 15 %)", diag_rule_host,
      {{"profile the host (torch.profiler with_stack=True, py-spy) and move per-step Python work "
@@ -83,7 +89,8 @@ static const gs_rule rules[] = {
        GS_WHEN_DECODE},
       {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
        "emit_nvtx) to see the host time without the profiler's",
-       GS_WHEN_PROFILER_HEAVY}}},
+       GS_WHEN_PROFILER_HEAVY}},
+     GS_REPLAY_CUDA_GRAPHS},
     {"transfer_bound", "Host-device transfers",
      "CUDA C++ Best Practices Guide (host-device transfers); 10 %: doc/diagnosis.md#thresholds",
      diag_rule_transfer,
@@ -92,7 +99,8 @@ static const gs_rule rules[] = {
        GS_WHEN_ALWAYS},
       {"copy with non_blocking=True and overlap copies with compute on a side stream",
        GS_WHEN_ALWAYS},
-      {"keep tensors on the GPU between steps; avoid .cpu() round trips", GS_WHEN_ALWAYS}}},
+      {"keep tensors on the GPU between steps; avoid .cpu() round trips", GS_WHEN_ALWAYS}},
+     GS_REPLAY_PINNED_MEMORY},
     {"communication_bound", "Communication",
      "TensorBoard profiler plugin, communication rule (10 %)", diag_rule_communication,
      {{"overlap gradient all-reduce with backward (DDP bucket_cap_mb, gradient_as_bucket_view)",
@@ -121,7 +129,8 @@ static const gs_rule rules[] = {
        GS_WHEN_EMBEDDING_ALL_TO_ALL},
       {"look for a straggler rank: the others wait for it inside the collective (gpuscope "
        "stragglers on every rank's trace)",
-       GS_WHEN_ALWAYS}}},
+       GS_WHEN_ALWAYS}},
+     GS_REPLAY_OVERLAP_COMM},
     {"straggler", "Straggler rank", "HTA straggler analysis (late-starting collectives)",
      diag_rule_straggler,
      {{"check the straggler's GPU and host: clocks, power and thermal throttling (gpuscope "
@@ -165,7 +174,8 @@ static const gs_rule rules[] = {
       {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_NOT_COMPILED},
       {"channels_last memory format for convolutions", GS_WHEN_CONV},
       {"start from the top kernels (gpuscope kernels): the largest single wins are there",
-       GS_WHEN_ALWAYS}}},
+       GS_WHEN_ALWAYS}},
+     GS_REPLAY_MIXED_PRECISION},
     {"tensor_cores_unused", "Tensor Cores unused",
      "TensorBoard profiler plugin (tc_eligible, tc_ratio); thresholds: doc/diagnosis.md#thresholds",
      diag_rule_tensor_cores,
@@ -192,7 +202,8 @@ static const gs_rule rules[] = {
        GS_WHEN_INFERENCE, GS_GPU_UNKNOWN},
       {"Tensor-Core-friendly shapes: batch, channel, hidden and vocabulary sizes multiples of 8",
        GS_WHEN_ALWAYS, GS_GPU_TENSOR_CORES},
-      {"gpuscope kernels: the eligible operators' kernels without Tensor Cores", GS_WHEN_ALWAYS}}},
+      {"gpuscope kernels: the eligible operators' kernels without Tensor Cores", GS_WHEN_ALWAYS}},
+     GS_REPLAY_MIXED_PRECISION},
     {"low_mfu", "Low MFU", "doc/diagnosis.md#thresholds (MFU < 30 % on a GEMM-dominated step)",
      diag_rule_low_mfu,
      {{"larger matrices per kernel: raise the batch or micro-batch, fuse small matmuls",

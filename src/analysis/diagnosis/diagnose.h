@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/replay/replay.h"
 #include "analysis/trace/cuda_graphs.h"
 #include "analysis/trace/trace_facts.h"
 #include "model/trace.h"
@@ -74,6 +75,12 @@ typedef struct gs_diag_inputs {
      * included: how many met a new input shape or loaded GPU code, and their cost. */
     size_t first_use_steps, first_use_new_steps, first_use_shape_steps, first_use_load_steps;
     gs_ns first_use_mean_ns, first_use_new_ns, first_use_seen_ns, first_use_extra_ns;
+    /* The replay of the kept steps (analysis/replay/replay.h): its mean step unchanged, and with
+     * each action alone; -1 when unknown (nothing to replay, or a summary of an earlier .gsum
+     * minor), and an action's -1 when it was not replayed. A finding's expected speedup is their
+     * ratio, so the unchanged model's own error cancels. */
+    gs_ns replay_step_ns;
+    gs_ns replay_expected_ns[GS_REPLAY__COUNT];
 } gs_diag_inputs;
 
 enum gs_severity {
@@ -193,6 +200,11 @@ typedef struct gs_finding {
     size_t nactions;
     gs_chosen_action left_out[GS_RULE_MAX_ACTIONS]; /* the others, with why they do not apply */
     size_t nleft_out;
+    /* What the replay of the rule's action (gs_rule.replay) expects: the measured step times
+     * the replay's ratio (with the action / unchanged), and step / that. 0 when the rule has no
+     * replay, the replay is unknown, or the action does not apply to this GPU. */
+    gs_ns expected_step_ns;
+    double expected_speedup;
 } gs_finding;
 
 struct gs_rule {
@@ -201,6 +213,7 @@ struct gs_rule {
     const char *source;
     void (*eval)(const gs_diag_inputs *in, gs_finding *f);
     gs_action actions[GS_RULE_MAX_ACTIONS]; /* each with what the trace must show for it */
+    uint8_t replay; /* enum gs_replay_action whose replay estimates the gain; 0: none */
 };
 
 typedef struct gs_diagnosis {

@@ -180,6 +180,8 @@ static int finish(gs_json *j, gs_rank_summary *s)
     if (!s->has_compute)
         gs_compute_init(&s->compute);
     gs_diag_compute_inputs(s->has_compute ? &s->compute : NULL, &s->inputs);
+    if (!s->has_replay)
+        gs_diag_replay_unknown(&s->inputs);
     s->comm.path = s->temporal.path = s->id.path;
     for (size_t i = 0; i < s->nkinds; i++)
         s->kinds[i].rank = s->id.rank;

@@ -450,6 +450,24 @@ static const gs_gsum_field compute_fields[] = {
 };
 #undef K
 
+/* ---- minor 6 ------------------------------------------------------------------------------- */
+
+/* The replay's mean step unchanged and with each action alone (-1: unknown, not replayed). */
+#define RP(f) S(R, inputs.f)
+static const gs_gsum_field replay_fields[] = {
+    {"step_ns", GS_F_I64, RP(replay_step_ns), 0},
+    {"cuda_graphs_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_CUDA_GRAPHS]), 0},
+    {"compile_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_COMPILE]), 0},
+    {"dataloader_workers_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_DATALOADER_WORKERS]), 0},
+    {"pinned_memory_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_PINNED_MEMORY]), 0},
+    {"remove_syncs_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_REMOVE_SYNCS]), 0},
+    {"mixed_precision_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_MIXED_PRECISION]), 0},
+    {"fused_optimizer_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_FUSED_OPTIMIZER]), 0},
+    {"overlap_comm_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_OVERLAP_COMM]), 0},
+    {"no_profiler_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_NO_PROFILER]), 0},
+};
+#undef RP
+
 #define OBJ(k, f) {k, f, COUNT_OF(f), 0, 0, 0, 0}
 #define ARR(k, f, arr, cnt, T) {k, f, COUNT_OF(f), S(R, arr), S(R, cnt), sizeof(T), 0}
 /* A section of minor 1, and the flag saying a summary has it. */
@@ -488,6 +506,7 @@ static const gs_gsum_section sections[] = {
     OBJ1("cuda_graphs", graph_fields, has_graphs),
     OBJ1("context", context_fields, inputs.facts.known),
     OBJ1("compute", compute_fields, has_compute),
+    OBJ1("replay", replay_fields, has_replay),
 };
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)

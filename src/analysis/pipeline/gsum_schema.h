@@ -19,9 +19,10 @@
  * trace_facts.h); minor 4 model FLOPs, MFU and Tensor Core use (doc/flops.md); minor 5 the
  * parallelism as a set of kinds and what it is read from (DDP's and FSDP's ranges, all-reduces in
  * the forward, embedding-table kernels), and the profiled CPU time the merged operator table's CPU
- * shares are of. A reader of an older minor skips them; a file without them reads as a summary
- * without them. */
-#define GS_GSUM_MINOR 5
+ * shares are of; minor 6 the replay's mean step unchanged and with each action alone (the
+ * verdict's expected gains). A reader of an older minor skips them; a file without them reads as
+ * a summary without them. */
+#define GS_GSUM_MINOR 6
 
 enum gs_gsum_type {
     GS_F_I64,  /* int64_t, gs_ns */

@@ -251,6 +251,7 @@ static int fill_diagnosis(const gs_trace_ctx *c, const rank_analyses *a, gs_rank
         return -1;
     s->inputs.sync_top_op = s->sync_top_op;
     s->has_graphs = true; /* inputs.graphs */
+    s->has_replay = true; /* inputs.replay_* */
     if (gs_compute_build(c, &s->compute, err) != 0)
         return -1;
     s->has_compute = true;

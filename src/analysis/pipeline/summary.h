@@ -80,6 +80,7 @@ typedef struct gs_rank_summary {
     bool has_tracing_cost;  /* the trace says what tracing cost the program (minor 2) */
     gs_ns tracing_cost_ns;  /* then: that cost (gs_trace.collector_overhead_ns) */
     bool has_graphs;        /* inputs.graphs is known (minor 3; earlier: every count 0) */
+    bool has_replay;        /* inputs.replay_* are known (minor 6; earlier: -1, unknown) */
     gs_sum_kernel *kernels; /* by total, largest first */
     size_t nkernels;
     gs_sum_op *ops;         /* by CUDA total (CPU total without GPU work), largest first */
