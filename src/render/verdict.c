@@ -100,17 +100,27 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
                             (int64_t)llround((double)f->at_stake_ns / f->at_stake_share));
             snprintf(base, sizeof base, "the %s step without the profiler's host time", step);
         }
-        /* The replay's expected speedup where it gave one; the bound stays, as "at most". */
-        char expected[64] = "up to";
-        if (f->expected_speedup > 0)
-            snprintf(expected, sizeof expected, "expected %.2fx faster (replay), at most",
-                     f->expected_speedup);
+        /* The replay's expected speedup where it gave one; the bound stays, as "at most" — or,
+         * where the replay gives more (the host catching up on more than the time at stake),
+         * as what removing that time alone would give. */
+        char gain[160];
+        if (f->expected_speedup > f->speedup_bound)
+            snprintf(gain, sizeof gain,
+                     "expected %.2fx faster (replay); %.2fx faster with that time alone removed",
+                     f->expected_speedup, f->speedup_bound);
+        else if (f->expected_speedup > 0)
+            snprintf(gain, sizeof gain, "expected %.2fx faster (replay), at most %.2fx faster if "
+                     "removed", f->expected_speedup, f->speedup_bound);
+        else
+            snprintf(gain, sizeof gain, "up to %.2fx faster if removed", f->speedup_bound);
         if (f->speedup_bound > 0 && f->at_stake_ns > 0 && at > 0 && (size_t)at < sizeof head)
-            snprintf(head + at, sizeof head - (size_t)at,
-                     ": %s per step at stake, %.1f %% of %s; %s %.2fx faster if removed", stake,
-                     100 * f->at_stake_share, base, expected, f->speedup_bound);
+            snprintf(head + at, sizeof head - (size_t)at, ": %s per step at stake, %.1f %% of %s; %s",
+                     stake, 100 * f->at_stake_share, base, gain);
         else if (f->gain_basis != GS_GAIN_NONE && at > 0 && (size_t)at + 2 < sizeof head)
             gs_render_gain_estimate(head + at, sizeof head - (size_t)at, ": ", f);
+        else if (f->expected_speedup > 0 && at > 0 && (size_t)at < sizeof head)
+            snprintf(head + at, sizeof head - (size_t)at, ": expected %.2fx faster (replay)",
+                     f->expected_speedup);
         fprintf(out, "%2zu. ", ++shown);
         put_bold(out, style, f->rule->title);
         /* Each part wrapped within the line, under its own start: the headline under the title,

@@ -8,7 +8,7 @@
 
 enum rank_col {
     RANK_COL_RANK, RANK_COL_STEPS, RANK_COL_MEASURED, RANK_COL_REPLAYED, RANK_COL_ERROR,
-    RANK_COL_PATH, RANK_COL_WHY, RANK_NCOLS
+    RANK_COL_STRUCTURAL, RANK_COL_STRUCTURAL_ERROR, RANK_COL_PATH, RANK_COL_WHY, RANK_NCOLS
 };
 
 /* The last field is what --help says of the column (render/table.h). */
@@ -23,7 +23,16 @@ static const gs_column rank_columns[] = {
     [RANK_COL_ERROR] = {"replay_error_pct", "error", "Error (%)", "Replay Error (%)",
                         GS_COL_PCT, 0,
                         "(Replayed / Measured - 1) x 100: how far the unchanged\n"
-                        "model is from the trace"},
+                        "model is from the trace (0 by construction, but for\n"
+                        "times the trace's dependencies contradict)"},
+    [RANK_COL_STRUCTURAL] = {"structural_step_ns", "structural", "Structural", "Structural Step (ns)",
+                             GS_COL_NS, 0,
+                             "the mean kept step with every gap that decided a GPU\n"
+                             "op's start cut to the usual most of its kind"},
+    [RANK_COL_STRUCTURAL_ERROR] = {"structural_error_pct", "structural_error", "Struct. err (%)",
+                                   "Structural Error (%)", GS_COL_PCT, 0,
+                                   "(Structural / Measured - 1) x 100: the waits the\n"
+                                   "model's dependencies do not explain"},
     [RANK_COL_PATH] = {"path", "path", "Trace", "Trace", GS_COL_TEXT, GS_COL_CUT_START},
     [RANK_COL_WHY] = {"why", "why", "Not replayed", "Not Replayed", GS_COL_TEXT, 0,
                       "why a trace has nothing to replay"},
@@ -84,6 +93,7 @@ enum input_col {
     INPUT_COL_RANK, INPUT_COL_HOST_LANES, INPUT_COL_GPU_LANES, INPUT_COL_HOST_CALLS,
     INPUT_COL_HOST_SEGMENTS, INPUT_COL_GPU_OPS, INPUT_COL_BLOCKING, INPUT_COL_STREAM_WAITS,
     INPUT_COL_THREAD_WAITS, INPUT_COL_CLIPPED, INPUT_COL_LAUNCH_LATENCY, INPUT_COL_STREAM_GAP,
+    INPUT_COL_LAUNCH_LATENCY_MAX, INPUT_COL_STREAM_GAP_MAX,
     INPUT_NCOLS
 };
 
@@ -109,6 +119,10 @@ static const gs_column input_columns[] = {
                                   "Launch Latency (ns)", GS_COL_NS, 0},
     [INPUT_COL_STREAM_GAP] = {"stream_gap_ns", "stream_gap", "Stream gap", "Stream Gap (ns)",
                               GS_COL_NS, 0},
+    [INPUT_COL_LAUNCH_LATENCY_MAX] = {"launch_latency_max_ns", "launch_latency_max",
+                                      "Launch latency max", "Launch Latency Max (ns)", GS_COL_NS, 0},
+    [INPUT_COL_STREAM_GAP_MAX] = {"stream_gap_max_ns", "stream_gap_max", "Stream gap max",
+                                  "Stream Gap Max (ns)", GS_COL_NS, 0},
 };
 _Static_assert(COUNT_OF(input_columns) == INPUT_NCOLS, "one column per enum input_col");
 
@@ -159,6 +173,8 @@ static int rank_table(const gs_whatif *w, gs_table *t)
         c[RANK_COL_MEASURED].i = gs_cell_known(r->unchanged.measured_mean_ns, done);
         c[RANK_COL_REPLAYED].i = gs_cell_known(r->unchanged.replayed_mean_ns, done);
         c[RANK_COL_ERROR].f = done ? 100 * r->unchanged.error : NAN;
+        c[RANK_COL_STRUCTURAL].i = gs_cell_known(r->unchanged.structural_mean_ns, done);
+        c[RANK_COL_STRUCTURAL_ERROR].f = done ? 100 * r->unchanged.structural_error : NAN;
         c[RANK_COL_PATH].text = r->path;
         if (ncols > RANK_COL_WHY)
             c[RANK_COL_WHY].text = r->why;
@@ -234,6 +250,8 @@ static int input_table(const gs_whatif *w, gs_table *t)
         c[INPUT_COL_CLIPPED].i = (int64_t)in->clipped;
         c[INPUT_COL_LAUNCH_LATENCY].i = in->launch_latency_ns;
         c[INPUT_COL_STREAM_GAP].i = in->stream_gap_ns;
+        c[INPUT_COL_LAUNCH_LATENCY_MAX].i = in->launch_latency_max_ns;
+        c[INPUT_COL_STREAM_GAP_MAX].i = in->stream_gap_max_ns;
     }
     return 0;
 }
@@ -279,19 +297,23 @@ static void put_inputs_text(FILE *out, const gs_whatif *w, const gs_text_style *
         if (r->why)
             continue;
         char line[1024];
-        char latency[GS_UNIT_BUF], gap[GS_UNIT_BUF];
+        char latency[GS_UNIT_BUF], gap[GS_UNIT_BUF], latency_max[GS_UNIT_BUF],
+            gap_max[GS_UNIT_BUF];
         gs_fmt_duration(latency, sizeof latency, in->launch_latency_ns);
         gs_fmt_duration(gap, sizeof gap, in->stream_gap_ns);
+        gs_fmt_duration(latency_max, sizeof latency_max, in->launch_latency_max_ns);
+        gs_fmt_duration(gap_max, sizeof gap_max, in->stream_gap_max_ns);
         snprintf(line, sizeof line,
-                 "rank %d: %zu host threads and %zu GPU streams; %zu host calls (operators, "
-                 "annotations, CUDA calls), %zu CPU segments between them, %zu GPU ops; %zu "
-                 "blocking calls joined to the GPU work they waited for, %zu GPU ops waiting "
-                 "for another stream, %zu hand-offs between host threads; %zu points whose "
-                 "measured time their dependencies contradict (clipped); least launch latency "
-                 "%s, least gap between two GPU ops of a stream %s.",
+                 "rank %d: %zu host threads and %zu GPU streams; %zu CUDA calls (outermost), "
+                 "%zu CPU segments between the bounds of operators, annotations and calls, %zu "
+                 "GPU ops; %zu blocking calls joined to the GPU work they waited for, %zu GPU "
+                 "ops waiting for another stream, %zu hand-offs between host threads; %zu "
+                 "points whose measured time their dependencies contradict (clipped); launch "
+                 "latency %s least, %s usual most; gap between two GPU ops of a stream %s "
+                 "least, %s usual most.",
                  (int)r->rank, in->host_lanes, in->gpu_lanes, in->host_calls, in->host_segments,
                  in->gpu_ops, in->blocking_waits, in->stream_waits, in->thread_waits,
-                 in->clipped, latency, gap);
+                 in->clipped, latency, latency_max, gap, gap_max);
         gs_text_put_wrapped(out, line, 0, 2, gs_text_width(style));
         putc('\n', out);
     }
@@ -378,6 +400,8 @@ static void put_inputs_json(gs_json_writer *j, const gs_replay_inputs *in)
     gs_json_put_uint(j, "clipped", in->clipped);
     gs_json_put_int(j, "launch_latency_ns", in->launch_latency_ns);
     gs_json_put_int(j, "stream_gap_ns", in->stream_gap_ns);
+    gs_json_put_int(j, "launch_latency_max_ns", in->launch_latency_max_ns);
+    gs_json_put_int(j, "stream_gap_max_ns", in->stream_gap_max_ns);
     gs_json_end(j);
 }
 
@@ -411,6 +435,8 @@ static void put_rank_json(gs_json_writer *j, const gs_whatif *w, const gs_whatif
     gs_json_put_int(j, "measured_step_ns", r->unchanged.measured_mean_ns);
     gs_json_put_int(j, "replay_step_ns", r->unchanged.replayed_mean_ns);
     gs_json_put_real(j, "replay_error", r->unchanged.error, 6);
+    gs_json_put_int(j, "structural_step_ns", r->unchanged.structural_mean_ns);
+    gs_json_put_real(j, "structural_error", r->unchanged.structural_error, 6);
     put_actions_json(j, "actions", w->actions);
     gs_json_put_int(j, "expected_step_ns", r->together.expected_step_ns);
     gs_json_put_real(j, "expected_speedup", r->together.speedup, 6);

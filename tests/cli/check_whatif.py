@@ -13,12 +13,12 @@ TRAIN = "examples/train.json.gz"
 ACTIONS = ["cuda_graphs", "compile", "dataloader_workers", "pinned_memory", "remove_syncs",
            "mixed_precision", "fused_optimizer", "overlap_comm", "no_profiler"]
 RANK_KEYS = {"rank", "path", "steps", "measured_step_ns", "replay_step_ns", "replay_error",
-             "actions", "expected_step_ns", "expected_speedup", "alone", "inputs", "per_step"}
+             "structural_step_ns", "structural_error", "actions", "expected_step_ns", "expected_speedup", "alone", "inputs", "per_step"}
 ALONE_KEYS = {"name", "expected_step_ns", "expected_speedup", "change"}
 CHANGE_KEYS = {"items", "host_before_ns", "host_after_ns", "gpu_before_ns", "gpu_after_ns"}
 INPUT_KEYS = {"host_lanes", "gpu_lanes", "host_calls", "host_segments", "gpu_ops",
               "blocking_waits", "stream_waits", "thread_waits", "clipped", "launch_latency_ns",
-              "stream_gap_ns"}
+              "stream_gap_ns", "launch_latency_max_ns", "stream_gap_max_ns"}
 STEP_KEYS = {"step", "measured_ns", "replay_ns", "changed_ns"}
 
 problems = []

@@ -27,10 +27,12 @@ static gs_diag_inputs healthy(void)
     return in;
 }
 
-/* The replay's unchanged step, and the step with each action as given (the others unknown). */
+/* The replay's unchanged step, and the step with each action as given (the others unknown); no
+ * profiler cost: the step without it is the unchanged one. */
 static void set_replay(gs_diag_inputs *in, gs_ns unchanged, enum gs_replay_action a, gs_ns with)
 {
     in->replay_step_ns = unchanged;
+    in->replay_expected_ns[GS_REPLAY_NO_PROFILER] = unchanged;
     in->replay_expected_ns[a] = with;
 }
 
@@ -56,7 +58,7 @@ static void test_rule_actions(void)
     } want[] = {
         {"data_loading", GS_REPLAY_DATALOADER_WORKERS}, {"sync_bound", GS_REPLAY_REMOVE_SYNCS},
         {"launch_bound", GS_REPLAY_CUDA_GRAPHS},        {"graphs_unreplayed", GS_REPLAY_CUDA_GRAPHS},
-        {"host_bound", GS_REPLAY_CUDA_GRAPHS},          {"transfer_bound", GS_REPLAY_PINNED_MEMORY},
+        {"host_bound", GS_REPLAY_COMPILE},               {"transfer_bound", GS_REPLAY_PINNED_MEMORY},
         {"communication_bound", GS_REPLAY_OVERLAP_COMM},
         {"compute_bound", GS_REPLAY_MIXED_PRECISION},
         {"tensor_cores_unused", GS_REPLAY_MIXED_PRECISION},
@@ -100,10 +102,20 @@ static void test_expected_speedup(void)
     CHECK(by_id(&d, "data_loading")->expected_speedup == 0.0);
     CHECK_INT(by_id(&d, "data_loading")->expected_step_ns, 0);
     gs_diagnosis_free(&d);
-    in.replay_step_ns = -1;
+    in.replay_expected_ns[GS_REPLAY_NO_PROFILER] = -1;
     in.replay_expected_ns[GS_REPLAY_DATALOADER_WORKERS] = 76 * MS;
     CHECK_INT(gs_diagnose(&in, &d), 0);
     CHECK(by_id(&d, "data_loading")->expected_speedup == 0.0);
+    gs_diagnosis_free(&d);
+
+    /* The profiler's host time is no action's: 100 ms replayed, 80 ms without the profiler, 64 ms
+     * with more workers (and without the profiler): 80 / 64 = 1.25x, not 100 / 64. */
+    in.replay_step_ns = 100 * MS;
+    in.replay_expected_ns[GS_REPLAY_NO_PROFILER] = 80 * MS;
+    in.replay_expected_ns[GS_REPLAY_DATALOADER_WORKERS] = 64 * MS;
+    CHECK_INT(gs_diagnose(&in, &d), 0);
+    CHECK(fabs(by_id(&d, "data_loading")->expected_speedup - 1.25) < 1e-12);
+    CHECK_INT(by_id(&d, "data_loading")->expected_step_ns, 80 * MS);
     gs_diagnosis_free(&d);
 }
 

@@ -144,8 +144,9 @@ void gs_diag_replay_unknown(gs_diag_inputs *in)
         in->replay_expected_ns[a] = -1;
 }
 
-/* The replay's mean step unchanged and with each action alone: one model, one run per action
- * (each linear in the trace). Nothing to replay leaves them unknown. */
+/* The replay's mean step unchanged, without the profiler's cost, and with each other action alone
+ * on top of that (diagnose.h): one model, one run per action (each linear in the trace). Nothing
+ * to replay leaves them unknown. */
 static int fill_replay(const gs_trace_ctx *c, gs_diag_inputs *in, gs_error *err)
 {
     gs_diag_replay_unknown(in);
@@ -160,7 +161,8 @@ static int fill_replay(const gs_trace_ctx *c, gs_diag_inputs *in, gs_error *err)
     int rc = 0;
     for (int a = GS_REPLAY_NONE; a < GS_REPLAY__COUNT && rc == 0; a++) {
         gs_replay_result r;
-        gs_replay_set set = a == GS_REPLAY_NONE ? 0 : GS_REPLAY_BIT(a);
+        gs_replay_set set = a == GS_REPLAY_NONE ? 0
+                            : GS_REPLAY_BIT(a) | GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER);
         rc = gs_replay_run(m, set, NULL, &r, err);
         if (rc != 0)
             break;

@@ -90,7 +90,7 @@ static const gs_rule rules[] = {
       {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
        "emit_nvtx) to see the host time without the profiler's",
        GS_WHEN_PROFILER_HEAVY}},
-     GS_REPLAY_CUDA_GRAPHS},
+     GS_REPLAY_COMPILE},
     {"transfer_bound", "Host-device transfers",
      "CUDA C++ Best Practices Guide (host-device transfers); 10 %: doc/diagnosis.md#thresholds",
      diag_rule_transfer,

@@ -75,10 +75,13 @@ typedef struct gs_diag_inputs {
      * included: how many met a new input shape or loaded GPU code, and their cost. */
     size_t first_use_steps, first_use_new_steps, first_use_shape_steps, first_use_load_steps;
     gs_ns first_use_mean_ns, first_use_new_ns, first_use_seen_ns, first_use_extra_ns;
-    /* The replay of the kept steps (analysis/replay/replay.h): its mean step unchanged, and with
-     * each action alone; -1 when unknown (nothing to replay, or a summary of an earlier .gsum
-     * minor), and an action's -1 when it was not replayed. A finding's expected speedup is their
-     * ratio, so the unchanged model's own error cancels. */
+    /* The replay of the kept steps (analysis/replay/replay.h): its mean step unchanged; without
+     * the profiler's cost (replay_expected_ns[GS_REPLAY_NO_PROFILER]); and with each other
+     * action alone, also without the profiler's cost: what the change buys the job as it runs
+     * unprofiled. -1 when unknown (nothing to replay, or a summary of an earlier .gsum minor), and
+     * an action's -1 when it was not replayed. A finding's expected speedup is the ratio of the
+     * step without the profiler to the step with the action, so the unchanged model's own error
+     * cancels and the profiler's host time counts for no action. */
     gs_ns replay_step_ns;
     gs_ns replay_expected_ns[GS_REPLAY__COUNT];
 } gs_diag_inputs;

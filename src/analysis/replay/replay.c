@@ -31,8 +31,9 @@ static int lane_find(rp_builder *b, int64_t pid, int64_t tid, bool add)
     return (int)b->nlanes++;
 }
 
-/* Lane 0: the steps' thread (their ranges'), else the thread that launched most in the window;
- * then every other thread of its process that launched or waited there. */
+/* Lane 0: the steps' thread (their ranges'), else the thread of the first step's first launch (the
+ * forward pass's, which also fetches the batch); then every other thread of its process that
+ * launched or waited in the window. */
 static void choose_lanes(rp_builder *b)
 {
     const gs_trace *t = b->t;
@@ -42,18 +43,12 @@ static void choose_lanes(rp_builder *b)
         pid = t->ranges.v[first->range].pid;
         tid = t->ranges.v[first->range].tid;
     } else {
-        size_t best = 0;
-        for (size_t i = 0; i < t->apis.n; i++) {
+        for (size_t i = 0; i < t->apis.n; i++) { /* the first launch: the forward's thread */
             const gs_api *a = &t->apis.v[i];
-            if (a->start < b->w0 || a->start >= b->w1 || a->gpu == GS_NONE)
-                continue;
-            size_t n = 0;
-            for (size_t j = i; j < t->apis.n && n <= best; j++)
-                n += t->apis.v[j].pid == a->pid && t->apis.v[j].tid == a->tid;
-            if (n > best) {
-                best = n;
+            if (a->start >= first->host_start && a->gpu != GS_NONE) {
                 pid = a->pid;
                 tid = a->tid;
+                break;
             }
         }
     }
@@ -160,6 +155,33 @@ static int add_batches(rp_builder *b)
     return 0;
 }
 
+/* Ranges outside the operator tree (Python functions, with_stack) get no point of their own; what
+ * recording them cost the host lands on the segment they start in: each is given the lane's first
+ * point at or after its start (the end of that segment), for the profiler's action. */
+static void anchor_other_ranges(rp_builder *b)
+{
+    const gs_trace *t = b->t;
+    for (uint32_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        if (gs_range_in_op_tree(r) || r->start < b->w0 || r->start >= b->w1)
+            continue;
+        int l = lane_find(b, r->pid, r->tid, false);
+        if (l < 0)
+            continue;
+        const rp_lane *lane = &b->lanes[l];
+        size_t lo = 0, hi = lane->npoints;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (b->time.v[lane->points[mid]] < r->start)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < lane->npoints)
+            b->range_start[i] = lane->points[lo];
+    }
+}
+
 static int add_steps(rp_builder *b)
 {
     const gs_steps *s = &b->c->steps;
@@ -222,7 +244,10 @@ static int build_graph(rp_builder *b)
         !b->call_lane || !b->range_start || !b->range_end)
         return -1;
     choose_lanes(b);
-    if (rp_build_host(b) != 0 || add_ops(b) != 0 || rp_build_gpu(b) != 0 ||
+    if (rp_build_host(b) != 0)
+        return -1;
+    anchor_other_ranges(b);
+    if (add_ops(b) != 0 || rp_build_gpu(b) != 0 ||
         rp_build_waits(b) != 0 || rp_build_wakes(b) != 0 || add_batches(b) != 0)
         return -1;
     return 0;

@@ -16,11 +16,12 @@ static const gs_replay_action_info actions[GS_REPLAY__COUNT] = {
     [GS_REPLAY_COMPILE] =
         {"compile", "torch.compile fusion",
          "chains of elementwise kernels that follow one another on a stream become one kernel "
-         "as long as the chain's longest, and the operators and launch calls of the kernels "
-         "fused away leave the host",
-         "a fused chain makes one memory pass instead of one per kernel (TorchInductor's "
-         "pointwise fusion, PyTorch 2 paper, ASPLOS 2024); the matmuls, convolutions and "
-         "collectives are not changed"},
+         "as long as the chain's longest, their launch calls go, and the operators' dispatch "
+         "time leaves the host (Python time and the other launch calls stay)",
+         "a fused chain makes one memory pass instead of one per kernel, and the generated code "
+         "launches kernels without ATen's dispatcher (TorchInductor, PyTorch 2 paper, ASPLOS "
+         "2024); the matmuls, convolutions and collectives, the optimizer's step and regions "
+         "compiled already are not changed"},
     [GS_REPLAY_DATALOADER_WORKERS] =
         {"dataloader_workers", "More DataLoader workers",
          "the step's wait for its batch becomes what k worker processes leave: batches arrive "

@@ -79,7 +79,9 @@ struct gs_replay {
     /* What the transformations look up: per API call of the trace, the edge of its duration
      * (GS_NONE when not in the graph). */
     uint32_t *call_edge;
-    uint32_t *range_start; /* per range of the trace: the point it starts at, GS_NONE */
+    uint32_t *range_start; /* per range of the trace: the point it starts at (for a range
+                            * outside the operator tree, the end of the segment it starts in),
+                            * GS_NONE */
     int32_t compute_major, compute_minor, vendor; /* the first GPU's, 0.0 when unknown */
 };
 

@@ -179,8 +179,10 @@ static bool fusable(const tx *x, const rp_op *o)
     return kernel_is(x, o, GS_NAME_POINTWISE_KERNEL) && !kernel_is(x, o, GS_NAME_COMPILED_KERNEL);
 }
 
-/* Pointwise kernels that follow one another on a stream within a step become one, as long as
- * the longest; the kernels fused away lose their launch, and their operators' host time goes. */
+/* What torch.compile's default mode changes: pointwise kernels that follow one another on a stream
+ * within a step become one, as long as the longest, and the kernels fused away lose their launch;
+ * the operators' dispatch between kernels goes (the generated code launches the kernels itself,
+ * each launch call staying). */
 static int compile_fusion(tx *x)
 {
     const gs_replay *m = x->m;
@@ -236,9 +238,16 @@ static int compile_fusion(tx *x)
         if (len > 1)
             set_lag(x, gpu_edge[i], longest);
     }
-    for (size_t i = 0; i < m->nedges; i++)
-        if (x->e[i].kind == RP_SEGMENT && x->e[i].ref != GS_NONE && gone_range[x->e[i].ref])
+    /* The generated code calls the kernels itself: the operators' dispatch goes wherever the
+     * model runs (not in regions compiled already, the optimizer's step or the DataLoader). */
+    for (size_t i = 0; i < m->nedges; i++) {
+        const rp_edge *e = &x->e[i];
+        bool gone = e->ref != GS_NONE && gone_range[e->ref];
+        bool dispatch = (e->flags & RP_IN_OP) &&
+                        !(e->flags & (RP_IN_COMPILED | RP_IN_OPT | RP_IN_DATA));
+        if (e->kind == RP_SEGMENT && (gone || dispatch))
             set_lag(x, i, 0);
+    }
     rc = 0;
 done:
     free(prev);
