@@ -1,5 +1,5 @@
 /* Known answers of the replay's GPU-side actions (analysis/replay/replay_transform.c):
- * torch.compile fusion, pinned memory, mixed precision, a fused optimizer,
+ * torch.compile fusion, pinned memory, mixed precision, a fused optimizer, communication overlap,
  * each on a trace built by hand whose replayed step is counted in the comment above it, and a
  * trace where the action must change nothing. The unchanged replay gives back the measured steps
  * on each (replay_fixture.h). Launch latency is 3 us on every trace, and the stream gap 1 us. */
@@ -8,6 +8,7 @@
 #define BIT(a) GS_REPLAY_BIT(GS_REPLAY_##a)
 #define SGEMM "volta_sgemm_128x64_nn"
 #define BF16_GEMM "ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_64x4_nn"
+#define NCCL_KERNEL "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
 #define MULTI_TENSOR_KERNEL                                                                        \
     "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<TensorListMetadata<2>>()"
 
@@ -199,11 +200,55 @@ static void test_fused_optimizer(void)
     fx_close(&f);
 }
 
+/* ---- communication overlap ------------------------------------------------------------------ */
+
+/* Steps at k ms: 10 us of Python, four operators `op` [10 + 12 i, 20 + 12 i] (calls at + 2)
+ * whose 50 us kernels run back to back on stream 7 [15, 218]; 2 us of Python, two nccl:all_reduce
+ * [58 + 12 j, 68 + 12 j] (calls at + 2) whose 40 us kernels run on stream 20 once the compute is
+ * done: [219, 259], [260, 300]; 10 us of Python (the host ends at 90): the step is 300 us. */
+static gs_trace *backward_then_allreduce(const char *op)
+{
+    gs_trace *t = tb_new("overlap.json", 0);
+    uint64_t corr = 1;
+    for (int k = 1; k <= 2; k++) {
+        gs_ns b = (gs_ns)k * 1000 * US;
+        fx_step(t, k, b, 90);
+        for (int i = 0; i < 4; i++)
+            corr = fx_launch(t, b, op, 10 + 12 * i, 20 + 12 * i, 12 + 12 * i, 17 + 12 * i,
+                             EW_KERNEL, 15 + 51 * i, 65 + 51 * i, corr);
+        for (int j = 0; j < 2; j++) {
+            corr = fx_launch(t, b, "nccl:all_reduce", 58 + 12 * j, 68 + 12 * j, 60 + 12 * j,
+                             65 + 12 * j, NCCL_KERNEL, 219 + 41 * j, 259 + 41 * j, corr);
+            t->kernels.v[t->kernels.n - 1].stream = 20;
+        }
+    }
+    return t;
+}
+
+/* Two collectives over four backward kernels: the first may start once the first two have run
+ * (116), the second once all four have (218). The first runs [116, 156]; the second waits for
+ * the last gradient: [218, 258]: the step is 258 us. Without a backward pass (forward operators,
+ * tensor parallel's collectives) nothing moves. */
+static void test_overlap_comm(void)
+{
+    replay_fx f;
+    fx_open(&f, backward_then_allreduce("autograd::engine::evaluate_function: MulBackward0"));
+    gs_replay_result r = fx_run(&f, BIT(OVERLAP_COMM), NULL, 300 * US);
+    CHECK_INT(r.inputs.stream_waits, 2);
+    CHECK_INT(r.changed_mean_ns, 258 * US);
+    gs_replay_result_free(&r);
+    fx_close(&f);
+    fx_open(&f, backward_then_allreduce("aten::mul"));
+    CHECK_INT(fx_changed(&f, BIT(OVERLAP_COMM), NULL, 300 * US), 300 * US);
+    fx_close(&f);
+}
+
 int main(void)
 {
     test_compile();
     test_pinned_memory();
     test_mixed_precision();
     test_fused_optimizer();
+    test_overlap_comm();
     return check_done("test_replay_gpu");
 }
