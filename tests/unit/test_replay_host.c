@@ -59,6 +59,53 @@ static void test_graphs_two_per_step(void)
     fx_close(&f);
 }
 
+/* A training step on two threads, steps at k ms, 150 us. Main thread: 10 us of Python, forward
+ * operators A at t0 = 10, 30, 50 (as above, kernels 2 us), then no operator from 62 to 130 while
+ * autograd's thread runs backward operators B at t0 = 70, 90, 110 (the same shape, 8 us apart);
+ * then the optimizer's operator C at 130 (its launch at 134), 8 us of Python: 150. */
+static gs_trace *two_threads(void)
+{
+    gs_trace *t = tb_new("two_threads.json", 0);
+    uint64_t corr = 1;
+    for (int k = 1; k <= 2; k++) {
+        gs_ns b = (gs_ns)k * 1000 * US;
+        fx_step(t, k, b, 150);
+        for (int i = 0; i < 3; i++) {
+            gs_ns t0 = 10 + 20 * i;
+            corr = fx_launch(t, b, "aten::mul", t0, t0 + 12, t0 + 4, t0 + 9, EW_KERNEL, t0 + 7,
+                             t0 + 9, corr);
+        }
+        for (int i = 0; i < 3; i++) {
+            gs_ns t0 = 70 + 20 * i;
+            corr = fx_launch(t, b, "autograd::engine::evaluate_function: MulBackward0", t0,
+                             t0 + 12, t0 + 4, t0 + 9, EW_KERNEL, t0 + 7, t0 + 9, corr);
+            fx_on_thread(t, FX_TID2);
+        }
+        corr = fx_launch(t, b, "aten::add_", 130, 142, 134, 139, EW_KERNEL, 137, 139, corr);
+    }
+    return t;
+}
+
+/* The main thread's 68 us without an operator waits for the backward thread: it keeps its own
+ * 8 us before the backward thread's first point and 8 us after its last, and follows the backward
+ * thread's end; in the second step the backward thread starts 8 us after the main thread's last
+ * forward operator. A hand-off between threads ends a graph as a blocking call does: three
+ * graphs a step. Main: 10 + 5 (graph A) + 8 + 8 = 31 at A3's end. The backward thread: 31 + 8 =
+ * 39, its graph's launch 5 us, 8 + 8 of idle: its last operator ends at 60. The main thread goes
+ * on at 60 + 8 = 68, graph C's launch 5 us, 8 of Python: 81. Kernels (3 us from their graph's
+ * launch, 1 us apart): A [13, 21], B [42, 50], C [71, 73]. */
+static void test_graphs_two_threads(void)
+{
+    replay_fx f;
+    fx_open(&f, two_threads());
+    gs_replay_result r = fx_run(&f, BIT(CUDA_GRAPHS), NULL, 150 * US);
+    CHECK_INT(r.inputs.host_lanes, 2);
+    CHECK_INT(r.inputs.thread_waits, 3); /* the main thread twice, the backward thread once */
+    CHECK_INT(r.steps[1].changed_ns, 81 * US);
+    gs_replay_result_free(&r);
+    fx_close(&f);
+}
+
 /* ---- DataLoader workers ------------------------------------------------------------------------ */
 
 /* Three steps back to back, 110 us each from b = 110 us * k: 5 us of Python, the DataLoader's
@@ -299,6 +346,7 @@ static void test_action_table(void)
 int main(void)
 {
     test_graphs_two_per_step();
+    test_graphs_two_threads();
     test_loader_single_process();
     test_loader_multi_process();
     test_remove_syncs();

@@ -103,10 +103,10 @@ static bool is_step_mark(const gs_replay *m, uint32_t p)
     return false;
 }
 
-/* Runs of a lane's edges between two blocking calls (or DataLoader fetches, or step bounds)
- * become one graph each: its first launch call stands for the graph launch, the other calls and
- * the operators' dispatch go; the graph's ops start from the graph launch and follow one another
- * at the stream's least gap. Python time (segments outside operators) stays. */
+/* Runs of a lane's edges between two blocking calls (or DataLoader fetches, step bounds, waits
+ * for another thread) become one graph each: its first launch call stands for the graph launch,
+ * the other calls and the operators' dispatch go; the graph's ops start from the graph launch and
+ * follow one another at the stream's least gap. Python time (segments outside operators) stays. */
 static int cuda_graphs(tx *x)
 {
     const gs_replay *m = x->m;
@@ -123,9 +123,11 @@ static int cuda_graphs(tx *x)
         const rp_edge *e = &x->e[i];
         if (!is_host(e))
             continue;
-        if (e->from != last_to || is_step_mark(m, e->from) || (e->flags & RP_IN_DATA) ||
-            (e->flags & RP_BLOCKS)) {
-            graph = GS_NONE; /* a new lane, a step's bound, a fetch or a wait ends the graph */
+        if (e->from != last_to || is_step_mark(m, e->from) ||
+            (e->flags & (RP_IN_DATA | RP_BLOCKS | RP_IDLE))) {
+            /* a new lane, a step's bound, a fetch, a wait for the GPU or for another thread (the
+             * only step bound other threads have) ends the graph */
+            graph = GS_NONE;
             before.n = 0;
         }
         last_to = e->to;
