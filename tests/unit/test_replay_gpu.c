@@ -8,11 +8,12 @@
 #define BIT(a) GS_REPLAY_BIT(GS_REPLAY_##a)
 #define SGEMM "volta_sgemm_128x64_nn"
 #define BF16_GEMM "ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_64x4_nn"
-#define NCCL_KERNEL "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
+#define NCCL_KERNEL                                                                                \
+    "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
 #define MULTI_TENSOR_KERNEL                                                                        \
     "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<TensorListMetadata<2>>()"
 
-/* ---- torch.compile fusion ------------------------------------------------------------------- */
+/* ---- torch.compile fusion -------------------------------------------------------------------- */
 
 /* Steps at k ms, GPU-bound: 10 us of Python, six operators of 10 us 2 us apart (t0 = 10 + 12 i,
  * a 5 us launch call at t0 + 2), 10 us of Python (the host ends at 90). Kernels, one stream, 1 us
@@ -60,7 +61,7 @@ static void test_compile(void)
     fx_close(&f);
 }
 
-/* ---- pinned memory -------------------------------------------------------------------------- */
+/* ---- pinned memory --------------------------------------------------------------------------- */
 
 /* Steps at k + 1 ms, 250 us: 10 us of Python, aten::copy_ [10, 225] whose cudaMemcpyAsync
  * [12, 220] copies 2.4 MB from pageable memory [15, 215] (12 GB/s) and returns 5 us after it;
@@ -113,7 +114,7 @@ static void test_pinned_memory(void)
     fx_close(&f);
 }
 
-/* ---- mixed precision ------------------------------------------------------------------------ */
+/* ---- mixed precision ------------------------------------------------------------------------- */
 
 /* Steps at k ms: 10 us of Python, aten::mm [10, 25] (call [15, 20]) whose `gemm` runs 300 us
  * [18, 318], 5 us of Python, aten::add [30, 40] whose kernel follows on the stream [319, 329],
@@ -159,7 +160,7 @@ static void test_mixed_precision(void)
     }
 }
 
-/* ---- fused optimizer ------------------------------------------------------------------------ */
+/* ---- fused optimizer ------------------------------------------------------------------------- */
 
 /* Steps at k ms, 120 us: 10 us of Python, Optimizer.step#SGD.step [10, 110] holding four
  * aten::add_ of 20 us (t0 = 15 + 24 i: the call [t0 + 8, t0 + 16], its 2 us kernel 3 us after
@@ -200,7 +201,7 @@ static void test_fused_optimizer(void)
     fx_close(&f);
 }
 
-/* ---- communication overlap ------------------------------------------------------------------ */
+/* ---- communication overlap ------------------------------------------------------------------- */
 
 /* Steps at k ms: 10 us of Python, four operators `op` [10 + 12 i, 20 + 12 i] (calls at + 2)
  * whose 50 us kernels run back to back on stream 7 [15, 218]; 2 us of Python, two nccl:all_reduce

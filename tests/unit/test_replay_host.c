@@ -6,7 +6,7 @@
 
 #define BIT(a) GS_REPLAY_BIT(GS_REPLAY_##a)
 
-/* ---- CUDA graphs ------------------------------------------------------------------------------ */
+/* ---- CUDA graphs ----------------------------------------------------------------------------- */
 
 /* Step k at k ms, 160 us: 10 us of Python, three operators A (each [t0, t0 + 12] holding a 5 us
  * launch from t0 + 4 whose kernel starts 3 us after it; t0 = 10, 30, 50; 8 us of Python after
@@ -88,8 +88,8 @@ static gs_trace *two_threads(void)
 
 /* The main thread's 68 us without an operator waits for the backward thread: it keeps its own
  * 8 us before the backward thread's first point and 8 us after its last, and follows the backward
- * thread's end; in the second step the backward thread starts 8 us after the main thread's last
- * forward operator. A hand-off between threads ends a graph as a blocking call does: three
+ * thread's end; the backward thread starts 8 us after the main thread's last forward operator, in
+ * the first step too. A hand-off between threads ends a graph as a blocking call does: three
  * graphs a step. Main: 10 + 5 (graph A) + 8 + 8 = 31 at A3's end. The backward thread: 31 + 8 =
  * 39, its graph's launch 5 us, 8 + 8 of idle: its last operator ends at 60. The main thread goes
  * on at 60 + 8 = 68, graph C's launch 5 us, 8 of Python: 81. Kernels (3 us from their graph's
@@ -100,13 +100,15 @@ static void test_graphs_two_threads(void)
     fx_open(&f, two_threads());
     gs_replay_result r = fx_run(&f, BIT(CUDA_GRAPHS), NULL, 150 * US);
     CHECK_INT(r.inputs.host_lanes, 2);
-    CHECK_INT(r.inputs.thread_waits, 3); /* the main thread twice, the backward thread once */
-    CHECK_INT(r.steps[1].changed_ns, 81 * US);
+    CHECK_INT(r.inputs.thread_waits, 4); /* the main thread and the backward thread twice each */
+    for (size_t s = 0; s < r.nsteps; s++)
+        CHECK_INT(r.steps[s].changed_ns, 81 * US);
+    CHECK_INT(r.changed_mean_ns, 81 * US);
     gs_replay_result_free(&r);
     fx_close(&f);
 }
 
-/* ---- DataLoader workers ------------------------------------------------------------------------ */
+/* ---- DataLoader workers ---------------------------------------------------------------------- */
 
 /* Three steps back to back, 110 us each from b = 110 us * k: 5 us of Python, the DataLoader's
  * fetch [5, 5 + fetch], 5 us of Python, an operator of 10 us (its 5 us launch at + 2, kernel
@@ -178,7 +180,7 @@ static void test_loader_multi_process(void)
     fx_close(&f);
 }
 
-/* ---- host syncs ----------------------------------------------------------------------------- */
+/* ---- host syncs ------------------------------------------------------------------------------ */
 
 /* Steps at k ms, 170 us: 10 us of Python, an operator [10, 20] launching (call [12, 17]) a
  * 100 us kernel [15, 115]; 5 us of Python; cudaStreamSynchronize [25, 118], 3 us after the kernel
@@ -219,7 +221,7 @@ static void test_remove_syncs(void)
     fx_close(&f);
 }
 
-/* ---- the profiler's cost ------------------------------------------------------------------- */
+/* ---- the profiler's cost --------------------------------------------------------------------- */
 
 /* Steps at k ms, 96 us: 10 us of Python, two operators of 12 us with a 5 us launch call (t0 = 10,
  * 30), then two of 15 us with an 8 us one (t0 = 50, 73), 8 us of Python after each. */
@@ -260,7 +262,7 @@ static void test_no_profiler(void)
     fx_close(&f);
 }
 
-/* ---- two actions together ------------------------------------------------------------------ */
+/* ---- two actions together -------------------------------------------------------------------- */
 
 /* The DataLoader's trace. Graphs alone: the operator's dispatch (2 + 3 us) goes: 105 us a step.
  * Workers alone: 38 us (above). Both: 5 + 8 + 5 + 5 + 10 = 33 us, the batches (every 20 us) still
@@ -280,7 +282,7 @@ static void test_graphs_and_workers(void)
     fx_close(&f);
 }
 
-/* ---- nothing to replay, and the actions' table ------------------------------------------------ */
+/* ---- nothing to replay, and the actions' table ----------------------------------------------- */
 
 static void test_no_gpu_work(void)
 {
