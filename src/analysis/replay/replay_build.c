@@ -488,5 +488,21 @@ int rp_build_wakes(rp_builder *b)
             return -1;
         b->inputs.thread_waits++;
     }
+    /* A thread's first point in the window has no segment before it: it waits for the main lane
+     * as its idle segments do (autograd's thread starts the first step's backward pass when the
+     * main thread hands it the loss), else it would keep its measured time whatever the main
+     * thread's replay. */
+    for (size_t l = 1; l < b->nlanes; l++) {
+        const rp_lane *lane = &b->lanes[l];
+        uint32_t p = lane->npoints ? lane->points[0] : GS_NONE;
+        uint32_t from = p != GS_NONE
+                            ? last_point_in(b, &b->lanes[0], INT64_MIN, b->time.v[p] - 1, false)
+                            : GS_NONE;
+        if (from == GS_NONE)
+            continue;
+        if (rp_edge_add(b, from, p, b->time.v[p] - b->time.v[from], RP_WAKE, 0, GS_NONE) != 0)
+            return -1;
+        b->inputs.thread_waits++;
+    }
     return 0;
 }

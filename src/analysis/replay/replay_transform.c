@@ -103,10 +103,10 @@ static bool is_step_mark(const gs_replay *m, uint32_t p)
     return false;
 }
 
-/* Runs of a lane's edges between two blocking calls (or DataLoader fetches, or step bounds)
- * become one graph each: its first launch call stands for the graph launch, the other calls and
- * the operators' dispatch go; the graph's ops start from the graph launch and follow one another
- * at the stream's least gap. Python time (segments outside operators) stays. */
+/* Runs of a lane's edges between two blocking calls (or DataLoader fetches, step bounds, waits
+ * for another thread) become one graph each: its first launch call stands for the graph launch,
+ * the other calls and the operators' dispatch go; the graph's ops start from the graph launch and
+ * follow one another at the stream's least gap. Python time (segments outside operators) stays. */
 static int cuda_graphs(tx *x)
 {
     const gs_replay *m = x->m;
@@ -123,9 +123,11 @@ static int cuda_graphs(tx *x)
         const rp_edge *e = &x->e[i];
         if (!is_host(e))
             continue;
-        if (e->from != last_to || is_step_mark(m, e->from) || (e->flags & RP_IN_DATA) ||
-            (e->flags & RP_BLOCKS)) {
-            graph = GS_NONE; /* a new lane, a step's bound, a fetch or a wait ends the graph */
+        if (e->from != last_to || is_step_mark(m, e->from) ||
+            (e->flags & (RP_IN_DATA | RP_BLOCKS | RP_IDLE))) {
+            /* a new lane, a step's bound, a fetch, a wait for the GPU or for another thread (the
+             * only step bound other threads have) ends the graph */
+            graph = GS_NONE;
             before.n = 0;
         }
         last_to = e->to;
@@ -448,8 +450,9 @@ static bool backward_compute(const tx *x, const rp_op *o)
 
 /* In each step, the collectives launched once the backward pass began may start when the part of
  * the backward compute before them in proportion has run (the j-th of m after the first
- * ceil((j+1)/m) share of the backward kernels): their launch moves there, and their wait on the
- * compute stream goes. Collectives before the backward pass keep their place. */
+ * ceil((j+1)/m) share of the backward kernels), and no earlier: their launch moves there, and
+ * their wait on the compute stream goes. Collectives before the backward pass, and those that
+ * started before their share had run, keep their place. */
 static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
 {
     const gs_replay *m = x->m;
@@ -477,16 +480,19 @@ static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
     for (size_t j = 0; j < mc; j++) {
         const rp_op *c = &m->ops[comm[first + j].op];
         size_t k = ((j + 1) * nb + mc - 1) / mc - 1;
-        uint32_t ready = m->ops[bwd[k].op].end;
-        for (uint32_t e = m->first_in[c->start]; e < m->first_in[c->start + 1]; e++) {
-            if (x->e[e].kind == RP_XSTREAM) {
+        uint32_t ready = m->ops[bwd[k].op].end, launch = GS_NONE;
+        for (uint32_t e = m->first_in[c->start]; e < m->first_in[c->start + 1]; e++)
+            launch = x->e[e].kind == RP_LAUNCH ? e : launch;
+        /* The launch moves to `ready` whether the call came before it (the collective then
+         * waits for its own gradients, not the whole backward pass) or after; one that started
+         * before `ready` overlaps already. */
+        if (launch == GS_NONE || !move_source(x, launch, ready))
+            continue;
+        x->e[launch].lag = 0;
+        x->change->items++;
+        for (uint32_t e = m->first_in[c->start]; e < m->first_in[c->start + 1]; e++)
+            if (x->e[e].kind == RP_XSTREAM)
                 x->e[e].lag = RP_OFF;
-            } else if (x->e[e].kind == RP_LAUNCH && m->time[ready] < m->time[x->e[e].from] &&
-                       move_source(x, e, ready)) {
-                x->e[e].lag = 0;
-                x->change->items++;
-            }
-        }
     }
     return 0;
 }
