@@ -219,6 +219,11 @@ set_tests_properties(traces.callsites PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
 add_test(NAME traces.op_flops
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_op_flops.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.op_flops PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The replay's accuracy on every real trace with steps (tests/traces/check_replay.py: the
+# unchanged replay exact, the structural one within 3 % or explained, the profiler pairs).
+add_test(NAME traces.replay
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_replay.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.replay PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Steps with no code change on the captures (tests/traces/check_detected_steps.py: the unmodified
 # ResNet-50's 8 steps detected, the GPT-2 ones matching its marked ranges, start-up left out).
 add_test(NAME traces.detected_steps
