@@ -275,6 +275,8 @@ static void take(gs_replay *m, rp_builder *b)
     m->inputs = b->inputs;
 }
 
+static int replay_unchanged(gs_replay *m); /* below, beside the runs */
+
 int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **out,
                     const char **why, gs_error *err)
 {
@@ -301,7 +303,13 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
         m->compute_minor = t->devices.v[0].compute_minor;
         m->vendor = gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name));
     }
-    if (rp_finish(m) != 0)
+    if (!(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
+        goto oom;
+    for (size_t s = 0; s < m->nsteps; s++) {
+        m->step_mark[m->steps[s].host_start] = 1;
+        m->step_mark[m->steps[s].host_end] = 1;
+    }
+    if (rp_finish(m) != 0 || replay_unchanged(m) != 0)
         goto oom;
     for (size_t i = 0; i < m->nedges; i++)
         if (m->edges[i].kind == RP_CALL)
@@ -327,6 +335,8 @@ void gs_replay_free(gs_replay *m)
     free(m->steps);
     free(m->call_edge);
     free(m->range_start);
+    free(m->replayed);
+    free(m->step_mark);
     free(m);
 }
 
@@ -379,6 +389,31 @@ static gs_ns structural_mean(const gs_replay *m, rp_edge *edges, gs_ns *at, gs_n
     return m->nsteps ? sum / (gs_ns)m->nsteps : 0;
 }
 
+/* The unchanged and the structural replays, once per model: every run reports them. 0, or -1
+ * out of memory. */
+static int replay_unchanged(gs_replay *m)
+{
+    size_t n = m->npoints;
+    gs_ns *at = malloc((n ? n : 1) * sizeof *at), *ends = malloc(m->nsteps * sizeof *ends);
+    gs_ns *len = malloc(m->nsteps * sizeof *len);
+    rp_edge *edges = malloc((m->nedges ? m->nedges : 1) * sizeof *edges);
+    m->replayed = malloc(m->nsteps * sizeof *m->replayed);
+    int rc = -1;
+    if (at && ends && len && edges && m->replayed) {
+        memcpy(at, m->time, n * sizeof *at);
+        rp_evaluate(m, m->edges, at);
+        measure_steps(m, at, ends, m->replayed);
+        memcpy(edges, m->edges, m->nedges * sizeof *edges);
+        m->structural_mean_ns = structural_mean(m, edges, at, ends, len);
+        rc = 0;
+    }
+    free(at);
+    free(ends);
+    free(len);
+    free(edges);
+    return rc;
+}
+
 int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
                   gs_replay_result *out, gs_error *err)
 {
@@ -387,30 +422,31 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     out->actions = actions;
     out->inputs = m->inputs;
     size_t n = m->npoints;
-    gs_ns *at = malloc((n ? n : 1) * sizeof *at);
-    gs_ns *ends = malloc(m->nsteps * sizeof *ends), *len = malloc(m->nsteps * sizeof *len);
-    rp_edge *edges = malloc((m->nedges ? m->nedges : 1) * sizeof *edges);
+    gs_ns *at = NULL, *ends = NULL, *len = NULL;
+    rp_edge *edges = NULL;
     out->steps = calloc(m->nsteps, sizeof *out->steps);
     int rc = -1;
-    if (!at || !ends || !len || !edges || !out->steps)
+    if (!out->steps)
         goto done;
     out->nsteps = m->nsteps;
-    memcpy(at, m->time, n * sizeof *at);
-    rp_evaluate(m, m->edges, at);
-    measure_steps(m, at, ends, len);
     for (size_t s = 0; s < m->nsteps; s++) {
         out->steps[s].number = m->steps[s].step->number;
         out->steps[s].measured_ns = m->steps[s].step->end - m->steps[s].step->start;
-        out->steps[s].replayed_ns = out->steps[s].changed_ns = len[s];
+        out->steps[s].replayed_ns = out->steps[s].changed_ns = m->replayed[s];
     }
-    memcpy(edges, m->edges, m->nedges * sizeof *edges);
-    out->structural_mean_ns = structural_mean(m, edges, at, ends, len);
-    memcpy(edges, m->edges, m->nedges * sizeof *edges);
-    if (rp_transform(m, actions, p ? p : &defaults, edges, out->change, err) != 0) {
-        rc = -2;
-        goto done;
-    }
+    out->structural_mean_ns = m->structural_mean_ns;
     if (actions) {
+        at = malloc((n ? n : 1) * sizeof *at);
+        ends = malloc(m->nsteps * sizeof *ends);
+        len = malloc(m->nsteps * sizeof *len);
+        edges = malloc((m->nedges ? m->nedges : 1) * sizeof *edges);
+        if (!at || !ends || !len || !edges)
+            goto done;
+        memcpy(edges, m->edges, m->nedges * sizeof *edges);
+        if (rp_transform(m, actions, p ? p : &defaults, edges, out->change, err) != 0) {
+            rc = -2;
+            goto done;
+        }
         memcpy(at, m->time, n * sizeof *at);
         rp_evaluate(m, edges, at);
         measure_steps(m, at, ends, len);

@@ -83,6 +83,9 @@ struct gs_replay {
                             * outside the operator tree, the end of the segment it starts in),
                             * GS_NONE */
     int32_t compute_major, compute_minor, vendor; /* the first GPU's, 0.0 when unknown */
+    gs_ns *replayed;          /* each kept step's length in the unchanged replay */
+    gs_ns structural_mean_ns; /* the structural replay's mean step (replay.h) */
+    uint8_t *step_mark;       /* per point: 1 when it is a kept step's host start or end */
 };
 
 /* Applies `actions` to a copy of m's edges (lags and sources changed in place; a source only ever

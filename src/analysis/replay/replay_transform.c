@@ -97,10 +97,7 @@ static bool op_within(const tx *x, const rp_op *o, enum gs_name_group g)
 
 static bool is_step_mark(const gs_replay *m, uint32_t p)
 {
-    for (size_t s = 0; s < m->nsteps; s++)
-        if (m->steps[s].host_start == p || m->steps[s].host_end == p)
-            return true;
-    return false;
+    return m->step_mark[p] != 0;
 }
 
 /* Runs of a lane's edges between two blocking calls (or DataLoader fetches, step bounds, waits
