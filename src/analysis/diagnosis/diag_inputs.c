@@ -158,8 +158,17 @@ static int fill_replay(const gs_trace_ctx *c, gs_diag_inputs *in, gs_error *err)
         GS_LOG(GS_LOG_INFO, "no replay of rank %d: %s", (int)in->rank, why ? why : "?");
         return 0;
     }
+    /* Only the actions some rule's gain is estimated by, and the profiler's, which they are
+     * measured without. */
+    gs_replay_set used = GS_REPLAY_BIT(GS_REPLAY_NONE) | GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER);
+    size_t nrules;
+    const gs_rule *rules = gs_rules(&nrules);
+    for (size_t i = 0; i < nrules; i++)
+        used |= GS_REPLAY_BIT(rules[i].replay);
     int rc = 0;
     for (int a = GS_REPLAY_NONE; a < GS_REPLAY__COUNT && rc == 0; a++) {
+        if (!(used & GS_REPLAY_BIT(a)))
+            continue;
         gs_replay_result r;
         gs_replay_set set = a == GS_REPLAY_NONE ? 0
                             : GS_REPLAY_BIT(a) | GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER);

@@ -84,6 +84,7 @@ struct gs_replay {
                             * GS_NONE */
     int32_t compute_major, compute_minor, vendor; /* the first GPU's, 0.0 when unknown */
     gs_ns *replayed;          /* each kept step's length in the unchanged replay */
+    gs_ns *without_profiler;  /* ... and without the profiler's cost (GS_REPLAY_NO_PROFILER) */
     gs_ns structural_mean_ns; /* the structural replay's mean step (replay.h) */
     uint8_t *step_mark;       /* per point: 1 when it is a kept step's host start or end */
 };
