@@ -309,12 +309,7 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
         m->step_mark[m->steps[s].host_start] = 1;
         m->step_mark[m->steps[s].host_end] = 1;
     }
-    if (rp_finish(m) != 0)
-        goto oom;
-    for (size_t i = 0; i < m->nedges; i++)
-        if (m->edges[i].kind == RP_CALL)
-            m->call_edge[m->edges[i].ref] = (uint32_t)i;
-    if (replay_unchanged(m) != 0)
+    if (rp_finish(m) != 0 || replay_unchanged(m) != 0)
         goto oom;
     *out = m;
     return 0;
@@ -333,6 +328,7 @@ void gs_replay_free(gs_replay *m)
     free(m->pos);
     free(m->edges);
     free(m->first_in);
+    free(m->in_edges);
     free(m->ops);
     free(m->steps);
     free(m->call_edge);
@@ -372,19 +368,19 @@ static gs_ns mean_of(const gs_replay_step *v, size_t n, size_t field)
 }
 
 /* The mean step with every gap that decided a GPU op's start cut to the usual most of its kind
- * (replay.h: the structural replay). */
-static gs_ns structural_mean(const gs_replay *m, rp_edge *edges, gs_ns *at, gs_ns *ends, gs_ns *len)
+ * (replay.h: the structural replay); lag[] holds the model's lags and is changed. */
+static gs_ns structural_mean(const gs_replay *m, gs_ns *lag, gs_ns *at, gs_ns *ends, gs_ns *len)
 {
     for (size_t i = 0; i < m->nedges; i++) {
-        rp_edge *e = &edges[i];
-        gs_ns most = e->kind == RP_LAUNCH ? m->inputs.launch_latency_max_ns
-                     : e->kind == RP_STREAM || e->kind == RP_XSTREAM ? m->inputs.stream_gap_max_ns
-                                                                    : INT64_MAX;
-        if (e->lag != RP_OFF && e->lag > most)
-            e->lag = most;
+        uint8_t kind = m->edges[i].kind;
+        gs_ns most = kind == RP_LAUNCH ? m->inputs.launch_latency_max_ns
+                     : kind == RP_STREAM || kind == RP_XSTREAM ? m->inputs.stream_gap_max_ns
+                                                               : INT64_MAX;
+        if (lag[i] != RP_OFF && lag[i] > most)
+            lag[i] = most;
     }
     memcpy(at, m->time, m->npoints * sizeof *at);
-    rp_evaluate(m, edges, at);
+    rp_evaluate(m, lag, NULL, at);
     measure_steps(m, at, ends, len);
     gs_ns sum = 0;
     for (size_t s = 0; s < m->nsteps; s++)
@@ -397,27 +393,27 @@ static gs_ns structural_mean(const gs_replay *m, rp_edge *edges, gs_ns *at, gs_n
  * out of memory. */
 static int replay_unchanged(gs_replay *m)
 {
-    size_t n = m->npoints;
+    size_t n = m->npoints, ne = m->nedges ? m->nedges : 1;
     gs_ns *at = malloc((n ? n : 1) * sizeof *at), *ends = malloc(m->nsteps * sizeof *ends);
-    gs_ns *len = malloc(m->nsteps * sizeof *len);
-    rp_edge *edges = malloc((m->nedges ? m->nedges : 1) * sizeof *edges);
+    gs_ns *len = malloc(m->nsteps * sizeof *len), *lag = malloc(ne * sizeof *lag);
+    uint32_t *from = malloc(ne * sizeof *from);
     m->replayed = malloc(m->nsteps * sizeof *m->replayed);
+    m->without_profiler = malloc(m->nsteps * sizeof *m->without_profiler);
     int rc = -1;
-    if (at && ends && len && edges && m->replayed) {
+    if (at && ends && len && lag && from && m->replayed && m->without_profiler) {
         memcpy(at, m->time, n * sizeof *at);
-        rp_evaluate(m, m->edges, at);
+        rp_evaluate(m, NULL, NULL, at);
         measure_steps(m, at, ends, m->replayed);
-        memcpy(edges, m->edges, m->nedges * sizeof *edges);
-        m->structural_mean_ns = structural_mean(m, edges, at, ends, len);
-        memcpy(edges, m->edges, m->nedges * sizeof *edges);
+        rp_copy_edges(m, lag, from);
+        m->structural_mean_ns = structural_mean(m, lag, at, ends, len);
+        rp_copy_edges(m, lag, from);
         gs_replay_change change[GS_REPLAY__COUNT] = {0};
         static const gs_replay_params defaults = {0};
         gs_error err;
-        if ((m->without_profiler = malloc(m->nsteps * sizeof *m->without_profiler)) &&
-            rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, edges, change,
+        if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, lag, from, change,
                          &err) == 0) {
             memcpy(at, m->time, n * sizeof *at);
-            rp_evaluate(m, edges, at);
+            rp_evaluate(m, lag, from, at);
             measure_steps(m, at, ends, m->without_profiler);
             rc = 0;
         }
@@ -425,7 +421,8 @@ static int replay_unchanged(gs_replay *m)
     free(at);
     free(ends);
     free(len);
-    free(edges);
+    free(lag);
+    free(from);
     return rc;
 }
 
@@ -437,8 +434,8 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     out->actions = actions;
     out->inputs = m->inputs;
     size_t n = m->npoints;
-    gs_ns *at = NULL, *ends = NULL, *len = NULL;
-    rp_edge *edges = NULL;
+    gs_ns *at = NULL, *ends = NULL, *len = NULL, *lag = NULL;
+    uint32_t *from = NULL;
     out->steps = calloc(m->nsteps, sizeof *out->steps);
     int rc = -1;
     if (!out->steps)
@@ -454,11 +451,12 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
         at = malloc((n ? n : 1) * sizeof *at);
         ends = malloc(m->nsteps * sizeof *ends);
         len = malloc(m->nsteps * sizeof *len);
-        edges = malloc((m->nedges ? m->nedges : 1) * sizeof *edges);
-        if (!at || !ends || !len || !edges)
+        lag = malloc((m->nedges ? m->nedges : 1) * sizeof *lag);
+        from = malloc((m->nedges ? m->nedges : 1) * sizeof *from);
+        if (!at || !ends || !len || !lag || !from)
             goto done;
-        memcpy(edges, m->edges, m->nedges * sizeof *edges);
-        if (rp_transform(m, actions, p ? p : &defaults, edges, out->change, err) != 0) {
+        rp_copy_edges(m, lag, from);
+        if (rp_transform(m, actions, p ? p : &defaults, lag, from, out->change, err) != 0) {
             rc = -2;
             goto done;
         }
@@ -474,7 +472,7 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
                                                                    : m->replayed;
         if (!known) {
             memcpy(at, m->time, n * sizeof *at);
-            rp_evaluate(m, edges, at);
+            rp_evaluate(m, lag, from, at);
             measure_steps(m, at, ends, len);
             known = len;
         }
@@ -509,7 +507,8 @@ done:
     free(at);
     free(ends);
     free(len);
-    free(edges);
+    free(lag);
+    free(from);
     if (rc != 0) {
         gs_replay_result_free(out);
         return rc == -1 ? gs_fail_oom(err) : -1;

@@ -129,58 +129,61 @@ static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t 
     return 0;
 }
 
-/* Groups edges by the point they end at (counting sort), and by the point they leave from for
- * the ordering. */
+/* Groups edges by the point they end at (counting sort of their indices), and by the point they
+ * leave from for the ordering. */
 int rp_finish(gs_replay *m)
 {
     size_t n = m->npoints, ne = m->nedges;
     uint32_t *out_first = calloc(n + 1, sizeof *out_first);
     uint32_t *out_to = malloc((ne ? ne : 1) * sizeof *out_to);
-    rp_edge *sorted = malloc((ne ? ne : 1) * sizeof *sorted);
+    uint32_t *fill = malloc((n + 1) * sizeof *fill);
     m->first_in = calloc(n + 1, sizeof *m->first_in);
+    m->in_edges = malloc((ne ? ne : 1) * sizeof *m->in_edges);
     m->order = malloc((n ? n : 1) * sizeof *m->order);
     m->pos = malloc((n ? n : 1) * sizeof *m->pos);
     int rc = -1;
-    if (!out_first || !out_to || !sorted || !m->first_in || !m->order || !m->pos)
-        goto done;
-    for (size_t e = 0; e < ne; e++) {
-        out_first[m->edges[e].from + 1]++;
-        m->first_in[m->edges[e].to + 1]++;
+    if (out_first && out_to && fill && m->first_in && m->in_edges && m->order && m->pos) {
+        for (size_t e = 0; e < ne; e++) {
+            out_first[m->edges[e].from + 1]++;
+            m->first_in[m->edges[e].to + 1]++;
+        }
+        for (size_t p = 0; p < n; p++) {
+            out_first[p + 1] += out_first[p];
+            m->first_in[p + 1] += m->first_in[p];
+        }
+        memcpy(fill, out_first, (n + 1) * sizeof *fill);
+        for (size_t e = 0; e < ne; e++)
+            out_to[fill[m->edges[e].from]++] = m->edges[e].to;
+        memcpy(fill, m->first_in, (n + 1) * sizeof *fill);
+        for (size_t e = 0; e < ne; e++)
+            m->in_edges[fill[m->edges[e].to]++] = (uint32_t)e;
+        rc = order_points(m, out_first, out_to);
     }
-    for (size_t p = 0; p < n; p++) {
-        out_first[p + 1] += out_first[p];
-        m->first_in[p + 1] += m->first_in[p];
-    }
-    uint32_t *fill = calloc(n + 1, sizeof *fill);
-    if (!fill)
-        goto done;
-    memcpy(fill, out_first, (n + 1) * sizeof *fill);
-    for (size_t e = 0; e < ne; e++)
-        out_to[fill[m->edges[e].from]++] = m->edges[e].to;
-    memcpy(fill, m->first_in, (n + 1) * sizeof *fill);
-    for (size_t e = 0; e < ne; e++)
-        sorted[fill[m->edges[e].to]++] = m->edges[e];
-    free(fill);
-    free(m->edges);
-    m->edges = sorted;
-    sorted = NULL;
-    rc = order_points(m, out_first, out_to);
-done:
     free(out_first);
     free(out_to);
-    free(sorted);
+    free(fill);
     return rc;
 }
 
-void rp_evaluate(const gs_replay *m, const rp_edge *edges, gs_ns *at)
+void rp_copy_edges(const gs_replay *m, gs_ns *lag, uint32_t *from)
+{
+    for (size_t e = 0; e < m->nedges; e++) {
+        lag[e] = m->edges[e].lag;
+        from[e] = m->edges[e].from;
+    }
+}
+
+void rp_evaluate(const gs_replay *m, const gs_ns *lag, const uint32_t *from, gs_ns *at)
 {
     for (size_t k = 0; k < m->npoints; k++) {
         uint32_t p = m->order[k];
         gs_ns best = INT64_MIN;
-        for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++) {
-            if (edges[e].lag == RP_OFF)
+        for (uint32_t i = m->first_in[p]; i < m->first_in[p + 1]; i++) {
+            uint32_t e = m->in_edges[i];
+            gs_ns l = lag ? lag[e] : m->edges[e].lag;
+            if (l == RP_OFF)
                 continue;
-            gs_ns v = at[edges[e].from] + edges[e].lag;
+            gs_ns v = at[from ? from[e] : m->edges[e].from] + l;
             best = v > best ? v : best;
         }
         at[p] = best == INT64_MIN ? m->time[p] : best;

@@ -68,9 +68,10 @@ struct gs_replay {
     gs_ns *time;    /* each point's measured time */
     uint32_t *order; /* the points in an order every edge goes forward in (by time) */
     uint32_t *pos;   /* a point's place in `order` */
-    rp_edge *edges;  /* sorted by `to`'s place: a point's in-edges follow one another */
+    rp_edge *edges;  /* as built: each host lane's edges follow one another, in time order */
     size_t nedges;
-    uint32_t *first_in; /* npoints + 1: edges[first_in[p] .. first_in[p + 1]) end at p, by pos */
+    uint32_t *in_edges; /* the edges grouped by the point they end at: */
+    uint32_t *first_in; /* npoints + 1: in_edges[first_in[p] .. first_in[p + 1]) end at p */
     rp_op *ops;
     size_t nops;
     rp_step *steps;
@@ -89,18 +90,22 @@ struct gs_replay {
     uint8_t *step_mark;       /* per point: 1 when it is a kept step's host start or end */
 };
 
-/* Applies `actions` to a copy of m's edges (lags and sources changed in place; a source only ever
- * moves to a point earlier in m's order, so the order holds), summing what each changed into
- * change[] over the whole window. 0, or -1 with err. */
+/* Applies `actions` to a run's lags and sources (copies of m's edges' lag and from, changed in
+ * place; a source only ever moves to a point earlier in m's order, so the order holds), summing
+ * what each changed into change[] over the whole window. 0, or -1 with err. */
 int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
-                 rp_edge *edges, gs_replay_change change[GS_REPLAY__COUNT], gs_error *err);
+                 gs_ns *lag, uint32_t *from, gs_replay_change change[GS_REPLAY__COUNT],
+                 gs_error *err);
 
 /* Orders m's points and groups its edges by the point they end at (replay_graph.c). 0, or -1
  * out of memory. */
 int rp_finish(gs_replay *m);
 
-/* Each point's time with `edges` (m's, or a transformed copy with the same order): the latest of
- * its in-edges, its measured time when it has none. at[] starts as the measured times. */
-void rp_evaluate(const gs_replay *m, const rp_edge *edges, gs_ns *at);
+/* Each point's time with a run's lags and sources (NULL: the model's own): the latest of its
+ * in-edges, its measured time when it has none. at[] starts as the measured times. */
+void rp_evaluate(const gs_replay *m, const gs_ns *lag, const uint32_t *from, gs_ns *at);
+
+/* A run's lags and sources, copied from the model's edges into lag[] and from[]. */
+void rp_copy_edges(const gs_replay *m, gs_ns *lag, uint32_t *from);
 
 #endif

@@ -29,7 +29,9 @@
 typedef struct tx {
     const gs_replay *m;
     const gs_trace *t;
-    rp_edge *e;
+    const rp_edge *e; /* the model's edges: what each is */
+    gs_ns *lag;       /* the run's lags and sources, which the actions change */
+    uint32_t *from;
     const gs_replay_params *p;
     gs_replay_change *change; /* the current action's */
 } tx;
@@ -42,10 +44,10 @@ static bool is_host(const rp_edge *e)
 /* Sets edge i's lag, counting what changed for the current action. */
 static void set_lag(tx *x, size_t i, gs_ns lag)
 {
-    rp_edge *e = &x->e[i];
-    if (e->lag == lag)
+    const rp_edge *e = &x->e[i];
+    if (x->lag[i] == lag)
         return;
-    gs_ns before = e->lag == RP_OFF ? 0 : e->lag, after = lag == RP_OFF ? 0 : lag;
+    gs_ns before = x->lag[i] == RP_OFF ? 0 : x->lag[i], after = lag == RP_OFF ? 0 : lag;
     if (is_host(e)) {
         x->change->host_before += before;
         x->change->host_after += after;
@@ -55,12 +57,12 @@ static void set_lag(tx *x, size_t i, gs_ns lag)
     }
     if (is_host(e) || e->kind == RP_GPU || e->kind == RP_WAIT)
         x->change->items++;
-    e->lag = lag;
+    x->lag[i] = lag;
 }
 
-static gs_ns lag_of(const rp_edge *e)
+static gs_ns lag_of(const tx *x, size_t i)
 {
-    return e->lag == RP_OFF ? 0 : e->lag;
+    return x->lag[i] == RP_OFF ? 0 : x->lag[i];
 }
 
 /* Moves edge i's source to `from` when that point comes earlier in the order. */
@@ -68,7 +70,7 @@ static bool move_source(tx *x, size_t i, uint32_t from)
 {
     if (x->m->pos[from] >= x->m->pos[x->e[i].to])
         return false;
-    x->e[i].from = from;
+    x->from[i] = from;
     return true;
 }
 
@@ -153,7 +155,7 @@ static int cuda_graphs(tx *x)
     }
     GS_VEC_FREE(&before);
     for (size_t i = 0; i < m->nedges; i++) {
-        rp_edge *e = &x->e[i];
+        const rp_edge *e = &x->e[i];
         if (e->kind != RP_LAUNCH && e->kind != RP_STREAM)
             continue;
         const rp_op *o = &m->ops[e->ref];
@@ -161,10 +163,10 @@ static int cuda_graphs(tx *x)
             continue;
         if (e->kind == RP_LAUNCH) {
             move_source(x, i, graph_of_call[o->call]);
-            if (e->lag > m->inputs.launch_latency_ns)
-                e->lag = m->inputs.launch_latency_ns;
-        } else if (e->lag > m->inputs.stream_gap_ns) {
-            e->lag = m->inputs.stream_gap_ns;
+            if (x->lag[i] > m->inputs.launch_latency_ns)
+                x->lag[i] = m->inputs.launch_latency_ns;
+        } else if (x->lag[i] > m->inputs.stream_gap_ns) {
+            x->lag[i] = m->inputs.stream_gap_ns;
         }
     }
     free(graph_of_call);
@@ -223,11 +225,13 @@ static int compile_fusion(tx *x)
             const rp_op *f = &m->ops[j];
             longest = f->dur > longest ? f->dur : longest;
             set_lag(x, gpu_edge[j], 0);
-            for (uint32_t e = m->first_in[f->start]; e < m->first_in[f->start + 1]; e++)
+            for (uint32_t k = m->first_in[f->start]; k < m->first_in[f->start + 1]; k++) {
+                uint32_t e = m->in_edges[k];
                 if (x->e[e].kind == RP_LAUNCH)
-                    x->e[e].lag = RP_OFF;
+                    x->lag[e] = RP_OFF;
                 else if (x->e[e].kind == RP_STREAM)
-                    x->e[e].lag = 0;
+                    x->lag[e] = 0;
+            }
             if (f->call != GS_NONE && m->call_edge[f->call] != GS_NONE)
                 set_lag(x, m->call_edge[f->call], 0);
             uint32_t r = x->t->kernels.v[f->index].op;
@@ -294,9 +298,9 @@ static int dataloader_workers(tx *x)
     gs_ns interval = single ? mean / k : steps / (gs_ns)m->nsteps / 2;
     gs_ns residue = single ? (gs_ns)((double)mean * RP_BATCH_RESIDUE) : shortest;
     for (size_t i = 0; i < m->nedges; i++) {
-        rp_edge *e = &x->e[i];
+        const rp_edge *e = &x->e[i];
         if (e->kind == RP_BATCH)
-            e->lag = !(e->flags & RP_IN_DATA) ? interval : m->range_start[e->ref] == e->from
+            x->lag[i] = !(e->flags & RP_IN_DATA) ? interval : m->range_start[e->ref] == e->from
                                                              ? residue : 0;
         else if (is_host(e) && (e->flags & RP_IN_DATA))
             set_lag(x, i, 0);
@@ -331,20 +335,20 @@ static int pinned_memory(tx *x)
     const gs_replay *m = x->m;
     double bw = pinned_bandwidth(x);
     for (size_t i = 0; i < m->nedges; i++) {
-        rp_edge *e = &x->e[i];
+        const rp_edge *e = &x->e[i];
         if (e->kind == RP_GPU && m->ops[e->ref].is_memop) {
             const gs_memop *c = &x->t->memops.v[m->ops[e->ref].index];
             if (c->src != GS_LOC_PAGEABLE && c->dst != GS_LOC_PAGEABLE)
                 continue;
             gs_ns fast = (gs_ns)((double)c->bytes / bw);
-            if (fast < e->lag)
+            if (fast < x->lag[i])
                 set_lag(x, i, fast);
         } else if (e->kind == RP_WAIT && m->call_edge[e->ref] != GS_NONE) {
-            rp_edge *call = &x->e[m->call_edge[e->ref]];
+            const rp_edge *call = &x->e[m->call_edge[e->ref]];
             if (!(call->flags & RP_HTOD) || !(call->flags & RP_BLOCKS))
                 continue;
             set_lag(x, i, RP_OFF);
-            if (call->lag > RP_ASYNC_CALL_NS)
+            if (x->lag[m->call_edge[e->ref]] > RP_ASYNC_CALL_NS)
                 set_lag(x, m->call_edge[e->ref], RP_ASYNC_CALL_NS);
         }
     }
@@ -360,7 +364,7 @@ static int remove_syncs(tx *x)
     const gs_replay *m = x->m;
     for (size_t i = 0; i < m->nedges; i++) {
         const rp_edge *e = &x->e[i];
-        if (e->kind == RP_WAIT && e->lag != RP_OFF &&
+        if (e->kind == RP_WAIT && x->lag[i] != RP_OFF &&
             (m->call_edge[e->ref] == GS_NONE || !(x->e[m->call_edge[e->ref]].flags & RP_HTOD)))
             set_lag(x, i, RP_OFF);
     }
@@ -387,7 +391,7 @@ static int mixed_precision(tx *x)
             kernel_is(x, o, GS_NAME_LOW_PRECISION) || kernel_is(x, o, GS_NAME_COMM_KERNEL) ||
             !op_within(x, o, GS_NAME_TC_ELIGIBLE))
             continue;
-        set_lag(x, i, (gs_ns)((double)e->lag / GS_TH_TC_SPEEDUP));
+        set_lag(x, i, (gs_ns)((double)x->lag[i] / GS_TH_TC_SPEEDUP));
     }
     return 0;
 }
@@ -417,11 +421,11 @@ static int fused_optimizer(tx *x)
     for (size_t i = 0; i < m->nedges; i++) {
         const rp_edge *e = &x->e[i];
         if (is_host(e) && (e->flags & RP_IN_OPT))
-            set_lag(x, i, (gs_ns)((double)e->lag * keep));
+            set_lag(x, i, (gs_ns)((double)x->lag[i] * keep));
         else if (e->kind == RP_STREAM && m->ops[e->ref].call != GS_NONE &&
                  m->call_edge[m->ops[e->ref].call] != GS_NONE &&
                  (x->e[m->call_edge[m->ops[e->ref].call]].flags & RP_IN_OPT))
-            x->e[i].lag = 0;
+            x->lag[i] = 0;
     }
     return 0;
 }
@@ -478,18 +482,18 @@ static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
         const rp_op *c = &m->ops[comm[first + j].op];
         size_t k = ((j + 1) * nb + mc - 1) / mc - 1;
         uint32_t ready = m->ops[bwd[k].op].end, launch = GS_NONE;
-        for (uint32_t e = m->first_in[c->start]; e < m->first_in[c->start + 1]; e++)
-            launch = x->e[e].kind == RP_LAUNCH ? e : launch;
+        for (uint32_t i = m->first_in[c->start]; i < m->first_in[c->start + 1]; i++)
+            launch = x->e[m->in_edges[i]].kind == RP_LAUNCH ? m->in_edges[i] : launch;
         /* The launch moves to `ready` whether the call came before it (the collective then
          * waits for its own gradients, not the whole backward pass) or after; one that started
          * before `ready` overlaps already. */
         if (launch == GS_NONE || !move_source(x, launch, ready))
             continue;
-        x->e[launch].lag = 0;
+        x->lag[launch] = 0;
         x->change->items++;
-        for (uint32_t e = m->first_in[c->start]; e < m->first_in[c->start + 1]; e++)
-            if (x->e[e].kind == RP_XSTREAM)
-                x->e[e].lag = RP_OFF;
+        for (uint32_t i = m->first_in[c->start]; i < m->first_in[c->start + 1]; i++)
+            if (x->e[m->in_edges[i]].kind == RP_XSTREAM)
+                x->lag[m->in_edges[i]] = RP_OFF;
     }
     return 0;
 }
@@ -517,11 +521,13 @@ static int no_profiler(tx *x)
     for (size_t r = 0; r < t->ranges.n; r++) {
         uint32_t p = m->range_start[r];
         gs_ns cost = p != GS_NONE ? gs_profiler_range_cost(&m->facts, &t->ranges.v[r]) : 0;
-        for (uint32_t e = cost ? m->first_in[p] : 0; cost && e < m->first_in[p + 1]; e++)
+        for (uint32_t k = cost ? m->first_in[p] : 0; cost && k < m->first_in[p + 1]; k++) {
+            uint32_t e = m->in_edges[k];
             if (is_host(&x->e[e])) {
-                gs_ns lag = lag_of(&x->e[e]);
+                gs_ns lag = lag_of(x, e);
                 set_lag(x, e, lag > cost ? lag - cost : 0);
             }
+        }
     }
     for (size_t i = 0; i < m->nops; i++) {
         uint32_t call = m->ops[i].call;
@@ -529,7 +535,7 @@ static int no_profiler(tx *x)
             continue;
         size_t e = m->call_edge[call];
         gs_ns cost = gs_profiler_activity_cost(&m->facts, t->apis.v[call].end - t->apis.v[call].start);
-        gs_ns lag = lag_of(&x->e[e]);
+        gs_ns lag = lag_of(x, e);
         set_lag(x, e, lag > cost ? lag - cost : 0);
     }
     return 0;
@@ -550,9 +556,10 @@ static int (*const transforms[GS_REPLAY__COUNT])(tx *) = {
 };
 
 int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
-                 rp_edge *edges, gs_replay_change change[GS_REPLAY__COUNT], gs_error *err)
+                 gs_ns *lag, uint32_t *from, gs_replay_change change[GS_REPLAY__COUNT],
+                 gs_error *err)
 {
-    tx x = {.m = m, .t = m->ctx->trace, .e = edges, .p = p};
+    tx x = {.m = m, .t = m->ctx->trace, .e = m->edges, .lag = lag, .from = from, .p = p};
     for (int a = GS_REPLAY_NONE + 1; a < GS_REPLAY__COUNT; a++) {
         if (!(actions & GS_REPLAY_BIT(a)))
             continue;
