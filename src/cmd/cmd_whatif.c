@@ -17,8 +17,9 @@ static const char whatif_intro[] =
     "usage: gpuscope whatif [OPTIONS] TRACE... [--action NAME[,NAME...]]\n"
     "\n"
     "What a change would buy: each trace's kept steps are replayed on a model of\n"
-    "their events and dependencies, unchanged (against the trace: the model's\n"
-    "error), then with each action alone, best first. With --action, the chosen\n"
+    "their events and dependencies, unchanged (against the trace: exact, and\n"
+    "structural, with the waits the dependencies do not explain cut: the model's\n"
+    "accuracy), then with each action alone, best first. With --action, the chosen\n"
     "actions together beside each alone and the product of their speedups: changes\n"
     "interact, so together is not the product.\n"
     "\n";
@@ -136,8 +137,9 @@ int cmd_whatif(int argc, char **argv)
         {"workers", &workers, 1, 1024, true,
          "--workers takes a whole number of DataLoader workers from 1 to 1024, not '%s'",
          .arg = "K",
-         .help = "DataLoader workers after the change (dataloader_workers;\n"
-                 "default: 4 from none, else twice as many)"},
+         .help = "DataLoader workers after the change when the trace loads in\n"
+                 "the main process (dataloader_workers; default 4); with\n"
+                 "workers already, their number is unknown: twice as many"},
     };
     const gs_cli_text texts[] = {
         {"action", &actions, .arg = "NAMES",

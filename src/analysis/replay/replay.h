@@ -62,7 +62,9 @@ enum gs_replay_action gs_replay_action_find(const char *name, size_t len);
 
 /* The knobs of the actions that have one. */
 typedef struct gs_replay_params {
-    int dataloader_workers; /* workers after the change; 0: 4 from none, else twice as many */
+    /* Workers after the change when the trace loads in the main process (0: 4); with workers
+     * already, their number is unknown and the change doubles it whatever this says. */
+    int dataloader_workers;
 } gs_replay_params;
 
 /* What one action changed, summed over the kept steps and divided by their number. */
