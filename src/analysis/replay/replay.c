@@ -65,12 +65,18 @@ static void choose_lanes(rp_builder *b)
  * rule, as steps.c), or -1. */
 static int32_t step_of_call(const rp_builder *b, const gs_api *a)
 {
-    for (size_t s = 0; s < b->steps.n; s++) {
-        const gs_step *st = b->steps.v[s].step;
-        if (a->start >= st->host_start && a->start < st->host_end)
-            return a->end <= st->host_end ? (int32_t)s : -1;
+    size_t lo = 0, hi = b->steps.n; /* the first step starting after the call: steps are in order */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->steps.v[mid].step->host_start <= a->start)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return -1;
+    if (lo == 0)
+        return -1;
+    const gs_step *st = b->steps.v[lo - 1].step;
+    return a->start < st->host_end && a->end <= st->host_end ? (int32_t)(lo - 1) : -1;
 }
 
 /* Where a launch by `inner` (inside top-level call `call`, or the call itself) leaves from: the
