@@ -157,22 +157,26 @@ static void put_values(FILE *out, const char *label, const gs_rule_value *v, siz
 }
 
 /* What the replay of the finding's action read and gave: the measured step, the replay's
- * unchanged step and its error, the step with the action. */
+ * unchanged step and its error, the step without the profiler's cost and with the action too
+ * (the expected speedup is their ratio). */
 static void put_replay(FILE *out, const gs_diag_inputs *in, const gs_finding *f)
 {
     const gs_replay_action_info *a = gs_replay_action_get(f->rule->replay);
     if (!a || f->expected_speedup <= 0)
         return;
-    char measured[GS_UNIT_BUF], unchanged[GS_UNIT_BUF], with[GS_UNIT_BUF], expected[GS_UNIT_BUF];
+    char measured[GS_UNIT_BUF], unchanged[GS_UNIT_BUF], base[GS_UNIT_BUF], with[GS_UNIT_BUF],
+        expected[GS_UNIT_BUF];
     gs_fmt_duration(measured, sizeof measured, in->step_ns);
     gs_fmt_duration(unchanged, sizeof unchanged, in->replay_step_ns);
+    gs_fmt_duration(base, sizeof base, in->replay_expected_ns[GS_REPLAY_NO_PROFILER]);
     gs_fmt_duration(with, sizeof with, in->replay_expected_ns[f->rule->replay]);
     gs_fmt_duration(expected, sizeof expected, f->expected_step_ns);
     fprintf(out,
-            "    replay: %s (%s): measured step %s, replayed unchanged %s (error %+.1f %%), with "
-            "the action %s; expected %.2fx faster, %s per step\n",
+            "    replay: %s (%s): measured step %s, replayed unchanged %s (error %+.1f %%), "
+            "without the profiler's cost %s, and with the action %s; expected %.2fx faster, %s "
+            "per step\n",
             a->name, a->title, measured, unchanged,
-            100.0 * ((double)in->replay_step_ns / (double)in->step_ns - 1.0), with,
+            100.0 * ((double)in->replay_step_ns / (double)in->step_ns - 1.0), base, with,
             f->expected_speedup, expected);
 }
 
