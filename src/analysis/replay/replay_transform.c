@@ -245,10 +245,12 @@ static int compile_fusion(tx *x)
      * model runs (not in regions compiled already, the optimizer's step or the DataLoader). */
     for (size_t i = 0; i < m->nedges; i++) {
         const rp_edge *e = &x->e[i];
+        if (e->kind != RP_SEGMENT)
+            continue; /* ref is a segment's operator only */
         bool gone = e->ref != GS_NONE && gone_range[e->ref];
         bool dispatch = (e->flags & RP_IN_OP) &&
                         !(e->flags & (RP_IN_COMPILED | RP_IN_OPT | RP_IN_DATA));
-        if (e->kind == RP_SEGMENT && (gone || dispatch))
+        if (gone || dispatch)
             set_lag(x, i, 0);
     }
     rc = 0;
