@@ -43,48 +43,51 @@ static int item_cmp(const void *pa, const void *pb)
     return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+/* An item open on the lane's stack, with what encloses the time inside it (itself included):
+ * known when it opens, so that each point reads it instead of walking the stack. */
+typedef struct open_item {
+    uint32_t item;     /* index into the lane's items */
+    uint8_t flags;     /* RP_IN_* */
+    uint32_t inner_op; /* the innermost operator range, GS_NONE */
+} open_item;
+
 /* What encloses the sweep's current time on a lane. */
 typedef struct lane_state {
-    uint32_t open[RP_MAX_DEPTH]; /* items (index into the lane's items) */
+    open_item open[RP_MAX_DEPTH];
     size_t depth;
-    uint32_t inner_op; /* innermost operator range, GS_NONE */
-    uint32_t top_api;  /* the open top-level call, GS_NONE */
+    uint32_t top_api; /* the open top-level call, GS_NONE */
 } lane_state;
 
-static uint8_t state_flags(const rp_builder *b, const lane_item *items, const lane_state *s)
+/* What range r says of the time inside it. */
+static uint8_t range_flags(const rp_builder *b, const gs_range *r)
 {
-    uint8_t f = 0;
-    for (size_t i = 0; i < s->depth; i++) {
-        const lane_item *it = &items[s->open[i]];
-        if (it->type != ITEM_RANGE)
-            continue;
-        const gs_range *r = &b->t->ranges.v[it->idx];
-        if (r->kind == GS_RANGE_OP)
-            f |= RP_IN_OP;
-        if (r->kind != GS_RANGE_NVTX && gs_ctx_name(b->c, r->name, GS_NAME_DATALOADER))
-            f |= RP_IN_DATA;
-        if (gs_ctx_name(b->c, r->name, GS_NAME_OPTIMIZER_OP))
-            f |= RP_IN_OPT;
-        if (gs_ctx_name(b->c, r->name, GS_NAME_COMPILED_RANGE))
-            f |= RP_IN_COMPILED;
-    }
+    uint8_t f = r->kind == GS_RANGE_OP ? RP_IN_OP : 0;
+    if (r->kind != GS_RANGE_NVTX && gs_ctx_name(b->c, r->name, GS_NAME_DATALOADER))
+        f |= RP_IN_DATA;
+    if (gs_ctx_name(b->c, r->name, GS_NAME_OPTIMIZER_OP))
+        f |= RP_IN_OPT;
+    if (gs_ctx_name(b->c, r->name, GS_NAME_COMPILED_RANGE))
+        f |= RP_IN_COMPILED;
     return f;
 }
 
-static uint32_t inner_op(const rp_builder *b, const lane_item *items, const lane_state *s)
+/* Opens items[i] on top of the stack. */
+static void push(const rp_builder *b, const lane_item *items, lane_state *s, uint32_t i)
 {
-    for (size_t i = s->depth; i-- > 0;) {
-        const lane_item *it = &items[s->open[i]];
-        if (it->type == ITEM_RANGE && b->t->ranges.v[it->idx].kind == GS_RANGE_OP)
-            return it->idx;
+    open_item top = s->depth ? s->open[s->depth - 1] : (open_item){0, 0, GS_NONE};
+    top.item = i;
+    if (items[i].type == ITEM_RANGE) {
+        const gs_range *r = &b->t->ranges.v[items[i].idx];
+        top.flags |= range_flags(b, r);
+        if (r->kind == GS_RANGE_OP)
+            top.inner_op = items[i].idx;
     }
-    return GS_NONE;
+    s->open[s->depth++] = top;
 }
 
 /* Emits one point of the lane at time ts (clipped to the lane's last), joined to the previous
  * point by a segment, or by the call's edge when the previous point is the open call's start. */
-static int emit(rp_builder *b, rp_lane *lane, const lane_item *items, const lane_state *s,
-                gs_ns ts, uint32_t *out)
+static int emit(rp_builder *b, rp_lane *lane, const lane_state *s, gs_ns ts, uint32_t *out)
 {
     if (lane->npoints && ts < b->time.v[lane->last]) {
         ts = b->time.v[lane->last];
@@ -96,8 +99,9 @@ static int emit(rp_builder *b, rp_lane *lane, const lane_item *items, const lane
     if (lane->npoints) {
         bool call = s->top_api != GS_NONE && b->call_start[s->top_api] == lane->last;
         uint8_t kind = call ? RP_CALL : RP_SEGMENT;
-        uint32_t ref = call ? s->top_api : inner_op(b, items, s);
-        if (rp_edge_add(b, lane->last, p, ts - b->time.v[lane->last], kind, state_flags(b, items, s),
+        const open_item *in = s->depth ? &s->open[s->depth - 1] : NULL;
+        uint32_t ref = call ? s->top_api : in ? in->inner_op : GS_NONE;
+        if (rp_edge_add(b, lane->last, p, ts - b->time.v[lane->last], kind, in ? in->flags : 0,
                         ref) != 0)
             return -1;
         if (call)
@@ -113,17 +117,18 @@ static int emit(rp_builder *b, rp_lane *lane, const lane_item *items, const lane
 
 static int close_top(rp_builder *b, rp_lane *lane, const lane_item *items, lane_state *s)
 {
-    const lane_item *it = &items[s->open[s->depth - 1]];
+    const lane_item *it = &items[s->open[s->depth - 1].item];
     gs_ns end = it->end;
-    if (s->depth > 1 && items[s->open[s->depth - 2]].end < end)
-        end = items[s->open[s->depth - 2]].end; /* broken nesting: the child ends with its parent */
+    /* broken nesting: the child ends with its parent */
+    if (s->depth > 1 && items[s->open[s->depth - 2].item].end < end)
+        end = items[s->open[s->depth - 2].item].end;
     uint32_t p;
-    if (emit(b, lane, items, s, end, &p) != 0)
+    if (emit(b, lane, s, end, &p) != 0)
         return -1;
     if (it->type == ITEM_API) {
         b->call_end[it->idx] = p;
         s->top_api = GS_NONE;
-    } else if (b->range_end) {
+    } else {
         b->range_end[it->idx] = p;
     }
     s->depth--;
@@ -134,10 +139,10 @@ static int close_top(rp_builder *b, rp_lane *lane, const lane_item *items, lane_
 static int sweep_lane(rp_builder *b, rp_lane *lane, lane_item *items, size_t n)
 {
     qsort(items, n, sizeof *items, item_cmp);
-    lane_state s = {.inner_op = GS_NONE, .top_api = GS_NONE};
+    lane_state s = {.top_api = GS_NONE};
     for (size_t i = 0; i < n; i++) {
         const lane_item *it = &items[i];
-        while (s.depth && items[s.open[s.depth - 1]].end <= it->start)
+        while (s.depth && items[s.open[s.depth - 1].item].end <= it->start)
             if (close_top(b, lane, items, &s) != 0)
                 return -1;
         if (it->type == ITEM_API && s.top_api != GS_NONE) {
@@ -145,7 +150,7 @@ static int sweep_lane(rp_builder *b, rp_lane *lane, lane_item *items, size_t n)
             continue;
         }
         uint32_t p;
-        if (emit(b, lane, items, &s, it->start, &p) != 0)
+        if (emit(b, lane, &s, it->start, &p) != 0)
             return -1;
         if (it->type == ITEM_MARK) {
             rp_step *st = &b->steps.v[it->idx / 2];
@@ -158,7 +163,7 @@ static int sweep_lane(rp_builder *b, rp_lane *lane, lane_item *items, size_t n)
             b->call_lane[it->idx] = lane->id;
             s.top_api = it->idx;
             b->inputs.host_calls++;
-        } else if (b->range_start) {
+        } else {
             b->range_start[it->idx] = p;
         }
         if (s.depth == RP_MAX_DEPTH) { /* deeper than any real stack: the item is left out */
@@ -167,7 +172,7 @@ static int sweep_lane(rp_builder *b, rp_lane *lane, lane_item *items, size_t n)
                 s.top_api = GS_NONE;
             continue;
         }
-        s.open[s.depth++] = (uint32_t)i;
+        push(b, items, &s, (uint32_t)i);
     }
     while (s.depth)
         if (close_top(b, lane, items, &s) != 0)
