@@ -84,15 +84,8 @@ static int32_t step_of_call(const rp_builder *b, const gs_api *a)
 static uint32_t launch_point(const rp_builder *b, uint32_t call, const gs_api *inner)
 {
     const rp_lane *lane = &b->lanes[b->call_lane[call]];
-    size_t lo = 0, hi = lane->npoints;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (b->time.v[lane->points[mid]] <= inner->start)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    uint32_t p = lo ? lane->points[lo - 1] : b->call_start[call];
+    size_t n = rp_lane_before(b, lane, inner->start, true);
+    uint32_t p = n ? lane->points[n - 1] : b->call_start[call];
     return b->time.v[p] >= b->time.v[b->call_start[call]] ? p : b->call_start[call];
 }
 
@@ -175,16 +168,9 @@ static void anchor_other_ranges(rp_builder *b)
         if (l < 0)
             continue;
         const rp_lane *lane = &b->lanes[l];
-        size_t lo = 0, hi = lane->npoints;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (b->time.v[lane->points[mid]] < r->start)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < lane->npoints)
-            b->range_start[i] = lane->points[lo];
+        size_t n = rp_lane_before(b, lane, r->start, false);
+        if (n < lane->npoints)
+            b->range_start[i] = lane->points[n];
     }
 }
 

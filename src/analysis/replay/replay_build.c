@@ -442,22 +442,24 @@ int rp_build_waits(rp_builder *b)
 static uint32_t last_point_in(const rp_builder *b, const rp_lane *lane, gs_ns from, gs_ns to,
                               bool first)
 {
+    size_t lo = rp_lane_before(b, lane, from, true), hi = rp_lane_before(b, lane, to, true);
+    if (lo >= hi)
+        return GS_NONE;
+    return lane->points[first ? lo : hi - 1];
+}
+
+size_t rp_lane_before(const rp_builder *b, const rp_lane *lane, gs_ns ts, bool at)
+{
     size_t lo = 0, hi = lane->npoints;
-    while (lo < hi) { /* the first point after `to` */
+    while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (b->time.v[lane->points[mid]] <= to)
+        gs_ns t = b->time.v[lane->points[mid]];
+        if (t < ts || (at && t == ts))
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo == 0 || b->time.v[lane->points[lo - 1]] <= from)
-        return GS_NONE;
-    if (!first)
-        return lane->points[lo - 1];
-    size_t f = lo - 1;
-    while (f > 0 && b->time.v[lane->points[f - 1]] > from)
-        f--;
-    return lane->points[f];
+    return lo;
 }
 
 /* A thread idle for a while (no operator) while another thread ran waited for it: the main

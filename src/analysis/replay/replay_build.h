@@ -43,6 +43,9 @@ int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t ki
                 uint8_t flags, uint32_t ref);
 int rp_lane_point(rp_builder *b, rp_lane *lane, uint32_t p);
 
+/* How many of the lane's points (in time order) come before ts, or at ts too when `at`. */
+size_t rp_lane_before(const rp_builder *b, const rp_lane *lane, gs_ns ts, bool at);
+
 int rp_build_host(rp_builder *b);
 int rp_build_gpu(rp_builder *b);
 int rp_build_waits(rp_builder *b);
