@@ -98,19 +98,8 @@ static void put_finding(FILE *out, const gs_finding *f, size_t number)
         char stake[GS_UNIT_BUF];
         gs_fmt_duration(stake, sizeof stake, f->at_stake_ns);
         double pct = 100 * f->at_stake_share;
-        /* the replay's expected speedup where it gave one, the bound as "at most" (or as what
-         * removing the time at stake alone gives, where the replay gives more: verdict.c) */
-        char gain[192];
-        if (f->expected_speedup > f->speedup_bound)
-            snprintf(gain, sizeof gain, "expected <b>%.2f&times;</b> faster (replay); "
-                     "<b>%.2f&times;</b> faster with that time alone removed",
-                     f->expected_speedup, f->speedup_bound);
-        else if (f->expected_speedup > 0)
-            snprintf(gain, sizeof gain, "expected <b>%.2f&times;</b> faster (replay), at most "
-                     "<b>%.2f&times;</b> faster if removed", f->expected_speedup, f->speedup_bound);
-        else
-            snprintf(gain, sizeof gain, "up to <b>%.2f&times;</b> faster if removed",
-                     f->speedup_bound);
+        char gain[256];
+        gs_render_bound_gain(gain, sizeof gain, f, true);
         fprintf(out,
                 "<div class=\"stake\"><div class=\"stakebar\"><span style=\"width:%.1f%%\"></span>"
                 "</div><p><b>%s</b> per step at stake (%.1f %% of the step) &middot; %s</p></div>\n",

@@ -73,6 +73,29 @@ void gs_render_gain_estimate(char *buf, size_t size, const char *lead, const gs_
                  lead, expected, gain, 100 * f->gain_share, f->gain_speedup, 100 * GS_TH_LOW_MFU);
 }
 
+static void fmt_speedup(char *buf, size_t size, double speedup, bool html)
+{
+    if (html)
+        snprintf(buf, size, "<b>%.2f&times;</b>", speedup);
+    else
+        snprintf(buf, size, "%.2fx", speedup);
+}
+
+void gs_render_bound_gain(char *buf, size_t size, const gs_finding *f, bool html)
+{
+    char expected[48], bound[48];
+    fmt_speedup(expected, sizeof expected, f->expected_speedup, html);
+    fmt_speedup(bound, sizeof bound, f->speedup_bound, html);
+    if (f->expected_speedup > f->speedup_bound)
+        snprintf(buf, size, "expected %s faster (replay); %s faster with that time alone removed",
+                 expected, bound);
+    else if (f->expected_speedup > 0)
+        snprintf(buf, size, "expected %s faster (replay), at most %s faster if removed", expected,
+                 bound);
+    else
+        snprintf(buf, size, "up to %s faster if removed", bound);
+}
+
 static void put_bold(FILE *out, const gs_text_style *style, const char *text)
 {
     bool bold = style && style->tty;
@@ -100,19 +123,8 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
                             (int64_t)llround((double)f->at_stake_ns / f->at_stake_share));
             snprintf(base, sizeof base, "the %s step without the profiler's host time", step);
         }
-        /* The replay's expected speedup where it gave one; the bound stays, as "at most" — or,
-         * where the replay gives more (the host catching up on more than the time at stake),
-         * as what removing that time alone would give. */
-        char gain[160];
-        if (f->expected_speedup > f->speedup_bound)
-            snprintf(gain, sizeof gain,
-                     "expected %.2fx faster (replay); %.2fx faster with that time alone removed",
-                     f->expected_speedup, f->speedup_bound);
-        else if (f->expected_speedup > 0)
-            snprintf(gain, sizeof gain, "expected %.2fx faster (replay), at most %.2fx faster if "
-                     "removed", f->expected_speedup, f->speedup_bound);
-        else
-            snprintf(gain, sizeof gain, "up to %.2fx faster if removed", f->speedup_bound);
+        char gain[192];
+        gs_render_bound_gain(gain, sizeof gain, f, false);
         if (f->speedup_bound > 0 && f->at_stake_ns > 0 && at > 0 && (size_t)at < sizeof head)
             snprintf(head + at, sizeof head - (size_t)at, ": %s per step at stake, %.1f %% of %s; %s",
                      stake, 100 * f->at_stake_share, base, gain);

@@ -19,6 +19,12 @@ void gs_render_verdict_text(FILE *out, const gs_diagnosis *d, const gs_text_styl
  * gain estimated otherwise than by removing its time at stake (gain_basis not "removed"). */
 void gs_render_gain_estimate(char *buf, size_t size, const char *lead, const gs_finding *f);
 
+/* A time-bound finding's gain into buf: the replay's expected speedup where it gave one, and the
+ * bound as "at most", or, where the replay gives more (the host catching up on more than the time
+ * at stake), as what removing that time alone would give; "up to" the bound without a replay.
+ * html: the speedups in bold with a times sign, as the HTML page writes them. */
+void gs_render_bound_gain(char *buf, size_t size, const gs_finding *f, bool html);
+
 /* Every rule: fired or not, inputs, thresholds, why, and what the replay of its action read and
  * gave (in: the inputs d was diagnosed from). */
 void gs_render_rules_text(FILE *out, const gs_diagnosis *d, const gs_diag_inputs *in);
