@@ -27,18 +27,6 @@ void gs_whatif_free(gs_whatif *w)
     w->n = w->cap = w->replayed = 0;
 }
 
-/* The facts the replay reads, with the profiler's cost per kept step as the verdict's inputs
- * have it (capped at the mean step: the unit costs were measured on a slower host). */
-static int facts_of(const gs_trace_ctx *c, gs_trace_facts *f, gs_error *err)
-{
-    if (gs_trace_facts_build(c, f, err) != 0)
-        return -1;
-    f->profiler_step_ns = gs_profiler_step_cost(c->trace, f, &c->steps, c->steps.stats.n);
-    if (f->profiler_step_ns > c->steps.stats.mean)
-        f->profiler_step_ns = c->steps.stats.mean;
-    return 0;
-}
-
 /* An action by its speedup negated: ascending puts the best first. */
 typedef struct ranked_action {
     double slower;
@@ -86,7 +74,7 @@ static int add_rank(gs_whatif *w, const gs_trace_ctx *c, gs_whatif_rank *r, gs_e
     gs_trace_facts facts;
     gs_replay *m;
     const char *why;
-    if (facts_of(c, &facts, err) != 0 || gs_replay_build(c, &facts, &m, &why, err) != 0)
+    if (gs_trace_facts_build(c, &facts, err) != 0 || gs_replay_build(c, &facts, &m, &why, err) != 0)
         return -1;
     if (!m)
         return (r->why = strdup(why ? why : "nothing to replay")) ? 0 : gs_fail_oom(err);
