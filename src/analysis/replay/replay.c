@@ -4,7 +4,6 @@
 #include "analysis/replay/replay.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,14 +350,6 @@ static void measure_steps(const gs_replay *m, const gs_ns *at, gs_ns *ends, gs_n
     }
 }
 
-static gs_ns mean_of(const gs_replay_step *v, size_t n, size_t field)
-{
-    gs_ns sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += *(const gs_ns *)((const char *)&v[i] + field);
-    return n ? sum / (gs_ns)n : 0;
-}
-
 /* The mean step with every gap that decided a GPU op's start cut to the usual most of its kind
  * (replay.h: the structural replay); lag[] holds the model's lags and is changed. */
 static gs_ns structural_mean(const gs_replay *m, gs_ns *lag, gs_ns *at, gs_ns *ends, gs_ns *len)
@@ -479,9 +470,15 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
         c->gpu_before /= k;
         c->gpu_after /= k;
     }
-    out->measured_mean_ns = mean_of(out->steps, m->nsteps, offsetof(gs_replay_step, measured_ns));
-    out->replayed_mean_ns = mean_of(out->steps, m->nsteps, offsetof(gs_replay_step, replayed_ns));
-    out->changed_mean_ns = mean_of(out->steps, m->nsteps, offsetof(gs_replay_step, changed_ns));
+    for (size_t s = 0; s < m->nsteps; s++) {
+        out->measured_mean_ns += out->steps[s].measured_ns;
+        out->replayed_mean_ns += out->steps[s].replayed_ns;
+        out->changed_mean_ns += out->steps[s].changed_ns;
+    }
+    gs_ns nsteps = (gs_ns)(m->nsteps ? m->nsteps : 1);
+    out->measured_mean_ns /= nsteps;
+    out->replayed_mean_ns /= nsteps;
+    out->changed_mean_ns /= nsteps;
     out->error = out->measured_mean_ns
                      ? (double)out->replayed_mean_ns / (double)out->measured_mean_ns - 1.0 : 0.0;
     out->structural_error = out->measured_mean_ns ? (double)out->structural_mean_ns /

@@ -97,11 +97,6 @@ static bool op_within(const tx *x, const rp_op *o, enum gs_name_group g)
 
 /* ---- CUDA graphs ------------------------------------------------------------------------- */
 
-static bool is_step_mark(const gs_replay *m, uint32_t p)
-{
-    return m->step_mark[p] != 0;
-}
-
 /* Runs of a lane's edges between two blocking calls (or DataLoader fetches, step bounds, waits
  * for another thread) become one graph each: its first launch call stands for the graph launch,
  * the other calls and the operators' dispatch go; the graph's ops start from the graph launch and
@@ -122,7 +117,7 @@ static int cuda_graphs(tx *x)
         const rp_edge *e = &x->e[i];
         if (!is_host(e))
             continue;
-        if (e->from != last_to || is_step_mark(m, e->from) ||
+        if (e->from != last_to || m->step_mark[e->from] ||
             (e->flags & (RP_IN_DATA | RP_BLOCKS | RP_IDLE))) {
             /* a new lane, a step's bound, a fetch, a wait for the GPU or for another thread (the
              * only step bound other threads have) ends the graph */
