@@ -36,13 +36,18 @@ static void put_cell(gs_json_writer *w, const char *key, enum gs_col_type type, 
     }
 }
 
+void gs_json_cells(gs_json_writer *w, const gs_table *t, size_t row, size_t from)
+{
+    for (size_t c = from; c < t->ncols; c++)
+        put_cell(w, t->cols[c].key, t->cols[c].type, gs_table_cell(t, row, c));
+}
+
 void gs_json_rows(gs_json_writer *w, const char *key, const gs_table *t)
 {
     gs_json_begin_array(w, key, GS_JSON_BLOCK);
     for (size_t r = 0; r < t->nrows; r++) {
         gs_json_begin_object(w, NULL, GS_JSON_INLINE);
-        for (size_t c = 0; c < t->ncols; c++)
-            put_cell(w, t->cols[c].key, t->cols[c].type, gs_table_cell(t, r, c));
+        gs_json_cells(w, t, r, 0);
         gs_json_end(w);
     }
     gs_json_end(w);

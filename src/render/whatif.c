@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "render/json.h"
 #include "render/units.h"
 
 enum rank_col {
@@ -386,42 +387,30 @@ static void put_alone_json(gs_json_writer *j, const gs_whatif_rank *r, bool expl
     gs_json_end(j);
 }
 
-static void put_inputs_json(gs_json_writer *j, const gs_replay_inputs *in)
+/* Where a rank's rows are in the inputs and steps tables the JSON is written from: the next
+ * replayed rank's, one inputs row each and its steps' rows in order. */
+typedef struct json_rows {
+    const gs_table *inputs, *steps;
+    size_t input_row, step_row;
+} json_rows;
+
+/* The rank's inputs and steps, from their tables' rows (the rank column left out). */
+static void put_model_json(gs_json_writer *j, const gs_whatif_rank *r, json_rows *rows)
 {
     gs_json_begin_object(j, "inputs", GS_JSON_INLINE);
-    gs_json_put_uint(j, "host_lanes", in->host_lanes);
-    gs_json_put_uint(j, "gpu_lanes", in->gpu_lanes);
-    gs_json_put_uint(j, "host_calls", in->host_calls);
-    gs_json_put_uint(j, "host_segments", in->host_segments);
-    gs_json_put_uint(j, "gpu_ops", in->gpu_ops);
-    gs_json_put_uint(j, "blocking_waits", in->blocking_waits);
-    gs_json_put_uint(j, "stream_waits", in->stream_waits);
-    gs_json_put_uint(j, "thread_waits", in->thread_waits);
-    gs_json_put_uint(j, "clipped", in->clipped);
-    gs_json_put_int(j, "launch_latency_ns", in->launch_latency_ns);
-    gs_json_put_int(j, "stream_gap_ns", in->stream_gap_ns);
-    gs_json_put_int(j, "launch_latency_max_ns", in->launch_latency_max_ns);
-    gs_json_put_int(j, "stream_gap_max_ns", in->stream_gap_max_ns);
+    gs_json_cells(j, rows->inputs, rows->input_row++, INPUT_COL_RANK + 1);
     gs_json_end(j);
-}
-
-static void put_steps_json(gs_json_writer *j, const gs_replay_result *res)
-{
     gs_json_begin_array(j, "per_step", GS_JSON_BLOCK);
-    for (size_t s = 0; s < res->nsteps; s++) {
-        const gs_replay_step *st = &res->steps[s];
+    for (size_t s = 0; s < r->together.nsteps; s++) {
         gs_json_begin_object(j, NULL, GS_JSON_INLINE);
-        gs_json_put_int(j, "step", st->number);
-        gs_json_put_int(j, "measured_ns", st->measured_ns);
-        gs_json_put_int(j, "replay_ns", st->replayed_ns);
-        gs_json_put_int(j, "changed_ns", st->changed_ns);
+        gs_json_cells(j, rows->steps, rows->step_row++, STEP_COL_RANK + 1);
         gs_json_end(j);
     }
     gs_json_end(j);
 }
 
 static void put_rank_json(gs_json_writer *j, const gs_whatif *w, const gs_whatif_rank *r,
-                          bool explain)
+                          bool explain, json_rows *rows)
 {
     gs_json_begin_object(j, NULL, GS_JSON_BLOCK);
     gs_json_put_int(j, "rank", r->rank);
@@ -443,13 +432,13 @@ static void put_rank_json(gs_json_writer *j, const gs_whatif *w, const gs_whatif
     if (w->actions)
         gs_json_put_real(j, "alone_product", r->alone_product, 6);
     put_alone_json(j, r, explain);
-    put_inputs_json(j, &r->unchanged.inputs);
-    put_steps_json(j, &r->together);
+    put_model_json(j, r, rows);
     gs_json_end(j);
 }
 
-static void put_json(FILE *out, const gs_whatif *w, bool explain)
+static void put_json(FILE *out, const gs_whatif *w, bool explain, const gs_table *t)
 {
+    json_rows rows = {&t[T_INPUTS], &t[T_STEPS], 0, 0};
     gs_json_writer j;
     gs_json_writer_init(&j, out);
     gs_json_begin_object(&j, NULL, GS_JSON_BLOCK);
@@ -458,7 +447,7 @@ static void put_json(FILE *out, const gs_whatif *w, bool explain)
     gs_json_put_int(&j, "dataloader_workers", w->params.dataloader_workers);
     gs_json_begin_array(&j, "ranks", GS_JSON_BLOCK);
     for (size_t i = 0; i < w->n; i++)
-        put_rank_json(&j, w, &w->ranks[i], explain);
+        put_rank_json(&j, w, &w->ranks[i], explain, &rows);
     gs_json_end(&j);
     gs_json_end(&j);
 }
@@ -500,16 +489,14 @@ static int put_sections(FILE *out, const gs_whatif *w, gs_table *t, bool explain
 int gs_render_whatif(FILE *out, const gs_whatif *w, bool explain, enum gs_format format,
                      const gs_text_style *style)
 {
-    if (format == GS_FORMAT_JSON) {
-        put_json(out, w, explain);
-        return 0;
-    }
     gs_table t[T__COUNT];
     int rc = 0;
     size_t made = 0;
     for (; made < T__COUNT && rc == 0; made++)
         rc = table_makers[made](w, &t[made]);
-    if (rc == 0)
+    if (rc == 0 && format == GS_FORMAT_JSON)
+        put_json(out, w, explain, t);
+    else if (rc == 0)
         rc = put_sections(out, w, t, explain, format, style);
     for (size_t i = 0; i < made; i++)
         gs_table_free(&t[i]);
