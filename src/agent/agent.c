@@ -328,7 +328,7 @@ static void write_target(const char *run_dir, const char *host)
 {
     const char *pattern = getenv(GS_ENV_OUTPUT);
     char target[PATH_MAX], path[PATH_MAX];
-    if (!pattern || gs_expand_output(pattern, (long)getpid(), host, gs_env_lookup_getenv, NULL,
+    if (!pattern || gs_expand_output(pattern, (long)getpid(), -1, host, gs_env_lookup_getenv, NULL,
                                      target, sizeof target) != 0)
         return; /* the launcher falls back to the unexpanded pattern */
     snprintf(path, sizeof path, "%s/%ld.target", run_dir, (long)getpid());

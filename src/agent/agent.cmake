@@ -32,7 +32,7 @@ if(GS_CUPTI_INCLUDE AND GS_NVTX_INCLUDE AND GS_AGENT_SOURCES)
   # position-independent copy.
   add_library(gsagent_format OBJECT ${CMAKE_SOURCE_DIR}/src/common/gst_format.c
               ${CMAKE_SOURCE_DIR}/src/common/gst_writer.c ${CMAKE_SOURCE_DIR}/src/common/out_pattern.c
-              ${CMAKE_SOURCE_DIR}/src/common/step_schedule.c
+              ${CMAKE_SOURCE_DIR}/src/common/step_schedule.c ${CMAKE_SOURCE_DIR}/src/common/ondemand.c
               ${CMAKE_SOURCE_DIR}/src/common/hashtab.c)
   target_include_directories(gsagent_format PUBLIC ${CMAKE_SOURCE_DIR}/src)
   set_target_properties(gsagent_format PROPERTIES POSITION_INDEPENDENT_CODE ON

@@ -185,7 +185,7 @@ static int prepare_output(session *s)
                         : snprintf(s->pattern, sizeof s->pattern, "%s/%s", cwd, o);
     char probe[PATH_MAX];
     if (n <= 0 || (size_t)n >= sizeof s->pattern ||
-        gs_expand_output(s->pattern, 1, "host", NULL, NULL, probe, sizeof probe) != 0)
+        gs_expand_output(s->pattern, 1, -1, "host", NULL, NULL, probe, sizeof probe) != 0)
         return fail(GS_EXIT_USAGE, "-o '%s': use %%p, %%h, %%q{VAR} or %%%% after a %%", o);
     int rc = gs_output_is_per_process(s->pattern) ? 0 : check_output(probe, s->rq->force);
     if (rc != 0)

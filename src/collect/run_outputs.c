@@ -45,7 +45,7 @@ static void expand_target(const char *run_dir, const char *pattern, long pid, ch
     }
     char host[256] = "";
     gethostname(host, sizeof host - 1);
-    if (gs_expand_output(pattern, pid, host, gs_env_lookup_getenv, NULL, out, cap) != 0)
+    if (gs_expand_output(pattern, pid, -1, host, gs_env_lookup_getenv, NULL, out, cap) != 0)
         snprintf(out, cap, "%s", pattern);
 }
 

@@ -21,8 +21,15 @@ static void put(out_buf *o, const char *s, size_t n)
     o->p[o->used] = '\0';
 }
 
-int gs_expand_output(const char *pattern, long pid, const char *host, gs_env_lookup env,
-                     void *env_ctx, char *out, size_t cap)
+static void put_number(out_buf *o, long v)
+{
+    char num[24];
+    int n = snprintf(num, sizeof num, "%ld", v);
+    put(o, num, (size_t)n);
+}
+
+int gs_expand_output(const char *pattern, long pid, long window, const char *host,
+                     gs_env_lookup env, void *env_ctx, char *out, size_t cap)
 {
     if (cap == 0)
         return -1;
@@ -37,12 +44,14 @@ int gs_expand_output(const char *pattern, long pid, const char *host, gs_env_loo
         case '%':
             put(&o, "%", 1);
             break;
-        case 'p': {
-            char num[24];
-            int n = snprintf(num, sizeof num, "%ld", pid);
-            put(&o, num, (size_t)n);
+        case 'p':
+            put_number(&o, pid);
             break;
-        }
+        case 'w':
+            if (window < 0)
+                return -1;
+            put_number(&o, window);
+            break;
         case 'h':
             put(&o, host, strlen(host));
             break;

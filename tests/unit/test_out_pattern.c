@@ -33,7 +33,7 @@ static const char *const PAIRS[] = {"RANK=3", "JOB=train-7", "EMPTY=", "LONG=012
 static int expand(const char *pattern, size_t cap, char *out, fake_env *env)
 {
     memset(out, 'Z', cap);
-    return gs_expand_output(pattern, 4242, "node7", lookup, env, out, cap);
+    return gs_expand_output(pattern, 4242, -1, "node7", lookup, env, out, cap);
 }
 
 static void check_ok(int line, const char *pattern, const char *want)
@@ -89,10 +89,15 @@ static void test_expansions(void)
     CHECK_STR(env.asked, "RANK,NOPE,JOB,");
 
     /* Another pid and host, and no environment lookup at all: %q{} expands to nothing. */
-    CHECK_INT(gs_expand_output("%h.%p.%q{RANK}.x", -1, "h", NULL, NULL, out, sizeof out), 0);
+    CHECK_INT(gs_expand_output("%h.%p.%q{RANK}.x", -1, -1, "h", NULL, NULL, out, sizeof out), 0);
     CHECK_STR(out, "h.-1..x");
-    CHECK_INT(gs_expand_output("%p", 2147483647L, "h", NULL, NULL, out, sizeof out), 0);
+    CHECK_INT(gs_expand_output("%p", 2147483647L, -1, "h", NULL, NULL, out, sizeof out), 0);
     CHECK_STR(out, "2147483647");
+
+    /* %w is the capture window's index, and malformed where there are no windows. */
+    CHECK_INT(gs_expand_output("w%w-%p", 12, 3, "h", NULL, NULL, out, sizeof out), 0);
+    CHECK_STR(out, "w3-12");
+    CHECK_INT(gs_expand_output("w%w", 12, -1, "h", NULL, NULL, out, sizeof out), -1);
 }
 
 static void test_malformed(void)
@@ -123,7 +128,7 @@ static void test_overflow(void)
     CHECK_STR(out, "abc");
     CHECK_INT(expand("abc", 3, out, &env), -1);
     CHECK_INT(expand("abc", 1, out, &env), -1);
-    CHECK_INT(gs_expand_output("abc", 1, "h", NULL, NULL, out, 0), -1);
+    CHECK_INT(gs_expand_output("abc", 1, -1, "h", NULL, NULL, out, 0), -1);
     CHECK_INT(expand("", 1, out, &env), 0);
     CHECK_STR(out, "");
     /* Expansions count: "4242" is 4 bytes, "node7" 5, "0123456789" 10. */
@@ -149,9 +154,9 @@ static void test_overflow(void)
     memset(host, 'h', sizeof host - 1);
     host[sizeof host - 1] = '\0';
     char big[400];
-    CHECK_INT(gs_expand_output("%h", 1, host, NULL, NULL, big, sizeof host), 0);
+    CHECK_INT(gs_expand_output("%h", 1, -1, host, NULL, NULL, big, sizeof host), 0);
     CHECK_INT(strlen(big), sizeof host - 1);
-    CHECK_INT(gs_expand_output("%h", 1, host, NULL, NULL, big, sizeof host - 1), -1);
+    CHECK_INT(gs_expand_output("%h", 1, -1, host, NULL, NULL, big, sizeof host - 1), -1);
 }
 
 static void test_per_process(void)
