@@ -32,17 +32,30 @@ static struct {
     size_t name_len;
     regex_t step_re;
     bool step_re_ok;
+    bool step_re_custom; /* else a step is a name that begins with ProfilerStep# */
     unsigned wait, warmup, active, repeat; /* steps=W,WU,A,R */
     unsigned long steps_seen;
     window *w;
-    size_t n;
+    size_t n, cap;
     bool profiler_open;
     uint64_t start_end_id; /* the start/end range that opened the window, 0 = none */
-} c = {.lock = PTHREAD_MUTEX_INITIALIZER, .until = INT64_MAX};
+    /* On demand: the steps seen, and the one window armed. */
+    gsa_step_info steps;
+    int64_t step_begin;          /* when the latest step began */
+    uint64_t step_range_id;      /* the start/end range of the latest step, 0 = none */
+    bool armed, by_steps;
+    int64_t arm_first, armed_at; /* the first step's number (-1: the next), not before armed_at */
+    uint32_t arm_n;
+    int64_t window_first;        /* the number of the window's first step, once open */
+    uint32_t window_steps;
+} c = {.lock = PTHREAD_MUTEX_INITIALIZER, .until = INT64_MAX, .steps = {-1, 0, 0}};
 
-/* Per thread: push depth, and the depth at which the capturing range was pushed (0 = none). */
+/* Per thread: push depth, and the depth at which the capturing range was pushed (0 = none); on
+ * demand, the depth and number of the step range open on this thread. */
 static __thread unsigned tls_depth __attribute__((tls_model("initial-exec")));
 static __thread unsigned tls_capture_depth __attribute__((tls_model("initial-exec")));
+static __thread unsigned tls_step_depth __attribute__((tls_model("initial-exec")));
+static __thread int64_t tls_step_number __attribute__((tls_model("initial-exec")));
 
 static void fix_max_from(size_t i)
 {
@@ -54,7 +67,7 @@ static void fix_max_from(size_t i)
 
 static void open_window(int64_t ts)
 {
-    if (c.n == MAX_WINDOWS) /* keep the last one open rather than lose the tail */
+    if (c.n == c.cap) /* keep the last one open rather than lose the tail */
         c.w[c.n - 1].close = STILL_OPEN;
     else
         c.w[c.n++] = (window){ts, STILL_OPEN, STILL_OPEN};
@@ -92,6 +105,8 @@ static int parse_pair(const char *key, size_t klen, const char *val, char *err, 
         *(KEY("from") ? &c.from : &c.until) = ns;
     } else if (KEY("range") && strcmp(val, "cudaProfilerApi") == 0) {
         c.mode = GSA_RANGE_PROFILER;
+    } else if (KEY("range") && strcmp(val, "on-demand") == 0) {
+        c.mode = GSA_RANGE_ON_DEMAND;
     } else if (KEY("range") && strncmp(val, "nvtx:", 5) == 0 && val[5] &&
                strlen(val + 5) < sizeof c.name) { /* a cut name would never match */
         c.mode = GSA_RANGE_NVTX;
@@ -105,6 +120,7 @@ static int parse_pair(const char *key, size_t klen, const char *val, char *err, 
         if (c.step_re_ok)
             regfree(&c.step_re);
         c.step_re_ok = regcomp(&c.step_re, val, REG_EXTENDED | REG_NOSUB) == 0;
+        c.step_re_custom = true;
         if (!c.step_re_ok)
             goto bad;
     } else {
@@ -127,6 +143,7 @@ int gsa_capture_init(const char *spec, char *err, size_t errlen)
     if (c.step_re_ok)
         regfree(&c.step_re);
     c.step_re_ok = regcomp(&c.step_re, "^" GS_PROFILER_STEP_PREFIX, REG_EXTENDED | REG_NOSUB) == 0;
+    c.step_re_custom = false;
     int rc = 0;
     char buf[1024];
     if (snprintf(buf, sizeof buf, "%s", spec ? spec : "") >= (int)sizeof buf) {
@@ -150,9 +167,15 @@ int gsa_capture_init(const char *spec, char *err, size_t errlen)
         c.from = 0;
         c.until = INT64_MAX;
     }
-    if (c.mode != GSA_RANGE_NONE && !c.w)
-        c.w = malloc(MAX_WINDOWS * sizeof *c.w);
-    gsa_capture_watches_ranges = c.w && (c.mode == GSA_RANGE_NVTX || c.mode == GSA_RANGE_STEPS);
+    /* On demand, one window at a time: a dormant agent stays small. */
+    size_t cap = c.mode == GSA_RANGE_ON_DEMAND ? 1 : MAX_WINDOWS;
+    if (c.mode != GSA_RANGE_NONE && c.cap != cap) {
+        free(c.w);
+        c.w = malloc(cap * sizeof *c.w);
+        c.cap = c.w ? cap : 0;
+    }
+    gsa_capture_watches_ranges = c.w && (c.mode == GSA_RANGE_NVTX || c.mode == GSA_RANGE_STEPS ||
+                                         c.mode == GSA_RANGE_ON_DEMAND);
     if (c.mode != GSA_RANGE_NONE && !c.w) {
         c.mode = GSA_RANGE_NONE;
         snprintf(err, errlen, "agent: no memory for capture windows; capturing everything");
@@ -174,7 +197,10 @@ void gsa_capture_reset(void)
     c.steps_seen = 0;
     c.profiler_open = false;
     c.start_end_id = 0;
-    tls_depth = tls_capture_depth = 0;
+    c.steps = (gsa_step_info){-1, 0, 0};
+    c.step_range_id = 0;
+    c.armed = false;
+    tls_depth = tls_capture_depth = tls_step_depth = 0;
 }
 
 void gsa_capture_profiler_api(bool start, int64_t ts)
@@ -197,6 +223,9 @@ static bool is_capture_name(const char *name, size_t len)
 
 static bool is_step_name(const char *name, size_t len)
 {
+    static const char prefix[] = GS_PROFILER_STEP_PREFIX;
+    if (!c.step_re_custom) /* the usual case, in every NVTX call: no regex */
+        return len >= sizeof prefix - 1 && memcmp(name, prefix, sizeof prefix - 1) == 0;
     char buf[NAME_MAX_LEN];
     if (!c.step_re_ok || len >= sizeof buf)
         return false;
@@ -252,9 +281,153 @@ static void range_closed(int64_t ts)
     pthread_mutex_unlock(&c.lock);
 }
 
+/* ---- on demand ---- */
+
+/* The step's number: the digits after the name's last '#' (ProfilerStep#12), else a count. */
+static int64_t step_number(const char *name, size_t len)
+{
+    const char *hash = NULL;
+    for (size_t i = len; i-- > 0;)
+        if (name[i] == '#') {
+            hash = name + i;
+            break;
+        }
+    int64_t k = 0;
+    size_t digits = 0;
+    for (const char *p = hash ? hash + 1 : name + len; p < name + len; p++, digits++) {
+        if (*p < '0' || *p > '9' || k > (INT64_MAX - 9) / 10)
+            return (int64_t)c.steps.seen;
+        k = k * 10 + (*p - '0');
+    }
+    return digits ? k : (int64_t)c.steps.seen;
+}
+
+static bool window_is_open(void)
+{
+    return c.n == 1 && c.w[0].close == STILL_OPEN;
+}
+
+/* Called with the lock held. A step opens the window when it is the first asked for (or a later
+ * one, when the first went by before the request was read), or, when it is past the window,
+ * closes it (a step whose end is never seen). */
+static void od_step_began(int64_t k, int64_t ts)
+{
+    c.steps.number = k;
+    c.steps.seen++;
+    c.step_begin = ts;
+    if (!c.armed || !c.by_steps)
+        return;
+    if (c.n == 0 && ts >= c.armed_at && (c.arm_first < 0 || k >= c.arm_first)) {
+        open_window(ts);
+        c.window_first = k;
+        c.window_steps = 1;
+    } else if (window_is_open()) {
+        if (k >= c.window_first + (int64_t)c.arm_n)
+            close_window(ts);
+        else
+            c.window_steps++;
+    }
+}
+
+/* Where steps are marked once they ended (the Python hooks), the end of the step before the
+ * window opens it: the first moment the next step is known to have begun. A live step opens it
+ * where it begins, so that time between steps (outside every step) stays out. */
+static void od_step_ended(int64_t k, int64_t ts, bool marked_after)
+{
+    if (k == c.steps.number && ts >= c.step_begin)
+        c.steps.last_ns = ts - c.step_begin;
+    if (!c.armed || !c.by_steps)
+        return;
+    if (c.n == 0) {
+        if (marked_after && ts >= c.armed_at && (c.arm_first < 0 || k >= c.arm_first - 1)) {
+            open_window(ts);
+            c.window_first = k + 1;
+            c.window_steps = 0;
+        }
+    } else if (window_is_open() && k == c.window_first + (int64_t)c.arm_n - 1) {
+        close_window(ts);
+    }
+}
+
+gsa_step_info gsa_capture_steps(void)
+{
+    pthread_mutex_lock(&c.lock);
+    gsa_step_info s = c.steps;
+    pthread_mutex_unlock(&c.lock);
+    return s;
+}
+
+void gsa_capture_arm_steps(int64_t first, uint32_t n, int64_t armed_at)
+{
+    pthread_mutex_lock(&c.lock);
+    c.n = 0;
+    c.armed = c.mode == GSA_RANGE_ON_DEMAND && c.cap > 0 && n > 0;
+    c.by_steps = true;
+    c.arm_first = first;
+    c.arm_n = n;
+    c.armed_at = armed_at;
+    c.window_steps = 0;
+    pthread_mutex_unlock(&c.lock);
+}
+
+void gsa_capture_arm_time(int64_t from, int64_t until)
+{
+    pthread_mutex_lock(&c.lock);
+    c.n = 0;
+    c.armed = c.mode == GSA_RANGE_ON_DEMAND && c.cap > 0 && until >= from;
+    c.by_steps = false;
+    c.window_steps = 0;
+    if (c.armed) {
+        open_window(from);
+        c.w[0].close = c.w[0].max_close = until;
+    }
+    pthread_mutex_unlock(&c.lock);
+}
+
+void gsa_capture_disarm(void)
+{
+    pthread_mutex_lock(&c.lock);
+    c.armed = false;
+    c.n = 0;
+    pthread_mutex_unlock(&c.lock);
+}
+
+gsa_window_state gsa_capture_window(int64_t now, uint32_t *steps)
+{
+    pthread_mutex_lock(&c.lock);
+    gsa_window_state s = !c.armed ? GSA_WINDOW_NONE
+                         : c.n == 0 ? GSA_WINDOW_ARMED
+                         : c.w[0].close != STILL_OPEN && c.w[0].close <= now ? GSA_WINDOW_CLOSED
+                                                                             : GSA_WINDOW_OPEN;
+    if (steps)
+        *steps = c.by_steps ? c.window_steps : 0;
+    pthread_mutex_unlock(&c.lock);
+    return s;
+}
+
+/* On demand a record belongs to the window only if it overlaps it for a positive time, or is
+ * an instant inside it: the step before ends, and the step after begins, on its edges. */
+static bool od_keeps(int64_t start, int64_t end)
+{
+    if (!c.armed || c.n == 0)
+        return false;
+    const window *w = &c.w[0];
+    return start < end ? w->open < end && w->close > start : w->open <= start && start <= w->close;
+}
+
 void gsa_capture_push_watched(const char *name, size_t len, int64_t ts)
 {
     tls_depth++;
+    if (c.mode == GSA_RANGE_ON_DEMAND) {
+        if (!is_step_name(name, len))
+            return;
+        pthread_mutex_lock(&c.lock);
+        tls_step_number = step_number(name, len);
+        od_step_began(tls_step_number, ts);
+        pthread_mutex_unlock(&c.lock);
+        tls_step_depth = tls_depth;
+        return;
+    }
     bool closes;
     if (range_opened(name, len, ts, &closes) && closes && !tls_capture_depth)
         tls_capture_depth = tls_depth;
@@ -262,6 +435,12 @@ void gsa_capture_push_watched(const char *name, size_t len, int64_t ts)
 
 void gsa_capture_pop_watched(int64_t ts)
 {
+    if (tls_depth && tls_depth == tls_step_depth) {
+        tls_step_depth = 0;
+        pthread_mutex_lock(&c.lock);
+        od_step_ended(tls_step_number, ts, false);
+        pthread_mutex_unlock(&c.lock);
+    }
     if (tls_depth && tls_depth == tls_capture_depth) {
         tls_capture_depth = 0;
         range_closed(ts);
@@ -272,6 +451,15 @@ void gsa_capture_pop_watched(int64_t ts)
 
 void gsa_capture_start_watched(const char *name, size_t len, uint64_t id, int64_t ts)
 {
+    if (c.mode == GSA_RANGE_ON_DEMAND) {
+        if (!is_step_name(name, len))
+            return;
+        pthread_mutex_lock(&c.lock);
+        od_step_began(step_number(name, len), ts);
+        c.step_range_id = id;
+        pthread_mutex_unlock(&c.lock);
+        return;
+    }
     bool closes;
     if (range_opened(name, len, ts, &closes) && closes) {
         pthread_mutex_lock(&c.lock);
@@ -283,10 +471,31 @@ void gsa_capture_start_watched(const char *name, size_t len, uint64_t id, int64_
 void gsa_capture_end_watched(uint64_t id, int64_t ts)
 {
     pthread_mutex_lock(&c.lock);
+    if (id && id == c.step_range_id) {
+        c.step_range_id = 0;
+        od_step_ended(c.steps.number, ts, false);
+    }
     if (id && id == c.start_end_id) {
         c.start_end_id = 0;
         close_window(ts);
     }
+    pthread_mutex_unlock(&c.lock);
+}
+
+void gsa_capture_marked_watched(const char *name, size_t len, uint64_t id, int64_t start,
+                                int64_t end)
+{
+    if (c.mode != GSA_RANGE_ON_DEMAND) {
+        gsa_capture_start_watched(name, len, id, start);
+        gsa_capture_end_watched(id, end);
+        return;
+    }
+    if (!is_step_name(name, len))
+        return;
+    pthread_mutex_lock(&c.lock);
+    int64_t k = step_number(name, len);
+    od_step_began(k, start);
+    od_step_ended(k, end, true);
     pthread_mutex_unlock(&c.lock);
 }
 
@@ -297,6 +506,11 @@ bool gsa_capture_keeps(int64_t start, int64_t end)
     if (c.mode == GSA_RANGE_NONE)
         return true;
     pthread_mutex_lock(&c.lock);
+    if (c.mode == GSA_RANGE_ON_DEMAND) {
+        bool keep = od_keeps(start, end);
+        pthread_mutex_unlock(&c.lock);
+        return keep;
+    }
     /* The last window opened at or before `end`; any overlap has a close at or after `start`. */
     size_t lo = 0, hi = c.n;
     while (lo < hi) {

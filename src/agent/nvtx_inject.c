@@ -406,8 +406,7 @@ int gpuscope_range_at(const char *name, int64_t start_ns, int64_t end_ns)
     }
     put(r, &(gsa_nvtx_ev){GSA_EV_START, 0, 0, (uint16_t)m.len, start_ns, id, m.text});
     put(r, &(gsa_nvtx_ev){GSA_EV_END, 0, 0, 0, end_ns, id, NULL});
-    gsa_capture_start(m.text, m.len, id, start_ns);
-    gsa_capture_end(id, end_ns);
+    gsa_capture_marked(m.text, m.len, id, start_ns, end_ns);
     return 0;
 }
 
