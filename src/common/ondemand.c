@@ -45,6 +45,7 @@ static const field request_fields[] = {
     FIELD(gs_od_request, "start_step", F_I64, start_step),
     FIELD(gs_od_request, "from_ns", F_I64, from_ns),
     FIELD(gs_od_request, "duration_ns", F_I64, duration_ns),
+    FIELD(gs_od_request, "deadline_ns", F_I64, deadline_ns),
     FIELD(gs_od_request, "kinds", F_KINDS, kinds),
     FIELD(gs_od_request, "dir", F_STR, dir),
     FIELD(gs_od_request, "output", F_STR, output),

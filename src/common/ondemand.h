@@ -85,6 +85,8 @@ typedef struct gs_od_request {
     int64_t start_step;   /* ... from the step with this number, -1 = the next step to begin */
     int64_t from_ns;      /* or a window of time: from this instant (CLOCK_REALTIME), 0 = at once */
     int64_t duration_ns;  /* for this long (used when steps is 0) */
+    int64_t deadline_ns;  /* the window ends by then whatever its steps (CLOCK_REALTIME), 0 = none:
+                           * an agent whose steps stop never stays recording */
     gs_od_kinds kinds;
     char dir[GS_OD_PATH_MAX];    /* where the window's files go */
     char output[GS_OD_PATH_MAX]; /* the output pattern (%p %h %q{VAR} %w), "" = the run's */
