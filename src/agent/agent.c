@@ -13,14 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/agent_process.h"
 #include "agent/agent_strings.h"
 #include "agent/capture.h"
+#include "agent/ondemand_agent.h"
 #include "common/gst_writer.h"
 #include "common/out_pattern.h"
 #include "common/util.h"
@@ -32,13 +33,9 @@
 #define NOTE_TEXT 1400 /* CUPTI's "not found" note lists every place it looked */
 /* How long exit and signal paths wait for the writer: a hung GPU must not hang the target. */
 #define SHUTDOWN_WAIT_NS 2000000000LL
-/* The agent's descriptors are moved to this number or above (less where the program's limit on
- * open files is lower): far from the lowest free numbers that the program's open() takes and
- * the small ones it dup2()s to. A program may still close them (daemons close every descriptor
- * from 3 up): each write checks first (own_fd). */
-#define HIGH_FD 900
-
-enum state { NOT_STARTED, ON, DISABLED };
+/* ON: a file is open and records go into it. DORMANT: started on demand with no window under
+ * way: hooks and the writer run, nothing is recorded. */
+enum state { NOT_STARTED, ON, DORMANT, DISABLED };
 
 typedef struct pending_note {
     int64_t ts;
@@ -53,6 +50,12 @@ static struct {
     _Atomic int state;
     bool hooks_installed;  /* atexit, atfork and signal handlers: once per program image */
     bool forked_child;
+    bool on_demand;        /* started dormant: files are opened per window (ondemand_agent.c) */
+    _Atomic bool window_closing; /* the drain round that ends a window */
+    gs_od_kinds kinds;     /* the run's collection (GPUSCOPE_KINDS) */
+    gsa_switch_fn switches[MAX_HOOKS];
+    int nswitches;
+    char host[256];
     unsigned parts;
     int flush_ms;
     int fd;
@@ -102,6 +105,37 @@ bool gsa_part_enabled(unsigned part)
 bool gsa_is_forked_child(void)
 {
     return g.forked_child;
+}
+
+bool gsa_recording(void)
+{
+    return atomic_load_explicit(&g.state, memory_order_relaxed) == ON;
+}
+
+bool gsa_on_demand(void)
+{
+    return g.on_demand;
+}
+
+bool gsa_window_closing(void)
+{
+    return atomic_load(&g.window_closing);
+}
+
+gs_od_kinds gsa_run_kinds(void)
+{
+    return g.kinds;
+}
+
+void gsa_register_switch(gsa_switch_fn fn)
+{
+    pthread_mutex_lock(&g.lock);
+    bool known = false;
+    for (int i = 0; i < g.nswitches; i++)
+        known |= g.switches[i] == fn;
+    if (!known && g.nswitches < MAX_HOOKS)
+        g.switches[g.nswitches++] = fn;
+    pthread_mutex_unlock(&g.lock);
 }
 
 gst_strid gsa_new_strid(void)
@@ -251,6 +285,8 @@ static void *writer_main(void *arg)
         pthread_mutex_lock(&g.lock);
         if (atomic_load(&g.state) == ON)
             drain_round(forced);
+        if (g.on_demand)
+            gsa_od_poll();
         pthread_mutex_unlock(&g.lock);
     }
     return NULL;
@@ -276,28 +312,6 @@ static unsigned parse_parts(const char *spec)
     return parts;
 }
 
-/* A descriptor of the agent's moved to HIGH_FD or above: open() hands out the lowest free
- * number, which the program expects for its own files; and when it runs with stdout or stderr
- * closed, the agent would get those, and the program's output would go into the trace. Where no
- * high number is free, any from 3 up; the original is closed either way. */
-static int move_high(int fd)
-{
-    if (fd < 0)
-        return fd;
-    struct rlimit rl;
-    int floor = HIGH_FD;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        rl.rlim_cur / 2 < (rlim_t)floor)
-        floor = (int)(rl.rlim_cur / 2);
-    int moved = fcntl(fd, F_DUPFD_CLOEXEC, floor > 3 ? floor : 3);
-    if (moved < 0 && fd <= 2)
-        moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-    if (moved < 0 && fd > 2)
-        return fd;
-    close(fd);
-    return moved;
-}
-
 static bool is_trace_file(int fd)
 {
     struct stat st;
@@ -313,66 +327,13 @@ static int own_fd(void *ctx, int fd)
     (void)ctx;
     if (is_trace_file(fd))
         return fd;
-    int again = move_high(open(g.path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC));
+    int again = gsa_move_high(open(g.path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC));
     if (again >= 0 && !is_trace_file(again)) {
         close(again);
         again = -1;
     }
     g.fd = again;
     return again;
-}
-
-/* What the launcher needs to place this process's file: the -o pattern expanded here, with
- * this process's pid and environment (e.g. %q{RANK}). */
-static void write_target(const char *run_dir, const char *host)
-{
-    const char *pattern = getenv(GS_ENV_OUTPUT);
-    char target[PATH_MAX], path[PATH_MAX];
-    if (!pattern || gs_expand_output(pattern, (long)getpid(), -1, host, gs_env_lookup_getenv, NULL,
-                                     target, sizeof target) != 0)
-        return; /* the launcher falls back to the unexpanded pattern */
-    snprintf(path, sizeof path, "%s/%ld.target", run_dir, (long)getpid());
-    int fd = move_high(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (fd < 0)
-        return;
-    ssize_t rc = write(fd, target, strlen(target));
-    (void)rc;
-    close(fd);
-}
-
-static gst_strid intern_cmdline(void)
-{
-    char buf[4096];
-    int fd = move_high(open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC));
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    for (ssize_t i = 0; i < n; i++)
-        if (buf[i] == '\0')
-            buf[i] = ' ';
-    while (n > 0 && buf[n - 1] == ' ')
-        n--;
-    return gsa_intern(buf, (size_t)n);
-}
-
-static int32_t env_int(const char *name, int32_t fallback)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return fallback;
-    char *end;
-    long v = strtol(s, &end, 10);
-    return *end || v < INT32_MIN || v > INT32_MAX ? fallback : (int32_t)v;
-}
-
-static void write_process_record(const char *host)
-{
-    gst_process p = {(int64_t)getpid(), env_int("RANK", -1), env_int("WORLD_SIZE", 0),
-                     gsa_intern(host, strlen(host)), intern_cmdline()};
-    gsa_write(GST_REC_PROCESS, &p);
 }
 
 static void at_exit(void);
@@ -405,10 +366,10 @@ static void install_hooks(void)
     }
 }
 
-static bool open_file(const char *run_dir, const char *host)
+static bool open_file(const char *dir, const char *pattern, long window)
 {
-    snprintf(g.path, sizeof g.path, "%s/%ld.gst", run_dir, (long)getpid());
-    g.fd = move_high(open(g.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    snprintf(g.path, sizeof g.path, "%s/%ld.gst", dir, (long)getpid());
+    g.fd = gsa_move_high(open(g.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
     struct stat st;
     if (g.fd < 0 || fstat(g.fd, &st) != 0) {
         if (g.fd >= 0)
@@ -429,8 +390,43 @@ static bool open_file(const char *run_dir, const char *host)
         return false;
     }
     g.w.fd_check = own_fd;
-    write_target(run_dir, host);
+    gsa_write_target(dir, pattern, window, g.host);
     return true;
+}
+
+/* The first records of a new file: its process, and the strings it will refer to. */
+static void begin_file(void)
+{
+    gsa_strings_reset(&g.strings, gsa_new_strid);
+    atomic_store(&g.state, ON);
+    gsa_write_process_record(g.host);
+}
+
+int gsa_window_open(const char *dir, const char *pattern, long window, gs_od_kinds kinds)
+{
+    if (atomic_load(&g.state) != DORMANT || !open_file(dir, pattern, window))
+        return -1;
+    begin_file();
+    for (int i = 0; i < g.nswitches; i++)
+        g.switches[i](true, kinds);
+    return 0;
+}
+
+void gsa_window_close(void)
+{
+    if (atomic_load(&g.state) != ON)
+        return;
+    for (int i = 0; i < g.nswitches; i++)
+        g.switches[i](false, GS_OD_KINDS_DEFAULT);
+    atomic_store(&g.window_closing, true);
+    drain_round(true);
+    atomic_store(&g.window_closing, false);
+    atomic_store(&g.state, DORMANT);
+    if (is_trace_file(g.fd))
+        close(g.fd);
+    g.fd = -1;
+    free(g.buf); /* the writer's megabyte goes back: a dormant agent stays small */
+    g.buf = NULL;
 }
 
 static bool start_writer_thread(void)
@@ -455,22 +451,38 @@ static void start_locked(void)
         return;
     }
     g.parts = parse_parts(getenv(GS_ENV_TRACE));
-    int ms = env_int(GS_ENV_FLUSH_MS, DEFAULT_FLUSH_MS);
+    int ms = gsa_env_int(GS_ENV_FLUSH_MS, DEFAULT_FLUSH_MS);
     g.flush_ms = ms > 0 ? ms : DEFAULT_FLUSH_MS;
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    gsa_strings_reset(&g.strings, gsa_new_strid);
-    if (!open_file(run_dir, host)) {
-        atomic_store(&g.state, DISABLED);
-        return;
-    }
-    atomic_store(&g.state, ON);
-    write_process_record(host);
+    const char *kinds = getenv(GS_ENV_KINDS);
+    if (!kinds || gs_od_kinds_parse(kinds, &g.kinds) != 0)
+        g.kinds = GS_OD_KINDS_DEFAULT;
+    gethostname(g.host, sizeof g.host - 1);
     char err[200];
-    if (gsa_capture_init(getenv(GS_ENV_CAPTURE), err, sizeof err) != 0)
-        gsa_note(GST_NOTE_AGENT, err, 0, 0);
+    int capture_rc = gsa_capture_init(getenv(GS_ENV_CAPTURE), err, sizeof err);
+    const char *control = getenv(GS_ENV_CONTROL);
+    g.on_demand = control && *control && gsa_capture_mode() == GSA_RANGE_ON_DEMAND;
+    if (g.on_demand) {
+        /* Nothing to write until a window is asked for; the status file says the agent is here. */
+        if (!gsa_od_start(control, g.host)) {
+            atomic_store(&g.state, DISABLED);
+            return;
+        }
+        atomic_store(&g.state, DORMANT);
+    } else {
+        if (!open_file(run_dir, getenv(GS_ENV_OUTPUT), -1)) {
+            atomic_store(&g.state, DISABLED);
+            return;
+        }
+        begin_file();
+        if (capture_rc != 0)
+            gsa_note(GST_NOTE_AGENT, err, 0, 0);
+    }
     install_hooks();
-    if (!start_writer_thread()) {
+    if (!start_writer_thread() && g.on_demand) {
+        /* No one to read requests: on demand cannot work here, so the agent stays out. */
+        gsa_od_exit();
+        atomic_store(&g.state, DISABLED);
+    } else if (!g.thread_running) {
         gsa_note(GST_NOTE_AGENT,
                  "gpuscope could not start its writer thread in the program: the trace was "
                  "written at exit only, so a killed program leaves none",
@@ -482,13 +494,14 @@ static void start_locked(void)
 bool gsa_start(void)
 {
     int s = atomic_load(&g.state);
-    if (s != NOT_STARTED)
-        return s == ON;
-    pthread_mutex_lock(&g.lock);
-    if (atomic_load(&g.state) == NOT_STARTED)
-        start_locked();
-    pthread_mutex_unlock(&g.lock);
-    return atomic_load(&g.state) == ON;
+    if (s == NOT_STARTED) {
+        pthread_mutex_lock(&g.lock);
+        if (atomic_load(&g.state) == NOT_STARTED)
+            start_locked();
+        pthread_mutex_unlock(&g.lock);
+        s = atomic_load(&g.state);
+    }
+    return s == ON || s == DORMANT;
 }
 
 /* ---- stop ---- */
@@ -503,7 +516,8 @@ static void deadline_after(struct timespec *ts, long long ns)
 
 void gsa_shutdown(void)
 {
-    if (atomic_load(&g.state) != ON)
+    int state = atomic_load(&g.state);
+    if (state != ON && state != DORMANT)
         return;
     struct timespec deadline;
     deadline_after(&deadline, SHUTDOWN_WAIT_NS);
@@ -516,7 +530,10 @@ void gsa_shutdown(void)
     }
     if (pthread_mutex_timedlock(&g.lock, &deadline) != 0)
         return;
-    if (atomic_load(&g.state) == ON) {
+    if (g.on_demand) {
+        gsa_od_exit(); /* a window under way is written; a dormant agent leaves no trace */
+        atomic_store(&g.state, NOT_STARTED);
+    } else if (atomic_load(&g.state) == ON) {
         drain_round(true);
         atomic_store(&g.state, NOT_STARTED);
         if (is_trace_file(g.fd)) /* else it is closed, or the program's now */
@@ -565,6 +582,7 @@ static void after_fork_child(void)
     g.path[0] = '\0';
     atomic_store(&g.flush_request, false);
     gsa_capture_reset();
+    gsa_od_forked();
     atomic_store(&g.state, NOT_STARTED);
 }
 

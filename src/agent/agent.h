@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "common/gst_format.h"
+#include "common/ondemand.h"
 #include "common/run_env.h"
 
 #define GSA_EXPORT __attribute__((visibility("default")))
@@ -41,6 +42,35 @@ bool gsa_start(void);
  * closes the file. The atexit and signal paths call it; tests call it to read what was written.
  * After it, gsa_start() may start again (a new file, for tests). */
 void gsa_shutdown(void);
+
+/* True while records are kept: a file is open. Outside on-demand runs, from start to exit; on
+ * demand, from a window's request to its end. Any thread; one relaxed load. */
+bool gsa_recording(void);
+
+/* True in a process started dormant (`gpuscope run --on-demand`): its files are windows. */
+bool gsa_on_demand(void);
+
+/* True during the drain round that ends a window (not the process): what is still open then
+ * stays out of that window's file, and the next window starts afresh. */
+bool gsa_window_closing(void);
+
+/* The collection the run asked for (GPUSCOPE_KINDS); a request may choose another. */
+gs_od_kinds gsa_run_kinds(void);
+
+/* A switch a window turns: on (with the window's kinds) when its request is accepted, before it
+ * opens, so that starting costs land outside it; off once it closed (flush what is pending,
+ * then record nothing). Writer only; registered once (at most 4). */
+typedef void (*gsa_switch_fn)(bool on, gs_od_kinds kinds);
+void gsa_register_switch(gsa_switch_fn fn);
+
+/* Writer only, on demand (ondemand_agent.c): opens dir/<pid>.gst for window `window` (and its
+ * .target, `pattern` expanded), writes the PROCESS record and turns the switches on. 0, or -1
+ * when the agent is not dormant or the file cannot be made. */
+int gsa_window_open(const char *dir, const char *pattern, long window, gs_od_kinds kinds);
+
+/* Writer only: turns the switches off, drains everything one last time into the window's file,
+ * ends and closes it; the agent is dormant again. */
+void gsa_window_close(void);
 
 /* The path of this process's file once started ("" before), for tests. */
 const char *gsa_file_path(void);

@@ -36,6 +36,7 @@ typedef struct gsa_cupti_api {
     CUptiResult (*GetResultString)(CUptiResult result, const char **str);
     CUptiResult (*SetThreadIdType)(CUpti_ActivityThreadIdType type);
     CUptiResult (*ActivityEnable)(CUpti_ActivityKind kind);
+    CUptiResult (*ActivityDisable)(CUpti_ActivityKind kind);
     CUptiResult (*ActivityEnableAndDump)(CUpti_ActivityKind kind); /* optional */
     CUptiResult (*ActivityEnableRuntimeApi)(CUpti_CallbackId cbid, uint8_t enable); /* optional */
     CUptiResult (*ActivityEnableDriverApi)(CUpti_CallbackId cbid, uint8_t enable);  /* optional */

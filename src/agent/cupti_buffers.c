@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "agent/agent.h"
 
@@ -60,7 +61,8 @@ static int64_t free_pop(void)
     return (int64_t)(uint32_t)head - 1;
 }
 
-/* A new slot with its memory, or -1 at the cap or when malloc fails. */
+/* A new slot with its memory, or -1 at the cap or when no memory is left. Mapped rather than
+ * malloc'd: whole pages that gsa_cupti_buffers_release can hand back. */
 static int64_t grow(void)
 {
     uint32_t slot = atomic_fetch_add(&pool.allocated, 1);
@@ -68,8 +70,9 @@ static int64_t grow(void)
         atomic_fetch_sub(&pool.allocated, 1);
         return -1;
     }
-    uint8_t *mem = malloc(GSA_CUPTI_BUFFER_SIZE); /* malloc's alignment covers CUPTI's 8 bytes */
-    if (!mem) {
+    uint8_t *mem = mmap(NULL, GSA_CUPTI_BUFFER_SIZE, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) {
         /* The slot stays reserved but empty: the cap only shrinks under memory pressure. */
         return -1;
     }
@@ -153,6 +156,18 @@ size_t gsa_cupti_buffers_drain(gsa_cupti_buffer_fn fn, void *ctx)
         free_push(slot);
     }
     return handled;
+}
+
+void gsa_cupti_buffers_release(void)
+{
+    uint32_t n = atomic_load_explicit(&pool.allocated, memory_order_acquire);
+    for (uint32_t i = 0; i < n && i < GSA_CUPTI_BUFFER_CAP; i++) {
+        uint8_t *mem = atomic_load_explicit(&pool.mem[i], memory_order_acquire);
+        /* The mapping stays (a late request still gets valid memory, zero-filled): only its
+         * pages go back. */
+        if (mem)
+            madvise(mem, GSA_CUPTI_BUFFER_SIZE, MADV_DONTNEED);
+    }
 }
 
 uint64_t gsa_cupti_buffers_take_discarded(void)

@@ -35,6 +35,10 @@ void CUPTIAPI gsa_cupti_buffer_completed(CUcontext context, uint32_t stream_id, 
 typedef void (*gsa_cupti_buffer_fn)(void *ctx, uint8_t *buffer, size_t valid_size);
 size_t gsa_cupti_buffers_drain(gsa_cupti_buffer_fn fn, void *ctx);
 
+/* Writer only, once every kind is disabled and every buffer drained (after a window on demand):
+ * the buffers' pages go back to the system; the buffers stay usable. */
+void gsa_cupti_buffers_release(void);
+
 /* How many requests were answered with the discard buffer (the pool was at its cap or malloc
  * failed) since the last call: the records CUPTI put there are lost. */
 uint64_t gsa_cupti_buffers_take_discarded(void);

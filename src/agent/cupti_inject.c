@@ -99,39 +99,63 @@ static void enable_callbacks(void)
 
 /* ---- activity kinds ---- */
 
-static void enable_kinds(void)
+/* What each collection records. Light keeps what every timeline view needs (kernels, copies,
+ * sets, and the runtime calls that launched them) and leaves out driver calls, synchronization
+ * and memory records (doc/run.md says which views lose what). Never KERNEL: it serialises every
+ * kernel on the GPU. Device and context records come once; with EnableAndDump also for the
+ * existing ones, so that every window's file has them. */
+static const struct {
+    CUpti_ActivityKind kind;
+    const char *name;
+    bool light;
+} kinds[] = {
+    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL", true},
+    {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY", true},
+    {CUPTI_ACTIVITY_KIND_MEMCPY2, "MEMCPY2", true},
+    {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET", true},
+    {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME", true},
+    {CUPTI_ACTIVITY_KIND_DRIVER, "DRIVER", false},
+    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION", false},
+    {CUPTI_ACTIVITY_KIND_OVERHEAD, "OVERHEAD", false},
+    {CUPTI_ACTIVITY_KIND_MEMORY2, "MEMORY2", false},
+    {CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE", true},
+    {CUPTI_ACTIVITY_KIND_CONTEXT, "CONTEXT", true},
+};
+static bool kind_on[COUNT_OF(kinds)]; /* writer only (and start) */
+
+static void enable_kinds(gs_od_kinds collection)
 {
-    static const struct {
-        CUpti_ActivityKind kind;
-        const char *name;
-    } kinds[] = {
-        /* Never KERNEL: it serialises every kernel on the GPU. */
-        {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL"},
-        {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY"},
-        {CUPTI_ACTIVITY_KIND_MEMCPY2, "MEMCPY2"},
-        {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET"},
-        {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME"},
-        {CUPTI_ACTIVITY_KIND_DRIVER, "DRIVER"},
-        {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION"},
-        {CUPTI_ACTIVITY_KIND_OVERHEAD, "OVERHEAD"},
-        {CUPTI_ACTIVITY_KIND_MEMORY2, "MEMORY2"},
-        /* Device and context records come once; with EnableAndDump also for existing ones. */
-        {CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE"},
-        {CUPTI_ACTIVITY_KIND_CONTEXT, "CONTEXT"},
-    };
+    bool light = collection == GS_OD_KINDS_LIGHT;
     for (size_t i = 0; i < COUNT_OF(kinds); i++) {
         CUpti_ActivityKind kind = kinds[i].kind;
-        if (kind == CUPTI_ACTIVITY_KIND_MEMORY2 && !gsa_part_enabled(GSA_PART_MEMORY))
+        if ((kind == CUPTI_ACTIVITY_KIND_MEMORY2 && !gsa_part_enabled(GSA_PART_MEMORY)) ||
+            (light && !kinds[i].light))
             continue;
         bool dump = kind == CUPTI_ACTIVITY_KIND_DEVICE || kind == CUPTI_ACTIVITY_KIND_CONTEXT;
         CUptiResult rc = dump && cupti.ActivityEnableAndDump ? cupti.ActivityEnableAndDump(kind)
                                                              : cupti.ActivityEnable(kind);
+        kind_on[i] = rc == CUPTI_SUCCESS;
         if (rc != CUPTI_SUCCESS) {
             char what[64];
             snprintf(what, sizeof what, "enabling %s", kinds[i].name);
             note_failure(what, rc);
         }
     }
+}
+
+/* After a window: nothing enabled, so a launch costs what it costs without a tool. */
+static void disable_kinds(void)
+{
+    for (size_t i = 0; i < COUNT_OF(kinds); i++)
+        if (kind_on[i]) {
+            CUptiResult rc = cupti.ActivityDisable(kinds[i].kind);
+            kind_on[i] = false;
+            if (rc != CUPTI_SUCCESS) {
+                char what[64];
+                snprintf(what, sizeof what, "disabling %s", kinds[i].name);
+                note_failure(what, rc);
+            }
+        }
 }
 
 /* Calls made constantly and cheaply (PyTorch asks the current device before every op): their
@@ -244,6 +268,22 @@ static void drain(bool final)
         cupti.ActivityFlushAll(final ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
     gsa_cupti_buffers_drain(decode_buffer, NULL);
     report_losses();
+    /* Every kind is off and every buffer came back: their memory goes back to the system. */
+    if (final && gsa_window_closing())
+        gsa_cupti_buffers_release();
+}
+
+/* A window on demand turns collection on as its request is accepted, off once it closed. */
+static void switch_kinds(bool on, gs_od_kinds collection)
+{
+    if (atomic_load(&cupti_gone) || gsa_is_forked_child())
+        return;
+    if (!on) {
+        disable_kinds();
+        return;
+    }
+    enable_kinds(collection);
+    quiet_chatty_calls();
 }
 
 /* ---- start ---- */
@@ -285,7 +325,9 @@ bool gsa_cupti_start(const gsa_cupti_api *api)
     rc = cupti.SetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
     if (rc != CUPTI_SUCCESS)
         note_failure("cuptiSetThreadIdType(SYSTEM)", rc);
-    gsa_cupti_buffers_init();
+    /* A dormant agent allocates no buffer before its first window. */
+    if (!gsa_on_demand())
+        gsa_cupti_buffers_init();
     rc = cupti.ActivityRegisterCallbacks(gsa_cupti_buffer_requested, gsa_cupti_buffer_completed);
     if (rc != CUPTI_SUCCESS) {
         note_failure("cuptiActivityRegisterCallbacks", rc);
@@ -296,8 +338,12 @@ bool gsa_cupti_start(const gsa_cupti_api *api)
                      &(gsa_decode_sink){NULL, sink_write, sink_intern, sink_captured,
                                         sink_callback_name},
                      cupti.version);
-    enable_kinds();
-    quiet_chatty_calls();
+    if (gsa_on_demand()) {
+        gsa_register_switch(switch_kinds); /* subscribed, nothing enabled: no cost per launch */
+    } else {
+        enable_kinds(gsa_run_kinds());
+        quiet_chatty_calls();
+    }
     enable_callbacks();
     gsa_register_drain(drain);
     atomic_store_explicit(&tracing, true, memory_order_release);

@@ -98,6 +98,7 @@ static int bind(void *handle, const char *what, gsa_cupti_api *api, tried *t)
     LOAD(GetResultString, true);
     LOAD(SetThreadIdType, true);
     LOAD(ActivityEnable, true);
+    LOAD(ActivityDisable, true);
     LOAD(ActivityEnableAndDump, false);
     LOAD(ActivityEnableRuntimeApi, false);
     LOAD(ActivityEnableDriverApi, false);

@@ -235,6 +235,19 @@ static void note_count(const char *what, uint64_t n)
     gsa_note(GST_NOTE_NVTX, text, 0, 0);
 }
 
+/* After a window: what was open is not paired across windows (its name was a string of the
+ * closed file), and the next file defines every registered string again. */
+static void forget_pairs(void)
+{
+    for (gsa_ring *r = atomic_load(&rings); r; r = r->next) {
+        thread_pairs *tp = r->consumer;
+        for (size_t i = 0; tp && i < tp->n; i++)
+            tp->stacks[i].n = 0;
+    }
+    gs_hashtab_free(&w.pending);
+    gsa_registry_new_file();
+}
+
 void gsa_nvtx_drain(bool final)
 {
     w.pid = (int64_t)getpid();
@@ -270,12 +283,17 @@ void gsa_nvtx_drain(bool final)
     note_count("start/end ranges were ended twice or their id reused: the repeats are left out",
                w.unmatched_ends);
     note_count("ranges were lost: gpuscope ran out of memory in the program", w.lost_pairs);
-    note_count("ranges were still open when the program or its thread ended (a push without a "
-               "pop): they are not in the trace",
+    bool window_end = final && gsa_window_closing();
+    note_count(window_end ? "ranges were still open when the capture window closed: they are not "
+                            "in the trace"
+                          : "ranges were still open when the program or its thread ended (a push "
+                            "without a pop): they are not in the trace",
                open_at_end);
     if (final)
         note_count("start/end ranges were never ended: they are not in the trace", w.pending.n);
     w.unmatched_pops = w.unmatched_ends = w.lost_pairs = 0;
+    if (window_end)
+        forget_pairs();
 }
 
 void gsa_nvtx_drain_forked(void)

@@ -38,10 +38,13 @@ static void thread_exited(void *ring)
     atomic_store(&((gsa_ring *)ring)->thread_exited, true);
 }
 
+/* The thread's ring while records are kept; NULL while the agent is off or dormant. */
 static gsa_ring *ring_slow(void)
 {
-    if (!gsa_start() || !gsa_part_enabled(GSA_PART_NVTX))
+    if (!gsa_start() || !gsa_recording() || !gsa_part_enabled(GSA_PART_NVTX))
         return NULL;
+    if (tls.ring)
+        return tls.ring;
     gsa_ring *r = gsa_ring_new(RING_BYTES, gsa_tid());
     if (!r)
         return NULL;
@@ -53,7 +56,14 @@ static gsa_ring *ring_slow(void)
 
 static inline gsa_ring *thread_ring(void)
 {
-    return __builtin_expect(tls.ring != NULL, 1) ? tls.ring : ring_slow();
+    return __builtin_expect(tls.ring != NULL && gsa_recording(), 1) ? tls.ring : ring_slow();
+}
+
+/* The clock, read only where something uses it: a record, or the capture layer watching names
+ * (a dormant agent tracks steps). */
+static inline int64_t event_time(const gsa_ring *r)
+{
+    return r || gsa_capture_watches_ranges ? gsa_now_ns() : 0;
 }
 
 static inline bool put(gsa_ring *r, const gsa_nvtx_ev *ev)
@@ -120,42 +130,46 @@ static uint32_t domain_id(nvtxDomainHandle_t d)
 static int push(uint32_t domain, const message *m)
 {
     gsa_ring *r = thread_ring();
+    int64_t ts = event_time(r);
+    gsa_capture_push(m->text, m->len, ts);
     if (!r)
         return 0;
-    int64_t ts = gsa_now_ns();
     gsa_nvtx_ev ev = {GSA_EV_PUSH, domain, m->registered_id,
                       m->registered_id ? 0 : (uint16_t)m->len, ts, 0, m->text};
     int level = tls.depth++;
     if (!put(r, &ev) && level < LOST_LEVELS)
         tls.lost_pushes |= 1ull << level;
-    gsa_capture_push(m->text, m->len, ts);
     return level;
 }
 
+/* A pop is recorded when its push was: a push made while dormant has no level here, and a pop
+ * made while dormant still takes its push's level away. */
 static int pop(uint32_t domain)
 {
     gsa_ring *r = thread_ring();
-    if (!r || tls.depth == 0)
+    int64_t ts = event_time(r);
+    gsa_capture_pop(ts);
+    if (tls.depth == 0)
         return -1;
     int level = --tls.depth;
-    int64_t ts = gsa_now_ns();
     if (level < LOST_LEVELS && (tls.lost_pushes & (1ull << level)))
         tls.lost_pushes &= ~(1ull << level);
-    else
+    else if (r)
         put(r, &(gsa_nvtx_ev){GSA_EV_POP, domain, 0, 0, ts, 0, NULL});
-    gsa_capture_pop(ts);
-    return level;
+    return r ? level : -1;
 }
 
+/* Range ids are handed out while dormant too: a step range started then is ended by its id. */
 static nvtxRangeId_t start(uint32_t domain, const message *m)
 {
     gsa_ring *r = thread_ring();
-    if (!r)
+    if (!r && !gsa_capture_watches_ranges)
         return 0;
     uint64_t id = atomic_fetch_add_explicit(&next_range_id, 1, memory_order_relaxed);
     int64_t ts = gsa_now_ns();
-    put(r, &(gsa_nvtx_ev){GSA_EV_START, domain, m->registered_id,
-                          m->registered_id ? 0 : (uint16_t)m->len, ts, id, m->text});
+    if (r)
+        put(r, &(gsa_nvtx_ev){GSA_EV_START, domain, m->registered_id,
+                              m->registered_id ? 0 : (uint16_t)m->len, ts, id, m->text});
     gsa_capture_start(m->text, m->len, id, ts);
     return id;
 }
@@ -163,10 +177,11 @@ static nvtxRangeId_t start(uint32_t domain, const message *m)
 static void end(nvtxRangeId_t id)
 {
     gsa_ring *r = thread_ring();
-    if (!r || id == 0)
+    if (id == 0 || (!r && !gsa_capture_watches_ranges))
         return;
     int64_t ts = gsa_now_ns();
-    put(r, &(gsa_nvtx_ev){GSA_EV_END, 0, 0, 0, ts, id, NULL});
+    if (r)
+        put(r, &(gsa_nvtx_ev){GSA_EV_END, 0, 0, 0, ts, id, NULL});
     gsa_capture_end(id, ts);
 }
 
@@ -294,7 +309,7 @@ static void after_fork_child(void)
     tls.ring = NULL;
     tls.depth = 0;
     tls.lost_pushes = 0;
-    gsa_registry_forked();
+    gsa_registry_new_file();
     gsa_nvtx_drain_forked();
 }
 
@@ -373,7 +388,7 @@ int gpuscope_range_push(const char *name)
     if (!api_ready())
         return -1;
     message m = ascii(name);
-    return thread_ring() ? push(0, &m) : -1;
+    return push(0, &m);
 }
 
 int gpuscope_range_pop(void)
@@ -393,10 +408,12 @@ int gpuscope_range_at(const char *name, int64_t start_ns, int64_t end_ns)
 {
     if (!api_ready() || end_ns < start_ns)
         return -1;
-    gsa_ring *r = thread_ring();
-    if (!r)
-        return -1;
     message m = ascii(name);
+    gsa_ring *r = thread_ring();
+    if (!r) { /* dormant: only its step counts */
+        gsa_capture_marked(m.text, m.len, 0, start_ns, end_ns);
+        return 0;
+    }
     uint64_t id = atomic_fetch_add_explicit(&next_range_id, 1, memory_order_relaxed);
     /* Both halves or neither: a start without its end would be noted as never ended. */
     uint64_t size = 2 * ((sizeof(gsa_ring_entry) + m.len + 7) & ~(uint64_t)7);

@@ -49,8 +49,8 @@ void gsa_registry_define_new(void)
     }
 }
 
-void gsa_registry_forked(void)
+void gsa_registry_new_file(void)
 {
-    pthread_mutex_init(&lock, NULL);
+    pthread_mutex_init(&lock, NULL); /* after a fork it may have been held */
     defined_upto = NULL;
 }

@@ -24,7 +24,7 @@ gsa_registered *gsa_registry_add(gst_strid domain, const char *text);
 /* Writer only: defines the entries not yet defined in the current file. */
 void gsa_registry_define_new(void);
 
-/* After a fork: the child's file has none of them yet. */
-void gsa_registry_forked(void);
+/* A new file (a forked child's, a new window's) has none of them yet. */
+void gsa_registry_new_file(void);
 
 #endif

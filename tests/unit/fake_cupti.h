@@ -147,6 +147,12 @@ static inline CUptiResult fake_enable(CUpti_ActivityKind kind)
     return CUPTI_SUCCESS;
 }
 
+static inline CUptiResult fake_disable(CUpti_ActivityKind kind)
+{
+    fake.enabled[kind] = false;
+    return CUPTI_SUCCESS;
+}
+
 static inline CUptiResult fake_enable_and_dump(CUpti_ActivityKind kind)
 {
     fake.dumped[kind] = true;
@@ -223,6 +229,7 @@ static inline gsa_cupti_api fake_api(int major, uint32_t version)
         .GetResultString = fake_result_string,
         .SetThreadIdType = fake_thread_id_type,
         .ActivityEnable = fake_enable,
+        .ActivityDisable = fake_disable,
         .ActivityEnableAndDump = fake_enable_and_dump,
         .ActivityEnableRuntimeApi = fake_runtime_api,
         .ActivityEnableDriverApi = fake_driver_api,
