@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
@@ -28,7 +29,11 @@ static const char run_intro[] =
 
 static const char *const help_order[] = {
     "output", "force", "trace", "sample-rate", "delay", "duration", "capture-range", "steps",
-    "step-name", "flush-interval", "cupti", "python-hooks", "torch-ops", "quiet", NULL};
+    "step-name", "on-demand", "job", "kinds", "flush-interval", "cupti", "python-hooks",
+    "torch-ops", "quiet", NULL};
+
+/* On demand each window is a file of its own: the name must tell windows apart. */
+#define ON_DEMAND_NAME "gpuscope-%p-w%w.gst"
 
 static const gs_cli_help_part help_parts[] = {
     {"\n"
@@ -77,9 +82,34 @@ static bool valid_steps(const char *s)
     return gs_step_schedule_parse(s, &sched) == 0;
 }
 
+/* -o with --on-demand: a folder gets the default name in it; a pattern must name each window
+ * apart (%w), or the second window would take the first one's file. */
+static int on_demand_output(gs_run_request *rq)
+{
+    static char path[4096];
+    struct stat st;
+    size_t n = strlen(rq->output);
+    if ((n && rq->output[n - 1] == '/') || (stat(rq->output, &st) == 0 && S_ISDIR(st.st_mode))) {
+        if (snprintf(path, sizeof path, "%s%s%s", rq->output, rq->output[n - 1] == '/' ? "" : "/",
+                     ON_DEMAND_NAME) >= (int)sizeof path)
+            return gs_cli_usage("run", "-o '%s' is too long", rq->output);
+        rq->output = path;
+        return GS_CLI_RUN;
+    }
+    for (const char *p = rq->output; (p = strchr(p, '%')); p += 2)
+        if (p[1] == 'w')
+            return GS_CLI_RUN;
+        else if (!p[1])
+            break;
+    return gs_cli_usage("run",
+                        "with --on-demand, -o names a folder or a pattern with %%w (each "
+                        "window is its own file), not '%s'",
+                        rq->output);
+}
+
 int cmd_run(int argc, char **argv)
 {
-    gs_run_request rq = {.output = "gpuscope.gst", .sample_rate_hz = 10};
+    gs_run_request rq = {.sample_rate_hz = 10};
     double flush_ms = 200;
     const gs_cli_flag flags[] = {
         {"force", &rq.force, 'f', .help = "overwrite existing trace files"},
@@ -88,6 +118,11 @@ int cmd_run(int argc, char **argv)
          .help = "with the Python hooks, every PyTorch operator as a\n"
                  "range too, for ops (slows small operators: see\n"
                  "doc/run.md)"},
+        {"on-demand", &rq.on_demand, 0,
+         .help = "record nothing until `gpuscope capture` asks for a\n"
+                 "window (doc/capture.md); -o names the windows'\n"
+                 "files, %w the window's index (default\n"
+                 "gpuscope-%p-w%w.gst), or a folder for them"},
     };
     const gs_cli_text texts[] = {
         {"output", &rq.output, 'o', .arg = "PATTERN",
@@ -111,6 +146,10 @@ int cmd_run(int argc, char **argv)
          .arg = "W,WU,A[,R]",
          .help = "keep steps as torch.profiler's schedule would: skip\n"
                  "W, warm up WU, keep A, R cycles (default 1, 0 = all)"},
+        {"job", &rq.job_dir, 0, NULL, NULL, .arg = "DIR",
+         .help = "with --on-demand: the control folder every rank of\n"
+                 "a job shares (`gpuscope capture --job DIR`); made\n"
+                 "private when it does not exist"},
         {"step-name", &rq.step_name, 0, valid_step_name,
          "--step-name takes a regular expression (POSIX extended) of up to 255 bytes and no "
          "';', not '%s'",
@@ -135,6 +174,8 @@ int cmd_run(int argc, char **argv)
     size_t cupti_mode = 0;
     static const char *const on_off[] = {"on", "off"};
     size_t python_hooks = 0;
+    static const char *const kinds[] = {"full", "light"};
+    size_t kinds_choice = 0;
     const gs_cli_choice choices[] = {
         {"cupti", cupti_modes, 2, &cupti_mode, "--cupti takes hold or yield, not '%s'",
          .arg = "MODE",
@@ -149,20 +190,37 @@ int cmd_run(int argc, char **argv)
                  "steps (ProfilerStep#N, ended by each optimizer step)\n"
                  "and DataLoader fetches once they import torch, with\n"
                  "no change to them; off: nothing is added"},
+        {"kinds", kinds, 2, &kinds_choice, "--kinds takes full or light, not '%s'",
+         .arg = "full|light",
+         .help = "full (default): every kind of CUDA record; light:\n"
+                 "kernels, copies, sets and runtime calls only (no\n"
+                 "driver calls, synchronization or allocations), for\n"
+                 "long windows"},
     };
     const gs_cli_spec spec = {
         .command = "run",
         .help = {.intro = run_intro, .order = help_order, .indent = 28, .parts = help_parts,
                  .nparts = COUNT_OF(help_parts)},
-        .operands = GS_CLI_PROGRAM, .no_format = true, .flags = flags, .nflags = 3,
-        .texts = texts, .ntexts = 5, .numbers = numbers, .nnumbers = 4, .choices = choices,
-        .nchoices = 2};
+        .operands = GS_CLI_PROGRAM, .no_format = true, .flags = flags, .nflags = 4,
+        .texts = texts, .ntexts = 6, .numbers = numbers, .nnumbers = 4, .choices = choices,
+        .nchoices = 3};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
         return rc;
     if (rq.steps && rq.capture_range)
         return gs_cli_usage("run", "%s", "--steps and --capture-range cannot be used together");
+    if (rq.on_demand && (rq.steps || rq.capture_range || rq.delay_s > 0 || rq.duration_s > 0))
+        return gs_cli_usage("run", "%s",
+                            "--on-demand records the windows `gpuscope capture` asks for: "
+                            "--steps, --capture-range, --delay and --duration do not apply");
+    if (rq.job_dir && !rq.on_demand)
+        return gs_cli_usage("run", "%s", "--job needs --on-demand");
+    if (!rq.output)
+        rq.output = rq.on_demand ? ON_DEMAND_NAME : "gpuscope.gst";
+    else if (rq.on_demand && (rc = on_demand_output(&rq)) != GS_CLI_RUN)
+        return rc;
+    rq.kinds = kinds[kinds_choice];
     rq.flush_ms = (int)flush_ms;
     rq.cupti_yield = cupti_mode == 1;
     rq.python_hooks = python_hooks == 0;

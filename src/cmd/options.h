@@ -22,7 +22,7 @@
 
 /* The most options of each kind one command may have. */
 enum { GS_CLI_MAX_FLAGS = 8, GS_CLI_MAX_COUNTS = 4, GS_CLI_MAX_NUMBERS = 4, GS_CLI_MAX_TEXTS = 6,
-       GS_CLI_MAX_CHOICES = 2 };
+       GS_CLI_MAX_CHOICES = 4 };
 
 /* Each option below writes through `value` when it is given and leaves it alone otherwise, so
  * the variable's initial value is the default. */

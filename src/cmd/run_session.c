@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +22,7 @@
 #include "common/error.h"
 #include "common/gst_format.h"
 #include "common/log.h"
+#include "common/ondemand.h"
 #include "common/out_pattern.h"
 #include "common/run_env.h"
 #include "common/util.h"
@@ -37,6 +40,7 @@ typedef struct session {
     char agent[PATH_MAX];
     char pattern[PATH_MAX]; /* absolute */
     char run_dir[PATH_MAX];
+    char control[PATH_MAX]; /* on demand: --job DIR, else the run folder */
     bool have_driver;
     gs_nvml *nvml;
     gs_sampler *smp;
@@ -184,10 +188,15 @@ static int prepare_output(session *s)
     int n = o[0] == '/' ? snprintf(s->pattern, sizeof s->pattern, "%s", o)
                         : snprintf(s->pattern, sizeof s->pattern, "%s/%s", cwd, o);
     char probe[PATH_MAX];
+    long window = s->rq->on_demand ? 1 : -1;
     if (n <= 0 || (size_t)n >= sizeof s->pattern ||
-        gs_expand_output(s->pattern, 1, -1, "host", NULL, NULL, probe, sizeof probe) != 0)
-        return fail(GS_EXIT_USAGE, "-o '%s': use %%p, %%h, %%q{VAR} or %%%% after a %%", o);
-    int rc = gs_output_is_per_process(s->pattern) ? 0 : check_output(probe, s->rq->force);
+        gs_expand_output(s->pattern, 1, window, "host", NULL, NULL, probe, sizeof probe) != 0)
+        return fail(GS_EXIT_USAGE, "-o '%s': use %%p, %%h, %%q{VAR}%s or %%%% after a %%", o,
+                    s->rq->on_demand ? ", %w" : "");
+    /* On demand the windows' files are written by `gpuscope capture`, which checks them. */
+    int rc = gs_output_is_per_process(s->pattern) || s->rq->on_demand
+                 ? 0
+                 : check_output(probe, s->rq->force);
     if (rc != 0)
         return rc;
     /* The run folder sits beside the output, so the files are on the disk the user chose. */
@@ -201,6 +210,63 @@ static int prepare_output(session *s)
         !mkdtemp(s->run_dir))
         return fail(GS_EXIT_ENV, "cannot make a folder in %s: %s", dir, strerror(errno));
     return 0;
+}
+
+/* --job DIR: made private when new; an existing one must be a folder of this user's that no
+ * one else can write in, since a request found there is obeyed. */
+static int prepare_control(session *s)
+{
+    const char *dir = s->rq->job_dir;
+    if (!dir) {
+        snprintf(s->control, sizeof s->control, "%s", s->run_dir);
+        return 0;
+    }
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return fail(GS_EXIT_ENV, "--job %s: %s", dir, strerror(errno));
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return fail(GS_EXIT_ENV, "--job %s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return fail(GS_EXIT_USAGE, "--job %s is not a folder", dir);
+    if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
+        return fail(GS_EXIT_USAGE,
+                    "--job %s must be a folder of yours that no one else can write in (its "
+                    "requests are obeyed): chmod go-w it, or name a new one",
+                    dir);
+    if (!realpath(dir, s->control))
+        return fail(GS_EXIT_ENV, "--job %s: %s", dir, strerror(errno));
+    return 0;
+}
+
+/* After the program: the control files it left. A status whose process is gone is stale; the
+ * request is spent. The run folder goes when nothing else is in it (a capture still writing a
+ * window keeps its folder there). */
+static void finish_on_demand(const session *s)
+{
+    DIR *d = opendir(s->control);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        const char *dot = strrchr(e->d_name, '.');
+        char path[PATH_MAX];
+        if (!dot || strcmp(dot, GS_OD_AGENT_SUFFIX) != 0 ||
+            !join_path(path, sizeof path, s->control, e->d_name))
+            continue;
+        char text[GS_OD_TEXT_MAX], err[160], host[256] = "";
+        gs_od_status st;
+        gethostname(host, sizeof host - 1);
+        if (gs_od_read_file(s->control, e->d_name, text, sizeof text, NULL) >= 0 &&
+            gs_od_status_parse(text, strlen(text), &st, err, sizeof err) == 0 &&
+            strncmp(st.host, host, sizeof st.host - 1) == 0 && kill((pid_t)st.pid, 0) != 0 &&
+            errno == ESRCH && st.state != GS_OD_WRITTEN)
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+    if (!s->rq->job_dir) {
+        char path[PATH_MAX];
+        if (join_path(path, sizeof path, s->control, GS_OD_REQUEST_FILE))
+            unlink(path);
+        rmdir(s->control);
+    }
 }
 
 static int64_t now_ns(void)
@@ -235,6 +301,8 @@ static int set_agent_env(session *s, int64_t from, int64_t until)
         ADD("until=%lld;", (long long)until);
     if (rq->capture_range)
         ADD("range=%s;", rq->capture_range);
+    if (rq->on_demand)
+        ADD("range=on-demand;");
     if (rq->steps)
         ADD("steps=%s;", rq->steps);
     if (rq->step_name)
@@ -248,6 +316,9 @@ static int set_agent_env(session *s, int64_t from, int64_t until)
     setenv(GS_ENV_TRACE, parts, 1);
     setenv(GS_ENV_FLUSH_MS, num, 1);
     setenv(GS_ENV_CAPTURE, capture, 1);
+    setenv(GS_ENV_KINDS, rq->kinds ? rq->kinds : "full", 1);
+    if (rq->on_demand)
+        setenv(GS_ENV_CONTROL, s->control, 1);
     if (s->cuda)
         setenv(GS_ENV_CUDA_INJECTION, s->agent, 1);
     if (s->nvtx)
@@ -271,7 +342,8 @@ static void check_machine(session *s)
     GS_LOG(GS_LOG_INFO, "run: libcuda.so.1 %s", s->have_driver ? "found" : "not found");
     if (!s->have_driver && (s->cuda || s->sampler))
         say(s, "no NVIDIA driver (libcuda.so.1 not found): recording %s only",
-            s->nvtx ? "NVTX ranges and CPU samples" : "CPU samples");
+            s->nvtx ? (s->sampler ? "NVTX ranges and CPU samples" : "NVTX ranges")
+                    : "CPU samples");
     if (!s->sampler)
         return;
     gs_error err;
@@ -403,13 +475,18 @@ int gs_run_session(const gs_run_request *rq)
     s.cuda = has_part(rq->parts, "cuda") && !rq->cupti_yield;
     s.nvtx = has_part(rq->parts, "nvtx");
     s.memory = has_part(rq->parts, "memory") && !rq->cupti_yield;
-    s.sampler = has_part(rq->parts, "sampler") && rq->sample_rate_hz > 0;
+    /* On demand the launcher samples nothing: a window's samples are `gpuscope capture`'s. */
+    s.sampler = has_part(rq->parts, "sampler") && rq->sample_rate_hz > 0 && !rq->on_demand;
     int rc;
     gs_error err;
     if (gs_child_check(rq->argv[0], &err) != 0)
         return fail(err.code, "%s", err.msg);
     if ((rc = refuse_foreign_injection()) || (rc = find_agent(&s)) || (rc = prepare_output(&s)))
         return rc;
+    if (rq->on_demand && (rc = prepare_control(&s)) != 0) {
+        rmdir(s.run_dir);
+        return rc;
+    }
     int64_t from, until;
     find_capture_window(rq, &from, &until);
     if ((rc = set_agent_env(&s, from, until)) != 0) {
@@ -436,6 +513,11 @@ int gs_run_session(const gs_run_request *rq)
     stop_sampler(&s);
     GS_LOG(GS_LOG_INFO, "run: %s (process %ld) ended with status %d; %llu sample(s) taken",
            rq->argv[0], (long)pid, status, (unsigned long long)s.samples);
+    if (rq->on_demand) { /* the windows were written by `gpuscope capture` */
+        finish_on_demand(&s);
+        rmdir(s.run_dir);
+        return status;
+    }
     gs_run_outputs outs;
     if (gs_run_outputs_write(s.run_dir, s.pattern, (long)pid, rq->force, &outs, &err) != 0) {
         fail(err.code, "%s", err.msg);

@@ -17,6 +17,11 @@ typedef struct gs_run_request {
     bool cupti_yield;
     /* --python-hooks off: no sitecustomize for Python programs; --torch-ops: every operator. */
     bool python_hooks, torch_ops;
+    /* --on-demand: the agent stays dormant until `gpuscope capture` asks for a window; its
+     * control folder is --job DIR (shared by a job's ranks) or the run folder. */
+    bool on_demand;
+    const char *job_dir;
+    const char *kinds; /* --kinds: "full" or "light" */
     char **argv;         /* the program and its arguments, NULL-terminated */
 } gs_run_request;
 

@@ -9,6 +9,11 @@
  *                                  the agent's files had), and records 25000 "after" ranges in
  *                                  bursts between lines it writes to them; exits 0 when its files
  *                                  hold exactly its lines, 3 when anything else got into them
+ *   nvtx_target train N MS EXIT_CODE PID_FILE [CHILDREN]
+ *                                  a training loop for capture on demand: forks CHILDREN
+ *                                  processes that do the same, appends each process's pid to
+ *                                  PID_FILE, then N steps ProfilerStep#0..N-1 of MS ms, each
+ *                                  around a "work" range; exits with EXIT_CODE (children 0)
  *   nvtx_target emit_nvtx N        N ProfilerStep#i ranges of operator calls named as PyTorch's
  *                                  emit_nvtx names them: two aten::conv2d of two shapes, each
  *                                  around an aten::convolution, and an aten::div whose only
@@ -21,6 +26,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,8 +268,44 @@ static int emit_nvtx(int n)
     return 0;
 }
 
+static int train(int n, int ms, int exit_code, const char *pid_file, int children)
+{
+    int pids[64], forked = 0;
+    bool child = false;
+    for (int i = 0; i < children && i < 64 && !child; i++) {
+        int pid = fork();
+        if (pid == 0)
+            child = true;
+        else if (pid > 0)
+            pids[forked++] = pid;
+    }
+    FILE *f = fopen(pid_file, "a");
+    if (!f)
+        return 2;
+    fprintf(f, "%ld\n", (long)getpid());
+    fclose(f);
+    for (int i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "ProfilerStep#%d", i);
+        nvtxRangePushA(name);
+        nvtxRangePushA("work");
+        struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000};
+        nanosleep(&t, NULL);
+        nvtxRangePop();
+        nvtxRangePop();
+    }
+    if (child)
+        return 0;
+    for (int i = 0; i < forked; i++)
+        waitpid(pids[i], NULL, 0);
+    return exit_code;
+}
+
 int main(int argc, char **argv)
 {
+    if ((argc == 6 || argc == 7) && strcmp(argv[1], "train") == 0)
+        return train(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argv[5],
+                     argc == 7 ? atoi(argv[6]) : 0);
     if (argc == 3 && strcmp(argv[1], "emit_nvtx") == 0)
         return emit_nvtx(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "steps") == 0)
@@ -275,6 +317,6 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "closefds") == 0)
         return closefds(argv[2]);
     fprintf(stderr, "usage: nvtx_target ranges EXIT_CODE | hang PID_FILE | closefds PREFIX | steps N | "
-                    "emit_nvtx N\n");
+                    "emit_nvtx N | train N MS EXIT_CODE PID_FILE [CHILDREN]\n");
     return 2;
 }
