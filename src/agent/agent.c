@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -366,6 +367,20 @@ static void install_hooks(void)
     }
 }
 
+/* The writer's chunk buffer, mapped rather than malloc'd: unmapped at a window's end, every page
+ * goes back at once, where a heap would keep some between windows. */
+static uint8_t *buffer_new(void)
+{
+    void *p = mmap(NULL, WRITER_BUFFER, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void buffer_free(uint8_t *buf)
+{
+    if (buf)
+        munmap(buf, WRITER_BUFFER);
+}
+
 static bool open_file(const char *dir, const char *pattern, long window)
 {
     snprintf(g.path, sizeof g.path, "%s/%ld.gst", dir, (long)getpid());
@@ -380,9 +395,9 @@ static bool open_file(const char *dir, const char *pattern, long window)
     g.dev = st.st_dev;
     g.ino = st.st_ino;
     g.dropped_noted = 0;
-    g.buf = malloc(WRITER_BUFFER);
+    g.buf = buffer_new();
     if (!g.buf || gst_writer_open(&g.w, g.fd, g.buf, WRITER_BUFFER, GST_CLOCK_REALTIME, 0) != 0) {
-        free(g.buf);
+        buffer_free(g.buf);
         g.buf = NULL;
         close(g.fd);
         g.fd = -1;
@@ -425,7 +440,7 @@ void gsa_window_close(void)
     if (is_trace_file(g.fd))
         close(g.fd);
     g.fd = -1;
-    free(g.buf); /* the writer's megabyte goes back: a dormant agent stays small */
+    buffer_free(g.buf); /* its pages go back: a dormant agent stays small */
     g.buf = NULL;
 }
 
@@ -539,7 +554,7 @@ void gsa_shutdown(void)
         if (is_trace_file(g.fd)) /* else it is closed, or the program's now */
             close(g.fd);
         g.fd = -1;
-        free(g.buf);
+        buffer_free(g.buf);
         g.buf = NULL;
     }
     pthread_mutex_unlock(&g.lock);
@@ -576,7 +591,7 @@ static void after_fork_child(void)
     g.forked_child = true;
     g.thread_running = false;
     g.fd = -1;
-    free(g.buf); /* the parent's unwritten chunk: its data, not the child's */
+    buffer_free(g.buf); /* the parent's unwritten chunk: its data, not the child's */
     g.buf = NULL;
     atomic_store(&g.wake, 0);
     g.path[0] = '\0';
