@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # What `gpuscope run` costs a PyTorch job on a GPU, next to torch.profiler: runs each workload in
 # bench/workloads/ (launch_bound.py: thousands of tiny kernels per step; resnet_step.py: a
-# ResNet-18-style training step) REPS times in each of three modes, alternating (the order
-# rotates every repetition):
+# ResNet-18-style training step) REPS times in each mode, alternating (the order rotates every
+# repetition):
 #   plain      python3 WORKLOAD
 #   gpuscope   gpuscope run -q -o SCRATCH/WORKLOAD.gst -- python3 WORKLOAD
 #   torch      python3 WORKLOAD --torch-profiler   (CPU+CUDA, schedule wait=1 warmup=1 active=N)
+#   light      gpuscope run --kinds light (kernels, copies, sets, runtime calls only)
+#   dormant    gpuscope run --on-demand, never captured: what the dormant agent costs
+#   window     gpuscope run --on-demand, and `gpuscope capture` of the whole run as soon as the
+#              agent is up: what a window costs (the steps before the request are few)
 # Each run prints its median step time (one JSON line); the table shows, per workload and mode,
 # the median of those medians, their spread (min-max) and the overhead % against plain. The
 # gpuscope traces are checked to hold kernels (gpuscope kernels), so a run that recorded nothing
 # cannot pass for a cheap one.
 #
-#   bench/gpu_overhead.sh [-R REPS] [--workloads launch_bound,resnet_step] [--scratch DIR]
+#   bench/gpu_overhead.sh [-R REPS] [--workloads launch_bound,resnet_step] [--modes LIST]
+#                         [--scratch DIR]
 #
 #   -R REPS       repetitions per mode (default 5, at least 5)
+#   --modes       comma-separated, plain first (default plain,gpuscope,torch; all:
+#                 plain,dormant,window,light,gpuscope,torch)
 #   --workloads   comma-separated names from bench/workloads/ (default launch_bound,resnet_step)
 #   --scratch     traces, logs and JSON lines (default /tmp/gpuscope-bench-gpu)
 #
@@ -26,13 +33,15 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 reps=5
 workloads=launch_bound,resnet_step
+modes_arg=plain,gpuscope,torch
 scratch=${GPUSCOPE_BENCH_GPU_DIR:-/tmp/gpuscope-bench-gpu}
 while [ $# -gt 0 ]; do
     case "$1" in
         -R) reps=${2:?}; shift 2 ;;
         --workloads) workloads=${2:?}; shift 2 ;;
+        --modes) modes_arg=${2:?}; shift 2 ;;
         --scratch) scratch=${2:?}; shift 2 ;;
-        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "gpu_overhead.sh: unknown argument: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -54,6 +63,11 @@ gpuscope=${GPUSCOPE:-$root/build/gpuscope}
     die "no agent at $(dirname "$gpuscope")/libgpuscope_agent.so (it must lie beside gpuscope)"
 
 IFS=, read -r -a wl <<<"$workloads"
+IFS=, read -r -a modes <<<"$modes_arg"
+[ "${modes[0]}" = plain ] || die "--modes must start with plain (the overheads are against it)"
+for m in "${modes[@]}"; do
+    case "$m" in plain|gpuscope|torch|light|dormant|window) ;; *) die "unknown mode $m" ;; esac
+done
 for w in "${wl[@]}"; do
     [ -f "$root/bench/workloads/$w.py" ] || die "no workload bench/workloads/$w.py"
 done
@@ -67,7 +81,27 @@ timed() {
 }
 
 echo "gpu_overhead: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1)" >&2
-echo "gpu_overhead: $reps reps x 3 modes x ${#wl[@]} workloads; scratch $scratch" >&2
+echo "gpu_overhead: $reps reps x ${#modes[@]} modes x ${#wl[@]} workloads; scratch $scratch" >&2
+
+# window: the program under `run --on-demand`, captured whole once its agent is up.
+run_window() { # workload log py...
+    local w=$1 log=$2; shift 2
+    rm -f "$scratch/$w.gst"
+    timed "$gpuscope" run -q --on-demand -o "$scratch/$w.%w.gst" -- "$@" >"$log" 2>&1 &
+    local launcher=$! pid="" rc
+    for _ in $(seq 1 300); do
+        pid=$(pgrep -P "$launcher" | head -n 1)
+        [ -n "$pid" ] && ls "$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
+            sed -n 's/^GPUSCOPE_CONTROL=//p')"/*.agent >/dev/null 2>&1 && break
+        sleep 0.05
+    done
+    "$gpuscope" capture "$pid" --duration 100000 -o "$scratch/$w.gst" --force \
+        >"$log.capture" 2>&1 &
+    local capture=$!
+    wait "$launcher"; rc=$?
+    wait "$capture" || { echo "gpu_overhead.sh: capture failed:" >&2; tail -n 5 "$log.capture" >&2; }
+    return "$rc"
+}
 
 run_one() { # workload mode rep
     local w=$1 mode=$2 rep=$3 out="$scratch/$1.$2.$3.json" log="$scratch/$1.$2.$3.log" rc
@@ -76,9 +110,12 @@ run_one() { # workload mode rep
     case "$mode" in
         plain) timed "${py[@]}" >"$log" 2>&1 ;;
         torch) timed "${py[@]}" --torch-profiler >"$log" 2>&1 ;;
-        gpuscope)
+        gpuscope|light)
             rm -f "$scratch/$w.gst"
-            timed "$gpuscope" run -q -o "$scratch/$w.gst" -- "${py[@]}" >"$log" 2>&1 ;;
+            timed "$gpuscope" run -q --kinds "$([ "$mode" = light ] && echo light || echo full)" \
+                -o "$scratch/$w.gst" -- "${py[@]}" >"$log" 2>&1 ;;
+        dormant) timed "$gpuscope" run -q --on-demand -o "$scratch/$w.%w.gst" -- "${py[@]}" >"$log" 2>&1 ;;
+        window) run_window "$w" "$log" "${py[@]}" ;;
     esac
     rc=$?
     grep '^{' "$log" | tail -n 1 >"$out"
@@ -87,33 +124,41 @@ run_one() { # workload mode rep
         tail -n 20 "$log" >&2
         exit 1
     fi
-    if [ "$mode" = gpuscope ]; then
+    if [ "$mode" = dormant ] && ls "$scratch/$w".*.gst >/dev/null 2>&1; then
+        echo "gpu_overhead.sh: a dormant run wrote a trace: $(ls "$scratch/$w".*.gst)" >&2
+        exit 1
+    fi
+    if [ "$mode" = gpuscope ] || [ "$mode" = light ] || [ "$mode" = window ]; then
         if [ ! -f "$scratch/$w.gst" ]; then
             echo "gpu_overhead.sh: gpuscope run wrote no $scratch/$w.gst" >&2
             exit 1
         fi
-        wc -c <"$scratch/$w.gst" >"$scratch/$w.gst.$rep.size"
-        if ! "$gpuscope" kernels "$scratch/$w.gst" --format json >"$scratch/$w.kernels.$rep.json" 2>&1; then
+        wc -c <"$scratch/$w.gst" >"$scratch/$w.$mode.gst.$rep.size"
+        if ! "$gpuscope" kernels "$scratch/$w.gst" --format json >"$scratch/$w.$mode.kernels.$rep.json" 2>&1; then
             echo "gpu_overhead.sh: gpuscope kernels failed on $scratch/$w.gst:" >&2
-            tail -n 5 "$scratch/$w.kernels.$rep.json" >&2
+            tail -n 5 "$scratch/$w.$mode.kernels.$rep.json" >&2
             exit 1
         fi
     fi
 }
 
-modes=(plain gpuscope torch)
+nm=${#modes[@]}
 for rep in $(seq 1 "$reps"); do
     for w in "${wl[@]}"; do
-        for k in 0 1 2; do
-            run_one "$w" "${modes[$(((k + rep - 1) % 3))]}" "$rep"
+        for k in $(seq 0 $((nm - 1))); do
+            run_one "$w" "${modes[$(((k + rep - 1) % nm))]}" "$rep"
         done
     done
 done
 
-"$python" - "$scratch" "$reps" "${wl[@]}" <<'EOF'
+"$python" - "$scratch" "$reps" "$modes_arg" "${wl[@]}" <<'EOF'
 import json, statistics, sys
 
-scratch, reps, workloads = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+scratch, reps, modes, workloads = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4:]
+LABEL = {"plain": "no profiler", "gpuscope": "gpuscope run", "torch": "torch.profiler",
+         "light": "gpuscope run --kinds light", "dormant": "gpuscope run --on-demand (dormant)",
+         "window": "gpuscope run --on-demand + capture"}
+TRACED = [m for m in modes if m in ("gpuscope", "light", "window")]
 print(f"Step time per workload and mode: median over {reps} runs of each run's median step "
       "(min-max over the runs); overhead against plain")
 print()
@@ -122,30 +167,30 @@ print("|---|---|---|---|---|---|")
 bad = False
 for w in workloads:
     med = {}
-    for mode in ("plain", "gpuscope", "torch"):
+    for mode in modes:
         vals = []
         for r in range(1, reps + 1):
             with open(f"{scratch}/{w}.{mode}.{r}.json") as f:
                 vals.append(json.loads(f.read())["median_step_ms"])
         med[mode] = statistics.median(vals)
         ov = "-" if mode == "plain" else f"{100.0 * (med[mode] / med['plain'] - 1):+.1f}"
-        label = {"plain": "no profiler", "gpuscope": "gpuscope run",
-                 "torch": "torch.profiler"}[mode]
+        label = LABEL[mode]
         print(f"| {w} | {label} | {len(vals)} | {med[mode]:.3f} | "
               f"{min(vals):.3f}-{max(vals):.3f} | {ov} |")
 print()
 for w in workloads:
-    parts = []
-    for r in range(1, reps + 1):
-        with open(f"{scratch}/{w}.kernels.{r}.json") as f:
-            rows = json.load(f).get("rows", [])
-        with open(f"{scratch}/{w}.gst.{r}.size") as f:
-            size = int(f.read())
-        n = sum(x["instances"] for x in rows)
-        parts.append(f"{n} kernels / {size / 1e6:.1f} MB")
-        if n == 0:
-            bad = True
-    print(f"gpuscope traces of {w}: " + "; ".join(parts))
+    for mode in TRACED:
+        parts = []
+        for r in range(1, reps + 1):
+            with open(f"{scratch}/{w}.{mode}.kernels.{r}.json") as f:
+                rows = json.load(f).get("rows", [])
+            with open(f"{scratch}/{w}.{mode}.gst.{r}.size") as f:
+                size = int(f.read())
+            n = sum(x["instances"] for x in rows)
+            parts.append(f"{n} kernels / {size / 1e6:.1f} MB")
+            if n == 0:
+                bad = True
+        print(f"{LABEL[mode]} traces of {w}: " + "; ".join(parts))
 with open(f"{scratch}/{workloads[0]}.plain.1.json") as f:
     first = json.loads(f.read())
 print(f"device: {first.get('device')}, torch {first.get('torch')}")

@@ -204,6 +204,44 @@ else
     fi
 fi
 
+# ---- on demand: a dormant run, then a window of 3 steps -------------------------------------------
+echo
+echo "== torch_step on demand"
+if [ "$torch" -eq 0 ] || ! "$python" -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)" \
+        >/dev/null 2>&1; then
+    echo "SKIP torch_step on demand: no PyTorch with CUDA (or --no-torch)"
+else
+    window="$work/torch_window.gst"
+    log="$work/torch_window.run.log"
+    rm -f "$window" "$work"/torch_window.*.gst
+    # Enough steps for the capture to arrive while they run (a few ms each).
+    timed "$gpuscope" run -q --on-demand -o "$work/torch_window.%w.gst" -- \
+        "$python" "$here/torch_step.py" "$work/torch_window.expected.json" --steps 3000 >"$log" 2>&1 &
+    launcher=$!
+    pid=""
+    for _ in $(seq 1 200); do
+        pid=$(pgrep -P "$launcher" | head -n 1)
+        [ -n "$pid" ] && grep -qs GPUSCOPE_CONTROL "/proc/$pid/environ" && break
+        sleep 0.1
+    done
+    sleep 3 # past CUDA's start and the first steps
+    echo "run: $gpuscope capture $pid --steps 3 -o $window"
+    if "$gpuscope" capture "$pid" --steps 3 -o "$window" >"$work/torch_window.capture.log" 2>&1; then
+        pass "capture on demand"
+        if "$python" "$here/check_window.py" --gpuscope "$gpuscope" --trace "$window" --steps 3; then
+            pass "the window holds its 3 steps and only their kernels"
+        else
+            fail "the window holds its 3 steps and only their kernels"
+        fi
+    else
+        fail "capture on demand" "see $work/torch_window.capture.log"
+        show_tail "$work/torch_window.capture.log"
+    fi
+    wait "$launcher"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then pass "on-demand run keeps the program's status"; else fail "on-demand run" "exit $rc, see $log"; fi
+fi
+
 # ---- summary ------------------------------------------------------------------------------------
 echo
 echo "== summary: ${#passed[@]} passed, ${#failed[@]} failed (work dir $work)"
