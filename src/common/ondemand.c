@@ -153,6 +153,9 @@ static int parse_value(const field *f, const char *v, void *obj)
     case F_STR:
         if (strlen(v) >= f->size)
             return -1;
+        for (const char *c = v; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) /* a path or message has none */
+                return -1;
         memcpy(p, v, strlen(v) + 1);
         return 0;
     case F_STATE:

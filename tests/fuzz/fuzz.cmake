@@ -55,3 +55,10 @@ add_executable(fuzz_diff ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_diff.c)
 target_link_libraries(fuzz_diff PRIVATE gscore)
 target_compile_options(fuzz_diff PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_diff PRIVATE -fsanitize=fuzzer,address,undefined)
+
+# The on-demand control files (src/common/ondemand.c): requests and statuses; seeds in
+# tests/fuzz/corpus/ondemand/ are a request and a status as capture and the agent write them.
+add_executable(fuzz_ondemand ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_ondemand.c)
+target_link_libraries(fuzz_ondemand PRIVATE gscore)
+target_compile_options(fuzz_ondemand PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_options(fuzz_ondemand PRIVATE -fsanitize=fuzzer,address,undefined)

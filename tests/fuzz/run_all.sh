@@ -27,6 +27,7 @@ targets=(
     "fuzz_monitor_live monitor_live 65536"
     "fuzz_ncu ncu 65536"
     "fuzz_diff diff 131072"
+    "fuzz_ondemand ondemand 16384"
 )
 
 if [ "$only" != "  " ]; then

@@ -86,6 +86,7 @@ static void test_request_errors(void)
     bad_request("id=1\nsteps=99999999999\ndir=/d\n", "bad steps");
     bad_request("id=1\nsteps=3x\ndir=/d\n", "bad steps");
     bad_request("id=1\nsteps=3\ndir=/d\nkinds=heavy\n", "bad kinds");
+    bad_request("id=1\nsteps=3\ndir=/d\r\n", "bad dir"); /* a control character */
 }
 
 static void test_targets(void)
