@@ -17,6 +17,7 @@ static const struct command {
     const gs_view *view;
 } commands[] = {
     {"run", cmd_run, "run a program and record what the GPU and host did (.gst)"},
+    {"capture", cmd_capture, "record a window of a program run with --on-demand, at any time"},
     {"report", cmd_report, "what was profiled and what is slow: the first thing to run"},
     {"whatif", cmd_whatif, "what a change would buy: the steps replayed with it applied"},
     {.view = &gs_view_kernels},

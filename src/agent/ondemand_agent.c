@@ -174,8 +174,11 @@ void gsa_od_poll(void)
             od.dirty = true;
         }
     }
+    /* The first step is published at once: `capture` needs every agent's step count to choose
+     * a step all of them reach. */
     gsa_step_info steps = gsa_capture_steps();
-    if (od.dirty || (steps.seen != od.published_seen && now - od.published_ns >= STEP_PUBLISH_NS))
+    if (od.dirty || (steps.seen && !od.published_seen) ||
+        (steps.seen != od.published_seen && now - od.published_ns >= STEP_PUBLISH_NS))
         publish(now);
 }
 

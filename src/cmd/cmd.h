@@ -28,5 +28,6 @@ int cmd_stragglers(int argc, char **argv);
 int cmd_summarize(int argc, char **argv);
 int cmd_ncu(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
 
 #endif

@@ -1,6 +1,7 @@
 /* gpuscope run: starts a program with the agent injected and the sampler running, and leaves a
  * .gst trace of what it did. The program's standard streams and exit status are its own: the
  * launcher writes only to its own stderr, after the program ended. */
+#include <errno.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -82,14 +83,18 @@ static bool valid_steps(const char *s)
     return gs_step_schedule_parse(s, &sched) == 0;
 }
 
-/* -o with --on-demand: a folder gets the default name in it; a pattern must name each window
- * apart (%w), or the second window would take the first one's file. */
+/* -o with --on-demand: a folder (made when it ends with '/') gets the default name in it; a
+ * pattern must name each window apart (%w), or the second window would take the first one's
+ * file. */
 static int on_demand_output(gs_run_request *rq)
 {
     static char path[4096];
     struct stat st;
     size_t n = strlen(rq->output);
-    if ((n && rq->output[n - 1] == '/') || (stat(rq->output, &st) == 0 && S_ISDIR(st.st_mode))) {
+    bool folder = n && rq->output[n - 1] == '/';
+    if (folder && mkdir(rq->output, 0777) != 0 && errno != EEXIST)
+        return gs_cli_usage("run", "-o %s: cannot make the folder", rq->output);
+    if (folder || (stat(rq->output, &st) == 0 && S_ISDIR(st.st_mode))) {
         if (snprintf(path, sizeof path, "%s%s%s", rq->output, rq->output[n - 1] == '/' ? "" : "/",
                      ON_DEMAND_NAME) >= (int)sizeof path)
             return gs_cli_usage("run", "-o '%s' is too long", rq->output);

@@ -320,6 +320,12 @@ static int take_operands(const gs_cli_spec *spec, int argc, char **argv, gs_cli 
             return usage_error(spec, "%s", "no COMMAND to run");
         cli->program = argv + optind;
         break;
+    case GS_CLI_PROCESS:
+        if (argc - optind > 1)
+            return usage_error(spec, "unexpected argument '%s'", argv[optind + 1]);
+        cli->paths = (const char *const *)(argv + optind);
+        cli->npaths = (size_t)(argc - optind);
+        break;
     }
     return GS_CLI_RUN;
 }

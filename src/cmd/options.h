@@ -89,6 +89,7 @@ enum gs_cli_operands {
     GS_CLI_TRACES,  /* one or more traces; --limit and --rank are offered */
     GS_CLI_NONE,    /* nothing */
     GS_CLI_PROGRAM, /* a program and its arguments: the options end at the first operand */
+    GS_CLI_PROCESS, /* at most one process id, in paths[0] (capture PID) */
 };
 
 /* The columns of a table that a --help describes, e.g. gs_api_columns. */

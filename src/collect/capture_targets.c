@@ -1,0 +1,204 @@
+#include "collect/capture_targets.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/util.h"
+
+static void this_host(char *out, size_t cap)
+{
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    snprintf(out, cap, "%s", host); /* cut as the agent cuts it (GS_OD_HOST_MAX) */
+}
+
+int gs_capture_folder_of(long pid, const char *proc_root, char *out, size_t cap, gs_error *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%ld/environ", proc_root, pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == EACCES || errno == EPERM) {
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%ld", proc_root, pid);
+            unsigned long uid = stat(path, &st) == 0 ? (unsigned long)st.st_uid : 0;
+            return gs_fail(err, GS_EXIT_ENV,
+                           "process %ld belongs to another user (uid %lu): only its owner or "
+                           "root may capture it",
+                           pid, uid);
+        }
+        return gs_fail(err, GS_EXIT_USAGE, "no process %ld", pid);
+    }
+    /* The environment as the process started: its variables, NUL-separated. */
+    static const char key[] = GS_ENV_CONTROL "=";
+    char buf[1 << 16];
+    size_t used = 0;
+    for (ssize_t r; used < sizeof buf - 1 && (r = read(fd, buf + used, sizeof buf - 1 - used)) > 0;)
+        used += (size_t)r;
+    close(fd);
+    buf[used] = '\0';
+    for (size_t at = 0; at < used; at += strlen(buf + at) + 1)
+        if (strncmp(buf + at, key, sizeof key - 1) == 0 && buf[at + sizeof key - 1]) {
+            if (snprintf(out, cap, "%s", buf + at + sizeof key - 1) >= (int)cap)
+                break;
+            return 0;
+        }
+    return gs_fail(err, GS_EXIT_USAGE,
+                   "process %ld was not started by `gpuscope run --on-demand`: it has no "
+                   "agent to ask",
+                   pid);
+}
+
+int gs_capture_check_folder(const char *folder, gs_error *err)
+{
+    struct stat st;
+    if (lstat(folder, &st) != 0)
+        return gs_fail(err, GS_EXIT_USAGE, "%s: %s", folder, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return gs_fail(err, GS_EXIT_USAGE, "%s is not a folder", folder);
+    if (!gs_od_trusted_owner(st.st_uid, geteuid()))
+        return gs_fail(err, GS_EXIT_ENV,
+                       "%s belongs to another user (uid %lu): only its owner or root may "
+                       "capture its processes",
+                       folder, (unsigned long)st.st_uid);
+    if (st.st_mode & (S_IWGRP | S_IWOTH))
+        return gs_fail(err, GS_EXIT_ENV,
+                       "%s can be written by others: its agents would obey anyone's requests "
+                       "(chmod go-w it)",
+                       folder);
+    return 0;
+}
+
+/* The parent of every process in proc_root, by pid (0 where unknown). */
+static long parent_of(const char *proc_root, long pid)
+{
+    char path[PATH_MAX], buf[512];
+    snprintf(path, sizeof path, "%s/%ld/stat", proc_root, pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    /* pid (comm) state ppid ...: the command may hold spaces and parentheses. */
+    char *close_paren = strrchr(buf, ')');
+    long ppid = 0;
+    return close_paren && sscanf(close_paren + 1, " %*c %ld", &ppid) == 1 ? ppid : 0;
+}
+
+/* Whether `pid` is root_pid or one of its descendants. */
+static bool descends_from(const char *proc_root, long pid, long root_pid)
+{
+    for (int depth = 0; pid > 1 && depth < 64; depth++, pid = parent_of(proc_root, pid))
+        if (pid == root_pid)
+            return true;
+    return false;
+}
+
+static bool read_status(const char *folder, const char *name, gs_od_status *st)
+{
+    char text[GS_OD_TEXT_MAX], why[160];
+    return gs_od_read_file(folder, name, text, sizeof text, NULL) >= 0 &&
+           gs_od_status_parse(text, strlen(text), st, why, sizeof why) == 0;
+}
+
+bool gs_capture_reread(const char *folder, gs_capture_agent *a)
+{
+    return read_status(folder, a->name, &a->st);
+}
+
+bool gs_capture_gone(const gs_capture_agent *a)
+{
+    return a->local && kill((pid_t)a->st.pid, 0) != 0 && errno == ESRCH;
+}
+
+static int add(gs_capture_targets *t, const gs_capture_agent *a, size_t *cap)
+{
+    if (t->n == *cap) {
+        size_t c = *cap ? 2 * *cap : 8;
+        gs_capture_agent *v = realloc(t->v, c * sizeof *v);
+        if (!v)
+            return -1;
+        t->v = v;
+        *cap = c;
+    }
+    t->v[t->n++] = *a;
+    return 0;
+}
+
+static int add_stale(gs_capture_targets *t, long pid)
+{
+    long *v = realloc(t->stale, (t->nstale + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    t->stale = v;
+    t->stale[t->nstale++] = pid;
+    return 0;
+}
+
+int gs_capture_find(const char *folder, long root_pid, const char *proc_root,
+                    gs_capture_targets *t, gs_error *err)
+{
+    *t = (gs_capture_targets){0};
+    snprintf(t->folder, sizeof t->folder, "%s", folder);
+    DIR *d = opendir(folder);
+    if (!d)
+        return gs_fail(err, GS_EXIT_USAGE, "%s: %s", folder, strerror(errno));
+    char host[GS_OD_HOST_MAX];
+    this_host(host, sizeof host);
+    size_t cap = 0;
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        const char *dot = strrchr(e->d_name, '.');
+        gs_capture_agent a = {0};
+        if (e->d_name[0] == '.' || !dot || strcmp(dot, GS_OD_AGENT_SUFFIX) != 0 ||
+            strlen(e->d_name) >= sizeof a.name || !read_status(folder, e->d_name, &a.st))
+            continue;
+        memcpy(a.name, e->d_name, strlen(e->d_name) + 1); /* fits: checked above */
+        a.local = strcmp(a.st.host, host) == 0;
+        if (gs_capture_gone(&a)) {
+            char path[PATH_MAX];
+            if (snprintf(path, sizeof path, "%s/%s", folder, e->d_name) < (int)sizeof path &&
+                unlink(path) == 0 && add_stale(t, a.st.pid) != 0)
+                rc = -1;
+            continue;
+        }
+        if (root_pid > 0 && (!a.local || !descends_from(proc_root, a.st.pid, root_pid)))
+            continue;
+        if (add(t, &a, &cap) != 0)
+            rc = -1;
+    }
+    closedir(d);
+    if (rc != 0)
+        return gs_fail_oom(err);
+    if (t->n == 0) {
+        int code = GS_EXIT_INPUT;
+        if (root_pid > 0)
+            gs_fail(err, code,
+                    "process %ld has no agent in %s yet (the agent starts with the program's "
+                    "first CUDA or NVTX call)",
+                    root_pid, folder);
+        else
+            gs_fail(err, code, "no agent in %s: no process of `gpuscope run --on-demand --job` "
+                               "runs with it",
+                    folder);
+        return -1;
+    }
+    return 0;
+}
+
+void gs_capture_targets_free(gs_capture_targets *t)
+{
+    free(t->v);
+    free(t->stale);
+    *t = (gs_capture_targets){0};
+}

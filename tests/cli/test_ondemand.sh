@@ -1,0 +1,165 @@
+#!/bin/bash
+# Capture on demand end to end, on a machine without a GPU: tests/run/nvtx_target's training
+# loop (ProfilerStep#N NVTX ranges) and a Python loop marking its steps once they ended (the
+# agent's own API, as the Python hooks do) under `gpuscope run --on-demand`, captured by
+# `gpuscope capture`: nothing is written before a capture; a window of 1 s gives exactly one
+# readable file spanning about 1 s and the program keeps its exit status; a window of 3 steps
+# holds exactly 3; four ranks of a job record the same step numbers; a stale endpoint is
+# removed; another user is refused.
+#
+#   bash tests/cli/test_ondemand.sh path/to/gpuscope        # run from the source root
+set -u
+exe=${1:?usage: test_ondemand.sh GPUSCOPE}
+bin=$(dirname "$exe")
+target=$bin/nvtx_target
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+if [ ! -x "$target" ] || [ ! -f "$bin/libgpuscope_agent.so" ]; then
+    echo "skip: the agent was not built (no CUDA toolkit headers: set CUDA_HOME)"
+    exit 77
+fi
+source tests/cli/lib.sh
+tmp=$(mktemp -d)
+launchers=()
+cleanup() {
+    for l in ${launchers[@]+"${launchers[@]}"}; do kill "$l" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset CUDA_INJECTION64_PATH NVTX_INJECTION64_PATH
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/sanitizer"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/sanitizer"
+
+# wait_for N GLOB: until N files match GLOB (10 s at most); prints how many did.
+wait_for() {
+    local n=0
+    for _ in $(seq 1 200); do
+        n=$(compgen -G "$2" | wc -l)
+        [ "$n" -ge "$1" ] && break
+        sleep 0.05
+    done
+    echo "$n"
+}
+
+# Steps of a window: "count first last" from the steps view (warm-up included).
+steps_of() {
+    "$exe" steps "$1" --keep-warmup --format json | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["traces"][0]
+nums = [int(r["step"]) for r in t["rows"]]
+print(len(nums), min(nums) if nums else -1, max(nums) if nums else -1)'
+}
+
+# The span of a trace's NVTX ranges, in ms.
+span_ms() {
+    "$exe" export "$1" --format chrome -o "$tmp/span.json" 2>/dev/null
+    python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))
+e = e["traceEvents"] if isinstance(e, dict) else e
+r = [x for x in e if x.get("ph") == "X" and x.get("cat") == "nvtx"]
+print(int((max(x["ts"] + x["dur"] for x in r) - min(x["ts"] for x in r)) / 1000))' "$tmp/span.json"
+}
+
+# --- dormant until asked; a window of 1 s; the exit status kept ---
+mkdir "$tmp/d1"
+"$exe" run -q --on-demand -o "$tmp/d1/" -- "$target" train 150 20 7 "$tmp/d1.pids" &
+launchers+=($!)
+l1=$!
+check "the dormant agent is up" "$(wait_for 1 "$tmp/d1/.gpuscope-run-*/*.agent")" 1
+sleep 0.3
+check "nothing written before a capture" "$(find "$tmp/d1" -name '*.gst' | wc -l)" 0
+pid=$(head -n 1 "$tmp/d1.pids")
+"$exe" capture "$pid" --duration 1 -o "$tmp/d1/win-%w.gst" >"$tmp/cap1.out" 2>&1
+check "capture --duration 1 exits 0" "$?" 0
+files=$(find "$tmp/d1" -maxdepth 1 -name '*.gst')
+check "exactly one file for the window" "$(echo "$files" | grep -c .)" 1
+span=$(span_ms "$files")
+[ "${span:-0}" -ge 900 ] && [ "${span:-0}" -le 1100 ] || fail "the window spans ${span} ms, want about 1000"
+wait "$l1"
+check "the program's exit status is kept" "$?" 7
+
+# --- a window of 3 steps, from a C program's NVTX ranges ---
+mkdir "$tmp/d2"
+"$exe" run -q --on-demand -o "$tmp/d2/" -- "$target" train 300 20 0 "$tmp/d2.pids" &
+launchers+=($!)
+l2=$!
+wait_for 1 "$tmp/d2/.gpuscope-run-*/*.agent" >/dev/null
+pid=$(head -n 1 "$tmp/d2.pids")
+"$exe" capture "$pid" --steps 3 -o "$tmp/d2/s-%w.gst" >"$tmp/cap2.out" 2>&1
+check "capture --steps 3 exits 0" "$?" 0
+read -r n first last <<<"$(steps_of "$tmp"/d2/s-*.gst)"
+check "3 steps in the window" "$n" 3
+check "consecutive steps" "$((last - first))" 2
+# Windows repeat: a second capture of the same process, its own file and index.
+"$exe" capture "$pid" --steps 2 -o "$tmp/d2/s-%w.gst" >"$tmp/cap2b.out" 2>&1
+check "a second capture exits 0" "$?" 0
+check "two windows, two files" "$(ls "$tmp"/d2/s-*.gst | wc -l)" 2
+kill "$l2" 2>/dev/null; wait "$l2" 2>/dev/null
+
+# --- a window of 3 steps from steps marked once they ended (as the Python hooks mark them) ---
+cat >"$tmp/marks.py" <<'PY'
+import ctypes, os, sys, time
+lib = ctypes.CDLL(os.environ["GPUSCOPE_AGENT"])
+lib.gpuscope_range_at.argtypes = [ctypes.c_char_p, ctypes.c_int64, ctypes.c_int64]
+lib.gpuscope_now_ns.restype = ctypes.c_int64
+with open(sys.argv[1], "a") as f:
+    f.write(f"{os.getpid()}\n")
+start = lib.gpuscope_now_ns()
+for i in range(300):
+    time.sleep(0.02)
+    end = lib.gpuscope_now_ns()
+    lib.gpuscope_range_at(f"ProfilerStep#{i}".encode(), start, end)
+    start = end
+PY
+mkdir "$tmp/d3"
+"$exe" run -q --on-demand -o "$tmp/d3/" -- python3 "$tmp/marks.py" "$tmp/d3.pids" &
+launchers+=($!)
+l3=$!
+wait_for 1 "$tmp/d3/.gpuscope-run-*/*.agent" >/dev/null
+pid=$(head -n 1 "$tmp/d3.pids")
+"$exe" capture "$pid" --steps 3 -o "$tmp/d3/p-%w.gst" >"$tmp/cap3.out" 2>&1
+check "capture --steps 3 of marked steps exits 0" "$?" 0
+read -r n first last <<<"$(steps_of "$tmp"/d3/p-*.gst)"
+check "3 marked steps in the window" "$n" 3
+kill "$l3" 2>/dev/null; wait "$l3" 2>/dev/null
+
+# --- four ranks of a job: the same step numbers on each; a stale endpoint removed ---
+mkdir -m 700 "$tmp/job" "$tmp/jobout"
+host=$(hostname)
+printf 'pid=999999\nhost=%s\nstate=dormant\n' "${host:0:63}" >"$tmp/job/${host:0:63}.999999.agent"
+for r in 0 1 2 3; do
+    RANK=$r "$exe" run -q --on-demand --job "$tmp/job" -o "$tmp/jobout/" -- \
+        "$target" train 400 20 0 "$tmp/job.pids" &
+    launchers+=($!)
+    sleep 0.1 # ranks start a little apart, as they do
+done
+check "four agents up" "$(wait_for 5 "$tmp/job/*.agent")" 5
+"$exe" capture --job "$tmp/job" --steps 3 -o "$tmp/jobout/rank%q{RANK}-w%w.gst" >"$tmp/cap4.out" 2>&1
+check "capture --job exits 0" "$?" 0
+grep -q "999999" "$tmp/cap4.out" || fail "capture --job does not say it removed the stale endpoint"
+[ -e "$tmp/job/${host:0:63}.999999.agent" ] && fail "the stale endpoint is still there"
+check "one window per rank" "$(ls "$tmp"/jobout/rank*-w*.gst 2>/dev/null | wc -l)" 4
+ranges=""
+for f in "$tmp"/jobout/rank*-w*.gst; do ranges+="$(steps_of "$f");"; done
+first=${ranges%%;*}
+check "the same 3 steps on every rank" "$ranges" "$first;$first;$first;$first;"
+check "3 steps each" "${first%% *}" 3
+
+# --- another user may not capture ---
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    pid=$(head -n 1 "$tmp/job.pids")
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$exe" capture "$pid" --duration 1 \
+        >"$tmp/cap5.out" 2>&1
+    rc=$?
+    [ "$rc" -ne 0 ] || fail "a capture by another user exits 0"
+    grep -qi "another user\|owner" "$tmp/cap5.out" || fail "refusal says nothing of the owner: $(cat "$tmp/cap5.out")"
+else
+    echo "skipped: a capture by another user needs root and setpriv"
+fi
+
+for l in ${launchers[@]+"${launchers[@]}"}; do kill "$l" 2>/dev/null; done
+wait 2>/dev/null
+if compgen -G "$tmp/sanitizer*" >/dev/null; then
+    fail "sanitizer reports: $(cat "$tmp"/sanitizer*)"
+fi
+finish
