@@ -192,6 +192,14 @@ add_test(NAME monitor.starvation
                  ${GS_HOSTILE_FLAGS})
 set_tests_properties(monitor.starvation PROPERTIES TIMEOUT 120)
 
+# monitor --trigger on a replayed log and the Alertmanager webhook, capturing two dormant ranks
+# of tests/run/nvtx_target run with `gpuscope run --on-demand --job` (tests/monitor/trigger_test.py).
+if(GS_HAVE_AGENT)
+  add_test(NAME monitor.trigger
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/monitor/trigger_test.py $<TARGET_FILE:gpuscope>)
+  set_tests_properties(monitor.trigger PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+
 # What a user reads from `gpuscope run` traces, on the real H100 captures in ../shared/gpu-captures
 # (tests/traces/check_captures.py: kernel names as torch.profiler's, one row per GPU, ...;
 # skipped when the folder is absent).

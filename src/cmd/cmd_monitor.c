@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/monitor_watch.h"
 #include "cmd/say.h"
 #include "common/error.h"
 #include "common/util.h"
@@ -20,6 +21,7 @@
 #include "monitor/live.h"
 #include "monitor/replay.h"
 #include "monitor/live_table.h"
+#include "monitor/webhook.h"
 #include "probe/nvml.h"
 #include "probe/nvml_guard.h"
 
@@ -34,8 +36,10 @@ static const char monitor_intro[] =
     "names and labels, plus GPU memory per process.\n"
     "\n";
 
-static const char *const help_order[] = {"interval", "once", "count", "format", "log",
-                                         "replay", "serve", "host-only", NULL};
+static const char *const help_order[] = {
+    "interval", "once", "count", "format", "log", "replay", "serve", "host-only", "agents",
+    "trigger", "cooldown", "capture-steps", "capture-duration", "capture-output",
+    "trigger-token-file", NULL};
 
 static const gs_cli_help_part help_parts[] = {
     {"\n"
@@ -51,6 +55,9 @@ typedef struct request {
     enum gs_format format;
     const char *log, *replay, *serve;
     bool host_only;
+    const char *agents, *trigger, *capture_output, *token_file;
+    size_t capture_steps;
+    double capture_duration_s, cooldown_s;
 } request;
 
 #define MAX_INTERVAL_S 86400.0
@@ -73,7 +80,7 @@ static int fail(const gs_error *err)
 
 static int parse(int argc, char **argv, request *rq)
 {
-    *rq = (request){.interval_s = 1, .interval_text = "1"};
+    *rq = (request){.interval_s = 1, .interval_text = "1", .cooldown_s = 600};
     bool once = false;
     double count = 0;
     const gs_cli_flag flags[] = {
@@ -90,6 +97,15 @@ static int parse(int argc, char **argv, request *rq)
          .arg = "N",
          .help = "N samples, then exit (with --serve: stop sampling and\n"
                  "keep serving the last)"},
+        {"cooldown", &rq->cooldown_s, 0, 1e7, false, "--cooldown wants seconds, not '%s'",
+         .arg = "SECONDS", .help = "at most one capture per SECONDS (default 600)"},
+        {"capture-duration", &rq->capture_duration_s, 0.001, 1e6, false,
+         "--capture-duration wants seconds, not '%s'", .arg = "SECONDS",
+         .help = "a capture records SECONDS instead of steps"},
+    };
+    const gs_cli_count counts[] = {
+        {"capture-steps", &rq->capture_steps, 1000000, .arg = "N",
+         .help = "a capture records N steps (default 5)"},
     };
     const gs_cli_text texts[] = {
         {"log", &rq->log, .arg = "FILE.jsonl",
@@ -102,6 +118,20 @@ static int parse(int argc, char **argv, request *rq)
          .help = "serve Prometheus text on http://ADDR:PORT/metrics\n"
                  "(default 127.0.0.1:9400; port 0 picks a free one)\n"
                  "instead of printing; runs until interrupted"},
+        {"agents", &rq->agents, .arg = "DIR",
+         .help = "watch the steps of the programs run with `gpuscope\n"
+                 "run --on-demand --job DIR`; captures are of them"},
+        {"trigger", &rq->trigger, .arg = "COND",
+         .help = "capture when COND holds, e.g. 'step_time>1.2*baseline\n"
+                 "for 20s' (metrics step_time, gpu_util, mem_used;\n"
+                 "doc/monitor.md); without --agents, of the GPU\n"
+                 "processes run with --on-demand"},
+        {"capture-output", &rq->capture_output, .arg = "PATTERN",
+         .help = "the captures' -o (default: each run's own)"},
+        {"trigger-token-file", &rq->token_file, .arg = "FILE",
+         .help = "with --serve: accept Alertmanager's webhook, POST\n"
+                 "/trigger from this machine with the bearer token\n"
+                 "in FILE (readable by its owner only)"},
     };
     const gs_cli_spec spec = {
         .command = "monitor",
@@ -111,7 +141,8 @@ static int parse(int argc, char **argv, request *rq)
                            "sample per line)",
                  .parts = help_parts, .nparts = COUNT_OF(help_parts)},
         .operands = GS_CLI_NONE, .csv = true, .flags = flags, .nflags = 2, .numbers = numbers,
-        .nnumbers = 2, .texts = texts, .ntexts = 3};
+        .nnumbers = COUNT_OF(numbers), .texts = texts, .ntexts = COUNT_OF(texts),
+        .counts = counts, .ncounts = COUNT_OF(counts)};
     gs_cli cli;
     int rc = gs_cli_parse(&spec, argc, argv, &cli);
     if (rc != GS_CLI_RUN)
@@ -123,6 +154,12 @@ static int parse(int argc, char **argv, request *rq)
     if (!rq->replay && rq->interval_s < MIN_LIVE_INTERVAL_S)
         return gs_cli_usage("monitor", "--interval: at least 0.01 s when sampling NVML, not '%s'",
                             rq->interval_text);
+    if (rq->token_file && !rq->serve)
+        return gs_cli_usage("monitor", "%s", "--trigger-token-file needs --serve");
+    if (rq->capture_steps && rq->capture_duration_s > 0)
+        return gs_cli_usage("monitor", "%s", "give --capture-steps or --capture-duration, not both");
+    if (!rq->capture_steps && !(rq->capture_duration_s > 0))
+        rq->capture_steps = 5;
     return GS_CLI_RUN;
 }
 
@@ -157,11 +194,15 @@ static void print_sample(printer *p, const gs_snapshot *s, const char *note)
     fflush(stdout);
 }
 
-static void wait_for_signal(void)
+/* Serves until a signal; what is watched still acts (a webhook's capture). */
+static void wait_for_signal(gs_watch *w)
 {
     struct timespec tick = {0, 100 * 1000 * 1000};
-    while (!stop_requested)
+    while (!stop_requested) {
+        if (w)
+            gs_watch_idle(w);
         nanosleep(&tick, NULL);
+    }
 }
 
 /* Sleeps `seconds`, waking early on a signal. */
@@ -180,8 +221,9 @@ static void pause_for(double seconds)
 
 /* ---- the two sources ------------------------------------------------------------------------- */
 
-/* Replays the log: each sample is published (served, logged) and, without --serve, printed. */
-static int run_replay(const request *rq, gs_feed *feed, printer *p)
+/* Replays the log: each sample is published (served, logged), watched and, without --serve,
+ * printed. */
+static int run_replay(const request *rq, gs_feed *feed, printer *p, gs_watch *w)
 {
     gs_replay *r;
     gs_error err;
@@ -203,6 +245,11 @@ static int run_replay(const request *rq, gs_feed *feed, printer *p)
         if (!rq->serve)
             print_sample(p, &s, NULL);
         nvml_errors += gs_snapshot_failed_reads(&s);
+        if (w && gs_watch_sample(w, &s) != 0) {
+            gs_say("monitor: out of memory");
+            rc = GS_EXIT_ENV;
+            break;
+        }
         if (gs_feed_publish(feed, &s, nvml_errors, &err)) {
             rc = fail(&err);
             break;
@@ -211,7 +258,7 @@ static int run_replay(const request *rq, gs_feed *feed, printer *p)
     gs_snapshot_free(&s);
     gs_replay_close(r);
     if (rc == GS_EXIT_OK && rq->serve)
-        wait_for_signal();
+        wait_for_signal(w);
     return rc;
 }
 
@@ -229,9 +276,10 @@ static int wait_sample(gs_feed *feed, uint64_t *seq, int64_t deadline, gs_snapsh
     return rc;
 }
 
-/* Prints each new sample; on a terminal, a sample late by more than an interval (NVML hung in
- * a call) redraws the last one marked stale, so the screen never freezes silently. */
-static void display_live(const request *rq, gs_feed *feed, printer *p)
+/* Prints (without --serve) and watches each new sample; on a terminal, a sample late by more
+ * than an interval (NVML hung in a call) redraws the last one marked stale, so the screen never
+ * freezes silently. */
+static void display_live(const request *rq, gs_feed *feed, printer *p, gs_watch *w)
 {
     gs_snapshot shown = {0};
     uint64_t seq = 0;
@@ -241,8 +289,11 @@ static void display_live(const request *rq, gs_feed *feed, printer *p)
         if (stop_requested || rc == GS_FEED_CLOSED || rc < 0)
             break;
         if (rc == GS_FEED_NEW) {
-            print_sample(p, &shown, NULL);
-        } else if (p->tty && p->format == GS_FORMAT_TABLE && p->printed) {
+            if (!rq->serve)
+                print_sample(p, &shown, NULL);
+            if (w && gs_watch_sample(w, &shown) != 0)
+                break;
+        } else if (!rq->serve && p->tty && p->format == GS_FORMAT_TABLE && p->printed) {
             char note[64];
             snprintf(note, sizeof note, "(stale: sampled %.1f s ago, NVML is slow)",
                      (double)(gs_wall_ms() - shown.ts_ms) / 1000.0);
@@ -252,7 +303,7 @@ static void display_live(const request *rq, gs_feed *feed, printer *p)
     gs_snapshot_free(&shown);
 }
 
-static int run_live(const request *rq, gs_feed *feed, printer *p)
+static int run_live(const request *rq, gs_feed *feed, printer *p, gs_watch *w)
 {
     gs_error err;
     gs_nvml *nvml = NULL;
@@ -273,16 +324,17 @@ static int run_live(const request *rq, gs_feed *feed, printer *p)
     }
     char host[GS_MON_HOST_MAX] = "";
     gethostname(host, sizeof host - 1);
-    gs_live_opts o = {nvml, "/proc", host, (int64_t)(rq->interval_s * 1e9), rq->count};
+    gs_live_opts o = {nvml, "/proc", host, (int64_t)(rq->interval_s * 1e9), rq->count,
+                      rq->agents};
     gs_live *live = NULL;
     int rc = GS_EXIT_OK;
     if (gs_live_create(&o, &live, &err) || gs_live_start(live, feed, &err)) {
         rc = fail(&err);
     } else {
-        if (rq->serve)
-            wait_for_signal();
+        if (rq->serve && !w)
+            wait_for_signal(NULL);
         else
-            display_live(rq, feed, p);
+            display_live(rq, feed, p, w);
         int stopped = gs_live_stop(live, GS_LIVE_STOP_WAIT_NS, &err);
         if (stopped != 0)
             rc = fail(&err);
@@ -312,10 +364,31 @@ int cmd_monitor(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
+    gs_watch watch = {.agents = rq.agents, .capture_steps = rq.capture_steps,
+                      .capture_duration_s = rq.capture_duration_s,
+                      .capture_output = rq.capture_output,
+                      .cooldown_ms = (int64_t)(rq.cooldown_s * 1000),
+                      .last_capture_ms = INT64_MIN};
+    char why[512], token[GS_WEBHOOK_TOKEN_MAX];
+    if (rq.trigger && gs_trigger_parse(rq.trigger, &watch.trigger, why, sizeof why) != 0) {
+        if (log_fd >= 0)
+            close(log_fd);
+        return gs_cli_usage("monitor", "%s", why);
+    }
+    watch.has_trigger = rq.trigger != NULL;
+    gs_http_trigger webhook = {token, gs_watch_webhook, &watch};
+    if (rq.token_file && gs_webhook_read_token(rq.token_file, token, sizeof token, &err) != 0) {
+        if (log_fd >= 0)
+            close(log_fd);
+        return fail(&err);
+    }
+    gs_watch *w = gs_watch_active(&watch, rq.token_file != NULL) ? &watch : NULL;
     gs_feed *feed = NULL;
     gs_http *http = NULL;
     gs_feed_opts fo = {log_fd, rq.replay != NULL};
-    if (gs_feed_create(&fo, &feed, &err) || (rq.serve && gs_http_start(rq.serve, feed, &http, &err))) {
+    if (gs_feed_create(&fo, &feed, &err) ||
+        (rq.serve &&
+         gs_http_start(rq.serve, feed, rq.token_file ? &webhook : NULL, &http, &err))) {
         rc = fail(&err);
     } else {
         if (http) {
@@ -325,9 +398,10 @@ int cmd_monitor(int argc, char **argv)
                     a, v6 ? "]" : "", gs_http_port(http));
         }
         printer p = {rq.format, isatty(STDOUT_FILENO) == 1, false, 0};
-        rc = rq.replay ? run_replay(&rq, feed, &p) : run_live(&rq, feed, &p);
+        rc = rq.replay ? run_replay(&rq, feed, &p, w) : run_live(&rq, feed, &p, w);
     }
     gs_http_stop(http);
+    gs_watch_finish(&watch);
     gs_feed_destroy(feed);
     if (log_fd >= 0 && close(log_fd) != 0 && rc == GS_EXIT_OK) {
         gs_say("monitor: cannot write the log %s: %s", rq.log,

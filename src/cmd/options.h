@@ -21,7 +21,7 @@
 #define GS_CLI_RUN (-1)
 
 /* The most options of each kind one command may have. */
-enum { GS_CLI_MAX_FLAGS = 8, GS_CLI_MAX_COUNTS = 4, GS_CLI_MAX_NUMBERS = 4, GS_CLI_MAX_TEXTS = 6,
+enum { GS_CLI_MAX_FLAGS = 8, GS_CLI_MAX_COUNTS = 4, GS_CLI_MAX_NUMBERS = 4, GS_CLI_MAX_TEXTS = 8,
        GS_CLI_MAX_CHOICES = 4 };
 
 /* Each option below writes through `value` when it is given and leaves it alone otherwise, so

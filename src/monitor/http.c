@@ -8,6 +8,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -15,6 +16,7 @@
 #include "common/dynlib.h"
 #include "common/util.h"
 #include "monitor/prometheus.h"
+#include "monitor/webhook.h"
 
 /* The libmicrohttpd functions the server calls, loaded when it starts (common/dynlib.h); the
  * types come from microhttpd.h, so a pointer cannot disagree with the function it holds. */
@@ -27,6 +29,7 @@ typedef struct mhd_api {
     __typeof__(MHD_add_response_header) *add_response_header;
     __typeof__(MHD_queue_response) *queue_response;
     __typeof__(MHD_destroy_response) *destroy_response;
+    __typeof__(MHD_lookup_connection_value) *lookup_connection_value;
 } mhd_api;
 
 #define SYM(name) {"MHD_" #name, offsetof(mhd_api, name)}
@@ -34,7 +37,7 @@ static const gs_dynsym mhd_syms[] = {
     SYM(start_daemon),        SYM(stop_daemon),         SYM(get_daemon_info),
     SYM(get_connection_info),
     SYM(create_response_from_buffer), SYM(add_response_header), SYM(queue_response),
-    SYM(destroy_response),
+    SYM(destroy_response), SYM(lookup_connection_value),
 };
 #undef SYM
 
@@ -50,7 +53,17 @@ struct gs_http {
     unsigned port;
     char addr[INET6_ADDRSTRLEN];
     gs_admit admit;
+    bool has_trigger;
+    gs_http_trigger trigger;
+    char token[GS_WEBHOOK_TOKEN_MAX];
 };
+
+/* A webhook's body, read as it arrives. */
+typedef struct upload {
+    size_t len;
+    bool too_big;
+    char data[GS_WEBHOOK_MAX_BODY];
+} upload;
 
 static enum MHD_Result reply(const mhd_api *m, struct MHD_Connection *c, unsigned status,
                              const char *body, const char *allow)
@@ -67,21 +80,72 @@ static enum MHD_Result reply(const mhd_api *m, struct MHD_Connection *c, unsigne
     return rc;
 }
 
-/* Answers on the first call, before any request body is read: nothing here takes a body, and
- * answering early lets MHD close the connection instead of reading what a client uploads. */
+/* POST /trigger. Every check that needs no body is made on the first call, before a byte of it
+ * is read: a refused request uploads nothing. */
+static enum MHD_Result handle_trigger(gs_http *h, struct MHD_Connection *c, const char *method,
+                                      const char *data, size_t *size, void **con_cls)
+{
+    const mhd_api *m = &h->mhd;
+    upload *u = *con_cls;
+    if (!u) {
+        if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
+            return reply(m, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: use POST\n",
+                         "POST");
+        const union MHD_ConnectionInfo *peer =
+            m->get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        if (!gs_webhook_loopback(peer ? peer->client_addr : NULL))
+            return reply(m, c, MHD_HTTP_FORBIDDEN, "forbidden: /trigger is for this machine\n",
+                         NULL);
+        const char *auth = m->lookup_connection_value(c, MHD_HEADER_KIND,
+                                                      MHD_HTTP_HEADER_AUTHORIZATION);
+        if (!gs_webhook_authorized(auth, h->token))
+            return reply(m, c, MHD_HTTP_UNAUTHORIZED, "unauthorized: a bearer token is needed\n",
+                         NULL);
+        const char *length = m->lookup_connection_value(c, MHD_HEADER_KIND,
+                                                        MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (length && strtoull(length, NULL, 10) > GS_WEBHOOK_MAX_BODY)
+            return reply(m, c, MHD_HTTP_CONTENT_TOO_LARGE, "too large\n", NULL);
+        if (!(u = calloc(1, sizeof *u)))
+            return MHD_NO;
+        *con_cls = u;
+        return MHD_YES;
+    }
+    if (*size) {
+        size_t room = sizeof u->data - u->len, n = *size < room ? *size : room;
+        memcpy(u->data + u->len, data, n);
+        u->len += n;
+        u->too_big |= n < *size;
+        *size = 0;
+        return MHD_YES;
+    }
+    if (u->too_big)
+        return reply(m, c, MHD_HTTP_CONTENT_TOO_LARGE, "too large\n", NULL);
+    int state = gs_webhook_alert_state(u->data, u->len);
+    if (state < 0)
+        return reply(m, c, MHD_HTTP_BAD_REQUEST,
+                     "bad request: not an Alertmanager notification (no \"status\")\n", NULL);
+    if (state == 0)
+        return reply(m, c, MHD_HTTP_OK, "resolved: nothing to do\n", NULL);
+    const char *message = "";
+    int status = h->trigger.fire(h->trigger.ctx, &message);
+    return reply(m, c, (unsigned)status, message, NULL);
+}
+
+/* Answers on the first call, before any request body is read: nothing here but /trigger takes a
+ * body, and answering early lets MHD close the connection instead of reading what a client
+ * uploads. */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
-                              const char *method, const char *version, const char *upload,
-                              size_t *upload_size, void **con_cls)
+                              const char *method, const char *version, const char *data,
+                              size_t *size, void **con_cls)
 {
     gs_http *h = cls;
     (void)version;
-    (void)upload;
-    (void)upload_size;
-    (void)con_cls;
     const mhd_api *m = &h->mhd;
     const union MHD_ConnectionInfo *info =
         m->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     gs_admit_headers_done(&h->admit, info ? info->socket_context : NULL);
+    if (h->has_trigger && strcmp(url, "/trigger") == 0)
+        return handle_trigger(h, c, method, data, size, con_cls);
     if (strcmp(url, "/metrics") != 0)
         return reply(m, c, MHD_HTTP_NOT_FOUND, "not found: the metrics are at /metrics\n", NULL);
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
@@ -131,8 +195,9 @@ static void notify_connection(void *cls, struct MHD_Connection *c, void **socket
 static void request_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                               enum MHD_RequestTerminationCode code)
 {
-    (void)con_cls;
     (void)code;
+    free(*con_cls); /* a webhook's body */
+    *con_cls = NULL;
     gs_http *h = cls;
     const union MHD_ConnectionInfo *info =
         h->mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
@@ -180,7 +245,8 @@ static int parse_spec(const char *spec, struct sockaddr_storage *ss, gs_error *e
     return 0;
 }
 
-int gs_http_start(const char *spec, gs_feed *feed, gs_http **out, gs_error *err)
+int gs_http_start(const char *spec, gs_feed *feed, const gs_http_trigger *trigger, gs_http **out,
+                  gs_error *err)
 {
     *out = NULL;
     struct sockaddr_storage ss;
@@ -190,6 +256,11 @@ int gs_http_start(const char *spec, gs_feed *feed, gs_http **out, gs_error *err)
     if (!h)
         return gs_fail_oom(err);
     h->feed = feed;
+    if (trigger) {
+        h->has_trigger = true;
+        h->trigger = *trigger;
+        snprintf(h->token, sizeof h->token, "%s", trigger->token);
+    }
     if (gs_dynlib_load(&mhd_lib, &h->mhd, err) != 0) {
         free(h);
         return -1;

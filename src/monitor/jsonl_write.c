@@ -111,6 +111,10 @@ void gs_jsonl_line(FILE *out, const gs_snapshot *s, size_t i)
     gs_jsonl_put_metric(&w, "host_cpu_pct", h->have_cpu, h->cpu_pct);
     gs_jsonl_put_metric(&w, "host_mem_used_bytes", h->have_mem, (double)h->mem_used_bytes);
     gs_jsonl_put_metric(&w, "host_mem_total_bytes", h->have_mem, (double)h->mem_total_bytes);
+    if (s->steps.watched) {
+        gs_json_put_uint(&w, "agents", s->steps.agents);
+        gs_jsonl_put_metric(&w, "step_ns", s->steps.step_ns > 0, (double)s->steps.step_ns);
+    }
     gs_json_end(&w);
 }
 

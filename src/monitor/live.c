@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "monitor/agents.h"
 #include "probe/proc.h"
 
 #define NS_PER_S 1000000000LL
@@ -144,6 +145,8 @@ int gs_live_sample(gs_live *l, int64_t now_ms, gs_snapshot *out, gs_error *err)
     out->ts_ms = now_ms;
     gs_mon_strlcpy(out->hostname, sizeof out->hostname, l->o.hostname, strlen(l->o.hostname));
     gs_host_read(&l->host, &out->host);
+    if (l->o.agents)
+        gs_mon_agents_read(l->o.agents, &out->steps);
     unsigned flags = GS_NVML_WITH_PROCS;
     if (!l->pcie_read || now_ms - l->last_pcie_ms >= GS_LIVE_PCIE_PERIOD_NS / 1000000) {
         flags |= GS_NVML_WITH_PCIE;

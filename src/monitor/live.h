@@ -22,6 +22,7 @@ typedef struct gs_live_opts {
     const char *hostname;
     int64_t interval_ns;   /* > 0 */
     uint64_t count;        /* stop after this many samples; 0 = until stopped */
+    const char *agents;    /* a control folder whose agents' steps each sample reads, or NULL */
 } gs_live_opts;
 
 typedef struct gs_live gs_live;

@@ -30,7 +30,8 @@ typedef struct line_state {
     bool procs_null, procs_seen;
 } line_state;
 
-enum field_kind { F_TS, F_HOSTNAME, F_GPU, F_TEXT, F_UNAVAILABLE, F_PROCESSES, F_HOST };
+enum field_kind { F_TS, F_HOSTNAME, F_GPU, F_TEXT, F_UNAVAILABLE, F_PROCESSES, F_HOST, F_AGENTS,
+                  F_STEP };
 
 enum { HOST_CPU, HOST_USED, HOST_TOTAL };
 
@@ -52,6 +53,8 @@ static const struct field {
     {"host_cpu_pct", F_HOST, HOST_CPU, 0},
     {"host_mem_used_bytes", F_HOST, HOST_USED, 0},
     {"host_mem_total_bytes", F_HOST, HOST_TOTAL, 0},
+    {"agents", F_AGENTS, 0, 0},
+    {"step_ns", F_STEP, 0, 0},
 };
 
 /* The message for a value of the wrong kind: a line cut short says so. */
@@ -235,6 +238,18 @@ static int read_known_field(line_state *st, const struct field *f)
             *(f->offset == HOST_USED ? &out->host.mem_used_bytes : &out->host.mem_total_bytes) =
                 present && d > 0 ? (uint64_t)d : 0;
         }
+        return 0;
+    case F_AGENTS:
+        if (read_whole(st, f->key, UINT32_MAX, &v))
+            return -1;
+        out->steps.watched = true;
+        out->steps.agents = (uint32_t)v;
+        return 0;
+    case F_STEP:
+        if (read_number(st, f->key, true, &d, &present))
+            return -1;
+        out->steps.watched = true;
+        out->steps.step_ns = present && d > 0 && d < 9e18 ? (int64_t)d : 0;
         return 0;
     }
     return 0;
@@ -424,6 +439,7 @@ static int read_line(gs_replay *r, gs_error *err)
 static int merge(gs_replay *r, gs_snapshot *out, gs_error *err)
 {
     out->host = r->pending.host;
+    out->steps = r->pending.steps;
     if (r->pending.ngpus == 0)
         return 0;
     const gs_mon_gpu *g = &r->pending.gpus[0];

@@ -63,6 +63,7 @@ void gs_snapshot_clear(gs_snapshot *s)
     s->ts_ms = 0;
     s->hostname[0] = '\0';
     memset(&s->host, 0, sizeof s->host);
+    s->steps = (gs_mon_steps){0};
 }
 
 void gs_snapshot_free(gs_snapshot *s)
@@ -142,6 +143,7 @@ int gs_snapshot_copy(gs_snapshot *dst, const gs_snapshot *src)
     dst->ts_ms = src->ts_ms;
     memcpy(dst->hostname, src->hostname, sizeof dst->hostname);
     dst->host = src->host;
+    dst->steps = src->steps;
     for (size_t i = 0; i < src->ngpus; i++) {
         const gs_mon_gpu *g = &src->gpus[i];
         gs_mon_gpu *d = gs_snapshot_add_gpu(dst);

@@ -38,10 +38,19 @@ typedef struct gs_mon_gpu {
     size_t nprocs, procs_cap;
 } gs_mon_gpu;
 
+/* The training steps of the programs the monitor watches (`--agents DIR`: their on-demand
+ * agents' statuses, common/ondemand.h). */
+typedef struct gs_mon_steps {
+    bool watched;      /* a folder is watched (written to the log only then) */
+    uint32_t agents;   /* the processes whose agent is there */
+    int64_t step_ns;   /* the slowest of their latest complete steps; 0 = none known */
+} gs_mon_steps;
+
 typedef struct gs_snapshot {
     int64_t ts_ms; /* wall clock, ms since the epoch: the log's resolution */
     char hostname[GS_MON_HOST_MAX];
     gs_host_usage host;
+    gs_mon_steps steps;
     gs_mon_gpu *gpus; /* by NVML index */
     size_t ngpus, gpus_cap;
 } gs_snapshot;

@@ -1,0 +1,179 @@
+/* The monitor's capture triggers (src/monitor/trigger.h) and webhook checks (webhook.h):
+ * conditions parsed or refused with a reason; a condition fed samples fires exactly when it has
+ * held for its duration, against a fixed value or the median of the samples before; the
+ * webhook's peer, token and notification checks. */
+#include <arpa/inet.h>
+#include <math.h>
+#include <netinet/in.h>
+
+#include "check.h"
+#include "monitor/trigger.h"
+#include "monitor/webhook.h"
+#include "probe/nvml.h"
+
+static void parses(const char *text, double value, bool relative, int64_t for_ms)
+{
+    gs_trigger t;
+    char err[512] = "";
+    int rc = gs_trigger_parse(text, &t, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "'%s' refused: %s\n", text, err);
+    CHECK_INT(rc, 0);
+    CHECK(fabs(t.value - value) < 1e-9);
+    CHECK_INT(t.relative, relative);
+    CHECK_INT(t.for_ms, for_ms);
+}
+
+static void refused(const char *text, const char *why)
+{
+    gs_trigger t;
+    char err[512] = "";
+    CHECK_INT(gs_trigger_parse(text, &t, err, sizeof err), -1);
+    if (!strstr(err, why))
+        fprintf(stderr, "'%s': '%s', want '%s'\n", text, err, why);
+    CHECK(strstr(err, why) != NULL);
+    CHECK(strstr(err, "METRIC OP VALUE") != NULL); /* and says what is accepted */
+}
+
+static void test_parse(void)
+{
+    parses("step_time>1.2*baseline for 20s", 1.2, true, 20000);
+    parses("step_time > 250ms", 250, false, 0);
+    parses("step_time>=0.5s for 1m", 500, false, 60000);
+    parses("step_time<800us", 0.8, false, 0);
+    parses("gpu_util<30 for 2m", 30, false, 120000);
+    parses("gpu_util<=30% for 1500ms", 30, false, 1500);
+    parses("mem_used>=95%", 95, false, 0);
+    parses("mem_used>2*baseline for 1h", 2, true, 3600000);
+    refused("", "no metric");
+    refused("power>300", "no metric");
+    refused("step_time=100", "no comparison");
+    refused("step_time>", "no value");
+    refused("step_time>100kg", "no value");
+    refused("gpu_util>30ms", "no value");
+    refused("step_time>0*baseline", "above 0");
+    refused("step_time>100 for 20", "a duration");
+    refused("step_time>100 for 20s trailing", "unexpected text");
+    refused("step_time>100 until 20s", "unexpected text");
+}
+
+static gs_snapshot at(int64_t s, double step_ms)
+{
+    return (gs_snapshot){.ts_ms = 1717000000000 + s * 1000,
+                         .steps = {true, 1, (int64_t)(step_ms * 1e6)}};
+}
+
+/* Feeds step times, one a second from t=0; returns the second at which it first fired. */
+static int first_fire(gs_trigger *t, const double *ms, int n)
+{
+    for (int s = 0; s < n; s++) {
+        gs_snapshot snap = at(s, ms[s]);
+        gs_trigger_eval e;
+        CHECK_INT(gs_trigger_feed(t, &snap, &e), 0);
+        if (e.fired)
+            return s;
+    }
+    return -1;
+}
+
+static void test_fire(void)
+{
+    double ms[200];
+    for (int s = 0; s < 200; s++)
+        ms[s] = s < 60 ? 100 : 150;
+    gs_trigger t;
+    char err[512];
+    /* Relative: the baseline is 100 ms; 150 holds from t=60, for 20 s: fires at t=80. */
+    CHECK_INT(gs_trigger_parse("step_time>1.2*baseline for 20s", &t, err, sizeof err), 0);
+    CHECK_INT(first_fire(&t, ms, 200), 80);
+    gs_trigger_free(&t);
+    /* No baseline before 5 samples: a jump at t=2 does not fire. */
+    double early[10] = {100, 100, 300, 300, 300, 300, 300, 300, 300, 300};
+    CHECK_INT(gs_trigger_parse("step_time>1.2*baseline", &t, err, sizeof err), 0);
+    CHECK_INT(first_fire(&t, early, 10), -1);
+    gs_trigger_free(&t);
+    /* Absolute, no duration: the first sample above. */
+    CHECK_INT(gs_trigger_parse("step_time>120ms", &t, err, sizeof err), 0);
+    CHECK_INT(first_fire(&t, ms, 200), 60);
+    /* After a capture it must hold for its duration again. */
+    gs_trigger_free(&t);
+    CHECK_INT(gs_trigger_parse("step_time>120ms for 10s", &t, err, sizeof err), 0);
+    CHECK_INT(first_fire(&t, ms, 71), 70);
+    gs_trigger_rearm(&t);
+    gs_trigger_eval e;
+    gs_snapshot s71 = at(71, 150), s81 = at(81, 150), gap = at(82, 0), s83 = at(83, 150);
+    gs_trigger_feed(&t, &s71, &e);
+    CHECK(e.holds && !e.fired);
+    gs_trigger_feed(&t, &s81, &e);
+    CHECK(e.fired);
+    /* A sample without the metric breaks the run. */
+    gs_trigger_feed(&t, &gap, &e);
+    CHECK(!e.known && !e.fired);
+    gs_trigger_feed(&t, &s83, &e);
+    CHECK(e.holds && !e.fired);
+    gs_trigger_free(&t);
+
+    /* GPU metrics: the busiest GPU's utilization, the fullest one's memory. */
+    gs_mon_gpu gpus[2] = {0};
+    gpus[0].avail[GS_NVML_UTIL_GPU] = gpus[1].avail[GS_NVML_UTIL_GPU] = GS_NVML_OK;
+    gpus[0].value[GS_NVML_UTIL_GPU] = 20;
+    gpus[1].value[GS_NVML_UTIL_GPU] = 25;
+    gpus[1].avail[GS_NVML_MEM_USED] = gpus[1].avail[GS_NVML_MEM_TOTAL] = GS_NVML_OK;
+    gpus[1].value[GS_NVML_MEM_USED] = 96;
+    gpus[1].value[GS_NVML_MEM_TOTAL] = 100;
+    gs_snapshot g = {.ts_ms = 1, .gpus = gpus, .ngpus = 2};
+    CHECK_INT(gs_trigger_parse("gpu_util<30", &t, err, sizeof err), 0);
+    gs_trigger_feed(&t, &g, &e);
+    CHECK(e.fired && e.value == 25);
+    gs_trigger_free(&t);
+    CHECK_INT(gs_trigger_parse("mem_used>=95%", &t, err, sizeof err), 0);
+    gs_trigger_feed(&t, &g, &e);
+    CHECK(e.fired && fabs(e.value - 96) < 1e-9);
+    gs_trigger_free(&t);
+}
+
+static void test_webhook(void)
+{
+    struct sockaddr_in v4 = {.sin_family = AF_INET};
+    inet_pton(AF_INET, "127.0.0.1", &v4.sin_addr);
+    CHECK(gs_webhook_loopback((struct sockaddr *)&v4));
+    inet_pton(AF_INET, "127.9.8.7", &v4.sin_addr);
+    CHECK(gs_webhook_loopback((struct sockaddr *)&v4));
+    inet_pton(AF_INET, "10.0.0.1", &v4.sin_addr);
+    CHECK(!gs_webhook_loopback((struct sockaddr *)&v4));
+    struct sockaddr_in6 v6 = {.sin6_family = AF_INET6};
+    inet_pton(AF_INET6, "::1", &v6.sin6_addr);
+    CHECK(gs_webhook_loopback((struct sockaddr *)&v6));
+    inet_pton(AF_INET6, "::ffff:127.0.0.1", &v6.sin6_addr);
+    CHECK(gs_webhook_loopback((struct sockaddr *)&v6));
+    inet_pton(AF_INET6, "fe80::1", &v6.sin6_addr);
+    CHECK(!gs_webhook_loopback((struct sockaddr *)&v6));
+    CHECK(!gs_webhook_loopback(NULL));
+
+    CHECK(gs_webhook_authorized("Bearer s3cret", "s3cret"));
+    CHECK(!gs_webhook_authorized("Bearer s3cre", "s3cret"));
+    CHECK(!gs_webhook_authorized("Bearer s3cretX", "s3cret"));
+    CHECK(!gs_webhook_authorized("Basic s3cret", "s3cret"));
+    CHECK(!gs_webhook_authorized(NULL, "s3cret"));
+    CHECK(!gs_webhook_authorized("Bearer ", "s3cret"));
+
+    static const char firing[] =
+        "{\"version\":\"4\",\"groupKey\":\"{}:{}\",\"alerts\":[{\"status\":\"resolved\","
+        "\"labels\":{\"alertname\":\"SlowSteps\"}}],\"status\":\"firing\",\"receiver\":\"g\"}";
+    static const char resolved[] = "{\"receiver\":\"g\",\"status\":\"resolved\",\"alerts\":[]}";
+    CHECK_INT(gs_webhook_alert_state(firing, strlen(firing)), 1);
+    CHECK_INT(gs_webhook_alert_state(resolved, strlen(resolved)), 0);
+    CHECK_INT(gs_webhook_alert_state("{}", 2), -1);
+    CHECK_INT(gs_webhook_alert_state("[1,2]", 5), -1);
+    CHECK_INT(gs_webhook_alert_state("{\"status\":3}", 12), -1);
+    CHECK_INT(gs_webhook_alert_state("not json", 8), -1);
+    CHECK_INT(gs_webhook_alert_state("", 0), -1);
+}
+
+int main(void)
+{
+    test_parse();
+    test_fire();
+    test_webhook();
+    return check_done("test_monitor_trigger");
+}
