@@ -207,6 +207,16 @@ static void put_host(FILE *out, const gs_snapshot *s)
         put_host_metric(out, s, "gpuscope_host_memory_total_bytes", "Host memory (MemTotal).",
                         (double)h->mem_total_bytes);
     }
+    /* What an alert on a job's pace reads (and starts a capture with, through /trigger). */
+    if (s->steps.watched) {
+        put_host_metric(out, s, "gpuscope_agents",
+                        "Processes run with gpuscope run --on-demand in the watched folder.",
+                        (double)s->steps.agents);
+        if (s->steps.step_ns > 0)
+            put_host_metric(out, s, "gpuscope_step_seconds",
+                            "The slowest watched process's latest training step.",
+                            (double)s->steps.step_ns / 1e9);
+    }
 }
 
 static void put_health(FILE *out, const gs_prom_health *h)

@@ -145,6 +145,37 @@ first=${ranges%%;*}
 check "the same 3 steps on every rank" "$ranges" "$first;$first;$first;$first;"
 check "3 steps each" "${first%% *}" 3
 
+# --- refusals, each with its exit status ---
+refuse() { # NAME STATUS PATTERN ARGS...
+    local name=$1 want=$2 pattern=$3
+    shift 3
+    "$exe" capture "$@" >"$tmp/refuse.out" 2>&1
+    check "$name: exit status" "$?" "$want"
+    grep -q -- "$pattern" "$tmp/refuse.out" || fail "$name: '$(cat "$tmp/refuse.out")' lacks '$pattern'"
+}
+refuse "no window size" 2 "give the window as --steps N or as --duration S" $$
+refuse "both sizes" 2 "give the window as" $$ --steps 2 --duration 1
+refuse "no target" 2 "name a process (PID) or a job's folder" --steps 2
+refuse "a PID and a job" 2 "name a process (PID) or a job's folder" $$ --job "$tmp/job" --steps 2
+refuse "not a pid" 2 "'12x' is not a process id" 12x --steps 2
+refuse "no such process" 2 "no process 4194301" 4194301 --steps 2
+refuse "not on demand" 2 "was not started by \`gpuscope run --on-demand\`" $$ --steps 2
+refuse "no such folder" 2 "No such file" --job "$tmp/nope" --steps 2
+mkdir -m 700 "$tmp/empty"
+refuse "no agent" 3 "no agent in" --job "$tmp/empty" --steps 2
+mkdir "$tmp/open" && chmod 777 "$tmp/open"
+refuse "a folder others can write in" 4 "can be written by others" --job "$tmp/open" --steps 2
+"$exe" run -q --on-demand -o "$tmp/x.gst" -- true 2>"$tmp/refuse.out"
+check "run --on-demand -o without %w: exit 2" "$?" 2
+grep -q "names a folder or a pattern with %w" "$tmp/refuse.out" || fail "run -o without %w: $(cat "$tmp/refuse.out")"
+"$exe" run -q --on-demand --steps 1,1,1 -- true 2>/dev/null
+check "run --on-demand --steps: exit 2" "$?" 2
+"$exe" run -q --job "$tmp/job" -- true 2>/dev/null
+check "run --job without --on-demand: exit 2" "$?" 2
+chmod 777 "$tmp/open"
+"$exe" run -q --on-demand --job "$tmp/open" -o "$tmp/" -- true 2>"$tmp/refuse.out"
+check "run --job on a folder others can write in: exit 2" "$?" 2
+
 # --- another user may not capture ---
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
     pid=$(head -n 1 "$tmp/job.pids")

@@ -12,7 +12,7 @@ Two ranks of tests/run/nvtx_target's training loop run dormant under `gpuscope r
      token, 400 for a body that is no notification, 413 for one too large, 200 for a resolved
      notification, 202 for a firing one, whose capture writes a window, then 429 in the
      cooldown; a token file others can read is refused (exit 2); a request from a non-loopback
-     address of this machine is 403 (when it has one).
+     address of this machine is 403 (when it has one); /metrics has the step time.
 
 usage: trigger_test.py GPUSCOPE
 """
@@ -57,7 +57,7 @@ def request(port, method, path="/trigger", body=None, headers=None, host="127.0.
     c = http.client.HTTPConnection(host, port, timeout=10)
     c.request(method, path, body=body, headers=headers or {})
     r = c.getresponse()
-    r.read()
+    request.body = r.read().decode(errors="replace")
     c.close()
     return r.status
 
@@ -145,6 +145,9 @@ def main():
         check("firing: 202", request(port, "POST", body=firing, headers=auth) == 202)
         check("again in the cooldown: 429", request(port, "POST", body=firing, headers=auth) == 429)
         check("metrics still served", request(port, "GET", "/metrics") == 200)
+        check("the watched step time is a metric",
+              "gpuscope_step_seconds{Hostname=\"node-7\"} 0.1\n" in request.body and
+              "gpuscope_agents{Hostname=\"node-7\"} 2\n" in request.body, request.body[-600:])
         others = [a for a in socket.gethostbyname_ex(socket.gethostname())[2]
                   if not a.startswith("127.")]
         if others:
