@@ -29,7 +29,7 @@
 
 #define WRITER_BUFFER (1u << 20)
 #define DEFAULT_FLUSH_MS 200
-#define MAX_HOOKS 4
+#define MAX_HOOKS 6 /* NVTX's drain, CUPTI's drain and switch, and room */
 #define MAX_PENDING_NOTES 64
 #define NOTE_TEXT 1400 /* CUPTI's "not found" note lists every place it looked */
 /* How long exit and signal paths wait for the writer: a hung GPU must not hang the target. */
@@ -37,6 +37,12 @@
 /* ON: a file is open and records go into it. DORMANT: started on demand with no window under
  * way: hooks and the writer run, nothing is recorded. */
 enum state { NOT_STARTED, ON, DORMANT, DISABLED };
+
+/* What the two halves (NVTX, CUPTI) give the core: a drain each period, a switch each window. */
+typedef struct hook {
+    gsa_drain_fn drain;
+    gsa_switch_fn turn;
+} hook;
 
 typedef struct pending_note {
     int64_t ts;
@@ -54,8 +60,6 @@ static struct {
     bool on_demand;        /* started dormant: files are opened per window (ondemand_agent.c) */
     _Atomic bool window_closing; /* the drain round that ends a window */
     gs_od_kinds kinds;     /* the run's collection (GPUSCOPE_KINDS) */
-    gsa_switch_fn switches[MAX_HOOKS];
-    int nswitches;
     char host[256];
     unsigned parts;
     int flush_ms;
@@ -75,7 +79,7 @@ static struct {
     _Atomic bool stop;
     _Atomic bool flush_request; /* a signal asks for a forced flush */
     _Atomic unsigned long rounds;
-    gsa_drain_fn hooks[MAX_HOOKS];
+    hook hooks[MAX_HOOKS]; /* each sets one of its two */
     int nhooks;
     /* Never reset: NVTX domains and registered strings take ids before the agent starts (and
      * keep them in a forked child), so ids stay unique across every file of the process. */
@@ -128,15 +132,20 @@ gs_od_kinds gsa_run_kinds(void)
     return g.kinds;
 }
 
-void gsa_register_switch(gsa_switch_fn fn)
+static void register_hook(hook h)
 {
     pthread_mutex_lock(&g.lock);
     bool known = false;
-    for (int i = 0; i < g.nswitches; i++)
-        known |= g.switches[i] == fn;
-    if (!known && g.nswitches < MAX_HOOKS)
-        g.switches[g.nswitches++] = fn;
+    for (int i = 0; i < g.nhooks; i++)
+        known |= g.hooks[i].drain == h.drain && g.hooks[i].turn == h.turn;
+    if (!known && g.nhooks < MAX_HOOKS)
+        g.hooks[g.nhooks++] = h;
     pthread_mutex_unlock(&g.lock);
+}
+
+void gsa_register_switch(gsa_switch_fn fn)
+{
+    register_hook((hook){.turn = fn});
 }
 
 gst_strid gsa_new_strid(void)
@@ -146,13 +155,7 @@ gst_strid gsa_new_strid(void)
 
 void gsa_register_drain(gsa_drain_fn fn)
 {
-    pthread_mutex_lock(&g.lock);
-    bool known = false;
-    for (int i = 0; i < g.nhooks; i++)
-        known |= g.hooks[i] == fn;
-    if (!known && g.nhooks < MAX_HOOKS)
-        g.hooks[g.nhooks++] = fn;
-    pthread_mutex_unlock(&g.lock);
+    register_hook((hook){.drain = fn});
 }
 
 const char *gsa_file_path(void)
@@ -264,7 +267,8 @@ static void note_dropped_chunks(void)
 static void drain_round(bool final)
 {
     for (int i = 0; i < g.nhooks; i++)
-        g.hooks[i](final);
+        if (g.hooks[i].drain)
+            g.hooks[i].drain(final);
     write_notes();
     note_dropped_chunks();
     /* The last round (exit, or a signal whose default action may end the process now) ends the
@@ -422,8 +426,9 @@ int gsa_window_open(const char *dir, const char *pattern, long window, gs_od_kin
     if (atomic_load(&g.state) != DORMANT || !open_file(dir, pattern, window))
         return -1;
     begin_file();
-    for (int i = 0; i < g.nswitches; i++)
-        g.switches[i](true, kinds);
+    for (int i = 0; i < g.nhooks; i++)
+        if (g.hooks[i].turn)
+            g.hooks[i].turn(true, kinds);
     return 0;
 }
 
@@ -431,8 +436,9 @@ void gsa_window_close(void)
 {
     if (atomic_load(&g.state) != ON)
         return;
-    for (int i = 0; i < g.nswitches; i++)
-        g.switches[i](false, GS_OD_KINDS_DEFAULT);
+    for (int i = 0; i < g.nhooks; i++)
+        if (g.hooks[i].turn)
+            g.hooks[i].turn(false, GS_OD_KINDS_DEFAULT);
     atomic_store(&g.window_closing, true);
     drain_round(true);
     atomic_store(&g.window_closing, false);

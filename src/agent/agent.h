@@ -59,7 +59,7 @@ gs_od_kinds gsa_run_kinds(void);
 
 /* A switch a window turns: on (with the window's kinds) when its request is accepted, before it
  * opens, so that starting costs land outside it; off once it closed (flush what is pending,
- * then record nothing). Writer only; registered once (at most 4). */
+ * then record nothing). Writer only; registered once. */
 typedef void (*gsa_switch_fn)(bool on, gs_od_kinds kinds);
 void gsa_register_switch(gsa_switch_fn fn);
 
@@ -98,8 +98,8 @@ int64_t gsa_tid(void);
 gst_strid gsa_new_strid(void);
 
 /* A hook the writer calls each period and once more at exit, before writing the chunk.
- * `final` is true on the last call (exit, signal): flush everything, even partial data.
- * Registered once (at most 4 hooks); called on the writer thread, serialised. */
+ * `final` is true on the last call (exit, signal, a window's end): flush everything, even
+ * partial data. Registered once; called on the writer thread, serialised. */
 typedef void (*gsa_drain_fn)(bool final);
 void gsa_register_drain(gsa_drain_fn fn);
 
