@@ -235,14 +235,20 @@ static void note_count(const char *what, uint64_t n)
     gsa_note(GST_NOTE_NVTX, text, 0, 0);
 }
 
+/* Where a thread that has just seen recording stop may still write: one call's events (a pair,
+ * for gpuscope_range_at), each with its name, and the padding before a wrapped one. */
+#define STOPPING_WRITES (4 * (sizeof(gsa_ring_entry) + GSA_NAME_MAX + 8))
+
 /* After a window: what was open is not paired across windows (its name was a string of the
- * closed file), and the next file defines every registered string again. */
+ * closed file), the next file defines every registered string again, and the queues' pages go
+ * back to the system until the next window writes them. */
 static void forget_pairs(void)
 {
     for (gsa_ring *r = atomic_load(&rings); r; r = r->next) {
         thread_pairs *tp = r->consumer;
         for (size_t i = 0; tp && i < tp->n; i++)
             tp->stacks[i].n = 0;
+        gsa_ring_release(r, STOPPING_WRITES);
     }
     gs_hashtab_free(&w.pending);
     gsa_registry_new_file();

@@ -2,17 +2,21 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+/* Mapped, not malloc'd: whole pages, which gsa_ring_release can give back. */
 gsa_ring *gsa_ring_new(uint64_t cap, int64_t tid)
 {
     gsa_ring *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    r->data = malloc(cap);
-    if (!r->data) {
+    void *data = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data == MAP_FAILED) {
         free(r);
         return NULL;
     }
+    r->data = data;
     r->cap = cap;
     r->tid = tid;
     return r;
@@ -21,8 +25,25 @@ gsa_ring *gsa_ring_new(uint64_t cap, int64_t tid)
 void gsa_ring_free(gsa_ring *r)
 {
     if (r) {
-        free(r->data);
+        munmap(r->data, r->cap);
         free(r);
+    }
+}
+
+void gsa_ring_release(gsa_ring *r, uint64_t margin)
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+    /* Kept: [tail, head + margin), the unread events and where the producer may still write.
+     * Released: the rest of the ring, in whole pages, as stream positions that wrap once. */
+    uint64_t from = (head + margin + page - 1) / page * page;
+    uint64_t to = (tail + r->cap) / page * page;
+    while (from < to) {
+        uint64_t at = from & (r->cap - 1);
+        uint64_t len = to - from < r->cap - at ? to - from : r->cap - at;
+        madvise(r->data + at, len, MADV_DONTNEED);
+        from += len;
     }
 }
 

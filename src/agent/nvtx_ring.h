@@ -64,6 +64,12 @@ typedef struct gsa_ring_entry {
 gsa_ring *gsa_ring_new(uint64_t cap, int64_t tid);
 void gsa_ring_free(gsa_ring *r);
 
+/* Consumer only: gives the ring's pages back to the system, but for those of unread events and
+ * the `margin` bytes past the head where a producer that has just stopped recording may still
+ * write (at most a pair of events: the caller knows it stopped). A page given back reads as
+ * zeros and is mapped again when written. */
+void gsa_ring_release(gsa_ring *r, uint64_t margin);
+
 /* Producer: appends one event; false when it did not fit (counted in dropped). Inline: it is
  * most of the cost of an NVTX call. */
 static inline bool gsa_ring_put(gsa_ring *r, const gsa_nvtx_ev *ev)
