@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What an NVTX range costs a program traced by `gpuscope run`, against the same program with no
 # tool: builds bench/nvtx_cost.c (gcc, NVTX 3 headers; no GPU needed) and runs it, alternating,
-# RUNS times with NVTX_INJECTION64_PATH unset and RUNS times under
-# `gpuscope run -q -o SCRATCH/nvtx.gst --`, then prints a table of medians (min-max over the runs),
+# RUNS times with NVTX_INJECTION64_PATH unset, RUNS times under
+# `gpuscope run -q -o SCRATCH/nvtx.gst --` and RUNS times under `gpuscope run --on-demand` never
+# captured (the dormant agent), then prints tables of medians (min-max over the runs),
 # the difference and ratio, how many ranges each agent trace kept (gpuscope ops), and whether the
 # target holds: < 100 ns per pair (push+pop, start+end) on the recorded (paced) path.
 #
@@ -60,7 +61,8 @@ command -v python3 >/dev/null 2>&1 || die "python3 is needed for the table"
 mkdir -p "$scratch" || die "cannot create $scratch"
 exe=$scratch/nvtx_cost
 "$cc" -O2 -std=c11 -I"$inc" -o "$exe" "$root/bench/nvtx_cost.c" -ldl || die "build of bench/nvtx_cost.c failed"
-rm -f "$scratch"/none.*.out "$scratch"/agent.*.out "$scratch"/agent.*.ops.json "$scratch"/agent.*.size
+rm -f "$scratch"/none.*.out "$scratch"/agent.*.out "$scratch"/agent.*.ops.json "$scratch"/agent.*.size \
+    "$scratch"/dormant.*.out
 
 args=(-n "$pairs" -r "$rounds" -b "$burst" -B "$bursts" -p "$pause")
 echo "bench_nvtx: $runs runs each, alternating; ${args[*]}; gpuscope $gpuscope" >&2
@@ -92,6 +94,13 @@ for i in $(seq 1 "$runs"); do
         exit 1
     fi
     rm -f "$scratch/nvtx.gst"
+    echo "bench_nvtx: run $i/$runs: gpuscope run --on-demand (dormant)" >&2
+    if ! "$gpuscope" run -q --on-demand -o "$scratch/" -- "$exe" "${args[@]}" \
+            >"$scratch/dormant.$i.out" 2>&1; then
+        cat "$scratch/dormant.$i.out" >&2
+        echo "bench_nvtx.sh: gpuscope run --on-demand -- nvtx_cost failed" >&2
+        exit 1
+    fi
 done
 
 python3 - "$scratch" "$runs" <<'EOF'
@@ -137,6 +146,19 @@ for mode in ("paced", "tight"):
         ratio = f"{mb / ma:.0f}x" if ma > 0 else "-"
         print(f"| {label} {mode} | {ma:.1f} | {spread(a)} | {mb:.1f} | {spread(b)} | "
               f"{mb - ma:+.1f} | {ratio} | {'yes' if ok else 'NO'} |")
+
+dormant = [last_json(f"{scratch}/dormant.{i}.out") for i in range(1, runs + 1)]
+print()
+print("The dormant agent (`gpuscope run --on-demand`, never captured): it only counts steps")
+print()
+print("| measure | no tool | dormant | dormant spread | added ns |")
+print("|---|---|---|---|---|")
+for mode in ("paced", "tight"):
+    for key, label in (("push_pop_ns", "push+pop"), ("start_end_ns", "start+end")):
+        a = [r[mode][key] for r in none]
+        d = [r[mode][key] for r in dormant]
+        print(f"| {label} {mode} | {med(a):.1f} | {med(d):.1f} | {spread(d)} | "
+              f"{med(d) - med(a):+.1f} |")
 
 print()
 print("Ranges the agent's traces kept (gpuscope ops), per run:")

@@ -55,6 +55,29 @@ static void test_setup_without_memory(void)
     gs_trace_delete(finish());
 }
 
+/* --kinds light: kernels, copies, sets and runtime calls; no driver calls, synchronization,
+ * overhead or allocations. */
+static void test_light_kinds(void)
+{
+    gsa_cupti_api api = fake_api(13, 130001);
+    setenv(GS_ENV_KINDS, "light", 1);
+    begin("cuda,nvtx,memory", NULL);
+    CHECK(gsa_cupti_start(&api));
+    static const CUpti_ActivityKind on[] = {
+        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+        CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_RUNTIME,
+        CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT};
+    static const CUpti_ActivityKind off[] = {
+        CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+        CUPTI_ACTIVITY_KIND_OVERHEAD, CUPTI_ACTIVITY_KIND_MEMORY2};
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++)
+        CHECK(fake.enabled[on[i]]);
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        CHECK(!fake.enabled[off[i]]);
+    unsetenv(GS_ENV_KINDS);
+    gs_trace_delete(finish());
+}
+
 static void test_subscriber_conflict(void)
 {
     gsa_cupti_api api = fake_api(13, 130001);
@@ -168,6 +191,7 @@ static void test_callbacks(void)
 int main(void)
 {
     test_setup_without_memory();
+    test_light_kinds();
     test_subscriber_conflict();
     test_pool_exhaustion();
     test_callbacks();
