@@ -5,10 +5,12 @@
 #include "agent/capture.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/profiler_step.h"
 #include "common/step_schedule.h"
@@ -38,11 +40,12 @@ static struct {
     window *w;
     size_t n, cap;
     bool profiler_open;
-    uint64_t start_end_id; /* the start/end range that opened the window, 0 = none */
+    /* Read without the lock by every range end: only the one that matters takes it. */
+    _Atomic uint64_t start_end_id; /* the start/end range that opened the window, 0 = none */
     /* On demand: the steps seen, and the one window armed. */
     gsa_step_info steps;
     int64_t step_begin;          /* when the latest step began */
-    uint64_t step_range_id;      /* the start/end range of the latest step, 0 = none */
+    _Atomic uint64_t step_range_id; /* the start/end range of the latest step, 0 = none */
     bool armed, by_steps;
     int64_t arm_first, armed_at; /* the first step's number (-1: the next), not before armed_at */
     uint32_t arm_n;
@@ -196,9 +199,9 @@ void gsa_capture_reset(void)
     c.n = 0;
     c.steps_seen = 0;
     c.profiler_open = false;
-    c.start_end_id = 0;
+    atomic_store(&c.start_end_id, 0);
     c.steps = (gsa_step_info){-1, 0, 0};
-    c.step_range_id = 0;
+    atomic_store(&c.step_range_id, 0);
     c.armed = false;
     tls_depth = tls_capture_depth = tls_step_depth = 0;
 }
@@ -279,6 +282,18 @@ static void range_closed(int64_t ts)
     pthread_mutex_lock(&c.lock);
     close_window(ts);
     pthread_mutex_unlock(&c.lock);
+}
+
+/* The time of an event whose caller did not read the clock (GSA_TS_UNREAD): read only for the
+ * events that count (a step, a watched range), so that other NVTX calls of a dormant agent cost
+ * no clock read. */
+static int64_t when(int64_t ts)
+{
+    if (ts != GSA_TS_UNREAD)
+        return ts;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
 /* ---- on demand ---- */
@@ -421,6 +436,7 @@ void gsa_capture_push_watched(const char *name, size_t len, int64_t ts)
     if (c.mode == GSA_RANGE_ON_DEMAND) {
         if (!is_step_name(name, len))
             return;
+        ts = when(ts);
         pthread_mutex_lock(&c.lock);
         tls_step_number = step_number(name, len);
         od_step_began(tls_step_number, ts);
@@ -429,7 +445,7 @@ void gsa_capture_push_watched(const char *name, size_t len, int64_t ts)
         return;
     }
     bool closes;
-    if (range_opened(name, len, ts, &closes) && closes && !tls_capture_depth)
+    if (range_opened(name, len, when(ts), &closes) && closes && !tls_capture_depth)
         tls_capture_depth = tls_depth;
 }
 
@@ -437,13 +453,14 @@ void gsa_capture_pop_watched(int64_t ts)
 {
     if (tls_depth && tls_depth == tls_step_depth) {
         tls_step_depth = 0;
+        ts = when(ts);
         pthread_mutex_lock(&c.lock);
         od_step_ended(tls_step_number, ts, false);
         pthread_mutex_unlock(&c.lock);
     }
     if (tls_depth && tls_depth == tls_capture_depth) {
         tls_capture_depth = 0;
-        range_closed(ts);
+        range_closed(when(ts));
     }
     if (tls_depth)
         tls_depth--;
@@ -454,29 +471,33 @@ void gsa_capture_start_watched(const char *name, size_t len, uint64_t id, int64_
     if (c.mode == GSA_RANGE_ON_DEMAND) {
         if (!is_step_name(name, len))
             return;
+        ts = when(ts);
         pthread_mutex_lock(&c.lock);
         od_step_began(step_number(name, len), ts);
-        c.step_range_id = id;
+        atomic_store(&c.step_range_id, id);
         pthread_mutex_unlock(&c.lock);
         return;
     }
     bool closes;
-    if (range_opened(name, len, ts, &closes) && closes) {
+    if (range_opened(name, len, when(ts), &closes) && closes) {
         pthread_mutex_lock(&c.lock);
-        c.start_end_id = id;
+        atomic_store(&c.start_end_id, id);
         pthread_mutex_unlock(&c.lock);
     }
 }
 
 void gsa_capture_end_watched(uint64_t id, int64_t ts)
 {
+    if (!id || (id != atomic_load(&c.step_range_id) && id != atomic_load(&c.start_end_id)))
+        return; /* most range ends: no lock, no clock */
+    ts = when(ts);
     pthread_mutex_lock(&c.lock);
-    if (id && id == c.step_range_id) {
-        c.step_range_id = 0;
+    if (id == atomic_load(&c.step_range_id)) {
+        atomic_store(&c.step_range_id, 0);
         od_step_ended(c.steps.number, ts, false);
     }
-    if (id && id == c.start_end_id) {
-        c.start_end_id = 0;
+    if (id == atomic_load(&c.start_end_id)) {
+        atomic_store(&c.start_end_id, 0);
         close_window(ts);
     }
     pthread_mutex_unlock(&c.lock);

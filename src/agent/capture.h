@@ -38,7 +38,11 @@ gsa_range_mode gsa_capture_mode(void);
 /* Any thread, rare: cudaProfilerStart (start=true) or Stop at time ts. */
 void gsa_capture_profiler_api(bool start, int64_t ts);
 
-/* Whether the mode watches NVTX names (nvtx:NAME or steps); set by gsa_capture_init. */
+/* A time its caller did not read: the capture layer reads the clock itself where the event
+ * counts (a dormant agent's NVTX calls then cost no clock read). */
+#define GSA_TS_UNREAD INT64_MIN
+
+/* Whether the mode watches NVTX names (nvtx:NAME, steps, on demand); set by gsa_capture_init. */
 extern bool gsa_capture_watches_ranges;
 
 void gsa_capture_push_watched(const char *name, size_t len, int64_t ts);

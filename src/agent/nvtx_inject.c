@@ -59,11 +59,11 @@ static inline gsa_ring *thread_ring(void)
     return __builtin_expect(tls.ring != NULL && gsa_recording(), 1) ? tls.ring : ring_slow();
 }
 
-/* The clock, read only where something uses it: a record, or the capture layer watching names
- * (a dormant agent tracks steps). */
+/* The clock, read only for a record; without one the capture layer reads it where it needs it
+ * (a dormant agent, for its steps). */
 static inline int64_t event_time(const gsa_ring *r)
 {
-    return r || gsa_capture_watches_ranges ? gsa_now_ns() : 0;
+    return r ? gsa_now_ns() : GSA_TS_UNREAD;
 }
 
 static inline bool put(gsa_ring *r, const gsa_nvtx_ev *ev)
@@ -166,7 +166,7 @@ static nvtxRangeId_t start(uint32_t domain, const message *m)
     if (!r && !gsa_capture_watches_ranges)
         return 0;
     uint64_t id = atomic_fetch_add_explicit(&next_range_id, 1, memory_order_relaxed);
-    int64_t ts = gsa_now_ns();
+    int64_t ts = event_time(r);
     if (r)
         put(r, &(gsa_nvtx_ev){GSA_EV_START, domain, m->registered_id,
                               m->registered_id ? 0 : (uint16_t)m->len, ts, id, m->text});
@@ -179,7 +179,7 @@ static void end(nvtxRangeId_t id)
     gsa_ring *r = thread_ring();
     if (id == 0 || (!r && !gsa_capture_watches_ranges))
         return;
-    int64_t ts = gsa_now_ns();
+    int64_t ts = event_time(r);
     if (r)
         put(r, &(gsa_nvtx_ev){GSA_EV_END, 0, 0, 0, ts, id, NULL});
     gsa_capture_end(id, ts);
