@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "agent/agent_process.h"
+#include "agent/agent_notes.h"
 #include "agent/agent_strings.h"
 #include "agent/capture.h"
 #include "agent/ondemand_agent.h"
@@ -30,8 +31,6 @@
 #define WRITER_BUFFER (1u << 20)
 #define DEFAULT_FLUSH_MS 200
 #define MAX_HOOKS 6 /* NVTX's drain, CUPTI's drain and switch, and room */
-#define MAX_PENDING_NOTES 64
-#define NOTE_TEXT 1400 /* CUPTI's "not found" note lists every place it looked */
 /* How long exit and signal paths wait for the writer: a hung GPU must not hang the target. */
 #define SHUTDOWN_WAIT_NS 2000000000LL
 /* ON: a file is open and records go into it. DORMANT: started on demand with no window under
@@ -43,14 +42,6 @@ typedef struct hook {
     gsa_drain_fn drain;
     gsa_switch_fn turn;
 } hook;
-
-typedef struct pending_note {
-    int64_t ts;
-    uint64_t dropped;
-    int64_t overhead_ns;
-    uint32_t source;
-    char text[NOTE_TEXT];
-} pending_note;
 
 static struct {
     pthread_mutex_t lock; /* serialises start, drain rounds, shutdown */
@@ -85,12 +76,8 @@ static struct {
      * keep them in a forked child), so ids stay unique across every file of the process. */
     _Atomic gst_strid next_strid;
     gsa_strings strings;
-    pthread_mutex_t notes_lock;
-    pending_note notes[MAX_PENDING_NOTES];
-    int nnotes;
-    uint64_t notes_lost;
     struct sigaction old_term, old_int;
-} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .notes_lock = PTHREAD_MUTEX_INITIALIZER,
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER,
        .fd = -1, .next_strid = 1};
 
 static __thread int64_t tls_tid __attribute__((tls_model("initial-exec")));
@@ -178,19 +165,6 @@ static void wait_for_wake(int ms)
     atomic_store(&g.wake, 0);
 }
 
-void gsa_note(uint32_t source, const char *text, uint64_t records_dropped, int64_t overhead_ns)
-{
-    pthread_mutex_lock(&g.notes_lock);
-    if (g.nnotes < MAX_PENDING_NOTES) {
-        pending_note *n = &g.notes[g.nnotes++];
-        *n = (pending_note){gsa_now_ns(), records_dropped, overhead_ns, source, ""};
-        snprintf(n->text, sizeof n->text, "%s", text ? text : "");
-    } else {
-        g.notes_lost++;
-    }
-    pthread_mutex_unlock(&g.notes_lock);
-}
-
 /* ---- writer side: called with g.lock held ---- */
 
 static void disable_after_write_error(void)
@@ -227,28 +201,6 @@ bool gsa_captured(int64_t start, int64_t end)
     return gsa_capture_keeps(start, end);
 }
 
-static void write_notes(void)
-{
-    pthread_mutex_lock(&g.notes_lock);
-    pending_note notes[MAX_PENDING_NOTES];
-    int n = g.nnotes;
-    memcpy(notes, g.notes, (size_t)n * sizeof notes[0]);
-    g.nnotes = 0;
-    uint64_t lost = g.notes_lost;
-    g.notes_lost = 0;
-    pthread_mutex_unlock(&g.notes_lock);
-    for (int i = 0; i < n; i++) {
-        gst_note rec = {notes[i].ts, notes[i].dropped, notes[i].overhead_ns, notes[i].source,
-                        gsa_intern(notes[i].text, strlen(notes[i].text))};
-        gsa_write(GST_REC_NOTE, &rec);
-    }
-    if (lost) {
-        const char *text = "some of gpuscope's notes about this run were lost (too many at once)";
-        gst_note rec = {gsa_now_ns(), lost, 0, GST_NOTE_AGENT, gsa_intern(text, strlen(text))};
-        gsa_write(GST_REC_NOTE, &rec);
-    }
-}
-
 /* Chunks the writer dropped because the program took the file away (own_fd), said in a note
  * once the file is reachable again. */
 static void note_dropped_chunks(void)
@@ -269,7 +221,7 @@ static void drain_round(bool final)
     for (int i = 0; i < g.nhooks; i++)
         if (g.hooks[i].drain)
             g.hooks[i].drain(final);
-    write_notes();
+    gsa_notes_write();
     note_dropped_chunks();
     /* The last round (exit, or a signal whose default action may end the process now) ends the
      * file with its end marker: a file without one was cut short (gst_format.h). */
@@ -576,20 +528,19 @@ static void at_exit(void)
 static void before_fork(void)
 {
     pthread_mutex_lock(&g.lock);
-    pthread_mutex_lock(&g.notes_lock);
+    gsa_notes_fork(GSA_FORK_PREPARE);
 }
 
 static void after_fork_parent(void)
 {
-    pthread_mutex_unlock(&g.notes_lock);
+    gsa_notes_fork(GSA_FORK_PARENT);
     pthread_mutex_unlock(&g.lock);
 }
 
 static void after_fork_child(void)
 {
     pthread_mutex_init(&g.lock, NULL);
-    pthread_mutex_init(&g.notes_lock, NULL);
-    g.nnotes = 0;
+    gsa_notes_fork(GSA_FORK_CHILD);
     tls_tid = 0;
     if (atomic_load(&g.state) == NOT_STARTED)
         return;
