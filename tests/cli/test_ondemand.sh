@@ -90,9 +90,12 @@ check "capture --steps 3 exits 0" "$?" 0
 read -r n first last <<<"$(steps_of "$tmp"/d2/s-*.gst)"
 check "3 steps in the window" "$n" 3
 check "consecutive steps" "$((last - first))" 2
-# Windows repeat: a second capture of the same process, its own file and index.
-"$exe" capture "$pid" --steps 2 -o "$tmp/d2/s-%w.gst" >"$tmp/cap2b.out" 2>&1
+# Windows repeat: a second capture of the same process, its own file and index, and its report.
+"$exe" capture "$pid" --steps 2 -o "$tmp/d2/s-%w.gst" --report >"$tmp/cap2b.out" 2>&1
 check "a second capture exits 0" "$?" 0
+grep -q "^window 2: $tmp/d2/s-2.gst (1 process" "$tmp/cap2b.out" ||
+    fail "the second window's line: $(head -n 1 "$tmp/cap2b.out")"
+grep -q "^rank 0: 2 steps (ProfilerStep#N)" "$tmp/cap2b.out" || fail "--report prints no report"
 check "two windows, two files" "$(ls "$tmp"/d2/s-*.gst | wc -l)" 2
 kill "$l2" 2>/dev/null; wait "$l2" 2>/dev/null
 
