@@ -79,7 +79,7 @@ static void fail_request(uint64_t id, const char *why)
 }
 
 /* A request that names this process, newer than the last, from a trusted owner: armed. */
-static void accept(const gs_od_request *r, int64_t now)
+static void arm(const gs_od_request *r, int64_t now)
 {
     const char *pattern = r->output[0] ? r->output : getenv(GS_ENV_OUTPUT);
     gs_od_kinds kinds = r->kinds != GS_OD_KINDS_DEFAULT ? r->kinds : gsa_run_kinds();
@@ -131,7 +131,7 @@ static void read_request(int64_t now)
         fail_request(r.id, why);
         return;
     }
-    accept(&r, now);
+    arm(&r, now);
 }
 
 /* The window is over (closed, past its deadline, or the program ends): its file is written. */

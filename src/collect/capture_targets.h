@@ -30,8 +30,8 @@ typedef struct gs_capture_targets {
  * may read its environment, and capture it), one not started by `gpuscope run --on-demand`. */
 int gs_capture_folder_of(long pid, const char *proc_root, char *out, size_t cap, gs_error *err);
 
-/* Whether a control folder may be used: a folder (no link) of this user's or root's that no
- * one else can write in, since agents obey the requests put there. */
+/* Whether a control folder may be used: a folder (no link) of this user's or root's (any
+ * user's, for root) that no one else can write in, since agents obey the requests put there. */
 int gs_capture_check_folder(const char *folder, gs_error *err);
 
 /* The agents of `folder`: with root_pid > 0 only that process and its descendants (found in

@@ -267,7 +267,9 @@ int gs_od_write_file(const char *dir, const char *name, const char *text, size_t
         errno = ENAMETOOLONG;
         return -1;
     }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    /* Readable by all: the folder is private already, and root's requests must be readable by
+     * the user's agent. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
     ssize_t w = write(fd, text, len);

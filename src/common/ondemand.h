@@ -115,7 +115,8 @@ bool gs_od_request_targets(const gs_od_request *r, const char *host, long pid);
 int gs_od_status_name(const char *host, long pid, char *out, size_t cap);
 
 /* Writes `len` bytes to dir/name whole: into a hidden temporary file beside it, then rename(), so
- * a reader sees the old text or the new, never a part. 0, or -1 with errno set. */
+ * a reader sees the old text or the new, never a part. The file is readable by all (the folder is
+ * what is private). 0, or -1 with errno set. */
 int gs_od_write_file(const char *dir, const char *name, const char *text, size_t len);
 
 /* Reads dir/name (at most cap-1 bytes, NUL-terminated) with its stat, without following a

@@ -193,6 +193,17 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
     rc=$?
     [ "$rc" -ne 0 ] || fail "a capture by another user exits 0"
     grep -qi "another user\|owner" "$tmp/cap5.out" || fail "refusal says nothing of the owner: $(cat "$tmp/cap5.out")"
+    # Root may capture anyone's process: the window's folder is given to its user.
+    chmod 711 "$tmp"
+    mkdir -m 777 "$tmp/nobody"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$exe" run -q --on-demand \
+        -o "$tmp/nobody/" -- "$target" train 300 20 0 "$tmp/nobody/pids" &
+    launchers+=($!)
+    wait_for 1 "$tmp/nobody/.gpuscope-run-*/*.agent" >/dev/null
+    "$exe" capture "$(head -n 1 "$tmp/nobody/pids")" --steps 2 -o "$tmp/nobody/root-%w.gst" \
+        >"$tmp/cap6.out" 2>&1
+    check "root captures another user's process" "$?" 0
+    check "root's window has its steps" "$(steps_of "$tmp"/nobody/root-*.gst | cut -d' ' -f1)" 2
 else
     echo "skipped: a capture by another user needs root and setpriv"
 fi
