@@ -357,7 +357,7 @@ static void check_machine(session *s)
 static void start_sampler(session *s, pid_t pid, int64_t from, int64_t until)
 {
     char path[PATH_MAX];
-    if (join_path(path, sizeof path, s->run_dir, "sampler.gst"))
+    if (join_path(path, sizeof path, s->run_dir, GS_RUN_SAMPLER_FILE))
         s->sampler_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     gs_sampler_opts o = {s->sampler_fd, s->nvml, "/proc", pid, s->rq->sample_rate_hz, from,
                          until};

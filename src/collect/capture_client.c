@@ -1,6 +1,7 @@
 #include "collect/capture_client.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/sampler.h"
 #include "common/out_pattern.h"
+#include "probe/nvml_guard.h"
 
 /* The agents' period, at which they read requests (GPUSCOPE_FLUSH_MS's default). */
 #define POLL_NS 200000000LL
@@ -16,6 +19,9 @@
 #define MAX_MARGIN 1000
 /* How long past its deadline an agent may take to write its window out. */
 #define WRITE_GRACE_NS 5000000000LL
+/* The window's samples: `gpuscope run`'s default rate, and how long NVML may take to open. */
+#define SAMPLE_RATE_HZ 10
+#define NVML_OPEN_WAIT_NS 5000000000LL
 
 static int64_t now_ns(void)
 {
@@ -157,6 +163,47 @@ static int wait_for(gs_capture_result *r, int64_t deadline, gs_error *err)
     }
 }
 
+/* The window's GPU and CPU samples, as `gpuscope run` takes them (NVML when it opens in time,
+ * the process tree's CPU), into the window's folder, from the request to the last file: merged
+ * into every output. A capture of one process only: a job's ranks may run on other hosts. */
+typedef struct window_sampler {
+    gs_nvml *nvml;
+    gs_sampler *smp;
+    int fd;
+} window_sampler;
+
+static void sampler_start(window_sampler *ws, const char *dir, long pid, int64_t from,
+                          int64_t until)
+{
+    *ws = (window_sampler){.fd = -1};
+    char path[PATH_MAX];
+    gs_error err;
+    if (snprintf(path, sizeof path, "%s/" GS_RUN_SAMPLER_FILE, dir) >= (int)sizeof path ||
+        (ws->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
+        return;
+    if (gs_nvml_open_guarded(NULL, NVML_OPEN_WAIT_NS, NULL, &ws->nvml, &err) != 0)
+        ws->nvml = NULL; /* CPU samples only */
+    gs_sampler_opts so = {ws->fd, ws->nvml, "/proc", pid, SAMPLE_RATE_HZ, from, until};
+    if (gs_sampler_create(&so, &ws->smp, &err) != 0 || gs_sampler_start(ws->smp, &err) != 0) {
+        gs_sampler_destroy(ws->smp);
+        ws->smp = NULL;
+    }
+}
+
+static void sampler_stop(window_sampler *ws)
+{
+    int rc = 0;
+    if (ws->smp) {
+        gs_error err;
+        rc = gs_sampler_stop(ws->smp, GS_SAMPLER_STOP_WAIT_NS, &err);
+        gs_sampler_destroy(ws->smp);
+    }
+    if (ws->fd >= 0)
+        close(ws->fd);
+    if (rc != GS_SAMPLER_ABANDONED) /* else its thread may still be inside NVML */
+        gs_nvml_close(ws->nvml);
+}
+
 /* Processes that ended while recording leave their status for us: it is stale now. */
 static void remove_ended(const gs_capture_targets *t)
 {
@@ -222,7 +269,13 @@ int gs_capture_run(const gs_capture_opts *o, gs_capture_result *r, gs_error *err
         return gs_fail(err, GS_EXIT_ENV, "cannot write the request in %s: %s", folder,
                        strerror(e));
     }
-    if (wait_for(r, q.deadline_ns, err) != 0)
+    window_sampler ws = {.fd = -1};
+    if (!o->job_dir) /* a window of time has its bounds; one of steps, from now on */
+        sampler_start(&ws, q.dir, o->pid, q.from_ns ? q.from_ns : now,
+                      q.from_ns ? q.from_ns + q.duration_ns : 0);
+    int waited = wait_for(r, q.deadline_ns, err);
+    sampler_stop(&ws);
+    if (waited != 0)
         return -1;
     remove_ended(&r->targets);
     const char *fallback = q.output[0] ? q.output : "gpuscope-capture-%p.gst";

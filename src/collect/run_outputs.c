@@ -14,7 +14,6 @@
 #include "common/log.h"
 #include "common/out_pattern.h"
 
-#define SAMPLER_FILE "sampler.gst"
 
 typedef struct process_file {
     long pid;
@@ -63,7 +62,7 @@ static int list_processes(const char *run_dir, const char *pattern, process_file
     for (struct dirent *e; rc == 0 && (e = readdir(d));) {
         char *end;
         long pid = strtol(e->d_name, &end, 10);
-        if (strcmp(e->d_name, SAMPLER_FILE) == 0)
+        if (strcmp(e->d_name, GS_RUN_SAMPLER_FILE) == 0)
             *has_sampler = true;
         if (end == e->d_name || strcmp(end, ".gst") != 0)
             continue;
@@ -102,7 +101,7 @@ static int merge_group(const char *run_dir, const char *target, const process_fi
     } else {
         size_t k = 0;
         if (has_sampler)
-            snprintf(paths[k++], PATH_MAX, "%s/%s", run_dir, SAMPLER_FILE);
+            snprintf(paths[k++], PATH_MAX, "%s/%s", run_dir, GS_RUN_SAMPLER_FILE);
         for (size_t i = 0; i < nfiles; i++)
             snprintf(paths[k++], PATH_MAX, "%s/%ld.gst", run_dir, files[i].pid);
         for (size_t i = 0; i < ninputs; i++)

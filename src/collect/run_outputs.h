@@ -11,6 +11,9 @@
 #include "collect/gst_merge.h"
 #include "common/error.h"
 
+/* The launcher's samples in a run folder, merged into every output. */
+#define GS_RUN_SAMPLER_FILE "sampler.gst"
+
 typedef struct gs_run_output {
     char *path;
     size_t nprocesses; /* per-process files merged into it */

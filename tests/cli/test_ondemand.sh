@@ -73,6 +73,8 @@ pid=$(head -n 1 "$tmp/d1.pids")
 check "capture --duration 1 exits 0" "$?" 0
 files=$(find "$tmp/d1" -maxdepth 1 -name '*.gst')
 check "exactly one file for the window" "$(echo "$files" | grep -c .)" 1
+"$exe" report "$files" | grep -q "^events: .*counter samples" ||
+    fail "the window of one process has no samples of its CPU (as gpuscope run takes them)"
 span=$(span_ms "$files")
 [ "${span:-0}" -ge 900 ] && [ "${span:-0}" -le 1100 ] || fail "the window spans ${span} ms, want about 1000"
 wait "$l1"
