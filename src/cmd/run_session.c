@@ -18,7 +18,7 @@
 #include "collect/child.h"
 #include "collect/run_notes.h"
 #include "collect/run_outputs.h"
-#include "collect/sampler.h"
+#include "collect/run_sampler.h"
 #include "common/error.h"
 #include "common/gst_format.h"
 #include "common/log.h"
@@ -43,9 +43,7 @@ typedef struct session {
     char control[PATH_MAX]; /* on demand: --job DIR, else the run folder */
     bool have_driver;
     gs_nvml *nvml;
-    gs_sampler *smp;
-    int sampler_fd;
-    uint64_t samples;
+    gs_run_sampler sampling;
 } session;
 
 /* An error line: printed even with --quiet. Returns `code`. */
@@ -356,38 +354,23 @@ static void check_machine(session *s)
 
 static void start_sampler(session *s, pid_t pid, int64_t from, int64_t until)
 {
-    char path[PATH_MAX];
-    if (join_path(path, sizeof path, s->run_dir, GS_RUN_SAMPLER_FILE))
-        s->sampler_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    gs_sampler_opts o = {s->sampler_fd, s->nvml, "/proc", pid, s->rq->sample_rate_hz, from,
-                         until};
     gs_error err;
-    if (s->sampler_fd < 0 || gs_sampler_create(&o, &s->smp, &err) != 0 ||
-        gs_sampler_start(s->smp, &err) != 0) {
-        say(s, "the sampler did not start: %s",
-            s->sampler_fd < 0 ? strerror(errno) : err.msg);
-        gs_sampler_destroy(s->smp);
-        s->smp = NULL;
-    }
+    gs_nvml *nvml = s->nvml;
+    s->nvml = NULL; /* the sampler's now */
+    if (gs_run_sampler_start(&s->sampling, s->run_dir, nvml, pid, s->rq->sample_rate_hz, from,
+                             until, &err) != 0)
+        say(s, "the sampler did not start: %s", err.msg);
 }
 
+/* A sampler stuck in NVML is abandoned with a note in its file (the summary says it): the
+ * program's status and the trace do not wait for a call that may never return. */
 static void stop_sampler(session *s)
 {
-    /* A sampler stuck in NVML is abandoned with a note in its file (the summary says it): the
-     * program's status and the trace do not wait for a call that may never return. */
-    int rc = 0;
-    if (s->smp) {
-        gs_error err;
-        rc = gs_sampler_stop(s->smp, GS_SAMPLER_STOP_WAIT_NS, &err);
-        if (rc < 0)
-            say(s, "sampler: %s", err.msg);
-        s->samples = gs_sampler_samples(s->smp);
-        gs_sampler_destroy(s->smp);
-    }
-    if (s->sampler_fd >= 0)
-        close(s->sampler_fd);
-    if (rc != GS_SAMPLER_ABANDONED) /* else its thread may still be inside NVML */
-        gs_nvml_close(s->nvml);
+    gs_error err;
+    if (gs_run_sampler_stop(&s->sampling, &err) != 0)
+        say(s, "sampler: %s", err.msg);
+    gs_nvml_close(s->nvml); /* when the sampler never took it */
+    s->nvml = NULL;
 }
 
 /* The collector's notes in words a PyTorch user reads (run_notes.h): what CUDA tracing cost
@@ -444,7 +427,7 @@ static void summarise(const session *s, const gs_run_outputs *outs, int64_t run_
                          o->nprocesses == 1 ? "" : "es");
         for (size_t k = 0; k < COUNT_OF(counts) && n > 0 &&
                            (size_t)n < sizeof line; k++) {
-            unsigned long long v = counts[k].type ? o->stats.records[counts[k].type] : s->samples;
+            unsigned long long v = counts[k].type ? o->stats.records[counts[k].type] : s->sampling.samples;
             n += snprintf(line + n, sizeof line - (size_t)n, ", %llu %s", v,
                           v == 1 ? counts[k].one : counts[k].many);
         }
@@ -470,7 +453,7 @@ static void hold_closed_std_fds(void)
 int gs_run_session(const gs_run_request *rq)
 {
     hold_closed_std_fds();
-    session s = {.rq = rq, .sampler_fd = -1};
+    session s = {.rq = rq, .sampling = {.fd = -1}};
     /* Yielding, the agent is not given to CUDA at all: CUPTI stays free for the program. */
     s.cuda = has_part(rq->parts, "cuda") && !rq->cupti_yield;
     s.nvtx = has_part(rq->parts, "nvtx");
@@ -512,7 +495,7 @@ int gs_run_session(const gs_run_request *rq)
     int64_t run_ns = now_ns() - started;
     stop_sampler(&s);
     GS_LOG(GS_LOG_INFO, "run: %s (process %ld) ended with status %d; %llu sample(s) taken",
-           rq->argv[0], (long)pid, status, (unsigned long long)s.samples);
+           rq->argv[0], (long)pid, status, (unsigned long long)s.sampling.samples);
     if (rq->on_demand) { /* the windows were written by `gpuscope capture` */
         finish_on_demand(&s);
         rmdir(s.run_dir);

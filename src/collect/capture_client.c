@@ -1,7 +1,6 @@
 #include "collect/capture_client.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/sampler.h"
+#include "collect/run_sampler.h"
 #include "common/out_pattern.h"
 #include "probe/nvml_guard.h"
 
@@ -164,44 +163,15 @@ static int wait_for(gs_capture_result *r, int64_t deadline, gs_error *err)
 }
 
 /* The window's GPU and CPU samples, as `gpuscope run` takes them (NVML when it opens in time,
- * the process tree's CPU), into the window's folder, from the request to the last file: merged
- * into every output. A capture of one process only: a job's ranks may run on other hosts. */
-typedef struct window_sampler {
-    gs_nvml *nvml;
-    gs_sampler *smp;
-    int fd;
-} window_sampler;
-
-static void sampler_start(window_sampler *ws, const char *dir, long pid, int64_t from,
-                          int64_t until)
+ * the process tree's CPU), merged into every output. A capture of one process only: a job's
+ * ranks may run on other hosts. Without samples the window is still written. */
+static void sample(gs_run_sampler *rs, const char *dir, long pid, int64_t from, int64_t until)
 {
-    *ws = (window_sampler){.fd = -1};
-    char path[PATH_MAX];
+    gs_nvml *nvml = NULL;
     gs_error err;
-    if (snprintf(path, sizeof path, "%s/" GS_RUN_SAMPLER_FILE, dir) >= (int)sizeof path ||
-        (ws->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
-        return;
-    if (gs_nvml_open_guarded(NULL, NVML_OPEN_WAIT_NS, NULL, &ws->nvml, &err) != 0)
-        ws->nvml = NULL; /* CPU samples only */
-    gs_sampler_opts so = {ws->fd, ws->nvml, "/proc", pid, SAMPLE_RATE_HZ, from, until};
-    if (gs_sampler_create(&so, &ws->smp, &err) != 0 || gs_sampler_start(ws->smp, &err) != 0) {
-        gs_sampler_destroy(ws->smp);
-        ws->smp = NULL;
-    }
-}
-
-static void sampler_stop(window_sampler *ws)
-{
-    int rc = 0;
-    if (ws->smp) {
-        gs_error err;
-        rc = gs_sampler_stop(ws->smp, GS_SAMPLER_STOP_WAIT_NS, &err);
-        gs_sampler_destroy(ws->smp);
-    }
-    if (ws->fd >= 0)
-        close(ws->fd);
-    if (rc != GS_SAMPLER_ABANDONED) /* else its thread may still be inside NVML */
-        gs_nvml_close(ws->nvml);
+    if (gs_nvml_open_guarded(NULL, NVML_OPEN_WAIT_NS, NULL, &nvml, &err) != 0)
+        nvml = NULL;
+    gs_run_sampler_start(rs, dir, nvml, pid, SAMPLE_RATE_HZ, from, until, &err);
 }
 
 /* Processes that ended while recording leave their status for us: it is stale now. */
@@ -269,12 +239,13 @@ int gs_capture_run(const gs_capture_opts *o, gs_capture_result *r, gs_error *err
         return gs_fail(err, GS_EXIT_ENV, "cannot write the request in %s: %s", folder,
                        strerror(e));
     }
-    window_sampler ws = {.fd = -1};
+    gs_run_sampler rs = {.fd = -1};
     if (!o->job_dir) /* a window of time has its bounds; one of steps, from now on */
-        sampler_start(&ws, q.dir, o->pid, q.from_ns ? q.from_ns : now,
-                      q.from_ns ? q.from_ns + q.duration_ns : 0);
+        sample(&rs, q.dir, o->pid, q.from_ns ? q.from_ns : now,
+               q.from_ns ? q.from_ns + q.duration_ns : 0);
     int waited = wait_for(r, q.deadline_ns, err);
-    sampler_stop(&ws);
+    gs_error serr;
+    gs_run_sampler_stop(&rs, &serr);
     if (waited != 0)
         return -1;
     remove_ended(&r->targets);
