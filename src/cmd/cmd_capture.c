@@ -1,6 +1,7 @@
 /* gpuscope capture: asks the dormant agent of a process started by `gpuscope run --on-demand`
  * (and of its descendants), or of every rank of a job, to record one window of steps or of
  * time, waits for it, and writes the window's trace files. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,15 +58,49 @@ static void say_window(const gs_capture_result *r, const gs_run_output *o)
            k, k == 1 ? "" : "s", n, n == 1 ? "" : "s", size);
 }
 
-/* What each process said about its window: why it wrote none, or why it is short. */
+/* What became of each process's window when not all were written: why one wrote none, which
+ * ended first, which were still at it when --timeout passed. */
 static void say_targets(const gs_capture_result *r)
 {
+    char late[512] = "";
+    size_t used = 0;
     for (size_t i = 0; i < r->targets.n; i++) {
-        const gs_od_status *st = &r->targets.v[i].st;
-        if (st->request == r->window && st->error[0])
-            gs_say("process %ld%s: %s", st->pid, st->state == GS_OD_FAILED ? " wrote no window" : "",
-                   st->error);
+        const gs_capture_agent *a = &r->targets.v[i];
+        const gs_od_status *st = &a->st;
+        bool failed = st->request == r->window && st->state == GS_OD_FAILED;
+        if (failed || (gs_capture_wrote(a, r->window) && st->error[0]))
+            gs_say("process %ld%s: %s", st->pid, failed ? " wrote no window" : "",
+                   st->error[0] ? st->error : "no reason given");
+        else if (gs_capture_gone(a) && !gs_capture_wrote(a, r->window))
+            gs_say("process %ld ended before it wrote window %llu", st->pid,
+                   (unsigned long long)r->window);
+        else if (!gs_capture_wrote(a, r->window) && used < sizeof late) {
+            int w = snprintf(late + used, sizeof late - used, "%s%s:%ld", used ? ", " : "",
+                             st->host, st->pid);
+            used += w > 0 ? (size_t)w : 0;
+        }
     }
+    if (r->unfinished)
+        gs_say("%zu of %zu processes did not finish window %llu in time (%s)%s%s", r->unfinished,
+               r->targets.n, (unsigned long long)r->window, late,
+               r->written ? "" : ": what they write stays in ", r->written ? "" : r->dir);
+}
+
+/* Set by SIGINT or SIGTERM: capture stops waiting and says where the window's files go. */
+static volatile sig_atomic_t stop_waiting;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_waiting = 1;
+}
+
+static void catch_stop(void)
+{
+    struct sigaction sa = {.sa_handler = on_stop};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 int cmd_capture(int argc, char **argv)
@@ -134,6 +169,8 @@ int cmd_capture(int argc, char **argv)
         o.kinds = kinds_choice == 0 ? GS_OD_KINDS_FULL : GS_OD_KINDS_LIGHT;
     gs_capture_result r;
     gs_error err;
+    o.stop = &stop_waiting;
+    catch_stop();
     rc = gs_capture_run(&o, &r, &err);
     for (size_t i = 0; i < r.targets.nstale; i++)
         gs_say("removed the control file of process %ld, which has ended", r.targets.stale[i]);
@@ -146,7 +183,7 @@ int cmd_capture(int argc, char **argv)
     for (size_t i = 0; i < r.outs.n && !quiet; i++)
         say_window(&r, &r.outs.v[i]);
     fflush(stdout);
-    int status = r.outs.n ? GS_EXIT_OK : GS_EXIT_ENV;
+    int status = r.written == r.targets.n ? GS_EXIT_OK : GS_EXIT_ENV;
     if (!r.outs.n)
         gs_say("window %llu: no process wrote a file", (unsigned long long)r.window);
     for (size_t i = 0; i < r.outs.n && report; i++) {

@@ -70,10 +70,11 @@ static int control_of(long pid, const char *proc_root, char *out, size_t cap)
     return 0;
 }
 
-/* The folder of the lowest-numbered descendant of `pid` that has one. `gpuscope run
- * --on-demand CMD &` then `capture $!` names the launcher, which sets the folder in its
- * child's environment only (its own, as it started, never has it). */
-static int control_of_descendants(long pid, const char *proc_root, char *out, size_t cap)
+/* The folder of the lowest-numbered child of `pid` that has one. `gpuscope run --on-demand
+ * CMD &` then `capture $!` names the launcher, which sets the folder in its child's environment
+ * only (its own, as it started, never has it). Only children: a shell above several runs is
+ * not taken for one of them. */
+static int control_of_children(long pid, const char *proc_root, char *out, size_t cap)
 {
     DIR *d = opendir(proc_root);
     if (!d)
@@ -83,8 +84,7 @@ static int control_of_descendants(long pid, const char *proc_root, char *out, si
     for (struct dirent *e; (e = readdir(d));) {
         char *end;
         long child = strtol(e->d_name, &end, 10);
-        if (*end || child <= 0 || child == pid || (best && child > best) ||
-            !descends_from(proc_root, child, pid) ||
+        if (*end || child <= 0 || (best && child > best) || parent_of(proc_root, child) != pid ||
             control_of(child, proc_root, folder, sizeof folder) != 1)
             continue;
         best = child;
@@ -109,7 +109,7 @@ int gs_capture_folder_of(long pid, const char *proc_root, char *out, size_t cap,
     }
     if (found < 0)
         return gs_fail(err, GS_EXIT_USAGE, "no process %ld", pid);
-    if (found || control_of_descendants(pid, proc_root, out, cap))
+    if (found || control_of_children(pid, proc_root, out, cap))
         return 0;
     return gs_fail(err, GS_EXIT_USAGE,
                    "process %ld was not started by `gpuscope run --on-demand`: it has no "

@@ -105,6 +105,16 @@ static void test_folder_of(void)
     ENVIRON("300", "GPUSCOPE_CONTROL=/runs/other\0");
     CHECK_INT(gs_capture_folder_of(200, fake_proc_root, folder, sizeof folder, &err), 0);
     CHECK_STR(folder, "/runs/launched");
+    /* A shell above a launcher is not taken for the run: only children are looked at. */
+    fake_proc_set(400, "bash", 1, 0, 0, 0, 10);
+    ENVIRON("400", "PATH=/bin\0");
+    fake_proc_set(401, "gpuscope", 400, 0, 0, 0, 10);
+    ENVIRON("401", "PATH=/bin\0");
+    fake_proc_set(402, "python", 401, 0, 0, 0, 10);
+    ENVIRON("402", "GPUSCOPE_CONTROL=/runs/below\0");
+    CHECK_INT(gs_capture_folder_of(400, fake_proc_root, folder, sizeof folder, &err), -1);
+    CHECK_INT(gs_capture_folder_of(401, fake_proc_root, folder, sizeof folder, &err), 0);
+    CHECK_STR(folder, "/runs/below");
     /* Its program has ended: nothing left to ask. */
     char environ_201[256];
     snprintf(environ_201, sizeof environ_201, "%s/201/environ", fake_proc_root);
