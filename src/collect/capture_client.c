@@ -62,7 +62,7 @@ uint64_t gs_capture_next_id(const gs_capture_targets *t)
     for (size_t i = 0; i < t->n; i++)
         if (t->v[i].st.request > id)
             id = t->v[i].st.request;
-    return id + 1;
+    return id + 1; /* 0 past the largest */
 }
 
 /* The folder the agents write the window's files into: private, and theirs. */
@@ -242,9 +242,17 @@ int gs_capture_run(const gs_capture_opts *o, gs_capture_result *r, gs_error *err
                            "process %ld is recording window %llu already: one window at a time",
                            st->pid, (unsigned long long)st->request);
     }
+    r->window = gs_capture_next_id(&r->targets);
+    if (r->window == 0) /* an agent takes only a request of a larger id than the last it saw */
+        return gs_fail(err, GS_EXIT_INPUT,
+                       "%s: the window ids are used up (a request or status holds %llu, the "
+                       "largest): start the programs again with a new control folder",
+                       folder, (unsigned long long)UINT64_MAX);
     if (o->steps && (o->job_dir || r->targets.n > 1))
         wait_first_steps(&r->targets, o->stop);
-    r->window = gs_capture_next_id(&r->targets);
+    if (o->stop && *o->stop)
+        return gs_fail(err, GS_EXIT_ENV, "stopped before window %llu was asked for",
+                       (unsigned long long)r->window);
     int64_t now = now_ns();
     gs_od_request q;
     char text[GS_OD_TEXT_MAX];

@@ -43,7 +43,8 @@ typedef struct gs_capture_result {
 int64_t gs_capture_start_step(const gs_capture_agent *v, size_t n, int64_t now_ns,
                               int64_t poll_ns);
 
-/* The request's id: one more than any the folder has seen (its request file and statuses). */
+/* The request's id: one more than any the folder has seen (its request file and statuses); 0
+ * when one of them is the largest id there is. */
 uint64_t gs_capture_next_id(const gs_capture_targets *t);
 
 /* Whether the agent's status says it wrote window `id`. */

@@ -137,11 +137,13 @@ int gs_capture_check_folder(const char *folder, gs_error *err)
     return 0;
 }
 
+/* A status an agent wrote: a process id names one process (kill() takes 0 and -1 for groups of
+ * them, which would pass for a live agent and be waited on). */
 static bool read_status(const char *folder, const char *name, gs_od_status *st)
 {
     char text[GS_OD_TEXT_MAX], why[160];
     return gs_od_read_file(folder, name, text, sizeof text, NULL) >= 0 &&
-           gs_od_status_parse(text, strlen(text), st, why, sizeof why) == 0;
+           gs_od_status_parse(text, strlen(text), st, why, sizeof why) == 0 && st->pid > 0;
 }
 
 bool gs_capture_reread(const char *folder, gs_capture_agent *a)

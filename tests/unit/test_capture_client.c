@@ -53,6 +53,9 @@ static void test_next_id(void)
     static const char request[] = "id=12\nsteps=3\ndir=/x\n";
     CHECK_INT(gs_od_write_file(folder, GS_OD_REQUEST_FILE, request, strlen(request)), 0);
     CHECK_INT(gs_capture_next_id(&t), 13);
+    /* No id past the largest: 0, which no agent takes, so capture refuses. */
+    v[1].st.request = UINT64_MAX;
+    CHECK_INT(gs_capture_next_id(&t), 0);
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", folder, GS_OD_REQUEST_FILE);
     unlink(path);
