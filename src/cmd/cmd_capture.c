@@ -35,10 +35,11 @@ static const char *const help_order[] = {"steps", "duration", "job", "output", "
 
 static const gs_cli_help_part help_parts[] = {
     {"\n"
-     "exit status: 0 when every window was written; 2 for a usage error or a process\n"
-     "that is not there or not started with --on-demand; 3 when it has no agent yet;\n"
-     "4 when refused (another user's process, a folder others can write in, a window\n"
-     "under way) or when a window was not written before --timeout.\n"},
+     "exit status: 0 when every process wrote its window; 2 for a usage error or a\n"
+     "process that is not there or not started with --on-demand; 3 when it has no\n"
+     "agent yet; 4 when refused (another user's process, a folder others can write\n"
+     "in, a window under way), when a process wrote no window by --timeout (the\n"
+     "others' files are kept), or when stopped by SIGINT or SIGTERM.\n"},
 };
 
 static bool valid_pid(const char *s)
