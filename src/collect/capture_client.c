@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "collect/run_sampler.h"
+#include "common/log.h"
 #include "common/out_pattern.h"
 #include "probe/nvml_guard.h"
 
@@ -153,8 +154,12 @@ static int wait_for(const gs_capture_opts *o, gs_capture_result *r, int64_t dead
         size_t left = 0;
         for (size_t i = 0; i < t->n; i++) {
             gs_capture_agent *a = &t->v[i];
-            if (!finished(a, r->window) && gs_capture_reread(t->folder, a))
-                left += !finished(a, r->window);
+            if (finished(a, r->window) || !gs_capture_reread(t->folder, a))
+                continue;
+            if (finished(a, r->window))
+                GS_LOG(GS_LOG_INFO, "capture: process %ld: %s", a->st.pid,
+                       gs_capture_gone(a) ? "ended" : gs_od_state_name(a->st.state));
+            left += !finished(a, r->window);
         }
         if (left == 0 || now_ns() > deadline + WRITE_GRACE_NS) {
             r->unfinished = left;
@@ -267,6 +272,9 @@ int gs_capture_run(const gs_capture_opts *o, gs_capture_result *r, gs_error *err
         return gs_fail(err, GS_EXIT_ENV, "cannot write the request in %s: %s", folder,
                        strerror(e));
     }
+    GS_LOG(GS_LOG_INFO, "capture: asked %zu process(es) for window %llu (%u steps from step %lld, "
+           "or %.3f s), files into %s", r->targets.n, (unsigned long long)r->window, q.steps,
+           (long long)q.start_step, q.duration_ns / 1e9, q.dir);
     gs_run_sampler rs = {.fd = -1};
     if (!o->job_dir) /* a window of time has its bounds; one of steps, from now on */
         sample(&rs, q.dir, o->pid, q.from_ns ? q.from_ns : now,

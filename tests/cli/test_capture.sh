@@ -85,8 +85,12 @@ check "the window's folder is removed" "$(ls -d "$ctl"/window-* 2>/dev/null | wc
 
 # Windows repeat: the next capture is window 2, into the run's own output (no -o), a relative
 # -o is made absolute, and --report prints the window's report.
-"$exe" capture "$agent_pid" --steps 3 >"$tmp/out" 2>&1
+"$exe" capture -v "$agent_pid" --steps 3 >"$tmp/out" 2>"$tmp/err"
 check "a second capture exits 0" "$?" 0
+grep -q "^gpuscope: debug: capture: asked 1 process(es) for window 2 (3 steps from step -1" \
+    "$tmp/err" || fail "-v does not say what was asked: $(cat "$tmp/err")"
+grep -q "^gpuscope: debug: capture: process $agent_pid: written$" "$tmp/err" ||
+    fail "-v does not say what the process answered: $(cat "$tmp/err")"
 check "the second request's id" "$(req "$ctl" id)" 2
 check "the run's own output: the request leaves it empty" "$(req "$ctl" output)" ""
 check "one process starts at its next step" "$(req "$ctl" start_step)" -1
