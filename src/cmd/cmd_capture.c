@@ -87,21 +87,25 @@ static void say_targets(const gs_capture_result *r)
                r->written ? "" : ": what they write stays in ", r->written ? "" : r->dir);
 }
 
-/* Set by SIGINT or SIGTERM: capture stops waiting and says where the window's files go. */
+/* Set by SIGINT or SIGTERM: capture stops waiting and says where the window's files go. A second
+ * signal (Ctrl-C again, while the windows are merged) ends it as the signal does. */
 static volatile sig_atomic_t stop_waiting;
 
-static void on_stop(int sig)
+static void catch_stop(void (*handler)(int))
 {
-    (void)sig;
-    stop_waiting = 1;
-}
-
-static void catch_stop(void)
-{
-    struct sigaction sa = {.sa_handler = on_stop};
+    struct sigaction sa = {.sa_handler = handler};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+static void on_stop(int sig)
+{
+    if (stop_waiting) {
+        catch_stop(SIG_DFL);
+        raise(sig);
+    }
+    stop_waiting = 1;
 }
 
 int cmd_capture(int argc, char **argv)
@@ -171,8 +175,13 @@ int cmd_capture(int argc, char **argv)
     gs_capture_result r;
     gs_error err;
     o.stop = &stop_waiting;
-    catch_stop();
+    struct sigaction old_int, old_term;
+    sigaction(SIGINT, NULL, &old_int);
+    sigaction(SIGTERM, NULL, &old_term);
+    catch_stop(on_stop);
     rc = gs_capture_run(&o, &r, &err);
+    sigaction(SIGINT, &old_int, NULL); /* the report that may follow stops as any command does */
+    sigaction(SIGTERM, &old_term, NULL);
     for (size_t i = 0; i < r.targets.nstale; i++)
         gs_say("removed the control file of process %ld, which has ended", r.targets.stale[i]);
     if (rc != 0) {

@@ -183,19 +183,21 @@ grep -q "^gpuscope: window 1: no process wrote a file" "$tmp/err" || fail "no fi
 check "a failed window gives no file (its samples alone are no window)" \
     "$(find "$tmp/failing" -name '*.gst' | wc -l)" 0
 check "nor leaves its folder" "$(ls -d "$tmp"/failing/ctl/window-* 2>/dev/null | wc -l)" 0
-agent silent --mode silent
-"$exe" capture "$agent_pid" --steps 1 >"$tmp/out" 2>"$tmp/err" &
-capture=$!
-sleep 1
-kill -TERM "$capture"
-for _ in $(seq 1 40); do kill -0 "$capture" 2>/dev/null || break; sleep 0.05; done
-kill -0 "$capture" 2>/dev/null && { fail "capture still waits 2 s after SIGTERM"; kill -KILL "$capture"; }
-wait "$capture"
-check "capture stopped by SIGTERM: exit 4" "$?" 4
-window=$(ls -d "$tmp"/silent/ctl/window-1-* 2>/dev/null)
-[ -n "$window" ] || fail "the window's folder was not left in place"
-grep -q "stopped waiting for window 1: what the processes write stays in $window" "$tmp/err" ||
-    fail "the stop is not said: $(cat "$tmp/err")"
+for sig in TERM INT; do
+    agent "silent$sig" --mode silent
+    "$exe" capture "$agent_pid" --steps 1 >"$tmp/out" 2>"$tmp/err" &
+    capture=$!
+    sleep 1
+    kill -$sig "$capture"
+    for _ in $(seq 1 40); do kill -0 "$capture" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$capture" 2>/dev/null && { fail "capture still waits 2 s after SIG$sig"; kill -KILL "$capture"; }
+    wait "$capture"
+    check "capture stopped by SIG$sig: exit 4" "$?" 4
+    window=$(ls -d "$tmp/silent$sig"/ctl/window-1-* 2>/dev/null)
+    [ -n "$window" ] || fail "SIG$sig: the window's folder was not left in place"
+    grep -q "stopped waiting for window 1: what the processes write stays in $window" "$tmp/err" ||
+        fail "SIG$sig: the stop is not said: $(cat "$tmp/err")"
+done
 
 # --- refusals, each with its exit status and message ---
 refuse() { # NAME STATUS PATTERN ARGS...
