@@ -1,6 +1,7 @@
 /* gpuscope capture: asks the dormant agent of a process started by `gpuscope run --on-demand`
  * (and of its descendants), or of every rank of a job, to record one window of steps or of
  * time, waits for it, and writes the window's trace files. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +35,11 @@ static const char *const help_order[] = {"steps", "duration", "job", "output", "
 
 static const gs_cli_help_part help_parts[] = {
     {"\n"
-     "exit status: 0 when every window was written; 2 for a usage error or a process\n"
-     "that is not there or not started with --on-demand; 3 when it has no agent yet;\n"
-     "4 when refused (another user's process, a folder others can write in, a window\n"
-     "under way) or when a window was not written before --timeout.\n"},
+     "exit status: 0 when every process wrote its window; 2 for a usage error or a\n"
+     "process that is not there or not started with --on-demand; 3 when it has no\n"
+     "agent yet; 4 when refused (another user's process, a folder others can write\n"
+     "in, a window under way), when a process wrote no window by --timeout (the\n"
+     "others' files are kept), or when stopped by SIGINT or SIGTERM.\n"},
 };
 
 static bool valid_pid(const char *s)
@@ -57,15 +59,53 @@ static void say_window(const gs_capture_result *r, const gs_run_output *o)
            k, k == 1 ? "" : "s", n, n == 1 ? "" : "s", size);
 }
 
-/* What each process said about its window: why it wrote none, or why it is short. */
+/* What became of each process's window when not all were written: why one wrote none, which
+ * ended first, which were still at it when --timeout passed. */
 static void say_targets(const gs_capture_result *r)
 {
+    char late[512] = "";
+    size_t used = 0;
     for (size_t i = 0; i < r->targets.n; i++) {
-        const gs_od_status *st = &r->targets.v[i].st;
-        if (st->request == r->window && st->error[0])
-            gs_say("process %ld%s: %s", st->pid, st->state == GS_OD_FAILED ? " wrote no window" : "",
-                   st->error);
+        const gs_capture_agent *a = &r->targets.v[i];
+        const gs_od_status *st = &a->st;
+        bool failed = st->request == r->window && st->state == GS_OD_FAILED;
+        if (failed || (gs_capture_wrote(a, r->window) && st->error[0]))
+            gs_say("process %ld%s: %s", st->pid, failed ? " wrote no window" : "",
+                   st->error[0] ? st->error : "no reason given");
+        else if (gs_capture_gone(a) && !gs_capture_wrote(a, r->window))
+            gs_say("process %ld ended before it wrote window %llu", st->pid,
+                   (unsigned long long)r->window);
+        else if (!gs_capture_wrote(a, r->window) && used < sizeof late) {
+            int w = snprintf(late + used, sizeof late - used, "%s%s:%ld", used ? ", " : "",
+                             st->host, st->pid);
+            used += w > 0 ? (size_t)w : 0;
+        }
     }
+    if (r->unfinished)
+        gs_say("%zu of %zu processes did not finish window %llu in time (%s)%s%s", r->unfinished,
+               r->targets.n, (unsigned long long)r->window, late,
+               r->written ? "" : ": what they write stays in ", r->written ? "" : r->dir);
+}
+
+/* Set by SIGINT or SIGTERM: capture stops waiting and says where the window's files go. A second
+ * signal (Ctrl-C again, while the windows are merged) ends it as the signal does. */
+static volatile sig_atomic_t stop_waiting;
+
+static void catch_stop(void (*handler)(int))
+{
+    struct sigaction sa = {.sa_handler = handler};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static void on_stop(int sig)
+{
+    if (stop_waiting) {
+        catch_stop(SIG_DFL);
+        raise(sig);
+    }
+    stop_waiting = 1;
 }
 
 int cmd_capture(int argc, char **argv)
@@ -134,7 +174,14 @@ int cmd_capture(int argc, char **argv)
         o.kinds = kinds_choice == 0 ? GS_OD_KINDS_FULL : GS_OD_KINDS_LIGHT;
     gs_capture_result r;
     gs_error err;
+    o.stop = &stop_waiting;
+    struct sigaction old_int, old_term;
+    sigaction(SIGINT, NULL, &old_int);
+    sigaction(SIGTERM, NULL, &old_term);
+    catch_stop(on_stop);
     rc = gs_capture_run(&o, &r, &err);
+    sigaction(SIGINT, &old_int, NULL); /* the report that may follow stops as any command does */
+    sigaction(SIGTERM, &old_term, NULL);
     for (size_t i = 0; i < r.targets.nstale; i++)
         gs_say("removed the control file of process %ld, which has ended", r.targets.stale[i]);
     if (rc != 0) {
@@ -146,7 +193,7 @@ int cmd_capture(int argc, char **argv)
     for (size_t i = 0; i < r.outs.n && !quiet; i++)
         say_window(&r, &r.outs.v[i]);
     fflush(stdout);
-    int status = r.outs.n ? GS_EXIT_OK : GS_EXIT_ENV;
+    int status = r.written == r.targets.n ? GS_EXIT_OK : GS_EXIT_ENV;
     if (!r.outs.n)
         gs_say("window %llu: no process wrote a file", (unsigned long long)r.window);
     for (size_t i = 0; i < r.outs.n && report; i++) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "collect/run_sampler.h"
+#include "common/log.h"
 #include "common/out_pattern.h"
 #include "probe/nvml_guard.h"
 
@@ -62,7 +63,7 @@ uint64_t gs_capture_next_id(const gs_capture_targets *t)
     for (size_t i = 0; i < t->n; i++)
         if (t->v[i].st.request > id)
             id = t->v[i].st.request;
-    return id + 1;
+    return id + 1; /* 0 past the largest */
 }
 
 /* The folder the agents write the window's files into: private, and theirs. */
@@ -132,34 +133,57 @@ static int fill_request(const gs_capture_opts *o, gs_capture_result *r, gs_od_re
     return 0;
 }
 
+bool gs_capture_wrote(const gs_capture_agent *a, uint64_t id)
+{
+    return a->st.request == id && a->st.state == GS_OD_WRITTEN;
+}
+
 static bool finished(const gs_capture_agent *a, uint64_t id)
 {
-    return (a->st.request == id &&
-            (a->st.state == GS_OD_WRITTEN || a->st.state == GS_OD_FAILED)) ||
+    return gs_capture_wrote(a, id) || (a->st.request == id && a->st.state == GS_OD_FAILED) ||
            gs_capture_gone(a);
 }
 
-/* Until every target wrote its window (or failed, or ended), or the deadline passed. */
-static int wait_for(gs_capture_result *r, int64_t deadline, gs_error *err)
+/* Until every target wrote its window (or failed, or ended), or the deadline passed (then
+ * r->unfinished counts those left), or *o->stop is set. */
+static int wait_for(const gs_capture_opts *o, gs_capture_result *r, int64_t deadline,
+                    gs_error *err)
 {
     gs_capture_targets *t = &r->targets;
     for (;;) {
         size_t left = 0;
         for (size_t i = 0; i < t->n; i++) {
             gs_capture_agent *a = &t->v[i];
-            if (!finished(a, r->window) && gs_capture_reread(t->folder, a))
-                left += !finished(a, r->window);
+            if (finished(a, r->window) || !gs_capture_reread(t->folder, a))
+                continue;
+            if (finished(a, r->window))
+                GS_LOG(GS_LOG_INFO, "capture: process %ld: %s", a->st.pid,
+                       gs_capture_gone(a) ? "ended" : gs_od_state_name(a->st.state));
+            left += !finished(a, r->window);
         }
-        if (left == 0)
+        if (left == 0 || now_ns() > deadline + WRITE_GRACE_NS) {
+            r->unfinished = left;
             return 0;
-        if (now_ns() > deadline + WRITE_GRACE_NS)
+        }
+        if (o->stop && *o->stop)
             return gs_fail(err, GS_EXIT_ENV,
-                           "%zu of %zu processes did not finish window %llu in time; what they "
-                           "wrote stays in %s",
-                           left, t->n, (unsigned long long)r->window, t->folder);
+                           "stopped waiting for window %llu: what the processes write stays in %s",
+                           (unsigned long long)r->window, r->dir);
         struct timespec step = {0, WAIT_STEP_NS};
         nanosleep(&step, NULL);
     }
+}
+
+/* No process wrote its window: the samples alone are no window. Their file goes, and the folder
+ * with it unless a process may still write there. */
+static void drop_window(const gs_capture_result *r)
+{
+    if (r->unfinished)
+        return;
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", r->dir, GS_RUN_SAMPLER_FILE) < (int)sizeof path)
+        unlink(path);
+    rmdir(r->dir);
 }
 
 /* The window's GPU and CPU samples, as `gpuscope run` takes them (NVML when it opens in time,
@@ -189,9 +213,9 @@ static void remove_ended(const gs_capture_targets *t)
  * seen no step yet gets up to this long to see one. */
 #define FIRST_STEP_WAIT_NS 3000000000LL
 
-static void wait_first_steps(gs_capture_targets *t)
+static void wait_first_steps(gs_capture_targets *t, const volatile sig_atomic_t *stop)
 {
-    for (int64_t until = now_ns() + FIRST_STEP_WAIT_NS; now_ns() < until;) {
+    for (int64_t until = now_ns() + FIRST_STEP_WAIT_NS; now_ns() < until && !(stop && *stop);) {
         bool all = true;
         for (size_t i = 0; i < t->n; i++)
             all &= t->v[i].st.step >= 0 || !gs_capture_reread(t->folder, &t->v[i]) ||
@@ -223,15 +247,24 @@ int gs_capture_run(const gs_capture_opts *o, gs_capture_result *r, gs_error *err
                            "process %ld is recording window %llu already: one window at a time",
                            st->pid, (unsigned long long)st->request);
     }
-    if (o->steps && (o->job_dir || r->targets.n > 1))
-        wait_first_steps(&r->targets);
     r->window = gs_capture_next_id(&r->targets);
+    if (r->window == 0) /* an agent takes only a request of a larger id than the last it saw */
+        return gs_fail(err, GS_EXIT_INPUT,
+                       "%s: the window ids are used up (a request or status holds %llu, the "
+                       "largest): start the programs again with a new control folder",
+                       folder, (unsigned long long)UINT64_MAX);
+    if (o->steps && (o->job_dir || r->targets.n > 1))
+        wait_first_steps(&r->targets, o->stop);
+    if (o->stop && *o->stop)
+        return gs_fail(err, GS_EXIT_ENV, "stopped before window %llu was asked for",
+                       (unsigned long long)r->window);
     int64_t now = now_ns();
     gs_od_request q;
     char text[GS_OD_TEXT_MAX];
     if (fill_request(o, r, &q, now, err) != 0 ||
         make_window_dir(folder, r->window, q.dir, sizeof q.dir, err) != 0)
         return -1;
+    snprintf(r->dir, sizeof r->dir, "%s", q.dir);
     if (gs_od_request_format(&q, text, sizeof text) != 0 ||
         gs_od_write_file(folder, GS_OD_REQUEST_FILE, text, strlen(text)) != 0) {
         int e = errno;
@@ -239,16 +272,25 @@ int gs_capture_run(const gs_capture_opts *o, gs_capture_result *r, gs_error *err
         return gs_fail(err, GS_EXIT_ENV, "cannot write the request in %s: %s", folder,
                        strerror(e));
     }
+    GS_LOG(GS_LOG_INFO, "capture: asked %zu process(es) for window %llu (%u steps from step %lld, "
+           "or %.3f s), files into %s", r->targets.n, (unsigned long long)r->window, q.steps,
+           (long long)q.start_step, q.duration_ns / 1e9, q.dir);
     gs_run_sampler rs = {.fd = -1};
     if (!o->job_dir) /* a window of time has its bounds; one of steps, from now on */
         sample(&rs, q.dir, o->pid, q.from_ns ? q.from_ns : now,
                q.from_ns ? q.from_ns + q.duration_ns : 0);
-    int waited = wait_for(r, q.deadline_ns, err);
+    int waited = wait_for(o, r, q.deadline_ns, err);
     gs_error serr;
     gs_run_sampler_stop(&rs, &serr);
     if (waited != 0)
         return -1;
     remove_ended(&r->targets);
+    for (size_t i = 0; i < r->targets.n; i++)
+        r->written += gs_capture_wrote(&r->targets.v[i], r->window);
+    if (r->written == 0) {
+        drop_window(r);
+        return 0;
+    }
     const char *fallback = q.output[0] ? q.output : "gpuscope-capture-%p.gst";
     return gs_run_outputs_write(q.dir, fallback, o->pid, o->force, &r->outs, err);
 }

@@ -4,6 +4,8 @@
 #ifndef GS_COLLECT_CAPTURE_CLIENT_H
 #define GS_COLLECT_CAPTURE_CLIENT_H
 
+#include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -21,12 +23,16 @@ typedef struct gs_capture_opts {
     double timeout_s;    /* 0: the duration + 30 s, or 10 minutes for steps */
     bool force;          /* outputs may replace files */
     const char *proc_root; /* "/proc" (tests give another) */
+    const volatile sig_atomic_t *stop; /* set (by a signal) to stop waiting; NULL: never */
 } gs_capture_opts;
 
 typedef struct gs_capture_result {
     gs_capture_targets targets; /* their statuses as last read */
     uint64_t window;            /* the request's id: %w */
     int64_t start_step;         /* the first step asked for, -1 = the next one */
+    char dir[PATH_MAX];         /* the window's folder, where the processes write */
+    size_t written;             /* processes that wrote their window */
+    size_t unfinished;          /* processes still at it when --timeout passed */
     gs_run_outputs outs;        /* the files written */
 } gs_capture_result;
 
@@ -37,11 +43,19 @@ typedef struct gs_capture_result {
 int64_t gs_capture_start_step(const gs_capture_agent *v, size_t n, int64_t now_ns,
                               int64_t poll_ns);
 
-/* The request's id: one more than any the folder has seen (its request file and statuses). */
+/* The request's id: one more than any the folder has seen (its request file and statuses); 0
+ * when one of them is the largest id there is. */
 uint64_t gs_capture_next_id(const gs_capture_targets *t);
 
-/* Asks, waits and merges. 0, or -1 with err (GS_EXIT_USAGE for a bad target, GS_EXIT_ENV for
- * a refusal or a timeout, GS_EXIT_INPUT when there is no agent). r is freed by the caller. */
+/* Whether the agent's status says it wrote window `id`. */
+bool gs_capture_wrote(const gs_capture_agent *a, uint64_t id);
+
+/* Asks, waits and merges the windows written: of every process, or of those that wrote theirs
+ * when some failed, ended or were still at it past the timeout (r->written, r->unfinished; a
+ * process still writing then gives what it had written). When none wrote, nothing is merged
+ * (r->outs is empty) and the window's folder stays if a process may still write there. 0, or -1
+ * with err (GS_EXIT_USAGE for a bad target, GS_EXIT_ENV for a refusal or when stopped,
+ * GS_EXIT_INPUT when there is no agent). r is freed by the caller. */
 int gs_capture_run(const gs_capture_opts *o, gs_capture_result *r, gs_error *err);
 
 void gs_capture_result_free(gs_capture_result *r);

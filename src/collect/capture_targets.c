@@ -19,63 +19,6 @@ static void this_host(char *out, size_t cap)
     snprintf(out, cap, "%s", host); /* cut as the agent cuts it (GS_OD_HOST_MAX) */
 }
 
-int gs_capture_folder_of(long pid, const char *proc_root, char *out, size_t cap, gs_error *err)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%ld/environ", proc_root, pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == EACCES || errno == EPERM) {
-            struct stat st;
-            snprintf(path, sizeof path, "%s/%ld", proc_root, pid);
-            unsigned long uid = stat(path, &st) == 0 ? (unsigned long)st.st_uid : 0;
-            return gs_fail(err, GS_EXIT_ENV,
-                           "process %ld belongs to another user (uid %lu): only its owner or "
-                           "root may capture it",
-                           pid, uid);
-        }
-        return gs_fail(err, GS_EXIT_USAGE, "no process %ld", pid);
-    }
-    /* The environment as the process started: its variables, NUL-separated. */
-    static const char key[] = GS_ENV_CONTROL "=";
-    char buf[1 << 16];
-    size_t used = 0;
-    for (ssize_t r; used < sizeof buf - 1 && (r = read(fd, buf + used, sizeof buf - 1 - used)) > 0;)
-        used += (size_t)r;
-    close(fd);
-    buf[used] = '\0';
-    for (size_t at = 0; at < used; at += strlen(buf + at) + 1)
-        if (strncmp(buf + at, key, sizeof key - 1) == 0 && buf[at + sizeof key - 1]) {
-            if (snprintf(out, cap, "%s", buf + at + sizeof key - 1) >= (int)cap)
-                break;
-            return 0;
-        }
-    return gs_fail(err, GS_EXIT_USAGE,
-                   "process %ld was not started by `gpuscope run --on-demand`: it has no "
-                   "agent to ask",
-                   pid);
-}
-
-int gs_capture_check_folder(const char *folder, gs_error *err)
-{
-    struct stat st;
-    if (lstat(folder, &st) != 0)
-        return gs_fail(err, GS_EXIT_USAGE, "%s: %s", folder, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return gs_fail(err, GS_EXIT_USAGE, "%s is not a folder", folder);
-    if (geteuid() != 0 && !gs_od_trusted_owner(st.st_uid, geteuid())) /* root may capture anyone */
-        return gs_fail(err, GS_EXIT_ENV,
-                       "%s belongs to another user (uid %lu): only its owner or root may "
-                       "capture its processes",
-                       folder, (unsigned long)st.st_uid);
-    if (st.st_mode & (S_IWGRP | S_IWOTH))
-        return gs_fail(err, GS_EXIT_ENV,
-                       "%s can be written by others: its agents would obey anyone's requests "
-                       "(chmod go-w it)",
-                       folder);
-    return 0;
-}
-
 /* The parent of every process in proc_root, by pid (0 where unknown). */
 static long parent_of(const char *proc_root, long pid)
 {
@@ -104,11 +47,103 @@ static bool descends_from(const char *proc_root, long pid, long root_pid)
     return false;
 }
 
+/* GPUSCOPE_CONTROL in `proc_root`/PID/environ (the environment as the process started, its
+ * variables NUL-separated) into out: 1, 0 when it has none, -1 when the file cannot be opened
+ * (errno says why). */
+static int control_of(long pid, const char *proc_root, char *out, size_t cap)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%ld/environ", proc_root, pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    static const char key[] = GS_ENV_CONTROL "=";
+    char buf[1 << 16];
+    size_t used = 0;
+    for (ssize_t r; used < sizeof buf - 1 && (r = read(fd, buf + used, sizeof buf - 1 - used)) > 0;)
+        used += (size_t)r;
+    close(fd);
+    buf[used] = '\0';
+    for (size_t at = 0; at < used; at += strlen(buf + at) + 1)
+        if (strncmp(buf + at, key, sizeof key - 1) == 0 && buf[at + sizeof key - 1])
+            return snprintf(out, cap, "%s", buf + at + sizeof key - 1) < (int)cap;
+    return 0;
+}
+
+/* The folder of the lowest-numbered child of `pid` that has one. `gpuscope run --on-demand
+ * CMD &` then `capture $!` names the launcher, which sets the folder in its child's environment
+ * only (its own, as it started, never has it). Only children: a shell above several runs is
+ * not taken for one of them. */
+static int control_of_children(long pid, const char *proc_root, char *out, size_t cap)
+{
+    DIR *d = opendir(proc_root);
+    if (!d)
+        return 0;
+    long best = 0;
+    char folder[PATH_MAX];
+    for (struct dirent *e; (e = readdir(d));) {
+        char *end;
+        long child = strtol(e->d_name, &end, 10);
+        if (*end || child <= 0 || (best && child > best) || parent_of(proc_root, child) != pid ||
+            control_of(child, proc_root, folder, sizeof folder) != 1)
+            continue;
+        best = child;
+        snprintf(out, cap, "%s", folder);
+    }
+    closedir(d);
+    return best > 0;
+}
+
+int gs_capture_folder_of(long pid, const char *proc_root, char *out, size_t cap, gs_error *err)
+{
+    int found = control_of(pid, proc_root, out, cap);
+    if (found < 0 && (errno == EACCES || errno == EPERM)) {
+        struct stat st;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%ld", proc_root, pid);
+        unsigned long uid = stat(path, &st) == 0 ? (unsigned long)st.st_uid : 0;
+        return gs_fail(err, GS_EXIT_ENV,
+                       "process %ld belongs to another user (uid %lu): only its owner or root "
+                       "may capture it",
+                       pid, uid);
+    }
+    if (found < 0)
+        return gs_fail(err, GS_EXIT_USAGE, "no process %ld", pid);
+    if (found || control_of_children(pid, proc_root, out, cap))
+        return 0;
+    return gs_fail(err, GS_EXIT_USAGE,
+                   "process %ld was not started by `gpuscope run --on-demand`: it has no "
+                   "agent to ask",
+                   pid);
+}
+
+int gs_capture_check_folder(const char *folder, gs_error *err)
+{
+    struct stat st;
+    if (lstat(folder, &st) != 0)
+        return gs_fail(err, GS_EXIT_USAGE, "%s: %s", folder, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return gs_fail(err, GS_EXIT_USAGE, "%s is not a folder", folder);
+    if (geteuid() != 0 && !gs_od_trusted_owner(st.st_uid, geteuid())) /* root may capture anyone */
+        return gs_fail(err, GS_EXIT_ENV,
+                       "%s belongs to another user (uid %lu): only its owner or root may "
+                       "capture its processes",
+                       folder, (unsigned long)st.st_uid);
+    if (st.st_mode & (S_IWGRP | S_IWOTH))
+        return gs_fail(err, GS_EXIT_ENV,
+                       "%s can be written by others: its agents would obey anyone's requests "
+                       "(chmod go-w it)",
+                       folder);
+    return 0;
+}
+
+/* A status an agent wrote: a process id names one process (kill() takes 0 and -1 for groups of
+ * them, which would pass for a live agent and be waited on). */
 static bool read_status(const char *folder, const char *name, gs_od_status *st)
 {
     char text[GS_OD_TEXT_MAX], why[160];
     return gs_od_read_file(folder, name, text, sizeof text, NULL) >= 0 &&
-           gs_od_status_parse(text, strlen(text), st, why, sizeof why) == 0;
+           gs_od_status_parse(text, strlen(text), st, why, sizeof why) == 0 && st->pid > 0;
 }
 
 bool gs_capture_reread(const char *folder, gs_capture_agent *a)
