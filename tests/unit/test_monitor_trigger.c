@@ -45,12 +45,20 @@ static void test_parse(void)
     parses("gpu_util<=30% for 1500ms", 30, false, 1500);
     parses("mem_used>=95%", 95, false, 0);
     parses("mem_used>2*baseline for 1h", 2, true, 3600000);
+    /* A size in bytes is in GiB, the unit of the byte form of mem_used. */
+    parses("mem_used>70GiB", 70, false, 0);
+    parses("mem_used>=512MiB for 30s", 0.5, false, 30000);
+    parses("mem_used>80GB", 80e9 / (1 << 30), false, 0);
+    parses("mem_used<1TiB", 1024, false, 0);
     refused("", "no metric");
     refused("power>300", "no metric");
     refused("step_time=100", "no comparison");
     refused("step_time>", "no value");
     refused("step_time>100kg", "no value");
     refused("gpu_util>30ms", "no value");
+    refused("gpu_util>30GiB", "no value");
+    refused("step_time>30GiB", "no value");
+    refused("mem_used>40GB%", "no value");
     refused("step_time>0*baseline", "above 0");
     refused("step_time>100 for 20", "a duration");
     refused("step_time>100 for 20s trailing", "unexpected text");
@@ -129,6 +137,26 @@ static void test_fire(void)
     CHECK_INT(gs_trigger_parse("mem_used>=95%", &t, err, sizeof err), 0);
     gs_trigger_feed(&t, &g, &e);
     CHECK(e.fired && fabs(e.value - 96) < 1e-9);
+    CHECK(!gs_trigger_needs_steps(&t));
+    CHECK_STR(gs_trigger_unit(&t), "%");
+    gs_trigger_free(&t);
+    /* In bytes: the most any GPU uses, whatever its total (GPU 0's is unknown). */
+    gpus[0].avail[GS_NVML_MEM_USED] = GS_NVML_OK;
+    gpus[0].value[GS_NVML_MEM_USED] = 50.0 * (1ull << 30);
+    gpus[1].value[GS_NVML_MEM_USED] = 40.0 * (1ull << 30);
+    gpus[1].value[GS_NVML_MEM_TOTAL] = 80.0 * (1ull << 30);
+    CHECK_INT(gs_trigger_parse("mem_used>45GiB", &t, err, sizeof err), 0);
+    CHECK_STR(gs_trigger_unit(&t), "GiB");
+    gs_trigger_feed(&t, &g, &e);
+    CHECK(e.fired && fabs(e.value - 50) < 1e-9 && e.threshold == 45);
+    gs_trigger_free(&t);
+    /* ... and as a share it is the fullest GPU that has a total: 40 of 80 GiB. */
+    CHECK_INT(gs_trigger_parse("mem_used>55", &t, err, sizeof err), 0);
+    gs_trigger_feed(&t, &g, &e);
+    CHECK(!e.fired && fabs(e.value - 50) < 1e-9);
+    gs_trigger_free(&t);
+    CHECK_INT(gs_trigger_parse("step_time>1.2*baseline", &t, err, sizeof err), 0);
+    CHECK(gs_trigger_needs_steps(&t));
     gs_trigger_free(&t);
 }
 
@@ -163,6 +191,10 @@ static void test_webhook(void)
     static const char resolved[] = "{\"receiver\":\"g\",\"status\":\"resolved\",\"alerts\":[]}";
     CHECK_INT(gs_webhook_alert_state(firing, strlen(firing)), 1);
     CHECK_INT(gs_webhook_alert_state(resolved, strlen(resolved)), 0);
+    static const char scalars_first[] =
+        "{\"truncatedAlerts\":0,\"x\":true,\"y\":null,\"z\":{\"status\":\"resolved\"},"
+        "\"status\":\"firing\"}";
+    CHECK_INT(gs_webhook_alert_state(scalars_first, strlen(scalars_first)), 1);
     CHECK_INT(gs_webhook_alert_state("{}", 2), -1);
     CHECK_INT(gs_webhook_alert_state("[1,2]", 5), -1);
     CHECK_INT(gs_webhook_alert_state("{\"status\":3}", 12), -1);
