@@ -30,9 +30,18 @@ int gs_webhook_read_token(const char *path, char *out, size_t cap, gs_error *err
                        path);
     }
     ssize_t n = read(fd, out, cap - 1);
+    int e = errno;
     close(fd);
-    out[n > 0 ? n : 0] = '\0';
-    out[strcspn(out, "\r\n")] = '\0';
+    if (n < 0) /* a folder */
+        return gs_fail(err, GS_EXIT_USAGE, "--trigger-token-file %s: %s", path, strerror(e));
+    out[n] = '\0';
+    size_t len = strcspn(out, "\r\n");
+    /* A token cut short would let a prefix of it in: refuse one that does not fit. */
+    if (len == cap - 1)
+        return gs_fail(err, GS_EXIT_USAGE,
+                       "--trigger-token-file %s: its first line is longer than %zu bytes", path,
+                       cap - 2);
+    out[len] = '\0';
     if (!out[0])
         return gs_fail(err, GS_EXIT_USAGE, "--trigger-token-file %s: no token on its first line",
                        path);
