@@ -14,7 +14,7 @@
 
 bool gs_watch_active(const gs_watch *w, bool webhook)
 {
-    return w->has_trigger || webhook;
+    return w->ntriggers > 0 || webhook;
 }
 
 /* Claims the cooldown at `now` (ms): false when a capture started less than a cooldown ago. */
@@ -120,20 +120,23 @@ int gs_watch_sample(gs_watch *w, const gs_snapshot *s)
     reap(w, false);
     if (gs_snapshot_copy(&w->latest, s) != 0)
         return -1;
-    if (w->has_trigger) {
+    /* Every trigger sees every sample (its history is its baseline); the first that fired
+     * outside the cooldown captures. */
+    for (size_t i = 0; i < w->ntriggers; i++) {
+        gs_trigger *t = &w->triggers[i];
         gs_trigger_eval e;
-        if (gs_trigger_feed(&w->trigger, s, &e) != 0)
+        if (gs_trigger_feed(t, s, &e) != 0)
             return -1;
         if (e.fired) {
             char from[GS_JSONL_NUMBER_BUF], to[GS_JSONL_NUMBER_BUF], why[512];
             snprintf(why, sizeof why, "trigger '%s' held from %s to %s (%.4g %s against %.4g)",
-                     w->trigger.text, gs_jsonl_ts(from, e.since_ms), gs_jsonl_ts(to, s->ts_ms),
-                     e.value, gs_trigger_unit(&w->trigger), e.threshold);
+                     t->text, gs_jsonl_ts(from, e.since_ms), gs_jsonl_ts(to, s->ts_ms), e.value,
+                     gs_trigger_unit(t), e.threshold);
             /* In the cooldown it stays fired, and captures as soon as the cooldown ends; after a
              * capture it must hold for its duration again. */
             if (claim(w, s->ts_ms)) {
                 capture(w, why);
-                gs_trigger_rearm(&w->trigger);
+                gs_trigger_rearm(t);
             }
         }
     }
@@ -166,6 +169,7 @@ void gs_watch_finish(gs_watch *w)
     if (atomic_exchange(&w->webhook_pending, false))
         capture(w, "Alertmanager webhook");
     reap(w, true);
-    gs_trigger_free(&w->trigger);
+    for (size_t i = 0; i < w->ntriggers; i++)
+        gs_trigger_free(&w->triggers[i]);
     gs_snapshot_free(&w->latest);
 }

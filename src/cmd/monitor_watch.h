@@ -14,10 +14,11 @@
 #include "monitor/trigger.h"
 
 #define GS_WATCH_MAX_CHILDREN 64
+#define GS_WATCH_MAX_TRIGGERS 8 /* --trigger given more often is a usage error */
 
 typedef struct gs_watch {
-    bool has_trigger;
-    gs_trigger trigger;
+    gs_trigger triggers[GS_WATCH_MAX_TRIGGERS]; /* any that fires captures */
+    size_t ntriggers;
     const char *agents;         /* --agents DIR: captured with `capture --job DIR` */
     size_t capture_steps;       /* --capture-steps (0 with a duration) */
     double capture_duration_s;  /* --capture-duration */
