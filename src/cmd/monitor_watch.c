@@ -120,6 +120,7 @@ int gs_watch_sample(gs_watch *w, const gs_snapshot *s)
     reap(w, false);
     if (gs_snapshot_copy(&w->latest, s) != 0)
         return -1;
+    atomic_store(&w->sample_ms, s->ts_ms);
     /* Every trigger sees every sample (its history is its baseline); the first that fired
      * outside the cooldown captures. */
     for (size_t i = 0; i < w->ntriggers; i++) {
@@ -155,7 +156,10 @@ void gs_watch_idle(gs_watch *w)
 int gs_watch_webhook(void *ctx, const char **message)
 {
     gs_watch *w = ctx;
-    if (!claim(w, gs_wall_ms())) {
+    /* At the latest sample's time, the clock the triggers claim on: a replayed log's is not the
+     * wall clock. Before the first sample, live, the two are the same. */
+    int64_t now = atomic_load(&w->sample_ms);
+    if (!claim(w, now != INT64_MIN ? now : gs_wall_ms())) {
         *message = "too many requests: a capture started less than --cooldown ago\n";
         return 429;
     }

@@ -24,7 +24,9 @@ typedef struct gs_watch {
     double capture_duration_s;  /* --capture-duration */
     const char *capture_output; /* --capture-output, NULL = each run's own -o */
     int64_t cooldown_ms;
+    /* The cooldown is on the samples' clock (a replayed log's time), the webhook's too. */
     _Atomic int64_t last_capture_ms; /* INT64_MIN: none yet */
+    _Atomic int64_t sample_ms;       /* the latest sample's time; INT64_MIN: none yet */
     _Atomic bool webhook_pending;
     gs_snapshot latest;         /* the GPU processes a capture without --agents asks */
     pid_t children[GS_WATCH_MAX_CHILDREN];
