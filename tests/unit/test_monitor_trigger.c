@@ -1,12 +1,17 @@
 /* The monitor's capture triggers (src/monitor/trigger.h) and webhook checks (webhook.h):
  * conditions parsed or refused with a reason; a condition fed samples fires exactly when it has
  * held for its duration, against a fixed value or the median of the samples before; the
- * webhook's peer, token and notification checks. */
+ * webhook's peer, token and notification checks; the step times read from a control folder. */
 #include <arpa/inet.h>
 #include <math.h>
 #include <netinet/in.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "common/ondemand.h"
+#include "monitor/agents.h"
 #include "monitor/trigger.h"
 #include "monitor/webhook.h"
 #include "probe/nvml.h"
@@ -202,10 +207,49 @@ static void test_webhook(void)
     CHECK_INT(gs_webhook_alert_state("", 0), -1);
 }
 
+static void put_status(const char *dir, const char *host, long pid, int rank, int64_t step_ns)
+{
+    gs_od_status st = {.pid = pid, .rank = rank, .step = 10, .step_ns = step_ns, .steps_seen = 11};
+    snprintf(st.host, sizeof st.host, "%s", host);
+    char name[256], text[GS_OD_TEXT_MAX];
+    CHECK_INT(gs_od_status_name(host, pid, name, sizeof name), 0);
+    CHECK_INT(gs_od_status_format(&st, text, sizeof text), 0);
+    CHECK_INT(gs_od_write_file(dir, name, text, strlen(text)), 0);
+}
+
+/* The slowest step of the agents whose process may still run: a status left by a process of this
+ * machine that has ended (killed: it could not remove it) is not a step of the job. */
+static void test_agents(void)
+{
+    char dir[] = "/tmp/test_monitor_agents.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char host[GS_OD_HOST_MAX] = "";
+    gethostname(host, sizeof host - 1);
+    pid_t dead = fork();
+    if (dead == 0)
+        _exit(0);
+    waitpid(dead, NULL, 0);
+    put_status(dir, host, (long)getpid(), 0, 100000000);
+    put_status(dir, host, (long)dead, 1, 900000000);
+    put_status(dir, "another-node", 4242, 2, 150000000); /* elsewhere: cannot be checked */
+    CHECK_INT(gs_od_write_file(dir, "junk.agent", "no status\n", 10), 0);
+    gs_mon_steps steps;
+    gs_mon_agents_read(dir, &steps);
+    CHECK(steps.watched);
+    CHECK_INT(steps.agents, 2);
+    CHECK_INT(steps.step_ns, 150000000);
+    gs_mon_agents_read("/nonexistent/folder", &steps);
+    CHECK(steps.watched && steps.agents == 0 && steps.step_ns == 0);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), 0);
+}
+
 int main(void)
 {
     test_parse();
     test_fire();
     test_webhook();
+    test_agents();
     return check_done("test_monitor_trigger");
 }
