@@ -115,6 +115,18 @@ static void capture(gs_watch *w, const char *why)
                why);
 }
 
+/* "; slowest: rank R, process P on HOST": where to look first. */
+static void slowest(const gs_mon_steps *st, char *out, size_t cap)
+{
+    char rank[32] = "";
+    if (!st->slowest_pid)
+        return;
+    if (st->has_rank)
+        snprintf(rank, sizeof rank, "rank %u, ", (unsigned)st->slowest_rank);
+    snprintf(out, cap, "; slowest: %sprocess %u on %s", rank, (unsigned)st->slowest_pid,
+             st->slowest_host);
+}
+
 int gs_watch_sample(gs_watch *w, const gs_snapshot *s)
 {
     reap(w, false);
@@ -129,10 +141,12 @@ int gs_watch_sample(gs_watch *w, const gs_snapshot *s)
         if (gs_trigger_feed(t, s, &e) != 0)
             return -1;
         if (e.fired) {
-            char from[GS_JSONL_NUMBER_BUF], to[GS_JSONL_NUMBER_BUF], why[512];
-            snprintf(why, sizeof why, "trigger '%s' held from %s to %s (%.4g %s against %.4g)",
+            char from[GS_JSONL_NUMBER_BUF], to[GS_JSONL_NUMBER_BUF], who[160] = "", why[512];
+            if (gs_trigger_needs_steps(t))
+                slowest(&s->steps, who, sizeof who);
+            snprintf(why, sizeof why, "trigger '%s' held from %s to %s (%.4g %s against %.4g%s)",
                      t->text, gs_jsonl_ts(from, e.since_ms), gs_jsonl_ts(to, s->ts_ms), e.value,
-                     gs_trigger_unit(t), e.threshold);
+                     gs_trigger_unit(t), e.threshold, who);
             /* In the cooldown it stays fired, and captures as soon as the cooldown ends; after a
              * capture it must hold for its duration again. */
             if (claim(w, s->ts_ms)) {

@@ -41,8 +41,13 @@ void gs_mon_agents_read(const char *folder, gs_mon_steps *out)
             continue;
         out->agents++;
         /* The slowest rank sets a synchronous job's pace: its step is the job's. */
-        if (st.step_ns > out->step_ns)
+        if (st.step_ns > out->step_ns) {
             out->step_ns = st.step_ns;
+            out->slowest_pid = (uint32_t)st.pid;
+            out->has_rank = st.rank >= 0;
+            out->slowest_rank = out->has_rank ? (uint32_t)st.rank : 0;
+            snprintf(out->slowest_host, sizeof out->slowest_host, "%s", st.host);
+        }
     }
     closedir(d);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes a monitor log (doc/FORMAT.md) for tests/cli/test_monitor_trigger.sh: one sample a second
-from t=1717000000, one GPU of 80 GiB and two watched agents, with the values a scenario names.
+from t=1717000000, one GPU of 80 GiB and two watched agents (rank 1, process 4242 on node-7, the
+slowest), with the values a scenario names.
 
 usage: monitor_trigger_log.py OUT.jsonl SCENARIO"""
 import json
@@ -29,7 +30,8 @@ def main():
                 "pci_bus_id": "0", "gpu_util_pct": util, "gpu_mem_used_bytes": mem * GIB,
                 "gpu_mem_total_bytes": 80 * GIB, "unavailable": {}, "processes": [],
                 "host_cpu_pct": 10, "host_mem_used_bytes": 1, "host_mem_total_bytes": 2,
-                "agents": 2, "step_ns": step * 1000000}) + "\n")
+                "agents": 2, "step_ns": step * 1000000, "step_rank": 1,
+                "step_host": "node-7", "step_pid": 4242}) + "\n")
 
 
 if __name__ == "__main__":

@@ -30,10 +30,20 @@ check "two triggers: when each held and fired" "$(held "$tmp/two.err")" \
 "gpu_util<30 for 5s 20 25
 step_time>200ms for 10s 50 60
 step_time>200ms for 10s 61 90"
+check "two triggers: the step time's message names the slowest process" \
+    "$(grep -c "trigger 'step_time>200ms for 10s' held from [0-9.]* to [0-9.]* (250 ms against 200; slowest: rank 1, process 4242 on node-7): capture" "$tmp/two.err")" 2
+check "two triggers: the GPU's does not" \
+    "$(grep -c "trigger 'gpu_util<30 for 5s' held from [0-9.]* to [0-9.]* (10 % against 30): capture" "$tmp/two.err")" 1
 check "two triggers: the captures of the job folder" \
     "$(grep -c "capture --job $tmp/job --steps 5 (process [0-9]*)\$" "$tmp/two.err")" 3
 check "two triggers: each capture's end is said" \
     "$(grep -c 'capture (process [0-9]*) ended with status 3$' "$tmp/two.err")" 3
+
+# The log's steps, with the slowest process, read back and written again as they were.
+"$exe" monitor --replay "$tmp/two.jsonl" --interval 0 --count 2 --format csv \
+    --log "$tmp/copy.jsonl" >/dev/null
+check "the slowest process through --replay and --log" "$(sed -n '1s/.*"host_cpu_pct"/"host_cpu_pct"/p' "$tmp/copy.jsonl")" \
+'"host_cpu_pct":10,"host_mem_used_bytes":1,"host_mem_total_bytes":2,"agents":2,"step_ns":100000000,"step_rank":1,"step_host":"node-7","step_pid":4242}'
 
 # mem_used in bytes: the fullest GPU's used memory passes 40 GiB at t=10.
 "$exe" monitor --replay "$tmp/memory.jsonl" --interval 0 --format csv --agents "$tmp/job" \

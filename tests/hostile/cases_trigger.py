@@ -1,7 +1,8 @@
 """Hostile cases for monitor's captures on a condition and its webhook's token (run by
 tests/hostile/test_hostile.py): conditions out of range or too long, step times with nothing to
-read them from, token files that are no password. Each is a usage error (exit 2) said in one line,
-before anything is served. The webhook's hostile requests: tests/hostile/monitor_trigger_webhook.py."""
+read them from, token files that are no password, each a usage error (exit 2) said in one line
+before anything is served; the slowest process's fields of a log out of bounds (exit 3). The
+webhook's hostile requests: tests/hostile/monitor_trigger_webhook.py."""
 
 import json
 import os
@@ -29,6 +30,16 @@ def token_file(text, mode=0o600, name="token"):
             f.write(text)
         os.chmod(path, mode)
         return log(tmp)
+    return make
+
+
+def step_log(**fields):
+    """A function making one.jsonl: a host-only sample whose steps say `fields`."""
+    def make(tmp):
+        with open(os.path.join(tmp, "one.jsonl"), "w") as f:
+            f.write(json.dumps(dict({"ts": 1717000000, "hostname": "n", "agents": 1,
+                                     "step_ns": 100000000}, **fields)) + "\n")
+        return tmp
     return make
 
 
@@ -87,6 +98,15 @@ def cases():
              2, MONITOR + r"--trigger 'step_time>1.2\*baseline for 20s' needs --agents DIR: "
              r"the step times are the statuses of the agents of `gpuscope run --on-demand --job "
              r"DIR`" + SEE_HELP),
+        # The slowest process's fields in a log: bounded like every string, whole numbers.
+        Case("monitor --replay, a step_host of 10 kB", step_log(step_host="h" * 10000),
+             ["monitor", "--replay", "{}/one.jsonl"], 3,
+             r"gpuscope: monitor: .*/one.jsonl: line 1: byte 84: \"step_host\" is longer than "
+             r"1530 bytes\n"),
+        Case("monitor --replay, a negative step_rank", step_log(step_rank=-1),
+             ["monitor", "--replay", "{}/one.jsonl"], 3,
+             r"gpuscope: monitor: .*/one.jsonl: line 1: byte 84: \"step_rank\" wants a whole "
+             r"number up to 2147483647\n"),
         Case("monitor --trigger nine times", log,
              trigger("gpu_util<1", *sum((["--trigger", f"gpu_util<{i}"] for i in range(2, 10)),
                                         [])), 2,

@@ -238,6 +238,9 @@ static void test_agents(void)
     CHECK(steps.watched);
     CHECK_INT(steps.agents, 2);
     CHECK_INT(steps.step_ns, 150000000);
+    CHECK_INT(steps.slowest_rank, 2); /* which process it is */
+    CHECK_INT(steps.slowest_pid, 4242);
+    CHECK_STR(steps.slowest_host, "another-node");
     gs_mon_agents_read("/nonexistent/folder", &steps);
     CHECK(steps.watched && steps.agents == 0 && steps.step_ns == 0);
     char cmd[64];
