@@ -29,7 +29,7 @@ void gs_mon_agents_read(const char *folder, gs_mon_steps *out)
         return;
     char host[256] = "", here[GS_OD_HOST_MAX];
     gethostname(host, sizeof host - 1);
-    snprintf(here, sizeof here, "%s", host); /* cut as the agent cuts it */
+    gs_mon_strlcpy(here, sizeof here, host, strlen(host)); /* cut as the agent cuts it */
     for (struct dirent *e; (e = readdir(d));) {
         const char *dot = strrchr(e->d_name, '.');
         char text[GS_OD_TEXT_MAX], why[160];
