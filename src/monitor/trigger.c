@@ -207,24 +207,65 @@ const char *gs_trigger_unit(const gs_trigger *t)
 
 /* ---- evaluation ---- */
 
-static int cmp_double(const void *a, const void *b)
+/* The k-th smallest of v[0..n) (reordered): quickselect, linear on average, so that a replayed
+ * log pays no sort per sample. */
+static double select_kth(double *v, size_t n, size_t k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+        double pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                double x = v[i];
+                v[i++] = v[j];
+                v[j] = x;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k];
+    }
+    return v[k];
 }
 
-/* The median of the samples in [from, to); false with fewer than the minimum. */
+/* The median of the samples in [from, to); false with fewer than the minimum. The ring is in the
+ * samples' order: walked from the newest, it stops at the first sample before `from`. */
 static bool baseline(const gs_trigger *t, int64_t from, int64_t to, double *out)
 {
     double v[GS_TRIGGER_HISTORY];
     size_t n = 0;
-    for (size_t i = 0; i < t->nhistory; i++)
-        if (t->history[i].ts_ms >= from && t->history[i].ts_ms < to)
-            v[n++] = t->history[i].value;
+    for (size_t k = 0; k < t->nhistory; k++) {
+        const gs_trigger_sample *h =
+            &t->history[(t->next + GS_TRIGGER_HISTORY - 1 - k) % GS_TRIGGER_HISTORY];
+        if (h->ts_ms < from)
+            break;
+        if (h->ts_ms < to)
+            v[n++] = h->value;
+    }
     if (n < GS_TRIGGER_MIN_BASELINE)
         return false;
-    qsort(v, n, sizeof v[0], cmp_double);
-    *out = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    double upper = select_kth(v, n, n / 2);
+    if (n % 2) {
+        *out = upper;
+        return true;
+    }
+    /* v[0..n/2) now holds the lower half: its largest is the other middle value. */
+    double lower = v[0];
+    for (size_t i = 1; i < n / 2; i++)
+        lower = v[i] > lower ? v[i] : lower;
+    *out = (lower + upper) / 2;
     return true;
 }
 

@@ -207,6 +207,51 @@ static void test_webhook(void)
     CHECK_INT(gs_webhook_alert_state("", 0), -1);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The baseline is the median of the samples before, whatever their order and repeats: fed n
+ * step times, the last sample's threshold (factor 1) is the median of the n - 1 before it. */
+static void test_baseline_median(void)
+{
+    srand(7);
+    for (int trial = 0; trial < 300; trial++) {
+        int n = 6 + rand() % 590;
+        int spread = trial % 3 == 0 ? 3 : 1000; /* many repeats, or few */
+        double ms[600], sorted[600];
+        for (int i = 0; i < n; i++)
+            ms[i] = 1 + rand() % spread;
+        if (trial % 5 == 1) /* already in order, or in reverse */
+            qsort(ms, (size_t)n, sizeof ms[0], cmp_double);
+        if (trial % 5 == 2)
+            for (int i = 0; i < n / 2; i++) {
+                double x = ms[i];
+                ms[i] = ms[n - 1 - i];
+                ms[n - 1 - i] = x;
+            }
+        for (int i = 0; i < n; i++)
+            sorted[i] = ms[i];
+        qsort(sorted, (size_t)n - 1, sizeof sorted[0], cmp_double);
+        int m = n - 1;
+        double want = m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+        gs_trigger t;
+        char err[512];
+        CHECK_INT(gs_trigger_parse("step_time>1*baseline", &t, err, sizeof err), 0);
+        gs_trigger_eval e = {0};
+        for (int i = 0; i < n; i++) {
+            gs_snapshot snap = at(i, ms[i]);
+            gs_trigger_feed(&t, &snap, &e);
+        }
+        if (e.threshold != want)
+            fprintf(stderr, "trial %d: n %d: threshold %g, want %g\n", trial, n, e.threshold, want);
+        CHECK(e.threshold == want);
+        gs_trigger_free(&t);
+    }
+}
+
 static void put_status(const char *dir, const char *host, long pid, int rank, int64_t step_ns)
 {
     gs_od_status st = {.pid = pid, .rank = rank, .step = 10, .step_ns = step_ns, .steps_seen = 11};
@@ -252,6 +297,7 @@ int main(void)
 {
     test_parse();
     test_fire();
+    test_baseline_median();
     test_webhook();
     test_agents();
     return check_done("test_monitor_trigger");
