@@ -372,7 +372,8 @@ int cmd_monitor(int argc, char **argv)
                       .capture_duration_s = rq.capture_duration_s,
                       .capture_output = rq.capture_output,
                       .cooldown_ms = (int64_t)(rq.cooldown_s * 1000),
-                      .last_capture_ms = INT64_MIN, .sample_ms = INT64_MIN};
+                      .last_capture_ms = INT64_MIN, .sample_ms = INT64_MIN,
+                      .webhook_lock = PTHREAD_MUTEX_INITIALIZER};
     char why[512], token[GS_WEBHOOK_TOKEN_MAX];
     for (; watch.ntriggers < rq.ntriggers; watch.ntriggers++) {
         gs_trigger *t = &watch.triggers[watch.ntriggers];

@@ -127,6 +127,19 @@ static void slowest(const gs_mon_steps *st, char *out, size_t cap)
              st->slowest_host);
 }
 
+/* The capture a webhook asked for, if one did, said with its alerts' names. */
+static void webhook_capture(gs_watch *w)
+{
+    if (!atomic_exchange(&w->webhook_pending, false))
+        return;
+    char why[64 + GS_WEBHOOK_NAMES_MAX];
+    pthread_mutex_lock(&w->webhook_lock);
+    snprintf(why, sizeof why, "Alertmanager webhook%s%s%s", w->webhook_names[0] ? " (" : "",
+             w->webhook_names, w->webhook_names[0] ? ")" : "");
+    pthread_mutex_unlock(&w->webhook_lock);
+    capture(w, why);
+}
+
 int gs_watch_sample(gs_watch *w, const gs_snapshot *s)
 {
     reap(w, false);
@@ -155,19 +168,17 @@ int gs_watch_sample(gs_watch *w, const gs_snapshot *s)
             }
         }
     }
-    if (atomic_exchange(&w->webhook_pending, false))
-        capture(w, "Alertmanager webhook");
+    webhook_capture(w);
     return 0;
 }
 
 void gs_watch_idle(gs_watch *w)
 {
     reap(w, false);
-    if (atomic_exchange(&w->webhook_pending, false))
-        capture(w, "Alertmanager webhook");
+    webhook_capture(w);
 }
 
-int gs_watch_webhook(void *ctx, const char **message)
+int gs_watch_webhook(void *ctx, const char *alert_names, const char **message)
 {
     gs_watch *w = ctx;
     /* At the latest sample's time, the clock the triggers claim on: a replayed log's is not the
@@ -177,6 +188,9 @@ int gs_watch_webhook(void *ctx, const char **message)
         *message = "too many requests: a capture started less than --cooldown ago\n";
         return 429;
     }
+    pthread_mutex_lock(&w->webhook_lock);
+    snprintf(w->webhook_names, sizeof w->webhook_names, "%s", alert_names);
+    pthread_mutex_unlock(&w->webhook_lock);
     atomic_store(&w->webhook_pending, true);
     *message = "accepted: a capture starts with the next sample\n";
     return 202;
@@ -184,8 +198,7 @@ int gs_watch_webhook(void *ctx, const char **message)
 
 void gs_watch_finish(gs_watch *w)
 {
-    if (atomic_exchange(&w->webhook_pending, false))
-        capture(w, "Alertmanager webhook");
+    webhook_capture(w);
     reap(w, true);
     for (size_t i = 0; i < w->ntriggers; i++)
         gs_trigger_free(&w->triggers[i]);

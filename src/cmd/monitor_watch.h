@@ -4,6 +4,7 @@
 #ifndef GS_CMD_MONITOR_WATCH_H
 #define GS_CMD_MONITOR_WATCH_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include "monitor/http.h"
 #include "monitor/snapshot.h"
 #include "monitor/trigger.h"
+#include "monitor/webhook.h"
 
 #define GS_WATCH_MAX_CHILDREN 64
 #define GS_WATCH_MAX_TRIGGERS 8 /* --trigger given more often is a usage error */
@@ -28,6 +30,8 @@ typedef struct gs_watch {
     _Atomic int64_t last_capture_ms; /* INT64_MIN: none yet */
     _Atomic int64_t sample_ms;       /* the latest sample's time; INT64_MIN: none yet */
     _Atomic bool webhook_pending;
+    pthread_mutex_t webhook_lock;                 /* for the names: written by a server thread */
+    char webhook_names[GS_WEBHOOK_NAMES_MAX]; /* the accepted notification's alerts */
     gs_snapshot latest;         /* the GPU processes a capture without --agents asks */
     pid_t children[GS_WATCH_MAX_CHILDREN];
     size_t nchildren;
@@ -45,7 +49,7 @@ int gs_watch_sample(gs_watch *w, const gs_snapshot *s);
 void gs_watch_idle(gs_watch *w);
 
 /* The webhook's fire callback (gs_http_trigger.fire), on a server thread. */
-int gs_watch_webhook(void *ctx, const char **message);
+int gs_watch_webhook(void *ctx, const char *alert_names, const char **message);
 
 /* At the end: waits for the captures under way, says how each ended; frees w. */
 void gs_watch_finish(gs_watch *w);

@@ -3,7 +3,7 @@
 log is watched by a --trigger too:
 
   - 8 firing notifications at once, from 8 loopback addresses: exactly one is 202, 7 are 429
-    (the cooldown is claimed once);
+    (the cooldown is claimed once); the capture it starts is said with its alert's name;
   - a chunked body past 64 KiB without Content-Length: 413; a string with a NUL byte: 400; a
     notification nested 20000 deep before its status: 429 (read through, in the cooldown); a
     prefix of the token, or the token and more: 401;
@@ -137,7 +137,8 @@ def main():
             err = m.communicate()[1]
     check("SIGTERM: exit 0", m.returncode == 0, f"{m.returncode}\n{err}")
     check("the webhook's capture", len(re.findall(
-        r"Alertmanager webhook: capture --job \S+/job --steps 5 \(process \d+\)\n", err)) == 1,
+        r"Alertmanager webhook \(Slow\): capture --job \S+/job --steps 5 \(process \d+\)\n",
+        err)) == 1,
         err)
     held = [(int(a) - T0, int(b) - T0) for a, b in
             re.findall(r"trigger 'step_time>200ms for 5s' held from (\d+)\.000 to (\d+)\.000",

@@ -190,21 +190,71 @@ static void test_webhook(void)
     CHECK(!gs_webhook_authorized(NULL, "s3cret"));
     CHECK(!gs_webhook_authorized("Bearer ", "s3cret"));
 
+    char names[GS_WEBHOOK_NAMES_MAX];
     static const char firing[] =
         "{\"version\":\"4\",\"groupKey\":\"{}:{}\",\"alerts\":[{\"status\":\"resolved\","
         "\"labels\":{\"alertname\":\"SlowSteps\"}}],\"status\":\"firing\",\"receiver\":\"g\"}";
     static const char resolved[] = "{\"receiver\":\"g\",\"status\":\"resolved\",\"alerts\":[]}";
-    CHECK_INT(gs_webhook_alert_state(firing, strlen(firing)), 1);
-    CHECK_INT(gs_webhook_alert_state(resolved, strlen(resolved)), 0);
+    CHECK_INT(gs_webhook_alert_state(firing, strlen(firing), names), 1);
+    CHECK_INT(gs_webhook_alert_state(resolved, strlen(resolved), names), 0);
     static const char scalars_first[] =
         "{\"truncatedAlerts\":0,\"x\":true,\"y\":null,\"z\":{\"status\":\"resolved\"},"
         "\"status\":\"firing\"}";
-    CHECK_INT(gs_webhook_alert_state(scalars_first, strlen(scalars_first)), 1);
-    CHECK_INT(gs_webhook_alert_state("{}", 2), -1);
-    CHECK_INT(gs_webhook_alert_state("[1,2]", 5), -1);
-    CHECK_INT(gs_webhook_alert_state("{\"status\":3}", 12), -1);
-    CHECK_INT(gs_webhook_alert_state("not json", 8), -1);
-    CHECK_INT(gs_webhook_alert_state("", 0), -1);
+    CHECK_INT(gs_webhook_alert_state(scalars_first, strlen(scalars_first), names), 1);
+    CHECK_INT(gs_webhook_alert_state("{}", 2, names), -1);
+    CHECK_STR(names, "");
+
+    /* The names of the firing alerts, each once, in order; a resolved alert's left out; a byte
+     * a terminal could take as a command written '?'; a list too long ends "...". */
+    static const char named[] =
+        "{\"status\":\"firing\",\"alerts\":["
+        "{\"status\":\"firing\",\"labels\":{\"severity\":\"page\",\"alertname\":\"SlowSteps\"},"
+        "\"annotations\":{\"n\":[1,{\"alertname\":\"x\"}]}},"
+        "{\"labels\":{\"alertname\":\"Unknown\"},\"status\":\"resolved\"},"
+        "{\"status\":\"firing\",\"labels\":{\"alertname\":\"GPU\\u001b[2JIdle\"}},"
+        "{\"status\":\"firing\",\"labels\":{\"alertname\":\"SlowSteps\"}},"
+        "{\"status\":\"firing\",\"labels\":{\"alertname\":\"Slow\"}},"
+        "{\"status\":\"firing\",\"labels\":{}}]}";
+    CHECK_INT(gs_webhook_alert_state(named, strlen(named), names), 1);
+    CHECK_STR(names, "SlowSteps, GPU??2JIdle, Slow");
+    char many[8192] = "{\"status\":\"firing\",\"alerts\":[";
+    for (int i = 0; i < 40; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many),
+                 "%s{\"status\":\"firing\",\"labels\":{\"alertname\":\"Alert%02d\"}}",
+                 i ? "," : "", i);
+    strcat(many, "]}");
+    CHECK_INT(gs_webhook_alert_state(many, strlen(many), names), 1);
+    CHECK(strlen(names) < GS_WEBHOOK_NAMES_MAX);
+    CHECK(strncmp(names, "Alert00, Alert01, ", 18) == 0);
+    CHECK(strcmp(names + strlen(names) - 5, ", ...") == 0);
+    /* Every length of the names that fill it: the list ends "..." within its size. */
+    for (int len = 1; len < GS_WEBHOOK_NAMES_MAX + 5; len++) {
+        char edge[4096] = "{\"status\":\"firing\",\"alerts\":[";
+        for (int i = 0; i < 3; i++) {
+            snprintf(edge + strlen(edge), sizeof edge - strlen(edge),
+                     "%s{\"status\":\"firing\",\"labels\":{\"alertname\":\"%c", i ? "," : "",
+                     'a' + i);
+            for (int k = 1; k < len; k++)
+                strcat(edge, "x");
+            strcat(edge, "\"}}");
+        }
+        strcat(edge, "]}");
+        memset(names, 0x55, sizeof names);
+        CHECK_INT(gs_webhook_alert_state(edge, strlen(edge), names), 1);
+        CHECK(memchr(names, '\0', sizeof names) != NULL);
+    }
+    /* A resolved notification names nothing; a bad alert list is no notification. */
+    static const char resolved_named[] =
+        "{\"status\":\"resolved\",\"alerts\":[{\"status\":\"firing\",\"labels\":"
+        "{\"alertname\":\"A\"}}]}";
+    CHECK_INT(gs_webhook_alert_state(resolved_named, strlen(resolved_named), names), 0);
+    CHECK_STR(names, "");
+    static const char cut[] = "{\"status\":\"firing\",\"alerts\":[{\"labels\":{\"alertname\"";
+    CHECK_INT(gs_webhook_alert_state(cut, strlen(cut), names), -1);
+    CHECK_INT(gs_webhook_alert_state("[1,2]", 5, names), -1);
+    CHECK_INT(gs_webhook_alert_state("{\"status\":3}", 12, names), -1);
+    CHECK_INT(gs_webhook_alert_state("not json", 8, names), -1);
+    CHECK_INT(gs_webhook_alert_state("", 0, names), -1);
 }
 
 static int cmp_double(const void *a, const void *b)
