@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cmd/say.h"
 #include "collect/capture_targets.h"
@@ -83,11 +84,20 @@ static void spawn(gs_watch *w, const char *target, bool job, const char *why)
            argv[job ? 5 : 4], argv[job ? 6 : 5], (long)pid);
 }
 
-/* The watched programs: the job folder, else every GPU process that runs with an agent. */
+/* The watched programs: the job folder, else every GPU process that runs with an agent, when
+ * the sample is this machine's (a replayed log's pids may be another's). */
 static void capture(gs_watch *w, const char *why)
 {
     if (w->agents) {
         spawn(w, w->agents, true, why);
+        return;
+    }
+    char host[GS_MON_HOST_MAX] = "";
+    gethostname(host, sizeof host - 1);
+    if (strcmp(w->latest.hostname, host) != 0) {
+        gs_say("monitor: %s, but the sample is %s's, not this machine's: give --agents DIR to "
+               "capture",
+               why, w->latest.hostname);
         return;
     }
     size_t started = 0;

@@ -3,7 +3,7 @@
 from t=1717000000, one GPU of 80 GiB and two watched agents (rank 1, process 4242 on node-7, the
 slowest), with the values a scenario names.
 
-usage: monitor_trigger_log.py OUT.jsonl SCENARIO"""
+usage: monitor_trigger_log.py OUT.jsonl SCENARIO [PID]: PID, a process of the GPU"""
 import json
 import sys
 
@@ -21,6 +21,8 @@ SCENARIOS = {
 
 def main():
     out, name = sys.argv[1], sys.argv[2]
+    procs = [{"pid": int(sys.argv[3]), "name": "python", "gpu_memory_bytes": 1 << 30}] \
+        if len(sys.argv) > 3 else []
     seconds, values = SCENARIOS[name]
     with open(out, "w") as f:
         for t in range(seconds):
@@ -28,7 +30,7 @@ def main():
             f.write(json.dumps({
                 "ts": T0 + t, "hostname": "node-7", "gpu": 0, "name": "GPU", "uuid": "GPU-0",
                 "pci_bus_id": "0", "gpu_util_pct": util, "gpu_mem_used_bytes": mem * GIB,
-                "gpu_mem_total_bytes": 80 * GIB, "unavailable": {}, "processes": [],
+                "gpu_mem_total_bytes": 80 * GIB, "unavailable": {}, "processes": procs,
                 "host_cpu_pct": 10, "host_mem_used_bytes": 1, "host_mem_total_bytes": 2,
                 "agents": 2, "step_ns": step * 1000000, "step_rank": 1,
                 "step_host": "node-7", "step_pid": 4242}) + "\n")

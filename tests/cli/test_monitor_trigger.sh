@@ -53,6 +53,23 @@ check "mem_used in GiB: held from 10 to 12" "$(held "$tmp/memory.err")" "mem_use
 check "mem_used in GiB: a capture of 1.5 s" \
     "$(grep -c "capture --job $tmp/job --duration 1.5 (process" "$tmp/memory.err")" 1
 
+# Without --agents the captures are of the GPU's processes that run with an agent's folder; under
+# --replay, only when the log is this machine's: node-7's process 1234 is not this machine's.
+GPUSCOPE_CONTROL="$tmp/job" sleep 60 &
+sleeper=$!
+python3 tests/cli/monitor_trigger_log.py "$tmp/pids.jsonl" memory $sleeper
+"$exe" monitor --replay "$tmp/pids.jsonl" --interval 0 --format csv --trigger 'mem_used>=40GiB' \
+    >/dev/null 2>"$tmp/pids.err"
+check "another machine's log: exit" $? 0
+check "another machine's log: its processes are not captured" \
+    "$(grep -c "held from 1717000010.000 to 1717000010.000 (45 GiB against 40), but the sample is node-7's, not this machine's: give --agents DIR to capture\$" "$tmp/pids.err"),$(grep -c 'capture [0-9]' "$tmp/pids.err")" 1,0
+sed "s/\"node-7\"/\"$(uname -n)\"/" "$tmp/pids.jsonl" >"$tmp/here.jsonl"
+"$exe" monitor --replay "$tmp/here.jsonl" --interval 0 --format csv --trigger 'mem_used>=40GiB' \
+    >/dev/null 2>"$tmp/here.err"
+kill $sleeper
+check "this machine's log: its process is captured" \
+    "$(grep -c "held from 1717000010.000 to 1717000010.000 (45 GiB against 40): capture $sleeper --steps 5 (process" "$tmp/here.err")" 1
+
 # Usage errors: a condition it cannot read, a step time with nothing to read it from (live,
 # without --agents), more triggers than it watches.
 check_error 2 monitor --replay "$tmp/two.jsonl" --trigger 'step_time>1.2*baseline for'
