@@ -209,6 +209,17 @@ int gs_watch_webhook(void *ctx, const char *alert_names, const char **message)
 void gs_watch_finish(gs_watch *w)
 {
     webhook_capture(w);
+    reap(w, false);
+    /* A capture of steps waits for them up to its --timeout (600 s): say why the monitor has
+     * not ended yet. */
+    if (w->nchildren) {
+        char pids[128] = "";
+        for (size_t i = 0, n = 0; i < w->nchildren && n < sizeof pids - 16; i++)
+            n += (size_t)snprintf(pids + n, sizeof pids - n, "%s%ld", i ? ", " : "",
+                                  (long)w->children[i]);
+        gs_say("monitor: waiting for %zu capture%s under way (process%s %s)", w->nchildren,
+               w->nchildren > 1 ? "s" : "", w->nchildren > 1 ? "es" : "", pids);
+    }
     reap(w, true);
     for (size_t i = 0; i < w->ntriggers; i++)
         gs_trigger_free(&w->triggers[i]);
