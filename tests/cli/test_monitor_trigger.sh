@@ -45,6 +45,14 @@ check "two triggers: each capture's end is said" \
 check "the slowest process through --replay and --log" "$(sed -n '1s/.*"host_cpu_pct"/"host_cpu_pct"/p' "$tmp/copy.jsonl")" \
 '"host_cpu_pct":10,"host_mem_used_bytes":1,"host_mem_total_bytes":2,"agents":2,"step_ns":100000000,"step_rank":1,"step_host":"node-7","step_pid":4242}'
 
+# The table and the JSON show the watched steps (logs without them show none: test_monitor.sh).
+check "the table's line of steps" \
+    "$("$exe" monitor --replay "$tmp/two.jsonl" --once | sed -n 3p)" \
+    "steps of 2 agents: the slowest 100.0 ms (rank 1, process 4242 on node-7)"
+check "the JSON's steps" \
+    "$("$exe" monitor --replay "$tmp/two.jsonl" --once --format json | grep -o '"steps":{[^}]*}')" \
+    '"steps":{"agents":2,"step_ns":100000000,"rank":1,"host":"node-7","pid":4242}'
+
 # mem_used in bytes: the fullest GPU's used memory passes 40 GiB at t=10.
 "$exe" monitor --replay "$tmp/memory.jsonl" --interval 0 --format csv --agents "$tmp/job" \
     --trigger 'mem_used>=40GiB for 2s' --capture-duration 1.5 >/dev/null 2>"$tmp/memory.err"
