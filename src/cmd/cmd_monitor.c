@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -400,6 +401,12 @@ int cmd_monitor(int argc, char **argv)
         return fail(&err);
     }
     gs_watch *w = gs_watch_active(&watch, rq.token_file != NULL) ? &watch : NULL;
+    /* Read each sample: a folder not there (a typo, or a job that starts later) would show no
+     * steps and fire no step trigger without a word. */
+    struct stat st;
+    if (rq.agents && !rq.replay && stat(rq.agents, &st) != 0)
+        gs_say("monitor: --agents %s: %s (yet?): no steps until a job runs with it", rq.agents,
+               strerror(errno));
     gs_feed *feed = NULL;
     gs_http *http = NULL;
     gs_feed_opts fo = {log_fd, rq.replay != NULL};

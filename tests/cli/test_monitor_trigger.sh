@@ -78,6 +78,12 @@ kill $sleeper
 check "this machine's log: its process is captured" \
     "$(grep -c "held from 1717000010.000 to 1717000010.000 (45 GiB against 40): capture $sleeper --steps 5 (process" "$tmp/here.err")" 1
 
+# A folder that is not there (yet: the job may start later) is said once, and watched.
+"$exe" monitor --host-only --once --format csv --agents "$tmp/later" >/dev/null 2>"$tmp/later.err"
+check "a folder not there yet: exit" $? 0
+check "a folder not there yet: said" "$(cat "$tmp/later.err")" \
+    "gpuscope: monitor: --agents $tmp/later: No such file or directory (yet?): no steps until a job runs with it"
+
 # Usage errors: a condition it cannot read, a step time with nothing to read it from (live,
 # without --agents), more triggers than it watches.
 check_error 2 monitor --replay "$tmp/two.jsonl" --trigger 'step_time>1.2*baseline for'
