@@ -169,6 +169,13 @@ add_test(NAME hostile.inputs
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/test_hostile.py $<TARGET_FILE:gpuscope>
                  ${GS_HOSTILE_FLAGS})
 set_tests_properties(hostile.inputs PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} TIMEOUT 300)
+# Hostile requests to monitor's Alertmanager webhook (POST /trigger) while a --trigger watches a
+# replayed log: concurrent, oversized, nested, slow, wrong tokens; one cooldown on the log's clock
+# (tests/hostile/monitor_trigger_webhook.py).
+add_test(NAME hostile.monitor_trigger_webhook
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/monitor_trigger_webhook.py
+                 $<TARGET_FILE:gpuscope> ${GS_HOSTILE_FLAGS})
+set_tests_properties(hostile.monitor_trigger_webhook PROPERTIES TIMEOUT 120)
 # What gpuscope leaves where it writes when a write fails half way (a file size limit), when two
 # write one file at once, and kernel names in ncu's progress lines: tests/hostile/check_output_files.py.
 add_test(NAME hostile.output_files

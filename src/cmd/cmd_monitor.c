@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +57,8 @@ typedef struct request {
     const char *log, *replay, *serve;
     bool host_only;
     const char *agents, *trigger, *capture_output, *token_file;
+    const char *triggers[GS_WATCH_MAX_TRIGGERS];
+    size_t ntriggers;
     size_t capture_steps;
     double capture_duration_s, cooldown_s;
 } request;
@@ -121,11 +124,13 @@ static int parse(int argc, char **argv, request *rq)
         {"agents", &rq->agents, .arg = "DIR",
          .help = "watch the steps of the programs run with `gpuscope\n"
                  "run --on-demand --job DIR`; captures are of them"},
-        {"trigger", &rq->trigger, .arg = "COND",
+        {"trigger", &rq->trigger, .values = rq->triggers, .max_values = GS_WATCH_MAX_TRIGGERS,
+         .nvalues = &rq->ntriggers, .arg = "COND",
          .help = "capture when COND holds, e.g. 'step_time>1.2*baseline\n"
                  "for 20s' (metrics step_time, gpu_util, mem_used;\n"
                  "doc/monitor.md); without --agents, of the GPU\n"
-                 "processes run with --on-demand"},
+                 "processes run with --on-demand; up to 8 times: when\n"
+                 "any holds"},
         {"capture-output", &rq->capture_output, .arg = "PATTERN",
          .help = "the captures' -o (default: each run's own)"},
         {"trigger-token-file", &rq->token_file, .arg = "FILE",
@@ -368,14 +373,27 @@ int cmd_monitor(int argc, char **argv)
                       .capture_duration_s = rq.capture_duration_s,
                       .capture_output = rq.capture_output,
                       .cooldown_ms = (int64_t)(rq.cooldown_s * 1000),
-                      .last_capture_ms = INT64_MIN};
+                      .last_capture_ms = INT64_MIN, .sample_ms = INT64_MIN,
+                      .webhook_lock = PTHREAD_MUTEX_INITIALIZER};
     char why[512], token[GS_WEBHOOK_TOKEN_MAX];
-    if (rq.trigger && gs_trigger_parse(rq.trigger, &watch.trigger, why, sizeof why) != 0) {
-        if (log_fd >= 0)
-            close(log_fd);
-        return gs_cli_usage("monitor", "%s", why);
+    for (; watch.ntriggers < rq.ntriggers; watch.ntriggers++) {
+        gs_trigger *t = &watch.triggers[watch.ntriggers];
+        int bad = gs_trigger_parse(rq.triggers[watch.ntriggers], t, why, sizeof why);
+        /* Live, step times come only from --agents; a replayed log carries its own. */
+        if (!bad && gs_trigger_needs_steps(t) && !rq.agents && !rq.replay) {
+            snprintf(why, sizeof why,
+                     "--trigger '%s' needs --agents DIR: the step times are the statuses of the "
+                     "agents of `gpuscope run --on-demand --job DIR`",
+                     t->text);
+            bad = -1;
+        }
+        if (bad) {
+            gs_watch_finish(&watch);
+            if (log_fd >= 0)
+                close(log_fd);
+            return gs_cli_usage("monitor", "%s", why);
+        }
     }
-    watch.has_trigger = rq.trigger != NULL;
     gs_http_trigger webhook = {token, gs_watch_webhook, &watch};
     if (rq.token_file && gs_webhook_read_token(rq.token_file, token, sizeof token, &err) != 0) {
         if (log_fd >= 0)
@@ -383,6 +401,12 @@ int cmd_monitor(int argc, char **argv)
         return fail(&err);
     }
     gs_watch *w = gs_watch_active(&watch, rq.token_file != NULL) ? &watch : NULL;
+    /* Read each sample: a folder not there (a typo, or a job that starts later) would show no
+     * steps and fire no step trigger without a word. */
+    struct stat st;
+    if (rq.agents && !rq.replay && stat(rq.agents, &st) != 0)
+        gs_say("monitor: --agents %s: %s (yet?): no steps until a job runs with it", rq.agents,
+               strerror(errno));
     gs_feed *feed = NULL;
     gs_http *http = NULL;
     gs_feed_opts fo = {log_fd, rq.replay != NULL};

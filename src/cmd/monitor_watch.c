@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cmd/say.h"
 #include "collect/capture_targets.h"
@@ -14,7 +15,7 @@
 
 bool gs_watch_active(const gs_watch *w, bool webhook)
 {
-    return w->has_trigger || webhook;
+    return w->ntriggers > 0 || webhook;
 }
 
 /* Claims the cooldown at `now` (ms): false when a capture started less than a cooldown ago. */
@@ -83,11 +84,20 @@ static void spawn(gs_watch *w, const char *target, bool job, const char *why)
            argv[job ? 5 : 4], argv[job ? 6 : 5], (long)pid);
 }
 
-/* The watched programs: the job folder, else every GPU process that runs with an agent. */
+/* The watched programs: the job folder, else every GPU process that runs with an agent, when
+ * the sample is this machine's (a replayed log's pids may be another's). */
 static void capture(gs_watch *w, const char *why)
 {
     if (w->agents) {
         spawn(w, w->agents, true, why);
+        return;
+    }
+    char host[GS_MON_HOST_MAX] = "";
+    gethostname(host, sizeof host - 1);
+    if (strcmp(w->latest.hostname, host) != 0) {
+        gs_say("monitor: %s, but the sample is %s's, not this machine's: give --agents DIR to "
+               "capture",
+               why, w->latest.hostname);
         return;
     }
     size_t started = 0;
@@ -115,47 +125,82 @@ static void capture(gs_watch *w, const char *why)
                why);
 }
 
+/* "; slowest: rank R, process P on HOST": where to look first. */
+static void slowest(const gs_mon_steps *st, char *out, size_t cap)
+{
+    char rank[32] = "";
+    if (!st->slowest_pid)
+        return;
+    if (st->has_rank)
+        snprintf(rank, sizeof rank, "rank %u, ", (unsigned)st->slowest_rank);
+    snprintf(out, cap, "; slowest: %sprocess %u on %s", rank, (unsigned)st->slowest_pid,
+             st->slowest_host);
+}
+
+/* The capture a webhook asked for, if one did, said with its alerts' names. */
+static void webhook_capture(gs_watch *w)
+{
+    if (!atomic_exchange(&w->webhook_pending, false))
+        return;
+    char why[64 + GS_WEBHOOK_NAMES_MAX];
+    pthread_mutex_lock(&w->webhook_lock);
+    snprintf(why, sizeof why, "Alertmanager webhook%s%s%s", w->webhook_names[0] ? " (" : "",
+             w->webhook_names, w->webhook_names[0] ? ")" : "");
+    pthread_mutex_unlock(&w->webhook_lock);
+    capture(w, why);
+}
+
 int gs_watch_sample(gs_watch *w, const gs_snapshot *s)
 {
     reap(w, false);
     if (gs_snapshot_copy(&w->latest, s) != 0)
         return -1;
-    if (w->has_trigger) {
+    atomic_store(&w->sample_ms, s->ts_ms);
+    /* Every trigger sees every sample (its history is its baseline); the first that fired
+     * outside the cooldown captures. */
+    for (size_t i = 0; i < w->ntriggers; i++) {
+        gs_trigger *t = &w->triggers[i];
         gs_trigger_eval e;
-        if (gs_trigger_feed(&w->trigger, s, &e) != 0)
+        if (gs_trigger_feed(t, s, &e) != 0)
             return -1;
         if (e.fired) {
-            char from[GS_JSONL_NUMBER_BUF], to[GS_JSONL_NUMBER_BUF], why[512];
-            snprintf(why, sizeof why, "trigger '%s' held from %s to %s (%.4g %s against %.4g)",
-                     w->trigger.text, gs_jsonl_ts(from, e.since_ms), gs_jsonl_ts(to, s->ts_ms),
-                     e.value, gs_trigger_unit(&w->trigger), e.threshold);
+            char from[GS_JSONL_NUMBER_BUF], to[GS_JSONL_NUMBER_BUF], who[160] = "", why[512];
+            if (gs_trigger_needs_steps(t))
+                slowest(&s->steps, who, sizeof who);
+            snprintf(why, sizeof why, "trigger '%s' held from %s to %s (%.4g %s against %.4g%s)",
+                     t->text, gs_jsonl_ts(from, e.since_ms), gs_jsonl_ts(to, s->ts_ms), e.value,
+                     gs_trigger_unit(t), e.threshold, who);
             /* In the cooldown it stays fired, and captures as soon as the cooldown ends; after a
              * capture it must hold for its duration again. */
             if (claim(w, s->ts_ms)) {
                 capture(w, why);
-                gs_trigger_rearm(&w->trigger);
+                gs_trigger_rearm(t);
             }
         }
     }
-    if (atomic_exchange(&w->webhook_pending, false))
-        capture(w, "Alertmanager webhook");
+    webhook_capture(w);
     return 0;
 }
 
 void gs_watch_idle(gs_watch *w)
 {
     reap(w, false);
-    if (atomic_exchange(&w->webhook_pending, false))
-        capture(w, "Alertmanager webhook");
+    webhook_capture(w);
 }
 
-int gs_watch_webhook(void *ctx, const char **message)
+int gs_watch_webhook(void *ctx, const char *alert_names, const char **message)
 {
     gs_watch *w = ctx;
-    if (!claim(w, gs_wall_ms())) {
+    /* At the latest sample's time, the clock the triggers claim on: a replayed log's is not the
+     * wall clock. Before the first sample, live, the two are the same. */
+    int64_t now = atomic_load(&w->sample_ms);
+    if (!claim(w, now != INT64_MIN ? now : gs_wall_ms())) {
         *message = "too many requests: a capture started less than --cooldown ago\n";
         return 429;
     }
+    pthread_mutex_lock(&w->webhook_lock);
+    snprintf(w->webhook_names, sizeof w->webhook_names, "%s", alert_names);
+    pthread_mutex_unlock(&w->webhook_lock);
     atomic_store(&w->webhook_pending, true);
     *message = "accepted: a capture starts with the next sample\n";
     return 202;
@@ -163,9 +208,20 @@ int gs_watch_webhook(void *ctx, const char **message)
 
 void gs_watch_finish(gs_watch *w)
 {
-    if (atomic_exchange(&w->webhook_pending, false))
-        capture(w, "Alertmanager webhook");
+    webhook_capture(w);
+    reap(w, false);
+    /* A capture of steps waits for them up to its --timeout (600 s): say why the monitor has
+     * not ended yet. */
+    if (w->nchildren) {
+        char pids[128] = "";
+        for (size_t i = 0, n = 0; i < w->nchildren && n < sizeof pids - 16; i++)
+            n += (size_t)snprintf(pids + n, sizeof pids - n, "%s%ld", i ? ", " : "",
+                                  (long)w->children[i]);
+        gs_say("monitor: waiting for %zu capture%s under way (process%s %s)", w->nchildren,
+               w->nchildren > 1 ? "s" : "", w->nchildren > 1 ? "es" : "", pids);
+    }
     reap(w, true);
-    gs_trigger_free(&w->trigger);
+    for (size_t i = 0; i < w->ntriggers; i++)
+        gs_trigger_free(&w->triggers[i]);
     gs_snapshot_free(&w->latest);
 }

@@ -193,6 +193,11 @@ static int take_text(const gs_cli_spec *spec, const gs_cli_text *text, const cha
         return usage_error(spec, "option '--%s' needs a value", text->name);
     if (text->valid && !text->valid(arg))
         return usage_error(spec, text->refusal, arg);
+    if (text->values) {
+        if (*text->nvalues == text->max_values)
+            return usage_error(spec, "option '--%s' given too many times", text->name);
+        text->values[(*text->nvalues)++] = arg;
+    }
     *text->value = arg;
     return GS_CLI_RUN;
 }

@@ -71,6 +71,10 @@ typedef struct gs_cli_text {
      * argument is taken as the text unless it starts with '-', so only for commands without
      * operands. */
     const char *bare;
+    /* When not NULL, the option may be given up to `max_values` times: each value is appended
+     * to `values` (`*value` is the last), one more is a usage error. */
+    const char **values;
+    size_t max_values, *nvalues;
     const char *arg, *help;
 } gs_cli_text;
 

@@ -6,8 +6,8 @@
 #include "monitor/snapshot.h"
 
 /* Reads every status in `folder` into out: how many agents, and the slowest of their latest
- * complete steps. Statuses that cannot be read are skipped; a folder that cannot be read gives
- * no agent. */
+ * complete steps. Statuses that cannot be read are skipped, and so are those of processes of this
+ * machine that have ended; a folder that cannot be read gives no agent. */
 void gs_mon_agents_read(const char *folder, gs_mon_steps *out);
 
 #endif

@@ -120,14 +120,15 @@ static enum MHD_Result handle_trigger(gs_http *h, struct MHD_Connection *c, cons
     }
     if (u->too_big)
         return reply(m, c, MHD_HTTP_CONTENT_TOO_LARGE, "too large\n", NULL);
-    int state = gs_webhook_alert_state(u->data, u->len);
+    char names[GS_WEBHOOK_NAMES_MAX];
+    int state = gs_webhook_alert_state(u->data, u->len, names);
     if (state < 0)
         return reply(m, c, MHD_HTTP_BAD_REQUEST,
                      "bad request: not an Alertmanager notification (no \"status\")\n", NULL);
     if (state == 0)
         return reply(m, c, MHD_HTTP_OK, "resolved: nothing to do\n", NULL);
     const char *message = "";
-    int status = h->trigger.fire(h->trigger.ctx, &message);
+    int status = h->trigger.fire(h->trigger.ctx, names, &message);
     return reply(m, c, (unsigned)status, message, NULL);
 }
 

@@ -26,11 +26,12 @@ typedef struct gs_http gs_http;
 /* `POST /trigger`, Alertmanager's webhook (webhook.h): off when NULL. Accepted only from this
  * machine, with `Authorization: Bearer TOKEN`, a body of at most GS_WEBHOOK_MAX_BODY bytes that is
  * a firing notification (a resolved one is answered 200 and does nothing). `fire` runs on a
- * server thread and answers the HTTP status: 202 when a capture will start, 429 in the cooldown,
- * 503 when there is nothing to capture; `message` is the body (a literal). */
+ * server thread with the notification's firing alert names (webhook.h, "" when none) and
+ * answers the HTTP status: 202 when a capture will start, 429 in the cooldown; `message` is the
+ * body (a literal). */
 typedef struct gs_http_trigger {
     const char *token;
-    int (*fire)(void *ctx, const char **message);
+    int (*fire)(void *ctx, const char *alert_names, const char **message);
     void *ctx;
 } gs_http_trigger;
 

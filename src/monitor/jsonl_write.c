@@ -114,6 +114,12 @@ void gs_jsonl_line(FILE *out, const gs_snapshot *s, size_t i)
     if (s->steps.watched) {
         gs_json_put_uint(&w, "agents", s->steps.agents);
         gs_jsonl_put_metric(&w, "step_ns", s->steps.step_ns > 0, (double)s->steps.step_ns);
+        if (s->steps.step_ns > 0 && s->steps.slowest_pid > 0) {
+            if (s->steps.has_rank)
+                gs_json_put_uint(&w, "step_rank", s->steps.slowest_rank);
+            gs_json_put_str(&w, "step_host", s->steps.slowest_host);
+            gs_json_put_uint(&w, "step_pid", s->steps.slowest_pid);
+        }
     }
     gs_json_end(&w);
 }

@@ -238,6 +238,27 @@ static void format_utc_time(int64_t ts_ms, char *buf, size_t cap)
     snprintf(buf + n, cap - n, ".%03d UTC", (int)(ts_ms % 1000));
 }
 
+/* With --agents: how many, and the slowest latest step with the process that took it. */
+static void print_steps(FILE *out, const gs_mon_steps *st)
+{
+    if (!st->watched)
+        return;
+    fprintf(out, "steps of %u agent%s: ", (unsigned)st->agents, st->agents == 1 ? "" : "s");
+    if (st->step_ns <= 0) {
+        fputs("no complete step yet\n", out);
+        return;
+    }
+    fprintf(out, "the slowest %.1f ms", (double)st->step_ns / 1e6);
+    if (st->slowest_pid) {
+        char host[CELL], rank[32] = "";
+        clean(host, st->slowest_host);
+        if (st->has_rank)
+            snprintf(rank, sizeof rank, "rank %u, ", (unsigned)st->slowest_rank);
+        fprintf(out, " (%sprocess %u on %s)", rank, (unsigned)st->slowest_pid, host);
+    }
+    fputc('\n', out);
+}
+
 void gs_live_table_text(FILE *out, const gs_snapshot *s, const char *note)
 {
     char when[48], host[CELL];
@@ -253,6 +274,7 @@ void gs_live_table_text(FILE *out, const gs_snapshot *s, const char *note)
         gs_fmt_bytes(total, sizeof total, gs_mon_int((double)s->host.mem_total_bytes));
     }
     fprintf(out, "host CPU %s, memory %s / %s\n", cpu, used, total);
+    print_steps(out, &s->steps);
     if (s->ngpus == 0)
         return;
     fputc('\n', out);
@@ -374,6 +396,19 @@ void gs_live_table_json(FILE *out, const gs_snapshot *s)
     gs_jsonl_put_metric(&w, "mem_total_bytes", s->host.have_mem,
                         (double)s->host.mem_total_bytes);
     gs_json_end(&w);
+    const gs_mon_steps *st = &s->steps;
+    if (st->watched) {
+        gs_json_begin_object(&w, "steps", GS_JSON_COMPACT);
+        gs_json_put_uint(&w, "agents", st->agents);
+        gs_jsonl_put_metric(&w, "step_ns", st->step_ns > 0, (double)st->step_ns);
+        if (st->step_ns > 0 && st->slowest_pid) {
+            if (st->has_rank)
+                gs_json_put_uint(&w, "rank", st->slowest_rank);
+            gs_json_put_str(&w, "host", st->slowest_host);
+            gs_json_put_uint(&w, "pid", st->slowest_pid);
+        }
+        gs_json_end(&w);
+    }
     gs_json_begin_array(&w, "gpus", GS_JSON_COMPACT);
     for (size_t i = 0; i < s->ngpus; i++)
         put_json_gpu(&w, &s->gpus[i]);

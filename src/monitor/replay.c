@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ typedef struct line_state {
 } line_state;
 
 enum field_kind { F_TS, F_HOSTNAME, F_GPU, F_TEXT, F_UNAVAILABLE, F_PROCESSES, F_HOST, F_AGENTS,
-                  F_STEP };
+                  F_STEP, F_STEP_RANK, F_STEP_HOST, F_STEP_PID };
 
 enum { HOST_CPU, HOST_USED, HOST_TOTAL };
 
@@ -55,6 +56,9 @@ static const struct field {
     {"host_mem_total_bytes", F_HOST, HOST_TOTAL, 0},
     {"agents", F_AGENTS, 0, 0},
     {"step_ns", F_STEP, 0, 0},
+    {"step_rank", F_STEP_RANK, 0, 0},
+    {"step_host", F_STEP_HOST, 0, 0},
+    {"step_pid", F_STEP_PID, 0, 0},
 };
 
 /* The message for a value of the wrong kind: a line cut short says so. */
@@ -250,6 +254,19 @@ static int read_known_field(line_state *st, const struct field *f)
             return -1;
         out->steps.watched = true;
         out->steps.step_ns = present && d > 0 && d < 9e18 ? (int64_t)d : 0;
+        return 0;
+    case F_STEP_RANK:
+        if (read_whole(st, f->key, INT32_MAX, &v))
+            return -1;
+        out->steps.has_rank = true;
+        out->steps.slowest_rank = (uint32_t)v;
+        return 0;
+    case F_STEP_HOST:
+        return read_string(st, f->key, out->steps.slowest_host, sizeof out->steps.slowest_host);
+    case F_STEP_PID:
+        if (read_whole(st, f->key, UINT32_MAX, &v))
+            return -1;
+        out->steps.slowest_pid = (uint32_t)v;
         return 0;
     }
     return 0;

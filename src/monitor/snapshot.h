@@ -16,6 +16,7 @@
 #define GS_MON_BUS_ID_MAX 32
 #define GS_MON_PROC_NAME_MAX 64 /* /proc/<pid>/comm holds at most 15 bytes; logs may hold more */
 #define GS_MON_HOST_MAX 256
+#define GS_MON_AGENT_HOST_MAX 64 /* an agent's host as its status writes it (common/ondemand.h) */
 
 typedef struct gs_mon_proc {
     uint32_t pid;
@@ -44,6 +45,11 @@ typedef struct gs_mon_steps {
     bool watched;      /* a folder is watched (written to the log only then) */
     uint32_t agents;   /* the processes whose agent is there */
     int64_t step_ns;   /* the slowest of their latest complete steps; 0 = none known */
+    /* Which process took step_ns: known when slowest_pid > 0; its rank when has_rank. */
+    uint32_t slowest_pid;
+    bool has_rank;
+    uint32_t slowest_rank;
+    char slowest_host[GS_MON_AGENT_HOST_MAX];
 } gs_mon_steps;
 
 typedef struct gs_snapshot {

@@ -46,6 +46,22 @@ static bool mem_used(const gs_snapshot *s, double *v)
     return known;
 }
 
+/* The fullest GPU's memory in GiB: against a size (`mem_used>70GiB`) rather than a share. */
+static bool mem_used_gib(const gs_snapshot *s, double *v)
+{
+    bool known = false;
+    for (size_t i = 0; i < s->ngpus; i++) {
+        const gs_mon_gpu *g = &s->gpus[i];
+        if (g->avail[GS_NVML_MEM_USED] != GS_NVML_OK)
+            continue;
+        double gib = g->value[GS_NVML_MEM_USED] / (double)(1ull << 30);
+        if (!known || gib > *v)
+            *v = gib;
+        known = true;
+    }
+    return known;
+}
+
 typedef struct unit {
     const char *name;
     double scale; /* to the metric's unit */
@@ -53,7 +69,13 @@ typedef struct unit {
 
 static const unit time_units[] = {{"ms", 1}, {"s", 1000}, {"us", 1e-3}, {"", 1}};
 static const unit pct_units[] = {{"%", 1}, {"", 1}};
+static const unit byte_units[] = {
+    {"B", 1.0 / (1ull << 30)}, {"KiB", 1.0 / (1 << 20)}, {"MiB", 1.0 / (1 << 10)}, {"GiB", 1},
+    {"TiB", 1 << 10},          {"kB", 1e3 / (1ull << 30)}, {"MB", 1e6 / (1ull << 30)},
+    {"GB", 1e9 / (1ull << 30)}, {"TB", 1e12 / (1ull << 30)}};
 
+/* A name may have several rows, one per kind of unit: the value's unit picks the row
+ * (`mem_used>95` is a share, `mem_used>70GiB` a size); K*baseline takes the first. */
 static const struct metric {
     const char *name, *unit;
     bool (*get)(const gs_snapshot *s, double *v);
@@ -63,6 +85,7 @@ static const struct metric {
     {"step_time", "ms", step_time_ms, time_units, COUNT_OF(time_units)},
     {"gpu_util", "%", gpu_util, pct_units, COUNT_OF(pct_units)},
     {"mem_used", "%", mem_used, pct_units, COUNT_OF(pct_units)},
+    {"mem_used", "GiB", mem_used_gib, byte_units, COUNT_OF(byte_units)},
 };
 
 static bool at_least(double v, double t) { return v >= t; }
@@ -109,7 +132,8 @@ static int fail(char *err, size_t errlen, const char *text, const char *why)
 {
     snprintf(err, errlen,
              "--trigger '%s': %s (write METRIC OP VALUE [for DURATION]: METRIC step_time, "
-             "gpu_util or mem_used; OP >, <, >= or <=; VALUE a number with its unit, or "
+             "gpu_util or mem_used; OP >, <, >= or <=; VALUE a number with its unit (ms, s, us; "
+             "%%; B, KiB, MiB, GiB, TiB, kB, MB, GB, TB), or "
              "K*baseline; DURATION with s, m or h, e.g. 'step_time>1.2*baseline for 20s')",
              text, why);
     return -1;
@@ -137,7 +161,6 @@ int gs_trigger_parse(const char *text, gs_trigger *t, char *err, size_t errlen)
     if (t->op < 0)
         return fail(err, errlen, text, "no comparison");
     p = skip_space(p);
-    const struct metric *m = &metrics[t->metric];
     char *end;
     double k = strtod(p, &end);
     if (end != p && strncmp(skip_space(end), "*", 1) == 0 &&
@@ -147,8 +170,16 @@ int gs_trigger_parse(const char *text, gs_trigger *t, char *err, size_t errlen)
         t->relative = true;
         t->value = k;
         p = skip_space(skip_space(end) + 1) + 8;
-    } else if (!(p = number_with_unit(p, m->units, m->nunits, &t->value))) {
-        return fail(err, errlen, text, "no value, or a unit this metric does not take");
+    } else {
+        const char *value = p;
+        p = NULL;
+        for (size_t i = (size_t)t->metric; !p && i < COUNT_OF(metrics) &&
+                                            strcmp(metrics[i].name, metrics[t->metric].name) == 0;
+             i++)
+            if ((p = number_with_unit(value, metrics[i].units, metrics[i].nunits, &t->value)))
+                t->metric = (int)i;
+        if (!p)
+            return fail(err, errlen, text, "no value, or a unit this metric does not take");
     }
     p = skip_space(p);
     if (strncmp(p, "for", 3) == 0 && (p[3] == ' ' || p[3] == '\t')) {
@@ -164,6 +195,11 @@ int gs_trigger_parse(const char *text, gs_trigger *t, char *err, size_t errlen)
     return 0;
 }
 
+bool gs_trigger_needs_steps(const gs_trigger *t)
+{
+    return metrics[t->metric].get == step_time_ms;
+}
+
 const char *gs_trigger_unit(const gs_trigger *t)
 {
     return metrics[t->metric].unit;
@@ -171,24 +207,65 @@ const char *gs_trigger_unit(const gs_trigger *t)
 
 /* ---- evaluation ---- */
 
-static int cmp_double(const void *a, const void *b)
+/* The k-th smallest of v[0..n) (reordered): quickselect, linear on average, so that a replayed
+ * log pays no sort per sample. */
+static double select_kth(double *v, size_t n, size_t k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+        double pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                double x = v[i];
+                v[i++] = v[j];
+                v[j] = x;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k];
+    }
+    return v[k];
 }
 
-/* The median of the samples in [from, to); false with fewer than the minimum. */
+/* The median of the samples in [from, to); false with fewer than the minimum. The ring is in the
+ * samples' order: walked from the newest, it stops at the first sample before `from`. */
 static bool baseline(const gs_trigger *t, int64_t from, int64_t to, double *out)
 {
     double v[GS_TRIGGER_HISTORY];
     size_t n = 0;
-    for (size_t i = 0; i < t->nhistory; i++)
-        if (t->history[i].ts_ms >= from && t->history[i].ts_ms < to)
-            v[n++] = t->history[i].value;
+    for (size_t k = 0; k < t->nhistory; k++) {
+        const gs_trigger_sample *h =
+            &t->history[(t->next + GS_TRIGGER_HISTORY - 1 - k) % GS_TRIGGER_HISTORY];
+        if (h->ts_ms < from)
+            break;
+        if (h->ts_ms < to)
+            v[n++] = h->value;
+    }
     if (n < GS_TRIGGER_MIN_BASELINE)
         return false;
-    qsort(v, n, sizeof v[0], cmp_double);
-    *out = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    double upper = select_kth(v, n, n / 2);
+    if (n % 2) {
+        *out = upper;
+        return true;
+    }
+    /* v[0..n/2) now holds the lower half: its largest is the other middle value. */
+    double lower = v[0];
+    for (size_t i = 1; i < n / 2; i++)
+        lower = v[i] > lower ? v[i] : lower;
+    *out = (lower + upper) / 2;
     return true;
 }
 

@@ -1,8 +1,8 @@
 /* Conditions on the monitor's samples that start a capture (`monitor --trigger`): `METRIC OP
  * VALUE [for DURATION]`, e.g. `step_time>1.2*baseline for 20s`, `gpu_util<30 for 1m`,
- * `mem_used>=95`. Pure: fed one snapshot at a time, on the samples' own clock (live or a
- * replayed log), it says when the condition has held long enough. doc/monitor.md defines each
- * metric and the baseline. */
+ * `mem_used>=95`, `mem_used>70GiB`. Pure: fed one snapshot at a time, on the samples' own
+ * clock (live or a replayed log), it says when the condition has held long enough.
+ * doc/monitor.md defines each metric and the baseline. */
 #ifndef GS_MONITOR_TRIGGER_H
 #define GS_MONITOR_TRIGGER_H
 
@@ -55,7 +55,10 @@ int gs_trigger_feed(gs_trigger *t, const gs_snapshot *s, gs_trigger_eval *out);
 /* After a capture: the condition must hold for DURATION again before it fires again. */
 void gs_trigger_rearm(gs_trigger *t);
 
-/* The metric's unit as the messages write it ("ms", "%"). */
+/* Whether the condition is on step_time, which only the agents' statuses give. */
+bool gs_trigger_needs_steps(const gs_trigger *t);
+
+/* The metric's unit as the messages write it ("ms", "%", "GiB"). */
 const char *gs_trigger_unit(const gs_trigger *t);
 
 void gs_trigger_free(gs_trigger *t);

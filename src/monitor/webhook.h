@@ -23,8 +23,12 @@ bool gs_webhook_loopback(const struct sockaddr *peer);
  * where they differ. */
 bool gs_webhook_authorized(const char *header, const char *token);
 
+#define GS_WEBHOOK_NAMES_MAX 160 /* the alert names said in the monitor's message */
+
 /* An Alertmanager notification's top-level "status": 1 firing, 0 resolved, -1 when the body is
- * not such a notification (not JSON, or no status). */
-int gs_webhook_alert_state(const char *body, size_t len);
+ * not such a notification (not JSON, or no status). `names` gets the distinct `alertname`
+ * labels of its alerts but the resolved, ", " between them, cut to fit with "..."; a byte that
+ * is not a letter, digit or one of "_:.-" is written '?' (the names go to a terminal). */
+int gs_webhook_alert_state(const char *body, size_t len, char names[GS_WEBHOOK_NAMES_MAX]);
 
 #endif

@@ -95,6 +95,10 @@ def main():
                            capture_output=True, text=True, env=env, timeout=120)
         fired = re.findall(r"held from (\d+\.\d+) to (\d+\.\d+)", p.stderr)
         check("monitor exits 0", p.returncode == 0, p.stderr)
+        check("at the end of the log, it says it waits for the capture",
+              re.search(r"monitor: waiting for 1 capture under way \(process \d+\)\n.*"
+                        r"monitor: capture \(process \d+\) ended with status 0\n", p.stderr,
+                        re.S) is not None, p.stderr)
         check("fires once, held from t=60 to t=80",
               fired == [("1717000060.000", "1717000080.000")], p.stderr)
         windows = sorted(glob.glob(out + "/w*-r*.gst"))
