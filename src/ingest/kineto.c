@@ -337,14 +337,23 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
 /* ---- the top-level object -------------------------------------------------------------------- */
 
 int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
-                       kineto_classify_fn classify, const kpart *part)
+                       kineto_classify_fn classify, const kpart *part, kchunk *chunk)
 {
     kscratch scratch = {0};
     kevent ev;
     uint64_t read = 0;
     int rc = 0;
+    bool resume = chunk && chunk->resume;
     for (;;) {
-        enum gs_json_tok tok = gs_json_next(j);
+        enum gs_json_tok tok = resume ? GS_JSON_OBJECT : gs_json_next(j);
+        if (chunk && !resume && gs_json_offset(j) >= chunk->stop_at) {
+            if (tok == GS_JSON_OBJECT && gs_json_offset(j) == chunk->stop_at) {
+                chunk->stopped = true;
+                break;
+            }
+            chunk->stop_at = UINT64_MAX; /* the next chunk did not start on an event: read on */
+        }
+        resume = false;
         if (tok == GS_JSON_ARRAY_END)
             break;
         if (tok == GS_JSON_END) {
@@ -366,6 +375,8 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
         }
         if (classify)
             classify(t, &ev);
+        if (chunk)
+            kchunk_note_event(chunk, &ev);
         bool kept = !part || kpart_take(part, &ev); /* another rank's, in a file of several */
         if (kept && kineto_add_event(t, &ev) != 0) {
             rc = gs_fail_oom(j->err);
@@ -374,6 +385,11 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
         *count += kept;
         if (++read % PROGRESS_EVERY != 0 || !opts)
             continue;
+        if (chunk) {
+            if ((rc = kchunk_checkpoint(chunk, t, j, opts)) != 0 || chunk->cancelled)
+                break;
+            continue;
+        }
         if (gs_mem_budget_check(opts->budget, t, gs_json_offset(j), j->err) != 0) {
             rc = -1;
             break;
@@ -475,6 +491,7 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
     kscratch scratch = {0};
     kpart part = {.index = opts && opts->part ? opts->part - 1 : 0};
     kpart *p = opts && opts->part ? &part : NULL;
+    kchunk_set *chunks = NULL;
     bool saw_events = false;
     uint64_t count = 0;
     int rc = 0;
@@ -496,7 +513,10 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
             saw_events = true;
             if (p && (rc = kpart_start(j, p)) != 0)
                 break;
-            rc = kineto_read_events(j, t, opts, &count, NULL, p);
+            if (p || chunks) /* a second traceEvents array is read on, on this thread */
+                rc = kineto_read_events(j, t, opts, &count, NULL, p, NULL);
+            else
+                rc = kineto_read_events_split(j, t, opts, &count, &chunks, &j);
         } else {
             rc = read_top_key(j, t, &scratch, p, saw_events);
         }
@@ -504,6 +524,7 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
             break;
     }
     kscratch_free(&scratch);
+    kchunk_set_free(chunks);
     if (rc != 0)
         return -1;
     if (!saw_events)

@@ -4,6 +4,7 @@
 #define GS_INGEST_KINETO_H
 
 #include "ingest/json.h"
+#include "ingest/kineto_chunks.h"
 #include "ingest/kineto_event.h"
 #include "ingest/kineto_part.h"
 #include "ingest/load.h"
@@ -17,10 +18,11 @@ typedef void (*kineto_classify_fn)(gs_trace *t, kevent *ev);
 /* Reads the events of an array whose '[' was just returned, up to its ']'. With a classifier
  * (a bare-array format, whose every element must be an event) each event goes through it before
  * joining the model; without one (traceEvents) elements that are not objects are skipped. With a
- * part (one rank of a file of several), only that part's events join, moved back. *count: the
- * events that joined. */
+ * part (one rank of a file of several), only that part's events join, moved back. With a chunk
+ * (kineto_chunks.h), only the chunk's events: it stops before the event object at chunk->stop_at.
+ * *count: the events that joined. */
 int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
-                       kineto_classify_fn classify, const kpart *part);
+                       kineto_classify_fn classify, const kpart *part, kchunk *chunk);
 
 /* Adds one parsed event to the model by its phase and category. 0, or -1 out of memory. */
 int kineto_add_event(gs_trace *t, const kevent *ev);

@@ -31,7 +31,7 @@ int legacy_read_array(gs_json *j, gs_trace *t, const gs_load_opts *opts)
 {
     uint64_t count = 0;
     t->format = gs_strtab_intern(&t->strings, "legacy", 6);
-    if (kineto_read_events(j, t, opts, &count, classify, NULL) != 0)
+    if (kineto_read_events(j, t, opts, &count, classify, NULL, NULL) != 0)
         return -1;
     if (count == 0)
         return gs_fail(j->err, GS_EXIT_INPUT, "%s: the trace has no events (empty array)",

@@ -22,6 +22,10 @@ typedef struct gs_load_opts {
      * export of several traces, its "gpuscopeRanks"), and the trace is its i-th, named
      * "PATH (rank R)" (gs_list_inputs lists a file's parts). */
     uint32_t part;
+    /* Threads that parse one plain JSON file in chunks: 0, one per core the process may use
+     * (at most 8) when the file is big enough to gain (16 MB a chunk); N, N chunks whatever the
+     * size (for tests). gzip and pipes are read on one thread, inflate on another. */
+    unsigned threads;
 } gs_load_opts;
 
 /* Reads one file (or the part of it opts->part names) into a new, indexed trace. A file of

@@ -16,6 +16,7 @@
 struct gs_source {
     char *name;
     int fd;    /* a plain file, -1 otherwise */
+    bool fd_borrowed; /* a second reader of another source's file (gs_source_open_at): pread */
     gzFile gz; /* a gzip file or a pipe, inflated by `inflater` on another core */
     inflate_thread *inflater;
     bool is_gzip;
@@ -159,7 +160,7 @@ void gs_source_close(gs_source *s)
     inflate_thread_stop(s->inflater);
     if (s->gz)
         gzclose(s->gz);
-    if (s->fd >= 0)
+    if (s->fd >= 0 && !s->fd_borrowed)
         close(s->fd);
     free(s->name);
     free(s);
@@ -201,7 +202,7 @@ static ssize_t read_stream(gs_source *s, char *buf, size_t n, gs_error *err)
     if (s->fd >= 0) {
         ssize_t got;
         do
-            got = read(s->fd, buf, n);
+            got = s->fd_borrowed ? pread(s->fd, buf, n, (off_t)s->file_pos) : read(s->fd, buf, n);
         while (got < 0 && errno == EINTR);
         if (got < 0)
             return gs_fail(err, GS_EXIT_INPUT, "%s: %s", s->name, strerror(errno));
@@ -235,6 +236,47 @@ static ssize_t read_stream(gs_source *s, char *buf, size_t n, gs_error *err)
         msg += name_len + 2;
     return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: gzip: %s", s->name,
                    (unsigned long long)gs_source_file_offset(s), msg);
+}
+
+bool gs_source_seekable(const gs_source *s)
+{
+    return !s->gz;
+}
+
+ssize_t gs_source_pread(const gs_source *s, char *buf, size_t n, uint64_t offset, gs_error *err)
+{
+    if (s->fd < 0) {
+        size_t left = offset < s->mem_size ? s->mem_size - (size_t)offset : 0;
+        if (n > left)
+            n = left;
+        memcpy(buf, s->mem + offset, n);
+        return (ssize_t)n;
+    }
+    ssize_t got;
+    do
+        got = pread(s->fd, buf, n, (off_t)offset);
+    while (got < 0 && errno == EINTR);
+    if (got < 0)
+        return gs_fail(err, GS_EXIT_INPUT, "%s: %s", s->name, strerror(errno));
+    return got;
+}
+
+gs_source *gs_source_open_at(const gs_source *s, uint64_t offset, gs_error *err)
+{
+    gs_source *at = source_new(s->name, err);
+    if (!at)
+        return NULL;
+    at->file_size = s->file_size;
+    if (s->fd >= 0) {
+        at->fd = s->fd;
+        at->fd_borrowed = true;
+        at->file_pos = offset;
+    } else {
+        at->mem = s->mem;
+        at->mem_size = s->mem_size;
+        at->mem_pos = offset < s->mem_size ? (size_t)offset : s->mem_size;
+    }
+    return at;
 }
 
 const char *gs_source_name(const gs_source *s)

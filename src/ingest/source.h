@@ -29,6 +29,16 @@ ssize_t gs_source_read(gs_source *s, char *buf, size_t n, gs_error *err);
 #define GS_SOURCE_PEEK_MAX 8
 ssize_t gs_source_peek(gs_source *s, char *buf, size_t n, gs_error *err);
 
+/* A plain file or memory: its bytes can be read at any offset, by several threads at once. */
+bool gs_source_seekable(const gs_source *s);
+/* Reads up to n bytes at `offset` of a seekable source without moving it; safe from any thread.
+ * Returns the count (0 past the end) or -1. */
+ssize_t gs_source_pread(const gs_source *s, char *buf, size_t n, uint64_t offset, gs_error *err);
+/* A second source over the same bytes of a seekable source, reading from `offset` on, for
+ * another thread: what the readers use to parse one file in chunks on several cores. `s` must
+ * stay open until this one is closed. */
+gs_source *gs_source_open_at(const gs_source *s, uint64_t offset, gs_error *err);
+
 const char *gs_source_name(const gs_source *s);
 bool gs_source_is_gzip(const gs_source *s);
 /* Bytes of the underlying file consumed so far and its size: for progress. */

@@ -1,0 +1,182 @@
+/* Chunks of one file's events, read into traces of their own, appended to the trace in file
+ * order (kineto_chunks.h). A chunk's strings are interned again in the order of their ids, which
+ * is the order they first appear in the chunk, so every string gets the id the one-thread reader
+ * would have given it; a pid or tid written as text stands in the model as the negative of its
+ * string's id (kineto_event.c), and is renumbered with it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/kineto_chunks.h"
+
+typedef struct remap {
+    gs_str *str; /* a chunk's string id -> the trace's */
+} remap;
+
+static gs_str str_of(const remap *m, gs_str s)
+{
+    return m->str[s];
+}
+
+static int64_t id_of(const remap *m, int64_t id)
+{
+    return id < 0 ? -(int64_t)m->str[-(id + 1)] - 1 : id;
+}
+
+static void fix_kernel(gs_kernel *k, const remap *m)
+{
+    k->name = str_of(m, k->name);
+    k->mangled = str_of(m, k->mangled);
+}
+
+static void fix_memop(gs_memop *o, const remap *m)
+{
+    o->name = str_of(m, o->name);
+}
+
+static void fix_sync(gs_gpu_sync *s, const remap *m)
+{
+    s->name = str_of(m, s->name);
+}
+
+static void fix_api(gs_api *a, const remap *m)
+{
+    a->name = str_of(m, a->name);
+    a->pid = id_of(m, a->pid);
+    a->tid = id_of(m, a->tid);
+}
+
+static void fix_range(gs_range *r, const remap *m)
+{
+    r->name = str_of(m, r->name);
+    r->input_dims = str_of(m, r->input_dims);
+    r->input_types = str_of(m, r->input_types);
+    r->concrete_inputs = str_of(m, r->concrete_inputs);
+    r->domain = str_of(m, r->domain);
+    r->pid = id_of(m, r->pid);
+    r->tid = id_of(m, r->tid);
+}
+
+static void fix_instant(gs_instant *i, const remap *m)
+{
+    i->name = str_of(m, i->name);
+    i->pid = id_of(m, i->pid);
+    i->tid = id_of(m, i->tid);
+}
+
+static void fix_mem_event(gs_mem_event *e, const remap *m)
+{
+    e->pid = id_of(m, e->pid);
+    e->tid = id_of(m, e->tid);
+}
+
+static void fix_counter(gs_counter *c, const remap *m)
+{
+    c->name = str_of(m, c->name);
+}
+
+static void fix_thread(gs_thread *th, const remap *m)
+{
+    th->pid = id_of(m, th->pid);
+    th->tid = id_of(m, th->tid);
+    th->name = str_of(m, th->name);
+}
+
+static void fix_coll_args(gs_coll_args *c, const remap *m)
+{
+    c->collective = str_of(m, c->collective);
+    c->dtype = str_of(m, c->dtype);
+    c->group = str_of(m, c->group);
+}
+
+/* Grows an array to exactly `need` elements: the model is read-only once read, so no room is
+ * left for growth (the doubling of a growing array would cost up to twice the memory). */
+static int reserve_exact(void **v, size_t *cap, size_t need, size_t elsize)
+{
+    if (need <= *cap)
+        return 0;
+    void *p = realloc(*v, need * elsize);
+    if (!p)
+        return -1;
+    *v = p;
+    *cap = need;
+    return 0;
+}
+
+/* Appends every part's `field` array to t's, each element fixed by `fix`, freeing the parts'
+ * arrays one by one so that the peak is t's array plus one part's. */
+#define APPEND_ALL(field, fix)                                                                     \
+    do {                                                                                           \
+        size_t total = t->field.n;                                                                 \
+        for (size_t p = 0; p < n; p++)                                                             \
+            total += parts[p]->field.n;                                                            \
+        if (reserve_exact((void **)&t->field.v, &t->field.cap, total, sizeof *t->field.v) != 0)  \
+            goto oom;                                                                              \
+        for (size_t p = 0; p < n; p++) {                                                           \
+            size_t k = parts[p]->field.n;                                                          \
+            if (k)                                                                                 \
+                memcpy(t->field.v + t->field.n, parts[p]->field.v, k * sizeof *t->field.v);        \
+            for (size_t i = 0; i < k; i++)                                                         \
+                fix(&t->field.v[t->field.n + i], &maps[p]);                                        \
+            t->field.n += k;                                                                       \
+            GS_VEC_FREE(&parts[p]->field);                                                         \
+        }                                                                                          \
+    } while (0)
+
+static int build_remap(gs_trace *t, const gs_trace *part, remap *m)
+{
+    size_t n = part->strings.n;
+    m->str = malloc(n * sizeof *m->str);
+    if (!m->str)
+        return -1;
+    m->str[0] = GS_STR_EMPTY;
+    for (size_t id = 1; id < n; id++) {
+        m->str[id] = gs_strtab_intern(&t->strings, gs_str_get(&part->strings, (gs_str)id),
+                                      gs_str_len(&part->strings, (gs_str)id));
+        if (m->str[id] == GS_STR_ERROR)
+            return -1;
+    }
+    return 0;
+}
+
+static void add_counts(gs_trace *t, const gs_trace *part)
+{
+    if (!t->pid)
+        t->pid = part->pid;
+    t->old_categories |= part->old_categories;
+    t->events_skipped += part->events_skipped;
+    for (size_t i = 0; i < GS_SKIP__COUNT; i++)
+        t->skipped_why[i] += part->skipped_why[i];
+    for (size_t i = 0; i < GS_LOSS__COUNT; i++)
+        t->lost[i] += part->lost[i];
+}
+
+int kineto_merge_chunks(gs_trace *t, gs_trace *const *parts, size_t n, gs_error *err)
+{
+    remap maps[KCHUNK_MAX] = {{0}};
+    int rc = 0;
+    if (n > KCHUNK_MAX)
+        return gs_fail(err, GS_EXIT_INPUT, "%s: %zu chunks to merge, at most %d", t->id.path, n,
+                       KCHUNK_MAX);
+    for (size_t p = 0; p < n; p++) {
+        if (build_remap(t, parts[p], &maps[p]) != 0)
+            goto oom;
+        add_counts(t, parts[p]);
+    }
+    APPEND_ALL(kernels, fix_kernel);
+    APPEND_ALL(memops, fix_memop);
+    APPEND_ALL(syncs, fix_sync);
+    APPEND_ALL(apis, fix_api);
+    APPEND_ALL(ranges, fix_range);
+    APPEND_ALL(instants, fix_instant);
+    APPEND_ALL(mem_events, fix_mem_event);
+    APPEND_ALL(counters, fix_counter);
+    APPEND_ALL(threads, fix_thread);
+    APPEND_ALL(coll_args, fix_coll_args);
+    goto done;
+oom:
+    rc = gs_fail_oom(err);
+done:
+    for (size_t p = 0; p < n; p++)
+        free(maps[p].str);
+    return rc;
+}
