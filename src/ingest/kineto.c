@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ingest/kineto_header.h"
+#include "ingest/kineto_window.h"
 #include "ingest/rank_parts.h"
 
 enum { PROGRESS_EVERY = 1 << 16 };
@@ -336,6 +337,13 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
 
 /* ---- the top-level object -------------------------------------------------------------------- */
 
+/* How much of the file has been read, 0..1: compressed bytes for a .gz. */
+static double share_read(const gs_source *src)
+{
+    uint64_t size = gs_source_file_size(src);
+    return size ? (double)gs_source_file_offset(src) / (double)size : 1;
+}
+
 int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
                        kineto_classify_fn classify, const kpart *part, kchunk *chunk)
 {
@@ -378,11 +386,16 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
         if (chunk)
             kchunk_note_event(chunk, &ev);
         bool kept = !part || kpart_take(part, &ev); /* another rank's, in a file of several */
+        *count += kept;
+        if (kept && opts && opts->window && !kwindow_keep(opts->window, t, &ev)) {
+            kept = false;
+            if (!opts->window->survey)
+                t->lost[GS_LOSS_OUTSIDE_WINDOW]++;
+        }
         if (kept && kineto_add_event(t, &ev) != 0) {
             rc = gs_fail_oom(j->err);
             break;
         }
-        *count += kept;
         if (++read % PROGRESS_EVERY != 0 || !opts)
             continue;
         if (chunk) {
@@ -391,6 +404,8 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
             continue;
         }
         if (gs_mem_budget_check(opts->budget, t, gs_json_offset(j), j->err) != 0) {
+            opts->budget->fits =
+                gs_mem_budget_fits(opts->budget, gs_trace_bytes(t), share_read(j->src));
             rc = -1;
             break;
         }

@@ -43,7 +43,9 @@ struct kchunk_set {
     _Atomic uint64_t bytes[MAX_CHUNKS]; /* each chunk's model, for the memory budget */
     _Atomic uint64_t done[MAX_CHUNKS];  /* bytes each chunk has read, for progress */
     atomic_bool cancel;
-    _Atomic size_t over_budget; /* the chunk that found the memory budget exceeded, 0: none */
+    _Atomic size_t over_budget; /* 1 + the chunk that found the memory budget exceeded, 0: none */
+    _Atomic uint64_t read_when_over;  /* bytes all chunks had read by then */
+    _Atomic uint64_t bytes_when_over; /* and the model they had made */
 };
 
 /* ---- where to cut ------------------------------------------------------------------------- */
@@ -184,7 +186,9 @@ int kchunk_checkpoint(kchunk *c, const gs_trace *t, const gs_json *j, const gs_l
         gs_mem_budget with_others = *opts->budget;
         with_others.used += others;
         if (gs_mem_budget_check(&with_others, t, at, j->err) != 0) {
-            atomic_store(&s->over_budget, c->index);
+            atomic_store(&s->read_when_over, done);
+            atomic_store(&s->bytes_when_over, others + gs_trace_bytes(t));
+            atomic_store(&s->over_budget, c->index + 1);
             atomic_store(&s->cancel, true);
             return -1;
         }
@@ -286,13 +290,17 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
     int rc = kineto_read_events(j, t, opts, count, NULL, NULL, &s->r[0].c);
     bool read_whole = rc != 0 || !s->r[0].c.stopped;
     join_chunks(s, read_whole);
+    size_t over = atomic_load(&s->over_budget);
+    if (over && opts->budget)
+        opts->budget->fits =
+            gs_mem_budget_fits(opts->budget, atomic_load(&s->bytes_when_over),
+                               (double)atomic_load(&s->read_when_over) / (double)size);
+    if (s->r[0].c.cancelled && over) { /* another chunk found the budget exceeded */
+        *j->err = s->r[over - 1].err;
+        return -1;
+    }
     if (rc == 0 && read_whole)
         GS_LOG(GS_LOG_INFO, "%s: events read on one thread: the cut after the first of %zu "
                "chunk(s) was not on an event boundary", t->id.path, s->n);
-    size_t over = atomic_load(&s->over_budget);
-    if (s->r[0].c.cancelled && over) { /* another chunk found the budget exceeded */
-        *j->err = s->r[over].err;
-        return -1;
-    }
     return read_whole ? rc : read_after_chunks(s, j, t, count, rest);
 }

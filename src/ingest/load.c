@@ -16,6 +16,7 @@
 #include "ingest/gst.h"
 #include "ingest/json.h"
 #include "ingest/kineto.h"
+#include "ingest/kineto_window.h"
 #include "ingest/legacy.h"
 #include "ingest/load_log.h"
 #include "ingest/source.h"
@@ -74,6 +75,18 @@ static int read_trace(gs_source *src, gs_trace *t, const gs_load_opts *opts, boo
     return rc;
 }
 
+/* Whether the trace read is over the budget (err says so); for a Kineto trace, notes the share
+ * that fits, for a window of it (load_window). */
+static bool over_budget(const gs_load_opts *o, const gs_trace *t, const gs_source *src,
+                        bool is_gst, gs_error *err)
+{
+    if (gs_mem_budget_check(o->budget, t, gs_source_file_offset(src), err) == 0)
+        return false;
+    if (!is_gst)
+        o->budget->fits = gs_mem_budget_fits(o->budget, gs_trace_bytes(t), 1);
+    return true;
+}
+
 /* Reads a trace from an open source into a new, indexed trace; closes the source. The format
  * is told by the first bytes, not the name: a .gst file may be renamed or gzipped. */
 static int load_source(gs_source *src, const char *path, const gs_load_opts *opts, gs_trace **out,
@@ -97,8 +110,10 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     if (gs_log_on(GS_LOG_INFO))
         gs_load_log_opened(path, src, is_gst);
     gs_trace *t = got < 0 ? NULL : gs_trace_new(path, err);
+    bool windowed = o.window && !o.window->survey;
     if (!t || read_trace(src, t, &o, is_gst, err) != 0 ||
-        gs_mem_budget_check(o.budget, t, gs_source_file_offset(src), err) != 0) {
+        (windowed && kwindow_drop_unlaunched(t) != 0 && gs_fail_oom(err)) ||
+        over_budget(&o, t, src, is_gst, err)) {
         gs_source_close(src);
         gs_trace_delete(t);
         return -1;
@@ -118,9 +133,60 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     return 0;
 }
 
+/* The trace did not fit in the memory budget: read it again, a survey of its steps first, then
+ * the window of them that fits (ingest/kineto_window.h), narrower if it still does not. A pipe
+ * cannot be read twice: it keeps the budget's error. */
+static int load_window(const char *path, const gs_load_opts *o, gs_trace **out, gs_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    gs_error over = *err;
+    double filled = o->budget->fits;
+    kwindow survey;
+    kwindow_survey_init(&survey);
+    gs_load_opts so = *o;
+    so.window = &survey;
+    gs_trace *steps = NULL;
+    if (load_source(gs_source_open(path, err), path, &so, &steps, err) != 0)
+        return -1;
+    int rc = -1;
+    bool shrunk_out = false; /* no window is smaller than the whole trace */
+    for (unsigned shrink = 0; shrink < 3; shrink++) {
+        kwindow w;
+        kwindow_plan plan;
+        if (!kwindow_choose(steps, &survey, filled, shrink, &w, &plan)) {
+            shrunk_out = true;
+            break;
+        }
+        gs_load_opts wo = *o;
+        wo.window = &w;
+        o->budget->fits = 0;
+        rc = load_source(gs_source_open(path, err), path, &wo, out, err);
+        if (rc == 0)
+            gs_load_log_window(*out, steps, &plan, filled);
+        if (rc == 0 || !(o->budget->fits > 0))
+            break;
+    }
+    gs_trace_delete(steps);
+    if (rc != 0 && (o->budget->fits > 0 || shrunk_out))
+        *err = over;
+    return rc;
+}
+
 int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err)
 {
-    return load_source(gs_source_open(path, err), path, opts, out, err);
+    gs_load_opts o = opts ? *opts : (gs_load_opts){0};
+    gs_mem_budget budget;
+    if (!o.budget && gs_mem_budget_default(&budget, err) != 0)
+        return -1;
+    if (!o.budget)
+        o.budget = &budget;
+    o.budget->fits = 0;
+    int rc = load_source(gs_source_open(path, err), path, &o, out, err);
+    if (rc == 0 || !(o.budget->fits > 0) || o.window)
+        return rc;
+    return load_window(path, &o, out, err);
 }
 
 int gs_load_trace_buffer(const char *data, size_t size, const char *name, const gs_load_opts *opts,

@@ -26,6 +26,9 @@ typedef struct gs_load_opts {
      * (at most 8) when the file is big enough to gain (16 MB a chunk); N, N chunks whatever the
      * size (for tests). gzip and pipes are read on one thread, inflate on another. */
     unsigned threads;
+    /* Internal to the readers: set by the loader when it reads a trace too big for the budget
+     * again, keeping a window of its steps (ingest/kineto_window.h). NULL: every event. */
+    struct kwindow *window;
 } gs_load_opts;
 
 /* Reads one file (or the part of it opts->part names) into a new, indexed trace. A file of

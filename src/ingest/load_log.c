@@ -178,3 +178,21 @@ void gs_load_log_read(const gs_trace *t, double started, double parsed, double i
     if (gs_log_on(GS_LOG_DETAIL))
         log_streams(t);
 }
+
+void gs_load_log_window(const gs_trace *t, const gs_trace *survey, const kwindow_plan *plan,
+                        double fits)
+{
+    if (!gs_log_on(GS_LOG_INFO))
+        return;
+    if (plan->kept_steps)
+        GS_LOG(GS_LOG_INFO, "%s: the memory budget holds about %.0f %% of the trace: read "
+               "again keeping %zu of its %zu steps (%s to %s), %" PRIu64 " events left out",
+               t->id.path, fits * 100, plan->kept_steps, plan->steps,
+               gs_trace_str(survey, plan->first), gs_trace_str(survey, plan->last),
+               t->lost[GS_LOSS_OUTSIDE_WINDOW]);
+    else
+        GS_LOG(GS_LOG_INFO, "%s: the memory budget holds about %.0f %% of the trace, which "
+               "has no steps: read again keeping %.0f %% of its time, in the middle, %" PRIu64
+               " events left out", t->id.path, fits * 100, plan->kept_share * 100,
+               t->lost[GS_LOSS_OUTSIDE_WINDOW]);
+}

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "ingest/kineto_window.h"
 #include "ingest/source.h"
 #include "model/trace.h"
 
@@ -16,5 +17,10 @@ void gs_load_log_opened(const char *path, const gs_source *src, bool is_gst);
  * (seconds from gs_log_clock: started, parsed, indexed) and peak memory; -vv adds per-stream
  * and per-device detail. */
 void gs_load_log_read(const gs_trace *t, double started, double parsed, double indexed);
+
+/* After reading a trace too big for the memory budget as a window of its steps: which steps
+ * (named in `survey`) and why. Logs only when the level is on. */
+void gs_load_log_window(const gs_trace *t, const gs_trace *survey, const kwindow_plan *plan,
+                        double fits);
 
 #endif

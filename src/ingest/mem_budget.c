@@ -81,6 +81,10 @@ static void resolve_default(void)
         avail = max - current;
     b->limit = avail ? avail / 2 : UINT64_MAX; /* unknown: no limit rather than a wrong one */
     b->origin = "half the memory available";
+    if (b->limit > GS_MEM_DEFAULT_MAX) {
+        b->limit = GS_MEM_DEFAULT_MAX;
+        b->origin = "the default";
+    }
 }
 
 int gs_mem_budget_default(gs_mem_budget *b, gs_error *err)
@@ -123,4 +127,11 @@ int gs_mem_budget_check(const gs_mem_budget *b, const gs_trace *t, uint64_t at, 
                    "%s: byte %" PRIu64 ": the trace needs more memory than the limit of %s (%s%s; "
                    "%s=SIZE raises it)",
                    t->id.path, at, limit, b->origin, held, GS_MEM_LIMIT_ENV);
+}
+
+double gs_mem_budget_fits(const gs_mem_budget *b, uint64_t bytes, double share_read)
+{
+    double left = b->used < b->limit ? (double)(b->limit - b->used) : 0;
+    double fits = bytes ? share_read * left / (double)bytes : 1;
+    return fits < 1 ? fits : 1;
 }

@@ -1,7 +1,9 @@
-/* The readers' memory budget: a trace too large for the machine ends with a one-line error and
- * exit 3, not with the kernel's OOM killer. What counts is the model the readers fill (event
- * arrays and strings, gs_trace_bytes); indexes and analyses take about as much again, so the
- * default is half of the memory available when the command starts. */
+/* The readers' memory budget: what the model the readers fill (event arrays and strings,
+ * gs_trace_bytes) may take. A Kineto file over it is read again as a window of its steps that
+ * fits (ingest/kineto_window.h); a pipe or a .gst file over it ends with a one-line error and
+ * exit 3, not with the kernel's OOM killer. Indexes and analyses take about as much again, so
+ * the default is half of the memory available when the command starts, and at most
+ * GS_MEM_DEFAULT_MAX, so that any trace is analysed in bounded memory (about twice that). */
 #ifndef GS_INGEST_MEM_BUDGET_H
 #define GS_INGEST_MEM_BUDGET_H
 
@@ -12,23 +14,32 @@
 #include "model/trace.h"
 
 #define GS_MEM_LIMIT_ENV "GPUSCOPE_MEMORY_LIMIT"
+#define GS_MEM_DEFAULT_MAX ((uint64_t)640 << 20)
 
 typedef struct gs_mem_budget {
     uint64_t limit;     /* bytes the traces' models may take together; UINT64_MAX: no limit */
     uint64_t used;      /* by traces already loaded under this budget */
     const char *origin; /* how the default was chosen, for the message */
     bool from_env;      /* set by GPUSCOPE_MEMORY_LIMIT */
+    /* Set when a Kineto trace was found over the limit: the share of it that fits (estimated
+     * from the share of the file read and the model it filled), from which the loader sizes the
+     * window of steps it reads instead (0: not over). */
+    double fits;
 } gs_mem_budget;
 
 /* GPUSCOPE_MEMORY_LIMIT when set (bytes with an optional K, M, G or T suffix, powers of 1024,
- * or "none"), else half of MemAvailable (or of what the cgroup still allows, when less), read
- * once per process. A value that is not a size fails with GS_EXIT_USAGE. */
+ * or "none"), else half of MemAvailable (or of what the cgroup still allows, when less), at most
+ * GS_MEM_DEFAULT_MAX, read once per process. A value that is not a size fails with GS_EXIT_USAGE. */
 int gs_mem_budget_default(gs_mem_budget *b, gs_error *err);
 
 /* Fails with GS_EXIT_INPUT ("PATH: byte N: the trace needs more memory than ...") once the trace
  * being read, with what the budget already holds, is over the limit. `at` is where the reader
  * is in the file. Cheap: called every few thousand events, not per event. */
 int gs_mem_budget_check(const gs_mem_budget *b, const gs_trace *t, uint64_t at, gs_error *err);
+
+/* The share of a trace whose model fits in what the budget has left, when reading `share_read`
+ * of its file made a model of `bytes`: at most 1. */
+double gs_mem_budget_fits(const gs_mem_budget *b, uint64_t bytes, double share_read);
 
 /* Parses a size as GPUSCOPE_MEMORY_LIMIT takes it; false when it is not one. */
 bool gs_mem_parse_size(const char *s, uint64_t *bytes);

@@ -14,6 +14,8 @@ static const struct {
     [GS_LOSS_NEGATIVE_DURATION] = {"with a negative duration", "negative_duration"},
     [GS_LOSS_SIZE_RANGE] = {"with a size out of range", "size_out_of_range"},
     [GS_LOSS_TORN_CHUNK] = {"in a torn .gst chunk", "torn_chunk"},
+    [GS_LOSS_OUTSIDE_WINDOW] = {"outside the steps kept to fit the memory budget",
+                                "outside_memory_window"},
     [GS_LOSS_CUT_SHORT] = {NULL, "captures_cut_short"}, /* said apart: gs_loss_note */
 };
 

@@ -235,6 +235,7 @@ enum gs_loss {
     GS_LOSS_NEGATIVE_DURATION, /* a duration < 0: the end before the start */
     GS_LOSS_SIZE_RANGE,        /* a byte count out of range (beyond +-GS_BYTES_MAX) */
     GS_LOSS_TORN_CHUNK,        /* records of a .gst chunk cut short (the writer was killed) */
+    GS_LOSS_OUTSIDE_WINDOW,    /* outside the steps kept of a trace too big for the memory budget */
     /* Not events: captures (.gst files, or a process's part of one) that end without their end
      * marker, so what they recorded last is missing and cannot be counted. Left out of
      * gs_loss_total; gs_loss_note says it apart. */

@@ -50,6 +50,7 @@ static const gs_gsum_field event_fields[] = {
     {"skipped_negative_duration", GS_F_U64, S(R, events.lost[GS_LOSS_NEGATIVE_DURATION]), 0},
     {"skipped_size_out_of_range", GS_F_U64, S(R, events.lost[GS_LOSS_SIZE_RANGE]), 0},
     {"skipped_torn_chunk", GS_F_U64, S(R, events.lost[GS_LOSS_TORN_CHUNK]), 0},
+    {"skipped_outside_memory_window", GS_F_U64, S(R, events.lost[GS_LOSS_OUTSIDE_WINDOW]), 0},
     /* captures, not events: .gst files that end without their end marker (absent: 0) */
     {"skipped_cut_short", GS_F_U64, S(R, events.lost[GS_LOSS_CUT_SHORT]), 0},
 };
