@@ -102,8 +102,12 @@ static int reserve_exact(void **v, size_t *cap, size_t need, size_t elsize)
     return 0;
 }
 
-/* Appends every part's `field` array to t's, each element fixed by `fix`, freeing the parts'
- * arrays one by one so that the peak is t's array plus one part's. */
+/* Elements moved at a time: the part gives back the memory of what was moved before the next
+ * piece, so the merge never holds a part's array twice (once in t, once in the part). */
+#define MOVE_BYTES ((size_t)4 << 20)
+
+/* Appends every part's `field` array to t's, each element fixed by `fix`: from the end, a piece
+ * at a time, each part's array shrunk behind it. */
 #define APPEND_ALL(field, fix)                                                                     \
     do {                                                                                           \
         size_t total = t->field.n;                                                                 \
@@ -111,16 +115,36 @@ static int reserve_exact(void **v, size_t *cap, size_t need, size_t elsize)
             total += parts[p]->field.n;                                                            \
         if (reserve_exact((void **)&t->field.v, &t->field.cap, total, sizeof *t->field.v) != 0)  \
             goto oom;                                                                              \
+        size_t piece = MOVE_BYTES / sizeof *t->field.v;                                            \
         for (size_t p = 0; p < n; p++) {                                                           \
-            size_t k = parts[p]->field.n;                                                          \
-            if (k)                                                                                 \
-                memcpy(t->field.v + t->field.n, parts[p]->field.v, k * sizeof *t->field.v);        \
-            for (size_t i = 0; i < k; i++)                                                         \
-                fix(&t->field.v[t->field.n + i], &maps[p]);                                        \
-            t->field.n += k;                                                                       \
+            size_t base = t->field.n, left = parts[p]->field.n;                                    \
+            while (left) {                                                                         \
+                size_t take = left < piece ? left : piece, from = left - take;                     \
+                memcpy(t->field.v + base + from, parts[p]->field.v + from,                         \
+                       take * sizeof *t->field.v);                                                 \
+                for (size_t i = from; i < left; i++)                                               \
+                    fix(&t->field.v[base + i], &maps[p]);                                          \
+                left = from;                                                                       \
+                shrink((void **)&parts[p]->field.v, &parts[p]->field.cap, left,                    \
+                       sizeof *t->field.v);                                                        \
+            }                                                                                      \
+            t->field.n += parts[p]->field.n;                                                       \
             GS_VEC_FREE(&parts[p]->field);                                                         \
         }                                                                                          \
     } while (0)
+
+/* Gives back the memory past the first `keep` elements (a shrinking realloc does not fail in
+ * practice; when it does, the array is left as it was). */
+static void shrink(void **v, size_t *cap, size_t keep, size_t elsize)
+{
+    if (!keep || keep >= *cap)
+        return;
+    void *p = realloc(*v, keep * elsize);
+    if (p) {
+        *v = p;
+        *cap = keep;
+    }
+}
 
 static int build_remap(gs_trace *t, const gs_trace *part, remap *m)
 {

@@ -2,6 +2,8 @@
  * its launching API call by correlation id, the operator tree per thread with self times, and each
  * GPU activity linked to the operator that launched it. Sorts, then linear sweeps: no per-event
  * searches. */
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +46,10 @@ static int sort_events(void *base, size_t n, size_t size, size_t start_off, size
     if (sorted)
         return 0;
     sort_key *keys = malloc(n * sizeof *keys);
-    char *copy = malloc(n * size);
-    if (!keys || !copy) {
+    char *held = malloc(size);
+    if (!keys || !held) {
         free(keys);
-        free(copy);
+        free(held);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
@@ -56,11 +58,26 @@ static int sort_events(void *base, size_t n, size_t size, size_t start_off, size
         keys[i].idx = (uint32_t)i;
     }
     qsort(keys, n, sizeof *keys, cmp_sort_key);
-    memcpy(copy, bytes, n * size);
-    for (size_t i = 0; i < n; i++)
-        memcpy(bytes + i * size, copy + (size_t)keys[i].idx * size, size);
+    /* Element i takes element keys[i].idx: applied in place, one cycle of the permutation at a
+     * time (a position done points at itself), not through a copy of the whole array. */
+    for (size_t i = 0; i < n; i++) {
+        if (keys[i].idx == i)
+            continue;
+        memcpy(held, bytes + i * size, size);
+        size_t j = i;
+        for (;;) {
+            size_t from = keys[j].idx;
+            keys[j].idx = (uint32_t)j;
+            if (from == i) {
+                memcpy(bytes + j * size, held, size);
+                break;
+            }
+            memcpy(bytes + j * size, bytes + from * size, size);
+            j = from;
+        }
+    }
     free(keys);
-    free(copy);
+    free(held);
     return 0;
 }
 
@@ -261,13 +278,35 @@ static int link_ops(gs_trace *t)
     return 0;
 }
 
+/* The arrays other than the host's calls and ranges, sorted on a second thread while those two,
+ * the largest in most traces, are sorted on the caller's. */
+static void *sort_other_arrays(void *arg)
+{
+    gs_trace *t = arg;
+    bool failed = SORT_ARRAY(t->kernels, gs_kernel, start, end) ||
+                  SORT_ARRAY(t->memops, gs_memop, start, end) ||
+                  SORT_ARRAY(t->syncs, gs_gpu_sync, start, end) ||
+                  SORT_ARRAY(t->instants, gs_instant, ts, ts) ||
+                  SORT_ARRAY(t->mem_events, gs_mem_event, ts, ts) ||
+                  SORT_ARRAY(t->counters, gs_counter, ts, ts);
+    return failed ? t : NULL;
+}
+
+static int sort_arrays(gs_trace *t)
+{
+    pthread_t other;
+    bool threaded = pthread_create(&other, NULL, sort_other_arrays, t) == 0;
+    void *other_failed = threaded ? NULL : sort_other_arrays(t);
+    bool failed = SORT_ARRAY(t->apis, gs_api, start, end) ||
+                  SORT_ARRAY(t->ranges, gs_range, start, end);
+    if (threaded)
+        pthread_join(other, &other_failed);
+    return failed || other_failed ? -1 : 0;
+}
+
 int gs_trace_index(gs_trace *t, gs_error *err)
 {
-    if (SORT_ARRAY(t->kernels, gs_kernel, start, end) || SORT_ARRAY(t->memops, gs_memop, start, end) ||
-        SORT_ARRAY(t->syncs, gs_gpu_sync, start, end) || SORT_ARRAY(t->apis, gs_api, start, end) ||
-        SORT_ARRAY(t->ranges, gs_range, start, end) || SORT_ARRAY(t->instants, gs_instant, ts, ts) ||
-        SORT_ARRAY(t->mem_events, gs_mem_event, ts, ts) ||
-        SORT_ARRAY(t->counters, gs_counter, ts, ts))
+    if (sort_arrays(t) != 0)
         return gs_fail_oom(err);
     if (link_correlations(t) != 0 || build_tree(t) != 0 || link_ops(t) != 0)
         return gs_fail_oom(err);
