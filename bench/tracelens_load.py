@@ -94,10 +94,8 @@ def main():
         events = len(loaded["analyzer"].tree.events)
     except Exception:
         pass
-    import pandas
-
     result.update(import_s=round(t1 - t0, 3), events=events,
-                  tracelens=version_of("TraceLens"), pandas=pandas.__version__,
+                  tracelens=version_of("TraceLens"), pandas=version_of("pandas"),
                   python=sys.version.split()[0])
     print(json.dumps(result), flush=True)
     return rc
