@@ -199,5 +199,5 @@ bl_args=(--gpuscope "$GPUSCOPE_BIN" --input "$BIG" -r "$GS_REPEAT" -R "$HTA_REPE
 [ "$GZ" -eq 1 ] && bl_args+=(--gz)
 [ "$HTA_REPEAT" -gt 0 ] && bl_args+=(--hta-python "$HTA_PY")
 [ "$TL_REPEAT" -gt 0 ] && bl_args+=(--tracelens-python "$TL_PY"
-                                    --tracelens-source "$(tr '\n' ' ' <"$TL_VENV/tracelens-source.txt")")
+                                    --tracelens-source "$(paste -s -d ';' "$TL_VENV/tracelens-source.txt")")
 python3 "$HERE/bench_load.py" "${bl_args[@]}"
