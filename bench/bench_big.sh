@@ -15,7 +15,8 @@
 # 3. runs `gpuscope report` on the .json, the .json.gz and the folder (R runs
 #    each), under GNU time and a watchdog that kills a run whose resident
 #    memory passes --rss-limit-mb, and prints one table (wall and CPU time,
-#    peak RSS, how each run ended) and what report said it sampled or skipped.
+#    peak RSS, how each run ended) and what report said it sampled or skipped;
+#    each input's report is kept as SCRATCH/big/report.INPUT.txt.
 #
 # Options:
 #   -r N              runs per input (default 1)
@@ -163,6 +164,7 @@ measure() {
     kill "$wpid" 2>/dev/null || true
     wait "$wpid" 2>/dev/null || true
     cat "$BIG_DIR/report.err" >>"$LOG"
+    cp "$BIG_DIR/report.out" "$BIG_DIR/report.${label// /_}.txt"  # to compare two binaries' reports
     end="ok"
     [ "$rc" -eq 0 ] || end="exit $rc"
     [ ! -f "$mark" ] || end="stopped>${RSS_LIMIT_MB}MB"
@@ -216,4 +218,5 @@ if [ -s "$SAID_FILE" ]; then
 else
   echo "what report said it sampled or skipped: nothing (no line of its output mentions sampling or skipping)"
 fi
+echo "reports (last run of each input): $BIG_DIR/report.*.txt"
 echo "notes: wall = whole process, from /proc/uptime; CPU = user+sys (GNU time %U+%S); peak RSS = GNU time %M; page cache as the previous step left it."

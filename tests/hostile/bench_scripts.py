@@ -3,7 +3,7 @@
 
   - bench/bench_big.sh makes its inputs (a time-shifted single trace, its .gz, a rank folder)
     under the scratch dir, runs `gpuscope report` on each and prints one row per input with
-    wall, CPU and peak RSS; a run over --rss-limit-mb is killed by its watchdog and shown as
+    wall, CPU and peak RSS, and keeps each report; a run over --rss-limit-mb is killed by its watchdog and shown as
     stopped (a stand-in gpuscope that touches 300 MB), and what report says it sampled is
     quoted; a bad number is a usage error (2);
   - bench/bench_load.py prints the floors `wc -l` and `zcat`, TraceLens's row (its load and its
@@ -129,6 +129,9 @@ def check_bench_big(tmp, gpuscope):
     check("the single trace is copies of the source",
           meta.get("copies") == 5 and meta["events"] == 5 * 940 + 15, str(meta))
     check("its input line says the events", f"{5 * 940 + 15:,} events" in p.stdout, p.stdout[:600])
+    kept = os.path.join(scratch, "big", "report.3-rank_folder.txt")
+    check("the folder's report is kept", os.path.isfile(kept) and "Verdict" in open(kept).read(),
+          kept)
     ranks_dir = os.path.join(scratch, "big", "ranks3")
     ranks = sorted(os.listdir(ranks_dir)) if os.path.isdir(ranks_dir) else []
     check("the rank folder holds 3 gzipped ranks", ranks == [f"rank-{r}.json.gz" for r in range(3)],
