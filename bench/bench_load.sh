@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# gpuscope vs HTA on one large trace, in one run.
+# gpuscope vs HTA and TraceLens on one large trace, in one run.
 #
 #   bench/bench_load.sh [options]
 #
 # 1. builds gpuscope in Release (build-bench/),
-# 2. installs HTA (PyPI HolisticTraceAnalysis, else traceinsight) into a venv
+# 2. installs HTA (PyPI HolisticTraceAnalysis, else traceinsight) and AMD's
+#    TraceLens (from its GitHub repository, or --tracelens-src) into venvs
 #    under the scratch dir, and GNU time if missing,
 # 3. makes the big input if missing (bench/make_big_trace.py: ~500 MB of JSON
 #    from time-shifted copies of a real trace, plus its .gz),
-# 4. measures `gpuscope report BIG` (R times) and HTA's load of BIG (once),
-#    for the .json and the .json.gz, and prints one table with the ratios and
-#    whether the target (>=20x faster, <=1/4 memory) is met.
+# 4. measures `gpuscope report BIG` (R times), HTA's load of BIG and
+#    TraceLens's load and report of BIG (once each), and the floors `wc -l BIG`
+#    and `zcat BIG.gz` (R times), for the .json and the .json.gz, and prints
+#    one table with the ratios, whether the target (>=20x faster than HTA,
+#    <=1/4 of its memory) is met, and each tool's version and command line.
 #
 # Options:
-#   -r N            gpuscope runs per input (default 3)
+#   -r N            gpuscope (and wc -l, zcat) runs per input (default 3)
 #   -R N            HTA runs per input (default 1; 0 skips HTA)
+#   -T N            TraceLens runs per input (default 1; 0 skips TraceLens)
+#   --tracelens-src DIR  install TraceLens from this checkout (when github.com
+#                   cannot be reached; not PyPI's "TraceLens", another project)
+#   --mem-limit-mb MB  address-space cap for each HTA and TraceLens run
+#                   (default 16000; a run over it fails and is shown FAILED)
 #   --no-gz         measure the .json only
 #   --target-mb MB  size of the big input (default 500)
 #   --source FILE   real trace to repeat (default ../shared/traces/hta/df_index_resolver/...)
@@ -31,6 +39,9 @@ REPO="$(cd "$HERE/.." && pwd)"
 SCRATCH="${GPUSCOPE_BENCH_DIR:-/tmp/gpuscope-bench}"
 GS_REPEAT=3
 HTA_REPEAT=1
+TL_REPEAT=1
+TL_SRC=""
+MEM_LIMIT_MB=16000
 GZ=1
 TARGET_MB=500
 SOURCE="$REPO/../shared/traces/hta/df_index_resolver/df_index_resolver.json.gz"
@@ -43,6 +54,9 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -r) GS_REPEAT="$2"; shift 2 ;;
     -R) HTA_REPEAT="$2"; shift 2 ;;
+    -T) TL_REPEAT="$2"; shift 2 ;;
+    --tracelens-src) TL_SRC="$2"; shift 2 ;;
+    --mem-limit-mb) MEM_LIMIT_MB="$2"; shift 2 ;;
     --no-gz) GZ=0; shift ;;
     --target-mb) TARGET_MB="$2"; shift 2 ;;
     --source) SOURCE="$2"; shift 2 ;;
@@ -107,6 +121,43 @@ ensure_hta() {
   "$HTA_PY" -c 'import hta.trace_analysis' >>"$LOG" 2>&1 || die "HTA installed but does not import"
 }
 
+# TraceLens in its own venv too. It is not on PyPI: the PyPI project named
+# "TraceLens" is an unrelated one (AI-agent evaluation), so it is installed the
+# way its README says, from AMD-AGI/TraceLens on GitHub, or from a checkout of
+# that repository (--tracelens-src DIR) where github.com cannot be reached.
+# What was installed is recorded in the venv (tracelens-source.txt) for the report.
+TL_VENV="$SCRATCH/tracelens-venv"
+TL_PY="$TL_VENV/bin/python"
+TL_URL="git+https://github.com/AMD-AGI/TraceLens.git"
+ensure_tracelens() {
+  local from="$TL_URL" rev=""
+  if [ -n "$TL_SRC" ]; then
+    [ -f "$TL_SRC/setup.py" ] && [ -d "$TL_SRC/TraceLens" ] \
+      || die "--tracelens-src $TL_SRC: not a TraceLens checkout (no setup.py and TraceLens/)"
+    from="$(cd "$TL_SRC" && pwd)"
+    rev="$(git -C "$from" rev-parse HEAD 2>/dev/null || true)"
+  fi
+  if [ -x "$TL_PY" ] && grep -qxF "source: $from" "$TL_VENV/tracelens-source.txt" 2>/dev/null \
+     && "$TL_PY" -c 'import TraceLens.Reporting.generate_perf_report_pytorch' >/dev/null 2>&1; then
+    return 0
+  fi
+  say "installing TraceLens from $from into $TL_VENV (a few minutes)"
+  rm -rf "$TL_VENV"
+  if ! python3 -m venv "$TL_VENV" >>"$LOG" 2>&1; then
+    rm -rf "$TL_VENV"
+    apt_install python3-venv python3-pip
+    /usr/bin/python3 -m venv "$TL_VENV" >>"$LOG" 2>&1 || die "cannot create a Python venv"
+  fi
+  "$TL_PY" -m pip install -q --upgrade pip >>"$LOG" 2>&1 || true
+  "$TL_PY" -m pip install "$from" >>"$LOG" 2>&1 \
+    || die "pip install $from failed (no access to github.com? get a checkout of AMD-AGI/TraceLens and pass --tracelens-src DIR)"
+  "$TL_PY" -c 'import TraceLens.Reporting.generate_perf_report_pytorch' >>"$LOG" 2>&1 \
+    || die "TraceLens installed but does not import"
+  { echo "source: $from"
+    [ -z "$rev" ] || echo "commit: $rev"
+  } >"$TL_VENV/tracelens-source.txt"
+}
+
 build_gpuscope() {
   if [ -n "$GPUSCOPE_BIN" ]; then
     [ -x "$GPUSCOPE_BIN" ] || die "$GPUSCOPE_BIN is not an executable"
@@ -121,6 +172,7 @@ build_gpuscope() {
 ensure_tools
 build_gpuscope
 [ "$HTA_REPEAT" -gt 0 ] && ensure_hta
+[ "$TL_REPEAT" -gt 0 ] && ensure_tracelens
 
 BIG="$SCRATCH/big_trace.json"
 mk_args=(--source "$SOURCE" --out "$BIG" --target-mb "$TARGET_MB")
@@ -141,9 +193,11 @@ commit="$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo 'no commit')
 cc_ver="$(cc --version 2>/dev/null | head -n1)"
 build_info="gpuscope: $commit, $( [ "$GPUSCOPE_BIN" = "$BUILD_DIR/gpuscope" ] && echo "Release build, $cc_ver" || echo "binary $GPUSCOPE_BIN")"
 
-say "measuring (gpuscope x$GS_REPEAT, HTA x$HTA_REPEAT per input; HTA takes about a minute per run)"
-bl_args=(--gpuscope "$GPUSCOPE_BIN" --input "$BIG" -r "$GS_REPEAT" -R "$HTA_REPEAT"
-         --log "$LOG" --build-info "$build_info")
+say "measuring (gpuscope x$GS_REPEAT, HTA x$HTA_REPEAT, TraceLens x$TL_REPEAT per input; HTA takes about a minute per run, TraceLens several)"
+bl_args=(--gpuscope "$GPUSCOPE_BIN" --input "$BIG" -r "$GS_REPEAT" -R "$HTA_REPEAT" -T "$TL_REPEAT"
+         --mem-limit-mb "$MEM_LIMIT_MB" --log "$LOG" --build-info "$build_info")
 [ "$GZ" -eq 1 ] && bl_args+=(--gz)
 [ "$HTA_REPEAT" -gt 0 ] && bl_args+=(--hta-python "$HTA_PY")
+[ "$TL_REPEAT" -gt 0 ] && bl_args+=(--tracelens-python "$TL_PY"
+                                    --tracelens-source "$(paste -s -d ';' "$TL_VENV/tracelens-source.txt")")
 python3 "$HERE/bench_load.py" "${bl_args[@]}"

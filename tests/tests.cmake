@@ -169,6 +169,12 @@ add_test(NAME hostile.inputs
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/test_hostile.py $<TARGET_FILE:gpuscope>
                  ${GS_HOSTILE_FLAGS})
 set_tests_properties(hostile.inputs PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} TIMEOUT 300)
+# The benchmark drivers of bench/ on tiny inputs, with stand-ins for TraceLens and for a run
+# that outgrows bench_big.sh's memory limit (tests/hostile/bench_scripts.py).
+add_test(NAME hostile.bench_scripts
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/hostile/bench_scripts.py $<TARGET_FILE:gpuscope>
+                 ${GS_HOSTILE_FLAGS})
+set_tests_properties(hostile.bench_scripts PROPERTIES TIMEOUT 300)
 # Hostile requests to monitor's Alertmanager webhook (POST /trigger) while a --trigger watches a
 # replayed log: concurrent, oversized, nested, slow, wrong tokens; one cooldown on the log's clock
 # (tests/hostile/monitor_trigger_webhook.py).
