@@ -87,7 +87,9 @@ static int ops_of_records(const gs_trace *t, uint32_t *op_of)
     for (size_t i = 0; i < t->mem_events.n; i++) {
         const gs_mem_event *m = &t->mem_events.v[i];
         const thread_span key = {m->pid, m->tid, 0, 0};
-        thread_span *th = bsearch(&key, threads.v, threads.n, sizeof key, cmp_thread_span);
+        thread_span *th = threads.n ? bsearch(&key, threads.v, threads.n, sizeof key,
+                                              cmp_thread_span)
+                                    : NULL;
         op_of[i] = GS_NONE;
         if (!th)
             continue;
