@@ -454,9 +454,7 @@ static int build_device(gs_memory_summary *s, const gs_trace_ctx *c, const uint3
     gs_mem_device *d = &s->devices[s->ndevices++];
     *d = (gs_mem_device){.rank = t->id.rank, .device_type = first->device_type,
                          .device = first->device};
-    gs_ns last;
-    if (!gs_trace_span(t, &d->origin, &last))
-        d->origin = first->ts;
+    d->origin = c->has_span ? c->first : first->ts;
     const gs_mem_event *peak_rec;
     if (build_curve(d, t, rec, n, &peak_rec) != 0 || downsample(d) != 0 ||
         fit_growth(d, &c->steps) != 0 || attribute(d, t, rec, n, a) != 0)
