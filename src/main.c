@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/base/stage_times.h"
 #include "cmd/cmd.h"
 #include "cmd/say.h"
 #include "cmd/verbosity.h"
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
         const struct command *c = &commands[i];
         if (!strcmp(name, name_of(c))) {
             int rc = c->view ? gs_view_run(c->view, argc - 1, argv + 1) : c->run(argc - 1, argv + 1);
+            gs_stage_times_log();
             /* Like git and perf: a full disk or closed pipe must not pass for success. */
             if (fflush(stdout) != 0 || ferror(stdout)) {
                 fprintf(stderr, "gpuscope: write error on standard output\n");

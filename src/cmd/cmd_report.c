@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "analysis/base/stage_times.h"
 #include "analysis/pipeline/report.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
@@ -133,7 +134,9 @@ int cmd_report(int argc, char **argv)
     gs_rank_inputs_free(&in);
     if (rc != GS_CLI_RUN)
         return rc;
+    double since = gs_stage_clock();
     rc = html ? write_html(html, &report, cli.limit) : render(&cli, &report, explain);
+    gs_stage_time_add(GS_TIMED_RENDER, since);
     gs_report_free(&report);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/base/stage_times.h"
 #include "common/log.h"
 #include "common/util.h"
 
@@ -93,5 +94,6 @@ int gs_cli_take_verbosity(int *argc, char **argv)
     tty = isatty(STDERR_FILENO) == 1;
     if (level > GS_LOG_OFF)
         gs_log_set(level, write_line, &tty);
+    gs_stage_times_begin(); /* the command's time: the 100 % of -v's table of stage times */
     return level;
 }

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "analysis/base/stage_times.h"
 #include "cmd/rank_cli.h"
 #include "cmd/say.h"
 #include "common/log.h"
@@ -144,12 +145,17 @@ static int run_view(FILE *out, const gs_view *v, gs_view_args *a, int sort_col,
     int rc = v->init ? v->init(a, state, err) : 0;
     if (rc == 0)
         rc = each(&r, from, err);
+    double since = gs_stage_clock();
     if (rc == 0 && v->finish)
         rc = v->finish(a, state, err);
-    if (rc == 0)
+    gs_stage_time_add(GS_TIMED_FINISH, since);
+    if (rc == 0) {
+        since = gs_stage_clock();
         rc = write_state(out, v, a, state, sort_col, style, err);
-    else
+        gs_stage_time_add(GS_TIMED_RENDER, since);
+    } else {
         v->free(state); /* what a failed step left: an analysis frees its own, so twice is fine */
+    }
     free(state);
     gs_window_notes_free(&a->window);
     return rc;

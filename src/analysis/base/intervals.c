@@ -22,11 +22,22 @@ static int cmp_span(const void *pa, const void *pb)
     return (a->end > b->end) - (a->end < b->end);
 }
 
+/* Whether the spans are in start order already: most are collected from the model's arrays,
+ * which are, and the union below needs no more. */
+static bool by_start(const gs_spans *s)
+{
+    for (size_t i = 1; i < s->n; i++)
+        if (s->v[i].start < s->v[i - 1].start)
+            return false;
+    return true;
+}
+
 void gs_spans_merge(gs_spans *s)
 {
     if (s->n < 2)
         return;
-    qsort(s->v, s->n, sizeof *s->v, cmp_span);
+    if (!by_start(s))
+        qsort(s->v, s->n, sizeof *s->v, cmp_span);
     size_t w = 0;
     for (size_t r = 1; r < s->n; r++) {
         if (s->v[r].start <= s->v[w].end) {

@@ -9,6 +9,7 @@ int gs_trace_ctx_build(const gs_trace *t, const gs_ctx_opts *o, gs_trace_ctx *ou
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->trace = t;
+    out->has_span = gs_trace_span(t, &out->first, &out->last);
     const gs_window_spec kept = {.on = true};
     /* The names first: finding the steps reads which calls wait for the GPU. */
     if (gs_names_classify(t, &out->names, err) != 0) {

@@ -29,6 +29,9 @@ typedef struct gs_trace_ctx {
     gs_window window; /* what the command looks at: by default the whole trace */
     gs_window kept;   /* the kept steps (per-step numbers are over these) */
     gs_names names;
+    bool has_span;    /* the trace has an event; then its span, found once (gs_trace_span, a pass
+                       * over every event): the first start and the last end */
+    gs_ns first, last;
     bool is_copy;     /* made by gs_trace_ctx_over: owns nothing */
 } gs_trace_ctx;
 

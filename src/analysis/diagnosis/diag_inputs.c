@@ -5,6 +5,7 @@
 
 #include "analysis/base/gpu_caps.h"
 #include "analysis/base/intervals.h"
+#include "analysis/base/stage_times.h"
 #include "common/log.h"
 
 static double per_step(double total, size_t nkept)
@@ -287,5 +288,8 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
     out->facts.profiler_step_ns = gs_profiler_step_cost(t, &out->facts, steps, bd->nkept);
     if (out->facts.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */
         out->facts.profiler_step_ns = out->step_ns;
-    return fill_replay(c, out, err);
+    double since = gs_stage_clock();
+    int rc = fill_replay(c, out, err);
+    gs_stage_time_add(GS_TIMED_REPLAY, since);
+    return rc;
 }

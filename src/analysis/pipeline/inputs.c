@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/stage_times.h"
 #include "analysis/pipeline/gsum_read.h"
 #include "analysis/pipeline/merge.h"
 #include "analysis/pipeline/summarise.h"
@@ -47,14 +48,30 @@ static int open_trace(const char *path, uint32_t part, const gs_rank_load_opts *
 {
     gs_load_opts load = o->load;
     load.part = part;
-    if (gs_load_trace(path, &load, t, err) != 0)
+    double since = gs_stage_clock();
+    int rc = gs_load_trace(path, &load, t, err);
+    gs_stage_time_add(GS_TIMED_LOAD, since);
+    if (rc != 0)
         return -1;
     *selected = gs_selected(&o->select, &(*t)->id);
-    if (*selected && gs_trace_ctx_build(*t, &o->ctx, c, err) != 0) {
+    since = gs_stage_clock();
+    rc = *selected ? gs_trace_ctx_build(*t, &o->ctx, c, err) : 0;
+    gs_stage_time_add(GS_TIMED_CONTEXT, since);
+    if (rc != 0) {
         gs_trace_delete(*t);
         return -1;
     }
     return 0;
+}
+
+/* Frees the context (when selected), then the trace. */
+static void drop_trace(gs_trace *t, gs_trace_ctx *c, bool selected)
+{
+    double since = gs_stage_clock();
+    if (selected)
+        gs_trace_ctx_free(c);
+    gs_trace_delete(t);
+    gs_stage_time_add(GS_TIMED_DROP, since);
 }
 
 static int summarise_trace(const char *path, uint32_t part, const gs_rank_load_opts *o,
@@ -70,9 +87,7 @@ static int summarise_trace(const char *path, uint32_t part, const gs_rank_load_o
     /* A rank --rank leaves out stands in by its id alone, for the message when none is kept. */
     int rc = selected ? gs_rank_summarise(&c, &o->summary, out, err)
                       : gs_rank_summary_init(out, &t->id, err);
-    if (selected)
-        gs_trace_ctx_free(&c);
-    gs_trace_delete(t); /* the trace goes as soon as it is summarised: memory stays one rank's */
+    drop_trace(t, &c, selected); /* as soon as it is summarised: memory stays one rank's */
     if (rc == 0)
         GS_LOG(GS_LOG_INFO, "%s: summarised as rank %" PRId32 " and dropped", out->id.path,
                out->id.rank);
@@ -277,10 +292,11 @@ int gs_traces_each(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_trac
         ranks[i] = t->id.rank;
         if (selected) {
             kept++;
+            double since = gs_stage_clock();
             rc = fn(&c, user, err);
-            gs_trace_ctx_free(&c);
+            gs_stage_time_add(GS_TIMED_VIEW, since);
         }
-        gs_trace_delete(t);
+        drop_trace(t, &c, selected);
     }
     if (rc == 0 && kept == 0 && o->select.by_rank) {
         qsort(ranks, in->n, sizeof *ranks, gs_cmp_i32);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/base/stage_times.h"
 #include "analysis/diagnosis/diag_inputs.h"
 #include "analysis/pipeline/merge.h"
 #include "analysis/pipeline/runs.h"
@@ -76,8 +77,7 @@ static int merge_sections(gs_report *r)
                     gs_merge_kernels(v, n, &r->kernels, &r->kernel_spread) != 0) ||
                    (merging(r, GS_STAGE_OPS) && gs_merge_ops(v, n, &r->ops) != 0) ||
                    (merging(r, GS_STAGE_COPIES) &&
-                    gs_merge_copies(v, n, &r->memcpy, &r->has_copies, &r->copy_spread) != 0) ||
-                   (merging(r, GS_STAGE_DIAGNOSIS) && diagnose_ranks(r) != 0)
+                    gs_merge_copies(v, n, &r->memcpy, &r->has_copies, &r->copy_spread) != 0)
                ? -1
                : 0;
 }
@@ -86,6 +86,7 @@ int gs_report_build(gs_rank_summary *ranks, size_t n, const gs_report_opts *o, g
                     gs_error *err)
 {
     memset(out, 0, sizeof *out);
+    double since = gs_stage_clock();
     gs_rank_summaries_sort(ranks, n);
     out->summaries = ranks;
     out->nsummaries = n;
@@ -115,7 +116,14 @@ int gs_report_build(gs_rank_summary *ranks, size_t n, const gs_report_opts *o, g
         gs_report_free(out);
         return -1;
     }
-    if (merge_sections(out) != 0) {
+    int rc = merge_sections(out);
+    gs_stage_time_add(GS_TIMED_MERGE, since);
+    if (rc == 0 && merging(out, GS_STAGE_DIAGNOSIS)) {
+        since = gs_stage_clock();
+        rc = diagnose_ranks(out);
+        gs_stage_time_add(GS_TIMED_VERDICT, since);
+    }
+    if (rc != 0) {
         gs_report_free(out);
         return gs_fail_oom(err);
     }

@@ -300,7 +300,7 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
         m->step_mark[m->steps[s].host_start] = 1;
         m->step_mark[m->steps[s].host_end] = 1;
     }
-    if (rp_finish(m) != 0 || replay_unchanged(m) != 0)
+    if (rp_finish(m) != 0 || rp_profiler_cuts(m) != 0 || replay_unchanged(m) != 0)
         goto oom;
     *out = m;
     return 0;
@@ -327,6 +327,7 @@ void gs_replay_free(gs_replay *m)
     free(m->replayed);
     free(m->without_profiler);
     free(m->step_mark);
+    free(m->profiler_cuts);
     free(m);
 }
 

@@ -55,6 +55,12 @@ typedef struct rp_op {
     gs_ns dur;
 } rp_op;
 
+/* An edge the profiler's cost is taken from, and how much (GS_REPLAY_NO_PROFILER). */
+typedef struct rp_cut {
+    uint32_t edge;
+    gs_ns cost;
+} rp_cut;
+
 typedef struct rp_step {
     const gs_step *step;
     uint32_t host_start, host_end; /* points */
@@ -88,6 +94,9 @@ struct gs_replay {
     gs_ns *without_profiler;  /* ... and without the profiler's cost (GS_REPLAY_NO_PROFILER) */
     gs_ns structural_mean_ns; /* the structural replay's mean step (replay.h) */
     uint8_t *step_mark;       /* per point: 1 when it is a kept step's host start or end */
+    rp_cut *profiler_cuts;    /* what GS_REPLAY_NO_PROFILER takes from which edge, in its order:
+                               * every run but the unchanged one applies it */
+    size_t nprofiler_cuts;
 };
 
 /* Applies `actions` to a run's lags and sources (copies of m's edges' lag and from, changed in
@@ -96,6 +105,9 @@ struct gs_replay {
 int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
                  gs_ns *lag, uint32_t *from, gs_replay_change change[GS_REPLAY__COUNT],
                  gs_error *err);
+
+/* Finds m->profiler_cuts, once m is finished (rp_finish). 0, or -1 out of memory. */
+int rp_profiler_cuts(gs_replay *m);
 
 /* Orders m's points and groups its edges by the point they end at (replay_graph.c). 0, or -1
  * out of memory. */

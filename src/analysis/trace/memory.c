@@ -10,13 +10,18 @@
 
 /* ---- finding the operator at a time on a thread ------------------------------------------- */
 
-/* The operator-tree ranges of a trace sorted by (pid, tid, start), so that the innermost range
- * holding a time on a thread is one binary search plus a short walk up its parents. The keys are
- * copied next to the index so the sort needs no context. */
+/* The innermost of the range that started last at or before ts and its parents that holds ts:
+ * any range holding ts that began earlier also holds that range's start, so encloses it. */
+static uint32_t innermost_holding(const gs_range *rv, uint32_t last_started, gs_ns ts)
+{
+    for (uint32_t r = last_started; r != GS_NONE; r = rv[r].parent)
+        if (rv[r].start <= ts && ts < rv[r].end)
+            return r;
+    return GS_NONE;
+}
+
 /* The innermost operator-tree range on (pid, tid) whose [start, end) holds ts, or GS_NONE,
- * by binary search in the model's per-thread order. The last range starting at or before ts
- * either holds ts or has an ancestor that does: any range holding ts that began earlier also
- * holds that range's start, so encloses it. */
+ * by binary search in the model's per-thread order. */
 static uint32_t op_at(const gs_trace *t, int64_t pid, int64_t tid, gs_ns ts)
 {
     const uint32_t *ix = t->thread_ranges.v;
@@ -34,10 +39,74 @@ static uint32_t op_at(const gs_trace *t, int64_t pid, int64_t tid, gs_ns ts)
     }
     if (lo == 0 || rv[ix[lo - 1]].pid != pid || rv[ix[lo - 1]].tid != tid)
         return GS_NONE;
-    for (uint32_t r = ix[lo - 1]; r != GS_NONE; r = rv[r].parent)
-        if (rv[r].start <= ts && ts < rv[r].end)
-            return r;
-    return GS_NONE;
+    return innermost_holding(rv, ix[lo - 1], ts);
+}
+
+/* The innermost operator-tree range holding each allocator record's time on its thread, what
+ * op_at says of it, for every record at once: the records are in time order, so one cursor per
+ * thread walks that thread's ranges forward, rather than a binary search per record (a third of
+ * the analysis on a 521 MB trace). A record out of time order is searched. */
+typedef struct thread_span {
+    int64_t pid, tid;
+    size_t end, at; /* the thread's ranges end before `end` in the per-thread order; `at` is the
+                     * cursor: the ranges before it start at or before the last time seen */
+} thread_span;
+
+static int cmp_thread_span(const void *key, const void *elem)
+{
+    const thread_span *a = key, *b = elem;
+    if (a->pid != b->pid)
+        return a->pid < b->pid ? -1 : 1;
+    return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static int ops_of_records(const gs_trace *t, uint32_t *op_of)
+{
+    const uint32_t *ix = t->thread_ranges.v;
+    const gs_range *rv = t->ranges.v;
+    GS_VEC(thread_span) threads = {0};
+    for (size_t i = 0; i < t->thread_ranges.n; i++) {
+        const gs_range *r = &rv[ix[i]];
+        if (i == 0 || r->pid != rv[ix[i - 1]].pid || r->tid != rv[ix[i - 1]].tid) {
+            thread_span *th = GS_VEC_PUSH(&threads);
+            if (!th) {
+                GS_VEC_FREE(&threads);
+                return -1;
+            }
+            *th = (thread_span){r->pid, r->tid, 0, i};
+        }
+        threads.v[threads.n - 1].end = i + 1;
+    }
+    gs_ns *seen = malloc((threads.n ? threads.n : 1) * sizeof *seen);
+    if (!seen) {
+        GS_VEC_FREE(&threads);
+        return -1;
+    }
+    for (size_t k = 0; k < threads.n; k++)
+        seen[k] = INT64_MIN;
+    for (size_t i = 0; i < t->mem_events.n; i++) {
+        const gs_mem_event *m = &t->mem_events.v[i];
+        const thread_span key = {m->pid, m->tid, 0, 0};
+        thread_span *th = threads.n ? bsearch(&key, threads.v, threads.n, sizeof key,
+                                              cmp_thread_span)
+                                    : NULL;
+        op_of[i] = GS_NONE;
+        if (!th)
+            continue;
+        size_t k = (size_t)(th - threads.v), first = k ? threads.v[k - 1].end : 0;
+        if (m->ts < seen[k]) {
+            op_of[i] = op_at(t, m->pid, m->tid, m->ts);
+            continue;
+        }
+        seen[k] = m->ts;
+        while (th->at < th->end && rv[ix[th->at]].start <= m->ts)
+            th->at++;
+        if (th->at > first)
+            op_of[i] = innermost_holding(rv, ix[th->at - 1], m->ts);
+    }
+    free(seen);
+    GS_VEC_FREE(&threads);
+    return 0;
 }
 
 /* ---- one device's records ---------------------------------------------------------------- */
@@ -136,7 +205,7 @@ static int fit_growth(gs_mem_device *d, const gs_steps *steps)
 }
 
 static void find_peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs_steps *steps,
-                                   const gs_mem_event *peak_rec)
+                                   const gs_mem_event *peak_rec, const uint32_t *op_of)
 {
     if (d->peak_allocated > 0 && d->reserved_known)
         d->fragmentation = (double)d->reserved_at_peak / (double)d->peak_allocated;
@@ -145,7 +214,7 @@ static void find_peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs
     if (peak_rec) {
         long s = steps->n ? gs_steps_at(steps, peak_rec->ts) : -1;
         d->peak_step = s >= 0 ? steps->v[s].number : -1;
-        uint32_t r = op_at(t, peak_rec->pid, peak_rec->tid, peak_rec->ts);
+        uint32_t r = op_of[peak_rec - t->mem_events.v];
         d->peak_op = r != GS_NONE ? gs_trace_str(t, t->ranges.v[r].name) : NULL;
     }
     d->peak_held = d->reserved_known ? d->peak_reserved : d->peak_allocated;
@@ -267,6 +336,7 @@ static int build_curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
 
 typedef struct attrib {
     const gs_trace_ctx *ctx;
+    const uint32_t *op_of; /* record -> the operator at its time on its thread (ops_of_records) */
     uint32_t *row_of;  /* trace string id -> row + 1, 0 when the name has none yet */
     gs_str *name_of;   /* row -> trace string id */
 } attrib;
@@ -349,9 +419,9 @@ static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
             owner = GS_NONE;
         uint32_t op;
         if (m->bytes > 0)
-            owner = op = op_at(t, m->pid, m->tid, m->ts);
+            owner = op = a->op_of[by_addr[i].idx];
         else /* a free without its address: the operator that frees */
-            op = m->addr ? owner : op_at(t, m->pid, m->tid, m->ts);
+            op = m->addr ? owner : a->op_of[by_addr[i].idx];
         if (op != GS_NONE)
             add_record(d, a, t, op, m->bytes);
     }
@@ -384,14 +454,12 @@ static int build_device(gs_memory_summary *s, const gs_trace_ctx *c, const uint3
     gs_mem_device *d = &s->devices[s->ndevices++];
     *d = (gs_mem_device){.rank = t->id.rank, .device_type = first->device_type,
                          .device = first->device};
-    gs_ns last;
-    if (!gs_trace_span(t, &d->origin, &last))
-        d->origin = first->ts;
+    d->origin = c->has_span ? c->first : first->ts;
     const gs_mem_event *peak_rec;
     if (build_curve(d, t, rec, n, &peak_rec) != 0 || downsample(d) != 0 ||
         fit_growth(d, &c->steps) != 0 || attribute(d, t, rec, n, a) != 0)
         return -1;
-    find_peak_and_headroom(d, t, &c->steps, peak_rec);
+    find_peak_and_headroom(d, t, &c->steps, peak_rec, a->op_of);
     return own_names(s, d, t->id.path);
 }
 
@@ -404,10 +472,13 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
     rec_key *keys = malloc(n * sizeof *keys);
     uint32_t *rec = malloc(n * sizeof *rec);
     size_t nstr = t->strings.n ? t->strings.n : 1;
-    attrib a = {.ctx = c, .row_of = calloc(nstr, sizeof *a.row_of),
+    uint32_t *op_of = malloc(n * sizeof *op_of);
+    attrib a = {.ctx = c, .op_of = op_of, .row_of = calloc(nstr, sizeof *a.row_of),
                 .name_of = malloc(nstr * sizeof(gs_str))};
     gs_mem_device *grown = realloc(s->devices, (s->ndevices + n) * sizeof *s->devices);
-    int rc = keys && rec && a.row_of && a.name_of && grown ? 0 : -1;
+    int rc = keys && rec && op_of && a.row_of && a.name_of && grown ? 0 : -1;
+    if (rc == 0)
+        rc = ops_of_records(t, op_of);
     if (grown)
         s->devices = grown;
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -430,6 +501,7 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
     }
     free(keys);
     free(rec);
+    free(op_of);
     free(a.row_of);
     free(a.name_of);
     return rc;

@@ -124,8 +124,9 @@ typedef struct call_sums {
 
 /* In the model's per-thread order (parents before children), so that each range finds its call
  * through its parent's: linear however deep a name nests in itself. */
-static int sum_calls(const gs_trace *t, const gs_ns *self_cuda, call_sums *cs)
+static int sum_calls(const gs_trace_ctx *c, const gs_ns *self_cuda, call_sums *cs)
 {
+    const gs_trace *t = c->trace;
     size_t n = t->ranges.n ? t->ranges.n : 1;
     cs->self_cpu = calloc(n, sizeof *cs->self_cpu);
     cs->self_cuda = calloc(n, sizeof *cs->self_cuda);
@@ -140,8 +141,9 @@ static int sum_calls(const gs_trace *t, const gs_ns *self_cuda, call_sums *cs)
         uint32_t top = cs->call[i] = absorbed(t, i) ? cs->call[r->parent] : i;
         cs->self_cpu[top] += r->self_ns;
         cs->self_cuda[top] += self_cuda[i];
-        gs_op_flops f;
-        if (gs_range_flops(t, r, &f) != GS_FLOP_NONE && f.flops > 0) {
+        gs_op_flops f; /* a name without a formula has none: judged once, in the context */
+        if (gs_ctx_name(c, r->name, GS_NAME_FLOP_KIND) != GS_FLOP_NONE &&
+            gs_range_flops(t, r, &f) != GS_FLOP_NONE && f.flops > 0) {
             cs->has_flops[top] = true;
             if (f.flops > cs->flops[top])
                 cs->flops[top] = f.flops;
@@ -200,7 +202,7 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
             charge_gpu(t, t->memops.v[i].op, t->memops.v[i].end - t->memops.v[i].start,
                        self_cuda, cuda_total);
         charge_steps(t, &c->steps, cuda_total);
-        rc = sum_calls(t, self_cuda, &cs) == 0 ? gs_name_map_init(&map, names, t, NULL) : -1;
+        rc = sum_calls(c, self_cuda, &cs) == 0 ? gs_name_map_init(&map, names, t, NULL) : -1;
     }
     if (rc == 0) {
         for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {

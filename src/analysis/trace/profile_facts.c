@@ -106,11 +106,9 @@ static int add_trace(gs_profile_facts *f, const gs_trace_ctx *c)
     if (!file || !devs)
         return -1;
     file = &f->files[f->nfiles++];
-    gs_ns first, last;
-    bool has_span = gs_trace_span(t, &first, &last);
     *file = (gs_file_facts){gs_profile_facts_own(f, t->id.path),
                             gs_profile_facts_own(f, gs_trace_str(t, t->format)), t->id.rank,
-                            t->id.world_size, has_span ? last - first : 0, c->steps.n,
+                            t->id.world_size, c->has_span ? c->last - c->first : 0, c->steps.n,
                             (uint8_t)c->steps.source};
     if (!file->path || !file->format)
         return -1;

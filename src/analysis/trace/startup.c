@@ -119,9 +119,9 @@ int gs_startup_build(const gs_trace_ctx *c, gs_startup *out, gs_error *err)
     memset(out, 0, sizeof *out);
     if (!s->n)
         return 0;
-    gs_ns first, last;
-    if (!gs_trace_span(t, &first, &last))
+    if (!c->has_span)
         return 0;
+    gs_ns first = c->first;
     size_t kept = 0;
     while (kept < s->n && !gs_step_kept(s, kept))
         kept++;

@@ -332,9 +332,8 @@ int gs_trace_facts_build(const gs_trace_ctx *x, gs_trace_facts *out, gs_error *e
     if (count_collectives(x, out, err) != 0)
         return -1;
     out->parallel_kinds = parallel_kinds_of(out);
-    gs_ns first, last;
     out->profiler_cost_ns =
-        capped(estimate_cost(t, out, NULL), gs_trace_span(t, &first, &last) ? last - first : 0);
+        capped(estimate_cost(t, out, NULL), x->has_span ? x->last - x->first : 0);
     if (t->collector_overhead_ns > out->profiler_cost_ns)
         out->profiler_cost_ns = t->collector_overhead_ns;
     return 0;
