@@ -148,15 +148,20 @@ void gs_diag_replay_unknown(gs_diag_inputs *in)
 /* The replay's mean step unchanged, without the profiler's cost, and with each other action alone
  * on top of that (diagnose.h): one model, one run per action (each linear in the trace). Nothing
  * to replay leaves them unknown. */
-static int fill_replay(const gs_trace_ctx *c, gs_diag_inputs *in, gs_error *err)
+int gs_diag_replay_build(const gs_trace_ctx *c, gs_diag_replay *out, gs_error *err)
 {
-    gs_diag_replay_unknown(in);
+    out->step_ns = -1;
+    for (int a = 0; a < GS_REPLAY__COUNT; a++)
+        out->expected_ns[a] = -1;
+    gs_trace_facts facts;
+    if (gs_trace_facts_build(c, &facts, err) != 0)
+        return -1;
     gs_replay *m = NULL;
     const char *why = NULL;
-    if (gs_replay_build(c, &in->facts, &m, &why, err) != 0)
+    if (gs_replay_build(c, &facts, &m, &why, err) != 0)
         return -1;
     if (!m) {
-        GS_LOG(GS_LOG_INFO, "no replay of rank %d: %s", (int)in->rank, why ? why : "?");
+        GS_LOG(GS_LOG_INFO, "no replay of rank %d: %s", (int)c->trace->id.rank, why ? why : "?");
         return 0;
     }
     /* Only the actions some rule's gain is estimated by, and the profiler's, which they are
@@ -166,6 +171,7 @@ static int fill_replay(const gs_trace_ctx *c, gs_diag_inputs *in, gs_error *err)
     const gs_rule *rules = gs_rules(&nrules);
     for (size_t i = 0; i < nrules; i++)
         used |= GS_REPLAY_BIT(rules[i].replay);
+    gs_diag_replay got = *out;
     int rc = 0;
     for (int a = GS_REPLAY_NONE; a < GS_REPLAY__COUNT && rc == 0; a++) {
         if (!(used & GS_REPLAY_BIT(a)))
@@ -177,14 +183,14 @@ static int fill_replay(const gs_trace_ctx *c, gs_diag_inputs *in, gs_error *err)
         if (rc != 0)
             break;
         if (a == GS_REPLAY_NONE)
-            in->replay_step_ns = r.replayed_mean_ns;
+            got.step_ns = r.replayed_mean_ns;
         else
-            in->replay_expected_ns[a] = r.changed_mean_ns;
+            got.expected_ns[a] = r.changed_mean_ns;
         gs_replay_result_free(&r);
     }
     gs_replay_free(m);
-    if (rc != 0)
-        gs_diag_replay_unknown(in);
+    if (rc == 0)
+        *out = got;
     return rc;
 }
 
@@ -288,8 +294,7 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
     out->facts.profiler_step_ns = gs_profiler_step_cost(t, &out->facts, steps, bd->nkept);
     if (out->facts.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */
         out->facts.profiler_step_ns = out->step_ns;
-    double since = gs_stage_clock();
-    int rc = fill_replay(c, out, err);
-    gs_stage_time_add(GS_TIMED_REPLAY, since);
-    return rc;
+    out->replay_step_ns = src->replay->step_ns;
+    memcpy(out->replay_expected_ns, src->replay->expected_ns, sizeof out->replay_expected_ns);
+    return 0;
 }

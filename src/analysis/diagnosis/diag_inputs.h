@@ -13,6 +13,18 @@
 #include "analysis/crossrank/straggler.h"
 #include "analysis/trace/sync.h"
 
+/* The replay's numbers the verdict reads (diagnose.h): the mean kept step replayed unchanged, and
+ * with each action on top of the profiler's cost removed; -1 when unknown. */
+typedef struct gs_diag_replay {
+    gs_ns step_ns;
+    gs_ns expected_ns[GS_REPLAY__COUNT];
+} gs_diag_replay;
+
+/* Builds the replay of c's kept steps and runs the actions the rules' gains are estimated by. It
+ * reads only the trace and its context, so it may run beside the other analyses, on a thread of
+ * its own. 0 (the numbers unknown when there is nothing to replay), or -1 with err. */
+int gs_diag_replay_build(const gs_trace_ctx *c, gs_diag_replay *out, gs_error *err);
+
 typedef struct gs_diag_sources {
     const gs_bd_trace *breakdown; /* required: holds the steps */
     const gs_launch_rank *launch; /* NULL when not computed */
@@ -23,6 +35,7 @@ typedef struct gs_diag_sources {
      * comm); NULL: the breakdown's Communication category stands in */
     const gs_comm_rank *comm;
     const gs_stragglers *stragglers; /* NULL for a single trace */
+    const gs_diag_replay *replay;    /* required: gs_diag_replay_build's */
 } gs_diag_sources;
 
 /* The profile-level straggler numbers (s NULL: a single trace), and rank id's own wait for the

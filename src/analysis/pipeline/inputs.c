@@ -17,8 +17,8 @@
 /* Several inputs are summarised on one worker thread, one trace in memory at a time, so peak
  * memory stays within about twice the largest rank (measured 1.7-1.9x on 8 ranks of 30 MB
  * each, 2.8x with two workers, for 0.93 s against 0.71 s; doc/report.md). Both cores still
- * work: a gzipped trace is inflated and parsed on two threads, and a rank's analyses run on
- * two. */
+ * work: a plain trace is parsed in chunks on every core, a gzipped one inflated and parsed on
+ * two threads, and a rank's analyses run on three. */
 enum { WORKERS = 1 };
 
 int gs_rank_inputs_list(const char *const *paths, size_t npaths, bool with_gsum,
