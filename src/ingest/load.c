@@ -75,6 +75,19 @@ static int read_trace(gs_source *src, gs_trace *t, const gs_load_opts *opts, boo
     return rc;
 }
 
+/* The options, with the caller's budget or else the default one, kept in *fallback. */
+static int with_budget(const gs_load_opts *opts, gs_mem_budget *fallback, gs_load_opts *o,
+                       gs_error *err)
+{
+    *o = opts ? *opts : (gs_load_opts){0};
+    if (o->budget)
+        return 0;
+    if (gs_mem_budget_default(fallback, err) != 0)
+        return -1;
+    o->budget = fallback;
+    return 0;
+}
+
 /* Whether the trace read is over the budget (err says so); for a Kineto trace, notes the share
  * that fits, for a window of it (load_window). */
 static bool over_budget(const gs_load_opts *o, const gs_trace *t, const gs_source *src,
@@ -95,14 +108,12 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     *out = NULL;
     if (!src)
         return -1;
-    gs_load_opts o = opts ? *opts : (gs_load_opts){0};
+    gs_load_opts o;
     gs_mem_budget budget;
-    if (!o.budget && gs_mem_budget_default(&budget, err) != 0) {
+    if (with_budget(opts, &budget, &o, err) != 0) {
         gs_source_close(src);
         return -1;
     }
-    if (!o.budget)
-        o.budget = &budget;
     char head[4];
     ssize_t got = gs_source_peek(src, head, sizeof head, err);
     bool is_gst = got > 0 && gst_is_magic(head, (size_t)got);
@@ -176,12 +187,10 @@ static int load_window(const char *path, const gs_load_opts *o, gs_trace **out, 
 
 int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs_error *err)
 {
-    gs_load_opts o = opts ? *opts : (gs_load_opts){0};
+    gs_load_opts o;
     gs_mem_budget budget;
-    if (!o.budget && gs_mem_budget_default(&budget, err) != 0)
+    if (with_budget(opts, &budget, &o, err) != 0)
         return -1;
-    if (!o.budget)
-        o.budget = &budget;
     o.budget->fits = 0;
     int rc = load_source(gs_source_open(path, err), path, &o, out, err);
     if (rc == 0 || !(o.budget->fits > 0) || o.window)
@@ -428,12 +437,10 @@ int gs_load_profile(const char *const *paths, size_t npaths, const gs_load_opts 
 {
     memset(out, 0, sizeof *out);
     /* One budget for all the traces: they are all in memory at once. */
-    gs_load_opts o = opts ? *opts : (gs_load_opts){0};
+    gs_load_opts o;
     gs_mem_budget budget;
-    if (!o.budget && gs_mem_budget_default(&budget, err) != 0)
+    if (with_budget(opts, &budget, &o, err) != 0)
         return -1;
-    if (!o.budget)
-        o.budget = &budget;
     input_list inputs = {0};
     int rc = list_all(paths, npaths, false, &inputs, err);
     for (size_t i = 0; i < inputs.n && rc == 0; i++)
