@@ -295,8 +295,9 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
         opts->budget->fits =
             gs_mem_budget_fits(opts->budget, atomic_load(&s->bytes_when_over),
                                (double)atomic_load(&s->read_when_over) / (double)size);
-    if (s->r[0].c.cancelled && over) { /* another chunk found the budget exceeded */
-        *j->err = s->r[over - 1].err;
+    if (over) { /* a chunk found the budget exceeded: the trace does not fit, whatever else */
+        if (over > 1)
+            *j->err = s->r[over - 1].err;
         return -1;
     }
     if (rc == 0 && read_whole)
