@@ -1,8 +1,10 @@
 /* The pure parts of `gpuscope capture`'s client (collect/capture_client.h, capture_targets.h): the
- * step every target starts at, the request's id, and the control folder found in a process's
- * environment, on a fake /proc (tests/unit/fake_proc.h). */
+ * step every target starts at, the request's id, the control folder found in a process's
+ * environment, and the agents of one process's tree, on a fake /proc (tests/unit/fake_proc.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -128,10 +130,50 @@ static void test_folder_of(void)
     fake_proc_cleanup();
 }
 
+/* An agent's status for a live local process (this test, or its parent), as the agent writes it. */
+static void write_status(const char *folder, long pid)
+{
+    gs_od_status st = {.pid = pid, .rank = -1, .step = -1};
+    gethostname(st.host, sizeof st.host - 1);
+    char name[GS_OD_HOST_MAX + 32], text[GS_OD_TEXT_MAX];
+    CHECK_INT(gs_od_status_name(st.host, pid, name, sizeof name), 0);
+    CHECK_INT(gs_od_status_format(&st, text, sizeof text), 0);
+    CHECK_INT(gs_od_write_file(folder, name, text, strlen(text)), 0);
+}
+
+/* `capture PID` asks the agents of PID's tree only: PID and its descendants, not their parent. */
+static void test_find_in_tree(void)
+{
+    fake_proc_init();
+    long self = (long)getpid(), parent = (long)getppid();
+    fake_proc_set((int)parent, "shell", 1, 0, 0, 0, 10);
+    fake_proc_set(900000, "gpuscope", (int)parent, 0, 0, 0, 10);
+    fake_proc_set((int)self, "python", 900000, 0, 0, 0, 10);
+    char folder[] = "/tmp/gs-capture-find-XXXXXX";
+    CHECK(mkdtemp(folder) != NULL);
+    chmod(folder, 0700);
+    write_status(folder, self);
+    write_status(folder, parent);
+    gs_capture_targets t;
+    gs_error err;
+    CHECK_INT(gs_capture_find(folder, 900000, fake_proc_root, &t, &err), 0);
+    CHECK_INT(t.n, 1);
+    CHECK_INT(t.n ? t.v[0].st.pid : 0, self);
+    gs_capture_targets_free(&t);
+    CHECK_INT(gs_capture_find(folder, 0, fake_proc_root, &t, &err), 0); /* --job: every agent */
+    CHECK_INT(t.n, 2);
+    gs_capture_targets_free(&t);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", folder);
+    CHECK_INT(system(cmd), 0);
+    fake_proc_cleanup();
+}
+
 int main(void)
 {
     test_start_step();
     test_next_id();
     test_folder_of();
+    test_find_in_tree();
     return check_done("test_capture_client");
 }
