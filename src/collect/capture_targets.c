@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "probe/proc.h"
 
 static void this_host(char *out, size_t cap)
 {
@@ -19,32 +20,26 @@ static void this_host(char *out, size_t cap)
     snprintf(out, cap, "%s", host); /* cut as the agent cuts it (GS_OD_HOST_MAX) */
 }
 
-/* The parent of every process in proc_root, by pid (0 where unknown). */
-static long parent_of(const char *proc_root, long pid)
+/* The tree of root_pid under proc_root (probe/proc.h): empty when it cannot be read, so that no
+ * process is taken for part of it. */
+static void read_tree(const char *proc_root, long root_pid, gs_proc_tree *tree)
 {
-    char path[PATH_MAX], buf[512];
-    snprintf(path, sizeof path, "%s/%ld/stat", proc_root, pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    /* pid (comm) state ppid ...: the command may hold spaces and parentheses. */
-    char *close_paren = strrchr(buf, ')');
-    long ppid = 0;
-    return close_paren && sscanf(close_paren + 1, " %*c %ld", &ppid) == 1 ? ppid : 0;
+    gs_error ignored;
+    if (gs_proc_read_tree(proc_root, root_pid, tree, &ignored) != 0)
+        tree->n = 0;
 }
 
-/* Whether `pid` is root_pid or one of its descendants. */
-static bool descends_from(const char *proc_root, long pid, long root_pid)
+static int cmp_pid(const void *key, const void *elem)
 {
-    for (int depth = 0; pid > 1 && depth < 64; depth++, pid = parent_of(proc_root, pid))
-        if (pid == root_pid)
-            return true;
-    return false;
+    int64_t pid = *(const int64_t *)key, other = ((const gs_proc_info *)elem)->pid;
+    return (pid > other) - (pid < other);
+}
+
+/* Whether `pid` is the tree's root or one of its descendants (the tree is by ascending pid). */
+static bool in_tree(const gs_proc_tree *tree, long pid)
+{
+    int64_t key = pid;
+    return tree->n && bsearch(&key, tree->v, tree->n, sizeof *tree->v, cmp_pid) != NULL;
 }
 
 /* GPUSCOPE_CONTROL in `proc_root`/PID/environ (the environment as the process started, its
@@ -76,22 +71,13 @@ static int control_of(long pid, const char *proc_root, char *out, size_t cap)
  * not taken for one of them. */
 static int control_of_children(long pid, const char *proc_root, char *out, size_t cap)
 {
-    DIR *d = opendir(proc_root);
-    if (!d)
-        return 0;
-    long best = 0;
-    char folder[PATH_MAX];
-    for (struct dirent *e; (e = readdir(d));) {
-        char *end;
-        long child = strtol(e->d_name, &end, 10);
-        if (*end || child <= 0 || (best && child > best) || parent_of(proc_root, child) != pid ||
-            control_of(child, proc_root, folder, sizeof folder) != 1)
-            continue;
-        best = child;
-        snprintf(out, cap, "%s", folder);
-    }
-    closedir(d);
-    return best > 0;
+    gs_proc_tree tree = {0};
+    read_tree(proc_root, pid, &tree);
+    bool found = false;
+    for (size_t i = 0; i < tree.n && !found; i++)
+        found = tree.v[i].ppid == pid && control_of((long)tree.v[i].pid, proc_root, out, cap) == 1;
+    gs_proc_tree_free(&tree);
+    return found;
 }
 
 int gs_capture_folder_of(long pid, const char *proc_root, char *out, size_t cap, gs_error *err)
@@ -190,6 +176,9 @@ int gs_capture_find(const char *folder, long root_pid, const char *proc_root,
         return gs_fail(err, GS_EXIT_USAGE, "%s: %s", folder, strerror(errno));
     char host[GS_OD_HOST_MAX];
     this_host(host, sizeof host);
+    gs_proc_tree tree = {0}; /* the processes a root_pid's capture may ask */
+    if (root_pid > 0)
+        read_tree(proc_root, root_pid, &tree);
     size_t cap = 0;
     int rc = 0;
     for (struct dirent *e; rc == 0 && (e = readdir(d));) {
@@ -207,12 +196,13 @@ int gs_capture_find(const char *folder, long root_pid, const char *proc_root,
                 rc = -1;
             continue;
         }
-        if (root_pid > 0 && (!a.local || !descends_from(proc_root, a.st.pid, root_pid)))
+        if (root_pid > 0 && (!a.local || !in_tree(&tree, a.st.pid)))
             continue;
         if (add(t, &a, &cap) != 0)
             rc = -1;
     }
     closedir(d);
+    gs_proc_tree_free(&tree);
     if (rc != 0)
         return gs_fail_oom(err);
     if (t->n == 0) {
