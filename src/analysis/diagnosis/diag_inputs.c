@@ -148,17 +148,15 @@ void gs_diag_replay_unknown(gs_diag_inputs *in)
 /* The replay's mean step unchanged, without the profiler's cost, and with each other action alone
  * on top of that (diagnose.h): one model, one run per action (each linear in the trace). Nothing
  * to replay leaves them unknown. */
-int gs_diag_replay_build(const gs_trace_ctx *c, gs_diag_replay *out, gs_error *err)
+int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_diag_replay *out,
+                         gs_error *err)
 {
     out->step_ns = -1;
     for (int a = 0; a < GS_REPLAY__COUNT; a++)
         out->expected_ns[a] = -1;
-    gs_trace_facts facts;
-    if (gs_trace_facts_build(c, &facts, err) != 0)
-        return -1;
     gs_replay *m = NULL;
     const char *why = NULL;
-    if (gs_replay_build(c, &facts, &m, &why, err) != 0)
+    if (gs_replay_build(c, facts, &m, &why, err) != 0)
         return -1;
     if (!m) {
         GS_LOG(GS_LOG_INFO, "no replay of rank %d: %s", (int)c->trace->id.rank, why ? why : "?");
@@ -289,7 +287,8 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
                                    : GS_VENDOR_NVIDIA;
     gs_diag_compute_inputs(NULL, out);
     gs_diag_straggler_inputs(&t->id, src->stragglers, out);
-    if (gs_trace_facts_build(c, &out->facts, err) != 0 || fill_first_use(c, out, err) != 0)
+    out->facts = *src->facts;
+    if (fill_first_use(c, out, err) != 0)
         return -1;
     out->facts.profiler_step_ns = gs_profiler_step_cost(t, &out->facts, steps, bd->nkept);
     if (out->facts.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */

@@ -20,10 +20,12 @@ typedef struct gs_diag_replay {
     gs_ns expected_ns[GS_REPLAY__COUNT];
 } gs_diag_replay;
 
-/* Builds the replay of c's kept steps and runs the actions the rules' gains are estimated by. It
- * reads only the trace and its context, so it may run beside the other analyses, on a thread of
- * its own. 0 (the numbers unknown when there is nothing to replay), or -1 with err. */
-int gs_diag_replay_build(const gs_trace_ctx *c, gs_diag_replay *out, gs_error *err);
+/* Builds the replay of c's kept steps, from the trace's facts (gs_trace_facts_build), and runs the
+ * actions the rules' gains are estimated by. It reads only the trace, its context and the facts,
+ * so it may run beside the other analyses, on a thread of its own. 0 (the numbers unknown when
+ * there is nothing to replay), or -1 with err. */
+int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_diag_replay *out,
+                         gs_error *err);
 
 typedef struct gs_diag_sources {
     const gs_bd_trace *breakdown; /* required: holds the steps */
@@ -35,6 +37,7 @@ typedef struct gs_diag_sources {
      * comm); NULL: the breakdown's Communication category stands in */
     const gs_comm_rank *comm;
     const gs_stragglers *stragglers; /* NULL for a single trace */
+    const gs_trace_facts *facts;     /* required: gs_trace_facts_build's, the replay's too */
     const gs_diag_replay *replay;    /* required: gs_diag_replay_build's */
 } gs_diag_sources;
 

@@ -60,7 +60,7 @@ const char *gs_stages_describe(unsigned stages, char *buf, size_t cap)
     return buf;
 }
 
-/* ---- the analyses, on two cores ------------------------------------------------------------ */
+/* ---- the analyses, on every core ----------------------------------------------------------- */
 
 /* Every analysis of the rank's trace the summary is read from; what they keep of the trace they
  * own. */
@@ -76,7 +76,9 @@ typedef struct rank_analyses {
     gs_kernel_summary kernels;
     gs_op_summary ops;
     gs_memcpy_summary memcpy;
-    gs_diag_replay replay; /* the verdict's expected gains, when the diagnosis is asked for */
+    /* When the diagnosis is asked for: the trace's facts, and the verdict's expected gains. */
+    gs_trace_facts trace_facts;
+    gs_diag_replay replay;
 } rank_analyses;
 
 static void free_analyses(rank_analyses *a)
@@ -94,8 +96,8 @@ static void free_analyses(rank_analyses *a)
     gs_memcpy_summary_free(&a->memcpy);
 }
 
-/* The analyses are pure functions of the context: two groups of about equal cost run on two cores
- * at once, each only where its stage is asked for. */
+/* The analyses are pure functions of the context: two groups of about equal cost and the replay
+ * run on three threads at once, each only where its stage is asked for. */
 typedef struct analysis_job {
     const gs_trace_ctx *c;
     const gs_summarise_opts *o; /* stages: with their dependencies */
@@ -215,13 +217,16 @@ static void *run_device_side(void *arg)
     return NULL;
 }
 
-/* The replay reads only the context: it runs beside both groups, on a thread of its own, since
- * it takes about as long as they do together and would otherwise leave a core idle after them. */
+/* The replay reads only the context and the trace's facts: it runs beside both groups, on a
+ * thread of its own, since it takes about as long as they do together and would otherwise leave a
+ * core idle after them. The facts, built here first, serve the verdict's inputs too. */
 static void *run_replay(void *arg)
 {
     analysis_job *j = arg;
     double since = gs_stage_clock();
-    j->rc = gs_diag_replay_build(j->c, &j->a->replay, &j->err);
+    j->rc = gs_trace_facts_build(j->c, &j->a->trace_facts, &j->err);
+    if (j->rc == 0)
+        j->rc = gs_diag_replay_build(j->c, &j->a->trace_facts, &j->a->replay, &j->err);
     gs_stage_time_add(GS_TIMED_REPLAY, since);
     return NULL;
 }
@@ -333,6 +338,7 @@ static int fill_diagnosis(const gs_trace_ctx *c, const rank_analyses *a, gs_rank
         .sync_top_op = s->sync_top_op,
         .memory = &a->memory,
         .comm = a->comm.nranks ? &a->comm.ranks[0] : NULL,
+        .facts = &a->trace_facts,
         .replay = &a->replay,
     };
     double since = gs_stage_clock();
