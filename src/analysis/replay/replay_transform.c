@@ -509,8 +509,6 @@ static int overlap_comm(tx *x)
 
 /* ---- the profiler's cost ----------------------------------------------------------------- */
 
-/* Each recorded range gives its unit cost back from the host time before it, each traced GPU
- * activity from its launch call (trace_facts.h's unit costs). */
 /* Each recorded range's cost comes off the host edges into its start, and each traced GPU
  * activity's off its launch call. The edges and costs are the same in every run: found once per
  * model, they spare each run a pass over the trace's ranges. */
@@ -549,6 +547,8 @@ oom:
     return -1;
 }
 
+/* Each recorded range gives its unit cost back from the host time before it, each traced GPU
+ * activity from its launch call (trace_facts.h's unit costs): the model's cuts, applied. */
 static int no_profiler(tx *x)
 {
     for (size_t i = 0; i < x->m->nprofiler_cuts; i++) {
