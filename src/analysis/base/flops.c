@@ -5,160 +5,8 @@
 #include "analysis/base/flops.h"
 #include "common/util.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { MAX_DIMS = 8 };
-
-typedef struct shape {
-    int n; /* dimensions; -1 when the argument is not a plain tensor shape */
-    double d[MAX_DIMS];
-} shape;
-
-/* ---- reading the recorded lists --------------------------------------------------------- */
-
-/* The text of the idx-th element of a top-level JSON list: *at and *len; false when absent. */
-static bool list_item(const char *s, int idx, const char **at, size_t *len)
-{
-    if (!s)
-        return false;
-    while (*s && *s != '[')
-        s++;
-    if (!*s)
-        return false;
-    s++;
-    for (int i = 0;; i++) {
-        while (*s == ' ' || *s == ',')
-            s++;
-        if (!*s || *s == ']')
-            return false;
-        const char *start = s;
-        int depth = 0;
-        bool quoted = false;
-        for (; *s; s++) {
-            if (quoted) {
-                if (*s == '\\' && s[1])
-                    s++;
-                else if (*s == '"')
-                    quoted = false;
-            } else if (*s == '"') {
-                quoted = true;
-            } else if (*s == '[' || *s == '{') {
-                depth++;
-            } else if (*s == ']' || *s == '}') {
-                if (depth == 0)
-                    break;
-                depth--;
-            } else if (*s == ',' && depth == 0) {
-                break;
-            }
-        }
-        if (i == idx) {
-            *at = start;
-            *len = (size_t)(s - start);
-            while (*len && start[*len - 1] == ' ')
-                (*len)--;
-            return true;
-        }
-    }
-}
-
-/* A list of numbers ("[4096, 768]", or the string "[1, 1]" of a Concrete Inputs entry) into
- * v; the count, or -1 when it is not one. */
-static int read_numbers(const char *at, size_t len, double *v, int cap)
-{
-    const char *end = at + len;
-    if (at < end && *at == '"')
-        at++;
-    if (at >= end || *at != '[')
-        return -1;
-    at++;
-    int n = 0;
-    for (;;) {
-        while (at < end && (*at == ' ' || *at == ','))
-            at++;
-        if (at < end && *at == ']')
-            return n;
-        if (at >= end || n == cap || !(isdigit((unsigned char)*at) || *at == '-'))
-            return -1;
-        char *stop;
-        v[n++] = strtod(at, &stop);
-        if (stop == at || stop > end)
-            return -1;
-        at = stop;
-    }
-}
-
-static shape arg_shape(const char *dims, int idx)
-{
-    shape sh = {.n = -1};
-    const char *at;
-    size_t len;
-    if (list_item(dims, idx, &at, &len))
-        sh.n = read_numbers(at, len, sh.d, MAX_DIMS);
-    return sh;
-}
-
-/* A Concrete Inputs entry as a list of ints ("[2, 2]"); a single number fills every slot. */
-static int arg_ints(const char *concrete, int idx, double *v, int cap)
-{
-    const char *at;
-    size_t len;
-    if (!list_item(concrete, idx, &at, &len))
-        return -1;
-    int n = read_numbers(at, len, v, cap);
-    if (n >= 0)
-        return n;
-    if (len >= 2 && at[0] == '"' && (isdigit((unsigned char)at[1]))) {
-        v[0] = strtod(at + 1, NULL);
-        return 1;
-    }
-    return -1;
-}
-
-/* Whether a Concrete Inputs entry is "True". */
-static bool arg_true(const char *concrete, int idx)
-{
-    const char *at;
-    size_t len;
-    return list_item(concrete, idx, &at, &len) && len == 6 && !memcmp(at, "\"True\"", 6);
-}
-
-static bool arg_is(const char *concrete, int idx, const char *word)
-{
-    const char *at;
-    size_t len, n = strlen(word);
-    return list_item(concrete, idx, &at, &len) && len == n + 2 && !memcmp(at + 1, word, n);
-}
-
-enum gs_dtype gs_dtype_of_type_name(const char *type, size_t len)
-{
-    static const struct {
-        const char *name;
-        enum gs_dtype dtype;
-    } names[] = {
-        {"float", GS_DTYPE_FP32},           {"double", GS_DTYPE_FP64},
-        {"c10::Half", GS_DTYPE_FP16},       {"c10::BFloat16", GS_DTYPE_BF16},
-        {"c10::Float8_e4m3fn", GS_DTYPE_FP8}, {"c10::Float8_e5m2", GS_DTYPE_FP8},
-        {"c10::Float8_e4m3fnuz", GS_DTYPE_FP8}, {"c10::Float8_e5m2fnuz", GS_DTYPE_FP8},
-        {"signed char", GS_DTYPE_INT8},     {"Half", GS_DTYPE_FP16},
-        {"BFloat16", GS_DTYPE_BF16},        {"Float", GS_DTYPE_FP32},
-    };
-    for (size_t i = 0; i < COUNT_OF(names); i++)
-        if (strlen(names[i].name) == len && !memcmp(names[i].name, type, len))
-            return names[i].dtype;
-    return GS_DTYPE_UNKNOWN;
-}
-
-static enum gs_dtype arg_dtype(const char *types, int idx)
-{
-    const char *at;
-    size_t len;
-    if (!list_item(types, idx, &at, &len) || len < 2 || at[0] != '"')
-        return GS_DTYPE_UNKNOWN;
-    return gs_dtype_of_type_name(at + 1, len - 2);
-}
 
 /* ---- the formulas ----------------------------------------------------------------------- */
 
@@ -172,7 +20,7 @@ static double prod(const double *v, int n)
 
 /* a [..., M, K] @ b [..., K, N] with broadcast batch dimensions (torch.matmul's rules, which
  * also cover mm and bmm): 2 * batch * M * N * K. A 1-D operand is a vector. */
-static double matmul_flops(shape a, shape b)
+static double matmul_flops(gs_op_shape a, gs_op_shape b)
 {
     if (a.n < 1 || b.n < 1)
         return 0;
@@ -192,7 +40,7 @@ static double matmul_flops(shape a, shape b)
 }
 
 /* linear(input [..., K], weight [N, K]): 2 * rows * N * K. */
-static double linear_flops(shape x, shape w)
+static double linear_flops(gs_op_shape x, gs_op_shape w)
 {
     if (x.n < 1 || w.n != 2 || x.d[x.n - 1] != w.d[1])
         return 0;
@@ -202,25 +50,27 @@ static double linear_flops(shape x, shape w)
 /* flop_counter.py's conv_flop_count: 2 * N * Cout * (Cin / groups) * prod(kernel) * prod(out
  * spatial), the spatial size being the input's for a transposed convolution. The weight is
  * [Cout, Cin/groups, k...] ([Cin, Cout/groups, k...] when transposed): the product is the same. */
-static double conv_flops(shape x, shape w, const double *spatial, int nspatial)
+static double conv_flops(gs_op_shape x, gs_op_shape w, const double *spatial, int nspatial)
 {
     if (x.n < 3 || w.n != x.n || nspatial != x.n - 2)
         return 0;
     return 2 * x.d[0] * w.d[0] * w.d[1] * prod(w.d + 2, w.n - 2) * prod(spatial, nspatial);
 }
 
-/* The output's spatial size of a forward convolution from its stride, padding and dilation
- * (Concrete Inputs at the given indices): out = (in + 2 pad - dil (k - 1) - 1) / stride + 1,
- * as torch.nn.Conv2d's documentation gives it. false when they were not recorded. */
-static bool conv_out_spatial(shape x, shape w, const char *concrete, int i_stride, int i_pad,
-                             int i_dil, double *out)
+/* The output's spatial size of a forward convolution from its stride, padding
+ * and dilation (Concrete Inputs at the given indices): out = (in + 2 pad - dil
+ * (k - 1) - 1) / stride + 1, as torch.nn.Conv2d's documentation gives it. false
+ * when they were not recorded. */
+static bool conv_out_spatial(gs_op_shape x, gs_op_shape w, const char *concrete, int i_stride,
+                             int i_pad, int i_dil, double *out)
 {
     int ns = x.n - 2;
-    double stride[MAX_DIMS], pad[MAX_DIMS], dil[MAX_DIMS];
-    int n_s = arg_ints(concrete, i_stride, stride, MAX_DIMS);
-    int n_d = arg_ints(concrete, i_dil, dil, MAX_DIMS);
-    bool same = arg_is(concrete, i_pad, "same"), valid = arg_is(concrete, i_pad, "valid");
-    int n_p = same || valid ? ns : arg_ints(concrete, i_pad, pad, MAX_DIMS);
+    double stride[GS_OP_MAX_DIMS], pad[GS_OP_MAX_DIMS], dil[GS_OP_MAX_DIMS];
+    int n_s = gs_op_arg_ints(concrete, i_stride, stride, GS_OP_MAX_DIMS);
+    int n_d = gs_op_arg_ints(concrete, i_dil, dil, GS_OP_MAX_DIMS);
+    bool same = gs_op_arg_is(concrete, i_pad, "same"),
+         valid = gs_op_arg_is(concrete, i_pad, "valid");
+    int n_p = same || valid ? ns : gs_op_arg_ints(concrete, i_pad, pad, GS_OP_MAX_DIMS);
     if (ns < 1 || n_s < 1 || n_p < 1 || n_d < 1)
         return false;
     for (int i = 0; i < ns; i++) {
@@ -230,19 +80,20 @@ static bool conv_out_spatial(shape x, shape w, const char *concrete, int i_strid
         if (s <= 0)
             return false;
         double in = x.d[2 + i], k = w.d[2 + i];
-        out[i] = same ? (in + s - 1) / s : (double)(long long)((in + 2 * p - d * (k - 1) - 1) / s) + 1;
+        out[i] =
+            same ? (in + s - 1) / s : (double)(long long)((in + 2 * p - d * (k - 1) - 1) / s) + 1;
         if (out[i] <= 0)
             return false;
     }
     return true;
 }
 
-/* flop_counter.py's sdpa_flop_count: Q K^T then the scores times V, per batch and head:
- * 2 B H Sq Skv (Dqk + Dv). Its backward (sdpa_backward_flop_count) recomputes the scores and
- * runs four more products: 2 B H Sq Skv (3 Dqk + 2 Dv), 2.5 times the forward when Dqk = Dv.
- * bshd: the shapes are [B, S, H, D] (the _flash/_efficient_attention_* kernels), else
- * [B, H, S, D]. */
-static double attention_flops(shape q, shape k, shape v, bool backward, bool bshd)
+/* flop_counter.py's sdpa_flop_count: Q K^T then the scores times V, per batch
+ * and head: 2 B H Sq Skv (Dqk + Dv). Its backward (sdpa_backward_flop_count)
+ * recomputes the scores and runs four more products: 2 B H Sq Skv (3 Dqk + 2
+ * Dv), 2.5 times the forward when Dqk = Dv. bshd: the shapes are [B, S, H, D]
+ * (the _flash/_efficient_attention_* kernels), else [B, H, S, D]. */
+static double attention_flops(gs_op_shape q, gs_op_shape k, gs_op_shape v, bool backward, bool bshd)
 {
     if (q.n != 4 || k.n != 4 || v.n != 4)
         return 0;
@@ -341,28 +192,31 @@ enum gs_flop_kind gs_flop_kind_of(const char *name)
 
 static double conv_form_flops(const struct op_form *f, const char *dims, const char *concrete)
 {
-    shape x = arg_shape(dims, f->a), w = arg_shape(dims, f->b);
+    gs_op_shape x = gs_op_arg_shape(dims, f->a), w = gs_op_arg_shape(dims, f->b);
     if (x.n < 3 || w.n != x.n)
         return 0;
-    double spatial[MAX_DIMS];
+    double spatial[GS_OP_MAX_DIMS];
     int ns = x.n - 2;
-    bool transposed = f->form == F_CONV_T || (f->transp >= 0 && arg_true(concrete, f->transp));
+    bool transposed =
+        f->form == F_CONV_T || (f->transp >= 0 && gs_op_arg_is(concrete, f->transp, "True"));
     if (f->form == F_CONV_BWD || f->form == F_CUDNN_CONV_BWD) {
-        /* grad input and grad weight, each as many FLOPs as the forward (flop_counter.py's
-         * conv_backward_flop with both outputs asked for, as training does) */
-        shape out = arg_shape(dims, f->form == F_CONV_BWD ? 0 : 1);
+        /* grad input and grad weight, each as many FLOPs as the forward
+         * (flop_counter.py's conv_backward_flop with both outputs asked for, as
+         * training does) */
+        gs_op_shape out = gs_op_arg_shape(dims, f->form == F_CONV_BWD ? 0 : 1);
         if (out.n != x.n)
             return 0;
         memcpy(spatial, (transposed ? x : out).d + 2, (size_t)ns * sizeof *spatial);
         return 2 * conv_flops(x, w, spatial, ns);
     }
     if (f->form == F_CUDNN_CONV_BWD_INPUT || f->form == F_CUDNN_CONV_BWD_WEIGHT) {
-        /* one gradient, as many FLOPs as the forward, whose output is grad_output (x here). The
-         * weight's gradient needs the weight's size, an int list only Concrete Inputs records
-         * (argument 0); without it the operator is not counted. */
-        shape g = x;
+        /* one gradient, as many FLOPs as the forward, whose output is grad_output
+         * (x here). The weight's gradient needs the weight's size, an int list only
+         * Concrete Inputs records (argument 0); without it the operator is not
+         * counted. */
+        gs_op_shape g = x;
         if (f->form == F_CUDNN_CONV_BWD_WEIGHT) {
-            w.n = arg_ints(concrete, 0, w.d, MAX_DIMS);
+            w.n = gs_op_arg_ints(concrete, 0, w.d, GS_OP_MAX_DIMS);
             if (w.n != g.n)
                 return 0;
         }
@@ -384,10 +238,10 @@ enum gs_flop_kind gs_op_flops_compute(const char *name, const char *dims, const 
     if (!f)
         return GS_FLOP_NONE;
     out->kind = f->kind;
-    out->dtype = arg_dtype(types, f->a);
+    out->dtype = gs_op_arg_dtype(types, f->a);
     if (out->dtype == GS_DTYPE_UNKNOWN)
-        out->dtype = arg_dtype(types, f->b);
-    shape a = arg_shape(dims, f->a), b = arg_shape(dims, f->b);
+        out->dtype = gs_op_arg_dtype(types, f->b);
+    gs_op_shape a = gs_op_arg_shape(dims, f->a), b = gs_op_arg_shape(dims, f->b);
     switch (f->form) {
     case F_MATMUL: out->flops = matmul_flops(a, b); break;
     case F_LINEAR: out->flops = linear_flops(a, b); break;
@@ -403,19 +257,9 @@ enum gs_flop_kind gs_op_flops_compute(const char *name, const char *dims, const 
     case F_KERNEL_ATTN_BWD: {
         bool bwd = f->form == F_SDPA_BWD || f->form == F_KERNEL_ATTN_BWD;
         bool bshd = f->form == F_KERNEL_ATTN || f->form == F_KERNEL_ATTN_BWD;
-        out->flops = attention_flops(a, b, arg_shape(dims, f->b + 1), bwd, bshd);
+        out->flops = attention_flops(a, b, gs_op_arg_shape(dims, f->b + 1), bwd, bshd);
         break;
     }
     }
     return f->kind;
-}
-
-const char *gs_dtype_name(enum gs_dtype d)
-{
-    static const char *const names[GS_DTYPE__COUNT] = {
-        [GS_DTYPE_UNKNOWN] = "unknown", [GS_DTYPE_FP64] = "fp64", [GS_DTYPE_FP32] = "fp32",
-        [GS_DTYPE_TF32] = "tf32",       [GS_DTYPE_FP16] = "fp16", [GS_DTYPE_BF16] = "bf16",
-        [GS_DTYPE_FP8] = "fp8",         [GS_DTYPE_INT8] = "int8",
-    };
-    return (unsigned)d < GS_DTYPE__COUNT ? names[d] : "unknown";
 }

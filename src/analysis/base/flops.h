@@ -8,18 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The element types a GPU's peak depends on. */
-enum gs_dtype {
-    GS_DTYPE_UNKNOWN,
-    GS_DTYPE_FP64,
-    GS_DTYPE_FP32,
-    GS_DTYPE_TF32, /* never read from a trace: fp32 GEMMs on Tensor Cores (doc/flops.md) */
-    GS_DTYPE_FP16,
-    GS_DTYPE_BF16,
-    GS_DTYPE_FP8,
-    GS_DTYPE_INT8,
-    GS_DTYPE__COUNT
-};
+#include "analysis/base/op_args.h"
 
 /* What an operator computes, for the FLOPs it is counted with. */
 enum gs_flop_kind {
@@ -44,9 +33,5 @@ enum gs_flop_kind gs_flop_kind_of(const char *name);
 enum gs_flop_kind gs_op_flops_compute(const char *name, const char *input_dims,
                                       const char *input_types, const char *concrete,
                                       gs_op_flops *out);
-
-/* "Input type" entry -> dtype: "float" fp32, "c10::BFloat16" bf16, "c10::Half" fp16, ... */
-enum gs_dtype gs_dtype_of_type_name(const char *type, size_t len);
-const char *gs_dtype_name(enum gs_dtype d);
 
 #endif
