@@ -230,6 +230,132 @@ static double conv_form_flops(const struct op_form *f, const char *dims, const c
     return conv_flops(x, w, spatial, ns);
 }
 
+/* ---- the bytes (doc/roofline.md): each operand read once, each result written once ----- */
+
+/* The idx-th argument's size in bytes; -1 when its shape or type was not recorded. */
+static double tensor_bytes(const char *dims, const char *types, int idx)
+{
+    gs_op_shape sh = gs_op_arg_shape(dims, idx);
+    double size = gs_dtype_bytes(gs_op_arg_dtype(types, idx));
+    return sh.n < 0 || size <= 0 ? -1 : gs_op_shape_numel(sh) * size;
+}
+
+/* A bias, when the operator was given one: 0 when the argument is None (recorded as []). */
+static double bias_bytes(const char *dims, const char *types, int idx)
+{
+    gs_op_shape sh = gs_op_arg_shape(dims, idx);
+    return sh.n <= 0 ? 0 : tensor_bytes(dims, types, idx);
+}
+
+/* Adds terms; -1 when one is unknown. */
+static double sum_known(const double *v, int n)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (v[i] < 0)
+            return -1;
+        sum += v[i];
+    }
+    return sum;
+}
+
+/* The product's elements are written in the operands' type; an fp8 GEMM writes bf16 (what
+ * torch._scaled_mm is asked for in practice: its out_dtype is not in the recorded inputs). */
+static double result_elem_bytes(enum gs_dtype operand)
+{
+    return operand == GS_DTYPE_FP8 ? 2 : gs_dtype_bytes(operand);
+}
+
+static double gemm_bytes(const struct op_form *f, const char *dims, const char *types,
+                         double flops)
+{
+    gs_op_shape a = gs_op_arg_shape(dims, f->a), b = gs_op_arg_shape(dims, f->b);
+    if (flops <= 0 || a.n < 1 || b.n < 1)
+        return -1;
+    double k = a.d[a.n - 1];
+    double out_elems = flops / (2 * k); /* batch x M x N, whatever the broadcast */
+    double terms[] = {
+        tensor_bytes(dims, types, f->a), tensor_bytes(dims, types, f->b),
+        out_elems * result_elem_bytes(gs_op_arg_dtype(types, f->a)),
+        /* addmm(bias, a, b), baddbmm(input, ...): the added matrix before them; linear's after */
+        f->form == F_LINEAR ? bias_bytes(dims, types, 2)
+        : f->a > 0          ? bias_bytes(dims, types, 0)
+                            : 0,
+    };
+    return sum_known(terms, 4);
+}
+
+/* A convolution's output: N x Cout x the output's spatial size. */
+static double conv_out_elems(const struct op_form *f, gs_op_shape x, gs_op_shape w,
+                             const char *concrete)
+{
+    double spatial[GS_OP_MAX_DIMS];
+    if (x.n < 3 || w.n != x.n ||
+        !conv_out_spatial(x, w, concrete, f->stride, f->pad, f->dil, spatial))
+        return -1;
+    return x.d[0] * w.d[0] * prod(spatial, x.n - 2);
+}
+
+/* Forward: input, weight and bias read, output written. Backward as two kernels, each its own
+ * product (as TraceLens's CONV.bytes_bwd_func): grad input reads grad_output and the weight and
+ * writes the input's size; grad weight reads grad_output and the input and writes the weight's
+ * size. A transposed convolution's output size needs its output padding, which is not recorded:
+ * its bytes are unknown. */
+static double conv_bytes(const struct op_form *f, const char *dims, const char *types,
+                         const char *concrete)
+{
+    double x = tensor_bytes(dims, types, f->a), w = tensor_bytes(dims, types, f->b);
+    double elem = gs_dtype_bytes(gs_op_arg_dtype(types, f->a));
+    bool transposed =
+        f->form == F_CONV_T || (f->transp >= 0 && gs_op_arg_is(concrete, f->transp, "True"));
+    switch (f->form) {
+    case F_CONV: {
+        if (transposed)
+            return -1;
+        double out = conv_out_elems(f, gs_op_arg_shape(dims, f->a), gs_op_arg_shape(dims, f->b),
+                                    concrete);
+        double terms[] = {x, w, out < 0 ? -1 : out * elem, bias_bytes(dims, types, 2)};
+        return sum_known(terms, 4);
+    }
+    case F_CONV_BWD:
+    case F_CUDNN_CONV_BWD: {
+        double go = tensor_bytes(dims, types, f->form == F_CONV_BWD ? 0 : 1);
+        double terms[] = {go, x, w};
+        double sum = sum_known(terms, 3);
+        return sum < 0 ? -1 : 2 * sum;
+    }
+    case F_CUDNN_CONV_BWD_INPUT:
+    case F_CUDNN_CONV_BWD_WEIGHT: {
+        /* grad_output (a) and the other operand (b) read, the size in Concrete Inputs written */
+        double size[GS_OP_MAX_DIMS];
+        int n = gs_op_arg_ints(concrete, 0, size, GS_OP_MAX_DIMS);
+        gs_op_shape written = {.n = n};
+        if (n > 0)
+            memcpy(written.d, size, (size_t)n * sizeof *size);
+        double terms[] = {x, w, n > 0 && elem > 0 ? gs_op_shape_numel(written) * elem : -1};
+        return sum_known(terms, 3);
+    }
+    default:
+        return -1;
+    }
+}
+
+/* Forward: q, k and v read, the output (q's rows, v's width) written, as TraceLens's
+ * SDPA.bytes_func. Backward: q, k, v, the output and its gradient read, the gradients of q, k
+ * and v written (TraceLens leaves out reading the output, which the backward needs for its
+ * softmax term). */
+static double attention_bytes(const struct op_form *f, const char *dims, const char *types,
+                              bool backward)
+{
+    double q = tensor_bytes(dims, types, f->a), k = tensor_bytes(dims, types, f->b),
+           v = tensor_bytes(dims, types, f->b + 1);
+    gs_op_shape qs = gs_op_arg_shape(dims, f->a), vs = gs_op_arg_shape(dims, f->b + 1);
+    if (q < 0 || k < 0 || v < 0 || qs.n != 4 || vs.n != 4 || qs.d[3] <= 0)
+        return -1;
+    double out = q / qs.d[3] * vs.d[3];
+    return backward ? 2 * (q + k + v + out) : q + k + v + out;
+}
+
 enum gs_flop_kind gs_op_flops_compute(const char *name, const char *dims, const char *types,
                                       const char *concrete, gs_op_flops *out)
 {
@@ -242,15 +368,22 @@ enum gs_flop_kind gs_op_flops_compute(const char *name, const char *dims, const 
     if (out->dtype == GS_DTYPE_UNKNOWN)
         out->dtype = gs_op_arg_dtype(types, f->b);
     gs_op_shape a = gs_op_arg_shape(dims, f->a), b = gs_op_arg_shape(dims, f->b);
+    double bytes = -1;
     switch (f->form) {
-    case F_MATMUL: out->flops = matmul_flops(a, b); break;
-    case F_LINEAR: out->flops = linear_flops(a, b); break;
+    case F_MATMUL:
+    case F_LINEAR:
+        out->flops = f->form == F_MATMUL ? matmul_flops(a, b) : linear_flops(a, b);
+        bytes = gemm_bytes(f, dims, types, out->flops);
+        break;
     case F_CONV:
     case F_CONV_T:
     case F_CONV_BWD:
     case F_CUDNN_CONV_BWD:
     case F_CUDNN_CONV_BWD_INPUT:
-    case F_CUDNN_CONV_BWD_WEIGHT: out->flops = conv_form_flops(f, dims, concrete); break;
+    case F_CUDNN_CONV_BWD_WEIGHT:
+        out->flops = conv_form_flops(f, dims, concrete);
+        bytes = conv_bytes(f, dims, types, concrete);
+        break;
     case F_SDPA:
     case F_SDPA_BWD:
     case F_KERNEL_ATTN:
@@ -258,8 +391,10 @@ enum gs_flop_kind gs_op_flops_compute(const char *name, const char *dims, const 
         bool bwd = f->form == F_SDPA_BWD || f->form == F_KERNEL_ATTN_BWD;
         bool bshd = f->form == F_KERNEL_ATTN || f->form == F_KERNEL_ATTN_BWD;
         out->flops = attention_flops(a, b, gs_op_arg_shape(dims, f->b + 1), bwd, bshd);
+        bytes = attention_bytes(f, dims, types, bwd);
         break;
     }
     }
+    out->bytes = bytes > 0 ? bytes : 0;
     return f->kind;
 }

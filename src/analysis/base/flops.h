@@ -23,6 +23,8 @@ typedef struct gs_op_flops {
     enum gs_flop_kind kind;
     double flops;       /* 0 when the shapes do not fit the formula */
     enum gs_dtype dtype; /* of the operands, GS_DTYPE_UNKNOWN when not recorded */
+    double bytes;       /* the minimum traffic (doc/roofline.md); 0 when shapes or types are
+                           missing */
 } gs_op_flops;
 
 /* The kind of an operator by name ("aten::addmm"); GS_FLOP_NONE for every other. */
