@@ -2,8 +2,6 @@
  * others' from op_cost_vector.c. */
 #include "analysis/base/op_cost.h"
 
-#include <string.h>
-
 #include "analysis/base/flops.h"
 #include "analysis/base/op_cost_vector.h"
 
@@ -16,12 +14,6 @@ static enum gs_op_class matrix_class(enum gs_flop_kind k)
         [GS_FLOP_ATTENTION] = GS_OPC_ATTENTION,
     };
     return (unsigned)k < GS_FLOP__COUNT ? of[k] : GS_OPC_NONE;
-}
-
-enum gs_op_class gs_op_class_of(const char *name)
-{
-    enum gs_op_class c = matrix_class(gs_flop_kind_of(name));
-    return c != GS_OPC_NONE ? c : gs_vector_op_class(name);
 }
 
 enum gs_op_class gs_op_cost_compute(const char *name, const char *input_dims,

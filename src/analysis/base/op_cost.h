@@ -32,9 +32,6 @@ typedef struct gs_op_cost {
     enum gs_dtype dtype; /* the element type the work runs in, GS_DTYPE_UNKNOWN when not recorded */
 } gs_op_cost;
 
-/* The class of an operator by name ("aten::addmm"); GS_OPC_NONE for one without a model. */
-enum gs_op_class gs_op_class_of(const char *name);
-
 /* The cost of one call; input_dims, input_types and concrete may be NULL or "" (not recorded).
  * Returns its class (GS_OPC_NONE: no model, *out zeroed). */
 enum gs_op_class gs_op_cost_compute(const char *name, const char *input_dims,

@@ -140,8 +140,7 @@ static double share(gs_ns part, gs_ns whole)
     return whole > 0 ? (double)part / (double)whole : -1;
 }
 
-/* The GPU the steps ran on: the device of the first kernel, else the first the trace lists. */
-static const gs_device *main_device(const gs_trace *t)
+const gs_device *gs_trace_main_device(const gs_trace *t)
 {
     const gs_device *d = t->kernels.n ? gs_trace_device(t, t->kernels.v[0].device) : NULL;
     if (!d && t->devices.n)
@@ -151,7 +150,7 @@ static const gs_device *main_device(const gs_trace *t)
 
 static void fill_peak(const gs_trace *t, gs_compute *c)
 {
-    const gs_device *d = main_device(t);
+    const gs_device *d = gs_trace_main_device(t);
     const char *name = d && d->name != GS_STR_EMPTY ? gs_trace_str(t, d->name) : NULL;
     if (!name)
         return;

@@ -46,6 +46,10 @@ enum gs_flop_kind gs_range_flops(const gs_trace *t, const gs_range *r, gs_op_flo
  * one's. */
 int gs_compute_build(const gs_trace_ctx *c, gs_compute *out, gs_error *err);
 
+/* The GPU the steps ran on: the device of the first kernel, else the first the trace lists;
+ * NULL when it lists none. */
+const gs_device *gs_trace_main_device(const gs_trace *t);
+
 /* An empty result: every share -1, MFU -1. */
 void gs_compute_init(gs_compute *c);
 

@@ -104,7 +104,7 @@ static void charge_steps(const gs_trace *t, const gs_steps *st, gs_ns *cuda_tota
  * that runs in bf16, and the TensorBoard plugin (remove_dup_nodes in torch_tb_profiler's
  * op_tree.py) merges an only child of the same name. Counting the inner one again would count the
  * same GEMM's FLOPs twice and add its kernels to the row's CUDA total a second time. */
-static bool absorbed(const gs_trace *t, uint32_t r)
+bool gs_op_call_absorbed(const gs_trace *t, uint32_t r)
 {
     const gs_range *x = &t->ranges.v[r];
     uint32_t p = x->parent;
@@ -138,7 +138,7 @@ static int sum_calls(const gs_trace_ctx *c, const gs_ns *self_cuda, call_sums *c
     for (size_t o = 0; o < t->thread_ranges.n; o++) {
         uint32_t i = t->thread_ranges.v[o];
         const gs_range *r = &t->ranges.v[i];
-        uint32_t top = cs->call[i] = absorbed(t, i) ? cs->call[r->parent] : i;
+        uint32_t top = cs->call[i] = gs_op_call_absorbed(t, i) ? cs->call[r->parent] : i;
         cs->self_cpu[top] += r->self_ns;
         cs->self_cuda[top] += self_cuda[i];
         gs_op_flops f; /* a name without a formula has none: judged once, in the context */
@@ -209,7 +209,7 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
             const gs_range *r = &t->ranges.v[i];
             if (!gs_range_in_op_tree(r) || !gs_window_holds(&c->window, r->start))
                 continue;
-            if (absorbed(t, (uint32_t)i)) {
+            if (gs_op_call_absorbed(t, (uint32_t)i)) {
                 merged++;
                 continue;
             }

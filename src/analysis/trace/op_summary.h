@@ -56,4 +56,8 @@ int gs_op_summary_build(const gs_trace_ctx *c, bool by_shape, gs_op_summary *out
                         gs_error *err);
 void gs_op_summary_free(gs_op_summary *s);
 
+/* Whether range r is an operator directly inside an operator of the same name (autocast's inner
+ * aten::addmm), and so part of that call rather than a call of its own. */
+bool gs_op_call_absorbed(const gs_trace *t, uint32_t r);
+
 #endif

@@ -36,6 +36,7 @@ enum gs_roof_bound {
 typedef struct gs_roof_row {
     const char *name;
     const char *input_dims;  /* grouped by shape: as recorded ("" when not); else NULL */
+    const char *input_types; /* grouped by shape: "Input type" as recorded; else NULL */
     enum gs_op_class cls;
     enum gs_dtype dtype;     /* of most of the calls' work; tf32 for fp32 matrix work whose
                                 kernels run on Tensor Cores */
