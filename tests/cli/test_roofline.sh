@@ -1,0 +1,62 @@
+#!/bin/bash
+# ops --roofline on the real GPT-2 capture (../shared/gpu-captures, H100, torch.profiler with
+# record_shapes; GPT-2 small: 12 layers, width 768, sequence 512, batch 8, vocabulary 50257, bf16
+# autocast): every GEMM's FLOPs and bytes against a count by hand from the model's linear layers,
+# and the roofs of an H100 SXM. Skipped (77) when the capture is absent.
+set -u
+exe=${1:?usage: test_roofline.sh GPUSCOPE}
+[ -x "$exe" ] || { echo "skip: $exe is not built"; exit 77; }
+root=${GS_SHARED_CAPTURES:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/gpu-captures}
+trace=$root/gpt2_train_torchprofiler_flops_stack.json.gz
+[ -f "$trace" ] || { echo "skip: no $trace (set GS_SHARED_CAPTURES)"; exit 77; }
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$exe" ops --roofline --group-by-shape --format json "$trace" >"$out" || exit 1
+python3 - "$out" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = doc["rows"]
+assert doc["gpu_model"] == "H100 SXM", doc["gpu_model"]
+T, D, V, L, STEPS = 8 * 512, 768, 50257, 12, 3
+# Each linear layer (in, out) runs three GEMMs a step: the forward T x in @ in x out (with its
+# bias, an addmm), the input's gradient T x out @ out x in and the weight's in x T @ T x out;
+# all three are 2 T in out FLOPs and read and write T in + in out + T out bf16 elements.
+linears = {(D, 3 * D): L, (D, D): L, (D, 4 * D): L, (4 * D, D): L, (D, V): 1}
+calls = {layer: 0 for layer in linears}
+fail = 0
+for r in rows:
+    if r["class"] != "gemm":
+        continue
+    a, b = json.loads(r["input_dims"])[-2:] if r["name"] == "aten::mm" else json.loads(r["input_dims"])[1:3]
+    m, k, n = a[0], a[1], b[1]
+    # the forward (an addmm) is T x in @ in x out; a gradient's shapes are a permutation of
+    # (T, in, out), the same for the MLP's two layers, whose calls are counted together
+    forward = r["name"] == "aten::addmm"
+    layer = (k, n) if forward and m == T and (k, n) in linears else next(
+        (l for l in linears if sorted((m, k, n)) == sorted((T, *l))), None)
+    if layer is None:
+        print("FAIL: a GEMM of no linear layer:", r["name"], r["input_dims"]); fail = 1; continue
+    i, o = layer
+    bias = 2 * o if forward else 0
+    want_flops, want_bytes = 2 * T * i * o, 2 * (T * i + i * o + T * o) + bias
+    per_flops, per_bytes = r["flops"] / r["calls"], r["bytes"] / r["calls"]
+    if per_flops != want_flops or per_bytes != want_bytes or r["dtype"] != "bf16":
+        print(f"FAIL: {r['name']} {r['input_dims']}: {per_flops:.0f} FLOPs {per_bytes:.0f} B per call,"
+              f" hand count {want_flops} {want_bytes}"); fail = 1
+    if r["peak_tflops"] != 989.4 or r["peak_tbps"] != 3.35:
+        print("FAIL: roofs", r["peak_tflops"], r["peak_tbps"]); fail = 1
+    want_bound = "compute" if want_flops / want_bytes >= 989.4 / 3.35 else "memory"
+    if r["bound"] not in (want_bound, "latency"):
+        print("FAIL: bound", r["name"], r["input_dims"], r["bound"], want_bound); fail = 1
+    calls[layer] += r["calls"]
+calls[(D, 4 * D)] += calls.pop((4 * D, D))
+linears[(D, 4 * D)] += linears.pop((4 * D, D))
+for layer, n in linears.items():
+    if calls[layer] != 3 * n * STEPS:
+        print(f"FAIL: linear {layer}: {calls[layer]} GEMM calls, want {3 * n * STEPS}"); fail = 1
+print("GEMM calls per linear layer:", calls)
+sys.exit(fail)
+PY
+rc=$?
+[ $rc = 0 ] && echo "test_roofline: ok"
+exit $rc
