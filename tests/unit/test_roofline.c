@@ -7,7 +7,8 @@
  *   aten::_scaled_dot_product_flash_attention q, k, v [16, 16, 559, 64] bf16, one kernel 113446 ns
  *   aten::mm [8, 8] @ [8, 8] bf16, one kernel of 3000 ns: far too small for either roof
  *   aten::mm as above, launching two kernels of 1000 ns
- *   custom::op, no model: 5000 ns; aten::copy_'s host-to-device copy: not on the roofline
+ *   custom::op, no model: 5000 ns; aten::copy_'s host-to-device copy and nccl:all_reduce's
+ *   kernel: not on the roofline (the link and the interconnect limit them)
  *
  * The bytes are TraceLens's for the same shapes (its GEMM.csv and SDPA_fwd.csv for Qwen1.5 on
  * an H100: 36.939453125 MiB and 69.875 MiB). */
@@ -61,6 +62,9 @@ static gs_trace *build(bool with_device)
     op(t, "aten::copy_", 250000, 251000, "[[1024], [1024]]", "[\"float\", \"float\"]");
     tb_api(t, "cudaMemcpyAsync", 250100, 250200, 8);
     tb_memop(t, GS_MEMOP_HTOD, GS_LOC_PINNED, GS_LOC_DEVICE, 4096, 490000, 491000, 8);
+    op(t, "nccl:all_reduce", 260000, 261000, "[[1024]]", "[\"float\"]");
+    launch(t, 260100, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+           500000, 9000, 9);
     return t;
 }
 

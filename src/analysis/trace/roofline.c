@@ -143,7 +143,9 @@ static int find_launches(const gs_trace_ctx *c, launches *l)
     }
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        charge(c, l, k->op, k->end - k->start, gs_ctx_name(c, k->name, GS_NAME_TENSOR_CORE));
+        /* collectives are limited by the interconnect, not by the roofs (gpuscope comm) */
+        if (!gs_ctx_name(c, k->name, GS_NAME_COMM_KERNEL))
+            charge(c, l, k->op, k->end - k->start, gs_ctx_name(c, k->name, GS_NAME_TENSOR_CORE));
     }
     for (size_t i = 0; i < t->memops.n; i++) {
         const gs_memop *m = &t->memops.v[i];

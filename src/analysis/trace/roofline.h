@@ -9,7 +9,8 @@
  * shapes it ran on; an operator directly inside one of its own name (autocast's inner
  * aten::addmm) is part of that call and lends it its shapes and types. Its GPU time is that of
  * the kernels, memsets and device-to-device copies it launched; copies to or from the host
- * (limited by the link, not by the GPU's memory) are left to the memcpy view. Calls count where
+ * (limited by the link, not by the GPU's memory) are left to the memcpy view, and collective
+ * communication kernels (limited by the interconnect) to the comm view. Calls count where
  * they start in the context's window. */
 #ifndef GS_ANALYSIS_ROOFLINE_H
 #define GS_ANALYSIS_ROOFLINE_H
