@@ -8,6 +8,7 @@
 
 #include "analysis/base/kernel_function.h"
 #include "analysis/base/window.h"
+#include "analysis/trace/op_summary.h"
 #include "analysis/trace/roofline.h"
 #include "common/demangle.h"
 #include "common/util.h"
@@ -229,8 +230,47 @@ static bool same_kernel_launch(const gs_ncu_kernel *n, const gs_kernel *k)
     return !memcmp(n->grid, k->grid, sizeof k->grid) && !memcmp(n->block, k->block, sizeof k->block);
 }
 
+/* The share of its call's kernel time a kernel must have for the call's cost to be its own. */
+#define MAIN_KERNEL_SHARE 0.9
+
+static uint32_t call_of(const gs_trace *t, uint32_t r)
+{
+    while (gs_op_call_absorbed(t, r))
+        r = t->ranges.v[r].parent;
+    return r;
+}
+
+/* The cost of the call that launched trace kernel i (gs_roofline_kernel_cost), also when the
+ * call launched other kernels besides, if this one took most of their time: cuDNN's attention
+ * launches a philox-unpack kernel of a few µs before its main one. */
+static bool kernel_cost(const gs_trace_ctx *c, size_t i, gs_op_cost *out)
+{
+    if (gs_roofline_kernel_cost(c, i, out))
+        return true;
+    const gs_trace *t = c->trace;
+    const gs_kernel *k = &t->kernels.v[i];
+    if (k->op == GS_NONE)
+        return false;
+    uint32_t call = call_of(t, k->op);
+    gs_ns all = 0;
+    for (size_t j = 0; j < t->kernels.n; j++) {
+        const gs_kernel *o = &t->kernels.v[j];
+        if (o->op != GS_NONE && call_of(t, o->op) == call)
+            all += o->end - o->start;
+    }
+    if ((double)(k->end - k->start) < MAIN_KERNEL_SHARE * (double)all)
+        return false;
+    const gs_range *r = &t->ranges.v[k->op];
+    gs_str args[3] = {r->input_dims, r->input_types, r->concrete_inputs};
+    const char *text[3];
+    for (int a = 0; a < 3; a++)
+        text[a] = args[a] == GS_STR_EMPTY ? NULL : gs_trace_str(t, args[a]);
+    gs_op_cost_compute(gs_trace_str(t, r->name), text[0], text[1], text[2], out);
+    return out->bytes > 0 || out->flops > 0;
+}
+
 /* Trace kernel i's cost, tallied for every ncu kernel of its function and launch. The cost is
- * found at most once (gs_roofline_kernel_cost walks the trace's kernels), and only for a
+ * found at most once (kernel_cost walks the trace's kernels), and only for a
  * kernel whose launch some ncu kernel has. */
 static int add_kernel(gs_ncu_estimates *e, const gs_trace_ctx *c, size_t i, gs_error *err)
 {
@@ -249,7 +289,7 @@ static int add_kernel(gs_ncu_estimates *e, const gs_trace_ctx *c, size_t i, gs_e
         if (!same_function(&f, &e->functions[n]))
             continue;
         if (!have_cost)
-            modelled = gs_roofline_kernel_cost(c, i, &cost), have_cost = true;
+            modelled = kernel_cost(c, i, &cost), have_cost = true;
         if (modelled)
             tally(&e->per_kernel[n], &cost, k->end - k->start);
     }
