@@ -59,6 +59,12 @@ static const struct raw_metric {
     {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", GS_NCU_FFMA_PEAK_PER_CYCLE},
     {"sm__cycles_elapsed.avg.per_second", GS_NCU_SM_CYCLES_PER_S},
     {"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed", GS_NCU_TENSOR_PCT},
+    {"sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg."
+     "pct_of_peak_sustained_elapsed", GS_NCU_TENSOR_MMA_PCT},
+    {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+     GS_NCU_TENSOR_MMA_PCT},
+    {"sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+     GS_NCU_TENSOR_DMMA_PCT},
     {"launch__sm_count", GS_NCU_SM_COUNT},
     {"dram__bytes.sum.per_second", GS_NCU_DRAM_BYTES_PER_S},
     {"dram__bytes.sum.peak_sustained", GS_NCU_DRAM_PEAK_BYTES_PER_CYCLE},

@@ -45,7 +45,14 @@ enum gs_ncu_metric {
     GS_NCU_HADD_PER_CYCLE,   /* ..._hadd_... (ncu's half-precision roofline section) */
     GS_NCU_HMUL_PER_CYCLE,   /* ..._hmul_... */
     GS_NCU_HFMA_PER_CYCLE,   /* ..._hfma_... */
-    GS_NCU_TENSOR_PCT,       /* sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed */
+    /* The tensor pipe's active cycles, % of peak sustained elapsed (.avg.pct_of_peak_sustained_
+     * elapsed): all of its work (sm__pipe_tensor_cycles_active, which on Hopper also counts the
+     * shared pipe's FP16 work), its matrix multiplies alone (Hopper's
+     * sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active, earlier GPUs'
+     * sm__pipe_tensor_op_hmma_cycles_active), and its FP64 ones (sm__pipe_tensor_op_dmma_...). */
+    GS_NCU_TENSOR_PCT,
+    GS_NCU_TENSOR_MMA_PCT,
+    GS_NCU_TENSOR_DMMA_PCT,
     GS_NCU_SM_COUNT,         /* launch__sm_count; details: Launch Statistics / # SMs */
     GS_NCU__COUNT
 };

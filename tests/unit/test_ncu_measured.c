@@ -1,7 +1,9 @@
 /* ncu's measured DRAM bytes and FLOPs per kernel (analysis/trace/ncu_measured.h) from either
  * page, and the estimate beside them (gs_ncu_join_estimate). The raw page's numbers are those
  * of the H100 GPT-2 export's kernel ID 1 (../shared/gpu-captures/ncu/ncu_gpt_raw.csv), an
- * nvjet bf16 GEMM of 4096x768 by 768x768: 2 x 4096 x 768 x 768 = 4,831,838,208 FLOPs. */
+ * nvjet bf16 GEMM of 4096x768 by 768x768: 2 x 4096 x 768 x 768 = 4,831,838,208 FLOPs (its
+ * dfma count, 0 there, is made up here to count FP64; its tensor pipe's total, 45.44 %, too, to
+ * show that the matrix multiplies' own activity is the one read). */
 #include <math.h>
 
 #include "analysis/trace/ncu_join.h"
@@ -21,19 +23,21 @@ static const char raw[] =
     "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed\","
     "\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed\","
     "\"smsp__cycles_elapsed.avg.per_second\",\"sm__cycles_elapsed.avg.per_second\","
-    "\"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed\",\"launch__sm_count\","
+    "\"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed\","
+    "\"sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg."
+    "pct_of_peak_sustained_elapsed\",\"launch__sm_count\","
     "\"dram__bytes.sum.per_second\"\n"
     "\"\",\"\",\"\",\"\",\"\",\"ns\",\"inst/cycle\",\"inst/cycle\",\"inst/cycle\",\"inst/cycle\","
-    "\"hz\",\"hz\",\"%\",\"SM\",\"byte/s\"\n"
+    "\"hz\",\"hz\",\"%\",\"%\",\"SM\",\"byte/s\"\n"
     "\"1\",\"nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_bias_NNT\",\"(384, 1, 1)\",\"(2, 64, 1)\","
-    "\"9.0\",\"13,888\",\"0.30\",\"0\",\"0\",\"0.5\",\"1,416,098,266.65\",\"1,416,098,266.65\","
-    "\"45.44\",\"132\",\"539,834,101,382.49\"\n";
+    "\"9.0\",\"13,888\",\"159.95\",\"0\",\"0\",\"0.5\",\"1,416,098,266.65\",\"1,416,098,266.65\","
+    "\"47.5\",\"45.44\",\"132\",\"539,834,101,382.49\"\n";
 
 /* The elapsed SM cycles of ID 1 and what its tensor pipe did in them at 4096 bf16 FLOPs per
  * cycle per SM (an H100 SM's 2048 dense FMA). */
 #define CYCLES (13888e-9 * 1416098266.65)
 #define TENSOR_FLOPS (0.4544 * 132 * 4096 * CYCLES)
-#define SASS_FLOPS ((0.30 + 2 * 0.5) * 1416098266.65 * 13888e-9)
+#define SASS_FLOPS ((159.95 + 2 * 0.5) * 1416098266.65 * 13888e-9)
 
 static void test_raw_page(void)
 {
@@ -86,6 +90,10 @@ static void test_tensor_rates(void)
     CHECK_NEAR(m.tensor_flops, 0.5 * 108 * 2048 * 1e6, 1);
     gs_ncu_measure(&a100, GS_DTYPE_FP64, &m);
     CHECK_NEAR(m.tensor_flops, 0.5 * 108 * 128 * 1e6, 1);
+    gs_ncu_kernel fp64 = kernel(8.0, 10); /* the pipe's total, all of it FP64 */
+    fp64.metric[GS_NCU_TENSOR_DMMA_PCT] = 10;
+    gs_ncu_measure(&fp64, GS_DTYPE_BF16, &m);
+    CHECK_NEAR(m.tensor_flops, 0.1 * 108 * 128 * 1e6, 1);
     gs_ncu_kernel unknown_gpu = kernel(12.0, 50);
     gs_ncu_measure(&unknown_gpu, GS_DTYPE_BF16, &m);
     CHECK(isnan(m.tensor_flops));

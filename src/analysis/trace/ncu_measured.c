@@ -71,21 +71,29 @@ static double sass_flops(const double *m)
     return over_duration(m, per_cycle * m[GS_NCU_SMSP_CYCLES_PER_S]);
 }
 
-/* The tensor pipe's active share of the elapsed SM cycles, over every SM, times what an SM's
- * Tensor Cores do per cycle in that type: the work at the rate the pipe ran. */
+/* The Tensor Cores' work at the rate their pipe ran: its active share of the elapsed SM cycles,
+ * over every SM, times what an SM's Tensor Cores do per cycle in that type. The matrix
+ * multiplies' own activity when the export has it, else the pipe's total: on the H100 exports
+ * the total equals the shared pipe's and reads 2 % on an fp32 layer norm whose matrix-multiply
+ * activity is 0.05 %. FP64 matrix multiplies count at the FP64 rate. */
 static double tensor_flops(const gs_ncu_kernel *k, enum gs_dtype dtype)
 {
     const double *m = k->metric;
-    double pct = m[GS_NCU_TENSOR_PCT];
-    if (isnan(pct) || pct <= 0)
-        return pct; /* NaN: not exported; 0: the pipe was idle, whatever the type */
+    double dmma = or_zero(m[GS_NCU_TENSOR_DMMA_PCT]);
+    double mma = !isnan(m[GS_NCU_TENSOR_MMA_PCT]) ? m[GS_NCU_TENSOR_MMA_PCT]
+                                                   : m[GS_NCU_TENSOR_PCT] - dmma;
+    if (isnan(mma))
+        return NAN; /* not exported */
     if (dtype == GS_DTYPE_FP32)
         dtype = GS_DTYPE_TF32;
-    double rate = tensor_flop_per_cycle(k->cc, dtype);
-    if (rate <= 0)
-        return NAN;
-    double cycles = over_duration(m, m[GS_NCU_SM_CYCLES_PER_S]);
-    return pct / 100 * m[GS_NCU_SM_COUNT] * rate * cycles;
+    double mma_rate = tensor_flop_per_cycle(k->cc, dtype);
+    double dmma_rate = tensor_flop_per_cycle(k->cc, GS_DTYPE_FP64);
+    if ((mma > 0 && mma_rate <= 0) || (dmma > 0 && dmma_rate <= 0))
+        return NAN; /* the pipe ran, at a rate not known */
+    double pct_flop = (mma > 0 ? mma * mma_rate : 0) + (dmma > 0 ? dmma * dmma_rate : 0);
+    if (pct_flop <= 0)
+        return 0; /* an idle pipe did nothing, whatever the type */
+    return pct_flop / 100 * m[GS_NCU_SM_COUNT] * over_duration(m, m[GS_NCU_SM_CYCLES_PER_S]);
 }
 
 void gs_ncu_measure(const gs_ncu_kernel *k, enum gs_dtype dtype, gs_ncu_measured *out)
