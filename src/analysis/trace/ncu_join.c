@@ -9,7 +9,6 @@
 #include "analysis/base/kernel_function.h"
 #include "analysis/base/window.h"
 #include "analysis/trace/op_summary.h"
-#include "analysis/trace/roofline.h"
 #include "common/demangle.h"
 #include "common/util.h"
 
@@ -240,25 +239,40 @@ static uint32_t call_of(const gs_trace *t, uint32_t r)
     return r;
 }
 
-/* The cost of the call that launched trace kernel i (gs_roofline_kernel_cost), also when the
- * call launched other kernels besides, if this one took most of their time: cuDNN's attention
- * launches a philox-unpack kernel of a few µs before its main one. */
-static bool kernel_cost(const gs_trace_ctx *c, size_t i, gs_op_cost *out)
+/* Per operator call of a trace (indexed by its outermost range, as call_of gives it): how many
+ * kernels it launched and their time, found in one pass so that each kernel's cost is found
+ * without walking the trace's kernels again. */
+typedef struct call_kernels {
+    uint32_t count;
+    gs_ns total;
+} call_kernels;
+
+static call_kernels *calls_of(const gs_trace *t)
 {
-    if (gs_roofline_kernel_cost(c, i, out))
-        return true;
-    const gs_trace *t = c->trace;
+    call_kernels *calls = calloc(t->ranges.n ? t->ranges.n : 1, sizeof *calls);
+    for (size_t i = 0; calls && i < t->kernels.n; i++) {
+        const gs_kernel *k = &t->kernels.v[i];
+        if (k->op == GS_NONE)
+            continue;
+        call_kernels *x = &calls[call_of(t, k->op)];
+        x->count++;
+        x->total += k->end - k->start;
+    }
+    return calls;
+}
+
+/* The cost of the operator call that launched trace kernel i, as gs_roofline_kernel_cost has it
+ * (the innermost operator's shapes and types, when the call launched that kernel alone, memsets
+ * aside), and also when the call launched others besides, if this one took most of their time:
+ * cuDNN's attention launches a philox-unpack kernel of a few µs before its main one. */
+static bool kernel_cost(const gs_trace *t, const call_kernels *calls, size_t i, gs_op_cost *out)
+{
     const gs_kernel *k = &t->kernels.v[i];
+    *out = (gs_op_cost){0};
     if (k->op == GS_NONE)
         return false;
-    uint32_t call = call_of(t, k->op);
-    gs_ns all = 0;
-    for (size_t j = 0; j < t->kernels.n; j++) {
-        const gs_kernel *o = &t->kernels.v[j];
-        if (o->op != GS_NONE && call_of(t, o->op) == call)
-            all += o->end - o->start;
-    }
-    if ((double)(k->end - k->start) < MAIN_KERNEL_SHARE * (double)all)
+    const call_kernels *call = &calls[call_of(t, k->op)];
+    if (call->count > 1 && (double)(k->end - k->start) < MAIN_KERNEL_SHARE * (double)call->total)
         return false;
     const gs_range *r = &t->ranges.v[k->op];
     gs_str args[3] = {r->input_dims, r->input_types, r->concrete_inputs};
@@ -269,12 +283,11 @@ static bool kernel_cost(const gs_trace_ctx *c, size_t i, gs_op_cost *out)
     return out->bytes > 0 || out->flops > 0;
 }
 
-/* Trace kernel i's cost, tallied for every ncu kernel of its function and launch. The cost is
- * found at most once (kernel_cost walks the trace's kernels), and only for a
- * kernel whose launch some ncu kernel has. */
-static int add_kernel(gs_ncu_estimates *e, const gs_trace_ctx *c, size_t i, gs_error *err)
+/* Trace kernel i's cost, tallied for every ncu kernel of its function and launch: found once,
+ * and only for a kernel whose launch some ncu kernel has. */
+static int add_kernel(gs_ncu_estimates *e, const gs_trace *t, const call_kernels *calls, size_t i,
+                      gs_error *err)
 {
-    const gs_trace *t = c->trace;
     const gs_kernel *k = &t->kernels.v[i];
     function_name f = {0};
     bool have_f = false, have_cost = false, modelled = false;
@@ -289,7 +302,7 @@ static int add_kernel(gs_ncu_estimates *e, const gs_trace_ctx *c, size_t i, gs_e
         if (!same_function(&f, &e->functions[n]))
             continue;
         if (!have_cost)
-            modelled = kernel_cost(c, i, &cost), have_cost = true;
+            modelled = kernel_cost(t, calls, i, &cost), have_cost = true;
         if (modelled)
             tally(&e->per_kernel[n], &cost, k->end - k->start);
     }
@@ -300,15 +313,17 @@ static int add_kernel(gs_ncu_estimates *e, const gs_trace_ctx *c, size_t i, gs_e
 int gs_ncu_estimates_add(gs_ncu_estimates *e, const gs_trace_ctx *c, gs_error *err)
 {
     const gs_trace *t = c->trace;
-    for (size_t i = 0; i < t->kernels.n; i++) {
+    call_kernels *calls = calls_of(t);
+    int rc = calls ? 0 : gs_fail_oom(err);
+    for (size_t i = 0; i < t->kernels.n && rc == 0; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        if (gs_window_holds_gpu(&c->window, t, k->start, k->api) &&
-            add_kernel(e, c, i, err) != 0) {
-            gs_ncu_estimates_free(e);
-            return -1;
-        }
+        if (gs_window_holds_gpu(&c->window, t, k->start, k->api))
+            rc = add_kernel(e, t, calls, i, err);
     }
-    return 0;
+    free(calls);
+    if (rc != 0)
+        gs_ncu_estimates_free(e);
+    return rc;
 }
 
 /* The shape whose kernels' mean time is nearest (by ratio) ncu's duration of the launch it

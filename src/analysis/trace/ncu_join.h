@@ -36,7 +36,8 @@ typedef struct gs_ncu_row {
     size_t nrules;
     /* Beside ncu's measurement, gpuscope's estimate from the trace (gs_ncu_join_estimate): the
      * cost of the operator call that launched a trace kernel of the same function and launch,
-     * when that call launched only it (gs_roofline_kernel_cost). Those kernels may have run
+     * when that call launched only it (as gs_roofline_kernel_cost), or when it took at least
+     * 90 % of the call's kernel time (a helper kernel beside it). Those kernels may have run
      * several shapes; ncu profiled one launch, so the estimate is the shape whose kernels' mean
      * time is nearest ncu's duration. */
     gs_ncu_measured measured;
