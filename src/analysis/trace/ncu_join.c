@@ -8,7 +8,7 @@
 
 #include "analysis/base/kernel_function.h"
 #include "analysis/base/window.h"
-#include "analysis/trace/op_summary.h"
+#include "analysis/trace/kernel_costs.h"
 #include "common/demangle.h"
 #include "common/util.h"
 
@@ -229,65 +229,11 @@ static bool same_kernel_launch(const gs_ncu_kernel *n, const gs_kernel *k)
     return !memcmp(n->grid, k->grid, sizeof k->grid) && !memcmp(n->block, k->block, sizeof k->block);
 }
 
-/* The share of its call's kernel time a kernel must have for the call's cost to be its own. */
-#define MAIN_KERNEL_SHARE 0.9
-
-static uint32_t call_of(const gs_trace *t, uint32_t r)
-{
-    while (gs_op_call_absorbed(t, r))
-        r = t->ranges.v[r].parent;
-    return r;
-}
-
-/* Per operator call of a trace (indexed by its outermost range, as call_of gives it): how many
- * kernels it launched and their time, found in one pass so that each kernel's cost is found
- * without walking the trace's kernels again. */
-typedef struct call_kernels {
-    uint32_t count;
-    gs_ns total;
-} call_kernels;
-
-static call_kernels *calls_of(const gs_trace *t)
-{
-    call_kernels *calls = calloc(t->ranges.n ? t->ranges.n : 1, sizeof *calls);
-    for (size_t i = 0; calls && i < t->kernels.n; i++) {
-        const gs_kernel *k = &t->kernels.v[i];
-        if (k->op == GS_NONE)
-            continue;
-        call_kernels *x = &calls[call_of(t, k->op)];
-        x->count++;
-        x->total += k->end - k->start;
-    }
-    return calls;
-}
-
-/* The cost of the operator call that launched trace kernel i, as gs_roofline_kernel_cost has it
- * (the innermost operator's shapes and types, when the call launched that kernel alone, memsets
- * aside), and also when the call launched others besides, if this one took most of their time:
- * cuDNN's attention launches a philox-unpack kernel of a few µs before its main one. */
-static bool kernel_cost(const gs_trace *t, const call_kernels *calls, size_t i, gs_op_cost *out)
-{
-    const gs_kernel *k = &t->kernels.v[i];
-    *out = (gs_op_cost){0};
-    if (k->op == GS_NONE)
-        return false;
-    const call_kernels *call = &calls[call_of(t, k->op)];
-    if (call->count > 1 && (double)(k->end - k->start) < MAIN_KERNEL_SHARE * (double)call->total)
-        return false;
-    const gs_range *r = &t->ranges.v[k->op];
-    gs_str args[3] = {r->input_dims, r->input_types, r->concrete_inputs};
-    const char *text[3];
-    for (int a = 0; a < 3; a++)
-        text[a] = args[a] == GS_STR_EMPTY ? NULL : gs_trace_str(t, args[a]);
-    gs_op_cost_compute(gs_trace_str(t, r->name), text[0], text[1], text[2], out);
-    return out->bytes > 0 || out->flops > 0;
-}
-
 /* Trace kernel i's cost, tallied for every ncu kernel of its function and launch: found once,
  * and only for a kernel whose launch some ncu kernel has. */
-static int add_kernel(gs_ncu_estimates *e, const gs_trace *t, const call_kernels *calls, size_t i,
-                      gs_error *err)
+static int add_kernel(gs_ncu_estimates *e, const gs_kernel_costs *costs, size_t i, gs_error *err)
 {
+    const gs_trace *t = costs->trace;
     const gs_kernel *k = &t->kernels.v[i];
     function_name f = {0};
     bool have_f = false, have_cost = false, modelled = false;
@@ -302,7 +248,7 @@ static int add_kernel(gs_ncu_estimates *e, const gs_trace *t, const call_kernels
         if (!same_function(&f, &e->functions[n]))
             continue;
         if (!have_cost)
-            modelled = kernel_cost(t, calls, i, &cost), have_cost = true;
+            modelled = gs_kernel_cost(costs, i, &cost), have_cost = true;
         if (modelled)
             tally(&e->per_kernel[n], &cost, k->end - k->start);
     }
@@ -313,14 +259,14 @@ static int add_kernel(gs_ncu_estimates *e, const gs_trace *t, const call_kernels
 int gs_ncu_estimates_add(gs_ncu_estimates *e, const gs_trace_ctx *c, gs_error *err)
 {
     const gs_trace *t = c->trace;
-    call_kernels *calls = calls_of(t);
-    int rc = calls ? 0 : gs_fail_oom(err);
+    gs_kernel_costs costs;
+    int rc = gs_kernel_costs_init(&costs, t, err);
     for (size_t i = 0; i < t->kernels.n && rc == 0; i++) {
         const gs_kernel *k = &t->kernels.v[i];
         if (gs_window_holds_gpu(&c->window, t, k->start, k->api))
-            rc = add_kernel(e, t, calls, i, err);
+            rc = add_kernel(e, &costs, i, err);
     }
-    free(calls);
+    gs_kernel_costs_free(&costs);
     if (rc != 0)
         gs_ncu_estimates_free(e);
     return rc;

@@ -35,11 +35,9 @@ typedef struct gs_ncu_row {
     const gs_ncu_rule *top_rule; /* its finding with the largest estimated speedup, NULL */
     size_t nrules;
     /* Beside ncu's measurement, gpuscope's estimate from the trace (gs_ncu_join_estimate): the
-     * cost of the operator call that launched a trace kernel of the same function and launch,
-     * when that call launched only it (as gs_roofline_kernel_cost), or when it took at least
-     * 90 % of the call's kernel time (a helper kernel beside it). Those kernels may have run
-     * several shapes; ncu profiled one launch, so the estimate is the shape whose kernels' mean
-     * time is nearest ncu's duration. */
+     * own cost (kernel_costs.h) of the trace's kernels of the same function and launch. Those
+     * kernels may have run several shapes; ncu profiled one launch, so the estimate is the
+     * shape whose kernels' mean time is nearest ncu's duration. */
     gs_ncu_measured measured;
     gs_op_cost estimate;         /* cls GS_OPC_NONE: no estimate */
     uint32_t shapes;             /* distinct costs among those kernels (0: none) */
