@@ -58,5 +58,17 @@ print("GEMM calls per linear layer:", calls)
 sys.exit(fail)
 PY
 rc=$?
+# kernels --roofline: the LM head's GEMMs (each call launches one kernel) under their kernels'
+# names, with their operator's count; the view does not mix with --ncu
+"$exe" kernels --roofline --format json "$trace" >"$out" || rc=1
+python3 - "$out" <<'PY' || rc=1
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+head = [r for r in rows if r["operator"] == "aten::mm" and r["flops"] == r["calls"] * 2 * 4096 * 768 * 50257]
+assert len(head) >= 1 and sum(r["calls"] for r in head) == 9, [(r["name"], r["calls"]) for r in head]
+assert all(r["class"] == "gemm" and r["bytes"] == r["calls"] * 2 * (4096 * 768 + 768 * 50257 + 4096 * 50257) for r in head), head
+PY
+"$exe" kernels --roofline --ncu /dev/null "$trace" >/dev/null 2>&1
+[ $? = 2 ] || { echo "FAIL: kernels --roofline --ncu is not a usage error"; rc=1; }
 [ $rc = 0 ] && echo "test_roofline: ok"
 exit $rc
