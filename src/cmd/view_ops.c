@@ -33,6 +33,11 @@ static const gs_cli_flag flags[] = {
                           "whether memory, compute or latency bounds it (doc/roofline.md)"},
 };
 
+static enum gs_roof_key key_of(const gs_view_args *a)
+{
+    return a->flag[BY_SHAPE] ? GS_ROOF_BY_SHAPE : GS_ROOF_BY_NAME;
+}
+
 /* The state: the operator summary, or with --roofline the roofline. */
 typedef struct ops_state {
     gs_op_summary summary;
@@ -47,7 +52,7 @@ static const gs_column *by_shape_columns(size_t *ncols)
 
 static const gs_column *roofline_shape_columns(size_t *ncols)
 {
-    return gs_roofline_columns(true, ncols);
+    return gs_roofline_columns(GS_ROOF_BY_SHAPE, ncols);
 }
 
 static const gs_cli_help_part help_parts[] = {
@@ -64,14 +69,14 @@ static const gs_cli_help_part help_parts[] = {
 
 static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 {
-    return a->flag[ROOFLINE] ? gs_roofline_columns(a->flag[BY_SHAPE], ncols)
+    return a->flag[ROOFLINE] ? gs_roofline_columns(key_of(a), ncols)
                              : gs_op_columns(a->flag[BY_SHAPE], true, ncols);
 }
 
 static int init(const gs_view_args *a, void *state, gs_error *err)
 {
     ops_state *s = state;
-    return a->flag[ROOFLINE] ? gs_roofline_init(&s->roofline, a->flag[BY_SHAPE], err)
+    return a->flag[ROOFLINE] ? gs_roofline_init(&s->roofline, key_of(a), err)
                              : gs_op_summary_init(&s->summary, a->flag[BY_SHAPE], err);
 }
 
@@ -103,7 +108,7 @@ static bool renders(const gs_view_args *a)
 static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style)
 {
     size_t ncols;
-    const gs_column *cols = gs_roofline_columns(a->flag[BY_SHAPE], &ncols);
+    const gs_column *cols = gs_roofline_columns(key_of(a), &ncols);
     int sort_col = a->cli.sort ? gs_columns_find_sort(cols, ncols, a->cli.sort) : -1;
     return gs_render_roofline(out, &((ops_state *)state)->roofline, &a->window, a->cli.format,
                               style, a->cli.limit, sort_col);

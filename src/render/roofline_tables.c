@@ -14,9 +14,10 @@ enum roof_col {
     ROOF_COL_RIDGE, ROOF_COL_IDEAL_NS, ROOF_COL_GPU_MODEL, ROOF_NBASE
 };
 
+#define ROOF_NAME_COLUMN(help)                                                                     \
+    [ROOF_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0, help}
+
 #define ROOF_COLUMNS                                                                               \
-    [ROOF_COL_NAME] = {"name", "name", "Name", "Name", GS_COL_TEXT, 0,                             \
-                       "the operator that launched the GPU work"},                                 \
     [ROOF_COL_CLASS] = {"class", "class", "Class", "Class", GS_COL_TEXT, 0,                        \
                         "its traffic model: gemm, conv, attention, elementwise,\n"                 \
                         "reduction, norm, softmax, embedding, copy; none without one"},           \
@@ -70,9 +71,12 @@ enum roof_col {
     [ROOF_COL_GPU_MODEL] = {"gpu_model", "gpu_model", "GPU", "GPU", GS_COL_TEXT, GS_COL_JSON_ONLY, \
                             NULL}
 
-static const gs_column roof_columns[] = {ROOF_COLUMNS};
+#define OP_NAME_HELP "the operator that launched the GPU work"
+
+static const gs_column roof_columns[] = {ROOF_NAME_COLUMN(OP_NAME_HELP), ROOF_COLUMNS};
 _Static_assert(COUNT_OF(roof_columns) == ROOF_NBASE, "one column per enum roof_col");
 static const gs_column roof_shape_columns[] = {
+    ROOF_NAME_COLUMN(OP_NAME_HELP),
     ROOF_COLUMNS,
     [ROOF_NBASE] = {"input_dims", "input_dims", "Input Shapes", "Input Shapes", GS_COL_TEXT, 0,
                     "input dimensions as the trace recorded them (--group-by-shape)"},
@@ -80,10 +84,21 @@ static const gs_column roof_shape_columns[] = {
      "input types as the trace recorded them"},
 };
 
-const gs_column *gs_roofline_columns(bool by_shape, size_t *ncols)
+/* By kernel, Name is the kernel's; Class is the traffic model of the operator that launched it. */
+static const gs_column roof_kernel_columns[] = {
+    ROOF_NAME_COLUMN("the kernel"),
+    ROOF_COLUMNS,
+    [ROOF_NBASE] = {"operator", "operator", "Operator", "Operator", GS_COL_TEXT, 0,
+                    "the operator that launched it, and only it (memsets aside)"},
+};
+
+const gs_column *gs_roofline_columns(enum gs_roof_key key, size_t *ncols)
 {
-    *ncols = by_shape ? COUNT_OF(roof_shape_columns) : COUNT_OF(roof_columns);
-    return by_shape ? roof_shape_columns : roof_columns;
+    switch (key) {
+    case GS_ROOF_BY_SHAPE: *ncols = COUNT_OF(roof_shape_columns); return roof_shape_columns;
+    case GS_ROOF_BY_KERNEL: *ncols = COUNT_OF(roof_kernel_columns); return roof_kernel_columns;
+    default: *ncols = COUNT_OF(roof_columns); return roof_columns;
+    }
 }
 
 static double known(double v)
@@ -94,7 +109,7 @@ static double known(double v)
 int gs_roofline_table(const gs_roofline *r, gs_table *out)
 {
     size_t ncols;
-    const gs_column *cols = gs_roofline_columns(r->by_shape, &ncols);
+    const gs_column *cols = gs_roofline_columns(r->key, &ncols);
     gs_table_init(out, cols, ncols, "no GPU work launched by operators in the selected traces");
     for (size_t i = 0; i < r->nrows; i++) {
         const gs_roof_row *row = &r->rows[i];
@@ -126,9 +141,11 @@ int gs_roofline_table(const gs_roofline *r, gs_table *out)
         c[ROOF_COL_RIDGE].f = known(row->ridge);
         c[ROOF_COL_IDEAL_NS].i = gs_cell_known((int64_t)row->ideal_ns, row->ideal_ns >= 0);
         c[ROOF_COL_GPU_MODEL].text = row->gpu_model;
-        if (r->by_shape) {
+        if (r->key == GS_ROOF_BY_SHAPE) {
             c[ROOF_NBASE].text = row->input_dims;
             c[ROOF_NBASE + 1].text = row->input_types;
+        } else if (r->key == GS_ROOF_BY_KERNEL) {
+            c[ROOF_NBASE].text = row->op_name;
         }
     }
     return 0;
@@ -162,11 +179,16 @@ static void coverage_line(char *buf, size_t size, const gs_roofline *r)
                                     : "no GPU work");
     if (n < 0 || (size_t)n >= size)
         return;
-    snprintf(buf + n, size - (size_t)n,
-             ": %.1f %% of the GPU time operators launched is modelled, %.1f %% has a model "
-             "but no recorded shapes or types, %.1f %% is in operators without a model",
-             pct(r->modelled_ns, r->gpu_ns), pct(r->no_shapes_ns, r->gpu_ns),
-             pct(r->no_model_ns, r->gpu_ns));
+    int m = snprintf(buf + n, size - (size_t)n,
+                     ": %.1f %% of the GPU time operators launched is modelled, %.1f %% has a "
+                     "model but no recorded shapes or types, %.1f %% is in operators without a "
+                     "model",
+                     pct(r->modelled_ns, r->gpu_ns), pct(r->no_shapes_ns, r->gpu_ns),
+                     pct(r->no_model_ns, r->gpu_ns));
+    if (r->key == GS_ROOF_BY_KERNEL && m > 0 && (size_t)(n + m) < size)
+        snprintf(buf + n + m, size - (size_t)(n + m),
+                 ", %.1f %% in calls that launched several kernels (ops --roofline shows them)",
+                 pct(r->several_kernels_ns, r->gpu_ns));
 }
 
 int gs_render_roofline(FILE *out, const gs_roofline *r, const gs_window_notes *window,
@@ -185,7 +207,7 @@ int gs_render_roofline(FILE *out, const gs_roofline *r, const gs_window_notes *w
             gs_json_writer w;
             gs_json_writer_init(&w, out);
             gs_json_begin_object(&w, NULL, GS_JSON_BLOCK);
-            gs_json_put_str(&w, "command", "ops");
+            gs_json_put_str(&w, "command", r->key == GS_ROOF_BY_KERNEL ? "kernels" : "ops");
             gs_json_put_str(&w, "view", "roofline");
             if (window->restricts)
                 gs_window_notes_json(&w, window);
@@ -198,6 +220,8 @@ int gs_render_roofline(FILE *out, const gs_roofline *r, const gs_window_notes *w
             gs_json_put_int(&w, "modelled_ns", r->modelled_ns);
             gs_json_put_int(&w, "no_shapes_ns", r->no_shapes_ns);
             gs_json_put_int(&w, "no_model_ns", r->no_model_ns);
+            if (r->key == GS_ROOF_BY_KERNEL)
+                gs_json_put_int(&w, "several_kernels_ns", r->several_kernels_ns);
             gs_json_rows(&w, "rows", &table);
             gs_json_end(&w);
         } else if (format == GS_FORMAT_CSV) {

@@ -11,7 +11,7 @@
 #include "render/table.h"
 #include "render/window_notes.h"
 
-const gs_column *gs_roofline_columns(bool by_shape, size_t *ncols);
+const gs_column *gs_roofline_columns(enum gs_roof_key key, size_t *ncols);
 
 /* -1 when memory is exhausted. */
 int gs_roofline_table(const gs_roofline *r, gs_table *out);

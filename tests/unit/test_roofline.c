@@ -7,7 +7,8 @@
  *   aten::_scaled_dot_product_flash_attention q, k, v [16, 16, 559, 64] bf16, one kernel 113446 ns
  *   aten::mm [8, 8] @ [8, 8] bf16, one kernel of 3000 ns: far too small for either roof
  *   aten::mm as above, launching two kernels of 1000 ns
- *   custom::op, no model: 5000 ns; aten::copy_'s host-to-device copy: not on the roofline
+ *   custom::op, no model: 5000 ns; aten::copy_'s host-to-device copy and nccl:all_reduce's
+ *   kernel: not on the roofline (the link and the interconnect limit them)
  *
  * The bytes are TraceLens's for the same shapes (its GEMM.csv and SDPA_fwd.csv for Qwen1.5 on
  * an H100: 36.939453125 MiB and 69.875 MiB). */
@@ -61,6 +62,9 @@ static gs_trace *build(bool with_device)
     op(t, "aten::copy_", 250000, 251000, "[[1024], [1024]]", "[\"float\", \"float\"]");
     tb_api(t, "cudaMemcpyAsync", 250100, 250200, 8);
     tb_memop(t, GS_MEMOP_HTOD, GS_LOC_PINNED, GS_LOC_DEVICE, 4096, 490000, 491000, 8);
+    op(t, "nccl:all_reduce", 260000, 261000, "[[1024]]", "[\"float\"]");
+    launch(t, 260100, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+           500000, 9000, 9);
     return t;
 }
 
@@ -79,7 +83,7 @@ static void test_rows_and_roofs(void)
     gs_trace_ctx c = tb_ctx(p.traces.v[0], NULL);
     gs_roofline r;
     gs_error err;
-    CHECK_INT(gs_roofline_build(&c, false, &r, &err), 0);
+    CHECK_INT(gs_roofline_build(&c, GS_ROOF_BY_NAME, &r, &err), 0);
     /* GPU time: 872 + 31476 + 113446 + 3000 + 2000 + 5000; the host-to-device copy left out */
     CHECK_INT(r.gpu_ns, 155794);
     CHECK_INT(r.no_model_ns, 5000);
@@ -140,7 +144,7 @@ static void test_by_shape_and_unknown_gpu(void)
     gs_trace_ctx c = tb_ctx(p.traces.v[0], NULL);
     gs_roofline r;
     gs_error err;
-    CHECK_INT(gs_roofline_build(&c, true, &r, &err), 0);
+    CHECK_INT(gs_roofline_build(&c, GS_ROOF_BY_SHAPE, &r, &err), 0);
     CHECK_INT(r.nrows, 4);
     const gs_roof_row *mm = find(&r, "aten::mm");
     CHECK(mm && !strcmp(mm->input_dims, "[[8, 8], [8, 8]]") &&
@@ -157,9 +161,32 @@ static void test_by_shape_and_unknown_gpu(void)
     gs_profile_free(&p);
 }
 
+static void test_by_kernel(void)
+{
+    gs_profile p = {0};
+    tb_add(&p, build(true));
+    gs_trace_ctx c = tb_ctx(p.traces.v[0], NULL);
+    gs_roofline r;
+    gs_error err;
+    CHECK_INT(gs_roofline_build(&c, GS_ROOF_BY_KERNEL, &r, &err), 0);
+    CHECK_INT(r.gpu_ns, 155794);
+    CHECK_INT(r.several_kernels_ns, 2000); /* the mm that launched two kernels: no row */
+    CHECK_INT(r.nrows, 4);
+    const gs_roof_row *gemm = find(&r, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n");
+    CHECK(gemm && !strcmp(gemm->op_name, "aten::addmm") && gemm->gpu_ns == 32348 &&
+          gemm->bound == GS_BOUND_COMPUTE && gemm->bytes == 38733824);
+    const gs_roof_row *small = find(&r, "small_gemm");
+    CHECK(small && small->calls == 1 && small->gpu_ns == 3000 && small->flops == 1024);
+    CHECK(find(&r, "small_gemm_tail") == NULL);
+    gs_roofline_free(&r);
+    gs_trace_ctx_free(&c);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
     test_rows_and_roofs();
     test_by_shape_and_unknown_gpu();
+    test_by_kernel();
     return check_done("test_roofline");
 }

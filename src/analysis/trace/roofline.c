@@ -22,7 +22,7 @@
 
 /* The sums of one row, until the roofs are applied. */
 typedef struct roof_sum {
-    gs_str name, dims, types;
+    gs_str name, op, dims, types; /* op: by kernel, the launching operator's name */
     const gs_gpu_peaks *gpu;
     enum gs_op_class cls;
     uint64_t calls, kernels, modelled_calls;
@@ -83,15 +83,15 @@ static roof_sum *row_for(struct gs_roof_calls *calls, const roof_sum *key)
 {
     struct {
         const void *gpu;
-        gs_str ids[3];
-    } k = {key->gpu, {key->name, key->dims, key->types}};
+        gs_str ids[4];
+    } k = {key->gpu, {key->name, key->op, key->dims, key->types}};
     uint32_t h = gs_hash_bytes(&k, sizeof k);
     gs_hashpos pos;
     for (row_entry *e = gs_hashtab_find(&calls->rows, h, &pos); e;
          e = gs_hashtab_next(&calls->rows, &pos)) {
         roof_sum *s = &calls->v[e->row];
-        if (s->gpu == key->gpu && s->name == key->name && s->dims == key->dims &&
-            s->types == key->types)
+        if (s->gpu == key->gpu && s->name == key->name && s->op == key->op &&
+            s->dims == key->dims && s->types == key->types)
             return s;
     }
     row_entry *e = gs_hashtab_add(&calls->rows, h);
@@ -100,7 +100,7 @@ static roof_sum *row_for(struct gs_roof_calls *calls, const roof_sum *key)
     e->row = (uint32_t)calls->n;
     roof_sum *s = GS_VEC_PUSH(calls);
     if (s)
-        *s = (roof_sum){.name = key->name, .dims = key->dims, .types = key->types,
+        *s = (roof_sum){.name = key->name, .op = key->op, .dims = key->dims, .types = key->types,
                         .gpu = key->gpu};
     return s;
 }
@@ -110,10 +110,13 @@ typedef struct launches {
     uint32_t *call;   /* range -> the outermost range of its call */
     uint32_t *source; /* call -> the range that launched its first activity: its shapes */
     uint32_t *count;  /* call -> activities launched */
+    uint32_t *kernels; /* call -> of them, kernels */
+    gs_str *kernel;   /* call -> the name of its first kernel */
     gs_ns *ns, *tc_ns;
 } launches;
 
-static void charge(const gs_trace_ctx *c, launches *l, uint32_t op, gs_ns dur, bool tc)
+static void charge(const gs_trace_ctx *c, launches *l, uint32_t op, gs_ns dur, bool tc,
+                   const gs_kernel *k)
 {
     if (op == GS_NONE)
         return;
@@ -124,6 +127,8 @@ static void charge(const gs_trace_ctx *c, launches *l, uint32_t op, gs_ns dur, b
         l->source[top] = op;
     l->ns[top] += dur;
     l->tc_ns[top] += tc ? dur : 0;
+    if (k && l->kernels[top]++ == 0)
+        l->kernel[top] = k->name;
 }
 
 static int find_launches(const gs_trace_ctx *c, launches *l)
@@ -135,7 +140,9 @@ static int find_launches(const gs_trace_ctx *c, launches *l)
     l->count = calloc(n, sizeof *l->count);
     l->ns = calloc(n, sizeof *l->ns);
     l->tc_ns = calloc(n, sizeof *l->tc_ns);
-    if (!l->call || !l->source || !l->count || !l->ns || !l->tc_ns)
+    l->kernels = calloc(n, sizeof *l->kernels);
+    l->kernel = calloc(n, sizeof *l->kernel);
+    if (!l->call || !l->source || !l->count || !l->ns || !l->tc_ns || !l->kernels || !l->kernel)
         return -1;
     for (size_t o = 0; o < t->thread_ranges.n; o++) {
         uint32_t i = t->thread_ranges.v[o];
@@ -143,12 +150,15 @@ static int find_launches(const gs_trace_ctx *c, launches *l)
     }
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
-        charge(c, l, k->op, k->end - k->start, gs_ctx_name(c, k->name, GS_NAME_TENSOR_CORE));
+        /* collectives are limited by the interconnect, not by the roofs (gpuscope comm) */
+        if (!gs_ctx_name(c, k->name, GS_NAME_COMM_KERNEL))
+            charge(c, l, k->op, k->end - k->start, gs_ctx_name(c, k->name, GS_NAME_TENSOR_CORE),
+                   k);
     }
     for (size_t i = 0; i < t->memops.n; i++) {
         const gs_memop *m = &t->memops.v[i];
         if (on_roofline(m))
-            charge(c, l, m->op, m->end - m->start, false);
+            charge(c, l, m->op, m->end - m->start, false, NULL);
     }
     return 0;
 }
@@ -156,6 +166,7 @@ static int find_launches(const gs_trace_ctx *c, launches *l)
 static void free_launches(launches *l)
 {
     free(l->call), free(l->source), free(l->count), free(l->ns), free(l->tc_ns);
+    free(l->kernels), free(l->kernel);
 }
 
 static void add_call(gs_roofline *r, roof_sum *s, const gs_op_cost *cost, gs_ns ns, gs_ns tc_ns,
@@ -198,15 +209,24 @@ static int collect(gs_roofline *r, const gs_trace_ctx *c, const launches *l)
     for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
         if (l->count[i] == 0)
             continue;
+        if (r->key == GS_ROOF_BY_KERNEL && l->kernels[i] != 1) {
+            r->gpu_ns += l->ns[i];
+            r->several_kernels_ns += l->ns[i];
+            continue;
+        }
         const gs_range *src = &t->ranges.v[l->source[i]];
         const gs_op_cost *cost = cost_of(t, src, &memo);
-        roof_sum key = {.name = gs_name_map_get(&map, t->ranges.v[i].name), .gpu = gpu};
-        if (r->by_shape) {
+        gs_str op = gs_name_map_get(&map, t->ranges.v[i].name);
+        roof_sum key = {.name = op, .gpu = gpu};
+        if (r->key == GS_ROOF_BY_SHAPE) {
             key.dims = gs_name_map_get(&map, src->input_dims);
             key.types = gs_name_map_get(&map, src->input_types);
+        } else if (r->key == GS_ROOF_BY_KERNEL) {
+            key.name = gs_name_map_get(&map, l->kernel[i]);
+            key.op = op;
         }
-        roof_sum *s = cost && key.name != GS_STR_ERROR && key.dims != GS_STR_ERROR &&
-                              key.types != GS_STR_ERROR
+        roof_sum *s = cost && key.name != GS_STR_ERROR && key.op != GS_STR_ERROR &&
+                              key.dims != GS_STR_ERROR && key.types != GS_STR_ERROR
                           ? row_for(r->calls, &key)
                           : NULL;
         if (!s)
@@ -219,10 +239,10 @@ static int collect(gs_roofline *r, const gs_trace_ctx *c, const launches *l)
     return rc;
 }
 
-int gs_roofline_init(gs_roofline *r, bool by_shape, gs_error *err)
+int gs_roofline_init(gs_roofline *r, enum gs_roof_key key, gs_error *err)
 {
     memset(r, 0, sizeof *r);
-    r->by_shape = by_shape;
+    r->key = key;
     r->calls = calloc(1, sizeof *r->calls);
     if (!r->calls || gs_strtab_init(&r->names) != 0) {
         gs_roofline_free(r);
@@ -303,6 +323,8 @@ static int cmp_rows(const void *pa, const void *pb)
     if (a->gpu_ns != b->gpu_ns)
         return a->gpu_ns > b->gpu_ns ? -1 : 1;
     int c = strcmp(a->name, b->name);
+    if (!c && a->op_name && b->op_name)
+        return strcmp(a->op_name, b->op_name);
     if (c || !a->input_dims || !b->input_dims)
         return c;
     c = strcmp(a->input_dims, b->input_dims);
@@ -322,8 +344,9 @@ int gs_roofline_finish(gs_roofline *r, gs_error *err)
         gs_roof_row *row = &r->rows[r->nrows++];
         *row = (gs_roof_row){
             .name = gs_str_get(&r->names, s->name),
-            .input_dims = r->by_shape ? gs_str_get(&r->names, s->dims) : NULL,
-            .input_types = r->by_shape ? gs_str_get(&r->names, s->types) : NULL,
+            .op_name = r->key == GS_ROOF_BY_KERNEL ? gs_str_get(&r->names, s->op) : NULL,
+            .input_dims = r->key == GS_ROOF_BY_SHAPE ? gs_str_get(&r->names, s->dims) : NULL,
+            .input_types = r->key == GS_ROOF_BY_SHAPE ? gs_str_get(&r->names, s->types) : NULL,
             .cls = s->cls,
             .dtype = row_dtype(s),
             .gpu_model = s->gpu ? s->gpu->model : NULL,
@@ -345,9 +368,10 @@ int gs_roofline_finish(gs_roofline *r, gs_error *err)
     return 0;
 }
 
-int gs_roofline_build(const gs_trace_ctx *c, bool by_shape, gs_roofline *out, gs_error *err)
+int gs_roofline_build(const gs_trace_ctx *c, enum gs_roof_key key, gs_roofline *out,
+                      gs_error *err)
 {
-    return gs_roofline_init(out, by_shape, err) != 0 || gs_roofline_add(out, c, err) != 0
+    return gs_roofline_init(out, key, err) != 0 || gs_roofline_add(out, c, err) != 0
                ? -1
                : gs_roofline_finish(out, err);
 }

@@ -9,7 +9,8 @@
  * shapes it ran on; an operator directly inside one of its own name (autocast's inner
  * aten::addmm) is part of that call and lends it its shapes and types. Its GPU time is that of
  * the kernels, memsets and device-to-device copies it launched; copies to or from the host
- * (limited by the link, not by the GPU's memory) are left to the memcpy view. Calls count where
+ * (limited by the link, not by the GPU's memory) are left to the memcpy view, and collective
+ * communication kernels (limited by the interconnect) to the comm view. Calls count where
  * they start in the context's window. */
 #ifndef GS_ANALYSIS_ROOFLINE_H
 #define GS_ANALYSIS_ROOFLINE_H
@@ -33,8 +34,13 @@ enum gs_roof_bound {
     GS_BOUND__COUNT
 };
 
+/* What a row groups: calls by the operator's name, by its name, input shapes and types, or (the
+ * calls that launched one kernel, memsets aside) by the kernel and its operator. */
+enum gs_roof_key { GS_ROOF_BY_NAME, GS_ROOF_BY_SHAPE, GS_ROOF_BY_KERNEL };
+
 typedef struct gs_roof_row {
-    const char *name;
+    const char *name;        /* the operator's; by kernel, the kernel's */
+    const char *op_name;     /* by kernel: the operator that launched it; else NULL */
     const char *input_dims;  /* grouped by shape: as recorded ("" when not); else NULL */
     const char *input_types; /* grouped by shape: "Input type" as recorded; else NULL */
     enum gs_op_class cls;
@@ -61,22 +67,24 @@ typedef struct gs_roof_row {
 typedef struct gs_roofline {
     gs_roof_row *rows;   /* by GPU time descending, then name and shapes */
     size_t nrows;
-    bool by_shape;
+    enum gs_roof_key key;
     gs_ns gpu_ns;        /* every GPU activity launched by an operator in the window */
     gs_ns modelled_ns;   /* ... by calls with FLOPs or bytes known */
     gs_ns no_shapes_ns;  /* ... by calls with a model but without the shapes or types to use it */
     gs_ns no_model_ns;   /* ... by operators without a model */
     uint64_t no_shapes_calls;
+    gs_ns several_kernels_ns; /* by kernel: ... by calls that launched several kernels (no row) */
     gs_strtab names;     /* owns the row names and shapes */
     struct gs_roof_calls *calls; /* the traces' calls, until _finish */
 } gs_roofline;
 
 /* Added one trace at a time, as gs_op_summary: init, add each, finish; build is the three for one
  * trace. Each returns 0, or -1 with err (out of memory); a failed roofline is freed. */
-int gs_roofline_init(gs_roofline *r, bool by_shape, gs_error *err);
+int gs_roofline_init(gs_roofline *r, enum gs_roof_key key, gs_error *err);
 int gs_roofline_add(gs_roofline *r, const gs_trace_ctx *c, gs_error *err);
 int gs_roofline_finish(gs_roofline *r, gs_error *err);
-int gs_roofline_build(const gs_trace_ctx *c, bool by_shape, gs_roofline *out, gs_error *err);
+int gs_roofline_build(const gs_trace_ctx *c, enum gs_roof_key key, gs_roofline *out,
+                      gs_error *err);
 void gs_roofline_free(gs_roofline *r);
 
 /* The cost of the operator call that launched kernel k of c's trace, when that call launched
