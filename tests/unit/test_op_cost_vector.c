@@ -242,6 +242,7 @@ static void test_names(void)
 {
     CHECK_INT(gs_vector_op_class("aten::relu_"), GS_OPC_ELEMENTWISE);
     CHECK_INT(gs_vector_op_class("aten::native_layer_norm"), GS_OPC_NORM);
+    CHECK_INT(gs_vector_op_class("aten::miopen_batch_norm_backward"), GS_OPC_NORM);
     CHECK_INT(gs_vector_op_class("aten::_log_softmax"), GS_OPC_SOFTMAX);
     CHECK_INT(gs_vector_op_class("aten::frobnicate_"), GS_OPC_NONE);
     CHECK_INT(gs_vector_op_class("relu"), GS_OPC_NONE);
