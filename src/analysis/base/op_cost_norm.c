@@ -173,6 +173,8 @@ enum gs_op_class gs_norm_op_cost(const char *name, const char *input_dims,
         return GS_OPC_NORM;
     out->dtype = gs_op_arg_dtype(input_types, op->input);
     double n = in.numel, c = channels(op, shape, concrete);
+    if (!(c > 0 && n >= 0))
+        return GS_OPC_NORM;
     double rows = stat_rows(op, shape, n, c, concrete);
     bool training = op->training == ALWAYS ||
                     (op->training >= 0 && gs_op_arg_is(concrete, op->training, "True"));

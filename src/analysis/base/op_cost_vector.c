@@ -7,6 +7,7 @@
  * element for a softmax, none for a copy. Normalisations are in op_cost_norm.c. */
 #include "analysis/base/op_cost_vector.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -137,6 +138,9 @@ typedef struct arg {
 static arg arg_at(const char *dims, const char *types, int idx)
 {
     arg a = {.shape = gs_op_arg_shape(dims, idx), .type = gs_op_arg_dtype(types, idx)};
+    for (int i = 0; i < a.shape.n; i++)
+        if (a.shape.d[i] < 0)
+            a.shape.n = -1; /* not a shape: a tensor has no negative dimension */
     a.tensor = a.shape.n >= 0 && a.type != GS_DTYPE_UNKNOWN;
     a.numel = a.tensor ? gs_op_shape_numel(a.shape) : 0;
     return a;
@@ -222,6 +226,14 @@ static void elementwise(const vector_op *op, bool in_place, const char *dims, co
     out->bytes = read < 0 || t == GS_DTYPE_UNKNOWN ? 0 : read + written;
 }
 
+/* A recorded dim (-1: the last) as an index into n dimensions; -1 when out of range. */
+static int dim_index(double dim, int n)
+{
+    if (!(dim >= -n && dim < n))
+        return -1;
+    return dim < 0 ? (int)dim + n : (int)dim;
+}
+
 /* Elements left after reducing the dims named by Concrete Inputs[dim_arg] ("[-1]", "1"); keepdim
  * leaves ones in their place, the same count. No dims (None, "[]", not recorded): all of them. */
 static double reduced_numel(gs_op_shape in, const char *concrete, int dim_arg, bool *has_dim)
@@ -231,8 +243,8 @@ static double reduced_numel(gs_op_shape in, const char *concrete, int dim_arg, b
     *has_dim = nd > 0;
     bool reduced[GS_OP_MAX_DIMS] = {0};
     for (int i = 0; i < nd; i++) {
-        int d = (int)dim[i] < 0 ? (int)dim[i] + in.n : (int)dim[i];
-        if (d >= 0 && d < in.n)
+        int d = dim_index(dim[i], in.n);
+        if (d >= 0)
             reduced[d] = true;
     }
     double n = 1;
@@ -324,23 +336,16 @@ static void embedding(const vector_op *op, const char *dims, const char *types,
     double dim = 0;
     if (select && gs_op_arg_ints(concrete, 1, &dim, 1) != 1)
         return;
-    int d = dim < 0 ? (int)dim + table.shape.n : (int)dim;
-    if (d < 0 || d >= table.shape.n || table.shape.d[d] <= 0)
+    int d = dim_index(dim, table.shape.n);
+    if (d < 0 || table.shape.d[d] <= 0)
         return;
     double gathered = table.numel / table.shape.d[d] * idx.numel;
     out->bytes = index_bytes + 2 * bytes_of(gathered, table.type);
 }
 
-enum gs_op_class gs_vector_op_cost(const char *name, const char *input_dims,
-                                   const char *input_types, const char *concrete,
-                                   gs_op_cost *out)
+static void cost_of(const vector_op *op, bool in_place, const char *input_dims,
+                    const char *input_types, const char *concrete, gs_op_cost *out)
 {
-    memset(out, 0, sizeof *out);
-    bool in_place;
-    const vector_op *op = find_op(name, &in_place);
-    if (!op)
-        return gs_norm_op_cost(name, input_dims, input_types, concrete, out);
-    out->cls = op->cls;
     arg self = arg_at(input_dims, input_types, 0);
     switch (op->model) {
     case M_ELEMENTWISE:
@@ -377,5 +382,23 @@ enum gs_op_class gs_vector_op_cost(const char *name, const char *input_dims,
         embedding(op, input_dims, input_types, concrete, out);
         break;
     }
-    return op->cls;
+}
+
+enum gs_op_class gs_vector_op_cost(const char *name, const char *input_dims,
+                                   const char *input_types, const char *concrete,
+                                   gs_op_cost *out)
+{
+    memset(out, 0, sizeof *out);
+    bool in_place;
+    const vector_op *op = find_op(name, &in_place);
+    if (!op)
+        gs_norm_op_cost(name, input_dims, input_types, concrete, out);
+    else {
+        out->cls = op->cls;
+        cost_of(op, in_place, input_dims, input_types, concrete, out);
+    }
+    /* shapes no tensor has (1e300 x 1e300 elements, negative sizes): unknown, not inf */
+    if (!(isfinite(out->flops) && isfinite(out->bytes) && out->flops >= 0 && out->bytes >= 0))
+        out->flops = out->bytes = 0;
+    return out->cls;
 }
