@@ -47,6 +47,10 @@ static void test_unary(void)
     n = 16.0 * 559 * 1024;
     EXPECT(cost("aten::pow", "[[16, 559, 1024], []]", "[" FP32 ", " SCALAR "]", "[\"\", \"2\"]"),
            GS_OPC_ELEMENTWISE, n, 8 * n);
+    /* pow(2, x): a Scalar base, the exponent's type */
+    CHECK_INT(cost("aten::pow", "[[], [4]]", "[" SCALAR ", " BF16 "]", NULL).dtype, GS_DTYPE_BF16);
+    EXPECT(cost("aten::pow", "[[], [4]]", "[" SCALAR ", " BF16 "]", NULL), GS_OPC_ELEMENTWISE, 4,
+           16);
     /* clamp(self, min, max) with Scalars */
     EXPECT(cost("aten::clamp", "[[10], [], []]", "[" BF16 ", " SCALAR ", " SCALAR "]", NULL),
            GS_OPC_ELEMENTWISE, 10, 40);

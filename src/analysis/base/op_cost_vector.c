@@ -219,7 +219,7 @@ static void elementwise(const vector_op *op, bool in_place, const char *dims, co
                                                : a[op->first].type;
     double n = gs_op_shape_numel(o);
     out->flops = n;
-    out->dtype = a[op->first].type;
+    out->dtype = a[op->first].tensor ? a[op->first].type : t; /* pow(2, x): the exponent's */
     double written = bytes_of(n, t);
     if (op->model == M_DROPOUT)
         written += bytes_of(n, GS_DTYPE_BOOL);
