@@ -58,6 +58,22 @@ print("GEMM calls per linear layer:", calls)
 sys.exit(fail)
 PY
 rc=$?
+# the bounds of the ten operators with the most GPU time, as doc/roofline.md states them
+"$exe" ops --roofline --limit 10 --format json "$trace" >"$out" || rc=1
+python3 - "$out" <<'PY' || rc=1
+import json, sys
+rows = {r["name"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+want = {"aten::mm": ("compute", 552), "aten::addmm": ("compute", 505),
+        "aten::_cudnn_attention_backward": ("compute", 320), "aten::mul": ("memory", 0.12),
+        "aten::add": ("memory", 0.11), "aten::add_": ("memory", 0.13),
+        "aten::copy_": ("memory", 0), "aten::_log_softmax": ("memory", 0.38),
+        "aten::_log_softmax_backward_data": ("memory", 0.50), "aten::_fused_adamw_": (None, None)}
+assert set(rows) == set(want), sorted(rows)
+for name, (bound, intensity) in want.items():
+    r = rows[name]
+    assert r["bound"] == bound, (name, r["bound"])
+    assert intensity is None or abs(r["intensity"] - intensity) <= 0.01 * max(intensity, 1), (name, r["intensity"])
+PY
 # kernels --roofline: the LM head's GEMMs (each call launches one kernel) under their kernels'
 # names, with their operator's count; the view does not mix with --ncu
 "$exe" kernels --roofline --format json "$trace" >"$out" || rc=1
