@@ -62,3 +62,11 @@ add_executable(fuzz_ondemand ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_ondemand.c)
 target_link_libraries(fuzz_ondemand PRIVATE gscore)
 target_compile_options(fuzz_ondemand PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_ondemand PRIVATE -fsanitize=fuzzer,address,undefined)
+
+# The readers of an operator's recorded arguments and the FLOP and byte models over them
+# (src/analysis/base/op_args.c, flops.c, op_cost*.c); seeds in tests/fuzz/corpus/op_cost/ are
+# operators of the GPT-2 and Qwen captures, one per file (name, dims, types, concrete on four lines).
+add_executable(fuzz_op_cost ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_op_cost.c)
+target_link_libraries(fuzz_op_cost PRIVATE gscore)
+target_compile_options(fuzz_op_cost PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_options(fuzz_op_cost PRIVATE -fsanitize=fuzzer,address,undefined)

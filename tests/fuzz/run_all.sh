@@ -28,6 +28,7 @@ targets=(
     "fuzz_ncu ncu 65536"
     "fuzz_diff diff 131072"
     "fuzz_ondemand ondemand 16384"
+    "fuzz_op_cost op_cost 4096"
 )
 
 if [ "$only" != "  " ]; then

@@ -223,9 +223,33 @@ static void test_without_operators(void)
     CHECK(c.eligible_share == -1 && c.eligible_unused_share == -1);
 }
 
+/* Shapes that are no sizes (found by fuzz_op_cost): no count rather than a negative or infinite
+ * one. */
+static void test_not_sizes(void)
+{
+    gs_op_flops f;
+    const char *bf16 = "[\"c10::BFloat16\", \"c10::BFloat16\"]";
+    gs_op_flops_compute("aten::mm", "[[894-4, 1024], [1024, 1024]]", bf16, NULL, &f);
+    CHECK(f.flops == 0 && f.bytes == 0);
+    gs_op_flops_compute("aten::mm", "[[-8, 1024], [1024, 1024]]", bf16, NULL, &f);
+    CHECK(f.flops == 0 && f.bytes == 0);
+    gs_op_flops_compute("aten::mm", "[[1e300, 1e300], [1e300, 1e300]]", bf16, NULL, &f);
+    CHECK(f.flops == 0 && f.bytes == 0);
+    gs_op_flops_compute("aten::mm", "[[1e14, 1e14], [1e14, 1e14]]", bf16, NULL, &f);
+    CHECK(isfinite(f.flops) && f.flops > 0 && isfinite(f.bytes)); /* large, still numbers */
+    /* a dilation no kernel fits in: no output size, not an overflow */
+    gs_op_flops_compute("aten::convolution", "[[32, 64, 56, 56], [64, 64, 3, 3], [], [], [], [], "
+                        "[], [], []]", bf16, "[\"\", \"\", \"\", \"[1, 1]\", \"[1, 1]\", "
+                        "\"[8e68, 8e68]\", \"False\", \"[0, 0]\", \"1\"]", &f);
+    CHECK(f.flops == 0 && f.bytes == 0);
+    gs_op_flops_compute("aten::mm", "[[8, 16], [16, 4]]", bf16, NULL, &f);
+    CHECK(f.flops == 2 * 8 * 16 * 4 && f.bytes == 2 * (8 * 16 + 16 * 4 + 8 * 4));
+}
+
 int main(void)
 {
     test_formulas();
+    test_not_sizes();
     test_peaks();
     test_step();
     test_outer_without_shapes();

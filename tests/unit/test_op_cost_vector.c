@@ -129,6 +129,10 @@ static void test_reductions(void)
     EXPECT(cost("aten::mean", "[[16, 559, 1024], [], [], []]",
                 "[" FP32 ", " LIST ", " SCALAR ", " NONE "]", "[\"\", \"[-1]\", \"True\", \"\"]"),
            GS_OPC_REDUCTION, n, 4 * n + 8944 * 4);
+    /* a dim that is no index (-0.1, found by fuzz_op_cost) reduces nothing it names */
+    EXPECT(cost("aten::sum", "[[4, 8], [], [], []]", sum_types,
+                "[\"\", \"[-0.1]\", \"False\", \"\"]"),
+           GS_OPC_REDUCTION, 32, 32 * 2 + 32 * 2);
     /* no dims: one output */
     EXPECT(cost("aten::sum", "[[4, 8], []]", "[" FP32 ", " NONE "]", "[\"\", \"\"]"),
            GS_OPC_REDUCTION, 32, 32 * 4 + 4);

@@ -5,6 +5,7 @@
 #include "analysis/base/flops.h"
 #include "common/util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,9 +81,11 @@ static bool conv_out_spatial(gs_op_shape x, gs_op_shape w, const char *concrete,
         if (s <= 0)
             return false;
         double in = x.d[2 + i], k = w.d[2 + i];
-        out[i] =
-            same ? (in + s - 1) / s : (double)(long long)((in + 2 * p - d * (k - 1) - 1) / s) + 1;
-        if (out[i] <= 0)
+        double span = in + 2 * p - d * (k - 1) - 1; /* < 0: the kernel does not fit */
+        if (!same && !(span >= 0 && isfinite(span)))
+            return false;
+        out[i] = same ? (in + s - 1) / s : floor(span / s) + 1;
+        if (!(out[i] > 0 && isfinite(out[i])))
             return false;
     }
     return true;
@@ -395,6 +398,9 @@ enum gs_flop_kind gs_op_flops_compute(const char *name, const char *dims, const 
         break;
     }
     }
-    out->bytes = bytes > 0 ? bytes : 0;
+    /* shapes far outside any GPU's memory make a count that is no longer a number */
+    if (!isfinite(out->flops) || out->flops < 0)
+        out->flops = 0;
+    out->bytes = isfinite(bytes) && bytes > 0 ? bytes : 0;
     return f->kind;
 }

@@ -76,6 +76,8 @@ static int read_numbers(const char *at, size_t len, double *v, int cap)
         if (stop == at || stop > end)
             return -1;
         at = stop;
+        if (at < end && *at != ',' && *at != ' ' && *at != ']' && *at != '"')
+            return -1; /* "894-4" is not two numbers */
     }
 }
 
@@ -86,6 +88,11 @@ gs_op_shape gs_op_arg_shape(const char *dims, int idx)
     size_t len;
     if (list_item(dims, idx, &at, &len))
         sh.n = read_numbers(at, len, sh.d, GS_OP_MAX_DIMS);
+    for (int i = 0; i < sh.n; i++)
+        if (!(sh.d[i] >= 0 && sh.d[i] <= 1e15)) { /* a size, not a wrap-around or a NaN */
+            sh.n = -1;
+            break;
+        }
     return sh;
 }
 

@@ -229,7 +229,7 @@ static void elementwise(const vector_op *op, bool in_place, const char *dims, co
 /* A recorded dim (-1: the last) as an index into n dimensions; -1 when out of range. */
 static int dim_index(double dim, int n)
 {
-    if (!(dim >= -n && dim < n))
+    if (!(dim >= -n && dim < n) || dim != floor(dim)) /* -0.1 is no dim */
         return -1;
     return dim < 0 ? (int)dim + n : (int)dim;
 }
