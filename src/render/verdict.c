@@ -59,9 +59,14 @@ void gs_render_gain_estimate(char *buf, size_t size, const char *lead, const gs_
     gs_fmt_duration(gain, sizeof gain, f->gain_ns);
     /* The replay's estimate first where there is one: the rule's own estimate assumes the
      * kernels alone change. */
-    if (f->expected_speedup > 0)
+    if (f->expected_speedup > 0 && f->gain_basis != GS_GAIN_ROOF_TARGET)
         snprintf(expected, sizeof expected, "expected %.2fx faster (replay); ", f->expected_speedup);
-    if (f->gain_basis == GS_GAIN_TENSOR_CORES)
+    if (f->gain_basis == GS_GAIN_ROOF_TARGET) /* its expected step is this gain, not a replay's */
+        snprintf(buf, size,
+                 "%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the "
+                 "group's kernels reached %.0f %% of its roof",
+                 lead, gain, 100 * f->gain_share, f->gain_speedup, 100 * GS_ROOF_TARGET_SHARE);
+    else if (f->gain_basis == GS_GAIN_TENSOR_CORES)
         snprintf(buf, size,
                  "%s%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the "
                  "eligible kernels without Tensor Cores ran %.0fx faster",

@@ -8,14 +8,11 @@
 #include "analysis/trace/roofline.h"
 
 /* The group must hold a tenth of the operators' GPU time to be worth a finding, and reach less
- * than half its roof: well-tuned libraries reach 60 to 80 % of a roof on large problems (the
- * roofline literature, Williams et al. 2009; NVIDIA's GEMMs on H100 at 70 to 80 % of the dense
- * peak), so under half leaves at least a third of the group's time to gain. */
+ * than GS_ROOF_TARGET_SHARE of its roof (diagnose.h), the share its gain is estimated at: what
+ * reaching "not far below" would buy, not the ideal, as low_mfu does. */
 #define ROOF_MIN_OP_SHARE 0.10
-#define ROOF_LOW_SHARE 0.5
-/* The gain: the group's kernels at this share of the roof (the threshold itself, as low_mfu
- * does), so the estimate is what reaching "not far below" would buy, not the ideal. */
-#define ROOF_TARGET_SHARE ROOF_LOW_SHARE
+#define ROOF_LOW_SHARE GS_ROOF_TARGET_SHARE
+#define ROOF_TARGET_SHARE GS_ROOF_TARGET_SHARE
 
 void diag_rule_roofline(const gs_diag_inputs *in, gs_finding *f)
 {
