@@ -4,8 +4,8 @@
 
 void gs_render_roofline_text(FILE *out, int32_t rank, const gs_rank_roof *r)
 {
-    if (r->gpu_ns <= 0 || !r->nrows)
-        return;
+    if (r->gpu_ns <= 0 || r->modelled_ns <= 0 || !r->nrows)
+        return; /* nothing placed: JSON still lists the groups */
     fprintf(out, "rank %" PRId32 ": roofline, %.0f %% of operator GPU time modelled", rank,
             100.0 * (double)r->modelled_ns / (double)r->gpu_ns);
     for (size_t i = 0; i < r->nrows && i < GS_ROOF_TEXT_GROUPS; i++) {

@@ -13,7 +13,7 @@
 #define GS_ROOF_TEXT_GROUPS 3
 
 /* "rank 0: roofline, 93 % of operator GPU time modelled; aten::mm 30 % of it, compute-bound at
- * 551.8 FLOP/byte, 23 % of its roof; ...". Nothing when the rank has no operator GPU time. */
+ * 551.8 FLOP/byte, 23 % of its roof; ...". Nothing when none of the rank's operator GPU time is modelled. */
 void gs_render_roofline_text(FILE *out, int32_t rank, const gs_rank_roof *r);
 
 /* The member "roofline": {totals, roofs, "rows": [...]}; unknown numbers as null. */

@@ -5,6 +5,7 @@
 #include "analysis/diagnosis/diag_finding.h"
 #include "analysis/diagnosis/diag_rules.h"
 
+#include "analysis/base/thresholds.h"
 #include "analysis/trace/roofline.h"
 
 /* The group must hold a tenth of the operators' GPU time to be worth a finding, and reach less
@@ -14,11 +15,18 @@
 #define ROOF_LOW_SHARE GS_ROOF_TARGET_SHARE
 #define ROOF_TARGET_SHARE GS_ROOF_TARGET_SHARE
 
+/* A compute-bound group on a GEMM-dominated step under GS_TH_LOW_MFU of the peak: low_mfu
+ * fires on the same kernels with the same advice, so this rule leaves it the finding. */
+static bool said_by_low_mfu(const gs_diag_inputs *in)
+{
+    return in->roof_bound == GS_BOUND_COMPUTE && in->mfu >= 0 && in->mfu < GS_TH_LOW_MFU &&
+           in->flop_op_share >= GS_TH_GEMM_DOMINATED;
+}
+
 void diag_rule_roofline(const gs_diag_inputs *in, gs_finding *f)
 {
     add_input(f, "roof_op_share", in->roof_op_share, GS_UNIT_SHARE);
     add_input(f, "roof_share", in->roof_share, GS_UNIT_SHARE);
-    add_input(f, "roof_intensity", in->roof_intensity, GS_UNIT_RATIO);
     add_threshold(f, "roof_op_share", ROOF_MIN_OP_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "roof_share", ROOF_LOW_SHARE, GS_UNIT_SHARE);
     add_threshold(f, "roof_target_share", ROOF_TARGET_SHARE, GS_UNIT_SHARE);
@@ -30,8 +38,18 @@ void diag_rule_roofline(const gs_diag_inputs *in, gs_finding *f)
         WHY(f, "not known from this trace: the rule does not apply");
         return;
     }
+    add_input(f, "roof_intensity", in->roof_intensity, GS_UNIT_RATIO);
     const char *bound = gs_roof_bound_name((enum gs_roof_bound)in->roof_bound);
     bool fires = in->roof_op_share >= ROOF_MIN_OP_SHARE && in->roof_share < ROOF_LOW_SHARE;
+    if (fires && said_by_low_mfu(in)) {
+        f->severity = GS_SEV_NONE;
+        EVIDENCE(f, "%s is compute-bound at %.1f %% of its roof, as low_mfu says of the step's "
+                    "matrix work",
+                 in->roof_op, 100 * in->roof_share);
+        WHY(f, "the largest group is compute-bound on a step whose low MFU low_mfu reports: "
+               "said there");
+        return;
+    }
     f->severity = fires ? GS_SEV_FINDING : GS_SEV_NONE;
     /* the same work at the target share takes roof_share / target of its time */
     double at_target = (double)in->roof_op_ns * in->roof_share / ROOF_TARGET_SHARE;
