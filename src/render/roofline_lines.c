@@ -11,14 +11,18 @@ void gs_render_roofline_text(FILE *out, int32_t rank, const gs_rank_roof *r)
     for (size_t i = 0; i < r->nrows && i < GS_ROOF_TEXT_GROUPS; i++) {
         const gs_sum_roof *g = &r->rows[i];
         fprintf(out, "; %s %.0f %% of it", g->name, 100.0 * (double)g->gpu_ns / (double)r->gpu_ns);
-        if (g->roof_share < 0) {
+        if (g->modelled_ns <= 0) {
             fputs(", not modelled", out);
             continue;
         }
-        fprintf(out, ", %s-bound", gs_roof_bound_name(g->bound));
+        if (g->roof_share >= 0)
+            fprintf(out, ", %s-bound", gs_roof_bound_name(g->bound));
         if (g->intensity >= 0)
             fprintf(out, " at %.1f FLOP/byte", g->intensity);
-        fprintf(out, ", %.0f %% of its roof", 100 * g->roof_share);
+        if (g->roof_share >= 0)
+            fprintf(out, ", %.0f %% of its roof", 100 * g->roof_share);
+        else /* FLOPs and bytes, but no peak for its type or GPU */
+            fputs(", no roof known for its type", out);
     }
     fputs("\n", out);
 }
