@@ -254,10 +254,11 @@ static void json_finding(gs_json_writer *w, const gs_finding *f, bool details)
     gs_json_put_str(w, "gain_basis", gs_gain_basis_name(f->gain_basis));
     /* the replay's estimate of the rule's action (null without one): expected, not a bound */
     const gs_replay_action_info *replay = gs_replay_action_get(f->rule->replay);
-    if (f->expected_speedup > 0 && replay) {
+    if (f->expected_speedup > 0 && (replay || f->gain_basis == GS_GAIN_ROOF_TARGET)) {
         gs_json_put_int(w, "expected_step_ns", f->expected_step_ns);
         gs_json_put_fixed(w, "expected_speedup", f->expected_speedup, 3);
-        gs_json_put_str(w, "expected_by", replay->name);
+        /* far_below_roof's expected step is its own estimate: no replay action models it */
+        gs_json_put_str(w, "expected_by", replay ? replay->name : gs_gain_basis_name(f->gain_basis));
     } else {
         gs_json_put_null(w, "expected_step_ns");
         gs_json_put_null(w, "expected_speedup");
