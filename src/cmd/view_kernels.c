@@ -56,6 +56,7 @@ static const gs_cli_help_part help_parts[] = {
 typedef struct kernels_state {
     gs_kernel_summary summary;
     gs_ncu_report ncu; /* --ncu */
+    gs_ncu_estimates estimates;
     gs_ncu_join join;
 } kernels_state;
 
@@ -70,7 +71,12 @@ static int init(const gs_view_args *a, void *state, gs_error *err)
     kernels_state *s = state;
     if (a->text[NCU] && gs_ncu_read(a->text[NCU], &s->ncu, err) != 0)
         return -1;
+    if (a->text[NCU] && gs_ncu_estimates_init(&s->estimates, &s->ncu, err) != 0) {
+        gs_ncu_report_free(&s->ncu);
+        return -1;
+    }
     if (gs_kernel_summary_init(&s->summary, a->flag[BY_LAUNCH] || a->text[NCU], err) != 0) {
+        gs_ncu_estimates_free(&s->estimates);
         gs_ncu_report_free(&s->ncu);
         return -1;
     }
@@ -79,8 +85,10 @@ static int init(const gs_view_args *a, void *state, gs_error *err)
 
 static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
 {
-    (void)a;
-    return gs_kernel_summary_add(&((kernels_state *)state)->summary, c, err);
+    kernels_state *s = state;
+    if (a->text[NCU] && gs_ncu_estimates_add(&s->estimates, c, err) != 0)
+        return -1;
+    return gs_kernel_summary_add(&s->summary, c, err);
 }
 
 static int finish(const gs_view_args *a, void *state, gs_error *err)
@@ -88,7 +96,12 @@ static int finish(const gs_view_args *a, void *state, gs_error *err)
     kernels_state *s = state;
     if (gs_kernel_summary_finish(&s->summary, err) != 0)
         return -1;
-    return a->text[NCU] ? gs_ncu_join_build(&s->summary, &s->ncu, &s->join, err) : 0;
+    if (!a->text[NCU])
+        return 0;
+    if (gs_ncu_join_build(&s->summary, &s->ncu, &s->join, err) != 0)
+        return -1;
+    gs_ncu_join_estimate(&s->join, &s->estimates);
+    return 0;
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)
@@ -116,6 +129,7 @@ static void free_summary(void *state)
     kernels_state *s = state;
     gs_kernel_summary_free(&s->summary);
     gs_ncu_join_free(&s->join);
+    gs_ncu_estimates_free(&s->estimates);
     gs_ncu_report_free(&s->ncu);
 }
 

@@ -11,66 +11,20 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "ingest/ncu_csv_metrics.h"
 #include "ingest/source.h"
 
-/* ---- what is read ------------------------------------------------------------------------ */
-
-/* Details page: (section, metric name) -> slot. A section given as a prefix matches older ncu
- * versions' "GPU Speed Of Light" as well as "GPU Speed Of Light Throughput". */
-static const struct details_metric {
-    const char *section_prefix, *name;
-    enum gs_ncu_metric slot;
-} details_metrics[] = {
-    {"GPU Speed Of Light", "Duration", GS_NCU_DURATION_NS},
-    {"GPU Speed Of Light", "Compute (SM) Throughput", GS_NCU_COMPUTE_PCT},
-    {"GPU Speed Of Light", "Memory Throughput", GS_NCU_MEMORY_PCT},
-    {"GPU Speed Of Light", "DRAM Throughput", GS_NCU_DRAM_PCT},
-    {"Occupancy", "Achieved Occupancy", GS_NCU_ACHIEVED_OCC_PCT},
-    {"Occupancy", "Theoretical Occupancy", GS_NCU_THEORETICAL_OCC_PCT},
-    {"Occupancy", "Block Limit Registers", GS_NCU_LIMIT_REGISTERS},
-    {"Occupancy", "Block Limit Shared Mem", GS_NCU_LIMIT_SHARED_MEM},
-    {"Occupancy", "Block Limit Warps", GS_NCU_LIMIT_WARPS},
-    {"Occupancy", "Block Limit SM", GS_NCU_LIMIT_SM},
-    {"Occupancy", "Block Limit Barriers", GS_NCU_LIMIT_BARRIERS},
-};
-
-/* Raw page: metric column -> slot (the metrics behind the details page's rows above, and the
- * roofline's inputs). */
-static const struct raw_metric {
-    const char *column;
-    enum gs_ncu_metric slot;
-} raw_metrics[] = {
-    {"gpu__time_duration.sum", GS_NCU_DURATION_NS},
-    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", GS_NCU_COMPUTE_PCT},
-    {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", GS_NCU_MEMORY_PCT},
-    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", GS_NCU_DRAM_PCT},
-    {"sm__warps_active.avg.pct_of_peak_sustained_active", GS_NCU_ACHIEVED_OCC_PCT},
-    {"sm__maximum_warps_per_active_cycle_pct", GS_NCU_THEORETICAL_OCC_PCT},
-    {"launch__occupancy_limit_registers", GS_NCU_LIMIT_REGISTERS},
-    {"launch__occupancy_limit_shared_mem", GS_NCU_LIMIT_SHARED_MEM},
-    {"launch__occupancy_limit_warps", GS_NCU_LIMIT_WARPS},
-    {"launch__occupancy_limit_blocks", GS_NCU_LIMIT_SM},
-    {"launch__occupancy_limit_barriers", GS_NCU_LIMIT_BARRIERS},
-    {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", GS_NCU_FADD_PER_CYCLE},
-    {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", GS_NCU_FMUL_PER_CYCLE},
-    {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", GS_NCU_FFMA_PER_CYCLE},
-    {"smsp__cycles_elapsed.avg.per_second", GS_NCU_SMSP_CYCLES_PER_S},
-    {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", GS_NCU_FFMA_PEAK_PER_CYCLE},
-    {"sm__cycles_elapsed.avg.per_second", GS_NCU_SM_CYCLES_PER_S},
-    {"dram__bytes.sum.per_second", GS_NCU_DRAM_BYTES_PER_S},
-    {"dram__bytes.sum.peak_sustained", GS_NCU_DRAM_PEAK_BYTES_PER_CYCLE},
-    {"dram__cycles_elapsed.avg.per_second", GS_NCU_DRAM_CYCLES_PER_S},
-};
+/* ---- the columns ---------------------------------------------------------------------- */
 
 /* The columns both pages start with, and the details page's own. */
 enum col {
-    COL_ID, COL_KERNEL, COL_BLOCK, COL_GRID,
+    COL_ID, COL_KERNEL, COL_BLOCK, COL_GRID, COL_CC,
     COL_SECTION, COL_METRIC, COL_UNIT, COL_VALUE,
     COL_RULE, COL_RULE_TYPE, COL_RULE_TEXT, COL_SPEEDUP_TYPE, COL_SPEEDUP,
     NCOLS
 };
 static const char *const col_names[NCOLS] = {
-    "ID", "Kernel Name", "Block Size", "Grid Size",
+    "ID", "Kernel Name", "Block Size", "Grid Size", "CC",
     "Section Name", "Metric Name", "Metric Unit", "Metric Value",
     "Rule Name", "Rule Type", "Rule Description", "Estimated Speedup Type", "Estimated Speedup",
 };
@@ -92,7 +46,7 @@ typedef struct reader {
     bool have_header, raw, want_units;
     int32_t col[NCOLS];      /* -1 when absent */
     int16_t *raw_slot;       /* raw page: slot of each column, -1 for none */
-    double *raw_scale;       /* raw page: multiplier from the unit row (ns for durations) */
+    double *raw_scale;       /* raw page: multiplier from the unit row (gs_ncu_unit_scale) */
     uint32_t raw_ncols;
 } reader;
 
@@ -122,19 +76,6 @@ static double parse_number(const char *s)
     char *end;
     double v = strtod(buf, &end);
     return *end == 0 && isfinite(v) ? v : NAN;
-}
-
-/* What a value in this unit is in ns; 1 for units that are not times. */
-static double time_scale(const char *unit)
-{
-    static const struct { const char *unit; double ns; } units[] = {
-        {"ns", 1}, {"nsecond", 1}, {"us", 1e3}, {"usecond", 1e3}, {"ms", 1e6},
-        {"msecond", 1e6}, {"s", 1e9}, {"second", 1e9},
-    };
-    for (size_t i = 0; i < COUNT_OF(units); i++)
-        if (!strcmp(unit, units[i].unit))
-            return units[i].ns;
-    return 1;
 }
 
 /* "(384, 1, 1)" */
@@ -193,9 +134,9 @@ static int take_header(reader *r)
     for (uint32_t f = 0; f < r->nfields; f++) {
         r->raw_slot[f] = -1;
         r->raw_scale[f] = 1;
-        for (size_t m = 0; m < COUNT_OF(raw_metrics); m++)
-            if (!strcmp(field(r, (int32_t)f), raw_metrics[m].column))
-                r->raw_slot[f] = (int16_t)raw_metrics[m].slot;
+        enum gs_ncu_metric slot;
+        if (gs_ncu_raw_slot(field(r, (int32_t)f), &slot))
+            r->raw_slot[f] = (int16_t)slot;
     }
     return 0;
 }
@@ -229,7 +170,8 @@ static gs_ncu_kernel *row_kernel(reader *r, int64_t id)
         gs_fail_oom(r->err);
         return NULL;
     }
-    *k = (gs_ncu_kernel){.id = id, .run = o->runs - 1, .line = r->rec_line, .name = name};
+    *k = (gs_ncu_kernel){.id = id, .run = o->runs - 1, .line = r->rec_line, .name = name,
+                         .cc = parse_number(field(r, r->col[COL_CC]))};
     memcpy(k->grid, grid, sizeof grid);
     memcpy(k->block, block, sizeof block);
     for (int m = 0; m < GS_NCU__COUNT; m++)
@@ -263,17 +205,10 @@ static int take_rule(reader *r, uint32_t kernel)
 
 static void take_details_metric(reader *r, gs_ncu_kernel *k)
 {
-    const char *section = field(r, r->col[COL_SECTION]), *name = field(r, r->col[COL_METRIC]);
-    for (size_t m = 0; m < COUNT_OF(details_metrics); m++) {
-        const struct details_metric *d = &details_metrics[m];
-        if (strncmp(section, d->section_prefix, strlen(d->section_prefix)) || strcmp(name, d->name))
-            continue;
-        double v = parse_number(field(r, r->col[COL_VALUE]));
-        if (d->slot == GS_NCU_DURATION_NS)
-            v *= time_scale(field(r, r->col[COL_UNIT]));
-        k->metric[d->slot] = v;
-        return;
-    }
+    enum gs_ncu_metric slot;
+    if (gs_ncu_details_slot(field(r, r->col[COL_SECTION]), field(r, r->col[COL_METRIC]), &slot))
+        k->metric[slot] = parse_number(field(r, r->col[COL_VALUE])) *
+                          gs_ncu_unit_scale(field(r, r->col[COL_UNIT]));
 }
 
 static int take_data(reader *r)
@@ -301,11 +236,11 @@ static int take_data(reader *r)
     return 0;
 }
 
-/* The raw page's second row: the unit of each metric (empty ID). Times become ns. */
+/* The raw page's second row: the unit of each metric (empty ID). */
 static void take_units(reader *r)
 {
     for (uint32_t f = 0; f < r->nfields && f < r->raw_ncols; f++)
-        r->raw_scale[f] = time_scale(field(r, (int32_t)f));
+        r->raw_scale[f] = gs_ncu_unit_scale(field(r, (int32_t)f));
 }
 
 static int take_record(reader *r)

@@ -35,6 +35,25 @@ enum gs_ncu_metric {
     GS_NCU_DRAM_BYTES_PER_S,    /* dram__bytes.sum.per_second */
     GS_NCU_DRAM_PEAK_BYTES_PER_CYCLE, /* dram__bytes.sum.peak_sustained */
     GS_NCU_DRAM_CYCLES_PER_S,         /* dram__cycles_elapsed.avg.per_second */
+    /* What the kernel moved and computed (analysis/trace/ncu_measured.h): */
+    GS_NCU_DRAM_BYTES_READ,  /* dram__bytes_read.sum */
+    GS_NCU_DRAM_BYTES_WRITE, /* dram__bytes_write.sum */
+    GS_NCU_MEMORY_BYTES_PER_S, /* details page: Memory Workload Analysis / Memory Throughput */
+    GS_NCU_DADD_PER_CYCLE,   /* smsp__sass_thread_inst_executed_op_dadd_pred_on.sum.per_cycle_elapsed */
+    GS_NCU_DMUL_PER_CYCLE,   /* ..._dmul_... */
+    GS_NCU_DFMA_PER_CYCLE,   /* ..._dfma_... */
+    GS_NCU_HADD_PER_CYCLE,   /* ..._hadd_... (ncu's half-precision roofline section) */
+    GS_NCU_HMUL_PER_CYCLE,   /* ..._hmul_... */
+    GS_NCU_HFMA_PER_CYCLE,   /* ..._hfma_... */
+    /* The tensor pipe's active cycles, % of peak sustained elapsed (.avg.pct_of_peak_sustained_
+     * elapsed): all of its work (sm__pipe_tensor_cycles_active, which on Hopper also counts the
+     * shared pipe's FP16 work), its matrix multiplies alone (Hopper's
+     * sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active, earlier GPUs'
+     * sm__pipe_tensor_op_hmma_cycles_active), and its FP64 ones (sm__pipe_tensor_op_dmma_...). */
+    GS_NCU_TENSOR_PCT,
+    GS_NCU_TENSOR_MMA_PCT,
+    GS_NCU_TENSOR_DMMA_PCT,
+    GS_NCU_SM_COUNT,         /* launch__sm_count; details: Launch Statistics / # SMs */
     GS_NCU__COUNT
 };
 
@@ -52,6 +71,7 @@ typedef struct gs_ncu_kernel {
     int64_t line; /* where its first row is */
     gs_str name;  /* Kernel Name as exported (demangled unless ncu was told otherwise) */
     int32_t grid[3], block[3];
+    double cc; /* compute capability as exported (9.0), NaN when the export has no CC column */
     double metric[GS_NCU__COUNT];
 } gs_ncu_kernel;
 

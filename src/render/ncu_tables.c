@@ -10,7 +10,10 @@
 
 enum ncu_col {
     NCU_COL_ID, NCU_COL_COMPUTE, NCU_COL_MEMORY, NCU_COL_ACHIEVED, NCU_COL_THEORETICAL,
-    NCU_COL_LIMITER, NCU_COL_INTENSITY, NCU_COL_BOUND, NCU_COL_DURATION, NCU_COL_INSTANCES,
+    NCU_COL_LIMITER, NCU_COL_INTENSITY, NCU_COL_BOUND, NCU_COL_EST_FLOPS, NCU_COL_FLOPS,
+    NCU_COL_FLOPS_RATIO, NCU_COL_EST_BYTES, NCU_COL_BYTES, NCU_COL_BYTES_RATIO,
+    NCU_COL_BYTES_FROM, NCU_COL_SHAPES, NCU_COL_CLASS, NCU_COL_SASS_FLOPS, NCU_COL_TENSOR_FLOPS,
+    NCU_COL_DURATION, NCU_COL_INSTANCES,
     NCU_COL_TOTAL, NCU_COL_FINDING, NCU_COL_SPEEDUP, NCU_COL_MATCH, NCU_COL_GRID, NCU_COL_BLOCK,
     NCU_COL_NAME, NCU_COL_TRACE_NAME, NCU_NCOLS
 };
@@ -35,6 +38,37 @@ static const gs_column ncu_columns[] = {
                            "FP32 FLOP per DRAM byte (raw page's roofline metrics)"},
     [NCU_COL_BOUND] = {"roofline", "roofline", "Roofline", "Roofline", GS_COL_TEXT, 0,
                        "compute or memory: FLOP/B above or below the ridge point"},
+    [NCU_COL_EST_FLOPS] = {"est_flops", "est_flops", "Est. FLOPs", "Estimated FLOPs",
+                           GS_COL_COUNT, 0,
+                           "gpuscope's estimate from the operator that launched the\n"
+                           "trace's kernels of that launch, when it launched only that\n"
+                           "kernel (doc/roofline.md)"},
+    [NCU_COL_FLOPS] = {"ncu_flops", "ncu_flops", "ncu FLOPs", "Measured FLOPs", GS_COL_COUNT, 0,
+                       "ncu's: SASS FP32/FP64/FP16 counts plus Tensor Core work\n"
+                       "derived from the tensor pipe's activity (raw page)"},
+    [NCU_COL_FLOPS_RATIO] = {"flops_ratio", "flops_ratio", "FLOP ratio", "Measured/Estimated FLOPs",
+                             GS_COL_FLOAT, 0, "ncu FLOPs / Est. FLOPs"},
+    [NCU_COL_EST_BYTES] = {"est_bytes", "est_bytes", "Est. bytes", "Estimated Bytes (bytes)",
+                           GS_COL_BYTES, 0, "the estimate's minimum traffic"},
+    [NCU_COL_BYTES] = {"dram_bytes", "dram_bytes", "DRAM bytes", "Measured DRAM Bytes (bytes)",
+                       GS_COL_BYTES, 0,
+                       "ncu's DRAM bytes read and written (from the counters,\n"
+                       "else DRAM or memory throughput x duration: Bytes from)"},
+    [NCU_COL_BYTES_RATIO] = {"bytes_ratio", "bytes_ratio", "Byte ratio", "Measured/Estimated Bytes",
+                             GS_COL_FLOAT, 0, "DRAM bytes / Est. bytes"},
+    [NCU_COL_BYTES_FROM] = {"dram_bytes_from", "bytes_from", "Bytes from", "DRAM Bytes From",
+                            GS_COL_TEXT, GS_COL_NARROW_DROP,
+                            "dram counters, dram rate or memory throughput"},
+    [NCU_COL_SHAPES] = {"est_shapes", "shapes", "Shapes", "Estimated Shapes", GS_COL_COUNT,
+                        GS_COL_NARROW_DROP,
+                        "distinct costs among the trace's kernels of that launch;\n"
+                        "the estimate is the one whose mean time is nearest ncu's"},
+    [NCU_COL_CLASS] = {"est_class", "est_class", "Class", "Estimated Class", GS_COL_TEXT,
+                       GS_COL_JSON_ONLY},
+    [NCU_COL_SASS_FLOPS] = {"ncu_sass_flops", "sass_flops", "SASS FLOPs", "Measured SASS FLOPs",
+                            GS_COL_COUNT, GS_COL_JSON_ONLY},
+    [NCU_COL_TENSOR_FLOPS] = {"ncu_tensor_flops", "tensor_flops", "Tensor FLOPs",
+                              "Measured Tensor FLOPs", GS_COL_COUNT, GS_COL_JSON_ONLY},
     [NCU_COL_DURATION] = {"duration_ns", "duration", "Duration", "Duration (ns)", GS_COL_NS, 0,
                           "ncu's duration of the profiled launch"},
     [NCU_COL_INSTANCES] = {"instances", "instances", "Instances", "Instances", GS_COL_COUNT, 0,
@@ -73,6 +107,29 @@ static const char *match_name(enum gs_ncu_match m)
     return "unmatched";
 }
 
+/* A count or byte cell of a value that may be unknown (NaN) or not estimated (0 or less). */
+static int64_t known_count(double v)
+{
+    return v >= 0 && v < 9e18 ? (int64_t)(v + 0.5) : GS_CELL_UNKNOWN;
+}
+
+static void estimate_cells(const gs_ncu_row *r, gs_cell *c)
+{
+    bool est = r->estimate.cls != GS_OPC_NONE;
+    c[NCU_COL_EST_FLOPS].i = est ? known_count(r->estimate.flops) : gs_cell_known(0, false);
+    c[NCU_COL_EST_BYTES].i = est && r->estimate.bytes > 0 ? known_count(r->estimate.bytes)
+                                                          : gs_cell_known(0, false);
+    c[NCU_COL_FLOPS].i = known_count(r->measured.flops);
+    c[NCU_COL_BYTES].i = known_count(r->measured.dram_bytes);
+    c[NCU_COL_FLOPS_RATIO].f = r->flops_ratio;
+    c[NCU_COL_BYTES_RATIO].f = r->bytes_ratio;
+    c[NCU_COL_BYTES_FROM].text = gs_ncu_bytes_from_name(r->measured.bytes_from);
+    c[NCU_COL_SHAPES].i = gs_cell_known(r->shapes, r->trace != NULL);
+    c[NCU_COL_CLASS].text = est ? gs_op_class_name(r->estimate.cls) : NULL;
+    c[NCU_COL_SASS_FLOPS].i = known_count(r->measured.sass_flops);
+    c[NCU_COL_TENSOR_FLOPS].i = known_count(r->measured.tensor_flops);
+}
+
 int gs_ncu_table(const gs_ncu_join *j, gs_table *out)
 {
     gs_table_init(out, ncu_columns, COUNT_OF(ncu_columns), "no kernels in the Nsight Compute export");
@@ -90,6 +147,7 @@ int gs_ncu_table(const gs_ncu_join *j, gs_table *out)
         c[NCU_COL_LIMITER].text = r->limiter;
         c[NCU_COL_INTENSITY].f = r->intensity;
         c[NCU_COL_BOUND].text = r->bound;
+        estimate_cells(r, c);
         double d = m[GS_NCU_DURATION_NS];
         c[NCU_COL_DURATION].i = gs_cell_known((int64_t)(d + 0.5), d == d && d >= 0 && d < 9e18);
         c[NCU_COL_INSTANCES].i = gs_cell_known(r->trace ? (int64_t)r->trace->time.count : 0, r->trace);

@@ -6,7 +6,8 @@
  *       memset 872 ns, then the GEMM kernel 31476 ns on Tensor Cores
  *   aten::_scaled_dot_product_flash_attention q, k, v [16, 16, 559, 64] bf16, one kernel 113446 ns
  *   aten::mm [8, 8] @ [8, 8] bf16, one kernel of 3000 ns: far too small for either roof
- *   aten::mm as above, launching two kernels of 1000 ns
+ *   aten::mm as above, launching two kernels of 1000 ns: neither is the call's main kernel
+ *   aten::mm as above, launching a main kernel of 9500 ns and a helper of 500 ns
  *   custom::op, no model: 5000 ns; aten::copy_'s host-to-device copy and nccl:all_reduce's
  *   kernel: not on the roofline (the link and the interconnect limit them)
  *
@@ -15,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/trace/kernel_costs.h"
 #include "analysis/trace/roofline.h"
 #include "check.h"
 #include "trace_builder.h"
@@ -57,6 +59,9 @@ static gs_trace *build(bool with_device)
     op(t, "aten::mm", 232000, 233000, "[[8, 8], [8, 8]]", "[\"c10::BFloat16\", \"c10::BFloat16\"]");
     launch(t, 232100, "small_gemm", 470000, 1000, 5);
     launch(t, 232200, "small_gemm_tail", 472000, 1000, 6);
+    op(t, "aten::mm", 234000, 235000, "[[8, 8], [8, 8]]", "[\"c10::BFloat16\", \"c10::BFloat16\"]");
+    launch(t, 234100, "philox_unpack", 474000, 500, 10);
+    launch(t, 234200, "mm_main", 475000, 9500, 11);
     op(t, "custom::op", 240000, 241000, NULL, NULL);
     launch(t, 240100, "custom_kernel", 480000, 5000, 7);
     op(t, "aten::copy_", 250000, 251000, "[[1024], [1024]]", "[\"float\", \"float\"]");
@@ -84,11 +89,12 @@ static void test_rows_and_roofs(void)
     gs_roofline r;
     gs_error err;
     CHECK_INT(gs_roofline_build(&c, GS_ROOF_BY_NAME, &r, &err), 0);
-    /* GPU time: 872 + 31476 + 113446 + 3000 + 2000 + 5000; the host-to-device copy left out */
-    CHECK_INT(r.gpu_ns, 155794);
+    /* GPU time: 872 + 31476 + 113446 + 3000 + 2000 + 10000 + 5000; the host-to-device copy and
+     * the collective left out */
+    CHECK_INT(r.gpu_ns, 165794);
     CHECK_INT(r.no_model_ns, 5000);
     CHECK_INT(r.no_shapes_ns, 0);
-    CHECK_INT(r.modelled_ns, 150794);
+    CHECK_INT(r.modelled_ns, 160794);
     CHECK_INT(r.nrows, 4);
     CHECK_STR(r.rows[0].name, "aten::_scaled_dot_product_flash_attention");
 
@@ -119,21 +125,35 @@ static void test_rows_and_roofs(void)
     CHECK_NEAR(attn->tbps, 73269248 / 113446.0 / 1e3, 1e-12);
 
     const gs_roof_row *mm = find(&r, "aten::mm");
-    CHECK(mm && mm->calls == 2 && mm->kernels == 3 && mm->bound == GS_BOUND_LATENCY);
+    CHECK(mm && mm->calls == 3 && mm->kernels == 5 && mm->bound == GS_BOUND_LATENCY);
     const gs_roof_row *custom = find(&r, "custom::op");
     CHECK(custom && custom->cls == GS_OPC_NONE && custom->modelled_calls == 0 &&
           custom->bound == GS_BOUND_UNKNOWN && custom->roof_share < 0);
     gs_roofline_free(&r);
 
-    /* a kernel's own cost: its call launched it alone (memsets aside), else none */
-    gs_op_cost cost;
-    CHECK(gs_roofline_kernel_cost(&c, 0, &cost)); /* the GEMM */
-    CHECK_NEAR(cost.bytes, 38733824, 0.5);
-    CHECK(gs_roofline_kernel_cost(&c, 2, &cost)); /* the 3 us mm */
-    CHECK_NEAR(cost.flops, 1024, 0);
-    CHECK(!gs_roofline_kernel_cost(&c, 3, &cost)); /* one of the two of the other mm */
-    CHECK(!gs_roofline_kernel_cost(&c, 5, &cost)); /* custom::op: no model */
     gs_trace_ctx_free(&c);
+    gs_profile_free(&p);
+}
+
+/* A kernel's own cost: its call's, when the call launched it alone (memsets aside) or it took
+ * 90 % of the call's kernel time. */
+static void test_kernel_costs(void)
+{
+    gs_profile p = {0};
+    tb_add(&p, build(true));
+    gs_kernel_costs kc;
+    gs_error err;
+    CHECK_INT(gs_kernel_costs_init(&kc, p.traces.v[0], &err), 0);
+    gs_op_cost cost;
+    CHECK(gs_kernel_cost(&kc, 0, &cost)); /* the GEMM, its memset aside */
+    CHECK_NEAR(cost.bytes, 38733824, 0.5);
+    CHECK(gs_kernel_cost(&kc, 2, &cost)); /* the 3 us mm */
+    CHECK_NEAR(cost.flops, 1024, 0);
+    CHECK(!gs_kernel_cost(&kc, 3, &cost) && cost.flops == 0); /* half of its call's time */
+    CHECK(!gs_kernel_cost(&kc, 5, &cost));                    /* philox_unpack: 5 % */
+    CHECK(gs_kernel_cost(&kc, 6, &cost) && cost.flops == 1024); /* mm_main: 95 % */
+    CHECK(!gs_kernel_cost(&kc, 7, &cost));                    /* custom::op: no model */
+    gs_kernel_costs_free(&kc);
     gs_profile_free(&p);
 }
 
@@ -169,15 +189,19 @@ static void test_by_kernel(void)
     gs_roofline r;
     gs_error err;
     CHECK_INT(gs_roofline_build(&c, GS_ROOF_BY_KERNEL, &r, &err), 0);
-    CHECK_INT(r.gpu_ns, 155794);
-    CHECK_INT(r.several_kernels_ns, 2000); /* the mm that launched two kernels: no row */
-    CHECK_INT(r.nrows, 4);
+    CHECK_INT(r.gpu_ns, 165794);
+    /* the mm whose two kernels are equal: no row; the other's helper kernel: apart */
+    CHECK_INT(r.several_kernels_ns, 2500);
+    CHECK_INT(r.nrows, 5);
     const gs_roof_row *gemm = find(&r, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n");
     CHECK(gemm && !strcmp(gemm->op_name, "aten::addmm") && gemm->gpu_ns == 32348 &&
           gemm->bound == GS_BOUND_COMPUTE && gemm->bytes == 38733824);
     const gs_roof_row *small = find(&r, "small_gemm");
     CHECK(small && small->calls == 1 && small->gpu_ns == 3000 && small->flops == 1024);
-    CHECK(find(&r, "small_gemm_tail") == NULL);
+    CHECK(find(&r, "small_gemm_tail") == NULL && find(&r, "philox_unpack") == NULL);
+    const gs_roof_row *main_kernel = find(&r, "mm_main");
+    CHECK(main_kernel && main_kernel->gpu_ns == 9500 && main_kernel->kernels == 1 &&
+          !strcmp(main_kernel->op_name, "aten::mm"));
     gs_roofline_free(&r);
     gs_trace_ctx_free(&c);
     gs_profile_free(&p);
@@ -188,5 +212,6 @@ int main(void)
     test_rows_and_roofs();
     test_by_shape_and_unknown_gpu();
     test_by_kernel();
+    test_kernel_costs();
     return check_done("test_roofline");
 }

@@ -7,7 +7,10 @@
 
 #include <stddef.h>
 
+#include "analysis/base/op_cost.h"
+#include "analysis/base/trace_ctx.h"
 #include "analysis/trace/kernel_summary.h"
+#include "analysis/trace/ncu_measured.h"
 #include "common/error.h"
 #include "model/ncu.h"
 #include "model/trace.h"
@@ -31,6 +34,14 @@ typedef struct gs_ncu_row {
     const char *bound;           /* "compute" or "memory" by the roofline, NULL when unknown */
     const gs_ncu_rule *top_rule; /* its finding with the largest estimated speedup, NULL */
     size_t nrules;
+    /* Beside ncu's measurement, gpuscope's estimate from the trace (gs_ncu_join_estimate): the
+     * own cost (kernel_costs.h) of the trace's kernels of the same function and launch. Those
+     * kernels may have run several shapes; ncu profiled one launch, so the estimate is the
+     * shape whose kernels' mean time is nearest ncu's duration. */
+    gs_ncu_measured measured;
+    gs_op_cost estimate;         /* cls GS_OPC_NONE: no estimate */
+    uint32_t shapes;             /* distinct costs among those kernels (0: none) */
+    double flops_ratio, bytes_ratio; /* measured / estimated; NaN when either is unknown */
 } gs_ncu_row;
 
 typedef struct gs_ncu_join {
@@ -46,5 +57,23 @@ typedef struct gs_ncu_join {
 int gs_ncu_join_build(gs_kernel_summary *kernels, const gs_ncu_report *ncu, gs_ncu_join *out,
                       gs_error *err);
 void gs_ncu_join_free(gs_ncu_join *j);
+
+/* The costs of the trace kernels that ncu's kernels may be, gathered one trace at a time (the
+ * traces' operators are gone by the time the join is built): init, add each trace, then
+ * gs_ncu_join_estimate, then free. ncu must outlive them. */
+typedef struct gs_ncu_estimates {
+    const gs_ncu_report *ncu;
+    struct gs_ncu_shapes *per_kernel; /* one per ncu kernel */
+    struct gs_ncu_function *functions; /* the ncu kernels' function names */
+} gs_ncu_estimates;
+
+int gs_ncu_estimates_init(gs_ncu_estimates *e, const gs_ncu_report *ncu, gs_error *err);
+/* The kernels of c's trace in c's window; 0, or -1 with err (out of memory, the estimates
+ * freed). */
+int gs_ncu_estimates_add(gs_ncu_estimates *e, const gs_trace_ctx *c, gs_error *err);
+void gs_ncu_estimates_free(gs_ncu_estimates *e);
+
+/* Each row's estimate, its measurement in the estimate's element type, and their ratios. */
+void gs_ncu_join_estimate(gs_ncu_join *j, const gs_ncu_estimates *e);
 
 #endif

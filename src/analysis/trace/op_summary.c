@@ -112,6 +112,13 @@ bool gs_op_call_absorbed(const gs_trace *t, uint32_t r)
            t->ranges.v[p].name == x->name;
 }
 
+uint32_t gs_op_call_of(const gs_trace *t, uint32_t r)
+{
+    while (gs_op_call_absorbed(t, r))
+        r = t->ranges.v[r].parent;
+    return r;
+}
+
 /* Per call (indexed by its outermost range): the self times and FLOPs of every range merged into
  * it. Self CPU and Self CUDA add up (each range's own time is the call's own); FLOPs are the
  * largest of the ranges' (the same GEMM, recorded with or without shapes at each level). */

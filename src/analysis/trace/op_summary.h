@@ -60,4 +60,7 @@ void gs_op_summary_free(gs_op_summary *s);
  * aten::addmm), and so part of that call rather than a call of its own. */
 bool gs_op_call_absorbed(const gs_trace *t, uint32_t r);
 
+/* The outermost range of the call range r is part of (r itself when it is not absorbed). */
+uint32_t gs_op_call_of(const gs_trace *t, uint32_t r);
+
 #endif

@@ -9,6 +9,7 @@
 
 #include "analysis/base/names.h"
 #include "analysis/trace/compute.h"
+#include "analysis/trace/kernel_costs.h"
 #include "analysis/trace/op_summary.h"
 #include "common/hashtab.h"
 #include "common/log.h"
@@ -111,7 +112,9 @@ typedef struct launches {
     uint32_t *source; /* call -> the range that launched its first activity: its shapes */
     uint32_t *count;  /* call -> activities launched */
     uint32_t *kernels; /* call -> of them, kernels */
-    gs_str *kernel;   /* call -> the name of its first kernel */
+    gs_ns *kernel_ns; /* call -> their time */
+    gs_ns *longest_ns; /* call -> its longest kernel's time */
+    gs_str *longest;  /* call -> that kernel's name */
     gs_ns *ns, *tc_ns;
 } launches;
 
@@ -127,8 +130,14 @@ static void charge(const gs_trace_ctx *c, launches *l, uint32_t op, gs_ns dur, b
         l->source[top] = op;
     l->ns[top] += dur;
     l->tc_ns[top] += tc ? dur : 0;
-    if (k && l->kernels[top]++ == 0)
-        l->kernel[top] = k->name;
+    if (k) {
+        l->kernels[top]++;
+        l->kernel_ns[top] += dur;
+        if (dur > l->longest_ns[top] || l->kernels[top] == 1) {
+            l->longest_ns[top] = dur;
+            l->longest[top] = k->name;
+        }
+    }
 }
 
 static int find_launches(const gs_trace_ctx *c, launches *l)
@@ -141,8 +150,11 @@ static int find_launches(const gs_trace_ctx *c, launches *l)
     l->ns = calloc(n, sizeof *l->ns);
     l->tc_ns = calloc(n, sizeof *l->tc_ns);
     l->kernels = calloc(n, sizeof *l->kernels);
-    l->kernel = calloc(n, sizeof *l->kernel);
-    if (!l->call || !l->source || !l->count || !l->ns || !l->tc_ns || !l->kernels || !l->kernel)
+    l->kernel_ns = calloc(n, sizeof *l->kernel_ns);
+    l->longest_ns = calloc(n, sizeof *l->longest_ns);
+    l->longest = calloc(n, sizeof *l->longest);
+    if (!l->call || !l->source || !l->count || !l->ns || !l->tc_ns || !l->kernels ||
+        !l->kernel_ns || !l->longest_ns || !l->longest)
         return -1;
     for (size_t o = 0; o < t->thread_ranges.n; o++) {
         uint32_t i = t->thread_ranges.v[o];
@@ -166,7 +178,7 @@ static int find_launches(const gs_trace_ctx *c, launches *l)
 static void free_launches(launches *l)
 {
     free(l->call), free(l->source), free(l->count), free(l->ns), free(l->tc_ns);
-    free(l->kernels), free(l->kernel);
+    free(l->kernels), free(l->kernel_ns), free(l->longest_ns), free(l->longest);
 }
 
 static void add_call(gs_roofline *r, roof_sum *s, const gs_op_cost *cost, gs_ns ns, gs_ns tc_ns,
@@ -209,10 +221,18 @@ static int collect(gs_roofline *r, const gs_trace_ctx *c, const launches *l)
     for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
         if (l->count[i] == 0)
             continue;
-        if (r->key == GS_ROOF_BY_KERNEL && l->kernels[i] != 1) {
-            r->gpu_ns += l->ns[i];
-            r->several_kernels_ns += l->ns[i];
-            continue;
+        gs_ns ns = l->ns[i];
+        if (r->key == GS_ROOF_BY_KERNEL) {
+            /* the call under its main kernel, with its memsets; its other kernels apart */
+            gs_ns others = l->kernels[i] ? l->kernel_ns[i] - l->longest_ns[i] : 0;
+            bool main = l->kernels[i] &&
+                        gs_kernel_is_main(l->kernels[i], l->kernel_ns[i], l->longest_ns[i]);
+            gs_ns apart = main ? others : ns;
+            r->gpu_ns += apart;
+            r->several_kernels_ns += apart;
+            if (!main)
+                continue;
+            ns -= apart;
         }
         const gs_range *src = &t->ranges.v[l->source[i]];
         const gs_op_cost *cost = cost_of(t, src, &memo);
@@ -222,7 +242,7 @@ static int collect(gs_roofline *r, const gs_trace_ctx *c, const launches *l)
             key.dims = gs_name_map_get(&map, src->input_dims);
             key.types = gs_name_map_get(&map, src->input_types);
         } else if (r->key == GS_ROOF_BY_KERNEL) {
-            key.name = gs_name_map_get(&map, l->kernel[i]);
+            key.name = gs_name_map_get(&map, l->longest[i]);
             key.op = op;
         }
         roof_sum *s = cost && key.name != GS_STR_ERROR && key.op != GS_STR_ERROR &&
@@ -232,7 +252,8 @@ static int collect(gs_roofline *r, const gs_trace_ctx *c, const launches *l)
         if (!s)
             rc = -1;
         else
-            add_call(r, s, cost, l->ns[i], l->tc_ns[i], l->count[i]);
+            add_call(r, s, cost, ns, l->tc_ns[i] < ns ? l->tc_ns[i] : ns,
+                     r->key == GS_ROOF_BY_KERNEL ? l->count[i] - l->kernels[i] + 1 : l->count[i]);
     }
     gs_name_map_free(&map);
     gs_hashtab_free(&memo);
@@ -386,31 +407,6 @@ void gs_roofline_free(gs_roofline *r)
         free(r->calls);
     }
     memset(r, 0, sizeof *r);
-}
-
-/* The outermost range of the call range r is part of. */
-static uint32_t call_of(const gs_trace *t, uint32_t r)
-{
-    while (gs_op_call_absorbed(t, r))
-        r = t->ranges.v[r].parent;
-    return r;
-}
-
-bool gs_roofline_kernel_cost(const gs_trace_ctx *c, size_t k, gs_op_cost *out)
-{
-    const gs_trace *t = c->trace;
-    memset(out, 0, sizeof *out);
-    uint32_t op = k < t->kernels.n ? t->kernels.v[k].op : GS_NONE;
-    if (op == GS_NONE)
-        return false;
-    uint32_t call = call_of(t, op);
-    for (size_t i = 0; i < t->kernels.n; i++)
-        if (i != k && t->kernels.v[i].op != GS_NONE && call_of(t, t->kernels.v[i].op) == call)
-            return false;
-    const gs_range *r = &t->ranges.v[op];
-    gs_op_cost_compute(gs_trace_str(t, r->name), str_or_null(t, r->input_dims),
-                       str_or_null(t, r->input_types), str_or_null(t, r->concrete_inputs), out);
-    return out->bytes > 0 || out->flops > 0;
 }
 
 const char *gs_roof_bound_name(enum gs_roof_bound b)

@@ -34,8 +34,9 @@ enum gs_roof_bound {
     GS_BOUND__COUNT
 };
 
-/* What a row groups: calls by the operator's name, by its name, input shapes and types, or (the
- * calls that launched one kernel, memsets aside) by the kernel and its operator. */
+/* What a row groups: calls by the operator's name, by its name, input shapes and types, or by
+ * kernel and operator: each call under its main kernel (kernel_costs.h), the call's memsets
+ * with it, its other kernels not; a call with no main kernel in no row. */
 enum gs_roof_key { GS_ROOF_BY_NAME, GS_ROOF_BY_SHAPE, GS_ROOF_BY_KERNEL };
 
 typedef struct gs_roof_row {
@@ -73,7 +74,7 @@ typedef struct gs_roofline {
     gs_ns no_shapes_ns;  /* ... by calls with a model but without the shapes or types to use it */
     gs_ns no_model_ns;   /* ... by operators without a model */
     uint64_t no_shapes_calls;
-    gs_ns several_kernels_ns; /* by kernel: ... by calls that launched several kernels (no row) */
+    gs_ns several_kernels_ns; /* by kernel: ... in kernels other than their call's main one */
     gs_strtab names;     /* owns the row names and shapes */
     struct gs_roof_calls *calls; /* the traces' calls, until _finish */
 } gs_roofline;
@@ -86,11 +87,6 @@ int gs_roofline_finish(gs_roofline *r, gs_error *err);
 int gs_roofline_build(const gs_trace_ctx *c, enum gs_roof_key key, gs_roofline *out,
                       gs_error *err);
 void gs_roofline_free(gs_roofline *r);
-
-/* The cost of the operator call that launched kernel k of c's trace, when that call launched
- * exactly one kernel (memsets aside): a kernel's own FLOPs and bytes. false when it launched
- * several, or none is known (no operator, no model, no shapes). */
-bool gs_roofline_kernel_cost(const gs_trace_ctx *c, size_t k, gs_op_cost *out);
 
 const char *gs_roof_bound_name(enum gs_roof_bound b);
 
