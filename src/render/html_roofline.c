@@ -11,15 +11,28 @@
 #define R_MAX 16.0
 #define R_MIN 3.0
 
+/* The values the axes take: 10^-6 to 10^9 FLOP/byte or TFLOP/s, wider than any GPU's (a
+ * .gsum is not trusted: an infinity or 10^300 would make hundreds of decades). */
+static bool on_axis(double v)
+{
+    return v >= 1e-6 && v <= 1e9; /* false for NaN */
+}
+
 static bool placed(const gs_sum_roof *g)
 {
-    return g->intensity > 0 && g->tflops > 0;
+    return on_axis(g->intensity) && on_axis(g->tflops);
+}
+
+/* A .gsum may hold more rows than a summary keeps: the chart draws as many as one would. */
+static size_t shown(const gs_rank_roof *r)
+{
+    return r->nrows < GS_RANK_ROOF_ROWS ? r->nrows : GS_RANK_ROOF_ROWS;
 }
 
 size_t gs_html_roofline_points(const gs_rank_roof *r)
 {
     size_t n = 0;
-    for (size_t i = 0; i < r->nrows; i++)
+    for (size_t i = 0; i < shown(r); i++)
         n += placed(&r->rows[i]);
     return n;
 }
@@ -30,7 +43,7 @@ typedef struct range {
 
 static void widen(range *g, double v)
 {
-    if (!(v > 0))
+    if (!on_axis(v))
         return;
     double e = log10(v);
     g->lo = e < g->lo ? e : g->lo;
@@ -42,12 +55,12 @@ static void axes(const gs_rank_roof *r, range *x, range *y)
 {
     *x = (range){INFINITY, -INFINITY};
     *y = *x;
-    for (size_t i = 0; i < r->nrows; i++)
+    for (size_t i = 0; i < shown(r); i++)
         if (placed(&r->rows[i])) {
             widen(x, r->rows[i].intensity);
             widen(y, r->rows[i].tflops);
         }
-    if (r->peak_tbps > 0) {
+    if (on_axis(r->peak_tbps)) {
         widen(x, r->tc_tflops / r->peak_tbps);
         widen(x, r->fp32_tflops / r->peak_tbps);
     }
@@ -64,7 +77,7 @@ static void axes(const gs_rank_roof *r, range *x, range *y)
 static void draw_roof(gs_svg_chart *c, const char *cls, double bw, double peak, bool with_memory,
                       const char *label)
 {
-    if (!(peak > 0) || !(bw > 0))
+    if (!on_axis(peak) || !on_axis(bw) || !on_axis(peak / bw))
         return;
     double ridge = log10(peak / bw), top = log10(peak), slope_at = log10(bw);
     double x0 = c->x.lo > c->y.lo - slope_at ? c->x.lo : c->y.lo - slope_at;
@@ -77,7 +90,8 @@ static void draw_roof(gs_svg_chart *c, const char *cls, double bw, double peak, 
 static void draw_point(gs_svg_chart *c, const gs_sum_roof *g, double rmax_ns, bool labelled)
 {
     double x = gs_svg_x(c, log10(g->intensity)), y = gs_svg_y(c, log10(g->tflops));
-    double rad = R_MIN + (R_MAX - R_MIN) * sqrt((double)g->gpu_ns / rmax_ns);
+    double part = g->gpu_ns > 0 ? (double)g->gpu_ns / rmax_ns : 0;
+    double rad = R_MIN + (R_MAX - R_MIN) * sqrt(part > 1 ? 1 : part);
     fprintf(c->out, "<circle class=\"roofpt %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"><title>",
             gs_roof_bound_name(g->bound), x, y, rad);
     gs_xml_text(c->out, g->name);
@@ -108,11 +122,11 @@ void gs_html_roofline_chart(FILE *out, const gs_rank_roof *r)
              r->tc_tflops);
     draw_roof(&c, "roof", r->peak_tbps, r->tc_tflops, true, label);
     double rmax_ns = 1;
-    for (size_t i = 0; i < r->nrows; i++)
+    for (size_t i = 0; i < shown(r); i++)
         if (placed(&r->rows[i]) && (double)r->rows[i].gpu_ns > rmax_ns)
             rmax_ns = (double)r->rows[i].gpu_ns;
     size_t named = 0;
-    for (size_t i = 0; i < r->nrows; i++) /* rows by GPU time: the largest are named */
+    for (size_t i = 0; i < shown(r); i++) /* rows by GPU time: the largest are named */
         if (placed(&r->rows[i]))
             draw_point(&c, &r->rows[i], rmax_ns, named++ < LABELLED);
     gs_svg_end(&c);

@@ -2,6 +2,8 @@
 
 #include <inttypes.h>
 
+#include "render/render.h"
+
 void gs_render_roofline_text(FILE *out, int32_t rank, const gs_rank_roof *r)
 {
     if (r->gpu_ns <= 0 || r->modelled_ns <= 0 || !r->nrows)
@@ -10,7 +12,9 @@ void gs_render_roofline_text(FILE *out, int32_t rank, const gs_rank_roof *r)
             100.0 * (double)r->modelled_ns / (double)r->gpu_ns);
     for (size_t i = 0; i < r->nrows && i < GS_ROOF_TEXT_GROUPS; i++) {
         const gs_sum_roof *g = &r->rows[i];
-        fprintf(out, "; %s %.0f %% of it", g->name, 100.0 * (double)g->gpu_ns / (double)r->gpu_ns);
+        fputs("; ", out);
+        gs_text_put_clean(out, g->name); /* the trace's name: no terminal escapes */
+        fprintf(out, " %.0f %% of it", 100.0 * (double)g->gpu_ns / (double)r->gpu_ns);
         if (g->modelled_ns <= 0) {
             fputs(", not modelled", out);
             continue;
@@ -67,7 +71,7 @@ void gs_render_roofline_json(gs_json_writer *w, const gs_rank_roof *r)
     put_known(w, "tensor_core_tflops", r->tc_tflops, r->tc_tflops > 0);
     gs_json_put_str(w, "tensor_core_dtype", r->tc_tflops > 0 ? gs_dtype_name(r->tc_dtype) : NULL);
     gs_json_begin_array(w, "rows", GS_JSON_BLOCK);
-    for (size_t i = 0; i < r->nrows; i++)
+    for (size_t i = 0; i < r->nrows && i < GS_RANK_ROOF_ROWS; i++) /* as many as it keeps */
         put_row(w, &r->rows[i]);
     gs_json_end(w);
     gs_json_end(w);
