@@ -240,6 +240,12 @@ set_tests_properties(traces.callsites PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
 add_test(NAME traces.op_flops
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_op_flops.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.op_flops PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# FLOPs and bytes per operator call against TraceLens's own report of the Qwen H100 trace
+# (tests/traces/check_roofline_tracelens.py: every row of its GEMM, SDPA, elementwise and reduce
+# tables within 1 %, or off by exactly the listed difference of model; skipped when ../shared is absent).
+add_test(NAME traces.roofline_tracelens
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_roofline_tracelens.py $<TARGET_FILE:gpuscope>)
+set_tests_properties(traces.roofline_tracelens PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Estimated FLOPs and bytes per kernel against Nsight Compute's measurement on the H100 captures
 # (tests/traces/check_roofline_ncu.py: GEMMs within 20 %, the misses doc/roofline.md explains).
 add_test(NAME traces.roofline_ncu

@@ -1,11 +1,13 @@
 /* gpuscope kernels: GPU kernels summed by name (nsys cuda_gpu_kern_sum). */
 #include "analysis/trace/kernel_summary.h"
 #include "analysis/trace/ncu_join.h"
+#include "analysis/trace/roofline.h"
 #include "cmd/cmd.h"
 #include "cmd/view.h"
 #include "common/util.h"
 #include "ingest/ncu_csv.h"
 #include "render/ncu_tables.h"
+#include "render/roofline_tables.h"
 #include "render/view_tables.h"
 
 /* The start of --help: the rest is made from the spec and the column tables it names.
@@ -21,12 +23,16 @@ static const char intro[] =
     "that launched it started.\n"
     "\n";
 
-enum { BY_LAUNCH };    /* its flag */
+enum { BY_LAUNCH, ROOFLINE }; /* its flags */
 enum { NCU, NTEXTS }; /* its text */
 
 static const gs_cli_flag flags[] = {
     [BY_LAUNCH] = {"by-launch",
                    .help = "group by name, grid and block (nsys cuda_gpu_kern_gb_sum)"},
+    [ROOFLINE] = {"roofline",
+                  .help = "each kernel on the GPU's roofline, with the FLOPs and bytes of\n"
+                          "the operator call it ran (the call's only or main kernel:\n"
+                          "doc/roofline.md)"},
 };
 static const gs_cli_text texts[] = {
     [NCU] = {"ncu", .arg = "FILE",
@@ -41,7 +47,13 @@ static const gs_column *by_launch_columns(size_t *ncols)
     return gs_kernel_columns(true, ncols);
 }
 
-static const char *const help_order[] = {"by-launch", GS_CLI_WINDOW_OPTIONS, "ncu", NULL};
+static const char *const help_order[] = {"by-launch", "roofline", GS_CLI_WINDOW_OPTIONS, "ncu",
+                                         NULL};
+
+static const gs_column *roofline_columns(size_t *ncols)
+{
+    return gs_roofline_columns(GS_ROOF_BY_KERNEL, ncols);
+}
 
 static const gs_cli_help_part help_parts[] = {
     {"\ncolumns:\n", {by_launch_columns}, .indent = 13},
@@ -50,7 +62,11 @@ static const gs_cli_help_part help_parts[] = {
      "columns with --ncu (one row per kernel in the export, in its order):\n",
      {gs_ncu_columns}, .indent = 15},
     {"Then every rule finding: ID, Speedup (%), Of (local or global), Type (OPT,\n"
-     "INF, WRN), Section, Rule, Description.\n"},
+     "INF, WRN), Section, Rule, Description.\n"
+     "\n"
+     "columns with --roofline (one row per kernel and operator; ops --roofline\n"
+     "has the same columns by operator):\n",
+     {roofline_columns}, .indent = 13},
 };
 
 typedef struct kernels_state {
@@ -58,10 +74,13 @@ typedef struct kernels_state {
     gs_ncu_report ncu; /* --ncu */
     gs_ncu_estimates estimates;
     gs_ncu_join join;
+    gs_roofline roofline; /* --roofline */
 } kernels_state;
 
 static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 {
+    if (a->flag[ROOFLINE])
+        return gs_roofline_columns(GS_ROOF_BY_KERNEL, ncols);
     return a->text[NCU] ? gs_ncu_columns(ncols) : gs_kernel_columns(a->flag[BY_LAUNCH], ncols);
 }
 
@@ -69,6 +88,12 @@ static const gs_column *columns(const gs_view_args *a, size_t *ncols)
 static int init(const gs_view_args *a, void *state, gs_error *err)
 {
     kernels_state *s = state;
+    if (a->flag[ROOFLINE]) {
+        if (a->text[NCU] || a->flag[BY_LAUNCH])
+            return gs_fail(err, GS_EXIT_USAGE,
+                           "--roofline is a view of its own: without --ncu or --by-launch");
+        return gs_roofline_init(&s->roofline, GS_ROOF_BY_KERNEL, err);
+    }
     if (a->text[NCU] && gs_ncu_read(a->text[NCU], &s->ncu, err) != 0)
         return -1;
     if (a->text[NCU] && gs_ncu_estimates_init(&s->estimates, &s->ncu, err) != 0) {
@@ -86,6 +111,8 @@ static int init(const gs_view_args *a, void *state, gs_error *err)
 static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_error *err)
 {
     kernels_state *s = state;
+    if (a->flag[ROOFLINE])
+        return gs_roofline_add(&s->roofline, c, err);
     if (a->text[NCU] && gs_ncu_estimates_add(&s->estimates, c, err) != 0)
         return -1;
     return gs_kernel_summary_add(&s->summary, c, err);
@@ -94,6 +121,8 @@ static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_err
 static int finish(const gs_view_args *a, void *state, gs_error *err)
 {
     kernels_state *s = state;
+    if (a->flag[ROOFLINE])
+        return gs_roofline_finish(&s->roofline, err);
     if (gs_kernel_summary_finish(&s->summary, err) != 0)
         return -1;
     if (!a->text[NCU])
@@ -112,12 +141,18 @@ static int table(const void *state, const gs_view_args *a, gs_table *out)
 
 static bool renders(const gs_view_args *a)
 {
-    return a->text[NCU] != NULL;
+    return a->text[NCU] != NULL || a->flag[ROOFLINE];
 }
 
 static int render(FILE *out, void *state, const gs_view_args *a, const gs_text_style *style)
 {
     size_t ncols;
+    if (a->flag[ROOFLINE]) {
+        const gs_column *cols = gs_roofline_columns(GS_ROOF_BY_KERNEL, &ncols);
+        int sort_col = a->cli.sort ? gs_columns_find_sort(cols, ncols, a->cli.sort) : -1;
+        return gs_render_roofline(out, &((kernels_state *)state)->roofline, &a->window,
+                                  a->cli.format, style, a->cli.limit, sort_col);
+    }
     const gs_column *cols = gs_ncu_columns(&ncols);
     int sort_col = a->cli.sort ? gs_columns_find_sort(cols, ncols, a->cli.sort) : -1;
     return gs_render_ncu(out, &((kernels_state *)state)->join, a->cli.format, style, a->cli.limit,
@@ -131,6 +166,7 @@ static void free_summary(void *state)
     gs_ncu_join_free(&s->join);
     gs_ncu_estimates_free(&s->estimates);
     gs_ncu_report_free(&s->ncu);
+    gs_roofline_free(&s->roofline);
 }
 
 const gs_view gs_view_kernels = {
@@ -140,7 +176,7 @@ const gs_view gs_view_kernels = {
                               "\n(default: total, then instances ascending, then name)",
                       .parts = help_parts, .nparts = COUNT_OF(help_parts)},
              .csv = true, .step = true, .keep_warmup = true, .window = true, .flags = flags,
-             .nflags = 1, .texts = texts, .ntexts = NTEXTS},
+             .nflags = COUNT_OF(flags), .texts = texts, .ntexts = NTEXTS},
     .summary = "GPU kernels summed by name (nsys cuda_gpu_kern_sum)",
     .columns = columns,
     .state_size = sizeof(kernels_state),

@@ -58,5 +58,33 @@ print("GEMM calls per linear layer:", calls)
 sys.exit(fail)
 PY
 rc=$?
+# the bounds of the ten operators with the most GPU time, as doc/roofline.md states them
+"$exe" ops --roofline --limit 10 --format json "$trace" >"$out" || rc=1
+python3 - "$out" <<'PY' || rc=1
+import json, sys
+rows = {r["name"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+want = {"aten::mm": ("compute", 552), "aten::addmm": ("compute", 505),
+        "aten::_cudnn_attention_backward": ("compute", 320), "aten::mul": ("memory", 0.12),
+        "aten::add": ("memory", 0.11), "aten::add_": ("memory", 0.13),
+        "aten::copy_": ("memory", 0), "aten::_log_softmax": ("memory", 0.38),
+        "aten::_log_softmax_backward_data": ("memory", 0.50), "aten::_fused_adamw_": (None, None)}
+assert set(rows) == set(want), sorted(rows)
+for name, (bound, intensity) in want.items():
+    r = rows[name]
+    assert r["bound"] == bound, (name, r["bound"])
+    assert intensity is None or abs(r["intensity"] - intensity) <= 0.01 * max(intensity, 1), (name, r["intensity"])
+PY
+# kernels --roofline: the LM head's GEMMs (each call launches one kernel) under their kernels'
+# names, with their operator's count; the view does not mix with --ncu
+"$exe" kernels --roofline --format json "$trace" >"$out" || rc=1
+python3 - "$out" <<'PY' || rc=1
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+head = [r for r in rows if r["operator"] == "aten::mm" and r["flops"] == r["calls"] * 2 * 4096 * 768 * 50257]
+assert len(head) >= 1 and sum(r["calls"] for r in head) == 9, [(r["name"], r["calls"]) for r in head]
+assert all(r["class"] == "gemm" and r["bytes"] == r["calls"] * 2 * (4096 * 768 + 768 * 50257 + 4096 * 50257) for r in head), head
+PY
+"$exe" kernels --roofline --ncu /dev/null "$trace" >/dev/null 2>&1
+[ $? = 2 ] || { echo "FAIL: kernels --roofline --ncu is not a usage error"; rc=1; }
 [ $rc = 0 ] && echo "test_roofline: ok"
 exit $rc

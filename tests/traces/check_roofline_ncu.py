@@ -51,7 +51,9 @@ QKV = 3 * M * 768 * BF16
 HAND = {
     0: ("attention", 4 * 8 * 12 * 512 * 512 * 64, QKV, M * 768 * BF16),
     1: gemm(768, 768),
-    2: ("layer norm", None, M * 768 * FP32 + 2 * 768 * FP32, M * 768 * FP32 + 2 * M * FP32),
+    # TraceLens's Normalization.flops_func (training): 5 per element and 6 per channel
+    2: ("layer norm", 5 * M * 768 + 6 * 768, M * 768 * FP32 + 2 * 768 * FP32,
+        M * 768 * FP32 + 2 * M * FP32),
     3: gemm(768, 3072),
     4: gemm(3072, 768),
     6: gemm(768, 2304),
@@ -96,10 +98,9 @@ def check_gpt_row(page, r):
     where = f"{page} ID {i} ({kind})"
     check(r["match"] != "unmatched", f"{where}: joined with the trace's kernels")
     if kind == "layer norm":
-        # The vector operators' model may not be there yet; when it is, its bytes cover both.
-        if r.get("est_bytes") is not None:
-            check(r["est_bytes"] >= reads, f"{where}: estimated bytes {r['est_bytes']} at "
-                                           f"least the reads {reads}")
+        check(r.get("est_flops") == flops and r.get("est_bytes") == reads + writes,
+              f"{where}: estimated FLOPs {r.get('est_flops')} and bytes {r.get('est_bytes')} are "
+              f"the hand count {flops}, {reads + writes}")
     else:
         check(r.get("est_flops") == flops or (kind == "attention" and r.get("est_flops") == flops // 2),
               f"{where}: estimated FLOPs {r.get('est_flops')} are the hand count {flops}")
@@ -119,6 +120,12 @@ def check_gpt_row(page, r):
     if kind == "GEMM":
         check(within(r.get("ncu_flops"), flops, 0.20) and r.get("flops_ratio") is not None,
               f"{where}: ncu FLOPs {r.get('ncu_flops')} within 20 % of {flops}")
+    elif kind == "layer norm":
+        # The miss explained in doc/roofline.md: the kernel's Welford mean and variance, the
+        # reciprocal square root and the affine step execute about 6 x the model's 5 FLOPs per
+        # element on the FP32 units.
+        check(5.5 <= (r.get("flops_ratio") or 0) <= 7.5,
+              f"{where}: ncu FLOPs / estimate {r.get('flops_ratio')} is the explained 6.3")
     elif kind == "attention":
         check(within(r.get("ncu_tensor_flops"), ATTENTION_TILE_FLOPS, 0.02),
               f"{where}: tensor FLOPs {r.get('ncu_tensor_flops')} within 2 % of the tiles' "

@@ -14,4 +14,10 @@ enum gs_op_class gs_vector_op_cost(const char *name, const char *input_dims,
                                    const char *input_types, const char *concrete,
                                    gs_op_cost *out);
 
+/* The normalisations (layer, batch, group, RMS; forward and backward), as the two above; in
+ * op_cost_norm.c. */
+enum gs_op_class gs_norm_op_class(const char *name);
+enum gs_op_class gs_norm_op_cost(const char *name, const char *input_dims,
+                                 const char *input_types, const char *concrete, gs_op_cost *out);
+
 #endif
