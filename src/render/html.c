@@ -7,6 +7,7 @@
 
 #include "render/breakdown_tables.h"
 #include "render/html_charts.h"
+#include "render/html_roofline.h"
 #include "render/html_parts.h"
 #include "render/report_tables.h"
 #include "render/step_tables.h"
@@ -79,6 +80,11 @@ static const char page_style[] =
     ".memres{fill:none;stroke:var(--res);stroke-width:2;stroke-dasharray:7 3}\n"
     ".devline{stroke:var(--risk);stroke-width:1.2;stroke-dasharray:2 3}"
     "circle.peak{fill:var(--peak);stroke:var(--bg);stroke-width:1.5}\n"
+    ".roof{fill:none;stroke:var(--fg);stroke-width:1.8}.roof.fp32{stroke-dasharray:6 4}"
+    ".roofpt{fill-opacity:.55;stroke-width:1.2}.roofpt.compute{fill:var(--k0);stroke:var(--k0);"
+    "background:var(--k0)}.roofpt.memory{fill:var(--k1);stroke:var(--k1);background:var(--k1)}"
+    ".roofpt.latency{fill:var(--k3);stroke:var(--k3);background:var(--k3)}"
+    ".roofpt.unknown{fill:var(--k7);stroke:var(--k7)}\n"
     ".rankbar{fill:var(--k0)}.rankbar.slow{fill:var(--k4)}\n"
     ".tc{fill:var(--k0);background:var(--k0)}.tn{fill:var(--k3);background:var(--k3)}"
     ".ti{fill:var(--k7);background:var(--k7)}\n"
@@ -284,6 +290,34 @@ static int put_gpu(FILE *out, const gs_report *r, const gs_idle_tables *it)
     return 0;
 }
 
+/* The roofline chart of each rank with operator groups to place (doc/roofline.md). */
+static void put_roofline(FILE *out, const gs_report *r)
+{
+    fputs("<section id=\"roofline\"><h2>Roofline per operator group</h2>\n", out);
+    for (size_t i = 0; i < charted_ranks(r); i++) {
+        const gs_rank_summary *s = r->ranks[i].summary;
+        put_rank_title(out, r, &r->breakdown.v[i]);
+        if (!s->has_roofline) {
+            put_missing(out, "the roofline");
+            continue;
+        }
+        if (!gs_html_roofline_points(&s->roof)) {
+            fputs("<p class=\"muted\">No operator group with FLOPs and bytes known: the trace "
+                  "needs record_shapes=True, and a GPU gpuscope knows the roofs of.</p>\n", out);
+            continue;
+        }
+        fprintf(out, "<figure><figcaption>Operator groups over the kept steps: %.0f %% of their "
+                     "GPU time has a traffic model; groups without FLOPs (copies) or without a "
+                     "model are not drawn</figcaption>\n",
+                s->roof.gpu_ns > 0 ? 100.0 * (double)s->roof.modelled_ns / (double)s->roof.gpu_ns
+                                   : 0.0);
+        gs_html_roofline_chart(out, &s->roof);
+        fputs("</figure>\n", out);
+    }
+    put_more_ranks(out, r);
+    fputs("</section>\n", out);
+}
+
 static void put_memory_facts(FILE *out, const gs_mem_chart *d)
 {
     char v[4][GS_UNIT_BUF];
@@ -431,8 +465,10 @@ int gs_render_html(FILE *out, const gs_report *r, size_t limit)
         rc = put_steps(out, r);
     if (rc == 0)
         rc = put_gpu(out, r, &t.idle);
-    if (rc == 0)
+    if (rc == 0) {
+        put_roofline(out, r);
         rc = put_memory(out, r);
+    }
     if (rc == 0) {
         fputs("<section id=\"idle\"><h2>Largest GPU idle gaps in the kept steps, and what the "
               "host was doing</h2>\n",

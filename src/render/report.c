@@ -7,6 +7,7 @@
 
 #include "render/breakdown_tables.h"
 #include "render/compute_lines.h"
+#include "render/roofline_lines.h"
 #include "render/json.h"
 #include "render/report_context.h"
 #include "render/report_tables.h"
@@ -257,6 +258,8 @@ static void put_steps_prose(FILE *out, const gs_report *r)
         const gs_rank_summary *s = r->ranks[i].summary;
         if (s->has_compute && gs_compute_worth_text(&s->compute))
             gs_render_compute_text(out, s->inputs.rank, &s->compute);
+        if (s->has_roofline)
+            gs_render_roofline_text(out, s->inputs.rank, &s->roof);
     }
 }
 
@@ -460,6 +463,8 @@ static int put_rank_json(gs_json_writer *w, const gs_report_rank *rr)
     gs_put_context_json(w, &rr->summary->inputs);
     if (rr->summary->has_compute)
         gs_render_compute_json(w, &rr->summary->compute);
+    if (rr->summary->has_roofline)
+        gs_render_roofline_json(w, &rr->summary->roof);
     gs_render_diagnosis_json(w, &rr->diagnosis);
     gs_json_end(w);
     return rc;

@@ -56,8 +56,12 @@ static double nice_step(double range, int ticks, bool integer)
 }
 
 /* As few decimals as the step needs, so ticks read "0.5 1 1.5", never "0.500000". */
-static void put_tick_value(FILE *out, double v, double step)
+static void put_tick_value(FILE *out, double v, double step, bool log)
 {
+    if (log) { /* v is an exponent: the value it stands for */
+        fprintf(out, "%g", pow(10, round(v)));
+        return;
+    }
     int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
     if (fabs(v) < step * 1e-6)
         v = 0; /* no "-0" */
@@ -89,7 +93,7 @@ static void draw_x_tick(gs_svg_chart *c, double at, const char *label, double va
     if (label)
         gs_xml_text(c->out, label);
     else
-        put_tick_value(c->out, value, step);
+        put_tick_value(c->out, value, step, c->x.log10);
     fputs("</text>", c->out);
 }
 
@@ -102,7 +106,7 @@ static void draw_x_axis(gs_svg_chart *c)
             draw_x_tick(c, (double)i + 0.5, a->labels[i], 0, 1);
         return;
     }
-    double step = nice_step(a->hi - a->lo, X_TICKS, a->integer);
+    double step = a->log10 ? 1 : nice_step(a->hi - a->lo, X_TICKS, a->integer);
     for (double v = ceil((a->lo + a->label_offset) / step) * step; v - a->label_offset <= a->hi;
          v += step)
         draw_x_tick(c, v - a->label_offset, NULL, v, step);
@@ -111,13 +115,13 @@ static void draw_x_axis(gs_svg_chart *c)
 static void draw_y_axis(gs_svg_chart *c)
 {
     const gs_svg_axis *a = &c->y;
-    double step = nice_step(a->hi - a->lo, Y_TICKS, a->integer);
+    double step = a->log10 ? 1 : nice_step(a->hi - a->lo, Y_TICKS, a->integer);
     for (double v = ceil(a->lo / step) * step; v <= a->hi + step * 1e-9; v += step) {
         double py = gs_svg_y(c, v);
         fprintf(c->out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
                 c->left, py, c->width - c->right, py);
         fprintf(c->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", c->left - 6, py + 4);
-        put_tick_value(c->out, v + a->label_offset, step);
+        put_tick_value(c->out, v + a->label_offset, step, a->log10);
         fputs("</text>", c->out);
     }
 }

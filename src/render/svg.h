@@ -23,6 +23,9 @@ typedef struct gs_svg_axis {
     const char *title;     /* under the x axis, beside the y axis: with the unit, "time (s)" */
     double label_offset;   /* added to a tick's value when it is printed (step index -> number) */
     bool integer;          /* ticks at whole numbers only */
+    /* Logarithmic: lo, hi and every coordinate drawn are log10 of the value; ticks at the
+     * powers of ten between, labelled with the value (0.1, 1, 10, 1e+04). */
+    bool log10;
     /* Categorical axis: when labels is set, ticks sit at i + 0.5 for i < nlabels, every
      * label_every-th one labelled (1 when 0). */
     const char *const *labels;

@@ -76,7 +76,7 @@ has "$v" "$example: steps: 12 ProfilerStep#N range(s) on 1 thread(s); the busies
 has "$v" "$example: step 1 is warm-up: 132.407 ms is 4.44x the median 29.839 ms of the 11 step(s) after it (warm-up above 1.5x)"
 has "$v" "$example: step 2 is not warm-up: the warm-up ends: 29.742 ms is 1.00x the median 29.839 ms of the 10 step(s) after it (warm-up above 1.5x)"
 has "$v" "$example: 12 step(s) from ProfilerStep#N, 1 warm-up, 11 in the statistics: mean 30.033 ms, median 29.839 ms, min 29.429 ms, max 30.637 ms"
-has "$v" "rank 0: verdict on 11 step(s) of 30.033 ms (mean): 2 of 16 rules fired: data_loading (bottleneck), warmup (note)"
+has "$v" "rank 0: verdict on 11 step(s) of 30.033 ms (mean): 2 of 17 rules fired: data_loading (bottleneck), warmup (note)"
 has "$v" "rank 0: rule data_loading: bottleneck, 4.234 ms per step at stake (14.1 %): DataLoader share 14.1 % vs 5 % (finding) and 10 % (bottleneck)"
 has "$v" "rank 0: rule compute_bound: not fired: compute kernels busy 83.0 % of the step vs 90 %"
 has "$v" "rank 0: rule straggler: not fired: one rank in the profile: the rule does not apply"

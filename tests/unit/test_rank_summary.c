@@ -170,7 +170,23 @@ static void test_round_trip(void)
     CHECK(gs_gsum_read_buffer(first, n1, "rank-1.gsum", &back, &err) == 0);
     char *again = write_gsum(&back, &n2);
     CHECK(n1 == n2 && memcmp(first, again, n1) == 0);
-    CHECK(strstr(first, "\"version\": 1, \"minor\": 6") != NULL);
+    CHECK(strstr(first, "\"version\": 1, \"minor\": 7") != NULL);
+    /* minor 7: the roofline's groups, so a report on summaries shows and judges the same */
+    CHECK(s.has_roofline && back.has_roofline);
+    CHECK(s.roof.nrows > 0 && back.roof.nrows == s.roof.nrows);
+    CHECK(s.roof.gpu_ns > 0 && back.roof.gpu_ns == s.roof.gpu_ns);
+    CHECK_INT(back.roof.groups, s.roof.groups);
+    for (size_t i = 0; i < s.roof.nrows && i < back.roof.nrows; i++) {
+        CHECK_STR(back.roof.rows[i].name, s.roof.rows[i].name);
+        CHECK_INT(back.roof.rows[i].gpu_ns, s.roof.rows[i].gpu_ns);
+        CHECK_INT(back.roof.rows[i].cls, s.roof.rows[i].cls);
+        CHECK_INT(back.roof.rows[i].bound, s.roof.rows[i].bound);
+    }
+    CHECK(s.inputs.roof_op != NULL && back.inputs.roof_op != NULL);
+    if (s.inputs.roof_op && back.inputs.roof_op)
+        CHECK_STR(back.inputs.roof_op, s.inputs.roof_op);
+    CHECK(back.inputs.roof_op_share == s.inputs.roof_op_share && s.inputs.roof_op_share > 0);
+    CHECK_INT(back.inputs.roof_op_ns, s.inputs.roof_op_ns);
     /* minor 6: the replay's steps, so a report on summaries expects what one on traces does */
     CHECK(s.has_replay && back.has_replay);
     CHECK(s.inputs.replay_step_ns > 0);
@@ -278,6 +294,8 @@ static void test_minor0(void)
     /* nor the replay of minor 6: unknown, not 0 */
     CHECK(!s.has_replay);
     CHECK_INT(s.inputs.replay_step_ns, -1);
+    /* nor the roofline of minor 7: its rule does not apply */
+    CHECK(!s.has_roofline && s.inputs.roof_op == NULL && s.inputs.roof_share < 0);
     for (int a = 0; a < GS_REPLAY__COUNT; a++)
         CHECK_INT(s.inputs.replay_expected_ns[a], -1);
     size_t n;
@@ -285,7 +303,7 @@ static void test_minor0(void)
     CHECK(strstr(out, "\"steps\"") != NULL);
     CHECK(strstr(out, "\"devices\"") == NULL && strstr(out, "\"idle_gaps\"") == NULL &&
           strstr(out, "\"step_bars\"") == NULL && strstr(out, "\"memory_charts\"") == NULL &&
-          strstr(out, "\"replay\"") == NULL);
+          strstr(out, "\"replay\"") == NULL && strstr(out, "\"roofline\"") == NULL);
     free(out);
     gs_rank_summary_free(&s);
 }

@@ -11,6 +11,7 @@
 
 #include "analysis/base/gpu_caps.h"
 #include "analysis/base/thresholds.h"
+#include "analysis/trace/roofline.h"
 #include "common/strbuf.h"
 
 enum verdict { APPLIES, DOES_NOT, UNKNOWN };
@@ -367,6 +368,31 @@ static enum verdict when_code_loads(const gs_diag_inputs *in, gs_strbuf *why)
     return in->first_use_load_steps ? APPLIES : DOES_NOT;
 }
 
+/* What bounds the roofline's largest operator group: each bound has its own advice. */
+static enum verdict when_bound(const gs_diag_inputs *in, enum gs_roof_bound b, gs_strbuf *why)
+{
+    if (in->roof_share < 0 || !in->roof_op)
+        return UNKNOWN;
+    gs_strbuf_appendf(why, "%s is %s-bound (%.1f FLOP/byte)", in->roof_op,
+                      gs_roof_bound_name(in->roof_bound), in->roof_intensity);
+    return in->roof_bound == b ? APPLIES : DOES_NOT;
+}
+
+static enum verdict when_memory_bound(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    return when_bound(in, GS_BOUND_MEMORY, why);
+}
+
+static enum verdict when_compute_bound(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    return when_bound(in, GS_BOUND_COMPUTE, why);
+}
+
+static enum verdict when_latency_bound(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    return when_bound(in, GS_BOUND_LATENCY, why);
+}
+
 static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_ALWAYS] = when_always,
     [GS_WHEN_TRAINING] = when_training,
@@ -395,6 +421,9 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_NOT_COMPILED] = when_not_compiled,
     [GS_WHEN_REPLAY_MISSING] = when_replay_missing,
     [GS_WHEN_CAPTURE_ONLY] = when_capture_only,
+    [GS_WHEN_MEMORY_BOUND] = when_memory_bound,
+    [GS_WHEN_COMPUTE_BOUND] = when_compute_bound,
+    [GS_WHEN_LATENCY_BOUND] = when_latency_bound,
 };
 
 /* One trace condition, or none when `when` is out of the table. */

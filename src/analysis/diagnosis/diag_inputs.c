@@ -286,6 +286,7 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
     out->gpu_vendor = t->devices.n ? gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name))
                                    : GS_VENDOR_NVIDIA;
     gs_diag_compute_inputs(NULL, out);
+    out->roof_op_share = out->roof_share = out->roof_intensity = -1; /* the rank summary's */
     gs_diag_straggler_inputs(&t->id, src->stragglers, out);
     out->facts = *src->facts;
     if (fill_first_use(c, out, err) != 0)

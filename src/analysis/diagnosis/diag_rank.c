@@ -52,6 +52,7 @@ const char *gs_gain_basis_name(uint8_t basis)
     static const char *const names[GS_GAIN__COUNT] = {
         [GS_GAIN_NONE] = "none", [GS_GAIN_REMOVED] = "removed",
         [GS_GAIN_TENSOR_CORES] = "tensor_cores", [GS_GAIN_MFU_TARGET] = "mfu_target",
+        [GS_GAIN_ROOF_TARGET] = "roof_target",
     };
     return basis < GS_GAIN__COUNT ? names[basis] : "none";
 }

@@ -1,4 +1,5 @@
-/* The diagnosis rules (diagnose.c; the memory rules in diag_memory.c), one function each, for
+/* The diagnosis rules (diagnose.c; the memory rules in diag_memory.c, the roofline's in
+ * diag_roofline.c), one function each, for
  * the rule table (diag_table.c); private to this folder. */
 #ifndef GS_DIAG_RULES_H
 #define GS_DIAG_RULES_H
@@ -16,6 +17,7 @@ void diag_rule_straggler(const gs_diag_inputs *in, gs_finding *f);
 void diag_rule_compute(const gs_diag_inputs *in, gs_finding *f);
 void diag_rule_tensor_cores(const gs_diag_inputs *in, gs_finding *f);
 void diag_rule_low_mfu(const gs_diag_inputs *in, gs_finding *f);
+void diag_rule_roofline(const gs_diag_inputs *in, gs_finding *f);
 void diag_rule_memory_growth(const gs_diag_inputs *in, gs_finding *f);
 void diag_rule_memory_capacity(const gs_diag_inputs *in, gs_finding *f);
 void diag_rule_no_gpu(const gs_diag_inputs *in, gs_finding *f);

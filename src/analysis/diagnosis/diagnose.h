@@ -84,6 +84,15 @@ typedef struct gs_diag_inputs {
      * cancels and the profiler's host time counts for no action. */
     gs_ns replay_step_ns;
     gs_ns replay_expected_ns[GS_REPLAY__COUNT];
+    /* The roofline (doc/roofline.md): the operator group with the most GPU time, its share of
+     * the operators' GPU time and its kernel time per step, the share of its roof it reached
+     * and what bounds it (enum gs_roof_bound). roof_share -1 when unknown (no shapes, no model,
+     * a GPU without roofs, or a summary of an earlier .gsum minor). roof_op points into the
+     * rank summary's roofline rows. */
+    const char *roof_op;
+    double roof_op_share, roof_share, roof_intensity;
+    gs_ns roof_op_ns;
+    uint8_t roof_bound;
 } gs_diag_inputs;
 
 enum gs_severity {
@@ -134,6 +143,9 @@ enum gs_action_when {
     GS_WHEN_NOT_COMPILED,    /* no torch.compile region nor Inductor kernel to speak of */
     GS_WHEN_REPLAY_MISSING,  /* graphs instantiated, their replay expected in the trace */
     GS_WHEN_CAPTURE_ONLY,    /* the trace holds a graph capture, its replay outside the trace */
+    GS_WHEN_MEMORY_BOUND,    /* the roofline's largest operator group is memory-bound */
+    GS_WHEN_COMPUTE_BOUND,   /* ... compute-bound */
+    GS_WHEN_LATENCY_BOUND,   /* ... latency-bound: kernels too small for either roof */
     GS_WHEN__COUNT
 };
 
@@ -172,8 +184,14 @@ enum gs_gain_basis {
     GS_GAIN_REMOVED,      /* the time at stake, removed entirely: an upper bound */
     GS_GAIN_TENSOR_CORES, /* the eligible kernels without Tensor Cores, GS_TH_TC_SPEEDUP x faster */
     GS_GAIN_MFU_TARGET,   /* the FLOP-counted kernels brought up to GS_TH_LOW_MFU of the peak */
+    GS_GAIN_ROOF_TARGET,  /* the largest operator group brought up to GS_ROOF_TARGET_SHARE */
     GS_GAIN__COUNT
 };
+
+/* The roofline rule (doc/diagnosis.md, "far_below_roof") fires under this share of the roof and
+ * estimates its gain as the group's kernels reaching it: well-tuned libraries reach 60 to 80 %
+ * of a roof on large problems, so under half leaves at least a third of the group's time. */
+#define GS_ROOF_TARGET_SHARE 0.5
 
 typedef struct gs_finding {
     const gs_rule *rule;

@@ -180,6 +180,7 @@ static int finish(gs_json *j, gs_rank_summary *s)
     if (!s->has_compute)
         gs_compute_init(&s->compute);
     gs_diag_compute_inputs(s->has_compute ? &s->compute : NULL, &s->inputs);
+    gs_rank_roof_inputs(s->has_roofline ? &s->roof : NULL, s->nkept, &s->inputs);
     if (!s->has_replay)
         gs_diag_replay_unknown(&s->inputs);
     s->comm.path = s->temporal.path = s->id.path;

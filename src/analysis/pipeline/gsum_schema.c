@@ -469,6 +469,41 @@ static const gs_gsum_field replay_fields[] = {
 };
 #undef RP
 
+/* ---- minor 7 ------------------------------------------------------------------------------- */
+
+#define RF(f) S(R, roof.f)
+static const gs_gsum_field roofline_fields[] = {
+    {"groups", GS_F_SIZE, RF(groups), 0},
+    {"gpu_ns", GS_F_I64, RF(gpu_ns), 0},
+    {"modelled_ns", GS_F_I64, RF(modelled_ns), 0},
+    {"unmodelled_ns", GS_F_I64, RF(unmodelled_ns), 0},
+    {"peak_tbps", GS_F_DBL, RF(peak_tbps), 0},
+    {"fp32_tflops", GS_F_DBL, RF(fp32_tflops), 0},
+    {"tensor_core_tflops", GS_F_DBL, RF(tc_tflops), 0},
+    {"tensor_core_dtype", GS_F_ENUM, RF(tc_dtype), GS_DTYPE__COUNT},
+};
+#undef RF
+
+#define RR(f) S(gs_sum_roof, f)
+static const gs_gsum_field roof_row_fields[] = {
+    {"name", GS_F_STR, RR(name), 0},
+    {"class", GS_F_ENUM, RR(cls), GS_OPC__COUNT},
+    {"dtype", GS_F_ENUM, RR(dtype), GS_DTYPE__COUNT},
+    {"bound", GS_F_ENUM, RR(bound), GS_BOUND__COUNT},
+    {"calls", GS_F_U64, RR(calls), 0},
+    {"gpu_ns", GS_F_I64, RR(gpu_ns), 0},
+    {"modelled_ns", GS_F_I64, RR(modelled_ns), 0},
+    {"flops", GS_F_DBL, RR(flops), 0},
+    {"bytes", GS_F_DBL, RR(bytes), 0},
+    {"intensity", GS_F_DBL, RR(intensity), 0},
+    {"tflops", GS_F_DBL, RR(tflops), 0},
+    {"tbps", GS_F_DBL, RR(tbps), 0},
+    {"peak_tflops", GS_F_DBL, RR(peak_tflops), 0},
+    {"roof_tflops", GS_F_DBL, RR(roof_tflops), 0},
+    {"roof_share", GS_F_DBL, RR(roof_share), 0},
+};
+#undef RR
+
 #define OBJ(k, f) {k, f, COUNT_OF(f), 0, 0, 0, 0}
 #define ARR(k, f, arr, cnt, T) {k, f, COUNT_OF(f), S(R, arr), S(R, cnt), sizeof(T), 0}
 /* A section of minor 1, and the flag saying a summary has it. */
@@ -508,6 +543,8 @@ static const gs_gsum_section sections[] = {
     OBJ1("context", context_fields, inputs.facts.known),
     OBJ1("compute", compute_fields, has_compute),
     OBJ1("replay", replay_fields, has_replay),
+    OBJ1("roofline", roofline_fields, has_roofline),
+    ARR1("roofline_rows", roof_row_fields, roof.rows, roof.nrows, gs_sum_roof, has_roofline),
 };
 
 const gs_gsum_section *gs_gsum_sections(size_t *n)

@@ -20,9 +20,10 @@
  * parallelism as a set of kinds and what it is read from (DDP's and FSDP's ranges, all-reduces in
  * the forward, embedding-table kernels), and the profiled CPU time the merged operator table's CPU
  * shares are of; minor 6 the replay's mean step unchanged and with each action alone (the
- * verdict's expected gains). A reader of an older minor skips them; a file without them reads as
+ * verdict's expected gains); minor 7 the roofline per operator group (its largest groups, the
+ * GPU's roofs: doc/roofline.md). A reader of an older minor skips them; a file without them reads as
  * a summary without them. */
-#define GS_GSUM_MINOR 6
+#define GS_GSUM_MINOR 7
 
 enum gs_gsum_type {
     GS_F_I64,  /* int64_t, gs_ns */

@@ -356,6 +356,11 @@ static int fill_diagnosis(const gs_trace_ctx *c, const rank_analyses *a, gs_rank
         return -1;
     s->has_compute = true;
     gs_diag_compute_inputs(&s->compute, &s->inputs);
+    gs_trace_ctx kept = gs_trace_ctx_over(c, &c->kept);
+    if (gs_rank_roof_build(&kept, &s->roof, err) != 0)
+        return -1;
+    s->has_roofline = true;
+    gs_rank_roof_inputs(&s->roof, s->nkept, &s->inputs);
     return 0;
 }
 

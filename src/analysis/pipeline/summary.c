@@ -46,6 +46,7 @@ void gs_rank_summary_free(gs_rank_summary *s)
     free(s->gaps);
     free(s->copies);
     gs_rank_series_free(&s->series);
+    gs_rank_roof_free(&s->roof);
     gs_rank_detail_free(s->detail);
     memset(s, 0, sizeof *s);
 }

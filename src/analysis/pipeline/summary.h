@@ -28,6 +28,7 @@
 #include "analysis/trace/profile_facts.h"
 #include "analysis/trace/startup.h"
 #include "analysis/pipeline/detail.h"
+#include "analysis/pipeline/roof_summary.h"
 #include "analysis/pipeline/series.h"
 #include "analysis/base/steps.h"
 #include "analysis/trace/temporal.h"
@@ -81,6 +82,8 @@ typedef struct gs_rank_summary {
     gs_ns tracing_cost_ns;  /* then: that cost (gs_trace.collector_overhead_ns) */
     bool has_graphs;        /* inputs.graphs is known (minor 3; earlier: every count 0) */
     bool has_replay;        /* inputs.replay_* are known (minor 6; earlier: -1, unknown) */
+    bool has_roofline;      /* the roofline per operator group was computed (minor 7) */
+    gs_rank_roof roof;
     gs_sum_kernel *kernels; /* by total, largest first */
     size_t nkernels;
     gs_sum_op *ops;         /* by CUDA total (CPU total without GPU work), largest first */
