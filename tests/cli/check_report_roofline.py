@@ -116,10 +116,13 @@ def check_gpt2(exe, shared, tmp):
     want_gain = per_step * (1 - top["roof_share"] / 0.5)
     if abs(f["gain_ns"] - want_gain) > 2 or f["gain_basis"] != "roof_target":
         fail(f"gpt2: gain {f['gain_ns']} ns ({f['gain_basis']}), by hand {want_gain:.0f}")
-    if f["expected_by"] != "roof_target" or \
-            abs(f["expected_step_ns"] - (rank["steps"]["mean_ns"] - f["gain_ns"])) > 1:
-        fail(f"gpt2: expected step {f['expected_step_ns']} by {f['expected_by']}, by hand "
-             f"{rank['steps']['mean_ns'] - f['gain_ns']}")
+    # the expected step is the replay's (whatif's roof_target): the host, not the GPU, sets
+    # this capture's step, so the group's kernels at half their roof buy almost nothing
+    mean = rank["steps"]["mean_ns"]
+    if f["expected_by"] != "roof_target" or not mean - f["gain_ns"] <= f["expected_step_ns"] <= mean \
+            or f["expected_speedup"] >= 1.01:
+        fail(f"gpt2: expected step {f['expected_step_ns']} ({f['expected_speedup']}x) by "
+             f"{f['expected_by']}, not between {mean - f['gain_ns']} and {mean}, under 1.01x")
     if steps and abs(per_step - top["gpu_ns"] / steps) > 1:
         fail(f"gpt2: {per_step} ns per step at stake, {top['gpu_ns']} / {steps} steps by hand")
     if top["name"] not in f["evidence"] or f"{top['bound']}-bound" not in f["evidence"]:

@@ -11,7 +11,7 @@ import sys
 
 TRAIN = "examples/train.json.gz"
 ACTIONS = ["cuda_graphs", "compile", "dataloader_workers", "pinned_memory", "remove_syncs",
-           "mixed_precision", "fused_optimizer", "overlap_comm", "no_profiler"]
+           "mixed_precision", "fused_optimizer", "overlap_comm", "roof_target", "no_profiler"]
 RANK_KEYS = {"rank", "path", "steps", "measured_step_ns", "replay_step_ns", "replay_error",
              "structural_step_ns", "structural_error", "actions", "expected_step_ns", "expected_speedup", "alone", "inputs", "per_step"}
 ALONE_KEYS = {"name", "expected_step_ns", "expected_speedup", "change"}

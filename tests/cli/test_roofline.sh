@@ -74,6 +74,19 @@ for name, (bound, intensity) in want.items():
     assert r["bound"] == bound, (name, r["bound"])
     assert intensity is None or abs(r["intensity"] - intensity) <= 0.01 * max(intensity, 1), (name, r["intensity"])
 PY
+# whatif's roof_target: the largest group's GPU work at half its roof, its time x share / 0.5
+"$exe" ops --roofline --limit 1 --format json "$trace" >"$out.ops" || rc=1
+"$exe" whatif --action roof_target --format json "$trace" >"$out" || rc=1
+python3 - "$out.ops" "$out" <<'PY' || rc=1
+import json, sys
+top = json.load(open(sys.argv[1]))["rows"][0]
+change = json.load(open(sys.argv[2]))["ranks"][0]["alone"][0]["change"]
+scale = top["roof_pct"] / 100 / 0.5
+assert top["name"] == "aten::mm" and 0 < scale < 1, top
+assert abs(change["gpu_after_ns"] - scale * change["gpu_before_ns"]) <= 0.002 * change["gpu_before_ns"], (change, scale)
+assert abs(change["gpu_before_ns"] - top["gpu_ns"] / 3) <= 0.001 * top["gpu_ns"], (change, top["gpu_ns"])
+PY
+rm -f "$out.ops"
 # kernels --roofline: the LM head's GEMMs (each call launches one kernel) under their kernels'
 # names, with their operator's count; the view does not mix with --ncu
 "$exe" kernels --roofline --format json "$trace" >"$out" || rc=1

@@ -8,7 +8,7 @@ import hostile_inputs as h
 from hostile_case import Case
 
 ACTIONS = ("cuda_graphs compile dataloader_workers pinned_memory remove_syncs mixed_precision "
-           "fused_optimizer overlap_comm no_profiler")
+           "fused_optimizer overlap_comm roof_target no_profiler")
 SEE = r" \(see 'gpuscope whatif --help'\)\n"
 WORKERS = r"gpuscope: whatif: --workers takes a whole number of DataLoader workers from 1 to " \
           r"1024, not '%s'" + SEE

@@ -162,6 +162,35 @@ static void test_mixed_precision(void)
     }
 }
 
+/* ---- the roofline's largest group at its target ---------------------------------------------- */
+
+/* The GPU work of the named operator's calls at the given share of its time: aten::mm's 300 us
+ * at half is 150 us, a 179 us step; aten::add's 10 us at half, a 324 us step; no operator, or a
+ * scale that is no speed-up, change nothing. */
+static void test_roof_target(void)
+{
+    static const struct {
+        const char *op;
+        double scale;
+        gs_ns step_us, gpu_before_us, gpu_after_us;
+    } cases[] = {
+        {"aten::mm", 0.5, 179, 300, 150}, {"aten::add", 0.5, 324, 10, 5},
+        {NULL, 0.5, 329, 0, 0},           {"aten::mm", 1.2, 329, 0, 0},
+        {"aten::bmm", 0.5, 329, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        replay_fx f;
+        fx_open(&f, fp32_gemm(SGEMM, 9));
+        gs_replay_params p = {.roof_op = cases[i].op, .roof_scale = cases[i].scale};
+        gs_replay_result r = fx_run(&f, BIT(ROOF_TARGET), &p, 329 * US);
+        CHECK_INT(r.changed_mean_ns, cases[i].step_us * US);
+        CHECK_INT(r.change[GS_REPLAY_ROOF_TARGET].gpu_before, cases[i].gpu_before_us * US);
+        CHECK_INT(r.change[GS_REPLAY_ROOF_TARGET].gpu_after, cases[i].gpu_after_us * US);
+        gs_replay_result_free(&r);
+        fx_close(&f);
+    }
+}
+
 /* ---- fused optimizer ------------------------------------------------------------------------- */
 
 /* Steps at k ms, 120 us: 10 us of Python, Optimizer.step#SGD.step [10, 110] holding four
@@ -251,6 +280,7 @@ int main(void)
     test_compile();
     test_pinned_memory();
     test_mixed_precision();
+    test_roof_target();
     test_fused_optimizer();
     test_overlap_comm();
     return check_done("test_replay_gpu");

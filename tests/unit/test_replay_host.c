@@ -318,6 +318,7 @@ static void test_action_table(void)
         [GS_REPLAY_MIXED_PRECISION] = "mixed_precision",
         [GS_REPLAY_FUSED_OPTIMIZER] = "fused_optimizer",
         [GS_REPLAY_OVERLAP_COMM] = "overlap_comm",
+        [GS_REPLAY_ROOF_TARGET] = "roof_target",
         [GS_REPLAY_NO_PROFILER] = "no_profiler",
     };
     for (int a = GS_REPLAY_NONE + 1; a < GS_REPLAY__COUNT; a++) {

@@ -42,16 +42,9 @@ static bool gives_modelled_advice(const gs_finding *f, uint8_t replay)
 
 void diag_fill_expected(const gs_diag_inputs *in, gs_finding *f)
 {
-    uint8_t a = f->rule->replay;
-    if (a == GS_REPLAY_NONE && f->severity != GS_SEV_NONE && f->expected_step_ns > 0 &&
-        in->step_ns > 0) {
-        /* the rule's own model of the step with its action (far_below_roof: the group's kernels
-         * at its target share of the roof, nothing else moved) */
-        f->expected_speedup = (double)in->step_ns / (double)f->expected_step_ns;
-        return;
-    }
     f->expected_step_ns = 0;
     f->expected_speedup = 0.0;
+    uint8_t a = f->rule->replay;
     gs_ns base = in->replay_expected_ns[GS_REPLAY_NO_PROFILER];
     if (a == GS_REPLAY_NONE || a >= GS_REPLAY__COUNT || f->severity == GS_SEV_NONE ||
         in->step_ns <= 0 || base <= 0 || in->replay_expected_ns[a] <= 0)

@@ -148,8 +148,8 @@ void gs_diag_replay_unknown(gs_diag_inputs *in)
 /* The replay's mean step unchanged, without the profiler's cost, and with each other action alone
  * on top of that (diagnose.h): one model, one run per action (each linear in the trace). Nothing
  * to replay leaves them unknown. */
-int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_diag_replay *out,
-                         gs_error *err)
+int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts,
+                         const gs_replay_params *p, gs_diag_replay *out, gs_error *err)
 {
     out->step_ns = -1;
     for (int a = 0; a < GS_REPLAY__COUNT; a++)
@@ -177,7 +177,7 @@ int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_
         gs_replay_result r;
         gs_replay_set set = a == GS_REPLAY_NONE ? 0
                             : GS_REPLAY_BIT(a) | GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER);
-        rc = gs_replay_run(m, set, NULL, &r, err);
+        rc = gs_replay_run(m, set, p, &r, err);
         if (rc != 0)
             break;
         if (a == GS_REPLAY_NONE)

@@ -21,11 +21,12 @@ typedef struct gs_diag_replay {
 } gs_diag_replay;
 
 /* Builds the replay of c's kept steps, from the trace's facts (gs_trace_facts_build), and runs the
- * actions the rules' gains are estimated by. It reads only the trace, its context and the facts,
+ * actions the rules' gains are estimated by, with the parameters p (NULL: the defaults; the
+ * roofline's target comes from the rank's roofline, roof_summary.h). It reads only the trace, its context and the facts,
  * so it may run beside the other analyses, on a thread of its own. 0 (the numbers unknown when
  * there is nothing to replay), or -1 with err. */
-int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_diag_replay *out,
-                         gs_error *err);
+int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts,
+                         const gs_replay_params *p, gs_diag_replay *out, gs_error *err);
 
 typedef struct gs_diag_sources {
     const gs_bd_trace *breakdown; /* required: holds the steps */

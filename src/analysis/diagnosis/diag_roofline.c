@@ -55,10 +55,8 @@ void diag_rule_roofline(const gs_diag_inputs *in, gs_finding *f)
     double at_target = (double)in->roof_op_ns * in->roof_share / ROOF_TARGET_SHARE;
     gs_ns gain = fires ? (gs_ns)((double)in->roof_op_ns - at_target) : 0;
     set_stake(in, f, fires ? in->roof_op_ns : 0, false);
-    if (fires) {
+    if (fires)
         set_gain(in, f, gain, GS_GAIN_ROOF_TARGET);
-        f->expected_step_ns = in->step_ns - f->gain_ns;
-    }
     EVIDENCE(f, "%s, %.0f %% of the operators' GPU time (%.3f ms per step), is %s-bound at "
              "%.2f FLOP/byte and reaches %.1f %% of its roof",
              in->roof_op, 100 * in->roof_op_share, ms(in->roof_op_ns), bound,

@@ -237,7 +237,8 @@ static const gs_rule rules[] = {
       {"CUDA graphs to launch the small kernels as one (torch.compile mode=\"reduce-overhead\")",
        GS_WHEN_LATENCY_BOUND},
       {"gpuscope ops --roofline: every operator's intensity, bound and share of its roof",
-       GS_WHEN_ALWAYS}}},
+       GS_WHEN_ALWAYS}},
+     GS_REPLAY_ROOF_TARGET},
     {"memory_growth", "Memory growth", "doc/diagnosis.md#thresholds (leak fit)", diag_rule_memory_growth,
      {{"look for tensors kept across steps: losses summed without .item()/.detach(), lists of "
        "outputs, caches that never shrink",

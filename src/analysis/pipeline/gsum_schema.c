@@ -465,6 +465,7 @@ static const gs_gsum_field replay_fields[] = {
     {"mixed_precision_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_MIXED_PRECISION]), 0},
     {"fused_optimizer_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_FUSED_OPTIMIZER]), 0},
     {"overlap_comm_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_OVERLAP_COMM]), 0},
+    {"roof_target_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_ROOF_TARGET]), 0},
     {"no_profiler_ns", GS_F_I64, RP(replay_expected_ns[GS_REPLAY_NO_PROFILER]), 0},
 };
 #undef RP

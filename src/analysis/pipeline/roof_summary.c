@@ -95,3 +95,14 @@ void gs_rank_roof_inputs(const gs_rank_roof *r, size_t kept, gs_diag_inputs *in)
     in->roof_intensity = top->intensity;
     in->roof_bound = (uint8_t)top->bound;
 }
+
+void gs_rank_roof_target(const gs_rank_roof *r, gs_replay_params *p)
+{
+    p->roof_op = NULL;
+    p->roof_scale = 0;
+    double share = r && r->nrows ? r->rows[0].roof_share : -1;
+    if (!(share > 0 && share < GS_ROOF_TARGET_SHARE))
+        return;
+    p->roof_op = r->rows[0].name;
+    p->roof_scale = share / GS_ROOF_TARGET_SHARE;
+}

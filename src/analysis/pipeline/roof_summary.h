@@ -9,6 +9,7 @@
 
 #include "analysis/base/trace_ctx.h"
 #include "analysis/diagnosis/diagnose.h"
+#include "analysis/replay/replay.h"
 #include "analysis/trace/roofline.h"
 #include "common/error.h"
 
@@ -47,5 +48,10 @@ void gs_rank_roof_free(gs_rank_roof *r);
  * one); r NULL (no roofline: a .gsum of an earlier minor) leaves them unknown. in->roof_op then
  * points into r. */
 void gs_rank_roof_inputs(const gs_rank_roof *r, size_t kept, gs_diag_inputs *in);
+
+/* The replay's parameters of GS_REPLAY_ROOF_TARGET (replay.h) from r's largest group: its calls'
+ * GPU work at GS_ROOF_TARGET_SHARE of its roof, when it reached less. p->roof_op then points into
+ * r; left unset when the group is not on the roofline or reached the target. */
+void gs_rank_roof_target(const gs_rank_roof *r, gs_replay_params *p);
 
 #endif

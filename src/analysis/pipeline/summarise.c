@@ -79,6 +79,7 @@ typedef struct rank_analyses {
     /* When the diagnosis is asked for: the trace's facts, and the verdict's expected gains. */
     gs_trace_facts trace_facts;
     gs_diag_replay replay;
+    gs_rank_roof roof; /* the kept steps' roofline, whose largest group the replay brings up */
 } rank_analyses;
 
 static void free_analyses(rank_analyses *a)
@@ -94,6 +95,7 @@ static void free_analyses(rank_analyses *a)
     gs_kernel_summary_free(&a->kernels);
     gs_op_summary_free(&a->ops);
     gs_memcpy_summary_free(&a->memcpy);
+    gs_rank_roof_free(&a->roof);
 }
 
 /* The analyses are pure functions of the context: two groups of about equal cost and the replay
@@ -219,14 +221,21 @@ static void *run_device_side(void *arg)
 
 /* The replay reads only the context and the trace's facts: it runs beside both groups, on a
  * thread of its own, since it takes about as long as they do together and would otherwise leave a
- * core idle after them. The facts, built here first, serve the verdict's inputs too. */
+ * core idle after them. The facts and the kept steps' roofline (whose largest group one action
+ * brings up), built here first, serve the verdict's inputs too. */
 static void *run_replay(void *arg)
 {
     analysis_job *j = arg;
     double since = gs_stage_clock();
+    gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
+    gs_replay_params p = {0};
     j->rc = gs_trace_facts_build(j->c, &j->a->trace_facts, &j->err);
     if (j->rc == 0)
-        j->rc = gs_diag_replay_build(j->c, &j->a->trace_facts, &j->a->replay, &j->err);
+        j->rc = gs_rank_roof_build(&kept, &j->a->roof, &j->err);
+    if (j->rc == 0) {
+        gs_rank_roof_target(&j->a->roof, &p);
+        j->rc = gs_diag_replay_build(j->c, &j->a->trace_facts, &p, &j->a->replay, &j->err);
+    }
     gs_stage_time_add(GS_TIMED_REPLAY, since);
     return NULL;
 }
@@ -324,8 +333,9 @@ static int fill_breakdown(const gs_bd_trace *bd, gs_rank_summary *s)
     return 0;
 }
 
-/* The verdict's inputs, read from the analyses, and the use of the GPU's arithmetic. */
-static int fill_diagnosis(const gs_trace_ctx *c, const rank_analyses *a, gs_rank_summary *s,
+/* The verdict's inputs, read from the analyses, and the use of the GPU's arithmetic; the
+ * roofline is taken over from the analyses. */
+static int fill_diagnosis(const gs_trace_ctx *c, rank_analyses *a, gs_rank_summary *s,
                           gs_error *err)
 {
     const char *top_op = a->sync.ncauses ? a->sync.causes[0].op : NULL;
@@ -356,9 +366,8 @@ static int fill_diagnosis(const gs_trace_ctx *c, const rank_analyses *a, gs_rank
         return -1;
     s->has_compute = true;
     gs_diag_compute_inputs(&s->compute, &s->inputs);
-    gs_trace_ctx kept = gs_trace_ctx_over(c, &c->kept);
-    if (gs_rank_roof_build(&kept, &s->roof, err) != 0)
-        return -1;
+    s->roof = a->roof; /* built beside the replay, which needed it */
+    memset(&a->roof, 0, sizeof a->roof);
     s->has_roofline = true;
     gs_rank_roof_inputs(&s->roof, s->nkept, &s->inputs);
     return 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/pipeline/roof_summary.h"
 #include "analysis/trace/trace_facts.h"
 #include "common/util.h"
 
@@ -47,9 +48,9 @@ static void order_actions(gs_whatif_rank *r, gs_replay_set shown)
 }
 
 /* The unchanged replay, each shown action alone, the chosen ones together. */
-static int replay_rank(const gs_whatif *w, const gs_replay *m, gs_whatif_rank *r, gs_error *err)
+static int replay_rank(const gs_whatif *w, const gs_replay *m, const gs_replay_params *p,
+                       gs_whatif_rank *r, gs_error *err)
 {
-    const gs_replay_params *p = &w->params;
     if (gs_replay_run(m, 0, p, &r->unchanged, err) != 0 ||
         gs_replay_run(m, w->actions, p, &r->together, err) != 0)
         return -1;
@@ -78,7 +79,16 @@ static int add_rank(gs_whatif *w, const gs_trace_ctx *c, gs_whatif_rank *r, gs_e
         return -1;
     if (!m)
         return (r->why = strdup(why ? why : "nothing to replay")) ? 0 : gs_fail_oom(err);
-    int rc = replay_rank(w, m, r, err);
+    /* the roof target is the rank's own: its kept steps' largest operator group */
+    gs_trace_ctx kept = gs_trace_ctx_over(c, &c->kept);
+    gs_rank_roof roof;
+    gs_replay_params p = w->params;
+    int rc = gs_rank_roof_build(&kept, &roof, err);
+    if (rc == 0) {
+        gs_rank_roof_target(&roof, &p);
+        rc = replay_rank(w, m, &p, r, err);
+        gs_rank_roof_free(&roof);
+    }
     gs_replay_free(m);
     w->replayed += rc == 0;
     return rc;

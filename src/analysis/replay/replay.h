@@ -40,6 +40,7 @@ enum gs_replay_action {
     GS_REPLAY_MIXED_PRECISION,    /* Tensor-Core precision (bf16/fp16 autocast, TF32) */
     GS_REPLAY_FUSED_OPTIMIZER,    /* a foreach/fused optimizer instead of a loop per parameter */
     GS_REPLAY_OVERLAP_COMM,       /* collectives under the backward pass's compute */
+    GS_REPLAY_ROOF_TARGET,        /* the operator group farthest below its roof brought up */
     GS_REPLAY_NO_PROFILER,        /* the profiler's own host cost removed */
     GS_REPLAY__COUNT
 };
@@ -65,6 +66,11 @@ typedef struct gs_replay_params {
     /* Workers after the change when the trace loads in the main process (0: 4); with workers
      * already, their number is unknown and the change doubles it whatever this says. */
     int dataloader_workers;
+    /* GS_REPLAY_ROOF_TARGET: the GPU work of the calls of operator roof_op (the roofline's
+     * group, doc/roofline.md) takes roof_scale of its time; NULL or a scale outside (0, 1):
+     * nothing changes. */
+    const char *roof_op;
+    double roof_scale;
 } gs_replay_params;
 
 /* What one action changed, summed over the kept steps and divided by their number. */

@@ -63,6 +63,14 @@ static const gs_replay_action_info actions[GS_REPLAY__COUNT] = {
          "bucket), on their own stream",
          "gradients become ready evenly over the backward pass (DDP's bucketing, Li et al., "
          "VLDB 2020); collectives in the forward pass (tensor parallel) keep their place"},
+    [GS_REPLAY_ROOF_TARGET] =
+        {"roof_target", "The largest operator group brought up to half its roof",
+         "the kernels, memsets and device copies launched by the operator group with the most "
+         "GPU time, when it reached under half of its roof (doc/roofline.md), take the time "
+         "that half of the roof allows: their time x the share reached / 0.5",
+         "a fix exists that brings the group to half its roof (fusion, a smaller type, a "
+         "layout or shapes the library's fast kernels take): tuned libraries reach 60 to 80 % "
+         "of a roof on large problems; the other operators' work and the host are unchanged"},
     [GS_REPLAY_NO_PROFILER] =
         {"no_profiler", "Without the profiler's cost",
          "each recorded operator, range and traced GPU activity gives back the profiler's "

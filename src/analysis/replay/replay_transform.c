@@ -8,6 +8,7 @@
 
 #include "analysis/base/gpu_caps.h"
 #include "analysis/base/thresholds.h"
+#include "analysis/trace/op_summary.h"
 #include "common/vec.h"
 
 /* A graph launch and a fused kernel replace this many launches of a foreach optimizer: PyTorch's
@@ -559,6 +560,33 @@ static int no_profiler(tx *x)
     return 0;
 }
 
+/* ---- the largest operator group at its target share of the roof -------------------------- */
+
+/* The GPU work the roofline counts for a call (kernels, memsets, device copies; not the
+ * collectives nor the host copies) of the calls of operator p->roof_op takes p->roof_scale of
+ * its time. */
+static int roof_target(tx *x)
+{
+    const gs_replay_params *p = x->p;
+    if (!p->roof_op || !(p->roof_scale > 0 && p->roof_scale < 1))
+        return 0;
+    for (size_t i = 0; i < x->m->nedges; i++) {
+        const rp_edge *e = &x->e[i];
+        if (e->kind != RP_GPU || x->lag[i] == RP_OFF)
+            continue;
+        const rp_op *o = &x->m->ops[e->ref];
+        const gs_memop *mo = o->is_memop ? &x->t->memops.v[o->index] : NULL;
+        if (mo ? mo->kind != GS_MEMOP_MEMSET && mo->kind != GS_MEMOP_DTOD
+               : kernel_is(x, o, GS_NAME_COMM_KERNEL))
+            continue;
+        uint32_t r = mo ? mo->op : x->t->kernels.v[o->index].op;
+        if (r != GS_NONE &&
+            !strcmp(gs_trace_str(x->t, x->t->ranges.v[gs_op_call_of(x->t, r)].name), p->roof_op))
+            set_lag(x, i, (gs_ns)((double)x->lag[i] * p->roof_scale));
+    }
+    return 0;
+}
+
 /* ---- all of them ------------------------------------------------------------------------- */
 
 static int (*const transforms[GS_REPLAY__COUNT])(tx *) = {
@@ -570,6 +598,7 @@ static int (*const transforms[GS_REPLAY__COUNT])(tx *) = {
     [GS_REPLAY_MIXED_PRECISION] = mixed_precision,
     [GS_REPLAY_FUSED_OPTIMIZER] = fused_optimizer,
     [GS_REPLAY_OVERLAP_COMM] = overlap_comm,
+    [GS_REPLAY_ROOF_TARGET] = roof_target,
     [GS_REPLAY_NO_PROFILER] = no_profiler,
 };
 
