@@ -59,13 +59,14 @@ void gs_render_gain_estimate(char *buf, size_t size, const char *lead, const gs_
     gs_fmt_duration(gain, sizeof gain, f->gain_ns);
     /* The replay's estimate first where there is one: the rule's own estimate assumes the
      * kernels alone change. */
-    if (f->expected_speedup > 0 && f->gain_basis != GS_GAIN_ROOF_TARGET)
+    if (f->expected_speedup > 0)
         snprintf(expected, sizeof expected, "expected %.2fx faster (replay); ", f->expected_speedup);
-    if (f->gain_basis == GS_GAIN_ROOF_TARGET) /* its expected step is this gain, not a replay's */
+    if (f->gain_basis == GS_GAIN_ROOF_TARGET)
         snprintf(buf, size,
-                 "%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the "
+                 "%s%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the "
                  "group's kernels reached %.0f %% of its roof",
-                 lead, gain, 100 * f->gain_share, f->gain_speedup, 100 * GS_ROOF_TARGET_SHARE);
+                 lead, expected, gain, 100 * f->gain_share, f->gain_speedup,
+                 100 * GS_ROOF_TARGET_SHARE);
     else if (f->gain_basis == GS_GAIN_TENSOR_CORES)
         snprintf(buf, size,
                  "%s%sabout %s per step to gain, %.1f %% of the step, %.2fx faster, if the "
@@ -254,11 +255,10 @@ static void json_finding(gs_json_writer *w, const gs_finding *f, bool details)
     gs_json_put_str(w, "gain_basis", gs_gain_basis_name(f->gain_basis));
     /* the replay's estimate of the rule's action (null without one): expected, not a bound */
     const gs_replay_action_info *replay = gs_replay_action_get(f->rule->replay);
-    if (f->expected_speedup > 0 && (replay || f->gain_basis == GS_GAIN_ROOF_TARGET)) {
+    if (f->expected_speedup > 0 && replay) {
         gs_json_put_int(w, "expected_step_ns", f->expected_step_ns);
         gs_json_put_fixed(w, "expected_speedup", f->expected_speedup, 3);
-        /* far_below_roof's expected step is its own estimate: no replay action models it */
-        gs_json_put_str(w, "expected_by", replay ? replay->name : gs_gain_basis_name(f->gain_basis));
+        gs_json_put_str(w, "expected_by", replay->name);
     } else {
         gs_json_put_null(w, "expected_step_ns");
         gs_json_put_null(w, "expected_speedup");
