@@ -29,6 +29,7 @@ enum gs_timed {
     GS_TIMED_KERNELS,
     GS_TIMED_OPS,
     GS_TIMED_COPIES,
+    GS_TIMED_ROOFLINE,      /* the kept steps' roofline (roofline.h), on the replay's thread */
     GS_TIMED_REPLAY,        /* the replays of the expected gains, beside the others */
     GS_TIMED_SUMMARY,       /* the rank summary, from the analyses */
     GS_TIMED_DIAGNOSIS,     /* the verdict's inputs (diag_inputs.h) */

@@ -230,8 +230,11 @@ static void *run_replay(void *arg)
     gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
     gs_replay_params p = {0};
     j->rc = gs_trace_facts_build(j->c, &j->a->trace_facts, &j->err);
+    double roof_since = gs_stage_clock();
     if (j->rc == 0)
         j->rc = gs_rank_roof_build(&kept, &j->a->roof, &j->err);
+    gs_stage_time_add(GS_TIMED_ROOFLINE, roof_since);
+    since += gs_stage_clock() - roof_since; /* the replay's row without the roofline's time */
     if (j->rc == 0) {
         gs_rank_roof_target(&j->a->roof, &p);
         j->rc = gs_diag_replay_build(j->c, &j->a->trace_facts, &p, &j->a->replay, &j->err);
