@@ -53,7 +53,7 @@ EOF
 
 analyses=("  analyses (three threads)" "    facts" "    breakdown" "    launch" "    sync" "    memory"
           "    temporal" "    idle" "    comm" "    kernels" "    ops" "    copies"
-          "    replay (expected gains)")
+          "    roofline" "    replay (expected gains)")
 summary=("  summary" "    diagnosis inputs" "    compute (FLOPs, MFU)" "    series")
 report_rows=("  load (read, index)" "  trace context" "${analyses[@]}" "${summary[@]}"
              "  stragglers (collectives)" "  drop (trace, analyses freed)" "  merge" "  verdict"
