@@ -21,20 +21,9 @@ import os
 import subprocess
 import sys
 
+from capture_checks import captures_root, check, failures
+
 NAME = "gpt2_train_torchprofiler_flops_stack.json.gz"
-failures = []
-
-
-def captures_root():
-    env = os.environ.get("GS_GPU_CAPTURES")
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return env or os.path.normpath(os.path.join(repo, "..", "shared", "gpu-captures"))
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def run_json(exe, *args):

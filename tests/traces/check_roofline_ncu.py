@@ -9,11 +9,14 @@ row:
   hand      the estimate is the count by hand from the GPT-2 model's shapes (M = 8 x 512 tokens,
             768 wide, MLP 3072, QKV 2304, 12 heads of 64, bf16 GEMMs and attention, fp32 layer
             norm): 2 M K N FLOPs for a GEMM, its operands and bias read once and its output
-            written once;
+            written once; for the layer norm 5 FLOPs per element and 6 per channel (TraceLens's
+            formula), its input, weight and bias read and its output, mean and rstd written;
   flops     ncu's FLOPs (SASS counts plus the tensor pipe's work) within 20 % of the estimate
             for the GEMMs; for the causal attention, the tensor pipe's FLOPs within 2 % of the
             tiles the kernel computes (20 of the 32 64x128 tiles of each head's 512 x 512 scores,
             the diagonal's tiles whole), which is why it misses a count of the useful work;
+            for the layer norm, 5.5 to 7.5 x the estimate: the kernel's Welford statistics,
+            reciprocal square root and affine step are about 30 FP32 operations per element;
   reads     ncu's DRAM bytes within 20 % of the bytes the kernel reads (ncu flushes the caches
             before each profiled launch, so the inputs come from DRAM) and at most the whole
             estimate: the output is still in the 50 MB L2 when the kernel ends, written back
@@ -35,11 +38,12 @@ import os
 import subprocess
 import sys
 
+from capture_checks import captures_root, check, failures
+
 GPT = "gpt2_train_torchprofiler_flops_stack.json.gz"
 RESNETS = ("resnet50_emit_nvtx.gst", "resnet50_unmodified.gst")
 M = 8 * 512
 BF16, FP32 = 2, 4
-failures = []
 
 
 def gemm(k, n):
@@ -66,18 +70,6 @@ PARTIAL_WRITE_BACK = {3}
 # ResNet-50's batch-norm statistics (IDs of ncu_resnet_details.csv): one block per channel
 # (grid.x), over a batch of 32 bf16 maps of 56 x 56 (the first stage's), read once.
 RESNET_BN_STATS = {1: 256, 4: 64, 7: 64}
-
-
-def captures_root():
-    env = os.environ.get("GS_GPU_CAPTURES")
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return env or os.path.normpath(os.path.join(repo, "..", "shared", "gpu-captures"))
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def kernels(exe, export, trace):
