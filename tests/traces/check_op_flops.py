@@ -19,7 +19,7 @@ import os
 import subprocess
 import sys
 
-from capture_checks import captures_root, check, failures
+from shared_checks import captures_root, check, failures
 
 NAME = "gpt2_train_torchprofiler_flops_stack.json.gz"
 H100_BF16_DENSE_TFLOPS = 989.4

@@ -38,7 +38,7 @@ import os
 import subprocess
 import sys
 
-from capture_checks import captures_root, check, failures
+from shared_checks import captures_root, check, failures
 
 GPT = "gpt2_train_torchprofiler_flops_stack.json.gz"
 RESNETS = ("resnet50_emit_nvtx.gst", "resnet50_unmodified.gst")

@@ -20,6 +20,8 @@ import os
 import subprocess
 import sys
 
+from shared_checks import check, failures, traces_root
+
 TRACE = "tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
 REPORT = "tracelens/reference/h100_qwen_perf_report_csvs"
 TABLES = ["GEMM", "SDPA_fwd", "BinaryElementwise", "UnaryElementwise", "Reduce_fwd"]
@@ -60,21 +62,6 @@ DIFFERENT = {
     ("aten::copy_", "[[1, 1, 559], [1, 1, 559], []]"): COPY_FLOPS,
 }
 
-failures = []
-
-
-def shared_root():
-    env = os.environ.get("GS_SHARED_TRACES")
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return env or os.path.normpath(os.path.join(repo, "..", "shared", "traces"))
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what)
-    if not ok:
-        failures.append(what)
-
-
 def canonical(dims):
     return json.dumps(json.loads(dims) if isinstance(dims, str) else dims)
 
@@ -110,7 +97,7 @@ def main():
     if len(sys.argv) != 2:
         print(__doc__)
         return 2
-    root = shared_root()
+    root = traces_root()
     trace, report = os.path.join(root, TRACE), os.path.join(root, REPORT)
     if not os.path.exists(trace) or not os.path.isdir(report):
         print(f"SKIP: {trace} or {report} absent (set GS_SHARED_TRACES)")
