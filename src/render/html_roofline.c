@@ -6,7 +6,7 @@
 #include "render/svg.h"
 
 /* Groups named beside their point: the largest by GPU time; the rest say theirs on hover. */
-#define LABELLED 8
+#define LABELLED 6
 /* Points' radii in viewBox units: the largest group's, and the least any gets. */
 #define R_MAX 16.0
 #define R_MIN 3.0
@@ -50,7 +50,8 @@ static void widen(range *g, double v)
     g->hi = e > g->hi ? e : g->hi;
 }
 
-/* The decades that hold every point and the roofs' corners (ridges and peaks). */
+/* The decades that hold every point and the roofs' corners, with room for the flat roofs to be
+ * seen and named: up to 3 x the highest peak, and a decade past the Tensor Cores' ridge. */
 static void axes(const gs_rank_roof *r, range *x, range *y)
 {
     *x = (range){INFINITY, -INFINITY};
@@ -61,10 +62,10 @@ static void axes(const gs_rank_roof *r, range *x, range *y)
             widen(y, r->rows[i].tflops);
         }
     if (on_axis(r->peak_tbps)) {
-        widen(x, r->tc_tflops / r->peak_tbps);
+        widen(x, 10 * r->tc_tflops / r->peak_tbps);
         widen(x, r->fp32_tflops / r->peak_tbps);
     }
-    widen(y, r->tc_tflops);
+    widen(y, 3 * r->tc_tflops);
     widen(y, r->fp32_tflops);
     x->lo = floor(x->lo), x->hi = ceil(x->hi);
     y->lo = floor(y->lo), y->hi = ceil(y->hi);
@@ -116,9 +117,9 @@ void gs_html_roofline_chart(FILE *out, const gs_rank_roof *r)
     gs_svg_begin(&c, out, "Roofline: operator groups by intensity and achieved TFLOP/s", 760, 360,
                  &xa, &ya);
     char label[64];
-    snprintf(label, sizeof label, "fp32 CUDA cores %.0f TFLOP/s", r->fp32_tflops);
+    snprintf(label, sizeof label, "fp32 cores %.0f TFLOP/s", r->fp32_tflops);
     draw_roof(&c, "roof fp32", r->peak_tbps, r->fp32_tflops, false, label);
-    snprintf(label, sizeof label, "%s Tensor Cores %.0f TFLOP/s", gs_dtype_name(r->tc_dtype),
+    snprintf(label, sizeof label, "%s Tensor %.0f TFLOP/s", gs_dtype_name(r->tc_dtype),
              r->tc_tflops);
     draw_roof(&c, "roof", r->peak_tbps, r->tc_tflops, true, label);
     double rmax_ns = 1;
