@@ -85,8 +85,8 @@ def check_scenario(exe, tmp):
     if points != 2 or len(placed(roof["rows"])) != 2:
         fail(f"scenario: {points} points on the chart, {len(placed(roof['rows']))} placeable "
              f"groups; expected 2 (aten::mm, aten::addmm)")
-    for needle in ('<path class="roof"', '<path class="roof fp32"', "bf16 Tensor Cores 989",
-                   "fp32 CUDA cores 67", ">aten::mm</text>", ">aten::addmm</text>"):
+    for needle in ('<path class="roof"', '<path class="roof fp32"', "bf16 Tensor 989 TFLOP/s",
+                   "fp32 cores 67 TFLOP/s", ">aten::mm</text>", ">aten::addmm</text>"):
         if needle not in page:
             fail(f"scenario: the chart lacks {needle}")
     gsum = os.path.join(tmp, "rank.gsum")
