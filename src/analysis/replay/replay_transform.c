@@ -510,44 +510,6 @@ static int overlap_comm(tx *x)
 
 /* ---- the profiler's cost ----------------------------------------------------------------- */
 
-/* Each recorded range's cost comes off the host edges into its start, and each traced GPU
- * activity's off its launch call. The edges and costs are the same in every run: found once per
- * model, they spare each run a pass over the trace's ranges. */
-int rp_profiler_cuts(gs_replay *m)
-{
-    const gs_trace *t = m->ctx->trace;
-    GS_VEC(rp_cut) cuts = {0};
-    for (size_t r = 0; r < t->ranges.n; r++) {
-        uint32_t p = m->range_start[r];
-        gs_ns cost = p != GS_NONE ? gs_profiler_range_cost(&m->facts, &t->ranges.v[r]) : 0;
-        for (uint32_t k = cost ? m->first_in[p] : 0; cost && k < m->first_in[p + 1]; k++) {
-            uint32_t e = m->in_edges[k];
-            if (!is_host(&m->edges[e]))
-                continue;
-            rp_cut *c = GS_VEC_PUSH(&cuts);
-            if (!c)
-                goto oom;
-            *c = (rp_cut){e, cost};
-        }
-    }
-    for (size_t i = 0; i < m->nops; i++) {
-        uint32_t call = m->ops[i].call;
-        if (call == GS_NONE || m->call_edge[call] == GS_NONE)
-            continue;
-        rp_cut *c = GS_VEC_PUSH(&cuts);
-        if (!c)
-            goto oom;
-        gs_ns call_ns = t->apis.v[call].end - t->apis.v[call].start;
-        *c = (rp_cut){m->call_edge[call], gs_profiler_activity_cost(&m->facts, call_ns)};
-    }
-    m->profiler_cuts = cuts.v;
-    m->nprofiler_cuts = cuts.n;
-    return 0;
-oom:
-    GS_VEC_FREE(&cuts);
-    return -1;
-}
-
 /* Each recorded range gives its unit cost back from the host time before it, each traced GPU
  * activity from its launch call (trace_facts.h's unit costs): the model's cuts, applied. */
 static int no_profiler(tx *x)
