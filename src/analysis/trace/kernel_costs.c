@@ -45,6 +45,13 @@ static const char *str_or_null(const gs_trace *t, gs_str s)
     return s == GS_STR_EMPTY ? NULL : gs_trace_str(t, s);
 }
 
+enum gs_op_class gs_range_cost(const gs_trace *t, const gs_range *r, gs_op_cost *out)
+{
+    return gs_op_cost_compute(gs_trace_str(t, r->name), str_or_null(t, r->input_dims),
+                              str_or_null(t, r->input_types), str_or_null(t, r->concrete_inputs),
+                              out);
+}
+
 bool gs_kernel_cost(const gs_kernel_costs *kc, size_t k, gs_op_cost *out)
 {
     const gs_trace *t = kc->trace;
@@ -55,8 +62,6 @@ bool gs_kernel_cost(const gs_kernel_costs *kc, size_t k, gs_op_cost *out)
     const struct gs_call_kernels *call = &kc->calls[gs_op_call_of(t, kn->op)];
     if (!gs_kernel_is_main(call->count, call->total, kn->end - kn->start))
         return false;
-    const gs_range *r = &t->ranges.v[kn->op];
-    gs_op_cost_compute(gs_trace_str(t, r->name), str_or_null(t, r->input_dims),
-                       str_or_null(t, r->input_types), str_or_null(t, r->concrete_inputs), out);
+    gs_range_cost(t, &t->ranges.v[kn->op], out);
     return out->bytes > 0 || out->flops > 0;
 }

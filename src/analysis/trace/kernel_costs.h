@@ -14,6 +14,9 @@
 #include "common/error.h"
 #include "model/trace.h"
 
+/* The cost of one operator call, range r of t, from its name and recorded inputs. */
+enum gs_op_class gs_range_cost(const gs_trace *t, const gs_range *r, gs_op_cost *out);
+
 /* Whether a kernel of dur is its call's main one: the call launched `kernels` kernels of
  * kernel_ns in all. */
 bool gs_kernel_is_main(uint32_t kernels, gs_ns kernel_ns, gs_ns dur);

@@ -57,11 +57,6 @@ static bool on_roofline(const gs_memop *m)
     return m->kind == GS_MEMOP_MEMSET || m->kind == GS_MEMOP_DTOD;
 }
 
-static const char *str_or_null(const gs_trace *t, gs_str s)
-{
-    return s == GS_STR_EMPTY ? NULL : gs_trace_str(t, s);
-}
-
 static const gs_op_cost *cost_of(const gs_trace *t, const gs_range *r, gs_hashtab *memo)
 {
     gs_str ids[4] = {r->name, r->input_dims, r->input_types, r->concrete_inputs};
@@ -74,9 +69,7 @@ static const gs_op_cost *cost_of(const gs_trace *t, const gs_range *r, gs_hashta
     if (!e)
         return NULL;
     memcpy(e->ids, ids, sizeof ids);
-    gs_op_cost_compute(gs_trace_str(t, r->name), str_or_null(t, r->input_dims),
-                       str_or_null(t, r->input_types), str_or_null(t, r->concrete_inputs),
-                       &e->cost);
+    gs_range_cost(t, r, &e->cost);
     return &e->cost;
 }
 
