@@ -246,8 +246,24 @@ static void test_not_sizes(void)
     CHECK(f.flops == 2 * 8 * 16 * 4 && f.bytes == 2 * (8 * 16 + 16 * 4 + 8 * 4));
 }
 
+/* The words of a list entry of Concrete Inputs (a backward's output_mask). */
+static void test_list_words(void)
+{
+    const char *c = "[\"\", \"[True, False, True]\", \"7\", \"[ False ]\"]";
+    CHECK_INT(gs_op_arg_list_word_is(c, 1, 0, "True"), 1);
+    CHECK_INT(gs_op_arg_list_word_is(c, 1, 1, "True"), 0);
+    CHECK_INT(gs_op_arg_list_word_is(c, 1, 1, "False"), 1);
+    CHECK_INT(gs_op_arg_list_word_is(c, 1, 3, "True"), -1); /* no fourth word */
+    CHECK_INT(gs_op_arg_list_word_is(c, 2, 0, "True"), -1); /* not a list */
+    CHECK_INT(gs_op_arg_list_word_is(c, 3, 0, "False"), 1);
+    CHECK_INT(gs_op_arg_list_word_is(c, 4, 0, "True"), -1); /* not recorded */
+    CHECK_INT(gs_op_arg_list_word_is(NULL, 0, 0, "True"), -1);
+    CHECK_INT(gs_op_arg_list_word_is("[\"[Truer]\"]", 0, 0, "True"), 0);
+}
+
 int main(void)
 {
+    test_list_words();
     test_formulas();
     test_not_sizes();
     test_peaks();

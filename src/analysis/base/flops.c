@@ -238,9 +238,8 @@ static double conv_form_flops(const struct op_form *f, const char *dims, const c
 /* The idx-th argument's size in bytes; -1 when its shape or type was not recorded. */
 static double tensor_bytes(const char *dims, const char *types, int idx)
 {
-    gs_op_shape sh = gs_op_arg_shape(dims, idx);
-    double size = gs_dtype_bytes(gs_op_arg_dtype(types, idx));
-    return sh.n < 0 || size <= 0 ? -1 : gs_op_shape_numel(sh) * size;
+    gs_op_tensor t = gs_op_arg_tensor(dims, types, idx);
+    return t.known ? t.bytes : -1;
 }
 
 /* A bias, when the operator was given one: 0 when the argument is None (recorded as []). */

@@ -130,6 +130,33 @@ bool gs_op_arg_is(const char *concrete, int idx, const char *word)
     return list_item(concrete, idx, &at, &len) && len == n + 2 && !memcmp(at + 1, word, n);
 }
 
+int gs_op_arg_list_word_is(const char *concrete, int idx, int k, const char *word)
+{
+    const char *at;
+    size_t len;
+    if (!list_item(concrete, idx, &at, &len))
+        return -1;
+    const char *end = at + len;
+    if (at < end && *at == '"')
+        at++, end -= end > at && end[-1] == '"';
+    if (at >= end || *at != '[')
+        return -1;
+    at++;
+    for (int i = 0; i < k; i++) {
+        at = memchr(at, ',', (size_t)(end - at));
+        if (!at)
+            return -1;
+        at++;
+    }
+    while (at < end && *at == ' ')
+        at++;
+    size_t n = strlen(word);
+    if (at >= end || *at == ']')
+        return -1;
+    return (size_t)(end - at) >= n && !memcmp(at, word, n) &&
+           (at + n == end || at[n] == ',' || at[n] == ']' || at[n] == ' ');
+}
+
 enum gs_dtype gs_dtype_of_type_name(const char *type, size_t len)
 {
     static const struct {
@@ -159,6 +186,17 @@ enum gs_dtype gs_op_arg_dtype(const char *types, int idx)
     if (!list_item(types, idx, &at, &len) || len < 2 || at[0] != '"')
         return GS_DTYPE_UNKNOWN;
     return gs_dtype_of_type_name(at + 1, len - 2);
+}
+
+gs_op_tensor gs_op_arg_tensor(const char *dims, const char *types, int idx)
+{
+    gs_op_tensor t = {.shape = gs_op_arg_shape(dims, idx), .dtype = gs_op_arg_dtype(types, idx)};
+    t.known = t.shape.n >= 0 && gs_dtype_bytes(t.dtype) > 0;
+    if (t.known) {
+        t.numel = gs_op_shape_numel(t.shape);
+        t.bytes = t.numel * gs_dtype_bytes(t.dtype);
+    }
+    return t;
 }
 
 const char *gs_dtype_name(enum gs_dtype d)

@@ -37,6 +37,17 @@ gs_op_shape gs_op_arg_shape(const char *dims, int idx);
 /* Elements of a shape (1 for a scalar []), 0 when it is not one. */
 double gs_op_shape_numel(gs_op_shape s);
 
+/* The idx-th argument as a tensor: its shape and element type as recorded; known when both are
+ * (a Scalar, an int list, or any argument of a trace that recorded no types is not). */
+typedef struct gs_op_tensor {
+    gs_op_shape shape;
+    enum gs_dtype dtype;
+    bool known;
+    double numel, bytes; /* 0 when not known */
+} gs_op_tensor;
+
+gs_op_tensor gs_op_arg_tensor(const char *dims, const char *types, int idx);
+
 /* The idx-th argument's element type, GS_DTYPE_UNKNOWN when absent or not a tensor's. */
 enum gs_dtype gs_op_arg_dtype(const char *types, int idx);
 
@@ -45,6 +56,10 @@ int gs_op_arg_ints(const char *concrete, int idx, double *v, int cap);
 
 /* Whether a Concrete Inputs entry is the string word ("True", "same"). */
 bool gs_op_arg_is(const char *concrete, int idx, const char *word);
+
+/* The k-th word of a Concrete Inputs entry that is a list ("[True, False, True]"): 1 when it is
+ * `word`, 0 when it is another, -1 when the entry or its k-th word was not recorded. */
+int gs_op_arg_list_word_is(const char *concrete, int idx, int k, const char *word);
 
 /* "Input type" entry -> dtype: "float" fp32, "c10::BFloat16" bf16, "c10::Half" fp16, ... */
 enum gs_dtype gs_dtype_of_type_name(const char *type, size_t len);

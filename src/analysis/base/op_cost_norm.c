@@ -61,33 +61,11 @@ enum gs_op_class gs_norm_op_class(const char *name)
     return find_norm(name) ? GS_OPC_NORM : GS_OPC_NONE;
 }
 
-/* The bit-th word of the idx-th Concrete Inputs entry ("[True, False, True]"): true when it is
- * "True", or when the entry was not recorded (every gradient asked for). Every entry is a JSON
- * string, so the idx-th one lies between the (2 idx + 1)-th and (2 idx + 2)-th quotes. */
+/* Whether output_mask (Concrete Inputs[idx]) asks for gradient `bit`: "[True, False, True]";
+ * every one when it was not recorded. */
 static bool mask_bit(const char *concrete, int idx, int bit)
 {
-    if (!concrete || idx < 0)
-        return true;
-    const char *s = concrete;
-    for (int quotes = 0; quotes < 2 * idx + 1; s++) {
-        if (!*s)
-            return true;
-        if (*s == '\\' && s[1])
-            s++;
-        else if (*s == '"')
-            quotes++;
-    }
-    if (*s != '[')
-        return true;
-    for (int i = 0; i < bit; i++) {
-        s = strchr(s, ',');
-        if (!s)
-            return true;
-        s++;
-    }
-    while (*s == ' ' || *s == '[')
-        s++;
-    return strncmp(s, "False", 5) != 0;
+    return idx < 0 || gs_op_arg_list_word_is(concrete, idx, bit, "False") != 1;
 }
 
 /* The shape of what one weight covers: normalized_shape's elements (layer, RMS; the last
@@ -147,13 +125,8 @@ typedef struct tensor {
 
 static tensor tensor_at(const char *dims, const char *types, int idx)
 {
-    if (idx < 0)
-        return (tensor){0, 0};
-    gs_op_shape s = gs_op_arg_shape(dims, idx);
-    enum gs_dtype t = gs_op_arg_dtype(types, idx);
-    if (s.n < 0 || t == GS_DTYPE_UNKNOWN)
-        return (tensor){0, 0};
-    return (tensor){gs_op_shape_numel(s), gs_dtype_bytes(t)};
+    gs_op_tensor t = gs_op_arg_tensor(dims, types, idx);
+    return (tensor){t.numel, t.known ? gs_dtype_bytes(t.dtype) : 0};
 }
 
 enum gs_op_class gs_norm_op_cost(const char *name, const char *input_dims,

@@ -127,25 +127,6 @@ enum gs_op_class gs_vector_op_class(const char *name)
     return gs_norm_op_class(name);
 }
 
-/* A recorded argument: its shape and type; a tensor when its type is a tensor's. */
-typedef struct arg {
-    gs_op_shape shape;
-    enum gs_dtype type;
-    double numel;
-    bool tensor;
-} arg;
-
-static arg arg_at(const char *dims, const char *types, int idx)
-{
-    arg a = {.shape = gs_op_arg_shape(dims, idx), .type = gs_op_arg_dtype(types, idx)};
-    for (int i = 0; i < a.shape.n; i++)
-        if (a.shape.d[i] < 0)
-            a.shape.n = -1; /* not a shape: a tensor has no negative dimension */
-    a.tensor = a.shape.n >= 0 && a.type != GS_DTYPE_UNKNOWN;
-    a.numel = a.tensor ? gs_op_shape_numel(a.shape) : 0;
-    return a;
-}
-
 static double bytes_of(double n, enum gs_dtype t)
 {
     return n * gs_dtype_bytes(t);
@@ -179,15 +160,15 @@ static void broadcast(gs_op_shape *o, gs_op_shape b)
 
 /* The output's type: dimensioned tensors promote first; 0-dim tensors (a Python number wrapped)
  * only when no dimensioned one is there, as PyTorch's result_type rules. */
-static enum gs_dtype promoted(const arg *a, int from, int n)
+static enum gs_dtype promoted(const gs_op_tensor *a, int from, int n)
 {
     enum gs_dtype dimensioned = GS_DTYPE_UNKNOWN, zero_dim = GS_DTYPE_UNKNOWN;
     for (int i = from; i < n; i++) {
-        if (!a[i].tensor)
+        if (!a[i].known)
             continue;
         enum gs_dtype *t = a[i].shape.n > 0 ? &dimensioned : &zero_dim;
-        if (promotion_rank(a[i].type) > promotion_rank(*t))
-            *t = a[i].type;
+        if (promotion_rank(a[i].dtype) > promotion_rank(*t))
+            *t = a[i].dtype;
     }
     return dimensioned != GS_DTYPE_UNKNOWN ? dimensioned : zero_dim;
 }
@@ -195,31 +176,31 @@ static enum gs_dtype promoted(const arg *a, int from, int n)
 static void elementwise(const vector_op *op, bool in_place, const char *dims, const char *types,
                         gs_op_cost *out)
 {
-    arg a[3];
+    gs_op_tensor a[3];
     gs_op_shape o = {.n = 0};
     double read = 0;
     bool any = false;
     for (int i = 0; i < op->tensors; i++) {
-        a[i] = arg_at(dims, types, i);
+        a[i] = gs_op_arg_tensor(dims, types, i);
         /* a shape with dimensions but no tensor type: the types were not recorded */
-        if (a[i].shape.n > 0 && !a[i].tensor)
+        if (a[i].shape.n > 0 && !a[i].known)
             read = -1;
-        if (!a[i].tensor)
+        if (!a[i].known)
             continue;
         any = true;
         broadcast(&o, a[i].shape);
         if (read >= 0)
-            read += bytes_of(a[i].numel, a[i].type);
+            read += a[i].bytes;
     }
     if (!any)
         return;
-    enum gs_dtype t = in_place                 ? a[0].type
+    enum gs_dtype t = in_place                 ? a[0].dtype
                       : op->out == OUT_PROMOTE ? promoted(a, op->first, op->tensors)
                       : op->out == OUT_BOOL    ? GS_DTYPE_BOOL
-                                               : a[op->first].type;
+                                               : a[op->first].dtype;
     double n = gs_op_shape_numel(o);
     out->flops = n;
-    out->dtype = a[op->first].tensor ? a[op->first].type : t; /* pow(2, x): the exponent's */
+    out->dtype = a[op->first].known ? a[op->first].dtype : t; /* pow(2, x): the exponent's */
     double written = bytes_of(n, t);
     if (op->model == M_DROPOUT)
         written += bytes_of(n, GS_DTYPE_BOOL);
@@ -256,20 +237,20 @@ static double reduced_numel(gs_op_shape in, const char *concrete, int dim_arg, b
 static void reduction(const vector_op *op, const char *dims, const char *types,
                       const char *concrete, gs_op_cost *out)
 {
-    arg in = arg_at(dims, types, 0);
+    gs_op_tensor in = gs_op_arg_tensor(dims, types, 0);
     if (in.shape.n < 0)
         return;
     bool has_dim;
     double n_out = reduced_numel(in.shape, concrete, op->dim_arg, &has_dim);
     out->flops = gs_op_shape_numel(in.shape);
-    out->dtype = in.type;
+    out->dtype = in.dtype;
     enum gs_dtype t = op->out == OUT_INT64 ? GS_DTYPE_INT64
                       : op->out == OUT_BOOL ? GS_DTYPE_BOOL
-                                            : in.type;
+                                            : in.dtype;
     double written = bytes_of(n_out, t);
     if (op->out == OUT_INDEXED && has_dim)
         written += bytes_of(n_out, GS_DTYPE_INT64);
-    out->bytes = in.tensor ? bytes_of(in.numel, in.type) + written : 0;
+    out->bytes = in.known ? in.bytes + written : 0;
 }
 
 /* A ScalarType recorded as its number (c10/core/ScalarType.h's order). */
@@ -292,20 +273,20 @@ static enum gs_dtype scalar_type(const char *concrete, int idx, enum gs_dtype ot
 static void softmax(const vector_op *op, const char *dims, const char *types,
                     const char *concrete, gs_op_cost *out)
 {
-    arg x = arg_at(dims, types, 0);
-    if (!x.tensor)
+    gs_op_tensor x = gs_op_arg_tensor(dims, types, 0);
+    if (!x.known)
         return;
-    out->dtype = x.type;
+    out->dtype = x.dtype;
     if (op->model == M_SOFTMAX) {
-        enum gs_dtype t = gs_op_arg_is(concrete, 2, "True") ? GS_DTYPE_FP32 : x.type;
+        enum gs_dtype t = gs_op_arg_is(concrete, 2, "True") ? GS_DTYPE_FP32 : x.dtype;
         out->flops = 3 * x.numel;
-        out->bytes = bytes_of(x.numel, x.type) + bytes_of(x.numel, t);
+        out->bytes = x.bytes + bytes_of(x.numel, t);
         return;
     }
-    arg y = arg_at(dims, types, 1);
-    enum gs_dtype t = scalar_type(concrete, 3, x.type);
+    gs_op_tensor y = gs_op_arg_tensor(dims, types, 1);
+    enum gs_dtype t = scalar_type(concrete, 3, x.dtype);
     out->flops = 6 * x.numel;
-    out->bytes = y.tensor ? bytes_of(x.numel, x.type) + bytes_of(y.numel, y.type) +
+    out->bytes = y.known ? x.bytes + y.bytes +
                                 bytes_of(x.numel, t)
                           : 0;
 }
@@ -317,11 +298,12 @@ static void embedding(const vector_op *op, const char *dims, const char *types,
                       const char *concrete, gs_op_cost *out)
 {
     bool select = op->model == M_INDEX_SELECT;
-    arg table = arg_at(dims, types, 0), idx = arg_at(dims, types, select ? 2 : 1);
-    if (!table.tensor || !idx.tensor || table.shape.n < 1)
+    gs_op_tensor table = gs_op_arg_tensor(dims, types, 0);
+    gs_op_tensor idx = gs_op_arg_tensor(dims, types, select ? 2 : 1);
+    if (!table.known || !idx.known || table.shape.n < 1)
         return;
-    out->dtype = table.type;
-    double index_bytes = bytes_of(idx.numel, idx.type);
+    out->dtype = table.dtype;
+    double index_bytes = idx.bytes;
     if (op->model == M_EMBEDDING_BWD) {
         double rows;
         if (gs_op_arg_ints(concrete, 2, &rows, 1) != 1)
@@ -329,8 +311,8 @@ static void embedding(const vector_op *op, const char *dims, const char *types,
         /* argument 0 is grad_output here: one row of the table's width per index */
         double width = table.shape.d[table.shape.n - 1];
         out->flops = table.numel;
-        out->bytes = bytes_of(table.numel, table.type) + index_bytes +
-                     bytes_of(rows * width, table.type);
+        out->bytes = table.bytes + index_bytes +
+                     bytes_of(rows * width, table.dtype);
         return;
     }
     double dim = 0;
@@ -340,33 +322,33 @@ static void embedding(const vector_op *op, const char *dims, const char *types,
     if (d < 0 || table.shape.d[d] <= 0)
         return;
     double gathered = table.numel / table.shape.d[d] * idx.numel;
-    out->bytes = index_bytes + 2 * bytes_of(gathered, table.type);
+    out->bytes = index_bytes + 2 * bytes_of(gathered, table.dtype);
 }
 
 static void cost_of(const vector_op *op, bool in_place, const char *input_dims,
                     const char *input_types, const char *concrete, gs_op_cost *out)
 {
-    arg self = arg_at(input_dims, input_types, 0);
+    gs_op_tensor self = gs_op_arg_tensor(input_dims, input_types, 0);
     switch (op->model) {
     case M_ELEMENTWISE:
     case M_DROPOUT:
         elementwise(op, in_place, input_dims, input_types, out);
         break;
     case M_FILL:
-        out->dtype = self.type;
-        out->bytes = self.tensor ? bytes_of(self.numel, self.type) : 0;
+        out->dtype = self.dtype;
+        out->bytes = self.known ? self.bytes : 0;
         break;
     case M_COPY: {
-        arg src = arg_at(input_dims, input_types, 1);
-        out->dtype = self.type;
-        out->bytes = self.tensor && src.tensor
-                         ? bytes_of(self.numel, self.type) + bytes_of(src.numel, src.type)
+        gs_op_tensor src = gs_op_arg_tensor(input_dims, input_types, 1);
+        out->dtype = self.dtype;
+        out->bytes = self.known && src.known
+                         ? self.bytes + src.bytes
                          : 0;
         break;
     }
     case M_REDUCE:
         /* max(self, other), min(self, other): elementwise between two tensors */
-        if (op->out == OUT_INDEXED && arg_at(input_dims, input_types, 1).tensor)
+        if (op->out == OUT_INDEXED && gs_op_arg_tensor(input_dims, input_types, 1).known)
             elementwise(&(vector_op){op->name, op->cls, M_ELEMENTWISE, 2, 0, OUT_PROMOTE, -1},
                         in_place, input_dims, input_types, out);
         else
