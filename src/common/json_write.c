@@ -184,6 +184,11 @@ void gs_json_put_real(gs_json_writer *w, const char *key, double v, int digits)
         fputs("null", w->out);
 }
 
+void gs_json_put_known_real(gs_json_writer *w, const char *key, double v, int digits, bool known)
+{
+    gs_json_put_real(w, key, known ? v : NAN, digits);
+}
+
 void gs_json_put_bool(gs_json_writer *w, const char *key, bool v)
 {
     if (begin_member(w, key))

@@ -93,6 +93,8 @@ void gs_json_put_uint(gs_json_writer *w, const char *key, uint64_t v);
 void gs_json_put_fixed(gs_json_writer *w, const char *key, double v, int decimals);
 /* `digits` significant digits ("%.*g"); null when not finite. */
 void gs_json_put_real(gs_json_writer *w, const char *key, double v, int digits);
+/* The same, or null when the caller says v is not known (a measure whose -1 means unknown). */
+void gs_json_put_known_real(gs_json_writer *w, const char *key, double v, int digits, bool known);
 void gs_json_put_bool(gs_json_writer *w, const char *key, bool v);
 void gs_json_put_null(gs_json_writer *w, const char *key);
 /* A value the caller formatted, written as is: it must be one valid JSON value (a number with

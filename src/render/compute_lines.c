@@ -80,34 +80,26 @@ void gs_render_compute_text(FILE *out, int32_t rank, const gs_compute *c)
     }
 }
 
-/* A measure, or null when it is not known (%.6g: the significant digits of a FLOP count). */
-static void put_measure(gs_json_writer *w, const char *key, double v, bool known)
-{
-    if (known)
-        gs_json_put_real(w, key, v, 6);
-    else
-        gs_json_put_null(w, key);
-}
 
 void gs_render_compute_json(gs_json_writer *w, const gs_compute *c)
 {
     gs_json_begin_object(w, "compute", GS_JSON_INLINE);
-    put_measure(w, "flops_per_step", c->flops_per_step, true);
-    put_measure(w, "gemm_flops", c->kind_flops[GS_FLOP_GEMM], true);
-    put_measure(w, "conv_flops", c->kind_flops[GS_FLOP_CONV], true);
-    put_measure(w, "attention_flops", c->kind_flops[GS_FLOP_ATTENTION], true);
+    gs_json_put_real(w, "flops_per_step", c->flops_per_step, 6);
+    gs_json_put_real(w, "gemm_flops", c->kind_flops[GS_FLOP_GEMM], 6);
+    gs_json_put_real(w, "conv_flops", c->kind_flops[GS_FLOP_CONV], 6);
+    gs_json_put_real(w, "attention_flops", c->kind_flops[GS_FLOP_ATTENTION], 6);
     gs_json_put_str(w, "dtype", gs_dtype_name((enum gs_dtype)c->dtype));
-    put_measure(w, "tflops", c->tflops, true);
-    put_measure(w, "peak_tflops", c->peak_tflops, c->peak_tflops > 0);
-    put_measure(w, "mfu", c->mfu, c->mfu >= 0);
+    gs_json_put_real(w, "tflops", c->tflops, 6);
+    gs_json_put_known_real(w, "peak_tflops", c->peak_tflops, 6, c->peak_tflops > 0);
+    gs_json_put_known_real(w, "mfu", c->mfu, 6, c->mfu >= 0);
     gs_json_put_str(w, "gpu", c->gpu);
     gs_json_put_str(w, "peak_model", c->peak_model[0] ? c->peak_model : NULL);
     gs_json_put_uint(w, "counted_ops", c->counted_ops);
     gs_json_put_uint(w, "trace_flops_ops", c->trace_flops_ops);
-    put_measure(w, "flop_op_share", c->flop_op_share, c->flop_op_share >= 0);
-    put_measure(w, "tc_share", c->tc_share, c->tc_share >= 0);
-    put_measure(w, "tc_eligible_share", c->eligible_share, c->eligible_share >= 0);
-    put_measure(w, "tc_eligible_unused_share", c->eligible_unused_share,
-                c->eligible_unused_share >= 0);
+    gs_json_put_known_real(w, "flop_op_share", c->flop_op_share, 6, c->flop_op_share >= 0);
+    gs_json_put_known_real(w, "tc_share", c->tc_share, 6, c->tc_share >= 0);
+    gs_json_put_known_real(w, "tc_eligible_share", c->eligible_share, 6, c->eligible_share >= 0);
+    gs_json_put_known_real(w, "tc_eligible_unused_share", c->eligible_unused_share, 6,
+                           c->eligible_unused_share >= 0);
     gs_json_end(w);
 }

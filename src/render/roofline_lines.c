@@ -31,14 +31,6 @@ void gs_render_roofline_text(FILE *out, int32_t rank, const gs_rank_roof *r)
     fputs("\n", out);
 }
 
-/* A measure that is -1 (or 0 for a peak) when unknown. */
-static void put_known(gs_json_writer *w, const char *key, double v, bool known)
-{
-    if (known)
-        gs_json_put_real(w, key, v, 6);
-    else
-        gs_json_put_null(w, key);
-}
 
 static void put_row(gs_json_writer *w, const gs_sum_roof *g)
 {
@@ -50,11 +42,11 @@ static void put_row(gs_json_writer *w, const gs_sum_roof *g)
     gs_json_put_int(w, "gpu_ns", g->gpu_ns);
     gs_json_put_real(w, "flops", g->flops, 6);
     gs_json_put_real(w, "bytes", g->bytes, 6);
-    put_known(w, "intensity", g->intensity, g->intensity >= 0);
-    put_known(w, "tflops", g->tflops, g->tflops >= 0);
-    put_known(w, "tbps", g->tbps, g->tbps >= 0);
-    put_known(w, "roof_tflops", g->roof_tflops, g->roof_tflops >= 0);
-    put_known(w, "roof_share", g->roof_share, g->roof_share >= 0);
+    gs_json_put_known_real(w, "intensity", g->intensity, 6, g->intensity >= 0);
+    gs_json_put_known_real(w, "tflops", g->tflops, 6, g->tflops >= 0);
+    gs_json_put_known_real(w, "tbps", g->tbps, 6, g->tbps >= 0);
+    gs_json_put_known_real(w, "roof_tflops", g->roof_tflops, 6, g->roof_tflops >= 0);
+    gs_json_put_known_real(w, "roof_share", g->roof_share, 6, g->roof_share >= 0);
     gs_json_put_str(w, "bound", gs_roof_bound_name(g->bound));
     gs_json_end(w);
 }
@@ -66,9 +58,9 @@ void gs_render_roofline_json(gs_json_writer *w, const gs_rank_roof *r)
     gs_json_put_int(w, "gpu_ns", r->gpu_ns);
     gs_json_put_int(w, "modelled_ns", r->modelled_ns);
     gs_json_put_int(w, "unmodelled_ns", r->unmodelled_ns);
-    put_known(w, "peak_tbps", r->peak_tbps, r->peak_tbps > 0);
-    put_known(w, "fp32_tflops", r->fp32_tflops, r->fp32_tflops > 0);
-    put_known(w, "tensor_core_tflops", r->tc_tflops, r->tc_tflops > 0);
+    gs_json_put_known_real(w, "peak_tbps", r->peak_tbps, 6, r->peak_tbps > 0);
+    gs_json_put_known_real(w, "fp32_tflops", r->fp32_tflops, 6, r->fp32_tflops > 0);
+    gs_json_put_known_real(w, "tensor_core_tflops", r->tc_tflops, 6, r->tc_tflops > 0);
     gs_json_put_str(w, "tensor_core_dtype", r->tc_tflops > 0 ? gs_dtype_name(r->tc_dtype) : NULL);
     gs_json_begin_array(w, "rows", GS_JSON_BLOCK);
     for (size_t i = 0; i < r->nrows && i < GS_RANK_ROOF_ROWS; i++) /* as many as it keeps */
