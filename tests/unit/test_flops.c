@@ -259,6 +259,9 @@ static void test_list_words(void)
     CHECK_INT(gs_op_arg_list_word_is(c, 4, 0, "True"), -1); /* not recorded */
     CHECK_INT(gs_op_arg_list_word_is(NULL, 0, 0, "True"), -1);
     CHECK_INT(gs_op_arg_list_word_is("[\"[Truer]\"]", 0, 0, "True"), 0);
+    /* a stray brace ends the list (found by fuzz_op_cost: the scan stood still on it) */
+    CHECK(gs_op_arg_shape("[[5]}", 1).n == -1);
+    CHECK(gs_op_arg_shape("[[5]}", 0).n == 1);
 }
 
 int main(void)

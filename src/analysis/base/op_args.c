@@ -20,7 +20,7 @@ static bool list_item(const char *s, int idx, const char **at, size_t *len)
     for (int i = 0;; i++) {
         while (*s == ' ' || *s == ',')
             s++;
-        if (!*s || *s == ']')
+        if (!*s || *s == ']' || *s == '}') /* the end, or a stray brace: no more items */
             return false;
         const char *start = s;
         int depth = 0;
