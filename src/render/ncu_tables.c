@@ -41,8 +41,8 @@ static const gs_column ncu_columns[] = {
     [NCU_COL_EST_FLOPS] = {"est_flops", "est_flops", "Est. FLOPs", "Estimated FLOPs",
                            GS_COL_COUNT, 0,
                            "gpuscope's estimate from the operator that launched the\n"
-                           "trace's kernels of that launch, when it launched only that\n"
-                           "kernel (doc/roofline.md)"},
+                           "trace's kernels of that launch, when that kernel is its\n"
+                           "only or main one (doc/roofline.md)"},
     [NCU_COL_FLOPS] = {"ncu_flops", "ncu_flops", "ncu FLOPs", "Measured FLOPs", GS_COL_COUNT, 0,
                        "ncu's: SASS FP32/FP64/FP16 counts plus Tensor Core work\n"
                        "derived from the tensor pipe's activity (raw page)"},
