@@ -262,6 +262,37 @@ static void test_no_profiler(void)
     fx_close(&f);
 }
 
+/* Operators 1 us apart, the first 1 us into the step: [1, 13], [14, 26], [27, 39], [40, 52], each
+ * with a 5 us launch call 4 us in. A 2.05 us cost finds 1 us before each operator; the 1.05 us
+ * left of operators 2-4 comes off the 3 us after the previous one's call, that of operator 1 stays
+ * lost (it would come from the step before). 96 - (1 + 3 * 2.05) - 4 * 5 = 68.85 us; without
+ * carrying it back 72 us. */
+static gs_trace *crowded(const char *format)
+{
+    gs_trace *t = tb_new("crowded.json", 0);
+    t->format = tb_str(t, format);
+    uint64_t corr = 1;
+    for (int k = 1; k <= 2; k++) {
+        gs_ns b = (gs_ns)k * 1000 * US;
+        fx_step(t, k, b, 96);
+        for (gs_ns t0 = 1; t0 <= 40; t0 += 13)
+            corr = fx_launch(t, b, "aten::add", t0, t0 + 12, t0 + 4, t0 + 9, EW_KERNEL, t0 + 7,
+                             t0 + 9, corr);
+    }
+    return t;
+}
+
+static void test_no_profiler_crowded(void)
+{
+    replay_fx f;
+    fx_open(&f, crowded("kineto"));
+    CHECK_INT(fx_changed(&f, BIT(NO_PROFILER), NULL, 96 * US), 96 * US - 1000 - 3 * 2050 - 4 * 5000);
+    fx_close(&f);
+    fx_open(&f, crowded("legacy"));
+    CHECK_INT(fx_changed(&f, BIT(NO_PROFILER), NULL, 96 * US), 96 * US - 1000 - 3 * 2050);
+    fx_close(&f);
+}
+
 /* ---- two actions together -------------------------------------------------------------------- */
 
 /* The DataLoader's trace. Graphs alone: the operator's dispatch (2 + 3 us) goes: 105 us a step.
@@ -354,6 +385,7 @@ int main(void)
     test_loader_multi_process();
     test_remove_syncs();
     test_no_profiler();
+    test_no_profiler_crowded();
     test_graphs_and_workers();
     test_no_gpu_work();
     test_action_table();

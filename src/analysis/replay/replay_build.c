@@ -1,7 +1,7 @@
 /* Building the replay's graph from a trace context (replay.h says what the graph holds): host
  * lanes from each launching thread's operators and calls, GPU lanes from each stream's ops, and
  * the edges between them, each with the measured gap when it decided its point's time and the
- * physical least otherwise; then the host edges the profiler's cost comes off. */
+ * physical least otherwise (the profiler's cost on them: replay_profiler.c). */
 #include "analysis/replay/replay_model.h"
 
 #include <stdlib.h>
@@ -512,44 +512,4 @@ int rp_build_wakes(rp_builder *b)
         b->inputs.thread_waits++;
     }
     return 0;
-}
-
-/* ---- the profiler's cost ----------------------------------------------------------------- */
-
-/* Each recorded range's cost comes off the host edges into its start, and each traced GPU
- * activity's off its launch call. The edges and costs are the same in every run: found once per
- * model, they spare each run a pass over the trace's ranges. */
-int rp_profiler_cuts(gs_replay *m)
-{
-    const gs_trace *t = m->ctx->trace;
-    GS_VEC(rp_cut) cuts = {0};
-    for (size_t r = 0; r < t->ranges.n; r++) {
-        uint32_t p = m->range_start[r];
-        gs_ns cost = p != GS_NONE ? gs_profiler_range_cost(&m->facts, &t->ranges.v[r]) : 0;
-        for (uint32_t k = cost ? m->first_in[p] : 0; cost && k < m->first_in[p + 1]; k++) {
-            uint32_t e = m->in_edges[k];
-            if (m->edges[e].kind != RP_SEGMENT && m->edges[e].kind != RP_CALL) /* host edges */
-                continue;
-            rp_cut *c = GS_VEC_PUSH(&cuts);
-            if (!c)
-                goto oom;
-            *c = (rp_cut){e, cost};
-        }
-    }
-    for (size_t i = 0; i < m->nops; i++) {
-        uint32_t call = m->ops[i].call;
-        if (call == GS_NONE || m->call_edge[call] == GS_NONE)
-            continue;
-        rp_cut *c = GS_VEC_PUSH(&cuts);
-        if (!c)
-            goto oom;
-        gs_ns call_ns = t->apis.v[call].end - t->apis.v[call].start;
-        *c = (rp_cut){m->call_edge[call], gs_profiler_activity_cost(&m->facts, call_ns)};
-    }
-    m->profiler_cuts = cuts.v;
-    m->nprofiler_cuts = cuts.n;
-    return 0;
-oom:
-    GS_VEC_FREE(&cuts);
-    return -1;
 }

@@ -106,7 +106,8 @@ int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_para
                  gs_ns *lag, uint32_t *from, gs_replay_change change[GS_REPLAY__COUNT],
                  gs_error *err);
 
-/* Finds m->profiler_cuts, once m is finished (rp_finish). 0, or -1 out of memory. */
+/* Finds m->profiler_cuts, once m is finished (rp_finish) and its steps marked (replay_profiler.c).
+ * 0, or -1 out of memory. */
 int rp_profiler_cuts(gs_replay *m);
 
 /* Orders m's points and groups its edges by the point they end at (replay_graph.c). 0, or -1
