@@ -30,6 +30,12 @@ static inline int gs_cmp_u32(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
+static inline int gs_cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
 static inline int gs_cmp_double(const void *pa, const void *pb)
 {
     double a = *(const double *)pa, b = *(const double *)pb;

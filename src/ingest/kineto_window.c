@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "common/util.h"
+
 /* Of the budget, what the window's model should fill: the steps differ in size, and the budget
  * was measured on the part of the file read first. */
 #define WINDOW_FILL 0.8
@@ -134,15 +136,9 @@ bool kwindow_choose(const gs_trace *survey, const kwindow *surveyed, double fits
 
 /* ---- GPU work launched outside the window -------------------------------------------------- */
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static bool launched_inside(const uint64_t *kept, size_t n, uint64_t correlation)
 {
-    return !correlation || bsearch(&correlation, kept, n, sizeof *kept, cmp_u64) != NULL;
+    return !correlation || bsearch(&correlation, kept, n, sizeof *kept, gs_cmp_u64) != NULL;
 }
 
 /* Keeps the elements of `vec` (an array of T with a `correlation`) launched by a kept call. */
@@ -165,7 +161,7 @@ int kwindow_drop_unlaunched(gs_trace *t)
     for (size_t i = 0; i < t->apis.n; i++)
         if (t->apis.v[i].correlation)
             kept[n++] = t->apis.v[i].correlation;
-    qsort(kept, n, sizeof *kept, cmp_u64);
+    qsort(kept, n, sizeof *kept, gs_cmp_u64);
     KEEP_LAUNCHED(t->kernels);
     KEEP_LAUNCHED(t->memops);
     KEEP_LAUNCHED(t->syncs);
