@@ -22,15 +22,12 @@ static const char intro[] =
     "steps do, so Duration can be longer or shorter than the host's range.\n"
     "\n";
 
+static const char *const stat_keys[] = {"mean_ns", "std_ns", "min_ns", "max_ns",
+                                        "med_ns",  "p95_ns", "p99_ns", NULL};
+
 static const gs_cli_help_part help_parts[] = {
-    {"\n"
-     "statistics (over the kept steps):\n"
-     "  mean, std       mean and population standard deviation\n"
-     "  min, max        shortest and longest step\n"
-     "  med, p95, p99   nearest-rank percentiles (rank = ceil(p/100 x n))\n"
-     "\n"
-     "columns:\n",
-     {gs_step_columns}, .indent = 18},
+    {"\nstatistics (over the kept steps):\n", {gs_step_stat_columns}, .indent = 18, .keys = stat_keys},
+    {"\ncolumns:\n", {gs_step_columns}, .indent = 18},
     {"Durations are whole ns in csv and json.\n"},
 };
 

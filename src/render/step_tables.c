@@ -95,23 +95,33 @@ int gs_step_table(const gs_steps_view *v, size_t limit, gs_table *out)
     return 0;
 }
 
-/* The statistics, in the order the text and JSON show them. */
-static const struct {
-    const char *title, *key;
-    size_t offset;
-} stat_fields[] = {
-    {"mean", "mean_ns", offsetof(gs_step_stats, mean)},
-    {"std", "std_ns", offsetof(gs_step_stats, std)},
-    {"min", "min_ns", offsetof(gs_step_stats, min)},
-    {"med", "med_ns", offsetof(gs_step_stats, med)},
-    {"p95", "p95_ns", offsetof(gs_step_stats, p95)},
-    {"p99", "p99_ns", offsetof(gs_step_stats, p99)},
-    {"max", "max_ns", offsetof(gs_step_stats, max)},
+/* The statistics, in the order the text and JSON show them; `steps --help` lists them from here
+ * (their help is the line's, "" joining the line of the one before it there). */
+static const gs_column stat_columns[] = {
+    {"mean_ns", "mean", "mean", "Mean (ns)", GS_COL_NS, 0, "mean and population standard deviation"},
+    {"std_ns", "std", "std", "Std (ns)", GS_COL_NS, 0, ""},
+    {"min_ns", "min", "min", "Min (ns)", GS_COL_NS, 0, "shortest and longest step"},
+    {"med_ns", "med", "med", "Med (ns)", GS_COL_NS, 0,
+     "nearest-rank percentiles (rank = ceil(p/100 x n))"},
+    {"p95_ns", "p95", "p95", "P95 (ns)", GS_COL_NS, 0, ""},
+    {"p99_ns", "p99", "p99", "P99 (ns)", GS_COL_NS, 0, ""},
+    {"max_ns", "max", "max", "Max (ns)", GS_COL_NS, 0, ""},
 };
+static const size_t stat_offsets[COUNT_OF(stat_columns)] = {
+    offsetof(gs_step_stats, mean), offsetof(gs_step_stats, std), offsetof(gs_step_stats, min),
+    offsetof(gs_step_stats, med),  offsetof(gs_step_stats, p95), offsetof(gs_step_stats, p99),
+    offsetof(gs_step_stats, max),
+};
+
+const gs_column *gs_step_stat_columns(size_t *ncols)
+{
+    *ncols = COUNT_OF(stat_columns);
+    return stat_columns;
+}
 
 static gs_ns stat_value(const gs_step_stats *st, size_t i)
 {
-    return *(const gs_ns *)((const char *)st + stat_fields[i].offset);
+    return *(const gs_ns *)((const char *)st + stat_offsets[i]);
 }
 
 static void put_text_summary(FILE *out, const gs_steps_view *v)
@@ -128,10 +138,10 @@ static void put_text_summary(FILE *out, const gs_steps_view *v)
     if (!s->stats.n)
         return;
     fprintf(out, "step time over %zu step%s:", s->stats.n, s->stats.n == 1 ? "" : "s");
-    for (size_t i = 0; i < COUNT_OF(stat_fields); i++) {
+    for (size_t i = 0; i < COUNT_OF(stat_columns); i++) {
         char buf[GS_UNIT_BUF];
         gs_fmt_duration(buf, sizeof buf, stat_value(&s->stats, i));
-        fprintf(out, "%s %s %s", i ? "," : "", stat_fields[i].title, buf);
+        fprintf(out, "%s %s %s", i ? "," : "", stat_columns[i].title, buf);
     }
     fputs("\n\n", out);
 }
@@ -180,8 +190,8 @@ static int render_json(FILE *out, const gs_steps_view *v, size_t n, size_t limit
         gs_json_put_bool(&w, "keep_warmup", s->keep_warmup);
         gs_json_begin_object(&w, "stats", GS_JSON_INLINE);
         gs_json_put_uint(&w, "n", s->stats.n);
-        for (size_t k = 0; k < COUNT_OF(stat_fields); k++)
-            gs_json_put_int(&w, stat_fields[k].key, stat_value(&s->stats, k));
+        for (size_t k = 0; k < COUNT_OF(stat_columns); k++)
+            gs_json_put_int(&w, stat_columns[k].key, stat_value(&s->stats, k));
         gs_json_end(&w);
         gs_table t;
         gs_step_table_init(&t);

@@ -28,6 +28,9 @@ const char *gs_step_source_text(const gs_steps *s, char *buf, size_t size);
  * GPU ops, warm-up. Rows are appended, so several traces make one table. -1 out of memory. */
 int gs_step_table(const gs_steps_view *v, size_t limit, gs_table *out);
 const gs_column *gs_step_columns(size_t *ncols);
+
+/* The step-time statistics (mean, std, min, med, p95, p99, max), as columns for --help. */
+const gs_column *gs_step_stat_columns(size_t *ncols);
 void gs_step_table_init(gs_table *out);
 
 /* The whole view in one format (csv: the per-step rows of every trace). `limit` caps the step
