@@ -4,7 +4,9 @@
 # agent's own API, as the Python hooks do) under `gpuscope run --on-demand`, captured by
 # `gpuscope capture`: nothing is written before a capture; a window of 1 s gives exactly one
 # readable file spanning about 1 s and the program keeps its exit status; a window of 3 steps
-# holds exactly 3; four ranks of a job record the same step numbers; a stale endpoint is
+# holds exactly 3; a program captured and then
+# killed (SIGKILL, or SIGTERM to its launcher's group with three processes) leaves no control
+# file nor run folder; four ranks of a job record the same step numbers; a stale endpoint is
 # removed; another user is refused.
 #
 #   bash tests/cli/test_ondemand.sh path/to/gpuscope        # run from the source root
@@ -133,6 +135,35 @@ read -r n first last <<<"$(steps_of "$tmp"/d3/p-*.gst)"
 check "3 marked steps in the window" "$n" 3
 kill "$l3" 2>/dev/null; wait "$l3" 2>/dev/null
 fi
+
+# --- a program captured, then ended by a signal: no control file nor run folder is left ---
+# Its status says `written` (the window was taken), its process is gone: nothing can reach it.
+# One process killed with SIGKILL; three (a program and two children) stopped with SIGTERM to
+# the launcher's whole process group, as Ctrl-C or a batch system's stop does.
+mkdir "$tmp/k9"
+"$exe" run -q --on-demand -o "$tmp/k9/" -- "$target" train 400 20 0 "$tmp/k9.pids" &
+launchers+=($!)
+lk=$!
+wait_for 1 "$tmp/k9/.gpuscope-run-*/*.agent" >/dev/null
+pid=$(head -n 1 "$tmp/k9.pids")
+"$exe" capture "$pid" --steps 1 -o "$tmp/k9/w-%w.gst" -q
+check "a window before SIGKILL exits 0" "$?" 0
+kill -KILL "$pid"
+wait "$lk" 2>/dev/null
+check "SIGKILL of the program after a window: no run folder left" \
+    "$(compgen -G "$tmp/k9/.gpuscope-run-*" | wc -l)" 0
+mkdir "$tmp/term"
+setsid "$exe" run -q --on-demand -o "$tmp/term/" -- "$target" train 400 20 0 "$tmp/term.pids" 2 &
+launchers+=($!)
+lt=$!
+check "three agents up" "$(wait_for 3 "$tmp/term/.gpuscope-run-*/*.agent")" 3
+"$exe" capture "$lt" --steps 1 -o "$tmp/term/w-%p-%w.gst" -q
+check "a window of three processes before SIGTERM exits 0" "$?" 0
+check "three files for the window" "$(ls "$tmp"/term/w-*.gst | wc -l)" 3
+kill -TERM -- "-$lt"
+wait "$lt" 2>/dev/null
+check "SIGTERM to the launcher's group after a window: no run folder left" \
+    "$(compgen -G "$tmp/term/.gpuscope-run-*" | wc -l)" 0
 
 # --- four ranks of a job: the same step numbers on each; a stale endpoint removed ---
 mkdir -m 700 "$tmp/job" "$tmp/jobout"
