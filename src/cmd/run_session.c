@@ -236,29 +236,62 @@ static int prepare_control(session *s)
     return 0;
 }
 
+/* After its program ended, how long the launcher waits for the other processes that still have
+ * a status in its run folder: stopped by the same signal (Ctrl-C, a batch system's stop), they
+ * end a moment after it, and their statuses are stale then. One that goes on running keeps its
+ * status (it can still be captured), and the folder stays. A --job folder is shared by other
+ * ranks' launchers: there nothing is waited for (the next `capture` removes what is stale). */
+#define ENDING_WAIT_NS 1000000000LL
+#define ENDING_STEP_NS 50000000L
+
+/* A status of an ended process is still needed only while a capture may be waiting to read it:
+ * the process wrote a window (or was cut by its end) and the window's file is still in its
+ * folder, which `capture` empties when it merges the files. Any other one (dormant, failed, or a
+ * window `capture` took already) can reach no one. */
+static bool still_needed(const gs_od_status *st)
+{
+    struct stat file;
+    return st->state == GS_OD_WRITTEN && st->file[0] && lstat(st->file, &file) == 0;
+}
+
+/* Removes the statuses of this host's ended processes that no capture needs; returns how many
+ * name a process of this host still running. */
+static size_t remove_stale_statuses(const char *folder, const char *host)
+{
+    size_t running = 0;
+    DIR *d = opendir(folder);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        const char *dot = strrchr(e->d_name, '.');
+        char path[PATH_MAX], text[GS_OD_TEXT_MAX], err[160];
+        gs_od_status st;
+        if (!dot || strcmp(dot, GS_OD_AGENT_SUFFIX) != 0 ||
+            !join_path(path, sizeof path, folder, e->d_name) ||
+            gs_od_read_file(folder, e->d_name, text, sizeof text, NULL) < 0 ||
+            gs_od_status_parse(text, strlen(text), &st, err, sizeof err) != 0 ||
+            strncmp(st.host, host, sizeof st.host - 1) != 0)
+            continue;
+        if (!gs_od_process_ended(st.pid))
+            running++;
+        else if (!still_needed(&st))
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+    return running;
+}
+
 /* After the program: the control files it left. A status whose process is gone is stale; the
  * request is spent. The run folder goes when nothing else is in it (a capture still writing a
  * window keeps its folder there). */
 static void finish_on_demand(const session *s)
 {
-    DIR *d = opendir(s->control);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        const char *dot = strrchr(e->d_name, '.');
-        char path[PATH_MAX];
-        if (!dot || strcmp(dot, GS_OD_AGENT_SUFFIX) != 0 ||
-            !join_path(path, sizeof path, s->control, e->d_name))
-            continue;
-        char text[GS_OD_TEXT_MAX], err[160], host[256] = "";
-        gs_od_status st;
-        gethostname(host, sizeof host - 1);
-        if (gs_od_read_file(s->control, e->d_name, text, sizeof text, NULL) >= 0 &&
-            gs_od_status_parse(text, strlen(text), &st, err, sizeof err) == 0 &&
-            strncmp(st.host, host, sizeof st.host - 1) == 0 && kill((pid_t)st.pid, 0) != 0 &&
-            errno == ESRCH && st.state != GS_OD_WRITTEN)
-            unlink(path);
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    for (int64_t waited = 0; remove_stale_statuses(s->control, host) > 0 && !s->rq->job_dir &&
+                             waited < ENDING_WAIT_NS; waited += ENDING_STEP_NS) {
+        struct timespec step = {0, ENDING_STEP_NS};
+        nanosleep(&step, NULL);
     }
-    if (d)
-        closedir(d);
     if (!s->rq->job_dir) {
         char path[PATH_MAX];
         if (join_path(path, sizeof path, s->control, GS_OD_REQUEST_FILE))

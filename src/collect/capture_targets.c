@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +138,7 @@ bool gs_capture_reread(const char *folder, gs_capture_agent *a)
 
 bool gs_capture_gone(const gs_capture_agent *a)
 {
-    return a->local && kill((pid_t)a->st.pid, 0) != 0 && errno == ESRCH;
+    return a->local && gs_od_process_ended(a->st.pid);
 }
 
 static int add(gs_capture_targets *t, const gs_capture_agent *a, size_t *cap)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,4 +320,22 @@ long gs_od_read_file(const char *dir, const char *name, char *buf, size_t cap, s
 bool gs_od_trusted_owner(uid_t owner, uid_t euid)
 {
     return owner == euid || owner == 0;
+}
+
+bool gs_od_process_ended(long pid)
+{
+    if (kill((pid_t)pid, 0) != 0)
+        return errno == ESRCH;
+    /* A zombie answers kill(): its parent has not waited for it, or ended first and left it to
+     * an init that reaps late. Its state is the letter after the name's closing parenthesis. */
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT; /* reaped since */
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    text[n > 0 ? n : 0] = '\0';
+    const char *paren = strrchr(text, ')');
+    return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
 }

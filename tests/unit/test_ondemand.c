@@ -1,8 +1,12 @@
 /* The on-demand control files (src/common/ondemand.h): status and request texts written and read
  * back field for field, the errors a hand-edited or cut file gets, which processes a request
- * names, whole-file replacement, and whose files the agent obeys. */
+ * names, whole-file replacement, whose files the agent obeys, and when a process has ended
+ * (a zombie has: it answers kill() but reads no request). */
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -135,6 +139,26 @@ static void test_files(void)
     CHECK(!gs_od_trusted_owner(1001, 1000));
 }
 
+static void test_process_ended(void)
+{
+    CHECK(!gs_od_process_ended((long)getpid()));
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    CHECK(child > 0);
+    /* Not waited for yet: a zombie once it has exited. */
+    bool ended = false;
+    for (int i = 0; i < 200 && !ended; i++) {
+        struct timespec step = {0, 10000000};
+        nanosleep(&step, NULL);
+        ended = gs_od_process_ended((long)child);
+    }
+    CHECK(ended);
+    CHECK_INT(kill(child, 0), 0); /* what the launcher asked before: it looked alive */
+    waitpid(child, NULL, 0);
+    CHECK(gs_od_process_ended((long)child));
+}
+
 int main(void)
 {
     test_status_round_trip();
@@ -142,5 +166,6 @@ int main(void)
     test_request_errors();
     test_targets();
     test_files();
+    test_process_ended();
     return check_done("ondemand");
 }
