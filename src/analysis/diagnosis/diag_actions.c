@@ -201,11 +201,12 @@ static enum verdict when_not_compiled(const gs_diag_inputs *in, gs_strbuf *why)
 }
 
 /* Advice to cut the framework's overhead between kernels, to a step whose kernels mostly run
- * from CUDA graphs: a replayed graph launches them without the framework already. */
+ * from CUDA graphs: a replayed graph launches them without the framework already. A trace
+ * without graph kernels has nothing to say about it. */
 static enum verdict when_not_graphed(const gs_diag_inputs *in, gs_strbuf *why)
 {
     const gs_graph_facts *g = &in->graphs;
-    if (!g->kernels)
+    if (!g->kernels || !g->graph_kernels)
         return UNKNOWN;
     double share = gs_graph_kernel_share(g);
     bool graphed = share >= GS_TH_GRAPHED_SHARE;
