@@ -1,12 +1,13 @@
 """Traces whose GPU, software or accelerator rule some advice out (doc/diagnosis.md, "What the
 advice is conditioned on"; run by tests/hostile/test_hostile.py): a Kineto trace of an MTIA
 accelerator, whose device events gpuscope does not read, is told so and not told to profile
-CUDA (20 000 device events, gzip'd); an inference step whose attention runs
+CUDA (20 000 device events, gzip'd), also after gpuscope's export; an inference step whose attention runs
 TensorRT-LLM's generation-phase FMHA kernels reads as decoding."""
 
 import gzip
 import json
 import os
+import subprocess
 import sys
 
 from hostile_case import Case
@@ -45,6 +46,15 @@ def mtia_trace(tmp, device_events=20000):
     return path
 
 
+def mtia_exported(tmp):
+    """The MTIA trace through gpuscope's chrome export: its device events come back as other
+    ranges, their count in the export's header."""
+    out = os.path.join(tmp, "mtia_export.json")
+    subprocess.run([os.environ["HOSTILE_EXE"], "export", "--format", "chrome", "-o", out,
+                    mtia_trace(tmp, 300)], check=True, capture_output=True)
+    return out
+
+
 def trtllm_decode(tmp):
     """Four inference steps of one GEMM and TensorRT-LLM's generation-phase attention."""
     tl = g.Timeline()
@@ -70,6 +80,8 @@ def cases():
                  r'[^\n]*"actions_left_out": \[\{"action": "profile with activities=\['
                  r'ProfilerActivity.CPU, ProfilerActivity.CUDA\] to see the GPU", "why": "a '
                  r'torch.profiler trace; 19998 events of an MTIA accelerator'),
+        Case("MTIA accelerator trace, exported", mtia_exported, ["report", "{}"], 0, "",
+             secs=10, mb=120, out=r"but 300 events of an MTIA accelerator \(mtia_ccp_events\)"),
         Case("TensorRT-LLM generation-phase attention", trtllm_decode,
              ["report", "--format", "json", "{}"], 0, "", secs=10, mb=120,
              out=r'"workload": "inference", "backward_events": 0, "optimizer_events": 0, '
