@@ -290,12 +290,15 @@ static void write_skipped(gs_json_writer *w, const uint64_t lost[GS_LOSS__COUNT]
 }
 
 /* Keys that gpuscope reads back and other tools skip: what tracing cost the program (a .gst
- * trace's), and who recorded the events (a .gst or legacy trace's format), on which the advice
- * read back depends (doc/diagnosis.md). */
+ * trace's), who recorded the events (a .gst or legacy trace's format), and how many events of
+ * an accelerator gpuscope does not read the trace held (MTIA's, exported as other ranges), on
+ * which the advice read back depends (doc/diagnosis.md). */
 static void write_collector(gs_json_writer *w, const gs_trace *t)
 {
     if (t->collector_overhead_ns >= 0)
         gs_json_put_int(w, "gpuscopeTracingCostNs", t->collector_overhead_ns);
+    if (t->accelerator_events)
+        gs_json_put_uint(w, "gpuscopeAcceleratorEvents", t->accelerator_events);
     const char *by = gs_trace_str(t, t->recorded_by != GS_STR_EMPTY ? t->recorded_by : t->format);
     if (strcmp(by, "gst") == 0 || strcmp(by, "legacy") == 0)
         gs_json_put_str(w, "gpuscopeRecordedBy", by);

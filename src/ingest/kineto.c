@@ -276,6 +276,9 @@ static int add_complete(gs_trace *t, const kevent *ev)
     case KCAT_GPU_USER_ANNOTATION: return add_range(t, ev, GS_RANGE_GPU_ANNOTATION);
     case KCAT_PYTHON: return add_range(t, ev, GS_RANGE_PYTHON);
     case KCAT_NVTX: return add_range(t, ev, GS_RANGE_NVTX);
+    case KCAT_ACCELERATOR: /* counted, so that the verdict says where the work ran; kept as before */
+        t->accelerator_events++;
+        return add_range(t, ev, GS_RANGE_OTHER);
     case KCAT_GPU_COUNTER:
     case KCAT_NONE:
     case KCAT_OTHER: return add_range(t, ev, GS_RANGE_OTHER);

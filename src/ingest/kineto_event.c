@@ -57,6 +57,7 @@ static const struct {
     {KEY("xpu_runtime"), KCAT_RUNTIME},
     {KEY("mtia_runtime"), KCAT_RUNTIME},
     {KEY("privateuse1_runtime"), KCAT_RUNTIME},
+    {KEY("mtia_ccp_events"), KCAT_ACCELERATOR},
     {KEY("cuda_driver"), KCAT_DRIVER},
     {KEY("xpu_driver"), KCAT_DRIVER},
     {KEY("privateuse1_driver"), KCAT_DRIVER},

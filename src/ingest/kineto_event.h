@@ -27,6 +27,7 @@ enum kcat {
     KCAT_CPU_INSTANT,
     KCAT_FLOW,
     KCAT_IGNORED, /* kept out of the model on purpose: Trace spans, CUPTI overhead, ... */
+    KCAT_ACCELERATOR, /* an accelerator's own device events that gpuscope does not read (MTIA) */
     KCAT_OTHER,
 };
 

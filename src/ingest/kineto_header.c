@@ -152,6 +152,18 @@ static int read_tracing_cost(gs_json *j, gs_trace *t, kscratch *s)
     return 0;
 }
 
+/* gpuscope's export of a trace that held an accelerator's events it does not read (MTIA's) */
+static int read_accelerator_events(gs_json *j, gs_trace *t, kscratch *s)
+{
+    (void)s;
+    int64_t n;
+    if (gs_json_next(j) == GS_JSON_NUMBER && gs_json_int(j, &n) && n > 0)
+        t->accelerator_events += (uint64_t)n;
+    else
+        return gs_json_skip(j);
+    return 0;
+}
+
 static const struct {
     const char *key;
     int (*read)(gs_json *j, gs_trace *t, kscratch *s);
@@ -162,6 +174,7 @@ static const struct {
     {"baseTimeNanoseconds", read_base_time},
     {"gpuscopeRecordedBy", read_recorded_by},
     {"gpuscopeTracingCostNs", read_tracing_cost},
+    {"gpuscopeAcceleratorEvents", read_accelerator_events},
 };
 
 int kineto_read_header_key(gs_json *j, gs_trace *t, kscratch *s, bool *known)

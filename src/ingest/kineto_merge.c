@@ -167,6 +167,7 @@ static void add_counts(gs_trace *t, const gs_trace *part)
     if (!t->pid)
         t->pid = part->pid;
     t->old_categories |= part->old_categories;
+    t->accelerator_events += part->accelerator_events;
     t->events_skipped += part->events_skipped;
     for (size_t i = 0; i < GS_SKIP__COUNT; i++)
         t->skipped_why[i] += part->skipped_why[i];

@@ -296,6 +296,9 @@ typedef struct gs_trace {
     /* What tracing cost the traced program, as its collector measured it (CUPTI's overhead
      * records in a .gst trace); -1 when the collector does not say (a PyTorch trace). */
     gs_ns collector_overhead_ns;
+    /* Device events of an accelerator gpuscope does not read (MTIA's mtia_ccp_events), kept as
+     * other ranges: where the trace's work ran when it has no GPU activity. */
+    uint64_t accelerator_events;
     bool old_categories; /* Kineto categories spelt as PyTorch <= 1.9 did (Kernel, Operator) */
     bool indexed;
 } gs_trace;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Inference traces get inference advice (doc/diagnosis.md, "What the advice is conditioned
 on"): on real inference traces read in place from ../shared (exit 77 when absent) the context
-says inference, SGLang's decode trace says decoding, and no action of the verdict is a
+says inference, SGLang's and vLLM's decode traces say decoding, and no action of the verdict is a
 training-only one; a training trace stays training.
 
 usage: check_inference_advice.py GPUSCOPE"""
@@ -18,7 +18,8 @@ CASES = [
     ("tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz", "inference", False),
     ("tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz", "inference", False),
     ("tracelens/inference/sglang_decode/sglang_Qwen3-8B_decode.json.gz", "inference", True),
-    ("tracelens/inference/vllm_decode_full/graph_execution.json.gz", "inference", False),
+    # vLLM's Triton attention runs its split-KV 3d kernel only on decode batches
+    ("tracelens/inference/vllm_decode_full/graph_execution.json.gz", "inference", True),
     ("tokenomics/llama_trace_4layers0_with_annotations.json.gz", "inference", False),
     ("hta/trace_file_list/inference_rank_1.json.gz", "inference", False),
     ("param/resnet_kineto.json.gz", "training", False),

@@ -245,6 +245,19 @@ static void test_range_groups(void)
                     "false, cutlass::bfloat16_t>, false>(Flash_fwd_params)"),
               0);
     CHECK_INT(judge(GS_NAME_DECODE_KERNEL, "kernel_unified_attention_2d"), 0);
+    /* vLLM's Triton attention splits the KV cache into segments (its 3d kernel) only for a batch
+     * of one query token per sequence; TensorRT-LLM's generated FMHA kernels for the generation
+     * phase end in ForGen, the context phase's in Context */
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL, "kernel_unified_attention_3d"), 1);
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL,
+                    "fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvDenseP16VarSeqQ8Kv128"
+                    "PersistentSwapsAbForGen"),
+              1);
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL,
+                    "fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvCausalP16VarSeqQ128Kv128"
+                    "PersistentContext"),
+              0);
+    CHECK_INT(judge(GS_NAME_DECODE_KERNEL, "transposeForGenericShapes"), 0);
 
     /* Tensor-Core eligible operators: the plugin's list lacks the backward nodes' new names */
     CHECK_INT(judge(GS_NAME_TC_ELIGIBLE, "MmBackward0"), 1);

@@ -13,6 +13,7 @@ GPU_WORDS = (
     (("fp8", "float8", "transformer engine", "e4m3"), 8.9),
     (("fp4", "mxfp"), 10.0),
     (("autocast", "tensor core", "tensor-core", "gradscaler"), 7.0),
+    (("torch.compile",), 7.0),  # Inductor's Triton kernels: "CUDA Capability >= 7.0"
 )
 # What only a training step has: optimizers, gradients, loss scaling, DDP's buckets, activation
 # checkpointing, and any action that says it is for training.
@@ -60,10 +61,15 @@ def gpu_problems(cc, actions):
 
 
 def workload_problems(case, diag):
-    """The workload the report says it read (its context) is the case's: training, or not
-    (inference and decode, which the advice treats alike)."""
-    said = (diag.get("context") or {}).get("workload")
-    if said is None or (said == "training") == (case["workload"] == "training"):
+    """The workload the report says it read (its context) is the case's: training, inference
+    that does not decode, or inference that decodes (the context's "decode")."""
+    context = diag.get("context") or {}
+    said = context.get("workload")
+    if said is None:
+        return []
+    if said == "inference" and context.get("decode"):
+        said = "decode"
+    if said == case["workload"]:
         return []
     return [f"global: the report reads the workload as {said}, the trace is {case['workload']}"]
 

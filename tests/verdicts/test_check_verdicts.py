@@ -19,12 +19,16 @@ VERDICT = [{"class": "host_bound", "actions": ["torch.compile to cut framework o
            {"class": "communication_bound",
             "actions": ["all-reduce in bf16/fp16 (communication hooks)",
                         "overlap gradient all-reduce with backward (DDP bucket_cap_mb)"]}]
+# Of README.md it says it read inference that does not decode; of other traces, nothing.
 FAKE = """#!/usr/bin/env python3
 import json, sys
 if sys.argv[1] == "kernels":
     print("Time (%%),Name\\n100,ncclKernel_AllReduce_RING_LL_Sum_float")
 else:
-    print(json.dumps({"diagnosis": [{"verdict": %s}]}))
+    diag = {"verdict": %s}
+    if sys.argv[-1].endswith("README.md"):
+        diag["context"] = {"workload": "inference", "decode": False}
+    print(json.dumps({"diagnosis": [diag]}))
 """ % json.dumps(VERDICT)
 
 BASE = {"trace": "CMakeLists.txt", "gpu": "NVIDIA A100 8.0", "stack": "eager",
@@ -48,6 +52,13 @@ CASES = {
                          "FAIL    ddp_on_inference: global: training advice ('gradient') on "
                          "inference"),
     "bad_stack": ({"stack": "jax"}, "FAIL    bad_stack: keys unknown [] missing [], stack jax"),
+    "compile_on_pascal": ({"gpu": "Tesla P100 6.0"},
+                          "FAIL    compile_on_pascal: global: 'bf16' on a GPU of compute "
+                          "capability 6.0: 'all-reduce in bf16/fp16 (communication hooks)'; "
+                          "global: 'torch.compile' on a GPU of compute capability 6.0"),
+    "decode_unread": ({"trace": "README.md", "workload": "decode"},
+                      "FAIL    decode_unread: global: the report reads the workload as inference, "
+                      "the trace is decode"),
 }
 
 
@@ -73,7 +84,7 @@ def main():
         print(("ok    " if ok else "FAIL  ") + f"{name}: {got[:150]!r}")
         if not ok:
             failures.append(f"{name}: want {want!r}")
-    summary = "1 ok, 6 fail, 1 pending, 1 skip"
+    summary = "1 ok, 8 fail, 1 pending, 1 skip"
     if out.returncode != 1 or not out.stdout.rstrip().endswith(summary):
         failures.append(f"exit {out.returncode}, last line {lines[-1:]}, want 1 and {summary!r}")
     for f in failures:

@@ -22,6 +22,10 @@ enum gs_tc_precision {
  * (gfx942 as 9.4), which would read as an NVIDIA GPU's. */
 enum gs_gpu_vendor { GS_VENDOR_NVIDIA, GS_VENDOR_AMD };
 
+/* torch.compile's Triton kernels need an NVIDIA GPU of compute capability 7.0 or later (PyTorch's
+ * Inductor refuses older ones: "Triton only supports devices of CUDA Capability >= 7.0"). */
+#define GS_TRITON_MIN_MAJOR 7
+
 typedef struct gs_gpu_caps {
     int32_t vendor;                    /* enum gs_gpu_vendor */
     int32_t major, minor_lo, minor_hi; /* the compute capabilities of the row */

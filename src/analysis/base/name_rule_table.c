@@ -149,10 +149,16 @@ const gs_name_rule gs_name_rules[] = {
     /* Attention kernels made for decoding, one new token per sequence against its KV cache:
      * vLLM's paged attention (csrc/attention/paged_attention_v1.cu, and ROCm's
      * paged_attention_ll4mi), FlashAttention's split-KV kernel (flash_fwd_splitkv_kernel, what
-     * flash_attn_with_kvcache runs), FlashInfer's BatchDecodeWithPagedKVCacheKernel. */
+     * flash_attn_with_kvcache runs), FlashInfer's BatchDecodeWithPagedKVCacheKernel; vLLM's
+     * Triton attention's 3d kernel (triton_unified_attention.py launches it only for a batch of
+     * one query token per sequence, the 2d kernel otherwise); TensorRT-LLM's generated FMHA
+     * kernels for the generation phase (fmhaSm100aKernel_...ForGen, FlashInfer's trtllm-gen
+     * kernel table; the context phase's end in Context). */
     FLAG(DECODE_KERNEL, CONTAINS, "paged_attention"),
     FLAG(DECODE_KERNEL, CONTAINS, "splitkv"),
     FLAG(DECODE_KERNEL, WORD_CONTAINS, "batchdecode"),
+    FLAG(DECODE_KERNEL, CONTAINS, "kernel_unified_attention_3d"),
+    {GS_NAME_DECODE_KERNEL, PREFIX_SUFFIX, "fmhaSm", "ForGen", 1},
 
     /* The collective a NCCL or RCCL kernel runs, spelt in CamelCase in its name
      * (ncclKernel_AllReduce_RING_LL_Sum_float, ncclDevKernel_ReduceScatter_Sum_f32_RING_LL,

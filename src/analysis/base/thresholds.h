@@ -41,6 +41,9 @@
 /* CUDA graphs instantiated but not replayed: fewer than this share of the trace's kernels ran
  * from a graph (graphs that replay run most of the step's kernels; doc/diagnosis.md). */
 #define GS_TH_GRAPH_REPLAYED_SHARE 0.01
+/* A step replays CUDA graphs, so the framework's overhead between kernels is no longer its
+ * cost, when at least half of its kernels run from a graph (doc/diagnosis.md). */
+#define GS_TH_GRAPHED_SHARE 0.50
 
 /* Host/CPU-bound: the GPU waits on the host (host-wait idle) for this share of the step while
  * kernels are not short: CPU work between launches is the cause (doc/diagnosis.md). */

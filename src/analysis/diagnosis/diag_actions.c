@@ -200,6 +200,35 @@ static enum verdict when_not_compiled(const gs_diag_inputs *in, gs_strbuf *why)
     return on ? DOES_NOT : APPLIES;
 }
 
+/* Advice to cut the framework's overhead between kernels, to a step whose kernels mostly run
+ * from CUDA graphs: a replayed graph launches them without the framework already. A trace
+ * without graph kernels has nothing to say about it. */
+static enum verdict when_not_graphed(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    const gs_graph_facts *g = &in->graphs;
+    if (!g->kernels || !g->graph_kernels)
+        return UNKNOWN;
+    double share = gs_graph_kernel_share(g);
+    bool graphed = share >= GS_TH_GRAPHED_SHARE;
+    gs_strbuf_appendf(why, "%.0f %% of the kernels run from CUDA graphs (%" PRIu64 " of %" PRIu64
+                      ")%s",
+                      100 * share, (uint64_t)g->graph_kernels, (uint64_t)g->kernels,
+                      graphed ? ": the framework no longer launches them one by one" : "");
+    return graphed ? DOES_NOT : APPLIES;
+}
+
+/* Advice about the GPU to a trace whose work ran on an accelerator gpuscope does not read. */
+static enum verdict when_no_accelerator(const gs_diag_inputs *in, gs_strbuf *why)
+{
+    const gs_trace_facts *c = facts_of(in);
+    if (!c->known || !c->accelerator_events)
+        return UNKNOWN;
+    gs_strbuf_appendf(why, "%" PRIu64 " events of an MTIA accelerator (mtia_ccp_events): the "
+                      "profiler recorded the accelerator, which gpuscope does not read",
+                      c->accelerator_events);
+    return DOES_NOT;
+}
+
 /* A trace of the capture itself (graphs_unreplayed's note): the replay happens after it. */
 static enum verdict capture(const gs_diag_inputs *in, gs_strbuf *why, bool want)
 {
@@ -419,6 +448,8 @@ static const condition_fn conditions[GS_WHEN__COUNT] = {
     [GS_WHEN_EMBEDDING_ALL_TO_ALL] = when_embedding,
     [GS_WHEN_NOT_FP8] = when_not_fp8,
     [GS_WHEN_NOT_COMPILED] = when_not_compiled,
+    [GS_WHEN_NOT_GRAPHED] = when_not_graphed,
+    [GS_WHEN_NO_ACCELERATOR] = when_no_accelerator,
     [GS_WHEN_REPLAY_MISSING] = when_replay_missing,
     [GS_WHEN_CAPTURE_ONLY] = when_capture_only,
     [GS_WHEN_MEMORY_BOUND] = when_memory_bound,
@@ -466,10 +497,32 @@ static const struct {
  * the by-GPU wording where the GPU is known), dropped without a word rather than left out. */
 enum { ALTERNATIVE = UNKNOWN + 1 };
 
+/* torch.compile generates Triton kernels, and PyTorch's Inductor refuses an NVIDIA GPU before
+ * compute capability 7.0 ("Triton only supports devices of CUDA Capability >= 7.0",
+ * GPUTooOldForTriton). An AMD GPU (ROCm's Triton) and a GPU the trace does not name are given
+ * it; GS_GPU_NO_TRITON is the wording without torch.compile, given only where it is refused. */
+static int triton_can(const gs_diag_inputs *in, uint8_t need, gs_strbuf *why)
+{
+    bool refused = in->gpu_vendor == GS_VENDOR_NVIDIA && in->compute_major > 0 &&
+                   in->compute_major < GS_TRITON_MIN_MAJOR;
+    if (need == GS_GPU_NO_TRITON)
+        return refused ? APPLIES : ALTERNATIVE;
+    if (!refused)
+        return APPLIES;
+    const gs_gpu_caps *g = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
+    gs_strbuf_appendf(why, "compute capability %d.%d (%s): torch.compile's Triton kernels need "
+                      "%d.0 or later",
+                      (int)in->compute_major, (int)in->compute_minor, g ? g->arch : "NVIDIA",
+                      GS_TRITON_MIN_MAJOR);
+    return DOES_NOT;
+}
+
 static int gpu_can(const gs_diag_inputs *in, uint8_t need, gs_strbuf *why)
 {
     if (need == GS_GPU_ANY || need >= GS_GPU__COUNT)
         return APPLIES;
+    if (need == GS_GPU_TRITON || need == GS_GPU_NO_TRITON)
+        return triton_can(in, need, why);
     const gs_gpu_caps *g = gs_gpu_caps_find(in->gpu_vendor, in->compute_major, in->compute_minor);
     if (!g) {
         if (need == GS_GPU_TENSOR_CORES)

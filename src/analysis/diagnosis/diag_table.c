@@ -53,8 +53,11 @@ static const gs_rule rules[] = {
      "HTA kernel launch statistics; thresholds: doc/diagnosis.md#thresholds", diag_rule_launch,
      {{"capture the step in a CUDA graph (torch.compile(mode=\"reduce-overhead\") or "
        "torch.cuda.graphs)",
-       GS_WHEN_ALWAYS},
-      {"fuse small operations with torch.compile", GS_WHEN_NOT_COMPILED},
+       GS_WHEN_ALWAYS, GS_GPU_TRITON},
+      {"capture the step in a CUDA graph with torch.cuda.graphs alone "
+       "(torch.cuda.make_graphed_callables for a part of the model)",
+       GS_WHEN_ALWAYS, GS_GPU_NO_TRITON},
+      {"fuse small operations with torch.compile", GS_WHEN_NOT_COMPILED, GS_GPU_TRITON},
       {"fused optimizers (foreach=True / fused=True)", GS_WHEN_TRAINING},
       {"raise the batch size so each kernel does more work", GS_WHEN_TRAINING},
       {"batch requests together (dynamic or continuous batching, as vLLM, SGLang and TorchServe "
@@ -64,7 +67,7 @@ static const gs_rule rules[] = {
        "(cache_implementation=\"static\" in transformers' generate) with "
        "torch.compile(mode=\"reduce-overhead\"), or the serving engine's own capture (vLLM "
        "without enforce_eager, SGLang without --disable-cuda-graph)",
-       GS_WHEN_DECODE},
+       GS_WHEN_DECODE, GS_GPU_TRITON, GS_WHEN_NOT_GRAPHED},
       {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
        "emit_nvtx) to see the host time without the profiler's",
        GS_WHEN_PROFILER_HEAVY}},
@@ -77,7 +80,8 @@ static const gs_rule rules[] = {
       {"find the per-step Python work in the Python functions the trace holds (their time in "
        "Perfetto or TensorBoard) and move it out of the loop",
        GS_WHEN_STACK},
-      {"torch.compile to cut framework overhead between kernels", GS_WHEN_NOT_COMPILED},
+      {"torch.compile to cut framework overhead between kernels", GS_WHEN_NOT_COMPILED,
+       GS_GPU_TRITON, GS_WHEN_NOT_GRAPHED},
       {"overlap host work with GPU work: prefetch, asynchronous logging and checkpointing",
        GS_WHEN_TRAINING},
       {"overlap host work with GPU work: tokenize, schedule and sample the next batch of requests "
@@ -86,7 +90,7 @@ static const gs_rule rules[] = {
       {"a CUDA graph per decode step takes the per-token launches off the host: a static KV cache "
        "(cache_implementation=\"static\") with torch.compile(mode=\"reduce-overhead\"), or the "
        "serving engine's CUDA graph capture",
-       GS_WHEN_DECODE},
+       GS_WHEN_DECODE, GS_GPU_TRITON, GS_WHEN_NOT_GRAPHED},
       {"profile again with less recording (no with_stack or record_shapes; gpuscope run without "
        "emit_nvtx) to see the host time without the profiler's",
        GS_WHEN_PROFILER_HEAVY}},
@@ -171,7 +175,8 @@ static const gs_rule rules[] = {
        GS_WHEN_INFERENCE, GS_GPU_FP8, GS_WHEN_NOT_FP8},
       {"Tensor-Core-friendly shapes: batch, channel and hidden sizes multiples of 8",
        GS_WHEN_ALWAYS, GS_GPU_TENSOR_CORES},
-      {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_NOT_COMPILED},
+      {"torch.compile to fuse the kernels around the matmuls", GS_WHEN_NOT_COMPILED,
+       GS_GPU_TRITON},
       {"channels_last memory format for convolutions", GS_WHEN_CONV},
       {"start from the top kernels (gpuscope kernels): the largest single wins are there",
        GS_WHEN_ALWAYS}},
@@ -212,14 +217,14 @@ static const gs_rule rules[] = {
        GS_WHEN_INFERENCE},
       {"pad dimensions to multiples of 64 (vocabulary, hidden, heads x head size)", GS_WHEN_ALWAYS},
       {"torch.compile (mode=\"max-autotune\") to pick faster GEMM kernels and fuse the rest",
-       GS_WHEN_ALWAYS},
+       GS_WHEN_ALWAYS, GS_GPU_TRITON},
       {"gpuscope ops: FLOPs and TFLOP/s per operator show which ones run slowest",
        GS_WHEN_ALWAYS}}},
     {"far_below_roof", "Far below the roof",
      "doc/diagnosis.md#thresholds (largest operator group under 50 % of its roof: doc/roofline.md)",
      diag_rule_roofline,
      {{"fuse the memory-bound operators so their intermediates stay on chip: torch.compile",
-       GS_WHEN_MEMORY_BOUND, 0, GS_WHEN_NOT_COMPILED},
+       GS_WHEN_MEMORY_BOUND, GS_GPU_TRITON, GS_WHEN_NOT_COMPILED},
       {"move fewer bytes: bf16 activations (torch.autocast(\"cuda\", dtype=torch.bfloat16))",
        GS_WHEN_MEMORY_BOUND, GS_GPU_BF16, GS_WHEN_FULL_PRECISION},
       {"move fewer bytes: fp8 where the model tolerates it (Transformer Engine, torchao)",
@@ -233,9 +238,11 @@ static const gs_rule rules[] = {
       {"shapes the Tensor Cores tile: dimensions multiples of 8 (16 bytes), better 64",
        GS_WHEN_COMPUTE_BOUND},
       {"fewer, larger kernels: fuse (torch.compile), batch small operations together",
-       GS_WHEN_LATENCY_BOUND},
+       GS_WHEN_LATENCY_BOUND, GS_GPU_TRITON},
       {"CUDA graphs to launch the small kernels as one (torch.compile mode=\"reduce-overhead\")",
-       GS_WHEN_LATENCY_BOUND},
+       GS_WHEN_LATENCY_BOUND, GS_GPU_TRITON},
+      {"CUDA graphs to launch the small kernels as one (torch.cuda.graphs)", GS_WHEN_LATENCY_BOUND,
+       GS_GPU_NO_TRITON},
       {"gpuscope ops --roofline: every operator's intensity, bound and share of its roof",
        GS_WHEN_ALWAYS}},
      GS_REPLAY_ROOF_TARGET},
@@ -272,7 +279,7 @@ static const gs_rule rules[] = {
        GS_WHEN_ALWAYS}}},
     {"no_gpu", "No GPU activity", "PyTorch profiler recipe (ProfilerActivity.CUDA)", diag_rule_no_gpu,
      {{"profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] to see the GPU",
-       GS_WHEN_TORCH},
+       GS_WHEN_TORCH, 0, GS_WHEN_NO_ACCELERATOR},
       {"with gpuscope run: check the summary's notes (no driver, CUPTI held by another tool)",
        GS_WHEN_GST}}},
     {"first_use_per_shape", "First use per shape",
@@ -289,7 +296,7 @@ static const gs_rule rules[] = {
        GS_WHEN_CODE_LOADS},
       {"with torch.compile: dynamic=True, or torch._dynamo.mark_dynamic on the dimension that "
        "grows, so a new length does not recompile (TORCH_LOGS=recompiles names each recompile)",
-       GS_WHEN_ALWAYS},
+       GS_WHEN_ALWAYS, GS_GPU_TRITON},
       {"decoding: a static KV cache (cache_implementation=\"static\" in transformers' generate) "
        "gives every token the same shapes, so one compiled graph serves them all",
        GS_WHEN_DECODE},

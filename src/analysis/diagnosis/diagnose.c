@@ -562,7 +562,12 @@ void diag_rule_no_gpu(const gs_diag_inputs *in, gs_finding *f)
 {
     add_input(f, "gpu_activities", (double)in->gpu_activities, GS_UNIT_COUNT);
     f->severity = in->gpu_activities == 0 ? GS_SEV_NOTE : GS_SEV_NONE;
-    if (in->gpu_activities == 0)
+    if (in->gpu_activities == 0 && in->facts.accelerator_events)
+        EVIDENCE(f, "the trace records no GPU kernels, copies or sets but %llu events of an MTIA "
+                    "accelerator (mtia_ccp_events), whose work gpuscope does not read; the rules "
+                    "about the GPU do not apply",
+                 (unsigned long long)in->facts.accelerator_events);
+    else if (in->gpu_activities == 0)
         EVIDENCE(f, "the trace records no GPU kernels, copies or sets: a CPU-only run, or the "
                     "profiler was not asked for CUDA activity; the rules about the GPU do not apply");
     else

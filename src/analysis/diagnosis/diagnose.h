@@ -141,6 +141,8 @@ enum gs_action_when {
     GS_WHEN_EMBEDDING_ALL_TO_ALL, /* all-to-all with embedding-table kernels: sharded tables */
     GS_WHEN_NOT_FP8,         /* the matmuls do not run in fp8/fp4 already */
     GS_WHEN_NOT_COMPILED,    /* no torch.compile region nor Inductor kernel to speak of */
+    GS_WHEN_NOT_GRAPHED,     /* under half of the kernels run from CUDA graphs */
+    GS_WHEN_NO_ACCELERATOR,  /* no events of an accelerator gpuscope does not read (MTIA) */
     GS_WHEN_REPLAY_MISSING,  /* graphs instantiated, their replay expected in the trace */
     GS_WHEN_CAPTURE_ONLY,    /* the trace holds a graph capture, its replay outside the trace */
     GS_WHEN_MEMORY_BOUND,    /* the roofline's largest operator group is memory-bound */
@@ -159,6 +161,8 @@ enum gs_action_gpu {
     GS_GPU_UNKNOWN,   /* the trace does not record the compute capability */
     GS_GPU_TF32,      /* TF32 Tensor Cores: NVIDIA compute capability 8.0 or later */
     GS_GPU_TENSOR_CORES, /* any Tensor Cores (Volta on; an unknown GPU is given the benefit) */
+    GS_GPU_TRITON,    /* torch.compile's Triton kernels: NVIDIA 7.0 or later, AMD, or unknown */
+    GS_GPU_NO_TRITON, /* an NVIDIA GPU before 7.0: the wording without torch.compile */
     GS_GPU__COUNT
 };
 

@@ -423,6 +423,7 @@ static const gs_gsum_field context_fields[] = {
     {"fp8_share", GS_F_DBL, X(fp8_share), 0},           /* absent: 0, not fp8 already */
     {"compiled_share", GS_F_DBL, X(compiled_share), 0}, /* absent: 0, not compiled */
     {"compiled_regions", GS_F_U64, X(compiled_regions), 0},
+    {"accelerator_events", GS_F_U64, X(accelerator_events), 0}, /* absent: 0, none */
 };
 #undef X
 

@@ -326,6 +326,7 @@ int gs_trace_facts_build(const gs_trace_ctx *x, gs_trace_facts *out, gs_error *e
         gs_trace_str(t, t->recorded_by != GS_STR_EMPTY ? t->recorded_by : t->format));
     out->memory_events = t->mem_events.n;
     out->gpu_activities = t->kernels.n + t->memops.n;
+    out->accelerator_events = t->accelerator_events;
     count_ranges(x, out);
     judge_kernels(x, out);
     out->workload = workload_of(x, out);

@@ -67,6 +67,7 @@ typedef struct gs_trace_facts {
     uint64_t nvtx_ranges;      /* other NVTX ranges */
     uint64_t memory_events;    /* profile_memory / --trace memory */
     uint64_t gpu_activities;
+    uint64_t accelerator_events; /* of an accelerator gpuscope does not read (MTIA): gs_trace's */
     /* What ran. */
     uint8_t workload;          /* enum gs_workload */
     uint64_t backward_events;  /* backward operators, or backward kernels without operators */
