@@ -1,13 +1,14 @@
 /* The profiler's cost in the replay (GS_REPLAY_NO_PROFILER): each recorded range gives its unit
- * cost back from the host time before it, each traced GPU activity from its launch call
+ * cost back from the host edge into its start, each traced GPU activity from its launch call
  * (trace_facts.h's unit costs). The edges and costs are the same in every run: found once per
  * model, they spare each run a pass over the trace's ranges.
  *
- * Events closer together than their cost (Python function events a few hundred nanoseconds apart
- * under with_stack) leave the edge before each one too short to hold it. What an edge cannot hold
- * is taken from the thread's CPU time before it, back to the step's start: the profiler's
- * callbacks run around each event, so the time they took lies between the event and the thread's
- * earlier work, and the unit costs were measured as such (host time per event, doc/whatif.md). */
+ * A cost larger than its edge takes the edge and no more: the measured gap already holds whatever
+ * the profiler spent in it, and events closer together than their unit cost (Python function
+ * events a few hundred nanoseconds apart under with_stack) say the unit cost is too high there.
+ * Carrying the rest back into the thread's earlier CPU time was tried: it predicted the with_stack
+ * GPT-2 capture's gain better (doc/whatif.md), on the capture the unit costs were fitted on, but
+ * left eager inference traces with almost no host time (479 operators in 0.4 ms). */
 #include "analysis/replay/replay_model.h"
 
 #include <stdlib.h>
@@ -15,14 +16,6 @@
 #include "common/vec.h"
 
 typedef GS_VEC(rp_cut) cut_vec;
-
-/* A cost on its way back along a host lane: `ns` still to take before point `at`. */
-typedef struct rp_debt {
-    uint32_t at;
-    gs_ns ns;
-} rp_debt;
-
-typedef GS_VEC(rp_debt) debt_vec;
 
 static bool is_host_edge(const rp_edge *e)
 {
@@ -47,8 +40,7 @@ static int push_cut(cut_vec *cuts, uint32_t edge, gs_ns cost)
     return 0;
 }
 
-/* Each event's cost on the host edge into it. */
-static int direct_cuts(const gs_replay *m, cut_vec *cuts)
+static int event_cuts(const gs_replay *m, cut_vec *cuts)
 {
     const gs_trace *t = m->ctx->trace;
     for (size_t r = 0; r < t->ranges.n; r++) {
@@ -69,78 +61,10 @@ static int direct_cuts(const gs_replay *m, cut_vec *cuts)
     return 0;
 }
 
-/* Adds `ns` to what is owed before point `at`, unless `at` starts or ends a kept step: the cost
- * stays in its step. */
-static int owe(const gs_replay *m, debt_vec *debts, uint32_t at, gs_ns ns)
-{
-    if (ns <= 0 || m->step_mark[at])
-        return 0;
-    for (size_t i = 0; i < debts->n; i++)
-        if (debts->v[i].at == at) {
-            debts->v[i].ns += ns;
-            return 0;
-        }
-    rp_debt *d = GS_VEC_PUSH(debts);
-    if (!d)
-        return -1;
-    *d = (rp_debt){at, ns};
-    return 0;
-}
-
-/* What is owed before point p, taken off the list (a lane's debt moves point by point). */
-static gs_ns settle(debt_vec *debts, uint32_t p)
-{
-    for (size_t i = 0; i < debts->n; i++)
-        if (debts->v[i].at == p) {
-            gs_ns ns = debts->v[i].ns;
-            debts->v[i] = debts->v[--debts->n];
-            return ns;
-        }
-    return 0;
-}
-
-/* Walks the points from the last back, each lane's debt moving to the point before: a busy
- * segment (not a wait for another thread, not a call, whose time is the runtime's) pays what
- * its own events' costs left free; the rest moves on. The list of debts holds at most one per
- * host lane. */
-static int carry_back(const gs_replay *m, cut_vec *cuts)
-{
-    gs_ns *direct = calloc(m->npoints ? m->npoints : 1, sizeof *direct);
-    debt_vec debts = {0};
-    if (!direct)
-        return -1;
-    for (size_t i = 0; i < cuts->n; i++)
-        direct[m->edges[cuts->v[i].edge].to] += cuts->v[i].cost;
-    int rc = 0;
-    for (size_t i = m->npoints; i-- > 0 && rc == 0;) {
-        uint32_t p = m->order[i];
-        gs_ns owed = debts.n ? settle(&debts, p) : 0;
-        if (!owed && !direct[p])
-            continue;
-        uint32_t e = host_edge_into(m, p);
-        if (e == GS_NONE)
-            continue;
-        const rp_edge *edge = &m->edges[e];
-        gs_ns lag = edge->lag == RP_OFF ? 0 : edge->lag;
-        gs_ns left = lag > direct[p] ? lag - direct[p] : 0;
-        gs_ns over = direct[p] - (lag - left);
-        gs_ns take = 0;
-        if (edge->kind == RP_SEGMENT && !(edge->flags & RP_IDLE))
-            take = owed < left ? owed : left;
-        if (take)
-            rc = push_cut(cuts, e, take);
-        if (rc == 0)
-            rc = owe(m, &debts, edge->from, owed - take + over);
-    }
-    free(direct);
-    GS_VEC_FREE(&debts);
-    return rc;
-}
-
 int rp_profiler_cuts(gs_replay *m)
 {
     cut_vec cuts = {0};
-    if (direct_cuts(m, &cuts) != 0 || carry_back(m, &cuts) != 0) {
+    if (event_cuts(m, &cuts) != 0) {
         GS_VEC_FREE(&cuts);
         return -1;
     }
