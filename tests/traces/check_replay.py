@@ -10,6 +10,11 @@
               mean step stays within 3 % of the measured one, except the traces in EXPLAINED, each
               within its own bound and for the reason given there (waits the trace does not
               record);
+  GPU floor   with each action that leaves the GPU ops' durations alone (and with all of them
+              together), the expected step is no shorter than the GPU work of the busiest
+              stream per kept step: a replayed stream keeps its ops' order and durations and
+              overlaps them no more than measured, so its ops inside the kept steps cover at
+              least their durations less the measured overlaps of each with the next;
   pairs       the real before/after pairs: the GPT-2 script of the captures run without a
               profiler (39.7 ms a step on the same H100, the captures' README) against its
               traces under gpuscope run and torch.profiler: the predicted speedup of removing the
@@ -20,8 +25,10 @@ usage: check_replay.py GPUSCOPE [--table]   (--table: print the doc's tables in 
 Exit 0 all passed, 1 some failed, 77 both folders are absent."""
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+import tempfile
 
 EXACT_TOLERANCE = 0.001
 STRUCTURAL_TOLERANCE = 0.03
@@ -31,10 +38,11 @@ EXPLAINED = {
     "traces/hta/negative_queue_length_values_check/rank0.json.gz":
         (0.55, "CUDA graph replays whose nodes wait about 63 ms on an idle GPU for a dependency "
                "the trace does not record (a graph's internal edges are not in Kineto traces)"),
-    "traces/hta/trace_diff/test/test.json.gz":
-        (0.06, "CUDA graph replays: graph nodes that wait for one another across streams, "
-               "edges the trace does not record"),
 }
+# The actions that change no GPU op's duration: their replayed step cannot fall below the GPU
+# floor. (compile, mixed_precision and roof_target shorten kernels, pinned_memory copies.)
+FLOOR_ACTIONS = ["cuda_graphs", "dataloader_workers", "remove_syncs", "fused_optimizer",
+                 "overlap_comm", "no_profiler"]
 # The GPT-2 script without any profiler, 39.7 ms a step (../shared/gpu-captures/README.md,
 # "Facts measured on the same machine"); the traces' own mean step is the measured "before".
 UNPROFILED_GPT2_NS = 39.7e6
@@ -74,6 +82,69 @@ def whatif(exe, path, *opts):
     return ranks[0] if ranks else None
 
 
+def run_json(exe, *args):
+    out = subprocess.run([exe, *args], capture_output=True, text=True, timeout=300)
+    return json.loads(out.stdout) if out.returncode == 0 else None
+
+
+def kept_windows(exe, path):
+    """The kept steps as absolute [start, end] ns (`steps` gives them from the trace's first
+    event, `breakdown` the first kept one's absolute start)."""
+    steps, bd = run_json(exe, "steps", "--format", "json", path), \
+        run_json(exe, "breakdown", "--format", "json", path)
+    if not steps or not bd:
+        return []
+    rows = [r for r in steps["traces"][0]["rows"] if r["warmup"] == "no"]
+    if not rows:
+        return []
+    shift = bd["traces"][0]["window_start_ns"] - rows[0]["start_ns"]
+    return [(r["start_ns"] + shift, r["start_ns"] + shift + r["duration_ns"]) for r in rows]
+
+
+def gpu_floor(exe, path, tmp):
+    """The mean kept step's least GPU time: on each stream, its kernels, copies and sets that lie
+    inside a kept step, their durations less each one's overlap with the next (programmatic
+    dependent launch); the busiest stream's, over the kept steps."""
+    windows = kept_windows(exe, path)
+    db = os.path.join(tmp, "ops.sqlite")
+    if not windows or subprocess.run([exe, "export", "--format", "sqlite", "-o", db, path],
+                                     capture_output=True, timeout=300).returncode != 0:
+        return None
+    con = sqlite3.connect(db)
+    ops = con.execute(" UNION ALL ".join(
+        f"SELECT deviceId, streamId, start, end FROM {t}" for t in
+        ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+         "CUPTI_ACTIVITY_KIND_MEMSET")) + " ORDER BY deviceId, streamId, start, end").fetchall()
+    con.close()
+    streams = {}
+    for dev, stream, start, end in ops:
+        if any(w0 <= start and end <= w1 for w0, w1 in windows):
+            streams.setdefault((dev, stream), []).append((start, end))
+    best = 0
+    for spans in streams.values():
+        busy = sum(e - s for s, e in spans)
+        busy -= sum(max(0, a[1] - b[0]) for a, b in zip(spans, spans[1:]))
+        best = max(best, busy)
+    return best / len(windows)
+
+
+def check_floor(exe, rel, full, r, tmp):
+    """Each action that changes no GPU op's duration, alone and together, against the floor."""
+    floor = gpu_floor(exe, full, tmp)
+    if floor is None:
+        return
+    both = whatif(exe, full, "--action", ",".join(FLOOR_ACTIONS))
+    if both is None:
+        return
+    for name, expected in [("together", both["expected_step_ns"])] + \
+            [(a["name"], a["expected_step_ns"]) for a in both["alone"]]:
+        # the expected step is the measured one scaled by the replay: back to the replay's
+        changed = expected * r["replay_step_ns"] / r["measured_step_ns"]
+        if changed < floor * (1 - EXACT_TOLERANCE):
+            failures.append(f"{rel}: {name} replays a {changed / 1e6:.3f} ms step, shorter "
+                            f"than its busiest stream's {floor / 1e6:.3f} ms of GPU work")
+
+
 def corpus(dirs):
     for name, d in sorted(dirs.items()):
         for base, _, files in sorted(os.walk(d)):
@@ -93,10 +164,12 @@ def main():
         print("skip: ../shared/traces and ../shared/gpu-captures are absent")
         return 77
     rows = []
+    tmp = tempfile.TemporaryDirectory()
     for rel, full in corpus(dirs):
         r = whatif(exe, full)
         if r is None:
             continue
+        check_floor(exe, rel, full, r, tmp.name)
         exact, structural = r["replay_error"], r["structural_error"]
         bound, why = EXPLAINED.get(rel, (STRUCTURAL_TOLERANCE, ""))
         if abs(exact) > EXACT_TOLERANCE:

@@ -108,6 +108,44 @@ static void test_graphs_two_threads(void)
     fx_close(&f);
 }
 
+/* Step k at k ms, 90 us of host: 10 us of Python, four operators (each [t0, t0 + 12] holding a
+ * 5 us launch from t0 + 4; t0 = 10, 30, 50, 70; 8 us of Python after each) whose 40 us kernels
+ * each start 2 us before the previous one ended (programmatic dependent launch): [17, 57],
+ * [55, 95], [93, 133], [131, 171]: the step ends with the last kernel at 171. */
+static gs_trace *overlapping_kernels(void)
+{
+    gs_trace *t = tb_new("graphs_overlap.json", 0);
+    uint64_t corr = 1;
+    for (int k = 1; k <= 2; k++) {
+        gs_ns b = (gs_ns)k * 1000 * US;
+        fx_step(t, k, b, 90);
+        for (int i = 0; i < 4; i++) {
+            gs_ns t0 = 10 + 20 * i, k0 = 17 + 38 * i;
+            corr = fx_launch(t, b, "aten::mm", t0, t0 + 12, t0 + 4, t0 + 9, EW_KERNEL, k0,
+                             k0 + 40, corr);
+        }
+    }
+    return t;
+}
+
+/* A kernel that starts before the previous one of its stream ended still follows it: the graph
+ * launched at 10 (the dispatch before the first call goes) starts the first kernel 3 us later,
+ * [13, 53], and each next one 2 us before the previous one ends, as measured: the last ends at
+ * 53 + 3 * 38 = 167 us, later than the host (10 + 5 + 4 * 8 = 47). The step can be no shorter
+ * than its kernels: 160 us of them, less the 6 us they overlap. */
+static void test_graphs_overlapping_kernels(void)
+{
+    replay_fx f;
+    fx_open(&f, overlapping_kernels());
+    gs_replay_result r = fx_run(&f, BIT(CUDA_GRAPHS), NULL, 171 * US);
+    CHECK_INT(r.inputs.launch_latency_ns, 3 * US);
+    for (size_t s = 0; s < r.nsteps; s++)
+        CHECK_INT(r.steps[s].changed_ns, 167 * US);
+    CHECK_INT(r.changed_mean_ns, 167 * US);
+    gs_replay_result_free(&r);
+    fx_close(&f);
+}
+
 /* ---- DataLoader workers ---------------------------------------------------------------------- */
 
 /* Three steps back to back, 110 us each from b = 110 us * k: 5 us of Python, the DataLoader's
@@ -379,6 +417,7 @@ int main(void)
 {
     test_graphs_two_per_step();
     test_graphs_two_threads();
+    test_graphs_overlapping_kernels();
     test_loader_single_process();
     test_loader_multi_process();
     test_remove_syncs();

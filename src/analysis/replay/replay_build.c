@@ -338,7 +338,11 @@ static gs_ns at_most(gs_ns v, gs_ns cap)
 }
 
 /* The edges into one op's start: its launch, its stream, a wait on another stream; the one that
- * decided the measured start keeps the measured gap, the others their least. */
+ * decided the measured start keeps the measured gap, the others their least. An op that started
+ * before the previous one of its stream ended (programmatic dependent launch lets a kernel start
+ * while the one before it finishes) still follows it: its stream edge keeps the measured overlap
+ * as a negative gap, so that no change moves it off the stream's order and ahead of the work
+ * before it. */
 static int start_edges(rp_builder *b, uint32_t i, const rp_op *prev)
 {
     const rp_op *o = &b->ops.v[i];
@@ -395,9 +399,7 @@ int rp_build_gpu(rp_builder *b)
         rp_op *o = &b->ops.v[i];
         const rp_op *prev = NULL;
         if (k && rp_same_stream(b, &b->ops.v[by_stream[k - 1]], o)) {
-            prev = &b->ops.v[by_stream[k - 1]];
-            if (b->time.v[prev->end] > b->time.v[o->start])
-                prev = NULL; /* overlapping on one stream: the clocks disagree; no order kept */
+            prev = &b->ops.v[by_stream[k - 1]]; /* it may end after o starts: start_edges */
         } else {
             b->inputs.gpu_lanes++;
         }

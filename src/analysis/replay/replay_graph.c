@@ -24,8 +24,9 @@ int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t ki
     rp_edge *e = GS_VEC_PUSH(&b->edges);
     if (!e)
         return -1;
-    if (lag < 0 && lag != RP_OFF) {
-        lag = 0; /* the trace's times contradict the dependency */
+    if (lag < 0 && lag != RP_OFF && kind != RP_STREAM) {
+        lag = 0; /* the trace's times contradict the dependency (a stream's overlap does not:
+                  * start_edges) */
         b->inputs.clipped++;
     }
     *e = (rp_edge){.from = from, .to = to, .lag = lag, .kind = kind, .flags = flags, .ref = ref};
