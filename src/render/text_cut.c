@@ -126,11 +126,13 @@ static char *cut_around(const char *s, size_t cols, size_t at)
         return gs_text_cut(s, cols, GS_CUT_END);
     size_t head = (cols - 2) / 3, room = cols - 2 - head;
     size_t from = at > room / 4 ? at - room / 4 : 0;
-    for (size_t q = at; q + room / 2 >= at && q > head; q--)
-        if (ends_word(s[offset_of(s, len, q - 1)])) {
-            from = q;
-            break;
-        }
+    /* the last word start in (at - room / 2, at], walked forward once: names may be long */
+    size_t col = at > room / 2 ? at - room / 2 : 0, byte = offset_of(s, len, col);
+    for (; col < at && byte < len; col++) {
+        if (ends_word(s[byte]) && col + 1 > head)
+            from = col + 1;
+        byte += offset_of(s + byte, len - byte, 1);
+    }
     if (from < head)
         from = head;
     bool tail = from + room < width; /* else the window ends the name, and takes the "…"'s room */
