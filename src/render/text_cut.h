@@ -1,6 +1,6 @@
 /* Cutting a name to a table column's width so that two rows never read the same: kept whole when
- * it fits, else its start, its two ends or its end with "…" where the rest was (doc/report.md,
- * "Width"). Widths are in columns: one per code point, an invalid byte counting as one. */
+ * it fits, else its start, its two ends or its end with "…" where the rest was, else its start and
+ * the part where it differs from the others, else numbered (doc/report.md, "Width"). Widths are in columns: one per code point, an invalid byte counting as one. */
 #ifndef GS_RENDER_TEXT_CUT_H
 #define GS_RENDER_TEXT_CUT_H
 
