@@ -67,9 +67,9 @@ set_tests_properties(anchors.tb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # The README's examples are what the program prints.
 add_test(NAME docs.readme
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/cli/check_readme.py $<TARGET_FILE:gpuscope>)
-# The report's default text within 120 columns, and no two rows of a table alike once cut, on the
-# golden reports, the generated ranks and the real traces when ../shared is there
-# (tests/cli/check_report_width.py).
+# The report's default text within 120 columns, no two rows of a table alike once cut and no two
+# cut names of its Top kernels and Top operators alike, on the golden reports, the generated ranks
+# and every real trace and capture when ../shared is there (tests/cli/check_report_width.py).
 add_test(NAME cli.report_width
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/cli/check_report_width.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(cli.report_width PROPERTIES TIMEOUT 300)
@@ -281,8 +281,8 @@ add_test(NAME traces.inference_advice
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_inference_advice.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.inference_advice PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Every percentage on the base printed beside it, on the real traces (tests/traces/check_bases.py:
-# ops' CPU shares, the profiler's host time, the rank table's steps; skipped when ../shared is
-# absent).
+# ops' CPU shares on every trace and capture, the profiler's host time, the rank table's steps;
+# skipped when ../shared is absent).
 add_test(NAME traces.bases
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/traces/check_bases.py $<TARGET_FILE:gpuscope>)
 set_tests_properties(traces.bases PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -62,7 +62,9 @@ static const gs_cli_help_part help_parts[] = {
      {roofline_shape_columns}, .indent = 16},
     {"An operator directly inside an operator of the same name (autocast's\n"
      "aten::addmm around its casts and the bf16 aten::addmm) is part of that call:\n"
-     "its FLOPs and GPU time count once. PyTorch's emit_nvtx ranges (\"aten::mm,\n"
+     "its FLOPs, CPU and GPU time count once; so is an annotation directly inside\n"
+     "an annotation of its name, an NVTX range inside an NVTX range of its name.\n"
+     "PyTorch's emit_nvtx ranges (\"aten::mm,\n"
      "seq = 3, op_id = 7, sizes = [...]\") are read as the operator and its shapes.\n"
      "Durations are whole ns in csv and json.\n"},
 };

@@ -166,7 +166,7 @@ typedef struct layout {
     size_t *shown; /* indexes of the columns shown, in order */
     size_t nshown;
     size_t *width; /* per shown column */
-    enum gs_cut *cut; /* per shown column: how its names too wide are cut */
+    char **cut; /* per row and shown column: the cell cut to its width, NULL when not cut */
     char *numbers; /* formatted numeric cells: [row][shown column][GS_UNIT_BUF] */
 } layout;
 
@@ -266,29 +266,31 @@ static bool measure_columns(const gs_table *t, size_t line_width, bool *dropped,
     return true; /* nothing more to leave out: the numbers make the line */
 }
 
-/* Per text column, how its cells too wide are cut: so that no two rows read the same (paths
- * from the left first, other names from the right first). */
+/* Per text column with cells too wide, each cell as shown: cut so that no two rows read the same
+ * (paths from the left first, other names from the right first). */
 static int choose_cuts(const gs_table *t, layout *l)
 {
-    l->cut = malloc((l->nshown + 1) * sizeof *l->cut);
+    l->cut = calloc(t->nrows * l->nshown + 1, sizeof *l->cut);
     const char **cells = malloc((t->nrows + 1) * sizeof *cells);
-    if (!l->cut || !cells) {
-        free(cells);
-        return -1;
-    }
-    for (size_t k = 0; k < l->nshown; k++) {
+    char **shown = malloc((t->nrows + 1) * sizeof *shown);
+    int rc = l->cut && cells && shown ? 0 : -1;
+    for (size_t k = 0; rc == 0 && k < l->nshown; k++) {
         const gs_column *col = &t->cols[l->shown[k]];
-        l->cut[k] = col->flags & GS_COL_CUT_START ? GS_CUT_START : GS_CUT_END;
         bool too_wide = false;
         for (size_t r = 0; is_text(col) && r < t->nrows; r++) {
             cells[r] = cell_text(t, l, r, k);
             too_wide |= gs_text_columns(cells[r]) > l->width[k];
         }
-        if (too_wide)
-            l->cut[k] = gs_text_cut_unique(cells, t->nrows, l->width[k], l->cut[k]);
+        if (!too_wide)
+            continue;
+        rc = gs_text_cut_column(cells, t->nrows, l->width[k],
+                                col->flags & GS_COL_CUT_START ? GS_CUT_START : GS_CUT_END, shown);
+        for (size_t r = 0; rc == 0 && r < t->nrows; r++)
+            l->cut[r * l->nshown + k] = shown[r];
     }
     free(cells);
-    return 0;
+    free(shown);
+    return rc;
 }
 
 static int make_layout(const gs_table *t, size_t line_width, layout *l)
@@ -309,8 +311,10 @@ static int make_layout(const gs_table *t, size_t line_width, layout *l)
     return choose_cuts(t, l);
 }
 
-static void free_layout(layout *l)
+static void free_layout(layout *l, size_t nrows)
 {
+    for (size_t i = 0; l->cut && i < nrows * l->nshown; i++)
+        free(l->cut[i]);
     free(l->shown);
     free(l->width);
     free(l->cut);
@@ -330,11 +334,7 @@ static void put_line(FILE *out, const gs_table *t, const layout *l, const char *
         pending += (k ? COLUMN_GAP : 0) + (text ? 0 : l->width[k] - w);
         if (w) {
             pad(out, pending);
-            char *cut = w < gs_text_columns(cells[k]) && l->cut
-                            ? gs_text_cut(cells[k], l->width[k], l->cut[k])
-                            : NULL;
-            put_text(out, cut ? cut : cells[k], l->width[k]); /* uncut: cut at the end */
-            free(cut);
+            put_text(out, cells[k], l->width[k]); /* too wide still (no memory to cut): its end */
             pending = 0;
         }
         if (text)
@@ -353,7 +353,7 @@ int gs_render_text(FILE *out, const gs_table *t, const gs_text_style *style)
     const char **cells = malloc((t->ncols + 1) * sizeof *cells);
     if (make_layout(t, line_width, &l) != 0 || !cells) {
         free(cells);
-        free_layout(&l);
+        free_layout(&l, t->nrows);
         return -1;
     }
     bool bold = style && style->tty;
@@ -363,12 +363,14 @@ int gs_render_text(FILE *out, const gs_table *t, const gs_text_style *style)
     put_line(out, t, &l, cells);
     fputs(bold ? PLAIN "\n" : "\n", out);
     for (size_t r = 0; r < t->nrows; r++) {
-        for (size_t k = 0; k < l.nshown; k++)
-            cells[k] = cell_text(t, &l, r, k);
+        for (size_t k = 0; k < l.nshown; k++) {
+            const char *cut = l.cut[r * l.nshown + k];
+            cells[k] = cut ? cut : cell_text(t, &l, r, k);
+        }
         put_line(out, t, &l, cells);
         putc('\n', out);
     }
     free(cells);
-    free_layout(&l);
+    free_layout(&l, t->nrows);
     return 0;
 }

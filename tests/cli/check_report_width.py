@@ -1,25 +1,35 @@
 #!/usr/bin/env python3
-"""The report's default text keeps within 120 columns, and no two rows of one of its tables read
-the same once their names are cut (doc/report.md, "Width"): on every golden report, on the
-generated 4- and 8-rank folders, and on real traces read in place from ../shared when it is
-there (skipped otherwise).
+"""The report's default text keeps within 120 columns, no two rows of one of its tables read
+the same once their names are cut, and no two cut names of its Top kernels and Top operators
+tables (one row per name) read the same (doc/report.md, "Width"): on every golden report, on the
+generated 4- and 8-rank folders, and on every real trace and capture read in place from ../shared
+when it is there (skipped otherwise).
 
 usage: check_report_width.py GPUSCOPE [GOLDEN_DIR]"""
+import concurrent.futures
 import glob
 import os
+import re
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.path.join(ROOT, "..", "shared")
 WIDTH = 120
-REAL = ["traces/param/resnet_kineto.json.gz",
-        "traces/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
-        "traces/tracelens/h100/facebook_timesformer-base-finetuned-k400__1016002.json.gz",
-        "traces/hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
-        "traces/tokenomics/llama_trace_4layers0_with_annotations.json.gz",
-        "gpu-captures/gpt2_train_torchprofiler_flops_stack.json.gz",
-        "gpu-captures/resnet50_emit_nvtx.gst"]
+# A PyTorch execution trace (the operator graph, no times): not a trace gpuscope reads.
+NOT_TRACES = ("benchmark_simple_add_et.json.gz",)
+# Tables with one row per name, whose cut names must differ (other tables may repeat a name).
+NAMED_ROWS = ("Top kernels", "Top operators")
+
+
+def real_traces():
+    found = []
+    for root in (os.path.join(SHARED, "traces"), os.path.join(SHARED, "gpu-captures")):
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            found += [os.path.join(dirpath, f) for f in sorted(filenames)
+                      if f.endswith((".json", ".json.gz", ".gst")) and f not in NOT_TRACES]
+    return found
 
 
 def problems(name, text):
@@ -37,6 +47,10 @@ def problems(name, text):
         cut = [l for l in block[1:] if "…" in l]
         for dup in sorted({l for l in cut if cut.count(l) > 1}):
             out.append(f"{name}: two rows read the same: {dup[:80]}")
+        if block and block[0].startswith(NAMED_ROWS):
+            names = [c for l in block[2:] for c in re.split(r"  +", l.strip()) if "…" in c]
+            for dup in sorted({c for c in names if names.count(c) > 1}):
+                out.append(f"{name}: {block[0][:20]}: two names read the same: {dup}")
         block = []
     return out
 
@@ -48,11 +62,15 @@ def main():
     for path in sorted(glob.glob(os.path.join(golden, "*report*.table"))):
         failures += problems(os.path.basename(path), open(path, encoding="utf-8").read())
     inputs = [os.path.join(ROOT, "tests/data/ranks", r) for r in ("r4", "r8")]
-    inputs += [p for p in (os.path.join(SHARED, r) for r in REAL) if os.path.exists(p)]
-    for path in inputs:
-        text = subprocess.run([exe, "report", path], capture_output=True, text=True,
+    inputs += real_traces()
+
+    def report(path):
+        return subprocess.run([exe, "report", path], capture_output=True, text=True,
                               check=True, cwd=ROOT).stdout
-        failures += problems(os.path.relpath(path, ROOT), text)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for path, text in zip(inputs, pool.map(report, inputs)):
+            failures += problems(os.path.relpath(path, ROOT), text)
     for f in failures:
         print("FAIL", f)
     print(f"{len(inputs)} reports run, {len(failures)} problem(s)")

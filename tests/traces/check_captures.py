@@ -37,6 +37,9 @@
            GEMM kernels (aten::mm, as the TensorBoard plugin's kernel view), and on
            resnet50_emit_nvtx.gst the emit_nvtx operators of its convolutions; `ops`' Self CPU %
            and Self CUDA % add up to 100 (key_averages' shares);
+  eligible gpt2_train.gst and compile_reduce_overhead.gst record no operator (NVTX steps and
+           CUB's ranges only): the share of Tensor-Core-eligible operators is unknown (null,
+           printed "-"), not 0; resnet50_emit_nvtx.gst's operators (emit_nvtx) make it known;
 
 usage: check_captures.py GPUSCOPE
 Exit 0 all passed, 1 some failed, 77 the captures folder is absent."""
@@ -323,6 +326,15 @@ def check_kernel_operator(exe, root):
               f"largest CPU total % {top}, bases {min(bases):.0f}-{max(bases):.0f} ns")
 
 
+def check_eligible(exe, root):
+    for name, known in (("gpt2_train.gst", False), ("compile_reduce_overhead.gst", False),
+                        ("resnet50_emit_nvtx.gst", True)):
+        compute = run_json(exe, "report", os.path.join(root, name))["diagnosis"][0]["compute"]
+        share = compute["tc_eligible_share"]
+        check((share is not None and share > 0) if known else share is None,
+              f"eligible: {name}: tc_eligible_share {share}")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -340,6 +352,7 @@ def main():
     check_graphs(exe, root)
     check_window(exe, root)
     check_kernel_operator(exe, root)
+    check_eligible(exe, root)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

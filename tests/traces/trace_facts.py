@@ -81,7 +81,8 @@ def ops(events, legacy=False):
     """Per op name: {calls, total_ns (= CPU total), min_ns, max_ns}. An operator directly inside
     (on its thread, among the ops and annotations) an operator of the same name is part of that
     call (autocast's aten::addmm around the casts and the bf16 aten::addmm; the TensorBoard
-    plugin's remove_dup_nodes for an only child), as ops counts it (doc/ops.md). Nesting is the
+    plugin's remove_dup_nodes for an only child), and so is an annotation directly inside an
+    annotation of the same name, as ops counts them (doc/ops.md). Nesting is the
     model's (a range inside [start, end] of the one before it; the plugin does not nest a
     zero-length range at its parent's very end)."""
     threads = {}
@@ -91,7 +92,8 @@ def ops(events, legacy=False):
             dur = us_to_ns(e.get("dur", 0))
             threads.setdefault(_tid_key(e), []).append(
                 {"name": e.get("name"), "start": start, "end": start + dur, "dur": dur,
-                 "op": legacy or e.get("cat") != "user_annotation", "parent": None})
+                 "annotation": not legacy and e.get("cat") == "user_annotation",
+                 "parent": None})
     out = {}
     for nodes in threads.values():
         nodes.sort(key=lambda n: (n["start"], -n["dur"]))
@@ -104,7 +106,7 @@ def ops(events, legacy=False):
             stack.append(n)
         for n in nodes:
             p = n["parent"]
-            if p is not None and n["op"] and p["op"] and p["name"] == n["name"]:
+            if p is not None and p["annotation"] == n["annotation"] and p["name"] == n["name"]:
                 continue
             _add(out, n["name"], n["dur"], "calls")
     return out

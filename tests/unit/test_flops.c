@@ -223,6 +223,37 @@ static void test_without_operators(void)
     CHECK(c.eligible_share == -1 && c.eligible_unused_share == -1);
 }
 
+/* Kernels launched inside NVTX ranges and annotations but no operator (a capture whose only
+ * ranges are NVTX steps and CUB's ranges): eligibility is still not known (it read 0.0 %). A
+ * kernel launched in an annotation inside an operator is under that operator: known.
+ *
+ *   NVTX "step" [0, 10000)
+ *     annotation "cub::DeviceReduce" [10, 300)  launch [30, 40) -> kernel 4000 ns
+ *   NVTX "step" [20000, 30000)
+ *     aten::sum [20010, 20300)
+ *       annotation "cub::DeviceReduce" [20020, 20200)  launch [20030, 20040) -> kernel 1000 ns */
+static void test_ranges_without_operators(void)
+{
+    gs_trace *t = tb_new("nvtx_only.json", 0);
+    tb_device(t, 0, "NVIDIA H100 80GB HBM3", 80000000000ull, 132, 9, 0);
+    tb_range(t, GS_RANGE_NVTX, "step", 0, 10000, NULL);
+    tb_range(t, GS_RANGE_ANNOTATION, "cub::DeviceReduce", 10, 300, NULL);
+    tb_api(t, "cudaLaunchKernel", 30, 40, 1);
+    tb_kernel(t, "cub_reduce_kernel", 1000, 5000, 1);
+    gs_compute c = compute_of(t);
+    CHECK(c.eligible_share == -1 && c.eligible_unused_share == -1);
+
+    t = tb_new("op_around_cub.json", 0);
+    tb_device(t, 0, "NVIDIA H100 80GB HBM3", 80000000000ull, 132, 9, 0);
+    tb_range(t, GS_RANGE_NVTX, "step", 20000, 30000, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::sum", 20010, 20300, NULL);
+    tb_range(t, GS_RANGE_ANNOTATION, "cub::DeviceReduce", 20020, 20200, NULL);
+    tb_api(t, "cudaLaunchKernel", 20030, 20040, 2);
+    tb_kernel(t, "cub_reduce_kernel", 21000, 22000, 2);
+    c = compute_of(t);
+    CHECK(c.eligible_share == 0 && c.eligible_unused_share == 0);
+}
+
 /* Shapes that are no sizes (found by fuzz_op_cost): no count rather than a negative or infinite
  * one. */
 static void test_not_sizes(void)
@@ -273,5 +304,6 @@ int main(void)
     test_step();
     test_outer_without_shapes();
     test_without_operators();
+    test_ranges_without_operators();
     return check_done("test_flops");
 }

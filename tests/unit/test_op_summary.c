@@ -229,6 +229,50 @@ static void test_autocast_addmm_counted_once(void)
     gs_profile_free(&p);
 }
 
+/* An annotation directly inside an annotation of its name, and an NVTX range inside an NVTX
+ * range of its name, are part of the outer call, as an operator in an operator of its name is (a
+ * benchmark's record_function entered twice): its row stays within the profiled CPU time.
+ *
+ *   "[warmup|forward]" annotation [0, 1000)
+ *     "[warmup|forward]" annotation [100, 900)
+ *       aten::mm operator [200, 300)
+ *   "fwd" NVTX [2000, 2500)
+ *     "fwd" NVTX [2100, 2400)
+ *
+ * Profiled CPU time 1500. "[warmup|forward]": 1 call, CPU total 1000 = 66.7 % (before: 2 calls,
+ * 1800 = 120 %), Self CPU 1000 - 800 + 800 - 100 = 900; "fwd": 1 call, CPU total and Self CPU 500
+ * (before: 2 calls, 800); aten::mm unchanged. */
+static void test_annotation_in_its_own_name_counted_once(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("annotations.json", 0);
+    tb_range(t, GS_RANGE_ANNOTATION, "[warmup|forward]", 0, 1000, NULL);
+    tb_range(t, GS_RANGE_ANNOTATION, "[warmup|forward]", 100, 900, NULL);
+    tb_range(t, GS_RANGE_OP, "aten::mm", 200, 300, NULL);
+    tb_range(t, GS_RANGE_NVTX, "fwd", 2000, 2500, NULL);
+    tb_range(t, GS_RANGE_NVTX, "fwd", 2100, 2400, NULL);
+    tb_add(&p, t);
+    gs_op_summary s;
+    gs_error err;
+    CHECK_INT(summarise(p.traces.v[0], false, NULL, &s, &err), 0);
+    CHECK_INT(s.cpu_base, 1500);
+    const gs_op_row *fw = find(&s, "[warmup|forward]", NULL), *fwd = find(&s, "fwd", NULL),
+                    *mm = find(&s, "aten::mm", NULL);
+    CHECK(fw && fwd && mm);
+    if (fw && fwd && mm) {
+        CHECK_INT(fw->calls, 1);
+        CHECK_INT(fw->cpu_total, 1000);
+        CHECK_INT(fw->self_cpu, 900);
+        CHECK_INT(fwd->calls, 1);
+        CHECK_INT(fwd->cpu_total, 500);
+        CHECK_INT(fwd->self_cpu, 500);
+        CHECK_INT(mm->calls, 1);
+        CHECK_INT(mm->cpu_total, 100);
+    }
+    gs_op_summary_free(&s);
+    gs_profile_free(&p);
+}
+
 /* A step's CUDA total is the GPU work launched while it is open by any thread of its process;
  * an operator keeps what its own thread launched inside it.
  *
@@ -336,6 +380,7 @@ int main(void)
     test_cpu_shares_of_profiled_time();
     test_recursion_counted_once();
     test_autocast_addmm_counted_once();
+    test_annotation_in_its_own_name_counted_once();
     test_step_counts_every_thread();
     test_self_and_total_through_nesting();
     test_group_by_shape();

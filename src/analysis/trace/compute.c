@@ -104,12 +104,25 @@ static void count_flops(const gs_trace_ctx *c, uint32_t *root, flop_tally *tally
 
 typedef struct kernel_tally {
     gs_ns all, tc, under_flop_ops, eligible, eligible_tc, flop_ops_tc;
-    gs_ns under_ranges; /* launched inside a recorded operator or range */
+    gs_ns under_ops; /* launched inside a recorded operator (or a range inside one) */
 } kernel_tally;
+
+/* in_op[i]: range i is an operator or inside one; filled in parents-before-children order. A
+ * capture's NVTX steps and library ranges (CUB's) are not operators: kernels launched only under
+ * them say nothing of their operators' eligibility. */
+static void mark_in_ops(const gs_trace *t, bool *in_op)
+{
+    for (size_t o = 0; o < t->thread_ranges.n; o++) {
+        uint32_t i = t->thread_ranges.v[o];
+        const gs_range *r = &t->ranges.v[i];
+        in_op[i] = r->kind == GS_RANGE_OP || (r->parent != GS_NONE && in_op[r->parent]);
+    }
+}
 
 /* The plugin's rule: a kernel is eligible when the operator that launched it (the innermost) is
  * in the eligible list; it used Tensor Cores when its name says so. */
-static void count_kernels(const gs_trace_ctx *c, const uint32_t *root, kernel_tally *k)
+static void count_kernels(const gs_trace_ctx *c, const uint32_t *root, const bool *in_op,
+                          kernel_tally *k)
 {
     const gs_trace *t = c->trace;
     const gs_steps *steps = &c->steps;
@@ -123,7 +136,7 @@ static void count_kernels(const gs_trace_ctx *c, const uint32_t *root, kernel_ta
         k->tc += tc ? d : 0;
         if (kn->op == GS_NONE)
             continue;
-        k->under_ranges += d;
+        k->under_ops += in_op[kn->op] ? d : 0;
         if (root[kn->op] != GS_NONE) {
             k->under_flop_ops += d;
             k->flop_ops_tc += tc ? d : 0;
@@ -170,13 +183,19 @@ int gs_compute_build(const gs_trace_ctx *c, gs_compute *out, gs_error *err)
     const gs_steps *steps = &c->steps;
     gs_compute_init(out);
     uint32_t *root = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *root);
-    if (!root)
+    bool *in_op = calloc(t->ranges.n ? t->ranges.n : 1, sizeof *in_op);
+    if (!root || !in_op) {
+        free(root);
+        free(in_op);
         return gs_fail_oom(err);
+    }
     flop_tally ft = {0};
     kernel_tally kt = {0};
     count_flops(c, root, &ft);
-    count_kernels(c, root, &kt);
+    mark_in_ops(t, in_op);
+    count_kernels(c, root, in_op, &kt);
     free(root);
+    free(in_op);
 
     gs_ns kept = 0;
     for (size_t i = 0; i < steps->n; i++)
@@ -210,8 +229,9 @@ int gs_compute_build(const gs_trace_ctx *c, gs_compute *out, gs_error *err)
     out->flop_op_share = share(kt.under_flop_ops, kt.all);
     out->tc_share = share(kt.tc, kt.all);
     /* Eligibility is the launching operator's: unknown, not 0, when no kernel was launched
-     * inside a recorded operator (a capture without operators or NVTX ranges). */
-    bool ops_known = kt.under_ranges > 0;
+     * inside a recorded operator (a capture without operators, or with NVTX steps and CUB's
+     * ranges only). */
+    bool ops_known = kt.under_ops > 0;
     out->eligible_share = ops_known ? share(kt.eligible, kt.all) : -1;
     out->eligible_unused_share = !ops_known ? -1
                                  : kt.eligible > 0 ? share(kt.eligible - kt.eligible_tc, kt.eligible)

@@ -103,12 +103,15 @@ static void charge_steps(const gs_trace *t, const gs_steps *st, gs_ns *cuda_tota
  * its own: autocast records aten::addmm (fp32 inputs) around aten::to casts and the aten::addmm
  * that runs in bf16, and the TensorBoard plugin (remove_dup_nodes in torch_tb_profiler's
  * op_tree.py) merges an only child of the same name. Counting the inner one again would count the
- * same GEMM's FLOPs twice and add its kernels to the row's CUDA total a second time. */
+ * same GEMM's FLOPs twice and add its kernels to the row's CUDA total a second time. The same
+ * holds for an annotation directly inside an annotation of its name, and an NVTX range inside an
+ * NVTX range of its name (a benchmark's record_function("...|warmup|forward") entered twice): the
+ * row would count the inner one's CPU time again, over 100 % of the profiled time. */
 bool gs_op_call_absorbed(const gs_trace *t, uint32_t r)
 {
     const gs_range *x = &t->ranges.v[r];
     uint32_t p = x->parent;
-    return p != GS_NONE && x->kind == GS_RANGE_OP && t->ranges.v[p].kind == GS_RANGE_OP &&
+    return p != GS_NONE && gs_range_in_op_tree(x) && t->ranges.v[p].kind == x->kind &&
            t->ranges.v[p].name == x->name;
 }
 
@@ -236,8 +239,9 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
     }
     if (merged)
         GS_LOG(GS_LOG_INFO,
-               "%s: ops: %zu operator call(s) directly inside a call of the same name (autocast's "
-               "redispatch) counted as part of it: their FLOPs and GPU time once",
+               "%s: ops: %zu range(s) directly inside a range of the same name and kind (autocast's "
+               "redispatch, an annotation entered twice) counted as part of it: their FLOPs, CPU "
+               "and GPU time once",
                t->id.path, merged);
     free(self_cuda);
     free(cuda_total);

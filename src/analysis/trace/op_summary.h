@@ -45,7 +45,9 @@ typedef struct gs_op_summary {
  * total is the GPU work any thread of the process launched while the step's range was open, as
  * the step breakdown counts it. An operator directly inside an operator of the same name
  * (autocast's aten::addmm around the bf16 aten::addmm) is part of that call: its FLOPs and GPU
- * time count once (doc/ops.md). Ranges count where they start in the context's window.
+ * time count once (doc/ops.md); so is an annotation directly inside an annotation of its name, and
+ * an NVTX range inside an NVTX range of its name. Ranges count where they start in the context's
+ * window.
  *
  * A summary of the traces added one at a time (init, add each, finish); build is the three for
  * one trace. Each returns 0, or -1 with err (out of memory); a failed summary is freed. */
@@ -57,7 +59,8 @@ int gs_op_summary_build(const gs_trace_ctx *c, bool by_shape, gs_op_summary *out
 void gs_op_summary_free(gs_op_summary *s);
 
 /* Whether range r is an operator directly inside an operator of the same name (autocast's inner
- * aten::addmm), and so part of that call rather than a call of its own. */
+ * aten::addmm), or an annotation or NVTX range directly inside one of its kind and name, and so
+ * part of that call rather than a call of its own. */
 bool gs_op_call_absorbed(const gs_trace *t, uint32_t r);
 
 /* The outermost range of the call range r is part of (r itself when it is not absorbed). */
