@@ -16,6 +16,7 @@
 #include "cmd/monitor_watch.h"
 #include "cmd/say.h"
 #include "common/error.h"
+#include "common/output_file.h"
 #include "common/util.h"
 #include "monitor/feed.h"
 #include "monitor/http.h"
@@ -156,6 +157,10 @@ static int parse(int argc, char **argv, request *rq)
     rq->count = once ? 1 : (unsigned long long)count; /* --once wins, wherever it stands */
     if (rq->replay && rq->host_only)
         return gs_cli_usage("monitor", "%s", "--replay and --host-only cannot be used together");
+    gs_error err;
+    /* Logging what is replayed into the log being replayed would read its own lines for ever. */
+    if (rq->replay && rq->log && gs_output_check_inputs(rq->log, &rq->replay, 1, &err) != 0)
+        return gs_cli_fail(&err);
     if (!rq->replay && rq->interval_s < MIN_LIVE_INTERVAL_S)
         return gs_cli_usage("monitor", "--interval: at least 0.01 s when sampling NVML, not '%s'",
                             rq->interval_text);

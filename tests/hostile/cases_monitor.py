@@ -34,6 +34,15 @@ def monitor_log(name, **settings):
     return make
 
 
+def log_lines_unchanged(name):
+    """An after(tmp) check: the log one live sample wrote still has its one line."""
+    def check(tmp):
+        with open(os.path.join(tmp, name)) as f:
+            n = sum(1 for _ in f)
+        return [] if n == 1 else ["%s has %d lines, not 1" % (name, n)]
+    return check
+
+
 NO_NEGATIVE = r"(?![\s\S]*\s-[0-9])"   # no number printed negative ("-9223372.0 TB", "-2 B")
 NO_HUGE = r"(?![\s\S]*[0-9]{20})"       # no integer past 9e18 (2^64: 18446744073709551616)
 
@@ -59,6 +68,11 @@ def cases():
         Case("monitor --replay its log of values out of range",
              monitor_log("extreme.jsonl", extreme=1), ["monitor", "--replay", "{}"], 0, "",
              out=NO_NEGATIVE + r"  err    err  "),
+        # The log given as --log too: refused before a line is read or written (it grew for ever).
+        Case("monitor --replay F --log F", monitor_log("self.jsonl"),
+             ["monitor", "--replay", "{}", "--log", "{}"], 2,
+             E % ".*self.jsonl" + "the output is also an input: write it to another file\n",
+             after=log_lines_unchanged("self.jsonl")),
         # 30,000 processes make a line of 1.7 MB: the monitor reads its own log back.
         Case("monitor --replay its log of 30000 processes",
              monitor_log("procs.jsonl", procs=30000),
