@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/utf8.h"
+#include "common/util.h"
 
 /* Rounds of cutting around where alike cells differ before they are numbered. */
 enum { RECUT_ROUNDS = 4 };
@@ -246,7 +247,7 @@ int gs_text_cut_column(const char *const *cells, size_t n, size_t cols, enum gs_
     bool clash = true;
     if (rc == 0 && (rc = cut_all(v, n, cols, first)) == 0)
         clash = collides(v, n);
-    for (size_t i = 0; rc == 0 && clash && i < sizeof order / sizeof *order; i++)
+    for (size_t i = 0; rc == 0 && clash && i < COUNT_OF(order); i++)
         if (order[i] != first && (rc = cut_all(v, n, cols, order[i])) == 0)
             clash = collides(v, n);
     /* Cut around where the names differ, a run of alike cells at a time: a second round tells

@@ -7,6 +7,7 @@
 #include "analysis/base/kernel_class.h"
 #include "analysis/base/sync_calls.h"
 #include "common/profiler_step.h"
+#include "common/util.h"
 
 #define FLAG(g, m, a) {GS_NAME_##g, m, a, NULL, 1}
 #define NOT(g, m, a) {GS_NAME_##g, m, a, NULL, 0}
@@ -381,4 +382,4 @@ const gs_name_rule gs_name_rules[] = {
     IS(ARG_COLLECTIVE, WORD_PREFIX, "wait", GS_COLL_ARG_IGNORED),
 };
 
-const size_t gs_name_rules_n = sizeof gs_name_rules / sizeof gs_name_rules[0];
+const size_t gs_name_rules_n = COUNT_OF(gs_name_rules);
