@@ -27,11 +27,9 @@ Prints a Markdown table for doc/whatif.md. Exit 0 every pair within 15 %, 1 some
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 GOAL = 0.15
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -149,19 +147,12 @@ class CpuHeavy:
 
 
 def run_workload(pair, variant, steps, warmup):
+    """One workload's steps, timed and marked as the benchmarks' (bench/workloads/_common.py)."""
     import torch
-    step = make_step(torch, pair, variant == "after")
-    times = []
-    for n in range(warmup + steps):
-        torch.cuda.nvtx.range_push(f"ProfilerStep#{n}")
-        t0 = time.perf_counter()
-        step()
-        torch.cuda.synchronize()
-        dt = time.perf_counter() - t0
-        torch.cuda.nvtx.range_pop()
-        if n >= warmup:
-            times.append(dt * 1e3)
-    print(json.dumps({"pair": pair, "variant": variant, "median_step_ms": statistics.median(times)}))
+    sys.path.insert(0, os.path.join(ROOT, "bench", "workloads"))
+    from _common import run_steps
+    args = argparse.Namespace(steps=steps, warmup=warmup, torch_profiler=False)
+    run_steps(f"{pair}:{variant}", make_step(torch, pair, variant == "after"), args)
 
 
 # ---- the driver --------------------------------------------------------------------------------
