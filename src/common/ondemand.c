@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,6 +325,10 @@ bool gs_od_trusted_owner(uid_t owner, uid_t euid)
 
 bool gs_od_process_ended(long pid)
 {
+    /* kill(0 or -1, 0) would ask about groups, and a pid past pid_t about another process: no
+     * such pid is a process. */
+    if (pid <= 0 || pid > INT_MAX)
+        return true;
     if (kill((pid_t)pid, 0) != 0)
         return errno == ESRCH;
     /* A zombie answers kill(): its parent has not waited for it, or ended first and left it to

@@ -124,7 +124,8 @@ int gs_od_write_file(const char *dir, const char *name, const char *text, size_t
 long gs_od_read_file(const char *dir, const char *name, char *buf, size_t cap, struct stat *st);
 
 /* Whether the process `pid` of this host has ended: gone, or a zombie not yet reaped (which
- * answers kill() but will never read a request). False for a process of another user. */
+ * answers kill() but will never read a request); a pid no process can have (0, negative, past
+ * pid_t) too. False for a process of another user. */
 bool gs_od_process_ended(long pid);
 
 /* Whether a file owned by `owner` may give orders to a process running as `euid`: its own

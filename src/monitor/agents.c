@@ -1,9 +1,6 @@
 #include "monitor/agents.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,10 +12,7 @@
  * running: only its own machine can tell. */
 static bool ended_here(const gs_od_status *st, const char *host)
 {
-    if (strcmp(st->host, host) != 0)
-        return false;
-    /* kill(0 or -1, 0) would ask about groups, not the process: no such pid is a process. */
-    return st->pid <= 0 || st->pid > INT_MAX || (kill((pid_t)st->pid, 0) != 0 && errno == ESRCH);
+    return strcmp(st->host, host) == 0 && gs_od_process_ended(st->pid);
 }
 
 void gs_mon_agents_read(const char *folder, gs_mon_steps *out)

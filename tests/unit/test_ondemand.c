@@ -157,6 +157,10 @@ static void test_process_ended(void)
     CHECK_INT(kill(child, 0), 0); /* what the launcher asked before: it looked alive */
     waitpid(child, NULL, 0);
     CHECK(gs_od_process_ended((long)child));
+    /* No process has these pids; kill() would take 0 and -1 for groups, and 2^32 + 1 for 1. */
+    CHECK(gs_od_process_ended(0));
+    CHECK(gs_od_process_ended(-1));
+    CHECK(gs_od_process_ended(4294967297L));
 }
 
 int main(void)
