@@ -42,6 +42,12 @@ typedef struct rp_edge {
                    * RP_WAIT: the call; RP_BATCH: the DataLoader range */
 } rp_edge;
 
+/* Whether e is a host thread's: its CPU time between two points, or a call's duration. */
+static inline bool rp_is_host(const rp_edge *e)
+{
+    return e->kind == RP_SEGMENT || e->kind == RP_CALL;
+}
+
 /* A GPU op of the model: a kernel, copy or set. */
 typedef struct rp_op {
     uint32_t index;       /* into the trace's kernels, or memops when is_memop */
@@ -106,8 +112,8 @@ int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_para
                  gs_ns *lag, uint32_t *from, gs_replay_change change[GS_REPLAY__COUNT],
                  gs_error *err);
 
-/* Finds m->profiler_cuts, once m is finished (rp_finish) and its steps marked (replay_profiler.c).
- * 0, or -1 out of memory. */
+/* Finds m->profiler_cuts, once m is finished (rp_finish; replay_profiler.c). 0, or -1 out of
+ * memory. */
 int rp_profiler_cuts(gs_replay *m);
 
 /* Orders m's points and groups its edges by the point they end at (replay_graph.c). 0, or -1

@@ -17,16 +17,11 @@
 
 typedef GS_VEC(rp_cut) cut_vec;
 
-static bool is_host_edge(const rp_edge *e)
-{
-    return e->kind == RP_SEGMENT || e->kind == RP_CALL;
-}
-
 /* The host edge into point p (a lane's points have one, its first none); GS_NONE. */
 static uint32_t host_edge_into(const gs_replay *m, uint32_t p)
 {
     for (uint32_t k = m->first_in[p]; k < m->first_in[p + 1]; k++)
-        if (is_host_edge(&m->edges[m->in_edges[k]]))
+        if (rp_is_host(&m->edges[m->in_edges[k]]))
             return m->in_edges[k];
     return GS_NONE;
 }

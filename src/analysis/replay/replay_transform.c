@@ -37,11 +37,6 @@ typedef struct tx {
     gs_replay_change *change; /* the current action's */
 } tx;
 
-static bool is_host(const rp_edge *e)
-{
-    return e->kind == RP_SEGMENT || e->kind == RP_CALL;
-}
-
 /* Sets edge i's lag, counting what changed for the current action. */
 static void set_lag(tx *x, size_t i, gs_ns lag)
 {
@@ -49,14 +44,14 @@ static void set_lag(tx *x, size_t i, gs_ns lag)
     if (x->lag[i] == lag)
         return;
     gs_ns before = x->lag[i] == RP_OFF ? 0 : x->lag[i], after = lag == RP_OFF ? 0 : lag;
-    if (is_host(e)) {
+    if (rp_is_host(e)) {
         x->change->host_before += before;
         x->change->host_after += after;
     } else if (e->kind == RP_GPU) {
         x->change->gpu_before += before;
         x->change->gpu_after += after;
     }
-    if (is_host(e) || e->kind == RP_GPU || e->kind == RP_WAIT)
+    if (rp_is_host(e) || e->kind == RP_GPU || e->kind == RP_WAIT)
         x->change->items++;
     x->lag[i] = lag;
 }
@@ -116,7 +111,7 @@ static int cuda_graphs(tx *x)
     int rc = 0;
     for (size_t i = 0; i < m->nedges && rc == 0; i++) {
         const rp_edge *e = &x->e[i];
-        if (!is_host(e))
+        if (!rp_is_host(e))
             continue;
         if (e->from != last_to || m->step_mark[e->from] ||
             (e->flags & (RP_IN_DATA | RP_BLOCKS | RP_IDLE))) {
@@ -300,7 +295,7 @@ static int dataloader_workers(tx *x)
         if (e->kind == RP_BATCH)
             x->lag[i] = !(e->flags & RP_IN_DATA) ? interval : m->range_start[e->ref] == e->from
                                                              ? residue : 0;
-        else if (is_host(e) && (e->flags & RP_IN_DATA))
+        else if (rp_is_host(e) && (e->flags & RP_IN_DATA))
             set_lag(x, i, 0);
     }
     x->change->host_after += residue * (gs_ns)n;
@@ -418,7 +413,7 @@ static int fused_optimizer(tx *x)
                   (double)launched;
     for (size_t i = 0; i < m->nedges; i++) {
         const rp_edge *e = &x->e[i];
-        if (is_host(e) && (e->flags & RP_IN_OPT))
+        if (rp_is_host(e) && (e->flags & RP_IN_OPT))
             set_lag(x, i, (gs_ns)((double)x->lag[i] * keep));
         else if (e->kind == RP_STREAM && m->ops[e->ref].call != GS_NONE &&
                  m->call_edge[m->ops[e->ref].call] != GS_NONE &&
