@@ -15,21 +15,11 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.path.join(ROOT, "..", "shared")
+sys.path.insert(0, os.path.join(ROOT, "tests", "traces"))
+from shared_checks import corpus_paths  # noqa: E402
 WIDTH = 120
-# A PyTorch execution trace (the operator graph, no times): not a trace gpuscope reads.
-NOT_TRACES = ("benchmark_simple_add_et.json.gz",)
 # Tables with one row per name, whose cut names must differ (other tables may repeat a name).
 NAMED_ROWS = ("Top kernels", "Top operators")
-
-
-def real_traces():
-    found = []
-    for root in (os.path.join(SHARED, "traces"), os.path.join(SHARED, "gpu-captures")):
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            found += [os.path.join(dirpath, f) for f in sorted(filenames)
-                      if f.endswith((".json", ".json.gz", ".gst")) and f not in NOT_TRACES]
-    return found
 
 
 def problems(name, text):
@@ -62,7 +52,7 @@ def main():
     for path in sorted(glob.glob(os.path.join(golden, "*report*.table"))):
         failures += problems(os.path.basename(path), open(path, encoding="utf-8").read())
     inputs = [os.path.join(ROOT, "tests/data/ranks", r) for r in ("r4", "r8")]
-    inputs += real_traces()
+    inputs += corpus_paths([os.path.join(SHARED, "traces"), os.path.join(SHARED, "gpu-captures")])
 
     def report(path):
         return subprocess.run([exe, "report", path], capture_output=True, text=True,

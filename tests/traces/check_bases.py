@@ -16,6 +16,8 @@ import re
 import subprocess
 import sys
 
+from shared_checks import corpus_paths
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TRACES = os.path.join(ROOT, "..", "shared", "traces")
 
@@ -26,25 +28,11 @@ CAPTURES = os.path.join(ROOT, "..", "shared", "gpu-captures")
 HEADLINE_TRACES = [os.path.join(CAPTURES, "gpt2_train_torchprofiler_flops_stack.json.gz"),
                    os.path.join(CAPTURES, "resnet50_emit_nvtx.gst"),
                    os.path.join(TRACES, RESNET)]
-# A PyTorch execution trace (the operator graph, no times): not a trace gpuscope reads.
-NOT_TRACES = ("benchmark_simple_add_et.json.gz",)
 UNITS = {"ns": 1e-6, "µs": 1e-3, "ms": 1.0, "s": 1e3}
 
 
 def run(exe, *args):
     return subprocess.run([exe, *args], capture_output=True, text=True, check=True).stdout
-
-
-def corpus():
-    """Every trace and capture of ../shared: a step that holds far more than its operators' self
-    time read 105-150 % of it; an annotation entered twice inside itself, 115 %."""
-    found = []
-    for root in (TRACES, CAPTURES):
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            found += [os.path.join(dirpath, f) for f in sorted(filenames)
-                      if f.endswith((".json", ".json.gz", ".gst")) and f not in NOT_TRACES]
-    return found
 
 
 def ops_problems(exe, path):
@@ -62,7 +50,9 @@ def ops_problems(exe, path):
 
 
 def check_ops(exe, failures):
-    paths = corpus()
+    """Every trace and capture: a step that holds far more than its operators' self time read
+    105-150 % of it; an annotation entered twice inside itself, 115 %."""
+    paths = corpus_paths([TRACES, CAPTURES])
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for problems in pool.map(lambda p: ops_problems(exe, p), paths):
             failures += problems

@@ -17,6 +17,8 @@ import re
 import subprocess
 import sys
 
+from shared_checks import corpus_paths
+
 # (args before the trace, JSON too?) for each output walked.
 OUTPUTS = [
     (["report"], True), (["report", "--explain"], False), (["kernels"], True), (["ops"], True),
@@ -25,7 +27,6 @@ OUTPUTS = [
     (["memory"], True), (["memory", "--ops"], True), (["memory", "--timeline"], True),
     (["memory", "--per-step"], True), (["stragglers"], True),
 ]
-NOT_TRACES = ("benchmark_simple_add_et.json.gz",)
 SENTINEL_KEY = re.compile(r"step|device|pct|ratio|share|fragmentation|efficiency|occupancy|r2|"
                           r"util", re.I)
 SUFFIX = re.compile(r"\b[A-Za-z]\w*_v\d{4}\b")
@@ -37,17 +38,6 @@ def roots():
     shared = os.path.normpath(os.path.join(repo, "..", "shared"))
     return [os.environ.get("GS_GPU_CAPTURES") or os.path.join(shared, "gpu-captures"),
             os.environ.get("GS_SHARED_TRACES") or os.path.join(shared, "traces")]
-
-
-def list_inputs(folders):
-    found = []
-    for root in folders:
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            for f in sorted(filenames):
-                if f.endswith((".json", ".json.gz", ".gst")) and f not in NOT_TRACES:
-                    found.append(os.path.join(dirpath, f))
-    return found
 
 
 def walk(value, key, where, found):
@@ -94,7 +84,7 @@ def main():
     if not folders:
         print("skip: neither ../shared/gpu-captures nor ../shared/traces is present")
         return 77
-    inputs = list_inputs(folders)
+    inputs = corpus_paths(folders)
     jobs = [(p, args, as_json) for p in inputs for args, json_too in OUTPUTS
             for as_json in ([False, True] if json_too else [False])]
     found = []

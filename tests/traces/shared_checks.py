@@ -21,6 +21,22 @@ def traces_root():
     return _shared("traces", "GS_SHARED_TRACES")
 
 
+# A PyTorch execution trace (the operator graph, no times): not a trace gpuscope reads.
+NOT_TRACES = ("benchmark_simple_add_et.json.gz",)
+
+
+def corpus_paths(roots=None):
+    """Every trace and capture under roots (default: traces_root() and captures_root()), folder by
+    folder in name order: each .json, .json.gz and .gst file but NOT_TRACES."""
+    found = []
+    for root in roots if roots is not None else (traces_root(), captures_root()):
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            found += [os.path.join(dirpath, f) for f in sorted(filenames)
+                      if f.endswith((".json", ".json.gz", ".gst")) and f not in NOT_TRACES]
+    return found
+
+
 def check(ok, what):
     print(("ok    " if ok else "FAIL  ") + what)
     if not ok:
