@@ -6,7 +6,7 @@ set -euo pipefail
 # sqlite3 and chromium are for tests (the SQLite export queried with the CLI, the HTML report
 # opened headless); the -dev packages and pkg-config for the build; python3-venv for the wheel
 # (scripts/quickstart.sh, scripts/wheel.sh and its test make virtual environments).
-packages=(build-essential cmake clang libclang-rt-dev zlib1g-dev python3 python3-venv time
+packages=(build-essential cmake clang libclang-rt-dev zlib1g-dev libisal-dev python3 python3-venv time
           pkg-config libsqlite3-dev sqlite3 libmicrohttpd-dev chromium)
 
 missing=()

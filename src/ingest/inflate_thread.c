@@ -1,17 +1,19 @@
-/* Inflate on its own core: a producer thread runs zlib into a small ring of fixed-size blocks
- * while the parser consumes them, so reading a .json.gz costs max(inflate, parse) instead of
- * their sum (doc/design.md §6). Memory is the ring: four blocks, whatever the file size. */
+/* Inflate on its own core: a producer thread runs igzip (gunzip.h) into a small ring of
+ * fixed-size blocks while the parser consumes them, so reading a .json.gz costs max(inflate,
+ * parse) instead of their sum (doc/design.md §6). Memory is the ring: four blocks, whatever the
+ * file size. */
 #include "ingest/inflate_thread.h"
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { RING = 4, BLOCK = 1 << 20 };
 
 struct inflate_thread {
-    gzFile gz;
+    gs_gunzip *gz;
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t changed;
@@ -20,8 +22,8 @@ struct inflate_thread {
     size_t head, count; /* blocks ready: head .. head+count-1 (mod RING) */
     size_t head_pos;    /* bytes of the head block already handed out */
     bool done, stop;
-    int zerr;              /* Z_OK, or the zlib error that ended the stream */
-    char zmsg[128];
+    bool failed, truncated; /* how the stream ended */
+    char message[128];
     uint64_t file_offset; /* compressed bytes consumed so far */
 };
 
@@ -40,20 +42,19 @@ static void *produce(void *arg)
         pthread_mutex_unlock(&p->mu);
 
         /* Only this thread touches gz and the free slot, so no lock while inflating. */
-        int got = gzread(p->gz, p->block[slot], BLOCK);
-        int zerr = Z_OK;
-        const char *msg = got > 0 ? NULL : gzerror(p->gz, &zerr);
+        ssize_t got = gs_gunzip_read(p->gz, p->block[slot], BLOCK);
 
         pthread_mutex_lock(&p->mu);
-        p->file_offset = (uint64_t)gzoffset(p->gz);
+        p->file_offset = gs_gunzip_in_offset(p->gz);
         if (got > 0) {
             p->len[slot] = (size_t)got;
             p->count++;
         } else {
             p->done = true;
-            if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-                p->zerr = zerr == Z_OK ? Z_ERRNO : zerr;
-                snprintf(p->zmsg, sizeof p->zmsg, "%s", msg ? msg : "read error");
+            if (got < 0) {
+                p->failed = true;
+                p->truncated = gs_gunzip_truncated(p->gz);
+                snprintf(p->message, sizeof p->message, "%s", gs_gunzip_message(p->gz));
             }
         }
         pthread_cond_broadcast(&p->changed);
@@ -64,7 +65,7 @@ static void *produce(void *arg)
     }
 }
 
-inflate_thread *inflate_thread_start(gzFile gz)
+inflate_thread *inflate_thread_start(gs_gunzip *gz)
 {
     inflate_thread *p = calloc(1, sizeof *p);
     if (!p)
@@ -90,16 +91,17 @@ fail:
     return NULL;
 }
 
-int inflate_thread_read(inflate_thread *p, char *buf, size_t n, int *zerr, const char **zmsg)
+ssize_t inflate_thread_read(inflate_thread *p, char *buf, size_t n, bool *truncated,
+                            const char **message)
 {
     pthread_mutex_lock(&p->mu);
     while (p->count == 0 && !p->done)
         pthread_cond_wait(&p->changed, &p->mu);
     if (p->count == 0) {
-        *zerr = p->zerr;
-        *zmsg = p->zmsg;
+        *truncated = p->truncated;
+        *message = p->message;
         pthread_mutex_unlock(&p->mu);
-        return p->zerr == Z_OK ? 0 : -1;
+        return p->failed ? -1 : 0;
     }
     size_t avail = p->len[p->head] - p->head_pos;
     pthread_mutex_unlock(&p->mu);
@@ -117,8 +119,7 @@ int inflate_thread_read(inflate_thread *p, char *buf, size_t n, int *zerr, const
         pthread_cond_broadcast(&p->changed);
     }
     pthread_mutex_unlock(&p->mu);
-    *zerr = Z_OK;
-    return (int)take;
+    return (ssize_t)take;
 }
 
 uint64_t inflate_thread_file_offset(inflate_thread *p)

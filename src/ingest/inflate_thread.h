@@ -2,19 +2,22 @@
 #ifndef GS_INGEST_INFLATE_THREAD_H
 #define GS_INGEST_INFLATE_THREAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <zlib.h>
+#include <sys/types.h>
+
+#include "ingest/gunzip.h"
 
 typedef struct inflate_thread inflate_thread;
 
-/* Starts inflating gz (which the caller still owns and closes after stop). NULL on failure. */
-inflate_thread *inflate_thread_start(gzFile gz);
+/* Starts inflating gz (which the caller still owns and frees after stop). NULL on failure. */
+inflate_thread *inflate_thread_start(gs_gunzip *gz);
 
-/* Copies up to n inflated bytes. Returns the count, 0 at the end, -1 when zlib failed (*zerr
- * and *zmsg say how; Z_BUF_ERROR means the stream stopped early). */
-int inflate_thread_read(inflate_thread *p, char *buf, size_t n, int *zerr, const char **zmsg);
+/* Copies up to n inflated bytes. Returns the count, 0 at the end, -1 when inflating failed
+ * (*message says how; *truncated when the stream stopped inside a member). */
+ssize_t inflate_thread_read(inflate_thread *p, char *buf, size_t n, bool *truncated,
+                            const char **message);
 
 uint64_t inflate_thread_file_offset(inflate_thread *p);
 

@@ -194,7 +194,7 @@ int kchunk_checkpoint(kchunk *c, const gs_trace *t, const gs_json *j, const gs_l
         }
     }
     if (c->index == 0 && opts->progress)
-        opts->progress(opts->progress_ctx, t->id.path, done, gs_source_file_size(j->src));
+        opts->progress(opts->progress_ctx, t->id.path, done, gs_source_content_size(j->src));
     return 0;
 }
 
@@ -266,7 +266,7 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
                              kchunk_set **set, gs_json **rest)
 {
     *rest = j;
-    uint64_t start = gs_json_offset(j) + 1, size = gs_source_file_size(j->src);
+    uint64_t start = gs_json_offset(j) + 1, size = gs_source_content_size(j->src);
     size_t n = gs_source_seekable(j->src) && size > start ? plan_chunks(opts, size - start) : 1;
     kchunk_set *s = n > 1 ? calloc(1, sizeof *s) : NULL;
     if (!s)

@@ -1,26 +1,38 @@
 #include "ingest/source.h"
 
+#include "ingest/gunzip.h"
 #include "ingest/inflate_thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+
+/* Where pread and open_at inflate a gzip file from: one stream that moves forward as the chunks'
+ * cuts are looked for, so each chunk starts from a copy of it instead of from byte 0. */
+typedef struct gzip_cursor {
+    pthread_mutex_t mu;
+    gs_gunzip *g;
+} gzip_cursor;
 
 struct gs_source {
     char *name;
-    int fd;    /* a plain file, -1 otherwise */
+    int fd;    /* a plain or gzip file, or a pipe; -1 for memory */
     bool fd_borrowed; /* a second reader of another source's file (gs_source_open_at): pread */
-    gzFile gz; /* a gzip file or a pipe, inflated by `inflater` on another core */
+    bool regular;     /* fd is a regular file: it can be read at any offset */
+    gs_gunzip *gz;    /* a gzip file or a pipe, inflated by `inflater` on another core or here */
     inflate_thread *inflater;
+    gzip_cursor *cursor; /* a gzip file: for gs_source_pread and gs_source_open_at */
+    uint64_t skip_to;    /* a gzip reader opened at an offset: inflate up to it before reading */
     bool is_gzip;
     uint64_t file_size; /* 0 for a pipe */
+    uint64_t content_size; /* gzip: what the file says it inflates to (its last member's size) */
     const char *mem;
     size_t mem_size, mem_pos;
     uint64_t file_pos; /* bytes read from a plain file */
@@ -55,20 +67,41 @@ static const char *file_kind(mode_t mode)
     return "not a regular file or a pipe";
 }
 
-/* Inflated on another core (ahead), or on this one as bytes are asked for; zlib passes bytes
- * that are not gzip through unchanged. */
-static int start_inflater(gs_source *s, int fd, bool ahead, gs_error *err)
+/* Inflated on another core (ahead), or on this one as bytes are asked for; bytes that are not
+ * gzip pass through unchanged (a pipe of plain JSON). */
+static int start_inflater(gs_source *s, bool ahead, gs_error *err)
 {
-    s->gz = gzdopen(fd, "rb");
-    if (!s->gz) {
-        close(fd);
+    s->gz = gs_gunzip_new(s->fd, s->regular);
+    if (!s->gz)
         return gs_fail_oom(err);
-    }
     if (!ahead)
         return 0;
-    gzbuffer(s->gz, 1 << 18);
     s->inflater = inflate_thread_start(s->gz);
     return s->inflater ? 0 : gs_fail_oom(err);
+}
+
+/* A gzip file's ISIZE trailer: the size of its last member's content modulo 2^32, which is the
+ * whole content for the usual single member under 4 GiB; 0 (unknown) where deflate could not
+ * have made the file from it (more than 1032 bytes from one, or fewer than it takes: bytes after
+ * the last member). An estimate, used only to place the chunks' cuts: a wrong one costs balance,
+ * not correctness. */
+static uint64_t gzip_content_size(int fd, uint64_t file_size)
+{
+    unsigned char t[4];
+    if (file_size < 18 || pread(fd, t, 4, (off_t)file_size - 4) != 4)
+        return 0;
+    uint64_t size = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 | (uint64_t)t[3] << 24;
+    return size / 1032 <= file_size && size + 18 >= file_size / 2 ? size : 0;
+}
+
+static int open_gzip_file(gs_source *s, bool ahead, gs_error *err)
+{
+    s->content_size = gzip_content_size(s->fd, s->file_size);
+    s->cursor = calloc(1, sizeof *s->cursor);
+    if (!s->cursor)
+        return gs_fail_oom(err);
+    pthread_mutex_init(&s->cursor->mu, NULL);
+    return start_inflater(s, ahead, err);
 }
 
 /* How long a FIFO may stay silent before it is taken for one no program writes to. */
@@ -117,15 +150,21 @@ static gs_source *open_source(const char *path, bool ahead, gs_error *err)
         return NULL;
     }
     unsigned char magic[2] = {0, 0};
-    if (S_ISREG(st.st_mode)) {
+    s->fd = fd;
+    s->regular = S_ISREG(st.st_mode);
+    if (s->regular) {
         s->file_size = (uint64_t)st.st_size;
+        s->content_size = s->file_size;
         s->is_gzip = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     }
-    /* Plain files are read straight into the scanner's window: no copy through zlib. A pipe
-     * cannot be looked into without consuming it, so zlib reads it, gzip or not. */
-    if (S_ISREG(st.st_mode) && !s->is_gzip) {
-        s->fd = fd;
-    } else if (start_inflater(s, fd, ahead, err) != 0) {
+    /* Plain files are read straight into the scanner's window: no copy through the inflater. A
+     * pipe cannot be looked into without consuming it, so the inflater reads it, gzip or not. */
+    int rc = 0;
+    if (s->is_gzip)
+        rc = open_gzip_file(s, ahead, err);
+    else if (!s->regular)
+        rc = start_inflater(s, ahead, err);
+    if (rc != 0) {
         gs_source_close(s);
         return NULL;
     }
@@ -149,6 +188,7 @@ gs_source *gs_source_memory(const char *data, size_t size, const char *name, gs_
         s->mem = data;
         s->mem_size = size;
         s->file_size = size;
+        s->content_size = size;
     }
     return s;
 }
@@ -158,8 +198,12 @@ void gs_source_close(gs_source *s)
     if (!s)
         return;
     inflate_thread_stop(s->inflater);
-    if (s->gz)
-        gzclose(s->gz);
+    gs_gunzip_free(s->gz);
+    if (s->cursor) {
+        gs_gunzip_free(s->cursor->g);
+        pthread_mutex_destroy(&s->cursor->mu);
+        free(s->cursor);
+    }
     if (s->fd >= 0 && !s->fd_borrowed)
         close(s->fd);
     free(s->name);
@@ -197,8 +241,40 @@ ssize_t gs_source_peek(gs_source *s, char *buf, size_t n, gs_error *err)
     return (ssize_t)k;
 }
 
+static ssize_t gzip_failed(const gs_source *s, bool truncated, const char *message,
+                           gs_error *err)
+{
+    if (truncated)
+        return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: truncated gzip stream", s->name,
+                       (unsigned long long)s->file_size);
+    return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: gzip: %s", s->name,
+                   (unsigned long long)gs_source_file_offset(s), message);
+}
+
+static ssize_t read_gzip(gs_source *s, char *buf, size_t n, gs_error *err)
+{
+    if (s->inflater) {
+        bool truncated = false;
+        const char *message = "";
+        ssize_t got = inflate_thread_read(s->inflater, buf, n, &truncated, &message);
+        return got >= 0 ? got : gzip_failed(s, truncated, message, err);
+    }
+    if (s->skip_to) {
+        int rc = gs_gunzip_skip_to(s->gz, s->skip_to);
+        s->skip_to = 0;
+        if (rc > 0)
+            return 0;
+        if (rc < 0)
+            return gzip_failed(s, gs_gunzip_truncated(s->gz), gs_gunzip_message(s->gz), err);
+    }
+    ssize_t got = gs_gunzip_read(s->gz, buf, n);
+    return got >= 0 ? got : gzip_failed(s, gs_gunzip_truncated(s->gz), gs_gunzip_message(s->gz), err);
+}
+
 static ssize_t read_stream(gs_source *s, char *buf, size_t n, gs_error *err)
 {
+    if (s->gz)
+        return read_gzip(s, buf, n, err);
     if (s->fd >= 0) {
         ssize_t got;
         do
@@ -209,42 +285,56 @@ static ssize_t read_stream(gs_source *s, char *buf, size_t n, gs_error *err)
         s->file_pos += (uint64_t)got;
         return got;
     }
-    if (!s->gz) {
-        size_t left = s->mem_size - s->mem_pos;
-        if (n > left)
-            n = left;
-        memcpy(buf, s->mem + s->mem_pos, n);
-        s->mem_pos += n;
-        return (ssize_t)n;
-    }
-    if (n > (1u << 30))
-        n = 1u << 30;
-    int zerr = Z_OK;
-    const char *msg;
-    int got = s->inflater ? inflate_thread_read(s->inflater, buf, n, &zerr, &msg)
-                          : gzread(s->gz, buf, (unsigned)n);
-    if (got < 0 && !s->inflater)
-        msg = gzerror(s->gz, &zerr);
-    if (got >= 0)
-        return got;
-    /* zlib reports a gzip stream that stops early as Z_BUF_ERROR "unexpected end of file". */
-    if (zerr == Z_BUF_ERROR)
-        return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: truncated gzip stream", s->name,
-                       (unsigned long long)s->file_size);
-    size_t name_len = strlen(s->name); /* zlib's message repeats the path: drop it */
-    if (!strncmp(msg, s->name, name_len) && !strncmp(msg + name_len, ": ", 2))
-        msg += name_len + 2;
-    return gs_fail(err, GS_EXIT_INPUT, "%s: byte %llu: gzip: %s", s->name,
-                   (unsigned long long)gs_source_file_offset(s), msg);
+    size_t left = s->mem_size - s->mem_pos;
+    if (n > left)
+        n = left;
+    memcpy(buf, s->mem + s->mem_pos, n);
+    s->mem_pos += n;
+    return (ssize_t)n;
 }
 
 bool gs_source_seekable(const gs_source *s)
 {
-    return !s->gz;
+    return s->regular || !s->gz;
+}
+
+/* The cursor moved (or, behind it, restarted) to `offset`; called with its lock held. */
+static gs_gunzip *cursor_at(const gs_source *s, uint64_t offset)
+{
+    gzip_cursor *c = s->cursor;
+    if (c->g && gs_gunzip_out_offset(c->g) > offset) {
+        gs_gunzip_free(c->g);
+        c->g = NULL;
+    }
+    if (!c->g)
+        c->g = gs_gunzip_new(s->fd, true);
+    if (c->g && gs_gunzip_skip_to(c->g, offset) < 0) {
+        gs_gunzip_free(c->g);
+        c->g = NULL;
+    }
+    return c->g;
+}
+
+/* A gzip file's content at any offset: inflated from the cursor, which moves there. */
+static ssize_t pread_gzip(const gs_source *s, char *buf, size_t n, uint64_t offset, gs_error *err)
+{
+    pthread_mutex_lock(&s->cursor->mu);
+    gs_gunzip *g = cursor_at(s, offset);
+    size_t done = 0;
+    ssize_t got = 1;
+    while (g && done < n && (got = gs_gunzip_read(g, buf + done, n - done)) > 0)
+        done += (size_t)got;
+    pthread_mutex_unlock(&s->cursor->mu);
+    if (!g || got < 0)
+        return gs_fail(err, GS_EXIT_INPUT, "%s: gzip: cannot read byte %llu", s->name,
+                       (unsigned long long)offset);
+    return (ssize_t)done;
 }
 
 ssize_t gs_source_pread(const gs_source *s, char *buf, size_t n, uint64_t offset, gs_error *err)
 {
+    if (s->cursor)
+        return pread_gzip(s, buf, n, offset, err);
     if (s->fd < 0) {
         size_t left = offset < s->mem_size ? s->mem_size - (size_t)offset : 0;
         if (n > left)
@@ -261,20 +351,41 @@ ssize_t gs_source_pread(const gs_source *s, char *buf, size_t n, uint64_t offset
     return got;
 }
 
+/* A gzip reader from `offset`: a copy of the cursor when it stands at or before it, else a
+ * stream from byte 0; either inflates up to `offset` on its first read, on its own thread. */
+static int open_gzip_at(const gs_source *s, gs_source *at, uint64_t offset, gs_error *err)
+{
+    pthread_mutex_lock(&s->cursor->mu);
+    const gs_gunzip *c = s->cursor->g;
+    at->gz = c && gs_gunzip_out_offset(c) <= offset ? gs_gunzip_clone(c) : gs_gunzip_new(s->fd, true);
+    pthread_mutex_unlock(&s->cursor->mu);
+    if (!at->gz)
+        return gs_fail_oom(err);
+    at->skip_to = offset;
+    return 0;
+}
+
 gs_source *gs_source_open_at(const gs_source *s, uint64_t offset, gs_error *err)
 {
     gs_source *at = source_new(s->name, err);
     if (!at)
         return NULL;
     at->file_size = s->file_size;
+    at->content_size = s->content_size;
+    at->is_gzip = s->is_gzip;
     if (s->fd >= 0) {
         at->fd = s->fd;
         at->fd_borrowed = true;
+        at->regular = true;
         at->file_pos = offset;
     } else {
         at->mem = s->mem;
         at->mem_size = s->mem_size;
         at->mem_pos = offset < s->mem_size ? (size_t)offset : s->mem_size;
+    }
+    if (s->cursor && open_gzip_at(s, at, offset, err) != 0) {
+        gs_source_close(at);
+        return NULL;
     }
     return at;
 }
@@ -294,11 +405,16 @@ uint64_t gs_source_file_offset(const gs_source *s)
     if (s->inflater)
         return inflate_thread_file_offset(s->inflater);
     if (s->gz)
-        return (uint64_t)gzoffset(s->gz);
+        return gs_gunzip_in_offset(s->gz);
     return s->fd >= 0 ? s->file_pos : s->mem_pos;
 }
 
 uint64_t gs_source_file_size(const gs_source *s)
 {
     return s->file_size;
+}
+
+uint64_t gs_source_content_size(const gs_source *s)
+{
+    return s->content_size;
 }
