@@ -70,3 +70,10 @@ add_executable(fuzz_op_cost ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_op_cost.c)
 target_link_libraries(fuzz_op_cost PRIVATE gscore)
 target_compile_options(fuzz_op_cost PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_options(fuzz_op_cost PRIVATE -fsanitize=fuzzer,address,undefined)
+
+# gzip sources (src/ingest/gunzip.c, source.c): read whole, at offsets and from a second reader;
+# seeds in tests/fuzz/corpus/gunzip/ are written by tests/fuzz/make_gunzip_seeds.py.
+add_executable(fuzz_gunzip ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_gunzip.c)
+target_link_libraries(fuzz_gunzip PRIVATE gscore)
+target_compile_options(fuzz_gunzip PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_options(fuzz_gunzip PRIVATE -fsanitize=fuzzer,address,undefined)

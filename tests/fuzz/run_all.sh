@@ -29,6 +29,7 @@ targets=(
     "fuzz_diff diff 131072"
     "fuzz_ondemand ondemand 16384"
     "fuzz_op_cost op_cost 4096"
+    "fuzz_gunzip gunzip 65536"
 )
 
 if [ "$only" != "  " ]; then

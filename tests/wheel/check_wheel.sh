@@ -62,11 +62,15 @@ check "gpuscope on PATH" "$(command -v gpuscope)" "$venv/bin/gpuscope"
 bundled=$(python -c 'import gpuscope; print(gpuscope.binary())')
 for ld_so in /lib64/ld-linux-*.so.* /lib/ld-linux-*.so.*; do [ -x "$ld_so" ] && break; done
 for elf in "$bundled" "$(dirname "$bundled")/libgpuscope_agent.so"; do
-    # What the dynamic loader maps: only the C library and zlib, which every manylinux system has.
-    check "libraries of $(basename "$elf") beyond libc and zlib" "$("$ld_so" --list "$elf" | python -c '
-import re, sys
-names = [line.split()[0] for line in sys.stdin if line.strip()]
-print(" ".join(n for n in names if not re.match(r"(linux-vdso|libc|libm|libz|libpthread|libdl)\.so|/.*/ld-linux", n)))')" ""
+    # What the dynamic loader maps: the C library and zlib, which every manylinux system has, and
+    # what auditwheel bundled into the wheel (ISA-L), found inside the venv.
+    check "libraries of $(basename "$elf") beyond libc, zlib and the wheel's own" "$("$ld_so" --list "$elf" | VENV="$venv" python -c '
+import os, re, sys
+venv = os.path.realpath(os.environ["VENV"])
+lines = [line.split() for line in sys.stdin if line.strip()]
+print(" ".join(l[0] for l in lines
+               if not re.match(r"(linux-vdso|libc|libm|libz|libpthread|libdl)\.so|/.*/ld-linux", l[0])
+               and not (len(l) > 2 and os.path.realpath(l[2]).startswith(venv + "/"))))')" ""
 done
 
 step "the command"
