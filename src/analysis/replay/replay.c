@@ -268,6 +268,43 @@ static void take(gs_replay *m, rp_builder *b)
 
 static int replay_unchanged(gs_replay *m); /* below, beside the runs */
 
+static rp_run_arrays *run_arrays_new(const gs_replay *m)
+{
+    size_t n = m->npoints ? m->npoints : 1, ne = m->nedges ? m->nedges : 1;
+    size_t ns = m->nsteps ? m->nsteps : 1;
+    rp_run_arrays *r = calloc(1, sizeof *r);
+    if (r) {
+        r->at = malloc(n * sizeof *r->at);
+        r->lag = malloc(ne * sizeof *r->lag);
+        r->from = malloc(ne * sizeof *r->from);
+        r->ends = malloc(ns * sizeof *r->ends);
+        r->len = malloc(ns * sizeof *r->len);
+    }
+    if (r && r->at && r->lag && r->from && r->ends && r->len)
+        return r;
+    if (r) {
+        free(r->at);
+        free(r->lag);
+        free(r->from);
+        free(r->ends);
+        free(r->len);
+    }
+    free(r);
+    return NULL;
+}
+
+static void run_arrays_free(rp_run_arrays *r)
+{
+    if (!r)
+        return;
+    free(r->at);
+    free(r->lag);
+    free(r->from);
+    free(r->ends);
+    free(r->len);
+    free(r);
+}
+
 int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **out,
                     const char **why, gs_error *err)
 {
@@ -300,7 +337,8 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
         m->step_mark[m->steps[s].host_start] = 1;
         m->step_mark[m->steps[s].host_end] = 1;
     }
-    if (rp_finish(m) != 0 || rp_profiler_cuts(m) != 0 || replay_unchanged(m) != 0)
+    if (rp_finish(m) != 0 || rp_profiler_cuts(m) != 0 || !(m->run = run_arrays_new(m)) ||
+        replay_unchanged(m) != 0)
         goto oom;
     *out = m;
     return 0;
@@ -328,6 +366,7 @@ void gs_replay_free(gs_replay *m)
     free(m->without_profiler);
     free(m->step_mark);
     free(m->profiler_cuts);
+    run_arrays_free(m->run);
     free(m);
 }
 
@@ -377,37 +416,28 @@ static gs_ns structural_mean(const gs_replay *m, gs_ns *lag, gs_ns *at, gs_ns *e
  * out of memory. */
 static int replay_unchanged(gs_replay *m)
 {
-    size_t n = m->npoints, ne = m->nedges ? m->nedges : 1;
-    gs_ns *at = malloc((n ? n : 1) * sizeof *at), *ends = malloc(m->nsteps * sizeof *ends);
-    gs_ns *len = malloc(m->nsteps * sizeof *len), *lag = malloc(ne * sizeof *lag);
-    uint32_t *from = malloc(ne * sizeof *from);
-    m->replayed = malloc(m->nsteps * sizeof *m->replayed);
-    m->without_profiler = malloc(m->nsteps * sizeof *m->without_profiler);
-    int rc = -1;
-    if (at && ends && len && lag && from && m->replayed && m->without_profiler) {
-        memcpy(at, m->time, n * sizeof *at);
-        rp_evaluate(m, NULL, NULL, at);
-        measure_steps(m, at, ends, m->replayed);
-        rp_copy_edges(m, lag, from);
-        m->structural_mean_ns = structural_mean(m, lag, at, ends, len);
-        rp_copy_edges(m, lag, from);
-        gs_replay_change change[GS_REPLAY__COUNT] = {0};
-        static const gs_replay_params defaults = {0};
-        gs_error err;
-        if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, lag, from, change,
-                         &err) == 0) {
-            memcpy(at, m->time, n * sizeof *at);
-            rp_evaluate(m, lag, from, at);
-            measure_steps(m, at, ends, m->without_profiler);
-            rc = 0;
-        }
-    }
-    free(at);
-    free(ends);
-    free(len);
-    free(lag);
-    free(from);
-    return rc;
+    size_t n = m->npoints;
+    rp_run_arrays *r = m->run;
+    m->replayed = malloc((m->nsteps ? m->nsteps : 1) * sizeof *m->replayed);
+    m->without_profiler = malloc((m->nsteps ? m->nsteps : 1) * sizeof *m->without_profiler);
+    if (!m->replayed || !m->without_profiler)
+        return -1;
+    memcpy(r->at, m->time, n * sizeof *r->at);
+    rp_evaluate(m, NULL, NULL, r->at);
+    measure_steps(m, r->at, r->ends, m->replayed);
+    rp_copy_edges(m, r->lag, r->from);
+    m->structural_mean_ns = structural_mean(m, r->lag, r->at, r->ends, r->len);
+    rp_copy_edges(m, r->lag, r->from);
+    gs_replay_change change[GS_REPLAY__COUNT] = {0};
+    static const gs_replay_params defaults = {0};
+    gs_error err;
+    if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, r->lag, r->from, change,
+                     &err) != 0)
+        return -1;
+    memcpy(r->at, m->time, n * sizeof *r->at);
+    rp_evaluate(m, r->lag, r->from, r->at);
+    measure_steps(m, r->at, r->ends, m->without_profiler);
+    return 0;
 }
 
 int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
@@ -418,8 +448,9 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     out->actions = actions;
     out->inputs = m->inputs;
     size_t n = m->npoints;
-    gs_ns *at = NULL, *ends = NULL, *len = NULL, *lag = NULL;
-    uint32_t *from = NULL;
+    rp_run_arrays *run = m->run;
+    gs_ns *at = run->at, *ends = run->ends, *len = run->len, *lag = run->lag;
+    uint32_t *from = run->from;
     out->steps = calloc(m->nsteps, sizeof *out->steps);
     int rc = -1;
     if (!out->steps)
@@ -432,13 +463,6 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     }
     out->structural_mean_ns = m->structural_mean_ns;
     if (actions) {
-        at = malloc((n ? n : 1) * sizeof *at);
-        ends = malloc(m->nsteps * sizeof *ends);
-        len = malloc(m->nsteps * sizeof *len);
-        lag = malloc((m->nedges ? m->nedges : 1) * sizeof *lag);
-        from = malloc((m->nedges ? m->nedges : 1) * sizeof *from);
-        if (!at || !ends || !len || !lag || !from)
-            goto done;
         rp_copy_edges(m, lag, from);
         if (rp_transform(m, actions, p ? p : &defaults, lag, from, out->change, err) != 0) {
             rc = -2;
@@ -494,11 +518,6 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
                                 : out->measured_mean_ns;
     rc = 0;
 done:
-    free(at);
-    free(ends);
-    free(len);
-    free(lag);
-    free(from);
     if (rc != 0) {
         gs_replay_result_free(out);
         return rc == -1 ? gs_fail_oom(err) : -1;

@@ -129,7 +129,8 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
 void gs_replay_free(gs_replay *m);
 
 /* Replays m unchanged and with `actions` (p NULL: the defaults) into *out. 0, or -1 with err
- * when out of memory (*out is then empty). */
+ * when out of memory (*out is then empty). Runs of one model share its work arrays: one at a
+ * time. */
 int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
                   gs_replay_result *out, gs_error *err);
 void gs_replay_result_free(gs_replay_result *r);

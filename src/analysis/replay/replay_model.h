@@ -61,11 +61,20 @@ typedef struct rp_op {
     gs_ns dur;
 } rp_op;
 
-/* An edge the profiler's cost is taken from, and how much (GS_REPLAY_NO_PROFILER). */
+/* An edge the profiler's cost is taken from, and how much (GS_REPLAY_NO_PROFILER): a few unit
+ * costs at most (trace_facts.h), so 32 bits of ns; 8 bytes a cut, as many cuts as events. */
 typedef struct rp_cut {
     uint32_t edge;
-    gs_ns cost;
+    uint32_t cost;
 } rp_cut;
+
+/* A run's arrays: each point's time, each edge's lag and source, each kept step's end and
+ * length. Allocated once per model and used by every run in turn (runs of one model are not
+ * concurrent): fresh arrays per run cost more in page faults than the run itself. */
+typedef struct rp_run_arrays {
+    gs_ns *at, *lag, *ends, *len;
+    uint32_t *from;
+} rp_run_arrays;
 
 typedef struct rp_step {
     const gs_step *step;
@@ -103,6 +112,7 @@ struct gs_replay {
     rp_cut *profiler_cuts;    /* what GS_REPLAY_NO_PROFILER takes from which edge, in its order:
                                * every run but the unchanged one applies it */
     size_t nprofiler_cuts;
+    rp_run_arrays *run;       /* the runs' arrays (not the model's: a const model's runs use it) */
 };
 
 /* Applies `actions` to a run's lags and sources (copies of m's edges' lag and from, changed in

@@ -31,7 +31,7 @@ static int push_cut(cut_vec *cuts, uint32_t edge, gs_ns cost)
     rp_cut *c = GS_VEC_PUSH(cuts);
     if (!c)
         return -1;
-    *c = (rp_cut){edge, cost};
+    *c = (rp_cut){edge, cost < UINT32_MAX ? (uint32_t)cost : UINT32_MAX};
     return 0;
 }
 

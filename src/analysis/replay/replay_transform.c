@@ -511,8 +511,8 @@ static int no_profiler(tx *x)
 {
     for (size_t i = 0; i < x->m->nprofiler_cuts; i++) {
         const rp_cut *c = &x->m->profiler_cuts[i];
-        gs_ns lag = lag_of(x, c->edge);
-        set_lag(x, c->edge, lag > c->cost ? lag - c->cost : 0);
+        gs_ns lag = lag_of(x, c->edge), cost = (gs_ns)c->cost;
+        set_lag(x, c->edge, lag > cost ? lag - cost : 0);
     }
     return 0;
 }
