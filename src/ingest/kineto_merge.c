@@ -22,20 +22,31 @@ static int64_t id_of(const remap *m, int64_t id)
     return id < 0 ? -(int64_t)m->str[-(id + 1)] - 1 : id;
 }
 
+/* A GPU activity's stream is its tid when the event names no stream (kineto.c): a tid written
+ * as text other than "stream N" makes it negative, a string id to renumber. (A negative stream
+ * or tid given as a number makes its chunk unmergeable: kchunk_note_event.) */
+static int32_t stream_of(const remap *m, int32_t stream)
+{
+    return (int32_t)id_of(m, stream);
+}
+
 static void fix_kernel(gs_kernel *k, const remap *m)
 {
     k->name = str_of(m, k->name);
     k->mangled = str_of(m, k->mangled);
+    k->stream = stream_of(m, k->stream);
 }
 
 static void fix_memop(gs_memop *o, const remap *m)
 {
     o->name = str_of(m, o->name);
+    o->stream = stream_of(m, o->stream);
 }
 
 static void fix_sync(gs_gpu_sync *s, const remap *m)
 {
     s->name = str_of(m, s->name);
+    s->stream = stream_of(m, s->stream);
 }
 
 static void fix_api(gs_api *a, const remap *m)

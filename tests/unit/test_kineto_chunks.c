@@ -181,6 +181,26 @@ static void test_fallbacks(void)
     gs_strbuf_free(&b);
 }
 
+/* Kernels, copies and syncs on a tid written as text that is not "stream N" take a stream
+ * numbered from that text (a string id): a chunk numbers its strings on its own, so the merge
+ * renumbers these streams too. New names and tids keep appearing, so every chunk's ids differ
+ * from the trace's. */
+static void test_text_streams(void)
+{
+    gs_strbuf b;
+    gs_strbuf_init(&b);
+    gs_strbuf_appendf(&b, "{\"traceEvents\": [\n");
+    static const char *const cats[] = {"kernel", "gpu_memcpy", "cuda_sync"};
+    for (int i = 0; i < 3000; i++)
+        gs_strbuf_appendf(&b, "%s{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"k%d\", "
+                          "\"pid\": 0, \"tid\": \"queue %d\", \"ts\": %d, \"dur\": 2, "
+                          "\"args\": {\"correlation\": %d}}",
+                          i ? ",\n" : "", cats[i % 3], i, i / 7, 1000 + 3 * i, i + 1);
+    gs_strbuf_appendf(&b, "\n]}");
+    CHECK_INT(same_with_chunks("streams named by text tids", b.data, b.len), 0);
+    gs_strbuf_free(&b);
+}
+
 /* The inflated bytes of a .json.gz, or NULL. */
 static char *inflate_file(const char *path, size_t *size)
 {
@@ -248,6 +268,7 @@ int main(void)
     test_synthetic();
     test_fallbacks();
     test_cuts_used();
+    test_text_streams();
     test_shared_traces();
     return check_done("test_kineto_chunks");
 }
