@@ -178,6 +178,145 @@ static int link_correlations(gs_trace *t)
 
 /* ---- operator tree per thread --------------------------------------------------------------- */
 
+/* The host threads of the op-tree ranges and the API calls, each given its place in (pid, tid)
+ * order: what the nesting items are grouped by. */
+typedef struct thread_key {
+    int64_t pid, tid;
+    uint32_t ordinal;
+} thread_key;
+
+typedef struct thread_map {
+    thread_key *slots; /* ordinal UINT32_MAX: empty */
+    size_t mask, n;
+} thread_map;
+
+static size_t hash_thread(int64_t pid, int64_t tid)
+{
+    return hash_u64((uint64_t)pid * 0x9e3779b97f4a7c15ULL ^ (uint64_t)tid);
+}
+
+/* The slot of (pid, tid), taken for it when new. */
+static thread_key *thread_slot(thread_map *m, int64_t pid, int64_t tid)
+{
+    size_t i = hash_thread(pid, tid) & m->mask;
+    while (m->slots[i].ordinal != UINT32_MAX && (m->slots[i].pid != pid || m->slots[i].tid != tid))
+        i = (i + 1) & m->mask;
+    if (m->slots[i].ordinal == UINT32_MAX) {
+        m->slots[i] = (thread_key){pid, tid, 0};
+        m->n++;
+    }
+    return &m->slots[i];
+}
+
+static int cmp_thread_key(const void *pa, const void *pb)
+{
+    const thread_key *a = pa, *b = pb;
+    if (a->pid != b->pid)
+        return a->pid < b->pid ? -1 : 1;
+    return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+/* Numbers the threads of n intervals in (pid, tid) order. */
+static int number_threads(const gs_trace *t, thread_map *m, size_t n)
+{
+    size_t cap = 16;
+    while (cap < n * 2)
+        cap *= 2;
+    m->slots = malloc(cap * sizeof *m->slots);
+    if (!m->slots)
+        return -1;
+    m->mask = cap - 1;
+    m->n = 0;
+    for (size_t i = 0; i < cap; i++)
+        m->slots[i].ordinal = UINT32_MAX;
+    for (size_t i = 0; i < t->ranges.n; i++)
+        if (gs_range_in_op_tree(&t->ranges.v[i]))
+            thread_slot(m, t->ranges.v[i].pid, t->ranges.v[i].tid);
+    for (size_t i = 0; i < t->apis.n; i++)
+        thread_slot(m, t->apis.v[i].pid, t->apis.v[i].tid);
+    thread_key *keys = malloc((m->n ? m->n : 1) * sizeof *keys);
+    if (!keys)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < cap; i++)
+        if (m->slots[i].ordinal != UINT32_MAX)
+            keys[k++] = m->slots[i];
+    qsort(keys, k, sizeof *keys, cmp_thread_key);
+    for (size_t i = 0; i < k; i++)
+        thread_slot(m, keys[i].pid, keys[i].tid)->ordinal = (uint32_t)i;
+    free(keys);
+    return 0;
+}
+
+/* Whether range item r comes before call item a in gs_nest_item_cmp's order, both of one thread:
+ * by start, the longer first, a range before a call with the same interval. */
+static bool range_first(const gs_nest_item *r, const gs_nest_item *a)
+{
+    return r->start != a->start ? r->start < a->start : r->end >= a->end;
+}
+
+/* The op-tree ranges and the API calls as nesting items in gs_nest_item_cmp's order, without a
+ * sort: both arrays are already by (start, the longer first, index), so the items are each
+ * thread's ranges and calls merged, threads in (pid, tid) order. *k: how many. */
+static gs_nest_item *nest_items(const gs_trace *t, size_t n, size_t *k)
+{
+    thread_map m = {0};
+    gs_nest_item *items = malloc((n ? n : 1) * sizeof *items);
+    gs_nest_item *by_thread = malloc((n ? n : 1) * sizeof *by_thread);
+    size_t *first = NULL, *fill = NULL;
+    if (!items || !by_thread || number_threads(t, &m, n) != 0)
+        goto fail;
+    first = calloc(2 * m.n + 1, sizeof *first); /* per thread: its ranges, then its calls */
+    fill = malloc((2 * m.n + 1) * sizeof *fill);
+    if (!first || !fill)
+        goto fail;
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        if (gs_range_in_op_tree(r))
+            first[2 * thread_slot(&m, r->pid, r->tid)->ordinal + 1]++;
+    }
+    for (size_t i = 0; i < t->apis.n; i++)
+        first[2 * thread_slot(&m, t->apis.v[i].pid, t->apis.v[i].tid)->ordinal + 2]++;
+    for (size_t g = 1; g <= 2 * m.n; g++)
+        first[g] += first[g - 1];
+    memcpy(fill, first, (2 * m.n + 1) * sizeof *fill);
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        if (gs_range_in_op_tree(r))
+            by_thread[fill[2 * thread_slot(&m, r->pid, r->tid)->ordinal]++] =
+                (gs_nest_item){r->pid, r->tid, r->start, r->end, (uint32_t)i, 0};
+    }
+    for (size_t i = 0; i < t->apis.n; i++) {
+        const gs_api *a = &t->apis.v[i];
+        by_thread[fill[2 * thread_slot(&m, a->pid, a->tid)->ordinal + 1]++] =
+            (gs_nest_item){a->pid, a->tid, a->start, a->end, (uint32_t)i, 1};
+    }
+    size_t out = 0;
+    for (size_t th = 0; th < m.n; th++) {
+        size_t r = first[2 * th], r_end = first[2 * th + 1], a = r_end, a_end = first[2 * th + 2];
+        while (r < r_end && a < a_end)
+            items[out++] = range_first(&by_thread[r], &by_thread[a]) ? by_thread[r++]
+                                                                       : by_thread[a++];
+        while (r < r_end)
+            items[out++] = by_thread[r++];
+        while (a < a_end)
+            items[out++] = by_thread[a++];
+    }
+    *k = out;
+    free(m.slots);
+    free(by_thread);
+    free(first);
+    free(fill);
+    return items;
+fail:
+    free(m.slots);
+    free(items);
+    free(by_thread);
+    free(first);
+    free(fill);
+    return NULL;
+}
+
 static int build_tree(gs_trace *t)
 {
     size_t n = t->apis.n;
@@ -188,25 +327,16 @@ static int build_tree(gs_trace *t)
         r->self_ns = r->end - r->start;
         n += gs_range_in_op_tree(r);
     }
-    gs_nest_item *items = malloc((n ? n : 1) * sizeof *items);
+    for (size_t i = 0; i < t->apis.n; i++)
+        t->apis.v[i].parent = GS_NONE;
+    size_t k = 0;
+    gs_nest_item *items = nest_items(t, n, &k);
     uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
     if (!items || !stack) {
         free(items);
         free(stack);
         return -1;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < t->ranges.n; i++) {
-        const gs_range *r = &t->ranges.v[i];
-        if (gs_range_in_op_tree(r))
-            items[k++] = (gs_nest_item){r->pid, r->tid, r->start, r->end, (uint32_t)i, 0};
-    }
-    for (size_t i = 0; i < t->apis.n; i++) {
-        const gs_api *a = &t->apis.v[i];
-        t->apis.v[i].parent = GS_NONE;
-        items[k++] = (gs_nest_item){a->pid, a->tid, a->start, a->end, (uint32_t)i, 1};
-    }
-    qsort(items, k, sizeof *items, gs_nest_item_cmp);
     t->thread_ranges.n = t->thread_apis.n = 0;
     if (gs_grow((void **)&t->thread_ranges.v, &t->thread_ranges.cap, k - t->apis.n + 1,
                 sizeof *t->thread_ranges.v) != 0 ||
