@@ -9,80 +9,11 @@
 #include <string.h>
 
 #include "model/nesting.h"
+#include "model/time_sort.h"
 #include "model/trace.h"
 
-/* ---- sorting by (start asc, end desc, file order) through a permutation -------------------- */
-
-typedef struct sort_key {
-    gs_ns start, end;
-    uint32_t idx;
-} sort_key;
-
-static int cmp_sort_key(const void *pa, const void *pb)
-{
-    const sort_key *a = pa, *b = pb;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    if (a->end != b->end)
-        return a->end > b->end ? -1 : 1; /* longer first: a parent precedes its children */
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-/* Sorts `n` elements of `size` bytes at `base`; start/end are read at the given offsets. */
-static int sort_events(void *base, size_t n, size_t size, size_t start_off, size_t end_off)
-{
-    if (n < 2)
-        return 0;
-    char *bytes = base;
-    bool sorted = true;
-    for (size_t i = 1; i < n && sorted; i++) {
-        gs_ns s0, s1, e0, e1;
-        memcpy(&s0, bytes + (i - 1) * size + start_off, sizeof s0);
-        memcpy(&s1, bytes + i * size + start_off, sizeof s1);
-        memcpy(&e0, bytes + (i - 1) * size + end_off, sizeof e0);
-        memcpy(&e1, bytes + i * size + end_off, sizeof e1);
-        sorted = s0 < s1 || (s0 == s1 && e0 >= e1);
-    }
-    if (sorted)
-        return 0;
-    sort_key *keys = malloc(n * sizeof *keys);
-    char *held = malloc(size);
-    if (!keys || !held) {
-        free(keys);
-        free(held);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        memcpy(&keys[i].start, bytes + i * size + start_off, sizeof(gs_ns));
-        memcpy(&keys[i].end, bytes + i * size + end_off, sizeof(gs_ns));
-        keys[i].idx = (uint32_t)i;
-    }
-    qsort(keys, n, sizeof *keys, cmp_sort_key);
-    /* Element i takes element keys[i].idx: applied in place, one cycle of the permutation at a
-     * time (a position done points at itself), not through a copy of the whole array. */
-    for (size_t i = 0; i < n; i++) {
-        if (keys[i].idx == i)
-            continue;
-        memcpy(held, bytes + i * size, size);
-        size_t j = i;
-        for (;;) {
-            size_t from = keys[j].idx;
-            keys[j].idx = (uint32_t)j;
-            if (from == i) {
-                memcpy(bytes + j * size, held, size);
-                break;
-            }
-            memcpy(bytes + j * size, bytes + from * size, size);
-            j = from;
-        }
-    }
-    free(keys);
-    free(held);
-    return 0;
-}
-
 #define SORT_ARRAY(vec, T, first, last)                                                            \
-    sort_events((vec).v, (vec).n, sizeof(T), offsetof(T, first), offsetof(T, last))
+    gs_sort_by_time((vec).v, (vec).n, sizeof(T), offsetof(T, first), offsetof(T, last))
 
 /* ---- correlation id -> API call ------------------------------------------------------------- */
 
@@ -179,7 +110,8 @@ static int link_correlations(gs_trace *t)
 /* ---- operator tree per thread --------------------------------------------------------------- */
 
 /* The host threads of the op-tree ranges and the API calls, each given its place in (pid, tid)
- * order: what the nesting items are grouped by. */
+ * order: what the nesting items are grouped by. Few in a trace, so the table starts small and
+ * grows. */
 typedef struct thread_key {
     int64_t pid, tid;
     uint32_t ordinal;
@@ -195,17 +127,41 @@ static size_t hash_thread(int64_t pid, int64_t tid)
     return hash_u64((uint64_t)pid * 0x9e3779b97f4a7c15ULL ^ (uint64_t)tid);
 }
 
-/* The slot of (pid, tid), taken for it when new. */
+static thread_key *find_slot(thread_key *slots, size_t mask, int64_t pid, int64_t tid)
+{
+    size_t i = hash_thread(pid, tid) & mask;
+    while (slots[i].ordinal != UINT32_MAX && (slots[i].pid != pid || slots[i].tid != tid))
+        i = (i + 1) & mask;
+    return &slots[i];
+}
+
+static int map_resize(thread_map *m, size_t cap)
+{
+    thread_key *slots = malloc(cap * sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < cap; i++)
+        slots[i].ordinal = UINT32_MAX;
+    for (size_t i = 0; m->slots && i <= m->mask; i++)
+        if (m->slots[i].ordinal != UINT32_MAX)
+            *find_slot(slots, cap - 1, m->slots[i].pid, m->slots[i].tid) = m->slots[i];
+    free(m->slots);
+    m->slots = slots;
+    m->mask = cap - 1;
+    return 0;
+}
+
+/* The slot of (pid, tid), taken for it when new; NULL out of memory. */
 static thread_key *thread_slot(thread_map *m, int64_t pid, int64_t tid)
 {
-    size_t i = hash_thread(pid, tid) & m->mask;
-    while (m->slots[i].ordinal != UINT32_MAX && (m->slots[i].pid != pid || m->slots[i].tid != tid))
-        i = (i + 1) & m->mask;
-    if (m->slots[i].ordinal == UINT32_MAX) {
-        m->slots[i] = (thread_key){pid, tid, 0};
+    if (2 * (m->n + 1) > m->mask + 1 && map_resize(m, 2 * (m->mask + 1)) != 0)
+        return NULL;
+    thread_key *k = find_slot(m->slots, m->mask, pid, tid);
+    if (k->ordinal == UINT32_MAX) {
+        *k = (thread_key){pid, tid, 0};
         m->n++;
     }
-    return &m->slots[i];
+    return k;
 }
 
 static int cmp_thread_key(const void *pa, const void *pb)
@@ -216,105 +172,115 @@ static int cmp_thread_key(const void *pa, const void *pb)
     return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
-/* Numbers the threads of n intervals in (pid, tid) order. */
-static int number_threads(const gs_trace *t, thread_map *m, size_t n)
+/* Each op-tree range's and each call's thread numbered in (pid, tid) order: of_range[i] (for the
+ * ranges in the tree) and of_api[i]; *nthreads, how many. */
+static int number_threads(const gs_trace *t, uint32_t *of_range, uint32_t *of_api,
+                          size_t *nthreads)
 {
-    size_t cap = 16;
-    while (cap < n * 2)
-        cap *= 2;
-    m->slots = malloc(cap * sizeof *m->slots);
-    if (!m->slots)
+    thread_map m = {0};
+    int rc = map_resize(&m, 64);
+    for (size_t i = 0; rc == 0 && i < t->ranges.n; i++)
+        if (gs_range_in_op_tree(&t->ranges.v[i]) &&
+            !thread_slot(&m, t->ranges.v[i].pid, t->ranges.v[i].tid))
+            rc = -1;
+    for (size_t i = 0; rc == 0 && i < t->apis.n; i++)
+        if (!thread_slot(&m, t->apis.v[i].pid, t->apis.v[i].tid))
+            rc = -1;
+    thread_key *keys = rc == 0 ? malloc((m.n ? m.n : 1) * sizeof *keys) : NULL;
+    if (!keys) {
+        free(m.slots);
         return -1;
-    m->mask = cap - 1;
-    m->n = 0;
-    for (size_t i = 0; i < cap; i++)
-        m->slots[i].ordinal = UINT32_MAX;
-    for (size_t i = 0; i < t->ranges.n; i++)
-        if (gs_range_in_op_tree(&t->ranges.v[i]))
-            thread_slot(m, t->ranges.v[i].pid, t->ranges.v[i].tid);
-    for (size_t i = 0; i < t->apis.n; i++)
-        thread_slot(m, t->apis.v[i].pid, t->apis.v[i].tid);
-    thread_key *keys = malloc((m->n ? m->n : 1) * sizeof *keys);
-    if (!keys)
-        return -1;
+    }
     size_t k = 0;
-    for (size_t i = 0; i < cap; i++)
-        if (m->slots[i].ordinal != UINT32_MAX)
-            keys[k++] = m->slots[i];
+    for (size_t i = 0; i <= m.mask; i++)
+        if (m.slots[i].ordinal != UINT32_MAX)
+            keys[k++] = m.slots[i];
     qsort(keys, k, sizeof *keys, cmp_thread_key);
     for (size_t i = 0; i < k; i++)
-        thread_slot(m, keys[i].pid, keys[i].tid)->ordinal = (uint32_t)i;
+        find_slot(m.slots, m.mask, keys[i].pid, keys[i].tid)->ordinal = (uint32_t)i;
+    for (size_t i = 0; i < t->ranges.n; i++)
+        if (gs_range_in_op_tree(&t->ranges.v[i]))
+            of_range[i] = find_slot(m.slots, m.mask, t->ranges.v[i].pid, t->ranges.v[i].tid)->ordinal;
+    for (size_t i = 0; i < t->apis.n; i++)
+        of_api[i] = find_slot(m.slots, m.mask, t->apis.v[i].pid, t->apis.v[i].tid)->ordinal;
+    *nthreads = k;
     free(keys);
+    free(m.slots);
     return 0;
 }
 
-/* Whether range item r comes before call item a in gs_nest_item_cmp's order, both of one thread:
- * by start, the longer first, a range before a call with the same interval. */
-static bool range_first(const gs_nest_item *r, const gs_nest_item *a)
+static gs_nest_item range_item(const gs_trace *t, uint32_t i)
+{
+    const gs_range *r = &t->ranges.v[i];
+    return (gs_nest_item){r->pid, r->tid, r->start, r->end, i, 0};
+}
+
+static gs_nest_item api_item(const gs_trace *t, uint32_t i)
+{
+    const gs_api *a = &t->apis.v[i];
+    return (gs_nest_item){a->pid, a->tid, a->start, a->end, i, 1};
+}
+
+/* Whether range r comes before call a in gs_nest_item_cmp's order, both of one thread: by start,
+ * the longer first, a range before a call with the same interval. */
+static bool range_first(const gs_range *r, const gs_api *a)
 {
     return r->start != a->start ? r->start < a->start : r->end >= a->end;
 }
 
 /* The op-tree ranges and the API calls as nesting items in gs_nest_item_cmp's order, without a
  * sort: both arrays are already by (start, the longer first, index), so the items are each
- * thread's ranges and calls merged, threads in (pid, tid) order. *k: how many. */
-static gs_nest_item *nest_items(const gs_trace *t, size_t n, size_t *k)
+ * thread's ranges and calls merged, threads in (pid, tid) order. n: how many; NULL out of
+ * memory. */
+static gs_nest_item *nest_items(const gs_trace *t, size_t n)
 {
-    thread_map m = {0};
+    size_t nr = t->ranges.n ? t->ranges.n : 1, na = t->apis.n ? t->apis.n : 1, nthreads = 0;
     gs_nest_item *items = malloc((n ? n : 1) * sizeof *items);
-    gs_nest_item *by_thread = malloc((n ? n : 1) * sizeof *by_thread);
-    size_t *first = NULL, *fill = NULL;
-    if (!items || !by_thread || number_threads(t, &m, n) != 0)
-        goto fail;
-    first = calloc(2 * m.n + 1, sizeof *first); /* per thread: its ranges, then its calls */
-    fill = malloc((2 * m.n + 1) * sizeof *fill);
-    if (!first || !fill)
-        goto fail;
-    for (size_t i = 0; i < t->ranges.n; i++) {
-        const gs_range *r = &t->ranges.v[i];
-        if (gs_range_in_op_tree(r))
-            first[2 * thread_slot(&m, r->pid, r->tid)->ordinal + 1]++;
+    uint32_t *of_range = malloc(nr * sizeof *of_range), *of_api = malloc(na * sizeof *of_api);
+    uint32_t *by_thread = malloc((n ? n : 1) * sizeof *by_thread); /* ranges, then calls */
+    size_t *first = NULL;
+    bool ok = items && of_range && of_api && by_thread &&
+              number_threads(t, of_range, of_api, &nthreads) == 0 &&
+              (first = calloc(2 * nthreads + 1, sizeof *first)) != NULL;
+    if (ok) {
+        /* Per thread: where its ranges start in by_thread, then where its calls do. */
+        for (size_t i = 0; i < t->ranges.n; i++)
+            if (gs_range_in_op_tree(&t->ranges.v[i]))
+                first[2 * of_range[i] + 1]++;
+        for (size_t i = 0; i < t->apis.n; i++)
+            first[2 * of_api[i] + 2]++;
+        for (size_t g = 1; g <= 2 * nthreads; g++)
+            first[g] += first[g - 1];
+        for (size_t i = 0; i < t->ranges.n; i++)
+            if (gs_range_in_op_tree(&t->ranges.v[i]))
+                by_thread[first[2 * of_range[i]]++] = (uint32_t)i;
+        for (size_t i = 0; i < t->apis.n; i++)
+            by_thread[first[2 * of_api[i] + 1]++] = (uint32_t)i;
+        /* The fill moved each group's start onto the next group's: back by one group. */
+        memmove(first + 1, first, 2 * nthreads * sizeof *first);
+        first[0] = 0;
+        size_t out = 0;
+        for (size_t th = 0; th < nthreads; th++) {
+            size_t r = first[2 * th], r_end = first[2 * th + 1], a = r_end, a_end = first[2 * th + 2];
+            while (r < r_end && a < a_end)
+                items[out++] = range_first(&t->ranges.v[by_thread[r]], &t->apis.v[by_thread[a]])
+                                   ? range_item(t, by_thread[r++])
+                                   : api_item(t, by_thread[a++]);
+            while (r < r_end)
+                items[out++] = range_item(t, by_thread[r++]);
+            while (a < a_end)
+                items[out++] = api_item(t, by_thread[a++]);
+        }
     }
-    for (size_t i = 0; i < t->apis.n; i++)
-        first[2 * thread_slot(&m, t->apis.v[i].pid, t->apis.v[i].tid)->ordinal + 2]++;
-    for (size_t g = 1; g <= 2 * m.n; g++)
-        first[g] += first[g - 1];
-    memcpy(fill, first, (2 * m.n + 1) * sizeof *fill);
-    for (size_t i = 0; i < t->ranges.n; i++) {
-        const gs_range *r = &t->ranges.v[i];
-        if (gs_range_in_op_tree(r))
-            by_thread[fill[2 * thread_slot(&m, r->pid, r->tid)->ordinal]++] =
-                (gs_nest_item){r->pid, r->tid, r->start, r->end, (uint32_t)i, 0};
-    }
-    for (size_t i = 0; i < t->apis.n; i++) {
-        const gs_api *a = &t->apis.v[i];
-        by_thread[fill[2 * thread_slot(&m, a->pid, a->tid)->ordinal + 1]++] =
-            (gs_nest_item){a->pid, a->tid, a->start, a->end, (uint32_t)i, 1};
-    }
-    size_t out = 0;
-    for (size_t th = 0; th < m.n; th++) {
-        size_t r = first[2 * th], r_end = first[2 * th + 1], a = r_end, a_end = first[2 * th + 2];
-        while (r < r_end && a < a_end)
-            items[out++] = range_first(&by_thread[r], &by_thread[a]) ? by_thread[r++]
-                                                                       : by_thread[a++];
-        while (r < r_end)
-            items[out++] = by_thread[r++];
-        while (a < a_end)
-            items[out++] = by_thread[a++];
-    }
-    *k = out;
-    free(m.slots);
+    free(of_range);
+    free(of_api);
     free(by_thread);
     free(first);
-    free(fill);
+    if (!ok) {
+        free(items);
+        return NULL;
+    }
     return items;
-fail:
-    free(m.slots);
-    free(items);
-    free(by_thread);
-    free(first);
-    free(fill);
-    return NULL;
 }
 
 static int build_tree(gs_trace *t)
@@ -329,8 +295,8 @@ static int build_tree(gs_trace *t)
     }
     for (size_t i = 0; i < t->apis.n; i++)
         t->apis.v[i].parent = GS_NONE;
-    size_t k = 0;
-    gs_nest_item *items = nest_items(t, n, &k);
+    size_t k = n;
+    gs_nest_item *items = nest_items(t, n);
     uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
     if (!items || !stack) {
         free(items);

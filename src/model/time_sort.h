@@ -1,0 +1,12 @@
+/* The model's arrays in time order: by start, the longer first (a parent before its children),
+ * then in file order; what gs_trace_index sorts every array by. */
+#ifndef GS_MODEL_TIME_SORT_H
+#define GS_MODEL_TIME_SORT_H
+
+#include <stddef.h>
+
+/* Sorts `n` elements of `size` bytes at `base`, whose start and end times (gs_ns) are at the
+ * given offsets. 0, or -1 out of memory (the array is then unchanged). */
+int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t end_off);
+
+#endif
