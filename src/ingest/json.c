@@ -89,9 +89,33 @@ static bool have(gs_json *j, size_t rel)
     return true;
 }
 
+/* What the scanner's inner loops stop at, a byte at a time: one table lookup instead of a chain
+ * of comparisons. */
+enum {
+    BYTE_SPACE = 1,  /* JSON whitespace */
+    BYTE_COMMA = 2,  /* skipped between tokens like whitespace (commas are optional) */
+    BYTE_NUMBER = 4, /* may continue a number: digits, sign, point, exponent */
+    BYTE_STRING_STOP = 8, /* ends a run of plain string bytes: a quote or a backslash */
+};
+
+static const unsigned char byte_class[256] = {
+    [' '] = BYTE_SPACE, ['\n'] = BYTE_SPACE, ['\r'] = BYTE_SPACE, ['\t'] = BYTE_SPACE,
+    [','] = BYTE_COMMA,
+    ['0'] = BYTE_NUMBER, ['1'] = BYTE_NUMBER, ['2'] = BYTE_NUMBER, ['3'] = BYTE_NUMBER,
+    ['4'] = BYTE_NUMBER, ['5'] = BYTE_NUMBER, ['6'] = BYTE_NUMBER, ['7'] = BYTE_NUMBER,
+    ['8'] = BYTE_NUMBER, ['9'] = BYTE_NUMBER, ['-'] = BYTE_NUMBER, ['+'] = BYTE_NUMBER,
+    ['.'] = BYTE_NUMBER, ['e'] = BYTE_NUMBER, ['E'] = BYTE_NUMBER,
+    ['"'] = BYTE_STRING_STOP, ['\\'] = BYTE_STRING_STOP,
+};
+
+static bool byte_is(char c, unsigned classes)
+{
+    return (byte_class[(unsigned char)c] & classes) != 0;
+}
+
 static bool is_space(char c)
 {
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    return byte_is(c, BYTE_SPACE);
 }
 
 /* The first byte that is not whitespace, from pos on, keeping the window from mark (the token
@@ -116,7 +140,7 @@ static int start_token(gs_json *j)
     for (;;) {
         while (j->pos < j->len) {
             char c = j->buf[j->pos];
-            if (!is_space(c) && c != ',') {
+            if (!byte_is(c, BYTE_SPACE | BYTE_COMMA)) {
                 j->mark = j->pos;
                 return (unsigned char)c;
             }
@@ -133,6 +157,43 @@ static bool ends_string(int c)
     return c < 0 || c == ',' || c == ':' || c == '}' || c == ']';
 }
 
+/* SHORT_STRING bytes of a string are looked at one by one; past them, memchr finds the quote
+ * (kernel names run to hundreds of bytes, keys to a few). */
+enum { SHORT_STRING = 32 };
+
+/* The next quote that is not escaped, from buf[mark + *scan] on (relative to mark, which a refill
+ * keeps): *scan ends on it. Backslashes seen set *escaped. false at the end of input or on an
+ * error. */
+static bool find_quote(gs_json *j, size_t *scan, bool *escaped)
+{
+    for (;;) {
+        if (j->mark + *scan >= j->len) {
+            ssize_t got = refill(j);
+            if (got == 0)
+                gs_json_fail(j, "unterminated string");
+            if (got <= 0)
+                return false;
+            continue;
+        }
+        const char *from = j->buf + j->mark + *scan, *end = j->buf + j->len, *p = from;
+        const char *short_end = end - from > SHORT_STRING ? from + SHORT_STRING : end;
+        while (p < short_end && !byte_is(*p, BYTE_STRING_STOP))
+            p++;
+        if (p == short_end && p < end) { /* a long string: the quote, then any backslash before */
+            const char *q = memchr(p, '"', (size_t)(end - p));
+            const char *b = memchr(p, '\\', (size_t)((q ? q : end) - p));
+            p = b ? b : q ? q : end;
+        }
+        *scan = (size_t)(p - (j->buf + j->mark));
+        if (p == end)
+            continue; /* more input */
+        if (*p == '"')
+            return true;
+        *escaped = true; /* a backslash: the byte after it is the string's, whatever it is */
+        *scan += 2;
+    }
+}
+
 /* Scans the string whose opening quote is at buf[mark]. The body is buf[mark+1, mark+1+len);
  * pos ends after the closing quote and any whitespace, on the next significant byte. */
 static bool scan_string(gs_json *j, size_t *body_len, bool *escaped)
@@ -140,43 +201,19 @@ static bool scan_string(gs_json *j, size_t *body_len, bool *escaped)
     size_t scan = 1; /* relative to mark: where to look for the next quote */
     *escaped = false;
     for (;;) {
-        const char *q = NULL;
-        while (!(q = j->mark + scan < j->len
-                         ? memchr(j->buf + j->mark + scan, '"', j->len - j->mark - scan)
-                         : NULL)) {
-            scan = j->len - j->mark;
-            ssize_t got = refill(j);
-            if (got == 0)
-                gs_json_fail(j, "unterminated string");
-            if (got <= 0)
-                return false;
-        }
-        size_t qrel = (size_t)(q - (j->buf + j->mark));
-        size_t bs = 0;
-        while (qrel - bs > 1 && j->buf[j->mark + qrel - bs - 1] == '\\')
-            bs++;
-        scan = qrel + 1;
-        if (bs % 2 == 1) {
-            *escaped = true; /* \" belongs to the string */
-            continue;
-        }
-        j->pos = j->mark + qrel + 1;
+        if (!find_quote(j, &scan, escaped))
+            return false;
+        j->pos = j->mark + scan + 1;
         int next = peek(j);
         if (j->failed)
             return false;
         if (ends_string(next)) {
-            *body_len = qrel - 1;
-            if (!*escaped && memchr(j->buf + j->mark + 1, '\\', *body_len))
-                *escaped = true;
+            *body_len = scan - 1;
             return true;
         }
         /* A quote not followed by , : } ] was written unescaped inside the string: go on. */
+        scan++;
     }
-}
-
-static bool is_number_byte(char c)
-{
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
 static enum gs_json_tok set_tok(gs_json *j, enum gs_json_tok type, size_t len)
@@ -226,8 +263,10 @@ enum gs_json_tok gs_json_next(gs_json *j)
         return set_tok(j, GS_JSON_ARRAY_END, 1);
     case '"': {
         size_t len;
-        if (!scan_string(j, &len, &j->tok_escaped))
+        if (!scan_string(j, &len, &j->tok_escaped)) {
+            j->tok_escaped = false; /* an error token is empty */
             return GS_JSON_ERROR;
+        }
         enum gs_json_tok type = GS_JSON_STRING;
         if (j->pos < j->len && j->buf[j->pos] == ':') {
             j->pos++;
@@ -250,7 +289,7 @@ enum gs_json_tok gs_json_next(gs_json *j)
         size_t n = 0;
         for (;;) {
             const char *p = j->buf + j->mark + n, *end = j->buf + j->len;
-            while (p < end && is_number_byte(*p))
+            while (p < end && byte_is(*p, BYTE_NUMBER))
                 p++;
             n = (size_t)(p - (j->buf + j->mark));
             if (p < end || refill(j) <= 0)
