@@ -397,31 +397,51 @@ static int cmp_op_row(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
+/* A record in the walk by (address, record): its address, size and operator. */
+typedef struct attrib_key {
+    uint64_t addr;
+    int64_t bytes;
+    uint32_t idx;
+    uint32_t op;
+} attrib_key;
+
+static int cmp_attrib_key(const void *pa, const void *pb)
+{
+    const attrib_key *a = pa, *b = pb;
+    if (a->addr != b->addr)
+        return a->addr < b->addr ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
 /* Allocations go to the innermost operator on their thread; a free goes to the operator of the
  * allocation at its address before it, so walking the records by (address, time) is enough (a
  * record without address, from PyTorch 1.9 or earlier, goes where it happened). */
 static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
                      size_t n, attrib *a)
 {
-    addr_key *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
+    attrib_key *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
     d->ops = malloc((t->strings.n ? t->strings.n : 1) * sizeof *d->ops);
     if (!by_addr || !d->ops) {
         free(by_addr);
         return -1;
     }
-    for (size_t i = 0; i < n; i++)
-        by_addr[i] = (addr_key){t->mem_events.v[rec[i]].addr, rec[i]};
-    qsort(by_addr, n, sizeof *by_addr, cmp_addr_key);
+    /* The key carries what the walk reads, so the walk by address never goes back to the
+     * records (rec[] is in record order: reading them here is sequential, there it was not). */
+    for (size_t i = 0; i < n; i++) {
+        const gs_mem_event *m = &t->mem_events.v[rec[i]];
+        by_addr[i] = (attrib_key){m->addr, m->bytes, rec[i], a->op_of[rec[i]]};
+    }
+    qsort(by_addr, n, sizeof *by_addr, cmp_attrib_key);
     uint32_t owner = GS_NONE;
     for (size_t i = 0; i < n; i++) {
-        const gs_mem_event *m = &t->mem_events.v[by_addr[i].idx];
+        const attrib_key *m = &by_addr[i];
         if (i == 0 || m->addr != by_addr[i - 1].addr)
             owner = GS_NONE;
         uint32_t op;
         if (m->bytes > 0)
-            owner = op = a->op_of[by_addr[i].idx];
+            owner = op = m->op;
         else /* a free without its address: the operator that frees */
-            op = m->addr ? owner : a->op_of[by_addr[i].idx];
+            op = m->addr ? owner : m->op;
         if (op != GS_NONE)
             add_record(d, a, t, op, m->bytes);
     }

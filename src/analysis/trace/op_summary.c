@@ -50,16 +50,26 @@ static int cmp_row_cpu(const void *a, const void *b)
     return cmp_rows_by(a, b, false);
 }
 
-/* Adds a GPU activity's time to the range that launched it (self) and to that range and every
- * range enclosing it (total): each range instance counts the activity once. */
-static void charge_gpu(const gs_trace *t, uint32_t op, gs_ns dur, gs_ns *self_cuda,
-                       gs_ns *cuda_total)
+/* Adds a GPU activity's time to the range that launched it (self and, for now, total). */
+static void charge_gpu(uint32_t op, gs_ns dur, gs_ns *self_cuda, gs_ns *cuda_total)
 {
     if (op == GS_NONE)
         return;
     self_cuda[op] += dur;
-    for (uint32_t r = op; r != GS_NONE; r = t->ranges.v[r].parent)
-        cuda_total[r] += dur;
+    cuda_total[op] += dur;
+}
+
+/* Each range's total: its own GPU time and its children's totals, so every range enclosing an
+ * activity counts it once. Only op-tree ranges have parents, and the model's per-thread order
+ * lists each before its children: read backwards, a child's total is whole before its parent
+ * takes it (one pass, where walking every activity's ancestors took one per nesting level). */
+static void sum_totals(const gs_trace *t, gs_ns *cuda_total)
+{
+    for (size_t i = t->thread_ranges.n; i-- > 0;) {
+        uint32_t r = t->thread_ranges.v[i], p = t->ranges.v[r].parent;
+        if (p != GS_NONE)
+            cuda_total[p] += cuda_total[r];
+    }
 }
 
 /* The step whose host range holds ts (steps are disjoint and in time order), or -1. */
@@ -206,11 +216,12 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
     size_t merged = 0;
     if (rc == 0) {
         for (size_t i = 0; i < t->kernels.n; i++)
-            charge_gpu(t, t->kernels.v[i].op, t->kernels.v[i].end - t->kernels.v[i].start,
+            charge_gpu(t->kernels.v[i].op, t->kernels.v[i].end - t->kernels.v[i].start,
                        self_cuda, cuda_total);
         for (size_t i = 0; i < t->memops.n; i++)
-            charge_gpu(t, t->memops.v[i].op, t->memops.v[i].end - t->memops.v[i].start,
-                       self_cuda, cuda_total);
+            charge_gpu(t->memops.v[i].op, t->memops.v[i].end - t->memops.v[i].start, self_cuda,
+                       cuda_total);
+        sum_totals(t, cuda_total);
         charge_steps(t, &c->steps, cuda_total);
         rc = sum_calls(c, self_cuda, &cs) == 0 ? gs_name_map_init(&map, names, t, NULL) : -1;
     }
