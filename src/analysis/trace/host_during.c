@@ -155,31 +155,45 @@ static bool same_thread_api(const gs_api *a, const gs_api *b)
     return a->pid == b->pid && a->tid == b->tid;
 }
 
-/* The runs of one thread each in an index sorted by (pid, tid, start). */
-static int find_range_runs(const gs_trace *t, thread_index *ti)
+/* Whether events a and b (indices into the ranges or the apis) are on one thread. */
+typedef bool (*same_thread_fn)(const gs_trace *t, uint32_t a, uint32_t b);
+
+static bool ranges_same_thread(const gs_trace *t, uint32_t a, uint32_t b)
 {
-    ti->runs = malloc((ti->n ? ti->n : 1) * sizeof *ti->runs);
-    if (!ti->runs)
-        return -1;
-    for (size_t i = 0, j; i < ti->n; i = j) {
-        const gs_range *r = &t->ranges.v[ti->idx[i]];
-        for (j = i + 1; j < ti->n && same_thread_range(&t->ranges.v[ti->idx[j]], r); j++)
-            ;
-        ti->runs[ti->nruns++] = (thread_run){r->pid, i, j};
-    }
-    return 0;
+    return same_thread_range(&t->ranges.v[a], &t->ranges.v[b]);
 }
 
-static int find_api_runs(const gs_trace *t, thread_index *ti)
+static bool apis_same_thread(const gs_trace *t, uint32_t a, uint32_t b)
+{
+    return same_thread_api(&t->apis.v[a], &t->apis.v[b]);
+}
+
+/* The runs of one thread each in an index sorted by (pid, tid, start). A run's end is found by
+ * doubling steps, then halving between the last position on the thread and the first past it:
+ * a few looks per thread, where a look at every event read the whole trace. */
+static int find_runs(const gs_trace *t, thread_index *ti, same_thread_fn same, bool ranges)
 {
     ti->runs = malloc((ti->n ? ti->n : 1) * sizeof *ti->runs);
     if (!ti->runs)
         return -1;
-    for (size_t i = 0, j; i < ti->n; i = j) {
-        const gs_api *a = &t->apis.v[ti->idx[i]];
-        for (j = i + 1; j < ti->n && same_thread_api(&t->apis.v[ti->idx[j]], a); j++)
-            ;
-        ti->runs[ti->nruns++] = (thread_run){a->pid, i, j};
+    for (size_t i = 0; i < ti->n;) {
+        uint32_t first = ti->idx[i];
+        size_t in = i, step = 1; /* in: the last position known to be on first's thread */
+        while (in + step < ti->n && same(t, ti->idx[in + step], first)) {
+            in += step;
+            step *= 2;
+        }
+        size_t out = in + step < ti->n ? in + step : ti->n; /* past the thread, or n */
+        while (out - in > 1) {
+            size_t mid = in + (out - in) / 2;
+            if (same(t, ti->idx[mid], first))
+                in = mid;
+            else
+                out = mid;
+        }
+        int64_t pid = ranges ? t->ranges.v[first].pid : t->apis.v[first].pid;
+        ti->runs[ti->nruns++] = (thread_run){pid, i, out};
+        i = out;
     }
     return 0;
 }
@@ -194,7 +208,8 @@ int gs_host_index_build(const gs_trace_ctx *c, gs_host_index **out)
     ix->c = c;
     ix->ranges = (thread_index){t->thread_ranges.v, t->thread_ranges.n, NULL, 0};
     ix->apis = (thread_index){t->thread_apis.v, t->thread_apis.n, NULL, 0};
-    if (find_range_runs(t, &ix->ranges) != 0 || find_api_runs(t, &ix->apis) != 0) {
+    if (find_runs(t, &ix->ranges, ranges_same_thread, true) != 0 ||
+        find_runs(t, &ix->apis, apis_same_thread, false) != 0) {
         gs_host_index_free(ix);
         *out = NULL;
         return -1;
