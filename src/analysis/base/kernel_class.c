@@ -117,6 +117,44 @@ static int cmp_activity(const void *pa, const void *pb)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
+static bool sorted_run(const gs_activity *v, size_t lo, size_t hi)
+{
+    for (size_t i = lo + 1; i < hi; i++)
+        if (cmp_activity(&v[i - 1], &v[i]) > 0)
+            return false;
+    return true;
+}
+
+/* Puts v[0..n) in cmp_activity's order. The readers keep each class in time order, so the
+ * kernels, copies and syncs are usually three sorted runs (cut at run[0], run[1]): merged in
+ * linear time where a sort of the whole would copy each activity log n times. cmp_activity is a
+ * total order (no two activities compare equal), so both ways give the same array. */
+static int sort_activities(gs_activities *out, const size_t run[2])
+{
+    gs_activity *v = out->v;
+    size_t n = out->n;
+    if (!sorted_run(v, 0, run[0]) || !sorted_run(v, run[0], run[1]) ||
+        !sorted_run(v, run[1], n)) {
+        qsort(v, n, sizeof *v, cmp_activity);
+        return 0;
+    }
+    gs_activity *merged = malloc(n * sizeof *merged);
+    if (!merged)
+        return -1;
+    size_t pos[3] = {0, run[0], run[1]}, end[3] = {run[0], run[1], n};
+    for (size_t k = 0; k < n; k++) {
+        int best = -1;
+        for (int r = 0; r < 3; r++)
+            if (pos[r] < end[r] && (best < 0 || cmp_activity(&v[pos[r]], &v[pos[best]]) < 0))
+                best = r;
+        merged[k] = v[pos[best]++];
+    }
+    free(out->v);
+    out->v = merged;
+    out->cap = n;
+    return 0;
+}
+
 int gs_activities_collect(const gs_trace_ctx *ctx, const gs_activity_opts *opts, gs_activities *out)
 {
     const gs_trace *t = ctx->trace;
@@ -125,18 +163,25 @@ int gs_activities_collect(const gs_trace_ctx *ctx, const gs_activity_opts *opts,
     if (hta)
         c.cut_applies = hta_cut(t, &c.cut);
     out->n = 0;
+    /* room for every activity at once: growing by pushes would copy them again and again */
+    size_t most = t->kernels.n + t->memops.n + (opts->with_syncs ? t->syncs.n : 0);
+    if (gs_grow((void **)&out->v, &out->cap, most + 1, sizeof *out->v) != 0)
+        return -1;
+    size_t run[2];
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
         enum gs_kclass kc = kclass_of(ctx, k->name, hta);
         if (add(&c, k->start, k->end, GS_GPU_KERNEL, kc, k->device, k->stream, i, k->api))
             return -1;
     }
+    run[0] = out->n;
     for (size_t i = 0; i < t->memops.n; i++) {
         const gs_memop *m = &t->memops.v[i];
         enum gs_kclass kc = hta ? kclass_of(ctx, m->name, true) : GS_KCLASS_MEMORY;
         if (add(&c, m->start, m->end, GS_GPU_MEMOP, kc, m->device, m->stream, i, m->api))
             return -1;
     }
+    run[1] = out->n;
     /* Sync records without a stream (Event Sync, Context Sync) are not on any GPU queue. */
     for (size_t i = 0; opts->with_syncs && i < t->syncs.n; i++) {
         const gs_gpu_sync *s = &t->syncs.v[i];
@@ -146,9 +191,7 @@ int gs_activities_collect(const gs_trace_ctx *ctx, const gs_activity_opts *opts,
         if (add(&c, s->start, s->end, GS_GPU_SYNC, kc, s->device, s->stream, i, s->api))
             return -1;
     }
-    if (out->n > 1)
-        qsort(out->v, out->n, sizeof *out->v, cmp_activity);
-    return 0;
+    return out->n > 1 ? sort_activities(out, run) : 0;
 }
 
 const char *gs_activity_name(const gs_trace *t, const gs_activity *a)

@@ -169,14 +169,15 @@ static int fill_memory(const gs_memory_summary *mem, bool span, gs_ns last, gs_r
     return 0;
 }
 
-int gs_rank_series_build(const gs_trace *t, const gs_bd_trace *bd, const gs_memory_summary *mem,
-                         gs_rank_series *out)
+int gs_rank_series_build(const gs_trace_ctx *c, const gs_bd_trace *bd,
+                         const gs_memory_summary *mem, gs_rank_series *out)
 {
     memset(out, 0, sizeof *out);
     out->has_util = out->has_steps = out->has_memory = true;
-    gs_ns first = 0, last = 0;
-    bool span = gs_trace_span(t, &first, &last);
-    if (fill_util(t, span, first, last, &out->util) != 0 || fill_bars(bd, out) != 0 ||
+    /* the context's span is the trace's (gs_trace_span), found once */
+    bool span = c->has_span;
+    gs_ns first = span ? c->first : 0, last = span ? c->last : 0;
+    if (fill_util(c->trace, span, first, last, &out->util) != 0 || fill_bars(bd, out) != 0 ||
         fill_memory(mem, span, last, out) != 0) {
         gs_rank_series_free(out);
         return -1;

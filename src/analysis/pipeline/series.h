@@ -81,9 +81,10 @@ typedef struct gs_rank_series {
     size_t nmem_points;
 } gs_rank_series;
 
-/* The series of trace t from its breakdown and memory analyses. 0, or -1 out of memory. */
-int gs_rank_series_build(const gs_trace *t, const gs_bd_trace *bd, const gs_memory_summary *mem,
-                         gs_rank_series *out);
+/* The series of context c's trace from its breakdown and memory analyses. 0, or -1 out of
+ * memory. */
+int gs_rank_series_build(const gs_trace_ctx *c, const gs_bd_trace *bd,
+                         const gs_memory_summary *mem, gs_rank_series *out);
 void gs_rank_series_free(gs_rank_series *s);
 
 #endif

@@ -523,7 +523,7 @@ static int fill_summary(const gs_trace_ctx *c, unsigned stages, bool detail, ran
         return gs_fail_oom(err);
     if (stages & GS_STAGE_SERIES) {
         double since = gs_stage_clock();
-        int rc = gs_rank_series_build(c->trace, &a->breakdown.v[0], &a->memory, &s->series);
+        int rc = gs_rank_series_build(c, &a->breakdown.v[0], &a->memory, &s->series);
         gs_stage_time_add(GS_TIMED_SERIES, since);
         if (rc != 0)
             return gs_fail_oom(err);

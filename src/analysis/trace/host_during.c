@@ -16,10 +16,19 @@ static gs_ns overlap(gs_ns a0, gs_ns a1, gs_ns b0, gs_ns b1)
     return hi > lo ? hi - lo : 0;
 }
 
-/* Host events of one trace grouped by thread, each thread's in start order. */
+/* One thread's events: positions [lo, hi) of a thread_index's idx. */
+typedef struct thread_run {
+    int64_t pid;
+    size_t lo, hi;
+} thread_run;
+
+/* Host events of one trace grouped by thread, each thread's in start order; the runs are found
+ * once here, not again for every gap. */
 typedef struct thread_index {
     const uint32_t *idx; /* the model's per-thread order of op-tree ranges or of apis */
     size_t n;
+    thread_run *runs;
+    size_t nruns;
 } thread_index;
 
 struct gs_host_index {
@@ -146,6 +155,49 @@ static bool same_thread_api(const gs_api *a, const gs_api *b)
     return a->pid == b->pid && a->tid == b->tid;
 }
 
+/* Whether events a and b (indices into the ranges or the apis) are on one thread. */
+typedef bool (*same_thread_fn)(const gs_trace *t, uint32_t a, uint32_t b);
+
+static bool ranges_same_thread(const gs_trace *t, uint32_t a, uint32_t b)
+{
+    return same_thread_range(&t->ranges.v[a], &t->ranges.v[b]);
+}
+
+static bool apis_same_thread(const gs_trace *t, uint32_t a, uint32_t b)
+{
+    return same_thread_api(&t->apis.v[a], &t->apis.v[b]);
+}
+
+/* The runs of one thread each in an index sorted by (pid, tid, start). A run's end is found by
+ * doubling steps, then halving between the last position on the thread and the first past it:
+ * a few looks per thread, where a look at every event read the whole trace. */
+static int find_runs(const gs_trace *t, thread_index *ti, same_thread_fn same, bool ranges)
+{
+    ti->runs = malloc((ti->n ? ti->n : 1) * sizeof *ti->runs);
+    if (!ti->runs)
+        return -1;
+    for (size_t i = 0; i < ti->n;) {
+        uint32_t first = ti->idx[i];
+        size_t in = i, step = 1; /* in: the last position known to be on first's thread */
+        while (in + step < ti->n && same(t, ti->idx[in + step], first)) {
+            in += step;
+            step *= 2;
+        }
+        size_t out = in + step < ti->n ? in + step : ti->n; /* past the thread, or n */
+        while (out - in > 1) {
+            size_t mid = in + (out - in) / 2;
+            if (same(t, ti->idx[mid], first))
+                in = mid;
+            else
+                out = mid;
+        }
+        int64_t pid = ranges ? t->ranges.v[first].pid : t->apis.v[first].pid;
+        ti->runs[ti->nruns++] = (thread_run){pid, i, out};
+        i = out;
+    }
+    return 0;
+}
+
 int gs_host_index_build(const gs_trace_ctx *c, gs_host_index **out)
 {
     const gs_trace *t = c->trace;
@@ -154,8 +206,14 @@ int gs_host_index_build(const gs_trace_ctx *c, gs_host_index **out)
     if (!ix)
         return -1;
     ix->c = c;
-    ix->ranges = (thread_index){t->thread_ranges.v, t->thread_ranges.n};
-    ix->apis = (thread_index){t->thread_apis.v, t->thread_apis.n};
+    ix->ranges = (thread_index){t->thread_ranges.v, t->thread_ranges.n, NULL, 0};
+    ix->apis = (thread_index){t->thread_apis.v, t->thread_apis.n, NULL, 0};
+    if (find_runs(t, &ix->ranges, ranges_same_thread, true) != 0 ||
+        find_runs(t, &ix->apis, apis_same_thread, false) != 0) {
+        gs_host_index_free(ix);
+        *out = NULL;
+        return -1;
+    }
     return 0;
 }
 
@@ -163,31 +221,28 @@ void gs_host_index_free(gs_host_index *ix)
 {
     if (!ix)
         return;
+    free(ix->ranges.runs);
+    free(ix->apis.runs);
     free(ix);
 }
 
 int gs_host_during(const gs_host_index *ix, int64_t pid, gs_ns start, gs_ns end, gs_gap_host *h)
 {
     const gs_trace_ctx *c = ix->c;
-    const gs_trace *t = c->trace;
     const thread_index *ri = &ix->ranges, *ai = &ix->apis;
     const gs_span g = {start, end};
     hit_vec hits = {0};
     int rc = 0;
     memset(h, 0, sizeof *h);
-    for (size_t i = 0, j; i < ri->n && rc == 0; i = j) {
-        const gs_range *r = &t->ranges.v[ri->idx[i]];
-        for (j = i + 1; j < ri->n && same_thread_range(&t->ranges.v[ri->idx[j]], r); j++)
-            ;
-        if (pid == 0 || r->pid == pid)
-            rc = weigh_thread_ranges(c, ri->idx, i, j, &g, &hits, h);
+    for (size_t k = 0; k < ri->nruns && rc == 0; k++) {
+        const thread_run *run = &ri->runs[k];
+        if (pid == 0 || run->pid == pid)
+            rc = weigh_thread_ranges(c, ri->idx, run->lo, run->hi, &g, &hits, h);
     }
-    for (size_t i = 0, j; i < ai->n && rc == 0; i = j) {
-        const gs_api *a = &t->apis.v[ai->idx[i]];
-        for (j = i + 1; j < ai->n && same_thread_api(&t->apis.v[ai->idx[j]], a); j++)
-            ;
-        if (pid == 0 || a->pid == pid)
-            weigh_thread_apis(c, ai->idx, i, j, &g, h);
+    for (size_t k = 0; k < ai->nruns && rc == 0; k++) {
+        const thread_run *run = &ai->runs[k];
+        if (pid == 0 || run->pid == pid)
+            weigh_thread_apis(c, ai->idx, run->lo, run->hi, &g, h);
     }
     free(hits.v);
     if (h->dataloader_ns > end - start) /* DataLoader ranges on several threads at once */

@@ -91,22 +91,6 @@ static gs_idle_scope *new_scope(idle_build *b, bool device_wide, const gs_trace 
 
 /* ---- per stream ------------------------------------------------------------------------------ */
 
-static int cmp_stream_order(const void *pa, const void *pb)
-{
-    const gs_activity *a = pa, *b = pb;
-    if (a->device != b->device)
-        return a->device < b->device ? -1 : 1;
-    if (a->stream != b->stream)
-        return a->stream < b->stream ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    if (a->end != b->end)
-        return a->end < b->end ? -1 : 1;
-    if (a->gpu_class != b->gpu_class)
-        return a->gpu_class < b->gpu_class ? -1 : 1;
-    return a->index < b->index ? -1 : a->index > b->index;
-}
-
 /* One stream's gaps. gpuscope: gaps in the stream's busy time (running latest end), so work
  * that overlaps on one stream never makes a negative gap. HTA's idle breakdown: every
  * consecutive pair, gap = start − the previous activity's end, negative ones included, as it sums
@@ -129,18 +113,50 @@ static void find_stream_gaps(gs_idle_scope *s, const gs_window *w, const gs_acti
     finish_totals(&s->gaps);
 }
 
+/* An activity's place per stream: by (device, stream), then by its place in acts, which are in
+ * time order (gs_activities_collect: start, end, class, index). */
+typedef struct stream_key {
+    int32_t device, stream;
+    uint32_t pos;
+    uint32_t unused; /* 16 bytes: the sort copies keys, not activities */
+} stream_key;
+
+static int cmp_stream_key(const void *pa, const void *pb)
+{
+    const stream_key *a = pa, *b = pb;
+    if (a->device != b->device)
+        return a->device < b->device ? -1 : 1;
+    if (a->stream != b->stream)
+        return a->stream < b->stream ? -1 : 1;
+    return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* by_stream: acts by (device, stream), each stream's in time order; small keys are sorted and
+ * each activity copied once, where sorting the activities themselves copied each log n times. */
+static int order_by_stream(idle_build *b)
+{
+    gs_activities *v = &b->by_stream;
+    size_t n = b->acts.n;
+    stream_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!keys || gs_grow((void **)&v->v, &v->cap, n + 1, sizeof *v->v) != 0) {
+        free(keys);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (stream_key){b->acts.v[i].device, b->acts.v[i].stream, (uint32_t)i, 0};
+    qsort(keys, n, sizeof *keys, cmp_stream_key);
+    for (size_t i = 0; i < n; i++)
+        v->v[i] = b->acts.v[keys[i].pos];
+    v->n = n;
+    free(keys);
+    return 0;
+}
+
 static int build_stream_scopes(idle_build *b, const gs_trace *t)
 {
     gs_activities *v = &b->by_stream;
-    v->n = 0;
-    for (size_t i = 0; i < b->acts.n; i++) {
-        gs_activity *a = GS_VEC_PUSH(v);
-        if (!a)
-            return -1;
-        *a = b->acts.v[i];
-    }
-    if (v->n > 1)
-        qsort(v->v, v->n, sizeof *v->v, cmp_stream_order);
+    if (order_by_stream(b) != 0)
+        return -1;
     for (size_t i = 0, j; i < v->n; i = j) {
         for (j = i + 1; j < v->n && v->v[j].device == v->v[i].device &&
                         v->v[j].stream == v->v[i].stream;

@@ -41,6 +41,20 @@ static bool is_driver_launch(const char *name)
     return false;
 }
 
+/* What a launch call's name says, judged once per name of the trace (kind[name], 0 until then):
+ * a trace has a few launch call names and millions of launches. */
+enum { NAME_JUDGED = 1, NAME_DRIVER = 2, NAME_GRAPH = 4 };
+
+static unsigned launch_name_kind(const gs_trace *t, gs_str id, uint8_t *kind)
+{
+    if (!kind[id]) {
+        const char *name = gs_trace_str(t, id);
+        kind[id] = (uint8_t)(NAME_JUDGED | (is_driver_launch(name) ? NAME_DRIVER : 0) |
+                             (is_graph_launch(name) ? NAME_GRAPH : 0));
+    }
+    return kind[id];
+}
+
 /* Statistics of n items; scratch holds room for n values. */
 static void compute_window_stats(const item *it, size_t n, gs_ns *scratch, gs_launch_stats *s)
 {
@@ -91,10 +105,10 @@ static long step_of(const gs_steps *steps, gs_ns ts)
     return steps && steps->n ? gs_steps_at(steps, ts) : -1;
 }
 
-/* One item per kernel, in kernel order; `seen` marks launch calls already counted. A kernel
- * outside the window belongs to no step. */
+/* One item per kernel, in kernel order; `seen` marks launch calls already counted, name_kind
+ * holds what each name says (launch_name_kind). A kernel outside the window belongs to no step. */
 static void make_items(const gs_trace *t, const gs_steps *steps, const gs_window *w, item *items,
-                       bool *seen)
+                       bool *seen, uint8_t *name_kind)
 {
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
@@ -106,12 +120,12 @@ static void make_items(const gs_trace *t, const gs_steps *steps, const gs_window
                        : -1;
         if (!a)
             continue;
-        const char *name = gs_trace_str(t, a->name);
+        unsigned kind = launch_name_kind(t, a->name, name_kind);
         it->linked = true;
         gs_ns call = a->end - a->start;
-        it->driver = is_driver_launch(name);
+        it->driver = (kind & NAME_DRIVER) != 0;
         /* ROCm writes no graph id: a kernel launched by a graph launch is a graph kernel too. */
-        it->graph = it->graph || is_graph_launch(name);
+        it->graph = it->graph || (kind & NAME_GRAPH);
         /* A kernel of a graph shares its launch call with the whole graph: comparing it with
          * the call says nothing about launch overhead, so it is never "short". */
         it->is_short = !it->graph && call <= GS_TH_LAUNCH_CALL_CUTOFF_NS && it->dur < call;
@@ -181,14 +195,16 @@ static int launch_trace(const gs_trace_ctx *c, gs_launch_rank *out, gs_error *er
     bool *seen = calloc(t->apis.n ? t->apis.n : 1, sizeof *seen);
     gs_ns *scratch = malloc((n ? n : 1) * sizeof *scratch);
     item *kept = malloc((n ? n : 1) * sizeof *kept);
+    uint8_t *name_kind = calloc(t->strings.n ? t->strings.n : 1, sizeof *name_kind);
     out->steps = calloc(steps->n ? steps->n : 1, sizeof *out->steps);
-    if (!items || !seen || !scratch || !kept || !out->steps || !out->path) {
-        free(items), free(seen), free(scratch), free(kept);
+    if (!items || !seen || !scratch || !kept || !name_kind || !out->steps || !out->path) {
+        free(items), free(seen), free(scratch), free(kept), free(name_kind);
         gs_launch_rank_free(out);
         return gs_fail_oom(err);
     }
     out->nsteps = steps->n;
-    make_items(t, steps, w, items, seen);
+    make_items(t, steps, w, items, seen, name_kind);
+    free(name_kind);
     compute_window_stats(items, n, scratch, &out->total);
 
     qsort(items, n, sizeof *items, cmp_item_step);

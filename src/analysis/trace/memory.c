@@ -334,8 +334,18 @@ static int build_curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
 
 /* ---- operator attribution (the plugin's memory view) -------------------------------------- */
 
+/* A range as the walk up from a record's operator reads it: 8 bytes where the range is over
+ * a hundred, so the walks, which jump about, stay in the cache. */
+typedef struct tree_node {
+    uint32_t parent; /* the range's parent, GS_NONE */
+    gs_str name;     /* STEP_NAME for a step: a step is not an operator */
+} tree_node;
+
+#define STEP_NAME UINT32_MAX
+
 typedef struct attrib {
     const gs_trace_ctx *ctx;
+    tree_node *node;       /* range -> its parent and name (fill_nodes) */
     const uint32_t *op_of; /* record -> the operator at its time on its thread (ops_of_records) */
     uint32_t *row_of;  /* trace string id -> row + 1, 0 when the name has none yet */
     gs_str *name_of;   /* row -> trace string id */
@@ -352,9 +362,13 @@ static gs_mem_op *row_for(gs_mem_device *d, attrib *a, const gs_trace *t, gs_str
     return &d->ops[a->row_of[name] - 1];
 }
 
-static bool is_step_name(const attrib *a, gs_str name)
+static void fill_nodes(attrib *a, const gs_trace *t)
 {
-    return gs_ctx_name(a->ctx, name, GS_NAME_PROFILER_STEP) != 0;
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        bool step = gs_ctx_name(a->ctx, r->name, GS_NAME_PROFILER_STEP) != 0;
+        a->node[i] = (tree_node){r->parent, step ? STEP_NAME : r->name};
+    }
 }
 
 /* Adds one record to its operator (self) and to every distinct name enclosing it (total). */
@@ -363,9 +377,9 @@ static void add_record(gs_mem_device *d, attrib *a, const gs_trace *t, uint32_t 
     enum { MAX_DEPTH = 64 };
     gs_str seen[MAX_DEPTH];
     size_t nseen = 0;
-    for (uint32_t r = op; r != GS_NONE && nseen < MAX_DEPTH; r = t->ranges.v[r].parent) {
-        gs_str name = t->ranges.v[r].name;
-        if (is_step_name(a, name))
+    for (uint32_t r = op; r != GS_NONE && nseen < MAX_DEPTH; r = a->node[r].parent) {
+        gs_str name = a->node[r].name;
+        if (name == STEP_NAME)
             continue; /* a step is not an operator: one row per step number would bury them */
         bool dup = false;
         for (size_t k = 0; k < nseen && !dup; k++)
@@ -397,31 +411,51 @@ static int cmp_op_row(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
+/* A record in the walk by (address, record): its address, size and operator. */
+typedef struct attrib_key {
+    uint64_t addr;
+    int64_t bytes;
+    uint32_t idx;
+    uint32_t op;
+} attrib_key;
+
+static int cmp_attrib_key(const void *pa, const void *pb)
+{
+    const attrib_key *a = pa, *b = pb;
+    if (a->addr != b->addr)
+        return a->addr < b->addr ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
 /* Allocations go to the innermost operator on their thread; a free goes to the operator of the
  * allocation at its address before it, so walking the records by (address, time) is enough (a
  * record without address, from PyTorch 1.9 or earlier, goes where it happened). */
 static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
                      size_t n, attrib *a)
 {
-    addr_key *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
+    attrib_key *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
     d->ops = malloc((t->strings.n ? t->strings.n : 1) * sizeof *d->ops);
     if (!by_addr || !d->ops) {
         free(by_addr);
         return -1;
     }
-    for (size_t i = 0; i < n; i++)
-        by_addr[i] = (addr_key){t->mem_events.v[rec[i]].addr, rec[i]};
-    qsort(by_addr, n, sizeof *by_addr, cmp_addr_key);
+    /* The key carries what the walk reads, so the walk by address never goes back to the
+     * records (rec[] is in record order: reading them here is sequential, there it was not). */
+    for (size_t i = 0; i < n; i++) {
+        const gs_mem_event *m = &t->mem_events.v[rec[i]];
+        by_addr[i] = (attrib_key){m->addr, m->bytes, rec[i], a->op_of[rec[i]]};
+    }
+    qsort(by_addr, n, sizeof *by_addr, cmp_attrib_key);
     uint32_t owner = GS_NONE;
     for (size_t i = 0; i < n; i++) {
-        const gs_mem_event *m = &t->mem_events.v[by_addr[i].idx];
+        const attrib_key *m = &by_addr[i];
         if (i == 0 || m->addr != by_addr[i - 1].addr)
             owner = GS_NONE;
         uint32_t op;
         if (m->bytes > 0)
-            owner = op = a->op_of[by_addr[i].idx];
+            owner = op = m->op;
         else /* a free without its address: the operator that frees */
-            op = m->addr ? owner : a->op_of[by_addr[i].idx];
+            op = m->addr ? owner : m->op;
         if (op != GS_NONE)
             add_record(d, a, t, op, m->bytes);
     }
@@ -474,11 +508,14 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
     size_t nstr = t->strings.n ? t->strings.n : 1;
     uint32_t *op_of = malloc(n * sizeof *op_of);
     attrib a = {.ctx = c, .op_of = op_of, .row_of = calloc(nstr, sizeof *a.row_of),
-                .name_of = malloc(nstr * sizeof(gs_str))};
+                .name_of = malloc(nstr * sizeof(gs_str)),
+                .node = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *a.node)};
     gs_mem_device *grown = realloc(s->devices, (s->ndevices + n) * sizeof *s->devices);
-    int rc = keys && rec && op_of && a.row_of && a.name_of && grown ? 0 : -1;
+    int rc = keys && rec && op_of && a.row_of && a.name_of && a.node && grown ? 0 : -1;
     if (rc == 0)
         rc = ops_of_records(t, op_of);
+    if (rc == 0)
+        fill_nodes(&a, t);
     if (grown)
         s->devices = grown;
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -504,6 +541,7 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
     free(op_of);
     free(a.row_of);
     free(a.name_of);
+    free(a.node);
     return rc;
 }
 

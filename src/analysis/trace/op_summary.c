@@ -50,16 +50,26 @@ static int cmp_row_cpu(const void *a, const void *b)
     return cmp_rows_by(a, b, false);
 }
 
-/* Adds a GPU activity's time to the range that launched it (self) and to that range and every
- * range enclosing it (total): each range instance counts the activity once. */
-static void charge_gpu(const gs_trace *t, uint32_t op, gs_ns dur, gs_ns *self_cuda,
-                       gs_ns *cuda_total)
+/* Adds a GPU activity's time to the range that launched it (self and, for now, total). */
+static void charge_gpu(uint32_t op, gs_ns dur, gs_ns *self_cuda, gs_ns *cuda_total)
 {
     if (op == GS_NONE)
         return;
     self_cuda[op] += dur;
-    for (uint32_t r = op; r != GS_NONE; r = t->ranges.v[r].parent)
-        cuda_total[r] += dur;
+    cuda_total[op] += dur;
+}
+
+/* Each range's total: its own GPU time and its children's totals, so every range enclosing an
+ * activity counts it once. Only op-tree ranges have parents, and the model's per-thread order
+ * lists each before its children: read backwards, a child's total is whole before its parent
+ * takes it (one pass, where walking every activity's ancestors took one per nesting level). */
+static void sum_totals(const gs_trace *t, gs_ns *cuda_total)
+{
+    for (size_t i = t->thread_ranges.n; i-- > 0;) {
+        uint32_t r = t->thread_ranges.v[i], p = t->ranges.v[r].parent;
+        if (p != GS_NONE)
+            cuda_total[p] += cuda_total[r];
+    }
 }
 
 /* The step whose host range holds ts (steps are disjoint and in time order), or -1. */
@@ -167,31 +177,36 @@ static void free_call_sums(call_sums *cs)
     free(cs->self_cpu), free(cs->self_cuda), free(cs->flops), free(cs->has_flops), free(cs->call);
 }
 
-/* Whether range r (GS_NONE: none) is one the summary counts: it starts in the window. */
-static bool counted(const gs_trace_ctx *c, uint32_t r)
-{
-    return r != GS_NONE && gs_window_holds(&c->window, c->trace->ranges.v[r].start);
-}
-
-/* The trace's profiled CPU time in the window (gs_op_summary.cpu_base): each counted range that no
- * counted range holds, whole, and each CUDA call that starts in the window outside every range.
- * A range's CPU total is inside its outermost counted range's, so no row is over 100 %. */
-static gs_ns profiled_cpu(const gs_trace_ctx *c)
+/* The trace's profiled CPU time in the window (gs_op_summary.cpu_base): each counted range (an
+ * op-tree range starting in the window) that no counted range holds, whole, and each CUDA call
+ * that starts in the window outside every range. A range's CPU total is inside its outermost
+ * counted range's, so no row is over 100 %. Which ranges count is judged once into a byte per
+ * range: the parents' questions then read that small array, not the ranges again. 0, or -1 out
+ * of memory. */
+static int profiled_cpu(const gs_trace_ctx *c, gs_ns *out)
 {
     const gs_trace *t = c->trace;
+    uint8_t *counted = malloc(t->ranges.n ? t->ranges.n : 1);
+    if (!counted)
+        return -1;
+    for (size_t i = 0; i < t->ranges.n; i++) {
+        const gs_range *r = &t->ranges.v[i];
+        counted[i] = gs_range_in_op_tree(r) && gs_window_holds(&c->window, r->start);
+    }
     gs_ns sum = 0;
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
-        if (gs_range_in_op_tree(r) && gs_window_holds(&c->window, r->start) &&
-            !counted(c, r->parent))
+        if (counted[i] && !(r->parent != GS_NONE && counted[r->parent]))
             sum += r->end - r->start;
     }
     for (size_t i = 0; i < t->apis.n; i++) {
         const gs_api *a = &t->apis.v[i];
-        if (gs_window_holds(&c->window, a->start) && !counted(c, a->parent))
+        if (gs_window_holds(&c->window, a->start) && !(a->parent != GS_NONE && counted[a->parent]))
             sum += a->end - a->start;
     }
-    return sum;
+    free(counted);
+    *out += sum;
+    return 0;
 }
 
 static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
@@ -206,11 +221,12 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
     size_t merged = 0;
     if (rc == 0) {
         for (size_t i = 0; i < t->kernels.n; i++)
-            charge_gpu(t, t->kernels.v[i].op, t->kernels.v[i].end - t->kernels.v[i].start,
+            charge_gpu(t->kernels.v[i].op, t->kernels.v[i].end - t->kernels.v[i].start,
                        self_cuda, cuda_total);
         for (size_t i = 0; i < t->memops.n; i++)
-            charge_gpu(t, t->memops.v[i].op, t->memops.v[i].end - t->memops.v[i].start,
-                       self_cuda, cuda_total);
+            charge_gpu(t->memops.v[i].op, t->memops.v[i].end - t->memops.v[i].start, self_cuda,
+                       cuda_total);
+        sum_totals(t, cuda_total);
         charge_steps(t, &c->steps, cuda_total);
         rc = sum_calls(c, self_cuda, &cs) == 0 ? gs_name_map_init(&map, names, t, NULL) : -1;
     }
@@ -219,7 +235,7 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
             const gs_range *r = &t->ranges.v[i];
             if (!gs_range_in_op_tree(r) || !gs_window_holds(&c->window, r->start))
                 continue;
-            if (gs_op_call_absorbed(t, (uint32_t)i)) {
+            if (cs.call[i] != i) { /* absorbed into its parent's call (sum_calls) */
                 merged++;
                 continue;
             }
@@ -335,8 +351,8 @@ int gs_op_summary_add(gs_op_summary *s, const gs_trace_ctx *c, gs_error *err)
         items->v = grown;
         items->cap = items->n + t->ranges.n + 1;
     }
-    s->cpu_base += profiled_cpu(c);
-    if (collect_trace(c, s->by_shape, &s->names, items) != 0) {
+    if (profiled_cpu(c, &s->cpu_base) != 0 ||
+        collect_trace(c, s->by_shape, &s->names, items) != 0) {
         gs_op_summary_free(s);
         return gs_fail_oom(err);
     }
