@@ -125,3 +125,41 @@ int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t 
     return 0;
 }
 
+
+int gs_radix_order(const uint64_t *key, size_t n, uint32_t *order)
+{
+    if (n < 2)
+        return 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        lo = key[i] < lo ? key[i] : lo;
+        hi = key[i] > hi ? key[i] : hi;
+    }
+    uint32_t *tmp = malloc(n * sizeof *tmp), *src = order, *dst = tmp;
+    if (!tmp)
+        return -1;
+    for (unsigned shift = 0; shift < 64 && ((hi - lo) >> shift) != 0; shift += 8) {
+        size_t count[256] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((key[src[i]] - lo) >> shift) & 0xff]++;
+        bool one_digit = false;
+        size_t at = 0;
+        for (unsigned d = 0; d < 256; d++) {
+            one_digit = one_digit || count[d] == n;
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        if (one_digit)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            dst[count[((key[src[i]] - lo) >> shift) & 0xff]++] = src[i];
+        uint32_t *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    if (src != order)
+        memcpy(order, src, n * sizeof *order);
+    free(tmp);
+    return 0;
+}

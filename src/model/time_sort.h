@@ -4,9 +4,15 @@
 #define GS_MODEL_TIME_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Sorts `n` elements of `size` bytes at `base`, whose start and end times (gs_ns) are at the
  * given offsets. 0, or -1 out of memory (the array is then unchanged). */
 int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t end_off);
+
+/* Puts order[0..n) (indices into key[]) in ascending order of key[], ties left in the order
+ * they have: a stable radix sort over the bytes the keys span. Signed values sort right as
+ * (uint64_t)v ^ (1ULL << 63). 0, or -1 out of memory (order then unchanged). */
+int gs_radix_order(const uint64_t *key, size_t n, uint32_t *order);
 
 #endif

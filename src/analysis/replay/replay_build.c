@@ -10,6 +10,7 @@
 #include "analysis/base/stats.h"
 #include "analysis/base/sync_calls.h"
 #include "analysis/replay/replay_build.h"
+#include "model/time_sort.h"
 
 /* Launch latency and stream gap when the trace shows none to measure them by: about what a
  * kernel launch takes to reach an idle GPU, and two kernels' gap on a busy stream, on current
@@ -136,9 +137,33 @@ static int close_top(rp_builder *b, rp_lane *lane, const lane_item *items, lane_
 }
 
 /* The lane's points in time order, from its items: a sweep keeping the open ones on a stack. */
-static int sweep_lane(rp_builder *b, rp_lane *lane, lane_item *items, size_t n)
+/* Merges the sorted runs a[0..na) and b[0..nb) into out, in item_cmp's order. */
+static void merge_items(const lane_item *a, size_t na, const lane_item *b, size_t nb,
+                        lane_item *out)
 {
-    qsort(items, n, sizeof *items, item_cmp);
+    size_t i = 0, j = 0, k = 0;
+    while (i < na && j < nb)
+        out[k++] = item_cmp(&b[j], &a[i]) < 0 ? b[j++] : a[i++];
+    while (i < na)
+        out[k++] = a[i++];
+    while (j < nb)
+        out[k++] = b[j++];
+}
+
+/* The lane's items in item_cmp's order, into `out`: its ranges and its calls come in the
+ * model's time order already (by start, the longer first, index), so only the step marks are
+ * sorted, and the three runs merged. */
+static void order_items(lane_item *items, size_t nranges, size_t ncalls, size_t nmarks,
+                        lane_item *out)
+{
+    qsort(items + nranges + ncalls, nmarks, sizeof *items, item_cmp);
+    merge_items(items, nranges, items + nranges, ncalls, out);
+    memcpy(items, out, (nranges + ncalls) * sizeof *items);
+    merge_items(items, nranges + ncalls, items + nranges + ncalls, nmarks, out);
+}
+
+static int sweep_lane(rp_builder *b, rp_lane *lane, const lane_item *items, size_t n)
+{
     lane_state s = {.top_api = GS_NONE};
     for (size_t i = 0; i < n; i++) {
         const lane_item *it = &items[i];
@@ -186,6 +211,7 @@ int rp_build_host(rp_builder *b)
 {
     const gs_trace *t = b->t;
     GS_VEC(lane_item) items = {0};
+    lane_item *sorted = NULL;
     int rc = 0;
     for (size_t l = 0; l < b->nlanes && rc == 0; l++) {
         rp_lane *lane = &b->lanes[l];
@@ -201,6 +227,7 @@ int rp_build_host(rp_builder *b)
                     *it = (lane_item){r->start, r->end, (uint32_t)i, ITEM_RANGE};
             }
         }
+        size_t nranges = items.n;
         for (size_t i = 0; i < t->apis.n && rc == 0; i++) {
             const gs_api *a = &t->apis.v[i];
             if (a->pid == lane->pid && a->tid == lane->tid && a->end > b->w0 && a->start < b->w1) {
@@ -211,6 +238,7 @@ int rp_build_host(rp_builder *b)
                     *it = (lane_item){a->start, a->end, (uint32_t)i, ITEM_API};
             }
         }
+        size_t ncalls = items.n - nranges;
         for (size_t s = 0; l == 0 && s < b->steps.n && rc == 0; s++) {
             const gs_step *st = b->steps.v[s].step;
             for (int end = 0; end < 2 && rc == 0; end++) {
@@ -222,52 +250,51 @@ int rp_build_host(rp_builder *b)
                     *it = (lane_item){ts, ts, (uint32_t)(2 * s + (size_t)end), ITEM_MARK};
             }
         }
-        if (rc == 0)
-            rc = sweep_lane(b, lane, items.v, items.n);
+        lane_item *grown = rc == 0 ? realloc(sorted, (items.n ? items.n : 1) * sizeof *sorted) : NULL;
+        if (!grown) {
+            rc = -1;
+            break;
+        }
+        sorted = grown;
+        order_items(items.v, nranges, ncalls, items.n - nranges - ncalls, sorted);
+        rc = sweep_lane(b, lane, sorted, items.n);
     }
     GS_VEC_FREE(&items);
+    free(sorted);
     return rc;
 }
 
 /* ---- GPU lanes ------------------------------------------------------------------------------ */
 
-/* Sort keys: ops by stream then start, and by end. */
-typedef struct op_key {
-    int32_t device, stream;
-    gs_ns ts;
-    uint32_t id;
-} op_key;
-
-static int op_key_cmp(const void *pa, const void *pb)
+/* A signed value as a key that sorts unsigned in its order. */
+static uint64_t sort_key(int64_t v)
 {
-    const op_key *a = pa, *b = pb;
-    if (a->device != b->device)
-        return a->device < b->device ? -1 : 1;
-    if (a->stream != b->stream)
-        return a->stream < b->stream ? -1 : 1;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    return a->id < b->id ? -1 : a->id > b->id;
+    return (uint64_t)v ^ (1ULL << 63);
 }
 
-/* The ops' ids ordered by key: by stream and start (by_stream), or by end alone. */
+/* The ops' ids ordered by stream (device, then stream) and start (by_stream), or by end alone;
+ * ties by id. Stable radix passes: by the time, then by the stream. */
 static int sort_ops(const rp_builder *b, bool by_stream, uint32_t *out)
 {
     size_t n = b->ops.n;
-    op_key *k = malloc((n ? n : 1) * sizeof *k);
-    if (!k)
+    uint64_t *key = calloc(n ? n : 1, sizeof *key); /* calloc: gcc cannot see the loop fill it */
+    if (!key)
         return -1;
     for (size_t i = 0; i < n; i++) {
         const rp_op *o = &b->ops.v[i];
-        k[i] = by_stream ? (op_key){rp_op_device(b, o), rp_op_stream(b, o), b->time.v[o->start],
-                                    (uint32_t)i}
-                         : (op_key){0, 0, b->time.v[o->end], (uint32_t)i};
+        key[i] = sort_key(b->time.v[by_stream ? o->start : o->end]);
+        out[i] = (uint32_t)i;
     }
-    qsort(k, n, sizeof *k, op_key_cmp);
-    for (size_t i = 0; i < n; i++)
-        out[i] = k[i].id;
-    free(k);
-    return 0;
+    int rc = gs_radix_order(key, n, out);
+    for (size_t i = 0; by_stream && i < n; i++) {
+        const rp_op *o = &b->ops.v[i];
+        key[i] = (uint64_t)(uint32_t)(rp_op_device(b, o) ^ INT32_MIN) << 32 |
+                 (uint32_t)(rp_op_stream(b, o) ^ INT32_MIN);
+    }
+    if (rc == 0 && by_stream)
+        rc = gs_radix_order(key, n, out);
+    free(key);
+    return rc;
 }
 
 /* The op whose end is the latest at or before `ts`, on `device` but not `stream` (stream -1: any),
