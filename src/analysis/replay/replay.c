@@ -268,31 +268,6 @@ static void take(gs_replay *m, rp_builder *b)
 
 static int replay_unchanged(gs_replay *m); /* below, beside the runs */
 
-static rp_run_arrays *run_arrays_new(const gs_replay *m)
-{
-    size_t n = m->npoints ? m->npoints : 1, ne = m->nedges ? m->nedges : 1;
-    size_t ns = m->nsteps ? m->nsteps : 1;
-    rp_run_arrays *r = calloc(1, sizeof *r);
-    if (r) {
-        r->at = malloc(n * sizeof *r->at);
-        r->lag = malloc(ne * sizeof *r->lag);
-        r->from = malloc(ne * sizeof *r->from);
-        r->ends = malloc(ns * sizeof *r->ends);
-        r->len = malloc(ns * sizeof *r->len);
-    }
-    if (r && r->at && r->lag && r->from && r->ends && r->len)
-        return r;
-    if (r) {
-        free(r->at);
-        free(r->lag);
-        free(r->from);
-        free(r->ends);
-        free(r->len);
-    }
-    free(r);
-    return NULL;
-}
-
 static void run_arrays_free(rp_run_arrays *r)
 {
     if (!r)
@@ -303,6 +278,24 @@ static void run_arrays_free(rp_run_arrays *r)
     free(r->ends);
     free(r->len);
     free(r);
+}
+
+static rp_run_arrays *run_arrays_new(const gs_replay *m)
+{
+    size_t n = m->npoints ? m->npoints : 1, ne = m->nedges ? m->nedges : 1;
+    size_t ns = m->nsteps ? m->nsteps : 1;
+    rp_run_arrays *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->at = malloc(n * sizeof *r->at);
+    r->lag = malloc(ne * sizeof *r->lag);
+    r->from = malloc(ne * sizeof *r->from);
+    r->ends = malloc(ns * sizeof *r->ends);
+    r->len = malloc(ns * sizeof *r->len);
+    if (r->at && r->lag && r->from && r->ends && r->len)
+        return r;
+    run_arrays_free(r);
+    return NULL;
 }
 
 int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **out,
