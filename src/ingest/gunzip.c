@@ -89,8 +89,9 @@ static bool refill(gs_gunzip *g)
     g->in_next = g->in;
     ssize_t got;
     do
-        got = g->positional ? pread(g->fd, g->in + g->in_avail, IN_BUF - g->in_avail, (off_t)g->in_pos)
-                            : read(g->fd, g->in + g->in_avail, IN_BUF - g->in_avail);
+        got = g->positional
+                  ? pread(g->fd, g->in + g->in_avail, IN_BUF - g->in_avail, (off_t)g->in_pos)
+                  : read(g->fd, g->in + g->in_avail, IN_BUF - g->in_avail);
     while (got < 0 && errno == EINTR);
     if (got < 0) {
         g->message = strerror(errno);

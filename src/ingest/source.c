@@ -90,7 +90,8 @@ static uint64_t gzip_content_size(int fd, uint64_t file_size)
     unsigned char t[4];
     if (file_size < 18 || pread(fd, t, 4, (off_t)file_size - 4) != 4)
         return 0;
-    uint64_t size = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 | (uint64_t)t[3] << 24;
+    uint64_t size =
+        (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 | (uint64_t)t[3] << 24;
     return size / 1032 <= file_size && size + 18 >= file_size / 2 ? size : 0;
 }
 
@@ -268,7 +269,9 @@ static ssize_t read_gzip(gs_source *s, char *buf, size_t n, gs_error *err)
             return gzip_failed(s, gs_gunzip_truncated(s->gz), gs_gunzip_message(s->gz), err);
     }
     ssize_t got = gs_gunzip_read(s->gz, buf, n);
-    return got >= 0 ? got : gzip_failed(s, gs_gunzip_truncated(s->gz), gs_gunzip_message(s->gz), err);
+    if (got >= 0)
+        return got;
+    return gzip_failed(s, gs_gunzip_truncated(s->gz), gs_gunzip_message(s->gz), err);
 }
 
 static ssize_t read_stream(gs_source *s, char *buf, size_t n, gs_error *err)
@@ -357,7 +360,8 @@ static int open_gzip_at(const gs_source *s, gs_source *at, uint64_t offset, gs_e
 {
     pthread_mutex_lock(&s->cursor->mu);
     const gs_gunzip *c = s->cursor->g;
-    at->gz = c && gs_gunzip_out_offset(c) <= offset ? gs_gunzip_clone(c) : gs_gunzip_new(s->fd, true);
+    at->gz = c && gs_gunzip_out_offset(c) <= offset ? gs_gunzip_clone(c)
+                                                    : gs_gunzip_new(s->fd, true);
     pthread_mutex_unlock(&s->cursor->mu);
     if (!at->gz)
         return gs_fail_oom(err);

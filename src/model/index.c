@@ -200,7 +200,8 @@ static int number_threads(const gs_trace *t, uint32_t *of_range, uint32_t *of_ap
         find_slot(m.slots, m.mask, keys[i].pid, keys[i].tid)->ordinal = (uint32_t)i;
     for (size_t i = 0; i < t->ranges.n; i++)
         if (gs_range_in_op_tree(&t->ranges.v[i]))
-            of_range[i] = find_slot(m.slots, m.mask, t->ranges.v[i].pid, t->ranges.v[i].tid)->ordinal;
+            of_range[i] =
+                find_slot(m.slots, m.mask, t->ranges.v[i].pid, t->ranges.v[i].tid)->ordinal;
     for (size_t i = 0; i < t->apis.n; i++)
         of_api[i] = find_slot(m.slots, m.mask, t->apis.v[i].pid, t->apis.v[i].tid)->ordinal;
     *nthreads = k;
@@ -261,7 +262,8 @@ static gs_nest_item *nest_items(const gs_trace *t, size_t n)
         first[0] = 0;
         size_t out = 0;
         for (size_t th = 0; th < nthreads; th++) {
-            size_t r = first[2 * th], r_end = first[2 * th + 1], a = r_end, a_end = first[2 * th + 2];
+            size_t r = first[2 * th], r_end = first[2 * th + 1];
+            size_t a = r_end, a_end = first[2 * th + 2];
             while (r < r_end && a < a_end)
                 items[out++] = range_first(&t->ranges.v[by_thread[r]], &t->apis.v[by_thread[a]])
                                    ? range_item(t, by_thread[r++])

@@ -250,7 +250,8 @@ int rp_build_host(rp_builder *b)
                     *it = (lane_item){ts, ts, (uint32_t)(2 * s + (size_t)end), ITEM_MARK};
             }
         }
-        lane_item *grown = rc == 0 ? realloc(sorted, (items.n ? items.n : 1) * sizeof *sorted) : NULL;
+        lane_item *grown =
+            rc == 0 ? realloc(sorted, (items.n ? items.n : 1) * sizeof *sorted) : NULL;
         if (!grown) {
             rc = -1;
             break;
