@@ -163,9 +163,11 @@ enum { SHORT_STRING = 32 };
 
 /* The next quote that is not escaped, from buf[mark + *scan] on (relative to mark, which a refill
  * keeps): *scan ends on it. Backslashes seen set *escaped. false at the end of input or on an
- * error. */
+ * error. Each byte is searched for a quote once, however many backslashes come before it. */
 static bool find_quote(gs_json *j, size_t *scan, bool *escaped)
 {
+    size_t quote = 0, searched = 0; /* the next quote found ahead (when >= *scan; 0: none), and
+                                     * where searching for quotes goes on (relative to mark) */
     for (;;) {
         if (j->mark + *scan >= j->len) {
             ssize_t got = refill(j);
@@ -175,16 +177,22 @@ static bool find_quote(gs_json *j, size_t *scan, bool *escaped)
                 return false;
             continue;
         }
-        const char *from = j->buf + j->mark + *scan, *end = j->buf + j->len, *p = from;
-        const char *short_end = end - from > SHORT_STRING ? from + SHORT_STRING : end;
+        const char *base = j->buf + j->mark, *end = j->buf + j->len, *p = base + *scan;
+        const char *short_end = end - p > SHORT_STRING ? p + SHORT_STRING : end;
         while (p < short_end && !byte_is(*p, BYTE_STRING_STOP))
             p++;
         if (p == short_end && p < end) { /* a long string: the quote, then any backslash before */
-            const char *q = memchr(p, '"', (size_t)(end - p));
-            const char *b = memchr(p, '\\', (size_t)((q ? q : end) - p));
-            p = b ? b : q ? q : end;
+            if (quote < (size_t)(p - base)) {
+                size_t from = searched > (size_t)(p - base) ? searched : (size_t)(p - base);
+                const char *q = memchr(base + from, '"', (size_t)(end - (base + from)));
+                quote = q ? (size_t)(q - base) : 0;
+                searched = q ? quote + 1 : (size_t)(end - base);
+            }
+            const char *q = quote >= (size_t)(p - base) ? base + quote : end;
+            const char *b = memchr(p, '\\', (size_t)(q - p));
+            p = b ? b : q;
         }
-        *scan = (size_t)(p - (j->buf + j->mark));
+        *scan = (size_t)(p - base);
         if (p == end)
             continue; /* more input */
         if (*p == '"')
