@@ -274,7 +274,7 @@ static void run_arrays_free(rp_run_arrays *r)
         return;
     free(r->at);
     free(r->lag);
-    free(r->from);
+    free(r->launch_from);
     free(r->ends);
     free(r->len);
     free(r);
@@ -289,10 +289,10 @@ static rp_run_arrays *run_arrays_new(const gs_replay *m)
         return NULL;
     r->at = malloc(n * sizeof *r->at);
     r->lag = malloc(ne * sizeof *r->lag);
-    r->from = malloc(ne * sizeof *r->from);
+    r->launch_from = malloc((m->nops ? m->nops : 1) * sizeof *r->launch_from);
     r->ends = malloc(ns * sizeof *r->ends);
     r->len = malloc(ns * sizeof *r->len);
-    if (r->at && r->lag && r->from && r->ends && r->len)
+    if (r->at && r->lag && r->launch_from && r->ends && r->len)
         return r;
     run_arrays_free(r);
     return NULL;
@@ -324,13 +324,13 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
         m->compute_minor = t->devices.v[0].compute_minor;
         m->vendor = gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name));
     }
-    if (!(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
+    if (rp_finish(m) != 0 || !(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
         goto oom;
     for (size_t s = 0; s < m->nsteps; s++) {
         m->step_mark[m->steps[s].host_start] = 1;
         m->step_mark[m->steps[s].host_end] = 1;
     }
-    if (rp_finish(m) != 0 || rp_profiler_cuts(m) != 0 || !(m->run = run_arrays_new(m)) ||
+    if (rp_profiler_cuts(m) != 0 || !(m->run = run_arrays_new(m)) ||
         replay_unchanged(m) != 0)
         goto oom;
     *out = m;
@@ -346,8 +346,6 @@ void gs_replay_free(gs_replay *m)
     if (!m)
         return;
     free(m->time);
-    free(m->order);
-    free(m->pos);
     free(m->edges);
     free(m->first_in);
     free(m->in_edges);
@@ -395,7 +393,6 @@ static gs_ns structural_mean(const gs_replay *m, gs_ns *lag, gs_ns *at, gs_ns *e
         if (lag[i] != RP_OFF && lag[i] > most)
             lag[i] = most;
     }
-    memcpy(at, m->time, m->npoints * sizeof *at);
     rp_evaluate(m, lag, NULL, at);
     measure_steps(m, at, ends, len);
     gs_ns sum = 0;
@@ -409,26 +406,23 @@ static gs_ns structural_mean(const gs_replay *m, gs_ns *lag, gs_ns *at, gs_ns *e
  * out of memory. */
 static int replay_unchanged(gs_replay *m)
 {
-    size_t n = m->npoints;
     rp_run_arrays *r = m->run;
     m->replayed = malloc((m->nsteps ? m->nsteps : 1) * sizeof *m->replayed);
     m->without_profiler = malloc((m->nsteps ? m->nsteps : 1) * sizeof *m->without_profiler);
     if (!m->replayed || !m->without_profiler)
         return -1;
-    memcpy(r->at, m->time, n * sizeof *r->at);
     rp_evaluate(m, NULL, NULL, r->at);
     measure_steps(m, r->at, r->ends, m->replayed);
-    rp_copy_edges(m, r->lag, r->from);
+    rp_copy_edges(m, r->lag, r->launch_from);
     m->structural_mean_ns = structural_mean(m, r->lag, r->at, r->ends, r->len);
-    rp_copy_edges(m, r->lag, r->from);
+    rp_copy_edges(m, r->lag, r->launch_from);
     gs_replay_change change[GS_REPLAY__COUNT] = {0};
     static const gs_replay_params defaults = {0};
     gs_error err;
-    if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, r->lag, r->from, change,
+    if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, r->lag, r->launch_from, change,
                      &err) != 0)
         return -1;
-    memcpy(r->at, m->time, n * sizeof *r->at);
-    rp_evaluate(m, r->lag, r->from, r->at);
+    rp_evaluate(m, r->lag, r->launch_from, r->at);
     measure_steps(m, r->at, r->ends, m->without_profiler);
     return 0;
 }
@@ -440,10 +434,9 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     memset(out, 0, sizeof *out);
     out->actions = actions;
     out->inputs = m->inputs;
-    size_t n = m->npoints;
     rp_run_arrays *run = m->run;
     gs_ns *at = run->at, *ends = run->ends, *len = run->len, *lag = run->lag;
-    uint32_t *from = run->from;
+    uint32_t *launch_from = run->launch_from;
     out->steps = calloc(m->nsteps, sizeof *out->steps);
     int rc = -1;
     if (!out->steps)
@@ -456,8 +449,8 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     }
     out->structural_mean_ns = m->structural_mean_ns;
     if (actions) {
-        rp_copy_edges(m, lag, from);
-        if (rp_transform(m, actions, p ? p : &defaults, lag, from, out->change, err) != 0) {
+        rp_copy_edges(m, lag, launch_from);
+        if (rp_transform(m, actions, p ? p : &defaults, lag, launch_from, out->change, err) != 0) {
             rc = -2;
             goto done;
         }
@@ -472,8 +465,7 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
             known = actions & GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER) ? m->without_profiler
                                                                    : m->replayed;
         if (!known) {
-            memcpy(at, m->time, n * sizeof *at);
-            rp_evaluate(m, lag, from, at);
+            rp_evaluate(m, lag, launch_from, at);
             measure_steps(m, at, ends, len);
             known = len;
         }

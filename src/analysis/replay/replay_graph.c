@@ -91,8 +91,10 @@ static uint32_t heap_pop(heap *h)
     return top;
 }
 
-/* Kahn's algorithm; points left in a cycle (times that tie both ways) follow in time order. */
-static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t *out_to)
+/* Kahn's algorithm into order[] (its k-th point) and pos[] (a point's place in it); points left in
+ * a cycle (times that tie both ways) follow in time order. */
+static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t *out_to,
+                        uint32_t *order, uint32_t *pos)
 {
     size_t n = m->npoints;
     uint32_t *indeg = calloc(n ? n : 1, sizeof *indeg);
@@ -119,8 +121,8 @@ static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t 
             m->inputs.clipped++;
         }
         uint32_t p = heap_pop(&h);
-        m->pos[p] = (uint32_t)k;
-        m->order[k++] = p;
+        pos[p] = (uint32_t)k;
+        order[k++] = p;
         for (uint32_t i = out_first[p]; i < out_first[p + 1]; i++)
             if (indeg[out_to[i]] && --indeg[out_to[i]] == 0)
                 heap_push(&h, out_to[i]);
@@ -130,61 +132,120 @@ static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t 
     return 0;
 }
 
-/* Groups edges by the point they end at (counting sort of their indices), and by the point they
- * leave from for the ordering. */
-int rp_finish(gs_replay *m)
+/* The order of the points, found with the edges grouped by the point they leave from (a counting
+ * sort). 0, or -1 out of memory. */
+static int find_order(gs_replay *m, uint32_t *order, uint32_t *pos)
 {
     size_t n = m->npoints, ne = m->nedges;
     uint32_t *out_first = calloc(n + 1, sizeof *out_first);
     uint32_t *out_to = malloc((ne ? ne : 1) * sizeof *out_to);
-    uint32_t *fill = malloc((n + 1) * sizeof *fill);
-    m->first_in = calloc(n + 1, sizeof *m->first_in);
-    m->in_edges = malloc((ne ? ne : 1) * sizeof *m->in_edges);
-    m->order = malloc((n ? n : 1) * sizeof *m->order);
-    m->pos = malloc((n ? n : 1) * sizeof *m->pos);
     int rc = -1;
-    if (out_first && out_to && fill && m->first_in && m->in_edges && m->order && m->pos) {
-        for (size_t e = 0; e < ne; e++) {
+    if (out_first && out_to) {
+        for (size_t e = 0; e < ne; e++)
             out_first[m->edges[e].from + 1]++;
-            m->first_in[m->edges[e].to + 1]++;
-        }
-        for (size_t p = 0; p < n; p++) {
+        for (size_t p = 0; p < n; p++)
             out_first[p + 1] += out_first[p];
-            m->first_in[p + 1] += m->first_in[p];
+        memset(pos, 0, n * sizeof *pos); /* until ordered: each point's edges placed so far */
+        for (size_t e = 0; e < ne; e++) {
+            uint32_t f = m->edges[e].from;
+            out_to[out_first[f] + pos[f]++] = m->edges[e].to;
         }
-        memcpy(fill, out_first, (n + 1) * sizeof *fill);
-        for (size_t e = 0; e < ne; e++)
-            out_to[fill[m->edges[e].from]++] = m->edges[e].to;
-        memcpy(fill, m->first_in, (n + 1) * sizeof *fill);
-        for (size_t e = 0; e < ne; e++)
-            m->in_edges[fill[m->edges[e].to]++] = (uint32_t)e;
-        rc = order_points(m, out_first, out_to);
+        rc = order_points(m, out_first, out_to, order, pos);
     }
     free(out_first);
     free(out_to);
-    free(fill);
     return rc;
 }
 
-void rp_copy_edges(const gs_replay *m, gs_ns *lag, uint32_t *from)
+static void renumber(uint32_t *p, const uint32_t *pos)
 {
-    for (size_t e = 0; e < m->nedges; e++) {
-        lag[e] = m->edges[e].lag;
-        from[e] = m->edges[e].from;
-    }
+    if (*p != GS_NONE)
+        *p = pos[*p];
 }
 
-void rp_evaluate(const gs_replay *m, const gs_ns *lag, const uint32_t *from, gs_ns *at)
+/* Gives each point its place in the order as its number: the order is then 0, 1, 2, ... and a
+ * run's times are written one after another. Every array of points follows. */
+static int renumber_points(gs_replay *m, const uint32_t *order, const uint32_t *pos)
 {
-    for (size_t k = 0; k < m->npoints; k++) {
-        uint32_t p = m->order[k];
+    const gs_trace *t = m->ctx->trace;
+    gs_ns *time = malloc((m->npoints ? m->npoints : 1) * sizeof *time);
+    if (!time)
+        return -1;
+    for (size_t k = 0; k < m->npoints; k++)
+        time[k] = m->time[order[k]];
+    free(m->time);
+    m->time = time;
+    for (size_t e = 0; e < m->nedges; e++) {
+        m->edges[e].from = pos[m->edges[e].from];
+        m->edges[e].to = pos[m->edges[e].to];
+    }
+    for (size_t i = 0; i < m->nops; i++) {
+        renumber(&m->ops[i].start, pos);
+        renumber(&m->ops[i].end, pos);
+        renumber(&m->ops[i].launch, pos);
+    }
+    for (size_t s = 0; s < m->nsteps; s++) {
+        renumber(&m->steps[s].host_start, pos);
+        renumber(&m->steps[s].host_end, pos);
+    }
+    for (size_t r = 0; r < t->ranges.n; r++)
+        renumber(&m->range_start[r], pos);
+    return 0;
+}
+
+/* Groups the edges by the point they end at (a counting sort of their indices). */
+static int group_in_edges(gs_replay *m)
+{
+    size_t n = m->npoints, ne = m->nedges;
+    m->first_in = calloc(n + 1, sizeof *m->first_in);
+    m->in_edges = malloc((ne ? ne : 1) * sizeof *m->in_edges);
+    if (!m->first_in || !m->in_edges)
+        return -1;
+    for (size_t e = 0; e < ne; e++)
+        m->first_in[m->edges[e].to + 1]++;
+    for (size_t p = 0; p < n; p++)
+        m->first_in[p + 1] += m->first_in[p];
+    /* the edges into each point in the order they were added: first_in[p + 1] counts up to it */
+    for (size_t e = 0; e < ne; e++)
+        m->in_edges[m->first_in[m->edges[e].to]++] = (uint32_t)e;
+    for (size_t p = n; p > 0; p--)
+        m->first_in[p] = m->first_in[p - 1];
+    m->first_in[0] = 0;
+    return 0;
+}
+
+int rp_finish(gs_replay *m)
+{
+    size_t n = m->npoints ? m->npoints : 1;
+    uint32_t *order = malloc(n * sizeof *order), *pos = malloc(n * sizeof *pos);
+    int rc = order && pos && find_order(m, order, pos) == 0 &&
+                     renumber_points(m, order, pos) == 0
+                 ? 0 : -1;
+    free(order);
+    free(pos);
+    return rc == 0 ? group_in_edges(m) : -1;
+}
+
+void rp_copy_edges(const gs_replay *m, gs_ns *lag, uint32_t *launch_from)
+{
+    for (size_t e = 0; e < m->nedges; e++)
+        lag[e] = m->edges[e].lag;
+    for (size_t i = 0; i < m->nops; i++)
+        launch_from[i] = m->ops[i].launch;
+}
+
+void rp_evaluate(const gs_replay *m, const gs_ns *lag, const uint32_t *launch_from, gs_ns *at)
+{
+    for (size_t p = 0; p < m->npoints; p++) {
         gs_ns best = INT64_MIN;
         for (uint32_t i = m->first_in[p]; i < m->first_in[p + 1]; i++) {
             uint32_t e = m->in_edges[i];
-            gs_ns l = lag ? lag[e] : m->edges[e].lag;
+            const rp_edge *ed = &m->edges[e];
+            gs_ns l = lag ? lag[e] : ed->lag;
             if (l == RP_OFF)
                 continue;
-            gs_ns v = at[from ? from[e] : m->edges[e].from] + l;
+            uint32_t from = launch_from && ed->kind == RP_LAUNCH ? launch_from[ed->ref] : ed->from;
+            gs_ns v = (from < p ? at[from] : m->time[from]) + l;
             best = v > best ? v : best;
         }
         at[p] = best == INT64_MIN ? m->time[p] : best;

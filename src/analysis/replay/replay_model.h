@@ -68,12 +68,12 @@ typedef struct rp_cut {
     uint32_t cost;
 } rp_cut;
 
-/* A run's arrays: each point's time, each edge's lag and source, each kept step's end and
- * length. Allocated once per model and used by every run in turn (runs of one model are not
+/* A run's arrays: each point's time, each edge's lag, each op's launch source, each kept step's
+ * end and length. Allocated once per model and used by every run in turn (runs of one model are not
  * concurrent): fresh arrays per run cost more in page faults than the run itself. */
 typedef struct rp_run_arrays {
     gs_ns *at, *lag, *ends, *len;
-    uint32_t *from;
+    uint32_t *launch_from;
 } rp_run_arrays;
 
 typedef struct rp_step {
@@ -86,9 +86,8 @@ struct gs_replay {
     const gs_trace_ctx *ctx;
     gs_trace_facts facts;
     size_t npoints;
-    gs_ns *time;    /* each point's measured time */
-    uint32_t *order; /* the points in an order every edge goes forward in (by time) */
-    uint32_t *pos;   /* a point's place in `order` */
+    gs_ns *time; /* each point's measured time; the points are numbered in an order every edge
+                  * goes forward in (by time, and by dependency where times tie): rp_finish */
     rp_edge *edges;  /* as built: each host lane's edges follow one another, in time order */
     size_t nedges;
     uint32_t *in_edges; /* the edges grouped by the point they end at: */
@@ -115,26 +114,28 @@ struct gs_replay {
     rp_run_arrays *run;       /* the runs' arrays (not the model's: a const model's runs use it) */
 };
 
-/* Applies `actions` to a run's lags and sources (copies of m's edges' lag and from, changed in
- * place; a source only ever moves to a point earlier in m's order, so the order holds), summing
- * what each changed into change[] over the whole window. 0, or -1 with err. */
+/* Applies `actions` to a run's lags and launch sources (rp_copy_edges' copies, changed in place;
+ * only a launch edge's source moves, and only to a point earlier in m's order, so the order
+ * holds), summing what each changed into change[] over the whole window. 0, or -1 with err. */
 int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
-                 gs_ns *lag, uint32_t *from, gs_replay_change change[GS_REPLAY__COUNT],
+                 gs_ns *lag, uint32_t *launch_from, gs_replay_change change[GS_REPLAY__COUNT],
                  gs_error *err);
 
 /* Finds m->profiler_cuts, once m is finished (rp_finish; replay_profiler.c). 0, or -1 out of
  * memory. */
 int rp_profiler_cuts(gs_replay *m);
 
-/* Orders m's points and groups its edges by the point they end at (replay_graph.c). 0, or -1
- * out of memory. */
+/* Numbers m's points in an order every edge goes forward in and groups its edges by the point
+ * they end at (replay_graph.c). 0, or -1 out of memory. */
 int rp_finish(gs_replay *m);
 
-/* Each point's time with a run's lags and sources (NULL: the model's own): the latest of its
- * in-edges, its measured time when it has none. at[] starts as the measured times. */
-void rp_evaluate(const gs_replay *m, const gs_ns *lag, const uint32_t *from, gs_ns *at);
+/* Each point's time with a run's lags and launch sources (NULL: the model's own), into at[]: the
+ * latest of its in-edges, its measured time when it has none. An edge against the order (a cycle
+ * broken by rp_finish) reads its source's measured time. */
+void rp_evaluate(const gs_replay *m, const gs_ns *lag, const uint32_t *launch_from, gs_ns *at);
 
-/* A run's lags and sources, copied from the model's edges into lag[] and from[]. */
-void rp_copy_edges(const gs_replay *m, gs_ns *lag, uint32_t *from);
+/* A run's lags and launch sources, copied from the model's edges and ops into lag[] (per edge)
+ * and launch_from[] (per op). */
+void rp_copy_edges(const gs_replay *m, gs_ns *lag, uint32_t *launch_from);
 
 #endif

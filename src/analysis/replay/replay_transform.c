@@ -31,8 +31,8 @@ typedef struct tx {
     const gs_replay *m;
     const gs_trace *t;
     const rp_edge *e; /* the model's edges: what each is */
-    gs_ns *lag;       /* the run's lags and sources, which the actions change */
-    uint32_t *from;
+    gs_ns *lag;           /* the run's lags and launch sources, which the actions change */
+    uint32_t *launch_from;
     const gs_replay_params *p;
     gs_replay_change *change; /* the current action's */
 } tx;
@@ -61,12 +61,13 @@ static gs_ns lag_of(const tx *x, size_t i)
     return x->lag[i] == RP_OFF ? 0 : x->lag[i];
 }
 
-/* Moves edge i's source to `from` when that point comes earlier in the order. */
+/* Moves launch edge i's source to `from` when that point comes earlier in the order (a lower
+ * number). */
 static bool move_source(tx *x, size_t i, uint32_t from)
 {
-    if (x->m->pos[from] >= x->m->pos[x->e[i].to])
+    if (from >= x->e[i].to)
         return false;
-    x->from[i] = from;
+    x->launch_from[x->e[i].ref] = from;
     return true;
 }
 
@@ -166,6 +167,15 @@ static int cuda_graphs(tx *x)
 
 /* ---- torch.compile fusion ---------------------------------------------------------------- */
 
+/* The op that ends at point p: the source of p's duration edge; GS_NONE when none. */
+static uint32_t op_ending_at(const gs_replay *m, uint32_t p)
+{
+    for (uint32_t k = m->first_in[p]; k < m->first_in[p + 1]; k++)
+        if (m->edges[m->in_edges[k]].kind == RP_GPU)
+            return m->edges[m->in_edges[k]].ref;
+    return GS_NONE;
+}
+
 static bool fusable(const tx *x, const rp_op *o)
 {
     return kernel_is(x, o, GS_NAME_POINTWISE_KERNEL) && !kernel_is(x, o, GS_NAME_COMPILED_KERNEL);
@@ -181,21 +191,18 @@ static int compile_fusion(tx *x)
     size_t nops = m->nops;
     uint32_t *prev = malloc((nops ? nops : 1) * sizeof *prev);
     uint32_t *next = malloc((nops ? nops : 1) * sizeof *next);
-    uint32_t *op_at_end = malloc((m->npoints ? m->npoints : 1) * sizeof *op_at_end);
     uint32_t *gpu_edge = malloc((nops ? nops : 1) * sizeof *gpu_edge);
     uint8_t *gone_range = calloc(x->t->ranges.n ? x->t->ranges.n : 1, 1);
     int rc = -1;
-    if (!prev || !next || !op_at_end || !gpu_edge || !gone_range)
+    if (!prev || !next || !gpu_edge || !gone_range)
         goto done;
     memset(prev, 0xff, (nops ? nops : 1) * sizeof *prev);
     memset(next, 0xff, (nops ? nops : 1) * sizeof *next);
-    memset(op_at_end, 0xff, (m->npoints ? m->npoints : 1) * sizeof *op_at_end);
-    for (size_t i = 0; i < nops; i++)
-        op_at_end[m->ops[i].end] = (uint32_t)i;
     for (size_t i = 0; i < m->nedges; i++) {
-        if (x->e[i].kind == RP_STREAM && op_at_end[x->e[i].from] != GS_NONE) {
-            prev[x->e[i].ref] = op_at_end[x->e[i].from];
-            next[op_at_end[x->e[i].from]] = x->e[i].ref;
+        uint32_t before = x->e[i].kind == RP_STREAM ? op_ending_at(m, x->e[i].from) : GS_NONE;
+        if (before != GS_NONE) {
+            prev[x->e[i].ref] = before;
+            next[before] = x->e[i].ref;
         }
         if (x->e[i].kind == RP_GPU)
             gpu_edge[x->e[i].ref] = (uint32_t)i;
@@ -248,7 +255,6 @@ static int compile_fusion(tx *x)
 done:
     free(prev);
     free(next);
-    free(op_at_end);
     free(gpu_edge);
     free(gone_range);
     return rc;
@@ -560,10 +566,11 @@ static int (*const transforms[GS_REPLAY__COUNT])(tx *) = {
 };
 
 int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
-                 gs_ns *lag, uint32_t *from, gs_replay_change change[GS_REPLAY__COUNT],
+                 gs_ns *lag, uint32_t *launch_from, gs_replay_change change[GS_REPLAY__COUNT],
                  gs_error *err)
 {
-    tx x = {.m = m, .t = m->ctx->trace, .e = m->edges, .lag = lag, .from = from, .p = p};
+    tx x = {.m = m, .t = m->ctx->trace, .e = m->edges, .lag = lag, .launch_from = launch_from,
+            .p = p};
     for (int a = GS_REPLAY_NONE + 1; a < GS_REPLAY__COUNT; a++) {
         if (!(actions & GS_REPLAY_BIT(a)))
             continue;
