@@ -1,5 +1,4 @@
 /* gpuscope: command table and dispatch. */
-#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +8,7 @@
 #include "cmd/verbosity.h"
 #include "common/error.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 /* The commands in the order 'gpuscope --help' lists them: a view by its entry, which has its
  * name and summary, any other command by its function. */
@@ -66,21 +66,9 @@ static void usage(FILE *out)
                  "exit codes: 0 ok, 1 a gate tripped, 2 usage, 3 bad input, 4 environment\n");
 }
 
-/* Arrays of a megabyte or more get mappings of their own, which go back to the system when they
- * are freed. glibc otherwise raises this threshold as large blocks are freed (up to 32 MB), and
- * from then on the arrays an analysis frees stay in its thread's heap: on the 521 MB trace of
- * doc/performance.md, 40 to 110 MB more at the peak, varying from run to run. Only the command
- * line program sets it: the library leaves its host process's allocator alone. */
-static void keep_large_arrays_apart(void)
-{
-#ifdef __GLIBC__
-    mallopt(M_MMAP_THRESHOLD, 1 << 20);
-#endif
-}
-
 int main(int argc, char **argv)
 {
-    keep_large_arrays_apart();
+    gs_map_large_arrays(); /* freed arrays leave the process: its peak memory is what it uses */
     gs_cli_take_verbosity(&argc, argv);
     if (argc < 2) {
         usage(stderr);

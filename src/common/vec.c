@@ -1,5 +1,6 @@
 #include "common/vec.h"
 
+#include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,4 +28,11 @@ int gs_grow(void **data, size_t *cap, size_t need, size_t elsize)
 void *gs_zero_elem(void *p, size_t size)
 {
     return memset(p, 0, size);
+}
+
+void gs_map_large_arrays(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 }

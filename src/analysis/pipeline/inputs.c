@@ -1,7 +1,6 @@
 #include "analysis/pipeline/inputs.h"
 
 #include <inttypes.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "analysis/pipeline/summarise.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 /* Several inputs are summarised on one worker thread, one trace in memory at a time, so peak
  * memory stays within about twice the largest rank (measured 1.7-1.9x on 8 ranks of 30 MB
@@ -214,11 +214,9 @@ int gs_rank_set_load(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_ra
     } else {
         GS_LOG(GS_LOG_INFO, "%zu input(s) rank by rank: traces summarised one at a time, .gsum "
                "summaries read as they are", in->n);
-        /* A trace's large arrays are mapped and unmapped, not kept in the heap: glibc raises
-         * its mmap threshold after a large free and then keeps each rank's freed arrays, so
-         * peak memory grew with the number of ranks (123 MB for 64 ranks of 33 MB; 44 MB with
-         * the threshold fixed, bench/bench_ranks.sh, for about a quarter more time). */
-        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+        /* else peak memory grows with the number of ranks (bench/bench_ranks.sh): the
+         * command line program has done it already, the Python module not */
+        gs_map_large_arrays();
         if (pthread_mutex_init(&w.lock, NULL) != 0) {
             w.failed = true;
             gs_fail_oom(&w.err);
@@ -278,7 +276,7 @@ int gs_traces_each(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_trac
         order[i] = (input_ref){in->paths[i], in->parts[i]};
     if (in->n > 1) {
         qsort(order, in->n, sizeof *order, cmp_input);
-        mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* as gs_rank_set_load, for the same reason */
+        gs_map_large_arrays(); /* as gs_rank_set_load, for the same reason */
     }
     size_t kept = 0;
     int rc = 0;
