@@ -419,8 +419,8 @@ static int replay_unchanged(gs_replay *m)
     gs_replay_change change[GS_REPLAY__COUNT] = {0};
     static const gs_replay_params defaults = {0};
     gs_error err;
-    if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, r->lag, r->launch_from, change,
-                     &err) != 0)
+    if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, r->lag, r->launch_from,
+                     change, &err) != 0)
         return -1;
     rp_evaluate(m, r->lag, r->launch_from, r->at);
     measure_steps(m, r->at, r->ends, m->without_profiler);
