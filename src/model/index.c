@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hashtab.h"
 #include "model/nesting.h"
 #include "model/time_sort.h"
 #include "model/trace.h"
@@ -109,64 +110,44 @@ static int link_correlations(gs_trace *t)
 
 /* ---- operator tree per thread --------------------------------------------------------------- */
 
-/* The host threads of the op-tree ranges and the API calls, each given its place in (pid, tid)
- * order: what the nesting items are grouped by. Few in a trace, so the table starts small and
- * grows. */
-typedef struct thread_key {
-    int64_t pid, tid;
+/* The host threads of the op-tree ranges and the API calls, each with its place in (pid, tid)
+ * order: what the nesting items are grouped by. */
+typedef struct thread_entry {
+    uint32_t key; /* thread_hash(pid, tid): the hash table's key */
     uint32_t ordinal;
-} thread_key;
+    int64_t pid, tid;
+} thread_entry;
 
-typedef struct thread_map {
-    thread_key *slots; /* ordinal UINT32_MAX: empty */
-    size_t mask, n;
-} thread_map;
+typedef GS_VEC(thread_entry) thread_list;
 
-static size_t hash_thread(int64_t pid, int64_t tid)
+static uint32_t thread_hash(int64_t pid, int64_t tid)
 {
-    return hash_u64((uint64_t)pid * 0x9e3779b97f4a7c15ULL ^ (uint64_t)tid);
+    uint64_t k = ((uint64_t)pid * 0x9E3779B97F4A7C15ULL ^ (uint64_t)tid) * 0x9E3779B97F4A7C15ULL;
+    uint32_t h = (uint32_t)(k >> 32);
+    return h ? h : 1; /* 0 marks an empty slot */
 }
 
-static thread_key *find_slot(thread_key *slots, size_t mask, int64_t pid, int64_t tid)
+/* The entry of (pid, tid); when absent, a new one (appended to `seen` too) if `seen` is given,
+ * else NULL. NULL out of memory. */
+static thread_entry *thread_of(gs_hashtab *threads, int64_t pid, int64_t tid, thread_list *seen)
 {
-    size_t i = hash_thread(pid, tid) & mask;
-    while (slots[i].ordinal != UINT32_MAX && (slots[i].pid != pid || slots[i].tid != tid))
-        i = (i + 1) & mask;
-    return &slots[i];
-}
-
-static int map_resize(thread_map *m, size_t cap)
-{
-    thread_key *slots = malloc(cap * sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < cap; i++)
-        slots[i].ordinal = UINT32_MAX;
-    for (size_t i = 0; m->slots && i <= m->mask; i++)
-        if (m->slots[i].ordinal != UINT32_MAX)
-            *find_slot(slots, cap - 1, m->slots[i].pid, m->slots[i].tid) = m->slots[i];
-    free(m->slots);
-    m->slots = slots;
-    m->mask = cap - 1;
-    return 0;
-}
-
-/* The slot of (pid, tid), taken for it when new; NULL out of memory. */
-static thread_key *thread_slot(thread_map *m, int64_t pid, int64_t tid)
-{
-    if (2 * (m->n + 1) > m->mask + 1 && map_resize(m, 2 * (m->mask + 1)) != 0)
+    uint32_t key = thread_hash(pid, tid);
+    gs_hashpos pos;
+    for (thread_entry *e = gs_hashtab_find(threads, key, &pos); e;
+         e = gs_hashtab_next(threads, &pos))
+        if (e->pid == pid && e->tid == tid)
+            return e;
+    thread_entry *copy = seen ? GS_VEC_PUSH(seen) : NULL;
+    thread_entry *e = copy ? gs_hashtab_add(threads, key) : NULL;
+    if (!e)
         return NULL;
-    thread_key *k = find_slot(m->slots, m->mask, pid, tid);
-    if (k->ordinal == UINT32_MAX) {
-        *k = (thread_key){pid, tid, 0};
-        m->n++;
-    }
-    return k;
+    *e = *copy = (thread_entry){key, 0, pid, tid};
+    return e;
 }
 
-static int cmp_thread_key(const void *pa, const void *pb)
+static int cmp_thread(const void *pa, const void *pb)
 {
-    const thread_key *a = pa, *b = pb;
+    const thread_entry *a = pa, *b = pb;
     if (a->pid != b->pid)
         return a->pid < b->pid ? -1 : 1;
     return a->tid < b->tid ? -1 : a->tid > b->tid;
@@ -177,37 +158,31 @@ static int cmp_thread_key(const void *pa, const void *pb)
 static int number_threads(const gs_trace *t, uint32_t *of_range, uint32_t *of_api,
                           size_t *nthreads)
 {
-    thread_map m = {0};
-    int rc = map_resize(&m, 64);
+    gs_hashtab threads = GS_HASHTAB_EMPTY(thread_entry);
+    thread_list seen = {0};
+    int rc = 0;
     for (size_t i = 0; rc == 0 && i < t->ranges.n; i++)
         if (gs_range_in_op_tree(&t->ranges.v[i]) &&
-            !thread_slot(&m, t->ranges.v[i].pid, t->ranges.v[i].tid))
+            !thread_of(&threads, t->ranges.v[i].pid, t->ranges.v[i].tid, &seen))
             rc = -1;
     for (size_t i = 0; rc == 0 && i < t->apis.n; i++)
-        if (!thread_slot(&m, t->apis.v[i].pid, t->apis.v[i].tid))
+        if (!thread_of(&threads, t->apis.v[i].pid, t->apis.v[i].tid, &seen))
             rc = -1;
-    thread_key *keys = rc == 0 ? malloc((m.n ? m.n : 1) * sizeof *keys) : NULL;
-    if (!keys) {
-        free(m.slots);
-        return -1;
+    if (rc == 0) {
+        qsort(seen.v, seen.n, sizeof *seen.v, cmp_thread);
+        for (size_t k = 0; k < seen.n; k++)
+            thread_of(&threads, seen.v[k].pid, seen.v[k].tid, NULL)->ordinal = (uint32_t)k;
+        for (size_t i = 0; i < t->ranges.n; i++)
+            if (gs_range_in_op_tree(&t->ranges.v[i]))
+                of_range[i] = thread_of(&threads, t->ranges.v[i].pid, t->ranges.v[i].tid, NULL)
+                                  ->ordinal;
+        for (size_t i = 0; i < t->apis.n; i++)
+            of_api[i] = thread_of(&threads, t->apis.v[i].pid, t->apis.v[i].tid, NULL)->ordinal;
+        *nthreads = seen.n;
     }
-    size_t k = 0;
-    for (size_t i = 0; i <= m.mask; i++)
-        if (m.slots[i].ordinal != UINT32_MAX)
-            keys[k++] = m.slots[i];
-    qsort(keys, k, sizeof *keys, cmp_thread_key);
-    for (size_t i = 0; i < k; i++)
-        find_slot(m.slots, m.mask, keys[i].pid, keys[i].tid)->ordinal = (uint32_t)i;
-    for (size_t i = 0; i < t->ranges.n; i++)
-        if (gs_range_in_op_tree(&t->ranges.v[i]))
-            of_range[i] =
-                find_slot(m.slots, m.mask, t->ranges.v[i].pid, t->ranges.v[i].tid)->ordinal;
-    for (size_t i = 0; i < t->apis.n; i++)
-        of_api[i] = find_slot(m.slots, m.mask, t->apis.v[i].pid, t->apis.v[i].tid)->ordinal;
-    *nthreads = k;
-    free(keys);
-    free(m.slots);
-    return 0;
+    GS_VEC_FREE(&seen);
+    gs_hashtab_free(&threads);
+    return rc;
 }
 
 static gs_nest_item range_item(const gs_trace *t, uint32_t i)
