@@ -1,0 +1,121 @@
+/* gs_sort_by_time and gs_radix_order (model/time_sort.h), checked against qsort with the order
+ * they promise: events by start, the longer first, then file order; indices by key, ties in the
+ * order they came. Times with many ties, times spread over the whole int64 range (the radix
+ * passes work on offsets that wrap), already sorted input, and 0, 1 and 2 elements. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "common/util.h"
+#include "model/time_sort.h"
+
+/* An event of an awkward size, its times at unaligned-looking offsets: moved whole. */
+typedef struct event {
+    int32_t pad;
+    int64_t start;
+    char tag;
+    int64_t end;
+    uint32_t order; /* its place before sorting */
+} event;
+
+static int cmp_event(const void *pa, const void *pb)
+{
+    const event *a = pa, *b = pb;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->end != b->end)
+        return a->end > b->end ? -1 : 1;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+/* A deterministic generator, so a failure repeats. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *state;
+}
+
+enum spread { FEW_TIMES, WHOLE_RANGE, SORTED };
+
+static int64_t random_time(uint64_t *state, enum spread spread)
+{
+    uint64_t r = next_random(state);
+    return spread == WHOLE_RANGE ? (int64_t)r : (int64_t)(r >> 60) - 8; /* 16 values around 0 */
+}
+
+static void check_events(size_t n, enum spread spread, uint64_t seed)
+{
+    event *v = malloc((n ? n : 1) * sizeof *v), *want = malloc((n ? n : 1) * sizeof *want);
+    if (!v || !want)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        int64_t s = spread == SORTED ? (int64_t)(i / 3) : random_time(&seed, spread);
+        int64_t e = spread == SORTED ? s + 10 - (int64_t)(i % 3) : random_time(&seed, spread);
+        v[i] = (event){.pad = -1, .start = s, .tag = (char)i, .end = e, .order = (uint32_t)i};
+    }
+    if (n)
+        memcpy(want, v, n * sizeof *v);
+    qsort(want, n, sizeof *want, cmp_event);
+    CHECK_INT(gs_sort_by_time(v, n, sizeof *v, offsetof(event, start), offsetof(event, end)), 0);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        wrong += memcmp(&v[i], &want[i], sizeof *v) != 0;
+    if (wrong)
+        fprintf(stderr, "events: n %zu, spread %d: %zu out of place\n", n, (int)spread, wrong);
+    CHECK_INT(wrong, 0);
+    free(v);
+    free(want);
+}
+
+typedef struct keyed {
+    uint64_t key;
+    uint32_t index;
+} keyed;
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* order starts reversed: ties must stay reversed, not come back to index order. */
+static void check_order(size_t n, enum spread spread, uint64_t seed)
+{
+    uint64_t *key = malloc((n ? n : 1) * sizeof *key);
+    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    keyed *want = malloc((n ? n : 1) * sizeof *want);
+    if (!key || !order || !want)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        key[i] = (uint64_t)random_time(&seed, spread);
+    for (size_t i = 0; i < n; i++) {
+        order[i] = (uint32_t)(n - 1 - i);
+        want[i] = (keyed){key[n - 1 - i], (uint32_t)i}; /* index: its place in order[] */
+    }
+    qsort(want, n, sizeof *want, cmp_keyed);
+    CHECK_INT(gs_radix_order(key, n, order), 0);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        wrong += order[i] != n - 1 - want[i].index;
+    if (wrong)
+        fprintf(stderr, "order: n %zu, spread %d: %zu out of place\n", n, (int)spread, wrong);
+    CHECK_INT(wrong, 0);
+    free(key);
+    free(order);
+    free(want);
+}
+
+int main(void)
+{
+    static const size_t counts[] = {0, 1, 2, 3, 17, 256, 1000, 65537};
+    for (size_t i = 0; i < COUNT_OF(counts); i++) {
+        for (int spread = FEW_TIMES; spread <= SORTED; spread++)
+            check_events(counts[i], (enum spread)spread, 11u + i);
+        check_order(counts[i], FEW_TIMES, 5u + i);
+        check_order(counts[i], WHOLE_RANGE, 7u + i);
+    }
+    return check_done("test_time_sort");
+}
