@@ -136,7 +136,6 @@ static int close_top(rp_builder *b, rp_lane *lane, const lane_item *items, lane_
     return 0;
 }
 
-/* The lane's points in time order, from its items: a sweep keeping the open ones on a stack. */
 /* Merges the sorted runs a[0..na) and b[0..nb) into out, in item_cmp's order. */
 static void merge_items(const lane_item *a, size_t na, const lane_item *b, size_t nb,
                         lane_item *out)
@@ -162,6 +161,7 @@ static void order_items(lane_item *items, size_t nranges, size_t ncalls, size_t 
     merge_items(items, nranges + ncalls, items + nranges + ncalls, nmarks, out);
 }
 
+/* The lane's points in time order, from its items: a sweep keeping the open ones on a stack. */
 static int sweep_lane(rp_builder *b, rp_lane *lane, const lane_item *items, size_t n)
 {
     lane_state s = {.top_api = GS_NONE};
