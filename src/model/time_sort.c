@@ -10,12 +10,6 @@
 
 #include "model/trace.h"
 
-/* A signed value as a key that sorts unsigned in its order. */
-static uint64_t ordered(gs_ns v)
-{
-    return (uint64_t)v ^ (1ULL << 63);
-}
-
 static gs_ns time_at(const char *bytes, size_t i, size_t size, size_t off)
 {
     gs_ns v;
@@ -42,13 +36,13 @@ int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t 
     int rc = key && order && held ? 0 : -1;
     /* Stable passes: by end, the later first, then by start; ties stay in file order. */
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        key[i] = ~ordered(time_at(bytes, i, size, end_off));
+        key[i] = ~gs_radix_key(time_at(bytes, i, size, end_off));
         order[i] = (uint32_t)i;
     }
     if (rc == 0)
         rc = gs_radix_order(key, n, order);
     for (size_t i = 0; rc == 0 && i < n; i++)
-        key[i] = ordered(time_at(bytes, i, size, start_off));
+        key[i] = gs_radix_key(time_at(bytes, i, size, start_off));
     if (rc == 0)
         rc = gs_radix_order(key, n, order);
     /* Element i takes element order[i]: applied in place, one cycle of the permutation at a time

@@ -11,8 +11,14 @@
 int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t end_off);
 
 /* Puts order[0..n) (indices into key[]) in ascending order of key[], ties left in the order
- * they have: a stable radix sort over the bytes the keys span. Signed values sort right as
- * (uint64_t)v ^ (1ULL << 63). 0, or -1 out of memory (order then unchanged). */
+ * they have: a stable radix sort over the bytes the keys span. 0, or -1 out of memory (order
+ * then unchanged). */
 int gs_radix_order(const uint64_t *key, size_t n, uint32_t *order);
+
+/* A signed value as a gs_radix_order key, which sorts unsigned in the value's order. */
+static inline uint64_t gs_radix_key(int64_t v)
+{
+    return (uint64_t)v ^ (1ULL << 63);
+}
 
 #endif

@@ -267,12 +267,6 @@ int rp_build_host(rp_builder *b)
 
 /* ---- GPU lanes ------------------------------------------------------------------------------ */
 
-/* A signed value as a key that sorts unsigned in its order. */
-static uint64_t sort_key(int64_t v)
-{
-    return (uint64_t)v ^ (1ULL << 63);
-}
-
 /* The ops' ids ordered by stream (device, then stream) and start (by_stream), or by end alone;
  * ties by id. Stable radix passes: by the time, then by the stream. */
 static int sort_ops(const rp_builder *b, bool by_stream, uint32_t *out)
@@ -283,7 +277,7 @@ static int sort_ops(const rp_builder *b, bool by_stream, uint32_t *out)
         return -1;
     for (size_t i = 0; i < n; i++) {
         const rp_op *o = &b->ops.v[i];
-        key[i] = sort_key(b->time.v[by_stream ? o->start : o->end]);
+        key[i] = gs_radix_key(b->time.v[by_stream ? o->start : o->end]);
         out[i] = (uint32_t)i;
     }
     int rc = gs_radix_order(key, n, out);
