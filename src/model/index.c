@@ -169,7 +169,8 @@ static int number_threads(const gs_trace *t, uint32_t *of_range, uint32_t *of_ap
         if (!thread_of(&threads, t->apis.v[i].pid, t->apis.v[i].tid, &seen))
             rc = -1;
     if (rc == 0) {
-        qsort(seen.v, seen.n, sizeof *seen.v, cmp_thread);
+        if (seen.n) /* none: seen.v is NULL, which qsort may not be given */
+            qsort(seen.v, seen.n, sizeof *seen.v, cmp_thread);
         for (size_t k = 0; k < seen.n; k++)
             thread_of(&threads, seen.v[k].pid, seen.v[k].tid, NULL)->ordinal = (uint32_t)k;
         for (size_t i = 0; i < t->ranges.n; i++)
