@@ -11,8 +11,6 @@
 #include "analysis/base/sync_calls.h"
 #include "analysis/replay/replay_build.h"
 
-#define RP_MAX_LANES 64
-
 /* Whether the call launched GPU work or blocks the host: what makes its thread a lane. */
 static bool call_matters(const gs_trace_ctx *c, const gs_api *a)
 {
@@ -244,15 +242,12 @@ static int build_graph(rp_builder *b)
     return 0;
 }
 
-/* Moves what the builder made into the model. */
+/* Moves what the builder made into the model, but for the edges, which rp_finish takes. */
 static void take(gs_replay *m, rp_builder *b)
 {
     m->npoints = b->time.n;
     m->time = b->time.v;
     b->time.v = NULL;
-    m->edges = b->edges.v;
-    m->nedges = b->edges.n;
-    b->edges.v = NULL;
     m->ops = b->ops.v;
     m->nops = b->ops.n;
     b->ops.v = NULL;
@@ -315,6 +310,9 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
     if (!m || add_steps(&b) != 0 || build_graph(&b) != 0)
         goto oom;
     take(m, &b);
+    rp_built_edge *built = b.edges.v;
+    size_t nbuilt = b.edges.n;
+    b.edges.v = NULL;
     builder_free(&b);
     m->ctx = c;
     m->facts = *facts;
@@ -324,7 +322,7 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
         m->compute_minor = t->devices.v[0].compute_minor;
         m->vendor = gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name));
     }
-    if (rp_finish(m) != 0 || !(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
+    if (rp_finish(m, built, nbuilt) != 0 || !(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
         goto oom;
     for (size_t s = 0; s < m->nsteps; s++) {
         m->step_mark[m->steps[s].host_start] = 1;
@@ -348,7 +346,6 @@ void gs_replay_free(gs_replay *m)
     free(m->time);
     free(m->edges);
     free(m->first_in);
-    free(m->in_edges);
     free(m->ops);
     free(m->steps);
     free(m->call_edge);

@@ -105,6 +105,7 @@ static int emit(rp_builder *b, rp_lane *lane, const lane_state *s, gs_ns ts, uin
         if (rp_edge_add(b, lane->last, p, ts - b->time.v[lane->last], kind, in ? in->flags : 0,
                         ref) != 0)
             return -1;
+        b->edges.v[b->edges.n - 1].lane = (uint8_t)lane->id;
         if (call)
             b->call_edge[s->top_api] = (uint32_t)(b->edges.n - 1);
         else
@@ -447,7 +448,7 @@ int rp_build_waits(rp_builder *b)
         int kind = gs_sync_call_kind(t, &b->c->names, &t->apis.v[a]);
         if (!gs_sync_kind_blocks(kind))
             continue;
-        rp_edge *call = &b->edges.v[b->call_edge[a]];
+        rp_built_edge *call = &b->edges.v[b->call_edge[a]];
         call->flags |= RP_BLOCKS;
         gs_ns cs = b->time.v[b->call_start[a]], ce = b->time.v[b->call_end[a]];
         uint32_t w = latest_end(b, ce, cs, -1, -1, ce);
@@ -492,7 +493,7 @@ int rp_build_wakes(rp_builder *b)
 {
     size_t nedges = b->edges.n;
     for (size_t e = 0; e < nedges; e++) {
-        rp_edge *seg = &b->edges.v[e];
+        rp_built_edge *seg = &b->edges.v[e];
         if (seg->kind != RP_SEGMENT || (seg->flags & RP_IN_OP) || seg->lag < RP_IDLE_MIN_NS)
             continue;
         gs_ns from = b->time.v[seg->from], to = b->time.v[seg->to];

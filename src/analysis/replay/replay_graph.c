@@ -1,6 +1,6 @@
 /* The graph's storage: adding points and edges while building, then ordering the points so that
- * every edge goes forward (by time, and by dependency where times tie) and grouping each point's
- * in-edges, which is all the evaluation needs. */
+ * every edge goes forward (by time, and by dependency where times tie) and grouping the edges by
+ * the point they end at, which is all the evaluation needs. */
 #include "analysis/replay/replay_build.h"
 
 #include <stdlib.h>
@@ -21,7 +21,7 @@ int rp_point(rp_builder *b, gs_ns ts, uint32_t *out)
 int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t kind,
                 uint8_t flags, uint32_t ref)
 {
-    rp_edge *e = GS_VEC_PUSH(&b->edges);
+    rp_built_edge *e = GS_VEC_PUSH(&b->edges);
     if (!e)
         return -1;
     if (lag < 0 && lag != RP_OFF && kind != RP_STREAM) {
@@ -29,7 +29,8 @@ int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t ki
                   * start_edges) */
         b->inputs.clipped++;
     }
-    *e = (rp_edge){.from = from, .to = to, .lag = lag, .kind = kind, .flags = flags, .ref = ref};
+    *e = (rp_built_edge){.from = from, .to = to, .lag = lag, .kind = kind, .flags = flags,
+                         .ref = ref};
     return 0;
 }
 
@@ -91,10 +92,10 @@ static uint32_t heap_pop(heap *h)
     return top;
 }
 
-/* Kahn's algorithm into order[] (its k-th point) and pos[] (a point's place in it); points left in
- * a cycle (times that tie both ways) follow in time order. */
-static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t *out_to,
-                        uint32_t *order, uint32_t *pos)
+/* Kahn's algorithm: pos[p] is point p's place in the order. Points left in a cycle (times that
+ * tie both ways) follow in time order. */
+static int order_points(gs_replay *m, const rp_built_edge *edges, size_t ne,
+                        const uint32_t *out_first, const uint32_t *out_to, uint32_t *pos)
 {
     size_t n = m->npoints;
     uint32_t *indeg = calloc(n ? n : 1, sizeof *indeg);
@@ -104,8 +105,8 @@ static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t 
         free(h.v);
         return -1;
     }
-    for (size_t e = 0; e < m->nedges; e++)
-        indeg[m->edges[e].to]++;
+    for (size_t e = 0; e < ne; e++)
+        indeg[edges[e].to]++;
     for (uint32_t p = 0; p < n; p++)
         if (!indeg[p])
             heap_push(&h, p);
@@ -121,8 +122,7 @@ static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t 
             m->inputs.clipped++;
         }
         uint32_t p = heap_pop(&h);
-        pos[p] = (uint32_t)k;
-        order[k++] = p;
+        pos[p] = (uint32_t)k++;
         for (uint32_t i = out_first[p]; i < out_first[p + 1]; i++)
             if (indeg[out_to[i]] && --indeg[out_to[i]] == 0)
                 heap_push(&h, out_to[i]);
@@ -134,23 +134,23 @@ static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t 
 
 /* The order of the points, found with the edges grouped by the point they leave from (a counting
  * sort). 0, or -1 out of memory. */
-static int find_order(gs_replay *m, uint32_t *order, uint32_t *pos)
+static int find_order(gs_replay *m, const rp_built_edge *edges, size_t ne, uint32_t *pos)
 {
-    size_t n = m->npoints, ne = m->nedges;
+    size_t n = m->npoints;
     uint32_t *out_first = calloc(n + 1, sizeof *out_first);
     uint32_t *out_to = malloc((ne ? ne : 1) * sizeof *out_to);
     int rc = -1;
     if (out_first && out_to) {
         for (size_t e = 0; e < ne; e++)
-            out_first[m->edges[e].from + 1]++;
+            out_first[edges[e].from + 1]++;
         for (size_t p = 0; p < n; p++)
             out_first[p + 1] += out_first[p];
         memset(pos, 0, n * sizeof *pos); /* until ordered: each point's edges placed so far */
         for (size_t e = 0; e < ne; e++) {
-            uint32_t f = m->edges[e].from;
-            out_to[out_first[f] + pos[f]++] = m->edges[e].to;
+            uint32_t f = edges[e].from;
+            out_to[out_first[f] + pos[f]++] = edges[e].to;
         }
-        rc = order_points(m, out_first, out_to, order, pos);
+        rc = order_points(m, edges, ne, out_first, out_to, pos);
     }
     free(out_first);
     free(out_to);
@@ -164,21 +164,17 @@ static void renumber(uint32_t *p, const uint32_t *pos)
 }
 
 /* Gives each point its place in the order as its number: the order is then 0, 1, 2, ... and a
- * run's times are written one after another. Every array of points follows. */
-static int renumber_points(gs_replay *m, const uint32_t *order, const uint32_t *pos)
+ * run's times are written one after another. Every array of points follows but the edges. */
+static int renumber_points(gs_replay *m, const uint32_t *pos)
 {
     const gs_trace *t = m->ctx->trace;
     gs_ns *time = malloc((m->npoints ? m->npoints : 1) * sizeof *time);
     if (!time)
         return -1;
-    for (size_t k = 0; k < m->npoints; k++)
-        time[k] = m->time[order[k]];
+    for (size_t p = 0; p < m->npoints; p++)
+        time[pos[p]] = m->time[p];
     free(m->time);
     m->time = time;
-    for (size_t e = 0; e < m->nedges; e++) {
-        m->edges[e].from = pos[m->edges[e].from];
-        m->edges[e].to = pos[m->edges[e].to];
-    }
     for (size_t i = 0; i < m->nops; i++) {
         renumber(&m->ops[i].start, pos);
         renumber(&m->ops[i].end, pos);
@@ -193,37 +189,48 @@ static int renumber_points(gs_replay *m, const uint32_t *order, const uint32_t *
     return 0;
 }
 
-/* Groups the edges by the point they end at (a counting sort of their indices). */
-static int group_in_edges(gs_replay *m)
+/* The built edges, renumbered, grouped by the point they end at (a stable counting sort: a
+ * point's edges keep the order they were built in); each call's duration edge found again. */
+static int group_edges(gs_replay *m, const rp_built_edge *built, size_t ne, const uint32_t *pos)
 {
-    size_t n = m->npoints, ne = m->nedges;
+    size_t n = m->npoints;
+    const gs_trace *t = m->ctx->trace;
     m->first_in = calloc(n + 1, sizeof *m->first_in);
-    m->in_edges = malloc((ne ? ne : 1) * sizeof *m->in_edges);
-    if (!m->first_in || !m->in_edges)
+    m->edges = malloc((ne ? ne : 1) * sizeof *m->edges);
+    if (!m->first_in || !m->edges)
         return -1;
+    m->nedges = ne;
     for (size_t e = 0; e < ne; e++)
-        m->first_in[m->edges[e].to + 1]++;
+        m->first_in[pos[built[e].to] + 1]++;
     for (size_t p = 0; p < n; p++)
         m->first_in[p + 1] += m->first_in[p];
-    /* the edges into each point in the order they were added: first_in[p + 1] counts up to it */
-    for (size_t e = 0; e < ne; e++)
-        m->in_edges[m->first_in[m->edges[e].to]++] = (uint32_t)e;
+    /* first_in[p + 1] counts the edges placed into p up to where p + 1's begin */
+    for (size_t e = 0; e < ne; e++) {
+        const rp_built_edge *b = &built[e];
+        m->edges[m->first_in[pos[b->to]]++] = (rp_edge){.from = pos[b->from], .ref = b->ref,
+                                                        .lag = b->lag, .kind = b->kind,
+                                                        .flags = b->flags, .lane = b->lane};
+    }
     for (size_t p = n; p > 0; p--)
         m->first_in[p] = m->first_in[p - 1];
     m->first_in[0] = 0;
+    /* a top-level call's duration is its one RP_CALL edge (rp_build_host) */
+    memset(m->call_edge, 0xff, (t->apis.n ? t->apis.n : 1) * sizeof *m->call_edge);
+    for (size_t e = 0; e < ne; e++)
+        if (m->edges[e].kind == RP_CALL)
+            m->call_edge[m->edges[e].ref] = (uint32_t)e;
     return 0;
 }
 
-int rp_finish(gs_replay *m)
+int rp_finish(gs_replay *m, rp_built_edge *built, size_t nbuilt)
 {
-    size_t n = m->npoints ? m->npoints : 1;
-    uint32_t *order = malloc(n * sizeof *order), *pos = malloc(n * sizeof *pos);
-    int rc = order && pos && find_order(m, order, pos) == 0 &&
-                     renumber_points(m, order, pos) == 0
+    uint32_t *pos = malloc((m->npoints ? m->npoints : 1) * sizeof *pos);
+    int rc = pos && find_order(m, built, nbuilt, pos) == 0 && renumber_points(m, pos) == 0 &&
+                     group_edges(m, built, nbuilt, pos) == 0
                  ? 0 : -1;
-    free(order);
     free(pos);
-    return rc == 0 ? group_in_edges(m) : -1;
+    free(built);
+    return rc;
 }
 
 void rp_copy_edges(const gs_replay *m, gs_ns *lag, uint32_t *launch_from)
@@ -238,8 +245,7 @@ void rp_evaluate(const gs_replay *m, const gs_ns *lag, const uint32_t *launch_fr
 {
     for (size_t p = 0; p < m->npoints; p++) {
         gs_ns best = INT64_MIN;
-        for (uint32_t i = m->first_in[p]; i < m->first_in[p + 1]; i++) {
-            uint32_t e = m->in_edges[i];
+        for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++) {
             const rp_edge *ed = &m->edges[e];
             gs_ns l = lag ? lag[e] : ed->lag;
             if (l == RP_OFF)

@@ -32,20 +32,30 @@ enum {
 
 #define RP_OFF INT64_MIN /* an edge's lag when the edge is not in the graph */
 
+#define RP_MAX_LANES 64 /* host lanes of a model: an edge's lane fits a byte */
+
+/* An edge of the model. The edges are grouped by the point they end at (rp_finish), which is then
+ * theirs: gs_replay.first_in says where each point's edges are. */
 typedef struct rp_edge {
-    uint32_t from, to; /* points */
-    gs_ns lag;         /* the least time from `from` to `to`; RP_OFF: off */
-    uint8_t kind;      /* enum rp_edge_kind */
-    uint8_t flags;
+    uint32_t from;     /* point */
     uint32_t ref; /* RP_CALL: the API call; RP_SEGMENT: the innermost operator (GS_NONE);
                    * RP_GPU, RP_LAUNCH, RP_STREAM, RP_XSTREAM: the GPU op (rp_model.ops);
                    * RP_WAIT: the call; RP_BATCH: the DataLoader range */
+    gs_ns lag;         /* the least time from `from` to the point; RP_OFF: off */
+    uint8_t kind;      /* enum rp_edge_kind */
+    uint8_t flags;
+    uint8_t lane;      /* a host edge's lane (rp_is_host), 0 for the others */
 } rp_edge;
+
+static inline bool rp_is_host_kind(uint8_t kind)
+{
+    return kind == RP_SEGMENT || kind == RP_CALL;
+}
 
 /* Whether e is a host thread's: its CPU time between two points, or a call's duration. */
 static inline bool rp_is_host(const rp_edge *e)
 {
-    return e->kind == RP_SEGMENT || e->kind == RP_CALL;
+    return rp_is_host_kind(e->kind);
 }
 
 /* A GPU op of the model: a kernel, copy or set. */
@@ -88,10 +98,9 @@ struct gs_replay {
     size_t npoints;
     gs_ns *time; /* each point's measured time; the points are numbered in an order every edge
                   * goes forward in (by time, and by dependency where times tie): rp_finish */
-    rp_edge *edges;  /* as built: each host lane's edges follow one another, in time order */
+    rp_edge *edges;     /* grouped by the point they end at, in the order they were built: */
+    uint32_t *first_in; /* npoints + 1: edges[first_in[p] .. first_in[p + 1]) end at p */
     size_t nedges;
-    uint32_t *in_edges; /* the edges grouped by the point they end at: */
-    uint32_t *first_in; /* npoints + 1: in_edges[first_in[p] .. first_in[p + 1]) end at p */
     rp_op *ops;
     size_t nops;
     rp_step *steps;
@@ -124,10 +133,6 @@ int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_para
 /* Finds m->profiler_cuts, once m is finished (rp_finish; replay_profiler.c). 0, or -1 out of
  * memory. */
 int rp_profiler_cuts(gs_replay *m);
-
-/* Numbers m's points in an order every edge goes forward in and groups its edges by the point
- * they end at (replay_graph.c). 0, or -1 out of memory. */
-int rp_finish(gs_replay *m);
 
 /* Each point's time with a run's lags and launch sources (NULL: the model's own), into at[]: the
  * latest of its in-edges, its measured time when it has none. An edge against the order (a cycle

@@ -20,9 +20,9 @@ typedef GS_VEC(rp_cut) cut_vec;
 /* The host edge into point p (a lane's points have one, its first none); GS_NONE. */
 static uint32_t host_edge_into(const gs_replay *m, uint32_t p)
 {
-    for (uint32_t k = m->first_in[p]; k < m->first_in[p + 1]; k++)
-        if (rp_is_host(&m->edges[m->in_edges[k]]))
-            return m->in_edges[k];
+    for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++)
+        if (rp_is_host(&m->edges[e]))
+            return e;
     return GS_NONE;
 }
 

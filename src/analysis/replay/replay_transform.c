@@ -62,10 +62,10 @@ static gs_ns lag_of(const tx *x, size_t i)
 }
 
 /* Moves launch edge i's source to `from` when that point comes earlier in the order (a lower
- * number). */
+ * number) than the op's start, where the edge ends. */
 static bool move_source(tx *x, size_t i, uint32_t from)
 {
-    if (from >= x->e[i].to)
+    if (from >= x->m->ops[x->e[i].ref].start)
         return false;
     x->launch_from[x->e[i].ref] = from;
     return true;
@@ -94,58 +94,76 @@ static bool op_within(const tx *x, const rp_op *o, enum gs_name_group g)
 
 /* ---- CUDA graphs ------------------------------------------------------------------------- */
 
+/* Where a lane's walk stands: the graph its calls go into (the graph launch's point), and the
+ * operators' dispatch before a run's first launch, which goes with the graph too: kept aside until
+ * the run shows it launches anything. */
+typedef struct graph_lane {
+    uint32_t graph, last; /* last: the point the lane's previous edge ended at */
+    GS_VEC(uint32_t) before;
+} graph_lane;
+
+/* Host edge i, which ends at point p, in its lane's walk. 0, or -1 out of memory. */
+static int graph_step(tx *x, graph_lane *g, uint32_t *graph_of_call, uint32_t i, uint32_t p)
+{
+    const rp_edge *e = &x->e[i];
+    if (e->from != g->last || x->m->step_mark[e->from] ||
+        (e->flags & (RP_IN_DATA | RP_BLOCKS | RP_IDLE))) {
+        /* the lane's first edge, a step's bound, a fetch, a wait for the GPU or for another
+         * thread (the only step bound other threads have) ends the graph */
+        g->graph = GS_NONE;
+        g->before.n = 0;
+    }
+    g->last = p;
+    if (e->kind == RP_CALL && !(e->flags & RP_BLOCKS) && !(e->flags & RP_IN_DATA)) {
+        if (g->graph == GS_NONE && (e->flags & RP_LAUNCHES)) {
+            g->graph = e->from; /* the graph launch: costs what this call cost */
+            graph_of_call[e->ref] = g->graph;
+            for (size_t k = 0; k < g->before.n; k++)
+                set_lag(x, g->before.v[k], 0);
+            g->before.n = 0;
+        } else if (g->graph != GS_NONE) {
+            graph_of_call[e->ref] = g->graph;
+            set_lag(x, i, 0);
+        }
+    } else if (e->kind == RP_SEGMENT && (e->flags & RP_IN_OP)) {
+        if (g->graph != GS_NONE) {
+            set_lag(x, i, 0);
+        } else {
+            uint32_t *slot = GS_VEC_PUSH(&g->before);
+            if (!slot)
+                return -1;
+            *slot = i;
+        }
+    }
+    return 0;
+}
+
 /* Runs of a lane's edges between two blocking calls (or DataLoader fetches, step bounds, waits
  * for another thread) become one graph each: its first launch call stands for the graph launch,
  * the other calls and the operators' dispatch go; the graph's ops start from the graph launch and
- * follow one another at the stream's least gap. Python time (segments outside operators) stays. */
+ * follow one another at the stream's least gap. Python time (segments outside operators) stays.
+ * Each lane is walked in its own order: its edges' points, which are in the model's order. */
 static int cuda_graphs(tx *x)
 {
     const gs_replay *m = x->m;
     uint32_t *graph_of_call = malloc((x->t->apis.n ? x->t->apis.n : 1) * sizeof *graph_of_call);
-    if (!graph_of_call)
+    graph_lane *lanes = calloc(RP_MAX_LANES, sizeof *lanes);
+    int rc = graph_of_call && lanes ? 0 : -1;
+    if (graph_of_call)
+        memset(graph_of_call, 0xff, (x->t->apis.n ? x->t->apis.n : 1) * sizeof *graph_of_call);
+    for (size_t l = 0; lanes && l < RP_MAX_LANES; l++)
+        lanes[l].graph = lanes[l].last = GS_NONE;
+    for (uint32_t p = 0; p < m->npoints && rc == 0; p++)
+        for (uint32_t i = m->first_in[p]; i < m->first_in[p + 1] && rc == 0; i++)
+            if (rp_is_host(&x->e[i]))
+                rc = graph_step(x, &lanes[x->e[i].lane], graph_of_call, i, p);
+    for (size_t l = 0; lanes && l < RP_MAX_LANES; l++)
+        GS_VEC_FREE(&lanes[l].before);
+    free(lanes);
+    if (rc != 0) {
+        free(graph_of_call);
         return -1;
-    memset(graph_of_call, 0xff, (x->t->apis.n ? x->t->apis.n : 1) * sizeof *graph_of_call);
-    /* The operators' dispatch before a run's first launch goes with the graph too: kept aside
-     * until the run shows it launches anything. */
-    GS_VEC(uint32_t) before = {0};
-    uint32_t graph = GS_NONE, last_to = GS_NONE;
-    int rc = 0;
-    for (size_t i = 0; i < m->nedges && rc == 0; i++) {
-        const rp_edge *e = &x->e[i];
-        if (!rp_is_host(e))
-            continue;
-        if (e->from != last_to || m->step_mark[e->from] ||
-            (e->flags & (RP_IN_DATA | RP_BLOCKS | RP_IDLE))) {
-            /* a new lane, a step's bound, a fetch, a wait for the GPU or for another thread (the
-             * only step bound other threads have) ends the graph */
-            graph = GS_NONE;
-            before.n = 0;
-        }
-        last_to = e->to;
-        if (e->kind == RP_CALL && !(e->flags & RP_BLOCKS) && !(e->flags & RP_IN_DATA)) {
-            if (graph == GS_NONE && (e->flags & RP_LAUNCHES)) {
-                graph = e->from; /* the graph launch: costs what this call cost */
-                graph_of_call[e->ref] = graph;
-                for (size_t k = 0; k < before.n; k++)
-                    set_lag(x, before.v[k], 0);
-                before.n = 0;
-                continue;
-            }
-            if (graph != GS_NONE) {
-                graph_of_call[e->ref] = graph;
-                set_lag(x, i, 0);
-            }
-        } else if (e->kind == RP_SEGMENT && (e->flags & RP_IN_OP)) {
-            uint32_t *slot = graph == GS_NONE ? GS_VEC_PUSH(&before) : NULL;
-            if (graph != GS_NONE)
-                set_lag(x, i, 0);
-            else if (slot)
-                *slot = (uint32_t)i;
-            else
-                rc = -1;
-        }
     }
-    GS_VEC_FREE(&before);
     for (size_t i = 0; i < m->nedges; i++) {
         const rp_edge *e = &x->e[i];
         if (e->kind != RP_LAUNCH && e->kind != RP_STREAM)
@@ -170,9 +188,9 @@ static int cuda_graphs(tx *x)
 /* The op that ends at point p: the source of p's duration edge; GS_NONE when none. */
 static uint32_t op_ending_at(const gs_replay *m, uint32_t p)
 {
-    for (uint32_t k = m->first_in[p]; k < m->first_in[p + 1]; k++)
-        if (m->edges[m->in_edges[k]].kind == RP_GPU)
-            return m->edges[m->in_edges[k]].ref;
+    for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++)
+        if (m->edges[e].kind == RP_GPU)
+            return m->edges[e].ref;
     return GS_NONE;
 }
 
@@ -223,8 +241,7 @@ static int compile_fusion(tx *x)
             const rp_op *f = &m->ops[j];
             longest = f->dur > longest ? f->dur : longest;
             set_lag(x, gpu_edge[j], 0);
-            for (uint32_t k = m->first_in[f->start]; k < m->first_in[f->start + 1]; k++) {
-                uint32_t e = m->in_edges[k];
+            for (uint32_t e = m->first_in[f->start]; e < m->first_in[f->start + 1]; e++) {
                 if (x->e[e].kind == RP_LAUNCH)
                     x->lag[e] = RP_OFF;
                 else if (x->e[e].kind == RP_STREAM)
@@ -262,6 +279,17 @@ done:
 
 /* ---- DataLoader workers ------------------------------------------------------------------ */
 
+/* The DataLoader fetch whose start edge i is (the fetch's start to its batch point, at point p:
+ * one per fetch), or NULL. */
+static const gs_range *fetch_of(const tx *x, uint32_t i, uint32_t p)
+{
+    const rp_edge *e = &x->e[i];
+    if (e->kind != RP_BATCH || !(e->flags & RP_IN_DATA) || x->m->time[p] < x->m->time[e->from] ||
+        x->m->range_start[e->ref] != e->from)
+        return NULL;
+    return &x->t->ranges.v[e->ref];
+}
+
 /* The batches arrive one per interval from the workers: the fetch ends at the latest of its
  * start plus the residue (receiving the batch) and the batch's arrival, the previous batch's
  * plus the interval. Loading in the main process (single-process iterator): the interval is
@@ -275,19 +303,17 @@ static int dataloader_workers(tx *x)
     gs_ns sum = 0, shortest = INT64_MAX;
     size_t n = 0;
     bool single = false;
-    for (size_t i = 0; i < m->nedges; i++) {
-        const rp_edge *e = &x->e[i];
-        if (e->kind != RP_BATCH || !(e->flags & RP_IN_DATA) || m->time[e->to] < m->time[e->from])
-            continue;
-        if (m->range_start[e->ref] != e->from)
-            continue; /* the fetch's start to its batch point: one per fetch */
-        const gs_range *r = &t->ranges.v[e->ref];
-        gs_ns d = r->end - r->start;
-        sum += d;
-        shortest = d < shortest ? d : shortest;
-        n++;
-        single = single || strstr(gs_trace_str(t, r->name), "SingleProcess") != NULL;
-    }
+    for (uint32_t p = 0; p < m->npoints; p++)
+        for (uint32_t i = m->first_in[p]; i < m->first_in[p + 1]; i++) {
+            const gs_range *r = fetch_of(x, i, p);
+            if (!r)
+                continue;
+            gs_ns d = r->end - r->start;
+            sum += d;
+            shortest = d < shortest ? d : shortest;
+            n++;
+            single = single || strstr(gs_trace_str(t, r->name), "SingleProcess") != NULL;
+        }
     if (!n)
         return 0;
     gs_ns mean = sum / (gs_ns)n, steps = 0;
@@ -481,8 +507,8 @@ static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
         const rp_op *c = &m->ops[comm[first + j].op];
         size_t k = ((j + 1) * nb + mc - 1) / mc - 1;
         uint32_t ready = m->ops[bwd[k].op].end, launch = GS_NONE;
-        for (uint32_t i = m->first_in[c->start]; i < m->first_in[c->start + 1]; i++)
-            launch = x->e[m->in_edges[i]].kind == RP_LAUNCH ? m->in_edges[i] : launch;
+        for (uint32_t e = m->first_in[c->start]; e < m->first_in[c->start + 1]; e++)
+            launch = x->e[e].kind == RP_LAUNCH ? e : launch;
         /* The launch moves to `ready` whether the call came before it (the collective then
          * waits for its own gradients, not the whole backward pass) or after; one that started
          * before `ready` overlaps already. */
@@ -490,9 +516,9 @@ static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
             continue;
         x->lag[launch] = 0;
         x->change->items++;
-        for (uint32_t i = m->first_in[c->start]; i < m->first_in[c->start + 1]; i++)
-            if (x->e[m->in_edges[i]].kind == RP_XSTREAM)
-                x->lag[m->in_edges[i]] = RP_OFF;
+        for (uint32_t e = m->first_in[c->start]; e < m->first_in[c->start + 1]; e++)
+            if (x->e[e].kind == RP_XSTREAM)
+                x->lag[e] = RP_OFF;
     }
     return 0;
 }
