@@ -124,6 +124,21 @@ void gs_hashtab_remove(gs_hashtab *t, const gs_hashpos *pos)
     t->n--;
 }
 
+int gs_hashtab_copy(gs_hashtab *to, const gs_hashtab *from)
+{
+    gs_hashtab_free(to);
+    if (!from->n)
+        return 0;
+    to->slots = malloc(from->nslots * from->entry_size);
+    if (!to->slots)
+        return -1;
+    memcpy(to->slots, from->slots, from->nslots * from->entry_size);
+    to->nslots = from->nslots;
+    to->n = from->n;
+    to->shift = from->shift;
+    return 0;
+}
+
 uint32_t gs_hash_bytes(const void *bytes, size_t len)
 {
     const unsigned char *b = bytes;

@@ -58,6 +58,10 @@ void *gs_hashtab_add(gs_hashtab *t, uint32_t key);
 /* Removes the entry a walk stands at. */
 void gs_hashtab_remove(gs_hashtab *t, const gs_hashpos *pos);
 
+/* Makes `to` (of the same entry size) hold what `from` holds, in one copy of its slots; `to`'s
+ * entries go. 0, or -1 out of memory: `to` is then empty. */
+int gs_hashtab_copy(gs_hashtab *to, const gs_hashtab *from);
+
 /* FNV-1a (32 bits) over the bytes, never 0: the key under which string tables store a string. */
 uint32_t gs_hash_bytes(const void *bytes, size_t len);
 

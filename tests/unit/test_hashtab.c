@@ -191,6 +191,36 @@ static void test_random_mix(void)
     gs_hashtab_free(&t);
 }
 
+static void test_copy(void)
+{
+    gs_hashtab from = GS_HASHTAB_EMPTY(entry), to = GS_HASHTAB_EMPTY(entry);
+    entry *e = gs_hashtab_add(&to, 99);
+    CHECK(e != NULL);
+    CHECK_INT(gs_hashtab_copy(&to, &from), 0); /* an empty table empties the copy */
+    CHECK_INT(to.n, 0);
+    CHECK(gs_hashtab_find(&to, 99, NULL) == NULL);
+    for (uint32_t k = 1; k <= 1000; k++) {
+        e = gs_hashtab_add(&from, k);
+        CHECK(e != NULL);
+        e->value = 3 * (uint64_t)k;
+    }
+    CHECK_INT(gs_hashtab_copy(&to, &from), 0);
+    CHECK_INT(to.n, 1000);
+    int wrong = 0;
+    for (uint32_t k = 1; k <= 1000; k++) {
+        const entry *f = gs_hashtab_find(&to, k, NULL);
+        wrong += !f || f->value != 3 * (uint64_t)k;
+    }
+    CHECK_INT(wrong, 0);
+    e = gs_hashtab_find(&to, 7, NULL);
+    e->value = 1; /* the copy is its own */
+    CHECK(((const entry *)gs_hashtab_find(&from, 7, NULL))->value == 21);
+    CHECK(gs_hashtab_add(&to, 1001) != NULL);
+    CHECK(gs_hashtab_find(&from, 1001, NULL) == NULL);
+    gs_hashtab_free(&from);
+    gs_hashtab_free(&to);
+}
+
 static void test_hash_bytes(void)
 {
     /* FNV-1a 32 of "" and of "a" (the published test vectors). */
@@ -207,6 +237,7 @@ int main(void)
     test_shared_key();
     test_collisions();
     test_random_mix();
+    test_copy();
     test_hash_bytes();
     return check_done("test_hashtab");
 }

@@ -63,6 +63,36 @@ static void test_compile(void)
     fx_close(&f);
 }
 
+/* The same steps 10 s apart, the second kernel 2.5 s long: lags over 2^31 ns are kept exactly
+ * (replay_lags.h). Measured: 245 - 60 + 2,500,000 us. Fused, the first chain takes the longest
+ * kernel's 2.5 s, a lag longer than its head's 40 us: [13, 2,500,013], the matmul then
+ * [2,500,014, 2,500,064], the second chain [2,500,065, 2,500,090]. */
+static void test_compile_long_kernel(void)
+{
+    static const gs_ns dur[6] = {40, 2500000, 30, 50, 20, 25};
+    gs_trace *t = tb_new("compile_long.json", 0);
+    uint64_t corr = 1;
+    for (int k = 1; k <= 2; k++) {
+        gs_ns b = (gs_ns)k * 10000000 * US, at = 15;
+        fx_step(t, k, b, 90);
+        for (int i = 0; i < 6; i++) {
+            gs_ns t0 = 10 + 12 * i;
+            corr = fx_launch(t, b, i == 3 ? "aten::mm" : "aten::add", t0, t0 + 10, t0 + 2, t0 + 7,
+                             i == 3 ? SGEMM : EW_KERNEL, at, at + dur[i], corr);
+            at += dur[i] + 1;
+        }
+    }
+    replay_fx f;
+    fx_open(&f, t);
+    gs_replay_result r = fx_run(&f, BIT(COMPILE), NULL, (gs_ns)2500185 * US);
+    CHECK_INT(r.changed_mean_ns, (gs_ns)2500090 * US);
+    const gs_replay_change *c = &r.change[GS_REPLAY_COMPILE];
+    CHECK_INT(c->gpu_before, (gs_ns)(40 + 2500000 + 30 + 20 + 25) * US);
+    CHECK_INT(c->gpu_after, (gs_ns)(2500000 + 25) * US);
+    gs_replay_result_free(&r);
+    fx_close(&f);
+}
+
 /* ---- pinned memory --------------------------------------------------------------------------- */
 
 /* Steps at k + 1 ms, 250 us: 10 us of Python, aten::copy_ [10, 225] whose cudaMemcpyAsync
@@ -278,6 +308,7 @@ static void test_overlap_comm(void)
 int main(void)
 {
     test_compile();
+    test_compile_long_kernel();
     test_pinned_memory();
     test_mixed_precision();
     test_roof_target();

@@ -268,7 +268,7 @@ static void run_arrays_free(rp_run_arrays *r)
     if (!r)
         return;
     free(r->at);
-    free(r->lag);
+    rp_lags_free(&r->lag);
     free(r->launch_from);
     free(r->ends);
     free(r->len);
@@ -283,11 +283,10 @@ static rp_run_arrays *run_arrays_new(const gs_replay *m)
     if (!r)
         return NULL;
     r->at = malloc(n * sizeof *r->at);
-    r->lag = malloc(ne * sizeof *r->lag);
     r->launch_from = malloc((m->nops ? m->nops : 1) * sizeof *r->launch_from);
     r->ends = malloc(ns * sizeof *r->ends);
     r->len = malloc(ns * sizeof *r->len);
-    if (r->at && r->lag && r->launch_from && r->ends && r->len)
+    if (r->at && rp_lags_init(&r->lag, ne) == 0 && r->launch_from && r->ends && r->len)
         return r;
     run_arrays_free(r);
     return NULL;
@@ -346,6 +345,7 @@ void gs_replay_free(gs_replay *m)
     free(m->time);
     free(m->edges);
     free(m->first_in);
+    rp_lags_free(&m->lags);
     free(m->ops);
     free(m->steps);
     free(m->call_edge);
@@ -379,23 +379,27 @@ static void measure_steps(const gs_replay *m, const gs_ns *at, gs_ns *ends, gs_n
 }
 
 /* The mean step with every gap that decided a GPU op's start cut to the usual most of its kind
- * (replay.h: the structural replay); lag[] holds the model's lags and is changed. */
-static gs_ns structural_mean(const gs_replay *m, gs_ns *lag, gs_ns *at, gs_ns *ends, gs_ns *len)
+ * (replay.h: the structural replay), into *mean; lag holds the model's lags and is changed. 0, or
+ * -1 out of memory. */
+static int structural_mean(const gs_replay *m, rp_lags *lag, gs_ns *at, gs_ns *ends, gs_ns *len,
+                           gs_ns *mean)
 {
-    for (size_t i = 0; i < m->nedges; i++) {
+    for (uint32_t i = 0; i < m->nedges; i++) {
         uint8_t kind = m->edges[i].kind;
         gs_ns most = kind == RP_LAUNCH ? m->inputs.launch_latency_max_ns
                      : kind == RP_STREAM || kind == RP_XSTREAM ? m->inputs.stream_gap_max_ns
                                                                : INT64_MAX;
-        if (lag[i] != RP_OFF && lag[i] > most)
-            lag[i] = most;
+        gs_ns l = rp_lag(lag, i);
+        if (l != RP_OFF && l > most && rp_lag_set(lag, i, most) != 0)
+            return -1;
     }
     rp_evaluate(m, lag, NULL, at);
     measure_steps(m, at, ends, len);
     gs_ns sum = 0;
     for (size_t s = 0; s < m->nsteps; s++)
         sum += len[s];
-    return m->nsteps ? sum / (gs_ns)m->nsteps : 0;
+    *mean = m->nsteps ? sum / (gs_ns)m->nsteps : 0;
+    return 0;
 }
 
 /* The unchanged and the structural replays, once per model: every run reports them; and the one
@@ -408,18 +412,19 @@ static int replay_unchanged(gs_replay *m)
     m->without_profiler = malloc((m->nsteps ? m->nsteps : 1) * sizeof *m->without_profiler);
     if (!m->replayed || !m->without_profiler)
         return -1;
-    rp_evaluate(m, NULL, NULL, r->at);
+    rp_evaluate(m, &m->lags, NULL, r->at);
     measure_steps(m, r->at, r->ends, m->replayed);
-    rp_copy_edges(m, r->lag, r->launch_from);
-    m->structural_mean_ns = structural_mean(m, r->lag, r->at, r->ends, r->len);
-    rp_copy_edges(m, r->lag, r->launch_from);
+    if (rp_copy_edges(m, &r->lag, r->launch_from) != 0 ||
+        structural_mean(m, &r->lag, r->at, r->ends, r->len, &m->structural_mean_ns) != 0 ||
+        rp_copy_edges(m, &r->lag, r->launch_from) != 0)
+        return -1;
     gs_replay_change change[GS_REPLAY__COUNT] = {0};
     static const gs_replay_params defaults = {0};
     gs_error err;
-    if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, r->lag, r->launch_from,
+    if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, &r->lag, r->launch_from,
                      change, &err) != 0)
         return -1;
-    rp_evaluate(m, r->lag, r->launch_from, r->at);
+    rp_evaluate(m, &r->lag, r->launch_from, r->at);
     measure_steps(m, r->at, r->ends, m->without_profiler);
     return 0;
 }
@@ -432,7 +437,8 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     out->actions = actions;
     out->inputs = m->inputs;
     rp_run_arrays *run = m->run;
-    gs_ns *at = run->at, *ends = run->ends, *len = run->len, *lag = run->lag;
+    gs_ns *at = run->at, *ends = run->ends, *len = run->len;
+    rp_lags *lag = &run->lag;
     uint32_t *launch_from = run->launch_from;
     out->steps = calloc(m->nsteps, sizeof *out->steps);
     int rc = -1;
@@ -446,7 +452,8 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     }
     out->structural_mean_ns = m->structural_mean_ns;
     if (actions) {
-        rp_copy_edges(m, lag, launch_from);
+        if (rp_copy_edges(m, lag, launch_from) != 0)
+            goto done;
         if (rp_transform(m, actions, p ? p : &defaults, lag, launch_from, out->change, err) != 0) {
             rc = -2;
             goto done;

@@ -197,7 +197,7 @@ static int group_edges(gs_replay *m, const rp_built_edge *built, size_t ne, cons
     const gs_trace *t = m->ctx->trace;
     m->first_in = calloc(n + 1, sizeof *m->first_in);
     m->edges = malloc((ne ? ne : 1) * sizeof *m->edges);
-    if (!m->first_in || !m->edges)
+    if (!m->first_in || !m->edges || rp_lags_init(&m->lags, ne) != 0)
         return -1;
     m->nedges = ne;
     for (size_t e = 0; e < ne; e++)
@@ -207,9 +207,11 @@ static int group_edges(gs_replay *m, const rp_built_edge *built, size_t ne, cons
     /* first_in[p + 1] counts the edges placed into p up to where p + 1's begin */
     for (size_t e = 0; e < ne; e++) {
         const rp_built_edge *b = &built[e];
-        m->edges[m->first_in[pos[b->to]]++] = (rp_edge){.from = pos[b->from], .ref = b->ref,
-                                                        .lag = b->lag, .kind = b->kind,
-                                                        .flags = b->flags, .lane = b->lane};
+        uint32_t i = m->first_in[pos[b->to]]++;
+        m->edges[i] = (rp_edge){.from = pos[b->from], .ref = b->ref, .kind = b->kind,
+                                .flags = b->flags, .lane = b->lane};
+        if (rp_lag_set(&m->lags, i, b->lag) != 0)
+            return -1;
     }
     for (size_t p = n; p > 0; p--)
         m->first_in[p] = m->first_in[p - 1];
@@ -233,21 +235,20 @@ int rp_finish(gs_replay *m, rp_built_edge *built, size_t nbuilt)
     return rc;
 }
 
-void rp_copy_edges(const gs_replay *m, gs_ns *lag, uint32_t *launch_from)
+int rp_copy_edges(const gs_replay *m, rp_lags *lag, uint32_t *launch_from)
 {
-    for (size_t e = 0; e < m->nedges; e++)
-        lag[e] = m->edges[e].lag;
     for (size_t i = 0; i < m->nops; i++)
         launch_from[i] = m->ops[i].launch;
+    return rp_lags_copy(lag, &m->lags, m->nedges);
 }
 
-void rp_evaluate(const gs_replay *m, const gs_ns *lag, const uint32_t *launch_from, gs_ns *at)
+void rp_evaluate(const gs_replay *m, const rp_lags *lag, const uint32_t *launch_from, gs_ns *at)
 {
     for (size_t p = 0; p < m->npoints; p++) {
         gs_ns best = INT64_MIN;
         for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++) {
             const rp_edge *ed = &m->edges[e];
-            gs_ns l = lag ? lag[e] : ed->lag;
+            gs_ns l = rp_lag(lag, e);
             if (l == RP_OFF)
                 continue;
             uint32_t from = launch_from && ed->kind == RP_LAUNCH ? launch_from[ed->ref] : ed->from;

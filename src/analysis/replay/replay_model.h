@@ -4,6 +4,7 @@
 #define GS_ANALYSIS_REPLAY_MODEL_H
 
 #include "analysis/replay/replay.h"
+#include "analysis/replay/replay_lags.h"
 
 /* What an edge stands for; a transformation changes edges by kind and flags. */
 enum rp_edge_kind {
@@ -30,18 +31,16 @@ enum {
     RP_IDLE = 1u << 7,        /* a segment where the thread waited for another (RP_WAKE) */
 };
 
-#define RP_OFF INT64_MIN /* an edge's lag when the edge is not in the graph */
-
 #define RP_MAX_LANES 64 /* host lanes of a model: an edge's lane fits a byte */
 
 /* An edge of the model. The edges are grouped by the point they end at (rp_finish), which is then
- * theirs: gs_replay.first_in says where each point's edges are. */
+ * theirs: gs_replay.first_in says where each point's edges are. Its lag, the least time from
+ * `from` to that point (RP_OFF: off), is in gs_replay.lags. */
 typedef struct rp_edge {
     uint32_t from;     /* point */
     uint32_t ref; /* RP_CALL: the API call; RP_SEGMENT: the innermost operator (GS_NONE);
                    * RP_GPU, RP_LAUNCH, RP_STREAM, RP_XSTREAM: the GPU op (rp_model.ops);
                    * RP_WAIT: the call; RP_BATCH: the DataLoader range */
-    gs_ns lag;         /* the least time from `from` to the point; RP_OFF: off */
     uint8_t kind;      /* enum rp_edge_kind */
     uint8_t flags;
     uint8_t lane;      /* a host edge's lane (rp_is_host), 0 for the others */
@@ -82,7 +81,8 @@ typedef struct rp_cut {
  * end and length. Allocated once per model and used by every run in turn (runs of one model are not
  * concurrent): fresh arrays per run cost more in page faults than the run itself. */
 typedef struct rp_run_arrays {
-    gs_ns *at, *lag, *ends, *len;
+    gs_ns *at, *ends, *len;
+    rp_lags lag;
     uint32_t *launch_from;
 } rp_run_arrays;
 
@@ -101,6 +101,7 @@ struct gs_replay {
     rp_edge *edges;     /* grouped by the point they end at, in the order they were built: */
     uint32_t *first_in; /* npoints + 1: edges[first_in[p] .. first_in[p + 1]) end at p */
     size_t nedges;
+    rp_lags lags; /* each edge's */
     rp_op *ops;
     size_t nops;
     rp_step *steps;
@@ -127,20 +128,20 @@ struct gs_replay {
  * only a launch edge's source moves, and only to a point earlier in m's order, so the order
  * holds), summing what each changed into change[] over the whole window. 0, or -1 with err. */
 int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
-                 gs_ns *lag, uint32_t *launch_from, gs_replay_change change[GS_REPLAY__COUNT],
+                 rp_lags *lag, uint32_t *launch_from, gs_replay_change change[GS_REPLAY__COUNT],
                  gs_error *err);
 
 /* Finds m->profiler_cuts, once m is finished (rp_finish; replay_profiler.c). 0, or -1 out of
  * memory. */
 int rp_profiler_cuts(gs_replay *m);
 
-/* Each point's time with a run's lags and launch sources (NULL: the model's own), into at[]: the
- * latest of its in-edges, its measured time when it has none. An edge against the order (a cycle
- * broken by rp_finish) reads its source's measured time. */
-void rp_evaluate(const gs_replay *m, const gs_ns *lag, const uint32_t *launch_from, gs_ns *at);
+/* Each point's time with lags (the model's own, or a run's) and a run's launch sources (NULL: the
+ * model's own), into at[]: the latest of its in-edges, its measured time when it has none. An edge
+ * against the order (a cycle broken by rp_finish) reads its source's measured time. */
+void rp_evaluate(const gs_replay *m, const rp_lags *lag, const uint32_t *launch_from, gs_ns *at);
 
-/* A run's lags and launch sources, copied from the model's edges and ops into lag[] (per edge)
- * and launch_from[] (per op). */
-void rp_copy_edges(const gs_replay *m, gs_ns *lag, uint32_t *launch_from);
+/* A run's lags and launch sources, copied from the model's: lag (per edge) and launch_from[] (per
+ * op). 0, or -1 out of memory. */
+int rp_copy_edges(const gs_replay *m, rp_lags *lag, uint32_t *launch_from);
 
 #endif

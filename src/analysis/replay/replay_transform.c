@@ -31,19 +31,33 @@ typedef struct tx {
     const gs_replay *m;
     const gs_trace *t;
     const rp_edge *e; /* the model's edges: what each is */
-    gs_ns *lag;           /* the run's lags and launch sources, which the actions change */
+    rp_lags *lag;         /* the run's lags and launch sources, which the actions change */
     uint32_t *launch_from;
     const gs_replay_params *p;
     gs_replay_change *change; /* the current action's */
+    bool failed;              /* out of memory keeping a long lag */
 } tx;
+
+static gs_ns lag_at(const tx *x, size_t i)
+{
+    return rp_lag(x->lag, (uint32_t)i);
+}
+
+/* Sets edge i's lag, counting nothing. */
+static void put_lag(tx *x, size_t i, gs_ns lag)
+{
+    if (rp_lag_set(x->lag, (uint32_t)i, lag) != 0)
+        x->failed = true;
+}
 
 /* Sets edge i's lag, counting what changed for the current action. */
 static void set_lag(tx *x, size_t i, gs_ns lag)
 {
     const rp_edge *e = &x->e[i];
-    if (x->lag[i] == lag)
+    gs_ns was = lag_at(x, i);
+    if (was == lag)
         return;
-    gs_ns before = x->lag[i] == RP_OFF ? 0 : x->lag[i], after = lag == RP_OFF ? 0 : lag;
+    gs_ns before = was == RP_OFF ? 0 : was, after = lag == RP_OFF ? 0 : lag;
     if (rp_is_host(e)) {
         x->change->host_before += before;
         x->change->host_after += after;
@@ -53,12 +67,13 @@ static void set_lag(tx *x, size_t i, gs_ns lag)
     }
     if (rp_is_host(e) || e->kind == RP_GPU || e->kind == RP_WAIT)
         x->change->items++;
-    x->lag[i] = lag;
+    put_lag(x, i, lag);
 }
 
 static gs_ns lag_of(const tx *x, size_t i)
 {
-    return x->lag[i] == RP_OFF ? 0 : x->lag[i];
+    gs_ns l = lag_at(x, i);
+    return l == RP_OFF ? 0 : l;
 }
 
 /* Moves launch edge i's source to `from` when that point comes earlier in the order (a lower
@@ -173,10 +188,10 @@ static int cuda_graphs(tx *x)
             continue;
         if (e->kind == RP_LAUNCH) {
             move_source(x, i, graph_of_call[o->call]);
-            if (x->lag[i] > m->inputs.launch_latency_ns)
-                x->lag[i] = m->inputs.launch_latency_ns;
-        } else if (x->lag[i] > m->inputs.stream_gap_ns) {
-            x->lag[i] = m->inputs.stream_gap_ns;
+            if (lag_at(x, i) > m->inputs.launch_latency_ns)
+                put_lag(x, i, m->inputs.launch_latency_ns);
+        } else if (lag_at(x, i) > m->inputs.stream_gap_ns) {
+            put_lag(x, i, m->inputs.stream_gap_ns);
         }
     }
     free(graph_of_call);
@@ -243,9 +258,9 @@ static int compile_fusion(tx *x)
             set_lag(x, gpu_edge[j], 0);
             for (uint32_t e = m->first_in[f->start]; e < m->first_in[f->start + 1]; e++) {
                 if (x->e[e].kind == RP_LAUNCH)
-                    x->lag[e] = RP_OFF;
+                    put_lag(x, e, RP_OFF);
                 else if (x->e[e].kind == RP_STREAM)
-                    x->lag[e] = 0;
+                    put_lag(x, e, 0);
             }
             if (f->call != GS_NONE && m->call_edge[f->call] != GS_NONE)
                 set_lag(x, m->call_edge[f->call], 0);
@@ -325,8 +340,9 @@ static int dataloader_workers(tx *x)
     for (size_t i = 0; i < m->nedges; i++) {
         const rp_edge *e = &x->e[i];
         if (e->kind == RP_BATCH)
-            x->lag[i] = !(e->flags & RP_IN_DATA) ? interval : m->range_start[e->ref] == e->from
-                                                             ? residue : 0;
+            put_lag(x, i, !(e->flags & RP_IN_DATA)                ? interval
+                          : m->range_start[e->ref] == e->from ? residue
+                                                              : 0);
         else if (rp_is_host(e) && (e->flags & RP_IN_DATA))
             set_lag(x, i, 0);
     }
@@ -366,14 +382,14 @@ static int pinned_memory(tx *x)
             if (c->src != GS_LOC_PAGEABLE && c->dst != GS_LOC_PAGEABLE)
                 continue;
             gs_ns fast = (gs_ns)((double)c->bytes / bw);
-            if (fast < x->lag[i])
+            if (fast < lag_at(x, i))
                 set_lag(x, i, fast);
         } else if (e->kind == RP_WAIT && m->call_edge[e->ref] != GS_NONE) {
             const rp_edge *call = &x->e[m->call_edge[e->ref]];
             if (!(call->flags & RP_HTOD) || !(call->flags & RP_BLOCKS))
                 continue;
             set_lag(x, i, RP_OFF);
-            if (x->lag[m->call_edge[e->ref]] > RP_ASYNC_CALL_NS)
+            if (lag_at(x, m->call_edge[e->ref]) > RP_ASYNC_CALL_NS)
                 set_lag(x, m->call_edge[e->ref], RP_ASYNC_CALL_NS);
         }
     }
@@ -389,7 +405,7 @@ static int remove_syncs(tx *x)
     const gs_replay *m = x->m;
     for (size_t i = 0; i < m->nedges; i++) {
         const rp_edge *e = &x->e[i];
-        if (e->kind == RP_WAIT && x->lag[i] != RP_OFF &&
+        if (e->kind == RP_WAIT && lag_at(x, i) != RP_OFF &&
             (m->call_edge[e->ref] == GS_NONE || !(x->e[m->call_edge[e->ref]].flags & RP_HTOD)))
             set_lag(x, i, RP_OFF);
     }
@@ -416,7 +432,7 @@ static int mixed_precision(tx *x)
             kernel_is(x, o, GS_NAME_LOW_PRECISION) || kernel_is(x, o, GS_NAME_COMM_KERNEL) ||
             !op_within(x, o, GS_NAME_TC_ELIGIBLE))
             continue;
-        set_lag(x, i, (gs_ns)((double)x->lag[i] / GS_TH_TC_SPEEDUP));
+        set_lag(x, i, (gs_ns)((double)lag_at(x, i) / GS_TH_TC_SPEEDUP));
     }
     return 0;
 }
@@ -446,11 +462,11 @@ static int fused_optimizer(tx *x)
     for (size_t i = 0; i < m->nedges; i++) {
         const rp_edge *e = &x->e[i];
         if (rp_is_host(e) && (e->flags & RP_IN_OPT))
-            set_lag(x, i, (gs_ns)((double)x->lag[i] * keep));
+            set_lag(x, i, (gs_ns)((double)lag_at(x, i) * keep));
         else if (e->kind == RP_STREAM && m->ops[e->ref].call != GS_NONE &&
                  m->call_edge[m->ops[e->ref].call] != GS_NONE &&
                  (x->e[m->call_edge[m->ops[e->ref].call]].flags & RP_IN_OPT))
-            x->lag[i] = 0;
+            put_lag(x, i, 0);
     }
     return 0;
 }
@@ -514,11 +530,11 @@ static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
          * before `ready` overlaps already. */
         if (launch == GS_NONE || !move_source(x, launch, ready))
             continue;
-        x->lag[launch] = 0;
+        put_lag(x, launch, 0);
         x->change->items++;
         for (uint32_t e = m->first_in[c->start]; e < m->first_in[c->start + 1]; e++)
             if (x->e[e].kind == RP_XSTREAM)
-                x->lag[e] = RP_OFF;
+                put_lag(x, e, RP_OFF);
     }
     return 0;
 }
@@ -561,7 +577,7 @@ static int roof_target(tx *x)
         return 0;
     for (size_t i = 0; i < x->m->nedges; i++) {
         const rp_edge *e = &x->e[i];
-        if (e->kind != RP_GPU || x->lag[i] == RP_OFF)
+        if (e->kind != RP_GPU || lag_at(x, i) == RP_OFF)
             continue;
         const rp_op *o = &x->m->ops[e->ref];
         const gs_memop *mo = o->is_memop ? &x->t->memops.v[o->index] : NULL;
@@ -571,7 +587,7 @@ static int roof_target(tx *x)
         uint32_t r = mo ? mo->op : x->t->kernels.v[o->index].op;
         if (r != GS_NONE &&
             !strcmp(gs_trace_str(x->t, x->t->ranges.v[gs_op_call_of(x->t, r)].name), p->roof_op))
-            set_lag(x, i, (gs_ns)((double)x->lag[i] * p->roof_scale));
+            set_lag(x, i, (gs_ns)((double)lag_at(x, i) * p->roof_scale));
     }
     return 0;
 }
@@ -592,7 +608,7 @@ static int (*const transforms[GS_REPLAY__COUNT])(tx *) = {
 };
 
 int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
-                 gs_ns *lag, uint32_t *launch_from, gs_replay_change change[GS_REPLAY__COUNT],
+                 rp_lags *lag, uint32_t *launch_from, gs_replay_change change[GS_REPLAY__COUNT],
                  gs_error *err)
 {
     tx x = {.m = m, .t = m->ctx->trace, .e = m->edges, .lag = lag, .launch_from = launch_from,
@@ -601,7 +617,7 @@ int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_para
         if (!(actions & GS_REPLAY_BIT(a)))
             continue;
         x.change = &change[a];
-        if (transforms[a](&x) != 0)
+        if (transforms[a](&x) != 0 || x.failed)
             return gs_fail_oom(err);
     }
     return 0;

@@ -1,0 +1,43 @@
+/* The replay's lags in 32 bits, the long ones in a table beside them (replay_lags.h). */
+#include "analysis/replay/replay_lags.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rp_lags_init(rp_lags *l, size_t n)
+{
+    l->v = calloc(n ? n : 1, sizeof *l->v);
+    gs_hashtab_init(&l->longs, sizeof(rp_long_lag));
+    return l->v ? 0 : -1;
+}
+
+void rp_lags_free(rp_lags *l)
+{
+    free(l->v);
+    l->v = NULL;
+    gs_hashtab_free(&l->longs);
+}
+
+int rp_lag_set(rp_lags *l, uint32_t e, gs_ns lag)
+{
+    if (lag == RP_OFF) {
+        l->v[e] = RP_LAG_OFF;
+        return 0;
+    }
+    if (lag > RP_LAG_OFF && lag < RP_LAG_LONG) {
+        l->v[e] = (int32_t)lag; /* an entry the edge had stays, unread */
+        return 0;
+    }
+    rp_long_lag *x = gs_hashtab_find(&l->longs, e + 1, NULL);
+    if (!x && !(x = gs_hashtab_add(&l->longs, e + 1)))
+        return -1;
+    x->lag = lag;
+    l->v[e] = RP_LAG_LONG;
+    return 0;
+}
+
+int rp_lags_copy(rp_lags *to, const rp_lags *from, size_t n)
+{
+    memcpy(to->v, from->v, (n ? n : 1) * sizeof *to->v);
+    return gs_hashtab_copy(&to->longs, &from->longs);
+}
