@@ -203,6 +203,8 @@ static void builder_free(rp_builder *b)
     GS_VEC_FREE(&b->time);
     GS_VEC_FREE(&b->point_lane);
     GS_VEC_FREE(&b->edges);
+    GS_VEC_FREE(&b->edge_to);
+    rp_lags_free(&b->lags);
     GS_VEC_FREE(&b->ops);
     GS_VEC_FREE(&b->steps);
     for (size_t l = 0; l < b->nlanes; l++)
@@ -230,7 +232,7 @@ static int build_graph(rp_builder *b)
     b->range_start = nones(t->ranges.n);
     b->range_end = nones(t->ranges.n);
     if (!b->lanes || !b->call_start || !b->call_end || !b->call_top || !b->call_edge ||
-        !b->call_lane || !b->range_start || !b->range_end)
+        !b->call_lane || !b->range_start || !b->range_end || rp_lags_init(&b->lags, 0) != 0)
         return -1;
     choose_lanes(b);
     if (rp_build_host(b) != 0)
@@ -309,9 +311,12 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
     if (!m || add_steps(&b) != 0 || build_graph(&b) != 0)
         goto oom;
     take(m, &b);
-    rp_built_edge *built = b.edges.v;
-    size_t nbuilt = b.edges.n;
+    rp_edge *edges = b.edges.v;
+    uint32_t *to = b.edge_to.v;
+    rp_lags lags = b.lags;
     b.edges.v = NULL;
+    b.edge_to.v = NULL;
+    b.lags = (rp_lags){0};
     builder_free(&b);
     m->ctx = c;
     m->facts = *facts;
@@ -321,7 +326,7 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
         m->compute_minor = t->devices.v[0].compute_minor;
         m->vendor = gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name));
     }
-    if (rp_finish(m, built, nbuilt) != 0 || !(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
+    if (rp_finish(m, edges, to, &lags) != 0 || !(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
         goto oom;
     for (size_t s = 0; s < m->nsteps; s++) {
         m->step_mark[m->steps[s].host_start] = 1;

@@ -448,15 +448,15 @@ int rp_build_waits(rp_builder *b)
         int kind = gs_sync_call_kind(t, &b->c->names, &t->apis.v[a]);
         if (!gs_sync_kind_blocks(kind))
             continue;
-        rp_built_edge *call = &b->edges.v[b->call_edge[a]];
-        call->flags |= RP_BLOCKS;
+        uint32_t call = b->call_edge[a];
+        b->edges.v[call].flags |= RP_BLOCKS;
         gs_ns cs = b->time.v[b->call_start[a]], ce = b->time.v[b->call_end[a]];
         uint32_t w = latest_end(b, ce, cs, -1, -1, ce);
         if (w == GS_NONE)
             continue;
         gs_ns tail = ce - b->time.v[b->ops.v[w].end];
-        call->lag = at_most(call->lag, tail);
-        if (rp_edge_add(b, b->ops.v[w].end, b->call_end[a], tail, RP_WAIT, 0, (uint32_t)a) != 0)
+        if (rp_lag_set(&b->lags, call, at_most(rp_lag(&b->lags, call), tail)) != 0 ||
+            rp_edge_add(b, b->ops.v[w].end, b->call_end[a], tail, RP_WAIT, 0, (uint32_t)a) != 0)
             return -1;
         b->inputs.blocking_waits++;
     }
@@ -493,10 +493,12 @@ int rp_build_wakes(rp_builder *b)
 {
     size_t nedges = b->edges.n;
     for (size_t e = 0; e < nedges; e++) {
-        rp_built_edge *seg = &b->edges.v[e];
-        if (seg->kind != RP_SEGMENT || (seg->flags & RP_IN_OP) || seg->lag < RP_IDLE_MIN_NS)
+        const rp_edge *seg = &b->edges.v[e];
+        if (seg->kind != RP_SEGMENT || (seg->flags & RP_IN_OP) ||
+            rp_lag(&b->lags, (uint32_t)e) < RP_IDLE_MIN_NS)
             continue;
-        gs_ns from = b->time.v[seg->from], to = b->time.v[seg->to];
+        uint32_t end = b->edge_to.v[e];
+        gs_ns from = b->time.v[seg->from], to = b->time.v[end];
         uint32_t lane = b->point_lane.v[seg->from];
         uint32_t first = GS_NONE, last = GS_NONE;
         for (size_t l = 0; l < b->nlanes; l++) {
@@ -514,9 +516,9 @@ int rp_build_wakes(rp_builder *b)
         if (last == GS_NONE)
             continue;
         gs_ns own = lane == 0 ? (b->time.v[first] - from) + (to - b->time.v[last]) : 0;
-        b->edges.v[e].lag = own;
         b->edges.v[e].flags |= RP_IDLE;
-        if (rp_edge_add(b, last, b->edges.v[e].to, to - b->time.v[last], RP_WAKE, 0, GS_NONE) != 0)
+        if (rp_lag_set(&b->lags, (uint32_t)e, own) != 0 ||
+            rp_edge_add(b, last, end, to - b->time.v[last], RP_WAKE, 0, GS_NONE) != 0)
             return -1;
         b->inputs.thread_waits++;
     }

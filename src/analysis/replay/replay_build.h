@@ -8,14 +8,6 @@
 
 #define RP_MAX_DEPTH 256 /* open ranges and calls on one thread */
 
-/* An edge as built, before rp_finish groups the edges by the point they end at. */
-typedef struct rp_built_edge {
-    uint32_t from, to; /* points */
-    gs_ns lag;
-    uint8_t kind, flags, lane; /* as rp_edge's */
-    uint32_t ref;
-} rp_built_edge;
-
 /* A host thread that launched or waited for GPU work in the window; lane 0 is the main one (the
  * steps' thread). */
 typedef struct rp_lane {
@@ -32,7 +24,9 @@ typedef struct rp_builder {
     gs_ns w0, w1; /* the window: the kept steps, host start to end */
     GS_VEC(gs_ns) time;
     GS_VEC(uint32_t) point_lane; /* the host lane of a point, GS_NONE for the others */
-    GS_VEC(rp_built_edge) edges;
+    GS_VEC(rp_edge) edges;      /* in the order they were built, */
+    GS_VEC(uint32_t) edge_to;   /* the point each ends at, */
+    rp_lags lags;               /* and each one's lag */
     GS_VEC(rp_op) ops;
     GS_VEC(rp_step) steps;
     rp_lane *lanes;
@@ -51,10 +45,10 @@ int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t ki
                 uint8_t flags, uint32_t ref);
 int rp_lane_point(rp_builder *b, rp_lane *lane, uint32_t p);
 
-/* Numbers m's points in an order every edge goes forward in and makes the built edges m's, grouped
- * by the point they end at (replay_graph.c); frees `built` whatever the outcome. 0, or -1 out of
- * memory. */
-int rp_finish(gs_replay *m, rp_built_edge *built, size_t nbuilt);
+/* Numbers m's points in an order every edge goes forward in and makes the built edges and their
+ * lags m's, grouped by the point they end at (replay_graph.c). m takes edges and lags, and `to`
+ * is freed, whatever the outcome. 0, or -1 out of memory. */
+int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags);
 
 /* How many of the lane's points (in time order) come before ts, or at ts too when `at`. */
 size_t rp_lane_before(const rp_builder *b, const rp_lane *lane, gs_ns ts, bool at);

@@ -21,16 +21,17 @@ int rp_point(rp_builder *b, gs_ns ts, uint32_t *out)
 int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t kind,
                 uint8_t flags, uint32_t ref)
 {
-    rp_built_edge *e = GS_VEC_PUSH(&b->edges);
-    if (!e)
-        return -1;
     if (lag < 0 && lag != RP_OFF && kind != RP_STREAM) {
         lag = 0; /* the trace's times contradict the dependency (a stream's overlap does not:
                   * start_edges) */
         b->inputs.clipped++;
     }
-    *e = (rp_built_edge){.from = from, .to = to, .lag = lag, .kind = kind, .flags = flags,
-                         .ref = ref};
+    rp_edge *e = GS_VEC_PUSH(&b->edges);
+    uint32_t *end = GS_VEC_PUSH(&b->edge_to);
+    if (!e || !end || rp_lags_push(&b->lags, lag) != 0)
+        return -1;
+    *e = (rp_edge){.from = from, .ref = ref, .kind = kind, .flags = flags};
+    *end = to;
     return 0;
 }
 
@@ -50,10 +51,10 @@ int rp_lane_point(rp_builder *b, rp_lane *lane, uint32_t p)
     return 0;
 }
 
-/* A min-heap of points by (time, id): Kahn's order takes the earliest ready point first. */
+/* A min-heap of points by (time, id): Kahn's order takes the earliest ready point first. It holds
+ * the points ready at once, a few per lane, so it grows as it needs to. */
 typedef struct heap {
-    uint32_t *v;
-    size_t n;
+    GS_VEC(uint32_t) v;
     const gs_ns *time;
 } heap;
 
@@ -62,95 +63,101 @@ static bool before(const heap *h, uint32_t a, uint32_t b)
     return h->time[a] != h->time[b] ? h->time[a] < h->time[b] : a < b;
 }
 
-static void heap_push(heap *h, uint32_t p)
+static int heap_push(heap *h, uint32_t p)
 {
-    size_t i = h->n++;
-    while (i > 0 && before(h, p, h->v[(i - 1) / 2])) {
-        h->v[i] = h->v[(i - 1) / 2];
+    if (!GS_VEC_PUSH(&h->v))
+        return -1;
+    size_t i = h->v.n - 1;
+    while (i > 0 && before(h, p, h->v.v[(i - 1) / 2])) {
+        h->v.v[i] = h->v.v[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    h->v[i] = p;
+    h->v.v[i] = p;
+    return 0;
 }
 
 static uint32_t heap_pop(heap *h)
 {
-    uint32_t top = h->v[0], last = h->v[--h->n];
-    size_t i = 0;
+    uint32_t *v = h->v.v, top = v[0], last = v[--h->v.n];
+    size_t i = 0, n = h->v.n;
     for (;;) {
         size_t c = 2 * i + 1;
-        if (c >= h->n)
+        if (c >= n)
             break;
-        if (c + 1 < h->n && before(h, h->v[c + 1], h->v[c]))
+        if (c + 1 < n && before(h, v[c + 1], v[c]))
             c++;
-        if (!before(h, h->v[c], last))
+        if (!before(h, v[c], last))
             break;
-        h->v[i] = h->v[c];
+        v[i] = v[c];
         i = c;
     }
-    if (h->n)
-        h->v[i] = last;
+    if (n)
+        v[i] = last;
     return top;
 }
 
-/* Kahn's algorithm: pos[p] is point p's place in the order. Points left in a cycle (times that
- * tie both ways) follow in time order. */
-static int order_points(gs_replay *m, const rp_built_edge *edges, size_t ne,
-                        const uint32_t *out_first, const uint32_t *out_to, uint32_t *pos)
+/* Kahn's algorithm over the edges grouped by the point they leave from (out_first, out_to): pos[p]
+ * is point p's place in the order. Points left in a cycle (times that tie both ways) follow in
+ * time order. 0, or -1 out of memory. */
+static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t *out_to,
+                        uint32_t *pos)
 {
     size_t n = m->npoints;
     uint32_t *indeg = calloc(n ? n : 1, sizeof *indeg);
-    heap h = {malloc((n ? n : 1) * sizeof *h.v), 0, m->time};
-    if (!indeg || !h.v) {
-        free(indeg);
-        free(h.v);
-        return -1;
-    }
-    for (size_t e = 0; e < ne; e++)
-        indeg[edges[e].to]++;
-    for (uint32_t p = 0; p < n; p++)
+    heap h = {{0}, m->time};
+    int rc = indeg ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < m->nedges; i++)
+        indeg[out_to[i]]++;
+    for (uint32_t p = 0; rc == 0 && p < n; p++)
         if (!indeg[p])
-            heap_push(&h, p);
-    size_t k = 0;
-    while (k < n) {
-        if (!h.n) { /* a cycle: release its earliest point */
+            rc = heap_push(&h, p);
+    for (size_t k = 0; rc == 0 && k < n; k++) {
+        if (!h.v.n) { /* a cycle: release its earliest point */
             uint32_t best = GS_NONE;
             for (uint32_t p = 0; p < n; p++)
                 if (indeg[p] && (best == GS_NONE || before(&h, p, best)))
                     best = p;
             indeg[best] = 0;
-            heap_push(&h, best);
             m->inputs.clipped++;
+            if ((rc = heap_push(&h, best)) != 0)
+                break;
         }
         uint32_t p = heap_pop(&h);
-        pos[p] = (uint32_t)k++;
-        for (uint32_t i = out_first[p]; i < out_first[p + 1]; i++)
+        pos[p] = (uint32_t)k;
+        for (uint32_t i = out_first[p]; rc == 0 && i < out_first[p + 1]; i++)
             if (indeg[out_to[i]] && --indeg[out_to[i]] == 0)
-                heap_push(&h, out_to[i]);
+                rc = heap_push(&h, out_to[i]);
     }
     free(indeg);
-    free(h.v);
-    return 0;
+    GS_VEC_FREE(&h.v);
+    return rc;
 }
 
-/* The order of the points, found with the edges grouped by the point they leave from (a counting
- * sort). 0, or -1 out of memory. */
-static int find_order(gs_replay *m, const rp_built_edge *edges, size_t ne, uint32_t *pos)
+/* Group cursors for a stable scatter of edges by a point, in c[] (npoints + 2) which holds each
+ * point's count of edges at c[p + 2]: c[p + 1] becomes p's start, the cursor the scatter moves
+ * along (c[key + 1]++), after which c[0 .. npoints] are the groups' starts and c[npoints] their
+ * end. */
+static void group_cursors(uint32_t *c, size_t n)
 {
-    size_t n = m->npoints;
-    uint32_t *out_first = calloc(n + 1, sizeof *out_first);
+    c[0] = c[1] = 0;
+    for (size_t p = 0; p < n; p++)
+        c[p + 2] += c[p + 1];
+}
+
+/* The order of the points, found with the edges grouped by the point they leave from. */
+static int find_order(gs_replay *m, const uint32_t *to, uint32_t *pos)
+{
+    size_t n = m->npoints, ne = m->nedges;
+    uint32_t *out_first = calloc(n + 2, sizeof *out_first);
     uint32_t *out_to = malloc((ne ? ne : 1) * sizeof *out_to);
     int rc = -1;
     if (out_first && out_to) {
         for (size_t e = 0; e < ne; e++)
-            out_first[edges[e].from + 1]++;
-        for (size_t p = 0; p < n; p++)
-            out_first[p + 1] += out_first[p];
-        memset(pos, 0, n * sizeof *pos); /* until ordered: each point's edges placed so far */
-        for (size_t e = 0; e < ne; e++) {
-            uint32_t f = edges[e].from;
-            out_to[out_first[f] + pos[f]++] = edges[e].to;
-        }
-        rc = order_points(m, edges, ne, out_first, out_to, pos);
+            out_first[m->edges[e].from + 2]++;
+        group_cursors(out_first, n);
+        for (size_t e = 0; e < ne; e++)
+            out_to[out_first[m->edges[e].from + 1]++] = to[e];
+        rc = order_points(m, out_first, out_to, pos);
     }
     free(out_first);
     free(out_to);
@@ -164,8 +171,8 @@ static void renumber(uint32_t *p, const uint32_t *pos)
 }
 
 /* Gives each point its place in the order as its number: the order is then 0, 1, 2, ... and a
- * run's times are written one after another. Every array of points follows but the edges. */
-static int renumber_points(gs_replay *m, const uint32_t *pos)
+ * run's times are written one after another. Every array of points follows. */
+static int renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to)
 {
     const gs_trace *t = m->ctx->trace;
     gs_ns *time = malloc((m->npoints ? m->npoints : 1) * sizeof *time);
@@ -175,6 +182,10 @@ static int renumber_points(gs_replay *m, const uint32_t *pos)
         time[pos[p]] = m->time[p];
     free(m->time);
     m->time = time;
+    for (size_t e = 0; e < m->nedges; e++) {
+        m->edges[e].from = pos[m->edges[e].from];
+        to[e] = pos[to[e]];
+    }
     for (size_t i = 0; i < m->nops; i++) {
         renumber(&m->ops[i].start, pos);
         renumber(&m->ops[i].end, pos);
@@ -189,57 +200,80 @@ static int renumber_points(gs_replay *m, const uint32_t *pos)
     return 0;
 }
 
-/* The built edges, renumbered, grouped by the point they end at (a stable counting sort: a
- * point's edges keep the order they were built in); each call's duration edge found again. */
-static int group_edges(gs_replay *m, const rp_built_edge *built, size_t ne, const uint32_t *pos)
+/* m's edges and lags grouped by the point they end at (to[], renumbered), keeping the order they
+ * were built in within each point's group: scattered into new arrays, the edges first, then the
+ * lags, each old array freed once its copy is made. 0, or -1 out of memory. */
+static int group_by_end(gs_replay *m, const uint32_t *to)
 {
-    size_t n = m->npoints;
-    const gs_trace *t = m->ctx->trace;
-    m->first_in = calloc(n + 1, sizeof *m->first_in);
-    m->edges = malloc((ne ? ne : 1) * sizeof *m->edges);
-    if (!m->first_in || !m->edges || rp_lags_init(&m->lags, ne) != 0)
+    size_t n = m->npoints, ne = m->nedges;
+    uint32_t *first = calloc(n + 2, sizeof *first);
+    rp_edge *edges = malloc((ne ? ne : 1) * sizeof *edges);
+    if (!first || !edges) {
+        free(first);
+        free(edges);
         return -1;
-    m->nedges = ne;
-    for (size_t e = 0; e < ne; e++)
-        m->first_in[pos[built[e].to] + 1]++;
-    for (size_t p = 0; p < n; p++)
-        m->first_in[p + 1] += m->first_in[p];
-    /* first_in[p + 1] counts the edges placed into p up to where p + 1's begin */
-    for (size_t e = 0; e < ne; e++) {
-        const rp_built_edge *b = &built[e];
-        uint32_t i = m->first_in[pos[b->to]]++;
-        m->edges[i] = (rp_edge){.from = pos[b->from], .ref = b->ref, .kind = b->kind,
-                                .flags = b->flags, .lane = b->lane};
-        if (rp_lag_set(&m->lags, i, b->lag) != 0)
-            return -1;
     }
-    for (size_t p = n; p > 0; p--)
-        m->first_in[p] = m->first_in[p - 1];
-    m->first_in[0] = 0;
+    for (size_t e = 0; e < ne; e++)
+        first[to[e] + 2]++;
+    group_cursors(first, n);
+    for (size_t e = 0; e < ne; e++)
+        edges[first[to[e] + 1]++] = m->edges[e];
+    free(m->edges);
+    m->edges = edges;
+    m->first_in = first;
+    /* the same places again, for the lags: first[p] is p's start, where its cursor begins */
+    rp_lags lags;
+    uint32_t *cursor = malloc((n ? n : 1) * sizeof *cursor);
+    if (!cursor || rp_lags_init(&lags, ne) != 0) {
+        free(cursor);
+        return -1;
+    }
+    memcpy(cursor, first, n * sizeof *cursor);
+    int rc = 0;
+    for (size_t e = 0; rc == 0 && e < ne; e++) {
+        uint32_t d = cursor[to[e]]++;
+        lags.v[d] = m->lags.v[e];
+        if (lags.v[d] == RP_LAG_LONG)
+            rc = rp_lag_set(&lags, d, rp_lag(&m->lags, (uint32_t)e));
+    }
+    free(cursor);
+    rp_lags_free(&m->lags);
+    m->lags = lags;
+    return rc;
+}
+
+/* Renumbers the points in an order every edge goes forward in, then groups the edges by their
+ * end. */
+static int order_and_group(gs_replay *m, uint32_t *to)
+{
+    uint32_t *pos = malloc((m->npoints ? m->npoints : 1) * sizeof *pos);
+    int rc = pos && find_order(m, to, pos) == 0 && renumber_points(m, pos, to) == 0 ? 0 : -1;
+    free(pos);
+    return rc == 0 ? group_by_end(m, to) : -1;
+}
+
+int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags)
+{
+    const gs_trace *t = m->ctx->trace;
+    m->edges = edges;
+    m->lags = *lags;
+    m->nedges = lags->n;
+    *lags = (rp_lags){0};
+    if (order_and_group(m, to) != 0)
+        return -1;
     /* a top-level call's duration is its one RP_CALL edge (rp_build_host) */
     memset(m->call_edge, 0xff, (t->apis.n ? t->apis.n : 1) * sizeof *m->call_edge);
-    for (size_t e = 0; e < ne; e++)
+    for (size_t e = 0; e < m->nedges; e++)
         if (m->edges[e].kind == RP_CALL)
             m->call_edge[m->edges[e].ref] = (uint32_t)e;
     return 0;
-}
-
-int rp_finish(gs_replay *m, rp_built_edge *built, size_t nbuilt)
-{
-    uint32_t *pos = malloc((m->npoints ? m->npoints : 1) * sizeof *pos);
-    int rc = pos && find_order(m, built, nbuilt, pos) == 0 && renumber_points(m, pos) == 0 &&
-                     group_edges(m, built, nbuilt, pos) == 0
-                 ? 0 : -1;
-    free(pos);
-    free(built);
-    return rc;
 }
 
 int rp_copy_edges(const gs_replay *m, rp_lags *lag, uint32_t *launch_from)
 {
     for (size_t i = 0; i < m->nops; i++)
         launch_from[i] = m->ops[i].launch;
-    return rp_lags_copy(lag, &m->lags, m->nedges);
+    return rp_lags_copy(lag, &m->lags);
 }
 
 void rp_evaluate(const gs_replay *m, const rp_lags *lag, const uint32_t *launch_from, gs_ns *at)

@@ -6,15 +6,53 @@
 
 int rp_lags_init(rp_lags *l, size_t n)
 {
-    l->v = calloc(n ? n : 1, sizeof *l->v);
+    *l = (rp_lags){.v = calloc(n ? n : 1, sizeof *l->v), .n = n, .cap = n ? n : 1};
     gs_hashtab_init(&l->longs, sizeof(rp_long_lag));
     return l->v ? 0 : -1;
+}
+
+int rp_lags_push(rp_lags *l, gs_ns lag)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1024;
+        int32_t *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n] = 0;
+    if (rp_lag_set(l, (uint32_t)l->n, lag) != 0)
+        return -1;
+    l->n++;
+    return 0;
+}
+
+int rp_lags_renumber(rp_lags *l, const uint32_t *dest)
+{
+    if (!l->longs.n)
+        return 0;
+    gs_hashtab moved = GS_HASHTAB_EMPTY(rp_long_lag);
+    for (size_t e = 0; e < l->n; e++) {
+        if (l->v[e] != RP_LAG_LONG)
+            continue;
+        rp_long_lag *to = gs_hashtab_add(&moved, dest[e] + 1);
+        if (!to) {
+            gs_hashtab_free(&moved);
+            return -1;
+        }
+        to->lag = rp_lag(l, (uint32_t)e);
+    }
+    gs_hashtab_free(&l->longs);
+    l->longs = moved;
+    return 0;
 }
 
 void rp_lags_free(rp_lags *l)
 {
     free(l->v);
     l->v = NULL;
+    l->n = l->cap = 0;
     gs_hashtab_free(&l->longs);
 }
 
@@ -36,8 +74,8 @@ int rp_lag_set(rp_lags *l, uint32_t e, gs_ns lag)
     return 0;
 }
 
-int rp_lags_copy(rp_lags *to, const rp_lags *from, size_t n)
+int rp_lags_copy(rp_lags *to, const rp_lags *from)
 {
-    memcpy(to->v, from->v, (n ? n : 1) * sizeof *to->v);
+    memcpy(to->v, from->v, from->n * sizeof *to->v);
     return gs_hashtab_copy(&to->longs, &from->longs);
 }

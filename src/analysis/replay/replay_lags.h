@@ -19,7 +19,8 @@ enum {
 };
 
 typedef struct rp_lags {
-    int32_t *v;       /* per edge */
+    int32_t *v; /* per edge */
+    size_t n, cap;
     gs_hashtab longs; /* rp_long_lag entries, keyed by edge + 1 */
 } rp_lags;
 
@@ -32,11 +33,18 @@ typedef struct rp_long_lag {
 int rp_lags_init(rp_lags *l, size_t n);
 void rp_lags_free(rp_lags *l);
 
+/* One more lag, for the edge numbered l->n. 0, or -1 out of memory. */
+int rp_lags_push(rp_lags *l, gs_ns lag);
+
+/* The long lags' entries follow the edges to their new numbers, edge e to dest[e] (a permutation
+ * of the l->n edges); the caller moves l->v with the edges. 0, or -1 out of memory. */
+int rp_lags_renumber(rp_lags *l, const uint32_t *dest);
+
 /* Edge e's lag: 0, or -1 out of memory (a long lag's entry; the lag is then unchanged). */
 int rp_lag_set(rp_lags *l, uint32_t e, gs_ns lag);
 
 /* Makes `to` (as many edges) hold `from`'s lags. 0, or -1 out of memory. */
-int rp_lags_copy(rp_lags *to, const rp_lags *from, size_t n);
+int rp_lags_copy(rp_lags *to, const rp_lags *from);
 
 static inline gs_ns rp_lag(const rp_lags *l, uint32_t e)
 {
