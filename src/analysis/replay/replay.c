@@ -82,7 +82,7 @@ static uint32_t launch_point(const rp_builder *b, uint32_t call, const gs_api *i
 {
     const rp_lane *lane = &b->lanes[b->call_lane[call]];
     size_t n = rp_lane_before(b, lane, inner->start, true);
-    uint32_t p = n ? lane->points[n - 1] : b->call_start[call];
+    uint32_t p = n ? lane->first + (uint32_t)(n - 1) : b->call_start[call];
     return b->time.v[p] >= b->time.v[b->call_start[call]] ? p : b->call_start[call];
 }
 
@@ -133,7 +133,7 @@ static int add_batches(rp_builder *b)
     for (uint32_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
         if (b->range_start[i] == GS_NONE || b->range_end[i] == GS_NONE ||
-            b->point_lane.v[b->range_start[i]] != 0 || r->kind == GS_RANGE_NVTX ||
+            rp_point_lane(b, b->range_start[i]) != 0 || r->kind == GS_RANGE_NVTX ||
             !gs_ctx_name(b->c, r->name, GS_NAME_DATALOADER))
             continue;
         bool nested = false;
@@ -167,7 +167,7 @@ static void anchor_other_ranges(rp_builder *b)
         const rp_lane *lane = &b->lanes[l];
         size_t n = rp_lane_before(b, lane, r->start, false);
         if (n < lane->npoints)
-            b->range_start[i] = lane->points[n];
+            b->range_start[i] = lane->first + (uint32_t)n;
     }
 }
 
@@ -201,14 +201,11 @@ static uint32_t *nones(size_t n)
 static void builder_free(rp_builder *b)
 {
     GS_VEC_FREE(&b->time);
-    GS_VEC_FREE(&b->point_lane);
     GS_VEC_FREE(&b->edges);
     GS_VEC_FREE(&b->edge_to);
     rp_lags_free(&b->lags);
     GS_VEC_FREE(&b->ops);
     GS_VEC_FREE(&b->steps);
-    for (size_t l = 0; l < b->nlanes; l++)
-        free(b->lanes[l].points);
     free(b->lanes);
     free(b->call_start);
     free(b->call_end);

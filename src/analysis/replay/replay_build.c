@@ -111,8 +111,7 @@ static int emit(rp_builder *b, rp_lane *lane, const lane_state *s, gs_ns ts, uin
         else
             b->inputs.host_segments++;
     }
-    if (rp_lane_point(b, lane, p) != 0)
-        return -1;
+    rp_lane_point(lane, p);
     *out = p;
     return 0;
 }
@@ -470,7 +469,7 @@ static uint32_t last_point_in(const rp_builder *b, const rp_lane *lane, gs_ns fr
     size_t lo = rp_lane_before(b, lane, from, true), hi = rp_lane_before(b, lane, to, true);
     if (lo >= hi)
         return GS_NONE;
-    return lane->points[first ? lo : hi - 1];
+    return lane->first + (uint32_t)(first ? lo : hi - 1);
 }
 
 size_t rp_lane_before(const rp_builder *b, const rp_lane *lane, gs_ns ts, bool at)
@@ -478,7 +477,7 @@ size_t rp_lane_before(const rp_builder *b, const rp_lane *lane, gs_ns ts, bool a
     size_t lo = 0, hi = lane->npoints;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        gs_ns t = b->time.v[lane->points[mid]];
+        gs_ns t = b->time.v[lane->first + mid];
         if (t < ts || (at && t == ts))
             lo = mid + 1;
         else
@@ -499,7 +498,7 @@ int rp_build_wakes(rp_builder *b)
             continue;
         uint32_t end = b->edge_to.v[e];
         gs_ns from = b->time.v[seg->from], to = b->time.v[end];
-        uint32_t lane = b->point_lane.v[seg->from];
+        uint32_t lane = rp_point_lane(b, seg->from);
         uint32_t first = GS_NONE, last = GS_NONE;
         for (size_t l = 0; l < b->nlanes; l++) {
             if (l == lane || (lane != 0 && l != 0))
@@ -528,7 +527,7 @@ int rp_build_wakes(rp_builder *b)
      * thread's replay. */
     for (size_t l = 1; l < b->nlanes; l++) {
         const rp_lane *lane = &b->lanes[l];
-        uint32_t p = lane->npoints ? lane->points[0] : GS_NONE;
+        uint32_t p = lane->npoints ? lane->first : GS_NONE;
         uint32_t from = p != GS_NONE
                             ? last_point_in(b, &b->lanes[0], INT64_MIN, b->time.v[p] - 1, false)
                             : GS_NONE;

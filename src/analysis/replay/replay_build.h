@@ -13,9 +13,10 @@
 typedef struct rp_lane {
     uint32_t id;
     int64_t pid, tid;
-    uint32_t *points; /* in time order */
-    size_t npoints, cap;
-    uint32_t last;
+    /* Its points, in time order, are numbered one after another, first .. last: a lane is swept
+     * whole before the next, and nothing else adds points meanwhile (rp_build_host). */
+    uint32_t first, last;
+    size_t npoints;
 } rp_lane;
 
 typedef struct rp_builder {
@@ -23,7 +24,6 @@ typedef struct rp_builder {
     const gs_trace *t;
     gs_ns w0, w1; /* the window: the kept steps, host start to end */
     GS_VEC(gs_ns) time;
-    GS_VEC(uint32_t) point_lane; /* the host lane of a point, GS_NONE for the others */
     GS_VEC(rp_edge) edges;      /* in the order they were built, */
     GS_VEC(uint32_t) edge_to;   /* the point each ends at, */
     rp_lags lags;               /* and each one's lag */
@@ -43,7 +43,11 @@ typedef struct rp_builder {
 int rp_point(rp_builder *b, gs_ns ts, uint32_t *out);
 int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t kind,
                 uint8_t flags, uint32_t ref);
-int rp_lane_point(rp_builder *b, rp_lane *lane, uint32_t p);
+/* Makes point p, just added, the lane's next. */
+void rp_lane_point(rp_lane *lane, uint32_t p);
+
+/* The host lane point p is on, GS_NONE for the others. */
+uint32_t rp_point_lane(const rp_builder *b, uint32_t p);
 
 /* Numbers m's points in an order every edge goes forward in and makes the built edges and their
  * lags m's, grouped by the point they end at (replay_graph.c). m takes edges and lags, and `to`

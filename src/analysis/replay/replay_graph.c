@@ -9,11 +9,9 @@
 int rp_point(rp_builder *b, gs_ns ts, uint32_t *out)
 {
     gs_ns *t = GS_VEC_PUSH(&b->time);
-    uint32_t *l = GS_VEC_PUSH(&b->point_lane);
-    if (!t || !l)
+    if (!t)
         return -1;
     *t = ts;
-    *l = GS_NONE;
     *out = (uint32_t)(b->time.n - 1);
     return 0;
 }
@@ -35,20 +33,20 @@ int rp_edge_add(rp_builder *b, uint32_t from, uint32_t to, gs_ns lag, uint8_t ki
     return 0;
 }
 
-int rp_lane_point(rp_builder *b, rp_lane *lane, uint32_t p)
+void rp_lane_point(rp_lane *lane, uint32_t p)
 {
-    if (lane->npoints == lane->cap) {
-        size_t cap = lane->cap ? 2 * lane->cap : 64;
-        uint32_t *v = realloc(lane->points, cap * sizeof *v);
-        if (!v)
-            return -1;
-        lane->points = v;
-        lane->cap = cap;
-    }
-    lane->points[lane->npoints++] = p;
+    if (!lane->npoints)
+        lane->first = p;
+    lane->npoints++;
     lane->last = p;
-    b->point_lane.v[p] = lane->id;
-    return 0;
+}
+
+uint32_t rp_point_lane(const rp_builder *b, uint32_t p)
+{
+    for (size_t l = 0; l < b->nlanes; l++)
+        if (b->lanes[l].npoints && p >= b->lanes[l].first && p <= b->lanes[l].last)
+            return (uint32_t)l;
+    return GS_NONE;
 }
 
 /* A min-heap of points by (time, id): Kahn's order takes the earliest ready point first. It holds
