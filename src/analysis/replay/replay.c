@@ -345,6 +345,7 @@ void gs_replay_free(gs_replay *m)
     if (!m)
         return;
     free(m->time);
+    free(m->anchors);
     free(m->edges);
     free(m->first_in);
     rp_lags_free(&m->lags);

@@ -240,6 +240,43 @@ static int group_by_end(gs_replay *m, const uint32_t *to)
     return rc;
 }
 
+/* The anchors (rp_anchor), from the grouped edges and the measured times, which then go. 0, or -1
+ * out of memory. */
+static int find_anchors(gs_replay *m)
+{
+    size_t n = m->npoints;
+    uint8_t *anchored = calloc(n ? n : 1, 1);
+    if (!anchored)
+        return -1;
+    size_t count = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        bool held = false;
+        for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++) {
+            const rp_edge *ed = &m->edges[e];
+            held = held || (!rp_kind_may_go_off(ed->kind) && rp_lag(&m->lags, e) != RP_OFF);
+            if (ed->from >= p && !anchored[ed->from]) {
+                anchored[ed->from] = 1;
+                count++;
+            }
+        }
+        if (!held && !anchored[p]) {
+            anchored[p] = 1;
+            count++;
+        }
+    }
+    m->anchors = malloc((count ? count : 1) * sizeof *m->anchors);
+    if (m->anchors)
+        for (uint32_t p = 0; p < n; p++)
+            if (anchored[p])
+                m->anchors[m->nanchors++] = (rp_anchor){p, m->time[p]};
+    free(anchored);
+    if (!m->anchors)
+        return -1;
+    free(m->time);
+    m->time = NULL;
+    return 0;
+}
+
 /* Renumbers the points in an order every edge goes forward in, then groups the edges by their
  * end. */
 static int order_and_group(gs_replay *m, uint32_t *to)
@@ -247,7 +284,7 @@ static int order_and_group(gs_replay *m, uint32_t *to)
     uint32_t *pos = malloc((m->npoints ? m->npoints : 1) * sizeof *pos);
     int rc = pos && find_order(m, to, pos) == 0 && renumber_points(m, pos, to) == 0 ? 0 : -1;
     free(pos);
-    return rc == 0 ? group_by_end(m, to) : -1;
+    return rc == 0 && group_by_end(m, to) == 0 ? find_anchors(m) : -1;
 }
 
 int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags)
@@ -274,9 +311,24 @@ int rp_copy_edges(const gs_replay *m, rp_lags *lag, uint32_t *launch_from)
     return rp_lags_copy(lag, &m->lags);
 }
 
+/* An anchor's measured time (it must be one). */
+static gs_ns anchor_time(const gs_replay *m, uint32_t p)
+{
+    size_t lo = 0, hi = m->nanchors;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->anchors[mid].point <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return m->anchors[lo].time;
+}
+
 void rp_evaluate(const gs_replay *m, const rp_lags *lag, const uint32_t *launch_from, gs_ns *at)
 {
-    for (size_t p = 0; p < m->npoints; p++) {
+    size_t a = 0; /* the next anchor, as p goes */
+    for (uint32_t p = 0; p < m->npoints; p++) {
         gs_ns best = INT64_MIN;
         for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++) {
             const rp_edge *ed = &m->edges[e];
@@ -284,9 +336,14 @@ void rp_evaluate(const gs_replay *m, const rp_lags *lag, const uint32_t *launch_
             if (l == RP_OFF)
                 continue;
             uint32_t from = launch_from && ed->kind == RP_LAUNCH ? launch_from[ed->ref] : ed->from;
-            gs_ns v = (from < p ? at[from] : m->time[from]) + l;
+            gs_ns v = (from < p ? at[from] : anchor_time(m, from)) + l;
             best = v > best ? v : best;
         }
-        at[p] = best == INT64_MIN ? m->time[p] : best;
+        if (best == INT64_MIN) { /* an anchor: the points before it are done with */
+            while (a + 1 < m->nanchors && m->anchors[a].point < p)
+                a++;
+            best = m->anchors[a].time;
+        }
+        at[p] = best;
     }
 }

@@ -46,6 +46,13 @@ typedef struct rp_edge {
     uint8_t lane;      /* a host edge's lane (rp_is_host), 0 for the others */
 } rp_edge;
 
+/* Whether an action may turn an edge of this kind off (RP_OFF): the others stay on in every run,
+ * so that a point with one of them never falls back on its measured time (gs_replay.anchors). */
+static inline bool rp_kind_may_go_off(uint8_t kind)
+{
+    return kind == RP_LAUNCH || kind == RP_WAIT || kind == RP_XSTREAM || kind == RP_BATCH;
+}
+
 static inline bool rp_is_host_kind(uint8_t kind)
 {
     return kind == RP_SEGMENT || kind == RP_CALL;
@@ -86,6 +93,13 @@ typedef struct rp_run_arrays {
     uint32_t *launch_from;
 } rp_run_arrays;
 
+/* A point that keeps its measured time: one whose in-edges may all be off in a run (none of them
+ * of a kind that stays on, or on in the model), and one an edge against the order leaves from. */
+typedef struct rp_anchor {
+    uint32_t point;
+    gs_ns time;
+} rp_anchor;
+
 typedef struct rp_step {
     const gs_step *step;
     uint32_t host_start, host_end; /* points */
@@ -96,8 +110,12 @@ struct gs_replay {
     const gs_trace_ctx *ctx;
     gs_trace_facts facts;
     size_t npoints;
-    gs_ns *time; /* each point's measured time; the points are numbered in an order every edge
-                  * goes forward in (by time, and by dependency where times tie): rp_finish */
+    /* The points are numbered in an order every edge goes forward in (by time, and by
+     * dependency where times tie). Each point's measured time is in time[] while rp_finish orders
+     * them; then only the anchors keep theirs, in the order of their points. */
+    gs_ns *time;
+    rp_anchor *anchors;
+    size_t nanchors;
     rp_edge *edges;     /* grouped by the point they end at, in the order they were built: */
     uint32_t *first_in; /* npoints + 1: edges[first_in[p] .. first_in[p + 1]) end at p */
     size_t nedges;
@@ -136,8 +154,9 @@ int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_para
 int rp_profiler_cuts(gs_replay *m);
 
 /* Each point's time with lags (the model's own, or a run's) and a run's launch sources (NULL: the
- * model's own), into at[]: the latest of its in-edges, its measured time when it has none. An edge
- * against the order (a cycle broken by rp_finish) reads its source's measured time. */
+ * model's own), into at[]: the latest of its in-edges, its measured time when all are off (an
+ * anchor's). An edge against the order (a cycle broken by rp_finish) reads its source's measured
+ * time. */
 void rp_evaluate(const gs_replay *m, const rp_lags *lag, const uint32_t *launch_from, gs_ns *at);
 
 /* A run's lags and launch sources, copied from the model's: lag (per edge) and launch_from[] (per

@@ -36,6 +36,7 @@ typedef struct tx {
     const gs_replay_params *p;
     gs_replay_change *change; /* the current action's */
     bool failed;              /* out of memory keeping a long lag */
+    bool kept_off;            /* an edge of a kind that stays on was turned off */
 } tx;
 
 static gs_ns lag_at(const tx *x, size_t i)
@@ -43,10 +44,13 @@ static gs_ns lag_at(const tx *x, size_t i)
     return rp_lag(x->lag, (uint32_t)i);
 }
 
-/* Sets edge i's lag, counting nothing. */
+/* Sets edge i's lag, counting nothing. Only the kinds that may go off are turned off: the model
+ * keeps no measured time for a point with an edge of another kind (rp_kind_may_go_off). */
 static void put_lag(tx *x, size_t i, gs_ns lag)
 {
-    if (rp_lag_set(x->lag, (uint32_t)i, lag) != 0)
+    if (lag == RP_OFF && !rp_kind_may_go_off(x->e[i].kind))
+        x->kept_off = true;
+    else if (rp_lag_set(x->lag, (uint32_t)i, lag) != 0)
         x->failed = true;
 }
 
@@ -89,6 +93,12 @@ static bool move_source(tx *x, size_t i, uint32_t from)
 static const gs_kernel *kernel_of(const tx *x, const rp_op *o)
 {
     return o->is_memop ? NULL : &x->t->kernels.v[o->index];
+}
+
+/* When the op started in the trace: its start point's measured time. */
+static gs_ns op_start(const tx *x, const rp_op *o)
+{
+    return o->is_memop ? x->t->memops.v[o->index].start : x->t->kernels.v[o->index].start;
 }
 
 static bool kernel_is(const tx *x, const rp_op *o, enum gs_name_group g)
@@ -294,17 +304,6 @@ done:
 
 /* ---- DataLoader workers ------------------------------------------------------------------ */
 
-/* The DataLoader fetch whose start edge i is (the fetch's start to its batch point, at point p:
- * one per fetch), or NULL. */
-static const gs_range *fetch_of(const tx *x, uint32_t i, uint32_t p)
-{
-    const rp_edge *e = &x->e[i];
-    if (e->kind != RP_BATCH || !(e->flags & RP_IN_DATA) || x->m->time[p] < x->m->time[e->from] ||
-        x->m->range_start[e->ref] != e->from)
-        return NULL;
-    return &x->t->ranges.v[e->ref];
-}
-
 /* The batches arrive one per interval from the workers: the fetch ends at the latest of its
  * start plus the residue (receiving the batch) and the batch's arrival, the previous batch's
  * plus the interval. Loading in the main process (single-process iterator): the interval is
@@ -318,17 +317,17 @@ static int dataloader_workers(tx *x)
     gs_ns sum = 0, shortest = INT64_MAX;
     size_t n = 0;
     bool single = false;
-    for (uint32_t p = 0; p < m->npoints; p++)
-        for (uint32_t i = m->first_in[p]; i < m->first_in[p + 1]; i++) {
-            const gs_range *r = fetch_of(x, i, p);
-            if (!r)
-                continue;
-            gs_ns d = r->end - r->start;
-            sum += d;
-            shortest = d < shortest ? d : shortest;
-            n++;
-            single = single || strstr(gs_trace_str(t, r->name), "SingleProcess") != NULL;
-        }
+    for (size_t i = 0; i < m->nedges; i++) {
+        const rp_edge *e = &x->e[i];
+        if (e->kind != RP_BATCH || !(e->flags & RP_IN_DATA) || m->range_start[e->ref] != e->from)
+            continue; /* the fetch's start to its batch point: one per fetch */
+        const gs_range *r = &t->ranges.v[e->ref];
+        gs_ns d = r->end - r->start;
+        sum += d;
+        shortest = d < shortest ? d : shortest;
+        n++;
+        single = single || strstr(gs_trace_str(t, r->name), "SingleProcess") != NULL;
+    }
     if (!n)
         return 0;
     gs_ns mean = sum / (gs_ns)n, steps = 0;
@@ -504,9 +503,9 @@ static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
         if (o->step != step)
             continue;
         if (backward_compute(x, o))
-            bwd[nb++] = (timed_op){m->time[o->start], (uint32_t)i};
+            bwd[nb++] = (timed_op){op_start(x, o), (uint32_t)i};
         else if (kernel_is(x, o, GS_NAME_COMM_KERNEL))
-            comm[nc++] = (timed_op){m->time[o->start], (uint32_t)i};
+            comm[nc++] = (timed_op){op_start(x, o), (uint32_t)i};
     }
     if (!nb || !nc)
         return 0;
@@ -619,6 +618,9 @@ int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_para
         x.change = &change[a];
         if (transforms[a](&x) != 0 || x.failed)
             return gs_fail_oom(err);
+        if (x.kept_off)
+            return gs_fail(err, GS_EXIT_INPUT, "replay: the action %s turned off an edge that stays "
+                                               "on", gs_replay_action_get(a)->name);
     }
     return 0;
 }
