@@ -32,6 +32,7 @@ typedef struct lane_item {
     uint8_t type;
 } lane_item;
 
+/* The lane's items come in this order: by start, the longer first, ranges before calls. */
 static int item_cmp(const void *pa, const void *pb)
 {
     const lane_item *a = pa, *b = pb;
@@ -47,7 +48,7 @@ static int item_cmp(const void *pa, const void *pb)
 /* An item open on the lane's stack, with what encloses the time inside it (itself included):
  * known when it opens, so that each point reads it instead of walking the stack. */
 typedef struct open_item {
-    uint32_t item;     /* index into the lane's items */
+    lane_item item;
     uint8_t flags;     /* RP_IN_* */
     uint32_t inner_op; /* the innermost operator range, GS_NONE */
 } open_item;
@@ -72,16 +73,16 @@ static uint8_t range_flags(const rp_builder *b, const gs_range *r)
     return f;
 }
 
-/* Opens items[i] on top of the stack. */
-static void push(const rp_builder *b, const lane_item *items, lane_state *s, uint32_t i)
+/* Opens `it` on top of the stack. */
+static void push(const rp_builder *b, lane_state *s, const lane_item *it)
 {
-    open_item top = s->depth ? s->open[s->depth - 1] : (open_item){0, 0, GS_NONE};
-    top.item = i;
-    if (items[i].type == ITEM_RANGE) {
-        const gs_range *r = &b->t->ranges.v[items[i].idx];
+    open_item top = s->depth ? s->open[s->depth - 1] : (open_item){.inner_op = GS_NONE};
+    top.item = *it;
+    if (it->type == ITEM_RANGE) {
+        const gs_range *r = &b->t->ranges.v[it->idx];
         top.flags |= range_flags(b, r);
         if (r->kind == GS_RANGE_OP)
-            top.inner_op = items[i].idx;
+            top.inner_op = it->idx;
     }
     s->open[s->depth++] = top;
 }
@@ -116,13 +117,13 @@ static int emit(rp_builder *b, rp_lane *lane, const lane_state *s, gs_ns ts, uin
     return 0;
 }
 
-static int close_top(rp_builder *b, rp_lane *lane, const lane_item *items, lane_state *s)
+static int close_top(rp_builder *b, rp_lane *lane, lane_state *s)
 {
-    const lane_item *it = &items[s->open[s->depth - 1].item];
+    const lane_item *it = &s->open[s->depth - 1].item;
     gs_ns end = it->end;
     /* broken nesting: the child ends with its parent */
-    if (s->depth > 1 && items[s->open[s->depth - 2].item].end < end)
-        end = items[s->open[s->depth - 2].item].end;
+    if (s->depth > 1 && s->open[s->depth - 2].item.end < end)
+        end = s->open[s->depth - 2].item.end;
     uint32_t p;
     if (emit(b, lane, s, end, &p) != 0)
         return -1;
@@ -136,39 +137,79 @@ static int close_top(rp_builder *b, rp_lane *lane, const lane_item *items, lane_
     return 0;
 }
 
-/* Merges the sorted runs a[0..na) and b[0..nb) into out, in item_cmp's order. */
-static void merge_items(const lane_item *a, size_t na, const lane_item *b, size_t nb,
-                        lane_item *out)
+/* A lane's items as the sweep takes them, one at a time, in item_cmp's order: the lane's ranges
+ * and calls come in the model's time order already (by start, the longer first, index), so the
+ * next of each is found by a scan and the least of them taken, beside the kept steps' bounds
+ * (the main lane's marks, sorted). */
+typedef struct lane_feed {
+    const rp_builder *b;
+    const rp_lane *lane;
+    size_t next[2];      /* the next range and the next call to look at */
+    lane_item head[3];   /* the next range, call and mark of the lane */
+    bool has[3];
+    const lane_item *marks;
+    size_t nmarks, mark;
+} lane_feed;
+
+static bool range_on(const rp_builder *b, const rp_lane *lane, const gs_range *r)
 {
-    size_t i = 0, j = 0, k = 0;
-    while (i < na && j < nb)
-        out[k++] = item_cmp(&b[j], &a[i]) < 0 ? b[j++] : a[i++];
-    while (i < na)
-        out[k++] = a[i++];
-    while (j < nb)
-        out[k++] = b[j++];
+    return gs_range_in_op_tree(r) && r->pid == lane->pid && r->tid == lane->tid &&
+           r->end > b->w0 && r->start < b->w1;
 }
 
-/* The lane's items in item_cmp's order, into `out`: its ranges and its calls come in the
- * model's time order already (by start, the longer first, index), so only the step marks are
- * sorted, and the three runs merged. */
-static void order_items(lane_item *items, size_t nranges, size_t ncalls, size_t nmarks,
-                        lane_item *out)
+static bool call_on(const rp_builder *b, const rp_lane *lane, const gs_api *a)
 {
-    qsort(items + nranges + ncalls, nmarks, sizeof *items, item_cmp);
-    merge_items(items, nranges, items + nranges, ncalls, out);
-    memcpy(items, out, (nranges + ncalls) * sizeof *items);
-    merge_items(items, nranges + ncalls, items + nranges + ncalls, nmarks, out);
+    return a->pid == lane->pid && a->tid == lane->tid && a->end > b->w0 && a->start < b->w1;
+}
+
+/* Fills the feed's head of one type with its next item. */
+static void feed_fill(lane_feed *f, int type)
+{
+    const gs_trace *t = f->b->t;
+    f->has[type] = false;
+    if (type == ITEM_RANGE) {
+        for (size_t *i = &f->next[type]; *i < t->ranges.n && !f->has[type]; ++*i)
+            if (range_on(f->b, f->lane, &t->ranges.v[*i])) {
+                const gs_range *r = &t->ranges.v[*i];
+                f->head[type] = (lane_item){r->start, r->end, (uint32_t)*i, ITEM_RANGE};
+                f->has[type] = true;
+            }
+    } else if (type == ITEM_API) {
+        for (size_t *i = &f->next[type]; *i < t->apis.n && !f->has[type]; ++*i)
+            if (call_on(f->b, f->lane, &t->apis.v[*i])) {
+                const gs_api *a = &t->apis.v[*i];
+                f->head[type] = (lane_item){a->start, a->end, (uint32_t)*i, ITEM_API};
+                f->has[type] = true;
+            }
+    } else if (f->mark < f->nmarks) {
+        f->head[type] = f->marks[f->mark++];
+        f->has[type] = true;
+    }
+}
+
+/* The lane's next item into *out; false when none is left. */
+static bool feed_take(lane_feed *f, lane_item *out)
+{
+    int least = -1;
+    for (int type = ITEM_RANGE; type <= ITEM_MARK; type++)
+        if (f->has[type] && (least < 0 || item_cmp(&f->head[type], &f->head[least]) < 0))
+            least = type;
+    if (least < 0)
+        return false;
+    *out = f->head[least];
+    feed_fill(f, least);
+    return true;
 }
 
 /* The lane's points in time order, from its items: a sweep keeping the open ones on a stack. */
-static int sweep_lane(rp_builder *b, rp_lane *lane, const lane_item *items, size_t n)
+static int sweep_lane(rp_builder *b, rp_lane *lane, lane_feed *feed)
 {
     lane_state s = {.top_api = GS_NONE};
-    for (size_t i = 0; i < n; i++) {
-        const lane_item *it = &items[i];
-        while (s.depth && items[s.open[s.depth - 1].item].end <= it->start)
-            if (close_top(b, lane, items, &s) != 0)
+    lane_item item;
+    while (feed_take(feed, &item)) {
+        const lane_item *it = &item;
+        while (s.depth && s.open[s.depth - 1].item.end <= it->start)
+            if (close_top(b, lane, &s) != 0)
                 return -1;
         if (it->type == ITEM_API && s.top_api != GS_NONE) {
             b->call_top[it->idx] = s.top_api; /* a call inside a call: the outer one stands */
@@ -197,71 +238,44 @@ static int sweep_lane(rp_builder *b, rp_lane *lane, const lane_item *items, size
                 s.top_api = GS_NONE;
             continue;
         }
-        push(b, items, &s, (uint32_t)i);
+        push(b, &s, it);
     }
     while (s.depth)
-        if (close_top(b, lane, items, &s) != 0)
+        if (close_top(b, lane, &s) != 0)
             return -1;
     return 0;
+}
+
+/* The kept steps' host starts and ends, the main lane's marks, sorted. NULL out of memory. */
+static lane_item *step_marks(const rp_builder *b)
+{
+    lane_item *marks = malloc((b->steps.n ? 2 * b->steps.n : 1) * sizeof *marks);
+    if (!marks)
+        return NULL;
+    for (size_t s = 0; s < b->steps.n; s++) {
+        const gs_step *st = b->steps.v[s].step;
+        marks[2 * s] = (lane_item){st->host_start, st->host_start, (uint32_t)(2 * s), ITEM_MARK};
+        marks[2 * s + 1] = (lane_item){st->host_end, st->host_end, (uint32_t)(2 * s + 1),
+                                       ITEM_MARK};
+    }
+    qsort(marks, 2 * b->steps.n, sizeof *marks, item_cmp);
+    return marks;
 }
 
 /* Every lane's items: its operators, annotations and calls that overlap the window, and on the
  * main lane the kept steps' host starts and ends. */
 int rp_build_host(rp_builder *b)
 {
-    const gs_trace *t = b->t;
-    GS_VEC(lane_item) items = {0};
-    lane_item *sorted = NULL;
-    int rc = 0;
+    lane_item *marks = step_marks(b);
+    int rc = marks ? 0 : -1;
     for (size_t l = 0; l < b->nlanes && rc == 0; l++) {
-        rp_lane *lane = &b->lanes[l];
-        items.n = 0;
-        for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
-            const gs_range *r = &t->ranges.v[i];
-            if (gs_range_in_op_tree(r) && r->pid == lane->pid && r->tid == lane->tid &&
-                r->end > b->w0 && r->start < b->w1) {
-                lane_item *it = GS_VEC_PUSH(&items);
-                if (!it)
-                    rc = -1;
-                else
-                    *it = (lane_item){r->start, r->end, (uint32_t)i, ITEM_RANGE};
-            }
-        }
-        size_t nranges = items.n;
-        for (size_t i = 0; i < t->apis.n && rc == 0; i++) {
-            const gs_api *a = &t->apis.v[i];
-            if (a->pid == lane->pid && a->tid == lane->tid && a->end > b->w0 && a->start < b->w1) {
-                lane_item *it = GS_VEC_PUSH(&items);
-                if (!it)
-                    rc = -1;
-                else
-                    *it = (lane_item){a->start, a->end, (uint32_t)i, ITEM_API};
-            }
-        }
-        size_t ncalls = items.n - nranges;
-        for (size_t s = 0; l == 0 && s < b->steps.n && rc == 0; s++) {
-            const gs_step *st = b->steps.v[s].step;
-            for (int end = 0; end < 2 && rc == 0; end++) {
-                gs_ns ts = end ? st->host_end : st->host_start;
-                lane_item *it = GS_VEC_PUSH(&items);
-                if (!it)
-                    rc = -1;
-                else
-                    *it = (lane_item){ts, ts, (uint32_t)(2 * s + (size_t)end), ITEM_MARK};
-            }
-        }
-        lane_item *grown =
-            rc == 0 ? realloc(sorted, (items.n ? items.n : 1) * sizeof *sorted) : NULL;
-        if (!grown) {
-            rc = -1;
-            break;
-        }
-        sorted = grown;
-        order_items(items.v, nranges, ncalls, items.n - nranges - ncalls, sorted);
-        rc = sweep_lane(b, lane, sorted, items.n);
+        lane_feed feed = {.b = b, .lane = &b->lanes[l], .marks = marks,
+                          .nmarks = l == 0 ? 2 * b->steps.n : 0};
+        for (int type = ITEM_RANGE; type <= ITEM_MARK; type++)
+            feed_fill(&feed, type);
+        rc = sweep_lane(b, &b->lanes[l], &feed);
     }
-    GS_VEC_FREE(&items);
-    free(sorted);
+    free(marks);
     return rc;
 }
 
