@@ -28,26 +28,6 @@ int rp_lags_push(rp_lags *l, gs_ns lag)
     return 0;
 }
 
-int rp_lags_renumber(rp_lags *l, const uint32_t *dest)
-{
-    if (!l->longs.n)
-        return 0;
-    gs_hashtab moved = GS_HASHTAB_EMPTY(rp_long_lag);
-    for (size_t e = 0; e < l->n; e++) {
-        if (l->v[e] != RP_LAG_LONG)
-            continue;
-        rp_long_lag *to = gs_hashtab_add(&moved, dest[e] + 1);
-        if (!to) {
-            gs_hashtab_free(&moved);
-            return -1;
-        }
-        to->lag = rp_lag(l, (uint32_t)e);
-    }
-    gs_hashtab_free(&l->longs);
-    l->longs = moved;
-    return 0;
-}
-
 void rp_lags_free(rp_lags *l)
 {
     free(l->v);

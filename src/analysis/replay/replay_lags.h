@@ -36,10 +36,6 @@ void rp_lags_free(rp_lags *l);
 /* One more lag, for the edge numbered l->n. 0, or -1 out of memory. */
 int rp_lags_push(rp_lags *l, gs_ns lag);
 
-/* The long lags' entries follow the edges to their new numbers, edge e to dest[e] (a permutation
- * of the l->n edges); the caller moves l->v with the edges. 0, or -1 out of memory. */
-int rp_lags_renumber(rp_lags *l, const uint32_t *dest);
-
 /* Edge e's lag: 0, or -1 out of memory (a long lag's entry; the lag is then unchanged). */
 int rp_lag_set(rp_lags *l, uint32_t e, gs_ns lag);
 
