@@ -92,8 +92,10 @@ static int add(const gs_trace_ctx *c, const gs_view_args *a, void *state, gs_err
 static int finish(const gs_view_args *a, void *state, gs_error *err)
 {
     ops_state *s = state;
-    return a->flag[ROOFLINE] ? gs_roofline_finish(&s->roofline, err)
-                             : gs_op_summary_finish(&s->summary, err);
+    if (a->flag[ROOFLINE])
+        return gs_roofline_finish(&s->roofline, err);
+    gs_op_summary_finish(&s->summary);
+    return 0;
 }
 
 static int table(const void *state, const gs_view_args *a, gs_table *out)

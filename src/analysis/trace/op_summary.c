@@ -5,28 +5,29 @@
 
 #include "analysis/base/names.h"
 #include "analysis/trace/compute.h"
+#include "common/hashtab.h"
 #include "common/log.h"
+#include "common/vec.h"
 
-typedef struct op_item {
-    gs_str name, dims; /* in the summary's string table */
-    gs_ns cpu, self_cpu, self_cuda, cuda_total;
-    bool has_flops;
-    double flops;
-} op_item;
+/* A row's name and shapes, in the summary's string table. */
+typedef struct op_key {
+    gs_str name, dims;
+} op_key;
 
-/* Held by the summary between _add and _finish. */
-struct gs_op_items {
-    op_item *v;
-    size_t n, cap;
+/* Where a (name, shapes) row is: keyed by a fold of the two ids. */
+typedef struct op_slot {
+    uint32_t key;
+    uint32_t row;
+} op_slot;
+
+/* Held by the summary between _add and _finish: one row per (name, shapes), each call's numbers
+ * added to its row as the call comes, in the traces' order (so the FLOPs of a row are summed in
+ * the order of its calls). */
+struct gs_op_groups {
+    gs_hashtab slots; /* op_slot */
+    GS_VEC(gs_op_row) rows;
+    GS_VEC(op_key) keys; /* per row */
 };
-
-static int cmp_item(const void *pa, const void *pb)
-{
-    const op_item *a = pa, *b = pb;
-    if (a->name != b->name)
-        return a->name < b->name ? -1 : 1;
-    return a->dims < b->dims ? -1 : a->dims > b->dims;
-}
 
 /* CUDA total or CPU total descending, then name and shapes ascending. */
 static int cmp_rows_by(const gs_op_row *a, const gs_op_row *b, bool by_cuda)
@@ -209,8 +210,32 @@ static int profiled_cpu(const gs_trace_ctx *c, gs_ns *out)
     return 0;
 }
 
+static uint32_t fold_key(op_key k)
+{
+    uint32_t h = (uint32_t)k.name * 2654435761u ^ (uint32_t)k.dims;
+    return h ? h : 1;
+}
+
+/* The row of (name, shapes), made when new; NULL out of memory. */
+static gs_op_row *row_of(struct gs_op_groups *g, op_key k)
+{
+    gs_hashpos pos;
+    uint32_t key = fold_key(k);
+    for (op_slot *e = gs_hashtab_find(&g->slots, key, &pos); e; e = gs_hashtab_next(&g->slots, &pos))
+        if (g->keys.v[e->row].name == k.name && g->keys.v[e->row].dims == k.dims)
+            return &g->rows.v[e->row];
+    op_key *kept = GS_VEC_PUSH(&g->keys);
+    gs_op_row *row = kept ? GS_VEC_PUSH(&g->rows) : NULL;
+    op_slot *slot = row ? gs_hashtab_add(&g->slots, key) : NULL;
+    if (!slot)
+        return NULL;
+    *kept = k;
+    slot->row = (uint32_t)(g->rows.n - 1);
+    return row;
+}
+
 static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
-                         struct gs_op_items *items)
+                         struct gs_op_groups *groups)
 {
     const gs_trace *t = c->trace;
     gs_ns *self_cuda = calloc(t->ranges.n + 1, sizeof *self_cuda);
@@ -239,17 +264,21 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
                 merged++;
                 continue;
             }
-            op_item *it = &items->v[items->n++]; /* room for every range was made */
-            it->name = gs_name_map_get(&map, r->name);
-            it->dims = by_shape ? gs_name_map_get(&map, r->input_dims) : GS_STR_EMPTY;
-            it->cpu = r->end - r->start;
-            it->self_cpu = cs.self_cpu[i];
-            it->self_cuda = cs.self_cuda[i];
-            it->cuda_total = cuda_total[i];
-            it->has_flops = cs.has_flops[i];
-            it->flops = cs.flops[i];
-            if (it->name == GS_STR_ERROR || it->dims == GS_STR_ERROR)
+            op_key k = {gs_name_map_get(&map, r->name),
+                         by_shape ? gs_name_map_get(&map, r->input_dims) : GS_STR_EMPTY};
+            gs_op_row *row = k.name != GS_STR_ERROR && k.dims != GS_STR_ERROR
+                                 ? row_of(groups, k) : NULL;
+            if (!row) {
                 rc = -1;
+                break;
+            }
+            row->calls++;
+            row->cpu_total += r->end - r->start;
+            row->self_cpu += cs.self_cpu[i];
+            row->self_cuda += cs.self_cuda[i];
+            row->cuda_total += cuda_total[i];
+            row->has_flops |= cs.has_flops[i];
+            row->flops += cs.flops[i];
         }
         gs_name_map_free(&map);
     }
@@ -265,63 +294,28 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
     return rc;
 }
 
-/* Puts equal (name, shapes) items next to each other, in (name, shapes) order: a counting sort
- * by name id (ids are dense), then a sort of each name's items by shapes when grouping by shape.
- * Linear in the ranges where a comparison sort of every range would not be. */
-static int group_items(op_item *items, size_t n, size_t nnames, bool by_shape)
+static void free_groups(struct gs_op_groups *g)
 {
-    size_t *start = calloc(nnames + 1, sizeof *start);
-    op_item *sorted = malloc((n ? n : 1) * sizeof *sorted);
-    if (!start || !sorted) {
-        free(start);
-        free(sorted);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        start[items[i].name + 1]++;
-    for (size_t k = 0; k < nnames; k++)
-        start[k + 1] += start[k];
-    for (size_t i = 0; i < n; i++)
-        sorted[start[items[i].name]++] = items[i];
-    if (n)
-        memcpy(items, sorted, n * sizeof *items);
-    free(sorted);
-    free(start);
-    for (size_t i = 0; by_shape && i < n;) {
-        size_t j = i;
-        while (j < n && items[j].name == items[i].name)
-            j++;
-        qsort(items + i, j - i, sizeof *items, cmp_item);
-        i = j;
-    }
-    return 0;
+    if (!g)
+        return;
+    gs_hashtab_free(&g->slots);
+    GS_VEC_FREE(&g->rows);
+    GS_VEC_FREE(&g->keys);
+    free(g);
 }
 
-static int make_rows(gs_op_summary *s, op_item *items, size_t n)
+/* The rows, named, in the summary's order. */
+static void make_rows(gs_op_summary *s, struct gs_op_groups *g)
 {
-    if (group_items(items, n, s->names.n, s->by_shape) != 0)
-        return -1;
-    s->rows = calloc(n ? n : 1, sizeof *s->rows);
-    if (!s->rows)
-        return -1;
-    for (size_t i = 0; i < n;) {
-        gs_op_row *row = &s->rows[s->nrows++];
-        row->name = gs_str_get(&s->names, items[i].name);
-        row->input_dims = s->by_shape ? gs_str_get(&s->names, items[i].dims) : NULL;
-        size_t j = i;
-        for (; j < n && cmp_item(&items[i], &items[j]) == 0; j++) {
-            row->calls++;
-            row->cpu_total += items[j].cpu;
-            row->self_cpu += items[j].self_cpu;
-            row->self_cuda += items[j].self_cuda;
-            row->cuda_total += items[j].cuda_total;
-            row->has_flops |= items[j].has_flops;
-            row->flops += items[j].flops;
-        }
-        i = j;
+    for (size_t i = 0; i < g->rows.n; i++) {
+        g->rows.v[i].name = gs_str_get(&s->names, g->keys.v[i].name);
+        g->rows.v[i].input_dims = s->by_shape ? gs_str_get(&s->names, g->keys.v[i].dims) : NULL;
     }
+    s->rows = g->rows.v;
+    s->nrows = g->rows.n;
+    g->rows.v = NULL;
+    g->rows.n = 0;
     qsort(s->rows, s->nrows, sizeof *s->rows, s->has_gpu ? cmp_row_cuda : cmp_row_cpu);
-    return 0;
 }
 
 int gs_op_summary_init(gs_op_summary *s, bool by_shape, gs_error *err)
@@ -329,8 +323,10 @@ int gs_op_summary_init(gs_op_summary *s, bool by_shape, gs_error *err)
     memset(s, 0, sizeof *s);
     s->by_shape = by_shape;
     s->with_flops = true;
-    s->calls = calloc(1, sizeof *s->calls);
-    if (!s->calls || gs_strtab_init(&s->names) != 0) {
+    s->groups = calloc(1, sizeof *s->groups);
+    if (s->groups)
+        gs_hashtab_init(&s->groups->slots, sizeof(op_slot));
+    if (!s->groups || gs_strtab_init(&s->names) != 0) {
         gs_op_summary_free(s);
         return gs_fail_oom(err);
     }
@@ -341,54 +337,36 @@ int gs_op_summary_add(gs_op_summary *s, const gs_trace_ctx *c, gs_error *err)
 {
     const gs_trace *t = c->trace;
     s->has_gpu |= t->kernels.n + t->memops.n > 0;
-    struct gs_op_items *items = s->calls;
-    if (items->cap - items->n < t->ranges.n) { /* exactly: a large trace's calls are many */
-        op_item *grown = realloc(items->v, (items->n + t->ranges.n + 1) * sizeof *grown);
-        if (!grown) {
-            gs_op_summary_free(s);
-            return gs_fail_oom(err);
-        }
-        items->v = grown;
-        items->cap = items->n + t->ranges.n + 1;
-    }
     if (profiled_cpu(c, &s->cpu_base) != 0 ||
-        collect_trace(c, s->by_shape, &s->names, items) != 0) {
+        collect_trace(c, s->by_shape, &s->names, s->groups) != 0) {
         gs_op_summary_free(s);
         return gs_fail_oom(err);
     }
     return 0;
 }
 
-int gs_op_summary_finish(gs_op_summary *s, gs_error *err)
+void gs_op_summary_finish(gs_op_summary *s)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
-    int rc = make_rows(s, s->calls->v, s->calls->n);
-    GS_VEC_FREE(s->calls);
-    free(s->calls);
-    s->calls = NULL;
-    if (rc != 0) {
-        gs_op_summary_free(s);
-        return gs_fail_oom(err);
-    }
+    make_rows(s, s->groups);
+    free_groups(s->groups);
+    s->groups = NULL;
     GS_LOG_TOOK(logged_at, "operator summary");
-    return 0;
 }
 
 int gs_op_summary_build(const gs_trace_ctx *c, bool by_shape, gs_op_summary *out,
                         gs_error *err)
 {
-    return gs_op_summary_init(out, by_shape, err) != 0 || gs_op_summary_add(out, c, err) != 0
-               ? -1
-               : gs_op_summary_finish(out, err);
+    if (gs_op_summary_init(out, by_shape, err) != 0 || gs_op_summary_add(out, c, err) != 0)
+        return -1;
+    gs_op_summary_finish(out);
+    return 0;
 }
 
 void gs_op_summary_free(gs_op_summary *s)
 {
     free(s->rows);
     gs_strtab_free(&s->names);
-    if (s->calls) {
-        GS_VEC_FREE(s->calls);
-        free(s->calls);
-    }
+    free_groups(s->groups);
     memset(s, 0, sizeof *s);
 }

@@ -34,7 +34,7 @@ typedef struct gs_op_summary {
      * which is the time of the outermost ranges plus the CUDA calls outside any range. */
     gs_ns cpu_base;
     gs_strtab names;  /* owns the row names and shapes */
-    struct gs_op_items *calls; /* the traces' operator calls, until _finish */
+    struct gs_op_groups *groups; /* the rows as the traces' calls add up, until _finish */
 } gs_op_summary;
 
 /* Ranges of kind GS_RANGE_OP, GS_RANGE_ANNOTATION and GS_RANGE_NVTX: the operator tree that
@@ -50,10 +50,11 @@ typedef struct gs_op_summary {
  * window.
  *
  * A summary of the traces added one at a time (init, add each, finish); build is the three for
- * one trace. Each returns 0, or -1 with err (out of memory); a failed summary is freed. */
+ * one trace. Each returns 0, or -1 with err (out of memory); a failed summary is freed. Finish,
+ * which orders the rows made as the calls came, cannot fail. */
 int gs_op_summary_init(gs_op_summary *s, bool by_shape, gs_error *err);
 int gs_op_summary_add(gs_op_summary *s, const gs_trace_ctx *c, gs_error *err);
-int gs_op_summary_finish(gs_op_summary *s, gs_error *err);
+void gs_op_summary_finish(gs_op_summary *s);
 int gs_op_summary_build(const gs_trace_ctx *c, bool by_shape, gs_op_summary *out,
                         gs_error *err);
 void gs_op_summary_free(gs_op_summary *s);
