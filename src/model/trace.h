@@ -133,24 +133,25 @@ enum gs_range_kind {
     GS_RANGE__COUNT
 };
 
+/* The fields are ordered so that none pads another: a trace holds up to millions of ranges. */
 typedef struct gs_range {
     gs_ns start, end;
-    gs_str name;
-    uint8_t kind; /* enum gs_range_kind */
     int64_t pid, tid;
     int64_t external_id;
+    double flops;       /* the trace's own "flops" arg (torch.profiler with_flops), 0 if none */
+    /* PyTorch's autograd sequence number (links a forward op to its backward) and the op's
+     * RecordFunction id, when the trace carries them (emit_nvtx range names); op_id 0 when not. */
+    int64_t seq, op_id;
+    gs_str name;
     gs_str input_dims; /* "Input Dims" as written, GS_STR_EMPTY when absent */
     gs_str input_types; /* "Input type" as written (["float", "c10::BFloat16"]), or empty */
     gs_str concrete_inputs; /* "Concrete Inputs" as written (["", "[1, 1]", "True"]), or empty */
-    double flops;       /* the trace's own "flops" arg (torch.profiler with_flops), 0 if none */
     gs_str domain;     /* NVTX domain, GS_STR_EMPTY otherwise */
-    /* PyTorch's autograd sequence number (links a forward op to its backward) and the op's
-     * RecordFunction id, when the trace carries them (emit_nvtx range names); op_id 0 when not. */
-    bool has_seq;
-    int64_t seq, op_id;
+    uint8_t kind;      /* enum gs_range_kind */
+    bool has_seq;      /* seq and op_id are the trace's */
     /* Built by gs_trace_index over ranges of kinds OP, ANNOTATION and NVTX (the operator tree): */
-    uint32_t parent; /* enclosing range on the same thread, GS_NONE at the root */
     uint16_t depth;
+    uint32_t parent; /* enclosing range on the same thread, GS_NONE at the root */
     gs_ns self_ns; /* duration minus children ranges and API calls directly inside */
 } gs_range;
 
