@@ -142,21 +142,30 @@ static void group_cursors(uint32_t *c, size_t n)
         c[p + 2] += c[p + 1];
 }
 
-/* The order of the points, found with the edges grouped by the point they leave from. */
-static int find_order(gs_replay *m, const uint32_t *to, uint32_t *pos)
+/* The order of the points, found with the edges grouped by the point they leave from. The edges'
+ * ends (*to) move into that grouping while the order is found, and come back after. 0, or -1 out
+ * of memory (*to is then freed). */
+static int find_order(gs_replay *m, uint32_t **to, uint32_t *pos)
 {
     size_t n = m->npoints, ne = m->nedges;
     uint32_t *out_first = calloc(n + 2, sizeof *out_first);
     uint32_t *out_to = malloc((ne ? ne : 1) * sizeof *out_to);
-    int rc = -1;
-    if (out_first && out_to) {
+    int rc = out_first && out_to ? 0 : -1;
+    if (rc == 0) {
         for (size_t e = 0; e < ne; e++)
             out_first[m->edges[e].from + 2]++;
         group_cursors(out_first, n);
         for (size_t e = 0; e < ne; e++)
-            out_to[out_first[m->edges[e].from + 1]++] = to[e];
-        rc = order_points(m, out_first, out_to, pos);
+            out_to[out_first[m->edges[e].from + 1]++] = (*to)[e];
     }
+    free(*to);
+    *to = NULL;
+    if (rc == 0)
+        rc = order_points(m, out_first, out_to, pos);
+    if (rc == 0 && (*to = malloc((ne ? ne : 1) * sizeof **to)) == NULL)
+        rc = -1;
+    for (size_t e = 0; rc == 0 && e < ne; e++) /* out_first[p]: p's start, then its cursor */
+        (*to)[e] = out_to[out_first[m->edges[e].from]++];
     free(out_first);
     free(out_to);
     return rc;
@@ -170,16 +179,9 @@ static void renumber(uint32_t *p, const uint32_t *pos)
 
 /* Gives each point its place in the order as its number: the order is then 0, 1, 2, ... and a
  * run's times are written one after another. Every array of points follows. */
-static int renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to)
+static void renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to)
 {
     const gs_trace *t = m->ctx->trace;
-    gs_ns *time = malloc((m->npoints ? m->npoints : 1) * sizeof *time);
-    if (!time)
-        return -1;
-    for (size_t p = 0; p < m->npoints; p++)
-        time[pos[p]] = m->time[p];
-    free(m->time);
-    m->time = time;
     for (size_t e = 0; e < m->nedges; e++) {
         m->edges[e].from = pos[m->edges[e].from];
         to[e] = pos[to[e]];
@@ -195,7 +197,6 @@ static int renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to)
     }
     for (size_t r = 0; r < t->ranges.n; r++)
         renumber(&m->range_start[r], pos);
-    return 0;
 }
 
 /* m's edges and lags grouped by the point they end at (to[], renumbered), keeping the order they
@@ -240,38 +241,39 @@ static int group_by_end(gs_replay *m, const uint32_t *to)
     return rc;
 }
 
-/* The anchors (rp_anchor), from the grouped edges and the measured times, which then go. 0, or -1
- * out of memory. */
-static int find_anchors(gs_replay *m)
+static int anchor_cmp(const void *pa, const void *pb)
 {
+    const rp_anchor *a = pa, *b = pb;
+    return (a->point > b->point) - (a->point < b->point);
+}
+
+/* The anchors (rp_anchor) from the edges and their ends (to[]) as built, the order (pos) and the
+ * measured times, which then go. 0, or -1 out of memory. */
+static int find_anchors(gs_replay *m, const uint32_t *to, const uint32_t *pos)
+{
+    enum { HELD = 1, ANCHORED = 2 }; /* HELD: an edge that stays on ends at the point */
     size_t n = m->npoints;
-    uint8_t *anchored = calloc(n ? n : 1, 1);
-    if (!anchored)
+    uint8_t *flag = calloc(n ? n : 1, 1);
+    if (!flag)
         return -1;
-    size_t count = 0;
-    for (uint32_t p = 0; p < n; p++) {
-        bool held = false;
-        for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++) {
-            const rp_edge *ed = &m->edges[e];
-            held = held || (!rp_kind_may_go_off(ed->kind) && rp_lag(&m->lags, e) != RP_OFF);
-            if (ed->from >= p && !anchored[ed->from]) {
-                anchored[ed->from] = 1;
-                count++;
-            }
-        }
-        if (!held && !anchored[p]) {
-            anchored[p] = 1;
-            count++;
-        }
+    for (uint32_t e = 0; e < m->nedges; e++) {
+        const rp_edge *ed = &m->edges[e];
+        if (!rp_kind_may_go_off(ed->kind) && rp_lag(&m->lags, e) != RP_OFF)
+            flag[to[e]] |= HELD;
+        if (pos[ed->from] >= pos[to[e]])
+            flag[ed->from] |= ANCHORED;
     }
+    size_t count = 0;
+    for (size_t p = 0; p < n; p++)
+        count += !(flag[p] & HELD) || (flag[p] & ANCHORED);
     m->anchors = malloc((count ? count : 1) * sizeof *m->anchors);
-    if (m->anchors)
-        for (uint32_t p = 0; p < n; p++)
-            if (anchored[p])
-                m->anchors[m->nanchors++] = (rp_anchor){p, m->time[p]};
-    free(anchored);
+    for (uint32_t p = 0; m->anchors && p < n; p++)
+        if (!(flag[p] & HELD) || (flag[p] & ANCHORED))
+            m->anchors[m->nanchors++] = (rp_anchor){pos[p], m->time[p]};
+    free(flag);
     if (!m->anchors)
         return -1;
+    qsort(m->anchors, m->nanchors, sizeof *m->anchors, anchor_cmp);
     free(m->time);
     m->time = NULL;
     return 0;
@@ -282,9 +284,13 @@ static int find_anchors(gs_replay *m)
 static int order_and_group(gs_replay *m, uint32_t *to)
 {
     uint32_t *pos = malloc((m->npoints ? m->npoints : 1) * sizeof *pos);
-    int rc = pos && find_order(m, to, pos) == 0 && renumber_points(m, pos, to) == 0 ? 0 : -1;
+    int rc = pos && find_order(m, &to, pos) == 0 && find_anchors(m, to, pos) == 0 ? 0 : -1;
+    if (rc == 0)
+        renumber_points(m, pos, to);
     free(pos);
-    return rc == 0 && group_by_end(m, to) == 0 ? find_anchors(m) : -1;
+    rc = rc == 0 ? group_by_end(m, to) : -1;
+    free(to);
+    return rc;
 }
 
 int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags)
