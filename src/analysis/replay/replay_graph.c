@@ -96,37 +96,49 @@ static uint32_t heap_pop(heap *h)
 
 /* Kahn's algorithm over the edges grouped by the point they leave from (out_first, out_to): pos[p]
  * is point p's place in the order. Points left in a cycle (times that tie both ways) follow in
- * time order. 0, or -1 out of memory. */
+ * time order. pos[p] counts p's in-edges not yet placed until p is queued (its bit in `queued`)
+ * and holds its place once taken: one array for both. 0, or -1 out of memory. */
+static bool is_queued(const uint64_t *queued, uint32_t p)
+{
+    return queued[p / 64] >> (p % 64) & 1;
+}
+
+static int enqueue(heap *h, uint64_t *queued, uint32_t p)
+{
+    queued[p / 64] |= UINT64_C(1) << (p % 64);
+    return heap_push(h, p);
+}
+
 static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t *out_to,
                         uint32_t *pos)
 {
     size_t n = m->npoints;
-    uint32_t *indeg = calloc(n ? n : 1, sizeof *indeg);
+    uint64_t *queued = calloc(n / 64 + 1, sizeof *queued);
     heap h = {{0}, m->time};
-    int rc = indeg ? 0 : -1;
+    int rc = queued ? 0 : -1;
+    memset(pos, 0, n * sizeof *pos);
     for (size_t i = 0; rc == 0 && i < m->nedges; i++)
-        indeg[out_to[i]]++;
+        pos[out_to[i]]++;
     for (uint32_t p = 0; rc == 0 && p < n; p++)
-        if (!indeg[p])
-            rc = heap_push(&h, p);
+        if (!pos[p])
+            rc = enqueue(&h, queued, p);
     for (size_t k = 0; rc == 0 && k < n; k++) {
         if (!h.v.n) { /* a cycle: release its earliest point */
             uint32_t best = GS_NONE;
             for (uint32_t p = 0; p < n; p++)
-                if (indeg[p] && (best == GS_NONE || before(&h, p, best)))
+                if (!is_queued(queued, p) && (best == GS_NONE || before(&h, p, best)))
                     best = p;
-            indeg[best] = 0;
             m->inputs.clipped++;
-            if ((rc = heap_push(&h, best)) != 0)
+            if ((rc = enqueue(&h, queued, best)) != 0)
                 break;
         }
         uint32_t p = heap_pop(&h);
         pos[p] = (uint32_t)k;
         for (uint32_t i = out_first[p]; rc == 0 && i < out_first[p + 1]; i++)
-            if (indeg[out_to[i]] && --indeg[out_to[i]] == 0)
-                rc = heap_push(&h, out_to[i]);
+            if (!is_queued(queued, out_to[i]) && --pos[out_to[i]] == 0)
+                rc = enqueue(&h, queued, out_to[i]);
     }
-    free(indeg);
+    free(queued);
     GS_VEC_FREE(&h.v);
     return rc;
 }
