@@ -35,7 +35,7 @@ typedef struct gs_idle_building {
     GS_VEC(gs_idle_scope) devices;
     GS_VEC(candidate) cands;
     GS_VEC(gs_idle_step) steps;
-    gs_activities acts, by_stream;
+    gs_activities acts;
     size_t ntraces;
     const gs_window *window; /* the trace's at hand */
 } idle_build;
@@ -95,15 +95,15 @@ static gs_idle_scope *new_scope(idle_build *b, bool device_wide, const gs_trace 
  * that overlaps on one stream never makes a negative gap. HTA's idle breakdown: every
  * consecutive pair, gap = start − the previous activity's end, negative ones included, as it sums
  * them. */
-static void find_stream_gaps(gs_idle_scope *s, const gs_window *w, const gs_activity *v, size_t n,
-                             bool hta)
+static void find_stream_gaps(gs_idle_scope *s, const gs_window *w, const gs_activity *acts,
+                             const uint32_t *order, size_t n, bool hta)
 {
-    gs_ns run_end = v[0].end;
+    gs_ns run_end = acts[order[0]].end;
     for (size_t i = 1; i < n; i++) {
-        const gs_activity *a = &v[i];
-        gs_ns prev_end = hta ? v[i - 1].end : run_end;
+        const gs_activity *a = &acts[order[i]], *before = &acts[order[i - 1]];
+        gs_ns prev_end = hta ? before->end : run_end;
         gs_ns gap = a->start - prev_end;
-        if ((hta || gap > 0) && in_one_part(w, &v[i - 1], a))
+        if ((hta || gap > 0) && in_one_part(w, before, a))
             add_to_totals(&s->gaps, classify(a, prev_end, gap), gap);
         if (a->end > run_end)
             run_end = a->end;
@@ -131,43 +131,50 @@ static int cmp_stream_key(const void *pa, const void *pb)
     return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-/* by_stream: acts by (device, stream), each stream's in time order; small keys are sorted and
- * each activity copied once, where sorting the activities themselves copied each log n times. */
-static int order_by_stream(idle_build *b)
+/* The activities' places in acts by (device, stream), each stream's in time order, into *out
+ * (n entries): small keys are sorted, and the activities read through the order rather than
+ * copied into it. 0, or -1 out of memory. */
+static int order_by_stream(const idle_build *b, uint32_t **out)
 {
-    gs_activities *v = &b->by_stream;
     size_t n = b->acts.n;
     stream_key *keys = malloc((n ? n : 1) * sizeof *keys);
-    if (!keys || gs_grow((void **)&v->v, &v->cap, n + 1, sizeof *v->v) != 0) {
+    *out = malloc((n ? n : 1) * sizeof **out);
+    if (!keys || !*out) {
         free(keys);
+        free(*out);
+        *out = NULL;
         return -1;
     }
     for (size_t i = 0; i < n; i++)
         keys[i] = (stream_key){b->acts.v[i].device, b->acts.v[i].stream, (uint32_t)i, 0};
     qsort(keys, n, sizeof *keys, cmp_stream_key);
     for (size_t i = 0; i < n; i++)
-        v->v[i] = b->acts.v[keys[i].pos];
-    v->n = n;
+        (*out)[i] = keys[i].pos;
     free(keys);
     return 0;
 }
 
 static int build_stream_scopes(idle_build *b, const gs_trace *t)
 {
-    gs_activities *v = &b->by_stream;
-    if (order_by_stream(b) != 0)
+    const gs_activity *acts = b->acts.v;
+    uint32_t *order;
+    if (order_by_stream(b, &order) != 0)
         return -1;
-    for (size_t i = 0, j; i < v->n; i = j) {
-        for (j = i + 1; j < v->n && v->v[j].device == v->v[i].device &&
-                        v->v[j].stream == v->v[i].stream;
+    int rc = 0;
+    for (size_t i = 0, j; i < b->acts.n && rc == 0; i = j) {
+        const gs_activity *first = &acts[order[i]];
+        for (j = i + 1; j < b->acts.n && acts[order[j]].device == first->device &&
+                        acts[order[j]].stream == first->stream;
              j++)
             ;
-        gs_idle_scope *s = new_scope(b, false, t, &v->v[i]);
-        if (!s)
-            return -1;
-        find_stream_gaps(s, b->window, &v->v[i], j - i, b->opts.hta_compat);
+        gs_idle_scope *s = new_scope(b, false, t, first);
+        if (s)
+            find_stream_gaps(s, b->window, acts, order + i, j - i, b->opts.hta_compat);
+        else
+            rc = -1;
     }
-    return 0;
+    free(order);
+    return rc;
 }
 
 /* ---- GPU-wide per device, steps, gaps worth listing ------------------------------------------ */
@@ -386,7 +393,6 @@ static void free_build(idle_build *b)
     free(b->cands.v);
     free(b->steps.v);
     free(b->acts.v);
-    free(b->by_stream.v);
     free(b);
 }
 
