@@ -315,7 +315,8 @@ static void make_rows(gs_op_summary *s, struct gs_op_groups *g)
     s->nrows = g->rows.n;
     g->rows.v = NULL;
     g->rows.n = 0;
-    qsort(s->rows, s->nrows, sizeof *s->rows, s->has_gpu ? cmp_row_cuda : cmp_row_cpu);
+    if (s->nrows) /* none: rows is NULL */
+        qsort(s->rows, s->nrows, sizeof *s->rows, s->has_gpu ? cmp_row_cuda : cmp_row_cpu);
 }
 
 int gs_op_summary_init(gs_op_summary *s, bool by_shape, gs_error *err)
