@@ -15,17 +15,16 @@
 
 /* ---- torch.compile fusion -------------------------------------------------------------------- */
 
-/* Steps at k ms, GPU-bound: 10 us of Python, six operators of 10 us 2 us apart (t0 = 10 + 12 i,
- * a 5 us launch call at t0 + 2), 10 us of Python (the host ends at 90). Kernels, one stream, 1 us
- * apart: three pointwise of 40, 60, 30 us [15, 147], a matmul of 50 [148, 198], two pointwise of
- * 20 and 25 [199, 245]: the step is 245 us. `pointwise`: the pointwise kernels' name. */
-static gs_trace *pointwise_chains(const char *pointwise)
+/* Two steps, `apart` ns apart from 0, GPU-bound: 10 us of Python, six operators of 10 us 2 us
+ * apart (t0 = 10 + 12 i, a 5 us launch call at t0 + 2), 10 us of Python (the host ends at 90).
+ * Kernels of durations dur[], one stream, 1 us apart from 15 us: the fourth a matmul, the others
+ * named `pointwise`. */
+static gs_trace *chains(const char *pointwise, const gs_ns dur[6], gs_ns apart)
 {
-    static const gs_ns dur[6] = {40, 60, 30, 50, 20, 25};
     gs_trace *t = tb_new("compile.json", 0);
     uint64_t corr = 1;
     for (int k = 1; k <= 2; k++) {
-        gs_ns b = (gs_ns)k * 1000 * US, at = 15;
+        gs_ns b = (gs_ns)k * apart, at = 15;
         fx_step(t, k, b, 90);
         for (int i = 0; i < 6; i++) {
             gs_ns t0 = 10 + 12 * i;
@@ -35,6 +34,14 @@ static gs_trace *pointwise_chains(const char *pointwise)
         }
     }
     return t;
+}
+
+/* Steps at k ms: three pointwise kernels of 40, 60, 30 us [15, 147], a matmul of 50 [148, 198], two
+ * pointwise of 20 and 25 [199, 245]: the step is 245 us. */
+static gs_trace *pointwise_chains(const char *pointwise)
+{
+    static const gs_ns dur[6] = {40, 60, 30, 50, 20, 25};
+    return chains(pointwise, dur, 1000 * US);
 }
 
 /* The matmul breaks the chain: [40, 60, 30] becomes one kernel of 60 us, [20, 25] one of 25. The
@@ -70,20 +77,8 @@ static void test_compile(void)
 static void test_compile_long_kernel(void)
 {
     static const gs_ns dur[6] = {40, 2500000, 30, 50, 20, 25};
-    gs_trace *t = tb_new("compile_long.json", 0);
-    uint64_t corr = 1;
-    for (int k = 1; k <= 2; k++) {
-        gs_ns b = (gs_ns)k * 10000000 * US, at = 15;
-        fx_step(t, k, b, 90);
-        for (int i = 0; i < 6; i++) {
-            gs_ns t0 = 10 + 12 * i;
-            corr = fx_launch(t, b, i == 3 ? "aten::mm" : "aten::add", t0, t0 + 10, t0 + 2, t0 + 7,
-                             i == 3 ? SGEMM : EW_KERNEL, at, at + dur[i], corr);
-            at += dur[i] + 1;
-        }
-    }
     replay_fx f;
-    fx_open(&f, t);
+    fx_open(&f, chains(EW_KERNEL, dur, (gs_ns)10000000 * US));
     gs_replay_result r = fx_run(&f, BIT(COMPILE), NULL, (gs_ns)2500185 * US);
     CHECK_INT(r.changed_mean_ns, (gs_ns)2500090 * US);
     const gs_replay_change *c = &r.change[GS_REPLAY_COMPILE];
