@@ -9,6 +9,7 @@
 #include "analysis/base/thresholds.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "model/time_sort.h"
 
 const char *gs_gap_class_name(enum gs_gap_class c)
 {
@@ -113,45 +114,30 @@ static void find_stream_gaps(gs_idle_scope *s, const gs_window *w, const gs_acti
     finish_totals(&s->gaps);
 }
 
-/* An activity's place per stream: by (device, stream), then by its place in acts, which are in
- * time order (gs_activities_collect: start, end, class, index). */
-typedef struct stream_key {
-    int32_t device, stream;
-    uint32_t pos;
-    uint32_t unused; /* 16 bytes: the sort copies keys, not activities */
-} stream_key;
-
-static int cmp_stream_key(const void *pa, const void *pb)
-{
-    const stream_key *a = pa, *b = pb;
-    if (a->device != b->device)
-        return a->device < b->device ? -1 : 1;
-    if (a->stream != b->stream)
-        return a->stream < b->stream ? -1 : 1;
-    return (a->pos > b->pos) - (a->pos < b->pos);
-}
-
-/* The activities' places in acts by (device, stream), each stream's in time order, into *out
- * (n entries): small keys are sorted, and the activities read through the order rather than
- * copied into it. 0, or -1 out of memory. */
+/* The activities' places in acts by (device, stream), each stream's in time order (the order of
+ * acts: gs_activities_collect), into *out (n entries): a stable radix sort of the places by
+ * their stream, and the activities read through the order rather than copied into it. 0, or -1
+ * out of memory. */
 static int order_by_stream(const idle_build *b, uint32_t **out)
 {
     size_t n = b->acts.n;
-    stream_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint64_t *key = malloc((n ? n : 1) * sizeof *key);
     *out = malloc((n ? n : 1) * sizeof **out);
-    if (!keys || !*out) {
-        free(keys);
+    int rc = key && *out ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const gs_activity *a = &b->acts.v[i];
+        key[i] = (uint64_t)(uint32_t)(a->device ^ INT32_MIN) << 32 |
+                 (uint32_t)(a->stream ^ INT32_MIN);
+        (*out)[i] = (uint32_t)i;
+    }
+    if (rc == 0)
+        rc = gs_radix_order(key, n, *out);
+    free(key);
+    if (rc != 0) {
         free(*out);
         *out = NULL;
-        return -1;
     }
-    for (size_t i = 0; i < n; i++)
-        keys[i] = (stream_key){b->acts.v[i].device, b->acts.v[i].stream, (uint32_t)i, 0};
-    qsort(keys, n, sizeof *keys, cmp_stream_key);
-    for (size_t i = 0; i < n; i++)
-        (*out)[i] = keys[i].pos;
-    free(keys);
-    return 0;
+    return rc;
 }
 
 static int build_stream_scopes(idle_build *b, const gs_trace *t)
