@@ -53,15 +53,10 @@ static inline bool rp_kind_may_go_off(uint8_t kind)
     return kind == RP_LAUNCH || kind == RP_WAIT || kind == RP_XSTREAM || kind == RP_BATCH;
 }
 
-static inline bool rp_is_host_kind(uint8_t kind)
-{
-    return kind == RP_SEGMENT || kind == RP_CALL;
-}
-
 /* Whether e is a host thread's: its CPU time between two points, or a call's duration. */
 static inline bool rp_is_host(const rp_edge *e)
 {
-    return rp_is_host_kind(e->kind);
+    return e->kind == RP_SEGMENT || e->kind == RP_CALL;
 }
 
 /* A GPU op of the model: a kernel, copy or set. */
