@@ -21,4 +21,10 @@ static inline uint64_t gs_radix_key(int64_t v)
     return (uint64_t)v ^ (1ULL << 63);
 }
 
+/* A pair of signed values as one key: by hi, then lo (a GPU's device, then its stream). */
+static inline uint64_t gs_radix_key_pair(int32_t hi, int32_t lo)
+{
+    return (uint64_t)(uint32_t)(hi ^ INT32_MIN) << 32 | (uint32_t)(lo ^ INT32_MIN);
+}
+
 #endif

@@ -108,8 +108,26 @@ static void check_order(size_t n, enum spread spread, uint64_t seed)
     free(want);
 }
 
+/* gs_radix_key_pair orders pairs by the first value, then the second, signed, over their range. */
+static void check_key_pair(void)
+{
+    static const int32_t v[] = {INT32_MIN, -2, -1, 0, 1, 7, INT32_MAX};
+    enum { N = sizeof v / sizeof v[0] };
+    int wrong = 0;
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++)
+            for (int c = 0; c < N; c++)
+                for (int d = 0; d < N; d++) {
+                    bool less = v[a] != v[c] ? v[a] < v[c] : v[b] < v[d];
+                    uint64_t x = gs_radix_key_pair(v[a], v[b]), y = gs_radix_key_pair(v[c], v[d]);
+                    wrong += (x < y) != less;
+                }
+    CHECK_INT(wrong, 0);
+}
+
 int main(void)
 {
+    check_key_pair();
     static const size_t counts[] = {0, 1, 2, 3, 17, 256, 1000, 65537};
     for (size_t i = 0; i < COUNT_OF(counts); i++) {
         for (int spread = FEW_TIMES; spread <= SORTED; spread++)

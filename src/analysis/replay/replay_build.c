@@ -297,8 +297,7 @@ static int sort_ops(const rp_builder *b, bool by_stream, uint32_t *out)
     int rc = gs_radix_order(key, n, out);
     for (size_t i = 0; by_stream && i < n; i++) {
         const rp_op *o = &b->ops.v[i];
-        key[i] = (uint64_t)(uint32_t)(rp_op_device(b, o) ^ INT32_MIN) << 32 |
-                 (uint32_t)(rp_op_stream(b, o) ^ INT32_MIN);
+        key[i] = gs_radix_key_pair(rp_op_device(b, o), rp_op_stream(b, o));
     }
     if (rc == 0 && by_stream)
         rc = gs_radix_order(key, n, out);

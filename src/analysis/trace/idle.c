@@ -126,8 +126,7 @@ static int order_by_stream(const idle_build *b, uint32_t **out)
     int rc = key && *out ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const gs_activity *a = &b->acts.v[i];
-        key[i] = (uint64_t)(uint32_t)(a->device ^ INT32_MIN) << 32 |
-                 (uint32_t)(a->stream ^ INT32_MIN);
+        key[i] = gs_radix_key_pair(a->device, a->stream);
         (*out)[i] = (uint32_t)i;
     }
     if (rc == 0)
