@@ -323,7 +323,8 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
         m->compute_minor = t->devices.v[0].compute_minor;
         m->vendor = gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name));
     }
-    if (rp_finish(m, edges, to, &lags) != 0 || !(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
+    if (rp_finish(m, edges, to, &lags) != 0 ||
+        !(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
         goto oom;
     for (size_t s = 0; s < m->nsteps; s++) {
         m->step_mark[m->steps[s].host_start] = 1;

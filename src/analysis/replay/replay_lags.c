@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
+
 int rp_lags_init(rp_lags *l, size_t n)
 {
     *l = (rp_lags){.v = calloc(n ? n : 1, sizeof *l->v), .n = n, .cap = n ? n : 1};
@@ -13,14 +15,8 @@ int rp_lags_init(rp_lags *l, size_t n)
 
 int rp_lags_push(rp_lags *l, gs_ns lag)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 1024;
-        int32_t *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
+    if (gs_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v) != 0)
+        return -1;
     l->v[l->n] = 0;
     if (rp_lag_set(l, (uint32_t)l->n, lag) != 0)
         return -1;

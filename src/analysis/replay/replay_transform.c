@@ -619,8 +619,9 @@ int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_para
         if (transforms[a](&x) != 0 || x.failed)
             return gs_fail_oom(err);
         if (x.kept_off)
-            return gs_fail(err, GS_EXIT_INPUT, "replay: the action %s turned off an edge that stays "
-                                               "on", gs_replay_action_get(a)->name);
+            return gs_fail(err, GS_EXIT_INPUT,
+                           "replay: the action %s turned off an edge that stays on",
+                           gs_replay_action_get(a)->name);
     }
     return 0;
 }

@@ -221,7 +221,8 @@ static gs_op_row *row_of(struct gs_op_groups *g, op_key k)
 {
     gs_hashpos pos;
     uint32_t key = fold_key(k);
-    for (op_slot *e = gs_hashtab_find(&g->slots, key, &pos); e; e = gs_hashtab_next(&g->slots, &pos))
+    for (op_slot *e = gs_hashtab_find(&g->slots, key, &pos); e;
+         e = gs_hashtab_next(&g->slots, &pos))
         if (g->keys.v[e->row].name == k.name && g->keys.v[e->row].dims == k.dims)
             return &g->rows.v[e->row];
     op_key *kept = GS_VEC_PUSH(&g->keys);
