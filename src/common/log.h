@@ -6,7 +6,7 @@
  * work starts. Off (the default), GS_LOG costs one relaxed load and one branch: its arguments are
  * not evaluated, nothing is formatted or allocated. On, each message is formatted on the caller's
  * stack and given to the sink whole, one call at a time, from whichever thread logs (the analyses
- * run on three threads, the rank workers on another), so lines never interleave.
+ * run on two threads, the rank workers on another), so lines never interleave.
  *
  * The agent (src/agent/) must never log: it runs inside the user's process. */
 #ifndef GS_COMMON_LOG_H

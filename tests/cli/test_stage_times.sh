@@ -2,7 +2,7 @@
 # -v's table of stage times (doc/report.md, `-v`): its rows, once, at the end of the log, for
 # report on one trace and on four ranks, and for a view; the top rows and `other` share out the
 # command's time (their % add up to 100, their ms to the total), and a part never exceeds the
-# row it is part of, but the analyses, which run on three threads, may add up to more. Timings
+# row it is part of, but the analyses, which run on two threads, may add up to more. Timings
 # themselves are not checked: the machine decides them.
 #
 #   bash tests/cli/test_stage_times.sh path/to/gpuscope        # run from the source root
@@ -51,10 +51,11 @@ for i, (depth, name, ms, pct) in enumerate(rows):
 EOF
 }
 
-analyses=("  analyses (three threads)" "    facts" "    breakdown" "    launch" "    sync" "    memory"
+analyses=("  analyses (two threads)" "    facts" "    breakdown" "    launch" "    sync" "    memory"
           "    temporal" "    idle" "    comm" "    kernels" "    ops" "    copies"
-          "    roofline" "    replay (expected gains)")
-summary=("  summary" "    diagnosis inputs" "    compute (FLOPs, MFU)" "    series")
+          "    roofline" "    replay (expected gains)" "    diagnosis inputs"
+          "    compute (FLOPs, MFU)")
+summary=("  summary" "    series")
 report_rows=("  load (read, index)" "  trace context" "${analyses[@]}" "${summary[@]}"
              "  stragglers (collectives)" "  drop (trace, analyses freed)" "  merge" "  verdict"
              "  render" "  other (options, inputs listed)")

@@ -14,7 +14,7 @@ static const struct timed_row {
 } rows[GS_TIMED__COUNT] = {
     [GS_TIMED_LOAD] = {"load (read, index)", TOP},
     [GS_TIMED_CONTEXT] = {"trace context", TOP},
-    [GS_TIMED_ANALYSES] = {"analyses (three threads)", TOP},
+    [GS_TIMED_ANALYSES] = {"analyses (two threads)", TOP},
     [GS_TIMED_FACTS] = {"facts", GS_TIMED_ANALYSES},
     [GS_TIMED_BREAKDOWN] = {"breakdown", GS_TIMED_ANALYSES},
     [GS_TIMED_LAUNCH] = {"launch", GS_TIMED_ANALYSES},
@@ -28,9 +28,9 @@ static const struct timed_row {
     [GS_TIMED_COPIES] = {"copies", GS_TIMED_ANALYSES},
     [GS_TIMED_ROOFLINE] = {"roofline", GS_TIMED_ANALYSES},
     [GS_TIMED_REPLAY] = {"replay (expected gains)", GS_TIMED_ANALYSES},
+    [GS_TIMED_DIAGNOSIS] = {"diagnosis inputs", GS_TIMED_ANALYSES},
+    [GS_TIMED_COMPUTE] = {"compute (FLOPs, MFU)", GS_TIMED_ANALYSES},
     [GS_TIMED_SUMMARY] = {"summary", TOP},
-    [GS_TIMED_DIAGNOSIS] = {"diagnosis inputs", GS_TIMED_SUMMARY},
-    [GS_TIMED_COMPUTE] = {"compute (FLOPs, MFU)", GS_TIMED_SUMMARY},
     [GS_TIMED_SERIES] = {"series", GS_TIMED_SUMMARY},
     [GS_TIMED_STRAGGLERS] = {"stragglers (collectives)", TOP},
     [GS_TIMED_DROP] = {"drop (trace, analyses freed)", TOP},
@@ -92,7 +92,7 @@ void gs_stage_times_log(void)
         any |= timed[i];
     if (any) {
         GS_LOG(GS_LOG_INFO, "stage times: %.1f ms in all (ms, %% of it); the analyses run on "
-               "three threads, each on its own, and add up to more than their row", all_ms);
+               "two threads, each on its own, and add up to more than their row", all_ms);
         for (int i = 0; i < GS_TIMED__COUNT; i++) {
             if (!timed[i])
                 continue;

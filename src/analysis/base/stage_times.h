@@ -11,13 +11,13 @@
 
 /* The rows of the table, in its order. A row's parent (stage_times.c) is the stage it is part
  * of: the top rows follow one another and share out the command's time; the analyses under
- * `analyses` run on three threads at once, so each is its own thread's time and they add up to
+ * `analyses` run on two threads at once, so each is its own thread's time and they add up to
  * more than their parent. */
 enum gs_timed {
     GS_TIMED_LOAD,          /* reading and indexing a trace (the reader logs the split) */
     GS_TIMED_CONTEXT,       /* the trace context: steps, names (trace_ctx.h) */
     GS_TIMED_VIEW,          /* a view's analysis, one trace at a time (`_add`) */
-    GS_TIMED_ANALYSES,      /* a rank's analyses, on three threads (summarise.h) */
+    GS_TIMED_ANALYSES,      /* a rank's analyses, on two threads (summarise.h) */
     GS_TIMED_FACTS,
     GS_TIMED_BREAKDOWN,
     GS_TIMED_LAUNCH,
@@ -29,11 +29,11 @@ enum gs_timed {
     GS_TIMED_KERNELS,
     GS_TIMED_OPS,
     GS_TIMED_COPIES,
-    GS_TIMED_ROOFLINE,      /* the kept steps' roofline (roofline.h), on the replay's thread */
+    GS_TIMED_ROOFLINE,      /* the kept steps' roofline (roofline.h), beside the replay */
     GS_TIMED_REPLAY,        /* the replays of the expected gains, beside the others */
-    GS_TIMED_SUMMARY,       /* the rank summary, from the analyses */
     GS_TIMED_DIAGNOSIS,     /* the verdict's inputs (diag_inputs.h) */
     GS_TIMED_COMPUTE,       /* FLOPs, MFU, Tensor Cores (compute.h) */
+    GS_TIMED_SUMMARY,       /* the rank summary, from the analyses */
     GS_TIMED_SERIES,        /* the HTML page's series (series.h) */
     GS_TIMED_STRAGGLERS,    /* the rank's collectives and compute per step (straggler.h) */
     GS_TIMED_DROP,          /* freeing the trace and the analyses */

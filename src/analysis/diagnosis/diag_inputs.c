@@ -145,23 +145,28 @@ void gs_diag_replay_unknown(gs_diag_inputs *in)
         in->replay_expected_ns[a] = -1;
 }
 
+int gs_diag_replay_model(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **m,
+                         gs_error *err)
+{
+    const char *why = NULL;
+    *m = NULL;
+    if (gs_replay_build(c, facts, m, &why, err) != 0)
+        return -1;
+    if (!*m)
+        GS_LOG(GS_LOG_INFO, "no replay of rank %d: %s", (int)c->trace->id.rank, why ? why : "?");
+    return 0;
+}
+
 /* The replay's mean step unchanged, without the profiler's cost, and with each other action alone
- * on top of that (diagnose.h): one model, one run per action (each linear in the trace). Nothing
- * to replay leaves them unknown. */
-int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts,
-                         const gs_replay_params *p, gs_diag_replay *out, gs_error *err)
+ * on top of that (diagnose.h): one run per action (each linear in the trace). */
+int gs_diag_replay_runs(const gs_replay *m, const gs_replay_params *p, gs_diag_replay *out,
+                        gs_error *err)
 {
     out->step_ns = -1;
     for (int a = 0; a < GS_REPLAY__COUNT; a++)
         out->expected_ns[a] = -1;
-    gs_replay *m = NULL;
-    const char *why = NULL;
-    if (gs_replay_build(c, facts, &m, &why, err) != 0)
-        return -1;
-    if (!m) {
-        GS_LOG(GS_LOG_INFO, "no replay of rank %d: %s", (int)c->trace->id.rank, why ? why : "?");
+    if (!m)
         return 0;
-    }
     /* Only the actions some rule's gain is estimated by, and the profiler's, which they are
      * measured without. */
     gs_replay_set used = GS_REPLAY_BIT(GS_REPLAY_NONE) | GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER);
@@ -170,26 +175,22 @@ int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts,
     for (size_t i = 0; i < nrules; i++)
         used |= GS_REPLAY_BIT(rules[i].replay);
     gs_diag_replay got = *out;
-    int rc = 0;
-    for (int a = GS_REPLAY_NONE; a < GS_REPLAY__COUNT && rc == 0; a++) {
+    for (int a = GS_REPLAY_NONE; a < GS_REPLAY__COUNT; a++) {
         if (!(used & GS_REPLAY_BIT(a)))
             continue;
         gs_replay_result r;
         gs_replay_set set = a == GS_REPLAY_NONE ? 0
                             : GS_REPLAY_BIT(a) | GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER);
-        rc = gs_replay_run(m, set, p, &r, err);
-        if (rc != 0)
-            break;
+        if (gs_replay_run(m, set, p, &r, err) != 0)
+            return -1;
         if (a == GS_REPLAY_NONE)
             got.step_ns = r.replayed_mean_ns;
         else
             got.expected_ns[a] = r.changed_mean_ns;
         gs_replay_result_free(&r);
     }
-    gs_replay_free(m);
-    if (rc == 0)
-        *out = got;
-    return rc;
+    *out = got;
+    return 0;
 }
 
 void gs_diag_compute_inputs(const gs_compute *c, gs_diag_inputs *in)
@@ -294,7 +295,12 @@ int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_d
     out->facts.profiler_step_ns = gs_profiler_step_cost(t, &out->facts, steps, bd->nkept);
     if (out->facts.profiler_step_ns > out->step_ns) /* unit costs of a slower host: all of it */
         out->facts.profiler_step_ns = out->step_ns;
-    out->replay_step_ns = src->replay->step_ns;
-    memcpy(out->replay_expected_ns, src->replay->expected_ns, sizeof out->replay_expected_ns);
+    gs_diag_replay_unknown(out);
     return 0;
+}
+
+void gs_diag_replay_inputs(const gs_diag_replay *r, gs_diag_inputs *in)
+{
+    in->replay_step_ns = r->step_ns;
+    memcpy(in->replay_expected_ns, r->expected_ns, sizeof in->replay_expected_ns);
 }

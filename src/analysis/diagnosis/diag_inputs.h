@@ -20,13 +20,18 @@ typedef struct gs_diag_replay {
     gs_ns expected_ns[GS_REPLAY__COUNT];
 } gs_diag_replay;
 
-/* Builds the replay of c's kept steps, from the trace's facts (gs_trace_facts_build), and runs the
- * actions the rules' gains are estimated by, with the parameters p (NULL: the defaults; the
- * roofline's target comes from the rank's roofline, roof_summary.h). It reads only the trace, its context and the facts,
- * so it may run beside the other analyses, on a thread of its own. 0 (the numbers unknown when
- * there is nothing to replay), or -1 with err. */
-int gs_diag_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts,
-                         const gs_replay_params *p, gs_diag_replay *out, gs_error *err);
+/* The replay of c's kept steps, built from the trace's facts (gs_trace_facts_build) into *m: NULL
+ * when there is nothing to replay (the numbers then stay unknown). It reads only the trace, its
+ * context and the facts, so it may be built beside the other analyses, on a thread of its own.
+ * 0, or -1 with err. */
+int gs_diag_replay_model(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **m,
+                         gs_error *err);
+
+/* Runs the actions the rules' gains are estimated by on model m (NULL: all unknown), with the
+ * parameters p (NULL: the defaults; the roofline's target comes from the rank's roofline,
+ * roof_summary.h), into *out. 0, or -1 with err. */
+int gs_diag_replay_runs(const gs_replay *m, const gs_replay_params *p, gs_diag_replay *out,
+                        gs_error *err);
 
 typedef struct gs_diag_sources {
     const gs_bd_trace *breakdown; /* required: holds the steps */
@@ -39,15 +44,19 @@ typedef struct gs_diag_sources {
     const gs_comm_rank *comm;
     const gs_stragglers *stragglers; /* NULL for a single trace */
     const gs_trace_facts *facts;     /* required: gs_trace_facts_build's, the replay's too */
-    const gs_diag_replay *replay;    /* required: gs_diag_replay_build's */
 } gs_diag_sources;
 
 /* The profile-level straggler numbers (s NULL: a single trace), and rank id's own wait for the
  * straggler. Rank summaries fill them in the cross-rank phase, so they are apart. */
 void gs_diag_straggler_inputs(const gs_rank_id *id, const gs_stragglers *s, gs_diag_inputs *in);
 
+/* Every input but the replay's (left unknown: gs_diag_replay_inputs puts them in), so that they
+ * may be built beside the replay. */
 int gs_diag_inputs_build(const gs_trace_ctx *c, const gs_diag_sources *src, gs_diag_inputs *out,
                          gs_error *err);
+
+/* The replay's numbers into the inputs. */
+void gs_diag_replay_inputs(const gs_diag_replay *r, gs_diag_inputs *in);
 
 /* The compute-use inputs from a rank's gs_compute, or "unknown" (-1) when c is NULL (a summary
  * read from a .gsum written before they existed). */

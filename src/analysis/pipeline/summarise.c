@@ -80,6 +80,8 @@ typedef struct rank_analyses {
     gs_trace_facts trace_facts;
     gs_diag_replay replay;
     gs_rank_roof roof; /* the kept steps' roofline, whose largest group the replay brings up */
+    gs_diag_inputs inputs; /* the verdict's, but the replay's */
+    gs_compute compute;
 } rank_analyses;
 
 static void free_analyses(rank_analyses *a)
@@ -98,12 +100,22 @@ static void free_analyses(rank_analyses *a)
     gs_rank_roof_free(&a->roof);
 }
 
-/* The analyses are pure functions of the context: two groups of about equal cost and the replay
- * run on three threads at once, each only where its stage is asked for. */
+/* The analyses are pure functions of the context: the replay runs on a thread of its own and the
+ * others one after the other beside it, each only where its stage is asked for. */
+/* The kept steps' roofline, built on one thread, which the replay's runs on another wait for:
+ * their parameters come from it. */
+typedef struct roof_gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool open;
+    int rc; /* the roofline's */
+} roof_gate;
+
 typedef struct analysis_job {
     const gs_trace_ctx *c;
     const gs_summarise_opts *o; /* stages: with their dependencies */
     rank_analyses *a;
+    roof_gate *roof;
     gs_error err;
     int rc;
 } analysis_job;
@@ -176,29 +188,50 @@ static int build_copies(analysis_job *j)
     return gs_memcpy_summary_build(j->c, &j->a->memcpy, &j->err);
 }
 
+/* The verdict's inputs from the analyses before it in its group, but the replay's (put in with
+ * the summary). */
+static int build_verdict_inputs(analysis_job *j)
+{
+    const rank_analyses *a = j->a;
+    gs_diag_sources src = {
+        .breakdown = &a->breakdown.v[0],
+        .launch = a->launch.nranks ? &a->launch.ranks[0] : NULL,
+        .sync = a->sync.nranks ? &a->sync.ranks[0] : NULL,
+        .sync_top_op = a->sync.ncauses ? a->sync.causes[0].op : NULL,
+        .memory = &a->memory,
+        .comm = a->comm.nranks ? &a->comm.ranks[0] : NULL,
+        .facts = &a->trace_facts,
+    };
+    return gs_diag_inputs_build(j->c, &src, &j->a->inputs, &j->err);
+}
+
+static int build_compute(analysis_job *j)
+{
+    return gs_compute_build(j->c, &j->a->compute, &j->err);
+}
+
 typedef struct analysis {
     unsigned stage;       /* the stage that asks for it */
     enum gs_timed timed;  /* its row in -v's table of stage times */
     analysis_fn build;
 } analysis;
 
-/* The two groups, each in its order, of about equal cost: on the 521 MB trace of
- * doc/performance.md about 0.55 s and 0.6 s (-v's table of stage times). */
-static const analysis device_side[] = {
+/* Beside the replay, one after the other: about 0.6 s on the 521 MB trace of doc/performance.md
+ * (-v's table of stage times), as long as the replay. */
+static const analysis beside_replay[] = {
     {GS_STAGE_BREAKDOWN, GS_TIMED_BREAKDOWN, build_breakdown},
     {GS_STAGE_LAUNCH, GS_TIMED_LAUNCH, build_launch},
     {GS_STAGE_SYNC, GS_TIMED_SYNC, build_sync},
     {GS_STAGE_KERNELS, GS_TIMED_KERNELS, build_kernels},
     {GS_STAGE_TEMPORAL, GS_TIMED_TEMPORAL, build_temporal},
     {GS_STAGE_IDLE, GS_TIMED_IDLE, build_idle},
-};
-
-static const analysis host_side[] = {
     {GS_STAGE_FACTS, GS_TIMED_FACTS, build_facts},
     {GS_STAGE_MEMORY, GS_TIMED_MEMORY, build_memory},
     {GS_STAGE_COMM, GS_TIMED_COMM, build_comm},
     {GS_STAGE_OPS, GS_TIMED_OPS, build_ops},
     {GS_STAGE_COPIES, GS_TIMED_COPIES, build_copies},
+    {GS_STAGE_DIAGNOSIS, GS_TIMED_DIAGNOSIS, build_verdict_inputs},
+    {GS_STAGE_DIAGNOSIS, GS_TIMED_COMPUTE, build_compute},
 };
 
 static void run_group(analysis_job *j, const analysis *v, size_t n)
@@ -213,32 +246,54 @@ static void run_group(analysis_job *j, const analysis *v, size_t n)
     }
 }
 
-static void *run_device_side(void *arg)
+static void open_gate(roof_gate *g, int rc)
 {
-    run_group(arg, device_side, COUNT_OF(device_side));
-    return NULL;
+    pthread_mutex_lock(&g->mu);
+    g->open = true;
+    g->rc = rc;
+    pthread_cond_signal(&g->cv);
+    pthread_mutex_unlock(&g->mu);
 }
 
-/* The replay reads only the context and the trace's facts: it runs beside both groups, on a
- * thread of its own, since it takes about as long as they do together and would otherwise leave a
- * core idle after them. The facts and the kept steps' roofline (whose largest group one action
- * brings up), built here first, serve the verdict's inputs too. */
+static int wait_gate(roof_gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    while (!g->open)
+        pthread_cond_wait(&g->cv, &g->mu);
+    int rc = g->rc;
+    pthread_mutex_unlock(&g->mu);
+    return rc;
+}
+
+/* The kept steps' roofline, whose largest group one action brings up and which the verdict's
+ * inputs read too. Its failure is reported by this job; the replay's then only stops. */
+static void build_roof(analysis_job *j)
+{
+    double since = gs_stage_clock();
+    const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
+    j->rc = gs_rank_roof_build(&kept, &j->a->roof, &j->err);
+    gs_stage_time_add(GS_TIMED_ROOFLINE, since);
+    open_gate(j->roof, j->rc);
+}
+
+/* The replay reads only the context and the trace's facts: it runs beside the other analyses, on
+ * a thread of its own, since it takes about as long as they do together. Its model is built while
+ * the roofline is; its runs then wait for it. */
 static void *run_replay(void *arg)
 {
     analysis_job *j = arg;
     double since = gs_stage_clock();
-    gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
-    gs_replay_params p = {0};
-    j->rc = gs_trace_facts_build(j->c, &j->a->trace_facts, &j->err);
-    double roof_since = gs_stage_clock();
-    if (j->rc == 0)
-        j->rc = gs_rank_roof_build(&kept, &j->a->roof, &j->err);
-    gs_stage_time_add(GS_TIMED_ROOFLINE, roof_since);
-    since += gs_stage_clock() - roof_since; /* the replay's row without the roofline's time */
-    if (j->rc == 0) {
+    gs_replay *m = NULL;
+    j->rc = gs_diag_replay_model(j->c, &j->a->trace_facts, &m, &j->err);
+    double wait_since = gs_stage_clock();
+    bool roofed = wait_gate(j->roof) == 0;
+    since += gs_stage_clock() - wait_since; /* the replay's row without the wait */
+    if (j->rc == 0 && roofed) {
+        gs_replay_params p = {0};
         gs_rank_roof_target(&j->a->roof, &p);
-        j->rc = gs_diag_replay_build(j->c, &j->a->trace_facts, &p, &j->a->replay, &j->err);
+        j->rc = gs_diag_replay_runs(m, &p, &j->a->replay, &j->err);
     }
+    gs_replay_free(m);
     gs_stage_time_add(GS_TIMED_REPLAY, since);
     return NULL;
 }
@@ -248,23 +303,24 @@ static int run_analyses(const gs_trace_ctx *c, const gs_summarise_opts *o, rank_
 {
     memset(a, 0, sizeof *a);
     double since = gs_stage_clock();
-    analysis_job device = {c, o, a, {0}, 0}, host = device, replay = device;
-    pthread_t thread, replay_thread;
+    roof_gate gate = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+    analysis_job others = {c, o, a, &gate, {0}, 0}, replay = others;
+    pthread_t replay_thread;
     bool replayed = asked(&replay, GS_STAGE_DIAGNOSIS);
-    bool replay_threaded =
-        replayed && pthread_create(&replay_thread, NULL, run_replay, &replay) == 0;
-    bool threaded = pthread_create(&thread, NULL, run_device_side, &device) == 0;
-    if (!threaded)
-        run_device_side(&device); /* no second thread to be had: one after the other */
-    run_group(&host, host_side, COUNT_OF(host_side));
+    /* The trace's facts, which the replay and the verdict's inputs read. */
+    if (replayed && gs_trace_facts_build(c, &a->trace_facts, err) != 0)
+        return -1;
+    bool threaded = replayed && pthread_create(&replay_thread, NULL, run_replay, &replay) == 0;
+    if (replayed)
+        build_roof(&others);
+    if (replayed && !threaded)
+        run_replay(&replay); /* no second thread to be had: one after the other */
+    if (others.rc == 0)
+        run_group(&others, beside_replay, COUNT_OF(beside_replay));
     if (threaded)
-        pthread_join(thread, NULL);
-    if (replay_threaded)
         pthread_join(replay_thread, NULL);
-    else if (replayed)
-        run_replay(&replay);
     gs_stage_time_add(GS_TIMED_ANALYSES, since);
-    const analysis_job *failed = device.rc ? &device : host.rc ? &host : replay.rc ? &replay : NULL;
+    const analysis_job *failed = others.rc ? &others : replay.rc ? &replay : NULL;
     if (!failed)
         return 0;
     if (err)
@@ -336,37 +392,19 @@ static int fill_breakdown(const gs_bd_trace *bd, gs_rank_summary *s)
     return 0;
 }
 
-/* The verdict's inputs, read from the analyses, and the use of the GPU's arithmetic; the
+/* The verdict's inputs and the use of the GPU's arithmetic, with the replay's numbers; the
  * roofline is taken over from the analyses. */
-static int fill_diagnosis(const gs_trace_ctx *c, rank_analyses *a, gs_rank_summary *s,
-                          gs_error *err)
+static int fill_diagnosis(rank_analyses *a, gs_rank_summary *s, gs_error *err)
 {
     const char *top_op = a->sync.ncauses ? a->sync.causes[0].op : NULL;
     if (top_op && !(s->sync_top_op = strdup(top_op)))
         return gs_fail_oom(err);
-    gs_diag_sources src = {
-        .breakdown = &a->breakdown.v[0],
-        .launch = a->launch.nranks ? &a->launch.ranks[0] : NULL,
-        .sync = a->sync.nranks ? &a->sync.ranks[0] : NULL,
-        .sync_top_op = s->sync_top_op,
-        .memory = &a->memory,
-        .comm = a->comm.nranks ? &a->comm.ranks[0] : NULL,
-        .facts = &a->trace_facts,
-        .replay = &a->replay,
-    };
-    double since = gs_stage_clock();
-    int rc = gs_diag_inputs_build(c, &src, &s->inputs, err);
-    gs_stage_time_add(GS_TIMED_DIAGNOSIS, since);
-    if (rc != 0)
-        return -1;
+    s->inputs = a->inputs;
     s->inputs.sync_top_op = s->sync_top_op;
+    gs_diag_replay_inputs(&a->replay, &s->inputs);
     s->has_graphs = true; /* inputs.graphs */
     s->has_replay = true; /* inputs.replay_* */
-    since = gs_stage_clock();
-    rc = gs_compute_build(c, &s->compute, err);
-    gs_stage_time_add(GS_TIMED_COMPUTE, since);
-    if (rc != 0)
-        return -1;
+    s->compute = a->compute;
     s->has_compute = true;
     gs_diag_compute_inputs(&s->compute, &s->inputs);
     s->roof = a->roof; /* built beside the replay, which needed it */
@@ -508,7 +546,7 @@ static int fill_summary(const gs_trace_ctx *c, unsigned stages, bool detail, ran
     s->nkept = count_kept(&c->steps);
     if ((stages & GS_STAGE_FACTS) && fill_facts(c, &a->facts, s, err) != 0)
         return -1;
-    if ((stages & GS_STAGE_DIAGNOSIS) && fill_diagnosis(c, a, s, err) != 0)
+    if ((stages & GS_STAGE_DIAGNOSIS) && fill_diagnosis(a, s, err) != 0)
         return -1;
     if (stages & GS_STAGE_MEMORY)
         fill_memory_peaks(&a->memory, s);
