@@ -425,9 +425,11 @@ static int replay_unchanged(gs_replay *m)
     gs_replay_change change[GS_REPLAY__COUNT] = {0};
     static const gs_replay_params defaults = {0};
     gs_error err;
+    bool touched = false;
     if (rp_transform(m, GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER), &defaults, &r->lag, r->launch_from,
-                     change, &err) != 0)
+                     change, &touched, &err) != 0)
         return -1;
+    m->no_profiler_change = change[GS_REPLAY_NO_PROFILER];
     rp_evaluate(m, &r->lag, r->launch_from, r->at);
     measure_steps(m, r->at, r->ends, m->without_profiler);
     return 0;
@@ -458,10 +460,20 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     if (actions) {
         if (rp_copy_edges(m, lag, launch_from) != 0)
             goto done;
-        if (rp_transform(m, actions, p ? p : &defaults, lag, launch_from, out->change, err) != 0) {
+        /* The profiler's cost comes off last (rp_transform's order). After actions that changed
+         * nothing, what it takes is what it took from the model's lags. */
+        const gs_replay_set profiler = GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER);
+        bool touched = false;
+        if (rp_transform(m, actions & ~profiler, p ? p : &defaults, lag, launch_from, out->change,
+                         &touched, err) != 0 ||
+            ((actions & profiler) && touched &&
+             rp_transform(m, profiler, p ? p : &defaults, lag, launch_from, out->change, &touched,
+                          err) != 0)) {
             rc = -2;
             goto done;
         }
+        if ((actions & profiler) && !touched)
+            out->change[GS_REPLAY_NO_PROFILER] = m->no_profiler_change;
         /* Actions that found nothing to change leave the replay as it was: the unchanged one,
          * or the one without the profiler's cost, known from the build (the verdict asks for
          * every action with that one). */

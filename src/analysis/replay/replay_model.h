@@ -129,6 +129,7 @@ struct gs_replay {
     int32_t compute_major, compute_minor, vendor; /* the first GPU's, 0.0 when unknown */
     gs_ns *replayed;          /* each kept step's length in the unchanged replay */
     gs_ns *without_profiler;  /* ... and without the profiler's cost (GS_REPLAY_NO_PROFILER) */
+    gs_replay_change no_profiler_change; /* what that took from the model's own lags */
     gs_ns structural_mean_ns; /* the structural replay's mean step (replay.h) */
     uint8_t *step_mark;       /* per point: 1 when it is a kept step's host start or end */
     rp_cut *profiler_cuts;    /* what GS_REPLAY_NO_PROFILER takes from which edge, in its order:
@@ -139,10 +140,11 @@ struct gs_replay {
 
 /* Applies `actions` to a run's lags and launch sources (rp_copy_edges' copies, changed in place;
  * only a launch edge's source moves, and only to a point earlier in m's order, so the order
- * holds), summing what each changed into change[] over the whole window. 0, or -1 with err. */
+ * holds), summing what each changed into change[] over the whole window; *touched is set when a
+ * lag or a source changed (and never cleared). 0, or -1 with err. */
 int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
                  rp_lags *lag, uint32_t *launch_from, gs_replay_change change[GS_REPLAY__COUNT],
-                 gs_error *err);
+                 bool *touched, gs_error *err);
 
 /* Finds m->profiler_cuts, once m is finished (rp_finish; replay_profiler.c). 0, or -1 out of
  * memory. */

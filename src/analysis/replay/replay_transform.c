@@ -37,6 +37,7 @@ typedef struct tx {
     gs_replay_change *change; /* the current action's */
     bool failed;              /* out of memory keeping a long lag */
     bool kept_off;            /* an edge of a kind that stays on was turned off */
+    bool touched;             /* a lag or a launch source changed */
 } tx;
 
 static gs_ns lag_at(const tx *x, size_t i)
@@ -48,10 +49,15 @@ static gs_ns lag_at(const tx *x, size_t i)
  * keeps no measured time for a point with an edge of another kind (rp_kind_may_go_off). */
 static void put_lag(tx *x, size_t i, gs_ns lag)
 {
-    if (lag == RP_OFF && !rp_kind_may_go_off(x->e[i].kind))
+    if (lag == RP_OFF && !rp_kind_may_go_off(x->e[i].kind)) {
         x->kept_off = true;
-    else if (rp_lag_set(x->lag, (uint32_t)i, lag) != 0)
+        return;
+    }
+    if (lag_at(x, i) == lag)
+        return;
+    if (rp_lag_set(x->lag, (uint32_t)i, lag) != 0)
         x->failed = true;
+    x->touched = true;
 }
 
 /* Sets edge i's lag, counting what changed for the current action. */
@@ -74,12 +80,6 @@ static void set_lag(tx *x, size_t i, gs_ns lag)
     put_lag(x, i, lag);
 }
 
-static gs_ns lag_of(const tx *x, size_t i)
-{
-    gs_ns l = lag_at(x, i);
-    return l == RP_OFF ? 0 : l;
-}
-
 /* Moves launch edge i's source to `from` when that point comes earlier in the order (a lower
  * number) than the op's start, where the edge ends. */
 static bool move_source(tx *x, size_t i, uint32_t from)
@@ -87,6 +87,7 @@ static bool move_source(tx *x, size_t i, uint32_t from)
     if (from >= x->m->ops[x->e[i].ref].start)
         return false;
     x->launch_from[x->e[i].ref] = from;
+    x->touched = true;
     return true;
 }
 
@@ -556,10 +557,18 @@ static int overlap_comm(tx *x)
  * activity from its launch call (trace_facts.h's unit costs): the model's cuts, applied. */
 static int no_profiler(tx *x)
 {
+    /* set_lag's count, without reading the edges: every cut is a host edge's (replay_profiler.c),
+     * which no action turns off. */
     for (size_t i = 0; i < x->m->nprofiler_cuts; i++) {
         const rp_cut *c = &x->m->profiler_cuts[i];
-        gs_ns lag = lag_of(x, c->edge), cost = (gs_ns)c->cost;
-        set_lag(x, c->edge, lag > cost ? lag - cost : 0);
+        gs_ns lag = lag_at(x, c->edge), cost = (gs_ns)c->cost;
+        gs_ns cut = lag > cost ? lag - cost : 0;
+        if (cut == lag)
+            continue;
+        x->change->host_before += lag;
+        x->change->host_after += cut;
+        x->change->items++;
+        put_lag(x, c->edge, cut);
     }
     return 0;
 }
@@ -608,7 +617,7 @@ static int (*const transforms[GS_REPLAY__COUNT])(tx *) = {
 
 int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
                  rp_lags *lag, uint32_t *launch_from, gs_replay_change change[GS_REPLAY__COUNT],
-                 gs_error *err)
+                 bool *touched, gs_error *err)
 {
     tx x = {.m = m, .t = m->ctx->trace, .e = m->edges, .lag = lag, .launch_from = launch_from,
             .p = p};
@@ -623,5 +632,6 @@ int rp_transform(const gs_replay *m, gs_replay_set actions, const gs_replay_para
                            "replay: the action %s turned off an edge that stays on",
                            gs_replay_action_get(a)->name);
     }
+    *touched |= x.touched;
     return 0;
 }
