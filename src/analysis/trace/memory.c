@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/base/thresholds.h"
+#include "model/time_sort.h"
 #include "common/log.h"
 #include "common/util.h"
 
@@ -111,23 +112,6 @@ static int ops_of_records(const gs_trace *t, uint32_t *op_of)
 
 /* ---- one device's records ---------------------------------------------------------------- */
 
-/* A record's place: device type (CUDA first: it is what the view is about; then the host, then
- * other types), device, then its index (the model keeps records sorted by time). */
-typedef struct rec_key {
-    int32_t type_order, device;
-    uint32_t idx;
-} rec_key;
-
-static int cmp_rec_key(const void *pa, const void *pb)
-{
-    const rec_key *a = pa, *b = pb;
-    if (a->type_order != b->type_order)
-        return a->type_order < b->type_order ? -1 : 1;
-    if (a->device != b->device)
-        return a->device < b->device ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
 /* Keeps at most GS_MEM_SERIES_POINTS: the series is cut into that many runs of consecutive
  * records and each run gives its highest allocated point, so the peak is always kept. */
 static int downsample(gs_mem_device *d)
@@ -229,41 +213,33 @@ static void find_peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs
     d->near_limit = (double)d->peak_held > GS_TH_MEM_PEAK_SHARE * (double)dev->total_memory;
 }
 
-typedef struct addr_key {
-    uint64_t addr;
-    uint32_t idx;
-} addr_key;
-
-static int cmp_addr_key(const void *pa, const void *pb)
-{
-    const addr_key *a = pa, *b = pb;
-    if (a->addr != b->addr)
-        return a->addr < b->addr ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
 /* CUDA's allocations (GS_MEM_CUDA): the bytes allocated after each record rec[i], summed from the
  * sizes. A free takes back what was allocated at its address; one whose allocation the trace
  * does not hold (made before the capture began) changes nothing. */
 static int64_t *sum_allocations(const gs_trace *t, const uint32_t *rec, size_t n)
 {
-    addr_key *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
+    uint64_t *addr = malloc((n ? n : 1) * sizeof *addr);
+    uint32_t *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
     int64_t *delta = calloc(n ? n : 1, sizeof *delta);
-    if (!by_addr || !delta) {
-        free(by_addr), free(delta);
+    for (size_t i = 0; addr && by_addr && i < n; i++) {
+        addr[i] = t->mem_events.v[rec[i]].addr;
+        by_addr[i] = (uint32_t)i;
+    }
+    /* By (address, time): rec[] is in time order, and the sort keeps ties in theirs. */
+    if (!addr || !by_addr || !delta || gs_radix_order(addr, n, by_addr) != 0) {
+        free(addr), free(by_addr), free(delta);
         return NULL;
     }
-    for (size_t i = 0; i < n; i++)
-        by_addr[i] = (addr_key){t->mem_events.v[rec[i]].addr, (uint32_t)i};
-    qsort(by_addr, n, sizeof *by_addr, cmp_addr_key);
     int64_t live = 0;
     for (size_t k = 0; k < n; k++) {
-        if (k == 0 || by_addr[k].addr != by_addr[k - 1].addr)
+        uint32_t i = by_addr[k];
+        if (k == 0 || addr[i] != addr[by_addr[k - 1]])
             live = 0;
-        int64_t bytes = t->mem_events.v[rec[by_addr[k].idx]].bytes;
-        delta[by_addr[k].idx] = bytes > 0 ? bytes - live : -live;
+        int64_t bytes = t->mem_events.v[rec[i]].bytes;
+        delta[i] = bytes > 0 ? bytes - live : -live;
         live = bytes > 0 ? bytes : 0;
     }
+    free(addr);
     free(by_addr);
     for (size_t i = 1; i < n; i++)
         delta[i] += delta[i - 1];
@@ -411,59 +387,48 @@ static int cmp_op_row(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
-/* A record in the walk by (address, record): its address, size and operator. */
-typedef struct attrib_key {
-    uint64_t addr;
-    int64_t bytes;
-    uint32_t idx;
-    uint32_t op;
-} attrib_key;
-
-static int cmp_attrib_key(const void *pa, const void *pb)
-{
-    const attrib_key *a = pa, *b = pb;
-    if (a->addr != b->addr)
-        return a->addr < b->addr ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
 /* Allocations go to the innermost operator on their thread; a free goes to the operator of the
  * allocation at its address before it, so walking the records by (address, time) is enough (a
  * record without address, from PyTorch 1.9 or earlier, goes where it happened). */
 static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
                      size_t n, attrib *a)
 {
-    attrib_key *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
+    /* What the walk by address reads, gathered in record order, where reading the records is
+     * sequential; by address, it is read from these few MB rather than the records. */
+    uint64_t *addr = malloc((n ? n : 1) * sizeof *addr);
+    int64_t *bytes = malloc((n ? n : 1) * sizeof *bytes);
+    uint32_t *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
     d->ops = malloc((t->strings.n ? t->strings.n : 1) * sizeof *d->ops);
-    if (!by_addr || !d->ops) {
-        free(by_addr);
-        return -1;
+    int rc = addr && bytes && by_addr && d->ops ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        addr[i] = t->mem_events.v[rec[i]].addr;
+        bytes[i] = t->mem_events.v[rec[i]].bytes;
+        by_addr[i] = (uint32_t)i;
     }
-    /* The key carries what the walk reads, so the walk by address never goes back to the
-     * records (rec[] is in record order: reading them here is sequential, there it was not). */
-    for (size_t i = 0; i < n; i++) {
-        const gs_mem_event *m = &t->mem_events.v[rec[i]];
-        by_addr[i] = (attrib_key){m->addr, m->bytes, rec[i], a->op_of[rec[i]]};
-    }
-    qsort(by_addr, n, sizeof *by_addr, cmp_attrib_key);
+    /* By (address, time): rec[] is in time order, and the sort keeps ties in theirs. */
+    if (rc == 0)
+        rc = gs_radix_order(addr, n, by_addr);
     uint32_t owner = GS_NONE;
-    for (size_t i = 0; i < n; i++) {
-        const attrib_key *m = &by_addr[i];
-        if (i == 0 || m->addr != by_addr[i - 1].addr)
+    for (size_t k = 0; rc == 0 && k < n; k++) {
+        uint32_t i = by_addr[k];
+        if (k == 0 || addr[i] != addr[by_addr[k - 1]])
             owner = GS_NONE;
         uint32_t op;
-        if (m->bytes > 0)
-            owner = op = m->op;
+        if (bytes[i] > 0)
+            owner = op = a->op_of[rec[i]];
         else /* a free without its address: the operator that frees */
-            op = m->addr ? owner : m->op;
+            op = addr[i] ? owner : a->op_of[rec[i]];
         if (op != GS_NONE)
-            add_record(d, a, t, op, m->bytes);
+            add_record(d, a, t, op, bytes[i]);
     }
     for (size_t k = 0; k < d->nops; k++)
         a->row_of[a->name_of[k]] = 0; /* ready for the next device */
-    qsort(d->ops, d->nops, sizeof *d->ops, cmp_op_row);
+    if (rc == 0)
+        qsort(d->ops, d->nops, sizeof *d->ops, cmp_op_row);
+    free(addr);
+    free(bytes);
     free(by_addr);
-    return 0;
+    return rc;
 }
 
 /* ---- putting it together ----------------------------------------------------------------- */
@@ -503,7 +468,7 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
     size_t n = t->mem_events.n;
     if (n == 0)
         return 0;
-    rec_key *keys = malloc(n * sizeof *keys);
+    uint64_t *keys = malloc(n * sizeof *keys);
     uint32_t *rec = malloc(n * sizeof *rec);
     size_t nstr = t->strings.n ? t->strings.n : 1;
     uint32_t *op_of = malloc(n * sizeof *op_of);
@@ -518,15 +483,16 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
         fill_nodes(&a, t);
     if (grown)
         s->devices = grown;
+    /* The records by device type (CUDA first: it is what the view is about; then the host, then
+     * other types), then device, each device's in time order (the model's). */
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const gs_mem_event *m = &t->mem_events.v[i];
         int32_t order = m->device_type == GS_MEM_DEVICE_CUDA ? -1 : m->device_type;
-        keys[i] = (rec_key){order, m->device, (uint32_t)i};
+        keys[i] = gs_radix_key_pair(order, m->device);
+        rec[i] = (uint32_t)i;
     }
     if (rc == 0)
-        qsort(keys, n, sizeof *keys, cmp_rec_key);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rec[i] = keys[i].idx;
+        rc = gs_radix_order(keys, n, rec);
     for (size_t i = 0; rc == 0 && i < n;) {
         const gs_mem_event *m = &t->mem_events.v[rec[i]];
         size_t j = i + 1;
