@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hashtab.h"
 #include "common/util.h"
+#include "common/vec.h"
+#include "model/time_sort.h"
 
 static int cmp_key(const gs_dur_key *a, const gs_dur_key *b)
 {
@@ -15,14 +18,98 @@ static int cmp_key(const gs_dur_key *a, const gs_dur_key *b)
     return 0;
 }
 
-static int cmp_item(const void *pa, const void *pb)
+/* ---- the items in (key, duration) order ---------------------------------------------------- */
+
+/* A distinct key, in the order of its first item, and where its group goes in key order. */
+typedef struct distinct_key {
+    gs_dur_key key;
+    uint32_t group;
+} distinct_key;
+
+typedef struct key_slot {
+    uint32_t hash; /* gs_hashtab's key */
+    uint32_t group;
+} key_slot;
+
+static int cmp_distinct(const void *pa, const void *pb)
 {
-    const gs_dur_item *a = pa, *b = pb;
-    int c = cmp_key(&a->key, &b->key);
-    if (c)
-        return c;
-    return a->dur < b->dur ? -1 : a->dur > b->dur;
+    return cmp_key(&((const distinct_key *)pa)->key, &((const distinct_key *)pb)->key);
 }
+
+/* Each item's group (group_of), numbered in key order; *nkeys, how many. A few hundred keys for
+ * hundreds of thousands of items: the keys are sorted, the items only counted into place. */
+static int rank_keys(const gs_dur_item *items, size_t n, uint32_t *group_of, size_t *nkeys)
+{
+    gs_hashtab slots = GS_HASHTAB_EMPTY(key_slot);
+    GS_VEC(distinct_key) keys = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        uint32_t hash = gs_hash_bytes(&items[i].key, sizeof items[i].key);
+        gs_hashpos pos;
+        key_slot *e = gs_hashtab_find(&slots, hash, &pos);
+        while (e && cmp_key(&keys.v[e->group].key, &items[i].key) != 0)
+            e = gs_hashtab_next(&slots, &pos);
+        distinct_key *k = e ? NULL : GS_VEC_PUSH(&keys);
+        if (!e && (!k || !(e = gs_hashtab_add(&slots, hash)))) {
+            rc = -1;
+            break;
+        }
+        if (k) {
+            *k = (distinct_key){items[i].key, (uint32_t)(keys.n - 1)};
+            e->group = k->group;
+        }
+        group_of[i] = e->group;
+    }
+    gs_hashtab_free(&slots);
+    if (rc == 0 && keys.n) {
+        qsort(keys.v, keys.n, sizeof *keys.v, cmp_distinct);
+        uint32_t *rank = malloc(keys.n * sizeof *rank);
+        if (!rank)
+            rc = -1;
+        for (size_t k = 0; rank && k < keys.n; k++)
+            rank[keys.v[k].group] = (uint32_t)k;
+        for (size_t i = 0; rank && i < n; i++)
+            group_of[i] = rank[group_of[i]];
+        free(rank);
+    }
+    *nkeys = keys.n;
+    GS_VEC_FREE(&keys);
+    return rc;
+}
+
+/* Sorts items by key, then duration; ties keep their order. */
+static int sort_items(gs_dur_item *items, size_t n)
+{
+    uint32_t *group_of = malloc(n * sizeof *group_of), *order = malloc(n * sizeof *order);
+    uint64_t *dur = malloc(n * sizeof *dur);
+    gs_dur_item *sorted = malloc(n * sizeof *sorted);
+    size_t nkeys = 0, *at = NULL;
+    int rc = group_of && order && dur && sorted ? rank_keys(items, n, group_of, &nkeys) : -1;
+    if (rc == 0 && !(at = calloc(nkeys + 1, sizeof *at)))
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        dur[i] = gs_radix_key(items[i].dur);
+        order[i] = (uint32_t)i;
+        at[group_of[i] + 1]++;
+    }
+    if (rc == 0)
+        rc = gs_radix_order(dur, n, order);
+    if (rc == 0) {
+        for (size_t k = 1; k <= nkeys; k++)
+            at[k] += at[k - 1];
+        for (size_t k = 0; k < n; k++)
+            sorted[at[group_of[order[k]]]++] = items[order[k]];
+        memcpy(items, sorted, n * sizeof *items);
+    }
+    free(group_of);
+    free(order);
+    free(dur);
+    free(sorted);
+    free(at);
+    return rc;
+}
+
+/* ---- groups ------------------------------------------------------------------------------- */
 
 int gs_dur_items_reserve(gs_dur_items *v, size_t more)
 {
@@ -47,8 +134,12 @@ int gs_dur_groups(gs_dur_item *items, size_t n, gs_dur_group **groups, size_t *n
         *groups = NULL;
         return -1;
     }
-    if (n > 1) /* items is NULL when a summary met nothing */
-        qsort(items, n, sizeof *items, cmp_item);
+    if (n > 1 && sort_items(items, n) != 0) { /* items is NULL when a summary met nothing */
+        free(*groups);
+        free(durs);
+        *groups = NULL;
+        return -1;
+    }
     gs_ns total = 0;
     for (size_t i = 0; i < n;) {
         gs_dur_group *g = &(*groups)[(*ngroups)++];
