@@ -7,6 +7,7 @@
 
 #include "analysis/base/intervals.h"
 #include "common/util.h"
+#include "model/time_sort.h"
 
 /* The plugin caps the summed blocks per SM of concurrent kernels at one full GPU. */
 #define SM_EFFICIENCY_CAP 1.0
@@ -17,28 +18,41 @@ typedef struct endpoint {
     double value;
 } endpoint;
 
-static int cmp_endpoint(const void *a, const void *b)
+/* Σ min(Σ running blocks per SM, cap) × length over [ws, we), by a sweep over the kernels' starts
+ * and ends in time order: a start before an end at the same time, as the plugin's sweep, else in
+ * the order they came. 0, or -1 out of memory. */
+static int sm_busy(const endpoint *ep, size_t n, gs_ns ws, gs_ns we, double *busy)
 {
-    const endpoint *x = a, *y = b;
-    if (x->ts != y->ts)
-        return (x->ts > y->ts) - (x->ts < y->ts);
-    return x->is_end - y->is_end;
-}
-
-/* Σ min(Σ running blocks per SM, cap) × length over [ws, we), by a sweep over kernel ends. */
-static double sm_busy(endpoint *ep, size_t n, gs_ns ws, gs_ns we)
-{
-    qsort(ep, n, sizeof *ep, cmp_endpoint);
+    gs_ns lo = ep[0].ts;
+    for (size_t i = 1; i < n; i++)
+        lo = ep[i].ts < lo ? ep[i].ts : lo;
+    uint64_t *key = malloc(n * sizeof *key);
+    uint32_t *order = malloc(n * sizeof *order);
+    for (size_t i = 0; key && order && i < n; i++) {
+        /* times lie within +-GS_TIME_MAX: an offset from the earliest fits in 63 bits */
+        key[i] = (uint64_t)(ep[i].ts - lo) << 1 | (uint64_t)ep[i].is_end;
+        order[i] = (uint32_t)i;
+    }
+    if (!key || !order || gs_radix_order(key, n, order) != 0) {
+        free(key);
+        free(order);
+        return -1;
+    }
     double level = 0, sum = 0;
-    for (size_t i = 0; i + 1 <= n; i++) {
-        level += ep[i].is_end ? -ep[i].value : ep[i].value;
+    for (size_t i = 0; i < n; i++) {
+        const endpoint *e = &ep[order[i]];
+        level += e->is_end ? -e->value : e->value;
         if (i + 1 == n)
             break;
-        gs_ns a = ep[i].ts > ws ? ep[i].ts : ws, b = ep[i + 1].ts < we ? ep[i + 1].ts : we;
+        gs_ns next = ep[order[i + 1]].ts;
+        gs_ns a = e->ts > ws ? e->ts : ws, b = next < we ? next : we;
         if (b > a && level > 0)
             sum += (level < SM_EFFICIENCY_CAP ? level : SM_EFFICIENCY_CAP) * (double)(b - a);
     }
-    return sum;
+    free(key);
+    free(order);
+    *busy = sum;
+    return 0;
 }
 
 static int measure_device(const gs_trace *t, int32_t dev, gs_ns ws, gs_ns we,
@@ -73,7 +87,10 @@ static int measure_device(const gs_trace *t, int32_t dev, gs_ns ws, gs_ns we,
     double window = (double)(we - ws);
     m->utilization = window > 0 ? (double)m->busy_ns / window : 0;
     if (nep && window > 0) {
-        m->sm_efficiency = sm_busy(ep, nep, ws, we) / window;
+        double sm = 0;
+        if (sm_busy(ep, nep, ws, we, &sm) != 0)
+            return -1;
+        m->sm_efficiency = sm / window;
         m->has_sm_efficiency = true;
     }
     if (occ_time > 0) {
@@ -95,13 +112,18 @@ int gs_gpu_metrics_compute(const gs_trace *t, gs_ns window_start, gs_ns window_e
     endpoint *ep = malloc(2 * t->kernels.n * sizeof *ep);
     if (!ids || !ep)
         goto oom;
-    for (size_t i = 0; i < t->kernels.n; i++)
-        ids[i] = t->kernels.v[i].device;
-    qsort(ids, t->kernels.n, sizeof *ids, gs_cmp_i32);
+    /* The kernels' devices, ascending: a few, each put in its place when first met. */
     size_t nd = 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
-        if (!nd || ids[nd - 1] != ids[i])
-            ids[nd++] = ids[i];
+        int32_t dev = t->kernels.v[i].device;
+        size_t at = 0;
+        while (at < nd && ids[at] < dev)
+            at++;
+        if (at < nd && ids[at] == dev)
+            continue;
+        memmove(ids + at + 1, ids + at, (nd - at) * sizeof *ids);
+        ids[at] = dev;
+        nd++;
     }
     out->v = calloc(nd, sizeof *out->v);
     if (!out->v)
