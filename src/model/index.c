@@ -378,11 +378,24 @@ static int sort_arrays(gs_trace *t)
     return failed || other_failed ? -1 : 0;
 }
 
+static void *link_correlations_apart(void *arg)
+{
+    return link_correlations(arg) != 0 ? arg : NULL;
+}
+
 int gs_trace_index(gs_trace *t, gs_error *err)
 {
     if (sort_arrays(t) != 0)
         return gs_fail_oom(err);
-    if (link_correlations(t) != 0 || build_tree(t) != 0 || link_ops(t) != 0)
+    /* The correlations on a second thread while the tree is built on this one: they write
+     * different fields (the calls' GPU work and the GPU work's call; the parents). */
+    pthread_t other;
+    bool threaded = pthread_create(&other, NULL, link_correlations_apart, t) == 0;
+    void *other_failed = threaded ? NULL : link_correlations_apart(t);
+    int rc = build_tree(t);
+    if (threaded)
+        pthread_join(other, &other_failed);
+    if (rc != 0 || other_failed || link_ops(t) != 0)
         return gs_fail_oom(err);
     t->indexed = true;
     return 0;

@@ -152,7 +152,7 @@ static void test_other_windows(const gs_profile *p)
      * context a view would build */
     gs_window w;
     const gs_window_spec none = {.on = true, .range = "nope"};
-    CHECK_INT(gs_window_build(t, &range.steps, &none, &w, &err), -1);
+    CHECK_INT(gs_window_build(t, range.first, range.last, &range.steps, &none, &w, &err), -1);
     CHECK(strstr(err.msg, "'nope'") != NULL);
     gs_trace_ctx failed;
     err = (gs_error){0};
@@ -160,7 +160,7 @@ static void test_other_windows(const gs_profile *p)
     CHECK(strstr(err.msg, "'nope'") != NULL);
 
     /* off: the whole trace, as before */
-    CHECK_INT(gs_window_build(t, &range.steps, NULL, &w, &err), 0);
+    CHECK_INT(gs_window_build(t, range.first, range.last, &range.steps, NULL, &w, &err), 0);
     CHECK(!gs_window_restricts(&w));
     CHECK(gs_window_holds(&w, 0));
     gs_window_free(&w);

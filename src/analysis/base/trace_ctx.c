@@ -18,8 +18,9 @@ int gs_trace_ctx_build(const gs_trace *t, const gs_ctx_opts *o, gs_trace_ctx *ou
     }
     GS_LOG_TOOK(logged_at, "names judged");
     if (gs_steps_find(t, &out->names, &o->steps, &out->steps, err) != 0 ||
-        gs_window_build(t, &out->steps, &o->window, &out->window, err) != 0 ||
-        gs_window_build(t, &out->steps, &kept, &out->kept, err) != 0) {
+        gs_window_build(t, out->first, out->last, &out->steps, &o->window, &out->window,
+                        err) != 0 ||
+        gs_window_build(t, out->first, out->last, &out->steps, &kept, &out->kept, err) != 0) {
         gs_trace_ctx_free(out);
         return -1;
     }

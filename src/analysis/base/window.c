@@ -119,15 +119,12 @@ static int build_spans(const gs_trace *t, const gs_steps *st, const gs_window_sp
     return 0;
 }
 
-int gs_window_build(const gs_trace *t, const gs_steps *steps, const gs_window_spec *spec,
-                    gs_window *out, gs_error *err)
+int gs_window_build(const gs_trace *t, gs_ns first, gs_ns last, const gs_steps *steps,
+                    const gs_window_spec *spec, gs_window *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    gs_ns first = 0, last = 0;
-    if (gs_trace_span(t, &first, &last)) {
-        out->origin = out->from = first;
-        out->to = last;
-    }
+    out->origin = out->from = first;
+    out->to = last;
     if (!spec || !spec->on)
         return 0;
     if (build_spans(t, steps, spec, out, err) != 0) {

@@ -42,10 +42,11 @@ typedef struct gs_window {
     size_t nranges;                /* how many ranges have it */
 } gs_window;
 
-/* The window `spec` asks for in trace t, whose steps are `steps` (a NULL spec, or one that is
- * off, is the whole trace). 0, or -1 with err set. */
-int gs_window_build(const gs_trace *t, const gs_steps *steps, const gs_window_spec *spec,
-                    gs_window *out, gs_error *err);
+/* The window `spec` asks for in trace t, whose span is [first, last] (gs_trace_span's: 0 and 0
+ * when it has no event; a scan of every event, which the caller makes once) and whose steps are
+ * `steps` (a NULL spec, or one that is off, is the whole trace). 0, or -1 with err set. */
+int gs_window_build(const gs_trace *t, gs_ns first, gs_ns last, const gs_steps *steps,
+                    const gs_window_spec *spec, gs_window *out, gs_error *err);
 void gs_window_free(gs_window *w);
 
 /* Whether a host time lies inside. */
