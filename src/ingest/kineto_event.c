@@ -1,5 +1,6 @@
 #include "ingest/kineto_event.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,8 +280,45 @@ static const struct {
     {KEY("mangled name"), A_MANGLED},
 };
 
+/* The arg table by a hash of a key's length and end bytes, built once: a key is found in a probe
+ * or two, where a scan of the table compared up to 38 lengths for every key of every event (the
+ * whole table for a key it lacks). */
+enum { ARG_SLOTS = 128 }; /* a power of two, at least twice the table's keys */
+_Static_assert(COUNT_OF(arg_table) * 2 <= ARG_SLOTS, "arg_slots: too full to probe fast");
+static uint8_t arg_slots[ARG_SLOTS]; /* arg_table's index + 1; 0 empty */
+static pthread_once_t arg_slots_once = PTHREAD_ONCE_INIT;
+
+static size_t arg_hash(const char *k, size_t n)
+{
+    return (n * 31 + (unsigned char)k[0] * 7 + (unsigned char)k[n - 1]) & (ARG_SLOTS - 1);
+}
+
+static void fill_arg_slots(void)
+{
+    for (size_t a = 0; a < COUNT_OF(arg_table); a++) {
+        size_t h = arg_hash(arg_table[a].key, arg_table[a].len);
+        while (arg_slots[h])
+            h = (h + 1) & (ARG_SLOTS - 1);
+        arg_slots[h] = (uint8_t)(a + 1);
+    }
+}
+
+/* arg_table's entry for the key token, or COUNT_OF(arg_table) when it has none. */
+static size_t find_arg(const gs_json *j)
+{
+    if (j->tok_len == 0)
+        return COUNT_OF(arg_table);
+    for (size_t h = arg_hash(j->tok, j->tok_len); arg_slots[h]; h = (h + 1) & (ARG_SLOTS - 1)) {
+        size_t a = arg_slots[h] - 1u;
+        if (arg_table[a].len == j->tok_len && memcmp(arg_table[a].key, j->tok, j->tok_len) == 0)
+            return a;
+    }
+    return COUNT_OF(arg_table);
+}
+
 static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
 {
+    pthread_once(&arg_slots_once, fill_arg_slots);
     if (gs_json_next(j) != GS_JSON_OBJECT)
         return gs_json_skip(j);
     uint32_t ignored = 0;
@@ -291,11 +329,8 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
         if (tok != GS_JSON_KEY)
             return gs_json_fail(j, gs_json_at_end(j) ? "input ends inside an event's args"
                                                      : "expected a key in an event's args");
-        size_t a = 0, n = COUNT_OF(arg_table);
-        while (a < n && (j->tok_len != arg_table[a].len ||
-                         memcmp(j->tok, arg_table[a].key, j->tok_len) != 0))
-            a++;
-        if (a == n) {
+        size_t a = find_arg(j);
+        if (a == COUNT_OF(arg_table)) {
             gs_json_next(j);
             if (gs_json_skip(j) != 0)
                 return -1;
