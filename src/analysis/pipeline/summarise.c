@@ -100,22 +100,26 @@ static void free_analyses(rank_analyses *a)
     gs_rank_roof_free(&a->roof);
 }
 
-/* The analyses are pure functions of the context: the replay runs on a thread of its own and the
- * others one after the other beside it, each only where its stage is asked for. */
-/* The kept steps' roofline, built on one thread, which the replay's runs on another wait for:
- * their parameters come from it. */
-typedef struct roof_gate {
+/* The analyses are pure functions of the context. The replay runs on a thread of its own; the
+ * others, each only where its stage is asked for, are taken in order from a queue by whichever
+ * thread is free: one from the start, the replay's once its runs are done. */
+typedef struct analysis_queue {
     pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool open;
-    int rc; /* the roofline's */
-} roof_gate;
+    pthread_cond_t cv; /* an analysis was taken or done, or one failed */
+    size_t next;       /* the next analysis to take */
+    uint32_t done;     /* TIMED_BIT of each analysis done, or passed over as not asked */
+    bool stop;         /* one failed: no more are taken, no wait goes on */
+} analysis_queue;
+
+/* An analysis by its row in -v's table, which names each once. */
+#define TIMED_BIT(timed) (1u << (timed))
+_Static_assert(GS_TIMED__COUNT <= 32, "analysis_queue.done: one bit per timed row");
 
 typedef struct analysis_job {
     const gs_trace_ctx *c;
     const gs_summarise_opts *o; /* stages: with their dependencies */
     rank_analyses *a;
-    roof_gate *roof;
+    analysis_queue *queue;
     gs_error err;
     int rc;
 } analysis_job;
@@ -210,75 +214,88 @@ static int build_compute(analysis_job *j)
     return gs_compute_build(j->c, &j->a->compute, &j->err);
 }
 
+/* The kept steps' roofline, whose largest group one action brings up and which the verdict's
+ * inputs read too. */
+static int build_roof(analysis_job *j)
+{
+    const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
+    return gs_rank_roof_build(&kept, &j->a->roof, &j->err);
+}
+
 typedef struct analysis {
     unsigned stage;       /* the stage that asks for it */
     enum gs_timed timed;  /* its row in -v's table of stage times */
+    uint32_t needs;       /* TIMED_BIT of the analyses it reads, all before it */
     analysis_fn build;
 } analysis;
 
-/* Beside the replay, one after the other: about 0.6 s on the 521 MB trace of doc/performance.md
- * (-v's table of stage times), as long as the replay. */
-static const analysis beside_replay[] = {
-    {GS_STAGE_BREAKDOWN, GS_TIMED_BREAKDOWN, build_breakdown},
-    {GS_STAGE_LAUNCH, GS_TIMED_LAUNCH, build_launch},
-    {GS_STAGE_SYNC, GS_TIMED_SYNC, build_sync},
-    {GS_STAGE_KERNELS, GS_TIMED_KERNELS, build_kernels},
-    {GS_STAGE_TEMPORAL, GS_TIMED_TEMPORAL, build_temporal},
-    {GS_STAGE_IDLE, GS_TIMED_IDLE, build_idle},
-    {GS_STAGE_FACTS, GS_TIMED_FACTS, build_facts},
-    {GS_STAGE_MEMORY, GS_TIMED_MEMORY, build_memory},
-    {GS_STAGE_COMM, GS_TIMED_COMM, build_comm},
-    {GS_STAGE_OPS, GS_TIMED_OPS, build_ops},
-    {GS_STAGE_COPIES, GS_TIMED_COPIES, build_copies},
-    {GS_STAGE_DIAGNOSIS, GS_TIMED_DIAGNOSIS, build_verdict_inputs},
-    {GS_STAGE_DIAGNOSIS, GS_TIMED_COMPUTE, build_compute},
+/* The queue beside the replay: about 0.6 s on the 521 MB trace of doc/performance.md (-v's table
+ * of stage times), as long as the replay. The roofline first: the replay's runs wait for it. */
+static const analysis queued[] = {
+    {GS_STAGE_DIAGNOSIS, GS_TIMED_ROOFLINE, 0, build_roof},
+    {GS_STAGE_BREAKDOWN, GS_TIMED_BREAKDOWN, 0, build_breakdown},
+    {GS_STAGE_LAUNCH, GS_TIMED_LAUNCH, 0, build_launch},
+    {GS_STAGE_SYNC, GS_TIMED_SYNC, 0, build_sync},
+    {GS_STAGE_MEMORY, GS_TIMED_MEMORY, 0, build_memory},
+    {GS_STAGE_COMM, GS_TIMED_COMM, 0, build_comm},
+    {GS_STAGE_KERNELS, GS_TIMED_KERNELS, 0, build_kernels},
+    {GS_STAGE_TEMPORAL, GS_TIMED_TEMPORAL, 0, build_temporal},
+    {GS_STAGE_IDLE, GS_TIMED_IDLE, 0, build_idle},
+    {GS_STAGE_FACTS, GS_TIMED_FACTS, 0, build_facts},
+    {GS_STAGE_DIAGNOSIS, GS_TIMED_DIAGNOSIS,
+     TIMED_BIT(GS_TIMED_BREAKDOWN) | TIMED_BIT(GS_TIMED_LAUNCH) | TIMED_BIT(GS_TIMED_SYNC) |
+         TIMED_BIT(GS_TIMED_MEMORY) | TIMED_BIT(GS_TIMED_COMM),
+     build_verdict_inputs},
+    {GS_STAGE_OPS, GS_TIMED_OPS, 0, build_ops},
+    {GS_STAGE_DIAGNOSIS, GS_TIMED_COMPUTE, 0, build_compute},
+    {GS_STAGE_COPIES, GS_TIMED_COPIES, 0, build_copies},
 };
 
-static void run_group(analysis_job *j, const analysis *v, size_t n)
+/* Waits until the analyses `needs` names are done: false when one failed instead. */
+static bool wait_for(analysis_queue *q, uint32_t needs)
 {
-    j->rc = 0;
-    for (size_t i = 0; i < n && j->rc == 0; i++) {
-        if (!asked(j, v[i].stage))
-            continue;
+    pthread_mutex_lock(&q->mu);
+    while ((q->done & needs) != needs && !q->stop)
+        pthread_cond_wait(&q->cv, &q->mu);
+    bool ok = !q->stop;
+    pthread_mutex_unlock(&q->mu);
+    return ok;
+}
+
+/* The next analysis asked for, or NULL when none is left or one failed. */
+static const analysis *take(analysis_job *j)
+{
+    analysis_queue *q = j->queue;
+    pthread_mutex_lock(&q->mu);
+    while (q->next < COUNT_OF(queued) && !asked(j, queued[q->next].stage))
+        q->done |= TIMED_BIT(queued[q->next++].timed);
+    const analysis *a = q->next < COUNT_OF(queued) && !q->stop ? &queued[q->next++] : NULL;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+    return a;
+}
+
+/* Builds analyses from the queue until none is left; the first failure stops every taker. */
+static void run_queue(analysis_job *j)
+{
+    const analysis *a;
+    while ((a = take(j)) && wait_for(j->queue, a->needs)) {
         double since = gs_stage_clock();
-        j->rc = v[i].build(j);
-        gs_stage_time_add(v[i].timed, since);
+        j->rc = a->build(j);
+        gs_stage_time_add(a->timed, since);
+        pthread_mutex_lock(&j->queue->mu);
+        j->queue->done |= j->rc == 0 ? TIMED_BIT(a->timed) : 0;
+        j->queue->stop |= j->rc != 0;
+        pthread_cond_broadcast(&j->queue->cv);
+        pthread_mutex_unlock(&j->queue->mu);
+        if (j->rc != 0)
+            return;
     }
-}
-
-static void open_gate(roof_gate *g, int rc)
-{
-    pthread_mutex_lock(&g->mu);
-    g->open = true;
-    g->rc = rc;
-    pthread_cond_signal(&g->cv);
-    pthread_mutex_unlock(&g->mu);
-}
-
-static int wait_gate(roof_gate *g)
-{
-    pthread_mutex_lock(&g->mu);
-    while (!g->open)
-        pthread_cond_wait(&g->cv, &g->mu);
-    int rc = g->rc;
-    pthread_mutex_unlock(&g->mu);
-    return rc;
-}
-
-/* The kept steps' roofline, whose largest group one action brings up and which the verdict's
- * inputs read too. Its failure is reported by this job; the replay's then only stops. */
-static void build_roof(analysis_job *j)
-{
-    double since = gs_stage_clock();
-    const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
-    j->rc = gs_rank_roof_build(&kept, &j->a->roof, &j->err);
-    gs_stage_time_add(GS_TIMED_ROOFLINE, since);
-    open_gate(j->roof, j->rc);
 }
 
 /* The replay reads only the context and the trace's facts: it runs beside the other analyses, on
  * a thread of its own, since it takes about as long as they do together. Its model is built while
- * the roofline is; its runs then wait for it. */
+ * the roofline is; its runs then wait for it; then it helps with what is left of the queue. */
 static void *run_replay(void *arg)
 {
     analysis_job *j = arg;
@@ -286,7 +303,7 @@ static void *run_replay(void *arg)
     gs_replay *m = NULL;
     j->rc = gs_diag_replay_model(j->c, &j->a->trace_facts, &m, &j->err);
     double wait_since = gs_stage_clock();
-    bool roofed = wait_gate(j->roof) == 0;
+    bool roofed = wait_for(j->queue, TIMED_BIT(GS_TIMED_ROOFLINE));
     since += gs_stage_clock() - wait_since; /* the replay's row without the wait */
     if (j->rc == 0 && roofed) {
         gs_replay_params p = {0};
@@ -295,6 +312,8 @@ static void *run_replay(void *arg)
     }
     gs_replay_free(m);
     gs_stage_time_add(GS_TIMED_REPLAY, since);
+    if (j->rc == 0)
+        run_queue(j);
     return NULL;
 }
 
@@ -303,22 +322,19 @@ static int run_analyses(const gs_trace_ctx *c, const gs_summarise_opts *o, rank_
 {
     memset(a, 0, sizeof *a);
     double since = gs_stage_clock();
-    roof_gate gate = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
-    analysis_job others = {c, o, a, &gate, {0}, 0}, replay = others;
+    analysis_queue queue = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+    analysis_job others = {c, o, a, &queue, {0}, 0}, replay = others;
     pthread_t replay_thread;
     bool replayed = asked(&replay, GS_STAGE_DIAGNOSIS);
     /* The trace's facts, which the replay and the verdict's inputs read. */
     if (replayed && gs_trace_facts_build(c, &a->trace_facts, err) != 0)
         return -1;
     bool threaded = replayed && pthread_create(&replay_thread, NULL, run_replay, &replay) == 0;
-    if (replayed)
-        build_roof(&others);
-    if (replayed && !threaded)
-        run_replay(&replay); /* no second thread to be had: one after the other */
-    if (others.rc == 0)
-        run_group(&others, beside_replay, COUNT_OF(beside_replay));
+    run_queue(&others);
     if (threaded)
         pthread_join(replay_thread, NULL);
+    else if (replayed)
+        run_replay(&replay); /* no second thread to be had: after the others, roofline done */
     gs_stage_time_add(GS_TIMED_ANALYSES, since);
     const analysis_job *failed = others.rc ? &others : replay.rc ? &replay : NULL;
     if (!failed)
