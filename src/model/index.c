@@ -323,9 +323,23 @@ static int build_tree(gs_trace *t)
 }
 
 /* GPU work is attributed to the range enclosing its launch call; without one (the runtime call
- * was not captured), to the operator with the same External id. */
+ * was not captured), to the operator with the same External id. The map of External ids is made
+ * only when some GPU work needs it: most traces capture every launch call. */
 static int link_ops(gs_trace *t)
 {
+    size_t unlaunched = 0;
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        gs_kernel *g = &t->kernels.v[i];
+        g->op = g->api != GS_NONE ? t->apis.v[g->api].parent : GS_NONE;
+        unlaunched += g->op == GS_NONE && g->external_id > 0;
+    }
+    for (size_t i = 0; i < t->memops.n; i++) {
+        gs_memop *g = &t->memops.v[i];
+        g->op = g->api != GS_NONE ? t->apis.v[g->api].parent : GS_NONE;
+        unlaunched += g->op == GS_NONE && g->external_id > 0;
+    }
+    if (!unlaunched)
+        return 0;
     u64_map ext;
     if (map_init(&ext, t->ranges.n) != 0) {
         map_free(&ext);
@@ -338,13 +352,11 @@ static int link_ops(gs_trace *t)
     }
     for (size_t i = 0; i < t->kernels.n; i++) {
         gs_kernel *g = &t->kernels.v[i];
-        g->op = g->api != GS_NONE ? t->apis.v[g->api].parent : GS_NONE;
         if (g->op == GS_NONE && g->external_id > 0)
             g->op = map_get(&ext, (uint64_t)g->external_id);
     }
     for (size_t i = 0; i < t->memops.n; i++) {
         gs_memop *g = &t->memops.v[i];
-        g->op = g->api != GS_NONE ? t->apis.v[g->api].parent : GS_NONE;
         if (g->op == GS_NONE && g->external_id > 0)
             g->op = map_get(&ext, (uint64_t)g->external_id);
     }
