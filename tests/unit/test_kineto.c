@@ -335,6 +335,55 @@ static void test_missing_file(void)
     CHECK_INT(err.code, GS_EXIT_INPUT);
 }
 
+/* GPU work whose launch call the trace lacks goes to the operator with its External id: the
+ * first kernel to aten::mm (External id 4), the copy to aten::add (5); a kernel whose External id
+ * no operator has, and one launched through a call, are left as they are. */
+static const char no_launch_calls[] =
+    "{\"traceEvents\": ["
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1,"
+    " \"ts\": 100, \"dur\": 50, \"args\": {\"External id\": 4}},"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 1, \"tid\": 1,"
+    " \"ts\": 200, \"dur\": 50, \"args\": {\"External id\": 5}},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1,"
+    " \"tid\": 1, \"ts\": 210, \"dur\": 5, \"args\": {\"correlation\": 31, \"External id\": 5}},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 160, \"dur\": 10, \"args\": {\"External id\": 4, \"correlation\": 30, "
+    "\"stream\": 7, \"device\": 0}},"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\","
+    " \"pid\": 0, \"tid\": 7, \"ts\": 180, \"dur\": 10, \"args\": {\"External id\": 5, "
+    "\"correlation\": 29, \"stream\": 7, \"device\": 0, \"bytes\": 64}},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"orphan\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 190, \"dur\": 5, \"args\": {\"External id\": 99, \"correlation\": 28, "
+    "\"stream\": 7, \"device\": 0}},"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"add\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 220, \"dur\": 5, \"args\": {\"External id\": 4, \"correlation\": 31, "
+    "\"stream\": 7, \"device\": 0}}"
+    "]}";
+
+static void test_external_id_links(void)
+{
+    gs_error err;
+    gs_trace *t = load("links.json", no_launch_calls, &err);
+    CHECK(t != NULL);
+    if (!t) {
+        fprintf(stderr, "  %s\n", err.msg);
+        return;
+    }
+    CHECK_INT(t->ranges.n, 2);
+    CHECK_INT(t->kernels.n, 3);
+    CHECK_INT(t->memops.n, 1);
+    CHECK_STR(str(t, t->kernels.v[0].name), "gemm");
+    CHECK_INT(t->kernels.v[0].api, GS_NONE);
+    CHECK_INT(t->kernels.v[0].op, 0); /* aten::mm, by External id */
+    CHECK_INT(t->memops.v[0].op, 1);  /* aten::add, by External id */
+    CHECK_STR(str(t, t->kernels.v[1].name), "orphan");
+    CHECK_INT(t->kernels.v[1].op, GS_NONE);
+    CHECK_STR(str(t, t->kernels.v[2].name), "add");
+    CHECK_INT(t->kernels.v[2].api, 0);
+    CHECK_INT(t->kernels.v[2].op, 1); /* its call's operator, not its External id's */
+    gs_trace_delete(t);
+}
+
 int main(void)
 {
     test_modern();
@@ -344,5 +393,6 @@ int main(void)
     test_input_dims();
     test_bad_input();
     test_missing_file();
+    test_external_id_links();
     return check_done("test_kineto");
 }
