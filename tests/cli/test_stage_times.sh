@@ -51,8 +51,8 @@ for i, (depth, name, ms, pct) in enumerate(rows):
 EOF
 }
 
-analyses=("  analyses (two threads)" "    facts" "    breakdown" "    launch" "    sync" "    memory"
-          "    temporal" "    idle" "    comm" "    kernels" "    ops" "    copies"
+analyses=("  analyses (two threads)" "    facts" "    breakdown" "    launch" "    sync"
+          "    memory" "    temporal" "    idle" "    comm" "    kernels" "    ops" "    copies"
           "    roofline" "    replay (expected gains)" "    diagnosis inputs"
           "    compute (FLOPs, MFU)")
 summary=("  summary" "    series")
