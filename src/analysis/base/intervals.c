@@ -14,6 +14,16 @@ int gs_spans_add(gs_spans *s, gs_ns start, gs_ns end)
     return 0;
 }
 
+int gs_spans_unite(gs_spans *s, gs_ns start, gs_ns end)
+{
+    gs_span *last = s->n ? &s->v[s->n - 1] : NULL;
+    if (end > start && last && start >= last->start && start <= last->end) {
+        last->end = end > last->end ? end : last->end;
+        return 0;
+    }
+    return gs_spans_add(s, start, end);
+}
+
 static int cmp_span(const void *pa, const void *pb)
 {
     const gs_span *a = pa, *b = pb;

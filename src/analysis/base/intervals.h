@@ -18,6 +18,11 @@ typedef GS_VEC(gs_span) gs_spans;
 /* Appends [start, end) (ignored when empty). 0, or -1 out of memory. */
 int gs_spans_add(gs_spans *s, gs_ns start, gs_ns end);
 
+/* Adds [start, end) to a set kept only for its union (gs_spans_merge to come): joined to the last
+ * interval when it starts inside it or where it ends, so that input in start order (the model's
+ * arrays) is merged as it comes, in the memory of its union. 0, or -1 out of memory. */
+int gs_spans_unite(gs_spans *s, gs_ns start, gs_ns end);
+
 /* Sorts and merges in place: overlapping or touching intervals become one. */
 void gs_spans_merge(gs_spans *s);
 

@@ -111,7 +111,7 @@ static int collect_roles(const gs_trace_ctx *c, const gs_steps *steps, bool tb_c
     for (size_t i = 0; i < t->kernels.n; i++) {
         const gs_kernel *k = &t->kernels.v[i];
         bool comm = is_comm_kernel(c, k, ids, nids, tb_compat);
-        if (gs_spans_add(&role[comm ? GS_BD_COMM : GS_BD_KERNEL], k->start, k->end) != 0) {
+        if (gs_spans_unite(&role[comm ? GS_BD_COMM : GS_BD_KERNEL], k->start, k->end) != 0) {
             free(ids);
             return -1;
         }
@@ -120,13 +120,13 @@ static int collect_roles(const gs_trace_ctx *c, const gs_steps *steps, bool tb_c
     for (size_t i = 0; i < t->memops.n; i++) {
         const gs_memop *m = &t->memops.v[i];
         enum gs_bd_cat cat = m->kind == GS_MEMOP_MEMSET ? GS_BD_MEMSET : GS_BD_MEMCPY;
-        if (gs_spans_add(&role[cat], m->start, m->end) != 0)
+        if (gs_spans_unite(&role[cat], m->start, m->end) != 0)
             return -1;
     }
     for (size_t i = 0; i < t->apis.n; i++) {
         if (tb_compat && t->apis.v[i].kind != GS_API_RUNTIME)
             continue; /* the plugin never knew cuda_driver */
-        if (gs_spans_add(&role[GS_BD_RUNTIME], t->apis.v[i].start, t->apis.v[i].end) != 0)
+        if (gs_spans_unite(&role[GS_BD_RUNTIME], t->apis.v[i].start, t->apis.v[i].end) != 0)
             return -1;
     }
     size_t next_step = 0; /* step ranges come in increasing range index */
@@ -136,7 +136,7 @@ static int collect_roles(const gs_trace_ctx *c, const gs_steps *steps, bool tb_c
         bool is_step = next_step < steps->n && steps->v[next_step].range == i;
         enum gs_bd_cat cat = range_role(c, &t->ranges.v[i], is_step, tb_compat);
         if (cat != GS_BD__COUNT &&
-            gs_spans_add(&role[cat], t->ranges.v[i].start, t->ranges.v[i].end))
+            gs_spans_unite(&role[cat], t->ranges.v[i].start, t->ranges.v[i].end))
             return -1;
     }
     for (int k = 0; k < GS_BD__COUNT; k++)

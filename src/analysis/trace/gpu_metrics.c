@@ -67,7 +67,7 @@ static int measure_device(const gs_trace *t, int32_t dev, gs_ns ws, gs_ns we,
         const gs_kernel *k = &t->kernels.v[i];
         if (k->device != dev)
             continue;
-        if (gs_spans_add(&busy, k->start, k->end) != 0) {
+        if (gs_spans_unite(&busy, k->start, k->end) != 0) {
             gs_spans_free(&busy);
             return -1;
         }
