@@ -22,6 +22,7 @@ struct inflate_thread {
     size_t head, count; /* blocks ready: head .. head+count-1 (mod RING) */
     size_t head_pos;    /* bytes of the head block already handed out */
     bool done, stop;
+    bool joined; /* paused: the producer has returned */
     bool failed, truncated; /* how the stream ended */
     char message[128];
     uint64_t file_offset; /* compressed bytes consumed so far */
@@ -95,8 +96,12 @@ ssize_t inflate_thread_read(inflate_thread *p, char *buf, size_t n, bool *trunca
                             const char **message)
 {
     pthread_mutex_lock(&p->mu);
-    while (p->count == 0 && !p->done)
+    while (p->count == 0 && !p->done && !p->stop)
         pthread_cond_wait(&p->changed, &p->mu);
+    if (p->count == 0 && !p->done) {
+        pthread_mutex_unlock(&p->mu);
+        return INFLATE_DRAINED;
+    }
     if (p->count == 0) {
         *truncated = p->truncated;
         *message = p->message;
@@ -130,15 +135,22 @@ uint64_t inflate_thread_file_offset(inflate_thread *p)
     return off;
 }
 
-void inflate_thread_stop(inflate_thread *p)
+void inflate_thread_pause(inflate_thread *p)
 {
-    if (!p)
-        return;
     pthread_mutex_lock(&p->mu);
     p->stop = true;
     pthread_cond_broadcast(&p->changed);
     pthread_mutex_unlock(&p->mu);
     pthread_join(p->thread, NULL);
+    p->joined = true;
+}
+
+void inflate_thread_stop(inflate_thread *p)
+{
+    if (!p)
+        return;
+    if (!p->joined)
+        inflate_thread_pause(p);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->changed);
     for (size_t i = 0; i < RING; i++)

@@ -15,9 +15,16 @@ typedef struct inflate_thread inflate_thread;
 inflate_thread *inflate_thread_start(gs_gunzip *gz);
 
 /* Copies up to n inflated bytes. Returns the count, 0 at the end, -1 when inflating failed
- * (*message says how; *truncated when the stream stopped inside a member). */
+ * (*message says how; *truncated when the stream stopped inside a member), or INFLATE_DRAINED
+ * once paused and every block inflated before the pause has been read. */
+#define INFLATE_DRAINED (-2)
 ssize_t inflate_thread_read(inflate_thread *p, char *buf, size_t n, bool *truncated,
                             const char **message);
+
+/* Stops inflating ahead, once the block being inflated is done: the blocks inflated so far are
+ * still read, and after them the stream goes on in gz, which is the caller's again (the inflated
+ * bytes end where gz stands). */
+void inflate_thread_pause(inflate_thread *p);
 
 uint64_t inflate_thread_file_offset(inflate_thread *p);
 

@@ -287,6 +287,8 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
     for (size_t k = 1; k < s->n; k++)
         if (!start_chunk(s, j->src, t->id.path, k))
             s->r[k].c.set = NULL; /* not started: read over by the chunk before */
+    if (s->n > 1)
+        gs_source_inflate_here(j->src);
     int rc = kineto_read_events(j, t, opts, count, NULL, NULL, &s->r[0].c);
     bool read_whole = rc != 0 || !s->r[0].c.stopped;
     join_chunks(s, read_whole);

@@ -258,7 +258,10 @@ static ssize_t read_gzip(gs_source *s, char *buf, size_t n, gs_error *err)
         bool truncated = false;
         const char *message = "";
         ssize_t got = inflate_thread_read(s->inflater, buf, n, &truncated, &message);
-        return got >= 0 ? got : gzip_failed(s, truncated, message, err);
+        if (got != INFLATE_DRAINED)
+            return got >= 0 ? got : gzip_failed(s, truncated, message, err);
+        inflate_thread_stop(s->inflater); /* paused and read: on with gz, here */
+        s->inflater = NULL;
     }
     if (s->skip_to) {
         int rc = gs_gunzip_skip_to(s->gz, s->skip_to);
@@ -367,6 +370,12 @@ static int open_gzip_at(const gs_source *s, gs_source *at, uint64_t offset, gs_e
         return gs_fail_oom(err);
     at->skip_to = offset;
     return 0;
+}
+
+void gs_source_inflate_here(gs_source *s)
+{
+    if (s->inflater)
+        inflate_thread_pause(s->inflater);
 }
 
 gs_source *gs_source_open_at(const gs_source *s, uint64_t offset, gs_error *err)

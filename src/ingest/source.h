@@ -40,6 +40,10 @@ ssize_t gs_source_pread(const gs_source *s, char *buf, size_t n, uint64_t offset
  * another thread: what the readers use to parse one file in chunks on several cores. `s` must
  * stay open until this one is closed. */
 gs_source *gs_source_open_at(const gs_source *s, uint64_t offset, gs_error *err);
+/* Inflates gzip on the reading thread from here on, not ahead on another (what was inflated
+ * ahead is read first): for a reader whose other chunks keep the other cores busy, where a
+ * thread inflating ahead would only take turns with them and copy each byte once more. */
+void gs_source_inflate_here(gs_source *s);
 
 const char *gs_source_name(const gs_source *s);
 bool gs_source_is_gzip(const gs_source *s);
