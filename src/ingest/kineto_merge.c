@@ -3,6 +3,8 @@
  * is the order they first appear in the chunk, so every string gets the id the one-thread reader
  * would have given it; a pid or tid written as text stands in the model as the negative of its
  * string's id (kineto_event.c), and is renumbered with it. */
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,6 +188,47 @@ static void add_counts(gs_trace *t, const gs_trace *part)
         t->lost[i] += part->lost[i];
 }
 
+/* What one thread appends: the ranges (the largest array) on one, every other array on another. */
+typedef struct append_job {
+    gs_trace *t;
+    gs_trace *const *parts;
+    size_t n;
+    const remap *maps;
+} append_job;
+
+static int append_ranges(const append_job *j)
+{
+    gs_trace *t = j->t;
+    gs_trace *const *parts = j->parts;
+    size_t n = j->n;
+    const remap *maps = j->maps;
+    APPEND_ALL(ranges, fix_range);
+    return 0;
+oom:
+    return -1;
+}
+
+static void *append_the_rest(void *arg)
+{
+    const append_job *j = arg;
+    gs_trace *t = j->t;
+    gs_trace *const *parts = j->parts;
+    size_t n = j->n;
+    const remap *maps = j->maps;
+    APPEND_ALL(kernels, fix_kernel);
+    APPEND_ALL(memops, fix_memop);
+    APPEND_ALL(syncs, fix_sync);
+    APPEND_ALL(apis, fix_api);
+    APPEND_ALL(instants, fix_instant);
+    APPEND_ALL(mem_events, fix_mem_event);
+    APPEND_ALL(counters, fix_counter);
+    APPEND_ALL(threads, fix_thread);
+    APPEND_ALL(coll_args, fix_coll_args);
+    return NULL;
+oom:
+    return arg;
+}
+
 int kineto_merge_chunks(gs_trace *t, gs_trace *const *parts, size_t n, gs_error *err)
 {
     remap maps[KCHUNK_MAX] = {{0}};
@@ -193,26 +236,22 @@ int kineto_merge_chunks(gs_trace *t, gs_trace *const *parts, size_t n, gs_error 
     if (n > KCHUNK_MAX)
         return gs_fail(err, GS_EXIT_INPUT, "%s: %zu chunks to merge, at most %d", t->id.path, n,
                        KCHUNK_MAX);
-    for (size_t p = 0; p < n; p++) {
-        if (build_remap(t, parts[p], &maps[p]) != 0)
-            goto oom;
+    for (size_t p = 0; p < n && rc == 0; p++) {
+        rc = build_remap(t, parts[p], &maps[p]);
         add_counts(t, parts[p]);
     }
-    APPEND_ALL(kernels, fix_kernel);
-    APPEND_ALL(memops, fix_memop);
-    APPEND_ALL(syncs, fix_sync);
-    APPEND_ALL(apis, fix_api);
-    APPEND_ALL(ranges, fix_range);
-    APPEND_ALL(instants, fix_instant);
-    APPEND_ALL(mem_events, fix_mem_event);
-    APPEND_ALL(counters, fix_counter);
-    APPEND_ALL(threads, fix_thread);
-    APPEND_ALL(coll_args, fix_coll_args);
-    goto done;
-oom:
-    rc = gs_fail_oom(err);
-done:
+    if (rc == 0) {
+        /* The two halves write different arrays of t and of the parts. */
+        append_job job = {t, parts, n, maps};
+        pthread_t other;
+        bool threaded = pthread_create(&other, NULL, append_the_rest, &job) == 0;
+        void *other_failed = threaded ? NULL : append_the_rest(&job);
+        rc = append_ranges(&job);
+        if (threaded)
+            pthread_join(other, &other_failed);
+        rc = rc == 0 && !other_failed ? 0 : -1;
+    }
     for (size_t p = 0; p < n; p++)
         free(maps[p].str);
-    return rc;
+    return rc == 0 ? 0 : gs_fail_oom(err);
 }
