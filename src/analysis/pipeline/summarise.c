@@ -1,18 +1,12 @@
 #include "analysis/pipeline/summarise.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/base/stage_times.h"
-#include "analysis/diagnosis/diag_inputs.h"
-#include "analysis/trace/kernel_summary.h"
-#include "analysis/trace/launch.h"
-#include "analysis/trace/memory.h"
-#include "analysis/trace/op_summary.h"
 #include "analysis/crossrank/straggler.h"
-#include "analysis/trace/sync.h"
+#include "analysis/pipeline/rank_analyses.h"
 #include "common/log.h"
 #include "common/util.h"
 
@@ -58,291 +52,6 @@ const char *gs_stages_describe(unsigned stages, char *buf, size_t cap)
             len += w > 0 ? (size_t)w : 0;
         }
     return buf;
-}
-
-/* ---- the analyses, on every core ----------------------------------------------------------- */
-
-/* Every analysis of the rank's trace the summary is read from; what they keep of the trace they
- * own. */
-typedef struct rank_analyses {
-    gs_profile_facts facts;
-    gs_breakdown breakdown;
-    gs_launch_summary launch;
-    gs_sync_summary sync;
-    gs_memory_summary memory;
-    gs_temporal temporal;
-    gs_idle idle;
-    gs_comm comm;
-    gs_kernel_summary kernels;
-    gs_op_summary ops;
-    gs_memcpy_summary memcpy;
-    /* When the diagnosis is asked for: the trace's facts, and the verdict's expected gains. */
-    gs_trace_facts trace_facts;
-    gs_diag_replay replay;
-    gs_rank_roof roof; /* the kept steps' roofline, whose largest group the replay brings up */
-    gs_diag_inputs inputs; /* the verdict's, but the replay's */
-    gs_compute compute;
-} rank_analyses;
-
-static void free_analyses(rank_analyses *a)
-{
-    gs_profile_facts_free(&a->facts);
-    gs_breakdown_free(&a->breakdown);
-    gs_launch_summary_free(&a->launch);
-    gs_sync_summary_free(&a->sync);
-    gs_memory_summary_free(&a->memory);
-    gs_temporal_free(&a->temporal);
-    gs_idle_free(&a->idle);
-    gs_comm_free(&a->comm);
-    gs_kernel_summary_free(&a->kernels);
-    gs_op_summary_free(&a->ops);
-    gs_memcpy_summary_free(&a->memcpy);
-    gs_rank_roof_free(&a->roof);
-}
-
-/* The analyses are pure functions of the context. The replay runs on a thread of its own; the
- * others, each only where its stage is asked for, are taken in order from a queue by whichever
- * thread is free: one from the start, the replay's once its runs are done. */
-typedef struct analysis_queue {
-    pthread_mutex_t mu;
-    pthread_cond_t cv; /* an analysis was taken or done, or one failed */
-    size_t next;       /* the next analysis to take */
-    uint32_t done;     /* TIMED_BIT of each analysis done, or passed over as not asked */
-    bool stop;         /* one failed: no more are taken, no wait goes on */
-} analysis_queue;
-
-/* An analysis by its row in -v's table, which names each once. */
-#define TIMED_BIT(timed) (1u << (timed))
-_Static_assert(GS_TIMED__COUNT <= 32, "analysis_queue.done: one bit per timed row");
-
-typedef struct analysis_job {
-    const gs_trace_ctx *c;
-    const gs_summarise_opts *o; /* stages: with their dependencies */
-    rank_analyses *a;
-    analysis_queue *queue;
-    gs_error err;
-    int rc;
-} analysis_job;
-
-static bool asked(const analysis_job *j, unsigned stage)
-{
-    return (j->o->stages & stage) != 0;
-}
-
-/* Each analysis, building its result from the job's context. */
-typedef int (*analysis_fn)(analysis_job *j);
-
-static int build_breakdown(analysis_job *j)
-{
-    return gs_breakdown_build(j->c, false, &j->a->breakdown, &j->err);
-}
-
-static int build_launch(analysis_job *j)
-{
-    return gs_launch_build(j->c, &j->a->launch, &j->err);
-}
-
-static int build_sync(analysis_job *j)
-{
-    return gs_sync_build(j->c, &j->a->sync, &j->err);
-}
-
-static int build_kernels(analysis_job *j)
-{
-    return gs_kernel_summary_build(j->c, false, &j->a->kernels, &j->err);
-}
-
-/* The GPU's time over the kept steps, the window the step breakdown's utilization is over. */
-static int build_temporal(analysis_job *j)
-{
-    const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
-    return gs_temporal_build(&kept, false, &j->a->temporal, &j->err);
-}
-
-static int build_facts(analysis_job *j)
-{
-    return gs_profile_facts_build(j->c, &j->a->facts, &j->err);
-}
-
-static int build_memory(analysis_job *j)
-{
-    return gs_memory_build(j->c, &j->a->memory, &j->err);
-}
-
-/* The gaps of the kept steps: warm-up is left out of every per-step number the report gives. */
-static int build_idle(analysis_job *j)
-{
-    const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
-    const gs_idle_opts idle_opts = {.max_gaps = GS_RANK_GAPS};
-    return gs_idle_build(&kept, &idle_opts, &j->a->idle, &j->err);
-}
-
-static int build_comm(analysis_job *j)
-{
-    return gs_comm_build(j->c, j->o->hta_compat, &j->a->comm, &j->err);
-}
-
-static int build_ops(analysis_job *j)
-{
-    return gs_op_summary_build(j->c, false, &j->a->ops, &j->err);
-}
-
-static int build_copies(analysis_job *j)
-{
-    return gs_memcpy_summary_build(j->c, &j->a->memcpy, &j->err);
-}
-
-/* The verdict's inputs from the analyses before it in its group, but the replay's (put in with
- * the summary). */
-static int build_verdict_inputs(analysis_job *j)
-{
-    const rank_analyses *a = j->a;
-    gs_diag_sources src = {
-        .breakdown = &a->breakdown.v[0],
-        .launch = a->launch.nranks ? &a->launch.ranks[0] : NULL,
-        .sync = a->sync.nranks ? &a->sync.ranks[0] : NULL,
-        .sync_top_op = a->sync.ncauses ? a->sync.causes[0].op : NULL,
-        .memory = &a->memory,
-        .comm = a->comm.nranks ? &a->comm.ranks[0] : NULL,
-        .facts = &a->trace_facts,
-    };
-    return gs_diag_inputs_build(j->c, &src, &j->a->inputs, &j->err);
-}
-
-static int build_compute(analysis_job *j)
-{
-    return gs_compute_build(j->c, &j->a->compute, &j->err);
-}
-
-/* The kept steps' roofline, whose largest group one action brings up and which the verdict's
- * inputs read too. */
-static int build_roof(analysis_job *j)
-{
-    const gs_trace_ctx kept = gs_trace_ctx_over(j->c, &j->c->kept);
-    return gs_rank_roof_build(&kept, &j->a->roof, &j->err);
-}
-
-typedef struct analysis {
-    unsigned stage;       /* the stage that asks for it */
-    enum gs_timed timed;  /* its row in -v's table of stage times */
-    uint32_t needs;       /* TIMED_BIT of the analyses it reads, all before it */
-    analysis_fn build;
-} analysis;
-
-/* The queue beside the replay: about 0.6 s on the 521 MB trace of doc/performance.md (-v's table
- * of stage times), as long as the replay. The roofline first: the replay's runs wait for it. */
-static const analysis queued[] = {
-    {GS_STAGE_DIAGNOSIS, GS_TIMED_ROOFLINE, 0, build_roof},
-    {GS_STAGE_BREAKDOWN, GS_TIMED_BREAKDOWN, 0, build_breakdown},
-    {GS_STAGE_LAUNCH, GS_TIMED_LAUNCH, 0, build_launch},
-    {GS_STAGE_SYNC, GS_TIMED_SYNC, 0, build_sync},
-    {GS_STAGE_MEMORY, GS_TIMED_MEMORY, 0, build_memory},
-    {GS_STAGE_COMM, GS_TIMED_COMM, 0, build_comm},
-    {GS_STAGE_KERNELS, GS_TIMED_KERNELS, 0, build_kernels},
-    {GS_STAGE_TEMPORAL, GS_TIMED_TEMPORAL, 0, build_temporal},
-    {GS_STAGE_IDLE, GS_TIMED_IDLE, 0, build_idle},
-    {GS_STAGE_FACTS, GS_TIMED_FACTS, 0, build_facts},
-    {GS_STAGE_DIAGNOSIS, GS_TIMED_DIAGNOSIS,
-     TIMED_BIT(GS_TIMED_BREAKDOWN) | TIMED_BIT(GS_TIMED_LAUNCH) | TIMED_BIT(GS_TIMED_SYNC) |
-         TIMED_BIT(GS_TIMED_MEMORY) | TIMED_BIT(GS_TIMED_COMM),
-     build_verdict_inputs},
-    {GS_STAGE_OPS, GS_TIMED_OPS, 0, build_ops},
-    {GS_STAGE_DIAGNOSIS, GS_TIMED_COMPUTE, 0, build_compute},
-    {GS_STAGE_COPIES, GS_TIMED_COPIES, 0, build_copies},
-};
-
-/* Waits until the analyses `needs` names are done: false when one failed instead. */
-static bool wait_for(analysis_queue *q, uint32_t needs)
-{
-    pthread_mutex_lock(&q->mu);
-    while ((q->done & needs) != needs && !q->stop)
-        pthread_cond_wait(&q->cv, &q->mu);
-    bool ok = !q->stop;
-    pthread_mutex_unlock(&q->mu);
-    return ok;
-}
-
-/* The next analysis asked for, or NULL when none is left or one failed. */
-static const analysis *take(analysis_job *j)
-{
-    analysis_queue *q = j->queue;
-    pthread_mutex_lock(&q->mu);
-    while (q->next < COUNT_OF(queued) && !asked(j, queued[q->next].stage))
-        q->done |= TIMED_BIT(queued[q->next++].timed);
-    const analysis *a = q->next < COUNT_OF(queued) && !q->stop ? &queued[q->next++] : NULL;
-    pthread_cond_broadcast(&q->cv);
-    pthread_mutex_unlock(&q->mu);
-    return a;
-}
-
-/* Builds analyses from the queue until none is left; the first failure stops every taker. */
-static void run_queue(analysis_job *j)
-{
-    const analysis *a;
-    while ((a = take(j)) && wait_for(j->queue, a->needs)) {
-        double since = gs_stage_clock();
-        j->rc = a->build(j);
-        gs_stage_time_add(a->timed, since);
-        pthread_mutex_lock(&j->queue->mu);
-        j->queue->done |= j->rc == 0 ? TIMED_BIT(a->timed) : 0;
-        j->queue->stop |= j->rc != 0;
-        pthread_cond_broadcast(&j->queue->cv);
-        pthread_mutex_unlock(&j->queue->mu);
-        if (j->rc != 0)
-            return;
-    }
-}
-
-/* The replay reads only the context and the trace's facts: it runs beside the other analyses, on
- * a thread of its own, since it takes about as long as they do together. Its model is built while
- * the roofline is; its runs then wait for it; then it helps with what is left of the queue. */
-static void *run_replay(void *arg)
-{
-    analysis_job *j = arg;
-    double since = gs_stage_clock();
-    gs_replay *m = NULL;
-    j->rc = gs_diag_replay_model(j->c, &j->a->trace_facts, &m, &j->err);
-    double wait_since = gs_stage_clock();
-    bool roofed = wait_for(j->queue, TIMED_BIT(GS_TIMED_ROOFLINE));
-    since += gs_stage_clock() - wait_since; /* the replay's row without the wait */
-    if (j->rc == 0 && roofed) {
-        gs_replay_params p = {0};
-        gs_rank_roof_target(&j->a->roof, &p);
-        j->rc = gs_diag_replay_runs(m, &p, &j->a->replay, &j->err);
-    }
-    gs_replay_free(m);
-    gs_stage_time_add(GS_TIMED_REPLAY, since);
-    if (j->rc == 0)
-        run_queue(j);
-    return NULL;
-}
-
-static int run_analyses(const gs_trace_ctx *c, const gs_summarise_opts *o, rank_analyses *a,
-                        gs_error *err)
-{
-    memset(a, 0, sizeof *a);
-    double since = gs_stage_clock();
-    analysis_queue queue = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
-    analysis_job others = {c, o, a, &queue, {0}, 0}, replay = others;
-    pthread_t replay_thread;
-    bool replayed = asked(&replay, GS_STAGE_DIAGNOSIS);
-    /* The trace's facts, which the replay and the verdict's inputs read. */
-    if (replayed && gs_trace_facts_build(c, &a->trace_facts, err) != 0)
-        return -1;
-    bool threaded = replayed && pthread_create(&replay_thread, NULL, run_replay, &replay) == 0;
-    run_queue(&others);
-    if (threaded)
-        pthread_join(replay_thread, NULL);
-    else if (replayed)
-        run_replay(&replay); /* no second thread to be had: after the others, roofline done */
-    gs_stage_time_add(GS_TIMED_ANALYSES, since);
-    const analysis_job *failed = others.rc ? &others : replay.rc ? &replay : NULL;
-    if (!failed)
-        return 0;
-    if (err)
-        *err = failed->err;
-    free_analyses(a);
-    return -1;
 }
 
 /* ---- the summary, from the analyses -------------------------------------------------------- */
@@ -410,7 +119,7 @@ static int fill_breakdown(const gs_bd_trace *bd, gs_rank_summary *s)
 
 /* The verdict's inputs and the use of the GPU's arithmetic, with the replay's numbers; the
  * roofline is taken over from the analyses. */
-static int fill_diagnosis(rank_analyses *a, gs_rank_summary *s, gs_error *err)
+static int fill_diagnosis(gs_rank_analyses *a, gs_rank_summary *s, gs_error *err)
 {
     const char *top_op = a->sync.ncauses ? a->sync.causes[0].op : NULL;
     if (top_op && !(s->sync_top_op = strdup(top_op)))
@@ -551,7 +260,7 @@ static size_t count_kept(const gs_steps *steps)
     return n;
 }
 
-static int fill_summary(const gs_trace_ctx *c, unsigned stages, bool detail, rank_analyses *a,
+static int fill_summary(const gs_trace_ctx *c, unsigned stages, bool detail, gs_rank_analyses *a,
                         gs_rank_summary *s, gs_error *err)
 {
     s->stages = stages;
@@ -598,20 +307,20 @@ int gs_rank_summarise(const gs_trace_ctx *c, const gs_summarise_opts *o, gs_rank
            gs_stages_describe(opts.stages, names, sizeof names));
     /* The summary is begun once the analyses are done: its allocations between the trace's and
      * the analyses' left glibc's heap with 2.5 MB more at the peak on a 521 MB trace. */
-    rank_analyses a;
-    if (run_analyses(c, &opts, &a, err) != 0) {
+    gs_rank_analyses a;
+    if (gs_rank_analyses_run(c, &opts, &a, err) != 0) {
         memset(out, 0, sizeof *out);
         return -1;
     }
     if (gs_rank_summary_init(out, &c->trace->id, err) != 0) {
-        free_analyses(&a);
+        gs_rank_analyses_free(&a);
         return -1;
     }
     double since = gs_stage_clock();
     int rc = fill_summary(c, o->stages, o->detail, &a, out, err);
     gs_stage_time_add(GS_TIMED_SUMMARY, since);
     since = gs_stage_clock();
-    free_analyses(&a);
+    gs_rank_analyses_free(&a);
     gs_stage_time_add(GS_TIMED_DROP, since);
     if (rc == 0 && (o->stages & GS_STAGE_STRAGGLERS)) {
         since = gs_stage_clock();
