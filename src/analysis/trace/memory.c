@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "analysis/base/thresholds.h"
-#include "model/time_sort.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "model/time_sort.h"
 
 /* ---- finding the operator at a time on a thread ------------------------------------------- */
 
