@@ -3,11 +3,10 @@
  * is the order they first appear in the chunk, so every string gets the id the one-thread reader
  * would have given it; a pid or tid written as text stands in the model as the negative of its
  * string's id (kineto_event.c), and is renumbered with it. */
-#include <pthread.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/beside.h"
 #include "ingest/kineto_chunks.h"
 
 typedef struct remap {
@@ -243,13 +242,10 @@ int kineto_merge_chunks(gs_trace *t, gs_trace *const *parts, size_t n, gs_error 
     if (rc == 0) {
         /* The two halves write different arrays of t and of the parts. */
         append_job job = {t, parts, n, maps};
-        pthread_t other;
-        bool threaded = pthread_create(&other, NULL, append_the_rest, &job) == 0;
-        void *other_failed = threaded ? NULL : append_the_rest(&job);
+        gs_beside other;
+        gs_beside_start(&other, append_the_rest, &job);
         rc = append_ranges(&job);
-        if (threaded)
-            pthread_join(other, &other_failed);
-        rc = rc == 0 && !other_failed ? 0 : -1;
+        rc = gs_beside_join(&other) || rc != 0 ? -1 : 0;
     }
     for (size_t p = 0; p < n; p++)
         free(maps[p].str);

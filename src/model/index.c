@@ -2,12 +2,12 @@
  * its launching API call by correlation id, the operator tree per thread with self times, and each
  * GPU activity linked to the operator that launched it. Sorts, then linear sweeps: no per-event
  * searches. */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/beside.h"
 #include "common/hashtab.h"
 #include "model/nesting.h"
 #include "model/time_sort.h"
@@ -382,13 +382,10 @@ static void *sort_other_arrays(void *arg)
 
 static int sort_arrays(gs_trace *t)
 {
-    pthread_t other;
-    bool threaded = pthread_create(&other, NULL, sort_other_arrays, t) == 0;
-    void *other_failed = threaded ? NULL : sort_other_arrays(t);
+    gs_beside other;
+    gs_beside_start(&other, sort_other_arrays, t);
     bool failed = SORT_ARRAY(t->ranges, gs_range, start, end);
-    if (threaded)
-        pthread_join(other, &other_failed);
-    return failed || other_failed ? -1 : 0;
+    return gs_beside_join(&other) || failed ? -1 : 0;
 }
 
 static void *link_correlations_apart(void *arg)
@@ -402,13 +399,10 @@ int gs_trace_index(gs_trace *t, gs_error *err)
         return gs_fail_oom(err);
     /* The correlations on a second thread while the tree is built on this one: they write
      * different fields (the calls' GPU work and the GPU work's call; the parents). */
-    pthread_t other;
-    bool threaded = pthread_create(&other, NULL, link_correlations_apart, t) == 0;
-    void *other_failed = threaded ? NULL : link_correlations_apart(t);
+    gs_beside other;
+    gs_beside_start(&other, link_correlations_apart, t);
     int rc = build_tree(t);
-    if (threaded)
-        pthread_join(other, &other_failed);
-    if (rc != 0 || other_failed || link_ops(t) != 0)
+    if (gs_beside_join(&other) || rc != 0 || link_ops(t) != 0)
         return gs_fail_oom(err);
     t->indexed = true;
     return 0;
