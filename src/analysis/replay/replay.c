@@ -463,12 +463,12 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
         /* The profiler's cost comes off last (rp_transform's order). After actions that changed
          * nothing, what it takes is what it took from the model's lags. */
         const gs_replay_set profiler = GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER);
+        const gs_replay_params *params = p ? p : &defaults;
         bool touched = false;
-        if (rp_transform(m, actions & ~profiler, p ? p : &defaults, lag, launch_from, out->change,
-                         &touched, err) != 0 ||
+        if (rp_transform(m, actions & ~profiler, params, lag, launch_from, out->change, &touched,
+                         err) != 0 ||
             ((actions & profiler) && touched &&
-             rp_transform(m, profiler, p ? p : &defaults, lag, launch_from, out->change, &touched,
-                          err) != 0)) {
+             rp_transform(m, profiler, params, lag, launch_from, out->change, &touched, err) != 0)) {
             rc = -2;
             goto done;
         }
