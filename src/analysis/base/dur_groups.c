@@ -128,13 +128,8 @@ int gs_dur_groups(gs_dur_item *items, size_t n, gs_dur_group **groups, size_t *n
     *groups = calloc(n ? n : 1, sizeof **groups);
     gs_ns *durs = malloc((n ? n : 1) * sizeof *durs);
     *ngroups = 0;
-    if (!*groups || !durs) {
-        free(*groups);
-        free(durs);
-        *groups = NULL;
-        return -1;
-    }
-    if (n > 1 && sort_items(items, n) != 0) { /* items is NULL when a summary met nothing */
+    /* items is NULL when a summary met nothing */
+    if (!*groups || !durs || (n > 1 && sort_items(items, n) != 0)) {
         free(*groups);
         free(durs);
         *groups = NULL;
