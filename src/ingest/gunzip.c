@@ -47,24 +47,6 @@ gs_gunzip *gs_gunzip_new(int fd, bool positional)
     return g;
 }
 
-gs_gunzip *gs_gunzip_clone(const gs_gunzip *g)
-{
-    gs_gunzip *c = malloc(sizeof *c);
-    unsigned char *in = c ? malloc(IN_BUF) : NULL;
-    if (!in) {
-        free(c);
-        return NULL;
-    }
-    *c = *g;
-    memcpy(in, g->in, IN_BUF);
-    c->in = in;
-    c->in_next = in + (g->in_next - g->in);
-    /* igzip's state points into the input only through next_in; the rest is its own tables. */
-    if (g->mode == IN_MEMBER)
-        c->state.next_in = in + (g->state.next_in - g->in);
-    return c;
-}
-
 void gs_gunzip_free(gs_gunzip *g)
 {
     if (!g)
@@ -222,11 +204,6 @@ const char *gs_gunzip_message(const gs_gunzip *g)
 bool gs_gunzip_truncated(const gs_gunzip *g)
 {
     return g->truncated;
-}
-
-uint64_t gs_gunzip_out_offset(const gs_gunzip *g)
-{
-    return g->out_pos;
 }
 
 uint64_t gs_gunzip_in_offset(const gs_gunzip *g)

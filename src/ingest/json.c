@@ -21,6 +21,26 @@ int gs_json_init(gs_json *j, gs_source *src, gs_error *err)
     return 0;
 }
 
+int gs_json_init_at(gs_json *j, gs_source *src, uint64_t offset, const char *text, size_t n,
+                    gs_error *err)
+{
+    if (gs_json_init(j, src, err) != 0)
+        return -1;
+    if (n > j->cap) {
+        char *buf = realloc(j->buf, n);
+        if (!buf) {
+            gs_json_free(j);
+            return gs_fail_oom(err);
+        }
+        j->buf = buf;
+        j->cap = n;
+    }
+    memcpy(j->buf, text, n);
+    j->len = n;
+    j->buf_offset = offset;
+    return 0;
+}
+
 void gs_json_free(gs_json *j)
 {
     free(j->buf);

@@ -53,6 +53,10 @@ typedef struct gs_json {
 } gs_json;
 
 int gs_json_init(gs_json *j, gs_source *src, gs_error *err);
+/* The same over text already read from src: its n bytes (copied), at `offset` of the stream,
+ * come first, then what src reads on. */
+int gs_json_init_at(gs_json *j, gs_source *src, uint64_t offset, const char *text, size_t n,
+                    gs_error *err);
 void gs_json_free(gs_json *j);
 
 enum gs_json_tok gs_json_next(gs_json *j);

@@ -357,13 +357,9 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
     bool resume = chunk && chunk->resume;
     for (;;) {
         enum gs_json_tok tok = resume ? GS_JSON_OBJECT : gs_json_next(j);
-        if (chunk && !resume && gs_json_offset(j) >= chunk->stop_at) {
-            if (tok == GS_JSON_OBJECT && gs_json_offset(j) == chunk->stop_at) {
-                chunk->stopped = true;
-                break;
-            }
-            chunk->stop_at = UINT64_MAX; /* the next chunk did not start on an event: read on */
-        }
+        if (chunk && !resume && gs_json_offset(j) >= chunk->stop_at &&
+            kchunk_stops_here(chunk, gs_json_offset(j), tok == GS_JSON_OBJECT))
+            break;
         resume = false;
         if (tok == GS_JSON_ARRAY_END)
             break;

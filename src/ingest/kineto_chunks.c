@@ -1,11 +1,13 @@
-/* The event array of a plain file read in chunks on several cores (kineto_chunks.h).
+/* The event array of a file read in chunks on several cores (kineto_chunks.h).
  *
  * The cuts are guessed in the raw bytes: the first "}, {\"" at or after each fraction of the
- * file, which in JSON outside a string only happens between two objects. A guess may still be
- * wrong (the text inside a string, an object nested in an event), so a chunk's events are used
- * only when the chunk before it, read on past its end, meets an event object starting exactly at
- * the cut; otherwise the chunk before reads on to the array's end itself. Errors are those of the
- * first chunk that fails among the trusted ones: the one-thread reader's. */
+ * file, which in JSON outside a string only happens between two objects. Each chunk's thread
+ * looks for its own cut, reading from its fraction on: a gzip file is inflated up to there on
+ * that thread, beside the chunks before it, not first on one. A guess may still be wrong (the
+ * text inside a string, an object nested in an event), so a chunk's events are used only when the
+ * chunk before it, read on past its end, meets an event object starting exactly at the cut;
+ * otherwise the chunk before reads on to the array's end itself. Errors are those of the first
+ * chunk that fails among the trusted ones: the one-thread reader's. */
 #include "ingest/kineto_chunks.h"
 
 #include <pthread.h>
@@ -24,8 +26,23 @@ enum {
     SEARCH_LIMIT = 4 << 20, /* no event boundary this far after a guess: no cut there */
 };
 
+/* What inflating a byte of a gzip file costs a chunk that starts after it (it inflates all that
+ * comes before its cut), as a share of what reading it costs: igzip inflates this content at
+ * about 4 GB/s, and the reader parses about 0.5 GB/s a core. */
+#define GZIP_SKIP_SHARE 0.125
+
+/* Where a chunk's thread stands in finding its cut (under kchunk_set.mu). */
+enum cut_state {
+    CUT_PENDING,
+    CUT_FOUND, /* c.start is the cut, and the chunk's scanner is ready there */
+    CUT_NONE,  /* no cut (or no thread): the chunk before reads on over its part */
+};
+
 typedef struct chunk_reader {
     kchunk c;
+    uint64_t guess;      /* where its thread looks for the cut from (chunks after the first) */
+    uint64_t search_end; /* the next chunk's guess: the cut is before it, so cuts only grow */
+    enum cut_state cut;
     gs_trace *t;
     gs_source *src;
     gs_json j;
@@ -38,6 +55,9 @@ typedef struct chunk_reader {
 
 struct kchunk_set {
     const gs_load_opts *opts;
+    const gs_source *src; /* the file's: each chunk opens its own reader of it */
+    pthread_mutex_t mu;
+    pthread_cond_t cut_known; /* a chunk's cut state left CUT_PENDING */
     size_t n;
     chunk_reader r[MAX_CHUNKS]; /* r[0].c is the calling thread's chunk */
     _Atomic uint64_t bytes[MAX_CHUNKS]; /* each chunk's model, for the memory budget */
@@ -71,66 +91,152 @@ static size_t plan_chunks(const gs_load_opts *opts, uint64_t bytes)
     return n ? n : 1;
 }
 
+/* Where chunk k of n looks for its cut, content[start, size) being the array's: an even share of
+ * it for a plain file. In a gzip file each chunk first inflates what comes before it, so the
+ * chunks grow shorter the later they start, giving each as much work: chunk k's share of the
+ * content before chunk k + 1 is r times chunk k - 1's, r = 1 - GZIP_SKIP_SHARE, which places
+ * cut k at (1 - r^k) / (1 - r^n) of it. */
+static uint64_t chunk_guess(uint64_t start, uint64_t size, size_t k, size_t n, bool gzip)
+{
+    if (!gzip)
+        return start + (size - start) / n * k;
+    double r = 1 - GZIP_SKIP_SHARE, rk = 1, rn = 1;
+    for (size_t i = 0; i < n; i++) {
+        rk *= i < k ? r : 1;
+        rn *= r;
+    }
+    return start + (uint64_t)((double)(size - start) * (1 - rk) / (1 - rn));
+}
+
 static bool is_space(char c)
 {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-/* The offset of the '{' of the first `}, {"` (any spaces between) at or after `from`, before
- * `end`; UINT64_MAX when there is none within SEARCH_LIMIT bytes or the bytes cannot be read. */
-static uint64_t find_event_start(const gs_source *src, uint64_t from, uint64_t end)
+/* Reads src, standing at `from`, for the '{' of the first `}, {"` (any spaces between) before
+ * `end`, within SEARCH_LIMIT bytes; window holds SEARCH_WINDOW bytes. Returns that '{''s offset,
+ * with the bytes read from it on in window[*text .. *text + *n); UINT64_MAX when there is none or
+ * the bytes cannot be read. */
+static uint64_t find_event_start(gs_source *src, uint64_t from, uint64_t end, char *window,
+                                 size_t *text, size_t *n, gs_error *err)
 {
-    char *window = malloc(SEARCH_WINDOW);
-    if (!window)
-        return UINT64_MAX;
     char last[3] = {0, 0, 0}; /* the last significant bytes, last[0] the latest */
-    uint64_t brace = 0;       /* offset of last[0] when it is '{' */
-    uint64_t found = UINT64_MAX;
-    gs_error ignored;
-    for (uint64_t at = from; found == UINT64_MAX && at < end && at - from < SEARCH_LIMIT;) {
-        ssize_t got = gs_source_pread(src, window, SEARCH_WINDOW, at, &ignored);
+    uint64_t latest = 0;      /* offset of last[0] */
+    uint64_t base = from;     /* offset of window[0] */
+    size_t len = 0;           /* bytes in window: those kept from the read before, then more */
+    while (base + len < end && base + len - from < SEARCH_LIMIT) {
+        ssize_t got = gs_source_read(src, window + len, SEARCH_WINDOW - len, err);
         if (got <= 0)
             break;
-        for (ssize_t i = 0; i < got; i++) {
+        size_t i = len;
+        len += (size_t)got;
+        for (; i < len && base + i < end; i++) {
             char c = window[i];
             if (is_space(c))
                 continue;
             if (c == '"' && last[0] == '{' && last[1] == ',' && last[2] == '}') {
-                found = brace;
-                break;
+                *text = (size_t)(latest - base);
+                *n = len - *text;
+                return latest;
             }
             last[2] = last[1];
             last[1] = last[0];
             last[0] = c;
-            brace = at + (uint64_t)i;
+            latest = base + i;
         }
-        at += (uint64_t)got;
+        /* A '{' last may begin the event sought: its bytes stay for the next read (unless a run
+         * of spaces after it would fill the window: then it is given up). */
+        size_t keep = last[0] == '{' ? (size_t)(base + len - latest) : 0;
+        if (keep > SEARCH_WINDOW / 2) {
+            keep = 0;
+            last[0] = 0;
+        }
+        memmove(window, window + len - keep, keep);
+        base += len - keep;
+        len = keep;
     }
-    free(window);
-    return found;
+    return UINT64_MAX;
 }
 
 /* ---- the chunks' threads ------------------------------------------------------------------ */
 
+/* Tells the chunks before r where r starts: found, or not (they read on over it). */
+static void publish_cut(kchunk_set *s, chunk_reader *r, enum cut_state cut)
+{
+    pthread_mutex_lock(&s->mu);
+    r->cut = cut;
+    pthread_cond_broadcast(&s->cut_known);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* Opens r's reader at its guess and finds its cut, where r's scanner then stands. */
+static enum cut_state find_cut(kchunk_set *s, chunk_reader *r)
+{
+    r->src = gs_source_open_at(s->src, r->guess, &r->err);
+    char *window = r->src ? malloc(SEARCH_WINDOW) : NULL;
+    size_t text = 0, n = 0;
+    uint64_t cut = window ? find_event_start(r->src, r->guess, r->search_end, window, &text, &n,
+                                             &r->err)
+                          : UINT64_MAX;
+    if (cut != UINT64_MAX && gs_json_init_at(&r->j, r->src, cut, window + text, n, &r->err) == 0) {
+        r->json_ready = true;
+        r->c.start = cut;
+    }
+    free(window);
+    return r->json_ready ? CUT_FOUND : CUT_NONE;
+}
+
 static void *read_chunk(void *arg)
 {
     chunk_reader *r = arg;
-    r->rc = kineto_read_events(&r->j, r->t, r->c.set->opts, &r->count, NULL, NULL, &r->c);
+    kchunk_set *s = r->c.set;
+    enum cut_state cut = find_cut(s, r);
+    publish_cut(s, r, cut);
+    if (cut == CUT_FOUND)
+        r->rc = kineto_read_events(&r->j, r->t, s->opts, &r->count, NULL, NULL, &r->c);
     return NULL;
 }
 
-/* Starts chunk k's thread; false when it cannot (the chunk before then reads on over it). */
-static bool start_chunk(kchunk_set *s, const gs_source *src, const char *path, size_t k)
+/* Starts chunk k's thread; when it cannot, the chunk has no cut. */
+static void start_chunk(kchunk_set *s, const char *path, size_t k)
 {
     chunk_reader *r = &s->r[k];
     r->t = gs_trace_new(path, &r->err);
-    r->src = r->t ? gs_source_open_at(src, r->c.start, &r->err) : NULL;
-    if (!r->src || gs_json_init(&r->j, r->src, &r->err) != 0)
-        return false;
-    r->json_ready = true;
-    r->j.buf_offset = r->c.start; /* offsets in messages are the file's */
-    r->started = pthread_create(&r->thread, NULL, read_chunk, r) == 0;
-    return r->started;
+    r->started = r->t && pthread_create(&r->thread, NULL, read_chunk, r) == 0;
+    if (!r->started)
+        publish_cut(s, r, CUT_NONE);
+}
+
+/* Where the first chunk after chunk k that found its cut starts, once the chunks between have
+ * looked; UINT64_MAX when none did. */
+static uint64_t next_start(kchunk_set *s, size_t k)
+{
+    uint64_t start = UINT64_MAX;
+    pthread_mutex_lock(&s->mu);
+    for (size_t m = k + 1; m < s->n && start == UINT64_MAX; m++) {
+        while (s->r[m].cut == CUT_PENDING)
+            pthread_cond_wait(&s->cut_known, &s->mu);
+        if (s->r[m].cut == CUT_FOUND)
+            start = s->r[m].c.start;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return start;
+}
+
+bool kchunk_stops_here(kchunk *c, uint64_t offset, bool at_object)
+{
+    if (!c->stop_settled) {
+        c->stop_at = next_start(c->set, c->index);
+        c->stop_settled = true;
+        if (offset < c->stop_at)
+            return false;
+    }
+    if (at_object && offset == c->stop_at) {
+        c->stopped = true;
+        return true;
+    }
+    c->stop_at = UINT64_MAX; /* the next chunk did not start on an event: read on */
+    return false;
 }
 
 static void join_chunks(kchunk_set *s, bool cancel)
@@ -155,6 +261,8 @@ void kchunk_set_free(kchunk_set *s)
         gs_source_close(s->r[k].src);
         gs_trace_delete(s->r[k].t);
     }
+    pthread_cond_destroy(&s->cut_known);
+    pthread_mutex_destroy(&s->mu);
     free(s);
 }
 
@@ -202,63 +310,68 @@ int kchunk_checkpoint(kchunk *c, const gs_trace *t, const gs_json *j, const gs_l
 
 static bool chunk_usable(const chunk_reader *r)
 {
-    return r->json_ready && r->c.set && !r->c.unmergeable && !r->c.cancelled;
+    return !r->c.unmergeable && !r->c.cancelled;
 }
 
-/* Chunks 1 .. *merged-1 follow chunk 0 without a gap; what comes after them. */
+/* The chunks that follow chunk 0 without a gap, used[0 .. *nused) (chunks with no cut are read
+ * over by the one before), and what comes after them. */
 enum chunks_end {
     CHUNKS_COMPLETE, /* the last of them read to the array's end */
-    CHUNKS_FAILED,   /* chunk *merged failed: the input's error */
-    CHUNKS_READ_ON,  /* chunk *merged cannot be used: read on from its start */
+    CHUNKS_FAILED,   /* chunk *bad failed: the input's error */
+    CHUNKS_READ_ON,  /* chunk *bad cannot be used: read on from its start */
 };
 
-static enum chunks_end trusted_chunks(const kchunk_set *s, size_t *merged)
+static enum chunks_end trusted_chunks(const kchunk_set *s, size_t used[], size_t *nused,
+                                      size_t *bad)
 {
+    *nused = 0;
     for (size_t k = 1; k < s->n; k++) {
         const chunk_reader *r = &s->r[k];
-        *merged = k;
+        if (r->cut != CUT_FOUND)
+            continue;
+        *bad = k;
         if (!chunk_usable(r))
             return CHUNKS_READ_ON;
         if (r->rc != 0)
             return CHUNKS_FAILED;
-        if (!r->c.stopped) {
-            *merged = k + 1;
+        used[(*nused)++] = k;
+        if (!r->c.stopped)
             return CHUNKS_COMPLETE;
-        }
     }
-    *merged = s->n;
     return CHUNKS_READ_ON; /* not reached: the last chunk never stops before the array's end */
 }
 
 static int read_after_chunks(kchunk_set *s, gs_json *j, gs_trace *t, uint64_t *count,
                              gs_json **rest)
 {
-    size_t merged;
-    enum chunks_end end = trusted_chunks(s, &merged);
+    size_t used[MAX_CHUNKS], nused, bad = 0;
+    enum chunks_end end = trusted_chunks(s, used, &nused, &bad);
     if (end == CHUNKS_FAILED) {
-        *j->err = s->r[merged].err;
+        *j->err = s->r[bad].err;
         return -1;
     }
     gs_trace *parts[MAX_CHUNKS];
-    for (size_t k = 1; k < merged; k++) {
-        parts[k - 1] = s->r[k].t;
-        *count += s->r[k].count;
+    for (size_t u = 0; u < nused; u++) {
+        parts[u] = s->r[used[u]].t;
+        *count += s->r[used[u]].count;
     }
-    if (kineto_merge_chunks(t, parts, merged - 1, j->err) != 0)
+    if (kineto_merge_chunks(t, parts, nused, j->err) != 0)
         return -1;
-    gs_json *last = merged > 1 ? &s->r[merged - 1].j : j;
+    gs_json *last = nused ? &s->r[used[nused - 1]].j : j;
     last->err = j->err; /* the caller reads on with it: its errors are the caller's */
     *rest = last;
     GS_LOG(GS_LOG_INFO, "%s: events read in %zu chunk(s) on as many threads%s", t->id.path,
-           merged, end == CHUNKS_COMPLETE ? "" : "; the rest on one thread (a cut was not on an "
-                                                  "event boundary or a chunk had negative ids)");
+           nused + 1, end == CHUNKS_COMPLETE ? "" : "; the rest on one thread (a cut was not on "
+                                                    "an event boundary or a chunk had negative "
+                                                    "ids)");
     if (end == CHUNKS_COMPLETE)
         return 0;
     /* The rest on this thread, from the first event the unusable chunk would have read. */
     atomic_store(&s->cancel, false);
     for (size_t k = 0; k < s->n; k++)
         atomic_store(&s->bytes[k], 0), atomic_store(&s->done[k], 0);
-    kchunk on = {.start = s->r[0].c.start, .stop_at = UINT64_MAX, .resume = true, .set = s};
+    kchunk on = {.start = s->r[0].c.start, .stop_at = UINT64_MAX, .stop_settled = true,
+                 .resume = true, .set = s};
     return kineto_read_events(last, t, s->opts, count, NULL, NULL, &on);
 }
 
@@ -273,22 +386,21 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
         return kineto_read_events(j, t, opts, count, NULL, NULL, NULL);
     *set = s;
     s->opts = opts;
-    s->r[0].c = (kchunk){.start = start, .set = s};
-    s->n = 1;
-    for (size_t k = 1; k < n; k++) {
-        uint64_t cut = find_event_start(j->src, start + (size - start) / n * k, size);
-        if (cut != UINT64_MAX && cut > s->r[s->n - 1].c.start) {
-            s->r[s->n].c = (kchunk){.index = s->n, .start = cut, .set = s};
-            s->n++;
-        }
+    s->src = j->src;
+    s->n = n;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cut_known, NULL);
+    bool gzip = gs_source_is_gzip(j->src);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t next = k + 1 < n ? chunk_guess(start, size, k + 1, n, gzip) : UINT64_MAX;
+        s->r[k].c = (kchunk){.index = k, .start = start, .stop_at = next,
+                             .stop_settled = k + 1 == n, .set = s};
+        s->r[k].guess = chunk_guess(start, size, k, n, gzip);
+        s->r[k].search_end = k + 1 < n ? next : size;
     }
-    for (size_t k = 0; k < s->n; k++)
-        s->r[k].c.stop_at = k + 1 < s->n ? s->r[k + 1].c.start : UINT64_MAX;
-    for (size_t k = 1; k < s->n; k++)
-        if (!start_chunk(s, j->src, t->id.path, k))
-            s->r[k].c.set = NULL; /* not started: read over by the chunk before */
-    if (s->n > 1)
-        gs_source_inflate_here(j->src);
+    for (size_t k = 1; k < n; k++)
+        start_chunk(s, t->id.path, k);
+    gs_source_inflate_here(j->src);
     int rc = kineto_read_events(j, t, opts, count, NULL, NULL, &s->r[0].c);
     bool read_whole = rc != 0 || !s->r[0].c.stopped;
     join_chunks(s, read_whole);
@@ -303,7 +415,7 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
         return -1;
     }
     if (rc == 0 && read_whole)
-        GS_LOG(GS_LOG_INFO, "%s: events read on one thread: the cut after the first of %zu "
-               "chunk(s) was not on an event boundary", t->id.path, s->n);
+        GS_LOG(GS_LOG_INFO, "%s: events read on one thread: no chunk after the first of %zu "
+               "started on an event boundary", t->id.path, s->n);
     return read_whole ? rc : read_after_chunks(s, j, t, count, rest);
 }

@@ -1,6 +1,6 @@
 /* Reading one file's event array on several cores: the array is cut into chunks at event
- * boundaries guessed in the raw bytes, each chunk is parsed into a trace of its own on its own
- * thread, and the chunks' events are appended in file order to the trace, with their strings
+ * boundaries guessed in the raw bytes, each chunk found and parsed into a trace of its own on its
+ * own thread, and the chunks' events are appended in file order to the trace, with their strings
  * interned again. The result is exactly the one-thread reader's: a chunk is used only once the
  * chunk before it, parsed on, ended exactly where the guess put its start, and the reader falls
  * back to one thread wherever a guess or a merge cannot be trusted. Internal to src/ingest. */
@@ -23,7 +23,9 @@ typedef struct kchunk_set kchunk_set;
 typedef struct kchunk {
     size_t index;      /* 0: the chunk the calling thread reads, from the array's '[' */
     uint64_t start;    /* offset of its first byte */
-    uint64_t stop_at;  /* offset of the next chunk's first event; UINT64_MAX: none */
+    uint64_t stop_at;  /* offset of the next chunk's first event; UINT64_MAX: none. Until
+                        * stop_settled, where the next chunk looks for it: it is not before */
+    bool stop_settled;
     bool stopped;      /* it ended there: the next chunk starts on an event boundary */
     bool resume;       /* its first event's '{' was already read (reading on after a stop) */
     bool unmergeable;  /* see kchunk_note_event */
@@ -38,6 +40,11 @@ typedef struct kchunk {
 int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
                              kchunk_set **set, gs_json **rest);
 void kchunk_set_free(kchunk_set *set);
+
+/* Called by kineto_read_events when the token at `offset` (an object's '{' when at_object) is
+ * at or past c->stop_at: true when the chunk ends there, the next chunk's first event. Waits for
+ * the next chunks to find where they start, when they have not yet. */
+bool kchunk_stops_here(kchunk *c, uint64_t offset, bool at_object);
 
 /* Called by kineto_read_events on each event a chunk reads: a negative number where the model
  * keeps a pid or tid makes the chunk unmergeable, since negative ids there stand for text ids

@@ -6,20 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Where pread and open_at inflate a gzip file from: one stream that moves forward as the chunks'
- * cuts are looked for, so each chunk starts from a copy of it instead of from byte 0. */
-typedef struct gzip_cursor {
-    pthread_mutex_t mu;
-    gs_gunzip *g;
-} gzip_cursor;
 
 struct gs_source {
     char *name;
@@ -28,7 +20,6 @@ struct gs_source {
     bool regular;     /* fd is a regular file: it can be read at any offset */
     gs_gunzip *gz;    /* a gzip file or a pipe, inflated by `inflater` on another core or here */
     inflate_thread *inflater;
-    gzip_cursor *cursor; /* a gzip file: for gs_source_pread and gs_source_open_at */
     uint64_t skip_to;    /* a gzip reader opened at an offset: inflate up to it before reading */
     bool is_gzip;
     uint64_t file_size; /* 0 for a pipe */
@@ -98,10 +89,6 @@ static uint64_t gzip_content_size(int fd, uint64_t file_size)
 static int open_gzip_file(gs_source *s, bool ahead, gs_error *err)
 {
     s->content_size = gzip_content_size(s->fd, s->file_size);
-    s->cursor = calloc(1, sizeof *s->cursor);
-    if (!s->cursor)
-        return gs_fail_oom(err);
-    pthread_mutex_init(&s->cursor->mu, NULL);
     return start_inflater(s, ahead, err);
 }
 
@@ -200,11 +187,6 @@ void gs_source_close(gs_source *s)
         return;
     inflate_thread_stop(s->inflater);
     gs_gunzip_free(s->gz);
-    if (s->cursor) {
-        gs_gunzip_free(s->cursor->g);
-        pthread_mutex_destroy(&s->cursor->mu);
-        free(s->cursor);
-    }
     if (s->fd >= 0 && !s->fd_borrowed)
         close(s->fd);
     free(s->name);
@@ -304,74 +286,6 @@ bool gs_source_seekable(const gs_source *s)
     return s->regular || !s->gz;
 }
 
-/* The cursor moved (or, behind it, restarted) to `offset`; called with its lock held. */
-static gs_gunzip *cursor_at(const gs_source *s, uint64_t offset)
-{
-    gzip_cursor *c = s->cursor;
-    if (c->g && gs_gunzip_out_offset(c->g) > offset) {
-        gs_gunzip_free(c->g);
-        c->g = NULL;
-    }
-    if (!c->g)
-        c->g = gs_gunzip_new(s->fd, true);
-    if (c->g && gs_gunzip_skip_to(c->g, offset) < 0) {
-        gs_gunzip_free(c->g);
-        c->g = NULL;
-    }
-    return c->g;
-}
-
-/* A gzip file's content at any offset: inflated from the cursor, which moves there. */
-static ssize_t pread_gzip(const gs_source *s, char *buf, size_t n, uint64_t offset, gs_error *err)
-{
-    pthread_mutex_lock(&s->cursor->mu);
-    gs_gunzip *g = cursor_at(s, offset);
-    size_t done = 0;
-    ssize_t got = 1;
-    while (g && done < n && (got = gs_gunzip_read(g, buf + done, n - done)) > 0)
-        done += (size_t)got;
-    pthread_mutex_unlock(&s->cursor->mu);
-    if (!g || got < 0)
-        return gs_fail(err, GS_EXIT_INPUT, "%s: gzip: cannot read byte %llu", s->name,
-                       (unsigned long long)offset);
-    return (ssize_t)done;
-}
-
-ssize_t gs_source_pread(const gs_source *s, char *buf, size_t n, uint64_t offset, gs_error *err)
-{
-    if (s->cursor)
-        return pread_gzip(s, buf, n, offset, err);
-    if (s->fd < 0) {
-        size_t left = offset < s->mem_size ? s->mem_size - (size_t)offset : 0;
-        if (n > left)
-            n = left;
-        memcpy(buf, s->mem + offset, n);
-        return (ssize_t)n;
-    }
-    ssize_t got;
-    do
-        got = pread(s->fd, buf, n, (off_t)offset);
-    while (got < 0 && errno == EINTR);
-    if (got < 0)
-        return gs_fail(err, GS_EXIT_INPUT, "%s: %s", s->name, strerror(errno));
-    return got;
-}
-
-/* A gzip reader from `offset`: a copy of the cursor when it stands at or before it, else a
- * stream from byte 0; either inflates up to `offset` on its first read, on its own thread. */
-static int open_gzip_at(const gs_source *s, gs_source *at, uint64_t offset, gs_error *err)
-{
-    pthread_mutex_lock(&s->cursor->mu);
-    const gs_gunzip *c = s->cursor->g;
-    at->gz = c && gs_gunzip_out_offset(c) <= offset ? gs_gunzip_clone(c)
-                                                    : gs_gunzip_new(s->fd, true);
-    pthread_mutex_unlock(&s->cursor->mu);
-    if (!at->gz)
-        return gs_fail_oom(err);
-    at->skip_to = offset;
-    return 0;
-}
-
 void gs_source_inflate_here(gs_source *s)
 {
     if (s->inflater)
@@ -396,9 +310,14 @@ gs_source *gs_source_open_at(const gs_source *s, uint64_t offset, gs_error *err)
         at->mem_size = s->mem_size;
         at->mem_pos = offset < s->mem_size ? (size_t)offset : s->mem_size;
     }
-    if (s->cursor && open_gzip_at(s, at, offset, err) != 0) {
-        gs_source_close(at);
-        return NULL;
+    if (s->is_gzip) { /* inflated from byte 0 up to `offset` by its first read */
+        at->gz = gs_gunzip_new(at->fd, true);
+        at->skip_to = offset;
+        if (!at->gz) {
+            gs_source_close(at);
+            gs_fail_oom(err);
+            return NULL;
+        }
     }
     return at;
 }

@@ -29,16 +29,13 @@ ssize_t gs_source_read(gs_source *s, char *buf, size_t n, gs_error *err);
 #define GS_SOURCE_PEEK_MAX 8
 ssize_t gs_source_peek(gs_source *s, char *buf, size_t n, gs_error *err);
 
-/* A file (plain or gzip) or memory: its content can be read at any offset, by several threads
- * at once. A gzip file is inflated up to the offset (igzip: about 4 GB/s of content), from where
- * an earlier gs_source_pread left it when it can. */
+/* A file (plain or gzip) or memory: its content can be read from any offset (gs_source_open_at),
+ * by several threads at once. */
 bool gs_source_seekable(const gs_source *s);
-/* Reads up to n bytes at `offset` of a seekable source without moving it; safe from any thread.
- * Returns the count (0 past the end) or -1. */
-ssize_t gs_source_pread(const gs_source *s, char *buf, size_t n, uint64_t offset, gs_error *err);
 /* A second source over the same bytes of a seekable source, reading from `offset` on, for
- * another thread: what the readers use to parse one file in chunks on several cores. `s` must
- * stay open until this one is closed. */
+ * another thread: what the readers use to parse one file in chunks on several cores. A gzip
+ * file is inflated from its start up to `offset` (igzip: about 4 GB/s of content) on the first
+ * read, on the thread that reads. `s` must stay open until this one is closed. */
 gs_source *gs_source_open_at(const gs_source *s, uint64_t offset, gs_error *err);
 /* Inflates gzip on the reading thread from here on, not ahead on another (what was inflated
  * ahead is read first): for a reader whose other chunks keep the other cores busy, where a

@@ -1,5 +1,6 @@
 /* The streaming JSON scanner: tokens, tolerance, recovery, numbers, errors, and tokens that
  * straddle the refill boundary. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +225,35 @@ static void test_long_tokens(void)
     free(text);
 }
 
+/* A scanner started on text already read (gs_json_init_at): its tokens come first, at offsets
+ * counted from where it stands in the stream, then the source's, a token straddling the two. The
+ * text is longer than the window a source this small gets. */
+static void test_init_at(void)
+{
+    static const char rest[] = "23, \"b\": [true]}";
+    char text[300];
+    int spaces = snprintf(text, sizeof text, "{\"a\": %200s1", "") - 7;
+    scan s;
+    memset(&s, 0, sizeof s);
+    s.src = gs_source_memory(rest, strlen(rest), "mem", &s.err);
+    CHECK_INT(gs_json_init_at(&s.j, s.src, 1000, text, strlen(text), &s.err), 0);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_OBJECT);
+    CHECK_INT(gs_json_offset(&s.j), 1000);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_KEY);
+    CHECK(gs_json_tok_is(&s.j, "a"));
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_NUMBER);
+    CHECK(gs_json_tok_is(&s.j, "123"));
+    CHECK_INT(gs_json_offset(&s.j), 1006 + spaces);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_KEY);
+    CHECK_INT(gs_json_offset(&s.j), 1011 + spaces);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_ARRAY);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_TRUE);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_ARRAY_END);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_OBJECT_END);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_END);
+    scan_close(&s);
+}
+
 int main(void)
 {
     test_tokens();
@@ -233,5 +263,6 @@ int main(void)
     test_skip();
     test_numbers();
     test_long_tokens();
+    test_init_at();
     return check_done("test_json");
 }

@@ -160,6 +160,86 @@ static void test_cuts_used(void)
     gs_strbuf_free(&b);
 }
 
+/* `count` small operators from timestamp ts on, each after a comma but the first when first. */
+static void write_ops(gs_strbuf *b, int count, long long ts, bool first)
+{
+    for (int i = 0; i < count; i++)
+        gs_strbuf_appendf(b, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%d\", "
+                          "\"pid\": 100, \"tid\": 7, \"ts\": %lld, \"dur\": 8}",
+                          first && !i ? "" : ",\n", i % 13, ts + 10LL * i);
+}
+
+/* An annotation whose name is `len` bytes with no event boundary in them. */
+static void write_long_event(gs_strbuf *b, size_t len, long long ts)
+{
+    gs_strbuf_appendf(b, ",\n{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"");
+    for (size_t i = 0; i < len; i++)
+        gs_strbuf_appendf(b, "%c", 'a' + (int)(i % 26));
+    gs_strbuf_appendf(b, "\", \"pid\": 100, \"tid\": 7, \"ts\": %lld, \"dur\": 1}", ts);
+}
+
+/* The chunk line the reader logs on reading data with `threads` chunks. */
+static const char *chunk_line(const char *data, size_t size, unsigned threads)
+{
+    last_chunk_line[0] = 0;
+    gs_log_set(GS_LOG_INFO, keep_chunk_line, NULL);
+    loaded l = load(data, size, threads);
+    gs_log_set(GS_LOG_OFF, NULL, NULL);
+    CHECK_INT(l.rc, 0);
+    gs_trace_delete(l.t);
+    return last_chunk_line;
+}
+
+/* A chunk whose part holds no event boundary (all inside one long event) finds no cut: the chunk
+ * before it reads on to the next chunk that found one. Of 4 chunks, the second and third fall
+ * inside the long event, so the first stops at the fourth's cut. */
+static void test_chunk_without_cut(void)
+{
+    gs_strbuf b;
+    gs_strbuf_init(&b);
+    gs_strbuf_appendf(&b, "{\"traceEvents\": [\n");
+    write_ops(&b, 200, 1000, true);
+    write_long_event(&b, 200000, 5000);
+    write_ops(&b, 400, 6000, false);
+    gs_strbuf_appendf(&b, "\n]}");
+    CHECK_STR(chunk_line(b.data, b.len, 4),
+              "chunks_rank2.json: events read in 2 chunk(s) on as many threads");
+    CHECK_INT(same_with_chunks("a chunk inside one event", b.data, b.len), 0);
+    gs_strbuf_free(&b);
+}
+
+/* The only event boundary a chunk can find is cut in two by the end of its first read of 64 kB:
+ * the '{' at the end of one read, spaces, the '"' in the next. The '{' is kept for the next read,
+ * and the chunk starts there. The second of 2 chunks starts inside a long event that is followed
+ * by the last one; what follows the array places the chunk's start 64 kB - 100 bytes before that
+ * last event's '{', which 200 spaces follow. */
+static void test_cut_across_reads(void)
+{
+    enum { READ = 64 << 10 };
+    gs_strbuf b;
+    gs_strbuf_init(&b);
+    gs_strbuf_appendf(&b, "{\"traceEvents\": [\n");
+    size_t start = b.len;
+    write_ops(&b, 200, 1000, true);
+    write_long_event(&b, 150000, 5000);
+    gs_strbuf_appendf(&b, ",\n");
+    size_t brace = b.len;
+    gs_strbuf_appendf(&b, "{%200s\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"last\", "
+                      "\"pid\": 100, \"tid\": 7, \"ts\": 6000, \"dur\": 8}\n], \"pad\": \"", "");
+    size_t len = b.len + 2; /* with the closing `"}` */
+    size_t want = brace + 100 - READ, pad = 0;
+    while (start + (len + pad - start) / 2 < want)
+        pad++;
+    CHECK(start + (len + pad - start) / 2 == want);
+    for (size_t i = 0; i < pad; i++)
+        gs_strbuf_appendf(&b, "x");
+    gs_strbuf_appendf(&b, "\"}");
+    CHECK_STR(chunk_line(b.data, b.len, 2),
+              "chunks_rank2.json: events read in 2 chunk(s) on as many threads");
+    CHECK_INT(same_with_chunks("a cut across two reads", b.data, b.len), 0);
+    gs_strbuf_free(&b);
+}
+
 /* A negative pid in the second half: chunks after it cannot be renumbered, so the rest is read
  * on one thread, and still the same. A broken event late in the file: the same error. */
 static void test_fallbacks(void)
@@ -268,6 +348,8 @@ int main(void)
     test_synthetic();
     test_fallbacks();
     test_cuts_used();
+    test_chunk_without_cut();
+    test_cut_across_reads();
     test_text_streams();
     test_shared_traces();
     return check_done("test_kineto_chunks");
