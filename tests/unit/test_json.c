@@ -1,5 +1,6 @@
 /* The streaming JSON scanner: tokens, tolerance, recovery, numbers, errors, and tokens that
  * straddle the refill boundary. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,53 @@ static void test_numbers(void)
     CHECK(!gs_parse_scaled("99999999999999999999", 20, 3, &v)); /* does not fit in int64 */
 }
 
+/* Decimals of 1 to 21 digits, the point anywhere or nowhere, as µs to ns (scale 3). Each must be
+ * its digits shifted by three places and rounded half away from zero on the first digit dropped,
+ * and the same written with an exponent ("e0"); and false where that does not fit in 64 bits. */
+static void test_numbers_by_digits(void)
+{
+    uint64_t seed = 88172645463325252u;
+    int wrong = 0;
+    for (int k = 0; k < 20000; k++) {
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        int digits = 1 + (int)(seed % 21), point = (int)((seed >> 8) % (uint64_t)(digits + 2));
+        char text[32], shifted[32];
+        size_t t = 0, o = 0;
+        for (int d = 0; d < digits; d++) {
+            if (d == point)
+                text[t++] = '.';
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            text[t++] = (char)('0' + seed % 10);
+        }
+        text[t] = 0;
+        /* The expected ns: the digits with the point moved three places, rounded. */
+        int whole = point < digits ? point : digits;
+        for (int d = 0; d < whole + 3; d++)
+            shifted[o++] = d < digits ? text[d + (d >= point)] : '0';
+        shifted[o] = 0;
+        bool up = whole + 3 < digits && text[whole + 3 + 1] >= '5';
+        int64_t got;
+        bool ok = gs_parse_scaled(text, t, 3, &got);
+        errno = 0;
+        unsigned long long want = strtoull(shifted, NULL, 10);
+        bool fits = errno != ERANGE && want + up <= (unsigned long long)INT64_MAX;
+        /* The same with an exponent. */
+        char with_exp[40];
+        int64_t general;
+        bool general_ok = gs_parse_scaled(with_exp, (size_t)snprintf(with_exp, sizeof with_exp,
+                                                                     "%se0", text), 3, &general);
+        if (digits > 19)
+            continue; /* past 19 significant digits the reader truncates: checked above */
+        if (ok != fits || (ok && (uint64_t)got != want + up) || general_ok != ok ||
+            (ok && general != got)) {
+            if (wrong++ < 5)
+                fprintf(stderr, "%s: got %lld (%d), want %llu\n", text, (long long)got, ok,
+                        want + up);
+        }
+    }
+    CHECK_INT(wrong, 0);
+}
+
 /* Tokens longer than the scanner's first window, and tokens that straddle refills. */
 static void test_long_tokens(void)
 {
@@ -262,6 +310,7 @@ int main(void)
     test_errors();
     test_skip();
     test_numbers();
+    test_numbers_by_digits();
     test_long_tokens();
     test_init_at();
     return check_done("test_json");
