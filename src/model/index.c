@@ -153,6 +153,37 @@ static int cmp_thread(const void *pa, const void *pb)
     return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
+/* Where number_threads' walks stand: the thread of the event before, which the next one is on
+ * most of the time (a thread's events come in runs), looked up again only when it changes. */
+typedef struct thread_run {
+    bool known;
+    int64_t pid, tid;
+    const thread_entry *e; /* its entry, once the table no longer changes (ordinal_of) */
+} thread_run;
+
+static bool same_run(const thread_run *run, int64_t pid, int64_t tid)
+{
+    return run->known && run->pid == pid && run->tid == tid;
+}
+
+/* Adds (pid, tid) to the threads seen unless the event before was on it. false out of memory. */
+static bool see_thread(gs_hashtab *threads, thread_list *seen, thread_run *run, int64_t pid,
+                       int64_t tid)
+{
+    if (same_run(run, pid, tid))
+        return true;
+    *run = (thread_run){thread_of(threads, pid, tid, seen) != NULL, pid, tid, NULL};
+    return run->known;
+}
+
+/* The ordinal of a thread seen, once the table no longer changes. */
+static uint32_t ordinal_of(gs_hashtab *threads, thread_run *run, int64_t pid, int64_t tid)
+{
+    if (!same_run(run, pid, tid))
+        *run = (thread_run){true, pid, tid, thread_of(threads, pid, tid, NULL)};
+    return run->e->ordinal;
+}
+
 /* Each op-tree range's and each call's thread numbered in (pid, tid) order: of_range[i] (for the
  * ranges in the tree) and of_api[i]; *nthreads, how many. */
 static int number_threads(const gs_trace *t, uint32_t *of_range, uint32_t *of_api,
@@ -160,25 +191,26 @@ static int number_threads(const gs_trace *t, uint32_t *of_range, uint32_t *of_ap
 {
     gs_hashtab threads = GS_HASHTAB_EMPTY(thread_entry);
     thread_list seen = {0};
+    thread_run run = {0};
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < t->ranges.n; i++)
         if (gs_range_in_op_tree(&t->ranges.v[i]) &&
-            !thread_of(&threads, t->ranges.v[i].pid, t->ranges.v[i].tid, &seen))
+            !see_thread(&threads, &seen, &run, t->ranges.v[i].pid, t->ranges.v[i].tid))
             rc = -1;
     for (size_t i = 0; rc == 0 && i < t->apis.n; i++)
-        if (!thread_of(&threads, t->apis.v[i].pid, t->apis.v[i].tid, &seen))
+        if (!see_thread(&threads, &seen, &run, t->apis.v[i].pid, t->apis.v[i].tid))
             rc = -1;
     if (rc == 0) {
         if (seen.n) /* none: seen.v is NULL, which qsort may not be given */
             qsort(seen.v, seen.n, sizeof *seen.v, cmp_thread);
         for (size_t k = 0; k < seen.n; k++)
             thread_of(&threads, seen.v[k].pid, seen.v[k].tid, NULL)->ordinal = (uint32_t)k;
+        run = (thread_run){0};
         for (size_t i = 0; i < t->ranges.n; i++)
             if (gs_range_in_op_tree(&t->ranges.v[i]))
-                of_range[i] = thread_of(&threads, t->ranges.v[i].pid, t->ranges.v[i].tid, NULL)
-                                  ->ordinal;
+                of_range[i] = ordinal_of(&threads, &run, t->ranges.v[i].pid, t->ranges.v[i].tid);
         for (size_t i = 0; i < t->apis.n; i++)
-            of_api[i] = thread_of(&threads, t->apis.v[i].pid, t->apis.v[i].tid, NULL)->ordinal;
+            of_api[i] = ordinal_of(&threads, &run, t->apis.v[i].pid, t->apis.v[i].tid);
         *nthreads = seen.n;
     }
     GS_VEC_FREE(&seen);
