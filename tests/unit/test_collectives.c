@@ -4,6 +4,7 @@
  * that launched the kernel. */
 #include "analysis/base/collectives.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "check.h"
@@ -250,6 +251,52 @@ static void test_reader(void)
     gs_trace_delete(t);
 }
 
+static void *ask(void *ctx)
+{
+    gs_error err;
+    return (void *)gs_ctx_collectives(ctx, &err);
+}
+
+/* A context's collectives are found once, by whichever of several threads asks first, and kept
+ * for it and its views: every caller gets the same, which gs_collectives_find gives. */
+static void test_found_once(void)
+{
+    gs_trace *t = tb_new("once.json", 0);
+    for (int i = 0; i < 50; i++)
+        tb_kernel(t, i % 5 ? "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*)" : "gemm",
+                  i * 10 * US, (i * 10 + 5) * US, (uint64_t)i + 1);
+    gs_profile p = {0};
+    tb_add(&p, t);
+    gs_trace_ctx c = tb_ctx(t, NULL);
+    pthread_t threads[4];
+    void *got[4];
+    for (int i = 0; i < 4; i++)
+        pthread_create(&threads[i], NULL, ask, &c);
+    for (int i = 0; i < 4; i++)
+        pthread_join(threads[i], &got[i]);
+    gs_error err;
+    const gs_collective *found = got[0] ? ((const gs_collectives *)got[0])->v : NULL;
+    const gs_trace_ctx kept = gs_trace_ctx_over(&c, &c.kept);
+    const gs_collectives *mine = gs_ctx_collectives(&kept, &err);
+    CHECK(mine != NULL && mine->v == found); /* not found again */
+    for (int i = 0; i < 4; i++)
+        CHECK(got[i] == mine);
+    gs_collectives fresh;
+    CHECK_INT(gs_collectives_find(&c, &fresh, &err), 0);
+    CHECK_INT(fresh.n, 40);
+    bool same = mine && mine->n == fresh.n;
+    for (size_t i = 0; same && i < fresh.n; i++) {
+        const gs_collective *a = &mine->v[i], *b = &fresh.v[i];
+        same = a->kernel == b->kernel && a->kind == b->kind && a->seq == b->seq &&
+               a->start == b->start && a->end == b->end && a->bytes == b->bytes &&
+               a->group_size == b->group_size;
+    }
+    CHECK(same);
+    gs_collectives_free(&fresh);
+    gs_trace_ctx_free(&c);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
     test_reader();
@@ -257,5 +304,6 @@ int main(void)
     test_args();
     test_kind_from_ops();
     test_empty();
+    test_found_once();
     return check_done("test_collectives");
 }

@@ -1,5 +1,6 @@
 #include "analysis/base/collectives.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,4 +211,47 @@ void gs_collectives_free(gs_collectives *c)
 {
     free(c->v);
     memset(c, 0, sizeof *c);
+}
+
+/* ---- found once per context ------------------------------------------------------------------ */
+
+struct gs_coll_once {
+    pthread_mutex_t mu;
+    bool tried, failed;
+    gs_collectives coll;
+};
+
+gs_coll_once *gs_coll_once_new(void)
+{
+    gs_coll_once *o = calloc(1, sizeof *o);
+    if (o)
+        pthread_mutex_init(&o->mu, NULL);
+    return o;
+}
+
+void gs_coll_once_free(gs_coll_once *o)
+{
+    if (!o)
+        return;
+    gs_collectives_free(&o->coll);
+    pthread_mutex_destroy(&o->mu);
+    free(o);
+}
+
+const gs_collectives *gs_ctx_collectives(const gs_trace_ctx *c, gs_error *err)
+{
+    gs_coll_once *o = c->collectives;
+    pthread_mutex_lock(&o->mu);
+    if (!o->tried) {
+        gs_error lost; /* out of memory: each caller says so below */
+        o->failed = gs_collectives_find(c, &o->coll, &lost) != 0;
+        o->tried = true;
+    }
+    bool failed = o->failed;
+    pthread_mutex_unlock(&o->mu);
+    if (failed) {
+        gs_fail_oom(err);
+        return NULL;
+    }
+    return &o->coll;
 }

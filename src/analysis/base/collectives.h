@@ -49,4 +49,14 @@ const char *gs_coll_kind_key(gs_coll_kind k);
 int gs_collectives_find(const gs_trace_ctx *c, gs_collectives *out, gs_error *err);
 void gs_collectives_free(gs_collectives *c);
 
+/* The same, found once for a context and its views, by the first analysis that asks, and kept
+ * with the context: NULL with err when out of memory. Safe from several threads. */
+const gs_collectives *gs_ctx_collectives(const gs_trace_ctx *c, gs_error *err);
+
+/* Where a context keeps them (gs_trace_ctx_build makes it, gs_trace_ctx_free frees it); NULL out
+ * of memory. */
+typedef struct gs_coll_once gs_coll_once;
+gs_coll_once *gs_coll_once_new(void);
+void gs_coll_once_free(gs_coll_once *o);
+
 #endif

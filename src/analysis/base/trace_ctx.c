@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "analysis/base/collectives.h"
 #include "common/log.h"
 
 int gs_trace_ctx_build(const gs_trace *t, const gs_ctx_opts *o, gs_trace_ctx *out, gs_error *err)
@@ -10,6 +11,8 @@ int gs_trace_ctx_build(const gs_trace *t, const gs_ctx_opts *o, gs_trace_ctx *ou
     memset(out, 0, sizeof *out);
     out->trace = t;
     out->has_span = gs_trace_span(t, &out->first, &out->last);
+    if (!(out->collectives = gs_coll_once_new()))
+        return gs_fail_oom(err);
     const gs_window_spec kept = {.on = true};
     /* The names first: finding the steps reads which calls wait for the GPU. */
     if (gs_names_classify(t, &out->names, err) != 0) {
@@ -41,6 +44,7 @@ void gs_trace_ctx_free(gs_trace_ctx *c)
         gs_window_free(&c->window);
         gs_window_free(&c->kept);
         gs_names_free(&c->names);
+        gs_coll_once_free(c->collectives);
     }
     memset(c, 0, sizeof *c);
 }

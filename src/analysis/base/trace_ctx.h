@@ -32,6 +32,8 @@ typedef struct gs_trace_ctx {
     bool has_span;    /* the trace has an event; then its span, found once (gs_trace_span, a pass
                        * over every event): the first start and the last end */
     gs_ns first, last;
+    struct gs_coll_once *collectives; /* found on first use (gs_ctx_collectives, collectives.h),
+                                       * for the context and its views */
     bool is_copy;     /* made by gs_trace_ctx_over: owns nothing */
 } gs_trace_ctx;
 

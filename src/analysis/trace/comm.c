@@ -74,15 +74,14 @@ static void add_collective(kind_acc *a, const gs_collective *c)
 static int build_kind_rows(const gs_trace_ctx *c, gs_comm *out, size_t *ncoll, gs_error *err)
 {
     const gs_trace *t = c->trace;
-    gs_collectives colls;
-    if (gs_collectives_find(c, &colls, err) != 0)
+    const gs_collectives *colls = gs_ctx_collectives(c, err);
+    if (!colls)
         return -1;
     kind_acc acc[GS_COLL__COUNT];
     memset(acc, 0, sizeof acc);
-    for (size_t i = 0; i < colls.n; i++)
-        add_collective(&acc[colls.v[i].kind], &colls.v[i]);
-    *ncoll = colls.n;
-    gs_collectives_free(&colls);
+    for (size_t i = 0; i < colls->n; i++)
+        add_collective(&acc[colls->v[i].kind], &colls->v[i]);
+    *ncoll = colls->n;
     for (int k = 0; k < GS_COLL__COUNT; k++) {
         gs_comm_kind *r = &acc[k].row;
         if (r->count == 0)

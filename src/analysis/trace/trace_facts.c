@@ -198,14 +198,13 @@ static bool in_forward(const gs_trace_ctx *x, const gs_ns *first_backward, const
 static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error *err)
 {
     const gs_trace *t = x->trace;
-    gs_collectives coll = {0};
-    if (gs_collectives_find(x, &coll, err) != 0)
+    const gs_collectives *found = gs_ctx_collectives(x, err);
+    if (!found)
         return -1;
+    const gs_collectives coll = *found;
     gs_ns *first_backward = first_backward_of_steps(x);
-    if (!first_backward) {
-        gs_collectives_free(&coll);
+    if (!first_backward)
         return gs_fail_oom(err);
-    }
     for (size_t i = 0; i < coll.n; i++) {
         uint64_t *kind[GS_COLL__COUNT] = {
             [GS_COLL_ALL_REDUCE] = &c->all_reduces, [GS_COLL_ALL_GATHER] = &c->all_gathers,
@@ -223,7 +222,6 @@ static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error 
     }
     free(first_backward);
     c->collectives = coll.n;
-    gs_collectives_free(&coll);
     /* Process groups by name: the arguments are few (one per collective at most). */
     for (size_t i = 0; i < t->coll_args.n; i++) {
         gs_str g = t->coll_args.v[i].group;
