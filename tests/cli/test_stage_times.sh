@@ -53,8 +53,8 @@ EOF
 
 analyses=("  analyses (two threads)" "    facts" "    breakdown" "    launch" "    sync"
           "    memory" "    temporal" "    idle" "    comm" "    kernels" "    ops" "    copies"
-          "    roofline" "    replay (expected gains)" "    diagnosis inputs"
-          "    compute (FLOPs, MFU)")
+          "    trace facts (replay, verdict)" "    roofline" "    replay (expected gains)"
+          "    diagnosis inputs" "    compute (FLOPs, MFU)")
 summary=("  summary" "    series")
 report_rows=("  load (read, index)" "  trace context" "${analyses[@]}" "${summary[@]}"
              "  stragglers (collectives)" "  drop (trace, analyses freed)" "  merge" "  verdict"

@@ -26,6 +26,7 @@ static const struct timed_row {
     [GS_TIMED_KERNELS] = {"kernels", GS_TIMED_ANALYSES},
     [GS_TIMED_OPS] = {"ops", GS_TIMED_ANALYSES},
     [GS_TIMED_COPIES] = {"copies", GS_TIMED_ANALYSES},
+    [GS_TIMED_TRACE_FACTS] = {"trace facts (replay, verdict)", GS_TIMED_ANALYSES},
     [GS_TIMED_ROOFLINE] = {"roofline", GS_TIMED_ANALYSES},
     [GS_TIMED_REPLAY] = {"replay (expected gains)", GS_TIMED_ANALYSES},
     [GS_TIMED_DIAGNOSIS] = {"diagnosis inputs", GS_TIMED_ANALYSES},

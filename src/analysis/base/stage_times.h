@@ -29,6 +29,8 @@ enum gs_timed {
     GS_TIMED_KERNELS,
     GS_TIMED_OPS,
     GS_TIMED_COPIES,
+    GS_TIMED_TRACE_FACTS,   /* the trace's facts (trace_facts.h), which the replay and the
+                             * verdict's inputs read */
     GS_TIMED_ROOFLINE,      /* the kept steps' roofline (roofline.h), beside the replay */
     GS_TIMED_REPLAY,        /* the replays of the expected gains, beside the others */
     GS_TIMED_DIAGNOSIS,     /* the verdict's inputs (diag_inputs.h) */

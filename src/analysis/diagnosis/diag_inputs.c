@@ -145,12 +145,11 @@ void gs_diag_replay_unknown(gs_diag_inputs *in)
         in->replay_expected_ns[a] = -1;
 }
 
-int gs_diag_replay_model(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **m,
-                         gs_error *err)
+int gs_diag_replay_model(const gs_trace_ctx *c, gs_replay **m, gs_error *err)
 {
     const char *why = NULL;
     *m = NULL;
-    if (gs_replay_build(c, facts, m, &why, err) != 0)
+    if (gs_replay_graph(c, m, &why, err) != 0)
         return -1;
     if (!*m)
         GS_LOG(GS_LOG_INFO, "no replay of rank %d: %s", (int)c->trace->id.rank, why ? why : "?");

@@ -20,12 +20,11 @@ typedef struct gs_diag_replay {
     gs_ns expected_ns[GS_REPLAY__COUNT];
 } gs_diag_replay;
 
-/* The replay of c's kept steps, built from the trace's facts (gs_trace_facts_build) into *m: NULL
- * when there is nothing to replay (the numbers then stay unknown). It reads only the trace, its
- * context and the facts, so it may be built beside the other analyses, on a thread of its own.
- * 0, or -1 with err. */
-int gs_diag_replay_model(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **m,
-                         gs_error *err);
+/* The replay's graph of c's kept steps into *m (gs_replay_graph; gs_replay_finish completes it with
+ * the trace's facts): NULL when there is nothing to replay (the numbers then stay unknown). It
+ * reads only the trace and its context, so it may be built beside the other analyses, on a
+ * thread of its own. 0, or -1 with err. */
+int gs_diag_replay_model(const gs_trace_ctx *c, gs_replay **m, gs_error *err);
 
 /* Runs the actions the rules' gains are estimated by on model m (NULL: all unknown), with the
  * parameters p (NULL: the defaults; the roofline's target comes from the rank's roofline,

@@ -137,6 +137,12 @@ static int build_compute(analysis_job *j)
     return gs_compute_build(j->c, &j->a->compute, &j->err);
 }
 
+/* The profiler's cost per event and what ran, which the replay and the verdict's inputs read. */
+static int build_trace_facts(analysis_job *j)
+{
+    return gs_trace_facts_build(j->c, &j->a->trace_facts, &j->err);
+}
+
 /* The kept steps' roofline, whose largest group one action brings up and which the verdict's
  * inputs read too. */
 static int build_roof(analysis_job *j)
@@ -155,6 +161,7 @@ typedef struct analysis {
 /* The queue beside the replay: about 0.6 s on the 521 MB trace of doc/performance.md (-v's table
  * of stage times), as long as the replay. The roofline first: the replay's runs wait for it. */
 static const analysis queued[] = {
+    {GS_STAGE_DIAGNOSIS, GS_TIMED_TRACE_FACTS, 0, build_trace_facts},
     {GS_STAGE_DIAGNOSIS, GS_TIMED_ROOFLINE, 0, build_roof},
     {GS_STAGE_BREAKDOWN, GS_TIMED_BREAKDOWN, 0, build_breakdown},
     {GS_STAGE_LAUNCH, GS_TIMED_LAUNCH, 0, build_launch},
@@ -166,8 +173,8 @@ static const analysis queued[] = {
     {GS_STAGE_IDLE, GS_TIMED_IDLE, 0, build_idle},
     {GS_STAGE_FACTS, GS_TIMED_FACTS, 0, build_facts},
     {GS_STAGE_DIAGNOSIS, GS_TIMED_DIAGNOSIS,
-     TIMED_BIT(GS_TIMED_BREAKDOWN) | TIMED_BIT(GS_TIMED_LAUNCH) | TIMED_BIT(GS_TIMED_SYNC) |
-         TIMED_BIT(GS_TIMED_MEMORY) | TIMED_BIT(GS_TIMED_COMM),
+     TIMED_BIT(GS_TIMED_TRACE_FACTS) | TIMED_BIT(GS_TIMED_BREAKDOWN) | TIMED_BIT(GS_TIMED_LAUNCH) |
+         TIMED_BIT(GS_TIMED_SYNC) | TIMED_BIT(GS_TIMED_MEMORY) | TIMED_BIT(GS_TIMED_COMM),
      build_verdict_inputs},
     {GS_STAGE_OPS, GS_TIMED_OPS, 0, build_ops},
     {GS_STAGE_DIAGNOSIS, GS_TIMED_COMPUTE, 0, build_compute},
@@ -217,18 +224,26 @@ static void run_queue(analysis_job *j)
 }
 
 /* The replay reads only the context and the trace's facts: it runs beside the other analyses, on
- * a thread of its own, since it takes about as long as they do together. Its model is built while
- * the roofline is; its runs then wait for it; then it helps with what is left of the queue. */
+ * a thread of its own, since it takes about as long as they do together. Its graph is built while
+ * the queue finds the facts and the roofline; the profiler's cost in the model then waits for the
+ * facts, its runs for the roofline; then it helps with what is left of the queue. */
 static void *run_replay(void *arg)
 {
     analysis_job *j = arg;
     double since = gs_stage_clock();
     gs_replay *m = NULL;
-    j->rc = gs_diag_replay_model(j->c, &j->a->trace_facts, &m, &j->err);
+    j->rc = gs_diag_replay_model(j->c, &m, &j->err);
     double wait_since = gs_stage_clock();
+    bool facts = wait_for(j->queue, TIMED_BIT(GS_TIMED_TRACE_FACTS));
+    since += gs_stage_clock() - wait_since; /* the replay's row without the waits */
+    if (j->rc == 0 && m && facts && gs_replay_finish(m, &j->a->trace_facts, &j->err) != 0) {
+        m = NULL; /* freed */
+        j->rc = -1;
+    }
+    wait_since = gs_stage_clock();
     bool roofed = wait_for(j->queue, TIMED_BIT(GS_TIMED_ROOFLINE));
-    since += gs_stage_clock() - wait_since; /* the replay's row without the wait */
-    if (j->rc == 0 && roofed) {
+    since += gs_stage_clock() - wait_since;
+    if (j->rc == 0 && facts && roofed) {
         gs_replay_params p = {0};
         gs_rank_roof_target(&j->a->roof, &p);
         j->rc = gs_diag_replay_runs(m, &p, &j->a->replay, &j->err);
@@ -249,9 +264,6 @@ int gs_rank_analyses_run(const gs_trace_ctx *c, const gs_summarise_opts *o, gs_r
     analysis_job others = {c, o, a, &queue, {0}, 0}, replay = others;
     pthread_t replay_thread;
     bool replayed = asked(&replay, GS_STAGE_DIAGNOSIS);
-    /* The trace's facts, which the replay and the verdict's inputs read. */
-    if (replayed && gs_trace_facts_build(c, &a->trace_facts, err) != 0)
-        return -1;
     bool threaded = replayed && pthread_create(&replay_thread, NULL, run_replay, &replay) == 0;
     run_queue(&others);
     if (threaded)

@@ -291,8 +291,7 @@ static rp_run_arrays *run_arrays_new(const gs_replay *m)
     return NULL;
 }
 
-int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **out,
-                    const char **why, gs_error *err)
+int gs_replay_graph(const gs_trace_ctx *c, gs_replay **out, const char **why, gs_error *err)
 {
     *out = NULL;
     *why = NULL;
@@ -316,7 +315,6 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
     b.lags = (rp_lags){0};
     builder_free(&b);
     m->ctx = c;
-    m->facts = *facts;
     const gs_trace *t = c->trace;
     if (t->devices.n) {
         m->compute_major = t->devices.v[0].compute_major;
@@ -330,15 +328,34 @@ int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_repla
         m->step_mark[m->steps[s].host_start] = 1;
         m->step_mark[m->steps[s].host_end] = 1;
     }
-    if (rp_profiler_cuts(m) != 0 || !(m->run = run_arrays_new(m)) ||
-        replay_unchanged(m) != 0)
-        goto oom;
     *out = m;
     return 0;
 oom:
     builder_free(&b);
     gs_replay_free(m);
     return gs_fail_oom(err);
+}
+
+int gs_replay_finish(gs_replay *m, const gs_trace_facts *facts, gs_error *err)
+{
+    m->facts = *facts;
+    if (rp_profiler_cuts(m) != 0 || !(m->run = run_arrays_new(m)) || replay_unchanged(m) != 0) {
+        gs_replay_free(m);
+        return gs_fail_oom(err);
+    }
+    return 0;
+}
+
+int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **out,
+                    const char **why, gs_error *err)
+{
+    if (gs_replay_graph(c, out, why, err) != 0)
+        return -1;
+    if (*out && gs_replay_finish(*out, facts, err) != 0) {
+        *out = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 void gs_replay_free(gs_replay *m)

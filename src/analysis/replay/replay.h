@@ -126,6 +126,11 @@ typedef struct gs_replay gs_replay; /* the model of one trace's kept steps */
  * launched GPU work); -1 with err when out of memory. */
 int gs_replay_build(const gs_trace_ctx *c, const gs_trace_facts *facts, gs_replay **out,
                     const char **why, gs_error *err);
+/* The same in two parts, for a caller that finds the facts meanwhile: the graph, which does not
+ * read them (the same *out, *why and return), then the profiler's cost from them and the
+ * unchanged replay (0, or -1 with err; m is then freed). */
+int gs_replay_graph(const gs_trace_ctx *c, gs_replay **out, const char **why, gs_error *err);
+int gs_replay_finish(gs_replay *m, const gs_trace_facts *facts, gs_error *err);
 void gs_replay_free(gs_replay *m);
 
 /* Replays m unchanged and with `actions` (p NULL: the defaults) into *out. 0, or -1 with err
