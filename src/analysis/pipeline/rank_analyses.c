@@ -159,7 +159,8 @@ typedef struct analysis {
 } analysis;
 
 /* The queue beside the replay: about 0.6 s on the 521 MB trace of doc/performance.md (-v's table
- * of stage times), as long as the replay. The roofline first: the replay's runs wait for it. */
+ * of stage times), as long as the replay. The trace facts and the roofline first: the replay
+ * waits for them. */
 static const analysis queued[] = {
     {GS_STAGE_DIAGNOSIS, GS_TIMED_TRACE_FACTS, 0, build_trace_facts},
     {GS_STAGE_DIAGNOSIS, GS_TIMED_ROOFLINE, 0, build_roof},
