@@ -18,12 +18,16 @@ bool gs_watch_active(const gs_watch *w, bool webhook)
     return w->ntriggers > 0 || webhook;
 }
 
+/* last_capture_ms of a capture claimed before the first sample: the cooldown starts at the first
+ * sample's time, which gs_watch_sample puts in (a replayed log's clock is not the wall clock). */
+#define CLAIMED_BEFORE_SAMPLES (INT64_MIN + 1)
+
 /* Claims the cooldown at `now` (ms): false when a capture started less than a cooldown ago. */
 static bool claim(gs_watch *w, int64_t now)
 {
     int64_t last = atomic_load(&w->last_capture_ms);
     do
-        if (last != INT64_MIN && now - last < w->cooldown_ms)
+        if (last == CLAIMED_BEFORE_SAMPLES || (last != INT64_MIN && now - last < w->cooldown_ms))
             return false;
     while (!atomic_compare_exchange_weak(&w->last_capture_ms, &last, now));
     return true;
@@ -156,6 +160,8 @@ int gs_watch_sample(gs_watch *w, const gs_snapshot *s)
     if (gs_snapshot_copy(&w->latest, s) != 0)
         return -1;
     atomic_store(&w->sample_ms, s->ts_ms);
+    int64_t before_samples = CLAIMED_BEFORE_SAMPLES;
+    atomic_compare_exchange_strong(&w->last_capture_ms, &before_samples, s->ts_ms);
     /* Every trigger sees every sample (its history is its baseline); the first that fired
      * outside the cooldown captures. */
     for (size_t i = 0; i < w->ntriggers; i++) {
@@ -192,9 +198,9 @@ int gs_watch_webhook(void *ctx, const char *alert_names, const char **message)
 {
     gs_watch *w = ctx;
     /* At the latest sample's time, the clock the triggers claim on: a replayed log's is not the
-     * wall clock. Before the first sample, live, the two are the same. */
+     * wall clock. Before the first sample, at the first sample's time. */
     int64_t now = atomic_load(&w->sample_ms);
-    if (!claim(w, now != INT64_MIN ? now : gs_wall_ms())) {
+    if (!claim(w, now != INT64_MIN ? now : CLAIMED_BEFORE_SAMPLES)) {
         *message = "too many requests: a capture started less than --cooldown ago\n";
         return 429;
     }

@@ -10,7 +10,9 @@ log is watched by a --trigger too:
   - a body sent a byte at a time does not hold up /metrics;
   - the cooldown is on the samples' clock: the webhook's capture, at the start of a log of 2024,
     does not stop the trigger's captures 65 and 95 s of log later (cooldown 30 s);
-  - at the end every capture child has been reaped and its end said; SIGTERM ends it with 0.
+  - at the end every capture child has been reaped and its end said; SIGTERM ends it with 0;
+  - a webhook before the first sample (the log a FIFO nothing was written to yet): its cooldown
+    starts at the first sample's time, so the trigger's captures come as they would after it.
 
 The captures are of an empty job folder: each `gpuscope capture` ends at once with status 3.
 
@@ -75,6 +77,36 @@ def chunked_post(port, size):
 
 def firing(prefix=""):
     return prefix + '"status":"firing","alerts":[{"labels":{"alertname":"Slow"}}]}'
+
+
+def webhook_before_samples(exe, tmp):
+    """The log is a FIFO: the monitor serves, then waits in the log's open for a writer, so the
+    webhook's capture is claimed before any sample, every time."""
+    fifo, job, token = (os.path.join(tmp, n) for n in ("early.jsonl", "job", "token"))
+    plain = os.path.join(tmp, "early-log.jsonl")
+    write_log(plain)
+    os.mkfifo(fifo)
+    m = subprocess.Popen([exe, "monitor", "--replay", fifo, "--interval", "0.02", "--format",
+                          "csv", "--serve", "127.0.0.1:0", "--trigger-token-file", token,
+                          "--agents", job, "--trigger", "step_time>200ms for 5s",
+                          "--cooldown", "30"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    got = re.search(r":(\d+)/metrics", m.stderr.readline())
+    status = post(int(got.group(1)), firing("{")) if got else 0
+    with open(fifo, "w") as f, open(plain) as log:
+        f.write(log.read())
+    time.sleep(100 * 0.02 + 1)
+    m.send_signal(signal.SIGTERM)
+    try:
+        err = m.communicate(timeout=30)[1]
+    except subprocess.TimeoutExpired:
+        m.kill()
+        err = m.communicate()[1]
+    held = [(int(a) - T0, int(b) - T0) for a, b in
+            re.findall(r"trigger 'step_time>200ms for 5s' held from (\d+)\.000 to (\d+)\.000",
+                       err)]
+    check("before the first sample: 202, and the trigger's captures at 65 and 95 s of log",
+          status == 202 and held == [(60, 65), (66, 95)], f"{status}\n{err}")
 
 
 def main():
@@ -147,6 +179,7 @@ def main():
           held == [(60, 65), (66, 95)], err)
     check("every capture ended, said", len(re.findall(
         r"capture \(process \d+\) ended with status 3\n", err)) == 3, err)
+    webhook_before_samples(exe, tmp)
     print("FAILED: " + ", ".join(FAILS) if FAILS else "all passed")
     return 1 if FAILS else 0
 
