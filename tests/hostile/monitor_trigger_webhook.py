@@ -79,6 +79,36 @@ def firing(prefix=""):
     return prefix + '"status":"firing","alerts":[{"labels":{"alertname":"Slow"}}]}'
 
 
+def start_monitor(exe, log, interval, token, job):
+    """`monitor --replay LOG --serve` with the webhook and a trigger: the process, the first line
+    it said and the port that line names (0: none)."""
+    m = subprocess.Popen([exe, "monitor", "--replay", log, "--interval", str(interval),
+                          "--format", "csv", "--serve", "127.0.0.1:0", "--trigger-token-file",
+                          token, "--agents", job, "--trigger", "step_time>200ms for 5s",
+                          "--cooldown", "30"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = m.stderr.readline()
+    got = re.search(r":(\d+)/metrics", line)
+    return m, line, int(got.group(1)) if got else 0
+
+
+def stop_monitor(m):
+    """SIGTERM, then what it said on stderr."""
+    m.send_signal(signal.SIGTERM)
+    try:
+        return m.communicate(timeout=30)[1]
+    except subprocess.TimeoutExpired:
+        m.kill()
+        return m.communicate()[1]
+
+
+def trigger_holds(err):
+    """The trigger's captures: from and to, in seconds of log."""
+    return [(int(a) - T0, int(b) - T0) for a, b in
+            re.findall(r"trigger 'step_time>200ms for 5s' held from (\d+)\.000 to (\d+)\.000",
+                       err)]
+
+
 def webhook_before_samples(exe, tmp):
     """The log is a FIFO: the monitor serves, then waits in the log's open for a writer, so the
     webhook's capture is claimed before any sample, every time."""
@@ -86,27 +116,14 @@ def webhook_before_samples(exe, tmp):
     plain = os.path.join(tmp, "early-log.jsonl")
     write_log(plain)
     os.mkfifo(fifo)
-    m = subprocess.Popen([exe, "monitor", "--replay", fifo, "--interval", "0.02", "--format",
-                          "csv", "--serve", "127.0.0.1:0", "--trigger-token-file", token,
-                          "--agents", job, "--trigger", "step_time>200ms for 5s",
-                          "--cooldown", "30"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    got = re.search(r":(\d+)/metrics", m.stderr.readline())
-    status = post(int(got.group(1)), firing("{")) if got else 0
+    m, _, port = start_monitor(exe, fifo, 0.02, token, job)
+    status = post(port, firing("{")) if port else 0
     with open(fifo, "w") as f, open(plain) as log:
         f.write(log.read())
     time.sleep(100 * 0.02 + 1)
-    m.send_signal(signal.SIGTERM)
-    try:
-        err = m.communicate(timeout=30)[1]
-    except subprocess.TimeoutExpired:
-        m.kill()
-        err = m.communicate()[1]
-    held = [(int(a) - T0, int(b) - T0) for a, b in
-            re.findall(r"trigger 'step_time>200ms for 5s' held from (\d+)\.000 to (\d+)\.000",
-                       err)]
+    err = stop_monitor(m)
     check("before the first sample: 202, and the trigger's captures at 65 and 95 s of log",
-          status == 202 and held == [(60, 65), (66, 95)], f"{status}\n{err}")
+          status == 202 and trigger_holds(err) == [(60, 65), (66, 95)], f"{status}\n{err}")
 
 
 def main():
@@ -118,14 +135,7 @@ def main():
     with open(token, "w") as f:
         f.write(TOKEN + "\n")
     os.chmod(token, 0o600)
-    m = subprocess.Popen([exe, "monitor", "--replay", log, "--interval", str(INTERVAL_S),
-                          "--format", "csv", "--serve", "127.0.0.1:0", "--trigger-token-file",
-                          token, "--agents", job, "--trigger", "step_time>200ms for 5s",
-                          "--cooldown", "30"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    line = m.stderr.readline()
-    got = re.search(r":(\d+)/metrics", line)
-    port = int(got.group(1)) if got else 0
+    m, line, port = start_monitor(exe, log, INTERVAL_S, token, job)
     check("the exporter serves", port > 0, line)
     try:
         results = []
@@ -161,22 +171,14 @@ def main():
         check("a body a byte at a time does not hold up /metrics", all(stalls), stalls)
         time.sleep(100 * INTERVAL_S + 1)  # the end of the log
     finally:
-        m.send_signal(signal.SIGTERM)
-        try:
-            err = m.communicate(timeout=30)[1]
-        except subprocess.TimeoutExpired:
-            m.kill()
-            err = m.communicate()[1]
+        err = stop_monitor(m)
     check("SIGTERM: exit 0", m.returncode == 0, f"{m.returncode}\n{err}")
     check("the webhook's capture", len(re.findall(
         r"Alertmanager webhook \(Slow\): capture --job \S+/job --steps 5 \(process \d+\)\n",
         err)) == 1,
         err)
-    held = [(int(a) - T0, int(b) - T0) for a, b in
-            re.findall(r"trigger 'step_time>200ms for 5s' held from (\d+)\.000 to (\d+)\.000",
-                       err)]
     check("then the trigger's, at 65 s of log, and at 95 as the cooldown ends",
-          held == [(60, 65), (66, 95)], err)
+          trigger_holds(err) == [(60, 65), (66, 95)], err)
     check("every capture ended, said", len(re.findall(
         r"capture \(process \d+\) ended with status 3\n", err)) == 3, err)
     webhook_before_samples(exe, tmp)
