@@ -240,23 +240,19 @@ static int fill_copies(const gs_memcpy_summary *m, gs_rank_summary *s)
     return s->copies ? 0 : -1;
 }
 
-/* What the straggler analysis reads of the rank: its collectives (less the index of each one's
- * kernel: the summary keeps no events) and its compute per kept step. Found once the analyses
- * are gone, so their memory is reused rather than added to the peak. */
-/* The collectives, copied: the summary outlives the trace, whose kernels they no longer name. */
+/* What the straggler analysis reads of the rank: its collectives (copied from the context, less
+ * the index of each one's kernel: the summary keeps no events) and its compute per kept step.
+ * Copied once the analyses are gone, so their memory is reused rather than added to the peak. */
 static int fill_straggler_inputs(const gs_trace_ctx *c, gs_rank_summary *s, gs_error *err)
 {
     const gs_collectives *found = gs_ctx_collectives(c, err);
     if (!found)
         return -1;
-    s->coll.v = found->n ? malloc(found->n * sizeof *s->coll.v) : NULL;
-    if (found->n && !s->coll.v)
+    if (!(s->coll.v = copy_array(found->v, found->n, sizeof *found->v)))
         return gs_fail_oom(err);
     s->coll.n = found->n;
-    for (size_t i = 0; i < s->coll.n; i++) {
-        s->coll.v[i] = found->v[i];
+    for (size_t i = 0; i < s->coll.n; i++)
         s->coll.v[i].kernel = 0;
-    }
     return gs_strag_compute_per_step(c, &s->compute_ns) != 0 ? gs_fail_oom(err) : 0;
 }
 
