@@ -224,6 +224,15 @@ static void run_queue(analysis_job *j)
     }
 }
 
+/* wait_for, the wait left out of a row of -v's table that began at *since. */
+static bool wait_untimed(analysis_queue *q, uint32_t needs, double *since)
+{
+    double waited_from = gs_stage_clock();
+    bool ok = wait_for(q, needs);
+    *since += gs_stage_clock() - waited_from;
+    return ok;
+}
+
 /* The replay reads only the context and the trace's facts: it runs beside the other analyses, on
  * a thread of its own, since it takes about as long as they do together. Its graph is built while
  * the queue finds the facts and the roofline; the profiler's cost in the model then waits for the
@@ -234,16 +243,12 @@ static void *run_replay(void *arg)
     double since = gs_stage_clock();
     gs_replay *m = NULL;
     j->rc = gs_diag_replay_model(j->c, &m, &j->err);
-    double wait_since = gs_stage_clock();
-    bool facts = wait_for(j->queue, TIMED_BIT(GS_TIMED_TRACE_FACTS));
-    since += gs_stage_clock() - wait_since; /* the replay's row without the waits */
+    bool facts = wait_untimed(j->queue, TIMED_BIT(GS_TIMED_TRACE_FACTS), &since);
     if (j->rc == 0 && m && facts && gs_replay_finish(m, &j->a->trace_facts, &j->err) != 0) {
         m = NULL; /* freed */
         j->rc = -1;
     }
-    wait_since = gs_stage_clock();
-    bool roofed = wait_for(j->queue, TIMED_BIT(GS_TIMED_ROOFLINE));
-    since += gs_stage_clock() - wait_since;
+    bool roofed = wait_untimed(j->queue, TIMED_BIT(GS_TIMED_ROOFLINE), &since);
     if (j->rc == 0 && facts && roofed) {
         gs_replay_params p = {0};
         gs_rank_roof_target(&j->a->roof, &p);
