@@ -99,79 +99,83 @@ static roof_sum *row_for(struct gs_roof_calls *calls, const roof_sum *key)
     return s;
 }
 
-/* Per range: the call it is part of, and for each call its GPU work. */
+/* A call that launched GPU work in the window: what it launched. */
+typedef struct launched {
+    uint32_t source;     /* the range that launched its first activity: its shapes */
+    uint32_t count;      /* activities launched */
+    uint32_t kernels;    /* of them, kernels */
+    gs_str longest;      /* its longest kernel's name */
+    gs_ns ns, tc_ns;
+    gs_ns kernel_ns;     /* its kernels' time */
+    gs_ns longest_ns;    /* its longest kernel's time */
+} launched;
+
+/* The calls that launched GPU work, found by their outermost range. Most ranges launch nothing,
+ * so a range holds only its call's place in v: the sums of every range would be 13 times the
+ * memory, all of it touched once and freed. */
 typedef struct launches {
-    uint32_t *call;   /* range -> the outermost range of its call */
-    uint32_t *source; /* call -> the range that launched its first activity: its shapes */
-    uint32_t *count;  /* call -> activities launched */
-    uint32_t *kernels; /* call -> of them, kernels */
-    gs_ns *kernel_ns; /* call -> their time */
-    gs_ns *longest_ns; /* call -> its longest kernel's time */
-    gs_str *longest;  /* call -> that kernel's name */
-    gs_ns *ns, *tc_ns;
+    uint32_t *slot; /* range -> its index in v, GS_NONE */
+    GS_VEC(launched) calls;
 } launches;
 
-static void charge(const gs_trace_ctx *c, launches *l, uint32_t op, gs_ns dur, bool tc,
-                   const gs_kernel *k)
+static int charge(const gs_trace_ctx *c, launches *l, uint32_t op, gs_ns dur, bool tc,
+                  const gs_kernel *k)
 {
     if (op == GS_NONE)
-        return;
-    uint32_t top = l->call[op];
-    if (!gs_window_holds(&c->window, c->trace->ranges.v[top].start))
-        return;
-    if (l->count[top]++ == 0)
-        l->source[top] = op;
-    l->ns[top] += dur;
-    l->tc_ns[top] += tc ? dur : 0;
+        return 0;
+    const gs_trace *t = c->trace;
+    uint32_t top = gs_op_call_of(t, op);
+    if (!gs_window_holds(&c->window, t->ranges.v[top].start))
+        return 0;
+    if (l->slot[top] == GS_NONE) {
+        launched *first = GS_VEC_PUSH(&l->calls);
+        if (!first)
+            return -1;
+        *first = (launched){.source = op};
+        l->slot[top] = (uint32_t)(l->calls.n - 1);
+    }
+    launched *s = &l->calls.v[l->slot[top]];
+    s->count++;
+    s->ns += dur;
+    s->tc_ns += tc ? dur : 0;
     if (k) {
-        l->kernels[top]++;
-        l->kernel_ns[top] += dur;
-        if (dur > l->longest_ns[top] || l->kernels[top] == 1) {
-            l->longest_ns[top] = dur;
-            l->longest[top] = k->name;
+        s->kernels++;
+        s->kernel_ns += dur;
+        if (dur > s->longest_ns || s->kernels == 1) {
+            s->longest_ns = dur;
+            s->longest = k->name;
         }
     }
+    return 0;
 }
 
 static int find_launches(const gs_trace_ctx *c, launches *l)
 {
     const gs_trace *t = c->trace;
-    size_t n = t->ranges.n ? t->ranges.n : 1;
-    l->call = malloc(n * sizeof *l->call);
-    l->source = malloc(n * sizeof *l->source);
-    l->count = calloc(n, sizeof *l->count);
-    l->ns = calloc(n, sizeof *l->ns);
-    l->tc_ns = calloc(n, sizeof *l->tc_ns);
-    l->kernels = calloc(n, sizeof *l->kernels);
-    l->kernel_ns = calloc(n, sizeof *l->kernel_ns);
-    l->longest_ns = calloc(n, sizeof *l->longest_ns);
-    l->longest = calloc(n, sizeof *l->longest);
-    if (!l->call || !l->source || !l->count || !l->ns || !l->tc_ns || !l->kernels ||
-        !l->kernel_ns || !l->longest_ns || !l->longest)
+    l->slot = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *l->slot);
+    if (!l->slot)
         return -1;
-    for (size_t o = 0; o < t->thread_ranges.n; o++) {
-        uint32_t i = t->thread_ranges.v[o];
-        l->call[i] = gs_op_call_absorbed(t, i) ? l->call[t->ranges.v[i].parent] : i;
-    }
-    for (size_t i = 0; i < t->kernels.n; i++) {
+    memset(l->slot, 0xff, t->ranges.n * sizeof *l->slot);
+    int rc = 0;
+    for (size_t i = 0; i < t->kernels.n && rc == 0; i++) {
         const gs_kernel *k = &t->kernels.v[i];
         /* collectives are limited by the interconnect, not by the roofs (gpuscope comm) */
         if (!gs_ctx_name(c, k->name, GS_NAME_COMM_KERNEL))
-            charge(c, l, k->op, k->end - k->start, gs_ctx_name(c, k->name, GS_NAME_TENSOR_CORE),
-                   k);
+            rc = charge(c, l, k->op, k->end - k->start,
+                        gs_ctx_name(c, k->name, GS_NAME_TENSOR_CORE), k);
     }
-    for (size_t i = 0; i < t->memops.n; i++) {
+    for (size_t i = 0; i < t->memops.n && rc == 0; i++) {
         const gs_memop *m = &t->memops.v[i];
         if (on_roofline(m))
-            charge(c, l, m->op, m->end - m->start, false, NULL);
+            rc = charge(c, l, m->op, m->end - m->start, false, NULL);
     }
-    return 0;
+    return rc;
 }
 
 static void free_launches(launches *l)
 {
-    free(l->call), free(l->source), free(l->count), free(l->ns), free(l->tc_ns);
-    free(l->kernels), free(l->kernel_ns), free(l->longest_ns), free(l->longest);
+    free(l->slot);
+    GS_VEC_FREE(&l->calls);
 }
 
 static void add_call(gs_roofline *r, roof_sum *s, const gs_op_cost *cost, gs_ns ns, gs_ns tc_ns,
@@ -211,15 +215,17 @@ static int collect(gs_roofline *r, const gs_trace_ctx *c, const launches *l)
     if (gs_name_map_init(&map, &r->names, t, NULL) != 0)
         return -1;
     int rc = 0;
+    /* in the order of the ranges, as the rows and their sums have always been made */
     for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
-        if (l->count[i] == 0)
+        if (l->slot[i] == GS_NONE)
             continue;
-        gs_ns ns = l->ns[i];
+        const launched *call = &l->calls.v[l->slot[i]];
+        gs_ns ns = call->ns;
         if (r->key == GS_ROOF_BY_KERNEL) {
             /* the call under its main kernel, with its memsets; its other kernels apart */
-            gs_ns others = l->kernels[i] ? l->kernel_ns[i] - l->longest_ns[i] : 0;
-            bool main = l->kernels[i] &&
-                        gs_kernel_is_main(l->kernels[i], l->kernel_ns[i], l->longest_ns[i]);
+            gs_ns others = call->kernels ? call->kernel_ns - call->longest_ns : 0;
+            bool main = call->kernels &&
+                        gs_kernel_is_main(call->kernels, call->kernel_ns, call->longest_ns);
             gs_ns apart = main ? others : ns;
             r->gpu_ns += apart;
             r->several_kernels_ns += apart;
@@ -227,7 +233,7 @@ static int collect(gs_roofline *r, const gs_trace_ctx *c, const launches *l)
                 continue;
             ns -= apart;
         }
-        const gs_range *src = &t->ranges.v[l->source[i]];
+        const gs_range *src = &t->ranges.v[call->source];
         const gs_op_cost *cost = cost_of(t, src, &memo);
         gs_str op = gs_name_map_get(&map, t->ranges.v[i].name);
         roof_sum key = {.name = op, .gpu = gpu};
@@ -235,7 +241,7 @@ static int collect(gs_roofline *r, const gs_trace_ctx *c, const launches *l)
             key.dims = gs_name_map_get(&map, src->input_dims);
             key.types = gs_name_map_get(&map, src->input_types);
         } else if (r->key == GS_ROOF_BY_KERNEL) {
-            key.name = gs_name_map_get(&map, l->longest[i]);
+            key.name = gs_name_map_get(&map, call->longest);
             key.op = op;
         }
         roof_sum *s = cost && key.name != GS_STR_ERROR && key.op != GS_STR_ERROR &&
@@ -245,8 +251,8 @@ static int collect(gs_roofline *r, const gs_trace_ctx *c, const launches *l)
         if (!s)
             rc = -1;
         else
-            add_call(r, s, cost, ns, l->tc_ns[i] < ns ? l->tc_ns[i] : ns,
-                     r->key == GS_ROOF_BY_KERNEL ? l->count[i] - l->kernels[i] + 1 : l->count[i]);
+            add_call(r, s, cost, ns, call->tc_ns < ns ? call->tc_ns : ns,
+                     r->key == GS_ROOF_BY_KERNEL ? call->count - call->kernels + 1 : call->count);
     }
     gs_name_map_free(&map);
     gs_hashtab_free(&memo);
