@@ -90,6 +90,49 @@ static void test_collect_classes(void)
     gs_profile_free(&p);
 }
 
+/* Kernels, copies and stream syncs come merged by (start, end), each source in time order. In
+ * HTA's rounding two kernels can swap (the later start has the earlier rounded end): the
+ * activities are then sorted, and come in the same order. */
+static void test_collect_order(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("r0.json", 0);
+    tb_kernel(t, "k0", 1000200, 1006100, 0);
+    tb_kernel(t, "k1", 1000700, 1005500, 0);
+    tb_kernel(t, "k2", 1003000, 1004000, 0);
+    tb_memop(t, GS_MEMOP_HTOD, GS_LOC_PINNED, GS_LOC_DEVICE, 64, 1000500, 1000600, 0);
+    tb_memop(t, GS_MEMOP_DTOD, GS_LOC_DEVICE, GS_LOC_DEVICE, 64, 1003000, 1003500, 0);
+    add_sync(t, "Stream Wait Event", 7, 1000100, 1000150);
+    tb_add(&p, t);
+    gs_trace_ctx c = tb_ctx(t, NULL);
+
+    gs_activities a = {0};
+    CHECK_INT(gs_activities_collect(&c, &(gs_activity_opts){.with_syncs = true}, &a), 0);
+    static const gs_ns starts[] = {1000100, 1000200, 1000500, 1000700, 1003000, 1003000};
+    static const gs_ns ends[] = {1000150, 1006100, 1000600, 1005500, 1003500, 1004000};
+    CHECK_INT(a.n, 6);
+    for (size_t i = 0; i < a.n && i < 6; i++) {
+        CHECK_INT(a.v[i].start, starts[i]);
+        CHECK_INT(a.v[i].end, ends[i]);
+    }
+    CHECK_INT(a.v[4].gpu_class, GS_GPU_MEMOP); /* ends first at the same start */
+
+    CHECK_INT(gs_activities_collect(&c, &(gs_activity_opts){.hta_compat = true}, &a), 0);
+    CHECK_INT(a.n, 5); /* no sync records; no step, so no cut */
+    static const char *const kernel_order[] = {"k1", "k0", "k2"};
+    for (size_t i = 0, k = 0; i < a.n; i++) {
+        if (a.v[i].gpu_class != GS_GPU_KERNEL)
+            continue;
+        CHECK_STR(gs_activity_name(t, &a.v[i]), kernel_order[k++]);
+    }
+    CHECK_INT(a.v[1].start, 1001000); /* k1: 1001 to 1005 µs, k0: 1001 to 1006 */
+    CHECK_INT(a.v[1].end, 1005000);
+    CHECK_INT(a.v[2].end, 1006000);
+    free(a.v);
+    gs_trace_ctx_free(&c);
+    gs_profile_free(&p);
+}
+
 /* Two ProfilerSteps: HTA keeps only work launched before the last step's start; times are
  * rounded to whole µs (start up, end down). */
 static void test_hta_cut_and_rounding(void)
@@ -147,6 +190,7 @@ int main(void)
 {
     test_names();
     test_collect_classes();
+    test_collect_order();
     test_hta_cut_and_rounding();
     test_hta_float_rounding();
     return check_done("test_kernel_class");

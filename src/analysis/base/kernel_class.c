@@ -77,32 +77,63 @@ typedef struct collector {
     const gs_activity_opts *opts;
     bool cut_applies;
     gs_ns cut;
-    gs_activities *out;
 } collector;
 
-static int add(collector *c, gs_ns start, gs_ns end, enum gs_gpu_class gc, enum gs_kclass kc,
-               int32_t device, int32_t stream, size_t index, uint32_t api)
+/* Where the activities come from: each of the trace's three arrays of GPU work. */
+enum source_kind { FROM_KERNELS, FROM_MEMOPS, FROM_SYNCS, FROM__COUNT };
+
+static size_t source_size(const collector *c, enum source_kind k)
 {
-    if (c->opts->window && !gs_window_holds_gpu(c->opts->window, c->t, start, api))
-        return 0;
-    gs_ns launch = api != GS_NONE ? c->t->apis.v[api].start : 0;
-    if (c->opts->hta_compat) {
+    const gs_trace *t = c->t;
+    return k == FROM_KERNELS  ? t->kernels.n
+           : k == FROM_MEMOPS ? t->memops.n
+                              : (c->opts->with_syncs ? t->syncs.n : 0);
+}
+
+/* The activity of the source's i-th element into *a; false when opts leave it out. */
+static bool activity_at(const collector *c, enum source_kind k, size_t i, gs_activity *a)
+{
+    const gs_trace *t = c->t;
+    bool hta = c->opts->hta_compat;
+    gs_ns start, end;
+    enum gs_gpu_class gc;
+    enum gs_kclass kc;
+    int32_t device, stream;
+    uint32_t api;
+    if (k == FROM_KERNELS) {
+        const gs_kernel *x = &t->kernels.v[i];
+        start = x->start, end = x->end, device = x->device, stream = x->stream, api = x->api;
+        gc = GS_GPU_KERNEL;
+        kc = kclass_of(c->ctx, x->name, hta);
+    } else if (k == FROM_MEMOPS) {
+        const gs_memop *x = &t->memops.v[i];
+        start = x->start, end = x->end, device = x->device, stream = x->stream, api = x->api;
+        gc = GS_GPU_MEMOP;
+        kc = hta ? kclass_of(c->ctx, x->name, true) : GS_KCLASS_MEMORY;
+    } else {
+        const gs_gpu_sync *x = &t->syncs.v[i];
+        if (x->stream < 0) /* Event Sync, Context Sync: not on any GPU queue */
+            return false;
+        start = x->start, end = x->end, device = x->device, stream = x->stream, api = x->api;
+        gc = GS_GPU_SYNC;
+        kc = hta ? kclass_of(c->ctx, x->name, true) : GS_KCLASS_OTHER;
+    }
+    if (c->opts->window && !gs_window_holds_gpu(c->opts->window, t, start, api))
+        return false;
+    gs_ns launch = api != GS_NONE ? t->apis.v[api].start : 0;
+    if (hta) {
         launch = ceil_us(launch);
         if (c->cut_applies && (api == GS_NONE || launch >= c->cut))
-            return 0;
+            return false;
         end = hta_end(start, end);
         start = ceil_us(start);
         if (end < start)
             end = start;
     }
-    gs_activity *a = GS_VEC_PUSH(c->out);
-    if (!a)
-        return -1;
     *a = (gs_activity){.start = start, .end = end, .gpu_class = (uint8_t)gc,
                        .kclass = (uint8_t)kc, .device = device, .stream = stream,
-                       .index = (uint32_t)index, .api = api,
-                       .launch = launch};
-    return 0;
+                       .index = (uint32_t)i, .api = api, .launch = launch};
+    return true;
 }
 
 static int cmp_activity(const void *pa, const void *pb)
@@ -117,81 +148,67 @@ static int cmp_activity(const void *pa, const void *pb)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-static bool sorted_run(const gs_activity *v, size_t lo, size_t hi)
+/* A source as the merge reads it: its next kept activity, when it has one. */
+typedef struct cursor {
+    size_t i, n;
+    bool has;
+    gs_activity next;
+} cursor;
+
+static void advance(const collector *c, enum source_kind k, cursor *s)
 {
-    for (size_t i = lo + 1; i < hi; i++)
-        if (cmp_activity(&v[i - 1], &v[i]) > 0)
-            return false;
-    return true;
+    s->has = false;
+    while (!s->has && s->i < s->n)
+        s->has = activity_at(c, k, s->i++, &s->next);
 }
 
-/* Puts v[0..n) in cmp_activity's order. The readers keep each class in time order, so the
- * kernels, copies and syncs are usually three sorted runs (cut at run[0], run[1]): merged in
- * linear time where a sort of the whole would copy each activity log n times. cmp_activity is a
- * total order (no two activities compare equal), so both ways give the same array. */
-static int sort_activities(gs_activities *out, const size_t run[2])
+/* The readers keep each source in time order, so the activities are usually three sorted runs:
+ * merged as they are made, into out's room for all of them, where collecting and then sorting
+ * would write each activity twice or log n times. False when a source turns out not to be in
+ * cmp_activity's order (out is then partly written). */
+static bool merge_sources(const collector *c, gs_activities *out)
 {
-    gs_activity *v = out->v;
-    size_t n = out->n;
-    if (!sorted_run(v, 0, run[0]) || !sorted_run(v, run[0], run[1]) ||
-        !sorted_run(v, run[1], n)) {
-        qsort(v, n, sizeof *v, cmp_activity);
-        return 0;
+    cursor src[FROM__COUNT];
+    for (int k = 0; k < FROM__COUNT; k++) {
+        src[k] = (cursor){.n = source_size(c, (enum source_kind)k)};
+        advance(c, (enum source_kind)k, &src[k]);
     }
-    gs_activity *merged = malloc(n * sizeof *merged);
-    if (!merged)
-        return -1;
-    size_t pos[3] = {0, run[0], run[1]}, end[3] = {run[0], run[1], n};
-    for (size_t k = 0; k < n; k++) {
+    for (;;) {
         int best = -1;
-        for (int r = 0; r < 3; r++)
-            if (pos[r] < end[r] && (best < 0 || cmp_activity(&v[pos[r]], &v[pos[best]]) < 0))
-                best = r;
-        merged[k] = v[pos[best]++];
+        for (int k = 0; k < FROM__COUNT; k++)
+            if (src[k].has && (best < 0 || cmp_activity(&src[k].next, &src[best].next) < 0))
+                best = k;
+        if (best < 0)
+            return true;
+        gs_activity *a = &out->v[out->n++];
+        *a = src[best].next;
+        advance(c, (enum source_kind)best, &src[best]);
+        if (src[best].has && cmp_activity(&src[best].next, a) < 0)
+            return false;
     }
-    free(out->v);
-    out->v = merged;
-    out->cap = n;
-    return 0;
 }
 
 int gs_activities_collect(const gs_trace_ctx *ctx, const gs_activity_opts *opts, gs_activities *out)
 {
     const gs_trace *t = ctx->trace;
-    collector c = {.ctx = ctx, .t = t, .opts = opts, .out = out};
-    bool hta = opts->hta_compat;
-    if (hta)
+    collector c = {.ctx = ctx, .t = t, .opts = opts};
+    if (opts->hta_compat)
         c.cut_applies = hta_cut(t, &c.cut);
     out->n = 0;
-    /* room for every activity at once: growing by pushes would copy them again and again */
-    size_t most = t->kernels.n + t->memops.n + (opts->with_syncs ? t->syncs.n : 0);
+    size_t most = 0;
+    for (int k = 0; k < FROM__COUNT; k++)
+        most += source_size(&c, (enum source_kind)k);
     if (gs_grow((void **)&out->v, &out->cap, most + 1, sizeof *out->v) != 0)
         return -1;
-    size_t run[2];
-    for (size_t i = 0; i < t->kernels.n; i++) {
-        const gs_kernel *k = &t->kernels.v[i];
-        enum gs_kclass kc = kclass_of(ctx, k->name, hta);
-        if (add(&c, k->start, k->end, GS_GPU_KERNEL, kc, k->device, k->stream, i, k->api))
-            return -1;
-    }
-    run[0] = out->n;
-    for (size_t i = 0; i < t->memops.n; i++) {
-        const gs_memop *m = &t->memops.v[i];
-        enum gs_kclass kc = hta ? kclass_of(ctx, m->name, true) : GS_KCLASS_MEMORY;
-        if (add(&c, m->start, m->end, GS_GPU_MEMOP, kc, m->device, m->stream, i, m->api))
-            return -1;
-    }
-    run[1] = out->n;
-    /* Sync records without a stream (Event Sync, Context Sync) are not on any GPU queue. */
-    for (size_t i = 0; opts->with_syncs && i < t->syncs.n; i++) {
-        const gs_gpu_sync *s = &t->syncs.v[i];
-        if (s->stream < 0)
-            continue;
-        enum gs_kclass kc = hta ? kclass_of(ctx, s->name, true) : GS_KCLASS_OTHER;
-        if (add(&c, s->start, s->end, GS_GPU_SYNC, kc, s->device, s->stream, i, s->api))
-            return -1;
-    }
-    return out->n > 1 ? sort_activities(out, run) : 0;
+    if (merge_sources(&c, out))
+        return 0;
+    /* cmp_activity is a total order (no two activities compare equal): sorted, the same array */
+    out->n = 0;
+    for (int k = 0; k < FROM__COUNT; k++)
+        for (size_t i = 0; i < source_size(&c, (enum source_kind)k); i++)
+            out->n += activity_at(&c, (enum source_kind)k, i, &out->v[out->n]);
+    qsort(out->v, out->n, sizeof *out->v, cmp_activity);
+    return 0;
 }
 
 const char *gs_activity_name(const gs_trace *t, const gs_activity *a)
