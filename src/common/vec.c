@@ -25,11 +25,6 @@ int gs_grow(void **data, size_t *cap, size_t need, size_t elsize)
     return 0;
 }
 
-void *gs_zero_elem(void *p, size_t size)
-{
-    return memset(p, 0, size);
-}
-
 void gs_map_large_arrays(void)
 {
 #ifdef __GLIBC__
