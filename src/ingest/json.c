@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum { WINDOW_INITIAL = 1 << 20, READ_CHUNK = 1 << 20 };
 
 int gs_json_init(gs_json *j, gs_source *src, gs_error *err)
@@ -177,17 +181,31 @@ static bool ends_string(int c)
     return c < 0 || c == ',' || c == ':' || c == '}' || c == ']';
 }
 
-/* SHORT_STRING bytes of a string are looked at one by one; past them, memchr finds the quote
- * (kernel names run to hundreds of bytes, keys to a few). */
-enum { SHORT_STRING = 32 };
+/* The first quote or backslash in [p, end), or end. With SSE2 (every x86-64), 16 bytes are
+ * compared at once while 16 are left: most strings of a trace (names, categories, kernel names)
+ * are 8 to 300 bytes, which a byte at a time took a fifth of the scanner's time over. */
+static const char *string_stop(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    for (; end - p >= 16; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        unsigned stops = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+        if (stops)
+            return p + __builtin_ctz(stops);
+    }
+#endif
+    while (p < end && !byte_is(*p, BYTE_STRING_STOP))
+        p++;
+    return p;
+}
 
 /* The next quote that is not escaped, from buf[mark + *scan] on (relative to mark, which a refill
  * keeps): *scan ends on it. Backslashes seen set *escaped. false at the end of input or on an
- * error. Each byte is searched for a quote once, however many backslashes come before it. */
+ * error. Each byte is looked at once, however many backslashes come before it. */
 static bool find_quote(gs_json *j, size_t *scan, bool *escaped)
 {
-    size_t quote = 0, searched = 0; /* the next quote found ahead (when >= *scan; 0: none), and
-                                     * where searching for quotes goes on (relative to mark) */
     for (;;) {
         if (j->mark + *scan >= j->len) {
             ssize_t got = refill(j);
@@ -197,21 +215,8 @@ static bool find_quote(gs_json *j, size_t *scan, bool *escaped)
                 return false;
             continue;
         }
-        const char *base = j->buf + j->mark, *end = j->buf + j->len, *p = base + *scan;
-        const char *short_end = end - p > SHORT_STRING ? p + SHORT_STRING : end;
-        while (p < short_end && !byte_is(*p, BYTE_STRING_STOP))
-            p++;
-        if (p == short_end && p < end) { /* a long string: the quote, then any backslash before */
-            if (quote < (size_t)(p - base)) {
-                size_t from = searched > (size_t)(p - base) ? searched : (size_t)(p - base);
-                const char *q = memchr(base + from, '"', (size_t)(end - (base + from)));
-                quote = q ? (size_t)(q - base) : 0;
-                searched = q ? quote + 1 : (size_t)(end - base);
-            }
-            const char *q = quote >= (size_t)(p - base) ? base + quote : end;
-            const char *b = memchr(p, '\\', (size_t)(q - p));
-            p = b ? b : q;
-        }
+        const char *base = j->buf + j->mark, *end = j->buf + j->len;
+        const char *p = string_stop(base + *scan, end);
         *scan = (size_t)(p - base);
         if (p == end)
             continue; /* more input */

@@ -230,6 +230,54 @@ static void test_numbers_by_digits(void)
 }
 
 /* Tokens longer than the scanner's first window, and tokens that straddle refills. */
+/* Strings of every length to 40 bytes, plain and with an escaped quote or backslash at each
+ * place: the scan looks at 16 bytes at a time where 16 are left, one at a time in the rest. Each
+ * is scanned with bytes after it and as the very end of the input. */
+static void test_strings_by_length(void)
+{
+    bool all_right = true;
+    for (size_t len = 0; len <= 40; len++)
+        for (size_t at = 0; at <= len; at++)
+            for (int kind = 0; kind < 3; kind++) {
+                if (kind == 0 && at > 0)
+                    continue; /* plain: once per length */
+                char body[64], want[64], text[96];
+                size_t b = 0, w = 0;
+                for (size_t i = 0; i < len; i++) {
+                    if (kind && i == at) {
+                        body[b++] = '\\';
+                        body[b++] = kind == 1 ? '"' : '\\';
+                        want[w++] = kind == 1 ? '"' : '\\';
+                    }
+                    char c = (char)('a' + i % 26);
+                    body[b++] = c;
+                    want[w++] = c;
+                }
+                if (kind && at == len) {
+                    body[b++] = '\\';
+                    body[b++] = kind == 1 ? '"' : '\\';
+                    want[w++] = kind == 1 ? '"' : '\\';
+                }
+                for (int tail = 0; tail < 2; tail++) {
+                    int n = snprintf(text, sizeof text, "\"%.*s\"%s", (int)b, body,
+                                     tail ? ", 1234567890123456789]" : "");
+                    scan sc;
+                    scan_open(&sc, text, (size_t)n);
+                    char got[64];
+                    bool ok = gs_json_next(&sc.j) == GS_JSON_STRING;
+                    size_t g = ok ? gs_json_decode(&sc.j, got) : 0;
+                    ok = ok && g == w && !memcmp(got, want, w) &&
+                         sc.j.tok_escaped == (kind != 0);
+                    if (!ok)
+                        printf("string of %zu bytes, escape %d at %zu, tail %d: wrong\n", len,
+                               kind, at, tail);
+                    all_right &= ok;
+                    scan_close(&sc);
+                }
+            }
+    CHECK(all_right);
+}
+
 static void test_long_tokens(void)
 {
     size_t n = 3u << 20;
@@ -311,6 +359,7 @@ int main(void)
     test_skip();
     test_numbers();
     test_numbers_by_digits();
+    test_strings_by_length();
     test_long_tokens();
     test_init_at();
     return check_done("test_json");
