@@ -120,16 +120,18 @@ enum {
     BYTE_COMMA = 2,  /* skipped between tokens like whitespace (commas are optional) */
     BYTE_NUMBER = 4, /* may continue a number: digits, sign, point, exponent */
     BYTE_STRING_STOP = 8, /* ends a run of plain string bytes: a quote or a backslash */
+    BYTE_AFTER_STRING = 16, /* may follow a string's closing quote: , : } ] */
 };
 
 static const unsigned char byte_class[256] = {
     [' '] = BYTE_SPACE, ['\n'] = BYTE_SPACE, ['\r'] = BYTE_SPACE, ['\t'] = BYTE_SPACE,
-    [','] = BYTE_COMMA,
+    [','] = BYTE_COMMA | BYTE_AFTER_STRING,
     ['0'] = BYTE_NUMBER, ['1'] = BYTE_NUMBER, ['2'] = BYTE_NUMBER, ['3'] = BYTE_NUMBER,
     ['4'] = BYTE_NUMBER, ['5'] = BYTE_NUMBER, ['6'] = BYTE_NUMBER, ['7'] = BYTE_NUMBER,
     ['8'] = BYTE_NUMBER, ['9'] = BYTE_NUMBER, ['-'] = BYTE_NUMBER, ['+'] = BYTE_NUMBER,
     ['.'] = BYTE_NUMBER, ['e'] = BYTE_NUMBER, ['E'] = BYTE_NUMBER,
     ['"'] = BYTE_STRING_STOP, ['\\'] = BYTE_STRING_STOP,
+    [':'] = BYTE_AFTER_STRING, ['}'] = BYTE_AFTER_STRING, [']'] = BYTE_AFTER_STRING,
 };
 
 static bool byte_is(char c, unsigned classes)
@@ -178,7 +180,7 @@ static int start_token(gs_json *j)
 
 static bool ends_string(int c)
 {
-    return c < 0 || c == ',' || c == ':' || c == '}' || c == ']';
+    return c < 0 || byte_is((char)c, BYTE_AFTER_STRING);
 }
 
 /* The first quote or backslash in [p, end), or end. With SSE2 (every x86-64), 16 bytes are
@@ -268,7 +270,8 @@ static enum gs_json_tok literal(gs_json *j, const char *word, enum gs_json_tok t
     return set_tok(j, type, n);
 }
 
-enum gs_json_tok gs_json_next(gs_json *j)
+/* Any token, wherever it ends: a refill, an escape, a quote written unescaped, an error. */
+__attribute__((noinline)) static enum gs_json_tok next_token(gs_json *j)
 {
     /* Until a token is complete, the current one is an empty error: never stale window bytes. */
     j->tok = "";
@@ -338,6 +341,68 @@ enum gs_json_tok gs_json_next(gs_json *j)
     else
         gs_json_fail(j, "unexpected byte 0x%02x: not JSON text", c);
     return GS_JSON_ERROR;
+}
+
+/* Sets the token found whole in the window by gs_json_next: [start, start + n) of the window, the
+ * next token's search going on from `next`. */
+static enum gs_json_tok found(gs_json *j, enum gs_json_tok type, size_t start, size_t n,
+                              size_t next)
+{
+    j->mark = start;
+    j->pos = next;
+    j->tok_offset = j->buf_offset + start;
+    j->tok_escaped = false;
+    j->tok_type = type;
+    j->tok = j->buf + start;
+    j->tok_len = n;
+    return type;
+}
+
+/* Most tokens lie whole in the window, with nothing to decode: they are found here, in a few
+ * steps with little to save and restore, and every other goes to next_token, which finds the
+ * same. Half of a trace's tokens are keys and short strings. */
+enum gs_json_tok gs_json_next(gs_json *j)
+{
+    const char *buf = j->buf;
+    size_t pos = j->pos, len = j->len;
+    while (pos < len && byte_is(buf[pos], BYTE_SPACE | BYTE_COMMA))
+        pos++;
+    if (j->failed || pos >= len)
+        return next_token(j);
+    switch (buf[pos]) {
+    case '{':
+        return found(j, GS_JSON_OBJECT, pos, 1, pos + 1);
+    case '}':
+        return found(j, GS_JSON_OBJECT_END, pos, 1, pos + 1);
+    case '[':
+        return found(j, GS_JSON_ARRAY, pos, 1, pos + 1);
+    case ']':
+        return found(j, GS_JSON_ARRAY_END, pos, 1, pos + 1);
+    case '"': {
+        const char *quote = string_stop(buf + pos + 1, buf + len);
+        if (quote == buf + len || *quote != '"')
+            break; /* more to read, or an escape */
+        size_t after = (size_t)(quote - buf) + 1;
+        while (after < len && is_space(buf[after]))
+            after++;
+        if (after >= len || !byte_is(buf[after], BYTE_AFTER_STRING))
+            break; /* more to read, or a quote inside the string */
+        enum gs_json_tok type = buf[after] == ':' ? GS_JSON_KEY : GS_JSON_STRING;
+        found(j, type, pos, (size_t)(quote - buf) - pos - 1, after + (type == GS_JSON_KEY));
+        j->tok = buf + pos + 1;
+        return type;
+    }
+    default:
+        if (buf[pos] == '-' || (buf[pos] >= '0' && buf[pos] <= '9')) {
+            size_t end = pos + 1;
+            while (end < len && byte_is(buf[end], BYTE_NUMBER))
+                end++;
+            if (end < len)
+                return found(j, GS_JSON_NUMBER, pos, end - pos, end);
+        }
+        break;
+    }
+    return next_token(j);
 }
 
 int gs_json_skip(gs_json *j)

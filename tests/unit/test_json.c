@@ -321,6 +321,58 @@ static void test_long_tokens(void)
     free(text);
 }
 
+/* The token stream of text as a scanner sees it when its window first ends after `split`
+ * bytes (gs_json_init_at), each token with its offset, into out. */
+static void tokens_split(const char *text, size_t split, char *out, size_t cap)
+{
+    scan s;
+    memset(&s, 0, sizeof s);
+    s.src = gs_source_memory(text + split, strlen(text + split), "mem", &s.err);
+    gs_json_init_at(&s.j, s.src, 0, text, split, &s.err);
+    size_t o = 0;
+    for (;;) {
+        enum gs_json_tok tok = gs_json_next(&s.j);
+        char body[256];
+        size_t n = s.j.tok_len < sizeof body - 1 ? s.j.tok_len : sizeof body - 1;
+        if (tok == GS_JSON_STRING || tok == GS_JSON_KEY)
+            n = gs_json_decode(&s.j, body);
+        else
+            memcpy(body, s.j.tok, n);
+        body[n] = '\0';
+        o += (size_t)snprintf(out + o, cap - o, "%d@%llu:%s%s|", (int)tok,
+                              (unsigned long long)gs_json_offset(&s.j), body,
+                              s.j.tok_escaped ? "(esc)" : "");
+        if (tok == GS_JSON_END || tok == GS_JSON_ERROR || o >= cap)
+            break;
+    }
+    scan_close(&s);
+}
+
+/* A token whole in the window is found by a short path, any other by the full scanner: wherever
+ * the window ends, the tokens, their offsets and what they decode to are the same. */
+static void test_window_ends_anywhere(void)
+{
+    static const char text[] =
+        "{\"traceEvents\": [ {\"ph\":\"X\",\"name\": \"aten::add_\", \"ts\": 1669783687384378.125,"
+        "\"dur\":-12e3, \"args\": {\"a\\\"b\": \"x \\\\ y\", \"q\": \"call \"x\" here\", "
+        "\"w\": \"odd \\} escape\", \"t\": true, \"f\": false, \"z\": null, \"n\": [1, 22, 333,]},\t\n"
+        "\"long\": \"abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnop\" } ] }  ";
+    size_t len = strlen(text);
+    char whole[4096], split[4096];
+    tokens_split(text, len, whole, sizeof whole);
+    CHECK(strstr(whole, "call \"x\" here") != NULL);
+    bool same = true;
+    for (size_t k = 0; k < len; k++) {
+        tokens_split(text, k, split, sizeof split);
+        if (strcmp(split, whole) != 0) {
+            printf("window ending after %zu bytes:\n  %s\nwhole:\n  %s\n", k, split, whole);
+            same = false;
+            break;
+        }
+    }
+    CHECK(same);
+}
+
 /* A scanner started on text already read (gs_json_init_at): its tokens come first, at offsets
  * counted from where it stands in the stream, then the source's, a token straddling the two. The
  * text is longer than the window a source this small gets. */
@@ -362,5 +414,6 @@ int main(void)
     test_strings_by_length();
     test_long_tokens();
     test_init_at();
+    test_window_ends_anywhere();
     return check_done("test_json");
 }
