@@ -557,6 +557,16 @@ bool gs_parse_scaled(const char *s, size_t n, int scale, int64_t *out)
     uint64_t mant = 0;
     int digits = 0, exp10 = scale;
     bool any = false, round_up = false;
+    /* The first 18 digits cannot overflow nor make the 19 kept: read without counting them, and
+     * an integer of 18 digits at most (most numbers of a trace) needs nothing more */
+    size_t first = i, short_end = n - i < 18 ? n : i + 18;
+    for (unsigned d; i < short_end && (d = (unsigned)(unsigned char)s[i] - '0') < 10; i++)
+        mant = mant * 10 + d;
+    any = i > first;
+    if (any && i == n)
+        goto scaled;
+    for (uint64_t m = mant; m; m /= 10)
+        digits++; /* the digits read but the leading zeros */
     for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = true) {
         if (digits < 19) {
             mant = mant * 10 + (uint64_t)(s[i] - '0');
@@ -592,6 +602,7 @@ bool gs_parse_scaled(const char *s, size_t n, int scale, int64_t *out)
     }
     if (i != n)
         return false;
+scaled:
     if (mant == 0) {
         *out = 0;
         return true;

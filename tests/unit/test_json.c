@@ -174,6 +174,15 @@ static void test_numbers(void)
     check_scaled("15E-1", 3, 1500);
     check_scaled("0", 3, 0);
     check_scaled("340.024", 3, 340024);
+    /* 18 digits are read in a first run; what comes after them continues it */
+    check_scaled("123456789012345678", 0, 123456789012345678LL);
+    check_scaled("1234567890123456789", 0, 1234567890123456789LL);
+    check_scaled("-123456789012345678", 0, -123456789012345678LL);
+    check_scaled("000000000000000000000123", 3, 123000);
+    check_scaled("000000000000000001.5", 3, 1500);
+    check_scaled("12345678901234567890123", -6, 12345678901234568LL); /* 19 kept, rounded */
+    check_scaled("123456789012345678.9", 0, 123456789012345679LL);
+    check_scaled("922337203685477580", 1, 9223372036854775800LL);
     int64_t v;
     CHECK(!gs_parse_scaled("", 0, 0, &v));
     CHECK(!gs_parse_scaled("1.2.3", 5, 0, &v));
