@@ -139,11 +139,28 @@ int gs_hashtab_copy(gs_hashtab *to, const gs_hashtab *from)
     return 0;
 }
 
+/* A multiply and a shift: each bit of x reaches the high half, which the fold below keeps. */
+static uint64_t mix(uint64_t x)
+{
+    x *= UINT64_C(0xbf58476d1ce4e5b9);
+    return x ^ (x >> 31);
+}
+
 uint32_t gs_hash_bytes(const void *bytes, size_t len)
 {
     const unsigned char *b = bytes;
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ b[i]) * 16777619u;
-    return h ? h : 1;
+    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ len;
+    for (; len >= 8; b += 8, len -= 8) {
+        uint64_t word;
+        memcpy(&word, b, sizeof word);
+        h = mix(h ^ word);
+    }
+    if (len) {
+        uint64_t tail = 0;
+        for (size_t i = 0; i < len; i++)
+            tail |= (uint64_t)b[i] << (8 * i);
+        h = mix(h ^ tail);
+    }
+    uint32_t folded = (uint32_t)(h ^ (h >> 32));
+    return folded ? folded : 1;
 }

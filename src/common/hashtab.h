@@ -62,7 +62,9 @@ void gs_hashtab_remove(gs_hashtab *t, const gs_hashpos *pos);
  * entries go. 0, or -1 out of memory: `to` is then empty. */
 int gs_hashtab_copy(gs_hashtab *to, const gs_hashtab *from);
 
-/* FNV-1a (32 bits) over the bytes, never 0: the key under which string tables store a string. */
+/* A hash of the bytes, 8 at a time, never 0: the key under which string tables store a string.
+ * Only looked up with, never kept: names run to hundreds of bytes, and a byte at a time (FNV-1a)
+ * was 3 % of report's instructions. */
 uint32_t gs_hash_bytes(const void *bytes, size_t len);
 
 #endif
