@@ -83,16 +83,26 @@ static const struct {
     {KEY("cuda_profiler_range"), KCAT_IGNORED},
 };
 
-/* The category of the current token; notes on t that the trace spells them the old way. */
-static enum kcat lookup_cat(const gs_json *j, gs_trace *t)
+static bool is_cat(const gs_json *j, size_t i)
 {
-    for (size_t i = 0; i < COUNT_OF(cat_table); i++)
-        if (j->tok_len == cat_table[i].len && !memcmp(j->tok, cat_table[i].name, j->tok_len)) {
-            if (cat_table[i].old)
-                t->old_categories = true;
-            return cat_table[i].cat;
-        }
-    return KCAT_OTHER;
+    return j->tok_len == cat_table[i].len && !memcmp(j->tok, cat_table[i].name, j->tok_len);
+}
+
+/* The category of the current token; notes on t that the trace spells them the old way. The
+ * entry found last is tried first: events come in runs of one category (a step's operators, its
+ * kernels), and the table is long. */
+static enum kcat lookup_cat(const gs_json *j, gs_trace *t, kscratch *s)
+{
+    size_t i = s->last_cat;
+    if (i >= COUNT_OF(cat_table) || !is_cat(j, i))
+        for (i = 0; i < COUNT_OF(cat_table) && !is_cat(j, i); i++)
+            ;
+    if (i == COUNT_OF(cat_table))
+        return KCAT_OTHER;
+    s->last_cat = i;
+    if (cat_table[i].old)
+        t->old_categories = true;
+    return cat_table[i].cat;
 }
 
 /* ---- values --------------------------------------------------------------------------------- */
@@ -455,7 +465,7 @@ int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
                 rc = gs_json_skip(j);
         } else if (n == 3 && !memcmp(k, "cat", 3)) {
             if (gs_json_next(j) == GS_JSON_STRING)
-                ev->cat = (uint8_t)lookup_cat(j, t);
+                ev->cat = (uint8_t)lookup_cat(j, t, s);
             else
                 rc = gs_json_skip(j);
         } else if (n == 4 && !memcmp(k, "name", 4)) {

@@ -78,6 +78,7 @@ typedef struct kevent {
 typedef struct kscratch {
     char *buf;
     size_t cap;
+    size_t last_cat; /* the category table's entry the last event matched */
 } kscratch;
 
 void kscratch_free(kscratch *s);
