@@ -643,10 +643,41 @@ bool gs_json_int(const gs_json *j, int64_t *out)
     return gs_json_scaled(j, 0, out);
 }
 
+/* A decimal of 15 digits at most, without exponent, as the double nearest it: the digits as an
+ * integer are exact in a double, and so is a power of ten to 10^22, so one division rounds once,
+ * to what strtod gives (Clinger, "How to read floating point numbers accurately", 1990). False
+ * for any other number. */
+static bool exact_decimal(const char *s, size_t n, double *out)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    size_t i = s[0] == '-';
+    uint64_t mant = 0;
+    int digits = 0, fraction = -1; /* digits after the point, once there is one */
+    for (; i < n; i++) {
+        if (s[i] == '.' && fraction < 0) {
+            fraction = 0;
+            continue;
+        }
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d > 9 || ++digits > 15)
+            return false;
+        mant = mant * 10 + d;
+        fraction += fraction >= 0;
+    }
+    if (digits == 0)
+        return false;
+    double v = (double)mant / pow10[fraction > 0 ? fraction : 0];
+    *out = s[0] == '-' ? -v : v;
+    return true;
+}
+
 bool gs_json_double(const gs_json *j, double *out)
 {
     if (j->tok_type != GS_JSON_NUMBER || j->tok_len >= 64)
         return false;
+    if (exact_decimal(j->tok, j->tok_len, out))
+        return true;
     char tmp[64];
     memcpy(tmp, j->tok, j->tok_len);
     tmp[j->tok_len] = '\0';

@@ -238,7 +238,40 @@ static void test_numbers_by_digits(void)
     CHECK_INT(wrong, 0);
 }
 
-/* Tokens longer than the scanner's first window, and tokens that straddle refills. */
+/* Decimals read as doubles: 20,000 of 1 to 18 digits, the point anywhere, some negative, each
+ * the very double strtod gives (up to 15 digits they take a shorter way). */
+static void test_doubles_by_digits(void)
+{
+    uint64_t seed = 2463534242u;
+    int wrong = 0;
+    for (int k = 0; k < 20000; k++) {
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        int digits = 1 + (int)(seed % 18), point = (int)((seed >> 8) % (uint64_t)(digits + 1));
+        char text[40];
+        size_t t = 0;
+        if (seed >> 20 & 1)
+            text[t++] = '-';
+        for (int d = 0; d < digits; d++) {
+            if (d == point && d > 0)
+                text[t++] = '.';
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            text[t++] = (char)('0' + seed % 10);
+        }
+        text[t] = 0;
+        scan s;
+        scan_open(&s, text, t);
+        double got = 0;
+        bool ok = gs_json_next(&s.j) == GS_JSON_NUMBER && gs_json_double(&s.j, &got);
+        double want = strtod(text, NULL);
+        if (!ok || memcmp(&got, &want, sizeof got) != 0) {
+            if (wrong++ < 5)
+                fprintf(stderr, "%s: got %.17g, want %.17g\n", text, got, want);
+        }
+        scan_close(&s);
+    }
+    CHECK_INT(wrong, 0);
+}
+
 /* Strings of every length to 40 bytes, plain and with an escaped quote or backslash at each
  * place: the scan looks at 16 bytes at a time where 16 are left, one at a time in the rest. Each
  * is scanned with bytes after it and as the very end of the input. */
@@ -287,6 +320,7 @@ static void test_strings_by_length(void)
     CHECK(all_right);
 }
 
+/* Tokens longer than the scanner's first window, and tokens that straddle refills. */
 static void test_long_tokens(void)
 {
     size_t n = 3u << 20;
@@ -420,6 +454,7 @@ int main(void)
     test_skip();
     test_numbers();
     test_numbers_by_digits();
+    test_doubles_by_digits();
     test_strings_by_length();
     test_long_tokens();
     test_init_at();
