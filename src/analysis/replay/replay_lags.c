@@ -13,15 +13,9 @@ int rp_lags_init(rp_lags *l, size_t n)
     return l->v ? 0 : -1;
 }
 
-int rp_lags_push(rp_lags *l, gs_ns lag)
+int rp_lags_grow(rp_lags *l)
 {
-    if (gs_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v) != 0)
-        return -1;
-    l->v[l->n] = 0;
-    if (rp_lag_set(l, (uint32_t)l->n, lag) != 0)
-        return -1;
-    l->n++;
-    return 0;
+    return gs_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
 }
 
 void rp_lags_free(rp_lags *l)
@@ -32,14 +26,10 @@ void rp_lags_free(rp_lags *l)
     gs_hashtab_free(&l->longs);
 }
 
-int rp_lag_set(rp_lags *l, uint32_t e, gs_ns lag)
+int rp_lag_set_rare(rp_lags *l, uint32_t e, gs_ns lag)
 {
     if (lag == RP_OFF) {
         l->v[e] = RP_LAG_OFF;
-        return 0;
-    }
-    if (lag > RP_LAG_OFF && lag < RP_LAG_LONG) {
-        l->v[e] = (int32_t)lag; /* an entry the edge had stays, unread */
         return 0;
     }
     rp_long_lag *x = gs_hashtab_find(&l->longs, e + 1, NULL);

@@ -33,11 +33,34 @@ typedef struct rp_long_lag {
 int rp_lags_init(rp_lags *l, size_t n);
 void rp_lags_free(rp_lags *l);
 
-/* One more lag, for the edge numbered l->n. 0, or -1 out of memory. */
-int rp_lags_push(rp_lags *l, gs_ns lag);
+/* A lag RP_OFF or outside 32 bits, into the table (rp_lag_set). */
+int rp_lag_set_rare(rp_lags *l, uint32_t e, gs_ns lag);
 
-/* Edge e's lag: 0, or -1 out of memory (a long lag's entry; the lag is then unchanged). */
-int rp_lag_set(rp_lags *l, uint32_t e, gs_ns lag);
+/* Edge e's lag: 0, or -1 out of memory (a long lag's entry; the lag is then unchanged). Inline,
+ * as rp_lag: a graph's millions of edges take it in the build and in every run. */
+static inline int rp_lag_set(rp_lags *l, uint32_t e, gs_ns lag)
+{
+    if (lag > RP_LAG_OFF && lag < RP_LAG_LONG) {
+        l->v[e] = (int32_t)lag; /* an entry the edge had stays, unread */
+        return 0;
+    }
+    return rp_lag_set_rare(l, e, lag);
+}
+
+/* Grows l for rp_lags_push. */
+int rp_lags_grow(rp_lags *l);
+
+/* One more lag, for the edge numbered l->n. 0, or -1 out of memory. */
+static inline int rp_lags_push(rp_lags *l, gs_ns lag)
+{
+    if (l->n == l->cap && rp_lags_grow(l) != 0)
+        return -1;
+    l->v[l->n] = 0;
+    if (rp_lag_set(l, (uint32_t)l->n, lag) != 0)
+        return -1;
+    l->n++;
+    return 0;
+}
 
 /* Makes `to` (as many edges) hold `from`'s lags. 0, or -1 out of memory. */
 int rp_lags_copy(rp_lags *to, const rp_lags *from);
