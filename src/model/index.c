@@ -218,18 +218,6 @@ static int number_threads(const gs_trace *t, uint32_t *of_range, uint32_t *of_ap
     return rc;
 }
 
-static gs_nest_item range_item(const gs_trace *t, uint32_t i)
-{
-    const gs_range *r = &t->ranges.v[i];
-    return (gs_nest_item){r->pid, r->tid, r->start, r->end, i, 0};
-}
-
-static gs_nest_item api_item(const gs_trace *t, uint32_t i)
-{
-    const gs_api *a = &t->apis.v[i];
-    return (gs_nest_item){a->pid, a->tid, a->start, a->end, i, 1};
-}
-
 /* Whether range r comes before call a in gs_nest_item_cmp's order, both of one thread: by start,
  * the longer first, a range before a call with the same interval. */
 static bool range_first(const gs_range *r, const gs_api *a)
@@ -237,62 +225,96 @@ static bool range_first(const gs_range *r, const gs_api *a)
     return r->start != a->start ? r->start < a->start : r->end >= a->end;
 }
 
-/* The op-tree ranges and the API calls as nesting items in gs_nest_item_cmp's order, without a
- * sort: both arrays are already by (start, the longer first, index), so the items are each
- * thread's ranges and calls merged, threads in (pid, tid) order. n: how many; NULL out of
- * memory. */
-static gs_nest_item *nest_items(const gs_trace *t, size_t n)
+/* Each thread's op-tree ranges, then its calls, in by_thread, threads in (pid, tid) order:
+ * thread th's ranges at [first[2 th], first[2 th + 1]), its calls from there to
+ * first[2 th + 2]. Both arrays are already by (start, the longer first, index), and so is each
+ * group. 0, or -1 out of memory. */
+typedef struct thread_groups {
+    uint32_t *by_thread;
+    size_t *first;
+    size_t nthreads;
+} thread_groups;
+
+static int group_by_thread(const gs_trace *t, size_t n, thread_groups *g)
 {
-    size_t nr = t->ranges.n ? t->ranges.n : 1, na = t->apis.n ? t->apis.n : 1, nthreads = 0;
-    gs_nest_item *items = malloc((n ? n : 1) * sizeof *items);
+    size_t nr = t->ranges.n ? t->ranges.n : 1, na = t->apis.n ? t->apis.n : 1;
     uint32_t *of_range = malloc(nr * sizeof *of_range), *of_api = malloc(na * sizeof *of_api);
-    uint32_t *by_thread = malloc((n ? n : 1) * sizeof *by_thread); /* ranges, then calls */
-    size_t *first = NULL;
-    bool ok = items && of_range && of_api && by_thread &&
-              number_threads(t, of_range, of_api, &nthreads) == 0 &&
-              (first = calloc(2 * nthreads + 1, sizeof *first)) != NULL;
+    *g = (thread_groups){.by_thread = malloc((n ? n : 1) * sizeof *g->by_thread)};
+    bool ok = g->by_thread && of_range && of_api &&
+              number_threads(t, of_range, of_api, &g->nthreads) == 0 &&
+              (g->first = calloc(2 * g->nthreads + 1, sizeof *g->first)) != NULL;
     if (ok) {
-        /* Per thread: where its ranges start in by_thread, then where its calls do. */
+        size_t *first = g->first;
         for (size_t i = 0; i < t->ranges.n; i++)
             if (gs_range_in_op_tree(&t->ranges.v[i]))
                 first[2 * of_range[i] + 1]++;
         for (size_t i = 0; i < t->apis.n; i++)
             first[2 * of_api[i] + 2]++;
-        for (size_t g = 1; g <= 2 * nthreads; g++)
-            first[g] += first[g - 1];
+        for (size_t k = 1; k <= 2 * g->nthreads; k++)
+            first[k] += first[k - 1];
         for (size_t i = 0; i < t->ranges.n; i++)
             if (gs_range_in_op_tree(&t->ranges.v[i]))
-                by_thread[first[2 * of_range[i]]++] = (uint32_t)i;
+                g->by_thread[first[2 * of_range[i]]++] = (uint32_t)i;
         for (size_t i = 0; i < t->apis.n; i++)
-            by_thread[first[2 * of_api[i] + 1]++] = (uint32_t)i;
+            g->by_thread[first[2 * of_api[i] + 1]++] = (uint32_t)i;
         /* The fill moved each group's start onto the next group's: back by one group. */
-        memmove(first + 1, first, 2 * nthreads * sizeof *first);
+        memmove(first + 1, first, 2 * g->nthreads * sizeof *first);
         first[0] = 0;
-        size_t out = 0;
-        for (size_t th = 0; th < nthreads; th++) {
-            size_t r = first[2 * th], r_end = first[2 * th + 1];
-            size_t a = r_end, a_end = first[2 * th + 2];
-            while (r < r_end && a < a_end)
-                items[out++] = range_first(&t->ranges.v[by_thread[r]], &t->apis.v[by_thread[a]])
-                                   ? range_item(t, by_thread[r++])
-                                   : api_item(t, by_thread[a++]);
-            while (r < r_end)
-                items[out++] = range_item(t, by_thread[r++]);
-            while (a < a_end)
-                items[out++] = api_item(t, by_thread[a++]);
-        }
     }
     free(of_range);
     free(of_api);
-    free(by_thread);
-    free(first);
     if (!ok) {
-        free(items);
-        return NULL;
+        free(g->by_thread);
+        free(g->first);
     }
-    return items;
+    return ok ? 0 : -1;
 }
 
+/* One thread's sweep: the ranges open around the time swept, innermost on top. */
+typedef struct nest_sweep {
+    gs_trace *t;
+    uint32_t *stack;
+    size_t depth;
+} nest_sweep;
+
+/* Places range or call idx, [start, end), under the innermost open range holding it whole. */
+static void nest(nest_sweep *w, gs_ns start, gs_ns end, uint32_t idx, bool is_api)
+{
+    gs_trace *t = w->t;
+    /* Pop ranges that do not contain this item (ended before it, or overlap it partially). */
+    while (w->depth > 0) {
+        const gs_range *top = &t->ranges.v[w->stack[w->depth - 1]];
+        if (start >= top->start && end <= top->end)
+            break;
+        w->depth--;
+    }
+    uint32_t parent = w->depth ? w->stack[w->depth - 1] : GS_NONE;
+    if (parent != GS_NONE)
+        t->ranges.v[parent].self_ns -= end - start; /* no overflow: gs_trace_check */
+    if (is_api) {
+        t->thread_apis.v[t->thread_apis.n++] = idx;
+        t->apis.v[idx].parent = parent;
+        return;
+    }
+    t->thread_ranges.v[t->thread_ranges.n++] = idx;
+    gs_range *r = &t->ranges.v[idx];
+    r->parent = parent;
+    r->depth = w->depth > UINT16_MAX ? UINT16_MAX : (uint16_t)w->depth;
+    w->stack[w->depth++] = idx;
+}
+
+static void nest_range(nest_sweep *w, uint32_t i)
+{
+    nest(w, w->t->ranges.v[i].start, w->t->ranges.v[i].end, i, false);
+}
+
+static void nest_api(nest_sweep *w, uint32_t i)
+{
+    nest(w, w->t->apis.v[i].start, w->t->apis.v[i].end, i, true);
+}
+
+/* The operator tree (parents, depths, self times) and the per-thread orders, by one sweep of
+ * each thread's ranges and calls merged in gs_nest_item_cmp's order as they are read. */
 static int build_tree(gs_trace *t)
 {
     size_t n = t->apis.n;
@@ -305,52 +327,40 @@ static int build_tree(gs_trace *t)
     }
     for (size_t i = 0; i < t->apis.n; i++)
         t->apis.v[i].parent = GS_NONE;
-    size_t k = n;
-    gs_nest_item *items = nest_items(t, n);
-    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
-    if (!items || !stack) {
-        free(items);
-        free(stack);
+    thread_groups g;
+    if (group_by_thread(t, n, &g) != 0)
         return -1;
-    }
+    nest_sweep w = {t, malloc((n ? n : 1) * sizeof *w.stack), 0};
     t->thread_ranges.n = t->thread_apis.n = 0;
-    if (gs_grow((void **)&t->thread_ranges.v, &t->thread_ranges.cap, k - t->apis.n + 1,
+    if (!w.stack ||
+        gs_grow((void **)&t->thread_ranges.v, &t->thread_ranges.cap, n - t->apis.n + 1,
                 sizeof *t->thread_ranges.v) != 0 ||
         gs_grow((void **)&t->thread_apis.v, &t->thread_apis.cap, t->apis.n + 1,
                 sizeof *t->thread_apis.v) != 0) {
-        free(items);
-        free(stack);
+        free(g.by_thread);
+        free(g.first);
+        free(w.stack);
         return -1;
     }
-
-    size_t depth = 0;
-    for (size_t i = 0; i < k; i++) {
-        const gs_nest_item *it = &items[i];
-        if (i > 0 && (it->pid != items[i - 1].pid || it->tid != items[i - 1].tid))
-            depth = 0;
-        /* Pop ranges that do not contain this item (ended before it, or overlap it partially). */
-        while (depth > 0) {
-            const gs_range *top = &t->ranges.v[stack[depth - 1]];
-            if (it->start >= top->start && it->end <= top->end)
-                break;
-            depth--;
+    const uint32_t *by = g.by_thread;
+    for (size_t th = 0; th < g.nthreads; th++) {
+        size_t r = g.first[2 * th], r_end = g.first[2 * th + 1];
+        size_t a = r_end, a_end = g.first[2 * th + 2];
+        w.depth = 0;
+        while (r < r_end && a < a_end) {
+            if (range_first(&t->ranges.v[by[r]], &t->apis.v[by[a]]))
+                nest_range(&w, by[r++]);
+            else
+                nest_api(&w, by[a++]);
         }
-        uint32_t parent = depth ? stack[depth - 1] : GS_NONE;
-        if (parent != GS_NONE)
-            t->ranges.v[parent].self_ns -= it->end - it->start; /* no overflow: gs_trace_check */
-        if (it->is_api) {
-            t->thread_apis.v[t->thread_apis.n++] = it->idx;
-            t->apis.v[it->idx].parent = parent;
-        } else {
-            t->thread_ranges.v[t->thread_ranges.n++] = it->idx;
-            gs_range *r = &t->ranges.v[it->idx];
-            r->parent = parent;
-            r->depth = depth > UINT16_MAX ? UINT16_MAX : (uint16_t)depth;
-            stack[depth++] = it->idx;
-        }
+        while (r < r_end)
+            nest_range(&w, by[r++]);
+        while (a < a_end)
+            nest_api(&w, by[a++]);
     }
-    free(items);
-    free(stack);
+    free(g.by_thread);
+    free(g.first);
+    free(w.stack);
     return 0;
 }
 
