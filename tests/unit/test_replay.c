@@ -68,6 +68,24 @@ static void test_unchanged_and_graphs(void)
     CHECK_INT(r.change[GS_REPLAY_CUDA_GRAPHS].host_before, OPS * (4 + 3) * US + (OPS - 1) * 5 * US);
     CHECK_INT(r.change[GS_REPLAY_CUDA_GRAPHS].host_after, 0);
     gs_replay_result_free(&r);
+    /* Runs share their arrays: each starts from the model's lags whatever ran before it, one
+     * that changed nothing (no copies here to pin) leaving them for the next. torch.compile
+     * takes the operators' dispatch between the fused kernels away, as graphs do here. */
+    const gs_replay_set compile = GS_REPLAY_BIT(GS_REPLAY_COMPILE);
+    CHECK(gs_replay_run(m, compile, NULL, &r, &err) == 0);
+    gs_ns compiled = r.changed_mean_ns;
+    CHECK_INT(compiled, 95 * US);
+    gs_replay_result_free(&r);
+    static const gs_replay_set before[] = {GS_REPLAY_BIT(GS_REPLAY_CUDA_GRAPHS),
+                                           GS_REPLAY_BIT(GS_REPLAY_PINNED_MEMORY),
+                                           GS_REPLAY_BIT(GS_REPLAY_CUDA_GRAPHS)};
+    for (size_t k = 0; k < sizeof before / sizeof *before; k++) {
+        CHECK(gs_replay_run(m, before[k], NULL, &r, &err) == 0);
+        gs_replay_result_free(&r);
+        CHECK(gs_replay_run(m, compile, NULL, &r, &err) == 0);
+        CHECK_INT(r.changed_mean_ns, compiled);
+        gs_replay_result_free(&r);
+    }
     gs_replay_free(m);
     gs_trace_ctx_free(&c);
     gs_trace_delete(t);

@@ -285,6 +285,7 @@ static rp_run_arrays *run_arrays_new(const gs_replay *m)
     r->launch_from = malloc((m->nops ? m->nops : 1) * sizeof *r->launch_from);
     r->ends = malloc(ns * sizeof *r->ends);
     r->len = malloc(ns * sizeof *r->len);
+    r->edges_changed = true;
     if (r->at && rp_lags_init(&r->lag, ne) == 0 && r->launch_from && r->ends && r->len)
         return r;
     run_arrays_free(r);
@@ -447,6 +448,7 @@ static int replay_unchanged(gs_replay *m)
                      change, &touched, &err) != 0)
         return -1;
     m->no_profiler_change = change[GS_REPLAY_NO_PROFILER];
+    r->edges_changed = true;
     rp_evaluate(m, &r->lag, r->launch_from, r->at);
     measure_steps(m, r->at, r->ends, m->without_profiler);
     return 0;
@@ -475,8 +477,9 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     }
     out->structural_mean_ns = m->structural_mean_ns;
     if (actions) {
-        if (rp_copy_edges(m, lag, launch_from) != 0)
+        if (run->edges_changed && rp_copy_edges(m, lag, launch_from) != 0)
             goto done;
+        run->edges_changed = true; /* until the actions are known to have changed nothing */
         /* The profiler's cost comes off last (rp_transform's order). After actions that changed
          * nothing, what it takes is what it took from the model's lags. */
         const gs_replay_set profiler = GS_REPLAY_BIT(GS_REPLAY_NO_PROFILER);
@@ -489,6 +492,7 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
             rc = -2;
             goto done;
         }
+        run->edges_changed = touched;
         if ((actions & profiler) && !touched)
             out->change[GS_REPLAY_NO_PROFILER] = m->no_profiler_change;
         /* Actions that found nothing to change leave the replay as it was: the unchanged one,
