@@ -189,14 +189,27 @@ static void renumber(uint32_t *p, const uint32_t *pos)
         *p = pos[*p];
 }
 
+/* What find_anchors asks of a point (by its place in the order): */
+enum {
+    HELD = 1,    /* an edge that stays on ends at it */
+    ANCHORED = 2 /* an edge against the order leaves from it */
+};
+
 /* Gives each point its place in the order as its number: the order is then 0, 1, 2, ... and a
- * run's times are written one after another. Every array of points follows. */
-static void renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to)
+ * run's times are written one after another. Every array of points follows. The pass over the
+ * edges also sets the flags the anchors are found by (flag[], by the new numbers), which would
+ * otherwise take a pass of its own. */
+static void renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to, uint8_t *flag)
 {
     const gs_trace *t = m->ctx->trace;
     for (size_t e = 0; e < m->nedges; e++) {
-        m->edges[e].from = pos[m->edges[e].from];
+        rp_edge *ed = &m->edges[e];
+        ed->from = pos[ed->from];
         to[e] = pos[to[e]];
+        if (!rp_kind_may_go_off(ed->kind) && rp_lag(&m->lags, (uint32_t)e) != RP_OFF)
+            flag[to[e]] |= HELD;
+        if (ed->from >= to[e])
+            flag[ed->from] |= ANCHORED;
     }
     for (size_t i = 0; i < m->nops; i++) {
         renumber(&m->ops[i].start, pos);
@@ -259,32 +272,24 @@ static int anchor_cmp(const void *pa, const void *pb)
     return (a->point > b->point) - (a->point < b->point);
 }
 
-/* The anchors (rp_anchor) from the edges and their ends (to[]) as built, the order (pos) and the
- * measured times, which then go. 0, or -1 out of memory. */
-static int find_anchors(gs_replay *m, const uint32_t *to, const uint32_t *pos)
+static bool is_anchor(uint8_t flag)
 {
-    enum { HELD = 1, ANCHORED = 2 }; /* HELD: an edge that stays on ends at the point */
-    size_t n = m->npoints;
-    uint8_t *flag = calloc(n ? n : 1, 1);
-    if (!flag)
-        return -1;
-    for (uint32_t e = 0; e < m->nedges; e++) {
-        const rp_edge *ed = &m->edges[e];
-        if (!rp_kind_may_go_off(ed->kind) && rp_lag(&m->lags, e) != RP_OFF)
-            flag[to[e]] |= HELD;
-        if (pos[ed->from] >= pos[to[e]])
-            flag[ed->from] |= ANCHORED;
-    }
-    size_t count = 0;
+    return !(flag & HELD) || (flag & ANCHORED);
+}
+
+/* The anchors (rp_anchor) from the points' flags (renumber_points), the order (pos) and the
+ * measured times, which then go. 0, or -1 out of memory. */
+static int find_anchors(gs_replay *m, const uint32_t *pos, const uint8_t *flag)
+{
+    size_t n = m->npoints, count = 0;
     for (size_t p = 0; p < n; p++)
-        count += !(flag[p] & HELD) || (flag[p] & ANCHORED);
+        count += is_anchor(flag[p]);
     m->anchors = malloc((count ? count : 1) * sizeof *m->anchors);
-    for (uint32_t p = 0; m->anchors && p < n; p++)
-        if (!(flag[p] & HELD) || (flag[p] & ANCHORED))
-            m->anchors[m->nanchors++] = (rp_anchor){pos[p], m->time[p]};
-    free(flag);
     if (!m->anchors)
         return -1;
+    for (uint32_t q = 0; q < n; q++) /* q as built, pos[q] its place */
+        if (is_anchor(flag[pos[q]]))
+            m->anchors[m->nanchors++] = (rp_anchor){pos[q], m->time[q]};
     qsort(m->anchors, m->nanchors, sizeof *m->anchors, anchor_cmp);
     free(m->time);
     m->time = NULL;
@@ -295,10 +300,15 @@ static int find_anchors(gs_replay *m, const uint32_t *to, const uint32_t *pos)
  * end. */
 static int order_and_group(gs_replay *m, uint32_t *to)
 {
-    uint32_t *pos = malloc((m->npoints ? m->npoints : 1) * sizeof *pos);
-    int rc = pos && find_order(m, &to, pos) == 0 && find_anchors(m, to, pos) == 0 ? 0 : -1;
-    if (rc == 0)
-        renumber_points(m, pos, to);
+    size_t n = m->npoints ? m->npoints : 1;
+    uint32_t *pos = malloc(n * sizeof *pos);
+    uint8_t *flag = calloc(n, 1);
+    int rc = pos && flag && find_order(m, &to, pos) == 0 ? 0 : -1;
+    if (rc == 0) {
+        renumber_points(m, pos, to, flag);
+        rc = find_anchors(m, pos, flag);
+    }
+    free(flag);
     free(pos);
     rc = rc == 0 ? group_by_end(m, to) : -1;
     free(to);
