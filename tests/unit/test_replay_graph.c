@@ -83,8 +83,50 @@ static void test_cycle_order_and_evaluation(void)
     gs_trace_delete(t);
 }
 
+/* rp_lane_before searches from its last answer: whatever came before, each answer is the one a
+ * plain binary search gives, on a lane of 2,000 points with runs of equal times, for queries in
+ * order, backwards, and at random, before, at and after its points. */
+static void test_lane_before_from_last_answer(void)
+{
+    enum { N = 2000 };
+    rp_builder b = {0};
+    rp_lane lane = {0};
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t p;
+        CHECK_INT(rp_point(&b, (gs_ns)(i / 3) * 10, &p), 0); /* three points a time */
+        rp_lane_point(&lane, p);
+    }
+    uint64_t seed = 7;
+    bool same = true;
+    for (int q = 0; q < 30000; q++) {
+        gs_ns ts;
+        if (q < 7000)
+            ts = q - 5; /* in order, from before the first point */
+        else if (q < 14000)
+            ts = 7000 - (q - 7000); /* backwards, to past the last */
+        else {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            ts = (gs_ns)(seed % 7000) - 10;
+        }
+        bool at = q % 2;
+        size_t lo = 0, hi = N;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            gs_ns v = b.time.v[mid];
+            if (v < ts || (at && v == ts))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        same &= rp_lane_before(&b, &lane, ts, at) == lo;
+    }
+    CHECK(same);
+    GS_VEC_FREE(&b.time);
+}
+
 int main(void)
 {
     test_cycle_order_and_evaluation();
+    test_lane_before_from_last_answer();
     return check_done("test_replay_graph");
 }

@@ -78,9 +78,9 @@ static int32_t step_of_call(const rp_builder *b, const gs_api *a)
 
 /* Where a launch by `inner` (inside top-level call `call`, or the call itself) leaves from: the
  * last point of the call's lane at or before the inner call's start, no earlier than the call's. */
-static uint32_t launch_point(const rp_builder *b, uint32_t call, const gs_api *inner)
+static uint32_t launch_point(rp_builder *b, uint32_t call, const gs_api *inner)
 {
-    const rp_lane *lane = &b->lanes[b->call_lane[call]];
+    rp_lane *lane = &b->lanes[b->call_lane[call]];
     size_t n = rp_lane_before(b, lane, inner->start, true);
     uint32_t p = n ? lane->first + (uint32_t)(n - 1) : b->call_start[call];
     return b->time.v[p] >= b->time.v[b->call_start[call]] ? p : b->call_start[call];
@@ -164,7 +164,7 @@ static void anchor_other_ranges(rp_builder *b)
         int l = lane_find(b, r->pid, r->tid, false);
         if (l < 0)
             continue;
-        const rp_lane *lane = &b->lanes[l];
+        rp_lane *lane = &b->lanes[l];
         size_t n = rp_lane_before(b, lane, r->start, false);
         if (n < lane->npoints)
             b->range_start[i] = lane->first + (uint32_t)n;

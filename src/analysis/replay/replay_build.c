@@ -476,7 +476,7 @@ int rp_build_waits(rp_builder *b)
 }
 
 /* The last point of `lane` in (from, to]; GS_NONE when none. */
-static uint32_t last_point_in(const rp_builder *b, const rp_lane *lane, gs_ns from, gs_ns to,
+static uint32_t last_point_in(const rp_builder *b, rp_lane *lane, gs_ns from, gs_ns to,
                               bool first)
 {
     size_t lo = rp_lane_before(b, lane, from, true), hi = rp_lane_before(b, lane, to, true);
@@ -485,17 +485,43 @@ static uint32_t last_point_in(const rp_builder *b, const rp_lane *lane, gs_ns fr
     return lane->first + (uint32_t)(first ? lo : hi - 1);
 }
 
-size_t rp_lane_before(const rp_builder *b, const rp_lane *lane, gs_ns ts, bool at)
+/* Whether the lane's point i (by its place on the lane) comes before ts, or is at ts when `at`:
+ * true for a first run of points, false after. */
+static bool point_before(const gs_ns *time, size_t i, gs_ns ts, bool at)
 {
-    size_t lo = 0, hi = lane->npoints;
+    return time[i] < ts || (at && time[i] == ts);
+}
+
+size_t rp_lane_before(const rp_builder *b, rp_lane *lane, gs_ns ts, bool at)
+{
+    const gs_ns *time = b->time.v + lane->first;
+    size_t n = lane->npoints, f = lane->finger < n ? lane->finger : n, lo, hi;
+    /* The answer is in [lo, hi]: bracketed by steps doubling away from the last answer. */
+    if (f < n && point_before(time, f, ts, at)) {
+        size_t step = 1;
+        lo = f + 1;
+        while (lo + step - 1 < n && point_before(time, lo + step - 1, ts, at)) {
+            lo += step;
+            step *= 2;
+        }
+        hi = lo + step - 1 < n ? lo + step - 1 : n;
+    } else {
+        size_t step = 1;
+        hi = f;
+        while (hi >= step && !point_before(time, hi - step, ts, at)) {
+            hi -= step;
+            step *= 2;
+        }
+        lo = hi >= step ? hi - step + 1 : 0;
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        gs_ns t = b->time.v[lane->first + mid];
-        if (t < ts || (at && t == ts))
+        if (point_before(time, mid, ts, at))
             lo = mid + 1;
         else
             hi = mid;
     }
+    lane->finger = lo;
     return lo;
 }
 

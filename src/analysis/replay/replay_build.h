@@ -17,6 +17,7 @@ typedef struct rp_lane {
      * whole before the next, and nothing else adds points meanwhile (rp_build_host). */
     uint32_t first, last;
     size_t npoints;
+    size_t finger; /* rp_lane_before's last answer, where its next search starts */
 } rp_lane;
 
 typedef struct rp_builder {
@@ -54,8 +55,10 @@ uint32_t rp_point_lane(const rp_builder *b, uint32_t p);
  * is freed, whatever the outcome. 0, or -1 out of memory. */
 int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags);
 
-/* How many of the lane's points (in time order) come before ts, or at ts too when `at`. */
-size_t rp_lane_before(const rp_builder *b, const rp_lane *lane, gs_ns ts, bool at);
+/* How many of the lane's points (in time order) come before ts, or at ts too when `at`. Searched
+ * from the lane's last answer outwards (rp_lane.finger): the ops and ranges ask in about the
+ * time order of their launches, a few points from the answer before. */
+size_t rp_lane_before(const rp_builder *b, rp_lane *lane, gs_ns ts, bool at);
 
 int rp_build_host(rp_builder *b);
 int rp_build_gpu(rp_builder *b);
