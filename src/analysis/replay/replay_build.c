@@ -138,28 +138,63 @@ static int close_top(rp_builder *b, rp_lane *lane, lane_state *s)
 }
 
 /* A lane's items as the sweep takes them, one at a time, in item_cmp's order: the lane's ranges
- * and calls come in the model's time order already (by start, the longer first, index), so the
- * next of each is found by a scan and the least of them taken, beside the kept steps' bounds
+ * and calls come in the model's time order already (by start, the longer first, index), and the
+ * index keeps each thread's apart (t->thread_ranges, t->thread_apis), so the next of each is the
+ * next of its thread's in the window; the least of them is taken, beside the kept steps' bounds
  * (the main lane's marks, sorted). */
 typedef struct lane_feed {
     const rp_builder *b;
-    const rp_lane *lane;
-    size_t next[2];      /* the next range and the next call to look at */
-    lane_item head[3];   /* the next range, call and mark of the lane */
+    const uint32_t *order[2]; /* the trace's per-thread orders of ranges and of calls */
+    size_t next[2], end[2];   /* the lane's thread's next range and call there, and their end */
+    lane_item head[3];        /* the next range, call and mark of the lane */
     bool has[3];
     const lane_item *marks;
     size_t nmarks, mark;
 } lane_feed;
 
-static bool range_on(const rp_builder *b, const rp_lane *lane, const gs_range *r)
+/* How element i of a per-thread order (of ranges or of calls) compares with thread (pid, tid):
+ * the order groups the threads by pid, then tid, as the index numbered them. */
+static int thread_cmp(const gs_trace *t, int type, uint32_t i, int64_t pid, int64_t tid)
 {
-    return gs_range_in_op_tree(r) && r->pid == lane->pid && r->tid == lane->tid &&
-           r->end > b->w0 && r->start < b->w1;
+    int64_t p = type == ITEM_RANGE ? t->ranges.v[i].pid : t->apis.v[i].pid;
+    int64_t q = type == ITEM_RANGE ? t->ranges.v[i].tid : t->apis.v[i].tid;
+    if (p != pid)
+        return p < pid ? -1 : 1;
+    return (q > tid) - (q < tid);
 }
 
-static bool call_on(const rp_builder *b, const rp_lane *lane, const gs_api *a)
+/* The first place of order[0 .. n) whose thread is at or past (pid, tid), or past it. */
+static size_t thread_bound(const gs_trace *t, int type, const uint32_t *order, size_t n,
+                           int64_t pid, int64_t tid, bool past)
 {
-    return a->pid == lane->pid && a->tid == lane->tid && a->end > b->w0 && a->start < b->w1;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = thread_cmp(t, type, order[mid], pid, tid);
+        if (c < 0 || (past && c == 0))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Puts the feed on the lane's thread's ranges and calls. */
+static void feed_on_lane(lane_feed *f, const rp_lane *lane)
+{
+    const gs_trace *t = f->b->t;
+    f->order[ITEM_RANGE] = t->thread_ranges.v;
+    f->order[ITEM_API] = t->thread_apis.v;
+    const size_t n[2] = {t->thread_ranges.n, t->thread_apis.n};
+    for (int type = ITEM_RANGE; type <= ITEM_API; type++) {
+        f->next[type] = thread_bound(t, type, f->order[type], n[type], lane->pid, lane->tid, false);
+        f->end[type] = thread_bound(t, type, f->order[type], n[type], lane->pid, lane->tid, true);
+    }
+}
+
+static bool in_window(const rp_builder *b, gs_ns start, gs_ns end)
+{
+    return end > b->w0 && start < b->w1;
 }
 
 /* Fills the feed's head of one type with its next item. */
@@ -167,23 +202,21 @@ static void feed_fill(lane_feed *f, int type)
 {
     const gs_trace *t = f->b->t;
     f->has[type] = false;
-    if (type == ITEM_RANGE) {
-        for (size_t *i = &f->next[type]; *i < t->ranges.n && !f->has[type]; ++*i)
-            if (range_on(f->b, f->lane, &t->ranges.v[*i])) {
-                const gs_range *r = &t->ranges.v[*i];
-                f->head[type] = (lane_item){r->start, r->end, (uint32_t)*i, ITEM_RANGE};
-                f->has[type] = true;
-            }
-    } else if (type == ITEM_API) {
-        for (size_t *i = &f->next[type]; *i < t->apis.n && !f->has[type]; ++*i)
-            if (call_on(f->b, f->lane, &t->apis.v[*i])) {
-                const gs_api *a = &t->apis.v[*i];
-                f->head[type] = (lane_item){a->start, a->end, (uint32_t)*i, ITEM_API};
-                f->has[type] = true;
-            }
-    } else if (f->mark < f->nmarks) {
-        f->head[type] = f->marks[f->mark++];
-        f->has[type] = true;
+    if (type == ITEM_MARK) {
+        if (f->mark < f->nmarks) {
+            f->head[type] = f->marks[f->mark++];
+            f->has[type] = true;
+        }
+        return;
+    }
+    for (size_t *k = &f->next[type]; *k < f->end[type] && !f->has[type]; ++*k) {
+        uint32_t i = f->order[type][*k];
+        gs_ns start = type == ITEM_RANGE ? t->ranges.v[i].start : t->apis.v[i].start;
+        gs_ns end = type == ITEM_RANGE ? t->ranges.v[i].end : t->apis.v[i].end;
+        if (in_window(f->b, start, end)) {
+            f->head[type] = (lane_item){start, end, i, (uint8_t)type};
+            f->has[type] = true;
+        }
     }
 }
 
@@ -269,8 +302,8 @@ int rp_build_host(rp_builder *b)
     lane_item *marks = step_marks(b);
     int rc = marks ? 0 : -1;
     for (size_t l = 0; l < b->nlanes && rc == 0; l++) {
-        lane_feed feed = {.b = b, .lane = &b->lanes[l], .marks = marks,
-                          .nmarks = l == 0 ? 2 * b->steps.n : 0};
+        lane_feed feed = {.b = b, .marks = marks, .nmarks = l == 0 ? 2 * b->steps.n : 0};
+        feed_on_lane(&feed, &b->lanes[l]);
         for (int type = ITEM_RANGE; type <= ITEM_MARK; type++)
             feed_fill(&feed, type);
         rc = sweep_lane(b, &b->lanes[l], &feed);
