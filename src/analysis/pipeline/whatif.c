@@ -52,6 +52,7 @@ static int replay_rank(const gs_whatif *w, const gs_replay *m, const gs_replay_p
                        gs_whatif_rank *r, gs_error *err)
 {
     if (gs_replay_run(m, 0, p, &r->unchanged, err) != 0 ||
+        gs_replay_structural(m, &r->unchanged, err) != 0 ||
         gs_replay_run(m, w->actions, p, &r->together, err) != 0)
         return -1;
     r->alone_product = 1;

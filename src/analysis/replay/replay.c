@@ -424,9 +424,22 @@ static int structural_mean(const gs_replay *m, rp_lags *lag, gs_ns *at, gs_ns *e
     return 0;
 }
 
-/* The unchanged and the structural replays, once per model: every run reports them; and the one
- * without the profiler's cost, which runs of actions that change nothing come back to. 0, or -1
- * out of memory. */
+int gs_replay_structural(const gs_replay *m, gs_replay_result *r, gs_error *err)
+{
+    rp_run_arrays *run = m->run;
+    run->edges_changed = true;
+    if (rp_copy_edges(m, &run->lag, run->launch_from) != 0 ||
+        structural_mean(m, &run->lag, run->at, run->ends, run->len, &r->structural_mean_ns) != 0)
+        return gs_fail_oom(err);
+    r->structural_error = r->measured_mean_ns ? (double)r->structural_mean_ns /
+                                                    (double)r->measured_mean_ns - 1.0
+                                              : 0.0;
+    return 0;
+}
+
+/* The unchanged replay, once per model: every run reports it; and the one without the
+ * profiler's cost, which runs of actions that change nothing come back to. 0, or -1 out of
+ * memory. */
 static int replay_unchanged(gs_replay *m)
 {
     rp_run_arrays *r = m->run;
@@ -436,9 +449,7 @@ static int replay_unchanged(gs_replay *m)
         return -1;
     rp_evaluate(m, &m->lags, NULL, r->at);
     measure_steps(m, r->at, r->ends, m->replayed);
-    if (rp_copy_edges(m, &r->lag, r->launch_from) != 0 ||
-        structural_mean(m, &r->lag, r->at, r->ends, r->len, &m->structural_mean_ns) != 0 ||
-        rp_copy_edges(m, &r->lag, r->launch_from) != 0)
+    if (rp_copy_edges(m, &r->lag, r->launch_from) != 0)
         return -1;
     gs_replay_change change[GS_REPLAY__COUNT] = {0};
     static const gs_replay_params defaults = {0};
@@ -475,7 +486,6 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
         out->steps[s].measured_ns = m->steps[s].step->end - m->steps[s].step->start;
         out->steps[s].replayed_ns = out->steps[s].changed_ns = m->replayed[s];
     }
-    out->structural_mean_ns = m->structural_mean_ns;
     if (actions) {
         if (run->edges_changed && rp_copy_edges(m, lag, launch_from) != 0)
             goto done;
@@ -532,9 +542,6 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     out->changed_mean_ns /= nsteps;
     out->error = out->measured_mean_ns
                      ? (double)out->replayed_mean_ns / (double)out->measured_mean_ns - 1.0 : 0.0;
-    out->structural_error = out->measured_mean_ns ? (double)out->structural_mean_ns /
-                                                        (double)out->measured_mean_ns - 1.0
-                                                  : 0.0;
     out->speedup = out->changed_mean_ns
                        ? (double)out->replayed_mean_ns / (double)out->changed_mean_ns : 1.0;
     out->expected_step_ns = out->replayed_mean_ns

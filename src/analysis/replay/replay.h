@@ -110,7 +110,7 @@ typedef struct gs_replay_result {
     double error;          /* replayed_mean / measured_mean - 1: the unchanged model's error */
     /* The model's own accuracy: the steps replayed with every launch, stream and cross-stream gap
      * that decided a GPU op's start cut to the usual most of its kind (inputs' *_max_ns), so that
-     * waits the dependencies do not explain show as error. */
+     * waits the dependencies do not explain show as error. 0 until gs_replay_structural. */
     gs_ns structural_mean_ns;
     double structural_error; /* structural_mean / measured_mean - 1 */
     double speedup;        /* replayed_mean / changed_mean: 1 without actions */
@@ -139,5 +139,10 @@ void gs_replay_free(gs_replay *m);
 int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_params *p,
                   gs_replay_result *out, gs_error *err);
 void gs_replay_result_free(gs_replay_result *r);
+
+/* The structural replay of m into r, a result of m (structural_mean_ns, structural_error): one
+ * evaluation more, so only for those who show it (whatif), not for every run. 0, or -1 with err
+ * when out of memory. */
+int gs_replay_structural(const gs_replay *m, gs_replay_result *r, gs_error *err);
 
 #endif

@@ -133,7 +133,6 @@ struct gs_replay {
     gs_ns *replayed;          /* each kept step's length in the unchanged replay */
     gs_ns *without_profiler;  /* ... and without the profiler's cost (GS_REPLAY_NO_PROFILER) */
     gs_replay_change no_profiler_change; /* what that took from the model's own lags */
-    gs_ns structural_mean_ns; /* the structural replay's mean step (replay.h) */
     uint8_t *step_mark;       /* per point: 1 when it is a kept step's host start or end */
     rp_cut *profiler_cuts;    /* what GS_REPLAY_NO_PROFILER takes from which edge, in its order:
                                * every run but the unchanged one applies it */
