@@ -1,5 +1,6 @@
-/* The state of building a replay graph (replay_build.c, replay.c): the points and edges so far,
- * the host lanes, and where each call, range and op landed. Private to this folder. */
+/* The state of building a replay graph (replay_host.c, replay_build.c, replay.c): the points and
+ * edges so far, the host lanes, and where each call, range and op landed. Private to this
+ * folder. */
 #ifndef GS_ANALYSIS_REPLAY_BUILD_H
 #define GS_ANALYSIS_REPLAY_BUILD_H
 

@@ -1,5 +1,6 @@
 /* The replay's graph (replay.h says what it models): private to the files of this folder, which
- * build it (replay_build.c), transform it (replay_transform.c) and evaluate it (replay.c). */
+ * build it (replay_host.c, replay_build.c), transform it (replay_transform.c) and evaluate it
+ * (replay.c). */
 #ifndef GS_ANALYSIS_REPLAY_MODEL_H
 #define GS_ANALYSIS_REPLAY_MODEL_H
 
