@@ -191,6 +191,25 @@ static void test_numbers(void)
     CHECK(!gs_parse_scaled("99999999999999999999", 20, 3, &v)); /* does not fit in int64 */
 }
 
+static uint64_t next_random(uint64_t *seed)
+{
+    *seed ^= *seed << 13, *seed ^= *seed >> 7, *seed ^= *seed << 17;
+    return *seed;
+}
+
+/* `digits` random digits after text[0 .. t), with a point before digit `point` (none when point
+ * is past them); the text's length. */
+static size_t random_decimal(uint64_t *seed, int digits, int point, char *text, size_t t)
+{
+    for (int d = 0; d < digits; d++) {
+        if (d == point)
+            text[t++] = '.';
+        text[t++] = (char)('0' + next_random(seed) % 10);
+    }
+    text[t] = 0;
+    return t;
+}
+
 /* Decimals of 1 to 21 digits, the point anywhere or nowhere, as µs to ns (scale 3). Each must be
  * its digits shifted by three places and rounded half away from zero on the first digit dropped,
  * and the same written with an exponent ("e0"); and false where that does not fit in 64 bits. */
@@ -199,17 +218,10 @@ static void test_numbers_by_digits(void)
     uint64_t seed = 88172645463325252u;
     int wrong = 0;
     for (int k = 0; k < 20000; k++) {
-        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        next_random(&seed);
         int digits = 1 + (int)(seed % 21), point = (int)((seed >> 8) % (uint64_t)(digits + 2));
         char text[32], shifted[32];
-        size_t t = 0, o = 0;
-        for (int d = 0; d < digits; d++) {
-            if (d == point)
-                text[t++] = '.';
-            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-            text[t++] = (char)('0' + seed % 10);
-        }
-        text[t] = 0;
+        size_t t = random_decimal(&seed, digits, point, text, 0), o = 0;
         /* The expected ns: the digits with the point moved three places, rounded. */
         int whole = point < digits ? point : digits;
         for (int d = 0; d < whole + 3; d++)
@@ -245,19 +257,14 @@ static void test_doubles_by_digits(void)
     uint64_t seed = 2463534242u;
     int wrong = 0;
     for (int k = 0; k < 20000; k++) {
-        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        next_random(&seed);
         int digits = 1 + (int)(seed % 18), point = (int)((seed >> 8) % (uint64_t)(digits + 1));
         char text[40];
         size_t t = 0;
         if (seed >> 20 & 1)
             text[t++] = '-';
-        for (int d = 0; d < digits; d++) {
-            if (d == point && d > 0)
-                text[t++] = '.';
-            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-            text[t++] = (char)('0' + seed % 10);
-        }
-        text[t] = 0;
+        /* JSON has no number that starts with its point */
+        t = random_decimal(&seed, digits, point ? point : digits, text, t);
         scan s;
         scan_open(&s, text, t);
         double got = 0;
