@@ -153,6 +153,40 @@ static int cmp_thread(const void *pa, const void *pb)
     return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
+/* How the thread of element i of a per-thread order compares with (pid, tid), in cmp_thread's
+ * order, by which the per-thread orders group their threads. */
+static int thread_at_cmp(const gs_trace *t, bool ranges, uint32_t i, int64_t pid, int64_t tid)
+{
+    int64_t p = ranges ? t->ranges.v[i].pid : t->apis.v[i].pid;
+    int64_t q = ranges ? t->ranges.v[i].tid : t->apis.v[i].tid;
+    if (p != pid)
+        return p < pid ? -1 : 1;
+    return (q > tid) - (q < tid);
+}
+
+/* The first place of the order whose thread is at or past (pid, tid), or past it. */
+static size_t thread_bound(const gs_trace *t, bool ranges, int64_t pid, int64_t tid, bool past)
+{
+    const uint32_t *order = ranges ? t->thread_ranges.v : t->thread_apis.v;
+    size_t lo = 0, hi = ranges ? t->thread_ranges.n : t->thread_apis.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = thread_at_cmp(t, ranges, order[mid], pid, tid);
+        if (c < 0 || (past && c == 0))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void gs_thread_order_span(const gs_trace *t, bool ranges, int64_t pid, int64_t tid, size_t *lo,
+                          size_t *hi)
+{
+    *lo = thread_bound(t, ranges, pid, tid, false);
+    *hi = thread_bound(t, ranges, pid, tid, true);
+}
+
 /* Where number_threads' walks stand: the thread of the event before, which the next one is on
  * most of the time (a thread's events come in runs), looked up again only when it changes. */
 typedef struct thread_run {
@@ -228,13 +262,15 @@ static bool range_first(const gs_range *r, const gs_api *a)
 /* Each thread's op-tree ranges, then its calls, in by_thread, threads in (pid, tid) order:
  * thread th's ranges at [first[2 th], first[2 th + 1]), its calls from there to
  * first[2 th + 2]. Both arrays are already by (start, the longer first, index), and so is each
- * group. 0, or -1 out of memory. */
+ * group. */
 typedef struct thread_groups {
     uint32_t *by_thread;
     size_t *first;
     size_t nthreads;
 } thread_groups;
 
+/* The trace's op-tree ranges and calls (n of them) grouped by thread into *g. 0, or -1 out of
+ * memory. */
 static int group_by_thread(const gs_trace *t, size_t n, thread_groups *g)
 {
     size_t nr = t->ranges.n ? t->ranges.n : 1, na = t->apis.n ? t->apis.n : 1;

@@ -324,6 +324,11 @@ int gs_trace_check(gs_trace *t, gs_error *err);
  * Called once by every reader after loading. */
 int gs_trace_index(gs_trace *t, gs_error *err);
 
+/* Where thread (pid, tid)'s items lie in a per-thread order of an indexed trace (thread_ranges
+ * when `ranges`, else thread_apis): [*lo, *hi), empty when the thread has none. */
+void gs_thread_order_span(const gs_trace *t, bool ranges, int64_t pid, int64_t tid, size_t *lo,
+                          size_t *hi);
+
 /* The events lost, all reasons together (not GS_LOSS_CUT_SHORT, which counts captures). */
 uint64_t gs_loss_total(const uint64_t lost[GS_LOSS__COUNT]);
 

@@ -277,6 +277,19 @@ static void test_nesting(void)
     for (size_t i = 0; i < 5 && i < t->thread_ranges.n; i++)
         CHECK_INT(t->thread_ranges.v[i], want[i]);
     CHECK_INT(t->thread_apis.n, 0);
+    /* Each thread's place in that order; a thread with none, before, between or after them,
+     * an empty place where it would be. */
+    size_t lo, hi;
+    gs_thread_order_span(t, true, 1, 1, &lo, &hi);
+    CHECK(lo == 0 && hi == 4);
+    gs_thread_order_span(t, true, 1, 2, &lo, &hi);
+    CHECK(lo == 4 && hi == 5);
+    gs_thread_order_span(t, true, 0, 9, &lo, &hi);
+    CHECK(lo == 0 && hi == 0);
+    gs_thread_order_span(t, true, 1, 3, &lo, &hi);
+    CHECK(lo == 5 && hi == 5);
+    gs_thread_order_span(t, false, 1, 1, &lo, &hi);
+    CHECK(lo == 0 && hi == 0);
     gs_trace_delete(t);
 }
 

@@ -136,44 +136,15 @@ typedef struct lane_feed {
     size_t nmarks, mark;
 } lane_feed;
 
-/* How element i of a per-thread order (of ranges or of calls) compares with thread (pid, tid):
- * the order groups the threads by pid, then tid, as the index numbered them. */
-static int thread_cmp(const gs_trace *t, int type, uint32_t i, int64_t pid, int64_t tid)
-{
-    int64_t p = type == ITEM_RANGE ? t->ranges.v[i].pid : t->apis.v[i].pid;
-    int64_t q = type == ITEM_RANGE ? t->ranges.v[i].tid : t->apis.v[i].tid;
-    if (p != pid)
-        return p < pid ? -1 : 1;
-    return (q > tid) - (q < tid);
-}
-
-/* The first place of order[0 .. n) whose thread is at or past (pid, tid), or past it. */
-static size_t thread_bound(const gs_trace *t, int type, const uint32_t *order, size_t n,
-                           int64_t pid, int64_t tid, bool past)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = thread_cmp(t, type, order[mid], pid, tid);
-        if (c < 0 || (past && c == 0))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Puts the feed on the lane's thread's ranges and calls. */
 static void feed_on_lane(lane_feed *f, const rp_lane *lane)
 {
     const gs_trace *t = f->b->t;
     f->order[ITEM_RANGE] = t->thread_ranges.v;
     f->order[ITEM_API] = t->thread_apis.v;
-    const size_t n[2] = {t->thread_ranges.n, t->thread_apis.n};
-    for (int type = ITEM_RANGE; type <= ITEM_API; type++) {
-        f->next[type] = thread_bound(t, type, f->order[type], n[type], lane->pid, lane->tid, false);
-        f->end[type] = thread_bound(t, type, f->order[type], n[type], lane->pid, lane->tid, true);
-    }
+    for (int type = ITEM_RANGE; type <= ITEM_API; type++)
+        gs_thread_order_span(t, type == ITEM_RANGE, lane->pid, lane->tid, &f->next[type],
+                             &f->end[type]);
 }
 
 static bool in_window(const rp_builder *b, gs_ns start, gs_ns end)
