@@ -198,30 +198,29 @@ static bool in_forward(const gs_trace_ctx *x, const gs_ns *first_backward, const
 static int count_collectives(const gs_trace_ctx *x, gs_trace_facts *c, gs_error *err)
 {
     const gs_trace *t = x->trace;
-    const gs_collectives *found = gs_ctx_collectives(x, err);
-    if (!found)
+    const gs_collectives *coll = gs_ctx_collectives(x, err);
+    if (!coll)
         return -1;
-    const gs_collectives coll = *found;
     gs_ns *first_backward = first_backward_of_steps(x);
     if (!first_backward)
         return gs_fail_oom(err);
-    for (size_t i = 0; i < coll.n; i++) {
+    for (size_t i = 0; i < coll->n; i++) {
         uint64_t *kind[GS_COLL__COUNT] = {
             [GS_COLL_ALL_REDUCE] = &c->all_reduces, [GS_COLL_ALL_GATHER] = &c->all_gathers,
             [GS_COLL_REDUCE_SCATTER] = &c->reduce_scatters, [GS_COLL_SEND_RECV] = &c->send_recvs,
             [GS_COLL_ALL_TO_ALL] = &c->all_to_alls,
         };
-        const gs_kernel *k = &t->kernels.v[coll.v[i].kernel];
+        const gs_kernel *k = &t->kernels.v[coll->v[i].kernel];
         /* A SendRecv kernel no operator claims, in a trace with operators (its launch lost),
          * may be an all-to-all's as well as a pipeline's: a collective of no known kind. */
-        bool unclaimed = coll.v[i].kind == GS_COLL_SEND_RECV && k->op == GS_NONE && c->ops > 0;
-        if (kind[coll.v[i].kind] && !unclaimed)
-            (*kind[coll.v[i].kind])++;
-        if (coll.v[i].kind == GS_COLL_ALL_REDUCE && in_forward(x, first_backward, k))
+        bool unclaimed = coll->v[i].kind == GS_COLL_SEND_RECV && k->op == GS_NONE && c->ops > 0;
+        if (kind[coll->v[i].kind] && !unclaimed)
+            (*kind[coll->v[i].kind])++;
+        if (coll->v[i].kind == GS_COLL_ALL_REDUCE && in_forward(x, first_backward, k))
             c->forward_all_reduces++;
     }
     free(first_backward);
-    c->collectives = coll.n;
+    c->collectives = coll->n;
     /* Process groups by name: the arguments are few (one per collective at most). */
     for (size_t i = 0; i < t->coll_args.n; i++) {
         gs_str g = t->coll_args.v[i].group;
