@@ -14,6 +14,12 @@
 /* Grows *data so that it holds at least `need` elements of `elsize` bytes. 0 on success. */
 int gs_grow(void **data, size_t *cap, size_t need, size_t elsize);
 
+/* malloc and calloc for an array of `n` elements (at least one) of `size` bytes: NULL on overflow
+ * or when memory is exhausted; freed with free(). A large one is given huge pages where the
+ * system gives them on request, as gs_grow gives the arrays it grows. */
+void *gs_array_new(size_t n, size_t size);
+void *gs_array_zeroed(size_t n, size_t size);
+
 /* Appends one zeroed element and returns a pointer to it, or NULL when memory is exhausted. */
 #define GS_VEC_PUSH(vec)                                                                           \
     (((vec)->n < (vec)->cap ||                                                                     \
