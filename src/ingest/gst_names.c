@@ -5,6 +5,7 @@
 
 #include "common/demangle.h"
 #include "common/log.h"
+#include "common/vec.h"
 #include "ingest/nvtx_op_name.h"
 
 /* Each distinct name is looked at once: memo[id] is 0 before, else 1 + the id to use. */
@@ -16,7 +17,7 @@ typedef struct memo {
 static int memo_init(memo *m, const gs_trace *t)
 {
     m->n = t->strings.n;
-    m->to = calloc(m->n ? m->n : 1, sizeof *m->to);
+    m->to = gs_array_zeroed(m->n, sizeof *m->to);
     return m->to ? 0 : -1;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/beside.h"
+#include "common/vec.h"
 #include "ingest/kineto_chunks.h"
 
 typedef struct remap {
@@ -161,7 +162,7 @@ static void shrink(void **v, size_t *cap, size_t keep, size_t elsize)
 static int build_remap(gs_trace *t, const gs_trace *part, remap *m)
 {
     size_t n = part->strings.n;
-    m->str = malloc(n * sizeof *m->str);
+    m->str = gs_array_new(n, sizeof *m->str);
     if (!m->str)
         return -1;
     m->str[0] = GS_STR_EMPTY;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "common/util.h"
+#include "common/vec.h"
 
 /* Of the budget, what the window's model should fill: the steps differ in size, and the budget
  * was measured on the part of the file read first. */
@@ -75,7 +76,7 @@ static const gs_range **steps_of_busiest_thread(const gs_trace *t, const gs_rang
                                                 size_t *n)
 {
     *n = 0;
-    *all = t->ranges.n ? malloc(t->ranges.n * sizeof **all) : NULL;
+    *all = t->ranges.n ? gs_array_new(t->ranges.n, sizeof **all) : NULL;
     if (!*all)
         return NULL;
     const gs_range **v = *all;
@@ -154,7 +155,7 @@ static bool launched_inside(const uint64_t *kept, size_t n, uint64_t correlation
 
 int kwindow_drop_unlaunched(gs_trace *t)
 {
-    uint64_t *kept = malloc((t->apis.n ? t->apis.n : 1) * sizeof *kept);
+    uint64_t *kept = gs_array_new(t->apis.n, sizeof *kept);
     if (!kept)
         return -1;
     size_t n = 0;

@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "common/strbuf.h"
 #include "common/util.h"
+#include "common/vec.h"
 #include "ingest/gst.h"
 #include "ingest/json.h"
 #include "ingest/kineto.h"
@@ -466,8 +467,8 @@ int gs_list_inputs(const char *const *paths, size_t npaths, bool with_gsum, char
     input_list all = {0};
     if (list_all(paths, npaths, with_gsum, &all, err) != 0)
         return -1;
-    *out = malloc((all.n ? all.n : 1) * sizeof **out);
-    *parts = malloc((all.n ? all.n : 1) * sizeof **parts);
+    *out = gs_array_new(all.n, sizeof **out);
+    *parts = gs_array_new(all.n, sizeof **parts);
     if (!*out || !*parts) {
         free(*out);
         free(*parts);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "common/vec.h"
 #include "ingest/ncu_csv_metrics.h"
 #include "ingest/source.h"
 
@@ -126,8 +127,8 @@ static int take_header(reader *r)
     r->raw_slot = NULL, r->raw_scale = NULL, r->raw_ncols = 0;
     if (!r->raw)
         return 0;
-    r->raw_slot = malloc(r->nfields * sizeof *r->raw_slot);
-    r->raw_scale = malloc(r->nfields * sizeof *r->raw_scale);
+    r->raw_slot = gs_array_new(r->nfields, sizeof *r->raw_slot);
+    r->raw_scale = gs_array_new(r->nfields, sizeof *r->raw_scale);
     if (!r->raw_slot || !r->raw_scale)
         return gs_fail_oom(r->err);
     r->raw_ncols = r->nfields;
@@ -357,7 +358,7 @@ static int read_all(reader *r, gs_source *src)
 {
     char buf[65536];
     r->line = r->rec_line = 1;
-    r->field = malloc(GS_NCU_MAX_FIELDS * sizeof *r->field);
+    r->field = gs_array_new(GS_NCU_MAX_FIELDS, sizeof *r->field);
     if (!r->field)
         return gs_fail_oom(r->err);
     if (start_field(r) != 0)

@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "common/vec.h"
 #include "model/trace.h"
 
 /* CUPTI always reports the SM count; NVML's records (the sampler's) never do. */
@@ -43,9 +44,9 @@ int gs_trace_merge_devices(gs_trace *t, gs_error *err)
     if (n < 2)
         return 0;
     gs_device *in = t->devices.v;
-    gs_device *out = malloc(n * sizeof *out);
-    bool *used = calloc(n, sizeof *used);
-    renumber *moves = malloc(n * sizeof *moves);
+    gs_device *out = gs_array_new(n, sizeof *out);
+    bool *used = gs_array_zeroed(n, sizeof *used);
+    renumber *moves = gs_array_new(n, sizeof *moves);
     if (!out || !used || !moves) {
         free(out), free(used), free(moves);
         return gs_fail_oom(err);

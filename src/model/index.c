@@ -9,6 +9,7 @@
 
 #include "common/beside.h"
 #include "common/hashtab.h"
+#include "common/vec.h"
 #include "model/nesting.h"
 #include "model/time_sort.h"
 #include "model/trace.h"
@@ -37,8 +38,8 @@ static int map_init(u64_map *m, size_t n)
     size_t cap = 16;
     while (cap < n * 2)
         cap *= 2;
-    m->keys = calloc(cap, sizeof *m->keys);
-    m->vals = malloc(cap * sizeof *m->vals);
+    m->keys = gs_array_zeroed(cap, sizeof *m->keys);
+    m->vals = gs_array_new(cap, sizeof *m->vals);
     m->mask = cap - 1;
     return m->keys && m->vals ? 0 : -1;
 }
@@ -274,8 +275,8 @@ typedef struct thread_groups {
 static int group_by_thread(const gs_trace *t, size_t n, thread_groups *g)
 {
     size_t nr = t->ranges.n ? t->ranges.n : 1, na = t->apis.n ? t->apis.n : 1;
-    uint32_t *of_range = malloc(nr * sizeof *of_range), *of_api = malloc(na * sizeof *of_api);
-    *g = (thread_groups){.by_thread = malloc((n ? n : 1) * sizeof *g->by_thread)};
+    uint32_t *of_range = gs_array_new(nr, sizeof *of_range), *of_api = gs_array_new(na, sizeof *of_api);
+    *g = (thread_groups){.by_thread = gs_array_new(n, sizeof *g->by_thread)};
     bool ok = g->by_thread && of_range && of_api &&
               number_threads(t, of_range, of_api, &g->nthreads) == 0 &&
               (g->first = calloc(2 * g->nthreads + 1, sizeof *g->first)) != NULL;
@@ -366,7 +367,7 @@ static int build_tree(gs_trace *t)
     thread_groups g;
     if (group_by_thread(t, n, &g) != 0)
         return -1;
-    nest_sweep w = {t, malloc((n ? n : 1) * sizeof *w.stack), 0};
+    nest_sweep w = {t, gs_array_new(n, sizeof *w.stack), 0};
     t->thread_ranges.n = t->thread_apis.n = 0;
     if (!w.stack ||
         gs_grow((void **)&t->thread_ranges.v, &t->thread_ranges.cap, n - t->apis.n + 1,

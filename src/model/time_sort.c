@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
 #include "model/trace.h"
 
 static gs_ns time_at(const char *bytes, size_t i, size_t size, size_t off)
@@ -30,8 +31,8 @@ int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t 
     }
     if (sorted)
         return 0;
-    uint64_t *key = malloc(n * sizeof *key);
-    uint32_t *order = malloc(n * sizeof *order);
+    uint64_t *key = gs_array_new(n, sizeof *key);
+    uint32_t *order = gs_array_new(n, sizeof *order);
     char *held = malloc(size);
     int rc = key && order && held ? 0 : -1;
     /* Stable passes: by end, the later first, then by start; ties stay in file order. */
@@ -78,7 +79,7 @@ int gs_radix_order(const uint64_t *key, size_t n, uint32_t *order)
         lo = key[i] < lo ? key[i] : lo;
         hi = key[i] > hi ? key[i] : hi;
     }
-    uint32_t *tmp = malloc(n * sizeof *tmp), *src = order, *dst = tmp;
+    uint32_t *tmp = gs_array_new(n, sizeof *tmp), *src = order, *dst = tmp;
     if (!tmp)
         return -1;
     for (unsigned shift = 0; shift < 64 && ((hi - lo) >> shift) != 0; shift += 8) {

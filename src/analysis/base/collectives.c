@@ -7,6 +7,7 @@
 
 #include "analysis/base/name_rules.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 /* ---- the kind of a collective ---------------------------------------------------------------- */
 
@@ -86,7 +87,7 @@ static int keyed_cmp(const void *a, const void *b)
 static int index_args(const gs_trace *t, enum gs_coll_args_on on, keyed **out, size_t *n)
 {
     *n = 0;
-    *out = malloc((t->coll_args.n ? t->coll_args.n : 1) * sizeof **out);
+    *out = gs_array_new(t->coll_args.n, sizeof **out);
     if (!*out)
         return -1;
     for (size_t i = 0; i < t->coll_args.n; i++) {
@@ -173,7 +174,7 @@ int gs_collectives_find(const gs_trace_ctx *ctx, gs_collectives *out, gs_error *
         cap += gs_ctx_name(ctx, t->kernels.v[i].name, GS_NAME_COMM_KERNEL);
     if (cap == 0)
         return 0;
-    out->v = malloc(cap * sizeof *out->v);
+    out->v = gs_array_new(cap, sizeof *out->v);
     if (!out->v || index_args(t, GS_COLL_ARGS_ON_KERNEL, &by_corr, &ncorr) != 0 ||
         index_args(t, GS_COLL_ARGS_ON_OP, &by_ext, &next) != 0) {
         free(by_corr);

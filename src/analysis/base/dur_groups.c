@@ -63,7 +63,7 @@ static int rank_keys(const gs_dur_item *items, size_t n, uint32_t *group_of, siz
     gs_hashtab_free(&slots);
     if (rc == 0 && keys.n) {
         qsort(keys.v, keys.n, sizeof *keys.v, cmp_distinct);
-        uint32_t *rank = malloc(keys.n * sizeof *rank);
+        uint32_t *rank = gs_array_new(keys.n, sizeof *rank);
         if (!rank)
             rc = -1;
         for (size_t k = 0; rank && k < keys.n; k++)
@@ -80,12 +80,12 @@ static int rank_keys(const gs_dur_item *items, size_t n, uint32_t *group_of, siz
 /* Sorts items by key, then duration; ties keep their order. */
 static int sort_items(gs_dur_item *items, size_t n)
 {
-    uint32_t *group_of = malloc(n * sizeof *group_of), *order = malloc(n * sizeof *order);
-    uint64_t *dur = malloc(n * sizeof *dur);
-    gs_dur_item *sorted = malloc(n * sizeof *sorted);
+    uint32_t *group_of = gs_array_new(n, sizeof *group_of), *order = gs_array_new(n, sizeof *order);
+    uint64_t *dur = gs_array_new(n, sizeof *dur);
+    gs_dur_item *sorted = gs_array_new(n, sizeof *sorted);
     size_t nkeys = 0, *at = NULL;
     int rc = group_of && order && dur && sorted ? rank_keys(items, n, group_of, &nkeys) : -1;
-    if (rc == 0 && !(at = calloc(nkeys + 1, sizeof *at)))
+    if (rc == 0 && !(at = gs_array_zeroed(nkeys + 1, sizeof *at)))
         rc = -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         dur[i] = gs_radix_key(items[i].dur);
@@ -125,8 +125,8 @@ int gs_dur_items_reserve(gs_dur_items *v, size_t more)
 
 int gs_dur_groups(gs_dur_item *items, size_t n, gs_dur_group **groups, size_t *ngroups)
 {
-    *groups = calloc(n ? n : 1, sizeof **groups);
-    gs_ns *durs = malloc((n ? n : 1) * sizeof *durs);
+    *groups = gs_array_zeroed(n, sizeof **groups);
+    gs_ns *durs = gs_array_new(n, sizeof *durs);
     *ngroups = 0;
     /* items is NULL when a summary met nothing */
     if (!*groups || !durs || (n > 1 && sort_items(items, n) != 0)) {

@@ -10,6 +10,7 @@
 #include "analysis/base/flops.h"
 #include "analysis/base/name_rule_table.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 _Static_assert(GS_NAME__COUNT <= 64, "a bit per group in gs_name_judge_role's `decided`");
 
@@ -204,7 +205,7 @@ static void judge(const gs_trace *t, gs_names *out, uint8_t *seen, gs_str id,
 int gs_names_classify(const gs_trace *t, gs_names *out, gs_error *err)
 {
     size_t n = t->strings.n ? t->strings.n : 1;
-    out->v = malloc(n * sizeof *out->v);
+    out->v = gs_array_new(n, sizeof *out->v);
     out->n = t->strings.n;
     uint8_t *seen = calloc(n, 1);
     if (!out->v || !seen) {

@@ -2,12 +2,14 @@
 
 #include <stdlib.h>
 
+#include "common/vec.h"
+
 int gs_name_map_init(gs_name_map *m, gs_strtab *into, const gs_trace *from, gs_name_key_len key_len)
 {
     m->into = into;
     m->from = &from->strings;
     m->key_len = key_len;
-    m->ids = malloc((from->strings.n ? from->strings.n : 1) * sizeof *m->ids);
+    m->ids = gs_array_new(from->strings.n, sizeof *m->ids);
     if (!m->ids)
         return -1;
     for (size_t i = 0; i < from->strings.n; i++)

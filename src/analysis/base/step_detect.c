@@ -13,6 +13,7 @@
 #include "analysis/base/thresholds.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 /* Lags tried as the period: the most frequent distances between repeats of a name. */
 #define MAX_LAGS 32
@@ -100,7 +101,7 @@ static void push_op(detector *d, const gs_trace *t, int64_t pid, uint32_t api, g
 static int collect_ops(detector *d, const gs_trace *t, int64_t pid)
 {
     size_t cap = t->kernels.n + t->memops.n;
-    d->ops = malloc((cap ? cap : 1) * sizeof *d->ops);
+    d->ops = gs_array_new(cap, sizeof *d->ops);
     if (!d->ops)
         return -1;
     for (size_t i = 0; i < t->kernels.n; i++)
@@ -122,7 +123,7 @@ static int collect_ops(detector *d, const gs_trace *t, int64_t pid)
         d->ops[kept++] = d->ops[i];
     }
     d->n = kept;
-    d->seq = malloc((d->n ? d->n : 1) * sizeof *d->seq);
+    d->seq = gs_array_new(d->n, sizeof *d->seq);
     if (!d->seq)
         return -1;
     for (size_t i = 0; i < d->n; i++)
@@ -146,9 +147,9 @@ static enum wait wait_of(const gs_trace *t, const gs_api *call, int kind)
 static int host_returns(detector *d)
 {
     const gs_trace *t = d->t;
-    d->resume = malloc((d->n ? d->n : 1) * sizeof *d->resume);
-    d->waited = calloc(d->n ? d->n : 1, sizeof *d->waited);
-    d->idle = malloc((d->n ? d->n : 1) * sizeof *d->idle);
+    d->resume = gs_array_new(d->n, sizeof *d->resume);
+    d->waited = gs_array_zeroed(d->n, sizeof *d->waited);
+    d->idle = gs_array_new(d->n, sizeof *d->idle);
     if (!d->resume || !d->waited || !d->idle)
         return -1;
     gs_ns busy_until = INT64_MIN;
@@ -199,9 +200,9 @@ static double match_at(const uint32_t *seq, size_t n, size_t lag)
 static size_t candidate_lags(const detector *d, size_t nnames, uint32_t *lags, double *chance)
 {
     size_t n = d->n, found = 0;
-    uint32_t *count = calloc(nnames, sizeof *count);
-    uint32_t *last = malloc(nnames * sizeof *last);
-    uint32_t *gaps = malloc(n * sizeof *gaps);
+    uint32_t *count = gs_array_zeroed(nnames, sizeof *count);
+    uint32_t *last = gs_array_new(nnames, sizeof *last);
+    uint32_t *gaps = gs_array_new(n, sizeof *gaps);
     if (!count || !last || !gaps)
         goto out;
     memset(last, 0xff, nnames * sizeof *last);
@@ -309,7 +310,7 @@ static void find_steady(detector *d)
 {
     size_t p = d->period, stride = p / 8 ? p / 8 : 1, best = 0;
     size_t nwin = (d->n - p) / stride + 1;
-    uint32_t *score = malloc(nwin * sizeof *score);
+    uint32_t *score = gs_array_new(nwin, sizeof *score);
     d->steady = 0;
     if (!score)
         return;
@@ -342,9 +343,9 @@ static void find_steady(detector *d)
 static long first_position(const detector *d, enum wait *after)
 {
     size_t p = d->period, iters = (d->n - d->steady) / p;
-    gs_ns *idle = malloc((iters ? iters : 1) * sizeof *idle);
-    gs_ns *pause = malloc((iters ? iters : 1) * sizeof *pause);
-    gs_ns *pauses = malloc(p * sizeof *pauses); /* each position's median pause */
+    gs_ns *idle = gs_array_new(iters, sizeof *idle);
+    gs_ns *pause = gs_array_new(iters, sizeof *pause);
+    gs_ns *pauses = gs_array_new(p, sizeof *pauses); /* each position's median pause */
     uint8_t *level = calloc(p, 1); /* the strongest wait before position k in nearly every
                                     * iteration */
     size_t npauses = 0;
@@ -454,7 +455,7 @@ static int make_spans(const detector *d, const size_t *starts, size_t nstarts,
         last_op = starts[nstarts - 1] + d->period - 1;
         last_op = last_op < d->n ? last_op : d->n - 1;
     }
-    out->v = calloc(nsteps, sizeof *out->v);
+    out->v = gs_array_zeroed(nsteps, sizeof *out->v);
     if (!out->v)
         return -1;
     for (size_t j = 0; j < nsteps; j++) {
@@ -524,7 +525,7 @@ int gs_steps_detect(const gs_trace *t, const gs_names *names, gs_detected_steps 
         rc = 0;
         goto done;
     }
-    starts = malloc(d.n * sizeof *starts);
+    starts = gs_array_new(d.n, sizeof *starts);
     if (k < 0 || !starts)
         goto oom;
     size_t first = d.steady + (size_t)k;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/vec.h"
 
 /* Steps listed one by one at -vv, at most. */
 #define LOG_STEPS 50
@@ -151,7 +152,7 @@ static int collect_ranges(const gs_trace *t, range_pred pred, const regex_t *re,
  * operations linked to it (a CUDA graph launch links many): the plugin's runtime device nodes. */
 static launch_span *launch_spans(const gs_trace *t, gs_error *err)
 {
-    launch_span *ls = calloc(t->apis.n ? t->apis.n : 1, sizeof *ls);
+    launch_span *ls = gs_array_zeroed(t->apis.n, sizeof *ls);
     if (!ls) {
         gs_fail_oom(err);
         return NULL;
@@ -409,7 +410,7 @@ static int detected_steps(const gs_trace *t, const gs_names *names, gs_steps *ou
         return -1;
     if (!det.n)
         return 0;
-    out->v = calloc(det.n, sizeof *out->v);
+    out->v = gs_array_zeroed(det.n, sizeof *out->v);
     if (!out->v) {
         gs_detected_steps_free(&det);
         return gs_fail_oom(err);
@@ -514,8 +515,8 @@ int gs_steps_find(const gs_trace *t, const gs_names *names, const gs_step_opts *
     }
     if (!out->n)
         return 0;
-    gs_ns *buf = malloc(out->n * sizeof *buf);
-    device_span *dev = malloc(out->n * sizeof *dev);
+    gs_ns *buf = gs_array_new(out->n, sizeof *buf);
+    device_span *dev = gs_array_new(out->n, sizeof *dev);
     launch_span *ls = out->source == GS_STEPS_WINDOW ? NULL : launch_spans(t, err);
     if (!buf || !dev || (out->source != GS_STEPS_WINDOW && !ls)) {
         free(buf);
@@ -545,7 +546,7 @@ void gs_steps_free(gs_steps *s)
 int gs_steps_copy(gs_steps *dst, const gs_steps *src)
 {
     *dst = *src;
-    dst->v = malloc((src->n ? src->n : 1) * sizeof *dst->v);
+    dst->v = gs_array_new(src->n, sizeof *dst->v);
     if (!dst->v) {
         memset(dst, 0, sizeof *dst);
         return -1;

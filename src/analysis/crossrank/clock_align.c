@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 gs_ns gs_median_ns(gs_ns *v, size_t n)
 {
@@ -79,7 +80,7 @@ int gs_clock_align(const gs_coll_match *m, bool estimate, gs_clock *out, gs_erro
 {
     memset(out, 0, sizeof *out);
     size_t n = m->n, nr = m->nranks;
-    out->ranks = calloc(nr ? nr : 1, sizeof *out->ranks);
+    out->ranks = gs_array_zeroed(nr, sizeof *out->ranks);
     gs_ns *scratch = malloc((n * nr + nr + 1) * sizeof *scratch);
     gs_ns *ends = malloc((nr + 1) * sizeof *ends);
     if (!out->ranks || !scratch || !ends) {

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
+
 /* For each kind, the position of every collective of that kind in its rank's array, by seq:
  * collectives are in order of start and seq counts up per kind, so one pass fills it. */
 typedef struct by_seq {
@@ -54,7 +56,7 @@ static int match(gs_coll_match *m, by_seq *idx)
                 common[k] = idx[r].count[k];
     }
     const gs_collectives *first = &m->ranks[0].coll;
-    m->v = malloc((first->n ? first->n : 1) * sizeof *m->v);
+    m->v = gs_array_new(first->n, sizeof *m->v);
     m->at = malloc((first->n ? first->n : 1) * m->nranks * sizeof *m->at);
     if (!m->v || !m->at)
         return -1;
@@ -76,7 +78,7 @@ static int match_ranks(gs_coll_match *out, gs_error *err)
 {
     if (out->nranks == 0)
         return 0;
-    by_seq *idx = calloc(out->nranks, sizeof *idx);
+    by_seq *idx = gs_array_zeroed(out->nranks, sizeof *idx);
     int rc = idx ? 0 : -1;
     size_t built = 0;
     for (; built < out->nranks && rc == 0; built++)
@@ -97,7 +99,7 @@ int gs_coll_match_from(const gs_rank_id *const *ids, const gs_collectives *colls
                        gs_coll_match *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    out->ranks = calloc(n ? n : 1, sizeof *out->ranks);
+    out->ranks = gs_array_zeroed(n, sizeof *out->ranks);
     if (!out->ranks)
         return gs_fail_oom(err);
     for (size_t r = 0; r < n; r++) {

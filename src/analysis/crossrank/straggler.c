@@ -8,6 +8,7 @@
 #include "analysis/base/stats.h"
 #include "analysis/base/thresholds.h"
 #include "common/log.h"
+#include "common/vec.h"
 
 /* Per rank while building: its steps and whether a collective falls in a kept one. */
 typedef struct rank_work {
@@ -203,8 +204,8 @@ int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragg
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->straggler = out->candidate = -1;
-    const gs_rank_id **ids = malloc((n ? n : 1) * sizeof *ids);
-    gs_collectives *colls = malloc((n ? n : 1) * sizeof *colls);
+    const gs_rank_id **ids = gs_array_new(n, sizeof *ids);
+    gs_collectives *colls = gs_array_new(n, sizeof *colls);
     int rc = ids && colls ? 0 : gs_fail_oom(err);
     for (size_t r = 0; r < n && rc == 0; r++) {
         ids[r] = in[r].id;
@@ -225,10 +226,10 @@ int gs_stragglers_from(const gs_strag_input *in, size_t n, bool align, gs_stragg
     GS_LOG(GS_LOG_INFO, "stragglers: %zu rank(s), %zu collective(s) matched on every rank",
            out->nranks, out->match.n);
     size_t ns = out->n > out->nranks ? out->n : out->nranks;
-    out->ranks = calloc(out->nranks ? out->nranks : 1, sizeof *out->ranks);
-    out->v = calloc(out->n ? out->n : 1, sizeof *out->v);
-    rank_work *w = calloc(out->nranks ? out->nranks : 1, sizeof *w);
-    gs_ns *scratch = malloc((ns ? ns : 1) * sizeof *scratch);
+    out->ranks = gs_array_zeroed(out->nranks, sizeof *out->ranks);
+    out->v = gs_array_zeroed(out->n, sizeof *out->v);
+    rank_work *w = gs_array_zeroed(out->nranks, sizeof *w);
+    gs_ns *scratch = gs_array_new(ns, sizeof *scratch);
     rc = out->ranks && out->v && w && scratch ? 0 : gs_fail_oom(err);
     if (rc == 0)
         analyse(out, in, w, scratch);

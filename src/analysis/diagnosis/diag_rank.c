@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/vec.h"
 
 /* ---- ranking -------------------------------------------------------------------------------- */
 
@@ -76,8 +77,8 @@ int gs_diagnose(const gs_diag_inputs *in, gs_diagnosis *out)
 {
     size_t n;
     const gs_rule *table = gs_rules(&n);
-    out->findings = calloc(n, sizeof *out->findings);
-    out->order = calloc(n, sizeof *out->order);
+    out->findings = gs_array_zeroed(n, sizeof *out->findings);
+    out->order = gs_array_zeroed(n, sizeof *out->order);
     out->n = n;
     if (!out->findings || !out->order) {
         gs_diagnosis_free(out);

@@ -3,13 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
+
 int gs_rank_detail_build(gs_kernel_summary *k, gs_memcpy_summary *m, gs_rank_detail **out)
 {
     gs_rank_detail *d = calloc(1, sizeof *d);
     *out = d;
     if (!d)
         return -1;
-    d->kernel_first = malloc((k->nrows ? k->nrows : 1) * sizeof *d->kernel_first);
+    d->kernel_first = gs_array_new(k->nrows, sizeof *d->kernel_first);
     if (!d->kernel_first) {
         gs_rank_detail_free(d);
         *out = NULL;

@@ -178,7 +178,7 @@ static int select_ranks(const gs_select *sel, gs_rank_set *s, gs_error *err)
     for (size_t i = 0; i < s->n; i++)
         kept += gs_selected(sel, &s->v[i].id);
     if (kept == 0) {
-        int32_t *ranks = malloc((s->n ? s->n : 1) * sizeof *ranks);
+        int32_t *ranks = gs_array_new(s->n, sizeof *ranks);
         if (!ranks)
             return gs_fail_oom(err);
         for (size_t i = 0; i < s->n; i++)
@@ -203,7 +203,7 @@ int gs_rank_set_load(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_ra
                      gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    out->v = calloc(in->n ? in->n : 1, sizeof *out->v);
+    out->v = gs_array_zeroed(in->n, sizeof *out->v);
     if (!out->v)
         return gs_fail_oom(err);
     out->n = in->n;
@@ -265,8 +265,8 @@ static int cmp_input(const void *pa, const void *pb)
 int gs_traces_each(const gs_rank_inputs *in, const gs_rank_load_opts *o, gs_trace_fn fn,
                    void *user, gs_error *err)
 {
-    input_ref *order = malloc((in->n ? in->n : 1) * sizeof *order);
-    int32_t *ranks = malloc((in->n ? in->n : 1) * sizeof *ranks);
+    input_ref *order = gs_array_new(in->n, sizeof *order);
+    int32_t *ranks = gs_array_new(in->n, sizeof *ranks);
     if (!order || !ranks) {
         free(order);
         free(ranks);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "common/vec.h"
 
 /* ---- what was profiled ---------------------------------------------------------------------- */
 
@@ -28,7 +29,7 @@ static int merge_devices(const gs_rank_summary *v, size_t n, gs_profile_facts *f
     size_t nd = 0;
     for (size_t i = 0; i < n; i++)
         nd += v[i].ndevices;
-    f->devices = calloc(nd ? nd : 1, sizeof *f->devices);
+    f->devices = gs_array_zeroed(nd, sizeof *f->devices);
     if (!f->devices)
         return -1;
     for (size_t i = 0; i < n; i++)
@@ -46,7 +47,7 @@ int gs_merge_facts(const gs_rank_summary *v, size_t n, gs_profile_facts *f, bool
 {
     if (gs_profile_facts_init(f, NULL) != 0)
         return -1;
-    f->files = calloc(n ? n : 1, sizeof *f->files);
+    f->files = gs_array_zeroed(n, sizeof *f->files);
     if (!f->files)
         return -1;
     f->nfiles = n;
@@ -80,7 +81,7 @@ int gs_merge_facts(const gs_rank_summary *v, size_t n, gs_profile_facts *f, bool
 int gs_merge_stragglers(const gs_rank_summary *v, size_t n, bool align, gs_stragglers *out,
                         gs_error *err)
 {
-    gs_strag_input *in = malloc((n ? n : 1) * sizeof *in);
+    gs_strag_input *in = gs_array_new(n, sizeof *in);
     if (!in)
         return gs_fail_oom(err);
     for (size_t i = 0; i < n; i++)
@@ -98,9 +99,9 @@ int gs_merge_comm(const gs_rank_summary *v, size_t n, gs_comm *c)
         nk += v[i].nkinds;
         ns += v[i].ncomm_steps;
     }
-    c->ranks = malloc((n ? n : 1) * sizeof *c->ranks);
-    c->kinds = malloc((nk ? nk : 1) * sizeof *c->kinds);
-    c->steps = malloc((ns ? ns : 1) * sizeof *c->steps);
+    c->ranks = gs_array_new(n, sizeof *c->ranks);
+    c->kinds = gs_array_new(nk, sizeof *c->kinds);
+    c->steps = gs_array_new(ns, sizeof *c->steps);
     if (!c->ranks || !c->kinds || !c->steps)
         return -1;
     for (size_t i = 0; i < n; i++) {
@@ -142,7 +143,7 @@ int gs_merge_gaps(const gs_rank_summary *v, size_t n, gs_idle *idle, bool *has_g
     }
     if (!*has_gaps)
         return 0;
-    idle->gaps = calloc(ng ? ng : 1, sizeof *idle->gaps);
+    idle->gaps = gs_array_zeroed(ng, sizeof *idle->gaps);
     if (!idle->gaps)
         return -1;
     for (size_t i = 0; i < n; i++) {
@@ -205,7 +206,7 @@ int gs_merge_ops(const gs_rank_summary *v, size_t n, gs_op_summary *o)
         o->has_gpu |= v[i].ops_gpu;
         o->cpu_base += v[i].ops_cpu;
     }
-    gs_op_row *all = malloc((nr ? nr : 1) * sizeof *all);
+    gs_op_row *all = gs_array_new(nr, sizeof *all);
     if (!all)
         return -1;
     nr = 0;

@@ -7,6 +7,7 @@
 #include "analysis/pipeline/merge.h"
 #include "analysis/base/stats.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 /* One rank's durations of one row, ascending. */
 typedef struct dur_part {
@@ -100,9 +101,9 @@ int gs_merge_kernels(const gs_rank_summary *v, size_t n, gs_kernel_summary *out,
     uint64_t most = 1;
     for (size_t i = 0; i < n; i++)
         np += v[i].nkernels;
-    kernel_part *parts = malloc((np ? np : 1) * sizeof *parts);
-    dur_part *durs = malloc((n ? n : 1) * sizeof *durs);
-    out->rows = calloc(np ? np : 1, sizeof *out->rows);
+    kernel_part *parts = gs_array_new(np, sizeof *parts);
+    dur_part *durs = gs_array_new(n, sizeof *durs);
+    out->rows = gs_array_zeroed(np, sizeof *out->rows);
     if (!parts || !durs || !out->rows) {
         free(parts);
         free(durs);
@@ -119,7 +120,7 @@ int gs_merge_kernels(const gs_rank_summary *v, size_t n, gs_kernel_summary *out,
             count += parts[b].k->count;
         most = count > most ? count : most;
     }
-    gs_ns *scratch = *spread && n > 1 ? malloc(most * sizeof *scratch) : NULL;
+    gs_ns *scratch = *spread && n > 1 ? gs_array_new(most, sizeof *scratch) : NULL;
     int rc = *spread && n > 1 && !scratch ? -1 : 0;
     for (size_t a = 0, b; a < np && rc == 0; a = b) {
         for (b = a; b < np && strcmp(parts[a].k->name, parts[b].k->name) == 0; b++)
@@ -198,10 +199,10 @@ int gs_merge_copies(const gs_rank_summary *v, size_t n, gs_memcpy_summary *out, 
     *spread = *has_copies && every_detail(v, n);
     if (!*has_copies)
         return 0;
-    copy_part *parts = malloc((np ? np : 1) * sizeof *parts);
-    dur_part *durs = malloc((n ? n : 1) * sizeof *durs);
-    gs_ns *scratch = *spread && n > 1 ? malloc((ndurs ? ndurs : 1) * sizeof *scratch) : NULL;
-    out->rows = calloc(np ? np : 1, sizeof *out->rows);
+    copy_part *parts = gs_array_new(np, sizeof *parts);
+    dur_part *durs = gs_array_new(n, sizeof *durs);
+    gs_ns *scratch = *spread && n > 1 ? gs_array_new(ndurs, sizeof *scratch) : NULL;
+    out->rows = gs_array_zeroed(np, sizeof *out->rows);
     if (!parts || !durs || !out->rows || (*spread && n > 1 && !scratch)) {
         free(parts);
         free(durs);

@@ -8,6 +8,7 @@
 #include "analysis/pipeline/merge.h"
 #include "analysis/pipeline/runs.h"
 #include "common/log.h"
+#include "common/vec.h"
 
 /* One rank's breakdown (its summary's steps, averages and GPU metrics, copied) and temporal
  * row. */
@@ -25,7 +26,7 @@ static int fill_rank(gs_report *r, size_t i)
     }
     b->gpu = s->gpu;
     b->steps.v = NULL;
-    b->gpu.v = malloc((s->gpu.n ? s->gpu.n : 1) * sizeof *b->gpu.v);
+    b->gpu.v = gs_array_new(s->gpu.n, sizeof *b->gpu.v);
     if (!b->gpu.v || gs_rank_id_copy(&b->id, &s->id) != 0 ||
         gs_steps_copy(&b->steps, &s->steps) != 0)
         return -1;
@@ -103,9 +104,9 @@ int gs_report_build(gs_rank_summary *ranks, size_t n, const gs_report_opts *o, g
     for (size_t i = 0; i < n; i++)
         out->from_gsum += ranks[i].from_gsum;
     size_t m = n ? n : 1;
-    out->breakdown.v = calloc(m, sizeof *out->breakdown.v);
-    out->temporal.rows = calloc(m, sizeof *out->temporal.rows);
-    out->ranks = calloc(m, sizeof *out->ranks);
+    out->breakdown.v = gs_array_zeroed(m, sizeof *out->breakdown.v);
+    out->temporal.rows = gs_array_zeroed(m, sizeof *out->temporal.rows);
+    out->ranks = gs_array_zeroed(m, sizeof *out->ranks);
     if (!out->breakdown.v || !out->temporal.rows || !out->ranks) {
         gs_report_free(out);
         return gs_fail_oom(err);

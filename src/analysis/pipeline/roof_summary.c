@@ -5,6 +5,7 @@
 
 #include "analysis/base/gpu_peaks.h"
 #include "analysis/trace/compute.h"
+#include "common/vec.h"
 
 /* The roofs of c's GPU; the Tensor Cores' in the type most matrix GPU time ran in. */
 static void fill_roofs(const gs_trace_ctx *c, const gs_roofline *r, gs_rank_roof *out)
@@ -32,7 +33,7 @@ static void fill_roofs(const gs_trace_ctx *c, const gs_roofline *r, gs_rank_roof
 static int keep_rows(const gs_roofline *r, gs_rank_roof *out)
 {
     size_t n = r->nrows < GS_RANK_ROOF_ROWS ? r->nrows : GS_RANK_ROOF_ROWS;
-    out->rows = calloc(n ? n : 1, sizeof *out->rows);
+    out->rows = gs_array_zeroed(n, sizeof *out->rows);
     if (!out->rows)
         return -1;
     for (size_t i = 0; i < n; i++, out->nrows++) {

@@ -8,6 +8,7 @@
 
 #include "common/strbuf.h"
 #include "common/util.h"
+#include "common/vec.h"
 #include "ingest/rank_parts.h"
 
 /* A trace's time span on the Unix clock: its first to last event, and the group a rule puts it
@@ -255,7 +256,7 @@ int gs_runs_check(const gs_rank_summary *v, size_t n, gs_error *err)
 {
     if (n < 2)
         return 0;
-    span *s = malloc(n * sizeof *s);
+    span *s = gs_array_new(n, sizeof *s);
     if (!s)
         return gs_fail_oom(err);
     int rc = 0;

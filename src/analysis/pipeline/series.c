@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
+
 /* ---- GPU utilization over time ------------------------------------------------------------- */
 
 /* Adds [s, e) to the buckets it overlaps. */
@@ -22,7 +24,7 @@ static void add_busy(double *busy, size_t nb, double t0, double w, gs_ns s, gs_n
  * without a sample are left out, so a line joins the samples around them. */
 static int fill_nvml(const gs_trace *t, double t0, double w, size_t nb, gs_util_series *u)
 {
-    double *sum = calloc(2 * nb, sizeof *sum), *count = sum + nb;
+    double *sum = gs_array_zeroed(2 * nb, sizeof *sum), *count = sum + nb;
     if (!sum)
         return -1;
     for (size_t i = 0; i < t->counters.n; i++) {
@@ -39,7 +41,7 @@ static int fill_nvml(const gs_trace *t, double t0, double w, size_t nb, gs_util_
     size_t n = 0;
     for (size_t b = 0; b < nb; b++)
         n += count[b] > 0;
-    u->nvml = malloc((n ? n : 1) * sizeof *u->nvml);
+    u->nvml = gs_array_new(n, sizeof *u->nvml);
     if (!u->nvml) {
         free(sum);
         return -1;
@@ -59,7 +61,7 @@ static int fill_util(const gs_trace *t, bool span, gs_ns first, gs_ns last, gs_u
     if (!u->kernels || !span || last <= first)
         return 0;
     size_t nb = GS_SERIES_UTIL_BUCKETS;
-    double *busy = calloc(nb, sizeof *busy);
+    double *busy = gs_array_zeroed(nb, sizeof *busy);
     if (!busy)
         return -1;
     double t0 = (double)u->first, w = (double)(u->last - u->first) / (double)nb;
@@ -108,7 +110,7 @@ static int fill_bars(const gs_bd_trace *b, gs_rank_series *out)
         return 0;
     size_t per = n > GS_SERIES_STEP_BARS ? (n + GS_SERIES_STEP_BARS - 1) / GS_SERIES_STEP_BARS : 1;
     size_t nb = (n + per - 1) / per;
-    out->bars = malloc(nb * sizeof *out->bars);
+    out->bars = gs_array_new(nb, sizeof *out->bars);
     if (!out->bars)
         return -1;
     for (size_t i = 0; i < nb; i++)
@@ -150,8 +152,8 @@ static int fill_memory(const gs_memory_summary *mem, bool span, gs_ns last, gs_r
             ncharts++;
             npoints += mem->devices[k].npoints;
         }
-    out->memory = calloc(ncharts ? ncharts : 1, sizeof *out->memory);
-    out->mem_points = malloc((npoints ? npoints : 1) * sizeof *out->mem_points);
+    out->memory = gs_array_zeroed(ncharts, sizeof *out->memory);
+    out->mem_points = gs_array_new(npoints, sizeof *out->mem_points);
     if (!out->memory || !out->mem_points)
         return -1;
     for (size_t k = 0; k < mem->ndevices; k++) {

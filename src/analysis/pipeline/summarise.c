@@ -9,6 +9,7 @@
 #include "analysis/pipeline/rank_analyses.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 /* ---- stages ------------------------------------------------------------------------------- */
 
@@ -91,7 +92,7 @@ static int fill_facts(const gs_trace_ctx *c, const gs_profile_facts *f, gs_rank_
     s->profiler_steps = f->steps;
     s->events = f->events; /* the same losses, with the counts */
     s->has_devices = true;
-    s->devices = calloc(f->ndevices ? f->ndevices : 1, sizeof *s->devices);
+    s->devices = gs_array_zeroed(f->ndevices, sizeof *s->devices);
     if (!s->format || !s->devices)
         return gs_fail_oom(err);
     for (size_t i = 0; i < f->ndevices; i++, s->ndevices++) {
@@ -176,7 +177,7 @@ static int fill_comm(const gs_comm *c, gs_rank_summary *s)
 
 static int fill_kernels(const gs_kernel_summary *k, gs_rank_summary *s)
 {
-    s->kernels = calloc(k->nrows ? k->nrows : 1, sizeof *s->kernels);
+    s->kernels = gs_array_zeroed(k->nrows, sizeof *s->kernels);
     if (!s->kernels)
         return -1;
     for (size_t i = 0; i < k->nrows; i++, s->nkernels++) {
@@ -193,7 +194,7 @@ static int fill_ops(const gs_op_summary *o, gs_rank_summary *s)
 {
     s->ops_gpu = o->has_gpu;
     s->ops_cpu = o->cpu_base;
-    s->ops = calloc(o->nrows ? o->nrows : 1, sizeof *s->ops);
+    s->ops = gs_array_zeroed(o->nrows, sizeof *s->ops);
     if (!s->ops)
         return -1;
     for (size_t i = 0; i < o->nrows; i++, s->nops++) {
@@ -210,7 +211,7 @@ static int fill_gaps(const gs_idle *idle, gs_rank_summary *s)
 {
     s->has_gaps = true;
     s->gaps_worth_listing = idle->gaps_worth_listing;
-    s->gaps = calloc(idle->ngaps ? idle->ngaps : 1, sizeof *s->gaps);
+    s->gaps = gs_array_zeroed(idle->ngaps, sizeof *s->gaps);
     if (!s->gaps)
         return -1;
     for (size_t i = 0; i < idle->ngaps; i++) {

@@ -10,6 +10,7 @@
 #include "analysis/base/gpu_caps.h"
 #include "analysis/base/sync_calls.h"
 #include "analysis/replay/replay_build.h"
+#include "common/vec.h"
 
 /* Whether the call launched GPU work or blocks the host: what makes its thread a lane. */
 static bool call_matters(const gs_trace_ctx *c, const gs_api *a)
@@ -192,7 +193,7 @@ static int add_steps(rp_builder *b)
 
 static uint32_t *nones(size_t n)
 {
-    uint32_t *v = malloc((n ? n : 1) * sizeof *v);
+    uint32_t *v = gs_array_new(n, sizeof *v);
     if (v)
         memset(v, 0xff, (n ? n : 1) * sizeof *v);
     return v;
@@ -220,7 +221,7 @@ static void builder_free(rp_builder *b)
 static int build_graph(rp_builder *b)
 {
     const gs_trace *t = b->t;
-    b->lanes = calloc(RP_MAX_LANES, sizeof *b->lanes);
+    b->lanes = gs_array_zeroed(RP_MAX_LANES, sizeof *b->lanes);
     b->call_start = nones(t->apis.n);
     b->call_end = nones(t->apis.n);
     b->call_top = nones(t->apis.n);
@@ -276,15 +277,15 @@ static void run_arrays_free(rp_run_arrays *r)
 
 static rp_run_arrays *run_arrays_new(const gs_replay *m)
 {
-    size_t n = m->npoints ? m->npoints : 1, ne = m->nedges ? m->nedges : 1;
+    size_t ne = m->nedges ? m->nedges : 1;
     size_t ns = m->nsteps ? m->nsteps : 1;
     rp_run_arrays *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    r->at = malloc(n * sizeof *r->at);
-    r->launch_from = malloc((m->nops ? m->nops : 1) * sizeof *r->launch_from);
-    r->ends = malloc(ns * sizeof *r->ends);
-    r->len = malloc(ns * sizeof *r->len);
+    r->at = gs_array_new(m->npoints, sizeof *r->at);
+    r->launch_from = gs_array_new(m->nops, sizeof *r->launch_from);
+    r->ends = gs_array_new(ns, sizeof *r->ends);
+    r->len = gs_array_new(ns, sizeof *r->len);
     r->edges_changed = true;
     if (r->at && rp_lags_init(&r->lag, ne) == 0 && r->launch_from && r->ends && r->len)
         return r;
@@ -323,7 +324,7 @@ int gs_replay_graph(const gs_trace_ctx *c, gs_replay **out, const char **why, gs
         m->vendor = gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name));
     }
     if (rp_finish(m, edges, to, &lags) != 0 ||
-        !(m->step_mark = calloc(m->npoints ? m->npoints : 1, 1)))
+        !(m->step_mark = gs_array_zeroed(m->npoints, 1)))
         goto oom;
     for (size_t s = 0; s < m->nsteps; s++) {
         m->step_mark[m->steps[s].host_start] = 1;
@@ -443,8 +444,8 @@ int gs_replay_structural(const gs_replay *m, gs_replay_result *r, gs_error *err)
 static int replay_unchanged(gs_replay *m)
 {
     rp_run_arrays *r = m->run;
-    m->replayed = malloc((m->nsteps ? m->nsteps : 1) * sizeof *m->replayed);
-    m->without_profiler = malloc((m->nsteps ? m->nsteps : 1) * sizeof *m->without_profiler);
+    m->replayed = gs_array_new(m->nsteps, sizeof *m->replayed);
+    m->without_profiler = gs_array_new(m->nsteps, sizeof *m->without_profiler);
     if (!m->replayed || !m->without_profiler)
         return -1;
     rp_evaluate(m, &m->lags, NULL, r->at);
@@ -476,7 +477,7 @@ int gs_replay_run(const gs_replay *m, gs_replay_set actions, const gs_replay_par
     gs_ns *at = run->at, *ends = run->ends, *len = run->len;
     rp_lags *lag = &run->lag;
     uint32_t *launch_from = run->launch_from;
-    out->steps = calloc(m->nsteps, sizeof *out->steps);
+    out->steps = gs_array_zeroed(m->nsteps, sizeof *out->steps);
     int rc = -1;
     if (!out->steps)
         goto done;

@@ -11,6 +11,7 @@
 #include "analysis/base/stats.h"
 #include "analysis/base/sync_calls.h"
 #include "analysis/replay/replay_build.h"
+#include "common/vec.h"
 #include "model/time_sort.h"
 
 /* Launch latency and stream gap when the trace shows none to measure them by: about what a
@@ -32,7 +33,7 @@
 static int sort_ops(const rp_builder *b, bool by_stream, uint32_t *out)
 {
     size_t n = b->ops.n;
-    uint64_t *key = calloc(n ? n : 1, sizeof *key); /* calloc: gcc cannot see the loop fill it */
+    uint64_t *key = gs_array_zeroed(n, sizeof *key); /* calloc: gcc cannot see the loop fill it */
     if (!key)
         return -1;
     for (size_t i = 0; i < n; i++) {
@@ -162,8 +163,8 @@ static int start_edges(rp_builder *b, uint32_t i, const rp_op *prev)
 int rp_build_gpu(rp_builder *b)
 {
     size_t n = b->ops.n;
-    uint32_t *by_stream = malloc((n ? n : 1) * sizeof *by_stream);
-    b->ends = malloc((n ? n : 1) * sizeof *b->ends);
+    uint32_t *by_stream = gs_array_new(n, sizeof *by_stream);
+    b->ends = gs_array_new(n, sizeof *b->ends);
     if (!by_stream || !b->ends) {
         free(by_stream);
         return -1;

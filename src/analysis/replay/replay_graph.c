@@ -2,6 +2,7 @@
  * every edge goes forward (by time, and by dependency where times tie) and grouping the edges by
  * the point they end at, which is all the evaluation needs. */
 #include "analysis/replay/replay_build.h"
+#include "common/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -160,8 +161,8 @@ static void group_cursors(uint32_t *c, size_t n)
 static int find_order(gs_replay *m, uint32_t **to, uint32_t *pos)
 {
     size_t n = m->npoints, ne = m->nedges;
-    uint32_t *out_first = calloc(n + 2, sizeof *out_first);
-    uint32_t *out_to = malloc((ne ? ne : 1) * sizeof *out_to);
+    uint32_t *out_first = gs_array_zeroed(n + 2, sizeof *out_first);
+    uint32_t *out_to = gs_array_new(ne, sizeof *out_to);
     int rc = out_first && out_to ? 0 : -1;
     if (rc == 0) {
         for (size_t e = 0; e < ne; e++)
@@ -174,7 +175,7 @@ static int find_order(gs_replay *m, uint32_t **to, uint32_t *pos)
     *to = NULL;
     if (rc == 0)
         rc = order_points(m, out_first, out_to, pos);
-    if (rc == 0 && (*to = malloc((ne ? ne : 1) * sizeof **to)) == NULL)
+    if (rc == 0 && (*to = gs_array_new(ne, sizeof **to)) == NULL)
         rc = -1;
     for (size_t e = 0; rc == 0 && e < ne; e++) /* out_first[p]: p's start, then its cursor */
         (*to)[e] = out_to[out_first[m->edges[e].from]++];
@@ -230,8 +231,8 @@ static void renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to, uin
 static int group_by_end(gs_replay *m, const uint32_t *to)
 {
     size_t n = m->npoints, ne = m->nedges;
-    uint32_t *first = calloc(n + 2, sizeof *first);
-    rp_edge *edges = malloc((ne ? ne : 1) * sizeof *edges);
+    uint32_t *first = gs_array_zeroed(n + 2, sizeof *first);
+    rp_edge *edges = gs_array_new(ne, sizeof *edges);
     if (!first || !edges) {
         free(first);
         free(edges);
@@ -247,7 +248,7 @@ static int group_by_end(gs_replay *m, const uint32_t *to)
     m->first_in = first;
     /* the same places again, for the lags: first[p] is p's start, where its cursor begins */
     rp_lags lags;
-    uint32_t *cursor = malloc((n ? n : 1) * sizeof *cursor);
+    uint32_t *cursor = gs_array_new(n, sizeof *cursor);
     if (!cursor || rp_lags_init(&lags, ne) != 0) {
         free(cursor);
         return -1;
@@ -284,7 +285,7 @@ static int find_anchors(gs_replay *m, const uint32_t *pos, const uint8_t *flag)
     size_t n = m->npoints, count = 0;
     for (size_t p = 0; p < n; p++)
         count += is_anchor(flag[p]);
-    m->anchors = malloc((count ? count : 1) * sizeof *m->anchors);
+    m->anchors = gs_array_new(count, sizeof *m->anchors);
     if (!m->anchors)
         return -1;
     for (uint32_t q = 0; q < n; q++) /* q as built, pos[q] its place */
@@ -300,9 +301,8 @@ static int find_anchors(gs_replay *m, const uint32_t *pos, const uint8_t *flag)
  * end. */
 static int order_and_group(gs_replay *m, uint32_t *to)
 {
-    size_t n = m->npoints ? m->npoints : 1;
-    uint32_t *pos = malloc(n * sizeof *pos);
-    uint8_t *flag = calloc(n, 1);
+    uint32_t *pos = gs_array_new(m->npoints, sizeof *pos);
+    uint8_t *flag = gs_array_zeroed(m->npoints, 1);
     int rc = pos && flag && find_order(m, &to, pos) == 0 ? 0 : -1;
     if (rc == 0) {
         renumber_points(m, pos, to, flag);

@@ -8,7 +8,7 @@
 
 int rp_lags_init(rp_lags *l, size_t n)
 {
-    *l = (rp_lags){.v = calloc(n ? n : 1, sizeof *l->v), .n = n, .cap = n ? n : 1};
+    *l = (rp_lags){.v = gs_array_zeroed(n, sizeof *l->v), .n = n, .cap = n ? n : 1};
     gs_hashtab_init(&l->longs, sizeof(rp_long_lag));
     return l->v ? 0 : -1;
 }

@@ -77,8 +77,8 @@ static int graph_step(tx *x, graph_lane *g, uint32_t *graph_of_call, uint32_t i,
 static int cuda_graphs(tx *x)
 {
     const gs_replay *m = x->m;
-    uint32_t *graph_of_call = malloc((x->t->apis.n ? x->t->apis.n : 1) * sizeof *graph_of_call);
-    graph_lane *lanes = calloc(RP_MAX_LANES, sizeof *lanes);
+    uint32_t *graph_of_call = gs_array_new(x->t->apis.n, sizeof *graph_of_call);
+    graph_lane *lanes = gs_array_zeroed(RP_MAX_LANES, sizeof *lanes);
     int rc = graph_of_call && lanes ? 0 : -1;
     if (graph_of_call)
         memset(graph_of_call, 0xff, (x->t->apis.n ? x->t->apis.n : 1) * sizeof *graph_of_call);
@@ -138,10 +138,10 @@ static int compile_fusion(tx *x)
 {
     const gs_replay *m = x->m;
     size_t nops = m->nops;
-    uint32_t *prev = malloc((nops ? nops : 1) * sizeof *prev);
-    uint32_t *next = malloc((nops ? nops : 1) * sizeof *next);
-    uint32_t *gpu_edge = malloc((nops ? nops : 1) * sizeof *gpu_edge);
-    uint8_t *gone_range = calloc(x->t->ranges.n ? x->t->ranges.n : 1, 1);
+    uint32_t *prev = gs_array_new(nops, sizeof *prev);
+    uint32_t *next = gs_array_new(nops, sizeof *next);
+    uint32_t *gpu_edge = gs_array_new(nops, sizeof *gpu_edge);
+    uint8_t *gone_range = gs_array_zeroed(x->t->ranges.n, 1);
     int rc = -1;
     if (!prev || !next || !gpu_edge || !gone_range)
         goto done;

@@ -9,6 +9,7 @@
 #include "analysis/base/gpu_caps.h"
 #include "analysis/base/thresholds.h"
 #include "analysis/trace/op_summary.h"
+#include "common/vec.h"
 
 /* A fused kernel replaces this many launches of a foreach optimizer: PyTorch's multi_tensor_apply
  * takes up to about a hundred tensors per launch (MultiTensorApply.cuh's depth_to_max_tensors). */
@@ -144,7 +145,7 @@ static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
 int rp_tx_overlap_comm(tx *x)
 {
     size_t n = x->m->nops ? x->m->nops : 1;
-    timed_op *bwd = malloc(n * sizeof *bwd), *comm = malloc(n * sizeof *comm);
+    timed_op *bwd = gs_array_new(n, sizeof *bwd), *comm = gs_array_new(n, sizeof *comm);
     int rc = bwd && comm ? 0 : -1;
     for (size_t s = 0; s < x->m->nsteps && rc == 0; s++)
         rc = overlap_one_step(x, (int32_t)s, bwd, comm);

@@ -6,6 +6,7 @@
 #include "analysis/base/dur_groups.h"
 #include "analysis/base/names.h"
 #include "common/log.h"
+#include "common/vec.h"
 
 /* CUPTI names API entry points with the version they appeared in ("cudaMemcpy_v3020"); nsys and
  * users know them without it, and two versions of one call are one call. */
@@ -36,7 +37,7 @@ static int make_rows(gs_api_summary *s, gs_dur_item *items, size_t n)
     size_t ngroups;
     if (gs_dur_groups(items, n, &groups, &ngroups) != 0)
         return -1;
-    s->rows = calloc(ngroups ? ngroups : 1, sizeof *s->rows);
+    s->rows = gs_array_zeroed(ngroups, sizeof *s->rows);
     if (!s->rows) {
         free(groups);
         return -1;

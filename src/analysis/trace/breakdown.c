@@ -17,6 +17,7 @@
 #include "analysis/base/kernel_class.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 static const struct {
     const char *key, *title;
@@ -228,7 +229,7 @@ static int breakdown_trace(const gs_trace_ctx *c, bool tb_compat, gs_bd_trace *o
         return gs_fail_oom(err);
     gs_spans role[GS_BD__COUNT] = {{0}}, cost[GS_BD__COUNT] = {{0}};
     int rc = -1;
-    out->step = calloc(out->steps.n ? out->steps.n : 1, sizeof *out->step);
+    out->step = gs_array_zeroed(out->steps.n, sizeof *out->step);
     if (!out->step || collect_roles(c, &out->steps, tb_compat, role) != 0 ||
         attribute(&out->steps, role, cost) != 0) {
         gs_fail_oom(err);

@@ -190,8 +190,8 @@ static int nest_frames(builder *b, const gs_trace *t, const gs_window *w, trace_
     size_t n = t->apis.n;
     for (size_t i = 0; i < t->ranges.n; i++)
         n += t->ranges.v[i].kind == GS_RANGE_PYTHON;
-    gs_nest_item *items = malloc((n ? n : 1) * sizeof *items);
-    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    gs_nest_item *items = gs_array_new(n, sizeof *items);
+    uint32_t *stack = gs_array_new(n, sizeof *stack);
     int rc = items && stack ? 0 : -1;
     size_t k = 0;
     for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
@@ -272,11 +272,11 @@ static int collect_trace(builder *b, const gs_trace_ctx *c)
     const gs_window *w = &c->window;
     size_t nr = t->ranges.n ? t->ranges.n : 1;
     trace_frames f = {
-        .name = calloc(nr, sizeof *f.name),
-        .module = calloc(nr, sizeof *f.module),
-        .node = calloc(nr, sizeof *f.node),
-        .mod = calloc(nr, sizeof *f.mod),
-        .api_frame = calloc(t->apis.n ? t->apis.n : 1, sizeof *f.api_frame),
+        .name = gs_array_zeroed(nr, sizeof *f.name),
+        .module = gs_array_zeroed(nr, sizeof *f.module),
+        .node = gs_array_zeroed(nr, sizeof *f.node),
+        .mod = gs_array_zeroed(nr, sizeof *f.mod),
+        .api_frame = gs_array_zeroed(t->apis.n, sizeof *f.api_frame),
     };
     int rc = f.name && f.module && f.node && f.mod && f.api_frame ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < t->apis.n; i++)
@@ -349,11 +349,11 @@ static int tree_rows(node_set *s, gs_strtab *names, bool paths, gs_callsite_row 
                      size_t *nrows)
 {
     size_t n = s->nodes.n;
-    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    uint32_t *order = gs_array_new(n, sizeof *order);
     size_t *first = malloc((n + 1) * sizeof *first); /* first child of node i in `order` */
-    uint32_t *row_of_node = malloc((n ? n : 1) * sizeof *row_of_node);
-    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
-    *rows = calloc(n ? n : 1, sizeof **rows);
+    uint32_t *row_of_node = gs_array_new(n, sizeof *row_of_node);
+    uint32_t *stack = gs_array_new(n, sizeof *stack);
+    *rows = gs_array_zeroed(n, sizeof **rows);
     int rc = order && first && row_of_node && stack && *rows ? 0 : -1;
     char *buf = NULL;
     size_t bufcap = 0;
@@ -412,7 +412,7 @@ static int tree_rows(node_set *s, gs_strtab *names, bool paths, gs_callsite_row 
 static int make_rows(builder *b)
 {
     gs_callsites *s = b->out;
-    s->frames = calloc(b->flat.n ? b->flat.n : 1, sizeof *s->frames);
+    s->frames = gs_array_zeroed(b->flat.n, sizeof *s->frames);
     if (!s->frames)
         return -1;
     for (size_t i = 0; i < b->flat.n; i++)

@@ -7,6 +7,7 @@
 
 #include "analysis/base/gpu_peaks.h"
 #include "common/log.h"
+#include "common/vec.h"
 
 static const char *str_or_null(const gs_trace *t, gs_str s)
 {
@@ -49,7 +50,7 @@ static void count_flops(const gs_trace_ctx *c, uint32_t *root, flop_tally *tally
     const gs_trace *t = c->trace;
     const gs_steps *steps = &c->steps;
     size_t n = t->ranges.n;
-    double *flops = calloc(n ? n : 1, sizeof *flops);
+    double *flops = gs_array_zeroed(n, sizeof *flops);
     uint8_t *dtype = calloc(n ? n : 1, 1), *kind = calloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++)
         root[i] = GS_NONE;
@@ -182,8 +183,8 @@ int gs_compute_build(const gs_trace_ctx *c, gs_compute *out, gs_error *err)
     const gs_trace *t = c->trace;
     const gs_steps *steps = &c->steps;
     gs_compute_init(out);
-    uint32_t *root = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *root);
-    bool *in_op = calloc(t->ranges.n ? t->ranges.n : 1, sizeof *in_op);
+    uint32_t *root = gs_array_new(t->ranges.n, sizeof *root);
+    bool *in_op = gs_array_zeroed(t->ranges.n, sizeof *in_op);
     if (!root || !in_op) {
         free(root);
         free(in_op);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/base/stats.h"
+#include "common/vec.h"
 
 /* One operator call: its name and input shapes (string ids) and its step. */
 typedef struct use {
@@ -36,7 +37,7 @@ static int mark_new_shapes(const gs_trace_ctx *c, bool *shape, gs_error *err)
         shapes = t->ranges.v[i].kind == GS_RANGE_OP && t->ranges.v[i].input_dims != GS_STR_EMPTY;
     if (!shapes)
         return 0;
-    use *v = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *v);
+    use *v = gs_array_new(t->ranges.n, sizeof *v);
     if (!v)
         return gs_fail_oom(err);
     size_t n = 0;
@@ -106,8 +107,8 @@ int gs_first_use_build(const gs_trace_ctx *c, gs_first_use *out, gs_error *err)
     const gs_steps *steps = &c->steps;
     if (steps->n < 2)
         return 0;
-    bool *marks = calloc(2 * steps->n, sizeof *marks);
-    gs_ns *seen = malloc(steps->n * sizeof *seen);
+    bool *marks = gs_array_zeroed(2 * steps->n, sizeof *marks);
+    gs_ns *seen = gs_array_new(steps->n, sizeof *seen);
     if (!marks || !seen) {
         free(marks);
         free(seen);

@@ -7,6 +7,7 @@
 
 #include "analysis/base/intervals.h"
 #include "common/util.h"
+#include "common/vec.h"
 #include "model/time_sort.h"
 
 /* The plugin caps the summed blocks per SM of concurrent kernels at one full GPU. */
@@ -26,8 +27,8 @@ static int sm_busy(const endpoint *ep, size_t n, gs_ns ws, gs_ns we, double *bus
     gs_ns lo = ep[0].ts;
     for (size_t i = 1; i < n; i++)
         lo = ep[i].ts < lo ? ep[i].ts : lo;
-    uint64_t *key = malloc(n * sizeof *key);
-    uint32_t *order = malloc(n * sizeof *order);
+    uint64_t *key = gs_array_new(n, sizeof *key);
+    uint32_t *order = gs_array_new(n, sizeof *order);
     for (size_t i = 0; key && order && i < n; i++) {
         /* times lie within +-GS_TIME_MAX: an offset from the earliest fits in 63 bits */
         key[i] = (uint64_t)(ep[i].ts - lo) << 1 | (uint64_t)ep[i].is_end;
@@ -108,8 +109,8 @@ int gs_gpu_metrics_compute(const gs_trace *t, gs_ns window_start, gs_ns window_e
     out->window_end = window_end;
     if (!t->kernels.n)
         return 0;
-    int32_t *ids = malloc(t->kernels.n * sizeof *ids);
-    endpoint *ep = malloc(2 * t->kernels.n * sizeof *ep);
+    int32_t *ids = gs_array_new(t->kernels.n, sizeof *ids);
+    endpoint *ep = gs_array_new(2 * t->kernels.n, sizeof *ep);
     if (!ids || !ep)
         goto oom;
     /* The kernels' devices, ascending: a few, each put in its place when first met. */
@@ -125,7 +126,7 @@ int gs_gpu_metrics_compute(const gs_trace *t, gs_ns window_start, gs_ns window_e
         ids[at] = dev;
         nd++;
     }
-    out->v = calloc(nd, sizeof *out->v);
+    out->v = gs_array_zeroed(nd, sizeof *out->v);
     if (!out->v)
         goto oom;
     out->n = nd;

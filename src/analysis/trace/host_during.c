@@ -2,6 +2,7 @@
 
 #include "analysis/trace/breakdown.h"
 #include "analysis/trace/sync.h"
+#include "common/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -173,7 +174,7 @@ static bool apis_same_thread(const gs_trace *t, uint32_t a, uint32_t b)
  * a few looks per thread, where a look at every event read the whole trace. */
 static int find_runs(const gs_trace *t, thread_index *ti, same_thread_fn same, bool ranges)
 {
-    ti->runs = malloc((ti->n ? ti->n : 1) * sizeof *ti->runs);
+    ti->runs = gs_array_new(ti->n, sizeof *ti->runs);
     if (!ti->runs)
         return -1;
     for (size_t i = 0; i < ti->n;) {

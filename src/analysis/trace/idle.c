@@ -9,6 +9,7 @@
 #include "analysis/base/thresholds.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "common/vec.h"
 #include "model/time_sort.h"
 
 const char *gs_gap_class_name(enum gs_gap_class c)
@@ -121,8 +122,8 @@ static void find_stream_gaps(gs_idle_scope *s, const gs_window *w, const gs_acti
 static int order_by_stream(const idle_build *b, uint32_t **out)
 {
     size_t n = b->acts.n;
-    uint64_t *key = malloc((n ? n : 1) * sizeof *key);
-    *out = malloc((n ? n : 1) * sizeof **out);
+    uint64_t *key = gs_array_new(n, sizeof *key);
+    *out = gs_array_new(n, sizeof **out);
     int rc = key && *out ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const gs_activity *a = &b->acts.v[i];
@@ -304,7 +305,7 @@ static int analyse_trace(idle_build *b, const gs_trace_ctx *c)
     b->window = &c->window;
     const gs_activity_opts ao = {.hta_compat = b->opts.hta_compat, .with_syncs = false,
                                  .window = &c->window};
-    uint32_t *step_row = malloc((st->n ? st->n : 1) * sizeof *step_row);
+    uint32_t *step_row = gs_array_new(st->n, sizeof *step_row);
     device_ctx d = {.t = t, .trace = b->ntraces, .steps = st, .step_row = step_row};
     int rc = step_row ? build_step_rows(b, t, st, step_row) : -1;
     if (rc == 0)
@@ -413,7 +414,7 @@ int gs_idle_finish(gs_idle *r, gs_error *err)
     if (b->cands.n > 1)
         qsort(b->cands.v, b->cands.n, sizeof *b->cands.v, cmp_candidate);
     size_t n = b->cands.n < b->opts.max_gaps ? b->cands.n : b->opts.max_gaps;
-    r->gaps = calloc(n ? n : 1, sizeof *r->gaps);
+    r->gaps = gs_array_zeroed(n, sizeof *r->gaps);
     if (!r->gaps) {
         gs_idle_free(r);
         return gs_fail_oom(err);

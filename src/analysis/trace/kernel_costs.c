@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "analysis/trace/op_summary.h"
+#include "common/vec.h"
 
 /* The share of its call's kernel time a kernel must have for the call's cost to be its own. */
 #define MAIN_KERNEL_SHARE 0.9
@@ -20,7 +21,7 @@ bool gs_kernel_is_main(uint32_t kernels, gs_ns kernel_ns, gs_ns dur)
 int gs_kernel_costs_init(gs_kernel_costs *kc, const gs_trace *t, gs_error *err)
 {
     kc->trace = t;
-    kc->calls = calloc(t->ranges.n ? t->ranges.n : 1, sizeof *kc->calls);
+    kc->calls = gs_array_zeroed(t->ranges.n, sizeof *kc->calls);
     if (!kc->calls)
         return gs_fail_oom(err);
     for (size_t i = 0; i < t->kernels.n; i++) {

@@ -6,6 +6,7 @@
 #include "analysis/base/dur_groups.h"
 #include "analysis/base/names.h"
 #include "common/log.h"
+#include "common/vec.h"
 
 static int cmp_dims(const int32_t *a, const int32_t *b)
 {
@@ -89,9 +90,9 @@ static int make_rows(gs_kernel_summary *s, gs_dur_item *items, size_t n)
     size_t ngroups;
     if (gs_dur_groups(items, n, &groups, &ngroups) != 0)
         return -1;
-    s->rows = calloc(ngroups ? ngroups : 1, sizeof *s->rows);
-    s->durations = malloc((n ? n : 1) * sizeof *s->durations);
-    op_time *buf = malloc((n ? n : 1) * sizeof *buf);
+    s->rows = gs_array_zeroed(ngroups, sizeof *s->rows);
+    s->durations = gs_array_new(n, sizeof *s->durations);
+    op_time *buf = gs_array_new(n, sizeof *buf);
     if (!s->rows || !s->durations || !buf) {
         free(groups);
         free(buf);

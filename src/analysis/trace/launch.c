@@ -5,6 +5,7 @@
 #include "analysis/base/window.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -191,12 +192,12 @@ static int launch_trace(const gs_trace_ctx *c, gs_launch_rank *out, gs_error *er
     out->path = strdup(t->id.path);
     out->step_source = steps->source;
     size_t n = t->kernels.n;
-    item *items = malloc((n ? n : 1) * sizeof *items);
-    bool *seen = calloc(t->apis.n ? t->apis.n : 1, sizeof *seen);
-    gs_ns *scratch = malloc((n ? n : 1) * sizeof *scratch);
-    item *kept = malloc((n ? n : 1) * sizeof *kept);
-    uint8_t *name_kind = calloc(t->strings.n ? t->strings.n : 1, sizeof *name_kind);
-    out->steps = calloc(steps->n ? steps->n : 1, sizeof *out->steps);
+    item *items = gs_array_new(n, sizeof *items);
+    bool *seen = gs_array_zeroed(t->apis.n, sizeof *seen);
+    gs_ns *scratch = gs_array_new(n, sizeof *scratch);
+    item *kept = gs_array_new(n, sizeof *kept);
+    uint8_t *name_kind = gs_array_zeroed(t->strings.n, sizeof *name_kind);
+    out->steps = gs_array_zeroed(steps->n, sizeof *out->steps);
     if (!items || !seen || !scratch || !kept || !name_kind || !out->steps || !out->path) {
         free(items), free(seen), free(scratch), free(kept), free(name_kind);
         gs_launch_rank_free(out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/vec.h"
 
 enum { TAG_KIND, TAG_SRC, TAG_DST };
 
@@ -85,8 +86,8 @@ int gs_memcpy_summary_finish(gs_memcpy_summary *s, gs_error *err)
     gs_dur_group *groups;
     size_t ngroups;
     int rc = gs_dur_groups(items, n, &groups, &ngroups);
-    s->rows = rc == 0 ? calloc(ngroups ? ngroups : 1, sizeof *s->rows) : NULL;
-    s->durations = rc == 0 ? malloc((n ? n : 1) * sizeof *s->durations) : NULL;
+    s->rows = rc == 0 ? gs_array_zeroed(ngroups, sizeof *s->rows) : NULL;
+    s->durations = rc == 0 ? gs_array_new(n, sizeof *s->durations) : NULL;
     if (!s->rows || !s->durations) {
         free(groups);
         gs_memcpy_summary_free(s);

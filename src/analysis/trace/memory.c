@@ -7,6 +7,7 @@
 #include "analysis/base/thresholds.h"
 #include "common/log.h"
 #include "common/util.h"
+#include "common/vec.h"
 #include "model/time_sort.h"
 
 /* ---- finding the operator at a time on a thread ------------------------------------------- */
@@ -78,7 +79,7 @@ static int ops_of_records(const gs_trace *t, uint32_t *op_of)
         }
         threads.v[threads.n - 1].end = i + 1;
     }
-    gs_ns *seen = malloc((threads.n ? threads.n : 1) * sizeof *seen);
+    gs_ns *seen = gs_array_new(threads.n, sizeof *seen);
     if (!seen) {
         GS_VEC_FREE(&threads);
         return -1;
@@ -119,7 +120,7 @@ static int downsample(gs_mem_device *d)
     size_t n = d->nseries;
     size_t per = n > GS_MEM_SERIES_POINTS ? (n + GS_MEM_SERIES_POINTS - 1) / GS_MEM_SERIES_POINTS
                                           : 1;
-    d->points = malloc(GS_MEM_SERIES_POINTS * sizeof *d->points);
+    d->points = gs_array_new(GS_MEM_SERIES_POINTS, sizeof *d->points);
     if (!d->points)
         return -1;
     for (size_t i = 0; i < n; i += per) {
@@ -156,9 +157,9 @@ static void fit(const double *x, const double *y, size_t n, double *slope, doubl
 /* Allocated and reserved at each step's end, and the growth fit over the kept steps. */
 static int fit_growth(gs_mem_device *d, const gs_steps *steps)
 {
-    d->steps = calloc(steps->n ? steps->n : 1, sizeof *d->steps);
-    double *x = malloc((steps->n ? steps->n : 1) * sizeof *x);
-    double *y = malloc((steps->n ? steps->n : 1) * sizeof *y);
+    d->steps = gs_array_zeroed(steps->n, sizeof *d->steps);
+    double *x = gs_array_new(steps->n, sizeof *x);
+    double *y = gs_array_new(steps->n, sizeof *y);
     if (!d->steps || !x || !y) {
         free(x), free(y);
         return -1;
@@ -218,9 +219,9 @@ static void find_peak_and_headroom(gs_mem_device *d, const gs_trace *t, const gs
  * does not hold (made before the capture began) changes nothing. */
 static int64_t *sum_allocations(const gs_trace *t, const uint32_t *rec, size_t n)
 {
-    uint64_t *addr = malloc((n ? n : 1) * sizeof *addr);
-    uint32_t *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
-    int64_t *delta = calloc(n ? n : 1, sizeof *delta);
+    uint64_t *addr = gs_array_new(n, sizeof *addr);
+    uint32_t *by_addr = gs_array_new(n, sizeof *by_addr);
+    int64_t *delta = gs_array_zeroed(n, sizeof *delta);
     for (size_t i = 0; addr && by_addr && i < n; i++) {
         addr[i] = t->mem_events.v[rec[i]].addr;
         by_addr[i] = (uint32_t)i;
@@ -251,7 +252,7 @@ static int64_t *sum_allocations(const gs_trace *t, const uint32_t *rec, size_t n
  * began, the running sum of the sizes (a free is the negative of its allocation's size). */
 static int64_t *sum_sizes(const gs_trace *t, const uint32_t *rec, size_t n)
 {
-    int64_t *sum = malloc((n ? n : 1) * sizeof *sum);
+    int64_t *sum = gs_array_new(n, sizeof *sum);
     for (size_t i = 0; sum && i < n; i++)
         sum[i] = (i ? sum[i - 1] : 0) + t->mem_events.v[rec[i]].bytes;
     return sum;
@@ -271,7 +272,7 @@ static bool cuda_records(const gs_trace *t)
 static int build_curve(gs_mem_device *d, const gs_trace *t, const uint32_t *rec, size_t n,
                        const gs_mem_event **peak_rec)
 {
-    d->series = malloc((n ? n : 1) * sizeof *d->series);
+    d->series = gs_array_new(n, sizeof *d->series);
     if (!d->series)
         return -1;
     bool totals = false;
@@ -395,10 +396,10 @@ static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
 {
     /* What the walk by address reads, gathered in record order, where reading the records is
      * sequential; by address, it is read from these few MB rather than the records. */
-    uint64_t *addr = malloc((n ? n : 1) * sizeof *addr);
-    int64_t *bytes = malloc((n ? n : 1) * sizeof *bytes);
-    uint32_t *by_addr = malloc((n ? n : 1) * sizeof *by_addr);
-    d->ops = malloc((t->strings.n ? t->strings.n : 1) * sizeof *d->ops);
+    uint64_t *addr = gs_array_new(n, sizeof *addr);
+    int64_t *bytes = gs_array_new(n, sizeof *bytes);
+    uint32_t *by_addr = gs_array_new(n, sizeof *by_addr);
+    d->ops = gs_array_new(t->strings.n, sizeof *d->ops);
     int rc = addr && bytes && by_addr && d->ops ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         addr[i] = t->mem_events.v[rec[i]].addr;
@@ -468,13 +469,13 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
     size_t n = t->mem_events.n;
     if (n == 0)
         return 0;
-    uint64_t *keys = malloc(n * sizeof *keys);
-    uint32_t *rec = malloc(n * sizeof *rec);
+    uint64_t *keys = gs_array_new(n, sizeof *keys);
+    uint32_t *rec = gs_array_new(n, sizeof *rec);
     size_t nstr = t->strings.n ? t->strings.n : 1;
-    uint32_t *op_of = malloc(n * sizeof *op_of);
-    attrib a = {.ctx = c, .op_of = op_of, .row_of = calloc(nstr, sizeof *a.row_of),
-                .name_of = malloc(nstr * sizeof(gs_str)),
-                .node = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *a.node)};
+    uint32_t *op_of = gs_array_new(n, sizeof *op_of);
+    attrib a = {.ctx = c, .op_of = op_of, .row_of = gs_array_zeroed(nstr, sizeof *a.row_of),
+                .name_of = gs_array_new(nstr, sizeof(gs_str)),
+                .node = gs_array_new(t->ranges.n, sizeof *a.node)};
     gs_mem_device *grown = realloc(s->devices, (s->ndevices + n) * sizeof *s->devices);
     int rc = keys && rec && op_of && a.row_of && a.name_of && a.node && grown ? 0 : -1;
     if (rc == 0)

@@ -11,6 +11,7 @@
 #include "analysis/trace/kernel_costs.h"
 #include "common/demangle.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 /* A name's function (analysis/base/kernel_function.h), demangled first when it is mangled. */
 typedef struct gs_ncu_function {
@@ -123,8 +124,8 @@ int gs_ncu_join_build(gs_kernel_summary *kernels, const gs_ncu_report *ncu, gs_n
     *out = (gs_ncu_join){.ncu = ncu, .kernels = *kernels};
     memset(kernels, 0, sizeof *kernels);
     size_t n = ncu->kernels.n;
-    function_name *fns = calloc(out->kernels.nrows ? out->kernels.nrows : 1, sizeof *fns);
-    out->rows = calloc(n ? n : 1, sizeof *out->rows);
+    function_name *fns = gs_array_zeroed(out->kernels.nrows, sizeof *fns);
+    out->rows = gs_array_zeroed(n, sizeof *out->rows);
     if (!fns || !out->rows) {
         free(fns);
         gs_ncu_join_free(out);
@@ -193,8 +194,8 @@ void gs_ncu_estimates_free(gs_ncu_estimates *e)
 int gs_ncu_estimates_init(gs_ncu_estimates *e, const gs_ncu_report *ncu, gs_error *err)
 {
     size_t n = ncu->kernels.n ? ncu->kernels.n : 1;
-    *e = (gs_ncu_estimates){.ncu = ncu, .per_kernel = calloc(n, sizeof *e->per_kernel),
-                            .functions = calloc(n, sizeof *e->functions)};
+    *e = (gs_ncu_estimates){.ncu = ncu, .per_kernel = gs_array_zeroed(n, sizeof *e->per_kernel),
+                            .functions = gs_array_zeroed(n, sizeof *e->functions)};
     if (!e->per_kernel || !e->functions) {
         gs_ncu_estimates_free(e);
         return gs_fail_oom(err);

@@ -149,11 +149,11 @@ static int sum_calls(const gs_trace_ctx *c, const gs_ns *self_cuda, call_sums *c
 {
     const gs_trace *t = c->trace;
     size_t n = t->ranges.n ? t->ranges.n : 1;
-    cs->self_cpu = calloc(n, sizeof *cs->self_cpu);
-    cs->self_cuda = calloc(n, sizeof *cs->self_cuda);
-    cs->flops = calloc(n, sizeof *cs->flops);
-    cs->has_flops = calloc(n, sizeof *cs->has_flops);
-    cs->call = malloc(n * sizeof *cs->call);
+    cs->self_cpu = gs_array_zeroed(n, sizeof *cs->self_cpu);
+    cs->self_cuda = gs_array_zeroed(n, sizeof *cs->self_cuda);
+    cs->flops = gs_array_zeroed(n, sizeof *cs->flops);
+    cs->has_flops = gs_array_zeroed(n, sizeof *cs->has_flops);
+    cs->call = gs_array_new(n, sizeof *cs->call);
     if (!cs->self_cpu || !cs->self_cuda || !cs->flops || !cs->has_flops || !cs->call)
         return -1;
     for (size_t o = 0; o < t->thread_ranges.n; o++) {
@@ -239,8 +239,8 @@ static int collect_trace(const gs_trace_ctx *c, bool by_shape, gs_strtab *names,
                          struct gs_op_groups *groups)
 {
     const gs_trace *t = c->trace;
-    gs_ns *self_cuda = calloc(t->ranges.n + 1, sizeof *self_cuda);
-    gs_ns *cuda_total = calloc(t->ranges.n + 1, sizeof *cuda_total);
+    gs_ns *self_cuda = gs_array_zeroed(t->ranges.n + 1, sizeof *self_cuda);
+    gs_ns *cuda_total = gs_array_zeroed(t->ranges.n + 1, sizeof *cuda_total);
     call_sums cs = {0};
     gs_name_map map;
     int rc = self_cuda && cuda_total ? 0 : -1;

@@ -152,7 +152,7 @@ static int charge(const gs_trace_ctx *c, launches *l, uint32_t op, gs_ns dur, bo
 static int find_launches(const gs_trace_ctx *c, launches *l)
 {
     const gs_trace *t = c->trace;
-    l->slot = malloc((t->ranges.n ? t->ranges.n : 1) * sizeof *l->slot);
+    l->slot = gs_array_new(t->ranges.n, sizeof *l->slot);
     if (!l->slot)
         return -1;
     memset(l->slot, 0xff, t->ranges.n * sizeof *l->slot);
@@ -354,7 +354,7 @@ static int cmp_rows(const void *pa, const void *pb)
 int gs_roofline_finish(gs_roofline *r, gs_error *err)
 {
     struct gs_roof_calls *calls = r->calls;
-    r->rows = calloc(calls->n ? calls->n : 1, sizeof *r->rows);
+    r->rows = gs_array_zeroed(calls->n, sizeof *r->rows);
     if (!r->rows) {
         gs_roofline_free(r);
         return gs_fail_oom(err);

@@ -6,6 +6,7 @@
 
 #include "analysis/base/thresholds.h"
 #include "common/util.h"
+#include "common/vec.h"
 #include "model/nesting.h"
 
 /* A call this long where a context is first needed is creating it: creating one takes tens to
@@ -49,9 +50,9 @@ static int sum_calls(const gs_trace_ctx *ctx, gs_startup *out)
         n += t->apis.v[i].start >= out->start;
     if (!n)
         return 0;
-    gs_nest_item *calls = malloc(n * sizeof *calls);
-    gs_ns *own = malloc(n * sizeof *own); /* in the sorted order of calls */
-    size_t *stack = malloc(n * sizeof *stack);
+    gs_nest_item *calls = gs_array_new(n, sizeof *calls);
+    gs_ns *own = gs_array_new(n, sizeof *own); /* in the sorted order of calls */
+    size_t *stack = gs_array_new(n, sizeof *stack);
     if (!calls || !own || !stack) {
         free(calls);
         free(own);

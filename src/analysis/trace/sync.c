@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 #define NO_OPERATOR "(no operator)"
 
@@ -149,7 +150,7 @@ static int make_causes(gs_sync_summary *s, call *calls, size_t n)
 {
     if (n)
         qsort(calls, n, sizeof *calls, cmp_call); /* calls is NULL when there are none */
-    s->causes = calloc(n ? n : 1, sizeof *s->causes);
+    s->causes = gs_array_zeroed(n, sizeof *s->causes);
     if (!s->causes)
         return -1;
     for (size_t i = 0; i < n;) {
@@ -184,7 +185,7 @@ static int build_rank(const gs_trace_ctx *c, gs_sync_summary *s)
     gs_sync_rank *r = &s->ranks[s->nranks];
     *r = (gs_sync_rank){.rank = t->id.rank, .step_source = c->steps.source};
     r->path = strdup(t->id.path);
-    r->steps = calloc(c->steps.n ? c->steps.n : 1, sizeof *r->steps);
+    r->steps = gs_array_zeroed(c->steps.n, sizeof *r->steps);
     s->nranks++; /* freed with the summary from here on */
     if (!r->path || !r->steps)
         return -1;

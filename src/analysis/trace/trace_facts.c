@@ -6,6 +6,7 @@
 
 #include "analysis/base/collectives.h"
 #include "common/util.h"
+#include "common/vec.h"
 
 /* ---- facts ---------------------------------------------------------------------------------- */
 
@@ -170,7 +171,7 @@ static uint8_t parallel_kinds_of(const gs_trace_facts *c)
 static gs_ns *first_backward_of_steps(const gs_trace_ctx *x)
 {
     const gs_trace *t = x->trace;
-    gs_ns *first = malloc((x->steps.n ? x->steps.n : 1) * sizeof *first);
+    gs_ns *first = gs_array_new(x->steps.n, sizeof *first);
     if (!first)
         return NULL;
     for (size_t i = 0; i < x->steps.n; i++)
