@@ -275,7 +275,8 @@ typedef struct thread_groups {
 static int group_by_thread(const gs_trace *t, size_t n, thread_groups *g)
 {
     size_t nr = t->ranges.n ? t->ranges.n : 1, na = t->apis.n ? t->apis.n : 1;
-    uint32_t *of_range = gs_array_new(nr, sizeof *of_range), *of_api = gs_array_new(na, sizeof *of_api);
+    uint32_t *of_range = gs_array_new(nr, sizeof *of_range);
+    uint32_t *of_api = gs_array_new(na, sizeof *of_api);
     *g = (thread_groups){.by_thread = gs_array_new(n, sizeof *g->by_thread)};
     bool ok = g->by_thread && of_range && of_api &&
               number_threads(t, of_range, of_api, &g->nthreads) == 0 &&
