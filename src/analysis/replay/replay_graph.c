@@ -155,10 +155,10 @@ static void group_cursors(uint32_t *c, size_t n)
         c[p + 2] += c[p + 1];
 }
 
-/* The order of the points, found with the edges grouped by the point they leave from. The edges'
- * ends (*to) move into that grouping while the order is found, and come back after. 0, or -1 out
- * of memory (*to is then freed). */
-static int find_order(gs_replay *m, uint32_t **to, uint32_t *pos)
+/* The order of the points, found with the edges grouped by the point they leave from (their ends
+ * copied into that grouping; `to` is kept as it is, which costs less than a second array of fresh
+ * memory to put it back from the copy). 0, or -1 out of memory. */
+static int find_order(gs_replay *m, const uint32_t *to, uint32_t *pos)
 {
     size_t n = m->npoints, ne = m->nedges;
     uint32_t *out_first = gs_array_zeroed(n + 2, sizeof *out_first);
@@ -169,16 +169,9 @@ static int find_order(gs_replay *m, uint32_t **to, uint32_t *pos)
             out_first[m->edges[e].from + 2]++;
         group_cursors(out_first, n);
         for (size_t e = 0; e < ne; e++)
-            out_to[out_first[m->edges[e].from + 1]++] = (*to)[e];
-    }
-    free(*to);
-    *to = NULL;
-    if (rc == 0)
+            out_to[out_first[m->edges[e].from + 1]++] = to[e];
         rc = order_points(m, out_first, out_to, pos);
-    if (rc == 0 && (*to = gs_array_new(ne, sizeof **to)) == NULL)
-        rc = -1;
-    for (size_t e = 0; rc == 0 && e < ne; e++) /* out_first[p]: p's start, then its cursor */
-        (*to)[e] = out_to[out_first[m->edges[e].from]++];
+    }
     free(out_first);
     free(out_to);
     return rc;
@@ -303,7 +296,7 @@ static int order_and_group(gs_replay *m, uint32_t *to)
 {
     uint32_t *pos = gs_array_new(m->npoints, sizeof *pos);
     uint8_t *flag = gs_array_zeroed(m->npoints, 1);
-    int rc = pos && flag && find_order(m, &to, pos) == 0 ? 0 : -1;
+    int rc = pos && flag && find_order(m, to, pos) == 0 ? 0 : -1;
     if (rc == 0) {
         renumber_points(m, pos, to, flag);
         rc = find_anchors(m, pos, flag);
