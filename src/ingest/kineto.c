@@ -338,6 +338,37 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
     }
 }
 
+uint64_t kineto_event_bytes(const gs_trace *t, const kevent *ev)
+{
+    if (ev->ph == 'M' || time_fault(ev) != GS_LOSS__COUNT)
+        return 0; /* metadata: a thread's name at most */
+    switch (ev->ph) {
+    case 'i':
+    case 'I':
+        if (!strcmp(gs_trace_str(t, ev->name), "[memory]"))
+            return sizeof(gs_mem_event);
+        return ev->pid_is_text ? 0 : sizeof(gs_instant);
+    case 'C': return ev->have & KARG_VALUE ? sizeof(gs_counter) : 0;
+    case 'X': break;
+    default: return 0;
+    }
+    uint64_t args = ev->coll_name != GS_STR_EMPTY &&
+                            (ev->cat == KCAT_KERNEL || ev->cat == KCAT_CPU_OP)
+                        ? sizeof(gs_coll_args) : 0;
+    switch ((enum kcat)ev->cat) { /* as add_complete */
+    case KCAT_KERNEL: return args + sizeof(gs_kernel);
+    case KCAT_MEMCPY:
+    case KCAT_MEMSET: return sizeof(gs_memop);
+    case KCAT_SYNC: return sizeof(gs_gpu_sync);
+    case KCAT_RUNTIME:
+    case KCAT_DRIVER: return sizeof(gs_api);
+    case KCAT_CPU_INSTANT:
+    case KCAT_FLOW:
+    case KCAT_IGNORED: return args;
+    default: return args + sizeof(gs_range);
+    }
+}
+
 /* ---- the top-level object -------------------------------------------------------------------- */
 
 /* How much of the file has been read, 0..1: compressed bytes for a .gz. */
@@ -347,7 +378,7 @@ static double share_read(const gs_source *src)
     return size ? (double)gs_source_file_offset(src) / (double)size : 1;
 }
 
-int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
+int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, kread_tally *tally,
                        kineto_classify_fn classify, const kpart *part, kchunk *chunk)
 {
     kscratch scratch = {0};
@@ -385,7 +416,9 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64
         if (chunk)
             kchunk_note_event(chunk, &ev);
         bool kept = !part || kpart_take(part, &ev); /* another rank's, in a file of several */
-        *count += kept;
+        tally->events += kept;
+        if (kept && opts && opts->window && opts->window->survey)
+            tally->model_bytes += kineto_event_bytes(t, &ev);
         if (kept && opts && opts->window && !kwindow_keep(opts->window, t, &ev)) {
             kept = false;
             if (!opts->window->survey)
@@ -507,7 +540,7 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
     kpart *p = opts && opts->part ? &part : NULL;
     kchunk_set *chunks = NULL;
     bool saw_events = false;
-    uint64_t count = 0;
+    kread_tally tally = {0};
     int rc = 0;
     t->format = gs_strtab_intern(&t->strings, "kineto", 6);
     for (;;) {
@@ -528,9 +561,9 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
             if (p && (rc = kpart_start(j, p)) != 0)
                 break;
             if (p || chunks) /* a second traceEvents array is read on, on this thread */
-                rc = kineto_read_events(j, t, opts, &count, NULL, p, NULL);
+                rc = kineto_read_events(j, t, opts, &tally, NULL, p, NULL);
             else
-                rc = kineto_read_events_split(j, t, opts, &count, &chunks, &j);
+                rc = kineto_read_events_split(j, t, opts, &tally, &chunks, &j);
         } else {
             rc = read_top_key(j, t, &scratch, p, saw_events);
         }
@@ -545,8 +578,10 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
         return gs_fail(j->err, GS_EXIT_INPUT,
                        "%s: not a PyTorch profiler trace (a JSON object without traceEvents)",
                        t->id.path);
-    if (count == 0)
+    if (tally.events == 0)
         return gs_fail(j->err, GS_EXIT_INPUT, "%s: the trace has no events (empty traceEvents)",
                        t->id.path);
+    if (opts && opts->window && opts->window->survey)
+        opts->window->model_bytes = tally.model_bytes;
     return 0;
 }

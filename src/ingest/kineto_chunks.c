@@ -49,7 +49,7 @@ typedef struct chunk_reader {
     bool json_ready, started;
     gs_error err;
     int rc;
-    uint64_t count;
+    kread_tally tally;
     pthread_t thread;
 } chunk_reader;
 
@@ -193,7 +193,7 @@ static void *read_chunk(void *arg)
     enum cut_state cut = find_cut(s, r);
     publish_cut(s, r, cut);
     if (cut == CUT_FOUND)
-        r->rc = kineto_read_events(&r->j, r->t, s->opts, &r->count, NULL, NULL, &r->c);
+        r->rc = kineto_read_events(&r->j, r->t, s->opts, &r->tally, NULL, NULL, &r->c);
     return NULL;
 }
 
@@ -341,7 +341,7 @@ static enum chunks_end trusted_chunks(const kchunk_set *s, size_t used[], size_t
     return CHUNKS_READ_ON; /* not reached: the last chunk never stops before the array's end */
 }
 
-static int read_after_chunks(kchunk_set *s, gs_json *j, gs_trace *t, uint64_t *count,
+static int read_after_chunks(kchunk_set *s, gs_json *j, gs_trace *t, kread_tally *tally,
                              gs_json **rest)
 {
     size_t used[MAX_CHUNKS], nused, bad = 0;
@@ -353,7 +353,8 @@ static int read_after_chunks(kchunk_set *s, gs_json *j, gs_trace *t, uint64_t *c
     gs_trace *parts[MAX_CHUNKS];
     for (size_t u = 0; u < nused; u++) {
         parts[u] = s->r[used[u]].t;
-        *count += s->r[used[u]].count;
+        tally->events += s->r[used[u]].tally.events;
+        tally->model_bytes += s->r[used[u]].tally.model_bytes;
     }
     if (kineto_merge_chunks(t, parts, nused, j->err) != 0)
         return -1;
@@ -372,10 +373,10 @@ static int read_after_chunks(kchunk_set *s, gs_json *j, gs_trace *t, uint64_t *c
         atomic_store(&s->bytes[k], 0), atomic_store(&s->done[k], 0);
     kchunk on = {.start = s->r[0].c.start, .stop_at = UINT64_MAX, .stop_settled = true,
                  .resume = true, .set = s};
-    return kineto_read_events(last, t, s->opts, count, NULL, NULL, &on);
+    return kineto_read_events(last, t, s->opts, tally, NULL, NULL, &on);
 }
 
-int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
+int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, kread_tally *tally,
                              kchunk_set **set, gs_json **rest)
 {
     *rest = j;
@@ -383,7 +384,7 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
     size_t n = gs_source_seekable(j->src) && size > start ? plan_chunks(opts, size - start) : 1;
     kchunk_set *s = n > 1 ? calloc(1, sizeof *s) : NULL;
     if (!s)
-        return kineto_read_events(j, t, opts, count, NULL, NULL, NULL);
+        return kineto_read_events(j, t, opts, tally, NULL, NULL, NULL);
     *set = s;
     s->opts = opts;
     s->src = j->src;
@@ -401,7 +402,7 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
     for (size_t k = 1; k < n; k++)
         start_chunk(s, t->id.path, k);
     gs_source_inflate_here(j->src);
-    int rc = kineto_read_events(j, t, opts, count, NULL, NULL, &s->r[0].c);
+    int rc = kineto_read_events(j, t, opts, tally, NULL, NULL, &s->r[0].c);
     bool read_whole = rc != 0 || !s->r[0].c.stopped;
     join_chunks(s, read_whole);
     size_t over = atomic_load(&s->over_budget);
@@ -417,5 +418,5 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
     if (rc == 0 && read_whole)
         GS_LOG(GS_LOG_INFO, "%s: events read on one thread: no chunk after the first of %zu "
                "started on an event boundary", t->id.path, s->n);
-    return read_whole ? rc : read_after_chunks(s, j, t, count, rest);
+    return read_whole ? rc : read_after_chunks(s, j, t, tally, rest);
 }

@@ -36,8 +36,8 @@ typedef struct kchunk {
 /* Reads the events of the traceEvents array whose '[' j just returned, up to its ']', on as many
  * threads as opts->threads says (0: one per core, for files big enough to gain). On return *rest
  * is the scanner just past the ']': j, or a chunk's, which *set keeps until kchunk_set_free.
- * *count: the events that joined the model. */
-int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, uint64_t *count,
+ * *tally: what the chunks used read (kread_tally). */
+int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, kread_tally *tally,
                              kchunk_set **set, gs_json **rest);
 void kchunk_set_free(kchunk_set *set);
 

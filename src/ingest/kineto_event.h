@@ -89,4 +89,12 @@ int kineto_read_event(gs_json *j, gs_trace *t, kscratch *scratch, kevent *ev);
 /* Interns the current string token (decoding escapes). GS_STR_ERROR when out of memory. */
 gs_str kineto_intern_token(gs_json *j, gs_trace *t, kscratch *scratch);
 
+/* What a read of events counted (kineto_read_events): the events that joined (a survey's, all
+ * those it read, kept or not: kineto_window.h), and in a survey the bytes of the model's arrays
+ * they would have filled (kineto_event_bytes), which sizes the window of steps deterministically. */
+typedef struct kread_tally {
+    uint64_t events;
+    uint64_t model_bytes;
+} kread_tally;
+
 #endif

@@ -16,6 +16,7 @@
 typedef struct kwindow {
     bool survey; /* keep the steps only, and note the span of every event's start */
     _Atomic gs_ns first, last; /* the survey's span (several reader threads update it) */
+    uint64_t model_bytes; /* the survey's: the model's arrays the whole trace would fill */
     /* The window: host events that start in [from, host_to), GPU work that starts in
      * [from, gpu_to): the GPU runs behind the host, so the last kept step's work is kept whole. */
     gs_ns from, host_to, gpu_to;

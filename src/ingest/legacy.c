@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ingest/kineto.h"
+#include "ingest/kineto_window.h"
 
 static bool pid_is(const gs_trace *t, const kevent *ev, const char *text)
 {
@@ -29,12 +30,14 @@ static void classify(gs_trace *t, kevent *ev)
 
 int legacy_read_array(gs_json *j, gs_trace *t, const gs_load_opts *opts)
 {
-    uint64_t count = 0;
+    kread_tally tally = {0};
     t->format = gs_strtab_intern(&t->strings, "legacy", 6);
-    if (kineto_read_events(j, t, opts, &count, classify, NULL, NULL) != 0)
+    if (kineto_read_events(j, t, opts, &tally, classify, NULL, NULL) != 0)
         return -1;
-    if (count == 0)
+    if (tally.events == 0)
         return gs_fail(j->err, GS_EXIT_INPUT, "%s: the trace has no events (empty array)",
                        t->id.path);
+    if (opts && opts->window && opts->window->survey)
+        opts->window->model_bytes = tally.model_bytes;
     return 0;
 }

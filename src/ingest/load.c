@@ -145,6 +145,30 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
     return 0;
 }
 
+/* While they are read, the model's arrays grow by doubling: on average they hold 1/ln 2 times
+ * their elements (the first read measured 1.45 on the 5 GB trace of doc/performance.md). */
+#define GROWTH_ROOM 1.4427
+
+/* The share of the trace that fits in the budget, from the survey's measure of the whole model:
+ * the same on every run, where the first read's, `measured`, depends on how far each of its
+ * threads had read when the budget ran out (and so did the steps kept). `measured` when the
+ * survey found nothing to measure. */
+static double survey_fits(const gs_mem_budget *b, const kwindow *survey, const gs_trace *steps,
+                          double measured)
+{
+    if (!survey->model_bytes)
+        return measured;
+    double bytes = (double)survey->model_bytes * GROWTH_ROOM +
+                   (double)gs_strtab_bytes(&steps->strings);
+    double fits = gs_mem_budget_fits(b, (uint64_t)bytes, 1);
+    GS_LOG(GS_LOG_INFO, "%s: the whole trace's model would take about %.0f MB (its arrays "
+           "%.0f MB as they grow while read, strings %.0f MB): %.1f %% of it fits",
+           steps->id.path, bytes / 1048576.0,
+           (double)survey->model_bytes * GROWTH_ROOM / 1048576.0,
+           (double)gs_strtab_bytes(&steps->strings) / 1048576.0, 100 * fits);
+    return fits;
+}
+
 /* The trace did not fit in the memory budget: read it again, a survey of its steps first, then
  * the window of them that fits (ingest/kineto_window.h), narrower if it still does not. A pipe
  * cannot be read twice: it keeps the budget's error. */
@@ -154,7 +178,7 @@ static int load_window(const char *path, const gs_load_opts *o, gs_trace **out, 
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return -1;
     gs_error over = *err;
-    double filled = o->budget->fits;
+    double measured = o->budget->fits;
     kwindow survey;
     kwindow_survey_init(&survey);
     gs_load_opts so = *o;
@@ -162,12 +186,13 @@ static int load_window(const char *path, const gs_load_opts *o, gs_trace **out, 
     gs_trace *steps = NULL;
     if (load_source(gs_source_open(path, err), path, &so, &steps, err) != 0)
         return -1;
+    double fits = survey_fits(o->budget, &survey, steps, measured);
     int rc = -1;
     bool shrunk_out = false; /* no window is smaller than the whole trace */
     for (unsigned shrink = 0; shrink < 3; shrink++) {
         kwindow w;
         kwindow_plan plan;
-        if (!kwindow_choose(steps, &survey, filled, shrink, &w, &plan)) {
+        if (!kwindow_choose(steps, &survey, fits, shrink, &w, &plan)) {
             shrunk_out = true;
             break;
         }
@@ -176,7 +201,7 @@ static int load_window(const char *path, const gs_load_opts *o, gs_trace **out, 
         o->budget->fits = 0;
         rc = load_source(gs_source_open(path, err), path, &wo, out, err);
         if (rc == 0)
-            gs_load_log_window(*out, steps, &plan, filled);
+            gs_load_log_window(*out, steps, &plan, fits);
         if (rc == 0 || !(o->budget->fits > 0))
             break;
     }

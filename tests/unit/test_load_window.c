@@ -1,5 +1,7 @@
 /* A trace over the memory budget is read again as a window of its steps that fits: written here
- * with 40 steps of known events, read under a budget that holds about a quarter of them. */
+ * with 40 steps of known events, read under a budget that holds about a quarter of them. The
+ * window is sized by the survey's measure of the whole model, the same for any number of reader
+ * threads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "check.h"
 #include "common/log.h"
 #include "common/strbuf.h"
+#include "ingest/kineto_window.h"
 #include "ingest/load.h"
 
 enum { STEPS = 40, OPS_PER_STEP = 2000, STEP_NS = 5000000 };
@@ -76,6 +79,7 @@ static void test_window_of_steps(const char *dir)
     uint64_t need = gs_trace_bytes(whole);
     CHECK_INT(whole->kernels.n, STEPS * OPS_PER_STEP);
 
+    size_t first_kept[2] = {0}, steps_kept[2] = {0};
     for (unsigned threads = 1; threads <= 3; threads += 2) {
         gs_mem_budget budget = {.limit = need / 4, .origin = "a test"};
         gs_trace *t = NULL;
@@ -99,6 +103,8 @@ static void test_window_of_steps(const char *dir)
         if (steps < 4 || steps > STEPS / 4)
             fprintf(stderr, "%zu steps kept\n", steps);
         CHECK_INT(first, (STEPS - steps) / 2);
+        first_kept[threads / 2] = first;
+        steps_kept[threads / 2] = steps;
         CHECK_INT(t->ranges.n, steps * (OPS_PER_STEP + 1));
         CHECK_INT(t->apis.n, steps * OPS_PER_STEP);
         CHECK_INT(t->kernels.n, steps * OPS_PER_STEP);
@@ -110,7 +116,76 @@ static void test_window_of_steps(const char *dir)
         CHECK_INT(orphans, 0);
         gs_trace_delete(t);
     }
+    CHECK_INT(steps_kept[0], steps_kept[1]); /* one thread's read or three's: the same window */
+    CHECK_INT(first_kept[0], first_kept[1]);
     gs_trace_delete(whole);
+}
+
+/* The survey measures the model's arrays that the whole trace fills (kineto_event_bytes), on
+ * one thread and on several. */
+static void test_survey_measure(const char *dir)
+{
+    gs_strbuf b;
+    gs_strbuf_init(&b);
+    write_steps(&b, 12);
+    /* and one of each other kind of array: a copy, a set, a GPU sync, an instant, an allocator
+     * record, a counter, a collective's args; and what fills none: a flow, a thread's name */
+    b.len -= 4; /* before "\n]}\n" */
+    gs_strbuf_appendf(&b,
+                      ",\n{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", "
+                      "\"pid\": 0, \"tid\": 7, \"ts\": 1.0, \"dur\": 1.0, \"args\": {\"device\": 0, "
+                      "\"stream\": 7}}"
+                      ",\n{\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"Memset\", \"pid\": 0, "
+                      "\"tid\": 7, \"ts\": 2.0, \"dur\": 1.0, \"args\": {\"device\": 0, \"stream\": 7}}"
+                      ",\n{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Event Sync\", "
+                      "\"pid\": 0, \"tid\": 7, \"ts\": 3.0, \"dur\": 1.0, \"args\": {\"device\": 0, "
+                      "\"stream\": 7}}"
+                      ",\n{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"mark\", "
+                      "\"pid\": 1, \"tid\": 1, \"ts\": 4.0, \"s\": \"t\"}"
+                      ",\n{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", "
+                      "\"pid\": 1, \"tid\": 1, \"ts\": 5.0, \"s\": \"t\", \"args\": {\"Addr\": 16, "
+                      "\"Bytes\": 512, \"Device Type\": 1, \"Device Id\": 0}}"
+                      ",\n{\"ph\": \"C\", \"cat\": \"counter\", \"name\": \"power\", \"pid\": 0, "
+                      "\"tid\": 0, \"ts\": 6.0, \"args\": {\"value\": 3.5}}"
+                      ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclAllReduce\", "
+                      "\"pid\": 0, \"tid\": 7, \"ts\": 7.0, \"dur\": 1.0, \"args\": {\"device\": 0, "
+                      "\"stream\": 7, \"Collective name\": \"allreduce\"}}"
+                      ",\n{\"ph\": \"s\", \"cat\": \"ac2g\", \"name\": \"flow\", \"id\": 1, "
+                      "\"pid\": 1, \"tid\": 1, \"ts\": 8.0}"
+                      ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 1, "
+                      "\"args\": {\"name\": \"main\"}}"
+                      "\n]}\n");
+    const char *path = write_file(dir, "measure.json", &b);
+    gs_strbuf_free(&b);
+    CHECK(path != NULL);
+    gs_trace *whole = NULL;
+    gs_error err;
+    if (!path || gs_load_trace(path, &(gs_load_opts){.threads = 1}, &whole, &err) != 0) {
+        CHECK(!"the trace loads");
+        return;
+    }
+    CHECK(whole->memops.n == 2 && whole->syncs.n == 1 && whole->instants.n == 1 &&
+          whole->mem_events.n == 1 && whole->counters.n == 1 && whole->coll_args.n == 1);
+    uint64_t arrays = whole->kernels.n * sizeof *whole->kernels.v +
+                      whole->memops.n * sizeof *whole->memops.v +
+                      whole->syncs.n * sizeof *whole->syncs.v +
+                      whole->apis.n * sizeof *whole->apis.v +
+                      whole->ranges.n * sizeof *whole->ranges.v +
+                      whole->instants.n * sizeof *whole->instants.v +
+                      whole->mem_events.n * sizeof *whole->mem_events.v +
+                      whole->counters.n * sizeof *whole->counters.v +
+                      whole->coll_args.n * sizeof *whole->coll_args.v;
+    for (unsigned threads = 1; threads <= 3; threads += 2) {
+        kwindow survey;
+        kwindow_survey_init(&survey);
+        gs_trace *steps = NULL;
+        CHECK_INT(gs_load_trace(path, &(gs_load_opts){.threads = threads, .window = &survey},
+                                &steps, &err), 0);
+        CHECK_INT(survey.model_bytes, arrays);
+        gs_trace_delete(steps);
+    }
+    gs_trace_delete(whole);
+    unlink(path);
 }
 
 /* A pipe cannot be read twice: over the budget it keeps the budget's error. */
@@ -159,6 +234,7 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     test_window_of_steps(dir);
+    test_survey_measure(dir);
     test_pipe_refused(dir);
     char path[512];
     snprintf(path, sizeof path, "%s/steps.json", dir);
