@@ -341,7 +341,7 @@ int kineto_add_event(gs_trace *t, const kevent *ev)
 uint64_t kineto_event_bytes(const gs_trace *t, const kevent *ev)
 {
     if (ev->ph == 'M' || time_fault(ev) != GS_LOSS__COUNT)
-        return 0; /* metadata: a thread's name at most */
+        return 0; /* metadata (a thread's name at most), and events whose times are lost */
     switch (ev->ph) {
     case 'i':
     case 'I':

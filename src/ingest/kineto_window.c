@@ -6,8 +6,8 @@
 #include "common/util.h"
 #include "common/vec.h"
 
-/* Of the budget, what the window's model should fill: the steps differ in size, and the budget
- * was measured on the part of the file read first. */
+/* Of the budget, what the window's model should fill: the steps differ in size, and the arrays'
+ * growth while they are read is an average (load.c's GROWTH_ROOM). */
 #define WINDOW_FILL 0.8
 
 void kwindow_survey_init(kwindow *w)
