@@ -100,9 +100,24 @@ static long huge_kb_at(const void *p)
     return kb;
 }
 
+/* The system's count of huge-page faults that found no free huge page (/proc/vmstat), or -1. */
+static long thp_fallbacks(void)
+{
+    FILE *f = fopen("/proc/vmstat", "r");
+    if (!f)
+        return -1;
+    char line[128];
+    long n = -1;
+    while (fgets(line, sizeof line, f) && sscanf(line, "thp_fault_fallback %ld", &n) != 1)
+        ;
+    fclose(f);
+    return n;
+}
+
 /* A 16 MB array, written through, lies mostly on huge pages: a mapping not on a 2 MB boundary
  * still holds 7 whole huge pages. Checked in "madvise" mode only: with "always" they come
- * without asking, with "never" not at all. */
+ * without asking, with "never" not at all. When the kernel asked for huge pages but found none
+ * free (fragmented memory), that is the system's state, not this code's: said, not failed. */
 static void test_huge_pages(void)
 {
     char mode[32];
@@ -117,8 +132,13 @@ static void test_huge_pages(void)
     CHECK(fresh != NULL);
     if (!fresh)
         return;
+    long fallbacks = thp_fallbacks();
     memset(fresh, 1, n);
-    CHECK(huge_kb_at(fresh) >= 7 * 2048);
+    long kb = huge_kb_at(fresh);
+    if (kb < 7 * 2048 && fallbacks >= 0 && thp_fallbacks() > fallbacks)
+        printf("test_vec: huge pages asked for, none free (%ld kB given)\n", kb);
+    else
+        CHECK(kb >= 7 * 2048);
     free(fresh);
 }
 
