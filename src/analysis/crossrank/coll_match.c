@@ -19,7 +19,7 @@ static int by_seq_build(const gs_collectives *c, by_seq *b)
     for (size_t i = 0; i < c->n; i++)
         b->count[c->v[i].kind]++;
     for (int k = 0; k < GS_COLL__COUNT; k++) {
-        b->pos[k] = malloc((b->count[k] ? b->count[k] : 1) * sizeof *b->pos[k]);
+        b->pos[k] = gs_array_new(b->count[k], sizeof *b->pos[k]);
         if (!b->pos[k])
             return -1;
         b->count[k] = 0;
@@ -57,7 +57,7 @@ static int match(gs_coll_match *m, by_seq *idx)
     }
     const gs_collectives *first = &m->ranks[0].coll;
     m->v = gs_array_new(first->n, sizeof *m->v);
-    m->at = malloc((first->n ? first->n : 1) * m->nranks * sizeof *m->at);
+    m->at = gs_array_new((first->n ? first->n : 1) * m->nranks, sizeof *m->at);
     if (!m->v || !m->at)
         return -1;
     for (size_t i = 0; i < first->n; i++) {
@@ -104,7 +104,7 @@ int gs_coll_match_from(const gs_rank_id *const *ids, const gs_collectives *colls
         return gs_fail_oom(err);
     for (size_t r = 0; r < n; r++) {
         gs_coll_rank *x = &out->ranks[out->nranks++];
-        x->coll.v = malloc((colls[r].n ? colls[r].n : 1) * sizeof *x->coll.v);
+        x->coll.v = gs_array_new(colls[r].n, sizeof *x->coll.v);
         if (!x->coll.v || gs_rank_id_copy(&x->id, ids[r]) != 0) {
             gs_coll_match_free(out);
             return gs_fail_oom(err);

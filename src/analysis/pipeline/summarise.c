@@ -74,7 +74,7 @@ static int own(const char **s)
 
 static void *copy_array(const void *from, size_t n, size_t size)
 {
-    void *to = malloc((n ? n : 1) * size);
+    void *to = gs_array_new(n, size);
     if (to && n)
         memcpy(to, from, n * size);
     return to;

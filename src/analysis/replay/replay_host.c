@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/replay/replay_build.h"
+#include "common/vec.h"
 
 enum item_type { ITEM_RANGE, ITEM_API, ITEM_MARK };
 
@@ -237,7 +238,7 @@ static int sweep_lane(rp_builder *b, rp_lane *lane, lane_feed *feed)
 /* The kept steps' host starts and ends, the main lane's marks, sorted. NULL out of memory. */
 static lane_item *step_marks(const rp_builder *b)
 {
-    lane_item *marks = malloc((b->steps.n ? 2 * b->steps.n : 1) * sizeof *marks);
+    lane_item *marks = gs_array_new(2 * b->steps.n, sizeof *marks);
     if (!marks)
         return NULL;
     for (size_t s = 0; s < b->steps.n; s++) {

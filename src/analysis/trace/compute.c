@@ -51,7 +51,7 @@ static void count_flops(const gs_trace_ctx *c, uint32_t *root, flop_tally *tally
     const gs_steps *steps = &c->steps;
     size_t n = t->ranges.n;
     double *flops = gs_array_zeroed(n, sizeof *flops);
-    uint8_t *dtype = calloc(n ? n : 1, 1), *kind = calloc(n ? n : 1, 1);
+    uint8_t *dtype = gs_array_zeroed(n, 1), *kind = gs_array_zeroed(n, 1);
     for (size_t i = 0; i < n; i++)
         root[i] = GS_NONE;
     for (size_t o = 0; flops && dtype && kind && o < t->thread_ranges.n; o++) {

@@ -187,7 +187,7 @@ static void free_call_sums(call_sums *cs)
 static int profiled_cpu(const gs_trace_ctx *c, gs_ns *out)
 {
     const gs_trace *t = c->trace;
-    uint8_t *counted = malloc(t->ranges.n ? t->ranges.n : 1);
+    uint8_t *counted = gs_array_new(t->ranges.n, 1);
     if (!counted)
         return -1;
     for (size_t i = 0; i < t->ranges.n; i++) {
