@@ -371,13 +371,6 @@ uint64_t kineto_event_bytes(const gs_trace *t, const kevent *ev)
 
 /* ---- the top-level object -------------------------------------------------------------------- */
 
-/* How much of the file has been read, 0..1: compressed bytes for a .gz. */
-static double share_read(const gs_source *src)
-{
-    uint64_t size = gs_source_file_size(src);
-    return size ? (double)gs_source_file_offset(src) / (double)size : 1;
-}
-
 int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, kread_tally *tally,
                        kineto_classify_fn classify, const kpart *part, kchunk *chunk)
 {
@@ -436,8 +429,7 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, kread_
             continue;
         }
         if (gs_mem_budget_check(opts->budget, t, gs_json_offset(j), j->err) != 0) {
-            opts->budget->fits =
-                gs_mem_budget_fits(opts->budget, gs_trace_bytes(t), share_read(j->src));
+            opts->budget->over = true;
             rc = -1;
             break;
         }

@@ -64,8 +64,6 @@ struct kchunk_set {
     _Atomic uint64_t done[MAX_CHUNKS];  /* bytes each chunk has read, for progress */
     atomic_bool cancel;
     _Atomic size_t over_budget; /* 1 + the chunk that found the memory budget exceeded, 0: none */
-    _Atomic uint64_t read_when_over;  /* bytes all chunks had read by then */
-    _Atomic uint64_t bytes_when_over; /* and the model they had made */
 };
 
 /* ---- where to cut ------------------------------------------------------------------------- */
@@ -294,8 +292,6 @@ int kchunk_checkpoint(kchunk *c, const gs_trace *t, const gs_json *j, const gs_l
         gs_mem_budget with_others = *opts->budget;
         with_others.used += others;
         if (gs_mem_budget_check(&with_others, t, at, j->err) != 0) {
-            atomic_store(&s->read_when_over, done);
-            atomic_store(&s->bytes_when_over, others + gs_trace_bytes(t));
             atomic_store(&s->over_budget, c->index + 1);
             atomic_store(&s->cancel, true);
             return -1;
@@ -407,9 +403,7 @@ int kineto_read_events_split(gs_json *j, gs_trace *t, const gs_load_opts *opts, 
     join_chunks(s, read_whole);
     size_t over = atomic_load(&s->over_budget);
     if (over && opts->budget)
-        opts->budget->fits =
-            gs_mem_budget_fits(opts->budget, atomic_load(&s->bytes_when_over),
-                               (double)atomic_load(&s->read_when_over) / (double)size);
+        opts->budget->over = true;
     if (over) { /* a chunk found the budget exceeded: the trace does not fit, whatever else */
         if (over > 1)
             *j->err = s->r[over - 1].err;

@@ -89,15 +89,14 @@ static int with_budget(const gs_load_opts *opts, gs_mem_budget *fallback, gs_loa
     return 0;
 }
 
-/* Whether the trace read is over the budget (err says so); for a Kineto trace, notes the share
- * that fits, for a window of it (load_window). */
+/* Whether the trace read is over the budget (err says so); for a Kineto trace, notes that a
+ * window of it may be read instead (load_window). */
 static bool over_budget(const gs_load_opts *o, const gs_trace *t, const gs_source *src,
                         bool is_gst, gs_error *err)
 {
     if (gs_mem_budget_check(o->budget, t, gs_source_file_offset(src), err) == 0)
         return false;
-    if (!is_gst)
-        o->budget->fits = gs_mem_budget_fits(o->budget, gs_trace_bytes(t), 1);
+    o->budget->over = !is_gst;
     return true;
 }
 
@@ -150,17 +149,13 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
 #define GROWTH_ROOM 1.4427
 
 /* The share of the trace that fits in the budget, from the survey's measure of the whole model:
- * the same on every run, where the first read's, `measured`, depends on how far each of its
- * threads had read when the budget ran out (and so did the steps kept). `measured` when the
- * survey found nothing to measure. */
-static double survey_fits(const gs_mem_budget *b, const kwindow *survey, const gs_trace *steps,
-                          double measured)
+ * the same on every run (the first read, on several threads, ran out of budget wherever each
+ * thread happened to be then). */
+static double survey_fits(const gs_mem_budget *b, const kwindow *survey, const gs_trace *steps)
 {
-    if (!survey->model_bytes)
-        return measured;
     double bytes = (double)survey->model_bytes * GROWTH_ROOM +
                    (double)gs_strtab_bytes(&steps->strings);
-    double fits = gs_mem_budget_fits(b, (uint64_t)bytes, 1);
+    double fits = gs_mem_budget_fits(b, (uint64_t)bytes);
     GS_LOG(GS_LOG_INFO, "%s: the whole trace's model would take about %.0f MB (its arrays "
            "%.0f MB as they grow while read, strings %.0f MB): %.1f %% of it fits",
            steps->id.path, bytes / 1048576.0,
@@ -178,7 +173,6 @@ static int load_window(const char *path, const gs_load_opts *o, gs_trace **out, 
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return -1;
     gs_error over = *err;
-    double measured = o->budget->fits;
     kwindow survey;
     kwindow_survey_init(&survey);
     gs_load_opts so = *o;
@@ -186,7 +180,7 @@ static int load_window(const char *path, const gs_load_opts *o, gs_trace **out, 
     gs_trace *steps = NULL;
     if (load_source(gs_source_open(path, err), path, &so, &steps, err) != 0)
         return -1;
-    double fits = survey_fits(o->budget, &survey, steps, measured);
+    double fits = survey_fits(o->budget, &survey, steps);
     int rc = -1;
     bool shrunk_out = false; /* no window is smaller than the whole trace */
     for (unsigned shrink = 0; shrink < 3; shrink++) {
@@ -198,15 +192,15 @@ static int load_window(const char *path, const gs_load_opts *o, gs_trace **out, 
         }
         gs_load_opts wo = *o;
         wo.window = &w;
-        o->budget->fits = 0;
+        o->budget->over = false;
         rc = load_source(gs_source_open(path, err), path, &wo, out, err);
         if (rc == 0)
             gs_load_log_window(*out, steps, &plan, fits);
-        if (rc == 0 || !(o->budget->fits > 0))
+        if (rc == 0 || !o->budget->over)
             break;
     }
     gs_trace_delete(steps);
-    if (rc != 0 && (o->budget->fits > 0 || shrunk_out))
+    if (rc != 0 && (o->budget->over || shrunk_out))
         *err = over;
     return rc;
 }
@@ -217,9 +211,9 @@ int gs_load_trace(const char *path, const gs_load_opts *opts, gs_trace **out, gs
     gs_mem_budget budget;
     if (with_budget(opts, &budget, &o, err) != 0)
         return -1;
-    o.budget->fits = 0;
+    o.budget->over = false;
     int rc = load_source(gs_source_open(path, err), path, &o, out, err);
-    if (rc == 0 || !(o.budget->fits > 0) || o.window)
+    if (rc == 0 || !o.budget->over || o.window)
         return rc;
     return load_window(path, &o, out, err);
 }

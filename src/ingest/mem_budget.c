@@ -129,9 +129,9 @@ int gs_mem_budget_check(const gs_mem_budget *b, const gs_trace *t, uint64_t at, 
                    t->id.path, at, limit, b->origin, held, GS_MEM_LIMIT_ENV);
 }
 
-double gs_mem_budget_fits(const gs_mem_budget *b, uint64_t bytes, double share_read)
+double gs_mem_budget_fits(const gs_mem_budget *b, uint64_t bytes)
 {
     double left = b->used < b->limit ? (double)(b->limit - b->used) : 0;
-    double fits = bytes ? share_read * left / (double)bytes : 1;
+    double fits = bytes ? left / (double)bytes : 1;
     return fits < 1 ? fits : 1;
 }

@@ -21,10 +21,9 @@ typedef struct gs_mem_budget {
     uint64_t used;      /* by traces already loaded under this budget */
     const char *origin; /* how the default was chosen, for the message */
     bool from_env;      /* set by GPUSCOPE_MEMORY_LIMIT */
-    /* Set when a Kineto trace was found over the limit: the share of it that fits (estimated
-     * from the share of the file read and the model it filled), from which the loader sizes the
-     * window of steps it reads instead (0: not over). */
-    double fits;
+    /* Set when a Kineto trace was found over the limit: the loader then reads a window of its
+     * steps instead, sized by a survey of the whole file (ingest/kineto_window.h). */
+    bool over;
 } gs_mem_budget;
 
 /* GPUSCOPE_MEMORY_LIMIT when set (bytes with an optional K, M, G or T suffix, powers of 1024,
@@ -37,9 +36,9 @@ int gs_mem_budget_default(gs_mem_budget *b, gs_error *err);
  * is in the file. Cheap: called every few thousand events, not per event. */
 int gs_mem_budget_check(const gs_mem_budget *b, const gs_trace *t, uint64_t at, gs_error *err);
 
-/* The share of a trace whose model fits in what the budget has left, when reading `share_read`
- * of its file made a model of `bytes`: at most 1. */
-double gs_mem_budget_fits(const gs_mem_budget *b, uint64_t bytes, double share_read);
+/* The share of a trace whose model would take `bytes` that fits in what the budget has left: at
+ * most 1. */
+double gs_mem_budget_fits(const gs_mem_budget *b, uint64_t bytes);
 
 /* Parses a size as GPUSCOPE_MEMORY_LIMIT takes it; false when it is not one. */
 bool gs_mem_parse_size(const char *s, uint64_t *bytes);
