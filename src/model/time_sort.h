@@ -11,7 +11,7 @@
 int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t end_off);
 
 /* Puts order[0..n) (indices into key[]) in ascending order of key[], ties left in the order
- * they have: a stable radix sort over the bytes the keys span. 0, or -1 out of memory (order
+ * they have: a stable radix sort over the bits the keys span. 0, or -1 out of memory (order
  * then unchanged). */
 int gs_radix_order(const uint64_t *key, size_t n, uint32_t *order);
 

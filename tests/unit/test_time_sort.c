@@ -1,7 +1,9 @@
 /* gs_sort_by_time and gs_radix_order (model/time_sort.h), checked against qsort with the order
  * they promise: events by start, the longer first, then file order; indices by key, ties in the
- * order they came. Times with many ties, times spread over the whole int64 range (the radix
- * passes work on offsets that wrap), already sorted input, and 0, 1 and 2 elements. */
+ * order they came. Times with many ties (runs of equal starts short and long: put in order by
+ * insertion and by qsort), times spread over the whole int64 range (the radix passes work on
+ * offsets that wrap), keys with constant middle bits (a pass skipped between two), already
+ * sorted input, and 0, 1 and 2 elements. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +38,15 @@ static uint64_t next_random(uint64_t *state)
     return *state;
 }
 
-enum spread { FEW_TIMES, WHOLE_RANGE, SORTED };
+/* GAPPED: keys whose middle bits are all the same (two random bytes, 40 bits apart), so that a
+ * radix pass between two that move has nothing to move. */
+enum spread { FEW_TIMES, WHOLE_RANGE, SORTED, GAPPED };
 
 static int64_t random_time(uint64_t *state, enum spread spread)
 {
     uint64_t r = next_random(state);
+    if (spread == GAPPED)
+        return (int64_t)((r >> 56) | (r >> 48 & 0xff) << 40);
     return spread == WHOLE_RANGE ? (int64_t)r : (int64_t)(r >> 60) - 8; /* 16 values around 0 */
 }
 
@@ -134,6 +140,7 @@ int main(void)
             check_events(counts[i], (enum spread)spread, 11u + i);
         check_order(counts[i], FEW_TIMES, 5u + i);
         check_order(counts[i], WHOLE_RANGE, 7u + i);
+        check_order(counts[i], GAPPED, 13u + i);
     }
     return check_done("test_time_sort");
 }
