@@ -18,37 +18,49 @@ static gs_ns time_at(const char *bytes, size_t i, size_t size, size_t off)
     return v;
 }
 
-/* Whether index a comes before index b among events with the same start: the later end first,
- * then file order. */
-static bool tie_before(const uint64_t *end_key, uint32_t a, uint32_t b)
+/* The events being sorted: what the ties are put in order by. */
+typedef struct events {
+    const char *bytes;
+    size_t size, end_off;
+} events;
+
+static gs_ns end_of(const events *ev, uint32_t i)
 {
-    return end_key[a] != end_key[b] ? end_key[a] > end_key[b] : a < b;
+    return time_at(ev->bytes, i, ev->size, ev->end_off);
+}
+
+/* Whether event a comes before event b of the same start: the later end first, then file
+ * order. */
+static bool tie_before(const events *ev, uint32_t a, uint32_t b)
+{
+    gs_ns ea = end_of(ev, a), eb = end_of(ev, b);
+    return ea != eb ? ea > eb : a < b;
 }
 
 typedef struct tied {
-    uint64_t end_key;
+    gs_ns end;
     uint32_t index;
 } tied;
 
 static int cmp_tied(const void *pa, const void *pb)
 {
     const tied *a = pa, *b = pb;
-    if (a->end_key != b->end_key)
-        return a->end_key > b->end_key ? -1 : 1;
+    if (a->end != b->end)
+        return a->end > b->end ? -1 : 1;
     return (a->index > b->index) - (a->index < b->index);
 }
 
-/* order[0..n), indices of events with one start, put in tie_before's order: by insertion when
- * few (most runs are two or three events: times in whole µs tie often), else by qsort over
- * their ends gathered. 0, or -1 out of memory. */
-static int order_ties(uint32_t *order, size_t n, const uint64_t *end_key)
+/* order[0..n), events of one start, put in tie_before's order: by insertion when few (most runs
+ * are two or three events: times in whole µs tie often), else by qsort over their ends gathered.
+ * 0, or -1 out of memory. */
+static int order_ties(uint32_t *order, size_t n, const events *ev)
 {
     enum { FEW = 16 };
     if (n <= FEW) {
         for (size_t i = 1; i < n; i++) {
             uint32_t x = order[i];
             size_t j = i;
-            for (; j > 0 && tie_before(end_key, x, order[j - 1]); j--)
+            for (; j > 0 && tie_before(ev, x, order[j - 1]); j--)
                 order[j] = order[j - 1];
             order[j] = x;
         }
@@ -58,7 +70,7 @@ static int order_ties(uint32_t *order, size_t n, const uint64_t *end_key)
     if (!v)
         return -1;
     for (size_t i = 0; i < n; i++)
-        v[i] = (tied){end_key[order[i]], order[i]};
+        v[i] = (tied){end_of(ev, order[i]), order[i]};
     qsort(v, n, sizeof *v, cmp_tied);
     for (size_t i = 0; i < n; i++)
         order[i] = v[i].index;
@@ -88,8 +100,6 @@ static void permute(char *bytes, size_t n, size_t size, uint32_t *order, char *h
     }
 }
 
-static int radix_sort(const uint64_t *key, size_t n, uint32_t *order, uint64_t *sorted_key);
-
 int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t end_off)
 {
     if (n < 2)
@@ -104,30 +114,28 @@ int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t 
     if (sorted)
         return 0;
     uint64_t *start_key = gs_array_new(n, sizeof *start_key);
-    uint64_t *end_key = gs_array_new(n, sizeof *end_key);
     uint32_t *order = gs_array_new(n, sizeof *order);
     char *held = malloc(size);
-    int rc = start_key && end_key && order && held ? 0 : -1;
+    int rc = start_key && order && held ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         start_key[i] = gs_radix_key(time_at(bytes, i, size, start_off));
-        end_key[i] = gs_radix_key(time_at(bytes, i, size, end_off));
         order[i] = (uint32_t)i;
     }
-    /* By start, ties in file order; start_key then holds the starts in that order. */
+    /* By start, ties in file order, then each run of one start by end. */
     if (rc == 0)
-        rc = radix_sort(start_key, n, order, start_key);
+        rc = gs_radix_order(start_key, n, order);
+    const events ev = {bytes, size, end_off};
     for (size_t i = 0; rc == 0 && i < n;) {
         size_t j = i + 1;
-        while (j < n && start_key[j] == start_key[i])
+        while (j < n && start_key[order[j]] == start_key[order[i]])
             j++;
         if (j - i > 1)
-            rc = order_ties(order + i, j - i, end_key);
+            rc = order_ties(order + i, j - i, &ev);
         i = j;
     }
     if (rc == 0)
         permute(bytes, n, size, order, held);
     free(start_key);
-    free(end_key);
     free(order);
     free(held);
     return rc;
@@ -137,10 +145,7 @@ int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t 
  * bits a trace of half a minute spans in ns take three passes. */
 enum { DIGIT_BITS_MAX = 11, DIGITS_MAX = 1 << DIGIT_BITS_MAX, PASSES_MAX = 6 };
 
-/* gs_radix_order, which also writes the keys in their sorted order into sorted_key (which may
- * be key itself) when it is not NULL. The keys travel with their indices from pass to pass, so
- * that each pass reads both in sequence rather than each index's key wherever it lies. */
-static int radix_sort(const uint64_t *key, size_t n, uint32_t *order, uint64_t *sorted_key)
+int gs_radix_order(const uint64_t *key, size_t n, uint32_t *order)
 {
     if (n < 2)
         return 0;
@@ -149,66 +154,41 @@ static int radix_sort(const uint64_t *key, size_t n, uint32_t *order, uint64_t *
         lo = key[i] < lo ? key[i] : lo;
         hi = key[i] > hi ? key[i] : hi;
     }
-    if (lo == hi) {
-        for (size_t i = 0; sorted_key && i < n; i++)
-            sorted_key[i] = lo;
+    if (lo == hi)
         return 0;
-    }
     unsigned bits = 64u - (unsigned)__builtin_clzll(hi - lo);
     unsigned passes = (bits + DIGIT_BITS_MAX - 1) / DIGIT_BITS_MAX;
     unsigned width = (bits + passes - 1) / passes;
     uint64_t mask = (UINT64_C(1) << width) - 1;
-    uint64_t *key_a = gs_array_new(n, sizeof *key_a), *key_b = gs_array_new(n, sizeof *key_b);
-    uint32_t *index_b = gs_array_new(n, sizeof *index_b);
+    uint32_t *tmp = gs_array_new(n, sizeof *tmp);
     size_t(*count)[DIGITS_MAX] = calloc(PASSES_MAX, sizeof *count);
-    int rc = key_a && key_b && index_b && count ? 0 : -1;
-    /* The keys in order's order, less lo, and every pass's counts in one sweep. */
+    int rc = tmp && count ? 0 : -1;
+    /* Every pass's counts in one sweep over the keys, which they do not depend on the order of. */
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        uint64_t k = key[order[i]] - lo;
-        key_a[i] = k;
+        uint64_t k = key[i] - lo;
         for (unsigned p = 0; p < passes; p++)
             count[p][(k >> (p * width)) & mask]++;
     }
-    unsigned last = 0; /* the last pass that moves anything: one digit for all moves nothing */
-    for (unsigned p = 0; rc == 0 && p < passes; p++)
-        if (count[p][(key_a[0] >> (p * width)) & mask] != n)
-            last = p + 1;
-    uint64_t *ks = key_a, *kd = key_b;
-    uint32_t *is = order, *id = index_b;
-    for (unsigned p = 0; rc == 0 && p < last; p++) {
+    uint32_t *src = order, *dst = tmp;
+    for (unsigned p = 0; rc == 0 && p < passes; p++) {
         unsigned shift = p * width;
-        if (count[p][(ks[0] >> shift) & mask] == n)
-            continue;
+        if (count[p][((key[0] - lo) >> shift) & mask] == n)
+            continue; /* one digit for all: the pass would move nothing */
         size_t at = 0;
         for (size_t d = 0; d <= mask; d++) {
             size_t c = count[p][d];
             count[p][d] = at;
             at += c;
         }
-        for (size_t i = 0; i < n; i++) {
-            size_t to = count[p][(ks[i] >> shift) & mask]++;
-            kd[to] = ks[i];
-            id[to] = is[i];
-        }
-        uint64_t *kswap = ks;
-        ks = kd;
-        kd = kswap;
-        uint32_t *iswap = is;
-        is = id;
-        id = iswap;
+        for (size_t i = 0; i < n; i++)
+            dst[count[p][((key[src[i]] - lo) >> shift) & mask]++] = src[i];
+        uint32_t *swap = src;
+        src = dst;
+        dst = swap;
     }
-    if (rc == 0 && is != order)
-        memcpy(order, is, n * sizeof *order);
-    for (size_t i = 0; rc == 0 && sorted_key && i < n; i++)
-        sorted_key[i] = ks[i] + lo;
-    free(key_a);
-    free(key_b);
-    free(index_b);
+    if (rc == 0 && src != order)
+        memcpy(order, src, n * sizeof *order);
+    free(tmp);
     free(count);
     return rc;
-}
-
-int gs_radix_order(const uint64_t *key, size_t n, uint32_t *order)
-{
-    return radix_sort(key, n, order, NULL);
 }
