@@ -219,34 +219,30 @@ static void renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to, uin
 }
 
 /* m's edges and lags grouped by the point they end at (to[], renumbered), keeping the order they
- * were built in within each point's group: scattered into new arrays, the edges first, then the
- * lags, each old array freed once its copy is made. 0, or -1 out of memory. */
-static int group_by_end(gs_replay *m, const uint32_t *to)
+ * were built in within each point's group: scattered into new arrays, the lags first, then the
+ * edges, each old array freed once its copy is made. `cursor` (npoints) holds the lags' scatter
+ * cursors: order_and_group's positions, whose memory is in use already (fresh pages cost more
+ * than the scatter), freed before the edges' scatter, where the peak of the replay's memory is.
+ * 0, or -1 out of memory. */
+static int group_by_end(gs_replay *m, const uint32_t *to, uint32_t *cursor)
 {
     size_t n = m->npoints, ne = m->nedges;
     uint32_t *first = gs_array_zeroed(n + 2, sizeof *first);
-    rp_edge *edges = gs_array_new(ne, sizeof *edges);
-    if (!first || !edges) {
-        free(first);
-        free(edges);
-        return -1;
-    }
-    for (size_t e = 0; e < ne; e++)
-        first[to[e] + 2]++;
-    group_cursors(first, n);
-    for (size_t e = 0; e < ne; e++)
-        edges[first[to[e] + 1]++] = m->edges[e];
-    free(m->edges);
-    m->edges = edges;
-    m->first_in = first;
-    /* the same places again, for the lags: first[p] is p's start, where its cursor begins */
     rp_lags lags;
-    uint32_t *cursor = gs_array_new(n, sizeof *cursor);
-    if (!cursor || rp_lags_init(&lags, ne) != 0) {
+    if (!first || rp_lags_init(&lags, ne) != 0) {
+        if (first)
+            rp_lags_free(&lags);
+        free(first);
         free(cursor);
         return -1;
     }
-    memcpy(cursor, first, n * sizeof *cursor);
+    m->first_in = first;
+    for (size_t e = 0; e < ne; e++)
+        first[to[e] + 2]++;
+    group_cursors(first, n);
+    /* first[p + 1] is now p's start, where its cursor begins */
+    if (n)
+        memcpy(cursor, first + 1, n * sizeof *cursor);
     int rc = 0;
     for (size_t e = 0; rc == 0 && e < ne; e++) {
         uint32_t d = cursor[to[e]]++;
@@ -257,7 +253,14 @@ static int group_by_end(gs_replay *m, const uint32_t *to)
     free(cursor);
     rp_lags_free(&m->lags);
     m->lags = lags;
-    return rc;
+    rp_edge *edges = rc == 0 ? gs_array_new(ne, sizeof *edges) : NULL;
+    if (!edges)
+        return -1;
+    for (size_t e = 0; e < ne; e++)
+        edges[first[to[e] + 1]++] = m->edges[e];
+    free(m->edges);
+    m->edges = edges;
+    return 0;
 }
 
 static int anchor_cmp(const void *pa, const void *pb)
@@ -302,8 +305,10 @@ static int order_and_group(gs_replay *m, uint32_t *to)
         rc = find_anchors(m, pos, flag);
     }
     free(flag);
-    free(pos);
-    rc = rc == 0 ? group_by_end(m, to) : -1;
+    if (rc == 0)
+        rc = group_by_end(m, to, pos); /* which frees pos */
+    else
+        free(pos);
     free(to);
     return rc;
 }
