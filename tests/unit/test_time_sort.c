@@ -46,7 +46,7 @@ static int64_t random_time(uint64_t *state, enum spread spread)
 {
     uint64_t r = next_random(state);
     if (spread == GAPPED)
-        return (int64_t)((r >> 56) | (r >> 48 & 0xff) << 40);
+        return (int64_t)((r >> 56) | ((r >> 48) & 0xff) << 40);
     return spread == WHOLE_RANGE ? (int64_t)r : (int64_t)(r >> 60) - 8; /* 16 values around 0 */
 }
 
