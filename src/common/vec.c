@@ -20,9 +20,9 @@
 static void advise_huge(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     if (bytes < HUGE_PAGE)
         return;
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t from = (uintptr_t)p & ~(page - 1);
     uintptr_t to = ((uintptr_t)p + bytes + page - 1) & ~(page - 1);
     madvise((void *)from, to - from, MADV_HUGEPAGE);

@@ -57,7 +57,7 @@ static int match(gs_coll_match *m, by_seq *idx)
     }
     const gs_collectives *first = &m->ranks[0].coll;
     m->v = gs_array_new(first->n, sizeof *m->v);
-    m->at = gs_array_new((first->n ? first->n : 1) * m->nranks, sizeof *m->at);
+    m->at = gs_array_new(first->n * m->nranks, sizeof *m->at);
     if (!m->v || !m->at)
         return -1;
     for (size_t i = 0; i < first->n; i++) {

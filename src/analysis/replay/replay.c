@@ -277,17 +277,15 @@ static void run_arrays_free(rp_run_arrays *r)
 
 static rp_run_arrays *run_arrays_new(const gs_replay *m)
 {
-    size_t ne = m->nedges ? m->nedges : 1;
-    size_t ns = m->nsteps ? m->nsteps : 1;
     rp_run_arrays *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
     r->at = gs_array_new(m->npoints, sizeof *r->at);
     r->launch_from = gs_array_new(m->nops, sizeof *r->launch_from);
-    r->ends = gs_array_new(ns, sizeof *r->ends);
-    r->len = gs_array_new(ns, sizeof *r->len);
+    r->ends = gs_array_new(m->nsteps, sizeof *r->ends);
+    r->len = gs_array_new(m->nsteps, sizeof *r->len);
     r->edges_changed = true;
-    if (r->at && rp_lags_init(&r->lag, ne) == 0 && r->launch_from && r->ends && r->len)
+    if (r->at && rp_lags_init(&r->lag, m->nedges) == 0 && r->launch_from && r->ends && r->len)
         return r;
     run_arrays_free(r);
     return NULL;
