@@ -476,14 +476,11 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
     attrib a = {.ctx = c, .op_of = op_of, .row_of = gs_array_zeroed(nstr, sizeof *a.row_of),
                 .name_of = gs_array_new(nstr, sizeof(gs_str)),
                 .node = gs_array_new(t->ranges.n, sizeof *a.node)};
-    gs_mem_device *grown = realloc(s->devices, (s->ndevices + n) * sizeof *s->devices);
-    int rc = keys && rec && op_of && a.row_of && a.name_of && a.node && grown ? 0 : -1;
+    int rc = keys && rec && op_of && a.row_of && a.name_of && a.node ? 0 : -1;
     if (rc == 0)
         rc = ops_of_records(t, op_of);
     if (rc == 0)
         fill_nodes(&a, t);
-    if (grown)
-        s->devices = grown;
     /* The records by device type (CUDA first: it is what the view is about; then the host, then
      * other types), then device, each device's in time order (the model's). */
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -500,7 +497,10 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
         while (j < n && t->mem_events.v[rec[j]].device_type == m->device_type &&
                t->mem_events.v[rec[j]].device == m->device)
             j++;
-        rc = build_device(s, c, rec + i, j - i, &a);
+        gs_mem_device *grown = realloc(s->devices, (s->ndevices + 1) * sizeof *grown);
+        if (grown)
+            s->devices = grown;
+        rc = grown ? build_device(s, c, rec + i, j - i, &a) : -1;
         i = j;
     }
     free(keys);
