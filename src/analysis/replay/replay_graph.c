@@ -155,29 +155,26 @@ static void group_cursors(uint32_t *c, size_t n)
         c[p + 2] += c[p + 1];
 }
 
-/* Arrays the ordering is done with that the grouping by end uses next, as arrays of the same
- * sizes: used again rather than freed and made anew, they cost no fresh pages. */
-typedef struct spare {
-    uint32_t *groups; /* npoints + 2 */
-    uint32_t *edges;  /* nedges */
-} spare;
-
 /* The order of the points, found with the edges grouped by the point they leave from (their ends
- * copied into that grouping, in sp; `to` is kept as it is, which costs less than a second array
- * of fresh memory to put it back from the copy). 0, or -1 out of memory. */
-static int find_order(gs_replay *m, const uint32_t *to, uint32_t *pos, spare *sp)
+ * copied into that grouping; `to` is kept as it is, which costs less than a second array of fresh
+ * memory to put it back from the copy). 0, or -1 out of memory. */
+static int find_order(gs_replay *m, const uint32_t *to, uint32_t *pos)
 {
     size_t n = m->npoints, ne = m->nedges;
-    uint32_t *out_first = sp->groups = gs_array_zeroed(n + 2, sizeof *out_first);
-    uint32_t *out_to = sp->edges = gs_array_new(ne, sizeof *out_to);
-    if (!out_first || !out_to)
-        return -1;
-    for (size_t e = 0; e < ne; e++)
-        out_first[m->edges[e].from + 2]++;
-    group_cursors(out_first, n);
-    for (size_t e = 0; e < ne; e++)
-        out_to[out_first[m->edges[e].from + 1]++] = to[e];
-    return order_points(m, out_first, out_to, pos);
+    uint32_t *out_first = gs_array_zeroed(n + 2, sizeof *out_first);
+    uint32_t *out_to = gs_array_new(ne, sizeof *out_to);
+    int rc = out_first && out_to ? 0 : -1;
+    if (rc == 0) {
+        for (size_t e = 0; e < ne; e++)
+            out_first[m->edges[e].from + 2]++;
+        group_cursors(out_first, n);
+        for (size_t e = 0; e < ne; e++)
+            out_to[out_first[m->edges[e].from + 1]++] = to[e];
+        rc = order_points(m, out_first, out_to, pos);
+    }
+    free(out_first);
+    free(out_to);
+    return rc;
 }
 
 static void renumber(uint32_t *p, const uint32_t *pos)
@@ -223,19 +220,22 @@ static void renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to, uin
 
 /* m's edges and lags grouped by the point they end at (to[], renumbered), keeping the order they
  * were built in within each point's group: scattered into new arrays, the lags first, then the
- * edges, each old array freed once its copy is made. The groups' starts and the lags go into the
- * ordering's spare arrays (taken). `cursor` (npoints) holds the lags' scatter cursors:
- * order_and_group's positions, whose memory is in use already (fresh pages cost more than the
- * scatter), freed before the edges' scatter, where the peak of the replay's memory is. 0, or -1
- * out of memory. */
-static int group_by_end(gs_replay *m, const uint32_t *to, uint32_t *cursor, spare *sp)
+ * edges, each old array freed once its copy is made. `cursor` (npoints) holds the lags' scatter
+ * cursors: order_and_group's positions, whose memory is in use already (fresh pages cost more
+ * than the scatter), freed before the edges' scatter, where the peak of the replay's memory is.
+ * 0, or -1 out of memory. */
+static int group_by_end(gs_replay *m, const uint32_t *to, uint32_t *cursor)
 {
     size_t n = m->npoints, ne = m->nedges;
-    uint32_t *first = sp->groups;
+    uint32_t *first = gs_array_zeroed(n + 2, sizeof *first);
     rp_lags lags;
-    rp_lags_adopt(&lags, (int32_t *)sp->edges, ne); /* int32_t may alias uint32_t */
-    *sp = (spare){0};
-    memset(first, 0, (n + 2) * sizeof *first);
+    if (!first || rp_lags_init(&lags, ne) != 0) {
+        if (first)
+            rp_lags_free(&lags);
+        free(first);
+        free(cursor);
+        return -1;
+    }
     m->first_in = first;
     for (size_t e = 0; e < ne; e++)
         first[to[e] + 2]++;
@@ -299,20 +299,16 @@ static int order_and_group(gs_replay *m, uint32_t *to)
 {
     uint32_t *pos = gs_array_new(m->npoints, sizeof *pos);
     uint8_t *flag = gs_array_zeroed(m->npoints, 1);
-    spare sp = {0};
-    int rc = pos && flag && find_order(m, to, pos, &sp) == 0 ? 0 : -1;
+    int rc = pos && flag && find_order(m, to, pos) == 0 ? 0 : -1;
     if (rc == 0) {
         renumber_points(m, pos, to, flag);
         rc = find_anchors(m, pos, flag);
     }
     free(flag);
-    if (rc == 0) {
-        rc = group_by_end(m, to, pos, &sp); /* which frees pos and takes sp's arrays */
-    } else {
+    if (rc == 0)
+        rc = group_by_end(m, to, pos); /* which frees pos */
+    else
         free(pos);
-        free(sp.groups);
-        free(sp.edges);
-    }
     free(to);
     return rc;
 }

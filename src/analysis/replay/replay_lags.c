@@ -13,12 +13,6 @@ int rp_lags_init(rp_lags *l, size_t n)
     return l->v ? 0 : -1;
 }
 
-void rp_lags_adopt(rp_lags *l, int32_t *v, size_t n)
-{
-    *l = (rp_lags){.v = v, .n = n, .cap = n};
-    gs_hashtab_init(&l->longs, sizeof(rp_long_lag));
-}
-
 int rp_lags_grow(rp_lags *l)
 {
     return gs_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);

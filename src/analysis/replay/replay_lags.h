@@ -33,10 +33,6 @@ typedef struct rp_long_lag {
 int rp_lags_init(rp_lags *l, size_t n);
 void rp_lags_free(rp_lags *l);
 
-/* n lags in v (n of them, allocated; taken), whatever v holds: for a caller that writes every
- * one. */
-void rp_lags_adopt(rp_lags *l, int32_t *v, size_t n);
-
 /* A lag RP_OFF or outside 32 bits, into the table (rp_lag_set). */
 int rp_lag_set_rare(rp_lags *l, uint32_t e, gs_ns lag);
 
