@@ -149,6 +149,40 @@ static void test_downsample(void)
     gs_profile_free(&p);
 }
 
+/* Forty GPUs, each with 40 - device records, then a second trace of three more added to the same
+ * summary: one device each, CUDA devices by id, each with its own records, the second trace's
+ * after the first's. The room for devices grows past its first 16 on the way. */
+static void test_many_devices(void)
+{
+    gs_profile p = {0};
+    for (int k = 0; k < 2; k++) {
+        gs_trace *t = tb_new(k ? "more.json" : "many_gpus.json", k);
+        int32_t ndev = k ? 3 : 40;
+        for (int32_t dev = ndev - 1; dev >= 0; dev--)
+            for (int32_t r = 0; r < 40 - dev; r++)
+                mem(t, 1, dev, 10 * r + dev, (uint64_t)(1000 * dev + r + 1), 8, 8 * (r + 1), -1);
+        tb_add(&p, t);
+    }
+    gs_memory_summary s;
+    gs_error err;
+    CHECK_INT(gs_memory_init(&s, &err), 0);
+    for (size_t k = 0; k < p.traces.n; k++) {
+        gs_trace_ctx c = tb_ctx(p.traces.v[k], &(gs_ctx_opts){0});
+        CHECK_INT(gs_memory_add(&s, &c, &err), 0);
+        gs_trace_ctx_free(&c);
+    }
+    CHECK_INT(s.ndevices, 43);
+    for (size_t i = 0; i < s.ndevices && s.ndevices == 43; i++) {
+        int32_t dev = i < 40 ? (int32_t)i : (int32_t)i - 40;
+        CHECK_INT(s.devices[i].rank, i < 40 ? 0 : 1);
+        CHECK_INT(s.devices[i].device, dev);
+        CHECK_INT(s.devices[i].records, 40 - dev);
+        CHECK_INT(s.devices[i].peak_allocated, 8 * (40 - dev));
+    }
+    gs_memory_summary_free(&s);
+    gs_profile_free(&p);
+}
+
 /* The same shape at a size that matters: 32 MiB kept every step is a leak; one step fewer than
  * GS_TH_MEM_LEAK_MIN_STEPS is not enough to say so. */
 static void test_leak(size_t nsteps, bool want)
@@ -321,5 +355,6 @@ int main(void)
     gs_memory_summary_free(&s);
     gs_profile_free(&p);
     test_downsample();
+    test_many_devices();
     return check_done("test_memory");
 }

@@ -491,16 +491,15 @@ static int build_trace(gs_memory_summary *s, const gs_trace_ctx *c)
     }
     if (rc == 0)
         rc = gs_radix_order(keys, n, rec);
+    size_t cap = s->ndevices; /* at least: a trace's devices are added to those of the last */
     for (size_t i = 0; rc == 0 && i < n;) {
         const gs_mem_event *m = &t->mem_events.v[rec[i]];
         size_t j = i + 1;
         while (j < n && t->mem_events.v[rec[j]].device_type == m->device_type &&
                t->mem_events.v[rec[j]].device == m->device)
             j++;
-        gs_mem_device *grown = realloc(s->devices, (s->ndevices + 1) * sizeof *grown);
-        if (grown)
-            s->devices = grown;
-        rc = grown ? build_device(s, c, rec + i, j - i, &a) : -1;
+        rc = gs_grow((void **)&s->devices, &cap, s->ndevices + 1, sizeof *s->devices) == 0
+                 ? build_device(s, c, rec + i, j - i, &a) : -1;
         i = j;
     }
     free(keys);
