@@ -30,6 +30,7 @@ targets=(
     "fuzz_ondemand ondemand 16384"
     "fuzz_op_cost op_cost 4096"
     "fuzz_gunzip gunzip 65536"
+    "fuzz_report kineto 131072"
 )
 
 if [ "$only" != "  " ]; then
