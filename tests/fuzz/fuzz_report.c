@@ -1,14 +1,18 @@
 /* Fuzz target for what `gpuscope report` and `gpuscope whatif` do with a trace once it is read:
  * the trace's context (names, steps, windows), every per-rank analysis (src/analysis/trace/, the
  * diagnosis's inputs, the replay and its runs: src/analysis/pipeline/summarise.c), the report
- * merged from that rank and rendered as text, JSON and HTML, and the replay of every action alone
- * and together rendered with its explanation. The readers are fuzz_kineto's; here they only let
- * through what an analysis gets. Seeds: tests/fuzz/corpus/kineto/ (small traces with steps,
- * kernels, copies, memory records, collectives and two ranks). */
+ * merged from the ranks and rendered as text, JSON and HTML, and the replay of every action alone
+ * and together rendered with its explanation. An input naming gpuscopeRanks (a chrome export of
+ * several ranks) is read as its first three ranks, as `report` reads such a file, so that the
+ * report merges several ranks (clock alignment, collectives matched across ranks, stragglers).
+ * The readers are fuzz_kineto's; here they only let through what an analysis gets. Seeds:
+ * tests/fuzz/corpus/kineto/ (small traces with steps, kernels, copies, memory records,
+ * collectives, and an export of two ranks). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/base/trace_ctx.h"
 #include "analysis/pipeline/report.h"
@@ -21,25 +25,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The rank summarised as `report` summarises it, merged and rendered. */
-static void report(FILE *sink, const gs_trace_ctx *c)
-{
-    gs_error err;
-    gs_rank_summary *s = malloc(sizeof *s);
-    const gs_summarise_opts so = {.stages = GS_STAGE_ALL};
-    if (!s || gs_rank_summarise(c, &so, s, &err) != 0) {
-        free(s);
-        return;
-    }
-    gs_report r;
-    const gs_report_opts ro = {.stages = GS_STAGE_ALL, .align = true}; /* as `gpuscope report` */
-    if (gs_report_build(s, 1, &ro, &r, &err) != 0) /* s is the report's now */
-        return;
-    gs_render_report(sink, &r, GS_FORMAT_TABLE, NULL, 0, true);
-    gs_render_report(sink, &r, GS_FORMAT_JSON, NULL, 0, false);
-    gs_render_html(sink, &r, 0);
-    gs_report_free(&r);
-}
+enum { MAX_PARTS = 3 };
 
 /* Every action replayed alone and all of them together, as `whatif --action` with all of them. */
 static void whatif(FILE *sink, const gs_trace_ctx *c)
@@ -54,22 +40,56 @@ static void whatif(FILE *sink, const gs_trace_ctx *c)
     gs_whatif_free(&w);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Part `part` of the input summarised into *out as `report` summarises a rank, and replayed on the
+ * way; false when the readers refuse it or an analysis fails. */
+static bool summarise_part(const uint8_t *data, size_t size, uint32_t part, FILE *sink,
+                           gs_rank_summary *out)
 {
     gs_trace *t;
     gs_error err;
-    if (gs_load_trace_buffer((const char *)data, size, "fuzz_report.json", NULL, &t, &err) != 0)
-        return 0;
+    const gs_load_opts lo = {.part = part};
+    if (gs_load_trace_buffer((const char *)data, size, "fuzz_report.json", &lo, &t, &err) != 0)
+        return false;
     gs_trace_ctx c;
     const gs_ctx_opts co = {0}; /* the steps and window `report` finds without options */
-    FILE *sink = fopen("/dev/null", "w");
-    if (sink && gs_trace_ctx_build(t, &co, &c, &err) == 0) {
-        report(sink, &c);
+    const gs_summarise_opts so = {.stages = GS_STAGE_ALL};
+    bool done = false;
+    if (gs_trace_ctx_build(t, &co, &c, &err) == 0) {
+        done = gs_rank_summarise(&c, &so, out, &err) == 0;
         whatif(sink, &c);
         gs_trace_ctx_free(&c);
     }
-    if (sink)
-        fclose(sink);
     gs_trace_delete(t);
+    return done;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    FILE *sink = fopen("/dev/null", "w");
+    gs_rank_summary *ranks = calloc(MAX_PARTS, sizeof *ranks);
+    if (!sink || !ranks) {
+        if (sink)
+            fclose(sink);
+        free(ranks);
+        return 0;
+    }
+    /* Part 0 is the whole file; parts 1, 2, ... are the ranks of a file that holds several. */
+    static const char key[] = "gpuscopeRanks";
+    bool several = memmem(data, size, key, sizeof key - 1) != NULL;
+    size_t n = 0;
+    for (uint32_t part = several; part <= (several ? MAX_PARTS : 0); part++)
+        n += summarise_part(data, size, part, sink, &ranks[n]);
+    gs_report r;
+    gs_error err;
+    const gs_report_opts ro = {.stages = GS_STAGE_ALL, .align = true}; /* as `gpuscope report` */
+    if (n && gs_report_build(ranks, n, &ro, &r, &err) == 0) { /* the summaries are the report's */
+        gs_render_report(sink, &r, GS_FORMAT_TABLE, NULL, 0, true);
+        gs_render_report(sink, &r, GS_FORMAT_JSON, NULL, 0, false);
+        gs_render_html(sink, &r, 0);
+        gs_report_free(&r);
+    } else if (!n) {
+        free(ranks);
+    }
+    fclose(sink);
     return 0;
 }
