@@ -18,30 +18,19 @@ static gs_ns time_at(const char *bytes, size_t i, size_t size, size_t off)
     return v;
 }
 
-/* The events being sorted: what the ties are put in order by. */
+/* The events being sorted: where their ends are read. */
 typedef struct events {
     const char *bytes;
     size_t size, end_off;
 } events;
 
-static gs_ns end_of(const events *ev, uint32_t i)
-{
-    return time_at(ev->bytes, i, ev->size, ev->end_off);
-}
-
-/* Whether event a comes before event b of the same start: the later end first, then file
- * order. */
-static bool tie_before(const events *ev, uint32_t a, uint32_t b)
-{
-    gs_ns ea = end_of(ev, a), eb = end_of(ev, b);
-    return ea != eb ? ea > eb : a < b;
-}
-
+/* An event of a run of one start, with its end: what ties are put in order by. */
 typedef struct tied {
     gs_ns end;
     uint32_t index;
 } tied;
 
+/* The order of events of one start: the later end first, then file order. */
 static int cmp_tied(const void *pa, const void *pb)
 {
     const tied *a = pa, *b = pb;
@@ -50,31 +39,33 @@ static int cmp_tied(const void *pa, const void *pb)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-/* order[0..n), events of one start, put in tie_before's order: by insertion when few (most runs
- * are two or three events: times in whole µs tie often), else by qsort over their ends gathered.
- * 0, or -1 out of memory. */
+/* order[0..n), events of one start, put in cmp_tied's order over their ends gathered: by insertion
+ * when few (most runs are two or three events: times in whole µs tie often), else by qsort. 0, or
+ * -1 out of memory. */
 static int order_ties(uint32_t *order, size_t n, const events *ev)
 {
     enum { FEW = 16 };
-    if (n <= FEW) {
-        for (size_t i = 1; i < n; i++) {
-            uint32_t x = order[i];
-            size_t j = i;
-            for (; j > 0 && tie_before(ev, x, order[j - 1]); j--)
-                order[j] = order[j - 1];
-            order[j] = x;
-        }
-        return 0;
-    }
-    tied *v = gs_array_new(n, sizeof *v);
+    tied few[FEW];
+    tied *v = n <= FEW ? few : gs_array_new(n, sizeof *v);
     if (!v)
         return -1;
     for (size_t i = 0; i < n; i++)
-        v[i] = (tied){end_of(ev, order[i]), order[i]};
-    qsort(v, n, sizeof *v, cmp_tied);
+        v[i] = (tied){time_at(ev->bytes, order[i], ev->size, ev->end_off), order[i]};
+    if (n <= FEW) {
+        for (size_t i = 1; i < n; i++) {
+            tied x = v[i];
+            size_t j = i;
+            for (; j > 0 && cmp_tied(&x, &v[j - 1]) < 0; j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+    } else {
+        qsort(v, n, sizeof *v, cmp_tied);
+    }
     for (size_t i = 0; i < n; i++)
         order[i] = v[i].index;
-    free(v);
+    if (v != few)
+        free(v);
     return 0;
 }
 
