@@ -531,7 +531,7 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
     kpart part = {.index = opts && opts->part ? opts->part - 1 : 0};
     kpart *p = opts && opts->part ? &part : NULL;
     kchunk_set *chunks = NULL;
-    bool saw_events = false;
+    bool saw_events = false, saw_nodes = false;
     kread_tally tally = {0};
     int rc = 0;
     t->format = gs_strtab_intern(&t->strings, "kineto", 6);
@@ -557,6 +557,7 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
             else
                 rc = kineto_read_events_split(j, t, opts, &tally, &chunks, &j);
         } else {
+            saw_nodes |= gs_json_tok_is(j, "nodes");
             rc = read_top_key(j, t, &scratch, p, saw_events);
         }
         if (rc != 0)
@@ -566,6 +567,13 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
     kchunk_set_free(chunks);
     if (rc != 0)
         return -1;
+    /* PyTorch's execution trace (ExecutionTraceObserver: "schema" and "nodes") is the file most
+     * often given by mistake: it is recorded beside the profiler's trace, which holds the times. */
+    if (!saw_events && saw_nodes)
+        return gs_fail(j->err, GS_EXIT_INPUT,
+                       "%s: a PyTorch execution trace (nodes, no traceEvents): give the "
+                       "profiler trace recorded with it",
+                       t->id.path);
     if (!saw_events)
         return gs_fail(j->err, GS_EXIT_INPUT,
                        "%s: not a PyTorch profiler trace (a JSON object without traceEvents)",

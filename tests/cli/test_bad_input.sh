@@ -25,7 +25,8 @@ PY
 # Binary garbage, fixed (random bytes could start with whitespace or '{' and move the offset).
 python3 -c "import random, sys; r = random.Random(7); sys.stdout.buffer.write(bytes([0xff] + [r.randrange(256) for _ in range(4095)]))" >"$tmp/garbage.bin"
 printf '\x89PNG\r\n\x1a\n0000' >"$tmp/image.png"
-echo '{"schema": "1.0.1", "nodes": [{"id": 1}]}' >"$tmp/not_a_trace.json"
+echo '{"schema": "1.0.1", "nodes": [{"id": 1}]}' >"$tmp/execution_trace.json"
+echo '{"schemaVersion": 1, "events": [{"ph": "X"}]}' >"$tmp/not_a_trace.json"
 echo '{"schemaVersion": 1, "traceEvents": []}' >"$tmp/empty_events.json"
 : >"$tmp/empty_file.json"
 echo '[[1, 2, 3], [4, 5, 6]]' >"$tmp/array_of_arrays.json"
@@ -41,6 +42,7 @@ cases=(
     "cut.json|: byte $cut_json: input ends inside an event"
     "garbage.bin|: byte 0: unexpected byte 0xff: not JSON text"
     "image.png|: byte 0: unexpected byte 0x89: not JSON text"
+    "execution_trace.json|: a PyTorch execution trace (nodes, no traceEvents): give the profiler trace recorded with it"
     "not_a_trace.json|: not a PyTorch profiler trace (a JSON object without traceEvents)"
     "empty_events.json|: the trace has no events (empty traceEvents)"
     "empty_file.json|: empty file"

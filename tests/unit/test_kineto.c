@@ -326,7 +326,8 @@ static void check_bad(const char *json, const char *want_msg)
 static void test_bad_input(void)
 {
     check_bad("", "bad.json: empty file");
-    check_bad("{\"schema\": \"1.0.1\", \"nodes\": []}", "not a PyTorch profiler trace");
+    check_bad("{\"schema\": \"1.0.1\", \"nodes\": []}", "a PyTorch execution trace (nodes");
+    check_bad("{\"schemaVersion\": 1, \"events\": []}", "not a PyTorch profiler trace");
     check_bad("{\"traceEvents\": []}", "the trace has no events");
     check_bad("[]", "the trace has no events");
     check_bad("[[1, 2], [3, 4]]", "bad.json: byte 1: not a profiler trace");
