@@ -80,7 +80,7 @@ target_link_options(fuzz_gunzip PRIVATE -fsanitize=fuzzer,address,undefined)
 
 # What report and whatif do with a trace once read: the context, every per-rank analysis with the
 # replay and its runs, the report merged and rendered, every action replayed; seeds: the kineto
-# corpus.
+# and .gst corpora (a .gst is read as gpuscope run's: steps found from its kernels, its own cost).
 add_executable(fuzz_report ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_report.c)
 target_link_libraries(fuzz_report PRIVATE gscore)
 target_compile_options(fuzz_report PRIVATE -fsanitize=fuzzer,address,undefined)

@@ -7,7 +7,8 @@
  * report merges several ranks (clock alignment, collectives matched across ranks, stragglers).
  * The readers are fuzz_kineto's; here they only let through what an analysis gets. Seeds:
  * tests/fuzz/corpus/kineto/ (small traces with steps, kernels, copies, memory records,
- * collectives, and an export of two ranks). */
+ * collectives, and an export of two ranks) and tests/fuzz/corpus/gst/ (gpuscope run's files, read
+ * by the content's magic whatever the name). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

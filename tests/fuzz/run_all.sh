@@ -16,7 +16,7 @@ case "$minutes" in '' | *[!0-9]*) echo "usage: $0 [MINUTES] [BUILD_DIR] [TARGET.
 shift $(($# < 2 ? $# : 2))
 only=" $* "
 
-# target, seed corpus (tests/fuzz/corpus/...), largest input in bytes
+# target, seed corpora (tests/fuzz/corpus/..., comma-separated), largest input in bytes
 targets=(
     "fuzz_json json 65536"
     "fuzz_kineto kineto 131072"
@@ -30,7 +30,7 @@ targets=(
     "fuzz_ondemand ondemand 16384"
     "fuzz_op_cost op_cost 4096"
     "fuzz_gunzip gunzip 65536"
-    "fuzz_report kineto 131072"
+    "fuzz_report kineto,gst 131072"
 )
 
 if [ "$only" != "  " ]; then
@@ -59,12 +59,14 @@ echo "|---|---|---|---|"
 total_findings=0
 for t in "${targets[@]}"; do
     set -- $t
-    name=$1 corpus=$2 max_len=$3
+    name=$1 max_len=$3
+    seeds=()
+    for c in ${2//,/ }; do seeds+=("tests/fuzz/corpus/$c"); done
     mkdir -p "$work/$name.corpus" "$work/$name.findings"
     start=$(date +%s)
     "$build/$name" -max_total_time=$((minutes * 60)) -max_len="$max_len" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/$name.findings/" \
-        "$work/$name.corpus" "tests/fuzz/corpus/$corpus" >"$work/$name.log" 2>&1
+        "$work/$name.corpus" "${seeds[@]}" >"$work/$name.log" 2>&1
     secs=$(($(date +%s) - start))
     # "Done N runs in S second(s)" when it ran its time out; else the last "#N" status line.
     runs=$(sed -n 's/^Done \([0-9]*\) runs in .*/\1/p' "$work/$name.log" | tail -1)
