@@ -567,8 +567,8 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
     kchunk_set_free(chunks);
     if (rc != 0)
         return -1;
-    /* PyTorch's execution trace (ExecutionTraceObserver: "schema" and "nodes") is the file most
-     * often given by mistake: it is recorded beside the profiler's trace, which holds the times. */
+    /* PyTorch's execution trace (ExecutionTraceObserver: "schema" and "nodes") is recorded beside
+     * the profiler's trace, which holds the times: name the file that was meant. */
     if (!saw_events && saw_nodes)
         return gs_fail(j->err, GS_EXIT_INPUT,
                        "%s: a PyTorch execution trace (nodes, no traceEvents): give the "
