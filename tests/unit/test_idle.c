@@ -157,10 +157,38 @@ static void test_host_activity(void)
     gs_profile_free(&p);
 }
 
+/* The host's activity during a gap looked up across many threads (no step range: the window is
+ * the step): 40 threads with an operator each after the gap [1,6.3) ms, and the 41st's
+ * aten::busy [1.5,5.5) inside it. */
+static void test_host_activity_many_threads(void)
+{
+    gs_profile p = {0};
+    gs_trace *t = tb_new("r0.json", 0);
+    launch(t, "kA", 500 * US, 600 * US, 1 * MS, 7, 1);
+    launch(t, "kB", 6200 * US, 6300 * US, 7 * MS, 7, 2);
+    for (int k = 1; k <= 41; k++) {
+        bool busy = k == 41;
+        tb_range(t, GS_RANGE_OP, busy ? "aten::busy" : "aten::later", busy ? 1500 * US : 8 * MS,
+                 busy ? 5500 * US : 9 * MS, NULL);
+        t->ranges.v[t->ranges.n - 1].tid = TB_TID + k;
+    }
+    tb_add(&p, t);
+    gs_idle r;
+    gs_error err;
+    CHECK_INT(idle(p.traces.v[0], &(gs_idle_opts){.max_gaps = 10}, &r, &err), 0);
+    CHECK_INT(r.ngaps, 1);
+    CHECK_INT(r.gaps[0].start, 1 * MS);
+    CHECK_STR(r.gaps[0].host.op, "aten::busy");
+    CHECK_INT(r.gaps[0].host.op_ns, 4 * MS);
+    gs_idle_free(&r);
+    gs_profile_free(&p);
+}
+
 int main(void)
 {
     test_classification();
     test_host_activity();
+    test_host_activity_many_threads();
     test_overlap_on_a_stream();
     return check_done("test_idle");
 }

@@ -28,8 +28,8 @@ typedef struct thread_run {
 typedef struct thread_index {
     const uint32_t *idx; /* the model's per-thread order of op-tree ranges or of apis */
     size_t n;
-    thread_run *runs;
-    size_t nruns;
+    thread_run *runs; /* one per thread: grown as threads are found */
+    size_t nruns, cap;
 } thread_index;
 
 struct gs_host_index {
@@ -174,9 +174,6 @@ static bool apis_same_thread(const gs_trace *t, uint32_t a, uint32_t b)
  * a few looks per thread, where a look at every event read the whole trace. */
 static int find_runs(const gs_trace *t, thread_index *ti, same_thread_fn same, bool ranges)
 {
-    ti->runs = gs_array_new(ti->n, sizeof *ti->runs);
-    if (!ti->runs)
-        return -1;
     for (size_t i = 0; i < ti->n;) {
         uint32_t first = ti->idx[i];
         size_t in = i, step = 1; /* in: the last position known to be on first's thread */
@@ -193,6 +190,8 @@ static int find_runs(const gs_trace *t, thread_index *ti, same_thread_fn same, b
                 out = mid;
         }
         int64_t pid = ranges ? t->ranges.v[first].pid : t->apis.v[first].pid;
+        if (gs_grow((void **)&ti->runs, &ti->cap, ti->nruns + 1, sizeof *ti->runs) != 0)
+            return -1;
         ti->runs[ti->nruns++] = (thread_run){pid, i, out};
         i = out;
     }
@@ -207,8 +206,8 @@ int gs_host_index_build(const gs_trace_ctx *c, gs_host_index **out)
     if (!ix)
         return -1;
     ix->c = c;
-    ix->ranges = (thread_index){t->thread_ranges.v, t->thread_ranges.n, NULL, 0};
-    ix->apis = (thread_index){t->thread_apis.v, t->thread_apis.n, NULL, 0};
+    ix->ranges = (thread_index){t->thread_ranges.v, t->thread_ranges.n, NULL, 0, 0};
+    ix->apis = (thread_index){t->thread_apis.v, t->thread_apis.n, NULL, 0, 0};
     if (find_runs(t, &ix->ranges, ranges_same_thread, true) != 0 ||
         find_runs(t, &ix->apis, apis_same_thread, false) != 0) {
         gs_host_index_free(ix);
