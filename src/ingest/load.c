@@ -100,6 +100,15 @@ static bool over_budget(const gs_load_opts *o, const gs_trace *t, const gs_sourc
     return true;
 }
 
+/* An SQLite database: what `gpuscope export --format sqlite` writes (and nsys export, whose
+ * schema it follows), easily given back as if it were the trace. Its header starts "SQLite
+ * format 3"; no JSON text starts with 'S'. */
+static bool is_sqlite(const char *head, ssize_t got)
+{
+    static const char magic[] = "SQLite f";
+    return got >= (ssize_t)sizeof magic - 1 && !memcmp(head, magic, sizeof magic - 1);
+}
+
 /* Reads a trace from an open source into a new, indexed trace; closes the source. The format
  * is told by the first bytes, not the name: a .gst file may be renamed or gzipped. */
 static int load_source(gs_source *src, const char *path, const gs_load_opts *opts, gs_trace **out,
@@ -114,9 +123,16 @@ static int load_source(gs_source *src, const char *path, const gs_load_opts *opt
         gs_source_close(src);
         return -1;
     }
-    char head[4];
+    char head[GS_SOURCE_PEEK_MAX];
     ssize_t got = gs_source_peek(src, head, sizeof head, err);
     bool is_gst = got > 0 && gst_is_magic(head, (size_t)got);
+    if (is_sqlite(head, got)) {
+        gs_source_close(src);
+        return gs_fail(err, GS_EXIT_INPUT,
+                       "%s: an SQLite database (gpuscope export --format sqlite writes these), "
+                       "not a trace: give the trace it was exported from",
+                       path);
+    }
     double started = gs_log_clock(GS_LOG_INFO);
     if (gs_log_on(GS_LOG_INFO))
         gs_load_log_opened(path, src, is_gst);

@@ -328,6 +328,7 @@ static void test_bad_input(void)
     check_bad("", "bad.json: empty file");
     check_bad("{\"schema\": \"1.0.1\", \"nodes\": []}", "a PyTorch execution trace (nodes");
     check_bad("{\"schemaVersion\": 1, \"events\": []}", "not a PyTorch profiler trace");
+    check_bad("SQLite format 3", "bad.json: an SQLite database");
     check_bad("{\"traceEvents\": []}", "the trace has no events");
     check_bad("[]", "the trace has no events");
     check_bad("[[1, 2], [3, 4]]", "bad.json: byte 1: not a profiler trace");
