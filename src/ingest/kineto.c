@@ -525,13 +525,48 @@ static int read_top_key(gs_json *j, gs_trace *t, kscratch *s, kpart *p, bool saw
     return 0;
 }
 
+/* JSON objects without traceEvents that are given as traces, told by a top-level key (and its
+ * string value, where one is named), with what to say instead of "not a trace". */
+static const struct {
+    const char *key, *value;
+    const char *what;
+} look_alikes[] = {
+    /* PyTorch's ExecutionTraceObserver: recorded beside the profiler's trace, which has the times */
+    {"nodes", NULL,
+     "a PyTorch execution trace (nodes, no traceEvents): give the profiler trace recorded with it"},
+    /* gpuscope summarize's .gsum (src/analysis/pipeline/gsum_schema.h: GS_GSUM_MAGIC) */
+    {"format", "gpuscope-rank-summary",
+     "a rank summary (gpuscope summarize), which only report, comm and stragglers read: give this "
+     "command the trace"},
+};
+
+/* A top-level key other than traceEvents: a look-alike's, noted in *look_alike, or one of a
+ * trace's header (read_top_key). */
+static int read_other_key(gs_json *j, gs_trace *t, kscratch *s, kpart *p, bool saw_events,
+                          int *look_alike)
+{
+    for (int i = 0; i < (int)COUNT_OF(look_alikes); i++) {
+        if (!gs_json_tok_is(j, look_alikes[i].key))
+            continue;
+        if (!look_alikes[i].value) {
+            *look_alike = i;
+            break; /* its value is read as any other key's */
+        }
+        if (gs_json_next(j) == GS_JSON_STRING && gs_json_tok_is(j, look_alikes[i].value))
+            *look_alike = i;
+        return gs_json_skip(j);
+    }
+    return read_top_key(j, t, s, p, saw_events);
+}
+
 int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
 {
     kscratch scratch = {0};
     kpart part = {.index = opts && opts->part ? opts->part - 1 : 0};
     kpart *p = opts && opts->part ? &part : NULL;
     kchunk_set *chunks = NULL;
-    bool saw_events = false, saw_nodes = false;
+    bool saw_events = false;
+    int look_alike = -1;
     kread_tally tally = {0};
     int rc = 0;
     t->format = gs_strtab_intern(&t->strings, "kineto", 6);
@@ -557,8 +592,7 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
             else
                 rc = kineto_read_events_split(j, t, opts, &tally, &chunks, &j);
         } else {
-            saw_nodes |= gs_json_tok_is(j, "nodes");
-            rc = read_top_key(j, t, &scratch, p, saw_events);
+            rc = read_other_key(j, t, &scratch, p, saw_events, &look_alike);
         }
         if (rc != 0)
             break;
@@ -567,13 +601,8 @@ int kineto_read_object(gs_json *j, gs_trace *t, const gs_load_opts *opts)
     kchunk_set_free(chunks);
     if (rc != 0)
         return -1;
-    /* PyTorch's execution trace (ExecutionTraceObserver: "schema" and "nodes") is recorded beside
-     * the profiler's trace, which holds the times: name the file that was meant. */
-    if (!saw_events && saw_nodes)
-        return gs_fail(j->err, GS_EXIT_INPUT,
-                       "%s: a PyTorch execution trace (nodes, no traceEvents): give the "
-                       "profiler trace recorded with it",
-                       t->id.path);
+    if (!saw_events && look_alike >= 0)
+        return gs_fail(j->err, GS_EXIT_INPUT, "%s: %s", t->id.path, look_alikes[look_alike].what);
     if (!saw_events)
         return gs_fail(j->err, GS_EXIT_INPUT,
                        "%s: not a PyTorch profiler trace (a JSON object without traceEvents)",

@@ -32,6 +32,8 @@ echo '{"schemaVersion": 1, "traceEvents": []}' >"$tmp/empty_events.json"
 # starts with this text; gzipped too, since the format is told by the content.
 printf 'SQLite format 3\0\020\0\001\001' >"$tmp/export.sqlite"
 gzip -c "$tmp/export.sqlite" >"$tmp/export.sqlite.gz"
+# A rank summary, for the commands that read traces only (below the table, which runs report).
+"$exe" summarize -o "$tmp/rank.gsum" "$good" || exit 1
 : >"$tmp/empty_file.json"
 echo '[[1, 2, 3], [4, 5, 6]]' >"$tmp/array_of_arrays.json"
 mkdir "$tmp/no_traces" && echo hello >"$tmp/no_traces/readme.txt"
@@ -87,6 +89,25 @@ if [ $rc -eq 3 ] && grep -qF "gpuscope: $tmp/cut.json: byte" "$tmp/err"; then
     passed=$((passed + 1))
 else
     echo "FAIL mixed good and bad: exit $rc: $(cat "$tmp/err")"
+    failed=$((failed + 1))
+fi
+
+# A rank summary where a trace is needed: named as what it is; report reads it.
+want="gpuscope: $tmp/rank.gsum: a rank summary (gpuscope summarize), which only report, comm and"
+for cmd in kernels whatif; do
+    "$exe" "$cmd" "$tmp/rank.gsum" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 3 ] && [ ! -s "$tmp/out" ] && grep -qF -- "$want" "$tmp/err"; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL $cmd rank.gsum: exit $rc: $(cat "$tmp/err")"
+        failed=$((failed + 1))
+    fi
+done
+if "$exe" report "$tmp/rank.gsum" >/dev/null 2>"$tmp/err"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL report rank.gsum: $(cat "$tmp/err")"
     failed=$((failed + 1))
 fi
 

@@ -328,6 +328,9 @@ static void test_bad_input(void)
     check_bad("", "bad.json: empty file");
     check_bad("{\"schema\": \"1.0.1\", \"nodes\": []}", "a PyTorch execution trace (nodes");
     check_bad("{\"schemaVersion\": 1, \"events\": []}", "not a PyTorch profiler trace");
+    check_bad("{\"format\": \"gpuscope-rank-summary\", \"version\": 1, \"rank\": {}}",
+              "bad.json: a rank summary (gpuscope summarize)");
+    check_bad("{\"format\": \"other\", \"version\": 1}", "not a PyTorch profiler trace");
     check_bad("SQLite format 3", "bad.json: an SQLite database");
     check_bad("{\"traceEvents\": []}", "the trace has no events");
     check_bad("[]", "the trace has no events");
