@@ -531,7 +531,7 @@ static const struct {
     const char *key, *value;
     const char *what;
 } look_alikes[] = {
-    /* PyTorch's ExecutionTraceObserver: recorded beside the profiler's trace, which has the times */
+    /* PyTorch's ExecutionTraceObserver: recorded beside the profiler's trace, which has times */
     {"nodes", NULL,
      "a PyTorch execution trace (nodes, no traceEvents): give the profiler trace recorded with it"},
     /* gpuscope summarize's .gsum (src/analysis/pipeline/gsum_schema.h: GS_GSUM_MAGIC) */
