@@ -534,8 +534,8 @@ static const struct {
     /* PyTorch's ExecutionTraceObserver: recorded beside the profiler's trace, which has times */
     {"nodes", NULL,
      "a PyTorch execution trace (nodes, no traceEvents): give the profiler trace recorded with it"},
-    /* gpuscope summarize's .gsum (src/analysis/pipeline/gsum_schema.h: GS_GSUM_MAGIC) */
-    {"format", "gpuscope-rank-summary",
+    /* gpuscope summarize's .gsum */
+    {"format", GS_GSUM_MAGIC,
      "a rank summary (gpuscope summarize), which only report, comm and stragglers read: give this "
      "command the trace"},
 };

@@ -11,6 +11,10 @@
 #include "ingest/mem_budget.h"
 #include "model/trace.h"
 
+/* A rank summary's "format" (doc/FORMAT.md, "Rank summaries"): written and read by
+ * analysis/pipeline/gsum_*.c, and known here so that a summary given as a trace is told apart. */
+#define GS_GSUM_MAGIC "gpuscope-rank-summary"
+
 typedef struct gs_load_opts {
     /* Called now and then while a file is read: bytes of the file consumed so far and its size.
      * The core never prints; the command decides whether to show progress. */

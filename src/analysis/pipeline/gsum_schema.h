@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "analysis/pipeline/summary.h"
+#include "ingest/load.h" /* GS_GSUM_MAGIC */
 
-#define GS_GSUM_MAGIC "gpuscope-rank-summary"
 #define GS_GSUM_VERSION 1
 /* Minor 1 added the GPUs, the longest idle gaps, the copies table and the charts' series; minor 2
  * what tracing cost the program; minor 3 the start-up phase, for steps detected from the repeating
