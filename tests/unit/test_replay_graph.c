@@ -36,7 +36,7 @@ static void test_cycle_order_and_evaluation(void)
     m->time = b.time.v;
     m->range_start = malloc(sizeof *m->range_start);
     m->call_edge = malloc(sizeof *m->call_edge);
-    CHECK_INT(rp_finish(m, b.edges.v, b.edge_to.v, &b.lags), 0);
+    CHECK_INT(rp_finish(m, b.edges.v, b.edge_to.v, &b.lags, 0), 0);
 
     /* Kahn: c first (5, ready), then the cycle's earliest, a (10, the lower number), then b, d */
     CHECK_INT(m->inputs.clipped, 1);

@@ -235,6 +235,7 @@ static int build_graph(rp_builder *b)
     choose_lanes(b);
     if (rp_build_host(b) != 0)
         return -1;
+    b->nhost = b->edges.n;
     anchor_other_ranges(b);
     if (add_ops(b) != 0 || rp_build_gpu(b) != 0 ||
         rp_build_waits(b) != 0 || rp_build_wakes(b) != 0 || add_batches(b) != 0)
@@ -321,7 +322,7 @@ int gs_replay_graph(const gs_trace_ctx *c, gs_replay **out, const char **why, gs
         m->compute_minor = t->devices.v[0].compute_minor;
         m->vendor = gs_gpu_vendor_of(gs_trace_str(t, t->devices.v[0].name));
     }
-    if (rp_finish(m, edges, to, &lags) != 0 ||
+    if (rp_finish(m, edges, to, &lags, b.nhost) != 0 ||
         !(m->step_mark = gs_array_zeroed(m->npoints, 1)))
         goto oom;
     for (size_t s = 0; s < m->nsteps; s++) {
@@ -371,6 +372,8 @@ void gs_replay_free(gs_replay *m)
     free(m->steps);
     free(m->call_edge);
     free(m->range_start);
+    free(m->range_seg);
+    free(m->chain_first);
     free(m->replayed);
     free(m->without_profiler);
     free(m->step_mark);

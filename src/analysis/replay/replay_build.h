@@ -26,9 +26,10 @@ typedef struct rp_builder {
     const gs_trace *t;
     gs_ns w0, w1; /* the window: the kept steps, host start to end */
     GS_VEC(gs_ns) time;
-    GS_VEC(rp_edge) edges;      /* in the order they were built, */
+    GS_VEC(rp_edge) edges;      /* in the order they were built (the lanes' first: nhost), */
     GS_VEC(uint32_t) edge_to;   /* the point each ends at, */
     rp_lags lags;               /* and each one's lag */
+    size_t nhost;
     GS_VEC(rp_op) ops;
     GS_VEC(rp_step) steps;
     rp_lane *lanes;
@@ -51,10 +52,31 @@ void rp_lane_point(rp_lane *lane, uint32_t p);
 /* The host lane point p is on, GS_NONE for the others. */
 uint32_t rp_point_lane(const rp_builder *b, uint32_t p);
 
-/* Numbers m's points in an order every edge goes forward in and makes the built edges and their
- * lags m's, grouped by the point they end at (replay_graph.c). m takes edges and lags, and `to`
- * is freed, whatever the outcome. 0, or -1 out of memory. */
-int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags);
+/* Makes the built edges and their lags m's, the chains' segments apart (rp_chains_split: the first
+ * nhost edges are the lanes', rp_build_host's), numbers the graph's points in an order every edge
+ * goes forward in and groups its edges by the point they end at, the chains' segments after them
+ * (replay_graph.c). m takes edges and lags, and `to` is freed, whatever the outcome. 0, or -1 out
+ * of memory. */
+int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags, size_t nhost);
+
+/* What rp_chains_split takes out of the graph: the chains' segments, in their order, and their
+ * inner points. */
+typedef struct rp_tail {
+    rp_edge *edges; /* `from`: GS_NONE, until rp_finish points it at its chain's edge */
+    rp_lags lags;
+    size_t n;
+    uint64_t *inner; /* a bit per point: inside a chain (NULL when none is) */
+    size_t ninner;
+} rp_tail;
+
+/* Each run of a lane's segments whose inner points nothing else holds becomes one edge of the
+ * graph (replay_chains.c). m's edges (their ends in *to), the first nhost of them the lanes' own
+ * (rp_build_host), are moved down in place, each chain's segments into *tail and its RP_CHAIN
+ * edge into their place, its lag their sum, and the arrays shrunk. m->chain_first gets the
+ * chains' first segments by their place in the tail, and m->range_seg the segment into the start
+ * of each range that starts inside a chain (its range_start stays, for the order to drop). 0, or
+ * -1 out of memory (*tail then holds what to free). */
+int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_tail *tail);
 
 /* How many of the lane's points (in time order) come before ts, or at ts too when `at`. Searched
  * from the lane's last answer outwards (rp_lane.finger): the ops and ranges ask in about the

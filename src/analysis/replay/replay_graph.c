@@ -1,6 +1,7 @@
 /* The graph's storage: adding points and edges while building, then ordering the points so that
  * every edge goes forward (by time, and by dependency where times tie) and grouping the edges by
- * the point they end at, which is all the evaluation needs. */
+ * the point they end at, which is all the evaluation needs (the chains' segments, which
+ * replay_chains.c takes out of the graph, follow them). */
 #include "analysis/replay/replay_build.h"
 #include "common/vec.h"
 
@@ -96,9 +97,11 @@ static uint32_t heap_pop(heap *h)
 }
 
 /* Kahn's algorithm over the edges grouped by the point they leave from (out_first, out_to): pos[p]
- * is point p's place in the order. Points left in a cycle (times that tie both ways) follow in
- * time order. pos[p] counts p's in-edges not yet placed until p is queued (its bit in `queued`)
- * and holds its place once taken: one array for both. 0, or -1 out of memory. */
+ * is point p's place in the order, GS_NONE for a chain's inner point (`inner`), which is not the
+ * graph's. Points left in a cycle (times that tie both ways) follow in time order. pos[p] counts
+ * p's in-edges not yet placed until p is queued (its bit in `queued`, set from the start for the
+ * inner points) and holds its place once taken: one array for both. `placed`: the points less the
+ * inner ones. 0, or -1 out of memory. */
 static bool is_queued(const uint64_t *queued, uint32_t p)
 {
     return queued[p / 64] >> (p % 64) & 1;
@@ -111,19 +114,24 @@ static int enqueue(heap *h, uint64_t *queued, uint32_t p)
 }
 
 static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t *out_to,
-                        uint32_t *pos)
+                        const uint64_t *inner, size_t placed, uint32_t *pos)
 {
     size_t n = m->npoints;
     uint64_t *queued = calloc(n / 64 + 1, sizeof *queued);
     heap h = {{0}, m->time};
     int rc = queued ? 0 : -1;
     memset(pos, 0, n * sizeof *pos);
+    if (queued && inner)
+        memcpy(queued, inner, (n / 64 + 1) * sizeof *queued);
     for (size_t i = 0; rc == 0 && i < m->nedges; i++)
         pos[out_to[i]]++;
-    for (uint32_t p = 0; rc == 0 && p < n; p++)
-        if (!pos[p])
+    for (uint32_t p = 0; rc == 0 && p < n; p++) {
+        if (is_queued(queued, p))
+            pos[p] = GS_NONE; /* inner */
+        else if (!pos[p])
             rc = enqueue(&h, queued, p);
-    for (size_t k = 0; rc == 0 && k < n; k++) {
+    }
+    for (size_t k = 0; rc == 0 && k < placed; k++) {
         if (!h.v.n) { /* a cycle: release its earliest point */
             uint32_t best = GS_NONE;
             for (uint32_t p = 0; p < n; p++)
@@ -158,7 +166,7 @@ static void group_cursors(uint32_t *c, size_t n)
 /* The order of the points, found with the edges grouped by the point they leave from (their ends
  * copied into that grouping; `to` is kept as it is, which costs less than a second array of fresh
  * memory to put it back from the copy). 0, or -1 out of memory. */
-static int find_order(gs_replay *m, const uint32_t *to, uint32_t *pos)
+static int find_order(gs_replay *m, const uint32_t *to, const rp_tail *tail, uint32_t *pos)
 {
     size_t n = m->npoints, ne = m->nedges;
     uint32_t *out_first = gs_array_zeroed(n + 2, sizeof *out_first);
@@ -170,7 +178,7 @@ static int find_order(gs_replay *m, const uint32_t *to, uint32_t *pos)
         group_cursors(out_first, n);
         for (size_t e = 0; e < ne; e++)
             out_to[out_first[m->edges[e].from + 1]++] = to[e];
-        rc = order_points(m, out_first, out_to, pos);
+        rc = order_points(m, out_first, out_to, tail->inner, m->npoints - tail->ninner, pos);
     }
     free(out_first);
     free(out_to);
@@ -219,17 +227,17 @@ static void renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to, uin
 }
 
 /* m's edges and lags grouped by the point they end at (to[], renumbered), keeping the order they
- * were built in within each point's group: scattered into new arrays, the lags first, then the
- * edges, each old array freed once its copy is made. `cursor` (npoints) holds the lags' scatter
- * cursors: order_and_group's positions, whose memory is in use already (fresh pages cost more
- * than the scatter), freed before the edges' scatter, where the peak of the replay's memory is.
- * 0, or -1 out of memory. */
-static int group_by_end(gs_replay *m, const uint32_t *to, uint32_t *cursor)
+ * were built in within each point's group, the tail's after them: scattered into new arrays, the
+ * lags first, then the edges, each old array freed once its copy is made. `cursor` (npoints)
+ * holds the lags' scatter cursors: order_and_group's positions, whose memory is in use already
+ * (fresh pages cost more than the scatter), freed before the edges' scatter, where the peak of the
+ * replay's memory is. 0, or -1 out of memory. */
+static int group_by_end(gs_replay *m, const uint32_t *to, uint32_t *cursor, const rp_tail *tail)
 {
-    size_t n = m->npoints, ne = m->nedges;
+    size_t n = m->npoints, ne = m->nedges, all = ne + tail->n;
     uint32_t *first = gs_array_zeroed(n + 2, sizeof *first);
     rp_lags lags;
-    if (!first || rp_lags_init(&lags, ne) != 0) {
+    if (!first || rp_lags_init(&lags, all) != 0) {
         if (first)
             rp_lags_free(&lags);
         free(first);
@@ -250,16 +258,22 @@ static int group_by_end(gs_replay *m, const uint32_t *to, uint32_t *cursor)
         if (lags.v[d] == RP_LAG_LONG)
             rc = rp_lag_set(&lags, d, rp_lag(&m->lags, (uint32_t)e));
     }
+    for (size_t i = 0; rc == 0 && i < tail->n; i++)
+        rc = rp_lag_set(&lags, (uint32_t)(ne + i), rp_lag(&tail->lags, (uint32_t)i));
     free(cursor);
     rp_lags_free(&m->lags);
     m->lags = lags;
-    rp_edge *edges = rc == 0 ? gs_array_new(ne, sizeof *edges) : NULL;
+    rp_edge *edges = rc == 0 ? gs_array_new(all, sizeof *edges) : NULL;
     if (!edges)
         return -1;
     for (size_t e = 0; e < ne; e++)
         edges[first[to[e] + 1]++] = m->edges[e];
+    if (tail->n)
+        memcpy(edges + ne, tail->edges, tail->n * sizeof *edges);
     free(m->edges);
     m->edges = edges;
+    m->ngraph = ne;
+    m->nedges = all;
     return 0;
 }
 
@@ -274,18 +288,18 @@ static bool is_anchor(uint8_t flag)
     return !(flag & HELD) || (flag & ANCHORED);
 }
 
-/* The anchors (rp_anchor) from the points' flags (renumber_points), the order (pos) and the
- * measured times, which then go. 0, or -1 out of memory. */
-static int find_anchors(gs_replay *m, const uint32_t *pos, const uint8_t *flag)
+/* The anchors (rp_anchor) from the points' flags (renumber_points), the order (pos, of the
+ * `built` points) and the measured times, which then go. 0, or -1 out of memory. */
+static int find_anchors(gs_replay *m, const uint32_t *pos, size_t built, const uint8_t *flag)
 {
-    size_t n = m->npoints, count = 0;
-    for (size_t p = 0; p < n; p++)
+    size_t count = 0;
+    for (size_t p = 0; p < m->npoints; p++)
         count += is_anchor(flag[p]);
     m->anchors = gs_array_new(count, sizeof *m->anchors);
     if (!m->anchors)
         return -1;
-    for (uint32_t q = 0; q < n; q++) /* q as built, pos[q] its place */
-        if (is_anchor(flag[pos[q]]))
+    for (uint32_t q = 0; q < built; q++) /* q as built, pos[q] its place */
+        if (pos[q] != GS_NONE && is_anchor(flag[pos[q]]))
             m->anchors[m->nanchors++] = (rp_anchor){pos[q], m->time[q]};
     qsort(m->anchors, m->nanchors, sizeof *m->anchors, anchor_cmp);
     free(m->time);
@@ -294,39 +308,58 @@ static int find_anchors(gs_replay *m, const uint32_t *pos, const uint8_t *flag)
 }
 
 /* Renumbers the points in an order every edge goes forward in, then groups the edges by their
- * end. */
-static int order_and_group(gs_replay *m, uint32_t *to)
+ * end, the tail after them. */
+static int order_and_group(gs_replay *m, uint32_t *to, const rp_tail *tail)
 {
-    uint32_t *pos = gs_array_new(m->npoints, sizeof *pos);
-    uint8_t *flag = gs_array_zeroed(m->npoints, 1);
-    int rc = pos && flag && find_order(m, to, pos) == 0 ? 0 : -1;
+    size_t built = m->npoints;
+    uint32_t *pos = gs_array_new(built, sizeof *pos);
+    uint8_t *flag = gs_array_zeroed(built - tail->ninner, 1);
+    int rc = pos && flag && find_order(m, to, tail, pos) == 0 ? 0 : -1;
     if (rc == 0) {
+        m->npoints = built - tail->ninner; /* the graph's: the chains' inner points are not */
         renumber_points(m, pos, to, flag);
-        rc = find_anchors(m, pos, flag);
+        rc = find_anchors(m, pos, built, flag);
     }
     free(flag);
     if (rc == 0)
-        rc = group_by_end(m, to, pos); /* which frees pos */
+        rc = group_by_end(m, to, pos, tail); /* which frees pos */
     else
         free(pos);
     free(to);
     return rc;
 }
 
-int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags)
+int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags, size_t nhost)
 {
     const gs_trace *t = m->ctx->trace;
     m->edges = edges;
     m->lags = *lags;
     m->nedges = lags->n;
     *lags = (rp_lags){0};
-    if (order_and_group(m, to) != 0)
+    rp_tail tail;
+    int rc = rp_chains_split(m, &to, nhost, &tail);
+    if (rc == 0)
+        rc = order_and_group(m, to, &tail);
+    else
+        free(to);
+    free(tail.edges);
+    rp_lags_free(&tail.lags);
+    free(tail.inner);
+    if (rc != 0)
         return -1;
-    /* a top-level call's duration is its one RP_CALL edge (rp_build_host) */
+    for (size_t c = 0; m->nchains && c <= m->nchains; c++)
+        m->chain_first[c] += (uint32_t)m->ngraph; /* places among the edges now */
+    /* a top-level call's duration is its one RP_CALL edge (rp_build_host); a chain's segments
+     * point at its edge */
     memset(m->call_edge, 0xff, (t->apis.n ? t->apis.n : 1) * sizeof *m->call_edge);
-    for (size_t e = 0; e < m->nedges; e++)
-        if (m->edges[e].kind == RP_CALL)
-            m->call_edge[m->edges[e].ref] = (uint32_t)e;
+    for (size_t e = 0; e < m->ngraph; e++) {
+        const rp_edge *ed = &m->edges[e];
+        if (ed->kind == RP_CALL)
+            m->call_edge[ed->ref] = (uint32_t)e;
+        else if (ed->kind == RP_CHAIN)
+            for (uint32_t s = m->chain_first[ed->ref]; s < m->chain_first[ed->ref + 1]; s++)
+                m->edges[s].from = (uint32_t)e;
+    }
     return 0;
 }
 

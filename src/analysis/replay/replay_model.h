@@ -18,6 +18,7 @@ enum rp_edge_kind {
     RP_WAIT,    /* a GPU op's end to the end of the blocking call that waited for it */
     RP_WAKE,    /* another host thread's point to this thread's: one hands work to the other */
     RP_BATCH,   /* a DataLoader batch's arrival (off unless the workers' action is on) */
+    RP_CHAIN,   /* a chain of segments (replay_chains.c): their sum, start to end */
 };
 
 /* Flags of a segment or a call: what encloses it on its thread. */
@@ -34,12 +35,14 @@ enum {
 
 #define RP_MAX_LANES 64 /* host lanes of a model: an edge's lane fits a byte */
 
-/* An edge of the model. The edges are grouped by the point they end at (rp_finish), which is then
- * theirs: gs_replay.first_in says where each point's edges are. Its lag, the least time from
- * `from` to that point (RP_OFF: off), is in gs_replay.lags. */
+/* An edge of the model. The graph's edges are grouped by the point they end at (rp_finish), which
+ * is then theirs: gs_replay.first_in says where each point's edges are. Its lag, the least time
+ * from `from` to that point (RP_OFF: off), is in gs_replay.lags. The segments of chains follow the
+ * graph's edges, joining points that are not the graph's. */
 typedef struct rp_edge {
-    uint32_t from;     /* point */
+    uint32_t from;     /* point; a chain's segment's: its chain's edge */
     uint32_t ref; /* RP_CALL: the API call; RP_SEGMENT: the innermost operator (GS_NONE);
+                   * RP_CHAIN: the chain (gs_replay.chain_first);
                    * RP_GPU, RP_LAUNCH, RP_STREAM, RP_XSTREAM: the GPU op (rp_model.ops);
                    * RP_WAIT: the call; RP_BATCH: the DataLoader range */
     uint8_t kind;      /* enum rp_edge_kind */
@@ -115,10 +118,16 @@ struct gs_replay {
     gs_ns *time;
     rp_anchor *anchors;
     size_t nanchors;
-    rp_edge *edges;     /* grouped by the point they end at, in the order they were built: */
+    rp_edge *edges;     /* the graph's grouped by the point they end at, in the order they were
+                         * built; then the chains' segments, chain after chain: */
     uint32_t *first_in; /* npoints + 1: edges[first_in[p] .. first_in[p + 1]) end at p */
-    size_t nedges;
+    size_t ngraph;      /* the graph's edges: first_in[npoints] */
+    size_t nedges;      /* and the segments of the chains after them */
     rp_lags lags; /* each edge's */
+    /* Chain c's segments are edges[chain_first[c] .. chain_first[c + 1]) (nchains + 1), in their
+     * order on the lane; its edge in the graph (each segment's `from`) has their sum for lag. */
+    uint32_t *chain_first;
+    size_t nchains;
     rp_op *ops;
     size_t nops;
     rp_step *steps;
@@ -129,7 +138,10 @@ struct gs_replay {
     uint32_t *call_edge;
     uint32_t *range_start; /* per range of the trace: the point it starts at (for a range
                             * outside the operator tree, the end of the segment it starts in),
-                            * GS_NONE */
+                            * GS_NONE; also GS_NONE where that point is inside a chain, and then */
+    uint32_t *range_seg;   /* ... the segment that ends there, by its place among the chains'
+                            * (edges[ngraph + range_seg[r]]), until the profiler's cuts are found
+                            * (NULL when no range starts inside a chain) */
     int32_t compute_major, compute_minor, vendor; /* the first GPU's, 0.0 when unknown */
     gs_ns *replayed;          /* each kept step's length in the unchanged replay */
     gs_ns *without_profiler;  /* ... and without the profiler's cost (GS_REPLAY_NO_PROFILER) */

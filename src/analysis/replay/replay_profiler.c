@@ -17,13 +17,27 @@
 
 typedef GS_VEC(rp_cut) cut_vec;
 
-/* The host edge into point p (a lane's points have one, its first none); GS_NONE. */
+/* The host edge into point p (a lane's points have one, its first none), a chain's last
+ * segment where a chain ends there; GS_NONE. */
 static uint32_t host_edge_into(const gs_replay *m, uint32_t p)
 {
-    for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++)
+    for (uint32_t e = m->first_in[p]; e < m->first_in[p + 1]; e++) {
         if (rp_is_host(&m->edges[e]))
             return e;
+        if (m->edges[e].kind == RP_CHAIN)
+            return m->chain_first[m->edges[e].ref + 1] - 1;
+    }
     return GS_NONE;
+}
+
+/* The host edge into range r's start: into its point, or the segment into its place in a
+ * chain; GS_NONE. */
+static uint32_t edge_into_range(const gs_replay *m, size_t r)
+{
+    if (m->range_start[r] != GS_NONE)
+        return host_edge_into(m, m->range_start[r]);
+    return m->range_seg && m->range_seg[r] != GS_NONE ? (uint32_t)m->ngraph + m->range_seg[r]
+                                                       : GS_NONE;
 }
 
 static int push_cut(cut_vec *cuts, uint32_t edge, gs_ns cost)
@@ -39,10 +53,9 @@ static int event_cuts(const gs_replay *m, cut_vec *cuts)
 {
     const gs_trace *t = m->ctx->trace;
     for (size_t r = 0; r < t->ranges.n; r++) {
-        uint32_t p = m->range_start[r];
-        gs_ns cost = p != GS_NONE ? gs_profiler_range_cost(&m->facts, &t->ranges.v[r]) : 0;
-        uint32_t e = cost ? host_edge_into(m, p) : GS_NONE;
-        if (e != GS_NONE && push_cut(cuts, e, cost) != 0)
+        uint32_t e = edge_into_range(m, r);
+        gs_ns cost = e != GS_NONE ? gs_profiler_range_cost(&m->facts, &t->ranges.v[r]) : 0;
+        if (cost && push_cut(cuts, e, cost) != 0)
             return -1;
     }
     for (size_t i = 0; i < m->nops; i++) {
@@ -65,5 +78,7 @@ int rp_profiler_cuts(gs_replay *m)
     }
     m->profiler_cuts = cuts.v;
     m->nprofiler_cuts = cuts.n;
+    free(m->range_seg); /* read by the cuts only */
+    m->range_seg = NULL;
     return 0;
 }

@@ -33,11 +33,13 @@ typedef struct graph_lane {
     GS_VEC(uint32_t) before;
 } graph_lane;
 
-/* Host edge i, which ends at point p, in its lane's walk. 0, or -1 out of memory. */
-static int graph_step(tx *x, graph_lane *g, uint32_t *graph_of_call, uint32_t i, uint32_t p)
+/* Host edge i, from point `from` to point p, in its lane's walk (a chain's inner points, which
+ * no step's bound is, are GS_NONE). 0, or -1 out of memory. */
+static int graph_step(tx *x, graph_lane *g, uint32_t *graph_of_call, uint32_t i, uint32_t from,
+                      uint32_t p)
 {
     const rp_edge *e = &x->e[i];
-    if (e->from != g->last || x->m->step_mark[e->from] ||
+    if (from != g->last || (from != GS_NONE && x->m->step_mark[from]) ||
         (e->flags & (RP_IN_DATA | RP_BLOCKS | RP_IDLE))) {
         /* the lane's first edge, a step's bound, a fetch, a wait for the GPU or for another
          * thread (the only step bound other threads have) ends the graph */
@@ -69,6 +71,23 @@ static int graph_step(tx *x, graph_lane *g, uint32_t *graph_of_call, uint32_t i,
     return 0;
 }
 
+/* Edge i, which ends at point p, in its lane's walk: a host edge, or a chain's segments in turn.
+ * 0, or -1 out of memory. */
+static int graph_edge(tx *x, graph_lane *lanes, uint32_t *graph_of_call, uint32_t i, uint32_t p)
+{
+    const rp_edge *e = &x->e[i];
+    if (rp_is_host(e))
+        return graph_step(x, &lanes[e->lane], graph_of_call, i, e->from, p);
+    if (e->kind != RP_CHAIN)
+        return 0;
+    uint32_t first = x->m->chain_first[e->ref], last = x->m->chain_first[e->ref + 1] - 1;
+    int rc = 0;
+    for (uint32_t s = first; s <= last && rc == 0; s++)
+        rc = graph_step(x, &lanes[e->lane], graph_of_call, s, s == first ? e->from : GS_NONE,
+                        s == last ? p : GS_NONE);
+    return rc;
+}
+
 /* Runs of a lane's edges between two blocking calls (or DataLoader fetches, step bounds, waits
  * for another thread) become one graph each: its first launch call stands for the graph launch,
  * the other calls and the operators' dispatch go; the graph's ops start from the graph launch and
@@ -86,8 +105,7 @@ static int cuda_graphs(tx *x)
         lanes[l].graph = lanes[l].last = GS_NONE;
     for (uint32_t p = 0; p < m->npoints && rc == 0; p++)
         for (uint32_t i = m->first_in[p]; i < m->first_in[p + 1] && rc == 0; i++)
-            if (rp_is_host(&x->e[i]))
-                rc = graph_step(x, &lanes[x->e[i].lane], graph_of_call, i, p);
+            rc = graph_edge(x, lanes, graph_of_call, i, p);
     for (size_t l = 0; lanes && l < RP_MAX_LANES; l++)
         GS_VEC_FREE(&lanes[l].before);
     free(lanes);

@@ -23,18 +23,25 @@ static inline gs_ns lag_at(const tx *x, size_t i)
     return rp_lag(x->lag, (uint32_t)i);
 }
 
-/* Sets edge i's lag, counting nothing. Only the kinds that may go off are turned off: the model
- * keeps no measured time for a point with an edge of another kind (rp_kind_may_go_off). */
+/* Sets edge i's lag, counting nothing; a chain's segment's change goes into the chain's lag too.
+ * Only the kinds that may go off are turned off: the model keeps no measured time for a point
+ * with an edge of another kind (rp_kind_may_go_off), and a segment is not one. */
 static inline void put_lag(tx *x, size_t i, gs_ns lag)
 {
     if (lag == RP_OFF && !rp_kind_may_go_off(x->e[i].kind)) {
         x->kept_off = true;
         return;
     }
-    if (lag_at(x, i) == lag)
+    gs_ns was = lag_at(x, i);
+    if (was == lag)
         return;
     if (rp_lag_set(x->lag, (uint32_t)i, lag) != 0)
         x->failed = true;
+    if (i >= x->m->ngraph) {
+        uint32_t chain = x->e[i].from;
+        if (rp_lag_set(x->lag, chain, lag_at(x, chain) + (lag - was)) != 0)
+            x->failed = true;
+    }
     x->touched = true;
 }
 

@@ -1,0 +1,228 @@
+/* Chains of segments (replay_build.h): most of a lane's points are the bounds of operators that
+ * launch nothing and wait for nothing, joined to the lane's points before and after by the CPU
+ * time between them and to nothing else. A run of such segments is one edge of the graph, its lag
+ * their sum (on the 521 MB trace of doc/performance.md, 1,291,509 of 2,714,402 points are inside
+ * chains), so the graph's ordering and each run's evaluation pass over it once. The segments stay
+ * edges, after the graph's, for the actions to change one by one (put_lag carries each change
+ * into the chain's lag). */
+#include "analysis/replay/replay_build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/vec.h"
+
+static bool bit(const uint64_t *bits, uint32_t p)
+{
+    return bits[p / 64] >> (p % 64) & 1;
+}
+
+static void set_bit(uint64_t *bits, uint32_t p)
+{
+    if (p != GS_NONE)
+        bits[p / 64] |= UINT64_C(1) << (p % 64);
+}
+
+/* The points an edge other than a lane's own, an op or a step holds: no chain goes through them. */
+static uint64_t *held_points(const gs_replay *m, const uint32_t *to, size_t nhost)
+{
+    uint64_t *held = gs_array_zeroed(m->npoints / 64 + 1, sizeof *held);
+    if (!held)
+        return NULL;
+    for (size_t e = nhost; e < m->nedges; e++) {
+        set_bit(held, m->edges[e].from);
+        set_bit(held, to[e]);
+    }
+    for (size_t i = 0; i < m->nops; i++) {
+        set_bit(held, m->ops[i].start);
+        set_bit(held, m->ops[i].end);
+        set_bit(held, m->ops[i].launch);
+    }
+    for (size_t s = 0; s < m->nsteps; s++) {
+        set_bit(held, m->steps[s].host_start);
+        set_bit(held, m->steps[s].host_end);
+    }
+    return held;
+}
+
+/* The chains' inner points, a bit each: the end of a lane's segment whose next edge on the lane is
+ * a segment out of it, held by nothing else. Counts them and the chains. NULL out of memory. */
+static uint64_t *inner_points(const gs_replay *m, const uint32_t *to, size_t nhost, size_t *ninner,
+                              size_t *nchains)
+{
+    uint64_t *held = held_points(m, to, nhost);
+    uint64_t *inner = held ? gs_array_zeroed(m->npoints / 64 + 1, sizeof *inner) : NULL;
+    for (size_t k = 0; inner && k + 1 < nhost; k++) {
+        uint32_t p = to[k];
+        if (m->edges[k].kind != RP_SEGMENT || m->edges[k + 1].kind != RP_SEGMENT ||
+            m->edges[k + 1].from != p || bit(held, p))
+            continue;
+        *nchains += !bit(inner, m->edges[k].from); /* a lane's points come in order */
+        set_bit(inner, p);
+        ++*ninner;
+    }
+    free(held);
+    return inner;
+}
+
+typedef struct split {
+    gs_replay *m;
+    uint32_t *to;
+    const uint64_t *inner;
+    uint32_t *first_point;  /* per chain: its first inner point */
+    rp_tail *tail;
+    rp_lags graph;          /* m's lags as the graph's edges get them: the same array, a new
+                             * table of long lags, keyed by the new places */
+} split;
+
+/* Built edge e (not a chain's) into the graph's place w. 0, or -1 out of memory. */
+static int keep_edge(split *s, size_t e, size_t w)
+{
+    gs_replay *m = s->m;
+    gs_ns lag = rp_lag(&m->lags, (uint32_t)e);
+    m->edges[w] = m->edges[e];
+    s->to[w] = s->to[e];
+    return rp_lag_set(&s->graph, (uint32_t)w, lag);
+}
+
+/* The lane's segments k .. last into the tail, as chain c, and its edge into place w. 0, or -1 out
+ * of memory. */
+static int chain_edge(split *s, size_t c, size_t k, size_t last, size_t w)
+{
+    gs_replay *m = s->m;
+    rp_tail *tail = s->tail;
+    m->chain_first[c] = (uint32_t)tail->n;
+    s->first_point[c] = s->to[k];
+    gs_ns sum = 0;
+    for (size_t i = k; i <= last; i++) {
+        gs_ns lag = rp_lag(&m->lags, (uint32_t)i);
+        sum += lag;
+        tail->edges[tail->n] = m->edges[i];
+        tail->edges[tail->n].from = GS_NONE;
+        if (rp_lag_set(&tail->lags, (uint32_t)tail->n++, lag) != 0)
+            return -1;
+    }
+    rp_edge chain = {.from = m->edges[k].from, .ref = (uint32_t)c, .kind = RP_CHAIN,
+                     .lane = m->edges[k].lane};
+    m->edges[w] = chain;
+    s->to[w] = s->to[last];
+    return rp_lag_set(&s->graph, (uint32_t)w, sum);
+}
+
+/* The chain whose inner points (numbered one after another, as a lane's are) hold p; `finger`
+ * is the last answer, where the search starts (ranges come in about their points' order). */
+static size_t chain_holding(const split *s, uint32_t p, size_t *finger)
+{
+    const uint32_t *first = s->first_point;
+    size_t n = s->m->nchains, c = *finger;
+    if (!(first[c] <= p && (c + 1 == n || p < first[c + 1]))) {
+        size_t lo = 0, hi = n; /* the first chain starting after p */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (first[mid] <= p)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        c = lo - 1;
+    }
+    *finger = c;
+    return c;
+}
+
+/* A range starting inside a chain gets the segment into its start (m->range_seg) instead of its
+ * point. 0, or -1 out of memory. */
+static int ranges_inside(split *s)
+{
+    gs_replay *m = s->m;
+    const gs_trace *t = m->ctx->trace;
+    size_t finger = 0;
+    for (size_t r = 0; r < t->ranges.n; r++) {
+        uint32_t p = m->range_start[r];
+        if (p == GS_NONE || !bit(s->inner, p))
+            continue;
+        if (!m->range_seg) {
+            if (!(m->range_seg = gs_array_new(t->ranges.n, sizeof *m->range_seg)))
+                return -1;
+            memset(m->range_seg, 0xff, t->ranges.n * sizeof *m->range_seg);
+        }
+        size_t c = chain_holding(s, p, &finger);
+        m->range_seg[r] = m->chain_first[c] + (p - s->first_point[c]);
+        m->range_start[r] = GS_NONE;
+    }
+    return 0;
+}
+
+/* Every built edge in order: a chain's segments into the tail and its edge into the graph, the
+ * others into the graph as they were, each moved down to its place. 0, or -1 out of memory. */
+static int split_edges(split *s, size_t nhost)
+{
+    gs_replay *m = s->m;
+    size_t w = 0, c = 0;
+    for (size_t e = 0; e < m->nedges; e++, w++) {
+        if (e >= nhost || !bit(s->inner, s->to[e])) {
+            if (keep_edge(s, e, w) != 0)
+                return -1;
+            continue;
+        }
+        size_t last = e; /* e starts a chain: it ends with the first segment out of it */
+        while (bit(s->inner, s->to[last]))
+            last++;
+        if (chain_edge(s, c++, e, last, w) != 0)
+            return -1;
+        e = last;
+    }
+    m->chain_first[c] = (uint32_t)s->tail->n;
+    m->nedges = w;
+    return 0;
+}
+
+/* Array p of n elements of `size` bytes, given back what lies past them. */
+static void *shrunk(void *p, size_t n, size_t size)
+{
+    void *q = realloc(p, (n ? n : 1) * size);
+    return q ? q : p;
+}
+
+static int split_with(split *s, size_t nhost, size_t ninner)
+{
+    gs_replay *m = s->m;
+    size_t nsegs = ninner + m->nchains;
+    s->first_point = gs_array_new(m->nchains, sizeof *s->first_point);
+    m->chain_first = gs_array_new(m->nchains + 1, sizeof *m->chain_first);
+    s->tail->edges = gs_array_new(nsegs, sizeof *s->tail->edges);
+    if (!s->first_point || !m->chain_first || !s->tail->edges ||
+        rp_lags_init(&s->tail->lags, nsegs) != 0)
+        return -1;
+    /* the lags move down in place; their long ones into a table of the new places */
+    s->graph = (rp_lags){.v = m->lags.v, .n = m->lags.n, .cap = m->lags.cap};
+    gs_hashtab_init(&s->graph.longs, sizeof(rp_long_lag));
+    int rc = split_edges(s, nhost);
+    gs_hashtab_free(&m->lags.longs);
+    m->lags = s->graph;
+    m->lags.n = m->lags.cap = m->nedges;
+    /* what the chains' edges and segments took from the graph goes back before it is ordered */
+    m->lags.v = shrunk(m->lags.v, m->nedges, sizeof *m->lags.v);
+    m->edges = shrunk(m->edges, m->nedges, sizeof *m->edges);
+    s->to = shrunk(s->to, m->nedges, sizeof *s->to);
+    return rc == 0 ? ranges_inside(s) : -1;
+}
+
+int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_tail *tail)
+{
+    *tail = (rp_tail){0};
+    size_t ninner = 0, nchains = 0;
+    uint64_t *inner = inner_points(m, *to, nhost, &ninner, &nchains);
+    if (!inner || !ninner) {
+        free(inner);
+        return inner ? 0 : -1;
+    }
+    m->nchains = nchains;
+    split s = {.m = m, .to = *to, .inner = inner, .tail = tail};
+    int rc = split_with(&s, nhost, ninner);
+    *to = s.to;
+    free(s.first_point);
+    tail->inner = inner;
+    tail->ninner = ninner;
+    return rc;
+}
