@@ -59,24 +59,25 @@ uint32_t rp_point_lane(const rp_builder *b, uint32_t p);
  * of memory. */
 int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags, size_t nhost);
 
-/* What rp_chains_split takes out of the graph: the chains' segments, in their order, and their
- * inner points. */
-typedef struct rp_tail {
-    rp_edge *edges; /* `from`: GS_NONE, until rp_finish points it at its chain's edge */
+/* The model's edges and lags as rp_finish leaves them, made by rp_chains_split: room for the
+ * graph's edges, which the grouping by end scatters into it, then the chains' segments, in their
+ * order, in place already. */
+typedef struct rp_final {
+    rp_edge *edges;  /* a segment's `from`: GS_NONE, until rp_finish points it at its chain's */
     rp_lags lags;
-    size_t n;
+    size_t ngraph, nsegs;
     uint64_t *inner; /* a bit per point: inside a chain (NULL when none is) */
     size_t ninner;
-} rp_tail;
+} rp_final;
 
 /* Each run of a lane's segments whose inner points nothing else holds becomes one edge of the
  * graph (replay_chains.c). m's edges (their ends in *to), the first nhost of them the lanes' own
- * (rp_build_host), are moved down in place, each chain's segments into *tail and its RP_CHAIN
- * edge into their place, its lag their sum, and the arrays shrunk. m->chain_first gets the
- * chains' first segments by their place in the tail, and m->range_seg the segment into the start
- * of each range that starts inside a chain (its range_start stays, for the order to drop). 0, or
- * -1 out of memory (*tail then holds what to free). */
-int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_tail *tail);
+ * (rp_build_host), are moved down in place, each chain's RP_CHAIN edge into its segments' place,
+ * its lag their sum, and the arrays shrunk; the segments go into *final. m->chain_first gets the
+ * chains' first segments by their place among the segments, and m->range_seg the segment into
+ * the start of each range that starts inside a chain (its range_start stays, for the order to
+ * drop). 0, or -1 out of memory (*final then holds what to free). */
+int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_final *final);
 
 /* How many of the lane's points (in time order) come before ts, or at ts too when `at`. Searched
  * from the lane's last answer outwards (rp_lane.finger): the ops and ranges ask in about the

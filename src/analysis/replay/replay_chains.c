@@ -70,7 +70,7 @@ typedef struct split {
     uint32_t *to;
     const uint64_t *inner;
     uint32_t *first_point;  /* per chain: its first inner point */
-    rp_tail *tail;
+    rp_final *final;
     rp_lags graph;          /* m's lags as the graph's edges get them: the same array, a new
                              * table of long lags, keyed by the new places */
 } split;
@@ -85,21 +85,22 @@ static int keep_edge(split *s, size_t e, size_t w)
     return rp_lag_set(&s->graph, (uint32_t)w, lag);
 }
 
-/* The lane's segments k .. last into the tail, as chain c, and its edge into place w. 0, or -1 out
- * of memory. */
+/* The lane's segments k .. last into their final place, as chain c, and its edge into place w. 0,
+ * or -1 out of memory. */
 static int chain_edge(split *s, size_t c, size_t k, size_t last, size_t w)
 {
     gs_replay *m = s->m;
-    rp_tail *tail = s->tail;
-    m->chain_first[c] = (uint32_t)tail->n;
+    rp_final *f = s->final;
+    m->chain_first[c] = (uint32_t)f->nsegs;
     s->first_point[c] = s->to[k];
     gs_ns sum = 0;
     for (size_t i = k; i <= last; i++) {
         gs_ns lag = rp_lag(&m->lags, (uint32_t)i);
         sum += lag;
-        tail->edges[tail->n] = m->edges[i];
-        tail->edges[tail->n].from = GS_NONE;
-        if (rp_lag_set(&tail->lags, (uint32_t)tail->n++, lag) != 0)
+        size_t at = f->ngraph + f->nsegs++;
+        f->edges[at] = m->edges[i];
+        f->edges[at].from = GS_NONE;
+        if (rp_lag_set(&f->lags, (uint32_t)at, lag) != 0)
             return -1;
     }
     rp_edge chain = {.from = m->edges[k].from, .ref = (uint32_t)c, .kind = RP_CHAIN,
@@ -153,7 +154,7 @@ static int ranges_inside(split *s)
     return 0;
 }
 
-/* Every built edge in order: a chain's segments into the tail and its edge into the graph, the
+/* Every built edge in order: a chain's segments into *final and its edge into the graph, the
  * others into the graph as they were, each moved down to its place. 0, or -1 out of memory. */
 static int split_edges(split *s, size_t nhost)
 {
@@ -172,7 +173,7 @@ static int split_edges(split *s, size_t nhost)
             return -1;
         e = last;
     }
-    m->chain_first[c] = (uint32_t)s->tail->n;
+    m->chain_first[c] = (uint32_t)s->final->nsegs;
     m->nedges = w;
     return 0;
 }
@@ -187,12 +188,14 @@ static void *shrunk(void *p, size_t n, size_t size)
 static int split_with(split *s, size_t nhost, size_t ninner)
 {
     gs_replay *m = s->m;
-    size_t nsegs = ninner + m->nchains;
+    /* each inner point takes an edge from the graph: its chain's segments for its chain's edge */
+    size_t all = m->nedges + m->nchains;
+    s->final->ngraph = m->nedges - ninner;
     s->first_point = gs_array_new(m->nchains, sizeof *s->first_point);
     m->chain_first = gs_array_new(m->nchains + 1, sizeof *m->chain_first);
-    s->tail->edges = gs_array_new(nsegs, sizeof *s->tail->edges);
-    if (!s->first_point || !m->chain_first || !s->tail->edges ||
-        rp_lags_init(&s->tail->lags, nsegs) != 0)
+    s->final->edges = gs_array_new(all, sizeof *s->final->edges);
+    if (!s->first_point || !m->chain_first || !s->final->edges ||
+        rp_lags_init(&s->final->lags, all) != 0)
         return -1;
     /* the lags move down in place; their long ones into a table of the new places */
     s->graph = (rp_lags){.v = m->lags.v, .n = m->lags.n, .cap = m->lags.cap};
@@ -208,21 +211,25 @@ static int split_with(split *s, size_t nhost, size_t ninner)
     return rc == 0 ? ranges_inside(s) : -1;
 }
 
-int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_tail *tail)
+int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_final *final)
 {
-    *tail = (rp_tail){0};
+    *final = (rp_final){0};
     size_t ninner = 0, nchains = 0;
     uint64_t *inner = inner_points(m, *to, nhost, &ninner, &nchains);
-    if (!inner || !ninner) {
+    if (inner && !ninner) { /* no chain: the graph's edges alone */
         free(inner);
-        return inner ? 0 : -1;
+        final->ngraph = m->nedges;
+        final->edges = gs_array_new(m->nedges, sizeof *final->edges);
+        return final->edges && rp_lags_init(&final->lags, m->nedges) == 0 ? 0 : -1;
     }
+    if (!inner)
+        return -1;
     m->nchains = nchains;
-    split s = {.m = m, .to = *to, .inner = inner, .tail = tail};
+    split s = {.m = m, .to = *to, .inner = inner, .final = final};
     int rc = split_with(&s, nhost, ninner);
     *to = s.to;
     free(s.first_point);
-    tail->inner = inner;
-    tail->ninner = ninner;
+    final->inner = inner;
+    final->ninner = ninner;
     return rc;
 }

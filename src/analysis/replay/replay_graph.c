@@ -1,7 +1,7 @@
 /* The graph's storage: adding points and edges while building, then ordering the points so that
  * every edge goes forward (by time, and by dependency where times tie) and grouping the edges by
  * the point they end at, which is all the evaluation needs (the chains' segments, which
- * replay_chains.c takes out of the graph, follow them). */
+ * replay_chains.c takes out of the graph, follow them in the final arrays). */
 #include "analysis/replay/replay_build.h"
 #include "common/vec.h"
 
@@ -166,7 +166,7 @@ static void group_cursors(uint32_t *c, size_t n)
 /* The order of the points, found with the edges grouped by the point they leave from (their ends
  * copied into that grouping; `to` is kept as it is, which costs less than a second array of fresh
  * memory to put it back from the copy). 0, or -1 out of memory. */
-static int find_order(gs_replay *m, const uint32_t *to, const rp_tail *tail, uint32_t *pos)
+static int find_order(gs_replay *m, const uint32_t *to, const rp_final *final, uint32_t *pos)
 {
     size_t n = m->npoints, ne = m->nedges;
     uint32_t *out_first = gs_array_zeroed(n + 2, sizeof *out_first);
@@ -178,7 +178,7 @@ static int find_order(gs_replay *m, const uint32_t *to, const rp_tail *tail, uin
         group_cursors(out_first, n);
         for (size_t e = 0; e < ne; e++)
             out_to[out_first[m->edges[e].from + 1]++] = to[e];
-        rc = order_points(m, out_first, out_to, tail->inner, m->npoints - tail->ninner, pos);
+        rc = order_points(m, out_first, out_to, final->inner, m->npoints - final->ninner, pos);
     }
     free(out_first);
     free(out_to);
@@ -227,20 +227,16 @@ static void renumber_points(gs_replay *m, const uint32_t *pos, uint32_t *to, uin
 }
 
 /* m's edges and lags grouped by the point they end at (to[], renumbered), keeping the order they
- * were built in within each point's group, the tail's after them: scattered into new arrays, the
- * lags first, then the edges, each old array freed once its copy is made. `cursor` (npoints)
- * holds the lags' scatter cursors: order_and_group's positions, whose memory is in use already
- * (fresh pages cost more than the scatter), freed before the edges' scatter, where the peak of the
- * replay's memory is. 0, or -1 out of memory. */
-static int group_by_end(gs_replay *m, const uint32_t *to, uint32_t *cursor, const rp_tail *tail)
+ * were built in within each point's group: scattered into the final arrays, before the chains'
+ * segments there, the lags first, then the edges, each old array freed once its copy is made and
+ * the final ones then m's. `cursor` (npoints) holds the lags' scatter cursors: order_and_group's
+ * positions, whose memory is in use already (fresh pages cost more than the scatter), freed before
+ * the edges' scatter, where the peak of the replay's memory is. 0, or -1 out of memory. */
+static int group_by_end(gs_replay *m, const uint32_t *to, uint32_t *cursor, rp_final *final)
 {
-    size_t n = m->npoints, ne = m->nedges, all = ne + tail->n;
+    size_t n = m->npoints, ne = m->nedges;
     uint32_t *first = gs_array_zeroed(n + 2, sizeof *first);
-    rp_lags lags;
-    if (!first || rp_lags_init(&lags, all) != 0) {
-        if (first)
-            rp_lags_free(&lags);
-        free(first);
+    if (!first) {
         free(cursor);
         return -1;
     }
@@ -252,28 +248,26 @@ static int group_by_end(gs_replay *m, const uint32_t *to, uint32_t *cursor, cons
     if (n)
         memcpy(cursor, first + 1, n * sizeof *cursor);
     int rc = 0;
+    rp_lags *lags = &final->lags;
     for (size_t e = 0; rc == 0 && e < ne; e++) {
         uint32_t d = cursor[to[e]]++;
-        lags.v[d] = m->lags.v[e];
-        if (lags.v[d] == RP_LAG_LONG)
-            rc = rp_lag_set(&lags, d, rp_lag(&m->lags, (uint32_t)e));
+        lags->v[d] = m->lags.v[e];
+        if (lags->v[d] == RP_LAG_LONG)
+            rc = rp_lag_set(lags, d, rp_lag(&m->lags, (uint32_t)e));
     }
-    for (size_t i = 0; rc == 0 && i < tail->n; i++)
-        rc = rp_lag_set(&lags, (uint32_t)(ne + i), rp_lag(&tail->lags, (uint32_t)i));
     free(cursor);
     rp_lags_free(&m->lags);
-    m->lags = lags;
-    rp_edge *edges = rc == 0 ? gs_array_new(all, sizeof *edges) : NULL;
-    if (!edges)
+    m->lags = *lags;
+    *lags = (rp_lags){0};
+    if (rc != 0)
         return -1;
     for (size_t e = 0; e < ne; e++)
-        edges[first[to[e] + 1]++] = m->edges[e];
-    if (tail->n)
-        memcpy(edges + ne, tail->edges, tail->n * sizeof *edges);
+        final->edges[first[to[e] + 1]++] = m->edges[e];
     free(m->edges);
-    m->edges = edges;
+    m->edges = final->edges;
+    final->edges = NULL;
     m->ngraph = ne;
-    m->nedges = all;
+    m->nedges = ne + final->nsegs;
     return 0;
 }
 
@@ -308,21 +302,21 @@ static int find_anchors(gs_replay *m, const uint32_t *pos, size_t built, const u
 }
 
 /* Renumbers the points in an order every edge goes forward in, then groups the edges by their
- * end, the tail after them. */
-static int order_and_group(gs_replay *m, uint32_t *to, const rp_tail *tail)
+ * end into the final arrays. */
+static int order_and_group(gs_replay *m, uint32_t *to, rp_final *final)
 {
     size_t built = m->npoints;
     uint32_t *pos = gs_array_new(built, sizeof *pos);
-    uint8_t *flag = gs_array_zeroed(built - tail->ninner, 1);
-    int rc = pos && flag && find_order(m, to, tail, pos) == 0 ? 0 : -1;
+    uint8_t *flag = gs_array_zeroed(built - final->ninner, 1);
+    int rc = pos && flag && find_order(m, to, final, pos) == 0 ? 0 : -1;
     if (rc == 0) {
-        m->npoints = built - tail->ninner; /* the graph's: the chains' inner points are not */
+        m->npoints = built - final->ninner; /* the graph's: the chains' inner points are not */
         renumber_points(m, pos, to, flag);
         rc = find_anchors(m, pos, built, flag);
     }
     free(flag);
     if (rc == 0)
-        rc = group_by_end(m, to, pos, tail); /* which frees pos */
+        rc = group_by_end(m, to, pos, final); /* which frees pos */
     else
         free(pos);
     free(to);
@@ -336,15 +330,15 @@ int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags, size_t 
     m->lags = *lags;
     m->nedges = lags->n;
     *lags = (rp_lags){0};
-    rp_tail tail;
-    int rc = rp_chains_split(m, &to, nhost, &tail);
+    rp_final final;
+    int rc = rp_chains_split(m, &to, nhost, &final);
     if (rc == 0)
-        rc = order_and_group(m, to, &tail);
+        rc = order_and_group(m, to, &final);
     else
         free(to);
-    free(tail.edges);
-    rp_lags_free(&tail.lags);
-    free(tail.inner);
+    free(final.edges);
+    rp_lags_free(&final.lags);
+    free(final.inner);
     if (rc != 0)
         return -1;
     for (size_t c = 0; m->nchains && c <= m->nchains; c++)
