@@ -185,6 +185,7 @@ static void *shrunk(void *p, size_t n, size_t size)
     return q ? q : p;
 }
 
+/* rp_chains_split once the ninner inner points are known. 0, or -1 out of memory. */
 static int split_with(split *s, size_t nhost, size_t ninner)
 {
     gs_replay *m = s->m;
