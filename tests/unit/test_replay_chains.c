@@ -1,7 +1,8 @@
 /* The chains of segments (analysis/replay/replay_chains.c) on a lane built point by point: each
  * run of segments whose inner points nothing else holds becomes one edge of the graph with their
  * sum for lag, and its segments follow the graph's edges, pointing at it; a call, a launch's
- * source and a point another thread's edge ends at each end a chain. A range starting inside a
+ * source and a point another thread's edge ends at each end a chain. The points left are numbered
+ * again, the op's with them. A range starting inside a
  * chain gets the segment into its start; a run's change of a segment (put_lag) moves its chain's
  * lag by as much, and the evaluation follows. */
 #include "analysis/replay/replay_build.h"
@@ -47,6 +48,9 @@ static void test_chains(void)
     m->range_start[0] = p[2];
     m->range_start[1] = p[3];
     m->call_edge = malloc(sizeof *m->call_edge);
+    m->ops = calloc(1, sizeof *m->ops);
+    m->ops[0] = (rp_op){.start = p[8], .end = p[9], .call = GS_NONE, .launch = p[3], .step = -1};
+    m->nops = 1;
     CHECK_INT(rp_finish(m, b.edges.v, b.edge_to.v, &b.lags, 7), 0);
 
     /* p1, p2 and p5 are inner: chains p0-p3 (3 segments) and p4-p6 (2); p6 ends the second, as
@@ -78,7 +82,10 @@ static void test_chains(void)
     CHECK_INT(m->range_start[0], GS_NONE);
     CHECK_INT(m->range_start[1], 1);
 
-    /* in order: p0 10, p3 30, g0 35, p4 40, p6 47, p7 49, g1 50 */
+    /* in order: p0 10, p3 30, g0 35, p4 40, p6 47, p7 49, g1 50; the op's points follow */
+    CHECK_INT(m->ops[0].launch, 1);
+    CHECK_INT(m->ops[0].start, 2);
+    CHECK_INT(m->ops[0].end, 6);
     gs_ns at[NPOINTS - 3];
     static const gs_ns measured[NPOINTS - 3] = {10, 30, 35, 40, 47, 49, 50};
     rp_evaluate(m, &m->lags, NULL, at);

@@ -66,17 +66,16 @@ typedef struct rp_final {
     rp_edge *edges;  /* a segment's `from`: GS_NONE, until rp_finish points it at its chain's */
     rp_lags lags;
     size_t ngraph, nsegs;
-    uint64_t *inner; /* a bit per point: inside a chain (NULL when none is) */
-    size_t ninner;
 } rp_final;
 
 /* Each run of a lane's segments whose inner points nothing else holds becomes one edge of the
  * graph (replay_chains.c). m's edges (their ends in *to), the first nhost of them the lanes' own
  * (rp_build_host), are moved down in place, each chain's RP_CHAIN edge into its segments' place,
- * its lag their sum, and the arrays shrunk; the segments go into *final. m->chain_first gets the
+ * its lag their sum, and the arrays shrunk; the segments go into *final. The inner points are
+ * dropped, every point the edges, ops, steps and ranges hold renumbered. m->chain_first gets the
  * chains' first segments by their place among the segments, and m->range_seg the segment into
- * the start of each range that starts inside a chain (its range_start stays, for the order to
- * drop). 0, or -1 out of memory (*final then holds what to free). */
+ * the start of each range that starts inside a chain. 0, or -1 out of memory (*final then holds
+ * what to free). */
 int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_final *final);
 
 /* How many of the lane's points (in time order) come before ts, or at ts too when `at`. Searched

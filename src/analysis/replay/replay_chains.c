@@ -65,23 +65,44 @@ static uint64_t *inner_points(const gs_replay *m, const uint32_t *to, size_t nho
     return inner;
 }
 
+/* x's bits set, counted without POPCNT, which the x86-64 baseline lacks. */
+static uint32_t bits_set(uint64_t x)
+{
+    x -= (x >> 1) & UINT64_C(0x5555555555555555);
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 typedef struct split {
     gs_replay *m;
     uint32_t *to;
     const uint64_t *inner;
-    uint32_t *first_point;  /* per chain: its first inner point */
+    uint32_t *before;       /* per 64 points as built: the inner points before them */
+    uint32_t *first_point;  /* per chain: its first inner point (as built) */
     rp_final *final;
     rp_lags graph;          /* m's lags as the graph's edges get them: the same array, a new
                              * table of long lags, keyed by the new places */
 } split;
 
-/* Built edge e (not a chain's) into the graph's place w. 0, or -1 out of memory. */
+/* Point p's number once the inner points are gone: p less the inner points before it. */
+static uint32_t renumbered(const split *s, uint32_t p)
+{
+    if (p == GS_NONE)
+        return p;
+    uint64_t below = s->inner[p / 64] & ((UINT64_C(1) << (p % 64)) - 1);
+    return p - s->before[p / 64] - bits_set(below);
+}
+
+/* Built edge e (not a chain's) into the graph's place w, its points renumbered. 0, or -1 out of
+ * memory. */
 static int keep_edge(split *s, size_t e, size_t w)
 {
     gs_replay *m = s->m;
     gs_ns lag = rp_lag(&m->lags, (uint32_t)e);
     m->edges[w] = m->edges[e];
-    s->to[w] = s->to[e];
+    m->edges[w].from = renumbered(s, m->edges[w].from);
+    s->to[w] = renumbered(s, s->to[e]);
     return rp_lag_set(&s->graph, (uint32_t)w, lag);
 }
 
@@ -103,10 +124,10 @@ static int chain_edge(split *s, size_t c, size_t k, size_t last, size_t w)
         if (rp_lag_set(&f->lags, (uint32_t)at, lag) != 0)
             return -1;
     }
-    rp_edge chain = {.from = m->edges[k].from, .ref = (uint32_t)c, .kind = RP_CHAIN,
-                     .lane = m->edges[k].lane};
+    rp_edge chain = {.from = renumbered(s, m->edges[k].from), .ref = (uint32_t)c,
+                     .kind = RP_CHAIN, .lane = m->edges[k].lane};
     m->edges[w] = chain;
-    s->to[w] = s->to[last];
+    s->to[w] = renumbered(s, s->to[last]);
     return rp_lag_set(&s->graph, (uint32_t)w, sum);
 }
 
@@ -131,17 +152,28 @@ static size_t chain_holding(const split *s, uint32_t p, size_t *finger)
     return c;
 }
 
-/* A range starting inside a chain gets the segment into its start (m->range_seg) instead of its
- * point. 0, or -1 out of memory. */
-static int ranges_inside(split *s)
+/* The points the ops, steps and ranges hold, renumbered; a range starting inside a chain gets the
+ * segment into its start (m->range_seg) instead of its point. 0, or -1 out of memory. */
+static int renumber_holders(split *s)
 {
     gs_replay *m = s->m;
+    for (size_t i = 0; i < m->nops; i++) {
+        m->ops[i].start = renumbered(s, m->ops[i].start);
+        m->ops[i].end = renumbered(s, m->ops[i].end);
+        m->ops[i].launch = renumbered(s, m->ops[i].launch);
+    }
+    for (size_t i = 0; i < m->nsteps; i++) {
+        m->steps[i].host_start = renumbered(s, m->steps[i].host_start);
+        m->steps[i].host_end = renumbered(s, m->steps[i].host_end);
+    }
     const gs_trace *t = m->ctx->trace;
     size_t finger = 0;
     for (size_t r = 0; r < t->ranges.n; r++) {
         uint32_t p = m->range_start[r];
-        if (p == GS_NONE || !bit(s->inner, p))
+        if (p == GS_NONE || !bit(s->inner, p)) {
+            m->range_start[r] = renumbered(s, p);
             continue;
+        }
         if (!m->range_seg) {
             if (!(m->range_seg = gs_array_new(t->ranges.n, sizeof *m->range_seg)))
                 return -1;
@@ -178,6 +210,17 @@ static int split_edges(split *s, size_t nhost)
     return 0;
 }
 
+/* The times of the points left, moved down to their new numbers. */
+static void drop_inner_points(split *s, size_t ninner)
+{
+    gs_replay *m = s->m;
+    size_t next = 0;
+    for (uint32_t p = 0; p < m->npoints; p++)
+        if (!bit(s->inner, p))
+            m->time[next++] = m->time[p];
+    m->npoints -= ninner;
+}
+
 /* Array p of n elements of `size` bytes, given back what lies past them. */
 static void *shrunk(void *p, size_t n, size_t size)
 {
@@ -190,14 +233,20 @@ static int split_with(split *s, size_t nhost, size_t ninner)
 {
     gs_replay *m = s->m;
     /* each inner point takes an edge from the graph: its chain's segments for its chain's edge */
-    size_t all = m->nedges + m->nchains;
+    size_t all = m->nedges + m->nchains, nblocks = m->npoints / 64 + 1;
     s->final->ngraph = m->nedges - ninner;
+    s->before = gs_array_new(nblocks, sizeof *s->before);
     s->first_point = gs_array_new(m->nchains, sizeof *s->first_point);
     m->chain_first = gs_array_new(m->nchains + 1, sizeof *m->chain_first);
     s->final->edges = gs_array_new(all, sizeof *s->final->edges);
-    if (!s->first_point || !m->chain_first || !s->final->edges ||
+    if (!s->before || !s->first_point || !m->chain_first || !s->final->edges ||
         rp_lags_init(&s->final->lags, all) != 0)
         return -1;
+    uint32_t count = 0;
+    for (size_t b = 0; b < nblocks; b++) {
+        s->before[b] = count;
+        count += bits_set(s->inner[b]);
+    }
     /* the lags move down in place; their long ones into a table of the new places */
     s->graph = (rp_lags){.v = m->lags.v, .n = m->lags.n, .cap = m->lags.cap};
     gs_hashtab_init(&s->graph.longs, sizeof(rp_long_lag));
@@ -209,7 +258,11 @@ static int split_with(split *s, size_t nhost, size_t ninner)
     m->lags.v = shrunk(m->lags.v, m->nedges, sizeof *m->lags.v);
     m->edges = shrunk(m->edges, m->nedges, sizeof *m->edges);
     s->to = shrunk(s->to, m->nedges, sizeof *s->to);
-    return rc == 0 ? ranges_inside(s) : -1;
+    if (rc != 0 || renumber_holders(s) != 0)
+        return -1;
+    drop_inner_points(s, ninner);
+    m->time = shrunk(m->time, m->npoints, sizeof *m->time);
+    return 0;
 }
 
 int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_final *final)
@@ -229,8 +282,8 @@ int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_final *final)
     split s = {.m = m, .to = *to, .inner = inner, .final = final};
     int rc = split_with(&s, nhost, ninner);
     *to = s.to;
+    free(s.before);
     free(s.first_point);
-    final->inner = inner;
-    final->ninner = ninner;
+    free(inner);
     return rc;
 }

@@ -97,11 +97,9 @@ static uint32_t heap_pop(heap *h)
 }
 
 /* Kahn's algorithm over the edges grouped by the point they leave from (out_first, out_to): pos[p]
- * is point p's place in the order, GS_NONE for a chain's inner point (`inner`), which is not the
- * graph's. Points left in a cycle (times that tie both ways) follow in time order. pos[p] counts
- * p's in-edges not yet placed until p is queued (its bit in `queued`, set from the start for the
- * inner points) and holds its place once taken: one array for both. `placed`: the points less the
- * inner ones. 0, or -1 out of memory. */
+ * is point p's place in the order. Points left in a cycle (times that tie both ways) follow in
+ * time order. pos[p] counts p's in-edges not yet placed until p is queued (its bit in `queued`)
+ * and holds its place once taken: one array for both. 0, or -1 out of memory. */
 static bool is_queued(const uint64_t *queued, uint32_t p)
 {
     return queued[p / 64] >> (p % 64) & 1;
@@ -114,24 +112,19 @@ static int enqueue(heap *h, uint64_t *queued, uint32_t p)
 }
 
 static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t *out_to,
-                        const uint64_t *inner, size_t placed, uint32_t *pos)
+                        uint32_t *pos)
 {
     size_t n = m->npoints;
     uint64_t *queued = calloc(n / 64 + 1, sizeof *queued);
     heap h = {{0}, m->time};
     int rc = queued ? 0 : -1;
     memset(pos, 0, n * sizeof *pos);
-    if (queued && inner)
-        memcpy(queued, inner, (n / 64 + 1) * sizeof *queued);
     for (size_t i = 0; rc == 0 && i < m->nedges; i++)
         pos[out_to[i]]++;
-    for (uint32_t p = 0; rc == 0 && p < n; p++) {
-        if (is_queued(queued, p))
-            pos[p] = GS_NONE; /* inner */
-        else if (!pos[p])
+    for (uint32_t p = 0; rc == 0 && p < n; p++)
+        if (!pos[p])
             rc = enqueue(&h, queued, p);
-    }
-    for (size_t k = 0; rc == 0 && k < placed; k++) {
+    for (size_t k = 0; rc == 0 && k < n; k++) {
         if (!h.v.n) { /* a cycle: release its earliest point */
             uint32_t best = GS_NONE;
             for (uint32_t p = 0; p < n; p++)
@@ -166,7 +159,7 @@ static void group_cursors(uint32_t *c, size_t n)
 /* The order of the points, found with the edges grouped by the point they leave from (their ends
  * copied into that grouping; `to` is kept as it is, which costs less than a second array of fresh
  * memory to put it back from the copy). 0, or -1 out of memory. */
-static int find_order(gs_replay *m, const uint32_t *to, const rp_final *final, uint32_t *pos)
+static int find_order(gs_replay *m, const uint32_t *to, uint32_t *pos)
 {
     size_t n = m->npoints, ne = m->nedges;
     uint32_t *out_first = gs_array_zeroed(n + 2, sizeof *out_first);
@@ -178,7 +171,7 @@ static int find_order(gs_replay *m, const uint32_t *to, const rp_final *final, u
         group_cursors(out_first, n);
         for (size_t e = 0; e < ne; e++)
             out_to[out_first[m->edges[e].from + 1]++] = to[e];
-        rc = order_points(m, out_first, out_to, final->inner, m->npoints - final->ninner, pos);
+        rc = order_points(m, out_first, out_to, pos);
     }
     free(out_first);
     free(out_to);
@@ -282,18 +275,18 @@ static bool is_anchor(uint8_t flag)
     return !(flag & HELD) || (flag & ANCHORED);
 }
 
-/* The anchors (rp_anchor) from the points' flags (renumber_points), the order (pos, of the
- * `built` points) and the measured times, which then go. 0, or -1 out of memory. */
-static int find_anchors(gs_replay *m, const uint32_t *pos, size_t built, const uint8_t *flag)
+/* The anchors (rp_anchor) from the points' flags (renumber_points), the order (pos) and the
+ * measured times, which then go. 0, or -1 out of memory. */
+static int find_anchors(gs_replay *m, const uint32_t *pos, const uint8_t *flag)
 {
-    size_t count = 0;
-    for (size_t p = 0; p < m->npoints; p++)
+    size_t n = m->npoints, count = 0;
+    for (size_t p = 0; p < n; p++)
         count += is_anchor(flag[p]);
     m->anchors = gs_array_new(count, sizeof *m->anchors);
     if (!m->anchors)
         return -1;
-    for (uint32_t q = 0; q < built; q++) /* q as built, pos[q] its place */
-        if (pos[q] != GS_NONE && is_anchor(flag[pos[q]]))
+    for (uint32_t q = 0; q < n; q++) /* q as built, pos[q] its place */
+        if (is_anchor(flag[pos[q]]))
             m->anchors[m->nanchors++] = (rp_anchor){pos[q], m->time[q]};
     qsort(m->anchors, m->nanchors, sizeof *m->anchors, anchor_cmp);
     free(m->time);
@@ -305,14 +298,12 @@ static int find_anchors(gs_replay *m, const uint32_t *pos, size_t built, const u
  * end into the final arrays. */
 static int order_and_group(gs_replay *m, uint32_t *to, rp_final *final)
 {
-    size_t built = m->npoints;
-    uint32_t *pos = gs_array_new(built, sizeof *pos);
-    uint8_t *flag = gs_array_zeroed(built - final->ninner, 1);
-    int rc = pos && flag && find_order(m, to, final, pos) == 0 ? 0 : -1;
+    uint32_t *pos = gs_array_new(m->npoints, sizeof *pos);
+    uint8_t *flag = gs_array_zeroed(m->npoints, 1);
+    int rc = pos && flag && find_order(m, to, pos) == 0 ? 0 : -1;
     if (rc == 0) {
-        m->npoints = built - final->ninner; /* the graph's: the chains' inner points are not */
         renumber_points(m, pos, to, flag);
-        rc = find_anchors(m, pos, built, flag);
+        rc = find_anchors(m, pos, flag);
     }
     free(flag);
     if (rc == 0)
@@ -338,7 +329,6 @@ int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags, size_t 
         free(to);
     free(final.edges);
     rp_lags_free(&final.lags);
-    free(final.inner);
     if (rc != 0)
         return -1;
     for (size_t c = 0; m->nchains && c <= m->nchains; c++)
