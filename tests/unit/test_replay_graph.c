@@ -3,40 +3,30 @@
  * edge back becomes one against the order), the edges grouped by their end in the order they
  * were built, the anchors (the points that keep their measured time), and evaluations that read
  * an anchor across the broken cycle and a lag too long for 32 bits. */
-#include "analysis/replay/replay_build.h"
 #include "check.h"
-#include "trace_builder.h"
+#include "replay_graph_fixture.h"
 
 #define LONG_LAG ((gs_ns)3000000000)
 
 static void test_cycle_order_and_evaluation(void)
 {
-    gs_trace *t = tb_new("graph.json", 0);
-    gs_error err;
-    if (gs_trace_index(t, &err) != 0)
-        abort();
-    gs_trace_ctx c = tb_ctx(t, NULL);
-    rp_builder b = {.c = &c, .t = t};
-    CHECK_INT(rp_lags_init(&b.lags, 0), 0);
+    rp_fixture f;
+    rpf_begin(&f, tb_new("graph.json", 0));
+    rp_builder *b = &f.b;
     /* a and b tie at 10 and wait for each other; c (5) has no in-edge; d (20) ends c's GPU op
      * and b launches to it */
     uint32_t a, bb, cc, d;
-    CHECK_INT(rp_point(&b, 10, &a), 0);
-    CHECK_INT(rp_point(&b, 10, &bb), 0);
-    CHECK_INT(rp_point(&b, 5, &cc), 0);
-    CHECK_INT(rp_point(&b, 20, &d), 0);
-    CHECK_INT(rp_edge_add(&b, a, bb, 0, RP_SEGMENT, 0, GS_NONE), 0);
-    CHECK_INT(rp_edge_add(&b, bb, a, 0, RP_SEGMENT, 0, GS_NONE), 0);
-    CHECK_INT(rp_edge_add(&b, cc, d, 15, RP_GPU, 0, 0), 0);
-    CHECK_INT(rp_edge_add(&b, bb, d, 3, RP_LAUNCH, 0, 0), 0);
+    CHECK_INT(rp_point(b, 10, &a), 0);
+    CHECK_INT(rp_point(b, 10, &bb), 0);
+    CHECK_INT(rp_point(b, 5, &cc), 0);
+    CHECK_INT(rp_point(b, 20, &d), 0);
+    CHECK_INT(rp_edge_add(b, a, bb, 0, RP_SEGMENT, 0, GS_NONE), 0);
+    CHECK_INT(rp_edge_add(b, bb, a, 0, RP_SEGMENT, 0, GS_NONE), 0);
+    CHECK_INT(rp_edge_add(b, cc, d, 15, RP_GPU, 0, 0), 0);
+    CHECK_INT(rp_edge_add(b, bb, d, 3, RP_LAUNCH, 0, 0), 0);
 
-    gs_replay *m = calloc(1, sizeof *m);
-    m->ctx = &c;
-    m->npoints = b.time.n;
-    m->time = b.time.v;
-    m->range_start = malloc(sizeof *m->range_start);
-    m->call_edge = malloc(sizeof *m->call_edge);
-    CHECK_INT(rp_finish(m, b.edges.v, b.edge_to.v, &b.lags, 0), 0);
+    gs_replay *m = rpf_model(&f);
+    CHECK_INT(rpf_finish(&f, m, 0), 0);
 
     /* Kahn: c first (5, ready), then the cycle's earliest, a (10, the lower number), then b, d */
     CHECK_INT(m->inputs.clipped, 1);
@@ -77,10 +67,7 @@ static void test_cycle_order_and_evaluation(void)
     rp_evaluate(m, &run, NULL, at);
     CHECK_INT(at[3], 6);
     rp_lags_free(&run);
-
-    gs_replay_free(m);
-    gs_trace_ctx_free(&c);
-    gs_trace_delete(t);
+    rpf_end(&f, m);
 }
 
 /* rp_lane_before searches from its last answer: whatever came before, each answer is the one a
