@@ -1,7 +1,6 @@
 #include "analysis/base/dur_groups.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/hashtab.h"
 #include "common/util.h"
