@@ -73,7 +73,7 @@ typedef struct rp_final {
  * (rp_build_host), are moved down in place, each chain's RP_CHAIN edge into its segments' place,
  * its lag their sum, and the arrays shrunk; the segments go into *final. The inner points are
  * dropped, every point the edges, ops, steps and ranges hold renumbered. m->chain_first gets the
- * chains' first segments by their place among the segments, and m->range_seg the segment into
+ * chains' first segments by their places in the final arrays, and m->range_seg the segment into
  * the start of each range that starts inside a chain. 0, or -1 out of memory (*final then holds
  * what to free). */
 int rp_chains_split(gs_replay *m, uint32_t **to, size_t nhost, rp_final *final);

@@ -112,7 +112,7 @@ static int chain_edge(split *s, size_t c, size_t k, size_t last, size_t w)
 {
     gs_replay *m = s->m;
     rp_final *f = s->final;
-    m->chain_first[c] = (uint32_t)f->nsegs;
+    m->chain_first[c] = (uint32_t)(f->ngraph + f->nsegs);
     s->first_point[c] = s->to[k];
     gs_ns sum = 0;
     for (size_t i = k; i <= last; i++) {
@@ -205,7 +205,7 @@ static int split_edges(split *s, size_t nhost)
             return -1;
         e = last;
     }
-    m->chain_first[c] = (uint32_t)s->final->nsegs;
+    m->chain_first[c] = (uint32_t)(s->final->ngraph + s->final->nsegs);
     m->nedges = w;
     return 0;
 }

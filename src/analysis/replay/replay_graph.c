@@ -331,8 +331,6 @@ int rp_finish(gs_replay *m, rp_edge *edges, uint32_t *to, rp_lags *lags, size_t 
     rp_lags_free(&final.lags);
     if (rc != 0)
         return -1;
-    for (size_t c = 0; m->nchains && c <= m->nchains; c++)
-        m->chain_first[c] += (uint32_t)m->ngraph; /* places among the edges now */
     /* a top-level call's duration is its one RP_CALL edge (rp_build_host); a chain's segments
      * point at its edge */
     memset(m->call_edge, 0xff, (t->apis.n ? t->apis.n : 1) * sizeof *m->call_edge);

@@ -139,9 +139,8 @@ struct gs_replay {
     uint32_t *range_start; /* per range of the trace: the point it starts at (for a range
                             * outside the operator tree, the end of the segment it starts in),
                             * GS_NONE; also GS_NONE where that point is inside a chain, and then */
-    uint32_t *range_seg;   /* ... the segment that ends there, by its place among the chains'
-                            * (edges[ngraph + range_seg[r]]), until the profiler's cuts are found
-                            * (NULL when no range starts inside a chain) */
+    uint32_t *range_seg;   /* ... the segment that ends there, until the profiler's cuts are
+                            * found (NULL when no range starts inside a chain) */
     int32_t compute_major, compute_minor, vendor; /* the first GPU's, 0.0 when unknown */
     gs_ns *replayed;          /* each kept step's length in the unchanged replay */
     gs_ns *without_profiler;  /* ... and without the profiler's cost (GS_REPLAY_NO_PROFILER) */

@@ -36,8 +36,7 @@ static uint32_t edge_into_range(const gs_replay *m, size_t r)
 {
     if (m->range_start[r] != GS_NONE)
         return host_edge_into(m, m->range_start[r]);
-    return m->range_seg && m->range_seg[r] != GS_NONE ? (uint32_t)m->ngraph + m->range_seg[r]
-                                                       : GS_NONE;
+    return m->range_seg ? m->range_seg[r] : GS_NONE;
 }
 
 static int push_cut(cut_vec *cuts, uint32_t edge, gs_ns cost)
