@@ -406,12 +406,9 @@ enum gs_json_tok gs_json_next(gs_json *j)
     return next_token(j);
 }
 
-int gs_json_skip(gs_json *j)
+/* Reads tokens through the bracket that closes the object or array the current token is in. */
+static int skip_to_close(gs_json *j)
 {
-    if (j->tok_type == GS_JSON_ERROR)
-        return -1;
-    if (j->tok_type != GS_JSON_OBJECT && j->tok_type != GS_JSON_ARRAY)
-        return 0;
     /* Count brackets; strings go through the tokenizer so quotes inside them do not count. */
     size_t depth = 1;
     while (depth > 0) {
@@ -433,6 +430,67 @@ int gs_json_skip(gs_json *j)
         }
     }
     return 0;
+}
+
+int gs_json_skip(gs_json *j)
+{
+    if (j->tok_type == GS_JSON_ERROR)
+        return -1;
+    if (j->tok_type != GS_JSON_OBJECT && j->tok_type != GS_JSON_ARRAY)
+        return 0;
+    return skip_to_close(j);
+}
+
+/* The rest of a flat object, scanned as gs_json_next would tokenize it but without stopping at
+ * each token: strings without escapes (a quote not followed by , : } ] inside one, as there),
+ * numbers, commas, blanks, and a colon after a string. Anything else (an escape, a literal, a
+ * nested value, the window's end) is left to the tokenizer, so that whatever this accepts the
+ * tokenizer would accept too, ending on the same '}'. */
+static bool skip_flat(gs_json *j)
+{
+    const char *buf = j->buf, *p = buf + j->pos, *end = buf + j->len;
+    if (j->failed)
+        return false;
+    while (p < end) {
+        if (*p == '}') {
+            size_t at = (size_t)(p - buf);
+            found(j, GS_JSON_OBJECT_END, at, 1, at + 1);
+            return true;
+        }
+        if (byte_is(*p, BYTE_SPACE | BYTE_COMMA)) {
+            p++;
+            continue;
+        }
+        if (*p == '-' || (*p >= '0' && *p <= '9')) { /* a number starts only so */
+            while (p < end && byte_is(*p, BYTE_NUMBER))
+                p++;
+            continue;
+        }
+        if (*p != '"')
+            return false;
+        const char *after;
+        for (const char *from = p + 1;; from = after) {
+            const char *quote = string_stop(from, end);
+            if (quote == end || *quote != '"')
+                return false;
+            after = quote + 1;
+            while (after < end && is_space(*after))
+                after++;
+            if (after == end)
+                return false;
+            if (byte_is(*after, BYTE_AFTER_STRING))
+                break;
+        }
+        p = after + (*after == ':');
+    }
+    return false;
+}
+
+int gs_json_skip_object_rest(gs_json *j)
+{
+    if (j->tok_type == GS_JSON_ERROR)
+        return -1;
+    return skip_flat(j) ? 0 : skip_to_close(j);
 }
 
 bool gs_json_tok_is(const gs_json *j, const char *s)

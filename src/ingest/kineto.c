@@ -310,16 +310,16 @@ static enum gs_loss time_fault(const kevent *ev)
 int kineto_add_event(gs_trace *t, const kevent *ev)
 {
     const char *name = gs_trace_str(t, ev->name);
+    if (ev->ph == 'M')
+        return add_metadata(t, ev, name);
+    if (!kineto_phase_used(ev->ph)) {
+        gs_trace_skip(t, GS_SKIP_PHASE, 1); /* flows, begin/end pairs: no view uses them yet */
+        return 0;
+    }
     /* The profiled process: the first host operator or runtime call says which it is. */
     if (!t->pid && !ev->pid_is_text && ev->pid > 0 &&
         (ev->cat == KCAT_CPU_OP || ev->cat == KCAT_USER_ANNOTATION || ev->cat == KCAT_RUNTIME))
         t->pid = ev->pid;
-    if (ev->ph == 'M')
-        return add_metadata(t, ev, name);
-    if (ev->ph != 'X' && ev->ph != 'i' && ev->ph != 'I' && ev->ph != 'C') {
-        gs_trace_skip(t, GS_SKIP_PHASE, 1); /* flows, begin/end pairs: no view uses them yet */
-        return 0;
-    }
     enum gs_loss fault = time_fault(ev);
     if (fault != GS_LOSS__COUNT) {
         t->lost[fault]++;
@@ -371,10 +371,36 @@ uint64_t kineto_event_bytes(const gs_trace *t, const kevent *ev)
 
 /* ---- the top-level object -------------------------------------------------------------------- */
 
+/* What becomes of an event read whole: the caller's classification, another rank's part, the
+ * window of steps, then the model. 0, or -1 out of memory. */
+static int kineto_take_event(gs_json *j, gs_trace *t, const gs_load_opts *opts,
+                             kread_tally *tally, kineto_classify_fn classify, const kpart *part,
+                             kchunk *chunk, kevent *ev)
+{
+    if (classify)
+        classify(t, ev);
+    if (chunk)
+        kchunk_note_event(chunk, ev);
+    bool kept = !part || kpart_take(part, ev); /* another rank's, in a file of several */
+    tally->events += kept;
+    if (kept && opts && opts->window && opts->window->survey)
+        tally->model_bytes += kineto_event_bytes(t, ev);
+    if (kept && opts && opts->window && !kwindow_keep(opts->window, t, ev)) {
+        kept = false;
+        if (!opts->window->survey)
+            t->lost[GS_LOSS_OUTSIDE_WINDOW]++;
+    }
+    if (kept && kineto_add_event(t, ev) != 0)
+        return gs_fail_oom(j->err);
+    return 0;
+}
+
 int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, kread_tally *tally,
                        kineto_classify_fn classify, const kpart *part, kchunk *chunk)
 {
-    kscratch scratch = {0};
+    /* An event skipped by its phase is only counted, unless a window or another rank's part asks
+     * for its time or pid. */
+    kscratch scratch = {.skip_unused_phases = !classify && !part && !(opts && opts->window)};
     kevent ev;
     uint64_t read = 0;
     int rc = 0;
@@ -400,25 +426,16 @@ int kineto_read_events(gs_json *j, gs_trace *t, const gs_load_opts *opts, kread_
                 break;
             continue;
         }
-        if (kineto_read_event(j, t, &scratch, &ev) != 0) {
+        int got = kineto_read_event(j, t, &scratch, &ev);
+        if (got < 0) {
             rc = -1;
             break;
         }
-        if (classify)
-            classify(t, &ev);
-        if (chunk)
-            kchunk_note_event(chunk, &ev);
-        bool kept = !part || kpart_take(part, &ev); /* another rank's, in a file of several */
-        tally->events += kept;
-        if (kept && opts && opts->window && opts->window->survey)
-            tally->model_bytes += kineto_event_bytes(t, &ev);
-        if (kept && opts && opts->window && !kwindow_keep(opts->window, t, &ev)) {
-            kept = false;
-            if (!opts->window->survey)
-                t->lost[GS_LOSS_OUTSIDE_WINDOW]++;
-        }
-        if (kept && kineto_add_event(t, &ev) != 0) {
-            rc = gs_fail_oom(j->err);
+        if (got == KEVENT_UNREAD) {
+            tally->events++;
+            gs_trace_skip(t, GS_SKIP_PHASE, 1);
+        } else if (kineto_take_event(j, t, opts, tally, classify, part, chunk, &ev) != 0) {
+            rc = -1;
             break;
         }
         if (++read % PROGRESS_EVERY != 0 || !opts)

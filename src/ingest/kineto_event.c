@@ -463,6 +463,10 @@ int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
                 ev->ph = j->tok[0];
             else
                 rc = gs_json_skip(j);
+            /* A flow's start or end, a begin or an end (a third of a training trace's events):
+             * the rest is not read, only the event counted. */
+            if (rc == 0 && s->skip_unused_phases && ev->ph && !kineto_phase_used(ev->ph))
+                return gs_json_skip_object_rest(j) == 0 ? KEVENT_UNREAD : -1;
         } else if (n == 3 && !memcmp(k, "cat", 3)) {
             if (gs_json_next(j) == GS_JSON_STRING)
                 ev->cat = (uint8_t)lookup_cat(j, t, s);

@@ -79,11 +79,25 @@ typedef struct kscratch {
     char *buf;
     size_t cap;
     size_t last_cat; /* the category table's entry the last event matched */
+    /* The rest of an event of a phase no view uses is skipped unread once its "ph" is known
+     * (KEVENT_UNREAD): set where nothing but their count is wanted (kineto_read_events). */
+    bool skip_unused_phases;
 } kscratch;
 
 void kscratch_free(kscratch *s);
 
-/* Reads the event object whose '{' was the current token. Returns 0, or -1 with j's error. */
+/* Whether the model takes events of this phase: complete events, instants, counters, metadata.
+ * Flows and begin/end pairs are counted as skipped. */
+static inline bool kineto_phase_used(char ph)
+{
+    return ph == 'X' || ph == 'i' || ph == 'I' || ph == 'C' || ph == 'M';
+}
+
+enum { KEVENT_UNREAD = 1 };
+
+/* Reads the event object whose '{' was the current token. Returns 0; KEVENT_UNREAD when it was
+ * skipped by its phase (scratch->skip_unused_phases; ev then holds what came before "ph"); -1 with
+ * j's error. */
 int kineto_read_event(gs_json *j, gs_trace *t, kscratch *scratch, kevent *ev);
 
 /* Interns the current string token (decoding escapes). GS_STR_ERROR when out of memory. */

@@ -423,6 +423,67 @@ static void test_window_ends_anywhere(void)
     CHECK(same);
 }
 
+/* Skips "[{" and the first key and value of text, its window first ending after `split` bytes,
+ * then the rest of the object (gs_json_skip_object_rest): its result; *end is the offset of the
+ * '}' it stopped on (0 on none), *next the token after it. */
+static int skip_rest(const char *text, size_t split, uint64_t *end, enum gs_json_tok *next)
+{
+    scan s;
+    memset(&s, 0, sizeof s);
+    s.src = gs_source_memory(text + split, strlen(text + split), "mem", &s.err);
+    gs_json_init_at(&s.j, s.src, 0, text, split, &s.err);
+    for (int i = 0; i < 4; i++)
+        gs_json_next(&s.j);
+    int rc = gs_json_skip_object_rest(&s.j);
+    *end = rc == 0 && s.j.tok_type == GS_JSON_OBJECT_END ? gs_json_offset(&s.j) : 0;
+    *next = rc == 0 ? gs_json_next(&s.j) : GS_JSON_ERROR;
+    scan_close(&s);
+    return rc;
+}
+
+/* The rest of an event skipped without tokens where it is flat (strings without escapes,
+ * numbers; a quote left unescaped inside a name, as the tokenizer takes it), by tokens otherwise
+ * (escapes, nested values, literals, the window's end): wherever the window ends, the skip stops
+ * on the object's own '}', or fails where the tokenizer fails. */
+static void test_skip_object_rest(void)
+{
+    static const struct {
+        const char *text;
+        bool ok;
+    } cases[] = {
+        {"[{\"ph\": \"f\", \"id\": 73703, \"pid\": 1, \"tid\": -7, \"ts\": 1669783687389441.5, "
+         "\"cat\": \"ac2g\", \"name\": \"a}c\", \"bp\": \"e\"}, 7]", true},
+        {"[{\"ph\":\"s\",\"name\": \"call \"x\" here\" ,\"x\":1e-3,}, 7]", true},
+        {"[{\"ph\": \"B\"}, 7]", true},
+        {"[{\"ph\": \"f\", \"name\": \"a \"1} b\"}, 7]", true},
+        {"[{\"ph\": \"f\", \"name\": \"a\\\"}\"}, 7]", true},
+        {"[{\"ph\": \"f\", \"args\": {\"a\": 1}, \"b\": 2}, 7]", true},
+        {"[{\"ph\": \"f\", \"n\": [1, 2], \"b\": 2}, 7]", true},
+        {"[{\"ph\": \"f\", \"b\": true}, 7]", true},
+        {"[{\"ph\": \"f\", \"b\": .5}, 7]", false},
+        {"[{\"ph\": \"f\", \"b\": tru}, 7]", false},
+        {"[{\"ph\": \"f\", \"b\", : 1}, 7]", false},
+        {"[{\"ph\": \"f\", \"b\": 1", false},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *text = cases[c].text;
+        size_t len = strlen(text);
+        uint64_t want = cases[c].ok ? (uint64_t)(strrchr(text, '}') - text) : 0;
+        enum gs_json_tok want_next = cases[c].ok ? GS_JSON_NUMBER : GS_JSON_ERROR;
+        bool same = true;
+        for (size_t k = 0; k <= len && same; k++) {
+            uint64_t end = 0;
+            enum gs_json_tok next = GS_JSON_END;
+            int rc = skip_rest(text, k, &end, &next);
+            same = rc == (cases[c].ok ? 0 : -1) && end == want && next == want_next;
+            if (!same)
+                printf("case %zu, window ending after %zu bytes: rc %d, '}' at %llu, want %llu\n",
+                       c, k, rc, (unsigned long long)end, (unsigned long long)want);
+        }
+        CHECK(same);
+    }
+}
+
 /* A scanner started on text already read (gs_json_init_at): its tokens come first, at offsets
  * counted from where it stands in the stream, then the source's, a token straddling the two. The
  * text is longer than the window a source this small gets. */
@@ -466,5 +527,6 @@ int main(void)
     test_long_tokens();
     test_init_at();
     test_window_ends_anywhere();
+    test_skip_object_rest();
     return check_done("test_json");
 }

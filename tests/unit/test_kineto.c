@@ -402,6 +402,53 @@ static void test_external_id_links(void)
     gs_trace_delete(t);
 }
 
+/* Flows and begin/end pairs are counted, not read, wherever "ph" stands in them, whatever
+ * follows it (nested args, escapes); an operator's begin does not name the profiled process. */
+static const char unused_phases[] =
+    "{\"traceEvents\": ["
+    "{\"name\": \"begin\", \"cat\": \"cpu_op\", \"pid\": 99, \"tid\": 1, \"ph\": \"B\", "
+    "\"ts\": 1},"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 10, \"tid\": 11, "
+    "\"ts\": 10, \"dur\": 20, \"args\": {\"External id\": 2}},"
+    "{\"ts\": 12, \"pid\": 10, \"ph\": \"f\", \"id\": 77, \"tid\": 11, \"cat\": \"ac2g\", "
+    "\"name\": \"flow}name\", \"bp\": \"e\"},"
+    "{\"ph\": \"B\", \"pid\": 10, \"tid\": 11, \"ts\": 13, \"name\": \"q\\\"uoted\", "
+    "\"args\": {\"a\": [1, {\"b\": \"}\"}]}},"
+    "{\"ph\": \"E\", \"pid\": 10, \"tid\": 11, \"ts\": 14},"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 10, \"tid\": 11, "
+    "\"ts\": 15, \"dur\": 2}"
+    "]}";
+
+static bool interned(const gs_trace *t, const char *name)
+{
+    for (size_t i = 0; i < t->strings.n; i++)
+        if (strcmp(gs_str_get(&t->strings, (gs_str)i), name) == 0)
+            return true;
+    return false;
+}
+
+static void test_unused_phases(void)
+{
+    gs_error err;
+    gs_trace *t = load("phases.json", unused_phases, &err);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK_INT(t->skipped_why[GS_SKIP_PHASE], 4);
+    CHECK_INT(t->events_skipped, 4);
+    CHECK_INT(t->ranges.n, 2);
+    if (t->ranges.n == 2) {
+        CHECK_STR(str(t, t->ranges.v[0].name), "aten::mm");
+        CHECK_STR(str(t, t->ranges.v[1].name), "aten::add");
+        CHECK_INT(t->ranges.v[1].start, 15000);
+    }
+    CHECK_INT(t->pid, 10);
+    /* Read up to "ph": the first event's name; unread: the flow's, after it. */
+    CHECK(interned(t, "begin"));
+    CHECK(!interned(t, "flow}name"));
+    gs_trace_delete(t);
+}
+
 int main(void)
 {
     test_modern();
@@ -412,5 +459,6 @@ int main(void)
     test_bad_input();
     test_missing_file();
     test_external_id_links();
+    test_unused_phases();
     return check_done("test_kineto");
 }
