@@ -406,6 +406,40 @@ enum gs_json_tok gs_json_next(gs_json *j)
     return next_token(j);
 }
 
+void gs_json_key_init(gs_json_key *k, const char *key, size_t n)
+{
+    *k = (gs_json_key){.n = n};
+    unsigned char quoted[GS_JSON_KEY_FAST] = {0}, mask[GS_JSON_KEY_FAST] = {0};
+    if (n + 3 > GS_JSON_KEY_FAST)
+        return;
+    quoted[0] = '"';
+    memcpy(quoted + 1, key, n);
+    quoted[n + 1] = '"';
+    quoted[n + 2] = ':';
+    memset(mask, 0xff, n + 3);
+    memcpy(k->bytes, quoted, sizeof k->bytes);
+    memcpy(k->mask, mask, sizeof k->mask);
+}
+
+bool gs_json_next_key_is(gs_json *j, const gs_json_key *k)
+{
+    const char *buf = j->buf;
+    size_t pos = j->pos, len = j->len;
+    while (pos < len && byte_is(buf[pos], BYTE_SPACE | BYTE_COMMA))
+        pos++;
+    if (j->failed || len - pos < GS_JSON_KEY_FAST || k->n + 3 > GS_JSON_KEY_FAST)
+        return false;
+    /* "key": compared as two words, the bytes after it masked off. With no quote or backslash
+     * in the key, its closing quote ends the string, as the colon after it says. */
+    uint64_t w[2];
+    memcpy(w, buf + pos, sizeof w);
+    if (((w[0] & k->mask[0]) ^ k->bytes[0]) | ((w[1] & k->mask[1]) ^ k->bytes[1]))
+        return false;
+    found(j, GS_JSON_KEY, pos, k->n, pos + k->n + 3);
+    j->tok = buf + pos + 1;
+    return true;
+}
+
 /* Reads tokens through the bracket that closes the object or array the current token is in. */
 static int skip_to_close(gs_json *j)
 {

@@ -61,6 +61,22 @@ void gs_json_free(gs_json *j);
 
 enum gs_json_tok gs_json_next(gs_json *j);
 
+/* A key a reader expects, prepared for gs_json_next_key_is: "key": as bytes to compare. */
+enum { GS_JSON_KEY_FAST = 16 }; /* the longest "key": compared so, quotes and colon included */
+typedef struct gs_json_key {
+    uint64_t bytes[2], mask[2];
+    size_t n;
+} gs_json_key;
+
+/* Prepares key (n bytes, no quote or backslash among them). */
+void gs_json_key_init(gs_json_key *k, const char *key, size_t n);
+
+/* When the next token is the key k, written "key": in what was read, it becomes the current
+ * token and true is returned; otherwise (or for a key longer than GS_JSON_KEY_FAST allows)
+ * nothing moves, and gs_json_next reads the token. For a reader that expects the keys in the
+ * order its writer puts them: one comparison instead of a token scanned and then compared. */
+bool gs_json_next_key_is(gs_json *j, const gs_json_key *k);
+
 /* Skips the value whose first token was just returned (a whole object or array when that token
  * opened one; nothing otherwise). Returns 0, or -1 on error. */
 int gs_json_skip(gs_json *j);

@@ -243,6 +243,7 @@ enum arg_key {
     A_REGISTERS, A_SHARED_MEMORY, A_BLOCKS_PER_SM, A_WARPS_PER_SM, A_OCCUPANCY, A_INPUT_DIMS,
     A_GRAPH_ID, A_NAME, A_DEVICE_TYPE, A_DEVICE_ID, A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOCATED,
     A_TOTAL_RESERVED, A_DOMAIN, A_VALUE, A_MANGLED, A_INPUT_TYPES, A_CONCRETE_INPUTS, A_FLOPS,
+    A_UNUSED,
 };
 
 static const struct {
@@ -288,7 +289,16 @@ static const struct {
     {KEY("domain"), A_DOMAIN},
     {KEY("value"), A_VALUE},
     {KEY("mangled name"), A_MANGLED},
+    /* Not used, but on most events of a Kineto trace: known, so that the guess of the next key
+     * (next_arg) goes on past them. */
+    {KEY("Ev Idx"), A_UNUSED},
+    {KEY("queued"), A_UNUSED},
+    {KEY("context"), A_UNUSED},
+    {KEY("Record function id"), A_UNUSED},
+    {KEY("Sequence number"), A_UNUSED},
+    {KEY("Fwd thread id"), A_UNUSED},
 };
+_Static_assert(COUNT_OF(arg_table) < KARG_KEY_START, "kscratch.after_arg: room for every key");
 
 /* The arg table by a hash of a key's length and end bytes, built once: a key is found in a probe
  * or two, where a scan of the table compared up to 38 lengths for every key of every event (the
@@ -296,16 +306,18 @@ static const struct {
 enum { ARG_SLOTS = 128 }; /* a power of two, at least twice the table's keys */
 _Static_assert(COUNT_OF(arg_table) * 2 <= ARG_SLOTS, "arg_slots: too full to probe fast");
 static uint8_t arg_slots[ARG_SLOTS]; /* arg_table's index + 1; 0 empty */
-static pthread_once_t arg_slots_once = PTHREAD_ONCE_INIT;
 
 static size_t arg_hash(const char *k, size_t n)
 {
     return (n * 31 + (unsigned char)k[0] * 7 + (unsigned char)k[n - 1]) & (ARG_SLOTS - 1);
 }
 
+static gs_json_key arg_key_words[COUNT_OF(arg_table)];
+
 static void fill_arg_slots(void)
 {
     for (size_t a = 0; a < COUNT_OF(arg_table); a++) {
+        gs_json_key_init(&arg_key_words[a], arg_table[a].key, arg_table[a].len);
         size_t h = arg_hash(arg_table[a].key, arg_table[a].len);
         while (arg_slots[h])
             h = (h + 1) & (ARG_SLOTS - 1);
@@ -326,21 +338,37 @@ static size_t find_arg(const gs_json *j)
     return COUNT_OF(arg_table);
 }
 
+/* The args' next key, guessed as the one that followed `prev` last time (next_event_key):
+ * arg_table's entry, COUNT_OF(arg_table) for a key it lacks, KARG_KEY_END at the object's end,
+ * KARG_KEY_ERROR on anything else. */
+static size_t next_arg(gs_json *j, kscratch *s, size_t prev)
+{
+    size_t a = s->after_arg[prev];
+    if (a < COUNT_OF(arg_table) && gs_json_next_key_is(j, &arg_key_words[a]))
+        return a;
+    enum gs_json_tok tok = gs_json_next(j);
+    if (tok == GS_JSON_OBJECT_END)
+        return KARG_KEY_END;
+    if (tok != GS_JSON_KEY)
+        return KARG_KEY_ERROR;
+    a = find_arg(j);
+    s->after_arg[prev] = (uint8_t)a;
+    return a;
+}
+
 static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
 {
-    pthread_once(&arg_slots_once, fill_arg_slots);
     if (gs_json_next(j) != GS_JSON_OBJECT)
         return gs_json_skip(j);
     uint32_t ignored = 0;
-    for (;;) {
-        enum gs_json_tok tok = gs_json_next(j);
-        if (tok == GS_JSON_OBJECT_END)
+    for (size_t a = KARG_KEY_START;;) {
+        a = next_arg(j, s, a);
+        if (a == KARG_KEY_END)
             return 0;
-        if (tok != GS_JSON_KEY)
+        if (a == KARG_KEY_ERROR)
             return gs_json_fail(j, gs_json_at_end(j) ? "input ends inside an event's args"
                                                      : "expected a key in an event's args");
-        size_t a = find_arg(j);
-        if (a == COUNT_OF(arg_table)) {
+        if (a == COUNT_OF(arg_table) || arg_table[a].arg == A_UNUSED) {
             gs_json_next(j);
             if (gs_json_skip(j) != 0)
                 return -1;
@@ -427,6 +455,7 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
             else if (gs_json_skip(j) != 0)
                 return -1;
             break;
+        case A_UNUSED: break;
         }
         if (j->failed)
             return -1;
@@ -444,21 +473,67 @@ static void kevent_reset(kevent *ev)
     ev->coll_in_nelems = ev->coll_out_nelems = ev->coll_group_size = -1;
 }
 
+static const struct {
+    const char *key;
+    size_t len;
+} event_keys[KKEY__COUNT] = {
+    [KKEY_PH] = {KEY("ph")},   [KKEY_CAT] = {KEY("cat")}, [KKEY_NAME] = {KEY("name")},
+    [KKEY_PID] = {KEY("pid")}, [KKEY_TID] = {KEY("tid")}, [KKEY_TS] = {KEY("ts")},
+    [KKEY_DUR] = {KEY("dur")}, [KKEY_ARGS] = {KEY("args")},
+};
+
+/* The event key the key token is, or KKEY__COUNT for one the reader does not use. */
+static unsigned event_key_of(const gs_json *j)
+{
+    unsigned k = 0;
+    while (k < KKEY__COUNT && !(event_keys[k].len == j->tok_len &&
+                                memcmp(event_keys[k].key, j->tok, j->tok_len) == 0))
+        k++;
+    return k;
+}
+
+static gs_json_key event_key_words[KKEY__COUNT];
+
+static void fill_key_tables(void)
+{
+    for (unsigned k = 0; k < KKEY__COUNT; k++)
+        gs_json_key_init(&event_key_words[k], event_keys[k].key, event_keys[k].len);
+    fill_arg_slots();
+}
+
+/* The event's next key: the one that followed `prev` last time, when it comes again (most
+ * writers put an event's keys in one order), else whatever token comes. KKEY__COUNT for a key the
+ * reader does not use, KKEY_END at the object's end, KKEY_ERROR on anything else. */
+static unsigned next_event_key(gs_json *j, kscratch *s, unsigned prev)
+{
+    unsigned k = s->after_key[prev];
+    if (k < KKEY__COUNT && gs_json_next_key_is(j, &event_key_words[k]))
+        return k;
+    enum gs_json_tok tok = gs_json_next(j);
+    if (tok == GS_JSON_OBJECT_END)
+        return KKEY_END;
+    if (tok != GS_JSON_KEY)
+        return KKEY_ERROR;
+    k = event_key_of(j);
+    s->after_key[prev] = (uint8_t)k;
+    return k;
+}
+
 int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fill_key_tables);
     kevent_reset(ev);
-    for (;;) {
-        enum gs_json_tok tok = gs_json_next(j);
-        if (tok == GS_JSON_OBJECT_END)
+    for (unsigned k = KKEY_START;;) {
+        k = next_event_key(j, s, k);
+        if (k == KKEY_END)
             return j->failed ? -1 : 0;
-        if (tok != GS_JSON_KEY)
+        if (k == KKEY_ERROR)
             return gs_json_fail(j, gs_json_at_end(j) ? "input ends inside an event"
                                                      : "expected a key in an event object");
-        /* Dispatch on the first letter; each branch checks the whole key. */
-        const char *k = j->tok;
-        size_t n = j->tok_len;
         int rc = 0;
-        if (n == 2 && k[0] == 'p' && k[1] == 'h') {
+        switch (k) {
+        case KKEY_PH:
             if (gs_json_next(j) == GS_JSON_STRING && j->tok_len > 0)
                 ev->ph = j->tok[0];
             else
@@ -467,26 +542,23 @@ int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
              * the rest is not read, only the event counted. */
             if (rc == 0 && s->skip_unused_phases && ev->ph && !kineto_phase_used(ev->ph))
                 return gs_json_skip_object_rest(j) == 0 ? KEVENT_UNREAD : -1;
-        } else if (n == 3 && !memcmp(k, "cat", 3)) {
+            break;
+        case KKEY_CAT:
             if (gs_json_next(j) == GS_JSON_STRING)
                 ev->cat = (uint8_t)lookup_cat(j, t, s);
             else
                 rc = gs_json_skip(j);
-        } else if (n == 4 && !memcmp(k, "name", 4)) {
-            rc = read_name(j, t, s, &ev->name);
-        } else if (n == 3 && !memcmp(k, "pid", 3)) {
-            rc = read_id(j, t, s, &ev->pid, &ev->pid_is_text, &ev->pid_text);
-        } else if (n == 3 && !memcmp(k, "tid", 3)) {
-            rc = read_id(j, t, s, &ev->tid, &ev->tid_is_text, &ev->tid_text);
-        } else if (n == 2 && k[0] == 't' && k[1] == 's') {
-            rc = read_time(j, &ev->ts, &ev->have, KARG_TS, KARG_TS_UNFIT);
-        } else if (n == 3 && !memcmp(k, "dur", 3)) {
-            rc = read_time(j, &ev->dur, &ev->have, KARG_DUR, KARG_DUR_UNFIT);
-        } else if (n == 4 && !memcmp(k, "args", 4)) {
-            rc = read_args(j, t, s, ev);
-        } else {
+            break;
+        case KKEY_NAME: rc = read_name(j, t, s, &ev->name); break;
+        case KKEY_PID: rc = read_id(j, t, s, &ev->pid, &ev->pid_is_text, &ev->pid_text); break;
+        case KKEY_TID: rc = read_id(j, t, s, &ev->tid, &ev->tid_is_text, &ev->tid_text); break;
+        case KKEY_TS: rc = read_time(j, &ev->ts, &ev->have, KARG_TS, KARG_TS_UNFIT); break;
+        case KKEY_DUR: rc = read_time(j, &ev->dur, &ev->have, KARG_DUR, KARG_DUR_UNFIT); break;
+        case KKEY_ARGS: rc = read_args(j, t, s, ev); break;
+        default:
             gs_json_next(j);
             rc = gs_json_skip(j);
+            break;
         }
         if (rc != 0 || j->failed)
             return -1;

@@ -74,7 +74,19 @@ typedef struct kevent {
     int64_t mem_device_type, mem_device_id, addr, mem_bytes, total_allocated, total_reserved;
 } kevent;
 
-/* Scratch space reused across events: decoded strings, captured values. */
+/* The keys of an event the reader uses; then those it does not, the event's start and end. */
+enum kevent_key {
+    KKEY_PH, KKEY_CAT, KKEY_NAME, KKEY_PID, KKEY_TID, KKEY_TS, KKEY_DUR, KKEY_ARGS,
+    KKEY__COUNT,
+    KKEY_START = KKEY__COUNT + 1,
+    KKEY_END,
+    KKEY_ERROR,
+};
+
+/* The args' keys are numbered by the reader's table of them, below KARG_KEY_START. */
+enum { KARG_KEY_START = 62, KARG_KEY_END, KARG_KEY_ERROR };
+
+/* Scratch space reused across events: decoded strings, captured values, the order of keys. */
 typedef struct kscratch {
     char *buf;
     size_t cap;
@@ -82,6 +94,8 @@ typedef struct kscratch {
     /* The rest of an event of a phase no view uses is skipped unread once its "ph" is known
      * (KEVENT_UNREAD): set where nothing but their count is wanted (kineto_read_events). */
     bool skip_unused_phases;
+    uint8_t after_key[KKEY_START + 1]; /* the key that followed each key last, by enum kevent_key */
+    uint8_t after_arg[KARG_KEY_START + 1]; /* the same for the args' keys (kineto_event.c) */
 } kscratch;
 
 void kscratch_free(kscratch *s);

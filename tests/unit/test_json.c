@@ -373,15 +373,28 @@ static void test_long_tokens(void)
 
 /* The token stream of text as a scanner sees it when its window first ends after `split`
  * bytes (gs_json_init_at), each token with its offset, into out. */
+static size_t tokens_guessing(const char *text, size_t split, const gs_json_key *guesses,
+                              size_t nguesses, char *out, size_t cap);
+
 static void tokens_split(const char *text, size_t split, char *out, size_t cap)
+{
+    tokens_guessing(text, split, NULL, 0, out, cap);
+}
+
+/* tokens_split, with gs_json_next_key_is asked for guesses[i % nguesses] before the i-th token:
+ * the number of guesses it took. */
+static size_t tokens_guessing(const char *text, size_t split, const gs_json_key *guesses,
+                              size_t nguesses, char *out, size_t cap)
 {
     scan s;
     memset(&s, 0, sizeof s);
     s.src = gs_source_memory(text + split, strlen(text + split), "mem", &s.err);
     gs_json_init_at(&s.j, s.src, 0, text, split, &s.err);
-    size_t o = 0;
-    for (;;) {
-        enum gs_json_tok tok = gs_json_next(&s.j);
+    size_t o = 0, taken = 0;
+    for (size_t i = 0;; i++) {
+        bool guessed = nguesses && gs_json_next_key_is(&s.j, &guesses[i % nguesses]);
+        taken += guessed;
+        enum gs_json_tok tok = guessed ? GS_JSON_KEY : gs_json_next(&s.j);
         char body[256];
         size_t n = s.j.tok_len < sizeof body - 1 ? s.j.tok_len : sizeof body - 1;
         if (tok == GS_JSON_STRING || tok == GS_JSON_KEY)
@@ -396,6 +409,7 @@ static void tokens_split(const char *text, size_t split, char *out, size_t cap)
             break;
     }
     scan_close(&s);
+    return taken;
 }
 
 /* A token whole in the window is found by a short path, any other by the full scanner: wherever
@@ -484,6 +498,72 @@ static void test_skip_object_rest(void)
     }
 }
 
+/* A key guessed right is the token gs_json_next would have read, a key guessed wrong moves
+ * nothing: wherever the window ends, the tokens, their offsets and what they decode to are the
+ * same as without guesses. A key is taken only written "key": (no blank before the colon), and
+ * a string that is not a key ("ph" before a comma) never is. */
+static void test_next_key_is(void)
+{
+    static const char text[] =
+        "{\"ts\": 1669783687389441, \"ph\": \"X\",\"ph\" : \"Y\", \"cat\":\"ph\", "
+        "\"args\": {\"External id\": 7, \"a\\\"b\": 1, \"registers per thread\": 32}, "
+        "\"ts\":\"ts\"}";
+    static const char *const keys[] = {"ts", "ph", "cat", "args", "External id",
+                                       "registers per thread"};
+    enum { NKEYS = sizeof keys / sizeof keys[0] };
+    gs_json_key guesses[NKEYS];
+    for (size_t k = 0; k < NKEYS; k++)
+        gs_json_key_init(&guesses[k], keys[k], strlen(keys[k]));
+    /* A guess before each token: the key written there, or at a value a key of its text. */
+    static const unsigned at_token[] = {0, 0, 0, 1, 1, 1, 1, 2, 1, 3, 3, 4, 4, 0, 0, 5, 5, 5, 0, 0,
+                                        0, 0};
+    enum { NTOKENS = sizeof at_token / sizeof at_token[0] };
+    gs_json_key order[NTOKENS];
+    for (size_t i = 0; i < NTOKENS; i++)
+        order[i] = guesses[at_token[i]];
+    size_t len = strlen(text);
+    char plain[4096], guessing[4096];
+    tokens_split(text, len, plain, sizeof plain);
+    /* "ts", "ph", "cat", "args", "External id": not "ph" : with a blank, the strings "ph" and
+     * "ts" that are values, a key longer than GS_JSON_KEY_FAST allows, nor the last "ts", fewer
+     * than GS_JSON_KEY_FAST bytes before the end of what was read. */
+    CHECK_INT(tokens_guessing(text, len, order, NTOKENS, guessing, sizeof guessing), 5);
+    CHECK_STR(guessing, plain);
+    bool same = true;
+    for (size_t k = 0; k <= len && same; k++) {
+        tokens_guessing(text, k, order, NTOKENS, guessing, sizeof guessing);
+        same = strcmp(plain, guessing) == 0;
+        if (!same)
+            printf("window ending after %zu bytes:\n  %s\nwant\n  %s\n", k, guessing, plain);
+    }
+    CHECK(same);
+    scan s;
+    scan_open(&s, text, len);
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_OBJECT);
+    CHECK(gs_json_next_key_is(&s.j, &guesses[0]));
+    CHECK_INT(s.j.tok_type, GS_JSON_KEY);
+    CHECK(gs_json_tok_is(&s.j, "ts"));
+    CHECK_INT(gs_json_offset(&s.j), 1);
+    CHECK(!gs_json_next_key_is(&s.j, &guesses[0])); /* a number is next */
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_NUMBER);
+    CHECK(gs_json_next_key_is(&s.j, &guesses[1]));
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_STRING);
+    CHECK(!gs_json_next_key_is(&s.j, &guesses[1])); /* "ph" : with a blank */
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_KEY);
+    CHECK(gs_json_tok_is(&s.j, "ph"));
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_STRING);
+    CHECK(gs_json_next_key_is(&s.j, &guesses[2]));
+    CHECK(!gs_json_next_key_is(&s.j, &guesses[1])); /* the string "ph", a value */
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_STRING);
+    CHECK(gs_json_tok_is(&s.j, "ph"));
+    CHECK(!gs_json_next_key_is(&s.j, &guesses[2]));
+    CHECK(gs_json_next_key_is(&s.j, &guesses[3]));
+    CHECK_INT(gs_json_next(&s.j), GS_JSON_OBJECT);
+    CHECK(gs_json_next_key_is(&s.j, &guesses[4]));
+    CHECK(gs_json_tok_is(&s.j, "External id"));
+    scan_close(&s);
+}
+
 /* A scanner started on text already read (gs_json_init_at): its tokens come first, at offsets
  * counted from where it stands in the stream, then the source's, a token straddling the two. The
  * text is longer than the window a source this small gets. */
@@ -528,5 +608,6 @@ int main(void)
     test_init_at();
     test_window_ends_anywhere();
     test_skip_object_rest();
+    test_next_key_is();
     return check_done("test_json");
 }
