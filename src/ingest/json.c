@@ -1,9 +1,12 @@
 #include "ingest/json.h"
+#include "ingest/json_digits.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/util.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -404,6 +407,37 @@ enum gs_json_tok gs_json_next(gs_json *j)
         break;
     }
     return next_token(j);
+}
+
+enum gs_json_tok gs_json_next_scaled(gs_json *j, int scale, int64_t *out, bool *scaled)
+{
+    static const uint64_t most[] = {INT64_MAX, INT64_MAX / 10, INT64_MAX / 100, INT64_MAX / 1000};
+    const char *buf = j->buf;
+    size_t pos = j->pos, len = j->len;
+    while (pos < len && byte_is(buf[pos], BYTE_SPACE | BYTE_COMMA))
+        pos++;
+    /* An integer of 18 digits at most, ended in the window by a byte no number has: its value
+     * read as it is scanned, as gs_parse_scaled would read it. Any other token is scanned, then
+     * parsed. */
+    if (!j->failed && scale >= 0 && scale < (int)COUNT_OF(most)) {
+        size_t end = pos, stop = len - pos > 18 ? pos + 18 : len;
+        uint64_t mant = 0, eight;
+        for (; stop - end >= 8 && gs_json_eight_digits(buf + end, &eight); end += 8)
+            mant = mant * 100000000u + eight;
+        for (unsigned d; end < stop && (d = (unsigned)(unsigned char)buf[end] - '0') < 10; end++)
+            mant = mant * 10 + d;
+        if (end > pos && end < len && !byte_is(buf[end], BYTE_NUMBER) && mant <= most[scale]) {
+            found(j, GS_JSON_NUMBER, pos, end - pos, end);
+            for (int i = 0; i < scale; i++)
+                mant *= 10;
+            *out = (int64_t)mant;
+            *scaled = true;
+            return GS_JSON_NUMBER;
+        }
+    }
+    enum gs_json_tok tok = gs_json_next(j);
+    *scaled = gs_json_scaled(j, scale, out);
+    return tok;
 }
 
 void gs_json_key_init(gs_json_key *k, const char *key, size_t n)

@@ -61,6 +61,10 @@ void gs_json_free(gs_json *j);
 
 enum gs_json_tok gs_json_next(gs_json *j);
 
+/* gs_json_next, and when the token is a number (or a string) gs_json_scaled's value of it:
+ * *scaled tells whether there is one. A plain integer is read as it is scanned. */
+enum gs_json_tok gs_json_next_scaled(gs_json *j, int scale, int64_t *out, bool *scaled);
+
 /* A key a reader expects, prepared for gs_json_next_key_is: "key": as bytes to compare. */
 enum { GS_JSON_KEY_FAST = 16 }; /* the longest "key": compared so, quotes and colon included */
 typedef struct gs_json_key {

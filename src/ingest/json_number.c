@@ -1,6 +1,7 @@
 /* The numbers of a JSON token (json.h): exact integers at any decimal scale, for times in ns from
  * µs with their digits as written, and doubles. */
 #include "ingest/json.h"
+#include "ingest/json_digits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,29 +12,6 @@ static const int64_t pow10_table[19] = {
     100000000000000LL, 1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
     1000000000000000000LL,
 };
-
-/* Whether the 8 bytes at s are all digits, and their value: the bytes as one little-endian word,
- * pairs, then quads, then the eight combined by multiplications (Lemire, "Fast parsing of 8
- * digits", 2018). Trace times in µs since the epoch have 16 digits. */
-static bool eight_digits(const char *s, uint64_t *value)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, s, sizeof v);
-    if ((v & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u ||
-        ((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) != 0x3030303030303030u)
-        return false;
-    v -= 0x3030303030303030u;
-    v = v * 10 + (v >> 8); /* each byte pair's value in its low byte */
-    *value = (((v & 0x000000FF000000FFu) * (100 + (1000000ull << 32))) +
-              (((v >> 16) & 0x000000FF000000FFu) * (1 + (10000ull << 32)))) >> 32;
-    return true;
-#else
-    (void)s;
-    (void)value;
-    return false;
-#endif
-}
 
 /* value * 10^scale, rounded half away from zero, in exact integer arithmetic. At most 19
  * significant digits are kept (more cannot matter at ns resolution for times that fit int64). */
@@ -49,7 +27,7 @@ bool gs_parse_scaled(const char *s, size_t n, int scale, int64_t *out)
     /* The first 18 digits cannot overflow nor make the 19 kept: read without counting them, and
      * an integer of 18 digits at most (most numbers of a trace) needs nothing more */
     size_t first = i, short_end = n - i < 18 ? n : i + 18;
-    for (uint64_t eight; short_end - i >= 8 && eight_digits(s + i, &eight); i += 8)
+    for (uint64_t eight; short_end - i >= 8 && gs_json_eight_digits(s + i, &eight); i += 8)
         mant = mant * 100000000u + eight;
     for (unsigned d; i < short_end && (d = (unsigned)(unsigned char)s[i] - '0') < 10; i++)
         mant = mant * 10 + d;

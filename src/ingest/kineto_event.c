@@ -113,10 +113,11 @@ static enum kcat lookup_cat(const gs_json *j, gs_trace *t, kscratch *s)
 static int read_id(gs_json *j, gs_trace *t, kscratch *s, int64_t *out, bool *is_text,
                    gs_str *text)
 {
-    enum gs_json_tok tok = gs_json_next(j);
+    bool number;
+    enum gs_json_tok tok = gs_json_next_scaled(j, 0, out, &number);
     *is_text = false;
     if (tok == GS_JSON_NUMBER) {
-        if (!gs_json_int(j, out))
+        if (!number)
             *out = 0;
         return 0;
     }
@@ -144,8 +145,9 @@ static int read_id(gs_json *j, gs_trace *t, kscratch *s, int64_t *out, bool *is_
 
 static void read_int(gs_json *j, int64_t *out, uint32_t *have, uint32_t bit)
 {
-    enum gs_json_tok tok = gs_json_next(j);
-    if ((tok == GS_JSON_NUMBER || tok == GS_JSON_STRING) && gs_json_int(j, out))
+    bool number;
+    gs_json_next_scaled(j, 0, out, &number);
+    if (number)
         *have |= bit;
     else
         gs_json_skip(j);
@@ -154,8 +156,9 @@ static void read_int(gs_json *j, int64_t *out, uint32_t *have, uint32_t bit)
 /* A time in µs as exact ns: `bit` when it is one, `unfit` when it is a number too large. */
 static int read_time(gs_json *j, gs_ns *out, uint32_t *have, uint32_t bit, uint32_t unfit)
 {
-    enum gs_json_tok v = gs_json_next(j);
-    if ((v == GS_JSON_NUMBER || v == GS_JSON_STRING) && gs_json_scaled(j, 3, out)) {
+    bool number;
+    enum gs_json_tok v = gs_json_next_scaled(j, 3, out, &number);
+    if (number) {
         *have |= bit;
         return 0;
     }

@@ -564,6 +564,67 @@ static void test_next_key_is(void)
     scan_close(&s);
 }
 
+/* The tokens of text, its window first ending after `split` bytes, each with its value at
+ * `scale`, read by gs_json_next_scaled (fused) or by gs_json_next then gs_json_scaled. */
+static void scaled_split(const char *text, size_t split, int scale, bool fused, char *out,
+                         size_t cap)
+{
+    scan s;
+    memset(&s, 0, sizeof s);
+    s.src = gs_source_memory(text + split, strlen(text + split), "mem", &s.err);
+    gs_json_init_at(&s.j, s.src, 0, text, split, &s.err);
+    size_t o = 0;
+    for (;;) {
+        int64_t v = -1;
+        bool scaled;
+        enum gs_json_tok tok;
+        if (fused) {
+            tok = gs_json_next_scaled(&s.j, scale, &v, &scaled);
+        } else {
+            tok = gs_json_next(&s.j);
+            scaled = gs_json_scaled(&s.j, scale, &v);
+        }
+        o += (size_t)snprintf(out + o, cap - o, "%d@%llu:%.*s=%s%lld|", (int)tok,
+                              (unsigned long long)gs_json_offset(&s.j), (int)s.j.tok_len,
+                              s.j.tok, scaled ? "" : "none ", scaled ? (long long)v : 0LL);
+        if (tok == GS_JSON_END || tok == GS_JSON_ERROR || o >= cap)
+            break;
+    }
+    scan_close(&s);
+}
+
+/* Numbers read as they are scanned give what a token scanned then parsed gives, wherever the
+ * window ends: plain integers to 18 digits (those of 16 read eight at a time), longer ones, the
+ * largest that fit once scaled and the first that do not, signs, fractions, exponents, numbers
+ * in strings. */
+static void test_next_scaled(void)
+{
+    static const char text[] =
+        "[0, 007, 1669783687389441, 123456789012345678, 1234567890123456789, "
+        "9223372036854775807, 9223372036854775, 9223372036854776, -5, 1.5, 1e3, \"42\", "
+        "\"x\", 12345678, 99999999 , 5]";
+    size_t len = strlen(text);
+    for (int scale = 0; scale <= 4; scale += 3) {
+        char plain[4096], fused[4096];
+        scaled_split(text, len, scale, false, plain, sizeof plain);
+        CHECK(strstr(plain, scale ? ":1669783687389441=1669783687389441000|"
+                                  : ":1669783687389441=1669783687389441|") != NULL);
+        CHECK(strstr(plain, scale ? ":9223372036854775=9223372036854775000|"
+                                  : ":9223372036854775=9223372036854775|") != NULL);
+        const char *over = scale ? ":9223372036854776=none" : ":9223372036854776=9223372036854776|";
+        CHECK(strstr(plain, over) != NULL);
+        bool same = true;
+        for (size_t k = 0; k <= len && same; k++) {
+            scaled_split(text, k, scale, true, fused, sizeof fused);
+            same = strcmp(plain, fused) == 0;
+            if (!same)
+                printf("scale %d, window ending after %zu bytes:\n  %s\nwant\n  %s\n", scale, k,
+                       fused, plain);
+        }
+        CHECK(same);
+    }
+}
+
 /* A scanner started on text already read (gs_json_init_at): its tokens come first, at offsets
  * counted from where it stands in the stream, then the source's, a token straddling the two. The
  * text is longer than the window a source this small gets. */
@@ -609,5 +670,6 @@ int main(void)
     test_window_ends_anywhere();
     test_skip_object_rest();
     test_next_key_is();
+    test_next_scaled();
     return check_done("test_json");
 }
