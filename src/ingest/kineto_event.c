@@ -238,6 +238,39 @@ static int read_name(gs_json *j, gs_trace *t, kscratch *s, gs_str *out)
     return 0;
 }
 
+/* ---- keys guessed ------------------------------------------------------------------------ */
+
+/* A table of keys the reader knows: each prepared for gs_json_next_key_is, and how to find a key
+ * token's entry (n for a key the table lacks). */
+typedef struct key_set {
+    const gs_json_key *words;
+    size_t n;
+    size_t (*find)(const gs_json *j);
+} key_set;
+
+/* What next_key returns at the object's end, and for a token that is not a key. */
+#define KEY_END ((size_t)-2)
+#define KEY_ERROR ((size_t)-1)
+
+/* The object's next key, as the set's entry: the one that followed `prev` last time (after[prev])
+ * when it comes again, since most writers put an object's keys in one order; else whatever
+ * token comes, which after[prev] then remembers. KEY_END at the object's end, KEY_ERROR for a
+ * token that is not a key. */
+static size_t next_key(gs_json *j, const key_set *set, uint8_t *after, size_t prev)
+{
+    size_t k = after[prev];
+    if (k < set->n && gs_json_next_key_is(j, &set->words[k]))
+        return k;
+    enum gs_json_tok tok = gs_json_next(j);
+    if (tok == GS_JSON_OBJECT_END)
+        return KEY_END;
+    if (tok != GS_JSON_KEY)
+        return KEY_ERROR;
+    k = set->find(j);
+    after[prev] = (uint8_t)k;
+    return k;
+}
+
 /* ---- args ----------------------------------------------------------------------------------- */
 
 enum arg_key {
@@ -341,23 +374,7 @@ static size_t find_arg(const gs_json *j)
     return COUNT_OF(arg_table);
 }
 
-/* The args' next key, guessed as the one that followed `prev` last time (next_event_key):
- * arg_table's entry, COUNT_OF(arg_table) for a key it lacks, KARG_KEY_END at the object's end,
- * KARG_KEY_ERROR on anything else. */
-static size_t next_arg(gs_json *j, kscratch *s, size_t prev)
-{
-    size_t a = s->after_arg[prev];
-    if (a < COUNT_OF(arg_table) && gs_json_next_key_is(j, &arg_key_words[a]))
-        return a;
-    enum gs_json_tok tok = gs_json_next(j);
-    if (tok == GS_JSON_OBJECT_END)
-        return KARG_KEY_END;
-    if (tok != GS_JSON_KEY)
-        return KARG_KEY_ERROR;
-    a = find_arg(j);
-    s->after_arg[prev] = (uint8_t)a;
-    return a;
-}
+static const key_set arg_keys = {arg_key_words, COUNT_OF(arg_table), find_arg};
 
 static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
 {
@@ -365,10 +382,10 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
         return gs_json_skip(j);
     uint32_t ignored = 0;
     for (size_t a = KARG_KEY_START;;) {
-        a = next_arg(j, s, a);
-        if (a == KARG_KEY_END)
+        a = next_key(j, &arg_keys, s->after_arg, a);
+        if (a == KEY_END)
             return 0;
-        if (a == KARG_KEY_ERROR)
+        if (a == KEY_ERROR)
             return gs_json_fail(j, gs_json_at_end(j) ? "input ends inside an event's args"
                                                      : "expected a key in an event's args");
         if (a == COUNT_OF(arg_table) || arg_table[a].arg == A_UNUSED) {
@@ -486,9 +503,9 @@ static const struct {
 };
 
 /* The event key the key token is, or KKEY__COUNT for one the reader does not use. */
-static unsigned event_key_of(const gs_json *j)
+static size_t event_key_of(const gs_json *j)
 {
-    unsigned k = 0;
+    size_t k = 0;
     while (k < KKEY__COUNT && !(event_keys[k].len == j->tok_len &&
                                 memcmp(event_keys[k].key, j->tok, j->tok_len) == 0))
         k++;
@@ -504,34 +521,18 @@ static void fill_key_tables(void)
     fill_arg_slots();
 }
 
-/* The event's next key: the one that followed `prev` last time, when it comes again (most
- * writers put an event's keys in one order), else whatever token comes. KKEY__COUNT for a key the
- * reader does not use, KKEY_END at the object's end, KKEY_ERROR on anything else. */
-static unsigned next_event_key(gs_json *j, kscratch *s, unsigned prev)
-{
-    unsigned k = s->after_key[prev];
-    if (k < KKEY__COUNT && gs_json_next_key_is(j, &event_key_words[k]))
-        return k;
-    enum gs_json_tok tok = gs_json_next(j);
-    if (tok == GS_JSON_OBJECT_END)
-        return KKEY_END;
-    if (tok != GS_JSON_KEY)
-        return KKEY_ERROR;
-    k = event_key_of(j);
-    s->after_key[prev] = (uint8_t)k;
-    return k;
-}
+static const key_set event_key_set = {event_key_words, KKEY__COUNT, event_key_of};
 
 int kineto_read_event(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, fill_key_tables);
     kevent_reset(ev);
-    for (unsigned k = KKEY_START;;) {
-        k = next_event_key(j, s, k);
-        if (k == KKEY_END)
+    for (size_t k = KKEY_START;;) {
+        k = next_key(j, &event_key_set, s->after_key, k);
+        if (k == KEY_END)
             return j->failed ? -1 : 0;
-        if (k == KKEY_ERROR)
+        if (k == KEY_ERROR)
             return gs_json_fail(j, gs_json_at_end(j) ? "input ends inside an event"
                                                      : "expected a key in an event object");
         int rc = 0;

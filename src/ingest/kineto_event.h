@@ -78,13 +78,11 @@ typedef struct kevent {
 enum kevent_key {
     KKEY_PH, KKEY_CAT, KKEY_NAME, KKEY_PID, KKEY_TID, KKEY_TS, KKEY_DUR, KKEY_ARGS,
     KKEY__COUNT,
-    KKEY_START = KKEY__COUNT + 1,
-    KKEY_END,
-    KKEY_ERROR,
+    KKEY_START = KKEY__COUNT + 1, /* before the first key */
 };
 
 /* The args' keys are numbered by the reader's table of them, below KARG_KEY_START. */
-enum { KARG_KEY_START = 62, KARG_KEY_END, KARG_KEY_ERROR };
+enum { KARG_KEY_START = 62 }; /* before the first key */
 
 /* Scratch space reused across events: decoded strings, captured values, the order of keys. */
 typedef struct kscratch {
