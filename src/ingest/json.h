@@ -88,8 +88,8 @@ int gs_json_skip(gs_json *j);
 /* Skips the rest of the object being read (its key or a value was the current token), through
  * its '}', which becomes the current token. Returns 0, or -1 on error. A rest that is flat and
  * simple (strings without escapes, numbers; no nested value, no literal) and lies whole in what
- * was read is scanned without tokens, and not checked as gs_json_next would check it: for values
- * the caller would not look at anyway. Where it ends does not depend on how the text was read. */
+ * was read is scanned without tokens, any other token by token: the result is the same either
+ * way, and does not depend on where the window ends. */
 int gs_json_skip_object_rest(gs_json *j);
 
 /* Offset in the decompressed stream of the current token: for error messages. */

@@ -326,7 +326,7 @@ static const struct {
     {KEY("value"), A_VALUE},
     {KEY("mangled name"), A_MANGLED},
     /* Not used, but on most events of a Kineto trace: known, so that the guess of the next key
-     * (next_arg) goes on past them. */
+     * (next_key) goes on past them. */
     {KEY("Ev Idx"), A_UNUSED},
     {KEY("queued"), A_UNUSED},
     {KEY("context"), A_UNUSED},

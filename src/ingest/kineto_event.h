@@ -74,11 +74,12 @@ typedef struct kevent {
     int64_t mem_device_type, mem_device_id, addr, mem_bytes, total_allocated, total_reserved;
 } kevent;
 
-/* The keys of an event the reader uses; then those it does not, the event's start and end. */
+/* The keys of an event the reader uses; KKEY__COUNT stands for any other, KKEY_START for none
+ * yet (the index of kscratch.after_key before an event's first key). */
 enum kevent_key {
     KKEY_PH, KKEY_CAT, KKEY_NAME, KKEY_PID, KKEY_TID, KKEY_TS, KKEY_DUR, KKEY_ARGS,
     KKEY__COUNT,
-    KKEY_START = KKEY__COUNT + 1, /* before the first key */
+    KKEY_START = KKEY__COUNT + 1,
 };
 
 /* The args' keys are numbered by the reader's table of them, below KARG_KEY_START. */
