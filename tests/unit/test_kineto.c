@@ -443,9 +443,11 @@ static void test_unused_phases(void)
         CHECK_INT(t->ranges.v[1].start, 15000);
     }
     CHECK_INT(t->pid, 10);
-    /* Read up to "ph": the first event's name; unread: the flow's, after it. */
+    /* Read up to "ph": the first event's name; unread: the flow's after it, and the one after
+     * it in a begin skipped token by token (its escape and nested args are not flat). */
     CHECK(interned(t, "begin"));
     CHECK(!interned(t, "flow}name"));
+    CHECK(!interned(t, "q\"uoted"));
     gs_trace_delete(t);
 }
 
