@@ -147,6 +147,14 @@ static bool is_space(char c)
     return byte_is(c, BYTE_SPACE);
 }
 
+/* The first byte from pos on that is not a blank or a comma (len when there is none). */
+static size_t past_blanks(const char *buf, size_t pos, size_t len)
+{
+    while (pos < len && byte_is(buf[pos], BYTE_SPACE | BYTE_COMMA))
+        pos++;
+    return pos;
+}
+
 /* The first byte that is not whitespace, from pos on, keeping the window from mark (the token
  * being scanned); pos moves onto it. -1 at the end of input. */
 static int peek(gs_json *j)
@@ -369,8 +377,7 @@ enum gs_json_tok gs_json_next(gs_json *j)
 {
     const char *buf = j->buf;
     size_t pos = j->pos, len = j->len;
-    while (pos < len && byte_is(buf[pos], BYTE_SPACE | BYTE_COMMA))
-        pos++;
+    pos = past_blanks(buf, pos, len);
     if (j->failed || pos >= len)
         return next_token(j);
     switch (buf[pos]) {
@@ -414,18 +421,13 @@ enum gs_json_tok gs_json_next_scaled(gs_json *j, int scale, int64_t *out, bool *
     static const uint64_t most[] = {INT64_MAX, INT64_MAX / 10, INT64_MAX / 100, INT64_MAX / 1000};
     const char *buf = j->buf;
     size_t pos = j->pos, len = j->len;
-    while (pos < len && byte_is(buf[pos], BYTE_SPACE | BYTE_COMMA))
-        pos++;
+    pos = past_blanks(buf, pos, len);
     /* An integer of 18 digits at most, ended in the window by a byte no number has: its value
      * read as it is scanned, as gs_parse_scaled would read it. Any other token is scanned, then
      * parsed. */
     if (!j->failed && scale >= 0 && scale < (int)COUNT_OF(most)) {
-        size_t end = pos, stop = len - pos > 18 ? pos + 18 : len;
-        uint64_t mant = 0, eight;
-        for (; stop - end >= 8 && gs_json_eight_digits(buf + end, &eight); end += 8)
-            mant = mant * 100000000u + eight;
-        for (unsigned d; end < stop && (d = (unsigned)(unsigned char)buf[end] - '0') < 10; end++)
-            mant = mant * 10 + d;
+        uint64_t mant;
+        size_t end = pos + gs_json_leading_digits(buf + pos, len - pos, &mant);
         if (end > pos && end < len && !byte_is(buf[end], BYTE_NUMBER) && mant <= most[scale]) {
             found(j, GS_JSON_NUMBER, pos, end - pos, end);
             for (int i = 0; i < scale; i++)
@@ -459,8 +461,7 @@ bool gs_json_next_key_is(gs_json *j, const gs_json_key *k)
 {
     const char *buf = j->buf;
     size_t pos = j->pos, len = j->len;
-    while (pos < len && byte_is(buf[pos], BYTE_SPACE | BYTE_COMMA))
-        pos++;
+    pos = past_blanks(buf, pos, len);
     if (j->failed || len - pos < GS_JSON_KEY_FAST || k->n + 3 > GS_JSON_KEY_FAST)
         return false;
     /* "key": compared as two words, the bytes after it masked off. With no quote or backslash

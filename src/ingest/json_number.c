@@ -26,11 +26,8 @@ bool gs_parse_scaled(const char *s, size_t n, int scale, int64_t *out)
     bool any = false, round_up = false;
     /* The first 18 digits cannot overflow nor make the 19 kept: read without counting them, and
      * an integer of 18 digits at most (most numbers of a trace) needs nothing more */
-    size_t first = i, short_end = n - i < 18 ? n : i + 18;
-    for (uint64_t eight; short_end - i >= 8 && gs_json_eight_digits(s + i, &eight); i += 8)
-        mant = mant * 100000000u + eight;
-    for (unsigned d; i < short_end && (d = (unsigned)(unsigned char)s[i] - '0') < 10; i++)
-        mant = mant * 10 + d;
+    size_t first = i;
+    i += gs_json_leading_digits(s + i, n - i, &mant);
     any = i > first;
     if (any && i == n)
         goto scaled;
