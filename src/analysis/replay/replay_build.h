@@ -88,6 +88,17 @@ int rp_build_gpu(rp_builder *b);
 int rp_build_waits(rp_builder *b);
 int rp_build_wakes(rp_builder *b);
 
+/* Point p's bit in a bitmap of points, 64 to a word. */
+static inline bool rp_point_bit(const uint64_t *bits, uint32_t p)
+{
+    return bits[p / 64] >> (p % 64) & 1;
+}
+
+static inline void rp_point_bit_set(uint64_t *bits, uint32_t p)
+{
+    bits[p / 64] |= UINT64_C(1) << (p % 64);
+}
+
 static inline int32_t rp_op_device(const rp_builder *b, const rp_op *o)
 {
     return o->is_memop ? b->t->memops.v[o->index].device : b->t->kernels.v[o->index].device;

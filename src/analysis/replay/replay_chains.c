@@ -12,15 +12,11 @@
 
 #include "common/vec.h"
 
-static bool bit(const uint64_t *bits, uint32_t p)
-{
-    return bits[p / 64] >> (p % 64) & 1;
-}
-
-static void set_bit(uint64_t *bits, uint32_t p)
+/* Holds point p, when there is one. */
+static void hold(uint64_t *held, uint32_t p)
 {
     if (p != GS_NONE)
-        bits[p / 64] |= UINT64_C(1) << (p % 64);
+        rp_point_bit_set(held, p);
 }
 
 /* The points an edge other than a lane's own, an op or a step holds: no chain goes through them. */
@@ -30,17 +26,17 @@ static uint64_t *held_points(const gs_replay *m, const uint32_t *to, size_t nhos
     if (!held)
         return NULL;
     for (size_t e = nhost; e < m->nedges; e++) {
-        set_bit(held, m->edges[e].from);
-        set_bit(held, to[e]);
+        hold(held, m->edges[e].from);
+        hold(held, to[e]);
     }
     for (size_t i = 0; i < m->nops; i++) {
-        set_bit(held, m->ops[i].start);
-        set_bit(held, m->ops[i].end);
-        set_bit(held, m->ops[i].launch);
+        hold(held, m->ops[i].start);
+        hold(held, m->ops[i].end);
+        hold(held, m->ops[i].launch);
     }
     for (size_t s = 0; s < m->nsteps; s++) {
-        set_bit(held, m->steps[s].host_start);
-        set_bit(held, m->steps[s].host_end);
+        hold(held, m->steps[s].host_start);
+        hold(held, m->steps[s].host_end);
     }
     return held;
 }
@@ -55,10 +51,10 @@ static uint64_t *inner_points(const gs_replay *m, const uint32_t *to, size_t nho
     for (size_t k = 0; inner && k + 1 < nhost; k++) {
         uint32_t p = to[k];
         if (m->edges[k].kind != RP_SEGMENT || m->edges[k + 1].kind != RP_SEGMENT ||
-            m->edges[k + 1].from != p || bit(held, p))
+            m->edges[k + 1].from != p || rp_point_bit(held, p))
             continue;
-        *nchains += !bit(inner, m->edges[k].from); /* a lane's points come in order */
-        set_bit(inner, p);
+        *nchains += !rp_point_bit(inner, m->edges[k].from); /* a lane's points come in order */
+        rp_point_bit_set(inner, p);
         ++*ninner;
     }
     free(held);
@@ -170,7 +166,7 @@ static int renumber_holders(split *s)
     size_t finger = 0;
     for (size_t r = 0; r < t->ranges.n; r++) {
         uint32_t p = m->range_start[r];
-        if (p == GS_NONE || !bit(s->inner, p)) {
+        if (p == GS_NONE || !rp_point_bit(s->inner, p)) {
             m->range_start[r] = renumbered(s, p);
             continue;
         }
@@ -193,13 +189,13 @@ static int split_edges(split *s, size_t nhost)
     gs_replay *m = s->m;
     size_t w = 0, c = 0;
     for (size_t e = 0; e < m->nedges; e++, w++) {
-        if (e >= nhost || !bit(s->inner, s->to[e])) {
+        if (e >= nhost || !rp_point_bit(s->inner, s->to[e])) {
             if (keep_edge(s, e, w) != 0)
                 return -1;
             continue;
         }
         size_t last = e; /* e starts a chain: it ends with the first segment out of it */
-        while (bit(s->inner, s->to[last]))
+        while (rp_point_bit(s->inner, s->to[last]))
             last++;
         if (chain_edge(s, c++, e, last, w) != 0)
             return -1;
@@ -216,7 +212,7 @@ static void drop_inner_points(split *s, size_t ninner)
     gs_replay *m = s->m;
     size_t next = 0;
     for (uint32_t p = 0; p < m->npoints; p++)
-        if (!bit(s->inner, p))
+        if (!rp_point_bit(s->inner, p))
             m->time[next++] = m->time[p];
     m->npoints -= ninner;
 }

@@ -100,14 +100,9 @@ static uint32_t heap_pop(heap *h)
  * is point p's place in the order. Points left in a cycle (times that tie both ways) follow in
  * time order. pos[p] counts p's in-edges not yet placed until p is queued (its bit in `queued`)
  * and holds its place once taken: one array for both. 0, or -1 out of memory. */
-static bool is_queued(const uint64_t *queued, uint32_t p)
-{
-    return queued[p / 64] >> (p % 64) & 1;
-}
-
 static int enqueue(heap *h, uint64_t *queued, uint32_t p)
 {
-    queued[p / 64] |= UINT64_C(1) << (p % 64);
+    rp_point_bit_set(queued, p);
     return heap_push(h, p);
 }
 
@@ -128,7 +123,7 @@ static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t 
         if (!h.v.n) { /* a cycle: release its earliest point */
             uint32_t best = GS_NONE;
             for (uint32_t p = 0; p < n; p++)
-                if (!is_queued(queued, p) && (best == GS_NONE || before(&h, p, best)))
+                if (!rp_point_bit(queued, p) && (best == GS_NONE || before(&h, p, best)))
                     best = p;
             m->inputs.clipped++;
             if ((rc = enqueue(&h, queued, best)) != 0)
@@ -137,7 +132,7 @@ static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t 
         uint32_t p = heap_pop(&h);
         pos[p] = (uint32_t)k;
         for (uint32_t i = out_first[p]; rc == 0 && i < out_first[p + 1]; i++)
-            if (!is_queued(queued, out_to[i]) && --pos[out_to[i]] == 0)
+            if (!rp_point_bit(queued, out_to[i]) && --pos[out_to[i]] == 0)
                 rc = enqueue(&h, queued, out_to[i]);
     }
     free(queued);
