@@ -98,21 +98,20 @@ static bool backward_compute(const tx *x, const rp_op *o)
  * ceil((j+1)/m) share of the backward kernels), and no earlier: their launch moves there, and
  * their wait on the compute stream goes. Collectives before the backward pass, and those that
  * started before their share had run, keep their place. */
-static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
+static void overlap_one_step(tx *x, const uint32_t *ops, size_t nops, timed_op *bwd,
+                             timed_op *comm)
 {
     const gs_replay *m = x->m;
     size_t nb = 0, nc = 0;
-    for (size_t i = 0; i < m->nops; i++) {
-        const rp_op *o = &m->ops[i];
-        if (o->step != step)
-            continue;
+    for (size_t k = 0; k < nops; k++) {
+        const rp_op *o = &m->ops[ops[k]];
         if (backward_compute(x, o))
-            bwd[nb++] = (timed_op){op_start(x, o), (uint32_t)i};
+            bwd[nb++] = (timed_op){op_start(x, o), ops[k]};
         else if (kernel_is(x, o, GS_NAME_COMM_KERNEL))
-            comm[nc++] = (timed_op){op_start(x, o), (uint32_t)i};
+            comm[nc++] = (timed_op){op_start(x, o), ops[k]};
     }
     if (!nb || !nc)
-        return 0;
+        return;
     qsort(bwd, nb, sizeof *bwd, timed_cmp);
     qsort(comm, nc, sizeof *comm, timed_cmp);
     size_t first = 0;
@@ -139,18 +138,42 @@ static int overlap_one_step(tx *x, int32_t step, timed_op *bwd, timed_op *comm)
             if (x->e[e].kind == RP_XSTREAM)
                 put_lag(x, e, RP_OFF);
     }
-    return 0;
+}
+
+/* The ops of the kept steps grouped by step, each group in the ops' order (a counting sort):
+ * by_step[first[s] .. first[s + 1]) are step s's. */
+static void group_by_step(const gs_replay *m, uint32_t *first, uint32_t *by_step)
+{
+    for (size_t i = 0; i < m->nops; i++)
+        if (m->ops[i].step >= 0 && (size_t)m->ops[i].step < m->nsteps)
+            first[m->ops[i].step + 1]++;
+    for (size_t s = 0; s < m->nsteps; s++)
+        first[s + 1] += first[s];
+    uint32_t *cursor = first; /* first[s] moves along step s's group, then is s + 1's start */
+    for (size_t i = 0; i < m->nops; i++)
+        if (m->ops[i].step >= 0 && (size_t)m->ops[i].step < m->nsteps)
+            by_step[cursor[m->ops[i].step]++] = (uint32_t)i;
+    for (size_t s = m->nsteps; s > 0; s--)
+        first[s] = first[s - 1];
+    first[0] = 0;
 }
 
 int rp_tx_overlap_comm(tx *x)
 {
-    size_t n = x->m->nops ? x->m->nops : 1;
+    const gs_replay *m = x->m;
+    size_t n = m->nops ? m->nops : 1;
     timed_op *bwd = gs_array_new(n, sizeof *bwd), *comm = gs_array_new(n, sizeof *comm);
-    int rc = bwd && comm ? 0 : -1;
-    for (size_t s = 0; s < x->m->nsteps && rc == 0; s++)
-        rc = overlap_one_step(x, (int32_t)s, bwd, comm);
+    uint32_t *by_step = gs_array_new(n, sizeof *by_step);
+    uint32_t *first = gs_array_zeroed(m->nsteps + 1, sizeof *first);
+    int rc = bwd && comm && by_step && first ? 0 : -1;
+    if (rc == 0)
+        group_by_step(m, first, by_step);
+    for (size_t s = 0; s < m->nsteps && rc == 0; s++)
+        overlap_one_step(x, by_step + first[s], first[s + 1] - first[s], bwd, comm);
     free(bwd);
     free(comm);
+    free(by_step);
+    free(first);
     return rc;
 }
 
