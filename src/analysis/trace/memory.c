@@ -409,19 +409,26 @@ static int attribute(gs_mem_device *d, const gs_trace *t, const uint32_t *rec,
     /* By (address, time): rec[] is in time order, and the sort keeps ties in theirs. */
     if (rc == 0)
         rc = gs_radix_order(addr, n, by_addr);
+    /* Each record's operator is found by address, then the records are added in time order,
+     * where their operators, and the trees above them, are read about in the order they are
+     * stored rather than at random. The sums do not depend on the order; the rows are sorted
+     * after. */
+    uint32_t *op = rc == 0 ? gs_array_new(n, sizeof *op) : NULL;
+    rc = op ? rc : -1;
     uint32_t owner = GS_NONE;
     for (size_t k = 0; rc == 0 && k < n; k++) {
         uint32_t i = by_addr[k];
         if (k == 0 || addr[i] != addr[by_addr[k - 1]])
             owner = GS_NONE;
-        uint32_t op;
         if (bytes[i] > 0)
-            owner = op = a->op_of[rec[i]];
+            owner = op[i] = a->op_of[rec[i]];
         else /* a free without its address: the operator that frees */
-            op = addr[i] ? owner : a->op_of[rec[i]];
-        if (op != GS_NONE)
-            add_record(d, a, t, op, bytes[i]);
+            op[i] = addr[i] ? owner : a->op_of[rec[i]];
     }
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (op[i] != GS_NONE)
+            add_record(d, a, t, op[i], bytes[i]);
+    free(op);
     for (size_t k = 0; k < d->nops; k++)
         a->row_of[a->name_of[k]] = 0; /* ready for the next device */
     if (rc == 0)
