@@ -28,28 +28,30 @@ typedef struct launch_span {
     uint32_t n;
 } launch_span;
 
-static bool is_profiler_step(const gs_trace *t, const gs_range *r)
+/* What a step's range must match: the profiler's step name (judged once per name in names) or
+ * the --step expression. */
+typedef struct range_match {
+    const gs_trace *t;
+    const gs_names *names;
+    const regex_t *re;
+} range_match;
+
+typedef bool (*range_pred)(const range_match *m, const gs_range *r);
+
+static bool matches_regex(const range_match *m, const gs_range *r)
+{
+    if (r->kind != GS_RANGE_ANNOTATION && r->kind != GS_RANGE_NVTX)
+        return false;
+    return regexec(m->re, gs_trace_str(m->t, r->name), 0, NULL, 0) == 0;
+}
+
+static bool is_profiler_step(const range_match *m, const gs_range *r)
 {
     /* Legacy (autograd profiler) traces record the step as an operator; traces recorded by
      * gpuscope run, as the NVTX range the program pushed under torch.profiler's name. */
     if (r->kind != GS_RANGE_ANNOTATION && r->kind != GS_RANGE_OP && r->kind != GS_RANGE_NVTX)
         return false;
-    return gs_is_profiler_step(gs_trace_str(t, r->name));
-}
-
-static bool matches_regex(const gs_trace *t, const gs_range *r, const regex_t *re)
-{
-    if (r->kind != GS_RANGE_ANNOTATION && r->kind != GS_RANGE_NVTX)
-        return false;
-    return regexec(re, gs_trace_str(t, r->name), 0, NULL, 0) == 0;
-}
-
-typedef bool (*range_pred)(const gs_trace *t, const gs_range *r, const regex_t *re);
-
-static bool pred_profiler_step(const gs_trace *t, const gs_range *r, const regex_t *re)
-{
-    (void)re;
-    return is_profiler_step(t, r);
+    return gs_names_get(m->names, r->name, GS_NAME_PROFILER_STEP) != 0;
 }
 
 typedef struct thread_pick {
@@ -62,16 +64,17 @@ typedef struct thread_pick {
  * with a few matches (a DataLoader worker, a helper) must not interleave with it. The first
  * thread seen wins a tie, so the answer is the same on every run. 1 found, 0 none, -1 out of
  * memory. */
-static int busiest_thread(const gs_trace *t, range_pred pred, const regex_t *re, thread_pick *pick)
+static int busiest_thread(const range_match *m, range_pred pred, thread_pick *pick)
 {
     typedef struct {
         int64_t pid, tid;
         size_t n;
     } tcount;
+    const gs_trace *t = m->t;
     GS_VEC(tcount) counts = {0};
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
-        if (!pred(t, r, re))
+        if (!pred(m, r))
             continue;
         size_t j = 0;
         while (j < counts.n && (counts.v[j].pid != r->pid || counts.v[j].tid != r->tid))
@@ -114,17 +117,18 @@ static int64_t step_number(const gs_trace *t, const gs_range *r, size_t index, b
 
 /* Host ranges on the busiest thread, outermost only (ranges are sorted by start, so a range that
  * starts before the previous kept one ends is nested in it or overlaps it). */
-static int collect_ranges(const gs_trace *t, range_pred pred, const regex_t *re, bool profiler,
-                          gs_steps *out, gs_error *err)
+static int collect_ranges(const range_match *m, range_pred pred, bool profiler, gs_steps *out,
+                          gs_error *err)
 {
+    const gs_trace *t = m->t;
     thread_pick pick;
-    int found = busiest_thread(t, pred, re, &pick);
+    int found = busiest_thread(m, pred, &pick);
     if (found <= 0)
         return found < 0 ? gs_fail_oom(err) : 0;
     size_t cap = 0;
     for (size_t i = 0; i < t->ranges.n; i++) {
         const gs_range *r = &t->ranges.v[i];
-        if (r->pid != pick.pid || r->tid != pick.tid || !pred(t, r, re))
+        if (r->pid != pick.pid || r->tid != pick.tid || !pred(m, r))
             continue;
         if (out->n && r->start < out->v[out->n - 1].host_end)
             continue;
@@ -469,7 +473,7 @@ static int detect(const gs_trace *t, const gs_names *names, const gs_step_opts *
         out->source = GS_STEPS_REGEX;
         GS_LOG(GS_LOG_INFO, "%s: steps: --step '%s' (annotation and NVTX ranges)", t->id.path,
                     opts->regex);
-        rc = collect_ranges(t, matches_regex, &re, false, out, err);
+        rc = collect_ranges(&(range_match){t, names, &re}, matches_regex, false, out, err);
         regfree(&re);
         if (rc != 0)
             return rc;
@@ -482,7 +486,7 @@ static int detect(const gs_trace *t, const gs_names *names, const gs_step_opts *
     }
     if (!opts || !opts->detect) {
         out->source = GS_STEPS_PROFILER;
-        if (collect_ranges(t, pred_profiler_step, NULL, true, out, err) != 0)
+        if (collect_ranges(&(range_match){t, names, NULL}, is_profiler_step, true, out, err) != 0)
             return -1;
         if (out->n) {
             *pid = t->ranges.v[out->v[0].range].pid;
