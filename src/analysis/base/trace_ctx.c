@@ -3,19 +3,31 @@
 #include <string.h>
 
 #include "analysis/base/collectives.h"
+#include "common/beside.h"
 #include "common/log.h"
+
+/* The trace's span, found beside the names' judging: each reads every array once. */
+static void *find_span(void *arg)
+{
+    gs_trace_ctx *c = arg;
+    c->has_span = gs_trace_span(c->trace, &c->first, &c->last);
+    return NULL;
+}
 
 int gs_trace_ctx_build(const gs_trace *t, const gs_ctx_opts *o, gs_trace_ctx *out, gs_error *err)
 {
     double logged_at = gs_log_clock(GS_LOG_DETAIL);
     memset(out, 0, sizeof *out);
     out->trace = t;
-    out->has_span = gs_trace_span(t, &out->first, &out->last);
     if (!(out->collectives = gs_coll_once_new()))
         return gs_fail_oom(err);
     const gs_window_spec kept = {.on = true};
     /* The names first: finding the steps reads which calls wait for the GPU. */
-    if (gs_names_classify(t, &out->names, err) != 0) {
+    gs_beside span;
+    gs_beside_start(&span, find_span, out);
+    int rc = gs_names_classify(t, &out->names, err);
+    gs_beside_join(&span);
+    if (rc != 0) {
         gs_trace_ctx_free(out);
         return -1;
     }
