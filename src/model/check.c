@@ -3,12 +3,17 @@
  * by reason, so that no analysis meets a time or a size whose difference or sum overflows. */
 #include <stdint.h>
 
+#include "common/beside.h"
 #include "model/trace.h"
 
+/* One half of the check (the arrays of GPU work and calls, or the others, each read once, on two
+ * cores): what it found, added to the other half's at the end. */
 typedef struct checker {
+    gs_trace *t;
     gs_ns epoch;
     uint64_t total; /* durations kept so far, saturating just past GS_TOTAL_TIME_MAX */
     uint64_t bytes; /* sizes kept so far, saturating just past GS_TOTAL_BYTES_MAX */
+    uint64_t lost[GS_LOSS__COUNT];
 } checker;
 
 static bool time_fits(const checker *c, gs_ns t)
@@ -31,14 +36,14 @@ static enum gs_loss span_fault(checker *c, gs_ns start, gs_ns end)
 }
 
 /* Compacts `vec` in place, keeping the elements whose [first, last] fits; counts the others in
- * t->lost. Uses the `c` and `t` of gs_trace_check. */
+ * c->lost. Uses the checker `c`. */
 #define KEEP_FITTING(vec, first, last)                                                             \
     do {                                                                                           \
         size_t kept = 0;                                                                           \
         for (size_t i = 0; i < (vec).n; i++) {                                                     \
-            enum gs_loss why = span_fault(&c, (vec).v[i].first, (vec).v[i].last);                  \
+            enum gs_loss why = span_fault(c, (vec).v[i].first, (vec).v[i].last);                   \
             if (why != GS_LOSS__COUNT) {                                                           \
-                t->lost[why]++;                                                                    \
+                c->lost[why]++;                                                                    \
                 continue;                                                                          \
             }                                                                                      \
             if (kept != i)                                                                         \
@@ -58,9 +63,35 @@ static bool size_fits(checker *c, int64_t n)
     return true;
 }
 
-/* Allocator records and copies whose sizes fit; the others are counted as lost. */
-static void keep_fitting_sizes(gs_trace *t, checker *c)
+/* The GPU work and the calls, the copies' sizes too. */
+static void *check_gpu_and_calls(void *arg)
 {
+    checker *c = arg;
+    gs_trace *t = c->t;
+    KEEP_FITTING(t->kernels, start, end);
+    KEEP_FITTING(t->memops, start, end);
+    KEEP_FITTING(t->syncs, start, end);
+    KEEP_FITTING(t->apis, start, end);
+    size_t kept = 0;
+    for (size_t i = 0; i < t->memops.n; i++) {
+        if (t->memops.v[i].bytes <= (uint64_t)GS_BYTES_MAX &&
+            size_fits(c, (int64_t)t->memops.v[i].bytes))
+            t->memops.v[kept++] = t->memops.v[i];
+        else
+            c->lost[GS_LOSS_SIZE_RANGE]++;
+    }
+    t->memops.n = kept;
+    return NULL;
+}
+
+/* The ranges, instants, allocator records (their sizes too) and counters. */
+static void check_the_rest(checker *c)
+{
+    gs_trace *t = c->t;
+    KEEP_FITTING(t->ranges, start, end);
+    KEEP_FITTING(t->instants, ts, ts);
+    KEEP_FITTING(t->mem_events, ts, ts);
+    KEEP_FITTING(t->counters, ts, ts);
     size_t kept = 0;
     for (size_t i = 0; i < t->mem_events.n; i++) {
         const gs_mem_event *m = &t->mem_events.v[i];
@@ -69,21 +100,15 @@ static void keep_fitting_sizes(gs_trace *t, checker *c)
             m->total_reserved <= GS_BYTES_MAX)
             t->mem_events.v[kept++] = *m;
         else
-            t->lost[GS_LOSS_SIZE_RANGE]++;
+            c->lost[GS_LOSS_SIZE_RANGE]++;
     }
     t->mem_events.n = kept;
-    kept = 0;
-    for (size_t i = 0; i < t->memops.n; i++) {
-        if (t->memops.v[i].bytes <= (uint64_t)GS_BYTES_MAX &&
-            size_fits(c, (int64_t)t->memops.v[i].bytes))
-            t->memops.v[kept++] = t->memops.v[i];
-        else
-            t->lost[GS_LOSS_SIZE_RANGE]++;
-    }
-    t->memops.n = kept;
-    for (size_t i = 0; i < t->devices.n; i++)
-        if (t->devices.v[i].total_memory > (uint64_t)GS_BYTES_MAX)
-            t->devices.v[i].total_memory = 0; /* unknown, rather than a size no GPU has */
+}
+
+/* Whether two halves' saturating sums add up past `max` (each stops adding once past it). */
+static bool past(uint64_t a, uint64_t b, uint64_t max)
+{
+    return a > max || b > max || a + b > max;
 }
 
 int gs_trace_check(gs_trace *t, gs_error *err)
@@ -92,25 +117,25 @@ int gs_trace_check(gs_trace *t, gs_error *err)
         return gs_fail(err, GS_EXIT_INPUT,
                        "%s: clock origin %lld ns is out of range (more than 146 years from 1970)",
                        t->id.path, (long long)t->id.epoch_ns);
-    checker c = {.epoch = t->id.epoch_ns};
-    KEEP_FITTING(t->kernels, start, end);
-    KEEP_FITTING(t->memops, start, end);
-    KEEP_FITTING(t->syncs, start, end);
-    KEEP_FITTING(t->apis, start, end);
-    KEEP_FITTING(t->ranges, start, end);
-    KEEP_FITTING(t->instants, ts, ts);
-    KEEP_FITTING(t->mem_events, ts, ts);
-    KEEP_FITTING(t->counters, ts, ts);
-    if (c.total > (uint64_t)GS_TOTAL_TIME_MAX)
+    checker gpu = {.t = t, .epoch = t->id.epoch_ns}, rest = gpu;
+    gs_beside other;
+    gs_beside_start(&other, check_gpu_and_calls, &gpu);
+    check_the_rest(&rest);
+    gs_beside_join(&other);
+    for (size_t i = 0; i < GS_LOSS__COUNT; i++)
+        t->lost[i] += gpu.lost[i] + rest.lost[i];
+    if (past(gpu.total, rest.total, (uint64_t)GS_TOTAL_TIME_MAX))
         return gs_fail(err, GS_EXIT_INPUT,
                        "%s: the events' durations add up to more than 2.28 years (2^56 ns): more "
                        "than any totals gpuscope keeps can hold",
                        t->id.path);
-    keep_fitting_sizes(t, &c);
-    if (c.bytes > (uint64_t)GS_TOTAL_BYTES_MAX)
+    if (past(gpu.bytes, rest.bytes, (uint64_t)GS_TOTAL_BYTES_MAX))
         return gs_fail(err, GS_EXIT_INPUT,
                        "%s: the allocations and copies add up to more than 1 EiB (2^60 bytes): "
                        "more than any totals gpuscope keeps can hold",
                        t->id.path);
+    for (size_t i = 0; i < t->devices.n; i++)
+        if (t->devices.v[i].total_memory > (uint64_t)GS_BYTES_MAX)
+            t->devices.v[i].total_memory = 0; /* unknown, rather than a size no GPU has */
     return 0;
 }

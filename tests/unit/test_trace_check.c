@@ -127,6 +127,17 @@ static void test_gst_times(void)
     CHECK(t == NULL);
     CHECK_STR(err.msg, "t.gst: the events' durations add up to more than 2.28 years (2^56 ns): "
                        "more than any totals gpuscope keeps can hold");
+    /* The ranges and the calls are checked on two threads: 3/4 of the bound each, past it
+     * together. */
+    gst_nvtx_range three_quarters = {0, (gs_ns)3 << 54, 1, 1, 0, 0, 0};
+    gst_api call_of_as_long = {0, (gs_ns)3 << 54, 1, 1, 0, -1, 0, 0};
+    gst_rec halves[] = {{GST_REC_NVTX_RANGE, &three_quarters}, {GST_REC_API, &call_of_as_long}};
+    t = load_gst(0, halves, 2, &err);
+    CHECK(t == NULL);
+    CHECK(strstr(err.msg, "durations add up to more than 2.28 years") != NULL);
+    t = load_gst(0, halves, 1, &err);
+    CHECK(t != NULL && t->ranges.n == 1);
+    gs_trace_delete(t);
     gst_nvtx_range r = {0, 1000, 1, 1, 0, 0, 0};
     gst_api c1 = {0, 900, 1, 1, 0, -1, 0, 0};
     gst_api c2 = {100, 1000, 1, 1, 0, -1, 0, 0};
@@ -179,7 +190,7 @@ static void test_sizes(void)
     CHECK(t->devices.n == 1 && t->devices.v[0].total_memory == 0);
     gs_trace_delete(t);
     /* 1025 copies of 1 PiB: each fits, not their sum. */
-    size_t cap = 1100 * 160 + 64, n = 0;
+    size_t cap = 1200 * 160 + 64, n = 0;
     char *many = malloc(cap);
     n += (size_t)snprintf(many + n, cap - n, "{\"traceEvents\": [");
     for (int i = 0; i < 1025; i++)
@@ -192,6 +203,22 @@ static void test_sizes(void)
     CHECK(t == NULL);
     CHECK_STR(err.msg, "t.json: the allocations and copies add up to more than 1 EiB (2^60 bytes): "
                        "more than any totals gpuscope keeps can hold");
+    /* Copies and allocator records are checked on two threads: 600 PiB each, past 1 EiB
+     * together. */
+    n = (size_t)snprintf(many, cap, "{\"traceEvents\": [");
+    for (int i = 0; i < 1200; i++)
+        n += (size_t)snprintf(many + n, cap - n,
+                              i < 600 ? "%s{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": "
+                                        "\"c\", \"ts\": %d, \"dur\": 1, \"args\": {\"bytes\": "
+                                        "1125899906842624}}"
+                                      : "%s{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", "
+                                        "\"name\": \"[memory]\", \"ts\": %d, \"args\": "
+                                        "{\"Bytes\": 1125899906842624}}",
+                              i ? "," : "", i);
+    snprintf(many + n, cap - n, "]}");
+    t = load_json(many, &err);
+    CHECK(t == NULL);
+    CHECK(strstr(err.msg, "add up to more than 1 EiB") != NULL);
     free(many);
 }
 
