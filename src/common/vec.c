@@ -75,6 +75,11 @@ void *gs_array_zeroed(size_t n, size_t size)
     return p;
 }
 
+void gs_zero_block(void *p, size_t size)
+{
+    memset(p, 0, size);
+}
+
 void gs_map_large_arrays(void)
 {
 #ifdef __GLIBC__

@@ -486,7 +486,7 @@ static int read_args(gs_json *j, gs_trace *t, kscratch *s, kevent *ev)
 
 static void kevent_reset(kevent *ev)
 {
-    memset(ev, 0, sizeof *ev);
+    gs_zero_block(ev, sizeof *ev);
     ev->registers = ev->shared_memory = ev->cbid = -1;
     ev->blocks_per_sm = ev->warps_per_sm = ev->occupancy = -1.0;
     ev->mem_device_id = -1;
