@@ -1,6 +1,8 @@
 /* Events sorted by (start, the longer first, file order) through a permutation (time_sort.h):
- * one stable radix sort of their indices by start, then each run of equal starts put in order by
- * end, then the elements moved in place. */
+ * the runs already in that order merged when there are few of them (a reader's arrays are a
+ * handful: one per chunk, per thread or per kind of event in the file), else one stable radix
+ * sort of their indices by start, then each run of equal starts put in order by end; then the
+ * elements moved in place. */
 #include "model/time_sort.h"
 
 #include <stdbool.h>
@@ -91,22 +93,126 @@ static void permute(char *bytes, size_t n, size_t size, uint32_t *order, char *h
     }
 }
 
+/* Runs in order merged when at most this many: a heap of heads costs log2 of it per element,
+ * where the radix sort reads and writes every element's key three times over. */
+enum { MERGE_RUNS_MAX = 64 };
+
+/* Whether the element after `prev` keeps the order: a later start, or the same and not longer. */
+static bool in_order(gs_ns prev_start, gs_ns prev_end, gs_ns start, gs_ns end)
+{
+    return prev_start < start || (prev_start == start && prev_end >= end);
+}
+
+/* The runs of elements already in order: run[r] is run r's first element, run[count] = n.
+ * Returns the count, or MERGE_RUNS_MAX + 1 when there are more (run[] then partly written). */
+static size_t find_runs(const events *ev, size_t n, size_t start_off, size_t *run)
+{
+    size_t count = 1;
+    run[0] = 0;
+    gs_ns s0 = time_at(ev->bytes, 0, ev->size, start_off), e0 = time_at(ev->bytes, 0, ev->size,
+                                                                          ev->end_off);
+    for (size_t i = 1; i < n; i++) {
+        gs_ns s1 = time_at(ev->bytes, i, ev->size, start_off);
+        gs_ns e1 = time_at(ev->bytes, i, ev->size, ev->end_off);
+        if (!in_order(s0, e0, s1, e1)) {
+            if (count == MERGE_RUNS_MAX)
+                return MERGE_RUNS_MAX + 1;
+            run[count++] = i;
+        }
+        s0 = s1;
+        e0 = e1;
+    }
+    run[count] = n;
+    return count;
+}
+
+/* A run's next element, as the merge compares it. */
+typedef struct head {
+    gs_ns start, end;
+    uint32_t index;
+} head;
+
+/* The order of the sort: by start, the longer first, then file order (the index). */
+static bool head_before(const head *a, const head *b)
+{
+    if (a->start != b->start)
+        return a->start < b->start;
+    if (a->end != b->end)
+        return a->end > b->end;
+    return a->index < b->index;
+}
+
+static head head_at(const events *ev, size_t start_off, size_t i)
+{
+    return (head){time_at(ev->bytes, i, ev->size, start_off),
+                  time_at(ev->bytes, i, ev->size, ev->end_off), (uint32_t)i};
+}
+
+/* Moves heap slot i down to its place: heap[] holds runs by their heads' order. */
+static void sift_down(uint32_t *heap, size_t n, const head *heads, size_t i)
+{
+    uint32_t r = heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && head_before(&heads[heap[c + 1]], &heads[heap[c]]))
+            c++;
+        if (!head_before(&heads[heap[c]], &heads[r]))
+            break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    heap[i] = r;
+}
+
+/* order[0..n): the elements by the sort's order, merged from the `count` runs in order that
+ * run[] bounds. */
+static void merge_runs(const events *ev, size_t n, size_t start_off, const size_t *run,
+                       size_t count, uint32_t *order)
+{
+    head heads[MERGE_RUNS_MAX];
+    uint32_t heap[MERGE_RUNS_MAX];
+    size_t next[MERGE_RUNS_MAX], live = count;
+    for (size_t r = 0; r < count; r++) {
+        heads[r] = head_at(ev, start_off, run[r]);
+        next[r] = run[r] + 1;
+        heap[r] = (uint32_t)r;
+    }
+    for (size_t i = live / 2; i-- > 0;)
+        sift_down(heap, live, heads, i);
+    for (size_t k = 0; k < n; k++) {
+        uint32_t r = heap[0];
+        order[k] = heads[r].index;
+        if (next[r] < run[r + 1])
+            heads[r] = head_at(ev, start_off, next[r]++);
+        else
+            heap[0] = heap[--live];
+        if (live)
+            sift_down(heap, live, heads, 0);
+    }
+}
+
 int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t end_off)
 {
     if (n < 2)
         return 0;
     char *bytes = base;
-    bool sorted = true;
-    for (size_t i = 1; i < n && sorted; i++) {
-        gs_ns s0 = time_at(bytes, i - 1, size, start_off), s1 = time_at(bytes, i, size, start_off);
-        gs_ns e0 = time_at(bytes, i - 1, size, end_off), e1 = time_at(bytes, i, size, end_off);
-        sorted = s0 < s1 || (s0 == s1 && e0 >= e1);
-    }
-    if (sorted)
+    const events ev = {bytes, size, end_off};
+    size_t run[MERGE_RUNS_MAX + 1];
+    size_t runs = find_runs(&ev, n, start_off, run);
+    if (runs == 1)
         return 0;
-    uint64_t *start_key = gs_array_new(n, sizeof *start_key);
     uint32_t *order = gs_array_new(n, sizeof *order);
     char *held = malloc(size);
+    if (order && held && runs <= MERGE_RUNS_MAX) {
+        merge_runs(&ev, n, start_off, run, runs, order);
+        permute(bytes, n, size, order, held);
+        free(order);
+        free(held);
+        return 0;
+    }
+    uint64_t *start_key = gs_array_new(n, sizeof *start_key);
     int rc = start_key && order && held ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         start_key[i] = gs_radix_key(time_at(bytes, i, size, start_off));
@@ -115,7 +221,6 @@ int gs_sort_by_time(void *base, size_t n, size_t size, size_t start_off, size_t 
     /* By start, ties in file order, then each run of one start by end. */
     if (rc == 0)
         rc = gs_radix_order(start_key, n, order);
-    const events ev = {bytes, size, end_off};
     for (size_t i = 0; rc == 0 && i < n;) {
         size_t j = i + 1;
         while (j < n && start_key[order[j]] == start_key[order[i]])

@@ -3,7 +3,9 @@
  * order they came. Times with many ties (runs of equal starts short and long: put in order by
  * insertion and by qsort), times spread over the whole int64 range (the radix passes work on
  * offsets that wrap), keys with constant middle bits (a pass skipped between two), already
- * sorted input, and 0, 1 and 2 elements. */
+ * sorted input, input made of runs in order (merged up to 64 runs, sorted beyond), and 0, 1 and
+ * 2 elements. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,16 +52,12 @@ static int64_t random_time(uint64_t *state, enum spread spread)
     return spread == WHOLE_RANGE ? (int64_t)r : (int64_t)(r >> 60) - 8; /* 16 values around 0 */
 }
 
-static void check_events(size_t n, enum spread spread, uint64_t seed)
+/* Sorts v[0..n) and checks it against qsort. */
+static void check_sorted(event *v, size_t n, const char *what, int variant)
 {
-    event *v = malloc((n ? n : 1) * sizeof *v), *want = malloc((n ? n : 1) * sizeof *want);
-    if (!v || !want)
+    event *want = malloc((n ? n : 1) * sizeof *want);
+    if (!want)
         abort();
-    for (size_t i = 0; i < n; i++) {
-        int64_t s = spread == SORTED ? (int64_t)(i / 3) : random_time(&seed, spread);
-        int64_t e = spread == SORTED ? s + 10 - (int64_t)(i % 3) : random_time(&seed, spread);
-        v[i] = (event){.pad = -1, .start = s, .tag = (char)i, .end = e, .order = (uint32_t)i};
-    }
     if (n)
         memcpy(want, v, n * sizeof *v);
     qsort(want, n, sizeof *want, cmp_event);
@@ -68,10 +66,45 @@ static void check_events(size_t n, enum spread spread, uint64_t seed)
     for (size_t i = 0; i < n; i++)
         wrong += memcmp(&v[i], &want[i], sizeof *v) != 0;
     if (wrong)
-        fprintf(stderr, "events: n %zu, spread %d: %zu out of place\n", n, (int)spread, wrong);
+        fprintf(stderr, "%s: n %zu, %d: %zu out of place\n", what, n, variant, wrong);
     CHECK_INT(wrong, 0);
-    free(v);
     free(want);
+}
+
+static void check_events(size_t n, enum spread spread, uint64_t seed)
+{
+    event *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        int64_t s = spread == SORTED ? (int64_t)(i / 3) : random_time(&seed, spread);
+        int64_t e = spread == SORTED ? s + 10 - (int64_t)(i % 3) : random_time(&seed, spread);
+        v[i] = (event){.pad = -1, .start = s, .tag = (char)i, .end = e, .order = (uint32_t)i};
+    }
+    check_sorted(v, n, "events", (int)spread);
+    free(v);
+}
+
+/* `runs` runs one after another, each in order and over the same times (the merge's heads
+ * compare by start, then end, then file order): starts that tie within a run and across runs,
+ * ends that tie too. */
+static void check_runs(size_t n, size_t runs, uint64_t seed)
+{
+    event *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        abort();
+    int64_t s = 0, e = 0;
+    for (size_t i = 0, r = 0; i < n; i++) {
+        bool first = i == 0 || i == (r + 1) * n / runs; /* run r + 1 begins */
+        r += i > 0 && first;
+        bool same = !first && next_random(&seed) >> 63; /* the start of the element before */
+        s = first ? 0 : s + !same;
+        int64_t jitter = (int64_t)(next_random(&seed) >> 62); /* 0 .. 3 */
+        e = same ? e - jitter / 2 : s + 20 + jitter;
+        v[i] = (event){.pad = -1, .start = s, .tag = (char)r, .end = e, .order = (uint32_t)i};
+    }
+    check_sorted(v, n, "runs", (int)runs);
+    free(v);
 }
 
 typedef struct keyed {
@@ -141,6 +174,10 @@ int main(void)
         check_order(counts[i], FEW_TIMES, 5u + i);
         check_order(counts[i], WHOLE_RANGE, 7u + i);
         check_order(counts[i], GAPPED, 13u + i);
+        static const size_t runs[] = {2, 5, 64, 65, 300};
+        for (size_t r = 0; r < COUNT_OF(runs); r++)
+            if (runs[r] <= counts[i])
+                check_runs(counts[i], runs[r], 17u + i + r);
     }
     return check_done("test_time_sort");
 }
