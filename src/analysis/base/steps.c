@@ -60,11 +60,15 @@ typedef struct thread_pick {
     size_t total, nthreads; /* over every thread, for the debug log */
 } thread_pick;
 
+typedef GS_VEC(uint32_t) range_list;
+
 /* The (pid, tid) holding the most matching ranges: steps are one thread's loop; a second thread
  * with a few matches (a DataLoader worker, a helper) must not interleave with it. The first
- * thread seen wins a tie, so the answer is the same on every run. 1 found, 0 none, -1 out of
+ * thread seen wins a tie, so the answer is the same on every run. The matching ranges, in
+ * order, go into *matched (a few per step: the ranges are read once). 1 found, 0 none, -1 out of
  * memory. */
-static int busiest_thread(const range_match *m, range_pred pred, thread_pick *pick)
+static int busiest_thread(const range_match *m, range_pred pred, thread_pick *pick,
+                          range_list *matched)
 {
     typedef struct {
         int64_t pid, tid;
@@ -72,30 +76,31 @@ static int busiest_thread(const range_match *m, range_pred pred, thread_pick *pi
     } tcount;
     const gs_trace *t = m->t;
     GS_VEC(tcount) counts = {0};
-    for (size_t i = 0; i < t->ranges.n; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < t->ranges.n && rc == 0; i++) {
         const gs_range *r = &t->ranges.v[i];
         if (!pred(m, r))
             continue;
         size_t j = 0;
         while (j < counts.n && (counts.v[j].pid != r->pid || counts.v[j].tid != r->tid))
             j++;
-        if (j == counts.n) {
-            tcount *c = GS_VEC_PUSH(&counts);
-            if (!c) {
-                GS_VEC_FREE(&counts);
-                return -1;
-            }
-            c->pid = r->pid;
-            c->tid = r->tid;
+        tcount *c = j < counts.n ? &counts.v[j] : GS_VEC_PUSH(&counts);
+        uint32_t *at = GS_VEC_PUSH(matched);
+        if (!c || !at) {
+            rc = -1;
+            break;
         }
-        counts.v[j].n++;
+        *at = (uint32_t)i;
+        c->pid = r->pid;
+        c->tid = r->tid;
+        c->n++;
     }
     size_t best = 0;
     for (size_t j = 0; j < counts.n; j++) {
         if (counts.v[j].n > counts.v[best].n)
             best = j;
     }
-    int found = counts.n > 0;
+    int found = rc == 0 && counts.n > 0;
     *pick = (thread_pick){.nthreads = counts.n};
     for (size_t j = 0; j < counts.n; j++)
         pick->total += counts.v[j].n;
@@ -105,7 +110,7 @@ static int busiest_thread(const range_match *m, range_pred pred, thread_pick *pi
         pick->matches = counts.v[best].n;
     }
     GS_VEC_FREE(&counts);
-    return found;
+    return rc < 0 ? -1 : found;
 }
 
 static int64_t step_number(const gs_trace *t, const gs_range *r, size_t index, bool profiler)
@@ -122,22 +127,28 @@ static int collect_ranges(const range_match *m, range_pred pred, bool profiler, 
 {
     const gs_trace *t = m->t;
     thread_pick pick;
-    int found = busiest_thread(m, pred, &pick);
-    if (found <= 0)
+    range_list matched = {0};
+    int found = busiest_thread(m, pred, &pick, &matched);
+    if (found <= 0) {
+        GS_VEC_FREE(&matched);
         return found < 0 ? gs_fail_oom(err) : 0;
+    }
     size_t cap = 0;
-    for (size_t i = 0; i < t->ranges.n; i++) {
+    for (size_t k = 0; k < matched.n; k++) {
+        uint32_t i = matched.v[k];
         const gs_range *r = &t->ranges.v[i];
-        if (r->pid != pick.pid || r->tid != pick.tid || !pred(m, r))
+        if (r->pid != pick.pid || r->tid != pick.tid)
             continue;
         if (out->n && r->start < out->v[out->n - 1].host_end)
             continue;
-        if (gs_grow((void **)&out->v, &cap, out->n + 1, sizeof *out->v) != 0)
+        if (gs_grow((void **)&out->v, &cap, out->n + 1, sizeof *out->v) != 0) {
+            GS_VEC_FREE(&matched);
             return gs_fail_oom(err);
-        size_t k = out->n++;
-        out->v[k] = (gs_step){
-            .number = step_number(t, r, k, profiler),
-            .range = (uint32_t)i,
+        }
+        size_t n = out->n++;
+        out->v[n] = (gs_step){
+            .number = step_number(t, r, n, profiler),
+            .range = i,
             .host_start = r->start,
             .host_end = r->end,
             .start = r->start,
@@ -149,6 +160,7 @@ static int collect_ranges(const range_match *m, range_pred pred, bool profiler, 
                 " tid %" PRId64 ", has %zu, of which %zu outermost are the steps",
                 t->id.path, pick.total, profiler ? GS_PROFILER_STEP_PREFIX "N" : "matching",
                 pick.nthreads, pick.pid, pick.tid, pick.matches, out->n);
+    GS_VEC_FREE(&matched);
     return 0;
 }
 
