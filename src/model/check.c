@@ -63,15 +63,9 @@ static bool size_fits(checker *c, int64_t n)
     return true;
 }
 
-/* The GPU work and the calls, the copies' sizes too. */
-static void *check_gpu_and_calls(void *arg)
+/* Copies whose sizes fit; the others are counted as lost. */
+static void keep_fitting_copies(gs_trace *t, checker *c)
 {
-    checker *c = arg;
-    gs_trace *t = c->t;
-    KEEP_FITTING(t->kernels, start, end);
-    KEEP_FITTING(t->memops, start, end);
-    KEEP_FITTING(t->syncs, start, end);
-    KEEP_FITTING(t->apis, start, end);
     size_t kept = 0;
     for (size_t i = 0; i < t->memops.n; i++) {
         if (t->memops.v[i].bytes <= (uint64_t)GS_BYTES_MAX &&
@@ -81,17 +75,11 @@ static void *check_gpu_and_calls(void *arg)
             c->lost[GS_LOSS_SIZE_RANGE]++;
     }
     t->memops.n = kept;
-    return NULL;
 }
 
-/* The ranges, instants, allocator records (their sizes too) and counters. */
-static void check_the_rest(checker *c)
+/* Allocator records whose sizes fit; the others are counted as lost. */
+static void keep_fitting_records(gs_trace *t, checker *c)
 {
-    gs_trace *t = c->t;
-    KEEP_FITTING(t->ranges, start, end);
-    KEEP_FITTING(t->instants, ts, ts);
-    KEEP_FITTING(t->mem_events, ts, ts);
-    KEEP_FITTING(t->counters, ts, ts);
     size_t kept = 0;
     for (size_t i = 0; i < t->mem_events.n; i++) {
         const gs_mem_event *m = &t->mem_events.v[i];
@@ -103,6 +91,30 @@ static void check_the_rest(checker *c)
             c->lost[GS_LOSS_SIZE_RANGE]++;
     }
     t->mem_events.n = kept;
+}
+
+/* One half: the GPU work, the calls and the copies' sizes. */
+static void *check_gpu_and_calls(void *arg)
+{
+    checker *c = arg;
+    gs_trace *t = c->t;
+    KEEP_FITTING(t->kernels, start, end);
+    KEEP_FITTING(t->memops, start, end);
+    KEEP_FITTING(t->syncs, start, end);
+    KEEP_FITTING(t->apis, start, end);
+    keep_fitting_copies(t, c);
+    return NULL;
+}
+
+/* The other: the ranges, instants, allocator records (their sizes too) and counters. */
+static void check_the_rest(checker *c)
+{
+    gs_trace *t = c->t;
+    KEEP_FITTING(t->ranges, start, end);
+    KEEP_FITTING(t->instants, ts, ts);
+    KEEP_FITTING(t->mem_events, ts, ts);
+    KEEP_FITTING(t->counters, ts, ts);
+    keep_fitting_records(t, c);
 }
 
 /* Whether two halves' saturating sums add up past `max` (each stops adding once past it). */

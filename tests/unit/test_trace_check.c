@@ -159,6 +159,26 @@ static void test_gst_times(void)
     CHECK(strstr(err.msg, "clock origin 9223372036854775807 ns is out of range") != NULL);
 }
 
+/* A trace of `count` events of 1 PiB each: copies, then allocator records from the
+ * `copies`-th on. */
+static char *events_json(int count, int copies)
+{
+    size_t cap = (size_t)count * 160 + 64, n = 0;
+    char *json = malloc(cap);
+    if (!json)
+        abort();
+    n += (size_t)snprintf(json + n, cap - n, "{\"traceEvents\": [");
+    static const char copy[] = "%s{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"c\", "
+                               "\"ts\": %d, \"dur\": 1, \"args\": {\"bytes\": 1125899906842624}}";
+    static const char record[] = "%s{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": "
+                                 "\"[memory]\", \"ts\": %d, \"args\": {\"Bytes\": "
+                                 "1125899906842624}}";
+    for (int i = 0; i < count; i++)
+        n += (size_t)snprintf(json + n, cap - n, i < copies ? copy : record, i ? "," : "", i);
+    snprintf(json + n, cap - n, "]}");
+    return json;
+}
+
 /* Sizes: allocations, allocator totals and copies within +-2^50 bytes are kept (sums of them
  * overflowed the memory view), beyond it skipped; a GPU's memory beyond it becomes unknown; sizes
  * adding up past 2^60 refuse the trace. */
@@ -190,32 +210,15 @@ static void test_sizes(void)
     CHECK(t->devices.n == 1 && t->devices.v[0].total_memory == 0);
     gs_trace_delete(t);
     /* 1025 copies of 1 PiB: each fits, not their sum. */
-    size_t cap = 1200 * 160 + 64, n = 0;
-    char *many = malloc(cap);
-    n += (size_t)snprintf(many + n, cap - n, "{\"traceEvents\": [");
-    for (int i = 0; i < 1025; i++)
-        n += (size_t)snprintf(many + n, cap - n,
-                              "%s{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"c\", \"ts\": %d, "
-                              "\"dur\": 1, \"args\": {\"bytes\": 1125899906842624}}",
-                              i ? "," : "", i);
-    snprintf(many + n, cap - n, "]}");
+    char *many = events_json(1025, 1025);
     t = load_json(many, &err);
     CHECK(t == NULL);
     CHECK_STR(err.msg, "t.json: the allocations and copies add up to more than 1 EiB (2^60 bytes): "
                        "more than any totals gpuscope keeps can hold");
+    free(many);
     /* Copies and allocator records are checked on two threads: 600 PiB each, past 1 EiB
      * together. */
-    n = (size_t)snprintf(many, cap, "{\"traceEvents\": [");
-    for (int i = 0; i < 1200; i++)
-        n += (size_t)snprintf(many + n, cap - n,
-                              i < 600 ? "%s{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": "
-                                        "\"c\", \"ts\": %d, \"dur\": 1, \"args\": {\"bytes\": "
-                                        "1125899906842624}}"
-                                      : "%s{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", "
-                                        "\"name\": \"[memory]\", \"ts\": %d, \"args\": "
-                                        "{\"Bytes\": 1125899906842624}}",
-                              i ? "," : "", i);
-    snprintf(many + n, cap - n, "]}");
+    many = events_json(1200, 600);
     t = load_json(many, &err);
     CHECK(t == NULL);
     CHECK(strstr(err.msg, "add up to more than 1 EiB") != NULL);
