@@ -109,8 +109,8 @@ static size_t find_runs(const events *ev, size_t n, size_t start_off, size_t *ru
 {
     size_t count = 1;
     run[0] = 0;
-    gs_ns s0 = time_at(ev->bytes, 0, ev->size, start_off), e0 = time_at(ev->bytes, 0, ev->size,
-                                                                          ev->end_off);
+    gs_ns s0 = time_at(ev->bytes, 0, ev->size, start_off);
+    gs_ns e0 = time_at(ev->bytes, 0, ev->size, ev->end_off);
     for (size_t i = 1; i < n; i++) {
         gs_ns s1 = time_at(ev->bytes, i, ev->size, start_off);
         gs_ns e1 = time_at(ev->bytes, i, ev->size, ev->end_off);
