@@ -1,8 +1,8 @@
 /* Events sorted by (start, the longer first, file order) through a permutation (time_sort.h):
- * the runs already in that order merged when there are few of them (a reader's arrays are a
- * handful: one per chunk, per thread or per kind of event in the file), else one stable radix
- * sort of their indices by start, then each run of equal starts put in order by end; then the
- * elements moved in place. */
+ * the runs already in that order merged when there are few of them (a reader's arrays come in a
+ * few: 1 to 3 on the public traces looked at, 12 to 23 on doc/performance.md's benchmark input),
+ * else one stable radix sort of their indices by start, then each run of equal starts put in
+ * order by end; then the elements moved in place. */
 #include "model/time_sort.h"
 
 #include <stdbool.h>
