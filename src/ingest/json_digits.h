@@ -27,20 +27,6 @@ static inline bool gs_json_eight_digits(const char *s, uint64_t *value)
     (void)s;
     (void)value;
     return false;
-/* The value of the digits s begins with, 18 at most of its n bytes (so that it fits), eight at a
- * time while there are eight: their count, the value in *value. */
-static inline size_t gs_json_leading_digits(const char *s, size_t n, uint64_t *value)
-{
-    size_t i = 0, stop = n < 18 ? n : 18;
-    uint64_t v = 0, eight;
-    for (; stop - i >= 8 && gs_json_eight_digits(s + i, &eight); i += 8)
-        v = v * 100000000u + eight;
-    for (unsigned d; i < stop && (d = (unsigned)(unsigned char)s[i] - '0') < 10; i++)
-        v = v * 10 + d;
-    *value = v;
-    return i;
-}
-
 #endif
 }
 
