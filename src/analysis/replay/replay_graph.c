@@ -96,16 +96,17 @@ static uint32_t heap_pop(heap *h)
     return top;
 }
 
-/* Kahn's algorithm over the edges grouped by the point they leave from (out_first, out_to): pos[p]
- * is point p's place in the order. Points left in a cycle (times that tie both ways) follow in
- * time order. pos[p] counts p's in-edges not yet placed until p is queued (its bit in `queued`)
- * and holds its place once taken: one array for both. 0, or -1 out of memory. */
+/* Marks p queued and puts it in the heap. */
 static int enqueue(heap *h, uint64_t *queued, uint32_t p)
 {
     rp_point_bit_set(queued, p);
     return heap_push(h, p);
 }
 
+/* Kahn's algorithm over the edges grouped by the point they leave from (out_first, out_to): pos[p]
+ * is point p's place in the order. Points left in a cycle (times that tie both ways) follow in
+ * time order. pos[p] counts p's in-edges not yet placed until p is queued (its bit in `queued`)
+ * and holds its place once taken: one array for both. 0, or -1 out of memory. */
 static int order_points(gs_replay *m, const uint32_t *out_first, const uint32_t *out_to,
                         uint32_t *pos)
 {
